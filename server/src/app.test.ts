@@ -1,0 +1,49 @@
+import request from 'supertest';
+import { createApp } from './app';
+import { silentLogger, testEnv } from '../test/helpers';
+
+describe('the server', () => {
+  const app = createApp({ env: testEnv(), logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
+
+  it('reports the process and database as healthy', async () => {
+    const res = await request(app).get('/healthz');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'ok', database: 'up' });
+  });
+
+  it('builds the TON Connect manifest from the request origin, honouring a trusted proxy', async () => {
+    const res = await request(app).get('/tonconnect-manifest.json').set('Host', 'play.example.com').set('X-Forwarded-Proto', 'https');
+    expect(res.status).toBe(200);
+    expect(res.body.url).toBe('https://play.example.com');
+    expect(res.body.iconUrl).toBe('https://play.example.com/icon-192.png');
+  });
+
+  it('sends security headers and no framework fingerprint', async () => {
+    const res = await request(app).get('/healthz');
+    expect(res.headers['x-powered-by']).toBeUndefined();
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['content-security-policy']).toContain("frame-ancestors 'self' https://web.telegram.org");
+  });
+
+  it('answers tRPC calls with superjson', async () => {
+    const res = await request(app).get('/trpc/health');
+    expect(res.status).toBe(200);
+    expect(res.body.result.data.json).toEqual({ ok: true });
+  });
+
+  it('refuses oversized and malformed JSON bodies with a clear message', async () => {
+    const big = await request(app).post('/api/admin/login').set('Content-Type', 'application/json').send(JSON.stringify({ username: 'x'.repeat(200_000) }));
+    expect(big.status).toBe(413);
+    const bad = await request(app).post('/api/admin/login').set('Content-Type', 'application/json').send('{"username":');
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toBe('Malformed JSON body');
+  });
+
+  it('answers unknown API paths with a JSON 404, and says when a front end is not built', async () => {
+    const api = await request(app).get('/api/nothing');
+    expect(api.status).toBe(404);
+    const page = await request(app).get('/profile');
+    expect(page.status).toBe(503);
+    expect(page.text).toContain('npm run build');
+  });
+});

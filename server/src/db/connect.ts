@@ -1,0 +1,38 @@
+import mongoose from 'mongoose';
+import type { Env } from '../env';
+import type { Logger } from '../lib/logger';
+
+export interface Database {
+  uri: string;
+  /** 'external' (MONGO_URL), 'mongod' or 'congodb' (embedded). */
+  kind: 'external' | 'mongod' | 'congodb';
+  embedded: boolean;
+  close: () => Promise<void>;
+}
+
+/** Connects mongoose to MONGO_URL, or starts the embedded database when it is unset. */
+export async function connectDatabase(env: Env, logger: Logger): Promise<Database> {
+  let uri = env.MONGO_URL;
+  let kind: Database['kind'] = 'external';
+  let stopEmbedded: (() => Promise<unknown>) | undefined;
+  if (!uri) {
+    const { startEmbeddedMongo } = await import('./embeddedMongo.mjs');
+    const embedded = await startEmbeddedMongo();
+    uri = `${embedded.uri.replace(/\/?(\?.*)?$/, '')}/gift${embedded.uri.includes('?') ? embedded.uri.slice(embedded.uri.indexOf('?')) : ''}`;
+    kind = embedded.kind;
+    stopEmbedded = embedded.stop;
+  }
+  mongoose.set('strictQuery', true);
+  await mongoose.connect(uri, { serverSelectionTimeoutMS: 10_000 });
+  await mongoose.connection.syncIndexes().catch((error) => logger.warn({ err: error }, 'could not sync indexes'));
+  logger.info({ database: kind }, kind === 'external' ? 'connected to MongoDB' : `started embedded database (${kind})`);
+  return {
+    uri,
+    kind,
+    embedded: kind !== 'external',
+    close: async () => {
+      await mongoose.disconnect();
+      await stopEmbedded?.();
+    },
+  };
+}

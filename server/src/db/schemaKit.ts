@@ -1,0 +1,64 @@
+import { Schema, type SchemaTypeOptions } from 'mongoose';
+import { fromMicros, toMicros } from '@gift/shared';
+
+/** Money is stored as integer micro-units; a decimal string assigned to it is converted exactly. */
+export function money<const O extends Omit<SchemaTypeOptions<number>, 'type'>>(options: O = {} as O) {
+  return {
+    type: Number as NumberConstructor,
+    default: 0,
+    set: (value: unknown) => (typeof value === 'string' ? Number(toMicros(value)) : value),
+    validate: { validator: (v: number) => Number.isSafeInteger(v), message: 'Amount out of range' },
+    // custom marker read by applyConventions
+    money: true,
+    ...options,
+  };
+}
+
+function getPath(target: Record<string, unknown>, path: string[]): unknown {
+  return path.reduce<unknown>((node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), target);
+}
+function setPath(target: Record<string, unknown>, path: string[], value: unknown): void {
+  const parent = getPath(target, path.slice(0, -1));
+  if (parent && typeof parent === 'object') (parent as Record<string, unknown>)[path[path.length - 1]!] = value;
+}
+
+/**
+ * Every schema passes through here so JSON output is uniform: `id` instead of `_id`, no `__v`,
+ * fields marked `hidden` (password hashes, secret codes) never serialised, money as decimal strings,
+ * ObjectId references as strings.
+ */
+export const schemaOptions = { timestamps: true, versionKey: false } as const;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function applyConventions<S extends Schema<any>>(schema: S): S {
+  const moneyPaths: string[][] = [];
+  const hiddenPaths: string[] = [];
+  schema.eachPath((path, type) => {
+    const opts = type.options as { money?: boolean; hidden?: boolean };
+    if (opts.money) moneyPaths.push(path.split('.'));
+    if (opts.hidden) hiddenPaths.push(path);
+  });
+  schema.set('toJSON', {
+    virtuals: false,
+    transform: (_doc, ret: Record<string, unknown>) => {
+      ret.id = String(ret._id);
+      delete ret._id;
+      for (const path of hiddenPaths) delete ret[path];
+      for (const path of moneyPaths) {
+        const value = getPath(ret, path);
+        if (typeof value === 'number') setPath(ret, path, fromMicros(BigInt(value)));
+      }
+      for (const [key, value] of Object.entries(ret)) {
+        if (value && typeof value === 'object' && (value as { _bsontype?: string })._bsontype === 'ObjectId') ret[key] = String(value);
+      }
+      return ret;
+    },
+  });
+  return schema;
+}
+
+export const ref = <const O extends { required?: boolean; default?: null }>(model: string, options: O = {} as O) => ({
+  type: Schema.Types.ObjectId,
+  ref: model,
+  ...options,
+});

@@ -1,0 +1,55 @@
+import { EnvError, loadEnv } from './env';
+
+function problems(source: Record<string, string>): string[] {
+  try {
+    loadEnv(source);
+  } catch (error) {
+    if (error instanceof EnvError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe('loadEnv', () => {
+  it('applies defaults for a bare development start', () => {
+    const env = loadEnv({});
+    expect(env.PORT).toBe(3000);
+    expect(env.NODE_ENV).toBe('development');
+    expect(env.MONGO_URL).toBeUndefined();
+    expect(env.JWT_SECRET.length).toBeGreaterThanOrEqual(32);
+  });
+
+  it('names each bad value with its own message', () => {
+    const found = problems({ PORT: 'eighty', MONGO_URL: 'postgres://x', TELEGRAM_BOT_TOKEN: 'nope', JWT_SECRET: 'short' });
+    expect(found).toEqual(
+      expect.arrayContaining([
+        'PORT: PORT must be a number',
+        'MONGO_URL: MONGO_URL must start with mongodb:// or mongodb+srv://',
+        'TELEGRAM_BOT_TOKEN: TELEGRAM_BOT_TOKEN must look like 123456:ABC… (from BotFather)',
+        'JWT_SECRET: JWT_SECRET must be at least 32 characters',
+      ]),
+    );
+  });
+
+  it('refuses to start production without a real secret and database', () => {
+    const found = problems({ NODE_ENV: 'production' });
+    expect(found).toContain('JWT_SECRET: JWT_SECRET is required in production');
+    expect(found).toContain('MONGO_URL: MONGO_URL is required in production (the embedded database is for development)');
+  });
+
+  it('accepts a complete production configuration', () => {
+    const env = loadEnv({
+      NODE_ENV: 'production',
+      PORT: '8080',
+      MONGO_URL: 'mongodb://db:27017/gift?replicaSet=rs0',
+      JWT_SECRET: 'x'.repeat(40),
+      TELEGRAM_BOT_TOKEN: `123456:${'A'.repeat(35)}`,
+    });
+    expect(env.PORT).toBe(8080);
+    expect(env.TELEGRAM_BOT_TOKEN).toMatch(/^123456:/);
+  });
+
+  it('rejects an out-of-range port', () => {
+    expect(problems({ PORT: '70000' })).toEqual(['PORT: PORT must be between 0 and 65535']);
+  });
+});

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+
+/** The only place that reads process.env. Validated once at start; each bad value gets its own message. */
+const DEV_JWT_SECRET = 'development-only-secret-change-me-0123456789';
+
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'test', 'production'], { message: 'NODE_ENV must be development, test or production' }).default('development'),
+    PORT: z.coerce
+      .number({ message: 'PORT must be a number' })
+      .int('PORT must be a whole number')
+      .min(0, 'PORT must be between 0 and 65535')
+      .max(65535, 'PORT must be between 0 and 65535')
+      .default(3000),
+    MONGO_URL: z
+      .string()
+      .regex(/^mongodb(\+srv)?:\/\/.+/, 'MONGO_URL must start with mongodb:// or mongodb+srv://')
+      .optional(),
+    TELEGRAM_BOT_TOKEN: z
+      .string()
+      .regex(/^\d+:[A-Za-z0-9_-]{30,}$/, 'TELEGRAM_BOT_TOKEN must look like 123456:ABC… (from BotFather)')
+      .optional(),
+    TELEGRAM_API_ROOT: z.string().url('TELEGRAM_API_ROOT must be a URL').default('https://api.telegram.org'),
+    JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
+    ADMIN_USERNAME: z.string().min(3, 'ADMIN_USERNAME must be at least 3 characters').optional(),
+    ADMIN_PASSWORD: z.string().min(10, 'ADMIN_PASSWORD must be at least 10 characters').optional(),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV !== 'production') return;
+    if (!env.JWT_SECRET)
+      ctx.addIssue({ code: 'custom', path: ['JWT_SECRET'], message: 'JWT_SECRET is required in production' });
+    if (!env.MONGO_URL)
+      ctx.addIssue({ code: 'custom', path: ['MONGO_URL'], message: 'MONGO_URL is required in production (the embedded database is for development)' });
+    if (!!env.ADMIN_USERNAME !== !!env.ADMIN_PASSWORD)
+      ctx.addIssue({ code: 'custom', path: ['ADMIN_PASSWORD'], message: 'Set ADMIN_USERNAME and ADMIN_PASSWORD together' });
+  });
+
+export type Env = z.infer<typeof envSchema> & { JWT_SECRET: string };
+
+export class EnvError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'EnvError';
+  }
+}
+
+/** Parses an environment (process.env by default); throws EnvError listing every bad value. */
+export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
+  const result = envSchema.safeParse(cleaned);
+  if (!result.success) {
+    throw new EnvError(result.error.issues.map((i) => `${i.path.join('.') || 'env'}: ${i.message}`));
+  }
+  return { ...result.data, JWT_SECRET: result.data.JWT_SECRET ?? DEV_JWT_SECRET };
+}

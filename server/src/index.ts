@@ -1,0 +1,70 @@
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { createApp } from './app';
+import { connectDatabase } from './db/connect';
+import { seedDemoData } from './db/seed';
+import { EnvError, loadEnv } from './env';
+import { createLogger } from './lib/logger';
+import { bootstrapSuperAdmin } from './modules/accounts/accounts.service';
+import { recoverPendingEntries } from './modules/ledger/ledger.service';
+
+const DEMO_ADMIN = { username: 'admin', password: 'admin-demo-password' };
+
+async function main() {
+  let env;
+  try {
+    env = loadEnv();
+  } catch (error) {
+    if (error instanceof EnvError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = createLogger(env.LOG_LEVEL);
+  const database = await connectDatabase(env, logger);
+  const credentials = env.ADMIN_USERNAME && env.ADMIN_PASSWORD
+    ? { username: env.ADMIN_USERNAME, password: env.ADMIN_PASSWORD }
+    : database.embedded ? DEMO_ADMIN : undefined;
+  if (credentials) await bootstrapSuperAdmin(credentials.username, credentials.password);
+  if (database.embedded) await seedDemoData(logger);
+  await recoverPendingEntries(0);
+
+  const app = createApp({ env, logger });
+  const server = app.listen(env.PORT);
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  const base = `http://localhost:${port}`;
+  logger.info({ port }, 'listening');
+  console.log(
+    [
+      '',
+      `  Gift Rewards is running (database: ${database.kind}${database.embedded ? ', embedded with demo data' : ''})`,
+      `  User app:  ${base}/`,
+      `  Console:   ${base}/admin`,
+      ...(credentials && !env.ADMIN_PASSWORD ? [`  Console sign-in: ${credentials.username} / ${credentials.password}`] : []),
+      `  API:       ${base}/trpc  ${base}/api/admin  ${base}/healthz`,
+      '',
+    ].join('\n'),
+  );
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    server.close();
+    server.closeIdleConnections();
+    await database.close().catch((error) => logger.error({ err: error }, 'database close failed'));
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

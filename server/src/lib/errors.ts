@@ -1,0 +1,57 @@
+import { ERROR_MESSAGES, formatMessage, type ErrorCode } from '@gift/shared';
+
+/** How each error code maps to HTTP; the tRPC and REST doors both read this one table. */
+export const HTTP_STATUS: Record<ErrorCode, number> = {
+  BAD_INPUT: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  INCORRECT_CODE: 400,
+  CODE_EXPIRED: 400,
+  TOO_MANY_ATTEMPTS: 429,
+  STAR_MISSIONS_FIRST: 409,
+  NOT_JOINED: 409,
+  TOO_EARLY: 409,
+  MISSION_NOT_STARTED: 409,
+  ALREADY_DONE: 409,
+  ALREADY_PENDING: 409,
+  MINING_ACTIVE: 409,
+  NOTHING_TO_MOVE: 409,
+  INSUFFICIENT_BALANCE: 409,
+  STAKING_DISABLED: 409,
+  STAKE_LOCKED: 409,
+  STAKE_CLAIMED: 409,
+  AMOUNT_BELOW_MINIMUM: 400,
+  AMOUNT_ABOVE_MAXIMUM: 400,
+  WALLET_REQUIRED: 409,
+  WALLET_TAKEN: 409,
+  TON_PROOF_INVALID: 400,
+  WITHDRAW_MINIMUM: 409,
+  WITHDRAW_DISABLED: 409,
+  WITHDRAWAL_PROCESSED: 409,
+  RATE_LIMITED: 429,
+  NOT_CONFIGURED: 503,
+  INTERNAL: 500,
+};
+
+/** The one error domain code throws: a code, a message a player can read, and optional params/field errors. */
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    readonly params: Record<string, string | number> = {},
+    readonly fieldErrors?: Record<string, string>,
+  ) {
+    super(formatMessage(ERROR_MESSAGES[code], params));
+    this.name = 'AppError';
+  }
+
+  get status(): number {
+    return HTTP_STATUS[this.code];
+  }
+}
+
+export function badInput(fieldErrors: Record<string, string>, message = ERROR_MESSAGES.BAD_INPUT): AppError {
+  const error = new AppError('BAD_INPUT', {}, fieldErrors);
+  error.message = message;
+  return error;
+}

@@ -1,0 +1,145 @@
+import { Types } from 'mongoose';
+import { microsToStored, type LedgerReason } from '@gift/shared';
+import { AppError } from '../../lib/errors';
+import { BalanceModel, LedgerEntryModel } from './ledger.models';
+
+/** How many recent idempotency keys a balance remembers; recovery runs long before this many entries pass. */
+const REMEMBERED_KEYS = 64;
+
+type Id = string | Types.ObjectId;
+
+export interface PostEntry {
+  userId: Id;
+  coinId: Id;
+  /** Signed micro-units: positive credits, negative debits. */
+  amount: bigint;
+  reason: LedgerReason;
+  refType?: string;
+  refId?: string;
+  /** Unique per balance change: the same key never changes a balance twice. */
+  idempotencyKey: string;
+  note?: string;
+  createdBy?: Id | null;
+}
+
+export interface PostResult {
+  entryId: string;
+  /** false when this key had already been posted: nothing changed now. */
+  applied: boolean;
+}
+
+function isDuplicateKey(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: number }).code === 11000;
+}
+
+/**
+ * Applies the entry to the balance exactly once. The balance remembers the keys it applied, and the
+ * conditional update refuses a key it already has, so retries and concurrent recoveries are harmless.
+ * A debit also requires the balance to cover it, so no balance goes below zero.
+ */
+async function applyToBalance(entry: { user: Types.ObjectId; coin: Types.ObjectId; amount: number; idempotencyKey: string }) {
+  const keyUpdate = { $push: { appliedKeys: { $each: [entry.idempotencyKey], $slice: -REMEMBERED_KEYS } } };
+  if (entry.amount >= 0) {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const result = await BalanceModel.updateOne(
+          { user: entry.user, coin: entry.coin, appliedKeys: { $ne: entry.idempotencyKey } },
+          { $inc: { amount: entry.amount }, ...keyUpdate },
+          { upsert: true },
+        );
+        return result.modifiedCount + result.upsertedCount > 0 ? 'applied' : 'already';
+      } catch (error) {
+        // the filter missed because the key is present, so the upsert collided with the existing balance
+        if (isDuplicateKey(error) && attempt < 2) {
+          if (await BalanceModel.exists({ user: entry.user, coin: entry.coin, appliedKeys: entry.idempotencyKey })) return 'already';
+          continue;
+        }
+        throw error;
+      }
+    }
+  }
+  const updated = await BalanceModel.findOneAndUpdate(
+    { user: entry.user, coin: entry.coin, amount: { $gte: -entry.amount }, appliedKeys: { $ne: entry.idempotencyKey } },
+    { $inc: { amount: entry.amount }, ...keyUpdate },
+  );
+  if (updated) return 'applied';
+  const already = await BalanceModel.exists({ user: entry.user, coin: entry.coin, appliedKeys: entry.idempotencyKey });
+  return already ? 'already' : 'insufficient';
+}
+
+/**
+ * The only way a balance changes. Records the entry under its idempotency key, applies it once,
+ * then marks it posted. A second call with the same key changes nothing and says so.
+ * Throws INSUFFICIENT_BALANCE (and leaves no entry) when a debit is not covered.
+ */
+export async function postEntry(input: PostEntry): Promise<PostResult> {
+  if (input.amount === 0n) throw new AppError('BAD_INPUT');
+  const fields = {
+    user: new Types.ObjectId(String(input.userId)),
+    coin: new Types.ObjectId(String(input.coinId)),
+    amount: microsToStored(input.amount),
+    reason: input.reason,
+    refType: input.refType ?? '',
+    refId: input.refId ?? '',
+    idempotencyKey: input.idempotencyKey,
+    note: input.note ?? '',
+    createdBy: input.createdBy ? new Types.ObjectId(String(input.createdBy)) : null,
+    state: 'pending' as const,
+  };
+  let entry;
+  let inserted: boolean;
+  try {
+    const result = await LedgerEntryModel.findOneAndUpdate(
+      { idempotencyKey: input.idempotencyKey },
+      { $setOnInsert: fields },
+      { upsert: true, new: true, includeResultMetadata: true, setDefaultsOnInsert: true },
+    );
+    entry = result.value!;
+    inserted = !result.lastErrorObject?.updatedExisting;
+  } catch (error) {
+    if (!isDuplicateKey(error)) throw error;
+    entry = (await LedgerEntryModel.findOne({ idempotencyKey: input.idempotencyKey }))!;
+    inserted = false;
+  }
+  if (entry.state === 'posted') return { entryId: String(entry._id), applied: false };
+
+  const outcome = await applyToBalance(entry);
+  if (outcome === 'insufficient') {
+    await LedgerEntryModel.deleteOne({ _id: entry._id, state: 'pending' });
+    throw new AppError('INSUFFICIENT_BALANCE');
+  }
+  const marked = await LedgerEntryModel.updateOne({ _id: entry._id, state: 'pending' }, { $set: { state: 'posted' } });
+  return { entryId: String(entry._id), applied: inserted && outcome === 'applied' && marked.modifiedCount === 1 };
+}
+
+/** Finishes entries left pending by a crash between recording and posting. Safe to run any time. */
+export async function recoverPendingEntries(olderThanMs = 30_000): Promise<number> {
+  const stale = await LedgerEntryModel.find({ state: 'pending', createdAt: { $lt: new Date(Date.now() - olderThanMs) } }).limit(1000);
+  let recovered = 0;
+  for (const entry of stale) {
+    const outcome = await applyToBalance(entry);
+    if (outcome === 'insufficient') await LedgerEntryModel.deleteOne({ _id: entry._id, state: 'pending' });
+    else if ((await LedgerEntryModel.updateOne({ _id: entry._id, state: 'pending' }, { $set: { state: 'posted' } })).modifiedCount) recovered++;
+  }
+  return recovered;
+}
+
+export async function balanceOf(userId: Id, coinId: Id): Promise<bigint> {
+  const balance = await BalanceModel.findOne({ user: userId, coin: coinId }, { amount: 1 }).lean();
+  return BigInt(balance?.amount ?? 0);
+}
+
+/** Every balance of a player, by coin id. */
+export async function balancesOf(userId: Id): Promise<Map<string, bigint>> {
+  const balances = await BalanceModel.find({ user: userId }, { coin: 1, amount: 1 }).lean();
+  return new Map(balances.map((b) => [String(b.coin), BigInt(b.amount)]));
+}
+
+/** Sum of posted entries per reason for one player and coin: the figures rewards/earned/withdrawn/gifts follow from. */
+export async function totalsByReason(userId: Id): Promise<Array<{ coin: string; reason: LedgerReason; total: bigint }>> {
+  const rows = await LedgerEntryModel.aggregate<{ _id: { coin: Types.ObjectId; reason: LedgerReason }; total: number }>([
+    { $match: { user: new Types.ObjectId(String(userId)), state: 'posted' } },
+    { $group: { _id: { coin: '$coin', reason: '$reason' }, total: { $sum: '$amount' } } },
+  ]);
+  return rows.map((r) => ({ coin: String(r._id.coin), reason: r._id.reason, total: BigInt(r.total) }));
+}

@@ -1,0 +1,59 @@
+import type { NextFunction, Request, Response } from 'express';
+import jwt from 'jsonwebtoken';
+import type { AdminResource } from '@gift/shared';
+import { AppError } from '../lib/errors';
+import { AccountModel } from '../modules/accounts/account.model';
+
+export interface AdminPrincipal {
+  id: string;
+  username: string;
+  permissions: string[];
+}
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    account?: AdminPrincipal;
+  }
+}
+
+const TOKEN_TTL = '12h';
+
+export function signAdminToken(account: { id: string; username: string }, secret: string): string {
+  return jwt.sign({ sub: account.id, username: account.username }, secret, { expiresIn: TOKEN_TTL, algorithm: 'HS256', audience: 'admin' });
+}
+
+/** Write implies read; '*' is everything. */
+export function hasPermission(permissions: readonly string[], resource: AdminResource, access: 'read' | 'write'): boolean {
+  if (permissions.includes('*')) return true;
+  if (permissions.includes(`${resource}:write`)) return true;
+  return access === 'read' && permissions.includes(`${resource}:read`);
+}
+
+/** 401 unless a valid token of an enabled account; the account is re-read so revoked access takes effect at once. */
+export function requireAccount(secret: string) {
+  return async (req: Request, _res: Response, next: NextFunction) => {
+    const header = req.get('authorization') ?? '';
+    const match = /^Bearer (.+)$/.exec(header);
+    if (!match) return next(new AppError('UNAUTHORIZED'));
+    let subject: string;
+    try {
+      const payload = jwt.verify(match[1]!, secret, { algorithms: ['HS256'], audience: 'admin' }) as jwt.JwtPayload;
+      subject = String(payload.sub);
+    } catch {
+      return next(new AppError('UNAUTHORIZED'));
+    }
+    const account = /^[a-f\d]{24}$/i.test(subject) ? await AccountModel.findById(subject).lean() : null;
+    if (!account || !account.enabled) return next(new AppError('UNAUTHORIZED'));
+    req.account = { id: String(account._id), username: account.username, permissions: account.permissions };
+    next();
+  };
+}
+
+/** 403 unless the signed-in account may read (GET) or write (anything else) this resource. */
+export function requirePermission(resource: AdminResource) {
+  return (req: Request, _res: Response, next: NextFunction) => {
+    const access = req.method === 'GET' || req.method === 'HEAD' ? 'read' : 'write';
+    if (!req.account || !hasPermission(req.account.permissions, resource, access)) return next(new AppError('FORBIDDEN'));
+    next();
+  };
+}

@@ -1,0 +1,213 @@
+import { Router, type Request } from 'express';
+import { isValidObjectId, Types, type Model } from 'mongoose';
+import type { z } from 'zod';
+import type { AdminResource } from '@gift/shared';
+import { AppError, badInput } from '../lib/errors';
+import { requirePermission } from './adminAuth';
+
+/** How a filter field of ra-data-simple-rest's `filter={...}` becomes a query. */
+export type FilterKind = 'equals' | 'objectId' | 'boolean' | 'number' | 'date';
+
+export interface ResourceDefinition<TCreate extends z.ZodType = z.ZodType, TUpdate extends z.ZodType = TCreate> {
+  name: AdminResource;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  model: Model<any>;
+  /** Body schema for POST; omit to refuse creation (405). */
+  createSchema?: TCreate;
+  /** Body schema for PUT; omit to refuse updates (405). Defaults to createSchema. */
+  updateSchema?: TUpdate;
+  /** Fields searched by the `q` filter (case-insensitive substring). */
+  searchFields?: string[];
+  /** Filterable fields and how to read them; every schema date field also takes `<field>_gte` / `<field>_lte`. */
+  filters?: Record<string, FilterKind>;
+  /** Fields the list may be sorted by, besides id and createdAt. */
+  sortable?: string[];
+  canDelete?: boolean;
+  /** Domain-rule writes: when given they replace the plain model writes. */
+  create?: (input: z.infer<TCreate>, req: Request) => Promise<unknown>;
+  update?: (id: string, input: z.infer<TUpdate>, req: Request) => Promise<unknown>;
+  remove?: (id: string, req: Request) => Promise<unknown>;
+  /** Shapes one record for the console (defaults to the model's toJSON). */
+  present?: (doc: unknown) => unknown;
+}
+
+const MAX_PAGE = 500;
+
+function parseJsonParam(req: Request, name: string): unknown {
+  const raw = req.query[name];
+  if (raw === undefined) return undefined;
+  if (typeof raw !== 'string') throw badInput({ [name]: `${name} must be JSON` });
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw badInput({ [name]: `${name} must be JSON` });
+  }
+}
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function toObjectId(value: unknown, field: string): Types.ObjectId {
+  if (typeof value !== 'string' || !isValidObjectId(value) || !/^[a-f\d]{24}$/i.test(value)) throw badInput({ [field]: 'Invalid id' });
+  return new Types.ObjectId(value);
+}
+
+function convert(kind: FilterKind, value: unknown, field: string): unknown {
+  const one = (v: unknown) => {
+    switch (kind) {
+      case 'objectId': return toObjectId(v, field);
+      case 'boolean':
+        if (typeof v === 'boolean') return v;
+        if (v === 'true' || v === 'false') return v === 'true';
+        throw badInput({ [field]: 'Must be true or false' });
+      case 'number': {
+        const n = typeof v === 'number' ? v : Number(v);
+        if (!Number.isFinite(n)) throw badInput({ [field]: 'Must be a number' });
+        return n;
+      }
+      case 'date': {
+        const d = new Date(String(v));
+        if (Number.isNaN(d.getTime())) throw badInput({ [field]: 'Must be a date' });
+        return d;
+      }
+      default:
+        if (typeof v !== 'string' && typeof v !== 'number') throw badInput({ [field]: 'Invalid value' });
+        return v;
+    }
+  };
+  return Array.isArray(value) ? { $in: value.map(one) } : one(value);
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function dateFields(model: Model<any>): Set<string> {
+  const fields = new Set<string>();
+  model.schema.eachPath((path, type) => {
+    if (type.instance === 'Date') fields.add(path);
+  });
+  return fields;
+}
+
+/** Builds the mongo query for ra-data-simple-rest's filter object; unknown fields are refused. */
+export function buildFilter(definition: ResourceDefinition, filter: unknown): Record<string, unknown> {
+  if (filter === undefined) return {};
+  if (!filter || typeof filter !== 'object' || Array.isArray(filter)) throw badInput({ filter: 'filter must be an object' });
+  const query: Record<string, unknown> = {};
+  const dates = dateFields(definition.model);
+  for (const [key, value] of Object.entries(filter)) {
+    if (value === '' || value === null || value === undefined) continue;
+    if (key === 'id') {
+      query._id = Array.isArray(value) ? { $in: value.map((v) => toObjectId(v, 'id')) } : toObjectId(value, 'id');
+    } else if (key === 'q') {
+      if (typeof value !== 'string') throw badInput({ q: 'Search must be text' });
+      const fields = definition.searchFields ?? [];
+      const text = value.trim().slice(0, 100);
+      if (!text || !fields.length) continue;
+      const regex = new RegExp(escapeRegex(text), 'i');
+      const or: Record<string, unknown>[] = fields.map((f) => ({ [f]: regex }));
+      if (isValidObjectId(text) && /^[a-f\d]{24}$/i.test(text)) or.push({ _id: new Types.ObjectId(text) });
+      query.$or = or;
+    } else if (/_(gte|lte)$/.test(key) && dates.has(key.slice(0, -4))) {
+      const field = key.slice(0, -4);
+      const range = (query[field] as Record<string, unknown>) ?? {};
+      range[key.endsWith('gte') ? '$gte' : '$lte'] = convert('date', value, key);
+      query[field] = range;
+    } else if (definition.filters?.[key]) {
+      query[key] = convert(definition.filters[key]!, value, key);
+    } else {
+      throw badInput({ filter: `Unknown filter: ${key}` });
+    }
+  }
+  return query;
+}
+
+function parseSort(definition: ResourceDefinition, sort: unknown): Record<string, 1 | -1> {
+  if (sort === undefined) return { createdAt: -1, _id: -1 };
+  if (!Array.isArray(sort) || sort.length !== 2 || typeof sort[0] !== 'string' || !['ASC', 'DESC'].includes(String(sort[1])))
+    throw badInput({ sort: 'sort must be ["field","ASC"|"DESC"]' });
+  const [field, direction] = sort as [string, string];
+  const allowed = new Set(['id', 'createdAt', 'updatedAt', ...(definition.sortable ?? []), ...Object.keys(definition.filters ?? {})]);
+  if (!allowed.has(field)) throw badInput({ sort: `Cannot sort by ${field}` });
+  const order = direction === 'ASC' ? 1 : -1;
+  return field === 'id' ? { _id: order } : { [field]: order, _id: order };
+}
+
+function parseRange(range: unknown): { skip: number; limit: number } {
+  if (range === undefined) return { skip: 0, limit: 25 };
+  if (!Array.isArray(range) || range.length !== 2 || !range.every((n) => Number.isInteger(n) && n >= 0) || range[1] < range[0])
+    throw badInput({ range: 'range must be [start,end]' });
+  return { skip: range[0], limit: Math.min(range[1] - range[0] + 1, MAX_PAGE) };
+}
+
+function validate<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
+  const result = schema.safeParse(body ?? {});
+  if (result.success) return result.data;
+  const errors: Record<string, string> = {};
+  for (const issue of result.error.issues) {
+    const key = issue.path.join('.') || 'root';
+    errors[key] ??= issue.message;
+  }
+  throw badInput(errors);
+}
+
+/**
+ * One ra-data-simple-rest adapter for every console resource:
+ * GET /?sort&range&filter (array + Content-Range), GET /:id, POST /, PUT /:id, DELETE /:id.
+ */
+export function resourceRouter(definition: ResourceDefinition): Router {
+  const router = Router();
+  const present = definition.present ?? ((doc: unknown) => (doc as { toJSON: () => unknown }).toJSON());
+  const findOr404 = async (id: string) => {
+    if (!/^[a-f\d]{24}$/i.test(id)) throw new AppError('NOT_FOUND');
+    const doc = await definition.model.findById(id);
+    if (!doc) throw new AppError('NOT_FOUND');
+    return doc;
+  };
+  router.use(requirePermission(definition.name));
+
+  router.get('/', async (req, res) => {
+    const query = buildFilter(definition, parseJsonParam(req, 'filter'));
+    const sort = parseSort(definition, parseJsonParam(req, 'sort'));
+    const { skip, limit } = parseRange(parseJsonParam(req, 'range'));
+    const [rows, total] = await Promise.all([
+      definition.model.find(query).sort(sort).skip(skip).limit(limit),
+      definition.model.countDocuments(query),
+    ]);
+    const end = rows.length ? skip + rows.length - 1 : skip;
+    res.set('Content-Range', `${definition.name} ${skip}-${end}/${total}`);
+    res.json(rows.map(present));
+  });
+
+  router.get('/:id', async (req, res) => {
+    res.json(present(await findOr404(req.params.id)));
+  });
+
+  router.post('/', async (req, res) => {
+    if (!definition.createSchema) throw new AppError('FORBIDDEN');
+    const input = validate(definition.createSchema, req.body);
+    const created = definition.create ? await definition.create(input, req) : await definition.model.create(input as object);
+    res.status(201).json(present(created));
+  });
+
+  router.put('/:id', async (req, res) => {
+    const schema = definition.updateSchema ?? definition.createSchema;
+    if (!schema) throw new AppError('FORBIDDEN');
+    await findOr404(req.params.id);
+    const input = validate(schema, req.body);
+    const updated = definition.update
+      ? await definition.update(req.params.id, input, req)
+      : await definition.model.findByIdAndUpdate(req.params.id, { $set: input as object }, { new: true, runValidators: true });
+    if (!updated) throw new AppError('NOT_FOUND');
+    res.json(present(updated));
+  });
+
+  router.delete('/:id', async (req, res) => {
+    if (!definition.canDelete) throw new AppError('FORBIDDEN');
+    const doc = await findOr404(req.params.id);
+    if (definition.remove) await definition.remove(req.params.id, req);
+    else await definition.model.deleteOne({ _id: doc._id });
+    res.json(present(doc));
+  });
+
+  return router;
+}

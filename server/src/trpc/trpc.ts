@@ -1,0 +1,66 @@
+import { initTRPC, TRPCError } from '@trpc/server';
+import superjson from 'superjson';
+import { z, ZodError } from 'zod';
+import { ERROR_MESSAGES } from '@gift/shared';
+import { AppError } from '../lib/errors';
+import type { Context } from './context';
+
+type TrpcCode = TRPCError['code'];
+function trpcCodeFor(status: number): TrpcCode {
+  switch (status) {
+    case 400: return 'BAD_REQUEST';
+    case 401: return 'UNAUTHORIZED';
+    case 403: return 'FORBIDDEN';
+    case 404: return 'NOT_FOUND';
+    case 409: return 'CONFLICT';
+    case 429: return 'TOO_MANY_REQUESTS';
+    case 503: return 'SERVICE_UNAVAILABLE';
+    default: return 'INTERNAL_SERVER_ERROR';
+  }
+}
+
+const t = initTRPC.context<Context>().create({
+  transformer: superjson,
+  errorFormatter({ shape, error }) {
+    const cause = error.cause;
+    const appError = cause instanceof AppError ? cause : undefined;
+    const internal = error.code === 'INTERNAL_SERVER_ERROR';
+    const zodError = cause instanceof ZodError ? z.flattenError(cause) : null;
+    return {
+      ...shape,
+      // internals never reach the player: the real error is logged by the adapter's onError
+      message: internal ? ERROR_MESSAGES.INTERNAL : zodError ? ERROR_MESSAGES.BAD_INPUT : shape.message,
+      data: {
+        code: shape.data.code,
+        httpStatus: shape.data.httpStatus,
+        path: shape.data.path,
+        /** The product's error code, which the client translates. */
+        appCode: appError?.code ?? (zodError ? 'BAD_INPUT' : internal ? 'INTERNAL' : null),
+        params: appError?.params ?? null,
+        zodError,
+      },
+    };
+  },
+});
+
+/** Turns the domain's AppError into a TRPCError with the matching status, keeping it as the cause. */
+const domainErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.cause instanceof AppError) {
+    const cause = result.error.cause;
+    throw new TRPCError({ code: trpcCodeFor(cause.status), message: cause.message, cause });
+  }
+  return result;
+});
+
+export const createTRPCRouter = t.router;
+export const createCallerFactory = t.createCallerFactory;
+export const middleware = t.middleware;
+export const publicProcedure = t.procedure.use(domainErrors);
+
+/** A signed-in player (Telegram launch, web sign-in, or the development demo player). */
+export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.user) throw new AppError(ctx.authError ?? 'UNAUTHORIZED');
+  if (ctx.user.blocked) throw new AppError('FORBIDDEN');
+  return next({ ctx: { ...ctx, user: ctx.user } });
+});

@@ -1,0 +1,11 @@
+// One embedded database for the whole jest run (the same launcher `npm start` uses); each test file gets its own database name.
+import { startEmbeddedMongo } from '../src/db/embeddedMongo.mjs';
+
+export default async function globalSetup() {
+  if (process.env.TEST_MONGO_URL) return;
+  const db = await startEmbeddedMongo();
+  globalThis.__EMBEDDED_MONGO__ = db;
+  process.env.TEST_MONGO_URL = db.uri;
+  process.env.TEST_MONGO_KIND = db.kind;
+  console.log(`\n[tests] database: ${db.kind} at ${db.uri}`);
+}

@@ -1,0 +1,50 @@
+export const VERIFY_TYPES = ['auto', 'time', 'telegram', 'youtube', 'instagram', 'manual'] as const;
+export type VerifyType = (typeof VERIFY_TYPES)[number];
+
+export const USER_MISSION_STATUSES = ['started', 'pending', 'done', 'rejected'] as const;
+export type UserMissionStatus = (typeof USER_MISSION_STATUSES)[number];
+
+export const WITHDRAWAL_STATUSES = ['pending', 'done', 'rejected'] as const;
+export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
+
+export const LEDGER_REASONS = ['mission', 'referral', 'mining', 'stake', 'unstake', 'withdraw', 'refund', 'gift'] as const;
+export type LedgerReason = (typeof LEDGER_REASONS)[number];
+
+/** Staking terms offered to players, with their length in days. */
+export const STAKING_DURATIONS = {
+  week: { days: 7, label: '1 week' },
+  month: { days: 30, label: '1 month' },
+  threeMonths: { days: 90, label: '3 months' },
+  sixMonths: { days: 180, label: '6 months' },
+  year: { days: 365, label: '1 year' },
+} as const;
+export type StakingDuration = keyof typeof STAKING_DURATIONS;
+export const STAKING_DURATION_KEYS = Object.keys(STAKING_DURATIONS) as StakingDuration[];
+
+/** Console resources, as they appear in /api/admin/<resource> and in account permissions. */
+export const ADMIN_RESOURCES = [
+  'users',
+  'user-missions',
+  'missions',
+  'categories',
+  'covers',
+  'partners',
+  'gift-coins',
+  'staking-coins',
+  'withdraws',
+  'accounts',
+  'app-config',
+] as const;
+export type AdminResource = (typeof ADMIN_RESOURCES)[number];
+
+export const LANGUAGES = ['en', 'fa'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+/** Telegram initData older than this is refused. */
+export const INIT_DATA_MAX_AGE_SECONDS = 24 * 60 * 60;
+/** One-time login codes for the installed web app. */
+export const LOGIN_CODE_TTL_SECONDS = 5 * 60;
+export const LOGIN_CODE_MAX_ATTEMPTS = 5;
+/** TON Connect ton_proof: payload life and accepted signature age. */
+export const TON_PROOF_PAYLOAD_TTL_SECONDS = 15 * 60;
+export const TON_PROOF_MAX_AGE_SECONDS = 15 * 60;

@@ -1,0 +1,42 @@
+/**
+ * Error codes the server sends to clients. Each has the English message players see
+ * (from the spec where it has one); clients translate by code.
+ */
+export const ERROR_MESSAGES = {
+  BAD_INPUT: 'Invalid input',
+  UNAUTHORIZED: 'Please sign in again',
+  FORBIDDEN: 'You do not have permission to do this',
+  NOT_FOUND: 'Not found',
+  INCORRECT_CODE: 'Incorrect code',
+  CODE_EXPIRED: 'This code has expired, ask for a new one',
+  TOO_MANY_ATTEMPTS: 'Too many attempts, ask for a new code',
+  STAR_MISSIONS_FIRST: 'You must done all ⭐ tasks',
+  NOT_JOINED: "You haven't joined yet",
+  TOO_EARLY: 'Please wait a little before claiming',
+  MISSION_NOT_STARTED: 'Tap Go first',
+  ALREADY_DONE: 'Already done',
+  ALREADY_PENDING: 'Waiting for review',
+  MINING_ACTIVE: 'Mining is already running',
+  NOTHING_TO_MOVE: 'Nothing to move',
+  INSUFFICIENT_BALANCE: 'Not enough balance',
+  STAKING_DISABLED: 'Staking is not available for this coin',
+  STAKE_LOCKED: 'This stake is still locked',
+  STAKE_CLAIMED: 'This stake has already been claimed',
+  AMOUNT_BELOW_MINIMUM: 'Amount is below the minimum',
+  AMOUNT_ABOVE_MAXIMUM: 'Amount is above the maximum',
+  WALLET_REQUIRED: 'Please connect your TON wallet to continue.',
+  WALLET_TAKEN: 'This wallet is linked to another account',
+  TON_PROOF_INVALID: 'Wallet proof is invalid',
+  WITHDRAW_MINIMUM: 'You must have at least {amount} {symbol} to make a withdrawal.',
+  WITHDRAW_DISABLED: 'Withdrawals are not available for this coin',
+  WITHDRAWAL_PROCESSED: 'This withdrawal has already been processed',
+  RATE_LIMITED: 'Too many requests, try again later',
+  NOT_CONFIGURED: 'This feature is not configured yet',
+  INTERNAL: 'Something went wrong',
+} as const;
+export type ErrorCode = keyof typeof ERROR_MESSAGES;
+
+/** Fills '{name}' placeholders of a message. */
+export function formatMessage(template: string, params: Record<string, string | number> = {}): string {
+  return template.replace(/\{(\w+)\}/g, (whole, key: string) => (key in params ? String(params[key]) : whole));
+}

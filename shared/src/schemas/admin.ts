@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { ADMIN_RESOURCES, LANGUAGES, USER_MISSION_STATUSES, LEDGER_REASONS } from '../constants';
+import { amount, nonEmpty, objectId, positiveAmount } from './common';
+
+export const loginInput = z.object({
+  username: z.string().trim().min(1, 'This field is required').max(64),
+  password: z.string().min(1, 'This field is required').max(200),
+});
+
+/** '*' grants everything; otherwise '<resource>:read' or '<resource>:write' (write implies read). */
+export const permission = z.union([
+  z.literal('*'),
+  z.templateLiteral([z.enum(ADMIN_RESOURCES), ':', z.enum(['read', 'write'])]),
+]);
+export type Permission = z.infer<typeof permission>;
+
+const accountBase = {
+  username: z
+    .string()
+    .trim()
+    .min(3, 'At least 3 characters')
+    .max(64)
+    .regex(/^[a-zA-Z0-9_.-]+$/, 'Letters, digits, dot, dash and underscore only'),
+  permissions: z.array(permission).max(ADMIN_RESOURCES.length * 2 + 1).default([]),
+  enabled: z.boolean().default(true),
+};
+const strongPassword = z.string().min(10, 'At least 10 characters').max(200);
+
+export const accountCreateInput = z.object({ ...accountBase, password: strongPassword });
+/** On edit the password is optional: empty keeps the current one. */
+export const accountUpdateInput = z.object({ ...accountBase, password: strongPassword.optional().or(z.literal('')) });
+
+export const appConfigInput = z.object({
+  botToken: z
+    .string()
+    .trim()
+    .regex(/^(\d+:[A-Za-z0-9_-]{30,})?$/, 'A bot token looks like 123456:ABC…')
+    .optional(),
+  botUsername: z
+    .string()
+    .trim()
+    .regex(/^([A-Za-z0-9_]{5,32})?$/, 'A bot username has 5 to 32 letters, digits or _')
+    .default(''),
+  miniAppName: z
+    .string()
+    .trim()
+    .regex(/^([A-Za-z0-9_]{3,64})?$/, 'The short name of the mini app in BotFather')
+    .default(''),
+  referrerMessage: z.string().trim().max(500).default(''),
+  referrerCoin: objectId.optional().or(z.literal('')),
+  referrerCoinAmount: amount.default('0'),
+  defaultInviteLimit: z.coerce.number().int().min(0).max(1_000_000).default(100),
+  miningCoin: objectId.optional().or(z.literal('')),
+  earnDurationHours: z.coerce.number().int('Whole hours').min(1).max(24 * 30).default(8),
+  earnAmount: amount.default('0'),
+  tonProofDomains: z.array(z.string().trim().min(1).max(253)).max(10).default([]),
+});
+export type AppConfigInput = z.infer<typeof appConfigInput>;
+
+/** What an operator may change on a player: the rest follows from Telegram and the ledger. */
+export const userUpdateInput = z.object({
+  inviteLimit: z.coerce.number().int().min(0).max(1_000_000),
+  blocked: z.boolean().default(false),
+  language: z.enum(LANGUAGES).optional(),
+});
+
+/** A gift or a correction of a player's balance, always with a reason. */
+export const balanceAdjustmentInput = z.object({
+  coin: objectId,
+  amount: positiveAmount,
+  direction: z.enum(['credit', 'debit']),
+  note: nonEmpty(300),
+  /** Client-chosen key so a double-submitted form adjusts once. */
+  idempotencyKey: z.string().trim().min(8).max(100),
+});
+
+export const userMissionReviewInput = z.object({
+  status: z.enum(['done', 'rejected']),
+  rejectReason: z.string().trim().max(300).optional(),
+});
+export const userMissionStatus = z.enum(USER_MISSION_STATUSES);
+
+export const withdrawalReviewInput = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('done'), txHash: z.string().trim().min(8, 'Enter the transaction hash').max(128) }),
+  z.object({ status: z.literal('rejected'), rejectReason: nonEmpty(300) }),
+]);
+
+export const ledgerReason = z.enum(LEDGER_REASONS);

@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { STAKING_DURATION_KEYS, VERIFY_TYPES } from '../constants';
+import { toMicros } from '../money';
+import { amount, httpUrl, nonEmpty, objectId, optionalUrl, order, percent, positiveAmount } from './common';
+
+export const tonAddress = z
+  .string()
+  .trim()
+  .regex(/^(?:-?\d+:[a-fA-F0-9]{64}|[A-Za-z0-9_-]{48})$/, 'Enter a TON address');
+
+export const giftCoinInput = z
+  .object({
+    name: nonEmpty(60),
+    symbol: z.string().trim().min(1, 'This field is required').max(12).regex(/^[A-Za-z0-9$]+$/, 'Letters and digits only'),
+    icon: optionalUrl,
+    decimals: z.coerce.number().int().min(0).max(18).default(9),
+    usdPrice: amount.optional().or(z.literal('')),
+    minWithdraw: amount.default('0'),
+    withdrawEnabled: z.boolean().default(false),
+    network: z.enum(['ton', 'jetton']).default('jetton'),
+    jettonMaster: tonAddress.optional().or(z.literal('')),
+    enabled: z.boolean().default(true),
+    order,
+  })
+  .refine((c) => c.network !== 'jetton' || !!c.jettonMaster || !c.withdrawEnabled, {
+    message: 'A jetton needs its master address before withdrawals can be enabled',
+    path: ['jettonMaster'],
+  });
+export type GiftCoinInput = z.infer<typeof giftCoinInput>;
+
+export const categoryInput = z.object({
+  title: nonEmpty(80),
+  description: z.string().trim().max(500).optional(),
+  image: optionalUrl,
+  order,
+  enabled: z.boolean().default(true),
+});
+export type CategoryInput = z.infer<typeof categoryInput>;
+
+export const missionInput = z
+  .object({
+    category: objectId,
+    title: nonEmpty(120),
+    description: z.string().trim().max(1000).default(''),
+    link: httpUrl.optional().or(z.literal('')),
+    image: optionalUrl,
+    reward: amount,
+    coin: objectId,
+    verifyType: z.enum(VERIFY_TYPES),
+    verifyDuration: z.coerce.number().int().min(0).max(60 * 24 * 30).default(0),
+    claimButton: z.string().trim().max(30).default('Claim'),
+    goButton: z.string().trim().max(30).default('Go'),
+    secretCode: z.string().trim().max(64).optional(),
+    order,
+    enabled: z.boolean().default(true),
+    mustDone: z.boolean().default(false),
+  })
+  .refine((m) => m.verifyType !== 'youtube' || !!m.secretCode, {
+    message: 'A YouTube mission needs its secret code',
+    path: ['secretCode'],
+  })
+  .refine((m) => m.verifyType !== 'telegram' || /^https:\/\/t\.me\/[A-Za-z0-9_]{4,}/.test(m.link ?? ''), {
+    message: 'A Telegram mission needs a public t.me link to the channel or group',
+    path: ['link'],
+  })
+  .refine((m) => !['time', 'instagram'].includes(m.verifyType) || m.verifyDuration > 0, {
+    message: 'Set how many minutes to wait before claiming',
+    path: ['verifyDuration'],
+  });
+export type MissionInput = z.infer<typeof missionInput>;
+
+export const coverInput = z.object({
+  title: z.string().trim().max(120).default(''),
+  image: httpUrl,
+  link: optionalUrl,
+  order,
+  enabled: z.boolean().default(true),
+});
+export type CoverInput = z.infer<typeof coverInput>;
+
+export const partnerInput = z.object({
+  name: nonEmpty(80),
+  image: httpUrl,
+  link: optionalUrl,
+  order,
+  enabled: z.boolean().default(true),
+});
+export type PartnerInput = z.infer<typeof partnerInput>;
+
+const profitPercent = percent.optional().or(z.literal(''));
+/** Profit percent per staking term; an empty one is not offered. */
+export const stakingProfits = z.object({
+  week: profitPercent,
+  month: profitPercent,
+  threeMonths: profitPercent,
+  sixMonths: profitPercent,
+  year: profitPercent,
+});
+
+export const stakingCoinInput = z
+  .object({
+    coin: objectId,
+    enabled: z.boolean().default(true),
+    minAmount: positiveAmount,
+    maxAmount: positiveAmount,
+    profits: stakingProfits,
+    order,
+  })
+  .refine((s) => toMicros(s.minAmount) <= toMicros(s.maxAmount), {
+    message: 'The maximum must be at least the minimum',
+    path: ['maxAmount'],
+  })
+  .refine((s) => STAKING_DURATION_KEYS.some((k) => !!s.profits[k]), {
+    message: 'Offer at least one duration',
+    path: ['profits'],
+  });
+export type StakingCoinInput = z.infer<typeof stakingCoinInput>;

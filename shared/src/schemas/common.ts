@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { AMOUNT_PATTERN } from '../money';
+
+export const objectId = z.string().regex(/^[a-f\d]{24}$/i, 'Invalid id');
+/** A non-negative coin amount as a decimal string, at most 6 decimals. */
+export const amount = z
+  .string()
+  .trim()
+  .regex(AMOUNT_PATTERN, 'Enter an amount like 12 or 12.5 (at most 6 decimals)');
+export const positiveAmount = amount.refine((v) => /[1-9]/.test(v), 'Must be more than 0');
+/** A percent as a decimal string, 0 to 1000. */
+export const percent = z
+  .string()
+  .trim()
+  .regex(/^\d{1,4}(\.\d{1,6})?$/, 'Enter a percent like 5 or 12.5')
+  .refine((v) => Number(v) <= 1000, 'At most 1000');
+export const httpUrl = z
+  .string()
+  .trim()
+  .url('Enter a valid URL')
+  .refine((v) => /^https?:\/\//i.test(v), 'Use an http or https URL');
+export const optionalUrl = z.union([httpUrl, z.literal('')]).optional();
+export const order = z.coerce.number().int('Must be a whole number').min(0).max(1_000_000).default(0);
+export const nonEmpty = (max = 200) => z.string().trim().min(1, 'This field is required').max(max);

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { LANGUAGES, STAKING_DURATION_KEYS } from '../constants';
+import { objectId, positiveAmount } from './common';
+import { tonAddress } from './catalog';
+
+export const telegramUsername = z
+  .string()
+  .trim()
+  .transform((v) => v.replace(/^@/, ''))
+  .pipe(z.string().regex(/^[A-Za-z0-9_]{5,32}$/, 'Enter your Telegram username'));
+
+export const requestLoginCodeInput = z.object({ username: telegramUsername });
+export const verifyLoginCodeInput = z.object({
+  username: telegramUsername,
+  code: z.string().trim().regex(/^\d{6}$/, 'Incorrect code'),
+});
+
+export const settingsInput = z.object({
+  language: z.enum(LANGUAGES).optional(),
+  theme: z.enum(['light', 'dark', 'system']).optional(),
+});
+
+export const missionRef = z.object({ missionId: objectId });
+export const claimMissionInput = z.object({
+  missionId: objectId,
+  /** The secret code of a YouTube mission. */
+  code: z.string().trim().max(64).optional(),
+});
+export const categoryRef = z.object({ categoryId: objectId });
+
+export const stakeQuoteInput = z.object({
+  stakingCoinId: objectId,
+  amount: positiveAmount,
+  duration: z.enum(STAKING_DURATION_KEYS as [string, ...string[]]),
+});
+export const stakeInput = stakeQuoteInput.extend({
+  /** Client-chosen key so a double tap stakes once. */
+  idempotencyKey: z.string().trim().min(8).max(100),
+});
+export const stakeRef = z.object({ stakeId: objectId });
+
+export const tonProofInput = z.object({
+  address: tonAddress,
+  network: z.enum(['-239', '-3']),
+  publicKey: z.string().regex(/^[a-fA-F0-9]{64}$/).optional(),
+  proof: z.object({
+    timestamp: z.number().int().positive(),
+    domain: z.object({ lengthBytes: z.number().int().min(0).max(253), value: z.string().max(253) }),
+    signature: z.string().min(1).max(200),
+    payload: z.string().min(1).max(128),
+    stateInit: z.string().min(1).max(4096),
+  }),
+});
+export type TonProofInput = z.infer<typeof tonProofInput>;
+
+export const withdrawInput = z.object({
+  coinId: objectId,
+  amount: positiveAmount,
+  /** Client-chosen key so a double tap withdraws once. */
+  idempotencyKey: z.string().trim().min(8).max(100),
+});
