@@ -1,13 +1,12 @@
 import mongoose from 'mongoose';
 import { randomBytes } from 'node:crypto';
+import { withDatabaseName } from '../src/db/connect';
 
 // Each test file connects to a database of its own on the shared server, and drops it at the end.
 beforeAll(async () => {
   const base = process.env.TEST_MONGO_URL;
   if (!base) throw new Error('TEST_MONGO_URL is not set: the jest global setup did not start a database');
-  const [hostPart, query] = base.split('?');
-  const name = `test_${randomBytes(6).toString('hex')}`;
-  await mongoose.connect(`${hostPart!.replace(/\/$/, '')}/${name}${query ? `?${query}` : ''}`);
+  await mongoose.connect(withDatabaseName(base, `test_${randomBytes(6).toString('hex')}`));
   await mongoose.connection.syncIndexes();
 });
 

@@ -2,6 +2,12 @@ import mongoose from 'mongoose';
 import type { Env } from '../env';
 import type { Logger } from '../lib/logger';
 
+/** mongodb://host:port/?opts + name -> mongodb://host:port/name?opts */
+export function withDatabaseName(uri: string, name: string): string {
+  const [base, query] = uri.split('?');
+  return `${base!.replace(/\/$/, '')}/${name}${query ? `?${query}` : ''}`;
+}
+
 export interface Database {
   uri: string;
   /** 'external' (MONGO_URL), 'mongod' or 'congodb' (embedded). */
@@ -18,7 +24,7 @@ export async function connectDatabase(env: Env, logger: Logger): Promise<Databas
   if (!uri) {
     const { startEmbeddedMongo } = await import('./embeddedMongo.mjs');
     const embedded = await startEmbeddedMongo();
-    uri = `${embedded.uri.replace(/\/?(\?.*)?$/, '')}/gift${embedded.uri.includes('?') ? embedded.uri.slice(embedded.uri.indexOf('?')) : ''}`;
+    uri = withDatabaseName(embedded.uri, 'gift');
     kind = embedded.kind;
     stopEmbedded = embedded.stop;
   }

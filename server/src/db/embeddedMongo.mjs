@@ -40,5 +40,6 @@ export async function startEmbeddedMongo({ port } = {}) {
   const chosenPort = port || (await freePort());
   const server = new CongoServer({ port: chosenPort, host: '127.0.0.1' });
   await server.start();
-  return { uri: `mongodb://127.0.0.1:${chosenPort}`, kind: 'congodb', stop: () => server.stop() };
+  // CongoDB does not stream heartbeats (the driver's default 'stream' monitoring breaks the pool)
+  return { uri: `mongodb://127.0.0.1:${chosenPort}/?serverMonitoringMode=poll`, kind: 'congodb', stop: () => server.stop() };
 }

@@ -7,6 +7,8 @@ const balanceSchema = applyConventions(new Schema({
   user: ref('User', { required: true }),
   coin: ref('GiftCoin', { required: true }),
   amount: money({ min: 0 }),
+  /** The latest idempotency keys applied here: the balance refuses to apply one twice. */
+  appliedKeys: { type: [String], default: [], select: false, hidden: true },
 }, schemaOptions));
 balanceSchema.index({ user: 1, coin: 1 }, { unique: true });
 export type Balance = InferSchemaType<typeof balanceSchema>;

@@ -143,3 +143,33 @@ export async function totalsByReason(userId: Id): Promise<Array<{ coin: string; 
   ]);
   return rows.map((r) => ({ coin: String(r._id.coin), reason: r._id.reason, total: BigInt(r.total) }));
 }
+
+/** A player's money figures per coin, derived from posted ledger entries only. */
+export interface CoinFigures {
+  coin: string;
+  /** Mission and referral rewards. */
+  rewards: bigint;
+  /** Mining, and staking profit returned. */
+  earned: bigint;
+  /** Withdrawn, net of refunds. */
+  withdrawn: bigint;
+  /** Operator gifts and corrections. */
+  gifts: bigint;
+}
+
+export async function figuresByCoin(userId: Id): Promise<CoinFigures[]> {
+  const byCoin = new Map<string, CoinFigures>();
+  const stakes = new Map<string, bigint>();
+  for (const { coin, reason, total } of await totalsByReason(userId)) {
+    const row = byCoin.get(coin) ?? { coin, rewards: 0n, earned: 0n, withdrawn: 0n, gifts: 0n };
+    byCoin.set(coin, row);
+    if (reason === 'mission' || reason === 'referral') row.rewards += total;
+    else if (reason === 'mining') row.earned += total;
+    else if (reason === 'withdraw' || reason === 'refund') row.withdrawn -= total;
+    else if (reason === 'gift') row.gifts += total;
+    else stakes.set(coin, (stakes.get(coin) ?? 0n) + total);
+  }
+  // staked principal goes out and comes back; what is left over after claims is profit
+  for (const [coin, net] of stakes) if (net > 0n) byCoin.get(coin)!.earned += net;
+  return [...byCoin.values()];
+}

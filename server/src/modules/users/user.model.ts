@@ -1,4 +1,4 @@
-import { model, Schema, type InferSchemaType, type HydratedDocument } from 'mongoose';
+import { model, Schema, type InferSchemaType } from 'mongoose';
 import { LANGUAGES } from '@gift/shared';
 import { applyConventions, schemaOptions, ref } from '../../db/schemaKit';
 
@@ -36,5 +36,5 @@ userSchema.index({ referrer: 1, createdAt: -1 });
 userSchema.index({ createdAt: -1 });
 
 export type User = InferSchemaType<typeof userSchema>;
-export type UserDocument = HydratedDocument<User>;
 export const UserModel = model('User', userSchema);
+export type UserDocument = ReturnType<(typeof UserModel)['hydrate']>;

@@ -1,0 +1,19 @@
+import type { Env } from '../../env';
+import { AppConfigModel } from './appConfig.model';
+
+/** The one App Config record, created with defaults the first time it is read. */
+export async function getAppConfig() {
+  const config = await AppConfigModel.findOneAndUpdate(
+    { key: 'app' },
+    { $setOnInsert: { key: 'app' } },
+    { upsert: true, new: true, setDefaultsOnInsert: true },
+  );
+  return config!;
+}
+
+/** TELEGRAM_BOT_TOKEN wins; otherwise the token saved in App Config; undefined when neither is set. */
+export async function resolveBotToken(env: Env): Promise<string | undefined> {
+  if (env.TELEGRAM_BOT_TOKEN) return env.TELEGRAM_BOT_TOKEN;
+  const config = await AppConfigModel.findOne({ key: 'app' }).select('+botToken').lean();
+  return config?.botToken || undefined;
+}

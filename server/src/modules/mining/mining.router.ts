@@ -1,0 +1,4 @@
+import { createTRPCRouter } from '../../trpc/trpc';
+
+/** STUB: filled in by the economy work. */
+export const miningRouter = createTRPCRouter({});

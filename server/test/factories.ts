@@ -1,0 +1,40 @@
+import { randomBytes } from 'node:crypto';
+import { Types } from 'mongoose';
+import { toMicros } from '@gift/shared';
+import { GiftCoinModel } from '../src/modules/coins/giftCoin.model';
+import { postEntry } from '../src/modules/ledger/ledger.service';
+import { UserModel, type UserDocument } from '../src/modules/users/user.model';
+import { createContextInner } from '../src/trpc/context';
+import { createCaller } from '../src/trpc/root';
+import { testEnv } from './helpers';
+
+let telegramIds = 1_000_000;
+
+/** A player as a first Telegram launch would create them. */
+export async function createPlayer(fields: Record<string, unknown> = {}): Promise<UserDocument> {
+  const telegramId = ++telegramIds;
+  return UserModel.create({
+    telegramId,
+    firstName: 'Test',
+    name: `Test Player ${telegramId}`,
+    username: `player${telegramId}`,
+    usernameLower: `player${telegramId}`,
+    referralCode: randomBytes(5).toString('hex'),
+    ...fields,
+  });
+}
+
+export async function createCoin(fields: Record<string, unknown> = {}) {
+  const symbol = `C${randomBytes(2).toString('hex').toUpperCase()}`;
+  return GiftCoinModel.create({ name: `Coin ${symbol}`, symbol, decimals: 9, minWithdraw: '1', withdrawEnabled: true, network: 'ton', ...fields });
+}
+
+/** Credits a player through the ledger, as any real credit would. */
+export async function fund(userId: Types.ObjectId | string, coinId: Types.ObjectId | string, amount: string) {
+  return postEntry({ userId, coinId, amount: toMicros(amount), reason: 'gift', idempotencyKey: `test-fund:${randomBytes(8).toString('hex')}` });
+}
+
+/** A tRPC caller signed in as this player, with an optional fixed clock. */
+export function playerCaller(user: UserDocument | null, options: { now?: () => Date; env?: ReturnType<typeof testEnv> } = {}) {
+  return createCaller(createContextInner({ env: options.env ?? testEnv(), user, now: options.now ?? (() => new Date()) }));
+}
