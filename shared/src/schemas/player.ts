@@ -59,3 +59,10 @@ export const withdrawInput = z.object({
   /** Client-chosen key so a double tap withdraws once. */
   idempotencyKey: z.string().trim().min(8).max(100),
 });
+
+export const walletRef = z.object({ address: tonAddress });
+
+export const withdrawalHistoryInput = z.object({
+  page: z.number().int().min(1).max(10_000).default(1),
+  pageSize: z.number().int().min(1).max(100).default(20),
+});
