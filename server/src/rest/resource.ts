@@ -29,11 +29,19 @@ export interface ResourceDefinition<TCreate extends z.ZodType = z.ZodType, TUpda
   remove?: (id: string, req: Request) => Promise<unknown>;
   /** Shapes one record for the console (defaults to the model's toJSON). */
   present?: (doc: unknown) => unknown;
+  /** Shapes the record of GET /:id when the show view carries more than a list row (defaults to present). */
+  show?: (doc: unknown, req: Request) => Promise<unknown>;
+  /** Hidden fields (select: false) that present() needs to read, e.g. '+secretCode' to say whether one is set. */
+  select?: string;
+  /** Maps the id in the path to the record's id (e.g. a singleton's 'current'); null answers 404. */
+  resolveId?: (id: string) => Promise<string | null>;
+  /** Extra routes on the resource's router, after the permission check and before the /:id routes. */
+  extraRoutes?: (router: Router) => void;
 }
 
 const MAX_PAGE = 500;
 
-function parseJsonParam(req: Request, name: string): unknown {
+export function parseJsonParam(req: Request, name: string): unknown {
   const raw = req.query[name];
   if (raw === undefined) return undefined;
   if (typeof raw !== 'string') throw badInput({ [name]: `${name} must be JSON` });
@@ -104,7 +112,11 @@ export function buildFilter(definition: ResourceDefinition, filter: unknown): Re
       const text = value.trim().slice(0, 100);
       if (!text || !fields.length) continue;
       const regex = new RegExp(escapeRegex(text), 'i');
-      const or: Record<string, unknown>[] = fields.map((f) => ({ [f]: regex }));
+      const isNumber = (f: string) => definition.model.schema.path(f)?.instance === 'Number';
+      // a number field (a Telegram id) matches the whole number typed, not a substring
+      const or: Record<string, unknown>[] = fields
+        .filter((f) => !isNumber(f) || /^\d{1,15}$/.test(text))
+        .map((f) => ({ [f]: isNumber(f) ? Number(text) : regex }));
       if (isValidObjectId(text) && /^[a-f\d]{24}$/i.test(text)) or.push({ _id: new Types.ObjectId(text) });
       query.$or = or;
     } else if (/_(gte|lte)$/.test(key) && dates.has(key.slice(0, -4))) {
@@ -132,14 +144,15 @@ function parseSort(definition: ResourceDefinition, sort: unknown): Record<string
   return field === 'id' ? { _id: order } : { [field]: order, _id: order };
 }
 
-function parseRange(range: unknown): { skip: number; limit: number } {
+export function parseRange(range: unknown): { skip: number; limit: number } {
   if (range === undefined) return { skip: 0, limit: 25 };
   if (!Array.isArray(range) || range.length !== 2 || !range.every((n) => Number.isInteger(n) && n >= 0) || range[1] < range[0])
     throw badInput({ range: 'range must be [start,end]' });
   return { skip: range[0], limit: Math.min(range[1] - range[0] + 1, MAX_PAGE) };
 }
 
-function validate<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
+/** Checks a body against its schema; a bad one answers 400 with one message per field. */
+export function validate<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
   const result = schema.safeParse(body ?? {});
   if (result.success) return result.data;
   const errors: Record<string, string> = {};
@@ -157,20 +170,23 @@ function validate<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
 export function resourceRouter(definition: ResourceDefinition): Router {
   const router = Router();
   const present = definition.present ?? ((doc: unknown) => (doc as { toJSON: () => unknown }).toJSON());
-  const findOr404 = async (id: string) => {
-    if (!/^[a-f\d]{24}$/i.test(id)) throw new AppError('NOT_FOUND');
-    const doc = await definition.model.findById(id);
+  const select = definition.select ?? '';
+  const findOr404 = async (pathId: string) => {
+    const id = definition.resolveId ? await definition.resolveId(pathId) : pathId;
+    if (!id || !/^[a-f\d]{24}$/i.test(id)) throw new AppError('NOT_FOUND');
+    const doc = await definition.model.findById(id).select(select);
     if (!doc) throw new AppError('NOT_FOUND');
     return doc;
   };
   router.use(requirePermission(definition.name));
+  definition.extraRoutes?.(router);
 
   router.get('/', async (req, res) => {
     const query = buildFilter(definition, parseJsonParam(req, 'filter'));
     const sort = parseSort(definition, parseJsonParam(req, 'sort'));
     const { skip, limit } = parseRange(parseJsonParam(req, 'range'));
     const [rows, total] = await Promise.all([
-      definition.model.find(query).sort(sort).skip(skip).limit(limit),
+      definition.model.find(query).select(select).sort(sort).skip(skip).limit(limit),
       definition.model.countDocuments(query),
     ]);
     const end = rows.length ? skip + rows.length - 1 : skip;
@@ -179,7 +195,8 @@ export function resourceRouter(definition: ResourceDefinition): Router {
   });
 
   router.get('/:id', async (req, res) => {
-    res.json(present(await findOr404(req.params.id)));
+    const doc = await findOr404(req.params.id);
+    res.json(definition.show ? await definition.show(doc, req) : present(doc));
   });
 
   router.post('/', async (req, res) => {
@@ -192,11 +209,11 @@ export function resourceRouter(definition: ResourceDefinition): Router {
   router.put('/:id', async (req, res) => {
     const schema = definition.updateSchema ?? definition.createSchema;
     if (!schema) throw new AppError('FORBIDDEN');
-    await findOr404(req.params.id);
+    const id = String((await findOr404(req.params.id))._id);
     const input = validate(schema, req.body);
     const updated = definition.update
-      ? await definition.update(req.params.id, input, req)
-      : await definition.model.findByIdAndUpdate(req.params.id, { $set: input as object }, { new: true, runValidators: true });
+      ? await definition.update(id, input, req)
+      : await definition.model.findByIdAndUpdate(id, { $set: input as object }, { new: true, runValidators: true }).select(select);
     if (!updated) throw new AppError('NOT_FOUND');
     res.json(present(updated));
   });
@@ -204,7 +221,7 @@ export function resourceRouter(definition: ResourceDefinition): Router {
   router.delete('/:id', async (req, res) => {
     if (!definition.canDelete) throw new AppError('FORBIDDEN');
     const doc = await findOr404(req.params.id);
-    if (definition.remove) await definition.remove(req.params.id, req);
+    if (definition.remove) await definition.remove(String(doc._id), req);
     else await definition.model.deleteOne({ _id: doc._id });
     res.json(present(doc));
   });
