@@ -1,0 +1,100 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+import { INIT_DATA_MAX_AGE_SECONDS } from '@gift/shared';
+
+/**
+ * Checks the raw `initData` a Mini App launch hands to the client, as Telegram documents it:
+ * https://core.telegram.org/bots/webapps#validating-data-received-via-the-mini-app
+ * Only this signed string is trusted; `initDataUnsafe` never reaches the server.
+ */
+
+/** Clocks of phones and servers drift; a launch signed up to this far "in the future" is still accepted. */
+export const INIT_DATA_CLOCK_SKEW_SECONDS = 60;
+
+const launchUserSchema = z.looseObject({
+  id: z.number().int().positive(),
+  first_name: z.string(),
+  last_name: z.string().optional(),
+  username: z.string().optional(),
+  language_code: z.string().optional(),
+  is_premium: z.boolean().optional(),
+  allows_write_to_pm: z.boolean().optional(),
+  photo_url: z.string().optional(),
+});
+
+export type TelegramLaunchUser = z.infer<typeof launchUserSchema>;
+
+export interface TelegramLaunch {
+  user: TelegramLaunchUser;
+  /** Unix seconds when Telegram signed the launch. */
+  auth_date: number;
+  /** The `startapp` parameter of the link that opened the app (a referral code). */
+  start_param?: string;
+  query_id?: string;
+  chat_type?: string;
+  chat_instance?: string;
+  /** Every other field, as sent. */
+  [field: string]: unknown;
+}
+
+export type InitDataProblem = 'malformed' | 'bad-signature' | 'expired' | 'from-the-future';
+
+export class InitDataError extends Error {
+  constructor(readonly problem: InitDataProblem) {
+    super(`Telegram initData refused: ${problem}`);
+    this.name = 'InitDataError';
+  }
+}
+
+/** The data-check string: every field but `hash` (including `signature`), sorted by key, `key=value` per line. */
+export function dataCheckString(fields: ReadonlyMap<string, string>): string {
+  return [...fields.entries()]
+    .filter(([key]) => key !== 'hash')
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([key, value]) => `${key}=${value}`)
+    .join('\n');
+}
+
+/** HMAC-SHA256 of the data-check string under the key HMAC-SHA256('WebAppData', botToken), as hex. */
+export function initDataHash(checkString: string, botToken: string): string {
+  const secret = createHmac('sha256', 'WebAppData').update(botToken).digest();
+  return createHmac('sha256', secret).update(checkString).digest('hex');
+}
+
+function parseFields(raw: string): Map<string, string> {
+  const fields = new Map<string, string>();
+  for (const [key, value] of new URLSearchParams(raw)) {
+    // a repeated field would make "the" value ambiguous between what is signed and what is read
+    if (fields.has(key)) throw new InitDataError('malformed');
+    fields.set(key, value);
+  }
+  return fields;
+}
+
+/**
+ * Returns the launch if `raw` was signed for this bot and is fresh; throws InitDataError otherwise.
+ * `now` is the server's clock (tests pass a fixed one).
+ */
+export function verifyInitData(raw: string, botToken: string, now: Date): TelegramLaunch {
+  const fields = parseFields(raw.trim());
+  const hash = fields.get('hash') ?? '';
+  if (!/^[0-9a-f]{64}$/i.test(hash)) throw new InitDataError('malformed');
+  const expected = Buffer.from(initDataHash(dataCheckString(fields), botToken), 'hex');
+  if (!timingSafeEqual(expected, Buffer.from(hash, 'hex'))) throw new InitDataError('bad-signature');
+
+  const authDate = Number(fields.get('auth_date'));
+  if (!Number.isSafeInteger(authDate) || authDate <= 0) throw new InitDataError('malformed');
+  const nowSeconds = Math.floor(now.getTime() / 1000);
+  if (nowSeconds - authDate > INIT_DATA_MAX_AGE_SECONDS) throw new InitDataError('expired');
+  if (authDate - nowSeconds > INIT_DATA_CLOCK_SKEW_SECONDS) throw new InitDataError('from-the-future');
+
+  let user: TelegramLaunchUser;
+  try {
+    user = launchUserSchema.parse(JSON.parse(fields.get('user') ?? ''));
+  } catch {
+    throw new InitDataError('malformed');
+  }
+  const launch: TelegramLaunch = { ...Object.fromEntries(fields), user, auth_date: authDate };
+  delete launch.hash;
+  return launch;
+}
