@@ -1,4 +1,296 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Address } from '@ton/core';
+import { Types } from 'mongoose';
+import { microsToStored, toMicros, type LedgerReason } from '@gift/shared';
 import type { Logger } from '../lib/logger';
+import { GiftCoinModel } from '../modules/coins/giftCoin.model';
+import { AppConfigModel } from '../modules/config/appConfig.model';
+import { CategoryModel, CoverModel, PartnerModel } from '../modules/content/content.models';
+import { postEntry } from '../modules/ledger/ledger.service';
+import { MiningSessionModel } from '../modules/mining/miningSession.model';
+import { MissionModel, UserMissionModel } from '../modules/missions/mission.models';
+import { StakeModel, StakingCoinModel } from '../modules/staking/staking.models';
+import { UserModel } from '../modules/users/user.model';
+import { WalletLinkModel } from '../modules/wallet/wallet.models';
+import { WithdrawalModel } from '../modules/withdrawals/withdrawal.model';
 
-/** Demo data for the embedded database. PLACEHOLDER until the seed lands. */
-export async function seedDemoData(_logger: Logger): Promise<void> {}
+const HOUR = 3_600_000;
+/** A decimal amount as the micro-units a money field stores. */
+const stored = (amount: string) => microsToStored(toMicros(amount));
+const DAY = 24 * HOUR;
+
+/** A checksum-valid TON address derived from a label, so demo addresses look and parse like real ones. */
+function demoAddress(label: string, bounceable = true): { friendly: string; raw: string } {
+  const address = new Address(0, createHash('sha256').update(`gift-rewards:${label}`).digest());
+  return { friendly: address.toString({ bounceable }), raw: address.toRawString() };
+}
+
+/** A banner or logo that renders its own text (placehold.co) when the device is online. */
+function placeholderImage(width: number, height: number, background: string, text: string): string {
+  return `https://placehold.co/${width}x${height}/${background}/ffffff/png?text=${encodeURIComponent(text)}`;
+}
+
+type MissionSeed = {
+  key: string;
+  category: string;
+  title: string;
+  description: string;
+  verifyType: 'auto' | 'time' | 'telegram' | 'youtube' | 'instagram' | 'manual';
+  reward: string;
+  coin?: 'TON' | 'GIFT' | 'STAR';
+  link?: string;
+  verifyDuration?: number;
+  secretCode?: string;
+  goButton?: string;
+  claimButton?: string;
+  mustDone?: boolean;
+  enabled?: boolean;
+};
+
+const CATEGORIES = [
+  { key: 'start', title: 'Get started', description: 'Your first steps: the ⭐ missions unlock everything else.' },
+  { key: 'social', title: 'Social', description: 'Follow Gift Rewards and the TON community.' },
+  { key: 'partners', title: 'Partners', description: 'Try the apps of our partners and earn more.' },
+  { key: 'events', title: 'Events', description: 'Limited-time quests.' },
+] as const;
+
+const MISSIONS: MissionSeed[] = [
+  { key: 'welcome', category: 'start', title: 'Claim your welcome bonus', description: 'Welcome to Gift Rewards! Tap Claim to collect your first GIFT.', verifyType: 'auto', reward: '100', mustDone: true, claimButton: 'Claim' },
+  { key: 'guide', category: 'start', title: 'Read how Gift Rewards works', description: 'Open the short guide about missions, mining and staking. Claim unlocks one minute after you open it.', verifyType: 'time', reward: '150', link: 'https://telegra.ph/How-Gift-Rewards-works-05-01', verifyDuration: 1, mustDone: true, goButton: 'Read' },
+  { key: 'story', category: 'start', title: 'Post a story about Gift Rewards', description: 'Share a Telegram story that mentions @GiftRewardsBot. Tap Claim once it is up: an operator checks it and credits the reward.', verifyType: 'manual', reward: '1000', link: 'https://t.me/GiftRewardsBot', goButton: 'Open' },
+  { key: 'ton-channel', category: 'social', title: 'Join the TON community channel', description: 'Subscribe to the TON channel for news from the ecosystem. The bot checks your membership.', verifyType: 'telegram', reward: '300', link: 'https://t.me/toncoin', goButton: 'Join' },
+  { key: 'telegram-news', category: 'social', title: 'Subscribe to Telegram News', description: 'Stay up to date with new Telegram features.', verifyType: 'telegram', reward: '200', link: 'https://t.me/telegram', goButton: 'Join' },
+  { key: 'youtube', category: 'social', title: 'Watch: what is TON?', description: 'Watch the video to the end. The secret code is said in the last minute: type it to claim.', verifyType: 'youtube', reward: '400', link: 'https://www.youtube.com/@the_open_network', secretCode: 'OPENNETWORK', goButton: 'Watch' },
+  { key: 'instagram', category: 'social', title: 'Follow TON on Instagram', description: 'Follow the TON account on Instagram. Claim unlocks two minutes after you open it.', verifyType: 'instagram', reward: '200', link: 'https://www.instagram.com/ton_blockchain/', verifyDuration: 2, goButton: 'Follow' },
+  { key: 'website', category: 'social', title: 'Visit ton.org', description: 'Have a look around the TON website.', verifyType: 'time', reward: '50', link: 'https://ton.org', verifyDuration: 1, goButton: 'Visit' },
+  { key: 'stonfi-channel', category: 'partners', title: 'Join STON.fi on Telegram', description: 'Join the channel of the STON.fi exchange.', verifyType: 'telegram', reward: '250', link: 'https://t.me/stonfidex', goButton: 'Join' },
+  { key: 'tonkeeper', category: 'partners', title: 'Get Tonkeeper', description: 'Install the Tonkeeper wallet: you will need a TON wallet to withdraw.', verifyType: 'auto', reward: '75', link: 'https://tonkeeper.com', goButton: 'Open' },
+  { key: 'getgems', category: 'partners', title: 'Explore Getgems', description: 'Browse the NFT marketplace of TON for two minutes.', verifyType: 'time', reward: '120', link: 'https://getgems.io', verifyDuration: 2, goButton: 'Explore' },
+  { key: 'swap', category: 'partners', title: 'Make your first swap on STON.fi', description: 'Swap any amount on STON.fi, then tap Claim: an operator checks it and credits the reward.', verifyType: 'manual', reward: '0.1', coin: 'TON', link: 'https://app.ston.fi/swap', goButton: 'Swap' },
+  { key: 'stars', category: 'events', title: 'Collect launch-week Stars', description: 'A thank-you for joining in launch week.', verifyType: 'auto', reward: '10', coin: 'STAR' },
+  { key: 'spring', category: 'events', title: 'Spring quest', description: 'This quest has ended.', verifyType: 'auto', reward: '500', enabled: false },
+];
+
+const DEMO_PLAYERS = [
+  { key: 'sara', telegramId: 5_214_330_871, firstName: 'Sara', lastName: 'Ahmadi', username: 'sara_ahmadi', language: 'fa' as const, isPremium: true, daysAgo: 12 },
+  { key: 'alex', telegramId: 6_031_447_920, firstName: 'Alex', lastName: 'Morgan', username: 'alexmorgan', language: 'en' as const, isPremium: false, daysAgo: 9, referrer: 'sara' },
+  { key: 'daniel', telegramId: 1_882_905_316, firstName: 'Daniel', lastName: 'Kim', username: 'dkim', language: 'en' as const, isPremium: false, daysAgo: 6, referrer: 'sara' },
+  { key: 'maya', telegramId: 7_120_558_044, firstName: 'Maya', lastName: 'Patel', username: '', language: 'en' as const, isPremium: false, daysAgo: 2, referrer: 'alex' },
+];
+
+/** What each demo player has done, in the order it happened. */
+const DEMO_HISTORY: Record<string, { done: string[]; pending?: string[]; started?: string[]; miningMoved?: number; miningRunning?: boolean; gift?: string; stake?: string; withdraw?: string }> = {
+  sara: { done: ['welcome', 'guide', 'ton-channel', 'telegram-news', 'youtube', 'website', 'tonkeeper'], miningMoved: 3, gift: '250', stake: '500', withdraw: '400' },
+  alex: { done: ['welcome', 'guide', 'website', 'instagram'], pending: ['story'], miningMoved: 1, miningRunning: true },
+  daniel: { done: ['welcome', 'guide', 'stars'], pending: ['swap'], started: ['getgems'] },
+  maya: { done: ['welcome'], started: ['guide'] },
+};
+
+/**
+ * Fills an empty embedded database with believable demo content: coins, missions of every verify type,
+ * staking offers, covers, partners, App Config and a few players whose history went through the ledger.
+ * Does nothing when gift coins already exist, so restarts and real databases are left alone.
+ */
+export async function seedDemoData(logger: Logger, now: Date = new Date()): Promise<boolean> {
+  if (await GiftCoinModel.exists({})) return false;
+  const at = (ms: number) => new Date(now.getTime() - ms);
+
+  const gift = demoAddress('GIFT jetton master');
+  const star = demoAddress('STAR jetton master');
+  const [ton, giftCoin, starCoin] = await GiftCoinModel.create([
+    { name: 'Toncoin', symbol: 'TON', decimals: 9, usdPrice: '3.25', minWithdraw: stored('1'), withdrawEnabled: true, network: 'ton', order: 0 },
+    { name: 'Gift Coin', symbol: 'GIFT', decimals: 9, usdPrice: '0.05', minWithdraw: stored('100'), withdrawEnabled: true, network: 'jetton', jettonMaster: gift.friendly, order: 1 },
+    { name: 'Star Points', symbol: 'STAR', decimals: 9, usdPrice: '', minWithdraw: 0, withdrawEnabled: false, network: 'jetton', jettonMaster: star.friendly, order: 2 },
+  ]);
+  const coins = { TON: ton!, GIFT: giftCoin!, STAR: starCoin! };
+
+  const categories = new Map<string, Types.ObjectId>();
+  for (const [order, category] of CATEGORIES.entries()) {
+    const created = await CategoryModel.create({ title: category.title, description: category.description, order, image: '' });
+    categories.set(category.key, created._id);
+  }
+
+  const missions = new Map<string, { _id: Types.ObjectId; category: Types.ObjectId; coin: Types.ObjectId; reward: string }>();
+  for (const [order, mission] of MISSIONS.entries()) {
+    const coin = coins[mission.coin ?? 'GIFT']._id;
+    const category = categories.get(mission.category)!;
+    const created = await MissionModel.create({
+      category,
+      coin,
+      order,
+      title: mission.title,
+      description: mission.description,
+      verifyType: mission.verifyType,
+      reward: stored(mission.reward),
+      link: mission.link ?? '',
+      image: '',
+      verifyDuration: mission.verifyDuration ?? 0,
+      secretCode: mission.secretCode ?? '',
+      goButton: mission.goButton ?? 'Go',
+      claimButton: mission.claimButton ?? 'Claim',
+      mustDone: mission.mustDone ?? false,
+      enabled: mission.enabled ?? true,
+    });
+    missions.set(mission.key, { _id: created._id, category, coin, reward: mission.reward });
+  }
+
+  await StakingCoinModel.create([
+    { coin: coins.GIFT._id, minAmount: stored('100'), maxAmount: stored('1000000'), profits: { week: '1', month: '5', threeMonths: '18', sixMonths: '40', year: '100' }, order: 0 },
+    { coin: coins.TON._id, minAmount: stored('1'), maxAmount: stored('10000'), profits: { week: '0.2', month: '1', threeMonths: '3.5', sixMonths: '8', year: '18' }, order: 1 },
+  ]);
+
+  await CoverModel.create([
+    { title: 'Welcome to Gift Rewards', image: placeholderImage(1200, 480, '1e1e1e', 'Complete missions, earn GIFT'), link: '', order: 0 },
+    { title: 'Stake GIFT for up to 100% a year', image: placeholderImage(1200, 480, '2b6f1f', 'Stake GIFT: up to 100% a year'), link: '', order: 1 },
+    { title: 'Invite friends: 50 GIFT each', image: placeholderImage(1200, 480, '0098ea', 'Invite friends: 50 GIFT each'), link: '', order: 2 },
+  ]);
+  await PartnerModel.create([
+    { name: 'TON', image: placeholderImage(256, 256, '0098ea', 'TON'), link: 'https://ton.org', order: 0 },
+    { name: 'Tonkeeper', image: placeholderImage(256, 256, '45aef5', 'Tonkeeper'), link: 'https://tonkeeper.com', order: 1 },
+    { name: 'STON.fi', image: placeholderImage(256, 256, '1c1c1e', 'STON.fi'), link: 'https://ston.fi', order: 2 },
+    { name: 'Getgems', image: placeholderImage(256, 256, '2d2d2d', 'Getgems'), link: 'https://getgems.io', order: 3 },
+  ]);
+
+  await AppConfigModel.findOneAndUpdate(
+    { key: 'app' },
+    {
+      $set: {
+        botUsername: 'GiftRewardsBot',
+        miniAppName: 'app',
+        referrerMessage: 'Join me on Gift Rewards 🎁 Complete missions, mine GIFT and stake it for profit.',
+        referrerCoin: coins.GIFT._id,
+        referrerCoinAmount: stored('50'),
+        miningCoin: coins.GIFT._id,
+        earnDurationHours: 8,
+        earnAmount: stored('240'),
+        defaultInviteLimit: 100,
+      },
+    },
+    { upsert: true, setDefaultsOnInsert: true },
+  );
+
+  await seedDemoPlayers(now, at, coins, missions);
+  logger.info({ coins: 3, categories: CATEGORIES.length, missions: MISSIONS.length, players: DEMO_PLAYERS.length }, 'seeded demo data');
+  return true;
+}
+
+async function seedDemoPlayers(
+  now: Date,
+  at: (ms: number) => Date,
+  coins: Record<'TON' | 'GIFT' | 'STAR', { _id: Types.ObjectId }>,
+  missions: Map<string, { _id: Types.ObjectId; category: Types.ObjectId; coin: Types.ObjectId; reward: string }>,
+) {
+  const players = new Map<string, Types.ObjectId>();
+  const credit = (user: Types.ObjectId, coin: Types.ObjectId, amount: string, reason: LedgerReason, refType: string, refId: string, key: string, note = '') =>
+    postEntry({ userId: user, coinId: coin, amount: (reason === 'stake' || reason === 'withdraw' ? -1n : 1n) * toMicros(amount), reason, refType, refId, idempotencyKey: key, note });
+
+  for (const player of DEMO_PLAYERS) {
+    const history = DEMO_HISTORY[player.key]!;
+    const joined = at(player.daysAgo * DAY);
+    const referrer = 'referrer' in player ? players.get(player.referrer!) ?? null : null;
+    const user = await UserModel.create({
+      telegramId: player.telegramId,
+      firstName: player.firstName,
+      lastName: player.lastName,
+      name: `${player.firstName} ${player.lastName}`,
+      username: player.username,
+      usernameLower: player.username.toLowerCase(),
+      languageCode: player.language,
+      language: player.language,
+      messagePermission: true,
+      isPremium: player.isPremium,
+      referralCode: randomBytes(5).toString('hex'),
+      referrer,
+      inviteLimit: 100,
+      missionsCount: history.done.length + (history.pending?.length ?? 0) + (history.started?.length ?? 0),
+      doneMissionsCount: history.done.length,
+      lastSeenAt: at(Math.max(1, player.daysAgo - 1) * HOUR),
+      createdAt: joined,
+    });
+    players.set(player.key, user._id);
+
+    if (referrer) {
+      await UserModel.updateOne({ _id: referrer }, { $inc: { referrersCount: 1 } });
+      await credit(referrer, coins.GIFT._id, '50', 'referral', 'User', String(user._id), `referral:${user._id}`);
+    }
+
+    for (const [index, key] of history.done.entries()) {
+      const mission = missions.get(key)!;
+      const doneAt = new Date(joined.getTime() + (index + 1) * HOUR);
+      const userMission = await UserMissionModel.create({
+        user: user._id, mission: mission._id, category: mission.category, coin: mission.coin, reward: stored(mission.reward),
+        status: 'done', startedAt: new Date(doneAt.getTime() - 5 * 60_000), claimedAt: doneAt, doneAt,
+      });
+      await credit(user._id, mission.coin, mission.reward, 'mission', 'UserMission', String(userMission._id), `mission:${userMission._id}`);
+    }
+    for (const key of history.pending ?? []) {
+      const mission = missions.get(key)!;
+      await UserMissionModel.create({
+        user: user._id, mission: mission._id, category: mission.category, coin: mission.coin, reward: stored(mission.reward),
+        status: 'pending', startedAt: at(3 * HOUR), claimedAt: at(2 * HOUR),
+      });
+    }
+    for (const key of history.started ?? []) {
+      const mission = missions.get(key)!;
+      await UserMissionModel.create({ user: user._id, mission: mission._id, category: mission.category, coin: mission.coin, reward: stored(mission.reward), status: 'started', startedAt: at(30 * 60_000) });
+    }
+
+    for (let session = 0; session < (history.miningMoved ?? 0); session++) {
+      const endsAt = at((session * 24 + 10) * HOUR);
+      const mining = await MiningSessionModel.create({ user: user._id, coin: coins.GIFT._id, amount: stored('240'), startedAt: new Date(endsAt.getTime() - 8 * HOUR), endsAt, movedAt: at((session * 24 + 9) * HOUR) });
+      await credit(user._id, coins.GIFT._id, '240', 'mining', 'MiningSession', String(mining._id), `mining:${mining._id}`);
+    }
+    if (history.miningRunning) {
+      await MiningSessionModel.create({ user: user._id, coin: coins.GIFT._id, amount: stored('240'), startedAt: at(3 * HOUR), endsAt: new Date(now.getTime() + 5 * HOUR), slot: `running:${user._id}` });
+    }
+
+    if (history.gift) {
+      await credit(user._id, coins.GIFT._id, history.gift, 'gift', 'User', String(user._id), `seed-gift:${user._id}`, 'Thanks for the feedback on the beta');
+    }
+    if (history.stake) {
+      const stakingCoin = await StakingCoinModel.findOne({ coin: coins.GIFT._id }).lean();
+      const startedAt = at(2 * DAY);
+      const stake = await StakeModel.create({
+        user: user._id, stakingCoin: stakingCoin!._id, coin: coins.GIFT._id, amount: stored(history.stake), duration: 'month', profitPercent: '5',
+        profit: stored('25'), startedAt, unlocksAt: new Date(startedAt.getTime() + 30 * DAY), idempotencyKey: `seed-stake:${user._id}`,
+      });
+      await credit(user._id, coins.GIFT._id, history.stake, 'stake', 'Stake', String(stake._id), `stake:${stake._id}`);
+    }
+    if (history.withdraw) {
+      const wallet = demoAddress(`wallet of ${player.key}`, false);
+      await WalletLinkModel.create({ address: wallet.raw, user: user._id, network: '-239', linkedAt: at(DAY) });
+      const withdrawal = await WithdrawalModel.create({ user: user._id, coin: coins.GIFT._id, amount: stored(history.withdraw), address: wallet.friendly, status: 'pending', idempotencyKey: `seed-withdraw:${user._id}` });
+      await credit(user._id, coins.GIFT._id, history.withdraw, 'withdraw', 'Withdrawal', String(withdrawal._id), `withdraw:${withdrawal._id}`);
+    }
+  }
+}
+
+export interface SeededPlayer {
+  id: string;
+  telegramId: number;
+}
+
+/** Inserts many plain players at once (for the benchmark): batches of insertMany, no per-player round trips. */
+export async function seedPlayers(count: number, batchSize = 1000): Promise<SeededPlayer[]> {
+  const highest = await UserModel.findOne({}, { telegramId: 1 }).sort({ telegramId: -1 }).lean();
+  const first = Math.max((highest?.telegramId ?? 0) + 1, 8_000_000_000);
+  const seeded: SeededPlayer[] = [];
+  for (let start = 0; start < count; start += batchSize) {
+    const batch = Array.from({ length: Math.min(batchSize, count - start) }, (_, offset) => {
+      const telegramId = first + start + offset;
+      return {
+        _id: new Types.ObjectId(),
+        telegramId,
+        firstName: 'Player',
+        lastName: String(start + offset + 1),
+        name: `Player ${start + offset + 1}`,
+        username: `player_${telegramId}`,
+        usernameLower: `player_${telegramId}`,
+        referralCode: randomBytes(6).toString('hex'),
+      };
+    });
+    await UserModel.insertMany(batch, { ordered: false });
+    for (const player of batch) seeded.push({ id: String(player._id), telegramId: player.telegramId });
+  }
+  return seeded;
+}
