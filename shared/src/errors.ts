@@ -5,8 +5,10 @@
 export const ERROR_MESSAGES = {
   BAD_INPUT: 'Invalid input',
   UNAUTHORIZED: 'Please sign in again',
+  INVALID_CREDENTIALS: 'Invalid username or password',
   FORBIDDEN: 'You do not have permission to do this',
   NOT_FOUND: 'Not found',
+  IN_USE: 'Cannot delete: it is still used by {uses}',
   INCORRECT_CODE: 'Incorrect code',
   CODE_EXPIRED: 'This code has expired, ask for a new one',
   TOO_MANY_ATTEMPTS: 'Too many attempts, ask for a new code',

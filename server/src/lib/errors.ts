@@ -4,8 +4,10 @@ import { ERROR_MESSAGES, formatMessage, type ErrorCode } from '@gift/shared';
 export const HTTP_STATUS: Record<ErrorCode, number> = {
   BAD_INPUT: 400,
   UNAUTHORIZED: 401,
+  INVALID_CREDENTIALS: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
+  IN_USE: 409,
   INCORRECT_CODE: 400,
   CODE_EXPIRED: 400,
   TOO_MANY_ATTEMPTS: 429,
@@ -50,7 +52,7 @@ export class AppError extends Error {
   }
 }
 
-export function badInput(fieldErrors: Record<string, string>, message = ERROR_MESSAGES.BAD_INPUT): AppError {
+export function badInput(fieldErrors: Record<string, string>, message: string = ERROR_MESSAGES.BAD_INPUT): AppError {
   const error = new AppError('BAD_INPUT', {}, fieldErrors);
   error.message = message;
   return error;

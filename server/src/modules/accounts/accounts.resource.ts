@@ -1,5 +1,19 @@
+import { accountCreateInput, accountUpdateInput } from '@gift/shared';
 import type { ResourceDefinition } from '../../rest/resource';
 import { AccountModel } from './account.model';
+import { createAccount, deleteAccount, updateAccount } from './accounts.service';
 
-/** STUB: read-only until its module's work lands. */
-export const accountsResource: ResourceDefinition = { name: 'accounts', model: AccountModel };
+/** Operators' accounts: the password goes in, only ever as a hash, and never comes out. */
+export const accountsResource: ResourceDefinition<typeof accountCreateInput, typeof accountUpdateInput> = {
+  name: 'accounts',
+  model: AccountModel,
+  createSchema: accountCreateInput,
+  updateSchema: accountUpdateInput,
+  searchFields: ['username'],
+  filters: { enabled: 'boolean' },
+  sortable: ['username', 'lastLoginAt'],
+  canDelete: true,
+  create: (input, req) => createAccount(input, req.account!),
+  update: (id, input, req) => updateAccount(id, input, req.account!),
+  remove: (id, req) => deleteAccount(id, req.account!),
+};
