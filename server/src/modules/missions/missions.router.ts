@@ -1,4 +1,22 @@
-import { createTRPCRouter } from '../../trpc/trpc';
+import { categoryRef, claimMissionInput, missionRef } from '@gift/shared';
+import { createTRPCRouter, protectedProcedure } from '../../trpc/trpc';
+import { claimMission, missionsOfCategory, startMission } from './missions.service';
 
-/** STUB: filled in by the economy work. */
-export const missionsRouter = createTRPCRouter({});
+export const missionsRouter = createTRPCRouter({
+  /** A category and its enabled missions, in order, with this player's status on each. */
+  byCategory: protectedProcedure.input(categoryRef).query(({ ctx, input }) => missionsOfCategory(ctx.user._id, input.categoryId)),
+
+  /** Go: records the start (the wait of Time and Instagram missions counts from here) and gives the link. */
+  go: protectedProcedure.input(missionRef).mutation(({ ctx, input }) => startMission(ctx.user._id, input.missionId, ctx.now())),
+
+  /** Claim: verified by the mission's type; credits the reward once, or waits for review (Manual). */
+  claim: protectedProcedure.input(claimMissionInput).mutation(({ ctx, input }) =>
+    claimMission({
+      user: { id: ctx.user._id, telegramId: ctx.user.telegramId },
+      missionId: input.missionId,
+      code: input.code,
+      now: ctx.now(),
+      env: ctx.env,
+    }),
+  ),
+});
