@@ -66,3 +66,9 @@ export const withdrawalHistoryInput = z.object({
   page: z.number().int().min(1).max(10_000).default(1),
   pageSize: z.number().int().min(1).max(100).default(20),
 });
+
+/** A page of the friends a player invited. */
+export const friendsInput = z.object({
+  page: z.number().int().min(1).max(10_000).default(1),
+  pageSize: z.number().int().min(1).max(100).default(20),
+});

@@ -1,4 +1,9 @@
-import { createTRPCRouter } from '../../trpc/trpc';
+import { friendsInput } from '@gift/shared';
+import { createTRPCRouter, protectedProcedure } from '../../trpc/trpc';
+import { friendsOf, referralSummary } from './referrals.service';
 
-/** STUB: filled in by the players' sign-in work. */
-export const referralsRouter = createTRPCRouter({});
+export const referralsRouter = createTRPCRouter({
+  /** The player's invite link, share link, and how many friends counted toward the limit. */
+  summary: protectedProcedure.query(({ ctx }) => referralSummary(ctx.user)),
+  friends: protectedProcedure.input(friendsInput.optional()).query(({ ctx, input }) => friendsOf(ctx.user, input?.page ?? 1, input?.pageSize ?? 20)),
+});

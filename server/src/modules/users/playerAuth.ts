@@ -1,17 +1,76 @@
+import jwt from 'jsonwebtoken';
 import type { ErrorCode } from '@gift/shared';
 import type { Env } from '../../env';
+import { verifyInitData, type TelegramLaunch } from '../../lib/telegramAuth';
+import { resolveBotToken } from '../config/config.service';
 import type { UserDocument } from './user.model';
+import { UserModel } from './user.model';
+import { demoPlayer, upsertFromTelegram } from './users.service';
 
 export interface PlayerAuthResult {
   user: UserDocument | null;
   error?: ErrorCode;
 }
 
+/** Web sign-in tokens live as long as a player expects an installed app to stay signed in. */
+const PLAYER_TOKEN_DAYS = 30;
+const PLAYER_AUDIENCE = 'player';
+
+/** A token for the installed web app, issued after the one-time code; `now` sets its start. */
+export function signPlayerToken(userId: string, secret: string, now: Date): string {
+  return jwt.sign({ sub: userId, iat: Math.floor(now.getTime() / 1000) }, secret, {
+    algorithm: 'HS256',
+    audience: PLAYER_AUDIENCE,
+    expiresIn: `${PLAYER_TOKEN_DAYS}d`,
+  });
+}
+
+async function fromToken(token: string, env: Env, now: Date): Promise<PlayerAuthResult> {
+  let subject: string;
+  try {
+    const payload = jwt.verify(token, env.JWT_SECRET, {
+      algorithms: ['HS256'],
+      audience: PLAYER_AUDIENCE,
+      clockTimestamp: Math.floor(now.getTime() / 1000),
+    }) as jwt.JwtPayload;
+    subject = String(payload.sub);
+  } catch {
+    return { user: null, error: 'UNAUTHORIZED' };
+  }
+  const user = /^[a-f\d]{24}$/i.test(subject) ? await UserModel.findById(subject) : null;
+  return user ? { user } : { user: null, error: 'UNAUTHORIZED' };
+}
+
+async function fromLaunch(raw: string, env: Env, now: Date): Promise<PlayerAuthResult> {
+  const botToken = await resolveBotToken(env);
+  if (!botToken) return { user: null, error: 'NOT_CONFIGURED' };
+  let launch: TelegramLaunch;
+  try {
+    launch = verifyInitData(raw, botToken, now);
+  } catch {
+    return { user: null, error: 'UNAUTHORIZED' };
+  }
+  return { user: (await upsertFromTelegram(launch, now)).user };
+}
+
 /**
- * Resolves the Authorization header of a player request.
- * PLACEHOLDER until the Telegram sign-in lands: accepts nobody.
+ * Resolves the Authorization header of a player request:
+ * `tma <initData>` (inside Telegram), `Bearer <token>` (installed web app after the one-time code),
+ * `demo` (development without a bot token only). No header: no player, no error.
  */
-export async function authenticatePlayer(header: string | undefined, _env: Env, _now: Date): Promise<PlayerAuthResult> {
+export async function authenticatePlayer(header: string | undefined, env: Env, now: Date): Promise<PlayerAuthResult> {
   if (!header) return { user: null };
-  return { user: null, error: 'UNAUTHORIZED' };
+  const [scheme = '', ...rest] = header.trim().split(' ');
+  const credential = rest.join(' ').trim();
+  switch (scheme.toLowerCase()) {
+    case 'tma':
+      return credential ? fromLaunch(credential, env, now) : { user: null, error: 'UNAUTHORIZED' };
+    case 'bearer':
+      return credential ? fromToken(credential, env, now) : { user: null, error: 'UNAUTHORIZED' };
+    case 'demo':
+      if (env.NODE_ENV === 'production' || (await resolveBotToken(env))) return { user: null, error: 'UNAUTHORIZED' };
+      return { user: await demoPlayer(now) };
+    default:
+      return { user: null, error: 'UNAUTHORIZED' };
+  }
 }

@@ -1,4 +1,9 @@
-import { createTRPCRouter } from '../../trpc/trpc';
+import { settingsInput } from '@gift/shared';
+import { createTRPCRouter, protectedProcedure } from '../../trpc/trpc';
+import { profileOf, updateSettings } from './users.service';
 
-/** STUB: filled in by the players' sign-in work. */
-export const usersRouter = createTRPCRouter({});
+export const usersRouter = createTRPCRouter({
+  /** The signed-in player's profile and per-coin figures. */
+  me: protectedProcedure.query(({ ctx }) => profileOf(ctx.user)),
+  updateSettings: protectedProcedure.input(settingsInput).mutation(({ ctx, input }) => updateSettings(ctx.user, input, ctx.now())),
+});

@@ -1,0 +1,114 @@
+import type { Types } from 'mongoose';
+import { fromMicros } from '@gift/shared';
+import { AppError } from '../../lib/errors';
+import { GiftCoinModel } from '../coins/giftCoin.model';
+import { getAppConfig } from '../config/config.service';
+import { postEntry } from '../ledger/ledger.service';
+import { UserModel, type UserDocument } from '../users/user.model';
+
+/** What a `startapp` / `start` parameter may look like (Telegram allows A-Z a-z 0-9 _ -, up to 64). */
+const REFERRAL_CODE_PATTERN = /^[A-Za-z0-9_-]{4,64}$/;
+
+/**
+ * The player whose referral code a new player arrived with, if it may refer them:
+ * an existing, unblocked player other than the newcomer themselves.
+ */
+export async function findReferrer(code: string | undefined, newcomerTelegramId: number): Promise<Types.ObjectId | null> {
+  if (!code || !REFERRAL_CODE_PATTERN.test(code)) return null;
+  const referrer = await UserModel.findOne(
+    { referralCode: code, telegramId: { $ne: newcomerTelegramId }, blocked: { $ne: true } },
+    { _id: 1 },
+  ).lean();
+  return referrer?._id ?? null;
+}
+
+export interface ReferralOutcome {
+  /** The invite counted toward the referrer's invite limit. */
+  counted: boolean;
+  /** The referrer was credited the referrer coin amount. */
+  credited: boolean;
+}
+
+/**
+ * Counts a new friend for their referrer and credits the referral reward, once per friend.
+ * The count moves only while it is below the referrer's invite limit (one conditional update, so
+ * simultaneous arrivals cannot pass the limit); beyond it the friend stays linked but earns nothing.
+ */
+export async function rewardReferrer(referrerId: Types.ObjectId, friendId: Types.ObjectId): Promise<ReferralOutcome> {
+  const counted = await UserModel.updateOne(
+    { _id: referrerId, $expr: { $lt: ['$referrersCount', '$inviteLimit'] } },
+    { $inc: { referrersCount: 1 } },
+  );
+  if (counted.modifiedCount !== 1) return { counted: false, credited: false };
+
+  const config = await getAppConfig();
+  if (!config.referrerCoin || config.referrerCoinAmount <= 0) return { counted: true, credited: false };
+  try {
+    const posted = await postEntry({
+      userId: referrerId,
+      coinId: config.referrerCoin,
+      amount: BigInt(config.referrerCoinAmount),
+      reason: 'referral',
+      refType: 'User',
+      refId: String(friendId),
+      idempotencyKey: `referral:${friendId}`,
+    });
+    return { counted: true, credited: posted.applied };
+  } catch (error) {
+    // the reward did not land, so the invite must not use up the limit either
+    await UserModel.updateOne({ _id: referrerId, referrersCount: { $gt: 0 } }, { $inc: { referrersCount: -1 } });
+    throw error;
+  }
+}
+
+function inviteLinks(botUsername: string, miniAppName: string, code: string, referrerMessage: string) {
+  const bot = botUsername.replace(/^@/, '');
+  const app = miniAppName.replace(/^\/+|\/+$/g, '');
+  const inviteLink = app ? `https://t.me/${bot}/${app}?startapp=${code}` : `https://t.me/${bot}?startapp=${code}`;
+  const text = referrerMessage.trim();
+  const shareUrl = `https://t.me/share/url?url=${encodeURIComponent(inviteLink)}${text ? `&text=${encodeURIComponent(text)}` : ''}`;
+  return { inviteLink, botLink: `https://t.me/${bot}?start=${code}`, shareUrl, shareText: text };
+}
+
+/** The invite link for a referral code, or undefined while the bot username is not configured. */
+export async function inviteLinkFor(code: string): Promise<string | undefined> {
+  const config = await getAppConfig();
+  if (!config.botUsername.trim()) return undefined;
+  return inviteLinks(config.botUsername.trim(), config.miniAppName.trim(), code, '').inviteLink;
+}
+
+/** What the Invite a friend screen shows. */
+export async function referralSummary(player: UserDocument) {
+  const config = await getAppConfig();
+  if (!config.botUsername.trim()) throw new AppError('NOT_CONFIGURED');
+  const coin = config.referrerCoin && config.referrerCoinAmount > 0 ? await GiftCoinModel.findById(config.referrerCoin, { symbol: 1 }).lean() : null;
+  const friendsCount = await UserModel.countDocuments({ referrer: player._id });
+  return {
+    code: player.referralCode,
+    ...inviteLinks(config.botUsername.trim(), config.miniAppName.trim(), player.referralCode, config.referrerMessage),
+    /** Friends counted toward the invite limit (each one rewarded). */
+    invitedCount: player.referrersCount,
+    inviteLimit: player.inviteLimit,
+    /** Every friend who joined with the link, including those beyond the limit. */
+    friendsCount,
+    reward: coin ? { amount: fromMicros(config.referrerCoinAmount), symbol: coin.symbol } : null,
+  };
+}
+
+/** The friends a player invited, newest first; never their Telegram ids. */
+export async function friendsOf(player: UserDocument, page: number, pageSize: number) {
+  const [rows, total] = await Promise.all([
+    UserModel.find({ referrer: player._id }, { name: 1, username: 1, createdAt: 1 })
+      .sort({ createdAt: -1, _id: -1 })
+      .skip((page - 1) * pageSize)
+      .limit(pageSize)
+      .lean(),
+    UserModel.countDocuments({ referrer: player._id }),
+  ]);
+  return {
+    items: rows.map((friend) => ({ name: friend.name, username: friend.username, joinedAt: friend.createdAt })),
+    total,
+    page,
+    pageSize,
+  };
+}

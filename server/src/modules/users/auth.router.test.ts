@@ -1,0 +1,176 @@
+import request from 'supertest';
+import { ZodError } from 'zod';
+import { AppError } from '../../lib/errors';
+import { createApp } from '../../app';
+import { createContextInner } from '../../trpc/context';
+import { createCaller } from '../../trpc/root';
+import { startBotApiStandIn, type BotApiStandIn } from '../../../test/botApiStandIn';
+import { TEST_BOT_TOKEN, silentLogger, testEnv } from '../../../test/helpers';
+import { LoginCodeModel } from './loginCode.model';
+import { UserModel } from './user.model';
+import { upsertFromTelegram } from './users.service';
+import { verifyInitData } from '../../lib/telegramAuth';
+import { signInitData } from '../../../test/telegram';
+
+const T0 = new Date('2025-03-01T12:00:00Z');
+const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
+
+let standIn: BotApiStandIn;
+let env: ReturnType<typeof testEnv>;
+beforeAll(async () => {
+  standIn = await startBotApiStandIn(TEST_BOT_TOKEN);
+  env = testEnv({ TELEGRAM_API_ROOT: standIn.apiRoot });
+});
+afterAll(() => standIn.close());
+
+const guest = (now: Date, overrideEnv = env) => createCaller(createContextInner({ env: overrideEnv, now: () => now }));
+
+let nextId = 9_100_000;
+/** A player who launched the app in Telegram before, as web sign-in requires. */
+async function telegramPlayer(fields: { username: string; allowsMessages?: boolean; language?: string }) {
+  const id = ++nextId;
+  const launch = verifyInitData(
+    signInitData({ user: { id, first_name: 'Web', username: fields.username, allows_write_to_pm: fields.allowsMessages ?? true, language_code: fields.language }, authDate: T0 }),
+    TEST_BOT_TOKEN,
+    T0,
+  );
+  return (await upsertFromTelegram(launch, T0)).user;
+}
+
+function codesSentTo(telegramId: number): string[] {
+  return standIn.sent.filter((m) => m.chat_id === telegramId).map((m) => /(\d{6})/.exec(m.text)![1]!);
+}
+
+async function failure(promise: Promise<unknown>) {
+  try {
+    await promise;
+    return undefined;
+  } catch (error) {
+    const cause = (error as { cause?: unknown }).cause;
+    const code = cause instanceof AppError ? cause.code : cause instanceof ZodError ? 'BAD_INPUT' : 'OTHER';
+    return { message: (error as Error).message, code };
+  }
+}
+
+describe('web sign-in with a one-time code', () => {
+  it('sends a 6-digit code to the player chat and trades the right code for a player token', async () => {
+    // the token is then used over HTTP, where the server's real clock runs
+    const now = new Date();
+    const player = await telegramPlayer({ username: 'web_sara' });
+    const answer = await guest(now).auth.requestLoginCode({ username: '@Web_Sara' });
+    expect(answer).toEqual({ expiresInSeconds: 300, resendInSeconds: 60 });
+    const [code] = codesSentTo(player.telegramId);
+    expect(code).toMatch(/^\d{6}$/);
+    expect(standIn.sent.find((m) => m.chat_id === player.telegramId)!.text).toContain('sign-in code');
+
+    const stored = await LoginCodeModel.findOne({ user: player._id }).lean();
+    expect(stored!.codeHash).not.toContain(code!);
+    expect(JSON.stringify((await LoginCodeModel.findOne({ user: player._id }))!.toJSON())).not.toContain('codeHash');
+
+    const { token } = await guest(now).auth.verifyLoginCode({ username: 'web_sara', code: code! });
+    const app = createApp({ env, logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
+    const me = await request(app).get('/trpc/user.me').set('Authorization', `Bearer ${token}`);
+    expect(me.status).toBe(200);
+    expect(me.body.result.data.json).toMatchObject({ id: String(player._id), username: 'web_sara' });
+  });
+
+  it('writes to a Persian speaker in Persian', async () => {
+    const player = await telegramPlayer({ username: 'web_parisa', language: 'fa' });
+    await guest(T0).auth.requestLoginCode({ username: 'web_parisa' });
+    expect(standIn.sent.find((m) => m.chat_id === player.telegramId)!.text).toContain('کد ورود');
+  });
+
+  it("answers a wrong code with 'Incorrect code'", async () => {
+    const player = await telegramPlayer({ username: 'web_wrong' });
+    await guest(T0).auth.requestLoginCode({ username: 'web_wrong' });
+    const [code] = codesSentTo(player.telegramId);
+    const wrong = code === '000000' ? '000001' : '000000';
+    expect(await failure(guest(at(10)).auth.verifyLoginCode({ username: 'web_wrong', code: wrong }))).toEqual({ message: 'Incorrect code', code: 'INCORRECT_CODE' });
+    expect(await failure(guest(at(10)).auth.verifyLoginCode({ username: 'web_wrong', code: code! }))).toBeUndefined();
+  });
+
+  it('lets a code live 5 minutes', async () => {
+    const player = await telegramPlayer({ username: 'web_late' });
+    await guest(T0).auth.requestLoginCode({ username: 'web_late' });
+    const [code] = codesSentTo(player.telegramId);
+    expect(await failure(guest(at(300)).auth.verifyLoginCode({ username: 'web_late', code: code! }))).toMatchObject({ code: 'CODE_EXPIRED' });
+
+    const other = await telegramPlayer({ username: 'web_intime' });
+    await guest(T0).auth.requestLoginCode({ username: 'web_intime' });
+    const [inTime] = codesSentTo(other.telegramId);
+    expect(await failure(guest(at(299)).auth.verifyLoginCode({ username: 'web_intime', code: inTime! }))).toBeUndefined();
+  });
+
+  it('allows 5 tries: the 6th is refused even with the right code', async () => {
+    const player = await telegramPlayer({ username: 'web_tries' });
+    await guest(T0).auth.requestLoginCode({ username: 'web_tries' });
+    const [code] = codesSentTo(player.telegramId);
+    const wrong = code === '123456' ? '654321' : '123456';
+    for (let i = 0; i < 5; i++) {
+      expect(await failure(guest(at(10)).auth.verifyLoginCode({ username: 'web_tries', code: wrong }))).toMatchObject({ code: 'INCORRECT_CODE' });
+    }
+    expect(await failure(guest(at(10)).auth.verifyLoginCode({ username: 'web_tries', code: code! }))).toMatchObject({ code: 'TOO_MANY_ATTEMPTS' });
+  });
+
+  it('counts 20 simultaneous guesses as 20 tries: 5 are checked, the rest refused', async () => {
+    const player = await telegramPlayer({ username: 'web_burst' });
+    await guest(T0).auth.requestLoginCode({ username: 'web_burst' });
+    const [code] = codesSentTo(player.telegramId);
+    const guesses = Array.from({ length: 20 }, (_, i) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0'));
+    const outcomes = await Promise.all(guesses.map((guess) => failure(guest(at(5)).auth.verifyLoginCode({ username: 'web_burst', code: guess }))));
+    expect(outcomes.filter((o) => o?.code === 'INCORRECT_CODE')).toHaveLength(5);
+    expect(outcomes.filter((o) => o?.code === 'TOO_MANY_ATTEMPTS')).toHaveLength(15);
+    expect((await LoginCodeModel.findOne({ user: player._id }).lean())!.attempts).toBe(5);
+  });
+
+  it('accepts a code once', async () => {
+    const player = await telegramPlayer({ username: 'web_once' });
+    await guest(T0).auth.requestLoginCode({ username: 'web_once' });
+    const [code] = codesSentTo(player.telegramId);
+    const both = await Promise.all([1, 2, 3].map(() => failure(guest(at(5)).auth.verifyLoginCode({ username: 'web_once', code: code! }))));
+    expect(both.filter((o) => o === undefined)).toHaveLength(1);
+    expect(await failure(guest(at(6)).auth.verifyLoginCode({ username: 'web_once', code: code! }))).toMatchObject({ code: 'CODE_EXPIRED' });
+  });
+
+  it('sends one code a minute, at most 5 an hour, and only the newest code works', async () => {
+    const player = await telegramPlayer({ username: 'web_spam' });
+    await Promise.all(Array.from({ length: 10 }, () => guest(T0).auth.requestLoginCode({ username: 'web_spam' })));
+    await guest(at(59)).auth.requestLoginCode({ username: 'web_spam' });
+    expect(codesSentTo(player.telegramId)).toHaveLength(1);
+
+    await guest(at(61)).auth.requestLoginCode({ username: 'web_spam' });
+    const [first, second] = codesSentTo(player.telegramId);
+    expect(second).toMatch(/^\d{6}$/);
+    if (first !== second) {
+      expect(await failure(guest(at(62)).auth.verifyLoginCode({ username: 'web_spam', code: first! }))).toMatchObject({ code: 'INCORRECT_CODE' });
+    }
+    for (let minute = 2; minute <= 6; minute++) await guest(at(minute * 61)).auth.requestLoginCode({ username: 'web_spam' });
+    expect(codesSentTo(player.telegramId)).toHaveLength(5);
+  });
+
+  it('gives the same answer, and sends nothing, for an unknown username or a player who did not allow messages', async () => {
+    const silent = await telegramPlayer({ username: 'web_quiet', allowsMessages: false });
+    const before = standIn.sent.length;
+    expect(await guest(T0).auth.requestLoginCode({ username: 'nobody_here' })).toEqual({ expiresInSeconds: 300, resendInSeconds: 60 });
+    expect(await guest(T0).auth.requestLoginCode({ username: 'web_quiet' })).toEqual({ expiresInSeconds: 300, resendInSeconds: 60 });
+    expect(standIn.sent.length).toBe(before);
+    expect(await failure(guest(at(5)).auth.verifyLoginCode({ username: 'nobody_here', code: '123456' }))).toMatchObject({ code: 'INCORRECT_CODE' });
+    expect(await LoginCodeModel.countDocuments({ user: silent._id })).toBe(0);
+  });
+
+  it('frees the minute when Telegram refuses the message, so the player can try again', async () => {
+    const player = await telegramPlayer({ username: 'web_fail' });
+    const broken = testEnv({ TELEGRAM_API_ROOT: 'http://127.0.0.1:1' });
+    expect(await guest(T0, broken).auth.requestLoginCode({ username: 'web_fail' })).toEqual({ expiresInSeconds: 300, resendInSeconds: 60 });
+    expect(await LoginCodeModel.countDocuments({ user: player._id })).toBe(0);
+    await guest(at(5)).auth.requestLoginCode({ username: 'web_fail' });
+    expect(codesSentTo(player.telegramId)).toHaveLength(1);
+  });
+
+  it('checks the input and says when no bot is configured', async () => {
+    expect(await failure(guest(T0).auth.requestLoginCode({ username: 'a b' }))).toMatchObject({ code: 'BAD_INPUT' });
+    const noBot = testEnv({ TELEGRAM_BOT_TOKEN: '' });
+    expect(await failure(guest(T0, noBot).auth.requestLoginCode({ username: 'web_sara' }))).toMatchObject({ code: 'NOT_CONFIGURED' });
+    expect(await UserModel.countDocuments({ usernameLower: 'a b' })).toBe(0);
+  });
+});

@@ -1,0 +1,200 @@
+import { randomBytes } from 'node:crypto';
+import type { Types } from 'mongoose';
+import { fromMicros, type Language } from '@gift/shared';
+import type { TelegramLaunch } from '../../lib/telegramAuth';
+import { GiftCoinModel } from '../coins/giftCoin.model';
+import { getAppConfig } from '../config/config.service';
+import { balancesOf, figuresByCoin } from '../ledger/ledger.service';
+import { findReferrer, rewardReferrer, type ReferralOutcome } from '../referrals/referrals.service';
+import { UserModel, type UserDocument } from './user.model';
+
+/** The development demo player is no Telegram user: real Telegram ids are positive. */
+export const DEMO_TELEGRAM_ID = 0;
+
+/** A refreshed launch within this long of the last one changes nothing worth a write. */
+const LAST_SEEN_PRECISION_MS = 60_000;
+
+/** 8 URL-safe characters from 48 random bits: fits Telegram's start parameter, unguessable in bulk. */
+export function newReferralCode(): string {
+  return randomBytes(6).toString('base64url');
+}
+
+/** A referral code no player has yet (the test database does not enforce the unique index, so check). */
+async function unusedReferralCode(): Promise<string> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const code = newReferralCode();
+    if (!(await UserModel.exists({ referralCode: code }))) return code;
+  }
+  throw new Error('Could not draw an unused referral code');
+}
+
+export function languageFor(languageCode: string | undefined): Language {
+  return languageCode?.toLowerCase().startsWith('fa') ? 'fa' : 'en';
+}
+
+function isDuplicateKey(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: number }).code === 11000;
+}
+
+/** What every launch refreshes from Telegram's word about the player. */
+function launchFields(launch: TelegramLaunch, now: Date) {
+  const { user } = launch;
+  const firstName = user.first_name.trim();
+  const lastName = (user.last_name ?? '').trim();
+  const username = user.username ?? '';
+  return {
+    firstName,
+    lastName,
+    name: [firstName, lastName].filter(Boolean).join(' '),
+    username,
+    usernameLower: username.toLowerCase(),
+    languageCode: user.language_code ?? '',
+    // Telegram sends allows_write_to_pm only when the player allowed it
+    messagePermission: user.allows_write_to_pm === true,
+    isPremium: user.is_premium === true,
+    photoUrl: user.photo_url ?? '',
+    lastSeenAt: now,
+  };
+}
+
+function isUpToDate(user: UserDocument, fields: ReturnType<typeof launchFields>, now: Date): boolean {
+  const { lastSeenAt, ...rest } = fields;
+  const same = (Object.keys(rest) as Array<keyof typeof rest>).every((key) => user.get(key) === rest[key]);
+  return same && now.getTime() - user.lastSeenAt.getTime() < LAST_SEEN_PRECISION_MS;
+}
+
+export interface LaunchOutcome {
+  user: UserDocument;
+  /** This launch registered the player. */
+  created: boolean;
+  /** Set when this launch registered a player who arrived with a referrer's code. */
+  referral?: ReferralOutcome;
+}
+
+/**
+ * Registers the player on their first valid launch, or refreshes what Telegram says about them.
+ * One conditional upsert on the Telegram id, so simultaneous first launches make one player.
+ * The referrer is decided by the registering upsert itself: once, at first registration, never oneself.
+ */
+export async function upsertFromTelegram(launch: TelegramLaunch, now: Date): Promise<LaunchOutcome> {
+  const telegramId = launch.user.id;
+  const fields = launchFields(launch, now);
+  const existing = await UserModel.findOne({ telegramId });
+  if (existing && isUpToDate(existing, fields, now)) return { user: existing, created: false };
+
+  const insertOnly = existing
+    ? {}
+    : {
+        telegramId,
+        referralCode: await unusedReferralCode(),
+        referrer: await findReferrer(launch.start_param, telegramId),
+        language: languageFor(launch.user.language_code),
+        inviteLimit: (await getAppConfig()).defaultInviteLimit,
+        createdAt: now,
+      };
+  let result;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      result = await UserModel.findOneAndUpdate(
+        { telegramId },
+        { $set: { ...fields, updatedAt: now }, $setOnInsert: insertOnly },
+        { upsert: true, returnDocument: 'after', includeResultMetadata: true, setDefaultsOnInsert: true, timestamps: false },
+      );
+      break;
+    } catch (error) {
+      // on real MongoDB a simultaneous first launch loses the race on the unique index: it is now an update
+      if (isDuplicateKey(error) && attempt < 2) continue;
+      throw error;
+    }
+  }
+  const user = result.value!;
+  const created = result.lastErrorObject?.updatedExisting === false;
+  if (fields.usernameLower) {
+    // Telegram usernames move between accounts: whoever held this one before no longer does
+    await UserModel.updateMany({ usernameLower: fields.usernameLower, telegramId: { $ne: telegramId } }, { $set: { username: '', usernameLower: '' } });
+  }
+  if (!created || !user.referrer) return { user, created };
+  return { user, created, referral: await rewardReferrer(user.referrer as Types.ObjectId, user._id) };
+}
+
+/** The development demo player: one record, created the first time it is asked for. */
+export async function demoPlayer(now: Date): Promise<UserDocument> {
+  const existing = await UserModel.findOne({ telegramId: DEMO_TELEGRAM_ID, isDemo: true });
+  if (existing) return existing;
+  const user = await UserModel.findOneAndUpdate(
+    { telegramId: DEMO_TELEGRAM_ID, isDemo: true },
+    {
+      $set: { lastSeenAt: now, updatedAt: now },
+      $setOnInsert: {
+        firstName: 'Demo',
+        lastName: 'Player',
+        name: 'Demo Player',
+        referralCode: await unusedReferralCode(),
+        inviteLimit: (await getAppConfig()).defaultInviteLimit,
+        createdAt: now,
+      },
+    },
+    { upsert: true, returnDocument: 'after', setDefaultsOnInsert: true, timestamps: false },
+  );
+  return user!;
+}
+
+/** A player's coins: every enabled coin, and any other they hold or earned, with their figures. */
+async function coinFigures(userId: Types.ObjectId) {
+  const [balances, figures, coins] = await Promise.all([
+    balancesOf(userId),
+    figuresByCoin(userId),
+    GiftCoinModel.find({}, { symbol: 1, name: 1, icon: 1, enabled: 1 }).sort({ order: 1, _id: 1 }).lean(),
+  ]);
+  const figuresOf = new Map(figures.map((row) => [row.coin, row]));
+  return coins
+    .filter((coin) => coin.enabled || balances.has(String(coin._id)) || figuresOf.has(String(coin._id)))
+    .map((coin) => {
+      const id = String(coin._id);
+      const row = figuresOf.get(id);
+      return {
+        coinId: id,
+        symbol: coin.symbol,
+        name: coin.name,
+        icon: coin.icon,
+        balance: fromMicros(balances.get(id) ?? 0n),
+        rewards: fromMicros(row?.rewards ?? 0n),
+        earned: fromMicros(row?.earned ?? 0n),
+        withdrawn: fromMicros(row?.withdrawn ?? 0n),
+        gifts: fromMicros(row?.gifts ?? 0n),
+      };
+    });
+}
+
+/** The signed-in player's own profile: explicit fields only. */
+export async function profileOf(user: UserDocument) {
+  return {
+    id: String(user._id),
+    telegramId: user.telegramId,
+    name: user.name,
+    username: user.username,
+    language: user.language,
+    theme: user.theme,
+    messagePermission: user.messagePermission,
+    isPremium: user.isPremium,
+    photoUrl: user.photoUrl,
+    isDemo: user.isDemo,
+    referralCode: user.referralCode,
+    inviteLimit: user.inviteLimit,
+    referrersCount: user.referrersCount,
+    missionsCount: user.missionsCount,
+    doneMissionsCount: user.doneMissionsCount,
+    createdAt: user.get('createdAt') as Date,
+    coins: await coinFigures(user._id),
+  };
+}
+
+export async function updateSettings(user: UserDocument, settings: { language?: Language; theme?: 'light' | 'dark' | 'system' }, now: Date) {
+  const changes = Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
+  const updated = await UserModel.findOneAndUpdate(
+    { _id: user._id },
+    { $set: { ...changes, updatedAt: now } },
+    { returnDocument: 'after', timestamps: false },
+  );
+  return { language: updated!.language, theme: updated!.theme };
+}
