@@ -1,4 +1,13 @@
-import { createTRPCRouter } from '../../trpc/trpc';
+import { tonProofInput, walletRef } from '@gift/shared';
+import { createTRPCRouter, protectedProcedure } from '../../trpc/trpc';
+import { issueProofPayload, linkWallet, listWallets, unlinkWallet } from './wallet.service';
 
-/** STUB: filled in by the wallet work. */
-export const walletRouter = createTRPCRouter({});
+/** The player's TON wallets: proven with TON Connect's ton_proof before they are linked. */
+export const walletRouter = createTRPCRouter({
+  proofPayload: protectedProcedure.mutation(({ ctx }) => issueProofPayload(ctx.user._id, ctx.now())),
+  link: protectedProcedure
+    .input(tonProofInput)
+    .mutation(({ ctx, input }) => linkWallet({ userId: ctx.user._id, input, origin: ctx.origin, now: ctx.now(), logger: ctx.logger })),
+  list: protectedProcedure.query(({ ctx }) => listWallets(ctx.user._id)),
+  unlink: protectedProcedure.input(walletRef).mutation(({ ctx, input }) => unlinkWallet(ctx.user._id, input.address, ctx.now())),
+});

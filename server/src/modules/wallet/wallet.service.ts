@@ -1,0 +1,130 @@
+import { randomBytes } from 'node:crypto';
+import { Address } from '@ton/core';
+import type { Types } from 'mongoose';
+import { TON_PROOF_PAYLOAD_TTL_SECONDS, type TonProofInput } from '@gift/shared';
+import { AppError } from '../../lib/errors';
+import type { Logger } from '../../lib/logger';
+import { verifyTonProof } from '../../lib/tonProof';
+import { getAppConfig } from '../config/config.service';
+import { TonProofPayloadModel, WalletLinkModel } from './wallet.models';
+
+type Id = string | Types.ObjectId;
+type WalletLinkDocument = NonNullable<Awaited<ReturnType<typeof WalletLinkModel.findOne>>>;
+
+/** How a linked wallet is shown: the user-friendly form wallets display, and the raw form it is keyed by. */
+export function presentWallet(link: Pick<WalletLinkDocument, 'address' | 'network' | 'linkedAt'>) {
+  return {
+    address: friendlyAddress(link.address, link.network),
+    rawAddress: link.address,
+    network: link.network,
+    linkedAt: link.linkedAt,
+  };
+}
+
+/** Non-bounceable, as wallets show a wallet address (and as a payment to a fresh wallet must go). */
+export function friendlyAddress(rawAddress: string, network: string): string {
+  return Address.parse(rawAddress).toString({ bounceable: false, testOnly: network === '-3' });
+}
+
+/** A fresh single-use payload for the wallet to sign in its ton_proof. */
+export async function issueProofPayload(userId: Id, now: Date) {
+  const payload = randomBytes(32).toString('hex');
+  const expiresAt = new Date(now.getTime() + TON_PROOF_PAYLOAD_TTL_SECONDS * 1000);
+  await TonProofPayloadModel.create({ payload, user: userId, expiresAt });
+  return { payload, expiresAt };
+}
+
+function isDuplicateKey(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: number }).code === 11000;
+}
+
+/** The domains a proof may name: the host the request came to, and those listed in App Config. */
+async function allowedDomains(origin: string | undefined): Promise<string[]> {
+  const config = await getAppConfig();
+  return [...(origin ? [origin] : []), ...config.tonProofDomains];
+}
+
+/** Consumes the payload in one conditional update, so a proof links at most once even when sent twice at once. */
+async function consumePayload(payload: string, userId: Id, now: Date): Promise<string | null> {
+  const used = await TonProofPayloadModel.findOneAndUpdate(
+    { payload, user: userId, usedAt: null, expiresAt: { $gt: now } },
+    { $set: { usedAt: now } },
+  );
+  if (used) return null;
+  const issued = await TonProofPayloadModel.findOne({ payload }).lean();
+  if (!issued) return 'unknown_payload';
+  if (String(issued.user) !== String(userId)) return 'payload_of_another_player';
+  return issued.usedAt ? 'payload_used' : 'payload_expired';
+}
+
+/** Claims the address for this player: it stays with whoever holds it until they unlink it. */
+async function claimAddress(address: string, userId: Id, fields: { network: string; publicKey: string; now: Date }) {
+  const set = { user: userId, network: fields.network, publicKey: fields.publicKey, linkedAt: fields.now, unlinkedAt: null };
+  const retaken = await WalletLinkModel.findOneAndUpdate(
+    { address, $or: [{ user: userId }, { unlinkedAt: { $ne: null } }] },
+    { $set: set },
+    { returnDocument: 'after' },
+  );
+  if (retaken) return retaken;
+  try {
+    return (await WalletLinkModel.findOneAndUpdate(
+      { address },
+      { $setOnInsert: { address, ...set } },
+      { upsert: true, returnDocument: 'after', setDefaultsOnInsert: true },
+    ))!;
+  } catch (error) {
+    // real MongoDB's unique index: another request inserted it first
+    if (!isDuplicateKey(error)) throw error;
+    return (await WalletLinkModel.findOne({ address }))!;
+  }
+}
+
+export interface LinkWalletRequest {
+  userId: Id;
+  input: TonProofInput;
+  /** The origin the request came to; its host is an accepted ton_proof domain. */
+  origin?: string;
+  now: Date;
+  logger?: Logger;
+}
+
+/** Links a wallet the player proved they own (TON Connect ton_proof) to them, and to no one else. */
+export async function linkWallet({ userId, input, origin, now, logger }: LinkWalletRequest) {
+  const refuse = (reason: string, shown = reason) => {
+    logger?.warn({ userId: String(userId), address: input.address, domain: input.proof.domain.value, reason }, 'ton_proof refused');
+    return new AppError('TON_PROOF_INVALID', { reason: shown });
+  };
+  const verdict = verifyTonProof(input, { allowedDomains: await allowedDomains(origin), now });
+  if (!verdict.ok) throw refuse(verdict.reason);
+  const payloadProblem = await consumePayload(input.proof.payload, userId, now);
+  // another player's payload is reported as unknown: whether it exists is none of this caller's business
+  if (payloadProblem) throw refuse(payloadProblem, payloadProblem === 'payload_of_another_player' ? 'unknown_payload' : payloadProblem);
+
+  const link = await claimAddress(verdict.address.toRawString(), userId, { network: input.network, publicKey: verdict.publicKey, now });
+  if (String(link.user) !== String(userId)) throw new AppError('WALLET_TAKEN');
+  return presentWallet(link);
+}
+
+export async function listWallets(userId: Id) {
+  const links = await WalletLinkModel.find({ user: userId, unlinkedAt: null }).sort({ linkedAt: -1, _id: -1 });
+  return links.map(presentWallet);
+}
+
+/** The wallet a withdrawal goes to: the one the player linked last. */
+export async function currentWallet(userId: Id) {
+  const link = await WalletLinkModel.findOne({ user: userId, unlinkedAt: null }).sort({ linkedAt: -1, _id: -1 });
+  return link ? presentWallet(link) : null;
+}
+
+/** Releases one of the player's own wallets; someone else's is not found. */
+export async function unlinkWallet(userId: Id, address: string, now: Date) {
+  let raw: string;
+  try {
+    raw = Address.parse(address).toRawString();
+  } catch {
+    throw new AppError('NOT_FOUND');
+  }
+  const result = await WalletLinkModel.updateOne({ address: raw, user: userId, unlinkedAt: null }, { $set: { unlinkedAt: now } });
+  if (result.matchedCount === 0) throw new AppError('NOT_FOUND');
+  return listWallets(userId);
+}
