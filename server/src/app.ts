@@ -13,6 +13,7 @@ import { requireAccount } from './rest/adminAuth';
 import { adminResources } from './rest/registry';
 import { resourceRouter } from './rest/resource';
 import { adminLoginRouter } from './modules/accounts/accounts.rest';
+import { telegramWebhook } from './modules/referrals/bot.service';
 import { createContext } from './trpc/context';
 import { appRouter } from './trpc/root';
 
@@ -96,6 +97,8 @@ export function createApp(options: AppOptions): Express {
       privacyPolicyUrl: `${origin}/privacy`,
     });
   });
+
+  app.post('/telegram/webhook/:secret', express.json({ limit: '1mb' }), telegramWebhook(env, logger));
 
   app.use(
     '/trpc',

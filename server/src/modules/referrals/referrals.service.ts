@@ -7,7 +7,7 @@ import { postEntry } from '../ledger/ledger.service';
 import { UserModel, type UserDocument } from '../users/user.model';
 
 /** What a `startapp` / `start` parameter may look like (Telegram allows A-Z a-z 0-9 _ -, up to 64). */
-const REFERRAL_CODE_PATTERN = /^[A-Za-z0-9_-]{4,64}$/;
+export const REFERRAL_CODE_PATTERN = /^[A-Za-z0-9_-]{4,64}$/;
 
 /**
  * The player whose referral code a new player arrived with, if it may refer them:
@@ -61,20 +61,20 @@ export async function rewardReferrer(referrerId: Types.ObjectId, friendId: Types
   }
 }
 
+/** A t.me link that opens the mini app (the bot's main one when no name is set), carrying the code as `startapp`. */
+export function miniAppLink(botUsername: string, miniAppName: string, code?: string): string {
+  const bot = botUsername.trim().replace(/^@/, '');
+  const app = miniAppName.trim().replace(/^\/+|\/+$/g, '');
+  const start = code ? `startapp=${code}` : 'startapp';
+  return app ? `https://t.me/${bot}/${app}${code ? `?${start}` : ''}` : `https://t.me/${bot}?${start}`;
+}
+
 function inviteLinks(botUsername: string, miniAppName: string, code: string, referrerMessage: string) {
   const bot = botUsername.replace(/^@/, '');
-  const app = miniAppName.replace(/^\/+|\/+$/g, '');
-  const inviteLink = app ? `https://t.me/${bot}/${app}?startapp=${code}` : `https://t.me/${bot}?startapp=${code}`;
+  const inviteLink = miniAppLink(botUsername, miniAppName, code);
   const text = referrerMessage.trim();
   const shareUrl = `https://t.me/share/url?url=${encodeURIComponent(inviteLink)}${text ? `&text=${encodeURIComponent(text)}` : ''}`;
   return { inviteLink, botLink: `https://t.me/${bot}?start=${code}`, shareUrl, shareText: text };
-}
-
-/** The invite link for a referral code, or undefined while the bot username is not configured. */
-export async function inviteLinkFor(code: string): Promise<string | undefined> {
-  const config = await getAppConfig();
-  if (!config.botUsername.trim()) return undefined;
-  return inviteLinks(config.botUsername.trim(), config.miniAppName.trim(), code, '').inviteLink;
 }
 
 /** What the Invite a friend screen shows. */
