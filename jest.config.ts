@@ -5,6 +5,8 @@ const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript', tsx: true }, 
 // ESM-only packages that jest (CommonJS) must transform
 const esmPackages = ['superjson', 'copy-anything', 'is-what', '@trpc'];
 const transformIgnorePatterns = [`/node_modules/(?!(${esmPackages.join('|')})/)`];
+// react-admin's own dependencies that ship ESM only
+const adminEsmPackages = [...esmPackages, 'react-hotkeys-hook'];
 
 const config: Config = {
   projects: [
@@ -25,6 +27,36 @@ const config: Config = {
       globalTeardown: '<rootDir>/server/test/globalTeardown.mjs',
       setupFilesAfterEnv: ['<rootDir>/server/test/setupDb.ts'],
       testTimeout: 30_000,
+    },
+    {
+      displayName: 'client',
+      testEnvironment: '<rootDir>/client/test/jsdomWithFetch.cjs',
+      roots: ['<rootDir>/client/src'],
+      transform: { '^.+\\.(t|j|mj)sx?$': swc as never },
+      transformIgnorePatterns,
+      moduleNameMapper: { '\\.css$': '<rootDir>/client/test/styleStub.ts' },
+      setupFilesAfterEnv: ['<rootDir>/client/test/setupTests.ts'],
+    },
+    {
+      displayName: 'admin',
+      testEnvironment: '<rootDir>/client/test/jsdomWithFetch.cjs',
+      roots: ['<rootDir>/admin/src'],
+      transform: { '^.+\\.(t|j|mj)sx?$': swc as never },
+      transformIgnorePatterns: [`/node_modules/(?!(${adminEsmPackages.join('|')})/)`],
+      setupFilesAfterEnv: ['<rootDir>/admin/test/setupTests.ts'],
+      testTimeout: 20_000,
+    },
+    {
+      // whole flows in a real browser against the built front ends and a live server
+      displayName: 'e2e',
+      testEnvironment: 'node',
+      roots: ['<rootDir>/e2e'],
+      transform: { '^.+\\.(t|j|mj)sx?$': swc as never },
+      transformIgnorePatterns,
+      globalSetup: '<rootDir>/e2e/globalSetup.mjs',
+      globalTeardown: '<rootDir>/e2e/globalTeardown.mjs',
+      setupFilesAfterEnv: ['<rootDir>/server/test/setupDb.ts'],
+      testTimeout: 120_000,
     },
   ],
 };

@@ -1,0 +1,62 @@
+import { render, screen, within } from '@testing-library/react';
+import type { AuthProvider, DataProvider } from 'react-admin';
+import { App } from './App';
+
+const PLAYERS = [
+  { id: 'u1', telegramId: 1001, name: 'Ali Rezaei', username: 'ali', referrersCount: 2, missionsCount: 5, doneMissionsCount: 3, inviteLimit: 100, blocked: false, createdAt: '2026-01-02T10:00:00.000Z' },
+];
+
+function fakeApi(): DataProvider {
+  return {
+    getList: async (resource) => (resource === 'users' ? { data: PLAYERS, total: PLAYERS.length } : { data: [], total: 0 }),
+    getOne: async () => ({ data: PLAYERS[0]! }),
+    getMany: async () => ({ data: [] }),
+    getManyReference: async () => ({ data: [], total: 0 }),
+    create: async () => ({ data: PLAYERS[0]! }),
+    update: async () => ({ data: PLAYERS[0]! }),
+    updateMany: async () => ({ data: [] }),
+    delete: async () => ({ data: PLAYERS[0]! }),
+    deleteMany: async () => ({ data: [] }),
+  } as DataProvider;
+}
+
+function signedIn(permissions: string[]): AuthProvider {
+  return {
+    login: async () => undefined,
+    logout: async () => undefined,
+    checkAuth: async () => undefined,
+    checkError: async () => undefined,
+    getIdentity: async () => ({ id: 'a1', fullName: 'maria' }),
+    getPermissions: async () => permissions,
+    canAccess: async ({ resource }) => permissions.includes('*') || permissions.some((p) => p.startsWith(`${resource}:`)),
+  };
+}
+
+beforeEach(() => window.history.replaceState({}, '', '/admin/users'));
+
+it("lists players with the spec's columns and the created date", async () => {
+  render(<App dataProvider={fakeApi()} authProvider={signedIn(['*'])} />);
+  expect(await screen.findByText('Ali Rezaei', undefined, { timeout: 8000 })).toBeInTheDocument();
+  for (const column of ['Telegram id', 'Name', 'Username', 'Referrers count', 'Done missions count', 'Created']) {
+    expect(screen.getAllByText(column).length).toBeGreaterThan(0);
+  }
+});
+
+it("shows the spec's menu, in its order, to an operator with every permission", async () => {
+  render(<App dataProvider={fakeApi()} authProvider={signedIn(['*'])} />);
+  await screen.findByText('Ali Rezaei', undefined, { timeout: 8000 });
+  const menu = await screen.findByRole('menu');
+  const labels = within(menu).getAllByRole('menuitem').map((item) => item.textContent?.trim());
+  expect(labels).toEqual([
+    'Dashboard', 'Gift Coins', 'Categories', 'Covers', 'Partners', 'Missions', 'Users', 'User Missions',
+    'Staking Coins', 'Withdraws', 'Accounts', 'App Config', 'Logout',
+  ]);
+});
+
+it('hides from the menu what the account may not use', async () => {
+  render(<App dataProvider={fakeApi()} authProvider={signedIn(['users:read'])} />);
+  await screen.findByText('Ali Rezaei', undefined, { timeout: 8000 });
+  const menu = await screen.findByRole('menu');
+  const labels = within(menu).getAllByRole('menuitem').map((item) => item.textContent?.trim());
+  expect(labels).toEqual(['Dashboard', 'Users', 'Logout']);
+});

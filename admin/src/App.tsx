@@ -1,0 +1,73 @@
+import { Admin, CustomRoutes, Resource, type AuthProvider, type DataProvider } from 'react-admin';
+import { BrowserRouter, Route, Routes } from 'react-router';
+import { authProvider as defaultAuthProvider } from './authProvider';
+import { dataProvider as defaultDataProvider } from './dataProvider';
+import { Dashboard } from './dashboard/Dashboard';
+import { i18nProvider } from './i18n/i18nProvider';
+import { ConsoleLayout } from './layout/ConsoleLayout';
+import { consoleTheme } from './theme';
+import accounts from './resources/accounts';
+import appConfig from './resources/app-config';
+import categories from './resources/categories';
+import covers from './resources/covers';
+import giftCoins from './resources/gift-coins';
+import missions from './resources/missions';
+import partners from './resources/partners';
+import stakingCoins from './resources/staking-coins';
+import userMissions from './resources/user-missions';
+import users from './resources/users';
+import withdraws, { DoneWithdrawList, PendingWithdrawList } from './resources/withdraws';
+
+interface ConsoleProps {
+  dataProvider?: DataProvider;
+  authProvider?: AuthProvider;
+  basename?: string;
+}
+
+function Console({ dataProvider = defaultDataProvider, authProvider = defaultAuthProvider, basename = '/admin' }: ConsoleProps) {
+  return (
+    <Admin
+      basename={basename}
+      title="Gift Rewards console"
+      dataProvider={dataProvider}
+      authProvider={authProvider}
+      i18nProvider={i18nProvider}
+      dashboard={Dashboard}
+      layout={ConsoleLayout}
+      theme={consoleTheme}
+      requireAuth
+      disableTelemetry
+    >
+      <Resource name="users" {...users} />
+      <Resource name="user-missions" {...userMissions} />
+      <Resource name="missions" {...missions} />
+      <Resource name="categories" {...categories} />
+      <Resource name="covers" {...covers} />
+      <Resource name="partners" {...partners} />
+      <Resource name="gift-coins" {...giftCoins} />
+      <Resource name="staking-coins" {...stakingCoins} />
+      <Resource name="withdraws" {...withdraws} />
+      <Resource name="accounts" {...accounts} />
+      <Resource name="app-config" {...appConfig} />
+      <CustomRoutes>
+        <Route path="/withdraw" element={<PendingWithdrawList />} />
+        <Route path="/withdraw/done" element={<DoneWithdrawList />} />
+      </CustomRoutes>
+    </Admin>
+  );
+}
+
+/**
+ * The console at /admin with real paths (/admin/users, /admin/withdraw/done), not react-admin's
+ * default hash router; tests pass their own providers.
+ */
+export function App(props: ConsoleProps) {
+  const basename = props.basename ?? '/admin';
+  return (
+    <BrowserRouter>
+      <Routes>
+        <Route path={`${basename}/*`} element={<Console {...props} basename={basename} />} />
+      </Routes>
+    </BrowserRouter>
+  );
+}

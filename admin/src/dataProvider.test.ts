@@ -1,0 +1,47 @@
+import { dataProvider } from './dataProvider';
+import { ADMIN_TOKEN_KEY } from './session';
+
+const fetchMock = jest.spyOn(globalThis, 'fetch');
+afterEach(() => fetchMock.mockReset());
+
+function list(rows: unknown[], range: string) {
+  return new Response(JSON.stringify(rows), { status: 200, headers: { 'Content-Type': 'application/json', 'Content-Range': range } });
+}
+
+it("sends the operator's token and reads the total from Content-Range", async () => {
+  localStorage.setItem(ADMIN_TOKEN_KEY, 'the.operator.token');
+  fetchMock.mockResolvedValueOnce(list([{ id: 'u1', name: 'Ali' }], 'users 0-0/42'));
+
+  const result = await dataProvider.getList('users', {
+    pagination: { page: 1, perPage: 25 },
+    sort: { field: 'createdAt', order: 'DESC' },
+    filter: { q: 'ali' },
+  });
+
+  expect(result.total).toBe(42);
+  expect(result.data).toEqual([{ id: 'u1', name: 'Ali' }]);
+  const [url, init] = fetchMock.mock.calls[0]!;
+  const requested = new URL(String(url), 'http://console.test');
+  expect(requested.pathname).toBe('/api/admin/users');
+  expect(JSON.parse(requested.searchParams.get('range')!)).toEqual([0, 24]);
+  expect(JSON.parse(requested.searchParams.get('sort')!)).toEqual(['createdAt', 'DESC']);
+  expect(JSON.parse(requested.searchParams.get('filter')!)).toEqual({ q: 'ali' });
+  expect(new Headers(init?.headers).get('Authorization')).toBe('Bearer the.operator.token');
+});
+
+it("carries the server's field messages so the form can show them next to each input", async () => {
+  localStorage.setItem(ADMIN_TOKEN_KEY, 'the.operator.token');
+  fetchMock.mockResolvedValueOnce(
+    new Response(JSON.stringify({ message: 'Invalid input', code: 'BAD_INPUT', errors: { reward: 'Enter an amount like 12 or 12.5 (at most 6 decimals)' } }), {
+      status: 400,
+      headers: { 'Content-Type': 'application/json' },
+    }),
+  );
+
+  await expect(
+    dataProvider.create('missions', { data: { title: 'Join', reward: '1.2345678' } }),
+  ).rejects.toMatchObject({ status: 400, body: { errors: { reward: 'Enter an amount like 12 or 12.5 (at most 6 decimals)' } } });
+  const [, init] = fetchMock.mock.calls[0]!;
+  expect(init?.method).toBe('POST');
+  expect(new Headers(init?.headers).get('Authorization')).toBe('Bearer the.operator.token');
+});

@@ -1,0 +1,40 @@
+import DashboardIcon from '@mui/icons-material/Dashboard';
+import AccountBalanceWalletIcon from '@mui/icons-material/AccountBalanceWallet';
+import SettingsIcon from '@mui/icons-material/Settings';
+import { Logout, Menu, useCanAccess, useTranslate } from 'react-admin';
+
+function WithdrawsItem() {
+  const translate = useTranslate();
+  const { canAccess } = useCanAccess({ resource: 'withdraws', action: 'list' });
+  if (canAccess === false) return null;
+  return <Menu.Item to="/withdraw" primaryText={translate('menu.withdraws')} leftIcon={<AccountBalanceWalletIcon />} />;
+}
+
+function AppConfigItem() {
+  const translate = useTranslate();
+  const { canAccess } = useCanAccess({ resource: 'app-config', action: 'edit' });
+  if (canAccess === false) return null;
+  return <Menu.Item to="/app-config" primaryText={translate('menu.appConfig')} leftIcon={<SettingsIcon />} />;
+}
+
+/** The spec's menu, in its order; Covers and Partners sit with the other home-screen content. */
+export function ConsoleMenu() {
+  const translate = useTranslate();
+  return (
+    <Menu>
+      <Menu.DashboardItem primaryText={translate('menu.dashboard')} leftIcon={<DashboardIcon />} />
+      <Menu.ResourceItem name="gift-coins" />
+      <Menu.ResourceItem name="categories" />
+      <Menu.ResourceItem name="covers" />
+      <Menu.ResourceItem name="partners" />
+      <Menu.ResourceItem name="missions" />
+      <Menu.ResourceItem name="users" />
+      <Menu.ResourceItem name="user-missions" />
+      <Menu.ResourceItem name="staking-coins" />
+      <WithdrawsItem />
+      <Menu.ResourceItem name="accounts" />
+      <AppConfigItem />
+      <Logout />
+    </Menu>
+  );
+}

@@ -1,0 +1,10 @@
+import { Create } from 'react-admin';
+import { PartnerForm } from './PartnerForm';
+
+export function PartnerCreate() {
+  return (
+    <Create redirect="list">
+      <PartnerForm />
+    </Create>
+  );
+}

@@ -1,0 +1,13 @@
+import { SimpleForm, TextInput, required } from 'react-admin';
+import { OrderAndEnabledInputs } from '../sharedInputs';
+
+export function PartnerForm() {
+  return (
+    <SimpleForm>
+      <TextInput source="name" validate={required()} fullWidth />
+      <TextInput source="image" type="url" validate={required()} fullWidth />
+      <TextInput source="link" type="url" fullWidth />
+      <OrderAndEnabledInputs />
+    </SimpleForm>
+  );
+}

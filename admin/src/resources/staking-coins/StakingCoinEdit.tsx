@@ -1,0 +1,10 @@
+import { Edit } from 'react-admin';
+import { StakingCoinForm } from './StakingCoinForm';
+
+export function StakingCoinEdit() {
+  return (
+    <Edit mutationMode="pessimistic">
+      <StakingCoinForm />
+    </Edit>
+  );
+}

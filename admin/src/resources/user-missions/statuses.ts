@@ -1,0 +1,10 @@
+import { USER_MISSION_STATUSES } from '@gift/shared/src/constants';
+
+const LABELS: Record<(typeof USER_MISSION_STATUSES)[number], string> = {
+  started: 'Started',
+  pending: 'Pending review',
+  done: 'Done',
+  rejected: 'Rejected',
+};
+
+export const USER_MISSION_STATUS_CHOICES = USER_MISSION_STATUSES.map((id) => ({ id, name: LABELS[id] }));

@@ -1,0 +1,9 @@
+import { WITHDRAWAL_STATUSES } from '@gift/shared/src/constants';
+
+const LABELS: Record<(typeof WITHDRAWAL_STATUSES)[number], string> = {
+  pending: 'Pending',
+  done: 'Done',
+  rejected: 'Rejected',
+};
+
+export const WITHDRAWAL_STATUS_CHOICES = WITHDRAWAL_STATUSES.map((id) => ({ id, name: LABELS[id] }));
