@@ -1,4 +1,9 @@
-import { createTRPCRouter } from '../../trpc/trpc';
+import { withdrawalHistoryInput, withdrawInput } from '@gift/shared';
+import { createTRPCRouter, protectedProcedure } from '../../trpc/trpc';
+import { requestWithdrawal, withdrawalHistory } from './withdrawals.service';
 
-/** STUB: filled in by the wallet work. */
-export const withdrawalsRouter = createTRPCRouter({});
+/** A player's withdrawals to their linked TON wallet. */
+export const withdrawalsRouter = createTRPCRouter({
+  request: protectedProcedure.input(withdrawInput).mutation(({ ctx, input }) => requestWithdrawal({ userId: ctx.user._id, ...input })),
+  history: protectedProcedure.input(withdrawalHistoryInput).query(({ ctx, input }) => withdrawalHistory(ctx.user._id, input)),
+});

@@ -1,0 +1,200 @@
+import { Types } from 'mongoose';
+import type { z } from 'zod';
+import { fitsDecimals, fromMicros, microsToStored, toMicros, type withdrawalReviewInput } from '@gift/shared';
+import { AppError, badInput } from '../../lib/errors';
+import { GiftCoinModel } from '../coins/giftCoin.model';
+import { balanceOf, postEntry } from '../ledger/ledger.service';
+import { currentWallet } from '../wallet/wallet.service';
+import { WithdrawalModel } from './withdrawal.model';
+
+type Id = string | Types.ObjectId;
+type WithdrawalDocument = ReturnType<(typeof WithdrawalModel)['hydrate']>;
+export type WithdrawalReview = z.infer<typeof withdrawalReviewInput>;
+
+interface CoinSummary {
+  _id: Types.ObjectId;
+  symbol: string;
+  name: string;
+  icon: string;
+}
+const COIN_FIELDS = 'symbol name icon';
+
+/** What a player sees of one of their withdrawals. */
+function presentForPlayer(withdrawal: WithdrawalDocument, coin: CoinSummary | null) {
+  return {
+    id: String(withdrawal._id),
+    coin: coin ? { id: String(coin._id), symbol: coin.symbol, name: coin.name, icon: coin.icon } : null,
+    amount: fromMicros(withdrawal.amount),
+    address: withdrawal.address,
+    status: withdrawal.status,
+    txHash: withdrawal.txHash,
+    rejectReason: withdrawal.rejectReason,
+    createdAt: withdrawal.createdAt,
+    processedAt: withdrawal.processedAt,
+  };
+}
+
+function isInsufficient(error: unknown): boolean {
+  return error instanceof AppError && error.code === 'INSUFFICIENT_BALANCE';
+}
+
+/** Takes the withdrawn amount from the balance; once per withdrawal however often it is called. */
+function takeAmount(withdrawal: WithdrawalDocument) {
+  return postEntry({
+    userId: withdrawal.user,
+    coinId: withdrawal.coin,
+    amount: -BigInt(withdrawal.amount),
+    reason: 'withdraw',
+    refType: 'Withdrawal',
+    refId: String(withdrawal._id),
+    idempotencyKey: `withdraw:${withdrawal._id}`,
+  });
+}
+
+/**
+ * Gives a rejected withdrawal's amount back, once. The amount is taken first (a no-op when it already
+ * was), so a rejected withdrawal always ends with both entries or, when it never could be taken, neither.
+ */
+async function returnAmount(withdrawal: WithdrawalDocument, accountId?: Id) {
+  try {
+    await takeAmount(withdrawal);
+  } catch (error) {
+    if (isInsufficient(error)) return;
+    throw error;
+  }
+  await postEntry({
+    userId: withdrawal.user,
+    coinId: withdrawal.coin,
+    amount: BigInt(withdrawal.amount),
+    reason: 'refund',
+    refType: 'Withdrawal',
+    refId: String(withdrawal._id),
+    idempotencyKey: `refund:${withdrawal._id}`,
+    note: withdrawal.rejectReason,
+    createdBy: accountId ?? null,
+  });
+}
+
+/**
+ * Makes sure a claimed withdrawal has its amount taken. When the balance cannot cover it the
+ * withdrawal is removed, so a refused request leaves nothing behind.
+ */
+async function settleRequest(claimed: WithdrawalDocument): Promise<WithdrawalDocument> {
+  if (claimed.status === 'pending') {
+    try {
+      await takeAmount(claimed);
+    } catch (error) {
+      if (isInsufficient(error)) await WithdrawalModel.deleteOne({ _id: claimed._id, status: 'pending' });
+      throw error;
+    }
+  }
+  const current = (await WithdrawalModel.findById(claimed._id)) ?? claimed;
+  // an operator may have rejected it while the amount was being taken
+  if (current.status === 'rejected') await returnAmount(current);
+  return current;
+}
+
+export interface WithdrawalRequest {
+  userId: Id;
+  coinId: string;
+  amount: string;
+  /** The client's key for this tap; scoped to the player. */
+  idempotencyKey: string;
+}
+
+/**
+ * A player's withdrawal to their linked TON wallet: the amount leaves the balance at once and the
+ * withdrawal waits for an operator. The same key (a double tap) gives the same withdrawal, taken once.
+ */
+export async function requestWithdrawal({ userId, coinId, amount, idempotencyKey }: WithdrawalRequest) {
+  const key = `${userId}:${idempotencyKey}`;
+  const replay = async () => {
+    const sameTap = await WithdrawalModel.findOne({ idempotencyKey: key });
+    return sameTap ? settleRequest(sameTap) : null;
+  };
+  const present = async (withdrawal: WithdrawalDocument) =>
+    presentForPlayer(withdrawal, await GiftCoinModel.findById(withdrawal.coin, COIN_FIELDS).lean<CoinSummary>());
+
+  const earlier = await replay();
+  if (earlier) return present(earlier);
+
+  const coin = await GiftCoinModel.findById(coinId);
+  if (!coin) throw new AppError('NOT_FOUND');
+  if (!coin.enabled || !coin.withdrawEnabled) throw new AppError('WITHDRAW_DISABLED');
+  if (!fitsDecimals(amount, coin.decimals)) throw badInput({ amount: `At most ${Math.min(coin.decimals, 6)} decimals for ${coin.symbol}` });
+  const wallet = await currentWallet(userId);
+  if (!wallet) throw new AppError('WALLET_REQUIRED');
+
+  const requested = toMicros(amount);
+  const minimum = BigInt(coin.minWithdraw);
+  const balance = await balanceOf(userId, coin._id);
+  const refusal =
+    requested < minimum || balance < minimum
+      ? new AppError('WITHDRAW_MINIMUM', { amount: fromMicros(minimum), symbol: coin.symbol })
+      : requested > balance
+        ? new AppError('INSUFFICIENT_BALANCE')
+        : null;
+  if (refusal) {
+    // a second tap racing the first sees the balance already taken: it gets the first one's withdrawal
+    const sameTap = await replay();
+    if (sameTap) return present(sameTap);
+    throw refusal;
+  }
+
+  const claimed = await WithdrawalModel.findOneAndUpdate(
+    { idempotencyKey: key },
+    {
+      $setOnInsert: {
+        user: new Types.ObjectId(String(userId)),
+        coin: coin._id,
+        amount: microsToStored(requested),
+        address: wallet.address,
+        status: 'pending',
+        idempotencyKey: key,
+      },
+    },
+    { upsert: true, returnDocument: 'after', setDefaultsOnInsert: true },
+  );
+  return present(await settleRequest(claimed!));
+}
+
+/** A player's withdrawals, newest first. */
+export async function withdrawalHistory(userId: Id, { page, pageSize }: { page: number; pageSize: number }) {
+  const filter = { user: userId };
+  const [rows, total] = await Promise.all([
+    WithdrawalModel.find(filter)
+      .sort({ createdAt: -1, _id: -1 })
+      .skip((page - 1) * pageSize)
+      .limit(pageSize)
+      .populate<{ coin: CoinSummary | null }>('coin', COIN_FIELDS),
+    WithdrawalModel.countDocuments(filter),
+  ]);
+  return {
+    items: rows.map((row) => presentForPlayer(row as unknown as WithdrawalDocument, row.coin)),
+    total,
+    page,
+    pageSize,
+  };
+}
+
+/**
+ * An operator's decision on a pending withdrawal: done (paid, with its transaction hash) or rejected
+ * (the amount goes back). Only the first decision counts, however many operators click at once.
+ */
+export async function processWithdrawal({ withdrawalId, review, accountId, now }: { withdrawalId: string; review: WithdrawalReview; accountId: Id; now: Date }) {
+  const withdrawal = await WithdrawalModel.findById(withdrawalId);
+  if (!withdrawal) throw new AppError('NOT_FOUND');
+  // never mark paid what was never taken from the balance
+  if (review.status === 'done' && withdrawal.status === 'pending') await takeAmount(withdrawal);
+
+  const decision =
+    review.status === 'done'
+      ? { status: 'done', txHash: review.txHash, processedAt: now, processedBy: accountId }
+      : { status: 'rejected', rejectReason: review.rejectReason, processedAt: now, processedBy: accountId };
+  const processed = await WithdrawalModel.findOneAndUpdate({ _id: withdrawal._id, status: 'pending' }, { $set: decision }, { returnDocument: 'after' });
+  const current = processed ?? (await WithdrawalModel.findById(withdrawal._id));
+  // every caller settles a rejection: the refund's key makes it happen once, and a crash before it heals on the next click
+  if (current?.status === 'rejected') await returnAmount(current, accountId);
+  if (!processed) throw new AppError('WITHDRAWAL_PROCESSED');
+  return processed;
+}
