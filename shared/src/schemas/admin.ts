@@ -47,10 +47,11 @@ export const appConfigInput = z.object({
     .regex(/^([A-Za-z0-9_]{3,64})?$/, 'The short name of the mini app in BotFather')
     .default(''),
   referrerMessage: z.string().trim().max(500).default(''),
-  referrerCoin: objectId.optional().or(z.literal('')),
+  /** Empty or null: none (the console sends back the null it was given). */
+  referrerCoin: objectId.nullish().or(z.literal('')),
   referrerCoinAmount: amount.default('0'),
   defaultInviteLimit: z.coerce.number().int().min(0).max(1_000_000).default(100),
-  miningCoin: objectId.optional().or(z.literal('')),
+  miningCoin: objectId.nullish().or(z.literal('')),
   earnDurationHours: z.coerce.number().int('Whole hours').min(1).max(24 * 30).default(8),
   earnAmount: amount.default('0'),
   tonProofDomains: z.array(z.string().trim().min(1).max(253)).max(10).default([]),

@@ -37,28 +37,24 @@ export const categoryInput = z.object({
 });
 export type CategoryInput = z.infer<typeof categoryInput>;
 
-export const missionInput = z
-  .object({
-    category: objectId,
-    title: nonEmpty(120),
-    description: z.string().trim().max(1000).default(''),
-    link: httpUrl.optional().or(z.literal('')),
-    image: optionalUrl,
-    reward: amount,
-    coin: objectId,
-    verifyType: z.enum(VERIFY_TYPES),
-    verifyDuration: z.coerce.number().int().min(0).max(60 * 24 * 30).default(0),
-    claimButton: z.string().trim().max(30).default('Claim'),
-    goButton: z.string().trim().max(30).default('Go'),
-    secretCode: z.string().trim().max(64).optional(),
-    order,
-    enabled: z.boolean().default(true),
-    mustDone: z.boolean().default(false),
-  })
-  .refine((m) => m.verifyType !== 'youtube' || !!m.secretCode, {
-    message: 'A YouTube mission needs its secret code',
-    path: ['secretCode'],
-  })
+const missionFields = z.object({
+  category: objectId,
+  title: nonEmpty(120),
+  description: z.string().trim().max(1000).default(''),
+  link: httpUrl.optional().or(z.literal('')),
+  image: optionalUrl,
+  reward: amount,
+  coin: objectId,
+  verifyType: z.enum(VERIFY_TYPES),
+  verifyDuration: z.coerce.number().int().min(0).max(60 * 24 * 30).default(0),
+  claimButton: z.string().trim().max(30).default('Claim'),
+  goButton: z.string().trim().max(30).default('Go'),
+  secretCode: z.string().trim().max(64).optional(),
+  order,
+  enabled: z.boolean().default(true),
+  mustDone: z.boolean().default(false),
+});
+const missionRules = (schema: typeof missionFields) => schema
   .refine((m) => m.verifyType !== 'telegram' || /^https:\/\/t\.me\/[A-Za-z0-9_]{4,}/.test(m.link ?? ''), {
     message: 'A Telegram mission needs a public t.me link to the channel or group',
     path: ['link'],
@@ -67,6 +63,12 @@ export const missionInput = z
     message: 'Set how many minutes to wait before claiming',
     path: ['verifyDuration'],
   });
+export const missionInput = missionRules(missionFields).refine((m) => m.verifyType !== 'youtube' || !!m.secretCode, {
+  message: 'A YouTube mission needs its secret code',
+  path: ['secretCode'],
+});
+/** On edit a blank secret code keeps the saved one, so the server checks the YouTube rule against what is saved. */
+export const missionUpdateInput = missionRules(missionFields);
 export type MissionInput = z.infer<typeof missionInput>;
 
 export const coverInput = z.object({
@@ -97,6 +99,15 @@ export const stakingProfits = z.object({
   year: profitPercent,
 });
 
+/** min <= max; a malformed amount is left to its own field's message (zod runs object rules even then). */
+function inOrder(min: string, max: string): boolean {
+  try {
+    return toMicros(min) <= toMicros(max);
+  } catch {
+    return true;
+  }
+}
+
 export const stakingCoinInput = z
   .object({
     coin: objectId,
@@ -106,7 +117,7 @@ export const stakingCoinInput = z
     profits: stakingProfits,
     order,
   })
-  .refine((s) => toMicros(s.minAmount) <= toMicros(s.maxAmount), {
+  .refine((s) => inOrder(s.minAmount, s.maxAmount), {
     message: 'The maximum must be at least the minimum',
     path: ['maxAmount'],
   })

@@ -1,12 +1,23 @@
 import { z } from 'zod';
-import { AMOUNT_PATTERN } from '../money';
+import { AMOUNT_PATTERN, toMicros } from '../money';
+
+/** False only for a well-formed amount too large to store exactly (zod runs this even after the pattern fails). */
+function fitsStorage(value: string): boolean {
+  try {
+    toMicros(value);
+    return true;
+  } catch {
+    return !AMOUNT_PATTERN.test(value);
+  }
+}
 
 export const objectId = z.string().regex(/^[a-f\d]{24}$/i, 'Invalid id');
 /** A non-negative coin amount as a decimal string, at most 6 decimals. */
 export const amount = z
   .string()
   .trim()
-  .regex(AMOUNT_PATTERN, 'Enter an amount like 12 or 12.5 (at most 6 decimals)');
+  .regex(AMOUNT_PATTERN, 'Enter an amount like 12 or 12.5 (at most 6 decimals)')
+  .refine(fitsStorage, 'Amount too large');
 export const positiveAmount = amount.refine((v) => /[1-9]/.test(v), 'Must be more than 0');
 /** A percent as a decimal string, 0 to 1000. */
 export const percent = z

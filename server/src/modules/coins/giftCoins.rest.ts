@@ -1,5 +1,21 @@
+import { giftCoinInput } from '@gift/shared';
+import { AppError } from '../../lib/errors';
 import type { ResourceDefinition } from '../../rest/resource';
 import { GiftCoinModel } from './giftCoin.model';
+import { giftCoinUses } from './giftCoins.service';
 
-/** STUB: read-only until its module's work lands. */
-export const giftCoinsResource: ResourceDefinition = { name: 'gift-coins', model: GiftCoinModel };
+/** The coins of the app; one that anyone holds or anything pays in cannot be deleted (disable it instead). */
+export const giftCoinsResource: ResourceDefinition<typeof giftCoinInput> = {
+  name: 'gift-coins',
+  model: GiftCoinModel,
+  createSchema: giftCoinInput,
+  searchFields: ['name', 'symbol'],
+  filters: { enabled: 'boolean', network: 'equals', withdrawEnabled: 'boolean' },
+  sortable: ['order', 'symbol', 'name'],
+  canDelete: true,
+  remove: async (id) => {
+    const uses = await giftCoinUses(id);
+    if (uses) throw new AppError('IN_USE', { uses });
+    await GiftCoinModel.deleteOne({ _id: id });
+  },
+};

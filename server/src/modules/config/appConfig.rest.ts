@@ -1,5 +1,43 @@
+import { appConfigInput } from '@gift/shared';
 import type { ResourceDefinition } from '../../rest/resource';
+import { requireGiftCoin } from '../coins/giftCoins.service';
 import { AppConfigModel } from './appConfig.model';
+import { getAppConfig } from './config.service';
 
-/** STUB: read-only until its module's work lands. */
-export const appConfigResource: ResourceDefinition = { name: 'app-config', model: AppConfigModel };
+/** The id the console edits App Config by, whatever the record's own id is. */
+export const CURRENT_CONFIG_ID = 'current';
+
+type ConfigDocument = { toJSON: () => Record<string, unknown>; botToken?: string };
+
+/**
+ * App Config: one record, read and edited, never created or deleted from the console.
+ * The bot token is write-only: the console sees only whether one is saved, and a blank one keeps it.
+ */
+export const appConfigResource: ResourceDefinition<typeof appConfigInput> = {
+  name: 'app-config',
+  model: AppConfigModel,
+  updateSchema: appConfigInput,
+  select: '+botToken',
+  resolveId: async (id) => (id === CURRENT_CONFIG_ID ? String((await getAppConfig())._id) : id),
+  // the list always shows the one record, created with defaults on first sight
+  extraRoutes: (router) => {
+    router.get('/', async (_req, _res, next) => {
+      await getAppConfig();
+      next();
+    });
+  },
+  // toJSON already leaves the token out (a hidden field)
+  present: (doc) => ({ ...(doc as ConfigDocument).toJSON(), botTokenSet: !!(doc as ConfigDocument).botToken }),
+  update: async (id, input) => {
+    const referrerCoin = input.referrerCoin || null;
+    const miningCoin = input.miningCoin || null;
+    if (referrerCoin) await requireGiftCoin('referrerCoin', referrerCoin);
+    if (miningCoin) await requireGiftCoin('miningCoin', miningCoin);
+    const { botToken, ...fields } = input;
+    return AppConfigModel.findByIdAndUpdate(
+      id,
+      { $set: { ...fields, referrerCoin, miningCoin, ...(botToken ? { botToken } : {}) } },
+      { new: true, runValidators: true },
+    ).select('+botToken');
+  },
+};

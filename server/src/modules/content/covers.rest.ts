@@ -1,5 +1,14 @@
+import { coverInput } from '@gift/shared';
 import type { ResourceDefinition } from '../../rest/resource';
 import { CoverModel } from './content.models';
 
-/** STUB: read-only until its module's work lands. */
-export const coversResource: ResourceDefinition = { name: 'covers', model: CoverModel };
+/** Banners on the home screen. */
+export const coversResource: ResourceDefinition<typeof coverInput> = {
+  name: 'covers',
+  model: CoverModel,
+  createSchema: coverInput,
+  searchFields: ['title'],
+  filters: { enabled: 'boolean' },
+  sortable: ['order', 'title'],
+  canDelete: true,
+};

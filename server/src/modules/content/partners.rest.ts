@@ -1,5 +1,14 @@
+import { partnerInput } from '@gift/shared';
 import type { ResourceDefinition } from '../../rest/resource';
 import { PartnerModel } from './content.models';
 
-/** STUB: read-only until its module's work lands. */
-export const partnersResource: ResourceDefinition = { name: 'partners', model: PartnerModel };
+/** Partners shown on the home screen. */
+export const partnersResource: ResourceDefinition<typeof partnerInput> = {
+  name: 'partners',
+  model: PartnerModel,
+  createSchema: partnerInput,
+  searchFields: ['name'],
+  filters: { enabled: 'boolean' },
+  sortable: ['order', 'name'],
+  canDelete: true,
+};

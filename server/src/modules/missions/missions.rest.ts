@@ -1,5 +1,47 @@
+import { isValidObjectId } from 'mongoose';
+import { microsToStored, missionInput, missionUpdateInput, toMicros, type MissionInput } from '@gift/shared';
+import { AppError, badInput } from '../../lib/errors';
 import type { ResourceDefinition } from '../../rest/resource';
+import { requireGiftCoin } from '../coins/giftCoins.service';
+import { CategoryModel } from '../content/content.models';
 import { MissionModel } from './mission.models';
 
-/** STUB: read-only until its module's work lands. */
-export const missionsResource: ResourceDefinition = { name: 'missions', model: MissionModel };
+type MissionDocument = { toJSON: () => Record<string, unknown>; secretCode?: string };
+
+async function checkReferences(input: MissionInput) {
+  if (!isValidObjectId(input.category) || !(await CategoryModel.exists({ _id: input.category })))
+    throw badInput({ category: 'Choose an existing category' });
+  await requireGiftCoin('coin', input.coin);
+}
+
+/** The fields as stored: the reward in micro-units, and the secret code only when one was typed. */
+function asStored({ secretCode, ...input }: MissionInput) {
+  return { ...input, reward: microsToStored(toMicros(input.reward)), ...(secretCode ? { secretCode } : {}) };
+}
+
+/** Missions; a YouTube mission's secret code goes in but never comes out, and a blank one on edit keeps it. */
+export const missionsResource: ResourceDefinition<typeof missionInput, typeof missionUpdateInput> = {
+  name: 'missions',
+  model: MissionModel,
+  createSchema: missionInput,
+  updateSchema: missionUpdateInput,
+  searchFields: ['title', 'description'],
+  filters: { category: 'objectId', coin: 'objectId', verifyType: 'equals', enabled: 'boolean', mustDone: 'boolean' },
+  sortable: ['order', 'title', 'reward'],
+  canDelete: true,
+  select: '+secretCode',
+  // toJSON already leaves the code out (a hidden field)
+  present: (doc) => ({ ...(doc as MissionDocument).toJSON(), secretCodeSet: !!(doc as MissionDocument).secretCode }),
+  create: async (input) => {
+    await checkReferences(input);
+    return MissionModel.create(asStored(input));
+  },
+  update: async (id, input) => {
+    await checkReferences(input);
+    const saved = await MissionModel.findById(id).select('+secretCode');
+    if (!saved) throw new AppError('NOT_FOUND');
+    if (input.verifyType === 'youtube' && !input.secretCode && !saved.secretCode)
+      throw badInput({ secretCode: 'A YouTube mission needs its secret code' });
+    return MissionModel.findByIdAndUpdate(id, { $set: asStored(input) }, { new: true, runValidators: true }).select('+secretCode');
+  },
+};

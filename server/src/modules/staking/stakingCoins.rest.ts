@@ -1,5 +1,28 @@
+import { microsToStored, stakingCoinInput, toMicros, type StakingCoinInput } from '@gift/shared';
 import type { ResourceDefinition } from '../../rest/resource';
+import { requireGiftCoin } from '../coins/giftCoins.service';
 import { StakingCoinModel } from './staking.models';
 
-/** STUB: read-only until its module's work lands. */
-export const stakingCoinsResource: ResourceDefinition = { name: 'staking-coins', model: StakingCoinModel };
+const asStored = (input: StakingCoinInput) => ({
+  ...input,
+  minAmount: microsToStored(toMicros(input.minAmount)),
+  maxAmount: microsToStored(toMicros(input.maxAmount)),
+});
+
+/** Staking offers: one coin each, its bounds and a profit percent per term. */
+export const stakingCoinsResource: ResourceDefinition<typeof stakingCoinInput> = {
+  name: 'staking-coins',
+  model: StakingCoinModel,
+  createSchema: stakingCoinInput,
+  filters: { coin: 'objectId', enabled: 'boolean' },
+  sortable: ['order'],
+  canDelete: true,
+  create: async (input) => {
+    await requireGiftCoin('coin', input.coin);
+    return StakingCoinModel.create(asStored(input));
+  },
+  update: async (id, input) => {
+    await requireGiftCoin('coin', input.coin);
+    return StakingCoinModel.findByIdAndUpdate(id, { $set: asStored(input) }, { new: true, runValidators: true });
+  },
+};

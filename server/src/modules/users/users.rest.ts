@@ -1,5 +1,59 @@
-import type { ResourceDefinition } from '../../rest/resource';
+import type { Router } from 'express';
+import { balanceAdjustmentInput, userUpdateInput } from '@gift/shared';
+import { AppError } from '../../lib/errors';
+import { buildFilter, parseJsonParam, parseRange, validate, type ResourceDefinition } from '../../rest/resource';
+import { LedgerEntryModel } from '../ledger/ledger.models';
+import { adjustBalance, moneyByCoin } from './balanceAdjustment.service';
 import { UserModel } from './user.model';
 
-/** STUB: read-only until its module's work lands. */
-export const usersResource: ResourceDefinition = { name: 'users', model: UserModel };
+/** The filters a player's ledger page takes. */
+const ledgerFilters: ResourceDefinition = { name: 'users', model: LedgerEntryModel, filters: { coin: 'objectId', reason: 'equals' } };
+
+async function requirePlayer(id: string) {
+  if (!/^[a-f\d]{24}$/i.test(id) || !(await UserModel.exists({ _id: id }))) throw new AppError('NOT_FOUND');
+}
+
+function ledgerRoutes(router: Router) {
+  /** The player's posted ledger entries, newest first, paged like any list. */
+  router.get('/:id/ledger', async (req, res) => {
+    await requirePlayer(req.params.id);
+    const query = { ...buildFilter(ledgerFilters, parseJsonParam(req, 'filter')), user: req.params.id, state: 'posted' };
+    const { skip, limit } = parseRange(parseJsonParam(req, 'range'));
+    const [entries, total] = await Promise.all([
+      LedgerEntryModel.find(query).sort({ createdAt: -1, _id: -1 }).skip(skip).limit(limit),
+      LedgerEntryModel.countDocuments(query),
+    ]);
+    res.set('Content-Range', `ledger-entries ${skip}-${entries.length ? skip + entries.length - 1 : skip}/${total}`);
+    res.json(entries.map((entry) => entry.toJSON()));
+  });
+
+  /** A gift or correction through the ledger; the same key twice adjusts once. */
+  router.post('/:id/adjustments', async (req, res) => {
+    const input = validate(balanceAdjustmentInput, req.body);
+    const result = await adjustBalance(req.params.id, input, req.account!.id);
+    res.status(result.applied ? 201 : 200).json(result);
+  });
+}
+
+/**
+ * Players: operators change only what is theirs to decide (invite limit, blocked, language); everything else
+ * comes from Telegram and the ledger. Players are never created or deleted from the console.
+ */
+export const usersResource: ResourceDefinition<typeof userUpdateInput> = {
+  name: 'users',
+  model: UserModel,
+  updateSchema: userUpdateInput,
+  searchFields: ['name', 'username', 'usernameLower', 'telegramId'],
+  filters: { blocked: 'boolean', isDemo: 'boolean', referrer: 'objectId' },
+  sortable: ['referrersCount', 'missionsCount', 'doneMissionsCount', 'name', 'username', 'lastSeenAt'],
+  canDelete: false,
+  extraRoutes: ledgerRoutes,
+  show: async (doc) => {
+    const user = doc as { _id: unknown; toJSON: () => Record<string, unknown> };
+    return { ...user.toJSON(), coins: await moneyByCoin(String(user._id)) };
+  },
+  update: (id, input) => {
+    const changes = { inviteLimit: input.inviteLimit, blocked: input.blocked, ...(input.language ? { language: input.language } : {}) };
+    return UserModel.findByIdAndUpdate(id, { $set: changes }, { new: true, runValidators: true });
+  },
+};
