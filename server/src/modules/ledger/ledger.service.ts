@@ -40,23 +40,17 @@ function isDuplicateKey(error: unknown): boolean {
 async function applyToBalance(entry: { user: Types.ObjectId; coin: Types.ObjectId; amount: number; idempotencyKey: string }) {
   const keyUpdate = { $push: { appliedKeys: { $each: [entry.idempotencyKey], $slice: -REMEMBERED_KEYS } } };
   if (entry.amount >= 0) {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const result = await BalanceModel.updateOne(
-          { user: entry.user, coin: entry.coin, appliedKeys: { $ne: entry.idempotencyKey } },
-          { $inc: { amount: entry.amount }, ...keyUpdate },
-          { upsert: true },
-        );
-        return result.modifiedCount + result.upsertedCount > 0 ? 'applied' : 'already';
-      } catch (error) {
-        // the filter missed because the key is present, so the upsert collided with the existing balance
-        if (isDuplicateKey(error) && attempt < 2) {
-          if (await BalanceModel.exists({ user: entry.user, coin: entry.coin, appliedKeys: entry.idempotencyKey })) return 'already';
-          continue;
-        }
-        throw error;
-      }
+    // created by the pair alone: an upsert also filtered on the keys inserts a second balance when the key is applied
+    try {
+      await BalanceModel.updateOne({ user: entry.user, coin: entry.coin }, { $setOnInsert: { amount: 0 } }, { upsert: true });
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
     }
+    const result = await BalanceModel.updateOne(
+      { user: entry.user, coin: entry.coin, appliedKeys: { $ne: entry.idempotencyKey } },
+      { $inc: { amount: entry.amount }, ...keyUpdate },
+    );
+    return result.modifiedCount > 0 ? 'applied' : 'already';
   }
   const updated = await BalanceModel.findOneAndUpdate(
     { user: entry.user, coin: entry.coin, amount: { $gte: -entry.amount }, appliedKeys: { $ne: entry.idempotencyKey } },
@@ -87,7 +81,6 @@ export async function postEntry(input: PostEntry): Promise<PostResult> {
     state: 'pending' as const,
   };
   let entry;
-  let inserted: boolean;
   try {
     const result = await LedgerEntryModel.findOneAndUpdate(
       { idempotencyKey: input.idempotencyKey },
@@ -95,11 +88,9 @@ export async function postEntry(input: PostEntry): Promise<PostResult> {
       { upsert: true, new: true, includeResultMetadata: true, setDefaultsOnInsert: true },
     );
     entry = result.value!;
-    inserted = !result.lastErrorObject?.updatedExisting;
   } catch (error) {
     if (!isDuplicateKey(error)) throw error;
     entry = (await LedgerEntryModel.findOne({ idempotencyKey: input.idempotencyKey }))!;
-    inserted = false;
   }
   if (entry.state === 'posted') return { entryId: String(entry._id), applied: false };
 
@@ -108,8 +99,9 @@ export async function postEntry(input: PostEntry): Promise<PostResult> {
     await LedgerEntryModel.deleteOne({ _id: entry._id, state: 'pending' });
     throw new AppError('INSUFFICIENT_BALANCE');
   }
-  const marked = await LedgerEntryModel.updateOne({ _id: entry._id, state: 'pending' }, { $set: { state: 'posted' } });
-  return { entryId: String(entry._id), applied: inserted && outcome === 'applied' && marked.modifiedCount === 1 };
+  await LedgerEntryModel.updateOne({ _id: entry._id, state: 'pending' }, { $set: { state: 'posted' } });
+  // the balance's key guard lets exactly one caller apply an entry, whichever caller recorded it
+  return { entryId: String(entry._id), applied: outcome === 'applied' };
 }
 
 /** Finishes entries left pending by a crash between recording and posting. Safe to run any time. */
