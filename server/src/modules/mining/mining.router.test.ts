@@ -1,0 +1,91 @@
+import { fromMicros, toMicros } from '@gift/shared';
+import { AppConfigModel } from '../config/appConfig.model';
+import { LedgerEntryModel } from '../ledger/ledger.models';
+import { balanceOf } from '../ledger/ledger.service';
+import { MiningSessionModel } from './miningSession.model';
+import { createCoin, createPlayer, playerCaller } from '../../../test/factories';
+import { expectLedgerMatchesBalances } from '../../../test/ledgerInvariant';
+
+const START = new Date('2025-03-01T08:00:00Z');
+const atHour = (h: number) => () => new Date(START.getTime() + h * 3_600_000);
+
+async function configureMining(earnAmount: string, earnDurationHours = 8) {
+  const coin = await createCoin({ symbol: 'MINE' });
+  await AppConfigModel.updateOne(
+    { key: 'app' },
+    { $set: { miningCoin: coin._id, earnAmount: Number(toMicros(earnAmount)), earnDurationHours } },
+    { upsert: true },
+  );
+  return coin;
+}
+
+describe('mining', () => {
+  it('is not available until App Config names a coin and an amount', async () => {
+    await AppConfigModel.updateOne({ key: 'app' }, { $set: { miningCoin: null, earnAmount: 0 } }, { upsert: true });
+    const caller = playerCaller(await createPlayer());
+    await expect(caller.mining.start()).rejects.toMatchObject({ cause: { code: 'NOT_CONFIGURED' } });
+    expect(await caller.mining.status()).toMatchObject({ configured: false, active: null, readyToMove: 0 });
+  });
+
+  it('shows progress at server time, then moves the finished reward to the wallet once', async () => {
+    const coin = await configureMining('8', 8);
+    const player = await createPlayer();
+    const at = (h: number) => playerCaller(player, { now: atHour(h) });
+
+    await at(0).mining.start();
+    expect(await at(2).mining.status()).toMatchObject({
+      configured: true,
+      active: { startedAt: atHour(0)(), endsAt: atHour(8)(), minedSoFar: '2', ratePerHour: '1', remainingSeconds: 6 * 3600 },
+      readyToMove: 0,
+      coin: { id: String(coin._id), symbol: 'MINE' },
+      earnAmount: '8',
+      earnDurationHours: 8,
+      serverTime: atHour(2)(),
+    });
+    await expect(at(2).mining.start()).rejects.toMatchObject({ message: 'Mining is already running' });
+    await expect(at(7.9).mining.move()).rejects.toMatchObject({ message: 'Nothing to move' });
+
+    expect(await at(9).mining.status()).toMatchObject({
+      active: null,
+      readyToMove: 1,
+      readyAmounts: [{ coin: { symbol: 'MINE' }, amount: '8' }],
+    });
+    expect(await at(9).mining.move()).toEqual({
+      count: 1,
+      amounts: [{ coin: { id: String(coin._id), symbol: 'MINE' }, amount: '8' }],
+      message: 'Moved 1 mining rewards to wallet',
+    });
+    expect(fromMicros(await balanceOf(player._id, coin._id))).toBe('8');
+    await expect(at(9).mining.move()).rejects.toMatchObject({ cause: { code: 'NOTHING_TO_MOVE' } });
+
+    // a finished session frees the player to start the next one
+    await at(9).mining.start();
+    expect((await at(10).mining.status()).active).toMatchObject({ minedSoFar: '1' });
+    await expectLedgerMatchesBalances(player._id);
+  });
+
+  // a hundred callers queue on the one in-process test database: give them time on a busy machine
+  it('starts one session for 100 simultaneous taps', async () => {
+    await configureMining('5');
+    const player = await createPlayer();
+    const outcomes = await Promise.allSettled(Array.from({ length: 100 }, () => playerCaller(player, { now: atHour(0) }).mining.start()));
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    expect(await MiningSessionModel.countDocuments({ user: player._id })).toBe(1);
+  }, 60_000);
+
+  it('credits each finished session once across 100 simultaneous moves', async () => {
+    const coin = await configureMining('1.000001', 1);
+    const player = await createPlayer();
+    for (const h of [0, 1, 2]) await playerCaller(player, { now: atHour(h) }).mining.start();
+
+    const outcomes = await Promise.allSettled(Array.from({ length: 100 }, () => playerCaller(player, { now: atHour(5) }).mining.move()));
+
+    const counts = outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value.count] : []));
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(3);
+    for (const o of outcomes) if (o.status === 'rejected') expect(o.reason).toMatchObject({ cause: { code: 'NOTHING_TO_MOVE' } });
+    expect(fromMicros(await balanceOf(player._id, coin._id))).toBe('3.000003');
+    expect(await LedgerEntryModel.countDocuments({ user: player._id, reason: 'mining' })).toBe(3);
+    expect(await MiningSessionModel.countDocuments({ user: player._id, movedAt: null })).toBe(0);
+    await expectLedgerMatchesBalances(player._id);
+  }, 60_000);
+});

@@ -1,0 +1,138 @@
+import { Types } from 'mongoose';
+import { formatMessage, fromMicros } from '@gift/shared';
+import { AppError } from '../../lib/errors';
+import { GiftCoinModel } from '../coins/giftCoin.model';
+import { getAppConfig } from '../config/config.service';
+import { postEntry } from '../ledger/ledger.service';
+import { MiningSessionModel } from './miningSession.model';
+import { miningProgress, miningWindow } from './miningRules';
+
+type Id = string | Types.ObjectId;
+const objectId = (id: Id) => new Types.ObjectId(String(id));
+
+export const MOVED_MESSAGE = 'Moved {count} mining rewards to wallet';
+
+/** The key only a running session of this player holds; the conditional write on it allows one at a time. */
+const runningSlot = (userId: Id) => `running:${userId}`;
+
+interface SessionRow {
+  _id: Types.ObjectId;
+  coin: Types.ObjectId;
+  amount: number;
+  startedAt: Date;
+  endsAt: Date;
+}
+
+export interface CoinAmount {
+  coin: { id: string; symbol: string };
+  amount: string;
+}
+
+function presentActive(session: SessionRow, now: Date) {
+  const progress = miningProgress({ startedAt: session.startedAt, endsAt: session.endsAt, amount: BigInt(session.amount) }, now);
+  return {
+    id: String(session._id),
+    startedAt: session.startedAt,
+    endsAt: session.endsAt,
+    amount: fromMicros(session.amount),
+    minedSoFar: fromMicros(progress.minedSoFar),
+    ratePerHour: fromMicros(progress.ratePerHour),
+    remainingSeconds: Math.ceil(progress.remainingMs / 1000),
+  };
+}
+
+/** Sums micro-units per coin, naming each coin; sessions keep the coin they were started in. */
+async function amountsByCoin(rows: Array<{ coin: Types.ObjectId; amount: bigint }>): Promise<CoinAmount[]> {
+  const totals = new Map<string, bigint>();
+  for (const row of rows) totals.set(String(row.coin), (totals.get(String(row.coin)) ?? 0n) + row.amount);
+  if (!totals.size) return [];
+  const coins = await GiftCoinModel.find({ _id: { $in: [...totals.keys()].map(objectId) } }, { symbol: 1 }).lean();
+  const symbols = new Map(coins.map((c) => [String(c._id), c.symbol]));
+  return [...totals].map(([id, amount]) => ({ coin: { id, symbol: symbols.get(id) ?? '' }, amount: fromMicros(amount) }));
+}
+
+/** The Earn screen: the running session's progress at server time, finished sessions waiting to move, and the terms. */
+export async function miningStatus(userId: Id, now: Date) {
+  const user = objectId(userId);
+  const [config, active, waiting] = await Promise.all([
+    getAppConfig(),
+    MiningSessionModel.findOne({ user, startedAt: { $lte: now }, endsAt: { $gt: now } }).sort({ startedAt: -1 }).lean<SessionRow>(),
+    MiningSessionModel.find({ user, movedAt: null, endsAt: { $lte: now } }, { coin: 1, amount: 1 }).lean<SessionRow[]>(),
+  ]);
+  const [coin, readyAmounts] = await Promise.all([
+    config.miningCoin ? GiftCoinModel.findById(config.miningCoin, { symbol: 1 }).lean() : null,
+    amountsByCoin(waiting.map((s) => ({ coin: s.coin, amount: BigInt(s.amount) }))),
+  ]);
+  return {
+    configured: !!coin && config.earnAmount > 0,
+    active: active ? presentActive(active, now) : null,
+    readyToMove: waiting.length,
+    readyAmounts,
+    coin: coin ? { id: String(coin._id), symbol: coin.symbol } : null,
+    earnAmount: fromMicros(config.earnAmount ?? 0),
+    earnDurationHours: config.earnDurationHours,
+    serverTime: now,
+  };
+}
+
+function isDuplicateKey(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: number }).code === 11000;
+}
+
+/**
+ * Start: one running session at a time. The session holds the player's running slot; a single
+ * conditional upsert on that slot creates it only when no running session holds it, so simultaneous
+ * taps start one. A finished session gives the slot back first.
+ */
+export async function startMining(userId: Id, now: Date) {
+  const config = await getAppConfig();
+  const amount = BigInt(config.earnAmount ?? 0);
+  const coin = config.miningCoin ? await GiftCoinModel.findById(config.miningCoin, { _id: 1 }).lean() : null;
+  if (!coin || amount <= 0n) throw new AppError('NOT_CONFIGURED');
+  const user = objectId(userId);
+  const slot = runningSlot(user);
+  await MiningSessionModel.updateMany({ slot, endsAt: { $lte: now } }, { $set: { slot: null } });
+  const window = miningWindow(now, config.earnDurationHours);
+  try {
+    const result = await MiningSessionModel.findOneAndUpdate(
+      { slot },
+      { $setOnInsert: { user, coin: coin._id, amount: Number(amount), ...window, movedAt: null, slot } },
+      { upsert: true, new: true, includeResultMetadata: true },
+    );
+    if (result.lastErrorObject?.updatedExisting) throw new AppError('MINING_ACTIVE');
+    return presentActive(result.value!.toObject() as SessionRow, now);
+  } catch (error) {
+    // real MongoDB: a simultaneous start won the unique slot index
+    if (isDuplicateKey(error)) throw new AppError('MINING_ACTIVE');
+    throw error;
+  }
+}
+
+/**
+ * Move to Wallet: credits every finished session not moved yet. Each is credited under
+ * `mining:<sessionId>` before its conditional movedAt null → now step: the key makes repeats harmless,
+ * so simultaneous moves credit each session once and a crash in between loses nothing. A call reports
+ * the sessions whose step it won.
+ */
+export async function moveMiningRewards(userId: Id, now: Date) {
+  const user = objectId(userId);
+  const finished = await MiningSessionModel.find({ user, movedAt: null, endsAt: { $lte: now } }, { coin: 1, amount: 1 }).lean<SessionRow[]>();
+  const moved = await Promise.all(
+    finished.map(async (session) => {
+      await postEntry({
+        userId: user,
+        coinId: session.coin,
+        amount: BigInt(session.amount),
+        reason: 'mining',
+        refType: 'MiningSession',
+        refId: String(session._id),
+        idempotencyKey: `mining:${session._id}`,
+      });
+      const marked = await MiningSessionModel.updateOne({ _id: session._id, movedAt: null }, { $set: { movedAt: now } });
+      return marked.modifiedCount === 1 ? [{ coin: session.coin, amount: BigInt(session.amount) }] : [];
+    }),
+  );
+  const mine = moved.flat();
+  if (!mine.length) throw new AppError('NOTHING_TO_MOVE');
+  return { count: mine.length, amounts: await amountsByCoin(mine), message: formatMessage(MOVED_MESSAGE, { count: mine.length }) };
+}
