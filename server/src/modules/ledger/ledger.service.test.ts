@@ -35,6 +35,16 @@ describe('ledger', () => {
     expect(await LedgerEntryModel.countDocuments({ idempotencyKey: 'l2:same' })).toBe(1);
   });
 
+  it('keeps one balance when a credit already applied is posted again at once', async () => {
+    const [user, coin] = await Promise.all([createPlayer(), createCoin()]);
+    await postEntry({ userId: user.id, coinId: coin.id, amount: toMicros('1'), reason: 'gift', idempotencyKey: 'l6:fund' });
+    await Promise.all(
+      Array.from({ length: 50 }, () => postEntry({ userId: user.id, coinId: coin.id, amount: toMicros('2'), reason: 'refund', idempotencyKey: 'l6:same' })),
+    );
+    expect(await BalanceModel.countDocuments({ user: user._id, coin: coin._id })).toBe(1);
+    expect(fromMicros(await balanceOf(user.id, coin.id))).toBe('3');
+  });
+
   it('lets 100 simultaneous debits take only what the balance covers', async () => {
     const [user, coin] = await Promise.all([createPlayer(), createCoin()]);
     await postEntry({ userId: user.id, coinId: coin.id, amount: toMicros('10'), reason: 'gift', idempotencyKey: 'l3:fund' });
