@@ -199,7 +199,7 @@ async function seedDemoPlayers(
       language: player.language,
       messagePermission: true,
       isPremium: player.isPremium,
-      referralCode: randomBytes(5).toString('hex'),
+      referralCode: randomBytes(6).toString('base64url'),
       referrer,
       inviteLimit: 100,
       missionsCount: history.done.length + (history.pending?.length ?? 0) + (history.started?.length ?? 0),
@@ -268,6 +268,9 @@ async function seedDemoPlayers(
 export interface SeededPlayer {
   id: string;
   telegramId: number;
+  firstName: string;
+  lastName: string;
+  username: string;
 }
 
 /** Inserts many plain players at once (for the benchmark): batches of insertMany, no per-player round trips. */
@@ -286,11 +289,11 @@ export async function seedPlayers(count: number, batchSize = 1000): Promise<Seed
         name: `Player ${start + offset + 1}`,
         username: `player_${telegramId}`,
         usernameLower: `player_${telegramId}`,
-        referralCode: randomBytes(6).toString('hex'),
+        referralCode: randomBytes(6).toString('base64url'),
       };
     });
     await UserModel.insertMany(batch, { ordered: false });
-    for (const player of batch) seeded.push({ id: String(player._id), telegramId: player.telegramId });
+    for (const player of batch) seeded.push({ id: String(player._id), telegramId: player.telegramId, firstName: player.firstName, lastName: player.lastName, username: player.username });
   }
   return seeded;
 }

@@ -1,0 +1,280 @@
+/**
+ * `npm run bench`: the product's hot calls against the embedded database, each beside a bare
+ * Express + mongoose route doing the same database work, in the same run, over loopback.
+ *
+ * Knobs (environment): BENCH_PLAYERS (default 10000), BENCH_REQUESTS per measurement (default 2000),
+ * BENCH_CONCURRENCY (default 16), BENCH_MAX_SECONDS per measurement (default 20).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import bcrypt from 'bcryptjs';
+import express from 'express';
+import mongoose from 'mongoose';
+import { createApp } from '../src/app';
+import { withDatabaseName } from '../src/db/connect';
+import { startEmbeddedMongo } from '../src/db/embeddedMongo.mjs';
+import { seedDemoData, seedPlayers, type SeededPlayer } from '../src/db/seed';
+import { loadEnv } from '../src/env';
+import { createLogger } from '../src/lib/logger';
+import { AccountModel } from '../src/modules/accounts/account.model';
+import { MissionModel } from '../src/modules/missions/mission.models';
+import { UserModel } from '../src/modules/users/user.model';
+import { signAdminToken } from '../src/rest/adminAuth';
+import { signInitData } from '../test/telegram';
+import { bareRoutes } from './bareRoutes';
+
+const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 10_000);
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2_000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const MAX_MS = Number(process.env.BENCH_MAX_SECONDS ?? 20) * 1000;
+const WARMUP = 200;
+const BOT_TOKEN = '7000000001:AAbenchmarkTokenUsedOnlyOnLoopback_0123';
+
+interface Call {
+  method: 'GET' | 'POST';
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+interface Measurement {
+  requests: number;
+  failures: number;
+  firstFailure?: string;
+  seconds: number;
+  rps: number;
+  p50: number;
+  p99: number;
+}
+
+function send(agent: http.Agent, port: number, call: Call): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        agent,
+        host: '127.0.0.1',
+        port,
+        method: call.method,
+        path: call.path,
+        headers: { ...(call.body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(call.body) } : {}), ...call.headers },
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end(call.body);
+  });
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (!sorted.length) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** Fires `count` calls (call(i) builds the i-th) with a fixed number in flight, stopping early at the time bound. */
+async function load(port: number, count: number, call: (i: number) => Call): Promise<Measurement> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const latencies: number[] = [];
+  let failures = 0;
+  let firstFailure: string | undefined;
+  let next = 0;
+  const started = performance.now();
+  const worker = async () => {
+    while (next < count && performance.now() - started < MAX_MS) {
+      const request = call(next++);
+      const t0 = performance.now();
+      const res = await send(agent, port, request);
+      latencies.push(performance.now() - t0);
+      if (res.status >= 300) {
+        failures++;
+        firstFailure ??= `${res.status} ${res.body.slice(0, 200)}`;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  const seconds = (performance.now() - started) / 1000;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  return {
+    requests: latencies.length,
+    failures,
+    firstFailure,
+    seconds: Number(seconds.toFixed(2)),
+    rps: Math.round(latencies.length / seconds),
+    p50: Number(percentile(latencies, 50).toFixed(2)),
+    p99: Number(percentile(latencies, 99).toFixed(2)),
+  };
+}
+
+/** Database commands one call sends, counted with the driver's command monitoring while nothing else runs. */
+async function roundTrips(port: number, call: Call): Promise<{ count: number; commands: string[]; failure?: string }> {
+  const commands: string[] = [];
+  const client = mongoose.connection.getClient();
+  const listener = (event: { commandName: string; command: Record<string, unknown> }) => {
+    const target = event.command[event.commandName];
+    commands.push(typeof target === 'string' ? `${event.commandName} ${target}` : event.commandName);
+  };
+  client.on('commandStarted', listener);
+  const agent = new http.Agent({ keepAlive: false });
+  const res = await send(agent, port, call);
+  client.off('commandStarted', listener);
+  return { count: commands.length, commands, ...(res.status >= 300 ? { failure: `${res.status} ${res.body.slice(0, 200)}` } : {}) };
+}
+
+async function listen(app: express.Express): Promise<{ port: number; close: () => Promise<void> }> {
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
+}
+
+/** Hands out seeded players in order, so each claim is some player's first. */
+function playerPool(players: SeededPlayer[]) {
+  let taken = 0;
+  return (count: number) => {
+    if (taken + count > players.length) throw new Error(`The benchmark needs more players: raise BENCH_PLAYERS above ${taken + count}`);
+    const slice = players.slice(taken, taken + count);
+    taken += count;
+    return slice;
+  };
+}
+
+async function main() {
+  const env = loadEnv({
+    NODE_ENV: 'production',
+    PORT: '0',
+    MONGO_URL: 'mongodb://127.0.0.1/unused',
+    JWT_SECRET: 'benchmark-secret-'.padEnd(48, 'x'),
+    TELEGRAM_BOT_TOKEN: BOT_TOKEN,
+    // pino-http would log every request at info; a production deployment logging to a pipe pays that too, but it measures the terminal here
+    LOG_LEVEL: 'warn',
+  });
+  const logger = createLogger(env.LOG_LEVEL);
+
+  const database = await startEmbeddedMongo();
+  await mongoose.connect(withDatabaseName(database.uri, 'bench'), { monitorCommands: true });
+  await mongoose.connection.dropDatabase();
+  await mongoose.connection.syncIndexes();
+  console.log(`database: ${database.kind}; seeding demo data and ${PLAYERS} players…`);
+  const seedStarted = performance.now();
+  await seedDemoData(logger);
+  const players = await seedPlayers(PLAYERS);
+  console.log(`seeded in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s (${await UserModel.countDocuments()} players)`);
+
+  const operator = await AccountModel.create({ username: 'bench-operator', passwordHash: await bcrypt.hash('bench-operator-password', 4), permissions: ['*'] });
+  const operatorToken = signAdminToken({ id: String(operator._id), username: operator.username }, env.JWT_SECRET);
+  const autoStar = await MissionModel.findOne({ verifyType: 'auto', mustDone: true, enabled: true }).lean();
+  if (!autoStar) throw new Error('The demo data has no Auto ⭐ mission to claim');
+  const missionId = String(autoStar._id);
+
+  const product = await listen(createApp({ env, logger, clientDist: '/nonexistent', adminDist: '/nonexistent' }));
+  const bareApp = express();
+  bareApp.use(express.json());
+  bareApp.use(bareRoutes());
+  const bare = await listen(bareApp);
+
+  // launches signed once, before timing: the client's signing is not the server's work
+  const launch = (player: SeededPlayer) =>
+    `tma ${signInitData({ user: { id: player.telegramId, first_name: player.firstName, last_name: player.lastName, username: player.username, language_code: 'en' } }, BOT_TOKEN)}`;
+  const take = playerPool(players);
+  const homePlayers = take(Math.min(1000, Math.floor(players.length / 4))).map((p) => ({ ...p, header: launch(p) }));
+  const claimBody = JSON.stringify({ json: { missionId } });
+
+  const homeCall = (i: number): Call => ({ method: 'GET', path: '/trpc/home.get', headers: { authorization: homePlayers[i % homePlayers.length]!.header } });
+  const bareHomeCall = (i: number): Call => ({ method: 'GET', path: '/bare/home', headers: { 'x-telegram-id': String(homePlayers[i % homePlayers.length]!.telegramId) } });
+  const usersPath = `/api/admin/users?sort=${encodeURIComponent('["createdAt","DESC"]')}&range=${encodeURIComponent('[0,24]')}`;
+  const usersCall = (): Call => ({ method: 'GET', path: usersPath, headers: { authorization: `Bearer ${operatorToken}` } });
+  const bareUsersCall = (): Call => ({ method: 'GET', path: '/bare/users?skip=0&limit=25' });
+
+  const rows: Array<{ name: string; product: Measurement; bare: Measurement }> = [];
+  const measure = async (name: string, productCall: (i: number) => Call, bareCall: (i: number) => Call, count = REQUESTS) => {
+    await load(product.port, Math.min(WARMUP, count), productCall);
+    await load(bare.port, Math.min(WARMUP, count), bareCall);
+    const productResult = await load(product.port, count, productCall);
+    const bareResult = await load(bare.port, count, bareCall);
+    rows.push({ name, product: productResult, bare: bareResult });
+    console.log(`  ${name}: done`);
+  };
+
+  console.log(`measuring: ${REQUESTS} requests each (at most ${MAX_MS / 1000} s), ${CONCURRENCY} in flight, keep-alive, loopback`);
+  // every home player launches once so the measured calls are returning players, as in real use
+  await load(product.port, homePlayers.length, homeCall);
+  await measure('home.get (player home)', homeCall, bareHomeCall);
+
+  const claimCount = Math.min(REQUESTS, Math.floor((players.length - homePlayers.length) / 2) - WARMUP);
+  const productClaimers = take(claimCount + WARMUP).map((p) => ({ ...p, header: launch(p) }));
+  const bareClaimers = take(claimCount + WARMUP);
+  let productClaimIndex = 0;
+  let bareClaimIndex = 0;
+  await measure(
+    'missions.claim (first claim, Auto ⭐)',
+    () => ({ method: 'POST', path: '/trpc/missions.claim', headers: { authorization: productClaimers[productClaimIndex++]!.header }, body: claimBody }),
+    () => ({ method: 'POST', path: '/bare/claim', headers: { 'x-telegram-id': String(bareClaimers[bareClaimIndex++]!.telegramId) }, body: JSON.stringify({ missionId }) }),
+    claimCount,
+  );
+  await measure('console users list (25, newest first)', usersCall, bareUsersCall);
+
+  const probePlayer = homePlayers[0]!;
+  const homeTrips = await roundTrips(product.port, homeCall(0));
+  const bareHomeTrips = await roundTrips(bare.port, { method: 'GET', path: '/bare/home', headers: { 'x-telegram-id': String(probePlayer.telegramId) } });
+  const claimProbe = take(2);
+  const claimTrips = await roundTrips(product.port, { method: 'POST', path: '/trpc/missions.claim', headers: { authorization: launch(claimProbe[0]!) }, body: claimBody });
+  const bareClaimTrips = await roundTrips(bare.port, { method: 'POST', path: '/bare/claim', headers: { 'x-telegram-id': String(claimProbe[1]!.telegramId) }, body: JSON.stringify({ missionId }) });
+
+  const pad = (text: string | number, width: number) => String(text).padStart(width);
+  const line = '-'.repeat(118);
+  console.log(`\n${line}`);
+  console.log(`${'call'.padEnd(40)}${pad('req/s', 9)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('fail', 6)} |${pad('bare req/s', 11)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('fail', 6)} |${pad('bare/product', 13)}`);
+  console.log(line);
+  for (const { name, product: p, bare: b } of rows) {
+    console.log(`${name.padEnd(40)}${pad(p.rps, 9)}${pad(p.p50, 9)}${pad(p.p99, 9)}${pad(p.failures, 6)} |${pad(b.rps, 11)}${pad(b.p50, 9)}${pad(b.p99, 9)}${pad(b.failures, 6)} |${pad(`${(b.rps / Math.max(p.rps, 1)).toFixed(2)}x`, 13)}`);
+  }
+  console.log(line);
+  console.log(`database round trips per call (product / bare):`);
+  console.log(`  home.get        ${homeTrips.count} / ${bareHomeTrips.count}   [${homeTrips.commands.join(', ')}]`);
+  console.log(`  missions.claim  ${claimTrips.count} / ${bareClaimTrips.count}   [${claimTrips.commands.join(', ')}]`);
+  for (const [name, probe] of Object.entries({ 'home.get': homeTrips, 'bare home': bareHomeTrips, 'missions.claim': claimTrips, 'bare claim': bareClaimTrips })) {
+    if (probe.failure) console.log(`  round-trip probe of ${name} failed: ${probe.failure}`);
+  }
+  for (const { name, product: p, bare: b } of rows) {
+    if (p.firstFailure) console.log(`  first failure, ${name}: ${p.firstFailure}`);
+    if (b.firstFailure) console.log(`  first failure, ${name} (bare): ${b.firstFailure}`);
+  }
+
+  const results = {
+    at: new Date().toISOString(),
+    node: process.version,
+    database: database.kind,
+    players: await UserModel.countDocuments(),
+    concurrency: CONCURRENCY,
+    requestsPerMeasurement: REQUESTS,
+    rows: rows.map((r) => ({ ...r, ratio: Number((r.bare.rps / Math.max(r.product.rps, 1)).toFixed(2)) })),
+    roundTrips: { home: homeTrips, bareHome: bareHomeTrips, claim: claimTrips, bareClaim: bareClaimTrips },
+  };
+  const out = path.resolve(__dirname, '..', '..', 'bench-results');
+  mkdirSync(out, { recursive: true });
+  writeFileSync(path.join(out, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\nwritten to ${path.join(out, 'latest.json')}`);
+
+  await product.close();
+  await bare.close();
+  await mongoose.disconnect();
+  await database.stop();
+  const failed = rows.some((r) => r.product.failures || r.bare.failures);
+  process.exit(failed ? 1 : 0);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
+
