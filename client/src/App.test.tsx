@@ -1,0 +1,138 @@
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router';
+import { fakeTrpcServer, Refusal, type Handlers } from '../test/fakeTrpcServer';
+import { AppProviders, AppRoutes } from './App';
+import { initI18n, setLanguage } from './lib/i18n';
+import { createQueryClient, createTrpcClient, PLAYER_TOKEN_KEY } from './lib/trpc';
+
+const DEMO_PLAYER = {
+  id: '65f000000000000000000001',
+  telegramId: 0,
+  name: 'Demo Player',
+  username: 'demo_player',
+  language: 'en',
+  theme: 'dark',
+  messagePermission: false,
+  isPremium: false,
+  photoUrl: '',
+  isDemo: true,
+  referralCode: 'DEMO42',
+  inviteLimit: 100,
+  referrersCount: 4,
+  missionsCount: 9,
+  doneMissionsCount: 7,
+  createdAt: new Date('2026-01-01T00:00:00Z'),
+  coins: [{ coinId: 'c1', symbol: 'GIFT', name: 'Gift Coin', icon: '', balance: '1250.5', rewards: '1000', earned: '250.5', withdrawn: '0', gifts: '0' }],
+};
+
+const HOME = {
+  covers: [],
+  partners: [],
+  categories: [
+    { id: '65f0000000000000000000c1', title: 'Get started', missionsCount: 3, doneMissionsCount: 1 },
+    { id: '65f0000000000000000000c2', title: 'Social', missionsCount: 2, doneMissionsCount: 0 },
+  ],
+};
+
+function renderApp(path: string, handlers: Handlers) {
+  const server = fakeTrpcServer(handlers);
+  render(
+    <AppProviders queryClient={createQueryClient()} trpcClient={createTrpcClient({ fetch: server.fetch })}>
+      <MemoryRouter initialEntries={[path]}>
+        <AppRoutes />
+      </MemoryRouter>
+    </AppProviders>,
+  );
+  return server;
+}
+
+const signedInPlayer: Handlers = { 'user.me': () => DEMO_PLAYER, 'home.get': () => HOME, 'user.updateSettings': () => ({ ok: true }) };
+
+beforeAll(() => initI18n());
+afterEach(() => setLanguage('en'));
+
+it('opens on the tasks: categories with progress, the four tabs, and the demo player clearly marked', async () => {
+  renderApp('/', signedInPlayer);
+  expect(await screen.findByText('Get started')).toBeInTheDocument();
+  expect(screen.getByText('1 / 3 done')).toBeInTheDocument();
+  expect(screen.getByText('Demo player')).toBeInTheDocument();
+  const tabs = within(screen.getByRole('navigation', { name: 'Main' })).getAllByRole('link');
+  expect(tabs.map((tab) => tab.textContent)).toEqual(['Tasks', 'Staking', 'Currency', 'Profile']);
+  expect(tabs[0]).toHaveAttribute('aria-current', 'page');
+});
+
+it("shows the player's name and figures on the profile", async () => {
+  renderApp('/profile', signedInPlayer);
+  expect(await screen.findByTestId('player-name')).toHaveTextContent('Demo Player');
+  expect(screen.getByText('@demo_player')).toBeInTheDocument();
+  expect(screen.getByText('Done missions').previousSibling).toHaveTextContent('7');
+  expect(screen.getByText('Referrers').previousSibling).toHaveTextContent('4');
+  expect(screen.getByText('Earned').previousSibling).toHaveTextContent('250.5');
+});
+
+it('switching to Persian in settings turns the app right-to-left and keeps the choice on the account', async () => {
+  const server = renderApp('/profile/settings', signedInPlayer);
+  await userEvent.click(await screen.findByRole('button', { name: 'فارسی' }));
+
+  expect(document.documentElement.dir).toBe('rtl');
+  const tabs = within(screen.getByRole('navigation', { name: 'Main' })).getAllByRole('link');
+  expect(tabs.map((tab) => tab.textContent)).toEqual(['ماموریت‌ها', 'استیکینگ', 'ارزها', 'پروفایل']);
+  expect(await screen.findByText('ذخیره شد')).toBeInTheDocument();
+  expect(server.calls.find((call) => call.path === 'user.updateSettings')?.input).toEqual({ language: 'fa' });
+});
+
+it("shows 'Coming soon...' on sections not open yet", async () => {
+  renderApp('/staking', signedInPlayer);
+  expect(await screen.findByRole('heading', { name: 'Staking' })).toBeInTheDocument();
+  expect(screen.getByText('Coming soon...')).toBeInTheDocument();
+});
+
+it("shows 'Page Not Found' on an unknown address", async () => {
+  renderApp('/no/such/page', signedInPlayer);
+  expect(await screen.findByRole('heading', { name: 'Page Not Found' })).toBeInTheDocument();
+});
+
+describe('outside Telegram without a session', () => {
+  it('signs in with a Telegram username and the code the bot sent, then opens the app', async () => {
+    let token: string | null = null;
+    const server = renderApp('/', {
+      ...signedInPlayer,
+      'user.me': () => {
+        if (!token) throw new Refusal('UNAUTHORIZED', 401, 'Please sign in again');
+        return { ...DEMO_PLAYER, isDemo: false, name: 'Sara' };
+      },
+      'auth.requestLoginCode': () => ({ sent: true }),
+      'auth.verifyLoginCode': (input) => {
+        if ((input as { code: string }).code !== '123456') throw new Refusal('INCORRECT_CODE', 400, 'Incorrect code');
+        token = 'player.token';
+        return { token };
+      },
+    });
+
+    await userEvent.type(await screen.findByLabelText('Telegram username'), '@sara_k');
+    await userEvent.click(screen.getByRole('button', { name: 'Send code' }));
+    expect(await screen.findByText('We sent a code to @sara_k in Telegram.')).toBeInTheDocument();
+    expect(server.calls.find((call) => call.path === 'auth.requestLoginCode')?.input).toEqual({ username: 'sara_k' });
+
+    await userEvent.type(screen.getByLabelText('Code'), '000000');
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Incorrect code');
+
+    await userEvent.clear(screen.getByLabelText('Code'));
+    await userEvent.type(screen.getByLabelText('Code'), '123456');
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+
+    expect(await screen.findByText('Hi, Sara')).toBeInTheDocument();
+    expect(localStorage.getItem(PLAYER_TOKEN_KEY)).toBe('player.token');
+    expect(server.calls.at(-1)?.authorization).toBe('Bearer player.token');
+  });
+
+  it('refuses a username Telegram would not accept before asking the server', async () => {
+    const server = renderApp('/', { 'user.me': () => { throw new Refusal('UNAUTHORIZED', 401); } });
+    await userEvent.type(await screen.findByLabelText('Telegram username'), 'ab');
+    await userEvent.click(screen.getByRole('button', { name: 'Send code' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Enter your Telegram username');
+    expect(server.calls.some((call) => call.path === 'auth.requestLoginCode')).toBe(false);
+  });
+});

@@ -1,0 +1,71 @@
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { PageHeader } from '../../ui/PageHeader';
+import { useSession, type Player } from '../signIn/PlayerSession';
+
+const COIN_FIGURES = ['rewards', 'earned', 'withdrawn', 'gifts'] as const;
+const COUNTS = ['missionsCount', 'doneMissionsCount', 'referrersCount'] as const;
+
+function Avatar({ player }: { player: Player }) {
+  return (
+    <div className="avatar" aria-hidden="true">
+      {player.photoUrl ? <img src={player.photoUrl} alt="" /> : (player.name || player.username || '?').slice(0, 1).toUpperCase()}
+    </div>
+  );
+}
+
+/** The player's figures, and the way to settings, withdraw and wallets. */
+export function ProfilePage() {
+  const { t } = useTranslation();
+  const { player, credential, signOut } = useSession();
+  return (
+    <section className="page">
+      <PageHeader title={t('profile.title')} />
+      <div className="card profile-head">
+        <Avatar player={player} />
+        <div>
+          <div className="title" data-testid="player-name">{player.name || player.username}</div>
+          {player.username && <div className="muted" dir="ltr">@{player.username}</div>}
+        </div>
+      </div>
+
+      <div className="card">
+        <div className="figures">
+          {COUNTS.map((count) => (
+            <div className="figure" key={count}>
+              <div className="value">{player[count]}</div>
+              <div className="label">{t(`profile.figures.${count}`)}</div>
+            </div>
+          ))}
+        </div>
+      </div>
+
+      {player.coins.map((coin) => (
+        <div className="card" key={coin.coinId}>
+          <h2>
+            {coin.name} <span className="muted" dir="ltr">{coin.balance} {coin.symbol}</span>
+          </h2>
+          <div className="figures">
+            {COIN_FIGURES.map((figure) => (
+              <div className="figure" key={figure}>
+                <div className="value">{coin[figure]}</div>
+                <div className="label">{t(`profile.figures.${figure}`)}</div>
+              </div>
+            ))}
+          </div>
+        </div>
+      ))}
+
+      <nav className="menu">
+        <Link className="list-row" to="/profile/settings">{t('profile.settings')}</Link>
+        <Link className="list-row" to="/profile/withdraw">{t('profile.withdraw')}</Link>
+        <Link className="list-row" to="/profile/my-wallets">{t('profile.myWallets')}</Link>
+        {credential === 'web' && (
+          <button type="button" className="button button-ghost" onClick={signOut}>
+            {t('profile.signOut')}
+          </button>
+        )}
+      </nav>
+    </section>
+  );
+}

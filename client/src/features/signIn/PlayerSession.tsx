@@ -1,0 +1,97 @@
+import { createContext, lazy, Suspense, useContext, useEffect, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { currentLanguage, isLanguage, LOCALE_STORAGE_KEY, setLanguage } from '../../lib/i18n';
+import { appErrorOf, playerCredential, storePlayerToken, trpc, type CredentialKind, type RouterOutputs } from '../../lib/trpc';
+import { ErrorMessage } from '../../ui/ErrorMessage';
+import { isThemeChoice, THEME_STORAGE_KEY, useTheme } from '../../ui/theme';
+
+// only players outside Telegram sign in here: its code (and the form checks) load when needed
+const SignInPage = lazy(() => import('./SignInPage').then((module) => ({ default: module.SignInPage })));
+
+export type Player = RouterOutputs['user']['me'];
+
+interface Session {
+  player: Player;
+  credential: CredentialKind;
+  signOut: () => void;
+}
+
+const SessionContext = createContext<Session | null>(null);
+
+function hasLocalChoice(key: string): boolean {
+  try {
+    return localStorage.getItem(key) !== null;
+  } catch {
+    return false;
+  }
+}
+
+/** Shows the app once the server knows the player; outside Telegram without a session, the sign-in. */
+export function PlayerSession({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  const utils = trpc.useUtils();
+  const [credential, setCredential] = useState(() => playerCredential().kind);
+  const me = trpc.user.me.useQuery(undefined, { retry: false });
+  const { setChoice } = useTheme();
+  const player = me.data;
+
+  // a player's saved choices follow them to a new device, unless this device already chose
+  useEffect(() => {
+    if (!player) return;
+    if (!hasLocalChoice(LOCALE_STORAGE_KEY) && isLanguage(player.language) && player.language !== currentLanguage()) void setLanguage(player.language);
+    if (!hasLocalChoice(THEME_STORAGE_KEY) && isThemeChoice(player.theme)) setChoice(player.theme);
+  }, [player, setChoice]);
+
+  const refresh = () => {
+    setCredential(playerCredential().kind);
+    void utils.invalidate();
+  };
+
+  const splash = <div className="splash" aria-busy="true">{t('common.loading')}</div>;
+  if (me.isPending) return splash;
+
+  if (me.error) {
+    const unauthorized = appErrorOf(me.error)?.code === 'UNAUTHORIZED' || me.error.data?.httpStatus === 401;
+    if (unauthorized && credential !== 'telegram') {
+      if (credential === 'web') storePlayerToken(null);
+      return (
+        <Suspense fallback={splash}>
+          <SignInPage onSignedIn={refresh} />
+        </Suspense>
+      );
+    }
+    return (
+      <section className="page status-page">
+        <ErrorMessage error={me.error} />
+        <button type="button" className="button" onClick={() => void me.refetch()}>
+          {t('common.retry')}
+        </button>
+      </section>
+    );
+  }
+
+  const session: Session = {
+    player: me.data,
+    credential,
+    signOut: () => {
+      storePlayerToken(null);
+      refresh();
+    },
+  };
+  return (
+    <SessionContext.Provider value={session}>
+      {me.data.isDemo && (
+        <p className="notice" role="note">
+          <span className="badge">{t('common.demo')}</span> {t('common.demoHint')}
+        </p>
+      )}
+      {children}
+    </SessionContext.Provider>
+  );
+}
+
+export function useSession(): Session {
+  const session = useContext(SessionContext);
+  if (!session) throw new Error('useSession needs <PlayerSession>');
+  return session;
+}

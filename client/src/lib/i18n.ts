@@ -1,0 +1,66 @@
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { LANGUAGES, type Language } from '@gift/shared/src/constants';
+import { en } from '../locales/en';
+import { fa } from '../locales/fa';
+
+/** Browser storage key of the chosen language (spec §9). */
+export const LOCALE_STORAGE_KEY = 'locale';
+const LOCALE_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
+const RIGHT_TO_LEFT: ReadonlySet<Language> = new Set(['fa']);
+
+export function isLanguage(value: unknown): value is Language {
+  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
+}
+
+function storedLanguage(): Language | null {
+  try {
+    const value = localStorage.getItem(LOCALE_STORAGE_KEY);
+    return isLanguage(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Sets lang and dir on <html> so the whole layout, not only text, turns right-to-left. */
+function applyDocumentLanguage(language: Language) {
+  document.documentElement.lang = language;
+  document.documentElement.dir = RIGHT_TO_LEFT.has(language) ? 'rtl' : 'ltr';
+}
+
+/** Starts i18next once; the stored choice wins, then the hint (Telegram's language), then English. */
+export function initI18n(hint?: string | null) {
+  const language = storedLanguage() ?? (isLanguage(hint) ? hint : 'en');
+  if (!i18next.isInitialized) {
+    void i18next.use(initReactI18next).init({
+      resources: { en: { translation: en }, fa: { translation: fa } },
+      lng: language,
+      fallbackLng: 'en',
+      supportedLngs: [...LANGUAGES],
+      interpolation: { escapeValue: false },
+      initAsync: false,
+      returnNull: false,
+    });
+    i18next.on('languageChanged', (next) => {
+      if (isLanguage(next)) applyDocumentLanguage(next);
+    });
+  }
+  applyDocumentLanguage(language);
+  return i18next;
+}
+
+/** Switches the language, remembers it, and flips the layout direction. */
+export async function setLanguage(language: Language) {
+  try {
+    localStorage.setItem(LOCALE_STORAGE_KEY, language);
+  } catch {
+    // private mode: the choice lasts for this visit only
+  }
+  document.cookie = `${LOCALE_STORAGE_KEY}=${language}; max-age=${LOCALE_COOKIE_MAX_AGE_SECONDS}; path=/; samesite=lax`;
+  await i18next.changeLanguage(language);
+  applyDocumentLanguage(language);
+}
+
+export function currentLanguage(): Language {
+  return isLanguage(i18next.language) ? i18next.language : 'en';
+}

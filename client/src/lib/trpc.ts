@@ -1,0 +1,89 @@
+import { QueryClient } from '@tanstack/react-query';
+import { httpBatchLink, TRPCClientError } from '@trpc/client';
+import { createTRPCReact } from '@trpc/react-query';
+import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
+import superjson from 'superjson';
+// type-only: no server code reaches the bundle
+import type { AppRouter } from '../../../server/src/trpc/root';
+import { telegramInitData } from './telegram';
+
+export const trpc = createTRPCReact<AppRouter>();
+export type RouterInputs = inferRouterInputs<AppRouter>;
+export type RouterOutputs = inferRouterOutputs<AppRouter>;
+
+/** Where the token of a web sign-in (username + code, outside Telegram) is kept. */
+export const PLAYER_TOKEN_KEY = 'playerToken';
+
+export function storedPlayerToken(): string | null {
+  try {
+    return localStorage.getItem(PLAYER_TOKEN_KEY);
+  } catch {
+    return null;
+  }
+}
+
+export function storePlayerToken(token: string | null): void {
+  try {
+    if (token) localStorage.setItem(PLAYER_TOKEN_KEY, token);
+    else localStorage.removeItem(PLAYER_TOKEN_KEY);
+  } catch {
+    // storage off: the player signs in again next visit
+  }
+}
+
+export type CredentialKind = 'telegram' | 'web' | 'demo';
+
+/**
+ * Who the player is, in the order the server trusts it: Telegram's signed launch data, then a web
+ * sign-in token, then the demo player (which only a development server accepts).
+ */
+export function playerCredential(): { kind: CredentialKind; authorization: string } {
+  const initData = telegramInitData();
+  if (initData) return { kind: 'telegram', authorization: `tma ${initData}` };
+  const token = storedPlayerToken();
+  if (token) return { kind: 'web', authorization: `Bearer ${token}` };
+  return { kind: 'demo', authorization: 'demo' };
+}
+
+/** The API client; tests pass their own fetch (a stand-in server). */
+export function createTrpcClient({ url = '/trpc', fetch }: { url?: string; fetch?: typeof globalThis.fetch } = {}) {
+  return trpc.createClient({
+    links: [
+      httpBatchLink({
+        url,
+        transformer: superjson,
+        headers: () => ({ Authorization: playerCredential().authorization }),
+        ...(fetch ? { fetch } : {}),
+      }),
+    ],
+  });
+}
+
+/** The product's error code of a failed call (see shared ERROR_MESSAGES), if it has one. */
+export function appErrorOf(error: unknown): { code: string; params: Record<string, string | number> } | null {
+  if (!(error instanceof TRPCClientError)) return null;
+  const data = error.data as { appCode?: string | null; params?: Record<string, string | number> | null } | undefined;
+  return data?.appCode ? { code: data.appCode, params: data.params ?? {} } : null;
+}
+
+const NOT_WORTH_RETRYING = new Set([400, 401, 403, 404, 409, 422]);
+const MAX_RETRIES = 3;
+
+/** Cache settings of spec §9: fresh for 60 s, kept 5 min, retried with 500 ms × attempt between tries. */
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        staleTime: 60_000,
+        gcTime: 5 * 60_000,
+        retry: (failureCount, error) => {
+          const status = (error as { data?: { httpStatus?: number } | null }).data?.httpStatus;
+          if (status && NOT_WORTH_RETRYING.has(status)) return false;
+          return failureCount < MAX_RETRIES;
+        },
+        retryDelay: (failureCount) => 500 * (failureCount + 1),
+      },
+      mutations: { retry: false },
+    },
+  });
+}

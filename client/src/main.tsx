@@ -1,0 +1,17 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './App';
+import { initI18n } from './lib/i18n';
+import { connectToTelegram, telegramLanguage } from './lib/telegram';
+import { registerServiceWorker } from './lib/serviceWorker';
+import './styles.css';
+
+connectToTelegram();
+initI18n(telegramLanguage());
+registerServiceWorker();
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

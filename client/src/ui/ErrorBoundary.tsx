@@ -1,0 +1,37 @@
+import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { Translation } from 'react-i18next';
+
+interface State {
+  error: Error | null;
+}
+
+/** Fatal render errors show the error view (spec §2: 'Internal Server Error', status 500). */
+export class ErrorBoundary extends Component<{ children: ReactNode }, State> {
+  override state: State = { error: null };
+
+  static getDerivedStateFromError(error: Error): State {
+    return { error };
+  }
+
+  override componentDidCatch(error: Error, info: ErrorInfo) {
+    console.error('The app failed to render', error, info.componentStack);
+  }
+
+  override render() {
+    if (!this.state.error) return this.props.children;
+    return (
+      <Translation>
+        {(t) => (
+          <section className="page status-page" role="alert">
+            <p className="status-code">500</p>
+            <h1>{t('fatal.title')}</h1>
+            <p>{t('fatal.text')}</p>
+            <button type="button" className="button" onClick={() => window.location.reload()}>
+              {t('common.retry')}
+            </button>
+          </section>
+        )}
+      </Translation>
+    );
+  }
+}

@@ -1,0 +1,15 @@
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+
+/** Unknown routes (spec §2: default title 'Page Not Found'). */
+export function NotFoundPage() {
+  const { t } = useTranslation();
+  return (
+    <section className="page status-page">
+      <p className="status-code">404</p>
+      <h1>{t('notFound.title')}</h1>
+      <p>{t('notFound.text')}</p>
+      <Link className="button" to="/">{t('notFound.home')}</Link>
+    </section>
+  );
+}

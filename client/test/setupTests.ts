@@ -1,0 +1,7 @@
+import '@testing-library/jest-dom';
+
+afterEach(() => {
+  localStorage.clear();
+  sessionStorage.clear();
+  window.location.hash = '';
+});
