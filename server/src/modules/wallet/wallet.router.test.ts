@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { TON_PROOF_MAX_AGE_SECONDS, TON_PROOF_PAYLOAD_TTL_SECONDS } from '@gift/shared';
 import { keyPairFromSeed } from '@ton/crypto';
+import request from 'supertest';
+import { createApp } from '../../app';
 import { createPlayer } from '../../../test/factories';
-import { testEnv } from '../../../test/helpers';
+import { silentLogger, testEnv } from '../../../test/helpers';
 import { signTonProof, testWallet, type TestWallet } from '../../../test/tonWallet';
+import { signPlayerToken } from '../users/playerAuth';
 import type { UserDocument } from '../users/user.model';
 import { AppConfigModel } from '../config/appConfig.model';
 import { createContextInner } from '../../trpc/context';
@@ -160,5 +163,22 @@ describe('wallet linking with ton_proof', () => {
   it('asks a signed-out caller to sign in', async () => {
     const anonymous = createCaller(createContextInner({ env, origin: ORIGIN }));
     await expect(anonymous.wallet.proofPayload()).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+  });
+
+  it('over HTTP, accepts a proof for the host the app is served from and no other', async () => {
+    const app = createApp({ env, logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
+    const player = await createPlayer();
+    const auth = `Bearer ${signPlayerToken(player.id, env.JWT_SECRET, new Date())}`;
+    const call = (procedure: string, input?: unknown) =>
+      request(app).post(`/trpc/wallet.${procedure}`).set('Host', 'rewards.example:8443').set('Authorization', auth).send({ json: input });
+    const sign = async (domain: string) => {
+      const { body } = await call('proofPayload').expect(200);
+      return signTonProof(testWallet(), { payload: body.result.data.json.payload, domain, timestamp: seconds(new Date()) });
+    };
+
+    const elsewhere = await call('link', await sign('gift.example')).expect(400);
+    expect(elsewhere.body.error.json).toMatchObject({ message: 'Wallet proof is invalid', data: { appCode: 'TON_PROOF_INVALID' } });
+    const linked = await call('link', await sign('rewards.example:8443')).expect(200);
+    expect(linked.body.result.data.json.address).toMatch(/^UQ/);
   });
 });
