@@ -1,0 +1,206 @@
+import { createHash } from 'node:crypto';
+import { Types } from 'mongoose';
+import { fromMicros, STAKING_DURATION_KEYS, STAKING_DURATIONS, toMicros, type StakingDuration } from '@gift/shared';
+import { AppError, badInput } from '../../lib/errors';
+import { GiftCoinModel } from '../coins/giftCoin.model';
+import { balancesOf, postEntry } from '../ledger/ledger.service';
+import { StakeModel, StakingCoinModel } from './staking.models';
+import { amountRefusal, stakeCountdown, stakeProfit, unlockDate } from './stakingRules';
+
+type Id = string | Types.ObjectId;
+const objectId = (id: Id) => new Types.ObjectId(String(id));
+
+interface OfferRow {
+  _id: Types.ObjectId;
+  coin: Types.ObjectId;
+  enabled: boolean;
+  minAmount: number;
+  maxAmount: number;
+  profits?: Partial<Record<StakingDuration, string>> | null;
+}
+
+/** The durations an offer has a profit percent for, in the product's order. */
+function offeredDurations(offer: OfferRow) {
+  return STAKING_DURATION_KEYS.flatMap((duration) => {
+    const percent = offer.profits?.[duration];
+    return percent ? [{ duration, label: STAKING_DURATIONS[duration].label, days: STAKING_DURATIONS[duration].days, percent }] : [];
+  });
+}
+
+/** Every enabled staking offer whose coin is enabled, with the player's balance of that coin. */
+export async function stakingOffers(userId: Id) {
+  const [offers, balances] = await Promise.all([
+    StakingCoinModel.find({ enabled: true }).sort({ order: 1, _id: 1 }).lean<OfferRow[]>(),
+    balancesOf(userId),
+  ]);
+  const coins = await GiftCoinModel.find({ _id: { $in: offers.map((o) => o.coin) }, enabled: true }, { name: 1, symbol: 1, icon: 1 }).lean();
+  const coinById = new Map(coins.map((c) => [String(c._id), c]));
+  return offers.flatMap((offer) => {
+    const coin = coinById.get(String(offer.coin));
+    const durations = offeredDurations(offer);
+    if (!coin || !durations.length) return [];
+    return [{
+      id: String(offer._id),
+      coin: { id: String(coin._id), name: coin.name, symbol: coin.symbol, icon: coin.icon ?? '' },
+      minAmount: fromMicros(offer.minAmount),
+      maxAmount: fromMicros(offer.maxAmount),
+      durations,
+      balance: fromMicros(balances.get(String(coin._id)) ?? 0n),
+    }];
+  });
+}
+
+async function enabledOffer(stakingCoinId: string): Promise<OfferRow> {
+  const offer = await StakingCoinModel.findById(objectId(stakingCoinId)).lean<OfferRow>();
+  if (!offer) throw new AppError('NOT_FOUND');
+  const coinEnabled = offer.enabled && (await GiftCoinModel.exists({ _id: offer.coin, enabled: true }));
+  if (!coinEnabled) throw new AppError('STAKING_DISABLED');
+  return offer;
+}
+
+export interface StakeTerms {
+  stakingCoinId: string;
+  amount: string;
+  duration: string;
+}
+
+function termsOf(offer: OfferRow, input: StakeTerms, now: Date) {
+  const duration = input.duration as StakingDuration;
+  const percent = STAKING_DURATION_KEYS.includes(duration) ? offer.profits?.[duration] : undefined;
+  if (!percent) throw badInput({ duration: 'This duration is not offered for this coin' });
+  const amount = toMicros(input.amount);
+  const refusal = amountRefusal(amount, BigInt(offer.minAmount), BigInt(offer.maxAmount));
+  if (refusal) throw new AppError(refusal, { min: fromMicros(offer.minAmount), max: fromMicros(offer.maxAmount) });
+  const profit = stakeProfit(amount, percent);
+  return { amount, duration, percent, profit, total: amount + profit, startedAt: now, unlocksAt: unlockDate(now, duration) };
+}
+
+function presentTerms(terms: ReturnType<typeof termsOf>) {
+  return {
+    amount: fromMicros(terms.amount),
+    duration: terms.duration,
+    percent: terms.percent,
+    profit: fromMicros(terms.profit),
+    total: fromMicros(terms.total),
+    unlocksAt: terms.unlocksAt,
+  };
+}
+
+/** What staking this amount for this duration would give, shown before the player confirms. */
+export async function quoteStake(input: StakeTerms, now: Date) {
+  return presentTerms(termsOf(await enabledOffer(input.stakingCoinId), input, now));
+}
+
+/** The same client key of the same player always names the same stake, so a retry finds it. */
+function stakeIdFor(scopedKey: string): Types.ObjectId {
+  return new Types.ObjectId(createHash('sha256').update(`stake:${scopedKey}`).digest().subarray(0, 12));
+}
+
+interface StakeRow {
+  _id: Types.ObjectId;
+  coin: Types.ObjectId;
+  amount: number;
+  duration: StakingDuration;
+  profitPercent: string;
+  profit: number;
+  startedAt: Date;
+  unlocksAt: Date;
+  claimedAt: Date | null;
+}
+
+function presentStake(stake: StakeRow, symbol: string, now: Date) {
+  return {
+    id: String(stake._id),
+    coin: { id: String(stake.coin), symbol },
+    amount: fromMicros(stake.amount),
+    duration: stake.duration,
+    durationLabel: STAKING_DURATIONS[stake.duration]?.label ?? stake.duration,
+    percent: stake.profitPercent,
+    profit: fromMicros(stake.profit),
+    total: fromMicros(BigInt(stake.amount) + BigInt(stake.profit)),
+    startedAt: stake.startedAt,
+    unlocksAt: stake.unlocksAt,
+    claimedAt: stake.claimedAt ?? null,
+    ...stakeCountdown({ unlocksAt: stake.unlocksAt, claimedAt: stake.claimedAt ?? null }, now),
+  };
+}
+
+function isDuplicateKey(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: number }).code === 11000;
+}
+
+/**
+ * Stake: takes the amount first (INSUFFICIENT_BALANCE leaves nothing behind), then records the stake.
+ * Both writes are keyed by the player's client key (`stake:<userId>:<key>`, and a stake id derived from
+ * it), so a double tap stakes once and a retry after a crash between them records the stake it paid for.
+ */
+export async function stake(userId: Id, input: StakeTerms & { idempotencyKey: string }, now: Date) {
+  const offer = await enabledOffer(input.stakingCoinId);
+  const terms = termsOf(offer, input, now);
+  const scopedKey = `${userId}:${input.idempotencyKey}`;
+  const stakeId = stakeIdFor(scopedKey);
+  await postEntry({
+    userId,
+    coinId: offer.coin,
+    amount: -terms.amount,
+    reason: 'stake',
+    refType: 'Stake',
+    refId: String(stakeId),
+    idempotencyKey: `stake:${scopedKey}`,
+  });
+  const record = {
+    user: objectId(userId),
+    stakingCoin: offer._id,
+    coin: offer.coin,
+    amount: Number(terms.amount),
+    duration: terms.duration,
+    profitPercent: terms.percent,
+    profit: Number(terms.profit),
+    startedAt: terms.startedAt,
+    unlocksAt: terms.unlocksAt,
+    claimedAt: null,
+    idempotencyKey: scopedKey,
+  };
+  let saved;
+  try {
+    saved = await StakeModel.findOneAndUpdate({ _id: stakeId }, { $setOnInsert: record }, { upsert: true, new: true }).lean<StakeRow>();
+  } catch (error) {
+    if (!isDuplicateKey(error)) throw error;
+    saved = await StakeModel.findById(stakeId).lean<StakeRow>();
+  }
+  const coin = await GiftCoinModel.findById(offer.coin, { symbol: 1 }).lean();
+  return presentStake(saved!, coin?.symbol ?? '', now);
+}
+
+/** The player's stakes, newest first, each with its countdown. */
+export async function stakePositions(userId: Id, now: Date) {
+  const stakes = await StakeModel.find({ user: objectId(userId) }).sort({ createdAt: -1, _id: -1 }).limit(200).lean<StakeRow[]>();
+  const coins = await GiftCoinModel.find({ _id: { $in: [...new Set(stakes.map((s) => String(s.coin)))].map(objectId) } }, { symbol: 1 }).lean();
+  const symbols = new Map(coins.map((c) => [String(c._id), c.symbol]));
+  return stakes.map((s) => presentStake(s, symbols.get(String(s.coin)) ?? '', now));
+}
+
+/**
+ * Claim: only the owner, only once unlocked, only once. Principal plus profit is credited under
+ * `unstake:<stakeId>` before the conditional claimedAt null → now step, so simultaneous claims pay once
+ * (the key) and a crash in between loses nothing; only the claim that wins the step reports the payout.
+ */
+export async function claimStake(userId: Id, stakeId: string, now: Date) {
+  const found = await StakeModel.findOne({ _id: objectId(stakeId), user: objectId(userId) }).lean<StakeRow>();
+  if (!found) throw new AppError('NOT_FOUND');
+  if (found.claimedAt) throw new AppError('STAKE_CLAIMED');
+  if (now < found.unlocksAt) throw new AppError('STAKE_LOCKED', { unlocksAt: found.unlocksAt.toISOString() });
+  const payout = BigInt(found.amount) + BigInt(found.profit);
+  await postEntry({
+    userId,
+    coinId: found.coin,
+    amount: payout,
+    reason: 'unstake',
+    refType: 'Stake',
+    refId: String(found._id),
+    idempotencyKey: `unstake:${found._id}`,
+  });
+  const claimed = await StakeModel.updateOne({ _id: found._id, claimedAt: null }, { $set: { claimedAt: now } });
+  if (claimed.modifiedCount !== 1) throw new AppError('STAKE_CLAIMED');
+  return { id: String(found._id), amount: fromMicros(found.amount), profit: fromMicros(found.profit), total: fromMicros(payout) };
+}

@@ -1,0 +1,33 @@
+import { toMicros } from '@gift/shared';
+import { amountRefusal, stakeCountdown, stakeProfit, unlockDate } from './stakingRules';
+
+const START = new Date('2025-01-01T12:00:00Z');
+
+describe('staking rules', () => {
+  it('computes profit exactly, rounding down to a micro-unit', () => {
+    expect(stakeProfit(toMicros('100'), '12.5')).toBe(toMicros('12.5'));
+    expect(stakeProfit(toMicros('0.000003'), '50')).toBe(1n);
+    expect(stakeProfit(toMicros('333.333333'), '3')).toBe(toMicros('9.999999'));
+  });
+
+  it('unlocks after the days of the chosen duration', () => {
+    expect(unlockDate(START, 'week')).toEqual(new Date('2025-01-08T12:00:00Z'));
+    expect(unlockDate(START, 'month')).toEqual(new Date('2025-01-31T12:00:00Z'));
+    expect(unlockDate(START, 'year')).toEqual(new Date('2026-01-01T12:00:00Z'));
+  });
+
+  it('keeps the amount within the offer, bounds included', () => {
+    const [min, max] = [toMicros('10'), toMicros('1000')];
+    expect(amountRefusal(toMicros('9.999999'), min, max)).toBe('AMOUNT_BELOW_MINIMUM');
+    expect(amountRefusal(min, min, max)).toBeNull();
+    expect(amountRefusal(max, min, max)).toBeNull();
+    expect(amountRefusal(toMicros('1000.000001'), min, max)).toBe('AMOUNT_ABOVE_MAXIMUM');
+  });
+
+  it('counts down to the unlock and is claimable from then until claimed', () => {
+    const unlocksAt = new Date(START.getTime() + 90_500);
+    expect(stakeCountdown({ unlocksAt, claimedAt: null }, START)).toEqual({ secondsLeft: 91, claimable: false });
+    expect(stakeCountdown({ unlocksAt, claimedAt: null }, unlocksAt)).toEqual({ secondsLeft: 0, claimable: true });
+    expect(stakeCountdown({ unlocksAt, claimedAt: unlocksAt }, new Date(unlocksAt.getTime() + 1))).toEqual({ secondsLeft: 0, claimable: false });
+  });
+});
