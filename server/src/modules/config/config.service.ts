@@ -3,6 +3,9 @@ import { AppConfigModel } from './appConfig.model';
 
 /** The one App Config record, created with defaults the first time it is read. */
 export async function getAppConfig() {
+  // read first: the upsert would touch updatedAt on every read
+  const existing = await AppConfigModel.findOne({ key: 'app' });
+  if (existing) return existing;
   const config = await AppConfigModel.findOneAndUpdate(
     { key: 'app' },
     { $setOnInsert: { key: 'app' } },

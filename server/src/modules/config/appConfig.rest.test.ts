@@ -1,0 +1,89 @@
+import { createApp } from '../../app';
+import { silentLogger, testEnv } from '../../../test/helpers';
+import { createCoin } from '../../../test/factories';
+import { consoleApi, createOperator } from '../../../test/operators';
+import { AppConfigModel } from './appConfig.model';
+import { resolveBotToken } from './config.service';
+
+const app = createApp({ env: testEnv(), logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
+const BOT_TOKEN = '987654321:AAFsavedInAppConfig_abcdefghijklmnopq';
+
+describe('App Config in the console', () => {
+  let api: ReturnType<typeof consoleApi>;
+  beforeAll(async () => {
+    api = consoleApi(app, (await createOperator()).token);
+  });
+
+  it('lists exactly one record, created with defaults the first time', async () => {
+    expect(await AppConfigModel.countDocuments()).toBe(0);
+    const first = await api.get('/app-config');
+    expect(first.status).toBe(200);
+    expect(first.headers['content-range']).toBe('app-config 0-0/1');
+    expect(first.body).toHaveLength(1);
+    expect(first.body[0]).toMatchObject({ earnDurationHours: 8, earnAmount: '0', referrerCoin: null, botTokenSet: false });
+    await api.get('/app-config');
+    expect(await AppConfigModel.countDocuments()).toBe(1);
+  });
+
+  it('reads and edits the same record by its id and by "current"', async () => {
+    const [record] = (await api.get('/app-config')).body;
+    const byId = await api.get(`/app-config/${record.id}`);
+    const current = await api.get('/app-config/current');
+    expect(current.status).toBe(200);
+    expect(current.body).toEqual(byId.body);
+
+    const saved = await api.put('/app-config/current', { ...current.body, referrerMessage: 'Join me!', earnAmount: '12.5', earnDurationHours: 6 });
+    expect(saved.status).toBe(200);
+    expect(saved.body).toMatchObject({ id: record.id, referrerMessage: 'Join me!', earnAmount: '12.5', earnDurationHours: 6 });
+    const again = await api.put(`/app-config/${record.id}`, { ...saved.body, referrerMessage: 'Come play' });
+    expect(again.body.referrerMessage).toBe('Come play');
+    expect(await AppConfigModel.countDocuments()).toBe(1);
+  });
+
+  it('takes the bot token but never shows it, and a blank one keeps it', async () => {
+    const current = (await api.get('/app-config/current')).body;
+    const saved = await api.put('/app-config/current', { ...current, botToken: BOT_TOKEN });
+    expect(saved.status).toBe(200);
+    expect(saved.body.botTokenSet).toBe(true);
+    for (const res of [saved, await api.get('/app-config/current'), await api.get('/app-config')]) {
+      expect(JSON.stringify(res.body)).not.toContain(BOT_TOKEN);
+      expect(JSON.stringify(res.body)).not.toContain('botToken"');
+    }
+    await api.put('/app-config/current', { ...saved.body, botToken: '' });
+    await api.put('/app-config/current', { ...saved.body, referrerMessage: 'no token field at all' });
+    expect(await resolveBotToken(testEnv({ TELEGRAM_BOT_TOKEN: '' }))).toBe(BOT_TOKEN);
+  });
+
+  it('accepts existing coins, clears them with an empty value, and refuses a coin that does not exist', async () => {
+    const referrerCoin = await createCoin();
+    const miningCoin = await createCoin();
+    const current = (await api.get('/app-config/current')).body;
+    const saved = await api.put('/app-config/current', { ...current, referrerCoin: String(referrerCoin._id), miningCoin: String(miningCoin._id), referrerCoinAmount: '3' });
+    expect(saved.status).toBe(200);
+    expect(saved.body).toMatchObject({ referrerCoin: String(referrerCoin._id), miningCoin: String(miningCoin._id), referrerCoinAmount: '3' });
+
+    const missing = '0123456789abcdef01234567';
+    const bad = await api.put('/app-config/current', { ...saved.body, referrerCoin: missing, miningCoin: missing });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toEqual({ referrerCoin: 'Choose an existing gift coin' });
+    expect((await api.get('/app-config/current')).body.referrerCoin).toBe(String(referrerCoin._id));
+
+    const cleared = await api.put('/app-config/current', { ...saved.body, referrerCoin: '', miningCoin: null });
+    expect(cleared.body).toMatchObject({ referrerCoin: null, miningCoin: null });
+  });
+
+  it('refuses bad values field by field and changes nothing', async () => {
+    const current = (await api.get('/app-config/current')).body;
+    const res = await api.put('/app-config/current', { ...current, botToken: 'not-a-token', earnDurationHours: 0, earnAmount: '1.1234567', botUsername: 'ab' });
+    expect(res.status).toBe(400);
+    expect(Object.keys(res.body.errors).sort()).toEqual(['botToken', 'botUsername', 'earnAmount', 'earnDurationHours']);
+    expect((await api.get('/app-config/current')).body).toEqual(current);
+  });
+
+  it('has no create or delete', async () => {
+    const before = await AppConfigModel.countDocuments();
+    expect((await api.post('/app-config', {})).status).toBe(403);
+    expect((await api.delete('/app-config/current')).status).toBe(403);
+    expect(await AppConfigModel.countDocuments()).toBe(before);
+  });
+});

@@ -1,0 +1,82 @@
+import { createApp } from '../../app';
+import { silentLogger, testEnv } from '../../../test/helpers';
+import { createCoin } from '../../../test/factories';
+import { consoleApi, createOperator } from '../../../test/operators';
+import { CategoryModel } from '../content/content.models';
+import { MissionModel } from './mission.models';
+
+const app = createApp({ env: testEnv(), logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
+const MISSING = '0123456789abcdef01234567';
+
+describe('missions in the console', () => {
+  let api: ReturnType<typeof consoleApi>;
+  let base: () => Record<string, unknown>;
+  beforeAll(async () => {
+    api = consoleApi(app, (await createOperator(['missions:write'])).token);
+    const coin = String((await createCoin())._id);
+    const category = String((await CategoryModel.create({ title: 'Videos' }))._id);
+    base = () => ({ category, coin, title: 'Watch the video', reward: '1', verifyType: 'youtube', link: 'https://youtu.be/abc' });
+  });
+  const stored = async (id: string) => (await MissionModel.findById(id).select('+secretCode').lean())!.secretCode;
+
+  it('takes a secret code but never shows it, and a blank one on edit keeps it', async () => {
+    const created = await api.post('/missions', { ...base(), secretCode: 'OPEN-SESAME' });
+    expect(created.status).toBe(201);
+    expect(created.body.secretCodeSet).toBe(true);
+    for (const res of [created, await api.get(`/missions/${created.body.id}`), await api.get('/missions', { filter: { id: [created.body.id] } })]) {
+      expect(JSON.stringify(res.body)).not.toContain('OPEN-SESAME');
+      expect(JSON.stringify(res.body)).not.toContain('"secretCode"');
+    }
+    const edited = await api.put(`/missions/${created.body.id}`, { ...created.body, title: 'Watch it again', secretCode: '' });
+    expect(edited.status).toBe(200);
+    expect(edited.body).toMatchObject({ title: 'Watch it again', secretCodeSet: true });
+    expect(await stored(created.body.id)).toBe('OPEN-SESAME');
+    await api.put(`/missions/${created.body.id}`, { ...created.body, secretCode: 'NEW-CODE' });
+    expect(await stored(created.body.id)).toBe('NEW-CODE');
+  });
+
+  it('needs a secret code for a YouTube mission, typed now or saved before', async () => {
+    const before = await MissionModel.countDocuments();
+    const none = await api.post('/missions', base());
+    expect(none.status).toBe(400);
+    expect(none.body.errors).toEqual({ secretCode: 'A YouTube mission needs its secret code' });
+    expect(await MissionModel.countDocuments()).toBe(before);
+
+    const auto = await api.post('/missions', { ...base(), verifyType: 'auto' });
+    const toYoutube = await api.put(`/missions/${auto.body.id}`, { ...auto.body, verifyType: 'youtube', secretCode: '' });
+    expect(toYoutube.status).toBe(400);
+    expect(toYoutube.body.errors).toEqual({ secretCode: 'A YouTube mission needs its secret code' });
+    expect((await api.get(`/missions/${auto.body.id}`)).body.verifyType).toBe('auto');
+  });
+
+  it('refuses a category or coin that does not exist, naming the field, and writes nothing', async () => {
+    const before = await MissionModel.countDocuments();
+    const category = await api.post('/missions', { ...base(), verifyType: 'auto', category: MISSING });
+    expect(category.status).toBe(400);
+    expect(category.body.errors).toEqual({ category: 'Choose an existing category' });
+    const coin = await api.post('/missions', { ...base(), verifyType: 'auto', coin: MISSING });
+    expect(coin.body.errors).toEqual({ coin: 'Choose an existing gift coin' });
+    expect(await MissionModel.countDocuments()).toBe(before);
+  });
+
+  it('checks the rules of each verify type', async () => {
+    const telegram = await api.post('/missions', { ...base(), verifyType: 'telegram', link: 'https://example.com/channel' });
+    expect(telegram.body.errors).toEqual({ link: 'A Telegram mission needs a public t.me link to the channel or group' });
+    const time = await api.post('/missions', { ...base(), verifyType: 'time', verifyDuration: 0 });
+    expect(time.body.errors).toEqual({ verifyDuration: 'Set how many minutes to wait before claiming' });
+  });
+
+  it('searches title and description, filters and sorts by reward', async () => {
+    const category = String((await CategoryModel.create({ title: 'Filter me' }))._id);
+    const make = (title: string, reward: string, extra: Record<string, unknown> = {}) =>
+      api.post('/missions', { ...base(), category, verifyType: 'auto', title, reward, ...extra });
+    await make('Zephyr small', '0.5');
+    await make('Zephyr big', '10', { mustDone: true });
+    await make('Plain', '3', { description: 'about zephyr winds', enabled: false });
+    const titles = (res: { body: Array<{ title: string }> }) => res.body.map((m) => m.title);
+    expect(titles(await api.get('/missions', { filter: { q: 'zephyr' }, sort: ['reward', 'DESC'] }))).toEqual(['Zephyr big', 'Plain', 'Zephyr small']);
+    expect(titles(await api.get('/missions', { filter: { category, mustDone: true } }))).toEqual(['Zephyr big']);
+    expect(titles(await api.get('/missions', { filter: { category, enabled: false, verifyType: 'auto' } }))).toEqual(['Plain']);
+    expect((await api.get('/missions', { filter: { category, verifyType: 'youtube' } })).body).toEqual([]);
+  });
+});

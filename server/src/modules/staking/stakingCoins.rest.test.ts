@@ -1,0 +1,43 @@
+import { createApp } from '../../app';
+import { silentLogger, testEnv } from '../../../test/helpers';
+import { createCoin } from '../../../test/factories';
+import { consoleApi, createOperator } from '../../../test/operators';
+import { StakingCoinModel } from './staking.models';
+
+const app = createApp({ env: testEnv(), logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
+
+describe('staking coins in the console', () => {
+  let api: ReturnType<typeof consoleApi>;
+  beforeAll(async () => {
+    api = consoleApi(app, (await createOperator(['staking-coins:write'])).token);
+  });
+
+  it('stores exact amounts and profits, and filters by coin and enabled', async () => {
+    const coin = await createCoin();
+    const other = await createCoin();
+    const created = await api.post('/staking-coins', { coin: String(coin._id), minAmount: '0.000001', maxAmount: '1000000', profits: { week: '0.5', year: '12.25' }, order: 2 });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ coin: String(coin._id), minAmount: '0.000001', maxAmount: '1000000', profits: { week: '0.5', year: '12.25', month: '' } });
+    expect((await StakingCoinModel.findById(created.body.id).lean())!.minAmount).toBe(1);
+    await api.post('/staking-coins', { coin: String(other._id), minAmount: '1', maxAmount: '2', profits: { month: '1' }, enabled: false });
+    const byCoin = await api.get('/staking-coins', { filter: { coin: String(coin._id) } });
+    expect(byCoin.body.map((s: { id: string }) => s.id)).toEqual([created.body.id]);
+    const disabled = await api.get('/staking-coins', { filter: { coin: [String(coin._id), String(other._id)], enabled: false } });
+    expect(disabled.body).toHaveLength(1);
+  });
+
+  it('refuses a coin that does not exist, a maximum below the minimum and an offer with no duration', async () => {
+    const coin = await createCoin();
+    const before = await StakingCoinModel.countDocuments();
+    const missing = await api.post('/staking-coins', { coin: '0123456789abcdef01234567', minAmount: '1', maxAmount: '2', profits: { week: '1' } });
+    expect(missing.status).toBe(400);
+    expect(missing.body.errors).toEqual({ coin: 'Choose an existing gift coin' });
+    const backwards = await api.post('/staking-coins', { coin: String(coin._id), minAmount: '5', maxAmount: '4.999999', profits: { week: '1' } });
+    expect(backwards.body.errors).toEqual({ maxAmount: 'The maximum must be at least the minimum' });
+    const nothing = await api.post('/staking-coins', { coin: String(coin._id), minAmount: '1', maxAmount: '2', profits: { week: '' } });
+    expect(nothing.body.errors).toEqual({ profits: 'Offer at least one duration' });
+    const huge = await api.post('/staking-coins', { coin: String(coin._id), minAmount: '1', maxAmount: '999999999999', profits: { week: '1' } });
+    expect(huge.body.errors).toEqual({ maxAmount: 'Amount too large' });
+    expect(await StakingCoinModel.countDocuments()).toBe(before);
+  });
+});
