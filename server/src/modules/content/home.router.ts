@@ -1,4 +1,9 @@
-import { createTRPCRouter } from '../../trpc/trpc';
+import { createTRPCRouter, protectedProcedure } from '../../trpc/trpc';
+import { currencyFor, homeFor } from './home.service';
 
-/** STUB: filled in by the economy work. */
-export const homeRouter = createTRPCRouter({});
+export const homeRouter = createTRPCRouter({
+  /** Covers, partners, categories with this player's progress, and the ⭐ missions still to do. */
+  get: protectedProcedure.query(({ ctx }) => homeFor(ctx.user._id)),
+  /** Every enabled coin with the player's balance and its USD value. */
+  currency: protectedProcedure.query(({ ctx }) => currencyFor(ctx.user._id)),
+});

@@ -1,0 +1,102 @@
+import mongoose from 'mongoose';
+import { toMicros } from '@gift/shared';
+import { MissionModel } from '../missions/mission.models';
+import { GiftCoinModel } from '../coins/giftCoin.model';
+import { CategoryModel, CoverModel, PartnerModel } from './content.models';
+import { usdValue } from './home.service';
+import { createCoin, createPlayer, fund, playerCaller } from '../../../test/factories';
+
+async function createMission(fields: Record<string, unknown>) {
+  const mission = new MissionModel();
+  mission.set({ title: 'Mission', reward: '1', verifyType: 'auto', link: 'https://example.com', ...fields });
+  return mission.save();
+}
+
+/** Counts the operations mongoose sends to the database while `run` runs. */
+async function countDatabaseCalls(run: () => Promise<unknown>): Promise<string[]> {
+  const calls: string[] = [];
+  mongoose.set('debug', (collection: string, method: string) => void calls.push(`${collection}.${method}`));
+  try {
+    await run();
+  } finally {
+    mongoose.set('debug', false);
+  }
+  return calls;
+}
+
+describe('home.get', () => {
+  it('shows covers, partners, categories with progress, and the ⭐ missions still to do', async () => {
+    const coin = await createCoin({ symbol: 'GIFT' });
+    await CoverModel.create([
+      { title: 'Second', image: 'https://img.example/2.png', order: 2 },
+      { title: 'First', image: 'https://img.example/1.png', order: 1, link: 'https://example.com/promo' },
+      { title: 'Hidden', image: 'https://img.example/3.png', enabled: false },
+    ]);
+    await PartnerModel.create([{ name: 'Partner', image: 'https://img.example/p.png' }, { name: 'Gone', image: 'https://img.example/g.png', enabled: false }]);
+    const [social, videos] = await CategoryModel.create([
+      { title: 'Social', order: 1 },
+      { title: 'Videos', order: 2 },
+    ]);
+    await CategoryModel.create({ title: 'Retired', enabled: false });
+    const starDone = await createMission({ category: social!._id, coin: coin._id, mustDone: true, title: 'Join', order: 1 });
+    await createMission({ category: social!._id, coin: coin._id, mustDone: true, title: 'Follow', order: 2, verifyType: 'youtube', secretCode: 'hush-hush' });
+    await createMission({ category: social!._id, coin: coin._id, mustDone: true, title: 'Old star', enabled: false });
+    await createMission({ category: videos!._id, coin: coin._id, title: 'Watch' });
+    const player = await createPlayer();
+    const caller = playerCaller(player);
+    await caller.missions.claim({ missionId: String(starDone._id) });
+
+    const home = await caller.home.get();
+
+    expect(home.covers.map((c) => c.title)).toEqual(['First', 'Second']);
+    expect(home.covers[0]).toEqual(expect.objectContaining({ image: 'https://img.example/1.png', link: 'https://example.com/promo' }));
+    expect(home.partners.map((p) => p.name)).toEqual(['Partner']);
+    expect(home.categories).toEqual([
+      expect.objectContaining({ id: String(social!._id), title: 'Social', missionsTotal: 2, missionsDone: 1 }),
+      expect.objectContaining({ id: String(videos!._id), title: 'Videos', missionsTotal: 1, missionsDone: 0 }),
+    ]);
+    expect(home.starMissions).toEqual([
+      expect.objectContaining({ title: 'Follow', status: 'not_started', mustDone: true, reward: '1', coin: { id: String(coin._id), symbol: 'GIFT' } }),
+    ]);
+    expect(JSON.stringify(home)).not.toMatch(/hush-hush|secretCode/);
+  });
+
+  it('reads the database with three queries', async () => {
+    const caller = playerCaller(await createPlayer());
+    const calls = await countDatabaseCalls(() => caller.home.get());
+    expect(calls.sort()).toEqual(['covers.aggregate', 'missions.aggregate', 'usermissions.find']);
+  });
+});
+
+describe('home.currency', () => {
+  it('lists every enabled coin with the balance and its exact value in dollars', async () => {
+    await GiftCoinModel.updateMany({}, { $set: { enabled: false } });
+    const priced = await createCoin({ symbol: 'TON', usdPrice: '2.5', order: 1 });
+    const unpriced = await createCoin({ symbol: 'PTS', order: 2 });
+    await createCoin({ symbol: 'OFF', enabled: false });
+    const player = await createPlayer();
+    await fund(player._id, priced._id, '123456.789');
+
+    expect(await playerCaller(player).home.currency()).toEqual([
+      expect.objectContaining({ id: String(priced._id), symbol: 'TON', usdPrice: '2.5', balance: '123456.789', value: '308641.97' }),
+      expect.objectContaining({ id: String(unpriced._id), symbol: 'PTS', usdPrice: null, balance: '0', value: null }),
+    ]);
+  });
+});
+
+describe('usdValue', () => {
+  it('rounds half up to the cent without floating point', () => {
+    expect(usdValue(toMicros('1.5'), '0.333')).toBe('0.50');
+    expect(usdValue(toMicros('1'), '0.004999')).toBe('0.00');
+    expect(usdValue(toMicros('1'), '0.005')).toBe('0.01');
+    expect(usdValue(toMicros('0.1'), '0.3')).toBe('0.03');
+    expect(usdValue(0n, '65000')).toBe('0.00');
+  });
+
+  it('stays exact where floating point would not', () => {
+    // as a double 1.005 is 1.00499999…, which would round down to 1.00
+    expect(usdValue(toMicros('1.005'), '1')).toBe('1.01');
+    // more digits than a double holds
+    expect(usdValue(9_007_199_254_740_993n, '1000.000001')).toBe('9007199263748.19');
+  });
+});

@@ -1,0 +1,94 @@
+import { Types } from 'mongoose';
+import { fromMicros, MONEY_SCALE } from '@gift/shared';
+import { GiftCoinModel } from '../coins/giftCoin.model';
+import { balancesOf } from '../ledger/ledger.service';
+import { playerMissions } from '../missions/missions.service';
+import { CategoryModel, CoverModel, PartnerModel } from './content.models';
+
+type Id = string | Types.ObjectId;
+
+interface ContentRow {
+  _id: Types.ObjectId;
+  kind: 'cover' | 'partner' | 'category';
+  title?: string;
+  name?: string;
+  description?: string;
+  image?: string;
+  link?: string;
+}
+
+const enabledOf = (kind: ContentRow['kind']) => [{ $match: { enabled: true } }, { $addFields: { kind } }];
+
+/** Covers, partners and categories in one query: the two small collections are unioned onto the covers. */
+function homeContent(): Promise<ContentRow[]> {
+  return CoverModel.aggregate<ContentRow>([
+    ...enabledOf('cover'),
+    { $unionWith: { coll: PartnerModel.collection.name, pipeline: enabledOf('partner') } },
+    { $unionWith: { coll: CategoryModel.collection.name, pipeline: enabledOf('category') } },
+    { $sort: { order: 1, _id: 1 } },
+    { $project: { kind: 1, title: 1, name: 1, description: 1, image: 1, link: 1 } },
+  ]);
+}
+
+/**
+ * The home screen of a player: covers, partners, categories with their progress, and the ⭐ missions
+ * still to do. Three queries, sent together (one round trip): the content union, the enabled missions
+ * with their coins, and this player's progress.
+ */
+export async function homeFor(userId: Id) {
+  const [content, missions] = await Promise.all([homeContent(), playerMissions(userId)]);
+  const progress = new Map<string, { total: number; done: number }>();
+  for (const mission of missions) {
+    const counts = progress.get(mission.categoryId) ?? { total: 0, done: 0 };
+    counts.total += 1;
+    if (mission.status === 'done') counts.done += 1;
+    progress.set(mission.categoryId, counts);
+  }
+  const of = (kind: ContentRow['kind']) => content.filter((row) => row.kind === kind);
+  return {
+    covers: of('cover').map((c) => ({ id: String(c._id), title: c.title ?? '', image: c.image ?? '', link: c.link ?? '' })),
+    partners: of('partner').map((p) => ({ id: String(p._id), name: p.name ?? '', image: p.image ?? '', link: p.link ?? '' })),
+    categories: of('category').map((c) => ({
+      id: String(c._id),
+      title: c.title ?? '',
+      description: c.description ?? '',
+      image: c.image ?? '',
+      missionsTotal: progress.get(String(c._id))?.total ?? 0,
+      missionsDone: progress.get(String(c._id))?.done ?? 0,
+    })),
+    starMissions: missions.filter((m) => m.mustDone && m.status !== 'done'),
+  };
+}
+
+const PRICE_PATTERN = /^\d{1,12}(\.\d{1,18})?$/;
+
+/** balance × USD price in dollars, rounded half up to the cent, computed on integers only. */
+export function usdValue(balanceMicros: bigint, usdPrice: string): string {
+  const [whole = '0', fraction = ''] = usdPrice.split('.');
+  const denominator = MONEY_SCALE * 10n ** BigInt(fraction.length);
+  const numerator = balanceMicros * BigInt(whole + fraction) * 100n;
+  const cents = (2n * numerator + denominator) / (2n * denominator);
+  return `${cents / 100n}.${(cents % 100n).toString().padStart(2, '0')}`;
+}
+
+/** Every enabled coin with the player's balance and, when the coin has a price, its value in USD. */
+export async function currencyFor(userId: Id) {
+  const [coins, balances] = await Promise.all([
+    GiftCoinModel.find({ enabled: true }, { name: 1, symbol: 1, icon: 1, decimals: 1, usdPrice: 1 }).sort({ order: 1, _id: 1 }).lean(),
+    balancesOf(userId),
+  ]);
+  return coins.map((coin) => {
+    const balance = balances.get(String(coin._id)) ?? 0n;
+    const usdPrice = coin.usdPrice && PRICE_PATTERN.test(coin.usdPrice) ? coin.usdPrice : null;
+    return {
+      id: String(coin._id),
+      name: coin.name,
+      symbol: coin.symbol,
+      icon: coin.icon ?? '',
+      decimals: coin.decimals,
+      usdPrice,
+      balance: fromMicros(balance),
+      value: usdPrice ? usdValue(balance, usdPrice) : null,
+    };
+  });
+}
