@@ -18,6 +18,7 @@ export const ERROR_MESSAGES = {
   MISSION_NOT_STARTED: 'Tap Go first',
   ALREADY_DONE: 'Already done',
   ALREADY_PENDING: 'Waiting for review',
+  MISSION_NOT_PENDING: 'Only a pending mission can be approved or rejected; this one is {status}',
   MINING_ACTIVE: 'Mining is already running',
   NOTHING_TO_MOVE: 'Nothing to move',
   INSUFFICIENT_BALANCE: 'Not enough balance',
