@@ -9,6 +9,8 @@ const transformIgnorePatterns = [`/node_modules/(?!(${esmPackages.join('|')})/)`
 const adminEsmPackages = [...esmPackages, 'react-hotkeys-hook'];
 
 const config: Config = {
+  // a global option: jest ignores it inside a project; concurrency tests on 2 cores need the room
+  testTimeout: 30_000,
   projects: [
     {
       displayName: 'shared',
@@ -26,7 +28,6 @@ const config: Config = {
       globalSetup: '<rootDir>/server/test/globalSetup.mjs',
       globalTeardown: '<rootDir>/server/test/globalTeardown.mjs',
       setupFilesAfterEnv: ['<rootDir>/server/test/setupDb.ts'],
-      testTimeout: 30_000,
     },
     {
       displayName: 'client',
@@ -44,7 +45,6 @@ const config: Config = {
       transform: { '^.+\\.(t|j|mj)sx?$': swc as never },
       transformIgnorePatterns: [`/node_modules/(?!(${adminEsmPackages.join('|')})/)`],
       setupFilesAfterEnv: ['<rootDir>/admin/test/setupTests.ts'],
-      testTimeout: 20_000,
     },
     {
       // whole flows in a real browser against the built front ends and a live server
@@ -56,7 +56,6 @@ const config: Config = {
       globalSetup: '<rootDir>/e2e/globalSetup.mjs',
       globalTeardown: '<rootDir>/e2e/globalTeardown.mjs',
       setupFilesAfterEnv: ['<rootDir>/server/test/setupDb.ts'],
-      testTimeout: 120_000,
     },
   ],
 };
