@@ -35,7 +35,7 @@ export const appConfigInput = z.object({
     .string()
     .trim()
     .regex(/^(\d+:[A-Za-z0-9_-]{30,})?$/, 'A bot token looks like 123456:ABC…')
-    .optional(),
+    .nullish(),
   botUsername: z
     .string()
     .trim()

@@ -49,7 +49,8 @@ const missionFields = z.object({
   verifyDuration: z.coerce.number().int().min(0).max(60 * 24 * 30).default(0),
   claimButton: z.string().trim().max(30).default('Claim'),
   goButton: z.string().trim().max(30).default('Go'),
-  secretCode: z.string().trim().max(64).optional(),
+  /** Write-only: the console never gets it back, so an untouched field may come as empty, null or absent. */
+  secretCode: z.string().trim().max(64).nullish(),
   order,
   enabled: z.boolean().default(true),
   mustDone: z.boolean().default(false),

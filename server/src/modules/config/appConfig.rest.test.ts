@@ -50,6 +50,7 @@ describe('App Config in the console', () => {
       expect(JSON.stringify(res.body)).not.toContain('botToken"');
     }
     await api.put('/app-config/current', { ...saved.body, botToken: '' });
+    await api.put('/app-config/current', { ...saved.body, botToken: null });
     await api.put('/app-config/current', { ...saved.body, referrerMessage: 'no token field at all' });
     expect(await resolveBotToken(testEnv({ TELEGRAM_BOT_TOKEN: '' }))).toBe(BOT_TOKEN);
   });

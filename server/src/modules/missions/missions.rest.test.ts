@@ -31,6 +31,8 @@ describe('missions in the console', () => {
     expect(edited.status).toBe(200);
     expect(edited.body).toMatchObject({ title: 'Watch it again', secretCodeSet: true });
     expect(await stored(created.body.id)).toBe('OPEN-SESAME');
+    expect((await api.put(`/missions/${created.body.id}`, { ...created.body, secretCode: null })).status).toBe(200);
+    expect(await stored(created.body.id)).toBe('OPEN-SESAME');
     await api.put(`/missions/${created.body.id}`, { ...created.body, secretCode: 'NEW-CODE' });
     expect(await stored(created.body.id)).toBe('NEW-CODE');
   });
