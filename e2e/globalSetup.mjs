@@ -28,6 +28,11 @@ export default async function globalSetup() {
   for (const app of ['client', 'admin']) {
     if (!needsBuild(app)) continue;
     console.log(`\n[e2e] building ${app}…`);
-    execFileSync('npm', ['run', 'build', '--workspace', app], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+    // jest sets NODE_ENV=test, which would make Vite build React's slow development bundle
+    execFileSync('npm', ['run', 'build', '--workspace', app], {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
   }
 }

@@ -32,6 +32,9 @@ function signedIn(permissions: string[]): AuthProvider {
   };
 }
 
+// the whole console renders per test: more than the default 5 s on a slow machine
+jest.setTimeout(30_000);
+
 beforeEach(() => window.history.replaceState({}, '', '/admin/users'));
 
 it("lists players with the spec's columns and the created date", async () => {

@@ -30,10 +30,18 @@ const HOME = {
   covers: [],
   partners: [],
   categories: [
-    { id: '65f0000000000000000000c1', title: 'Get started', missionsCount: 3, doneMissionsCount: 1 },
-    { id: '65f0000000000000000000c2', title: 'Social', missionsCount: 2, doneMissionsCount: 0 },
+    { id: '65f0000000000000000000c1', title: 'Get started', description: '', image: '', missionsTotal: 3, missionsDone: 1 },
+    { id: '65f0000000000000000000c2', title: 'Social', description: '', image: '', missionsTotal: 2, missionsDone: 0 },
+  ],
+  starMissions: [
+    { id: '65f0000000000000000000m1', categoryId: '65f0000000000000000000c1', title: 'Read how Gift Rewards works', reward: '150', coin: { id: 'c1', symbol: 'GIFT' }, mustDone: true, status: 'not_started' },
   ],
 };
+
+const CURRENCY = [
+  { id: 'c0', name: 'Toncoin', symbol: 'TON', icon: '', decimals: 9, usdPrice: '3.25', balance: '2', value: '6.50' },
+  { id: 'c2', name: 'Star Points', symbol: 'STAR', icon: '', decimals: 9, usdPrice: null, balance: '0', value: null },
+];
 
 function renderApp(path: string, handlers: Handlers) {
   const server = fakeTrpcServer(handlers);
@@ -47,15 +55,23 @@ function renderApp(path: string, handlers: Handlers) {
   return server;
 }
 
-const signedInPlayer: Handlers = { 'user.me': () => DEMO_PLAYER, 'home.get': () => HOME, 'user.updateSettings': () => ({ ok: true }) };
+const signedInPlayer: Handlers = {
+  'user.me': () => DEMO_PLAYER,
+  'home.get': () => HOME,
+  'home.currency': () => CURRENCY,
+  'user.updateSettings': () => ({ ok: true }),
+};
 
 beforeAll(() => initI18n());
 afterEach(() => setLanguage('en'));
 
-it('opens on the tasks: categories with progress, the four tabs, and the demo player clearly marked', async () => {
+it('opens on the tasks: ⭐ missions first, categories with progress, the four tabs, and the demo player clearly marked', async () => {
   renderApp('/', signedInPlayer);
   expect(await screen.findByText('Get started')).toBeInTheDocument();
   expect(screen.getByText('1 / 3 done')).toBeInTheDocument();
+  const star = screen.getByText('Read how Gift Rewards works');
+  expect(star.compareDocumentPosition(screen.getByText('Get started')) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  expect(star.closest('a')).toHaveAttribute('href', '/categories/65f0000000000000000000c1/missions');
   expect(screen.getByText('Demo player')).toBeInTheDocument();
   const tabs = within(screen.getByRole('navigation', { name: 'Main' })).getAllByRole('link');
   expect(tabs.map((tab) => tab.textContent)).toEqual(['Tasks', 'Staking', 'Currency', 'Profile']);
@@ -80,6 +96,14 @@ it('switching to Persian in settings turns the app right-to-left and keeps the c
   expect(tabs.map((tab) => tab.textContent)).toEqual(['ماموریت‌ها', 'استیکینگ', 'ارزها', 'پروفایل']);
   expect(await screen.findByText('ذخیره شد')).toBeInTheDocument();
   expect(server.calls.find((call) => call.path === 'user.updateSettings')?.input).toEqual({ language: 'fa' });
+});
+
+it('lists every coin with its balance and USD value on Currency', async () => {
+  renderApp('/currency', signedInPlayer);
+  expect(await screen.findByText('Toncoin')).toBeInTheDocument();
+  expect(screen.getByText('2 TON')).toBeInTheDocument();
+  expect(screen.getByText('$6.50')).toBeInTheDocument();
+  expect(screen.getByText('Star Points').closest('li')).toHaveTextContent('—');
 });
 
 it("shows 'Coming soon...' on sections not open yet", async () => {

@@ -19,6 +19,7 @@ export const en = {
   home: {
     title: 'Tasks',
     hello: 'Hi, {{name}}',
+    starMissions: '⭐ Do these first',
     categories: 'Categories',
     missions: '{{done}} / {{total}} done',
     noCategories: 'No missions yet. Check back soon.',

@@ -53,6 +53,7 @@ export const fa: Translation = {
   home: {
     title: 'ماموریت‌ها',
     hello: 'سلام، {{name}}',
+    starMissions: '⭐ اول این‌ها را انجام دهید',
     categories: 'دسته‌بندی‌ها',
     missions: '{{done}} از {{total}} انجام شده',
     noCategories: 'هنوز ماموریتی وجود ندارد. به‌زودی سر بزنید.',

@@ -1,7 +1,24 @@
 import { useTranslation } from 'react-i18next';
-import { ComingSoon } from '../../ui/ComingSoon';
+import { trpc } from '../../lib/trpc';
+import { ErrorMessage } from '../../ui/ErrorMessage';
+import { PageHeader } from '../../ui/PageHeader';
+import { CategoryRow } from '../home/components/CategoryRow';
 
+/** Every category with the player's progress (the same data as home, from the same cache). */
 export function CategoriesPage() {
   const { t } = useTranslation();
-  return <ComingSoon title={t('categories.title')} />;
+  const home = trpc.home.get.useQuery();
+  return (
+    <section className="page">
+      <PageHeader title={t('categories.title')} backTo="/" />
+      {home.error && <ErrorMessage error={home.error} />}
+      {home.isPending && <p className="muted">{t('common.loading')}</p>}
+      {home.data && home.data.categories.length === 0 && <p className="muted">{t('home.noCategories')}</p>}
+      {home.data && (
+        <ul className="list">
+          {home.data.categories.map((category) => <CategoryRow key={category.id} category={category} />)}
+        </ul>
+      )}
+    </section>
+  );
 }

@@ -30,7 +30,7 @@ export function CategoryMissionsPage() {
                   {mission.mustDone && <span aria-label="⭐">⭐ </span>}
                   {mission.title}
                 </div>
-                <div className="muted" dir="ltr">+{mission.reward} {mission.coin.symbol}</div>
+                <div className="muted"><bdi dir="ltr">+{mission.reward} {mission.coin.symbol}</bdi></div>
               </div>
               <span className={mission.status === 'done' ? 'badge' : 'muted'}>{t(`categories.status.${mission.status}`)}</span>
             </li>

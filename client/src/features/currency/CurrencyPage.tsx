@@ -1,7 +1,31 @@
 import { useTranslation } from 'react-i18next';
-import { ComingSoon } from '../../ui/ComingSoon';
+import { trpc } from '../../lib/trpc';
+import { ErrorMessage } from '../../ui/ErrorMessage';
+import { PageHeader } from '../../ui/PageHeader';
 
+/** Every coin with the player's balance and, when it has a price, its value in USD. */
 export function CurrencyPage() {
   const { t } = useTranslation();
-  return <ComingSoon title={t('currency.title')} />;
+  const coins = trpc.home.currency.useQuery();
+  return (
+    <section className="page">
+      <PageHeader title={t('currency.title')} />
+      {coins.error && <ErrorMessage error={coins.error} />}
+      {coins.isPending && <p className="muted">{t('common.loading')}</p>}
+      {coins.data && (
+        <ul className="list">
+          {coins.data.map((coin) => (
+            <li key={coin.id} className="list-row">
+              {coin.icon ? <img src={coin.icon} alt="" loading="lazy" /> : <div className="avatar coin-avatar" aria-hidden="true">{coin.symbol.slice(0, 1)}</div>}
+              <div className="grow">
+                <div className="title">{coin.name}</div>
+                <div className="muted"><bdi dir="ltr">{coin.balance} {coin.symbol}</bdi></div>
+              </div>
+              <div className="value"><bdi dir="ltr">{coin.value === null ? '—' : `$${coin.value}`}</bdi></div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
 }

@@ -25,7 +25,7 @@ export function ProfilePage() {
         <Avatar player={player} />
         <div>
           <div className="title" data-testid="player-name">{player.name || player.username}</div>
-          {player.username && <div className="muted" dir="ltr">@{player.username}</div>}
+          {player.username && <div className="muted"><bdi dir="ltr">@{player.username}</bdi></div>}
         </div>
       </div>
 

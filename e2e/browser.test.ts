@@ -1,0 +1,200 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import bcrypt from 'bcryptjs';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { createApp } from '../server/src/app';
+import { seedDemoData } from '../server/src/db/seed';
+import { loadEnv } from '../server/src/env';
+import { AccountModel } from '../server/src/modules/accounts/account.model';
+import { CategoryModel } from '../server/src/modules/content/content.models';
+import { silentLogger } from '../server/test/helpers';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// Chromium must not reach for the internet (there is none here, and tests must not depend on it)
+const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+// a real browser against a live server: minutes, not the 5 s of unit tests
+jest.setTimeout(240_000);
+
+const SCREENSHOTS = process.env.E2E_SCREENSHOTS ?? path.join(tmpdir(), 'gift-rewards-e2e');
+const OPERATOR = { username: 'e2e-operator', password: 'a long operator password' };
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 800 };
+
+let server: Server;
+let base: string;
+let context: BrowserContext;
+let profileDir: string;
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`Chromium is not installed at ${CHROMIUM}: run "apt-get install -y chromium" (.ci/run does) or set CHROMIUM_PATH.`);
+  }
+  mkdirSync(SCREENSHOTS, { recursive: true });
+
+  await seedDemoData(silentLogger);
+  await AccountModel.create({ username: OPERATOR.username, passwordHash: await bcrypt.hash(OPERATOR.password, 8), permissions: ['*'] });
+  // development without a bot token: the server accepts the demo player a plain browser asks for
+  const env = loadEnv({ NODE_ENV: 'development', LOG_LEVEL: 'silent', JWT_SECRET: 'e2e-secret-'.padEnd(40, 'x') });
+  server = createApp({ env, logger: silentLogger }).listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  profileDir = mkdtempSync(path.join(tmpdir(), 'gift-e2e-chromium-'));
+  context = await chromium.launchPersistentContext(profileDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_FLAGS,
+    viewport: PHONE,
+    serviceWorkers: 'block',
+  });
+  // generous: CI machines run other suites at the same time
+  context.setDefaultTimeout(60_000);
+});
+
+afterAll(async () => {
+  await context?.close();
+  await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+  if (profileDir) rmSync(profileDir, { recursive: true, force: true });
+});
+
+async function openPage(viewport = PHONE): Promise<Page> {
+  const page = await context.newPage();
+  await page.setViewportSize(viewport);
+  page.on('pageerror', (error) => pageErrors.push(`${page.url()}: ${error.message}`));
+  return page;
+}
+
+/** The browser profile is shared by the tests: start a console test signed out. */
+async function openSignedOutConsole(): Promise<Page> {
+  const page = await openPage(DESKTOP);
+  await page.goto(`${base}/admin/login`);
+  await page.evaluate(() => localStorage.clear());
+  await page.goto(`${base}/admin`);
+  await page.waitForURL(/\/admin\/login$/);
+  return page;
+}
+
+const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+
+describe('the console at /admin', () => {
+  it('signs an operator in through the login form and shows the users and missions lists', async () => {
+    const page = await openSignedOutConsole();
+    await shot(page, 'admin-login');
+    await page.locator('input[name="username"]').fill(OPERATOR.username);
+    await page.locator('input[name="password"]').fill(OPERATOR.password);
+    await page.locator('button[type="submit"]').click();
+
+    const menu = page.getByRole('menu');
+    await menu.getByRole('menuitem', { name: 'Logout' }).waitFor();
+    await expect(menu.getByRole('menuitem').allTextContents()).resolves.toEqual(expect.arrayContaining(['Dashboard', 'Users', 'Missions', 'Withdraws', 'App Config', 'Logout']));
+    await page.getByTestId('figure-dashboard.players').filter({ hasText: /^\d+$/ }).waitFor();
+    await shot(page, 'admin-dashboard');
+
+    await menu.getByRole('menuitem', { name: 'Users', exact: true }).click();
+    await page.waitForURL(`${base}/admin/users`);
+    await page.getByText('Sara Ahmadi').waitFor();
+    await expect(page.getByRole('columnheader', { name: 'Created' }).count()).resolves.toBe(1);
+    await shot(page, 'admin-users');
+
+    await menu.getByRole('menuitem', { name: 'Missions', exact: true }).click();
+    await page.waitForURL(`${base}/admin/missions`);
+    await page.getByText('Claim your welcome bonus').waitFor();
+    await shot(page, 'admin-missions');
+
+    await page.goto(`${base}/admin/withdraw/done`);
+    await page.getByText('Done withdraws').first().waitFor();
+    await shot(page, 'admin-withdraws-done');
+    await page.close();
+  });
+
+  it('refuses a wrong password and stays on the login form', async () => {
+    const page = await openSignedOutConsole();
+    await page.locator('input[name="username"]').fill(OPERATOR.username);
+    await page.locator('input[name="password"]').fill('not the password');
+    await page.locator('button[type="submit"]').click();
+    await page.getByText('Invalid username or password').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/admin/login');
+    await page.close();
+  });
+});
+
+describe('the user app at /', () => {
+  it('opens for the demo player in a plain browser, in English, with the four tabs', async () => {
+    const page = await openPage();
+    await page.goto(`${base}/`);
+    await page.getByText('Demo player', { exact: true }).waitFor();
+    await page.getByRole('heading', { name: 'Tasks' }).waitFor();
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents()).resolves.toEqual(['Tasks', 'Staking', 'Currency', 'Profile']);
+    await expect(page.evaluate(() => [document.documentElement.dir, document.documentElement.dataset.theme])).resolves.toEqual(['ltr', 'dark']);
+    // the seeded categories, with the demo player's progress, come from home.get
+    await page.getByRole('link', { name: /Get started/ }).waitFor();
+    await page.getByRole('link', { name: /Social/ }).waitFor();
+    await shot(page, 'client-home-en');
+
+    await page.getByRole('link', { name: 'Currency' }).click();
+    await page.getByText('Toncoin').waitFor();
+    await shot(page, 'client-currency-en');
+
+    const category = await CategoryModel.findOne({ title: 'Get started' }).lean();
+    await page.goto(`${base}/categories/${String(category!._id)}/missions`);
+    await page.getByText('Claim your welcome bonus').waitFor();
+    await shot(page, 'client-missions-en');
+
+    await page.getByRole('link', { name: 'Profile' }).click();
+    await page.getByTestId('player-name').waitFor();
+    await shot(page, 'client-profile-en');
+    await page.close();
+  });
+
+  it('turns right-to-left in Persian, and remembers it on the next visit', async () => {
+    const page = await openPage();
+    await page.goto(`${base}/profile/settings`);
+    await page.getByRole('button', { name: 'فارسی' }).click();
+    await page.getByText('ذخیره شد').waitFor();
+    await expect(page.evaluate(() => document.documentElement.dir)).resolves.toBe('rtl');
+    await shot(page, 'client-settings-fa');
+
+    await page.goto(`${base}/`);
+    await page.getByRole('heading', { name: 'ماموریت‌ها' }).waitFor();
+    await page.getByRole('link', { name: /Get started/ }).waitFor();
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents()).resolves.toEqual(['ماموریت‌ها', 'استیکینگ', 'ارزها', 'پروفایل']);
+    await expect(page.evaluate(() => [document.documentElement.dir, document.documentElement.lang])).resolves.toEqual(['rtl', 'fa']);
+    await shot(page, 'client-home-fa');
+
+    await page.goto(`${base}/profile`);
+    await page.getByTestId('player-name').waitFor();
+    await shot(page, 'client-profile-fa');
+
+    await page.getByRole('link', { name: 'تنظیمات' }).click();
+    await page.getByRole('button', { name: 'English' }).click();
+    await expect(page.evaluate(() => document.documentElement.dir)).resolves.toBe('ltr');
+    await page.close();
+  });
+
+  it("shows 'Page Not Found' at an unknown address, and the light theme when chosen", async () => {
+    const page = await openPage();
+    await page.goto(`${base}/no/such/page`);
+    await page.getByRole('heading', { name: 'Page Not Found' }).waitFor();
+    await page.goto(`${base}/profile/settings`);
+    await page.getByRole('button', { name: 'Light' }).click();
+    await expect(page.evaluate(() => getComputedStyle(document.body).backgroundColor)).resolves.toBe('rgb(237, 242, 235)');
+    await shot(page, 'client-settings-light');
+    await page.close();
+  });
+
+  it('raised no script errors in any page', () => {
+    expect(pageErrors).toEqual([]);
+  });
+});

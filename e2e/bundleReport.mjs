@@ -1,0 +1,45 @@
+// Prints every built file of the two front ends with its raw and gzip size, and the totals per kind.
+// Run after `npm run build`:  npm run bundle-report
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+function filesUnder(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    return statSync(full).isDirectory() ? filesUnder(full) : [full];
+  });
+}
+
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} kB`;
+
+let missing = false;
+for (const app of ['client', 'admin']) {
+  const dist = path.join(root, app, 'dist');
+  if (!existsSync(path.join(dist, 'index.html'))) {
+    console.log(`${app}: not built (run "npm run build" first)`);
+    missing = true;
+    continue;
+  }
+  const rows = filesUnder(dist).map((file) => {
+    const bytes = readFileSync(file);
+    return { file: path.relative(dist, file), raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length, kind: path.extname(file).slice(1) || 'other' };
+  });
+  rows.sort((a, b) => b.raw - a.raw);
+  const width = Math.max(...rows.map((row) => row.file.length), 10);
+  console.log(`\n${app}/dist`);
+  console.log(`  ${'file'.padEnd(width)}  ${'raw'.padStart(10)}  ${'gzip'.padStart(10)}`);
+  for (const row of rows) console.log(`  ${row.file.padEnd(width)}  ${kb(row.raw).padStart(10)}  ${kb(row.gzip).padStart(10)}`);
+  const kinds = new Map();
+  for (const row of rows) {
+    const total = kinds.get(row.kind) ?? { raw: 0, gzip: 0 };
+    kinds.set(row.kind, { raw: total.raw + row.raw, gzip: total.gzip + row.gzip });
+  }
+  for (const [kind, total] of [...kinds].sort()) {
+    console.log(`  ${`total ${kind}`.padEnd(width)}  ${kb(total.raw).padStart(10)}  ${kb(total.gzip).padStart(10)}`);
+  }
+}
+process.exitCode = missing ? 1 : 0;
