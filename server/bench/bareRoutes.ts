@@ -5,12 +5,48 @@
 import { Router } from 'express';
 import { Types } from 'mongoose';
 import { fromMicros } from '@gift/shared';
+import { GiftCoinModel } from '../src/modules/coins/giftCoin.model';
+import { CategoryModel, CoverModel, PartnerModel } from '../src/modules/content/content.models';
 import { BalanceModel, LedgerEntryModel } from '../src/modules/ledger/ledger.models';
 import { MissionModel, UserMissionModel } from '../src/modules/missions/mission.models';
 import { UserModel } from '../src/modules/users/user.model';
 
 export function bareRoutes(): Router {
   const router = Router();
+
+  router.get('/bare/home', async (req, res) => {
+    const user = await UserModel.findOne({ telegramId: Number(req.get('x-telegram-id')) });
+    if (!user) return void res.status(401).end();
+    const enabled = (kind: string) => [{ $match: { enabled: true } }, { $addFields: { kind } }];
+    const [content, missions, progress] = await Promise.all([
+      CoverModel.aggregate<{ _id: Types.ObjectId; kind: string }>([
+        ...enabled('cover'),
+        { $unionWith: { coll: PartnerModel.collection.name, pipeline: enabled('partner') } },
+        { $unionWith: { coll: CategoryModel.collection.name, pipeline: enabled('category') } },
+        { $sort: { order: 1, _id: 1 } },
+        { $project: { kind: 1, title: 1, name: 1, description: 1, image: 1, link: 1 } },
+      ]),
+      MissionModel.aggregate<{ _id: Types.ObjectId; category: Types.ObjectId; mustDone: boolean; title: string; reward: number }>([
+        { $match: { enabled: true } },
+        { $sort: { order: 1, _id: 1 } },
+        { $project: { secretCode: 0 } },
+        { $lookup: { from: GiftCoinModel.collection.name, localField: 'coin', foreignField: '_id', as: 'coinDocs' } },
+      ]),
+      UserMissionModel.find({ user: user._id }, { mission: 1, status: 1, startedAt: 1, rejectReason: 1 }).lean(),
+    ]);
+    const done = new Set(progress.filter((p) => p.status === 'done').map((p) => String(p.mission)));
+    res.json({
+      covers: content.filter((row) => row.kind === 'cover'),
+      partners: content.filter((row) => row.kind === 'partner'),
+      categories: content
+        .filter((row) => row.kind === 'category')
+        .map((row) => {
+          const mine = missions.filter((m) => String(m.category) === String(row._id));
+          return { ...row, missionsTotal: mine.length, missionsDone: mine.filter((m) => done.has(String(m._id))).length };
+        }),
+      starMissions: missions.filter((m) => m.mustDone && !done.has(String(m._id))).map((m) => ({ id: String(m._id), title: m.title, reward: fromMicros(m.reward) })),
+    });
+  });
 
   router.post('/bare/claim', async (req, res) => {
     const user = await UserModel.findOne({ telegramId: Number(req.get('x-telegram-id')) });

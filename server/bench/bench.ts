@@ -5,6 +5,8 @@
  * Knobs (environment): BENCH_PLAYERS (default 10000), BENCH_REQUESTS per measurement (default 2000),
  * BENCH_CONCURRENCY (default 16), BENCH_MAX_SECONDS per measurement (default 20).
  */
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,7 +17,6 @@ import express from 'express';
 import mongoose from 'mongoose';
 import { createApp } from '../src/app';
 import { withDatabaseName } from '../src/db/connect';
-import { startEmbeddedMongo } from '../src/db/embeddedMongo.mjs';
 import { seedDemoData, seedPlayers, type SeededPlayer } from '../src/db/seed';
 import { loadEnv } from '../src/env';
 import { createLogger } from '../src/lib/logger';
@@ -50,7 +51,17 @@ interface Measurement {
   p99: number;
 }
 
-function send(agent: http.Agent, port: number, call: Call): Promise<{ status: number; body: string }> {
+/** One request; a keep-alive socket the server closed just before reuse is retried once, as Node's docs advise. */
+async function send(agent: http.Agent, port: number, call: Call): Promise<{ status: number; body: string }> {
+  try {
+    return await sendOnce(agent, port, call);
+  } catch (error) {
+    if ((error as { reusedSocket?: boolean; code?: string }).reusedSocket && (error as { code?: string }).code === 'ECONNRESET') return sendOnce(agent, port, call);
+    throw error;
+  }
+}
+
+function sendOnce(agent: http.Agent, port: number, call: Call): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(
       {
@@ -68,7 +79,7 @@ function send(agent: http.Agent, port: number, call: Call): Promise<{ status: nu
         res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
       },
     );
-    req.on('error', reject);
+    req.on('error', (error) => reject(Object.assign(error, { reusedSocket: req.reusedSocket })));
     req.end(call.body);
   });
 }
@@ -131,6 +142,8 @@ async function roundTrips(port: number, call: Call): Promise<{ count: number; co
 async function listen(app: express.Express): Promise<{ port: number; close: () => Promise<void> }> {
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
+  // as behind a reverse proxy: connections stay open between calls instead of Node's 5 s default
+  server.keepAliveTimeout = 65_000;
   return {
     port: (server.address() as AddressInfo).port,
     close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
@@ -148,6 +161,13 @@ function playerPool(players: SeededPlayer[]) {
   };
 }
 
+/** Starts the embedded database (server/src/db/embeddedMongo.mjs) in a child process. */
+async function startDatabase(): Promise<{ uri: string; kind: string; stop: () => void }> {
+  const child = fork(path.join(__dirname, 'database.mjs'), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const [ready] = (await Promise.race([once(child, 'message'), once(child, 'exit').then(() => { throw new Error('the database process exited'); })])) as [{ uri: string; kind: string }];
+  return { ...ready, stop: () => child.disconnect() };
+}
+
 async function main() {
   const env = loadEnv({
     NODE_ENV: 'production',
@@ -160,7 +180,7 @@ async function main() {
   });
   const logger = createLogger(env.LOG_LEVEL);
 
-  const database = await startEmbeddedMongo();
+  const database = await startDatabase();
   await mongoose.connect(withDatabaseName(database.uri, 'bench'), { monitorCommands: true });
   await mongoose.connection.dropDatabase();
   await mongoose.connection.syncIndexes();
@@ -196,9 +216,10 @@ async function main() {
   const bareUsersCall = (): Call => ({ method: 'GET', path: '/bare/users?skip=0&limit=25' });
 
   const rows: Array<{ name: string; product: Measurement; bare: Measurement }> = [];
-  const measure = async (name: string, productCall: (i: number) => Call, bareCall: (i: number) => Call, count = REQUESTS) => {
+  const measure = async (name: string, productCall: (i: number) => Call, bareCall: (i: number) => Call, count = REQUESTS, beforeProduct?: () => Promise<unknown>) => {
     await load(product.port, Math.min(WARMUP, count), productCall);
     await load(bare.port, Math.min(WARMUP, count), bareCall);
+    await beforeProduct?.();
     const productResult = await load(product.port, count, productCall);
     const bareResult = await load(bare.port, count, bareCall);
     rows.push({ name, product: productResult, bare: bareResult });
@@ -213,6 +234,8 @@ async function main() {
   const claimCount = Math.min(REQUESTS, Math.floor((players.length - homePlayers.length) / 2) - WARMUP);
   const productClaimers = take(claimCount + WARMUP).map((p) => ({ ...p, header: launch(p) }));
   const bareClaimers = take(claimCount + WARMUP);
+  // the claimers opened the app a moment ago, as a player does before tapping Claim: their launch refresh is done
+  const openedTheApp = (claimers: SeededPlayer[]) => UserModel.updateMany({ telegramId: { $in: claimers.map((p) => p.telegramId) } }, { $set: { lastSeenAt: new Date() } });
   let productClaimIndex = 0;
   let bareClaimIndex = 0;
   await measure(
@@ -220,13 +243,18 @@ async function main() {
     () => ({ method: 'POST', path: '/trpc/missions.claim', headers: { authorization: productClaimers[productClaimIndex++]!.header }, body: claimBody }),
     () => ({ method: 'POST', path: '/bare/claim', headers: { 'x-telegram-id': String(bareClaimers[bareClaimIndex++]!.telegramId) }, body: JSON.stringify({ missionId }) }),
     claimCount,
+    () => openedTheApp(productClaimers.slice(productClaimIndex)),
   );
   await measure('console users list (25, newest first)', usersCall, bareUsersCall);
 
-  const probePlayer = homePlayers[0]!;
+  // the first launch in a minute also refreshes the player from Telegram's data; the next ones only read
+  const homeRefreshTrips = await roundTrips(product.port, homeCall(0));
   const homeTrips = await roundTrips(product.port, homeCall(0));
-  const bareHomeTrips = await roundTrips(bare.port, { method: 'GET', path: '/bare/home', headers: { 'x-telegram-id': String(probePlayer.telegramId) } });
+  const bareHomeTrips = await roundTrips(bare.port, bareHomeCall(0));
+  const usersTrips = await roundTrips(product.port, usersCall());
+  const bareUsersTrips = await roundTrips(bare.port, bareUsersCall());
   const claimProbe = take(2);
+  await openedTheApp(claimProbe);
   const claimTrips = await roundTrips(product.port, { method: 'POST', path: '/trpc/missions.claim', headers: { authorization: launch(claimProbe[0]!) }, body: claimBody });
   const bareClaimTrips = await roundTrips(bare.port, { method: 'POST', path: '/bare/claim', headers: { 'x-telegram-id': String(claimProbe[1]!.telegramId) }, body: JSON.stringify({ missionId }) });
 
@@ -239,10 +267,12 @@ async function main() {
     console.log(`${name.padEnd(40)}${pad(p.rps, 9)}${pad(p.p50, 9)}${pad(p.p99, 9)}${pad(p.failures, 6)} |${pad(b.rps, 11)}${pad(b.p50, 9)}${pad(b.p99, 9)}${pad(b.failures, 6)} |${pad(`${(b.rps / Math.max(p.rps, 1)).toFixed(2)}x`, 13)}`);
   }
   console.log(line);
-  console.log(`database round trips per call (product / bare):`);
+  console.log(`database commands per call, product / bare (commands sent together with Promise.all share one wait):`);
   console.log(`  home.get        ${homeTrips.count} / ${bareHomeTrips.count}   [${homeTrips.commands.join(', ')}]`);
+  console.log(`  home.get, first launch in a minute (refreshes the player): ${homeRefreshTrips.count}   [${homeRefreshTrips.commands.join(', ')}]`);
   console.log(`  missions.claim  ${claimTrips.count} / ${bareClaimTrips.count}   [${claimTrips.commands.join(', ')}]`);
-  for (const [name, probe] of Object.entries({ 'home.get': homeTrips, 'bare home': bareHomeTrips, 'missions.claim': claimTrips, 'bare claim': bareClaimTrips })) {
+  console.log(`  users list      ${usersTrips.count} / ${bareUsersTrips.count}   [${usersTrips.commands.join(', ')}]`);
+  for (const [name, probe] of Object.entries({ 'home.get': homeTrips, 'home.get (refresh)': homeRefreshTrips, 'bare home': bareHomeTrips, 'missions.claim': claimTrips, 'bare claim': bareClaimTrips, 'users list': usersTrips, 'bare users list': bareUsersTrips })) {
     if (probe.failure) console.log(`  round-trip probe of ${name} failed: ${probe.failure}`);
   }
   for (const { name, product: p, bare: b } of rows) {
@@ -258,7 +288,7 @@ async function main() {
     concurrency: CONCURRENCY,
     requestsPerMeasurement: REQUESTS,
     rows: rows.map((r) => ({ ...r, ratio: Number((r.bare.rps / Math.max(r.product.rps, 1)).toFixed(2)) })),
-    roundTrips: { home: homeTrips, bareHome: bareHomeTrips, claim: claimTrips, bareClaim: bareClaimTrips },
+    roundTrips: { home: homeTrips, homeWithRefresh: homeRefreshTrips, bareHome: bareHomeTrips, claim: claimTrips, bareClaim: bareClaimTrips, users: usersTrips, bareUsers: bareUsersTrips },
   };
   const out = path.resolve(__dirname, '..', '..', 'bench-results');
   mkdirSync(out, { recursive: true });
@@ -268,7 +298,7 @@ async function main() {
   await product.close();
   await bare.close();
   await mongoose.disconnect();
-  await database.stop();
+  database.stop();
   const failed = rows.some((r) => r.product.failures || r.bare.failures);
   process.exit(failed ? 1 : 0);
 }

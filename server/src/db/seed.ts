@@ -252,14 +252,14 @@ async function seedDemoPlayers(
       const startedAt = at(2 * DAY);
       const stake = await StakeModel.create({
         user: user._id, stakingCoin: stakingCoin!._id, coin: coins.GIFT._id, amount: stored(history.stake), duration: 'month', profitPercent: '5',
-        profit: stored('25'), startedAt, unlocksAt: new Date(startedAt.getTime() + 30 * DAY), idempotencyKey: `seed-stake:${user._id}`,
+        profit: stored('25'), startedAt, unlocksAt: new Date(startedAt.getTime() + 30 * DAY), idempotencyKey: `${user._id}:seed-stake`,
       });
-      await credit(user._id, coins.GIFT._id, history.stake, 'stake', 'Stake', String(stake._id), `stake:${stake._id}`);
+      await credit(user._id, coins.GIFT._id, history.stake, 'stake', 'Stake', String(stake._id), `stake:${stake.idempotencyKey}`);
     }
     if (history.withdraw) {
       const wallet = demoAddress(`wallet of ${player.key}`, false);
       await WalletLinkModel.create({ address: wallet.raw, user: user._id, network: '-239', linkedAt: at(DAY) });
-      const withdrawal = await WithdrawalModel.create({ user: user._id, coin: coins.GIFT._id, amount: stored(history.withdraw), address: wallet.friendly, status: 'pending', idempotencyKey: `seed-withdraw:${user._id}` });
+      const withdrawal = await WithdrawalModel.create({ user: user._id, coin: coins.GIFT._id, amount: stored(history.withdraw), address: wallet.friendly, status: 'pending', idempotencyKey: `${user._id}:seed-withdraw` });
       await credit(user._id, coins.GIFT._id, history.withdraw, 'withdraw', 'Withdrawal', String(withdrawal._id), `withdraw:${withdrawal._id}`);
     }
   }
