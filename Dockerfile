@@ -2,6 +2,8 @@
 # The whole product in one image: the server serves the API, the user app at / and the console at /admin.
 
 FROM node:20-bookworm-slim AS build
+# the tests' mongod download is not needed to build or run the product
+ENV MONGOMS_DISABLE_POSTINSTALL=1
 WORKDIR /app
 # manifests first so the dependency layer is cached while only sources change
 COPY package.json package-lock.json turbo.json tsconfig.json tsconfig.base.json ./
