@@ -9,6 +9,7 @@ import { createApp } from '../server/src/app';
 import { seedDemoData } from '../server/src/db/seed';
 import { loadEnv } from '../server/src/env';
 import { AccountModel } from '../server/src/modules/accounts/account.model';
+import { AppConfigModel } from '../server/src/modules/config/appConfig.model';
 import { CategoryModel } from '../server/src/modules/content/content.models';
 import { silentLogger } from '../server/test/helpers';
 
@@ -113,9 +114,25 @@ describe('the console at /admin', () => {
     await page.getByText('Claim your welcome bonus').waitFor();
     await shot(page, 'admin-missions');
 
+    await menu.getByRole('menuitem', { name: 'Withdraws', exact: true }).click();
+    await page.waitForURL(/\/admin\/withdraw(\?.*)?$/);
+    await page.getByRole('cell', { name: 'Pending', exact: true }).first().waitFor();
+    await shot(page, 'admin-withdraws-pending');
+
     await page.goto(`${base}/admin/withdraw/done`);
     await page.getByText('Done withdraws').first().waitFor();
+    await page.getByRole('link', { name: 'Pending', exact: true }).waitFor();
     await shot(page, 'admin-withdraws-done');
+
+    // App Config is one form, loaded from the singleton 'current'
+    await menu.getByRole('menuitem', { name: 'App Config', exact: true }).click();
+    await page.waitForURL(`${base}/admin/app-config`);
+    await expect(page.getByLabel('Bot username').inputValue()).resolves.toBe('GiftRewardsBot');
+    await shot(page, 'admin-app-config');
+    await page.getByLabel('Earn duration (hours)').fill('12');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Saved', { exact: true }).waitFor();
+    await expect(AppConfigModel.findOne({ key: 'app' }).lean().then((config) => config?.earnDurationHours)).resolves.toBe(12);
     await page.close();
   });
 

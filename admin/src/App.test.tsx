@@ -54,6 +54,9 @@ it("shows the spec's menu, in its order, to an operator with every permission", 
     'Dashboard', 'Gift Coins', 'Categories', 'Covers', 'Partners', 'Missions', 'Users', 'User Missions',
     'Staking Coins', 'Withdraws', 'Accounts', 'App Config', 'Logout',
   ]);
+  expect(within(menu).getByRole('menuitem', { name: 'Withdraws' })).toHaveAttribute('href', '/admin/withdraw');
+  expect(within(menu).getByRole('menuitem', { name: 'App Config' })).toHaveAttribute('href', '/admin/app-config');
+  expect(within(menu).getByRole('menuitem', { name: 'Users' })).toHaveAttribute('href', '/admin/users');
 });
 
 it('hides from the menu what the account may not use', async () => {

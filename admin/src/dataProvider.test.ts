@@ -45,3 +45,19 @@ it("carries the server's field messages so the form can show them next to each i
   expect(init?.method).toBe('POST');
   expect(new Headers(init?.headers).get('Authorization')).toBe('Bearer the.operator.token');
 });
+
+it("reads and saves App Config under the singleton id 'current', as its one form asks", async () => {
+  localStorage.setItem(ADMIN_TOKEN_KEY, 'the.operator.token');
+  const stored = { id: '6b014184f85788bdcff624f7', botUsername: 'GiftRewardsBot' };
+  fetchMock.mockImplementation(async () => new Response(JSON.stringify(stored), { status: 200, headers: { 'Content-Type': 'application/json' } }));
+
+  const read = await dataProvider.getOne('app-config', { id: 'current' });
+  const saved = await dataProvider.update('app-config', { id: 'current', data: { botUsername: 'GiftRewardsBot' }, previousData: read.data });
+
+  expect(read.data).toEqual({ id: 'current', botUsername: 'GiftRewardsBot' });
+  expect(saved.data.id).toBe('current');
+  expect(fetchMock.mock.calls.map(([url, init]) => `${init?.method ?? 'GET'} ${String(url)}`)).toEqual([
+    'GET /api/admin/app-config/current',
+    'PUT /api/admin/app-config/current',
+  ]);
+});

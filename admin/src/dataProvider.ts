@@ -4,6 +4,9 @@ import { adminToken } from './session';
 
 export const API_URL = '/api/admin';
 
+/** Singletons the server reads under a fixed id ('current') whatever their database id. */
+const SINGLETONS = new Set(['app-config']);
+
 /** Every console call carries the operator's token. */
 export function httpClient(url: string, options: fetchUtils.Options = {}) {
   const headers = new Headers(options.headers ?? { Accept: 'application/json' });
@@ -12,5 +15,20 @@ export function httpClient(url: string, options: fetchUtils.Options = {}) {
   return fetchUtils.fetchJson(url, { ...options, headers });
 }
 
-/** ra-data-simple-rest conventions (sort/range/filter, Content-Range) against /api/admin/<resource>. */
-export const dataProvider: DataProvider = simpleRestProvider(API_URL, httpClient);
+const rest = simpleRestProvider(API_URL, httpClient);
+
+/**
+ * ra-data-simple-rest conventions (sort/range/filter, Content-Range) against /api/admin/<resource>.
+ * A singleton keeps the id it was asked for, since react-admin's Edit requires the record's id to match it.
+ */
+export const dataProvider: DataProvider = {
+  ...rest,
+  getOne: async (resource, params) => {
+    const result = await rest.getOne(resource, params);
+    return SINGLETONS.has(resource) ? { ...result, data: { ...result.data, id: params.id } } : result;
+  },
+  update: async (resource, params) => {
+    const result = await rest.update(resource, params);
+    return SINGLETONS.has(resource) ? { ...result, data: { ...result.data, id: params.id } } : result;
+  },
+};

@@ -1,6 +1,6 @@
 import { Card, CardContent, Typography, Box } from '@mui/material';
 import { Link } from 'react-router';
-import { Title, useCreatePath, useGetList, useTranslate } from 'react-admin';
+import { Title, useBasename, useCreatePath, useGetList, useTranslate } from 'react-admin';
 
 interface FigureCardProps {
   label: string;
@@ -38,6 +38,7 @@ function startOfToday(): string {
 export function Dashboard() {
   const translate = useTranslate();
   const createPath = useCreatePath();
+  const basename = useBasename();
   const list = (resource: string) => createPath({ resource, type: 'list' });
   return (
     <Box sx={{ mt: 2 }}>
@@ -47,7 +48,7 @@ export function Dashboard() {
         <FigureCard label="dashboard.newToday" resource="users" filter={{ createdAt_gte: startOfToday() }} to={list('users')} />
         <FigureCard label="dashboard.missionsDone" resource="user-missions" filter={{ status: 'done' }} to={list('user-missions')} />
         <FigureCard label="dashboard.pendingReviews" resource="user-missions" filter={{ status: 'pending' }} to={list('user-missions')} />
-        <FigureCard label="dashboard.pendingWithdraws" resource="withdraws" filter={{ status: 'pending' }} to="/withdraw" />
+        <FigureCard label="dashboard.pendingWithdraws" resource="withdraws" filter={{ status: 'pending' }} to={`${basename}/withdraw`} />
       </Box>
     </Box>
   );

@@ -1,20 +1,23 @@
 import DashboardIcon from '@mui/icons-material/Dashboard';
 import AccountBalanceWalletIcon from '@mui/icons-material/AccountBalanceWallet';
 import SettingsIcon from '@mui/icons-material/Settings';
-import { Logout, Menu, useCanAccess, useTranslate } from 'react-admin';
+import { Logout, Menu, useBasename, useCanAccess, useTranslate } from 'react-admin';
 
+// custom items link past react-admin's resource routes, so they add the /admin basename themselves
 function WithdrawsItem() {
   const translate = useTranslate();
+  const basename = useBasename();
   const { canAccess } = useCanAccess({ resource: 'withdraws', action: 'list' });
   if (canAccess === false) return null;
-  return <Menu.Item to="/withdraw" primaryText={translate('menu.withdraws')} leftIcon={<AccountBalanceWalletIcon />} />;
+  return <Menu.Item to={`${basename}/withdraw`} primaryText={translate('menu.withdraws')} leftIcon={<AccountBalanceWalletIcon />} />;
 }
 
 function AppConfigItem() {
   const translate = useTranslate();
+  const basename = useBasename();
   const { canAccess } = useCanAccess({ resource: 'app-config', action: 'edit' });
   if (canAccess === false) return null;
-  return <Menu.Item to="/app-config" primaryText={translate('menu.appConfig')} leftIcon={<SettingsIcon />} />;
+  return <Menu.Item to={`${basename}/app-config`} primaryText={translate('menu.appConfig')} leftIcon={<SettingsIcon />} />;
 }
 
 /** The spec's menu, in its order; Covers and Partners sit with the other home-screen content. */

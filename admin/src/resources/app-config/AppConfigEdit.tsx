@@ -1,11 +1,11 @@
 import { Edit, NumberInput, PasswordInput, ReferenceInput, SelectInput, SimpleForm, TextArrayInput, TextInput } from 'react-admin';
-import { AMOUNT_HELP } from '../sharedInputs';
+import { AMOUNT_HELP, SaveOnlyToolbar } from '../sharedInputs';
 
 /** The one App Config record, edited in one form at /admin/app-config. */
 export function AppConfigEdit() {
   return (
     <Edit resource="app-config" id="current" mutationMode="pessimistic" redirect={false} title="App Config">
-      <SimpleForm>
+      <SimpleForm toolbar={<SaveOnlyToolbar />}>
         <PasswordInput
           source="botToken"
           fullWidth

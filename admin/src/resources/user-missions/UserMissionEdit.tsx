@@ -1,4 +1,5 @@
 import { DateField, Edit, FormDataConsumer, Labeled, ReferenceField, SelectField, SelectInput, SimpleForm, TextField, TextInput, required } from 'react-admin';
+import { SaveOnlyToolbar } from '../sharedInputs';
 import { USER_MISSION_STATUS_CHOICES } from './statuses';
 
 const REVIEW_CHOICES = [
@@ -10,7 +11,7 @@ const REVIEW_CHOICES = [
 export function UserMissionEdit() {
   return (
     <Edit mutationMode="pessimistic" redirect="list">
-      <SimpleForm>
+      <SimpleForm toolbar={<SaveOnlyToolbar />}>
         <Labeled><ReferenceField source="user" reference="users" /></Labeled>
         <Labeled><ReferenceField source="mission" reference="missions" /></Labeled>
         <Labeled><SelectField source="status" choices={USER_MISSION_STATUS_CHOICES} /></Labeled>

@@ -1,4 +1,5 @@
 import { BooleanInput, Edit, NumberInput, SelectInput, SimpleForm, TextField, Labeled, required } from 'react-admin';
+import { SaveOnlyToolbar } from '../sharedInputs';
 
 const LANGUAGES = [
   { id: 'en', name: 'English' },
@@ -9,7 +10,7 @@ const LANGUAGES = [
 export function UserEdit() {
   return (
     <Edit mutationMode="pessimistic" redirect="show">
-      <SimpleForm>
+      <SimpleForm toolbar={<SaveOnlyToolbar />}>
         <Labeled>
           <TextField source="name" />
         </Labeled>

@@ -1,4 +1,5 @@
 import { DateField, Edit, FormDataConsumer, Labeled, ReferenceField, SelectField, SelectInput, SimpleForm, TextField, TextInput, required } from 'react-admin';
+import { SaveOnlyToolbar } from '../sharedInputs';
 import { WITHDRAWAL_STATUS_CHOICES } from './statuses';
 
 const DECISIONS = [
@@ -10,7 +11,7 @@ const DECISIONS = [
 export function WithdrawEdit() {
   return (
     <Edit mutationMode="pessimistic" redirect={() => 'withdraw'}>
-      <SimpleForm>
+      <SimpleForm toolbar={<SaveOnlyToolbar />}>
         <Labeled><ReferenceField source="user" reference="users" /></Labeled>
         <Labeled><ReferenceField source="coin" reference="gift-coins" /></Labeled>
         <Labeled><TextField source="amount" /></Labeled>

@@ -1,12 +1,13 @@
 import { Link } from 'react-router';
-import { Button, Datagrid, DateField, List, ReferenceField, SearchInput, SelectField, TextField, TopToolbar } from 'react-admin';
+import { Button, Datagrid, DateField, List, ReferenceField, SearchInput, SelectField, TextField, TopToolbar, useBasename } from 'react-admin';
 import { WITHDRAWAL_STATUS_CHOICES } from './statuses';
 
 function WithdrawTabs({ finished }: { finished: boolean }) {
+  const basename = useBasename();
   return (
     <TopToolbar>
-      <Button component={Link} to="/withdraw" label="Pending" variant={finished ? 'text' : 'contained'} />
-      <Button component={Link} to="/withdraw/done" label="Done" variant={finished ? 'contained' : 'text'} />
+      <Button component={Link} to={`${basename}/withdraw`} label="Pending" variant={finished ? 'text' : 'contained'} />
+      <Button component={Link} to={`${basename}/withdraw/done`} label="Done" variant={finished ? 'contained' : 'text'} />
     </TopToolbar>
   );
 }
@@ -22,6 +23,8 @@ export function WithdrawList({ finished = false }: { finished?: boolean }) {
       filters={[<SearchInput key="q" source="q" alwaysOn placeholder="Address or transaction hash" />]}
       storeKey={finished ? 'withdraws.done' : 'withdraws.pending'}
       actions={<WithdrawTabs finished={finished} />}
+      // an empty list keeps its tabs, so the operator can still switch between pending and done
+      empty={false}
     >
       <Datagrid rowClick="edit" bulkActionButtons={false}>
         <ReferenceField source="user" reference="users" sortable={false} />
