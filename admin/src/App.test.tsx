@@ -66,3 +66,23 @@ it('hides from the menu what the account may not use', async () => {
   const labels = within(menu).getAllByRole('menuitem').map((item) => item.textContent?.trim());
   expect(labels).toEqual(['Dashboard', 'Users', 'Logout']);
 });
+
+it("shows a player's balance and ledger figures per coin on the player's page", async () => {
+  const api = fakeApi();
+  api.getOne = async () => ({
+    data: {
+      ...PLAYERS[0]!,
+      coins: [
+        { coin: 'c1', symbol: 'GIFT', balance: '1250.5', rewards: '1000', earned: '240.5', withdrawn: '0', gifts: '10' },
+        { coin: 'c2', symbol: 'TON', balance: '3', rewards: '0', earned: '0', withdrawn: '2', gifts: '5' },
+      ],
+    },
+  }) as never;
+  window.history.replaceState({}, '', '/admin/users/u1/show');
+  render(<App dataProvider={api} authProvider={signedIn(['*'])} />);
+  const gift = (await screen.findByText('GIFT', undefined, { timeout: 8000 })).closest('tr')!;
+  expect(within(gift).getByText('1250.5')).toBeInTheDocument();
+  expect(within(gift).getByText('240.5')).toBeInTheDocument();
+  const ton = screen.getByText('TON').closest('tr')!;
+  expect(within(ton).getByText('2')).toBeInTheDocument();
+});

@@ -1,4 +1,16 @@
-import { BooleanField, DateField, EditButton, NumberField, ReferenceField, Show, SimpleShowLayout, TextField, TopToolbar } from 'react-admin';
+import {
+  ArrayField,
+  BooleanField,
+  Datagrid,
+  DateField,
+  EditButton,
+  NumberField,
+  ReferenceField,
+  Show,
+  SimpleShowLayout,
+  TextField,
+  TopToolbar,
+} from 'react-admin';
 
 function UserShowActions() {
   return (
@@ -23,10 +35,17 @@ export function UserShow() {
         <NumberField source="referrersCount" />
         <NumberField source="missionsCount" />
         <NumberField source="doneMissionsCount" />
-        <TextField source="rewards" emptyText="—" />
-        <TextField source="earned" emptyText="—" />
-        <TextField source="withdrawn" emptyText="—" />
-        <TextField source="gifts" emptyText="—" />
+        {/* money figures are per coin: the server derives them from the ledger */}
+        <ArrayField source="coins" label="Balances and figures">
+          <Datagrid bulkActionButtons={false} rowClick={false} empty={<span>—</span>}>
+            <TextField source="symbol" />
+            <TextField source="balance" textAlign="right" />
+            <TextField source="rewards" textAlign="right" />
+            <TextField source="earned" textAlign="right" />
+            <TextField source="withdrawn" textAlign="right" />
+            <TextField source="gifts" textAlign="right" />
+          </Datagrid>
+        </ArrayField>
         <BooleanField source="blocked" />
         <DateField source="lastSeenAt" showTime />
         <DateField source="createdAt" showTime />
