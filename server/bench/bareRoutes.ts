@@ -76,10 +76,10 @@ export function bareRoutes(): Router {
       { $setOnInsert: { user: user._id, coin: mission.coin, amount: mission.reward, reason: 'mission', refType: 'UserMission', refId: String(userMission._id), idempotencyKey: key, state: 'pending' } },
       { upsert: true, returnDocument: 'after', setDefaultsOnInsert: true },
     );
+    await BalanceModel.updateOne({ user: user._id, coin: mission.coin }, { $setOnInsert: { amount: 0 } }, { upsert: true });
     await BalanceModel.updateOne(
       { user: user._id, coin: mission.coin, appliedKeys: { $ne: key } },
       { $inc: { amount: mission.reward }, $push: { appliedKeys: { $each: [key], $slice: -64 } } },
-      { upsert: true },
     );
     await LedgerEntryModel.updateOne({ _id: entry!._id, state: 'pending' }, { $set: { state: 'posted' } });
     await UserMissionModel.findOneAndUpdate({ _id: userMission._id, status: 'started' }, { $set: { status: 'done', claimedAt: new Date(), doneAt: new Date() } });

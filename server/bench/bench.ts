@@ -89,34 +89,44 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
+interface Run {
+  latencies: number[];
+  failures: number;
+  firstFailure?: string;
+  seconds: number;
+}
+
 /** Fires `count` calls (call(i) builds the i-th) with a fixed number in flight, stopping early at the time bound. */
-async function load(port: number, count: number, call: (i: number) => Call): Promise<Measurement> {
+async function load(port: number, count: number, call: (i: number) => Call, maxMs = MAX_MS): Promise<Run> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-  const latencies: number[] = [];
-  let failures = 0;
-  let firstFailure: string | undefined;
+  const run: Run = { latencies: [], failures: 0, seconds: 0 };
   let next = 0;
   const started = performance.now();
   const worker = async () => {
-    while (next < count && performance.now() - started < MAX_MS) {
+    while (next < count && performance.now() - started < maxMs) {
       const request = call(next++);
       const t0 = performance.now();
       const res = await send(agent, port, request);
-      latencies.push(performance.now() - t0);
+      run.latencies.push(performance.now() - t0);
       if (res.status >= 300) {
-        failures++;
-        firstFailure ??= `${res.status} ${res.body.slice(0, 200)}`;
+        run.failures++;
+        run.firstFailure ??= `${res.status} ${res.body.slice(0, 200)}`;
       }
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  const seconds = (performance.now() - started) / 1000;
+  run.seconds = (performance.now() - started) / 1000;
   agent.destroy();
-  latencies.sort((a, b) => a - b);
+  return run;
+}
+
+function summarize(runs: Run[]): Measurement {
+  const latencies = runs.flatMap((r) => r.latencies).sort((a, b) => a - b);
+  const seconds = runs.reduce((sum, r) => sum + r.seconds, 0);
   return {
     requests: latencies.length,
-    failures,
-    firstFailure,
+    failures: runs.reduce((sum, r) => sum + r.failures, 0),
+    firstFailure: runs.find((r) => r.firstFailure)?.firstFailure,
     seconds: Number(seconds.toFixed(2)),
     rps: Math.round(latencies.length / seconds),
     p50: Number(percentile(latencies, 50).toFixed(2)),
@@ -216,13 +226,25 @@ async function main() {
   const bareUsersCall = (): Call => ({ method: 'GET', path: '/bare/users?skip=0&limit=25' });
 
   const rows: Array<{ name: string; product: Measurement; bare: Measurement }> = [];
+  /**
+   * Warm-up, then product and bare in halves ordered product, bare, bare, product: a claim grows the
+   * collections every later call scans, and this order gives both sides the same average size.
+   */
   const measure = async (name: string, productCall: (i: number) => Call, bareCall: (i: number) => Call, count = REQUESTS, beforeProduct?: () => Promise<unknown>) => {
     await load(product.port, Math.min(WARMUP, count), productCall);
     await load(bare.port, Math.min(WARMUP, count), bareCall);
-    await beforeProduct?.();
-    const productResult = await load(product.port, count, productCall);
-    const bareResult = await load(bare.port, count, bareCall);
-    rows.push({ name, product: productResult, bare: bareResult });
+    const half = Math.ceil(count / 2);
+    const productRuns: Run[] = [];
+    const bareRuns: Run[] = [];
+    const productHalf = async () => {
+      await beforeProduct?.();
+      productRuns.push(await load(product.port, half, productCall, MAX_MS / 2));
+    };
+    await productHalf();
+    bareRuns.push(await load(bare.port, half, bareCall, MAX_MS / 2));
+    bareRuns.push(await load(bare.port, half, bareCall, MAX_MS / 2));
+    await productHalf();
+    rows.push({ name, product: summarize(productRuns), bare: summarize(bareRuns) });
     console.log(`  ${name}: done`);
   };
 
@@ -232,8 +254,8 @@ async function main() {
   await measure('home.get (player home)', homeCall, bareHomeCall);
 
   const claimCount = Math.min(REQUESTS, Math.floor((players.length - homePlayers.length) / 2) - WARMUP);
-  const productClaimers = take(claimCount + WARMUP).map((p) => ({ ...p, header: launch(p) }));
-  const bareClaimers = take(claimCount + WARMUP);
+  const productClaimers = take(claimCount + WARMUP + 1).map((p) => ({ ...p, header: launch(p) }));
+  const bareClaimers = take(claimCount + WARMUP + 1);
   // the claimers opened the app a moment ago, as a player does before tapping Claim: their launch refresh is done
   const openedTheApp = (claimers: SeededPlayer[]) => UserModel.updateMany({ telegramId: { $in: claimers.map((p) => p.telegramId) } }, { $set: { lastSeenAt: new Date() } });
   let productClaimIndex = 0;
