@@ -213,7 +213,7 @@ export function resourceRouter(definition: ResourceDefinition): Router {
     const input = validate(schema, req.body);
     const updated = definition.update
       ? await definition.update(id, input, req)
-      : await definition.model.findByIdAndUpdate(id, { $set: input as object }, { new: true, runValidators: true }).select(select);
+      : await definition.model.findByIdAndUpdate(id, { $set: input as object }, { returnDocument: 'after', runValidators: true }).select(select);
     if (!updated) throw new AppError('NOT_FOUND');
     res.json(present(updated));
   });

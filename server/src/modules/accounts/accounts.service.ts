@@ -97,7 +97,7 @@ export async function updateAccount(id: string, input: z.infer<typeof accountUpd
   const changes: Record<string, unknown> = { username: input.username, permissions: input.permissions, enabled: input.enabled };
   if (input.password) changes.passwordHash = await hashPassword(input.password);
   try {
-    return await AccountModel.findByIdAndUpdate(id, { $set: changes }, { new: true, runValidators: true });
+    return await AccountModel.findByIdAndUpdate(id, { $set: changes }, { returnDocument: 'after', runValidators: true });
   } catch (error) {
     if (isDuplicateKey(error)) throw badInput({ username: 'This username is already taken' });
     throw error;

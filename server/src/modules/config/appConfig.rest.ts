@@ -37,7 +37,7 @@ export const appConfigResource: ResourceDefinition<typeof appConfigInput> = {
     return AppConfigModel.findByIdAndUpdate(
       id,
       { $set: { ...fields, referrerCoin, miningCoin, ...(botToken ? { botToken } : {}) } },
-      { new: true, runValidators: true },
+      { returnDocument: 'after', runValidators: true },
     ).select('+botToken');
   },
 };

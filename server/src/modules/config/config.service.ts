@@ -9,7 +9,7 @@ export async function getAppConfig() {
   const config = await AppConfigModel.findOneAndUpdate(
     { key: 'app' },
     { $setOnInsert: { key: 'app' } },
-    { upsert: true, new: true, setDefaultsOnInsert: true },
+    { upsert: true, returnDocument: 'after', setDefaultsOnInsert: true },
   );
   return config!;
 }

@@ -85,7 +85,7 @@ export async function postEntry(input: PostEntry): Promise<PostResult> {
     const result = await LedgerEntryModel.findOneAndUpdate(
       { idempotencyKey: input.idempotencyKey },
       { $setOnInsert: fields },
-      { upsert: true, new: true, includeResultMetadata: true, setDefaultsOnInsert: true },
+      { upsert: true, returnDocument: 'after', includeResultMetadata: true, setDefaultsOnInsert: true },
     );
     entry = result.value!;
   } catch (error) {

@@ -97,7 +97,7 @@ export async function startMining(userId: Id, now: Date) {
     const result = await MiningSessionModel.findOneAndUpdate(
       { slot },
       { $setOnInsert: { user, coin: coin._id, amount: Number(amount), ...window, movedAt: null, slot } },
-      { upsert: true, new: true, includeResultMetadata: true },
+      { upsert: true, returnDocument: 'after', includeResultMetadata: true },
     );
     if (result.lastErrorObject?.updatedExisting) throw new AppError('MINING_ACTIVE');
     return presentActive(result.value!.toObject() as SessionRow, now);

@@ -1,9 +1,9 @@
 import { createApp } from '../../app';
 import { silentLogger, testEnv } from '../../../test/helpers';
-import { createCoin } from '../../../test/factories';
+import { createCoin, createPlayer } from '../../../test/factories';
 import { consoleApi, createOperator } from '../../../test/operators';
 import { CategoryModel } from '../content/content.models';
-import { MissionModel } from './mission.models';
+import { MissionModel, UserMissionModel } from './mission.models';
 
 const app = createApp({ env: testEnv(), logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
 const MISSING = '0123456789abcdef01234567';
@@ -80,5 +80,19 @@ describe('missions in the console', () => {
     expect(titles(await api.get('/missions', { filter: { category, mustDone: true } }))).toEqual(['Zephyr big']);
     expect(titles(await api.get('/missions', { filter: { category, enabled: false, verifyType: 'auto' } }))).toEqual(['Plain']);
     expect((await api.get('/missions', { filter: { category, verifyType: 'youtube' } })).body).toEqual([]);
+  });
+
+  it('deletes an unused mission, but refuses one players have progress on (disable it instead)', async () => {
+    const unused = await api.post('/missions', { ...base(), verifyType: 'auto' });
+    expect((await api.delete(`/missions/${unused.body.id}`)).status).toBe(200);
+    expect(await MissionModel.exists({ _id: unused.body.id })).toBeNull();
+
+    const used = await api.post('/missions', { ...base(), verifyType: 'auto' });
+    const player = await createPlayer();
+    await UserMissionModel.create({ user: player._id, mission: used.body.id, category: used.body.category, coin: used.body.coin, status: 'done' });
+    const refused = await api.delete(`/missions/${used.body.id}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe("Cannot delete: it is still used by 1 player's progress (disable it instead)");
+    expect(await MissionModel.exists({ _id: used.body.id })).not.toBeNull();
   });
 });

@@ -4,7 +4,7 @@ import { AppError, badInput } from '../../lib/errors';
 import type { ResourceDefinition } from '../../rest/resource';
 import { requireGiftCoin } from '../coins/giftCoins.service';
 import { CategoryModel } from '../content/content.models';
-import { MissionModel } from './mission.models';
+import { MissionModel, UserMissionModel } from './mission.models';
 
 type MissionDocument = { toJSON: () => Record<string, unknown>; secretCode?: string };
 
@@ -29,6 +29,12 @@ export const missionsResource: ResourceDefinition<typeof missionInput, typeof mi
   filters: { category: 'objectId', coin: 'objectId', verifyType: 'equals', enabled: 'boolean', mustDone: 'boolean' },
   sortable: ['order', 'title', 'reward'],
   canDelete: true,
+  // players' progress and credited rewards point at the mission: disable it instead
+  remove: async (id) => {
+    const progress = await UserMissionModel.countDocuments({ mission: id });
+    if (progress) throw new AppError('IN_USE', { uses: `${progress} player${progress === 1 ? "'s progress" : "s' progress"} (disable it instead)` });
+    await MissionModel.deleteOne({ _id: id });
+  },
   select: '+secretCode',
   // toJSON already leaves the code out (a hidden field)
   present: (doc) => ({ ...(doc as MissionDocument).toJSON(), secretCodeSet: !!(doc as MissionDocument).secretCode }),
@@ -42,6 +48,6 @@ export const missionsResource: ResourceDefinition<typeof missionInput, typeof mi
     if (!saved) throw new AppError('NOT_FOUND');
     if (input.verifyType === 'youtube' && !input.secretCode && !saved.secretCode)
       throw badInput({ secretCode: 'A YouTube mission needs its secret code' });
-    return MissionModel.findByIdAndUpdate(id, { $set: asStored(input) }, { new: true, runValidators: true }).select('+secretCode');
+    return MissionModel.findByIdAndUpdate(id, { $set: asStored(input) }, { returnDocument: 'after', runValidators: true }).select('+secretCode');
   },
 };

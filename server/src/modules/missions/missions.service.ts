@@ -146,7 +146,7 @@ async function startProgress(userId: Id, mission: StartableMission, now: Date) {
           startedAt: now,
         },
       },
-      { upsert: true, new: true, includeResultMetadata: true, setDefaultsOnInsert: true },
+      { upsert: true, returnDocument: 'after', includeResultMetadata: true, setDefaultsOnInsert: true },
     );
     progress = result.value!;
     created = !result.lastErrorObject?.updatedExisting;
@@ -163,7 +163,7 @@ async function startProgress(userId: Id, mission: StartableMission, now: Date) {
     const restarted = await UserMissionModel.findOneAndUpdate(
       { _id: progress._id, status: 'rejected' },
       { $set: { status: 'started', startedAt: now, claimedAt: null, rejectReason: '' } },
-      { new: true },
+      { returnDocument: 'after' },
     );
     return restarted ?? (await UserMissionModel.findById(progress._id))!;
   }
@@ -305,7 +305,7 @@ export async function reviewUserMission(
     review.status === 'done'
       ? { status: 'done', doneAt: now, reviewedBy, rejectReason: '' }
       : { status: 'rejected', reviewedBy, rejectReason: review.rejectReason ?? '' };
-  const reviewed = await UserMissionModel.findOneAndUpdate({ _id: id, status: 'pending' }, { $set: update }, { new: true });
+  const reviewed = await UserMissionModel.findOneAndUpdate({ _id: id, status: 'pending' }, { $set: update }, { returnDocument: 'after' });
   if (!reviewed) {
     const current = await UserMissionModel.findById(id, { status: 1 }).lean();
     if (!current) throw new AppError('NOT_FOUND');

@@ -163,7 +163,7 @@ export async function stake(userId: Id, input: StakeTerms & { idempotencyKey: st
   };
   let saved;
   try {
-    saved = await StakeModel.findOneAndUpdate({ _id: stakeId }, { $setOnInsert: record }, { upsert: true, new: true }).lean<StakeRow>();
+    saved = await StakeModel.findOneAndUpdate({ _id: stakeId }, { $setOnInsert: record }, { upsert: true, returnDocument: 'after' }).lean<StakeRow>();
   } catch (error) {
     if (!isDuplicateKey(error)) throw error;
     saved = await StakeModel.findById(stakeId).lean<StakeRow>();

@@ -1,8 +1,8 @@
 import { createApp } from '../../app';
 import { silentLogger, testEnv } from '../../../test/helpers';
-import { createCoin } from '../../../test/factories';
+import { createCoin, createPlayer } from '../../../test/factories';
 import { consoleApi, createOperator } from '../../../test/operators';
-import { StakingCoinModel } from './staking.models';
+import { StakeModel, StakingCoinModel } from './staking.models';
 
 const app = createApp({ env: testEnv(), logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
 
@@ -39,5 +39,21 @@ describe('staking coins in the console', () => {
     const huge = await api.post('/staking-coins', { coin: String(coin._id), minAmount: '1', maxAmount: '999999999999', profits: { week: '1' } });
     expect(huge.body.errors).toEqual({ maxAmount: 'Amount too large' });
     expect(await StakingCoinModel.countDocuments()).toBe(before);
+  });
+
+  it('deletes an unused offer, but refuses one that positions were staked under (disable it instead)', async () => {
+    const coin = await createCoin();
+    const offer = () => api.post('/staking-coins', { coin: String(coin._id), minAmount: '1', maxAmount: '10', profits: { week: '1' } });
+    const unused = await offer();
+    expect((await api.delete(`/staking-coins/${unused.body.id}`)).status).toBe(200);
+
+    const used = await offer();
+    const player = await createPlayer();
+    const now = new Date();
+    await StakeModel.create({ user: player._id, stakingCoin: used.body.id, coin: coin._id, amount: 5_000_000, duration: 'week', profitPercent: '1', profit: 50_000, startedAt: now, unlocksAt: now, idempotencyKey: `k-${used.body.id}` });
+    const refused = await api.delete(`/staking-coins/${used.body.id}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe('Cannot delete: it is still used by 1 stake (disable it instead)');
+    expect(await StakingCoinModel.exists({ _id: used.body.id })).not.toBeNull();
   });
 });

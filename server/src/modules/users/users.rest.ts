@@ -54,6 +54,6 @@ export const usersResource: ResourceDefinition<typeof userUpdateInput> = {
   },
   update: (id, input) => {
     const changes = { inviteLimit: input.inviteLimit, blocked: input.blocked, ...(input.language ? { language: input.language } : {}) };
-    return UserModel.findByIdAndUpdate(id, { $set: changes }, { new: true, runValidators: true });
+    return UserModel.findByIdAndUpdate(id, { $set: changes }, { returnDocument: 'after', runValidators: true });
   },
 };
