@@ -25,10 +25,8 @@ function demoAddress(label: string, bounceable = true): { friendly: string; raw:
   return { friendly: address.toString({ bounceable }), raw: address.toRawString() };
 }
 
-/** A banner or logo that renders its own text (placehold.co) when the device is online. */
-function placeholderImage(width: number, height: number, background: string, text: string): string {
-  return `https://placehold.co/${width}x${height}/${background}/ffffff/png?text=${encodeURIComponent(text)}`;
-}
+/** Demo pictures ship with the user app (client/public/demo), so the embedded default looks right offline. */
+const demoImage = (file: string) => `/demo/${file}`;
 
 type MissionSeed = {
   key: string;
@@ -98,9 +96,9 @@ export async function seedDemoData(logger: Logger, now: Date = new Date()): Prom
   const gift = demoAddress('GIFT jetton master');
   const star = demoAddress('STAR jetton master');
   const [ton, giftCoin, starCoin] = await GiftCoinModel.create([
-    { name: 'Toncoin', symbol: 'TON', decimals: 9, usdPrice: '3.25', minWithdraw: stored('1'), withdrawEnabled: true, network: 'ton', order: 0 },
-    { name: 'Gift Coin', symbol: 'GIFT', decimals: 9, usdPrice: '0.05', minWithdraw: stored('100'), withdrawEnabled: true, network: 'jetton', jettonMaster: gift.friendly, order: 1 },
-    { name: 'Star Points', symbol: 'STAR', decimals: 9, usdPrice: '', minWithdraw: 0, withdrawEnabled: false, network: 'jetton', jettonMaster: star.friendly, order: 2 },
+    { name: 'Toncoin', symbol: 'TON', icon: demoImage('coin-ton.svg'), decimals: 9, usdPrice: '3.25', minWithdraw: stored('1'), withdrawEnabled: true, network: 'ton', order: 0 },
+    { name: 'Gift Coin', symbol: 'GIFT', icon: demoImage('coin-gift.svg'), decimals: 9, usdPrice: '0.05', minWithdraw: stored('100'), withdrawEnabled: true, network: 'jetton', jettonMaster: gift.friendly, order: 1 },
+    { name: 'Star Points', symbol: 'STAR', icon: demoImage('coin-star.svg'), decimals: 9, usdPrice: '', minWithdraw: 0, withdrawEnabled: false, network: 'jetton', jettonMaster: star.friendly, order: 2 },
   ]);
   const coins = { TON: ton!, GIFT: giftCoin!, STAR: starCoin! };
 
@@ -140,15 +138,15 @@ export async function seedDemoData(logger: Logger, now: Date = new Date()): Prom
   ]);
 
   await CoverModel.create([
-    { title: 'Welcome to Gift Rewards', image: placeholderImage(1200, 480, '1e1e1e', 'Complete missions, earn GIFT'), link: '', order: 0 },
-    { title: 'Stake GIFT for up to 100% a year', image: placeholderImage(1200, 480, '2b6f1f', 'Stake GIFT: up to 100% a year'), link: '', order: 1 },
-    { title: 'Invite friends: 50 GIFT each', image: placeholderImage(1200, 480, '0098ea', 'Invite friends: 50 GIFT each'), link: '', order: 2 },
+    { title: 'Welcome to Gift Rewards', image: demoImage('cover-welcome.svg'), link: '', order: 0 },
+    { title: 'Stake GIFT for up to 100% a year', image: demoImage('cover-staking.svg'), link: '', order: 1 },
+    { title: 'Invite friends: 50 GIFT each', image: demoImage('cover-invite.svg'), link: '', order: 2 },
   ]);
   await PartnerModel.create([
-    { name: 'TON', image: placeholderImage(256, 256, '0098ea', 'TON'), link: 'https://ton.org', order: 0 },
-    { name: 'Tonkeeper', image: placeholderImage(256, 256, '45aef5', 'Tonkeeper'), link: 'https://tonkeeper.com', order: 1 },
-    { name: 'STON.fi', image: placeholderImage(256, 256, '1c1c1e', 'STON.fi'), link: 'https://ston.fi', order: 2 },
-    { name: 'Getgems', image: placeholderImage(256, 256, '2d2d2d', 'Getgems'), link: 'https://getgems.io', order: 3 },
+    { name: 'TON', image: demoImage('partner-ton.svg'), link: 'https://ton.org', order: 0 },
+    { name: 'Tonkeeper', image: demoImage('partner-tonkeeper.svg'), link: 'https://tonkeeper.com', order: 1 },
+    { name: 'STON.fi', image: demoImage('partner-stonfi.svg'), link: 'https://ston.fi', order: 2 },
+    { name: 'Getgems', image: demoImage('partner-getgems.svg'), link: 'https://getgems.io', order: 3 },
   ]);
 
   await AppConfigModel.findOneAndUpdate(

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { STAKING_DURATION_KEYS, VERIFY_TYPES } from '../constants';
 import { toMicros } from '../money';
-import { amount, httpUrl, nonEmpty, objectId, optionalUrl, order, percent, positiveAmount } from './common';
+import { amount, httpUrl, imageUrl, nonEmpty, objectId, optionalImage, optionalUrl, order, percent, positiveAmount } from './common';
 
 export const tonAddress = z
   .string()
@@ -12,7 +12,7 @@ export const giftCoinInput = z
   .object({
     name: nonEmpty(60),
     symbol: z.string().trim().min(1, 'This field is required').max(12).regex(/^[A-Za-z0-9$]+$/, 'Letters and digits only'),
-    icon: optionalUrl,
+    icon: optionalImage,
     decimals: z.coerce.number().int().min(0).max(18).default(9),
     usdPrice: amount.optional().or(z.literal('')),
     minWithdraw: amount.default('0'),
@@ -31,7 +31,7 @@ export type GiftCoinInput = z.infer<typeof giftCoinInput>;
 export const categoryInput = z.object({
   title: nonEmpty(80),
   description: z.string().trim().max(500).optional(),
-  image: optionalUrl,
+  image: optionalImage,
   order,
   enabled: z.boolean().default(true),
 });
@@ -42,7 +42,7 @@ const missionFields = z.object({
   title: nonEmpty(120),
   description: z.string().trim().max(1000).default(''),
   link: httpUrl.optional().or(z.literal('')),
-  image: optionalUrl,
+  image: optionalImage,
   reward: amount,
   coin: objectId,
   verifyType: z.enum(VERIFY_TYPES),
@@ -74,7 +74,7 @@ export type MissionInput = z.infer<typeof missionInput>;
 
 export const coverInput = z.object({
   title: z.string().trim().max(120).default(''),
-  image: httpUrl,
+  image: imageUrl,
   link: optionalUrl,
   order,
   enabled: z.boolean().default(true),
@@ -83,7 +83,7 @@ export type CoverInput = z.infer<typeof coverInput>;
 
 export const partnerInput = z.object({
   name: nonEmpty(80),
-  image: httpUrl,
+  image: imageUrl,
   link: optionalUrl,
   order,
   enabled: z.boolean().default(true),

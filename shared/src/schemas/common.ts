@@ -31,5 +31,12 @@ export const httpUrl = z
   .url('Enter a valid URL')
   .refine((v) => /^https?:\/\//i.test(v), 'Use an http or https URL');
 export const optionalUrl = z.union([httpUrl, z.literal('')]).optional();
+const SITE_PATH = /^\/(?!\/)[A-Za-z0-9._~\-/]+$/;
+/** An image: an http(s) URL, or a path on this site such as /demo/cover.svg (shipped with the app). */
+export const imageUrl = z
+  .string()
+  .trim()
+  .refine((v) => SITE_PATH.test(v) || httpUrl.safeParse(v).success, 'Enter an http(s) URL or a path on this site like /images/banner.png');
+export const optionalImage = z.union([imageUrl, z.literal('')]).optional();
 export const order = z.coerce.number().int('Must be a whole number').min(0).max(1_000_000).default(0);
 export const nonEmpty = (max = 200) => z.string().trim().min(1, 'This field is required').max(max);
