@@ -7,6 +7,7 @@ import { EnvError, loadEnv } from './env';
 import { createLogger } from './lib/logger';
 import { bootstrapSuperAdmin } from './modules/accounts/accounts.service';
 import { recoverPendingEntries } from './modules/ledger/ledger.service';
+import { recoverApprovedMissions } from './modules/missions/missions.service';
 
 const DEMO_ADMIN = { username: 'admin', password: 'admin-demo-password' };
 
@@ -28,7 +29,9 @@ async function main() {
     : database.embedded ? DEMO_ADMIN : undefined;
   if (credentials) await bootstrapSuperAdmin(credentials.username, credentials.password);
   if (database.embedded) await seedDemoData(logger);
+  // finish what a crash may have interrupted: entries recorded but not posted, approvals not credited
   await recoverPendingEntries(0);
+  await recoverApprovedMissions(0);
 
   const app = createApp({ env, logger });
   const server = app.listen(env.PORT);

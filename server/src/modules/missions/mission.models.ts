@@ -40,9 +40,12 @@ const userMissionSchema = applyConventions(new Schema({
   coin: ref('GiftCoin', { required: true }),
   rejectReason: { type: String, default: '' },
   reviewedBy: ref('Account', { default: null }),
+  /** Set with an approval, cleared once its reward is credited: lets a crash in between be finished at start. */
+  awaitingCredit: { type: Boolean, default: false },
 }, schemaOptions));
 userMissionSchema.index({ user: 1, mission: 1 }, { unique: true });
 userMissionSchema.index({ status: 1, createdAt: -1 });
 userMissionSchema.index({ mission: 1, status: 1 });
+userMissionSchema.index({ awaitingCredit: 1 }, { partialFilterExpression: { awaitingCredit: true } });
 export type UserMission = InferSchemaType<typeof userMissionSchema>;
 export const UserMissionModel = model('UserMission', userMissionSchema);

@@ -9,7 +9,7 @@ import { LedgerEntryModel } from '../ledger/ledger.models';
 import { balanceOf } from '../ledger/ledger.service';
 import { UserModel } from '../users/user.model';
 import { MissionModel, UserMissionModel } from './mission.models';
-import { reviewUserMission } from './missions.service';
+import { recoverApprovedMissions, reviewUserMission } from './missions.service';
 import { startBotApiStandIn, type BotApiStandIn } from '../../../test/botApiStandIn';
 import { createCoin, createPlayer, playerCaller } from '../../../test/factories';
 import { silentLogger, testEnv, TEST_BOT_TOKEN } from '../../../test/helpers';
@@ -310,6 +310,20 @@ describe('Manual missions and their review in User Missions', () => {
       .expect(409);
     expect(again.body).toEqual({ code: 'MISSION_NOT_PENDING', message: 'Only a pending mission can be approved or rejected; this one is done' });
     expect(fromMicros(await balanceOf(player._id, mission.coin!))).toBe('10');
+    await expectLedgerMatchesBalances(player._id);
+  });
+
+  it('finishes an approval that a crash interrupted before the credit, at the next start, once', async () => {
+    const { player, mission, progressId } = await pendingManualMission();
+    // the approval's status change happened, then the process died before crediting
+    await UserMissionModel.updateOne({ _id: progressId }, { $set: { status: 'done', doneAt: new Date(), awaitingCredit: true } });
+    expect(await balanceOf(player._id, mission.coin!)).toBe(0n);
+
+    expect(await recoverApprovedMissions(0)).toBe(1);
+    expect(await recoverApprovedMissions(0)).toBe(0);
+    expect(fromMicros(await balanceOf(player._id, mission.coin!))).toBe('10');
+    expect((await UserModel.findById(player._id).lean())!.doneMissionsCount).toBe(1);
+    expect((await UserMissionModel.findById(progressId).lean())!.awaitingCredit).toBe(false);
     await expectLedgerMatchesBalances(player._id);
   });
 

@@ -303,7 +303,7 @@ export async function reviewUserMission(
   const reviewedBy = objectId(reviewerId);
   const update =
     review.status === 'done'
-      ? { status: 'done', doneAt: now, reviewedBy, rejectReason: '' }
+      ? { status: 'done', doneAt: now, reviewedBy, rejectReason: '', awaitingCredit: true }
       : { status: 'rejected', reviewedBy, rejectReason: review.rejectReason ?? '' };
   const reviewed = await UserMissionModel.findOneAndUpdate({ _id: id, status: 'pending' }, { $set: update }, { returnDocument: 'after' });
   if (!reviewed) {
@@ -311,20 +311,31 @@ export async function reviewUserMission(
     if (!current) throw new AppError('NOT_FOUND');
     throw new AppError('MISSION_NOT_PENDING', { status: current.status });
   }
-  if (review.status === 'done') {
-    if (reviewed.reward > 0) {
-      await postEntry({
-        userId: reviewed.user,
-        coinId: reviewed.coin,
-        amount: BigInt(reviewed.reward),
-        reason: 'mission',
-        refType: 'UserMission',
-        refId: String(reviewed._id),
-        idempotencyKey: `mission:${reviewed._id}`,
-        createdBy: reviewedBy,
-      });
-    }
-    await UserModel.updateOne({ _id: reviewed.user }, { $inc: { doneMissionsCount: 1 } });
-  }
+  if (review.status === 'done') await creditApproval(reviewed);
   return reviewed;
+}
+
+/** Credits an approved mission once (by its key) and counts it once (by clearing awaitingCredit). */
+async function creditApproval(approved: { _id: Types.ObjectId; user: Types.ObjectId; coin: Types.ObjectId; reward: number; reviewedBy?: Types.ObjectId | null }) {
+  if (approved.reward > 0) {
+    await postEntry({
+      userId: approved.user,
+      coinId: approved.coin,
+      amount: BigInt(approved.reward),
+      reason: 'mission',
+      refType: 'UserMission',
+      refId: String(approved._id),
+      idempotencyKey: `mission:${approved._id}`,
+      createdBy: approved.reviewedBy ?? null,
+    });
+  }
+  const finished = await UserMissionModel.updateOne({ _id: approved._id, awaitingCredit: true }, { $set: { awaitingCredit: false } });
+  if (finished.modifiedCount) await UserModel.updateOne({ _id: approved.user }, { $inc: { doneMissionsCount: 1 } });
+}
+
+/** Finishes approvals a crash interrupted between the status change and the credit. Safe to run any time. */
+export async function recoverApprovedMissions(olderThanMs = 30_000): Promise<number> {
+  const interrupted = await UserMissionModel.find({ status: 'done', awaitingCredit: true, doneAt: { $lt: new Date(Date.now() - olderThanMs) } }).limit(1000);
+  for (const approved of interrupted) await creditApproval(approved);
+  return interrupted.length;
 }
