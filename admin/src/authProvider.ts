@@ -1,6 +1,7 @@
 import type { AuthProvider } from 'react-admin';
 import { API_URL } from './dataProvider';
-import { adminToken, clearSession, mayUse, saveSession, storedAccount, tokenClaims, tokenExpired, type SignedInAccount } from './session';
+import { hasPermission } from '@gift/shared';
+import { adminToken, clearSession, saveSession, storedAccount, tokenClaims, tokenExpired, type SignedInAccount } from './session';
 
 const READ_ACTIONS = new Set(['list', 'show', 'export']);
 
@@ -101,6 +102,6 @@ export const authProvider: AuthProvider = {
     const granted = await permissions();
     if (!granted) return true;
     if (resource === 'dashboard') return true;
-    return mayUse(granted, resource, READ_ACTIONS.has(action) ? 'read' : 'write');
+    return hasPermission(granted, resource, READ_ACTIONS.has(action) ? 'read' : 'write');
   },
 };

@@ -53,10 +53,3 @@ export function tokenExpired(token: string, now = Date.now()): boolean {
   const exp = tokenClaims(token)?.exp;
   return typeof exp === 'number' && exp * 1000 <= now;
 }
-
-/** Mirrors the server's rule (rest/adminAuth.ts): '*' is everything, write implies read. */
-export function mayUse(permissions: readonly string[], resource: string, access: 'read' | 'write'): boolean {
-  if (permissions.includes('*')) return true;
-  if (permissions.includes(`${resource}:write`)) return true;
-  return access === 'read' && permissions.includes(`${resource}:read`);
-}

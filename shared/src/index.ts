@@ -5,3 +5,4 @@ export * from './schemas/common';
 export * from './schemas/catalog';
 export * from './schemas/admin';
 export * from './schemas/player';
+export * from './permissions';

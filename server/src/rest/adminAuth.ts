@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import jwt from 'jsonwebtoken';
-import type { AdminResource } from '@gift/shared';
+import { hasPermission, type AdminResource } from '@gift/shared';
 import { AppError } from '../lib/errors';
 import { AccountModel } from '../modules/accounts/account.model';
 
@@ -22,12 +22,6 @@ export function signAdminToken(account: { id: string; username: string }, secret
   return jwt.sign({ sub: account.id, username: account.username }, secret, { expiresIn: TOKEN_TTL, algorithm: 'HS256', audience: 'admin' });
 }
 
-/** Write implies read; '*' is everything. */
-export function hasPermission(permissions: readonly string[], resource: AdminResource, access: 'read' | 'write'): boolean {
-  if (permissions.includes('*')) return true;
-  if (permissions.includes(`${resource}:write`)) return true;
-  return access === 'read' && permissions.includes(`${resource}:read`);
-}
 
 /** 401 unless a valid token of an enabled account; the account is re-read so revoked access takes effect at once. */
 export function requireAccount(secret: string) {

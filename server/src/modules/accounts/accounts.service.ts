@@ -1,8 +1,8 @@
 import bcrypt from 'bcryptjs';
 import type { z } from 'zod';
-import { ADMIN_RESOURCES, type accountCreateInput, type accountUpdateInput, type AdminResource } from '@gift/shared';
+import { ADMIN_RESOURCES, hasPermission, type accountCreateInput, type accountUpdateInput, type AdminResource } from '@gift/shared';
 import { AppError, badInput } from '../../lib/errors';
-import { hasPermission, signAdminToken, type AdminPrincipal } from '../../rest/adminAuth';
+import { signAdminToken, type AdminPrincipal } from '../../rest/adminAuth';
 import { AccountModel } from './account.model';
 
 /** bcrypt cost: slow enough to make guessing expensive, about a second per try on a small server. */

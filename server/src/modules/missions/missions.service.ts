@@ -268,17 +268,7 @@ export async function claimMission(input: ClaimMissionInput): Promise<ClaimResul
     return { ...result, status: 'pending' };
   }
 
-  if (mission.reward > 0) {
-    await postEntry({
-      userId: user.id,
-      coinId: mission.coin,
-      amount: BigInt(mission.reward),
-      reason: 'mission',
-      refType: 'UserMission',
-      refId: String(progressId),
-      idempotencyKey: `mission:${progressId}`,
-    });
-  }
+  await creditMissionReward({ _id: progressId, user: objectId(user.id), coin: mission.coin, reward: mission.reward });
   const completed = await UserMissionModel.findOneAndUpdate(
     { _id: progressId, status: 'started' },
     { $set: { status: 'done', claimedAt: now, doneAt: now, reward: mission.reward, coin: mission.coin } },
@@ -315,20 +305,32 @@ export async function reviewUserMission(
   return reviewed;
 }
 
+interface CreditableProgress {
+  _id: Id;
+  user: Types.ObjectId;
+  coin: Types.ObjectId;
+  reward: number;
+  reviewedBy?: Types.ObjectId | null;
+}
+
+/** A mission's reward goes to the ledger under `mission:<userMissionId>`, so it is credited once whoever calls. */
+async function creditMissionReward(progress: CreditableProgress): Promise<void> {
+  if (progress.reward <= 0) return;
+  await postEntry({
+    userId: progress.user,
+    coinId: progress.coin,
+    amount: BigInt(progress.reward),
+    reason: 'mission',
+    refType: 'UserMission',
+    refId: String(progress._id),
+    idempotencyKey: `mission:${progress._id}`,
+    createdBy: progress.reviewedBy ?? null,
+  });
+}
+
 /** Credits an approved mission once (by its key) and counts it once (by clearing awaitingCredit). */
-async function creditApproval(approved: { _id: Types.ObjectId; user: Types.ObjectId; coin: Types.ObjectId; reward: number; reviewedBy?: Types.ObjectId | null }) {
-  if (approved.reward > 0) {
-    await postEntry({
-      userId: approved.user,
-      coinId: approved.coin,
-      amount: BigInt(approved.reward),
-      reason: 'mission',
-      refType: 'UserMission',
-      refId: String(approved._id),
-      idempotencyKey: `mission:${approved._id}`,
-      createdBy: approved.reviewedBy ?? null,
-    });
-  }
+async function creditApproval(approved: CreditableProgress) {
+  await creditMissionReward(approved);
   const finished = await UserMissionModel.updateOne({ _id: approved._id, awaitingCredit: true }, { $set: { awaitingCredit: false } });
   if (finished.modifiedCount) await UserModel.updateOne({ _id: approved.user }, { $inc: { doneMissionsCount: 1 } });
 }
