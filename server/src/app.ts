@@ -29,8 +29,10 @@ const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
 /** Serves a built single-page app under `base`, falling back to its index.html for client-side routes. */
 function spa(app: Express, base: string, dist: string, name: string) {
+  // the app's own client-side routes: under `base`, and for `/` everything but the APIs and the console
+  const routes = base === '/' ? /^\/(?!api\/|trpc\/|admin(\/|$)).*/ : new RegExp(`^${base}(/.*)?$`);
   if (!existsSync(path.join(dist, 'index.html'))) {
-    app.get(base === '/' ? /^\/(?!api\/|trpc\/|admin(\/|$)).*/ : new RegExp(`^${base}(/.*)?$`), (_req, res) => {
+    app.get(routes, (_req, res) => {
       res.status(503).type('text').send(`The ${name} is not built yet: run "npm run build".`);
     });
     return;
@@ -38,8 +40,7 @@ function spa(app: Express, base: string, dist: string, name: string) {
   app.use(base, express.static(dist, { index: false, maxAge: '1h', setHeaders: (res, file) => {
     if (file.includes(`${path.sep}assets${path.sep}`)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
   } }));
-  const fallback = base === '/' ? /^\/(?!api\/|trpc\/|admin(\/|$)).*/ : new RegExp(`^${base}(/.*)?$`);
-  app.get(fallback, (_req, res) => {
+  app.get(routes, (_req, res) => {
     res.setHeader('Cache-Control', 'no-cache');
     res.sendFile(path.join(dist, 'index.html'));
   });
