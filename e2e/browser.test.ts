@@ -1,81 +1,36 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import bcrypt from 'bcryptjs';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { createApp } from '../server/src/app';
+import type { Page } from 'playwright-core';
 import { seedDemoData } from '../server/src/db/seed';
-import { loadEnv } from '../server/src/env';
 import { AccountModel } from '../server/src/modules/accounts/account.model';
 import { AppConfigModel } from '../server/src/modules/config/appConfig.model';
 import { CategoryModel } from '../server/src/modules/content/content.models';
 import { silentLogger } from '../server/test/helpers';
+import { DESKTOP, launchBrowser, shot, startProductServer, type ProductServer, type TestBrowser } from './support';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-// Chromium must not reach for the internet (there is none here, and tests must not depend on it)
-const CHROMIUM_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 // a real browser against a live server: minutes, not the 5 s of unit tests
 jest.setTimeout(240_000);
 
-const SCREENSHOTS = process.env.E2E_SCREENSHOTS ?? path.join(tmpdir(), 'gift-rewards-e2e');
 const OPERATOR = { username: 'e2e-operator', password: 'a long operator password' };
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1280, height: 800 };
 
-let server: Server;
+let product: ProductServer;
+let browser: TestBrowser;
 let base: string;
-let context: BrowserContext;
-let profileDir: string;
-const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium is not installed at ${CHROMIUM}: run "apt-get install -y chromium" (.ci/run does) or set CHROMIUM_PATH.`);
-  }
-  mkdirSync(SCREENSHOTS, { recursive: true });
-
   await seedDemoData(silentLogger);
   await AccountModel.create({ username: OPERATOR.username, passwordHash: await bcrypt.hash(OPERATOR.password, 8), permissions: ['*'] });
   // development without a bot token: the server accepts the demo player a plain browser asks for
-  const env = loadEnv({ NODE_ENV: 'development', LOG_LEVEL: 'silent', JWT_SECRET: 'e2e-secret-'.padEnd(40, 'x') });
-  server = createApp({ env, logger: silentLogger }).listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-
-  profileDir = mkdtempSync(path.join(tmpdir(), 'gift-e2e-chromium-'));
-  context = await chromium.launchPersistentContext(profileDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: CHROMIUM_FLAGS,
-    viewport: PHONE,
-    serviceWorkers: 'block',
-  });
-  // generous: CI machines run other suites at the same time
-  context.setDefaultTimeout(60_000);
+  product = await startProductServer();
+  base = product.base;
+  browser = await launchBrowser();
 });
 
 afterAll(async () => {
-  await context?.close();
-  await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
-  if (profileDir) rmSync(profileDir, { recursive: true, force: true });
+  await browser?.close();
+  await product?.close();
 });
 
-async function openPage(viewport = PHONE): Promise<Page> {
-  const page = await context.newPage();
-  await page.setViewportSize(viewport);
-  page.on('pageerror', (error) => pageErrors.push(`${page.url()}: ${error.message}`));
-  return page;
-}
+const openPage = (viewport?: { width: number; height: number }) => browser.openPage(viewport);
 
 /** The browser profile is shared by the tests: start a console test signed out. */
 async function openSignedOutConsole(): Promise<Page> {
@@ -86,8 +41,6 @@ async function openSignedOutConsole(): Promise<Page> {
   await page.waitForURL(/\/admin\/login$/);
   return page;
 }
-
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 
 describe('the console at /admin', () => {
   it('signs an operator in through the login form and shows the users and missions lists', async () => {
@@ -212,6 +165,6 @@ describe('the user app at /', () => {
   });
 
   it('raised no script errors in any page', () => {
-    expect(pageErrors).toEqual([]);
+    expect(browser.pageErrors).toEqual([]);
   });
 });

@@ -1,0 +1,96 @@
+// What every browser test needs: the product served on a random loopback port, a real Chromium, screenshots, Telegram launches.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { existsSync } from 'node:fs';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { createApp } from '../server/src/app';
+import { loadEnv, type Env } from '../server/src/env';
+import { silentLogger } from '../server/test/helpers';
+import { signInitData, type LaunchToSign } from '../server/test/telegram';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// Chromium must not reach for the internet (there is none here, and tests must not depend on it)
+export const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Where every browser test writes its screenshots (the README names this folder). */
+export const SCREENSHOTS = process.env.E2E_SCREENSHOTS ?? path.resolve(__dirname, '..', 'screenshots');
+export const PHONE = { width: 390, height: 844 };
+export const DESKTOP = { width: 1280, height: 800 };
+
+export interface ProductServer {
+  env: Env;
+  base: string;
+  close(): Promise<void>;
+}
+
+/** The product (built front ends, tRPC, REST) on a random loopback port, against this test file's database. */
+export async function startProductServer(overrides: Record<string, string> = {}): Promise<ProductServer> {
+  const env = loadEnv({ NODE_ENV: 'development', LOG_LEVEL: 'silent', JWT_SECRET: 'e2e-secret-'.padEnd(40, 'x'), ...overrides });
+  const server: Server = createApp({ env, logger: silentLogger }).listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { env, base, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+export interface TestBrowser {
+  context: BrowserContext;
+  /** Script errors any page raised; a test file ends by expecting none. */
+  pageErrors: string[];
+  openPage(viewport?: { width: number; height: number }): Promise<Page>;
+  close(): Promise<void>;
+}
+
+/** A real headless Chromium with a fresh profile; fails with the install command when it is missing. */
+export async function launchBrowser(options: { serviceWorkers?: 'allow' | 'block' } = {}): Promise<TestBrowser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`Chromium is not installed at ${CHROMIUM}: run "apt-get install -y chromium" (.ci/run does) or set CHROMIUM_PATH.`);
+  }
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const profileDir = mkdtempSync(path.join(tmpdir(), 'gift-e2e-chromium-'));
+  const context = await chromium.launchPersistentContext(profileDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_FLAGS,
+    viewport: PHONE,
+    serviceWorkers: options.serviceWorkers ?? 'block',
+  });
+  // generous: CI machines run other suites at the same time
+  context.setDefaultTimeout(60_000);
+  const pageErrors: string[] = [];
+  return {
+    context,
+    pageErrors,
+    async openPage(viewport = PHONE) {
+      const page = await context.newPage();
+      await page.setViewportSize(viewport);
+      page.on('pageerror', (error) => pageErrors.push(`${page.url()}: ${error.message}`));
+      return page;
+    },
+    async close() {
+      await context.close();
+      rmSync(profileDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+
+/**
+ * The address Telegram opens a mini app at: the page, then the launch in the URL hash
+ * (`tgWebAppData` signed with real HMAC by the test, as Telegram signs it with the bot token).
+ */
+export function telegramLaunchUrl(base: string, pagePath: string, launch: LaunchToSign, botToken?: string): string {
+  const hash = new URLSearchParams({ tgWebAppData: signInitData(launch, botToken), tgWebAppVersion: '8.0', tgWebAppPlatform: 'tdesktop' });
+  return `${base}${pagePath}#${hash.toString()}`;
+}
