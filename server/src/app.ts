@@ -1,13 +1,14 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import express, { type ErrorRequestHandler, type Express } from 'express';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import mongoose from 'mongoose';
 import { pinoHttp } from 'pino-http';
 import * as trpcExpress from '@trpc/server/adapters/express';
-import { ERROR_MESSAGES } from '@gift/shared';
+import { ERROR_MESSAGES, TRPC_MAX_BATCH_SIZE } from '@gift/shared';
 import type { Env } from './env';
 import { AppError } from './lib/errors';
+import { checkJsonDepth, jsonBody, tooDeep, TOO_DEEP } from './lib/jsonBody';
 import { createLogger, type Logger } from './lib/logger';
 import { requireAccount } from './rest/adminAuth';
 import { adminResources } from './rest/registry';
@@ -46,13 +47,19 @@ function spa(app: Express, base: string, dist: string, name: string) {
   });
 }
 
+/** A tRPC query's input travels in the URL: it gets the same depth limit as a body. */
+const inputDepthLimit: RequestHandler = (req, _res, next) => {
+  for (const value of Object.values(req.query).flat()) if (typeof value === 'string') checkJsonDepth(value);
+  next();
+};
+
 export function createApp(options: AppOptions): Express {
   const { env } = options;
   const logger = options.logger ?? createLogger(env.LOG_LEVEL);
   const app = express();
   app.disable('x-powered-by');
-  // behind a reverse proxy (docker-compose, a PaaS) the origin comes from X-Forwarded-*
-  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  // X-Forwarded-* names the client only when it comes from a proxy the operator configured; by default nobody is trusted
+  app.set('trust proxy', env.TRUST_PROXY ?? false);
 
   app.use(
     helmet({
@@ -88,7 +95,8 @@ export function createApp(options: AppOptions): Express {
   });
 
   app.get('/tonconnect-manifest.json', (req, res) => {
-    const origin = `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+    // wallets sign the manifest's host into ton_proof: with PUBLIC_URL set, it is the one the server accepts
+    const origin = env.PUBLIC_URL ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
     res.set('Access-Control-Allow-Origin', '*');
     res.json({
       url: origin,
@@ -101,11 +109,19 @@ export function createApp(options: AppOptions): Express {
 
   app.post('/telegram/webhook/:secret', express.json({ limit: '1mb' }), telegramWebhook(env, logger));
 
+  // answers of the APIs are one player's or operator's data: no browser or proxy keeps them
+  app.use(['/trpc', '/api'], (_req, res, next) => {
+    res.set('Cache-Control', 'no-store');
+    next();
+  });
+
   app.use(
     '/trpc',
-    express.json({ limit: '64kb' }),
+    inputDepthLimit,
+    jsonBody('64kb'),
     trpcExpress.createExpressMiddleware({
       router: appRouter,
+      maxBatchSize: TRPC_MAX_BATCH_SIZE,
       createContext: (opts) => createContext(opts, env, logger),
       onError: ({ error, path: procedure }) => {
         if (error.code === 'INTERNAL_SERVER_ERROR') logger.error({ err: error.cause ?? error, procedure }, 'tRPC call failed');
@@ -118,7 +134,7 @@ export function createApp(options: AppOptions): Express {
     res.set('Access-Control-Expose-Headers', 'Content-Range');
     next();
   });
-  admin.use(express.json({ limit: '100kb' }));
+  admin.use(jsonBody('100kb'));
   admin.use(adminLoginRouter(env));
   admin.use(requireAccount(env.JWT_SECRET));
   for (const resource of adminResources) admin.use(`/${resource.name}`, resourceRouter(resource));
@@ -136,6 +152,8 @@ export function createApp(options: AppOptions): Express {
     }
     const status = typeof error?.status === 'number' ? error.status : 500;
     if (status === 413) return void res.status(413).json({ message: 'Request body too large', code: 'BAD_INPUT' });
+    if (status === 415) return void res.status(415).json({ message: 'Send the body as uncompressed UTF-8 application/json', code: 'BAD_INPUT' });
+    if (error?.type === TOO_DEEP) return void res.status(400).json({ message: tooDeep().message, code: 'BAD_INPUT' });
     if (status === 400 && error?.type === 'entity.parse.failed') return void res.status(400).json({ message: 'Malformed JSON body', code: 'BAD_INPUT' });
     req.log?.error({ err: error }, 'request failed');
     res.status(500).json({ message: ERROR_MESSAGES.INTERNAL, code: 'INTERNAL' });

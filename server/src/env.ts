@@ -1,7 +1,17 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /** The only place that reads process.env. Validated once at start; each bad value gets its own message. */
 const DEV_JWT_SECRET = 'development-only-secret-change-me-0123456789';
+
+/** An address, a subnet (address/bits) or one of Express's names for the private ranges. */
+function isProxyAddress(entry: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true;
+  const [address = '', bits, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (!family || rest.length) return false;
+  return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+}
 
 const envSchema = z
   .object({
@@ -25,6 +35,23 @@ const envSchema = z
     ADMIN_USERNAME: z.string().min(3, 'ADMIN_USERNAME must be at least 3 characters').optional(),
     ADMIN_PASSWORD: z.string().min(10, 'ADMIN_PASSWORD must be at least 10 characters').optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** The public address of the site (https in production), e.g. https://gift.example; its host is a ton_proof domain. */
+    PUBLIC_URL: z
+      .string()
+      .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, 'PUBLIC_URL must be an http(s) URL such as https://gift.example')
+      .refine((url) => !url.endsWith('/'), 'PUBLIC_URL must not end with /')
+      .optional(),
+    /** Which reverse proxies may name the client's address in X-Forwarded-For: none unless configured. */
+    TRUST_PROXY: z
+      .string()
+      .transform((value, ctx) => {
+        if (/^\d+$/.test(value)) return Number(value);
+        const entries = value.split(',').map((entry) => entry.trim());
+        if (entries.every(isProxyAddress)) return entries;
+        ctx.addIssue({ code: 'custom', message: 'TRUST_PROXY must be a hop count (1) or a comma-separated list of addresses or subnets (10.0.0.2, 172.16.0.0/12, loopback)' });
+        return z.NEVER;
+      })
+      .optional(),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;
@@ -32,6 +59,8 @@ const envSchema = z
       ctx.addIssue({ code: 'custom', path: ['JWT_SECRET'], message: 'JWT_SECRET is required in production' });
     if (!env.MONGO_URL)
       ctx.addIssue({ code: 'custom', path: ['MONGO_URL'], message: 'MONGO_URL is required in production (the embedded database is for development)' });
+    if (env.PUBLIC_URL && !env.PUBLIC_URL.startsWith('https://'))
+      ctx.addIssue({ code: 'custom', path: ['PUBLIC_URL'], message: 'PUBLIC_URL must be https:// in production (Telegram opens mini apps over HTTPS only)' });
     if (!!env.ADMIN_USERNAME !== !!env.ADMIN_PASSWORD)
       ctx.addIssue({ code: 'custom', path: ['ADMIN_PASSWORD'], message: 'Set ADMIN_USERNAME and ADMIN_PASSWORD together' });
   });

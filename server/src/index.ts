@@ -5,7 +5,7 @@ import { connectDatabase } from './db/connect';
 import { seedDemoData } from './db/seed';
 import { EnvError, loadEnv } from './env';
 import { createLogger } from './lib/logger';
-import { bootstrapSuperAdmin } from './modules/accounts/accounts.service';
+import { backfillUsernameKeys, bootstrapSuperAdmin } from './modules/accounts/accounts.service';
 import { recoverPendingEntries } from './modules/ledger/ledger.service';
 import { recoverApprovedMissions } from './modules/missions/missions.service';
 
@@ -27,6 +27,7 @@ async function main() {
   const credentials = env.ADMIN_USERNAME && env.ADMIN_PASSWORD
     ? { username: env.ADMIN_USERNAME, password: env.ADMIN_PASSWORD }
     : database.embedded ? DEMO_ADMIN : undefined;
+  await backfillUsernameKeys();
   if (credentials) await bootstrapSuperAdmin(credentials.username, credentials.password);
   if (database.embedded) await seedDemoData(logger);
   // finish what a crash may have interrupted: entries recorded but not posted, approvals not credited

@@ -48,3 +48,6 @@ export const LOGIN_CODE_MAX_ATTEMPTS = 5;
 /** TON Connect ton_proof: payload life and accepted signature age. */
 export const TON_PROOF_PAYLOAD_TTL_SECONDS = 15 * 60;
 export const TON_PROOF_MAX_AGE_SECONDS = 15 * 60;
+
+/** Calls one tRPC request may carry: the app batches a few at once; the client splits larger batches. */
+export const TRPC_MAX_BATCH_SIZE = 10;

@@ -3,6 +3,7 @@ import { httpBatchLink, TRPCClientError } from '@trpc/client';
 import { createTRPCReact } from '@trpc/react-query';
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import superjson from 'superjson';
+import { TRPC_MAX_BATCH_SIZE } from '@gift/shared/src/constants';
 // type-only: no server code reaches the bundle
 import type { AppRouter } from '../../../server/src/trpc/root';
 import { telegramInitData } from './telegram';
@@ -52,6 +53,8 @@ export function createTrpcClient({ url = '/trpc', fetch }: { url?: string; fetch
       httpBatchLink({
         url,
         transformer: superjson,
+        // the server refuses larger batches
+        maxItems: TRPC_MAX_BATCH_SIZE,
         headers: () => ({ Authorization: playerCredential().authorization }),
         ...(fetch ? { fetch } : {}),
       }),

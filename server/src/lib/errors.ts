@@ -58,3 +58,10 @@ export function badInput(fieldErrors: Record<string, string>, message: string = 
   error.message = message;
   return error;
 }
+
+/** 403 with a message saying what the operator may not do. */
+export function forbidden(message: string): AppError {
+  const error = new AppError('FORBIDDEN');
+  error.message = message;
+  return error;
+}

@@ -18,26 +18,32 @@ declare module 'express-serve-static-core' {
 
 const TOKEN_TTL = '12h';
 
-export function signAdminToken(account: { id: string; username: string }, secret: string): string {
-  return jwt.sign({ sub: account.id, username: account.username }, secret, { expiresIn: TOKEN_TTL, algorithm: 'HS256', audience: 'admin' });
+/** A console token; `ver` is the account's token version, so raising it ends every token signed before. */
+export function signAdminToken(account: { id: string; username: string; tokenVersion?: number }, secret: string): string {
+  return jwt.sign({ sub: account.id, username: account.username, ver: account.tokenVersion ?? 0 }, secret, {
+    expiresIn: TOKEN_TTL,
+    algorithm: 'HS256',
+    audience: 'admin',
+  });
 }
 
-
-/** 401 unless a valid token of an enabled account; the account is re-read so revoked access takes effect at once. */
+/** 401 unless a valid token of an enabled account at its current token version; the account is re-read so revoked access takes effect at once. */
 export function requireAccount(secret: string) {
   return async (req: Request, _res: Response, next: NextFunction) => {
     const header = req.get('authorization') ?? '';
     const match = /^Bearer (.+)$/.exec(header);
     if (!match) return next(new AppError('UNAUTHORIZED'));
     let subject: string;
+    let version: unknown;
     try {
       const payload = jwt.verify(match[1]!, secret, { algorithms: ['HS256'], audience: 'admin' }) as jwt.JwtPayload;
       subject = String(payload.sub);
+      version = payload.ver;
     } catch {
       return next(new AppError('UNAUTHORIZED'));
     }
     const account = /^[a-f\d]{24}$/i.test(subject) ? await AccountModel.findById(subject).lean() : null;
-    if (!account || !account.enabled) return next(new AppError('UNAUTHORIZED'));
+    if (!account || !account.enabled || version !== (account.tokenVersion ?? 0)) return next(new AppError('UNAUTHORIZED'));
     req.account = { id: String(account._id), username: account.username, permissions: account.permissions };
     next();
   };

@@ -13,8 +13,6 @@ export interface ContextInner {
   authError?: ErrorCode;
   /** The server's clock; tests pass a fixed one. */
   now: () => Date;
-  /** The origin the request came to (for invite links and TON Connect domains). */
-  origin?: string;
   ip?: string;
 }
 
@@ -25,9 +23,8 @@ export function createContextInner(options: Partial<ContextInner> & Pick<Context
 
 /** The tRPC adapter's context: reads the player's credential from the request. */
 export async function createContext({ req }: { req: Request }, env: Env, logger?: Logger): Promise<ContextInner> {
-  const origin = `${req.protocol}://${req.get('host') ?? 'localhost'}`;
   const auth = await authenticatePlayer(req.get('authorization'), env, new Date());
-  return createContextInner({ env, logger, origin, ip: req.ip, user: auth.user, authError: auth.error });
+  return createContextInner({ env, logger, ip: req.ip, user: auth.user, authError: auth.error });
 }
 
 export type Context = ContextInner;

@@ -3,6 +3,7 @@ import superjson from 'superjson';
 import { z, ZodError } from 'zod';
 import { ERROR_MESSAGES } from '@gift/shared';
 import { AppError } from '../lib/errors';
+import { enforceRateLimit, type RateLimit } from '../modules/rateLimits/rateLimit.service';
 import type { Context } from './context';
 
 type TrpcCode = TRPCError['code'];
@@ -64,3 +65,19 @@ export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (ctx.user.blocked) throw new AppError('FORBIDDEN');
   return next({ ctx: { ...ctx, user: ctx.user } });
 });
+
+/** A signed-in player's procedure that costs enough to be counted per player. */
+export function playerLimitedProcedure(rule: RateLimit) {
+  return protectedProcedure.use(async ({ ctx, next }) => {
+    await enforceRateLimit(rule, String(ctx.user._id), ctx.now());
+    return next();
+  });
+}
+
+/** A procedure open to anyone, counted per client address (as TRUST_PROXY resolves it); a call without a transport has none. */
+export function addressLimitedProcedure(rule: RateLimit) {
+  return publicProcedure.use(async ({ ctx, next }) => {
+    if (ctx.ip) await enforceRateLimit(rule, ctx.ip, ctx.now());
+    return next();
+  });
+}

@@ -1,16 +1,31 @@
 import { model, Schema, type InferSchemaType } from 'mongoose';
-import { applyConventions, schemaOptions } from '../../db/schemaKit';
+import { applyConventions, ref, schemaOptions } from '../../db/schemaKit';
+
+/** The form a username is unique in and signed in by: `SecAdmin` and `secadmin` are one name. */
+export function usernameKeyOf(username: string): string {
+  return username.trim().toLowerCase();
+}
 
 /** An operator of the console. */
 const accountSchema = applyConventions(new Schema({
   username: { type: String, required: true, trim: true },
+  usernameKey: { type: String, hidden: true },
   passwordHash: { type: String, required: true, select: false, hidden: true },
   /** '*' or '<resource>:read' / '<resource>:write'. */
   permissions: { type: [String], default: [] },
   enabled: { type: Boolean, default: true },
   lastLoginAt: { type: Date, default: null },
+  /** Raised by a password change, a disable, a rename or a permission change: tokens of an earlier version stop working. */
+  tokenVersion: { type: Number, default: 0, hidden: true },
+  passwordChangedAt: { type: Date, default: null },
+  /** Who set the password last when it was not the account itself. */
+  passwordChangedBy: ref('Account', { default: null }),
 }, schemaOptions));
-accountSchema.index({ username: 1 }, { unique: true });
+accountSchema.pre('validate', function keepUsernameKey() {
+  if (this.username) this.usernameKey = usernameKeyOf(this.username);
+});
+// real MongoDB enforces it; the service keeps names unique on engines that do not
+accountSchema.index({ usernameKey: 1 }, { unique: true, partialFilterExpression: { usernameKey: { $type: 'string' } } });
 
 export type Account = InferSchemaType<typeof accountSchema>;
 export const AccountModel = model('Account', accountSchema);

@@ -2,7 +2,7 @@ import bcrypt from 'bcryptjs';
 import request from 'supertest';
 import { createApp } from '../../app';
 import { silentLogger, testEnv } from '../../../test/helpers';
-import { consoleApi, createOperator } from '../../../test/operators';
+import { consoleApi, createOperator, OPERATOR_PASSWORD } from '../../../test/operators';
 import { AccountModel } from './account.model';
 import { PASSWORD_HASH_COST } from './accounts.service';
 
@@ -94,29 +94,61 @@ describe('the accounts resource', () => {
     expect(await AccountModel.exists({ _id: boss.id })).toBeTruthy();
   });
 
-  it('keeps access another operator already had when a lesser operator edits something else', async () => {
-    const manager = await createOperator(['accounts:write']);
-    const api = consoleApi(app, manager.token);
-    const colleague = await createOperator(['missions:write']);
-    const record = (await api.get(`/accounts/${colleague.id}`)).body;
-    const res = await api.put(`/accounts/${colleague.id}`, { ...record, password: 'reset by manager 1' });
-    expect(res.status).toBe(200);
-    expect(res.body.permissions).toEqual(['missions:write']);
+  it("refuses the takeover of issue 6: an accounts:write operator setting the password of an account with access it lacks", async () => {
+    const helpdesk = await createOperator(['accounts:write']);
+    const finance = await createOperator(['users:write']);
+    const api = consoleApi(app, helpdesk.token);
+    const record = (await api.get(`/accounts/${finance.id}`)).body;
+
+    const takeover = await api.put(`/accounts/${finance.id}`, { ...record, password: 'taken over password' });
+    expect(takeover.status).toBe(403);
+    expect(takeover.body.message).toBe('You cannot set the password of an account with access you do not have (users:write)');
+    expect((await signIn(finance.account.username, 'taken over password')).status).toBe(401);
+    expect((await api.put(`/accounts/${finance.id}`, { ...record, enabled: false })).status).toBe(403);
+    expect((await api.put(`/accounts/${finance.id}`, { ...record, permissions: [] })).status).toBe(403);
+    expect((await api.delete(`/accounts/${finance.id}`)).status).toBe(403);
+    expect(await AccountModel.findById(finance.id)).toMatchObject({ enabled: true, permissions: ['users:write'] });
   });
 
-  it('takes effect at once: a disabled or deleted account loses access with the token it already has', async () => {
+  it('records who set another operator\'s password, and when', async () => {
+    const boss = await createOperator(['*']);
+    const colleague = await createOperator(['missions:write', 'accounts:write']);
+    const api = consoleApi(app, boss.token);
+    const record = (await api.get(`/accounts/${colleague.id}`)).body;
+    const res = await api.put(`/accounts/${colleague.id}`, { ...record, password: 'reset by the boss 1' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ passwordChangedBy: boss.id, passwordChangedAt: expect.any(String) });
+    expect(res.body).not.toHaveProperty('tokenVersion');
+    // a change of one's own password names nobody else
+    const own = consoleApi(app, (await signIn(colleague.account.username, 'reset by the boss 1')).body.token);
+    const mine = await own.put(`/accounts/${colleague.id}`, { ...record, password: 'my own password 1' });
+    expect(mine.status).toBe(200);
+    expect(mine.body.passwordChangedBy).toBeNull();
+  });
+
+  it('ends every earlier session at once on a password change, a disable, a rename or a permission change', async () => {
     const admin = consoleApi(app, (await createOperator()).token);
-    const target = await createOperator(['users:read']);
-    const asTarget = consoleApi(app, target.token);
-    expect((await asTarget.get('/users')).status).toBe(200);
-    const record = (await admin.get(`/accounts/${target.id}`)).body;
-    await admin.put(`/accounts/${target.id}`, { ...record, permissions: ['covers:read'] });
-    expect((await asTarget.get('/users')).status).toBe(403);
-    await admin.put(`/accounts/${target.id}`, { ...record, enabled: false });
-    expect((await asTarget.get('/covers')).status).toBe(401);
-    await admin.put(`/accounts/${target.id}`, { ...record, enabled: true });
-    await admin.delete(`/accounts/${target.id}`);
-    expect((await asTarget.get('/covers')).status).toBe(401);
+    const changes: Array<Record<string, unknown>> = [
+      { password: 'a brand new password' },
+      { enabled: false },
+      { username: `renamed_${Date.now()}` },
+      { permissions: ['covers:read'] },
+    ];
+    for (const change of changes) {
+      const target = await createOperator(['users:read', 'covers:read']);
+      const session = consoleApi(app, (await signIn(target.account.username, OPERATOR_PASSWORD)).body.token);
+      expect((await session.get('/covers')).status).toBe(200);
+      const record = (await admin.get(`/accounts/${target.id}`)).body;
+      expect((await admin.put(`/accounts/${target.id}`, { ...record, ...change })).status).toBe(200);
+      expect({ change, status: (await session.get('/covers')).status }).toEqual({ change, status: 401 });
+    }
+    // a save that changes none of these keeps the session
+    const kept = await createOperator(['covers:read']);
+    const session = consoleApi(app, (await signIn(kept.account.username, OPERATOR_PASSWORD)).body.token);
+    await admin.put(`/accounts/${kept.id}`, (await admin.get(`/accounts/${kept.id}`)).body);
+    expect((await session.get('/covers')).status).toBe(200);
+    await admin.delete(`/accounts/${kept.id}`);
+    expect((await session.get('/covers')).status).toBe(401);
   });
 
   it('searches by username and filters by enabled', async () => {

@@ -14,6 +14,6 @@ export const accountsResource: ResourceDefinition<typeof accountCreateInput, typ
   sortable: ['username', 'lastLoginAt'],
   canDelete: true,
   create: (input, req) => createAccount(input, req.account!),
-  update: (id, input, req) => updateAccount(id, input, req.account!),
+  update: (id, input, req) => updateAccount(id, input, { actor: req.account!, logger: req.log }),
   remove: (id, req) => deleteAccount(id, req.account!),
 };

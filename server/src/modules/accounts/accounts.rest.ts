@@ -4,6 +4,7 @@ import { ERROR_MESSAGES, loginInput } from '@gift/shared';
 import type { Env } from '../../env';
 import { requireAccount } from '../../rest/adminAuth';
 import { validate } from '../../rest/resource';
+import { MongoRateLimitStore } from '../rateLimits/rateLimit.service';
 import { login } from './accounts.service';
 
 const WINDOW_MS = 15 * 60 * 1000;
@@ -23,14 +24,28 @@ function usernameOf(req: Request): string {
 /** Operators' sign-in (POST /login) and identity (GET /me), mounted before the console's token check. */
 export function adminLoginRouter(env: Env): Router {
   const router = Router();
-  // only failures count, so an operator who signs in is never locked out by their own successes
-  const limits = { windowMs: WINDOW_MS, skipSuccessfulRequests: true, standardHeaders: 'draft-8' as const, legacyHeaders: false, handler: tooManyRequests };
+  // only failures count, so an operator who signs in is never locked out by their own successes;
+  // X-Forwarded-For is read only through TRUST_PROXY (req.ip), so its check would only warn about attackers
+  const limits = {
+    windowMs: WINDOW_MS,
+    skipSuccessfulRequests: true,
+    standardHeaders: 'draft-8' as const,
+    legacyHeaders: false,
+    handler: tooManyRequests,
+    validate: { xForwardedForHeader: false },
+  };
   const perUsername = rateLimit({
     ...limits,
     limit: FAILURES_PER_USERNAME,
+    store: new MongoRateLimitStore('console-sign-in-username'),
     keyGenerator: (req) => `${ipKeyGenerator(req.ip ?? '')}|${usernameOf(req)}`,
   });
-  const perAddress = rateLimit({ ...limits, limit: FAILURES_PER_ADDRESS, keyGenerator: (req) => ipKeyGenerator(req.ip ?? '') });
+  const perAddress = rateLimit({
+    ...limits,
+    limit: FAILURES_PER_ADDRESS,
+    store: new MongoRateLimitStore('console-sign-in-address'),
+    keyGenerator: (req) => ipKeyGenerator(req.ip ?? ''),
+  });
 
   router.post('/login', perAddress, perUsername, async (req, res) => {
     const { username, password } = validate(loginInput, req.body);

@@ -1,9 +1,10 @@
 import bcrypt from 'bcryptjs';
 import type { z } from 'zod';
 import { ADMIN_RESOURCES, hasPermission, type accountCreateInput, type accountUpdateInput, type AdminResource } from '@gift/shared';
-import { AppError, badInput } from '../../lib/errors';
+import { AppError, badInput, forbidden } from '../../lib/errors';
 import { signAdminToken, type AdminPrincipal } from '../../rest/adminAuth';
-import { AccountModel } from './account.model';
+import type { Logger } from '../../lib/logger';
+import { AccountModel, usernameKeyOf } from './account.model';
 
 /** bcrypt cost: slow enough to make guessing expensive, about a second per try on a small server. */
 export const PASSWORD_HASH_COST = 12;
@@ -16,14 +17,27 @@ export function hashPassword(password: string): Promise<string> {
 
 /** Creates the super-admin from ADMIN_USERNAME / ADMIN_PASSWORD, or gives it back full access and this password. */
 export async function bootstrapSuperAdmin(username: string, password: string) {
-  const existing = await AccountModel.findOne({ username }).select('+passwordHash');
+  const existing = await AccountModel.findOne({ usernameKey: usernameKeyOf(username) }).select('+passwordHash');
   if (existing) {
     const samePassword = await bcrypt.compare(password, existing.passwordHash);
-    existing.set({ permissions: ['*'], enabled: true, ...(samePassword ? {} : { passwordHash: await hashPassword(password) }) });
+    const restored = existing.enabled && existing.permissions.includes('*') && existing.permissions.length === 1;
+    existing.set({
+      permissions: ['*'],
+      enabled: true,
+      ...(samePassword ? {} : { passwordHash: await hashPassword(password), passwordChangedAt: new Date(), passwordChangedBy: null }),
+    });
+    // a new password or restored access ends the sessions opened before it
+    if (!samePassword || !restored) existing.tokenVersion += 1;
     await existing.save();
     return existing;
   }
   return AccountModel.create({ username, passwordHash: await hashPassword(password), permissions: ['*'], enabled: true });
+}
+
+/** Accounts stored before usernames had a case-free key get one, so they sign in and stay unique. */
+export async function backfillUsernameKeys() {
+  const missing = await AccountModel.find({ usernameKey: { $exists: false } }, { username: 1 }).lean();
+  for (const account of missing) await AccountModel.updateOne({ _id: account._id }, { $set: { usernameKey: usernameKeyOf(account.username) } });
 }
 
 /** The operator's identity as the console needs it. */
@@ -31,75 +45,119 @@ export function principalOf(account: { _id: unknown; username: string; permissio
   return { id: String(account._id), username: account.username, permissions: [...account.permissions] };
 }
 
-/** A token for the right password of an enabled account; every other case answers the same, after the same work. */
+/** A token for the right password of an enabled account, by its username in any case; every other case answers the same, after the same work. */
 export async function login(username: string, password: string, secret: string, now = new Date()) {
-  const account = await AccountModel.findOne({ username }).select('+passwordHash');
+  const account = await AccountModel.findOne({ usernameKey: usernameKeyOf(username) }).select('+passwordHash');
   const matches = await bcrypt.compare(password, account?.passwordHash ?? DUMMY_HASH);
   if (!account || !matches || !account.enabled) throw new AppError('INVALID_CREDENTIALS');
   await AccountModel.updateOne({ _id: account._id }, { $set: { lastLoginAt: now } });
   const principal = principalOf(account);
-  return { token: signAdminToken(principal, secret), account: principal };
+  return { token: signAdminToken({ ...principal, tokenVersion: account.tokenVersion }, secret), account: principal };
 }
 
-/** An operator may hand out only access they hold themselves; '*' only a full-access operator may give. */
-function mayGrant(actor: AdminPrincipal, permission: string): boolean {
-  if (actor.permissions.includes('*')) return true;
+/** Whether `holder` has `permission` itself: '*' only through '*', read through read or write. */
+function holds(holder: readonly string[], permission: string): boolean {
+  if (holder.includes('*')) return true;
+  if (permission === '*') return false;
   const [resource, access] = permission.split(':') as [AdminResource, 'read' | 'write'];
-  return ADMIN_RESOURCES.includes(resource) && hasPermission(actor.permissions, resource, access);
+  return ADMIN_RESOURCES.includes(resource) && hasPermission(holder, resource, access);
 }
 
-function checkGrants(actor: AdminPrincipal, wanted: readonly string[], already: readonly string[]) {
-  const refused = wanted.filter((p) => !already.includes(p) && !mayGrant(actor, p));
+/** An operator may hand out only access they hold themselves. */
+function checkGrants(actor: AdminPrincipal, wanted: readonly string[]) {
+  const refused = wanted.filter((p) => !holds(actor.permissions, p));
   if (refused.length) throw badInput({ permissions: `You can only give access you have yourself (not ${refused.join(', ')})` });
 }
 
-async function checkUsernameFree(username: string, exceptId?: string) {
-  const taken = await AccountModel.exists({ username, ...(exceptId ? { _id: { $ne: exceptId } } : {}) });
-  if (taken) throw badInput({ username: 'This username is already taken' });
+/**
+ * Another account is changed, disabled, deleted or given a password only by an operator who holds
+ * every permission it has: otherwise a lesser operator could set a stronger one's password and sign in as it.
+ */
+function checkMayManage(actor: AdminPrincipal, target: { _id: unknown; permissions: string[] }, action: string) {
+  if (actor.id === String(target._id)) return;
+  const beyond = target.permissions.filter((p) => !holds(actor.permissions, p));
+  if (beyond.length)
+    throw forbidden(`You cannot ${action} an account with access you do not have (${beyond.join(', ')})`);
 }
+
+const TAKEN = { username: 'This username is already taken' };
 
 function isDuplicateKey(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: number }).code === 11000;
 }
 
+/** Creates the account in one upsert on its case-free username, so of simultaneous creations of one name exactly one wins. */
 export async function createAccount(input: z.infer<typeof accountCreateInput>, actor: AdminPrincipal) {
-  checkGrants(actor, input.permissions, []);
-  await checkUsernameFree(input.username);
+  checkGrants(actor, input.permissions);
+  const usernameKey = usernameKeyOf(input.username);
+  const passwordHash = await hashPassword(input.password);
+  const now = new Date();
   try {
-    return await AccountModel.create({
-      username: input.username,
-      passwordHash: await hashPassword(input.password),
-      permissions: input.permissions,
-      enabled: input.enabled,
-    });
+    const result = await AccountModel.findOneAndUpdate(
+      { usernameKey },
+      {
+        $setOnInsert: {
+          username: input.username,
+          usernameKey,
+          passwordHash,
+          permissions: input.permissions,
+          enabled: input.enabled,
+          lastLoginAt: null,
+          tokenVersion: 0,
+          passwordChangedAt: null,
+          passwordChangedBy: null,
+          createdAt: now,
+          updatedAt: now,
+        },
+      },
+      { upsert: true, returnDocument: 'after', includeResultMetadata: true, timestamps: false },
+    );
+    if (result.lastErrorObject?.updatedExisting !== false) throw badInput(TAKEN);
+    return result.value!;
   } catch (error) {
-    if (isDuplicateKey(error)) throw badInput({ username: 'This username is already taken' });
+    if (isDuplicateKey(error)) throw badInput(TAKEN);
     throw error;
   }
 }
 
-/** A full-access account is changed only by another full-access operator, so access cannot be taken over from below. */
-function checkMayManage(actor: AdminPrincipal, target: { permissions: string[] }) {
-  if (target.permissions.includes('*') && !actor.permissions.includes('*')) throw new AppError('FORBIDDEN');
+export interface AccountChangeContext {
+  actor: AdminPrincipal;
+  logger?: Logger;
+  now?: Date;
 }
 
-export async function updateAccount(id: string, input: z.infer<typeof accountUpdateInput>, actor: AdminPrincipal) {
+export async function updateAccount(id: string, input: z.infer<typeof accountUpdateInput>, { actor, logger, now = new Date() }: AccountChangeContext) {
   const target = await AccountModel.findById(id);
   if (!target) throw new AppError('NOT_FOUND');
-  checkMayManage(actor, target);
+  checkMayManage(actor, target, input.password ? 'set the password of' : 'change');
   if (actor.id === id) {
     if (!input.enabled) throw badInput({ enabled: 'You cannot disable your own account' }, 'You cannot disable your own account');
     if (target.permissions.includes('*') && !input.permissions.includes('*'))
       throw badInput({ permissions: 'You cannot remove your own full access' }, 'You cannot remove your own full access');
   }
-  checkGrants(actor, input.permissions, target.permissions);
-  if (input.username !== target.username) await checkUsernameFree(input.username, id);
-  const changes: Record<string, unknown> = { username: input.username, permissions: input.permissions, enabled: input.enabled };
-  if (input.password) changes.passwordHash = await hashPassword(input.password);
+  checkGrants(actor, input.permissions);
+  const usernameKey = usernameKeyOf(input.username);
+  if (usernameKey !== target.usernameKey && (await AccountModel.exists({ usernameKey, _id: { $ne: target._id } }))) throw badInput(TAKEN);
+
+  const changes: Record<string, unknown> = { username: input.username, usernameKey, permissions: input.permissions, enabled: input.enabled };
+  if (input.password) {
+    changes.passwordHash = await hashPassword(input.password);
+    changes.passwordChangedAt = now;
+    changes.passwordChangedBy = actor.id === id ? null : actor.id;
+  }
+  const samePermissions = input.permissions.length === target.permissions.length && input.permissions.every((p) => target.permissions.includes(p));
+  const endsSessions = !!input.password || !input.enabled || input.username !== target.username || !samePermissions;
   try {
-    return await AccountModel.findByIdAndUpdate(id, { $set: changes }, { returnDocument: 'after', runValidators: true });
+    const updated = await AccountModel.findByIdAndUpdate(
+      id,
+      { $set: changes, ...(endsSessions ? { $inc: { tokenVersion: 1 } } : {}) },
+      { returnDocument: 'after', runValidators: true },
+    );
+    if (input.password && actor.id !== id)
+      logger?.warn({ accountId: id, username: target.username, by: actor.id, byUsername: actor.username }, 'operator password set by another operator');
+    return updated;
   } catch (error) {
-    if (isDuplicateKey(error)) throw badInput({ username: 'This username is already taken' });
+    if (isDuplicateKey(error)) throw badInput(TAKEN);
     throw error;
   }
 }
@@ -108,6 +166,6 @@ export async function deleteAccount(id: string, actor: AdminPrincipal) {
   if (actor.id === id) throw badInput({}, 'You cannot delete your own account');
   const target = await AccountModel.findById(id);
   if (!target) throw new AppError('NOT_FOUND');
-  checkMayManage(actor, target);
+  checkMayManage(actor, target, 'delete');
   await AccountModel.deleteOne({ _id: target._id });
 }

@@ -1,6 +1,9 @@
 import { categoryRef, claimMissionInput, missionRef } from '@gift/shared';
-import { createTRPCRouter, protectedProcedure } from '../../trpc/trpc';
+import { createTRPCRouter, playerLimitedProcedure, protectedProcedure } from '../../trpc/trpc';
 import { claimMission, missionsOfCategory, startMission } from './missions.service';
+
+/** Claims are the costliest call (a verification and a ledger entry): two a second is more than any player taps. */
+export const CLAIMS_PER_PLAYER = { name: 'missions.claim', limit: 120, windowSeconds: 60 };
 
 export const missionsRouter = createTRPCRouter({
   /** A category and its enabled missions, in order, with this player's status on each. */
@@ -10,7 +13,7 @@ export const missionsRouter = createTRPCRouter({
   go: protectedProcedure.input(missionRef).mutation(({ ctx, input }) => startMission(ctx.user._id, input.missionId, ctx.now())),
 
   /** Claim: verified by the mission's type; credits the reward once, or waits for review (Manual). */
-  claim: protectedProcedure.input(claimMissionInput).mutation(({ ctx, input }) =>
+  claim: playerLimitedProcedure(CLAIMS_PER_PLAYER).input(claimMissionInput).mutation(({ ctx, input }) =>
     claimMission({
       user: { id: ctx.user._id, telegramId: ctx.user.telegramId },
       missionId: input.missionId,

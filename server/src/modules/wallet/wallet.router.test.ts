@@ -12,15 +12,16 @@ import { AppConfigModel } from '../config/appConfig.model';
 import { createContextInner } from '../../trpc/context';
 import { createCaller } from '../../trpc/root';
 import { WalletLinkModel } from './wallet.models';
+import { allowedProofDomains } from './wallet.service';
 
 const ORIGIN = 'https://gift.example';
 const DOMAIN = 'gift.example';
 const start = new Date('2025-05-01T10:00:00Z');
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
-const env = testEnv();
+const env = testEnv({ PUBLIC_URL: ORIGIN });
 
 function caller(user: UserDocument, now: Date = start) {
-  return createCaller(createContextInner({ env, user, origin: ORIGIN, now: () => now }));
+  return createCaller(createContextInner({ env, user, now: () => now }));
 }
 
 /** The whole TON Connect round: ask for a payload, have the wallet sign it, send the proof. */
@@ -161,24 +162,34 @@ describe('wallet linking with ton_proof', () => {
   }, 30_000);
 
   it('asks a signed-out caller to sign in', async () => {
-    const anonymous = createCaller(createContextInner({ env, origin: ORIGIN }));
+    const anonymous = createCaller(createContextInner({ env }));
     await expect(anonymous.wallet.proofPayload()).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
   });
 
-  it('over HTTP, accepts a proof for the host the app is served from and no other', async () => {
+  it('over HTTP, refuses a proof signed for the site the request names in Host, and accepts one for PUBLIC_URL', async () => {
     const app = createApp({ env, logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
     const player = await createPlayer();
     const auth = `Bearer ${signPlayerToken(player.id, env.JWT_SECRET, new Date())}`;
+    // a phishing site relays its visitor's proof with its own name in Host
     const call = (procedure: string, input?: unknown) =>
-      request(app).post(`/trpc/wallet.${procedure}`).set('Host', 'rewards.example:8443').set('Authorization', auth).send({ json: input });
+      request(app).post(`/trpc/wallet.${procedure}`).set('Host', 'evil.example').set('Authorization', auth).send({ json: input });
+    const wallet = testWallet();
     const sign = async (domain: string) => {
       const { body } = await call('proofPayload').expect(200);
-      return signTonProof(testWallet(), { payload: body.result.data.json.payload, domain, timestamp: seconds(new Date()) });
+      return signTonProof(wallet, { payload: body.result.data.json.payload, domain, timestamp: seconds(new Date()) });
     };
 
-    const elsewhere = await call('link', await sign('gift.example')).expect(400);
-    expect(elsewhere.body.error.json).toMatchObject({ message: 'Wallet proof is invalid', data: { appCode: 'TON_PROOF_INVALID' } });
-    const linked = await call('link', await sign('rewards.example:8443')).expect(200);
+    const squatted = await call('link', await sign('evil.example')).expect(400);
+    expect(squatted.body.error.json).toMatchObject({ message: 'Wallet proof is invalid', data: { appCode: 'TON_PROOF_INVALID', params: { reason: 'domain_not_allowed' } } });
+    expect(await WalletLinkModel.countDocuments({ address: wallet.address.toRawString() })).toBe(0);
+    const linked = await call('link', await sign(DOMAIN)).expect(200);
     expect(linked.body.result.data.json.address).toMatch(/^UQ/);
+  });
+
+  it('takes its domains from configuration only: PUBLIC_URL, App Config, and localhost:PORT for the development demo', async () => {
+    await AppConfigModel.findOneAndUpdate({ key: 'app' }, { $set: { tonProofDomains: ['t.me'] } }, { upsert: true });
+    expect(await allowedProofDomains(testEnv({ PUBLIC_URL: 'https://gift.example' }))).toEqual(['https://gift.example', 't.me']);
+    expect(await allowedProofDomains(testEnv({ NODE_ENV: 'production', MONGO_URL: 'mongodb://db/gift' }))).toEqual(['t.me']);
+    expect(await allowedProofDomains(testEnv({ NODE_ENV: 'development', PORT: '3000' }))).toEqual(['http://localhost:3000', 't.me']);
   });
 });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Address } from '@ton/core';
 import type { Types } from 'mongoose';
 import { TON_PROOF_PAYLOAD_TTL_SECONDS, type TonProofInput } from '@gift/shared';
+import type { Env } from '../../env';
 import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { verifyTonProof } from '../../lib/tonProof';
@@ -38,10 +39,15 @@ function isDuplicateKey(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: number }).code === 11000;
 }
 
-/** The domains a proof may name: the host the request came to, and those listed in App Config. */
-async function allowedDomains(origin: string | undefined): Promise<string[]> {
+/**
+ * The domains a proof may name, from configuration only (never the request, whose Host an attacker writes):
+ * the host of PUBLIC_URL and App Config's TON Connect domains. A development server without PUBLIC_URL
+ * is the embedded demo at http://localhost:PORT.
+ */
+export async function allowedProofDomains(env: Pick<Env, 'PUBLIC_URL' | 'NODE_ENV' | 'PORT'>): Promise<string[]> {
   const config = await getAppConfig();
-  return [...(origin ? [origin] : []), ...config.tonProofDomains];
+  const site = env.PUBLIC_URL ?? (env.NODE_ENV === 'development' ? `http://localhost:${env.PORT}` : undefined);
+  return [...(site ? [site] : []), ...config.tonProofDomains];
 }
 
 /** Consumes the payload in one conditional update, so a proof links at most once even when sent twice at once. */
@@ -82,19 +88,18 @@ async function claimAddress(address: string, userId: Id, fields: { network: stri
 export interface LinkWalletRequest {
   userId: Id;
   input: TonProofInput;
-  /** The origin the request came to; its host is an accepted ton_proof domain. */
-  origin?: string;
+  env: Pick<Env, 'PUBLIC_URL' | 'NODE_ENV' | 'PORT'>;
   now: Date;
   logger?: Logger;
 }
 
 /** Links a wallet the player proved they own (TON Connect ton_proof) to them, and to no one else. */
-export async function linkWallet({ userId, input, origin, now, logger }: LinkWalletRequest) {
+export async function linkWallet({ userId, input, env, now, logger }: LinkWalletRequest) {
   const refuse = (reason: string, shown = reason) => {
     logger?.warn({ userId: String(userId), address: input.address, domain: input.proof.domain.value, reason }, 'ton_proof refused');
     return new AppError('TON_PROOF_INVALID', { reason: shown });
   };
-  const verdict = verifyTonProof(input, { allowedDomains: await allowedDomains(origin), now });
+  const verdict = verifyTonProof(input, { allowedDomains: await allowedProofDomains(env), now });
   if (!verdict.ok) throw refuse(verdict.reason);
   const payloadProblem = await consumePayload(input.proof.payload, userId, now);
   // another player's payload is reported as unknown: whether it exists is none of this caller's business

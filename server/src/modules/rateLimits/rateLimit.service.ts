@@ -1,0 +1,81 @@
+import type { IncrementResponse, Options, Store } from 'express-rate-limit';
+import { AppError } from '../../lib/errors';
+import { RateLimitCounterModel } from './rateLimit.model';
+
+/** How many hits one subject may make in each fixed window. */
+export interface RateLimit {
+  name: string;
+  limit: number;
+  windowSeconds: number;
+}
+
+function isDuplicateKey(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: number }).code === 11000;
+}
+
+function windowOf(windowMs: number, now: Date) {
+  const start = Math.floor(now.getTime() / windowMs) * windowMs;
+  return { start, resetAt: new Date(start + windowMs) };
+}
+
+/**
+ * Adds `by` to a counter of the window in one upsert, so every server instance sharing the database
+ * counts together and concurrent hits are all counted; returns the count after it.
+ */
+async function addHits(key: string, by: number, resetAt: Date): Promise<number> {
+  const add = () =>
+    RateLimitCounterModel.findOneAndUpdate(
+      { key },
+      { $inc: { count: by }, $setOnInsert: { expiresAt: resetAt } },
+      { upsert: true, returnDocument: 'after', lean: true },
+    );
+  try {
+    return (await add())!.count;
+  } catch (error) {
+    // real MongoDB: a concurrent upsert inserted the counter first; now it exists
+    if (!isDuplicateKey(error)) throw error;
+    return (await add())!.count;
+  }
+}
+
+/** Counts one hit of `subject`; answers whether it is within the limit and when the window ends. */
+export async function countHit(rule: RateLimit, subject: string, now: Date) {
+  const { start, resetAt } = windowOf(rule.windowSeconds * 1000, now);
+  const count = await addHits(`${rule.name}:${subject}:${start}`, 1, resetAt);
+  return { allowed: count <= rule.limit, count, resetAt };
+}
+
+/** Counts one hit and refuses it with 'Too many requests' beyond the limit. */
+export async function enforceRateLimit(rule: RateLimit, subject: string, now: Date): Promise<void> {
+  if (!(await countHit(rule, subject, now)).allowed) throw new AppError('RATE_LIMITED');
+}
+
+/** express-rate-limit's store on the same counters, so the console's sign-in limits hold across instances too. */
+export class MongoRateLimitStore implements Store {
+  readonly localKeys = false;
+  private windowMs = 60_000;
+
+  constructor(readonly prefix: string) {}
+
+  init(options: Options): void {
+    this.windowMs = options.windowMs;
+  }
+
+  private current(key: string) {
+    const { start, resetAt } = windowOf(this.windowMs, new Date());
+    return { id: `${this.prefix}:${key}:${start}`, resetAt };
+  }
+
+  async increment(key: string): Promise<IncrementResponse> {
+    const { id, resetAt } = this.current(key);
+    return { totalHits: await addHits(id, 1, resetAt), resetTime: resetAt };
+  }
+
+  async decrement(key: string): Promise<void> {
+    await RateLimitCounterModel.updateOne({ key: this.current(key).id, count: { $gt: 0 } }, { $inc: { count: -1 } });
+  }
+
+  async resetKey(key: string): Promise<void> {
+    await RateLimitCounterModel.deleteOne({ key: this.current(key).id });
+  }
+}
