@@ -124,7 +124,8 @@ export function buildFilter(definition: ResourceDefinition, filter: unknown): Re
       const range = (query[field] as Record<string, unknown>) ?? {};
       range[key.endsWith('gte') ? '$gte' : '$lte'] = convert('date', value, key);
       query[field] = range;
-    } else if (definition.filters?.[key]) {
+    } else if (definition.filters && Object.hasOwn(definition.filters, key)) {
+      // own keys only: `constructor` or `__proto__` must not pass as a filter through Object's prototype
       query[key] = convert(definition.filters[key]!, value, key);
     } else {
       throw badInput({ filter: `Unknown filter: ${key}` });

@@ -1,4 +1,4 @@
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import type { ErrorCode } from '@gift/shared';
 import type { Env } from '../env';
 import type { Logger } from '../lib/logger';
@@ -14,17 +14,25 @@ export interface ContextInner {
   /** The server's clock; tests pass a fixed one. */
   now: () => Date;
   ip?: string;
+  /** Runs a task once the answer has been sent (a sign-in code goes out after the same answer for everyone). */
+  afterResponse: (task: () => Promise<unknown>) => void;
 }
 
 /** Transport-free context: tests build it directly and call createCaller. */
 export function createContextInner(options: Partial<ContextInner> & Pick<ContextInner, 'env'>): ContextInner {
-  return { user: null, now: () => new Date(), ...options };
+  const runNow = (task: () => Promise<unknown>) => void task().catch((err: unknown) => options.logger?.error({ err }, 'after-response task failed'));
+  return { user: null, now: () => new Date(), afterResponse: runNow, ...options };
 }
 
 /** The tRPC adapter's context: reads the player's credential from the request. */
-export async function createContext({ req }: { req: Request }, env: Env, logger?: Logger): Promise<ContextInner> {
+export async function createContext({ req, res }: { req: Request; res: Response }, env: Env, logger?: Logger): Promise<ContextInner> {
   const auth = await authenticatePlayer(req.get('authorization'), env, new Date());
-  return createContextInner({ env, logger, ip: req.ip, user: auth.user, authError: auth.error });
+  const tasks: Array<() => Promise<unknown>> = [];
+  // 'close' comes once the answer is out, or the client went away: either way the task runs
+  res.once('close', () => {
+    for (const task of tasks) void task().catch((err: unknown) => logger?.error({ err }, 'after-response task failed'));
+  });
+  return createContextInner({ env, logger, ip: req.ip, user: auth.user, authError: auth.error, afterResponse: (task) => void tasks.push(task) });
 }
 
 export type Context = ContextInner;

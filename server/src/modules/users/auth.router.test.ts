@@ -23,7 +23,11 @@ beforeAll(async () => {
 });
 afterAll(() => standIn.close());
 
-const guest = (now: Date, overrideEnv = env) => createCaller(createContextInner({ env: overrideEnv, now: () => now }));
+/** Work the server does after answering (sending codes); tests wait for it before looking at what was sent. */
+const deliveries: Promise<unknown>[] = [];
+const delivered = () => Promise.all(deliveries.splice(0));
+const guest = (now: Date, overrideEnv = env) =>
+  createCaller(createContextInner({ env: overrideEnv, now: () => now, afterResponse: (task) => void deliveries.push(task()) }));
 
 let nextId = 9_100_000;
 /** A player who launched the app in Telegram before, as web sign-in requires. */
@@ -37,7 +41,8 @@ async function telegramPlayer(fields: { username: string; allowsMessages?: boole
   return (await upsertFromTelegram(launch, T0)).user;
 }
 
-function codesSentTo(telegramId: number): string[] {
+async function codesSentTo(telegramId: number): Promise<string[]> {
+  await delivered();
   return standIn.sent.filter((m) => m.chat_id === telegramId).map((m) => /(\d{6})/.exec(m.text)![1]!);
 }
 
@@ -59,7 +64,7 @@ describe('web sign-in with a one-time code', () => {
     const player = await telegramPlayer({ username: 'web_sara' });
     const answer = await guest(now).auth.requestLoginCode({ username: '@Web_Sara' });
     expect(answer).toEqual({ expiresInSeconds: 300, resendInSeconds: 60 });
-    const [code] = codesSentTo(player.telegramId);
+    const [code] = await codesSentTo(player.telegramId);
     expect(code).toMatch(/^\d{6}$/);
     expect(standIn.sent.find((m) => m.chat_id === player.telegramId)!.text).toContain('sign-in code');
 
@@ -77,13 +82,14 @@ describe('web sign-in with a one-time code', () => {
   it('writes to a Persian speaker in Persian', async () => {
     const player = await telegramPlayer({ username: 'web_parisa', language: 'fa' });
     await guest(T0).auth.requestLoginCode({ username: 'web_parisa' });
+    await delivered();
     expect(standIn.sent.find((m) => m.chat_id === player.telegramId)!.text).toContain('کد ورود');
   });
 
   it("answers a wrong code with 'Incorrect code'", async () => {
     const player = await telegramPlayer({ username: 'web_wrong' });
     await guest(T0).auth.requestLoginCode({ username: 'web_wrong' });
-    const [code] = codesSentTo(player.telegramId);
+    const [code] = await codesSentTo(player.telegramId);
     const wrong = code === '000000' ? '000001' : '000000';
     expect(await failure(guest(at(10)).auth.verifyLoginCode({ username: 'web_wrong', code: wrong }))).toEqual({ message: 'Incorrect code', code: 'INCORRECT_CODE' });
     expect(await failure(guest(at(10)).auth.verifyLoginCode({ username: 'web_wrong', code: code! }))).toBeUndefined();
@@ -92,19 +98,19 @@ describe('web sign-in with a one-time code', () => {
   it('lets a code live 5 minutes', async () => {
     const player = await telegramPlayer({ username: 'web_late' });
     await guest(T0).auth.requestLoginCode({ username: 'web_late' });
-    const [code] = codesSentTo(player.telegramId);
+    const [code] = await codesSentTo(player.telegramId);
     expect(await failure(guest(at(300)).auth.verifyLoginCode({ username: 'web_late', code: code! }))).toMatchObject({ code: 'CODE_EXPIRED' });
 
     const other = await telegramPlayer({ username: 'web_intime' });
     await guest(T0).auth.requestLoginCode({ username: 'web_intime' });
-    const [inTime] = codesSentTo(other.telegramId);
+    const [inTime] = await codesSentTo(other.telegramId);
     expect(await failure(guest(at(299)).auth.verifyLoginCode({ username: 'web_intime', code: inTime! }))).toBeUndefined();
   });
 
   it('allows 5 tries: the 6th is refused even with the right code', async () => {
     const player = await telegramPlayer({ username: 'web_tries' });
     await guest(T0).auth.requestLoginCode({ username: 'web_tries' });
-    const [code] = codesSentTo(player.telegramId);
+    const [code] = await codesSentTo(player.telegramId);
     const wrong = code === '123456' ? '654321' : '123456';
     for (let i = 0; i < 5; i++) {
       expect(await failure(guest(at(10)).auth.verifyLoginCode({ username: 'web_tries', code: wrong }))).toMatchObject({ code: 'INCORRECT_CODE' });
@@ -115,7 +121,7 @@ describe('web sign-in with a one-time code', () => {
   it('counts 20 simultaneous guesses as 20 tries: 5 are checked, the rest refused', async () => {
     const player = await telegramPlayer({ username: 'web_burst' });
     await guest(T0).auth.requestLoginCode({ username: 'web_burst' });
-    const [code] = codesSentTo(player.telegramId);
+    const [code] = await codesSentTo(player.telegramId);
     const guesses = Array.from({ length: 20 }, (_, i) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0'));
     const outcomes = await Promise.all(guesses.map((guess) => failure(guest(at(5)).auth.verifyLoginCode({ username: 'web_burst', code: guess }))));
     expect(outcomes.filter((o) => o?.code === 'INCORRECT_CODE')).toHaveLength(5);
@@ -126,7 +132,7 @@ describe('web sign-in with a one-time code', () => {
   it('accepts a code once', async () => {
     const player = await telegramPlayer({ username: 'web_once' });
     await guest(T0).auth.requestLoginCode({ username: 'web_once' });
-    const [code] = codesSentTo(player.telegramId);
+    const [code] = await codesSentTo(player.telegramId);
     const both = await Promise.all([1, 2, 3].map(() => failure(guest(at(5)).auth.verifyLoginCode({ username: 'web_once', code: code! }))));
     expect(both.filter((o) => o === undefined)).toHaveLength(1);
     expect(await failure(guest(at(6)).auth.verifyLoginCode({ username: 'web_once', code: code! }))).toMatchObject({ code: 'CODE_EXPIRED' });
@@ -136,16 +142,19 @@ describe('web sign-in with a one-time code', () => {
     const player = await telegramPlayer({ username: 'web_spam' });
     await Promise.all(Array.from({ length: 10 }, () => guest(T0).auth.requestLoginCode({ username: 'web_spam' })));
     await guest(at(59)).auth.requestLoginCode({ username: 'web_spam' });
-    expect(codesSentTo(player.telegramId)).toHaveLength(1);
+    expect(await codesSentTo(player.telegramId)).toHaveLength(1);
 
     await guest(at(61)).auth.requestLoginCode({ username: 'web_spam' });
-    const [first, second] = codesSentTo(player.telegramId);
+    const [first, second] = await codesSentTo(player.telegramId);
     expect(second).toMatch(/^\d{6}$/);
     if (first !== second) {
       expect(await failure(guest(at(62)).auth.verifyLoginCode({ username: 'web_spam', code: first! }))).toMatchObject({ code: 'INCORRECT_CODE' });
     }
-    for (let minute = 2; minute <= 6; minute++) await guest(at(minute * 61)).auth.requestLoginCode({ username: 'web_spam' });
-    expect(codesSentTo(player.telegramId)).toHaveLength(5);
+    for (let minute = 2; minute <= 6; minute++) {
+      await guest(at(minute * 61)).auth.requestLoginCode({ username: 'web_spam' });
+      await delivered();
+    }
+    expect(await codesSentTo(player.telegramId)).toHaveLength(5);
   });
 
   it('gives the same answer, and sends nothing, for an unknown username or a player who did not allow messages', async () => {
@@ -153,6 +162,7 @@ describe('web sign-in with a one-time code', () => {
     const before = standIn.sent.length;
     expect(await guest(T0).auth.requestLoginCode({ username: 'nobody_here' })).toEqual({ expiresInSeconds: 300, resendInSeconds: 60 });
     expect(await guest(T0).auth.requestLoginCode({ username: 'web_quiet' })).toEqual({ expiresInSeconds: 300, resendInSeconds: 60 });
+    await delivered();
     expect(standIn.sent.length).toBe(before);
     expect(await failure(guest(at(5)).auth.verifyLoginCode({ username: 'nobody_here', code: '123456' }))).toMatchObject({ code: 'INCORRECT_CODE' });
     expect(await LoginCodeModel.countDocuments({ user: silent._id })).toBe(0);
@@ -162,9 +172,10 @@ describe('web sign-in with a one-time code', () => {
     const player = await telegramPlayer({ username: 'web_fail' });
     const broken = testEnv({ TELEGRAM_API_ROOT: 'http://127.0.0.1:1' });
     expect(await guest(T0, broken).auth.requestLoginCode({ username: 'web_fail' })).toEqual({ expiresInSeconds: 300, resendInSeconds: 60 });
+    await delivered();
     expect(await LoginCodeModel.countDocuments({ user: player._id })).toBe(0);
     await guest(at(5)).auth.requestLoginCode({ username: 'web_fail' });
-    expect(codesSentTo(player.telegramId)).toHaveLength(1);
+    expect(await codesSentTo(player.telegramId)).toHaveLength(1);
   });
 
   it('checks the input and says when no bot is configured', async () => {

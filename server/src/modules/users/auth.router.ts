@@ -1,13 +1,17 @@
 import { requestLoginCodeInput, verifyLoginCodeInput } from '@gift/shared';
-import { createTRPCRouter, publicProcedure } from '../../trpc/trpc';
+import { addressLimitedProcedure, createTRPCRouter } from '../../trpc/trpc';
 import { requestLoginCode, verifyLoginCode } from './loginCode.service';
+
+/** Per client address, on top of the per-player limits of the codes themselves: a flood of guesses or requests stops early. */
+export const LOGIN_CODE_REQUESTS_PER_ADDRESS = { name: 'auth.requestLoginCode', limit: 20, windowSeconds: 15 * 60 };
+export const LOGIN_CODE_CHECKS_PER_ADDRESS = { name: 'auth.verifyLoginCode', limit: 30, windowSeconds: 15 * 60 };
 
 /** Signing in outside Telegram (the installed web app): a one-time code sent by the bot. */
 export const authRouter = createTRPCRouter({
-  requestLoginCode: publicProcedure
+  requestLoginCode: addressLimitedProcedure(LOGIN_CODE_REQUESTS_PER_ADDRESS)
     .input(requestLoginCodeInput)
-    .mutation(({ ctx, input }) => requestLoginCode(input.username, ctx.env, ctx.now(), ctx.logger)),
-  verifyLoginCode: publicProcedure
+    .mutation(({ ctx, input }) => requestLoginCode(input.username, ctx.env, ctx.now(), ctx.afterResponse, ctx.logger)),
+  verifyLoginCode: addressLimitedProcedure(LOGIN_CODE_CHECKS_PER_ADDRESS)
     .input(verifyLoginCodeInput)
     .mutation(({ ctx, input }) => verifyLoginCode(input.username, input.code, ctx.env, ctx.now())),
 });

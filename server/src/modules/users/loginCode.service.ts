@@ -37,15 +37,27 @@ function playerByUsername(username: string) {
  */
 const REQUESTED = { expiresInSeconds: LOGIN_CODE_TTL_SECONDS, resendInSeconds: LOGIN_CODE_RESEND_SECONDS } as const;
 
-/** Asks the bot to send a 6-digit code to the player's Telegram chat. */
-export async function requestLoginCode(username: string, env: Env, now: Date, logger?: Logger) {
+/** Runs work after the answer has gone out (the tRPC context's afterResponse). */
+export type AfterResponse = (task: () => Promise<unknown>) => void;
+
+/**
+ * Answers at once, the same for every username, and only after the answer looks the player up and
+ * has the bot send a 6-digit code: neither the answer nor its timing tells whether a username plays here.
+ */
+export async function requestLoginCode(username: string, env: Env, now: Date, afterResponse: AfterResponse, logger?: Logger) {
   const botToken = await resolveBotToken(env);
   if (!botToken) throw new AppError('NOT_CONFIGURED');
+  afterResponse(() => issueLoginCode(username, { env, botToken, now, logger }));
+  return REQUESTED;
+}
+
+/** Creates a code for the player a username names, when they may have one now, and sends it. */
+async function issueLoginCode(username: string, { env, botToken, now, logger }: { env: Env; botToken: string; now: Date; logger?: Logger }) {
   const user = await playerByUsername(username);
-  if (!user || user.blocked || !user.messagePermission) return REQUESTED;
+  if (!user || user.blocked || !user.messagePermission) return;
 
   const hourAgo = new Date(now.getTime() - 3600_000);
-  if ((await LoginCodeModel.countDocuments({ user: user._id, createdAt: { $gt: hourAgo } })) >= LOGIN_CODES_PER_HOUR) return REQUESTED;
+  if ((await LoginCodeModel.countDocuments({ user: user._id, createdAt: { $gt: hourAgo } })) >= LOGIN_CODES_PER_HOUR) return;
 
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   // one conditional upsert: a code is created only when none was in the last minute, so parallel requests send one
@@ -64,17 +76,21 @@ export async function requestLoginCode(username: string, env: Env, now: Date, lo
     },
     { upsert: true, returnDocument: 'after', includeResultMetadata: true, timestamps: false },
   );
-  if (issued.lastErrorObject?.updatedExisting !== false) return REQUESTED;
+  if (issued.lastErrorObject?.updatedExisting !== false) return;
 
   try {
-    const text = CODE_MESSAGE[user.language === 'fa' ? 'fa' : 'en'](code);
-    await sendMessage({ apiRoot: env.TELEGRAM_API_ROOT, token: botToken }, user.telegramId, text, { parse_mode: 'HTML' });
+    await sendLoginCode(user, code, { env, botToken });
   } catch (error) {
     // an undelivered code must not hold back the next request
     await LoginCodeModel.deleteOne({ _id: issued.value!._id });
     logger?.warn({ err: error, userId: String(user._id) }, 'login code not delivered');
   }
-  return REQUESTED;
+}
+
+/** The one place a sign-in code leaves the server: the bot's message to the player's chat, in their language. */
+async function sendLoginCode(user: { telegramId: number; language?: string | null }, code: string, { env, botToken }: { env: Env; botToken: string }) {
+  const text = CODE_MESSAGE[user.language === 'fa' ? 'fa' : 'en'](code);
+  await sendMessage({ apiRoot: env.TELEGRAM_API_ROOT, token: botToken }, user.telegramId, text, { parse_mode: 'HTML' });
 }
 
 /**
