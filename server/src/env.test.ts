@@ -52,4 +52,23 @@ describe('loadEnv', () => {
   it('rejects an out-of-range port', () => {
     expect(problems({ PORT: '70000' })).toEqual(['PORT: PORT must be between 0 and 65535']);
   });
+
+  it('trusts no proxy by default, and takes a hop count or a list of addresses', () => {
+    expect(loadEnv({}).TRUST_PROXY).toBeUndefined();
+    expect(loadEnv({ TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1);
+    expect(loadEnv({ TRUST_PROXY: '10.0.0.2, 172.16.0.0/12,loopback,::1' }).TRUST_PROXY).toEqual(['10.0.0.2', '172.16.0.0/12', 'loopback', '::1']);
+    expect(problems({ TRUST_PROXY: 'true' })).toEqual([expect.stringMatching(/^TRUST_PROXY: TRUST_PROXY must be a hop count/)]);
+    expect(problems({ TRUST_PROXY: '10.0.0.0/40' })).toHaveLength(1);
+  });
+
+  it('takes PUBLIC_URL as an http(s) URL without a trailing slash, https in production', () => {
+    expect(loadEnv({ PUBLIC_URL: 'http://localhost:3000' }).PUBLIC_URL).toBe('http://localhost:3000');
+    expect(problems({ PUBLIC_URL: 'https://gift.example/' })).toEqual(['PUBLIC_URL: PUBLIC_URL must not end with /']);
+    expect(problems({ PUBLIC_URL: 'ftp://gift.example' })).toHaveLength(1);
+    const production = { NODE_ENV: 'production', MONGO_URL: 'mongodb://db/gift', JWT_SECRET: 'x'.repeat(40) };
+    expect(problems({ ...production, PUBLIC_URL: 'http://gift.example' })).toEqual([
+      'PUBLIC_URL: PUBLIC_URL must be https:// in production (Telegram opens mini apps over HTTPS only)',
+    ]);
+    expect(loadEnv({ ...production, PUBLIC_URL: 'https://gift.example' }).PUBLIC_URL).toBe('https://gift.example');
+  });
 });
