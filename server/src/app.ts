@@ -155,6 +155,8 @@ export function createApp(options: AppOptions): Express {
     if (status === 415) return void res.status(415).json({ message: 'Send the body as uncompressed UTF-8 application/json', code: 'BAD_INPUT' });
     if (error?.type === TOO_DEEP) return void res.status(400).json({ message: tooDeep().message, code: 'BAD_INPUT' });
     if (status === 400 && error?.type === 'entity.parse.failed') return void res.status(400).json({ message: 'Malformed JSON body', code: 'BAD_INPUT' });
+    // any other fault of the request itself (an aborted upload, a wrong length) is the client's, not an error of ours
+    if (status >= 400 && status < 500) return void res.status(status).json({ message: ERROR_MESSAGES.BAD_INPUT, code: 'BAD_INPUT' });
     req.log?.error({ err: error }, 'request failed');
     res.status(500).json({ message: ERROR_MESSAGES.INTERNAL, code: 'INTERNAL' });
   };

@@ -3,6 +3,7 @@ import { isValidObjectId, Types, type Model } from 'mongoose';
 import type { z } from 'zod';
 import type { AdminResource } from '@gift/shared';
 import { AppError, badInput } from '../lib/errors';
+import { checkJsonDepth } from '../lib/jsonBody';
 import { requirePermission } from './adminAuth';
 
 /** How a filter field of ra-data-simple-rest's `filter={...}` becomes a query. */
@@ -45,6 +46,7 @@ export function parseJsonParam(req: Request, name: string): unknown {
   const raw = req.query[name];
   if (raw === undefined) return undefined;
   if (typeof raw !== 'string') throw badInput({ [name]: `${name} must be JSON` });
+  checkJsonDepth(raw);
   try {
     return JSON.parse(raw);
   } catch {
