@@ -76,8 +76,7 @@ function checkGrants(actor: AdminPrincipal, wanted: readonly string[]) {
 function checkMayManage(actor: AdminPrincipal, target: { _id: unknown; permissions: string[] }, action: string) {
   if (actor.id === String(target._id)) return;
   const beyond = target.permissions.filter((p) => !holds(actor.permissions, p));
-  if (beyond.length)
-    throw forbidden(`You cannot ${action} an account with access you do not have (${beyond.join(', ')})`);
+  if (beyond.length) throw forbidden(`You cannot ${action} an account with access you do not have (${beyond.join(', ')})`);
 }
 
 const TAKEN = { username: 'This username is already taken' };
@@ -90,6 +89,8 @@ function isDuplicateKey(error: unknown): boolean {
 export async function createAccount(input: z.infer<typeof accountCreateInput>, actor: AdminPrincipal) {
   checkGrants(actor, input.permissions);
   const usernameKey = usernameKeyOf(input.username);
+  // a name plainly taken is refused before the slow hash; the upsert below settles a race
+  if (await AccountModel.exists({ usernameKey })) throw badInput(TAKEN);
   const passwordHash = await hashPassword(input.password);
   const now = new Date();
   try {
