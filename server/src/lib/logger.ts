@@ -5,7 +5,8 @@ export function createLogger(level: string) {
   return pino({
     level,
     redact: {
-      paths: ['req.headers.authorization', 'req.headers.cookie', 'password', '*.password', 'botToken', '*.botToken'],
+      // the webhook's secret token is derived from the bot token
+      paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-telegram-bot-api-secret-token"]', 'password', '*.password', 'botToken', '*.botToken'],
       censor: '[redacted]',
     },
   });
