@@ -1,7 +1,7 @@
-import pino from 'pino';
+import pino, { type DestinationStream } from 'pino';
 
 /** Structured JSON logs; secrets are redacted wherever they might appear. */
-export function createLogger(level: string) {
+export function createLogger(level: string, destination?: DestinationStream) {
   return pino({
     level,
     redact: {
@@ -9,6 +9,6 @@ export function createLogger(level: string) {
       paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-telegram-bot-api-secret-token"]', 'password', '*.password', 'botToken', '*.botToken'],
       censor: '[redacted]',
     },
-  });
+  }, destination);
 }
 export type Logger = ReturnType<typeof createLogger>;

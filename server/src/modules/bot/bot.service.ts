@@ -4,6 +4,7 @@ import type { UserFromGetMe } from 'grammy/types';
 import type { Language } from '@gift/shared';
 import type { Env } from '../../env';
 import type { Logger } from '../../lib/logger';
+import { toBotApiError } from '../../lib/telegramBot';
 import { getAppConfig } from '../config/config.service';
 import { miniAppLink, REFERRAL_CODE_PATTERN } from '../referrals/referrals.service';
 import { languageFor, registerFromBotStart } from '../users/users.service';
@@ -95,7 +96,7 @@ export function createBot(token: string, { env, logger, botInfo, clock = () => n
   const privateChats = bot.chatType('private');
   privateChats.command('start', (ctx) => answerStart(ctx, clock));
   privateChats.command('help', answerHelp);
-  bot.catch(({ error, ctx }) => logger.warn({ err: error, updateId: ctx.update.update_id }, 'bot update not answered'));
+  bot.catch(({ error, ctx }) => logger.warn({ err: toBotApiError(error, 'reply'), updateId: ctx.update.update_id }, 'bot update not answered'));
   return bot;
 }
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { RequestHandler } from 'express';
-import { webhookCallback, type Api, type Bot } from 'grammy';
+import { BotError, webhookCallback, type Api, type Bot } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
 import type { Env } from '../../env';
 import type { Logger } from '../../lib/logger';
@@ -152,12 +152,18 @@ export class BotRuntime {
 
   /** POST /telegram/webhook: grammY checks the secret token header (401 without it) and answers the update. */
   webhookHandler(): RequestHandler {
-    return (req, res, next) => {
+    return async (req, res, next) => {
       if (!this.webhook) {
         res.status(404).json({ message: 'Not found', code: 'NOT_FOUND' });
         return;
       }
-      return this.webhook(req, res, next);
+      try {
+        await this.webhook(req, res, next);
+      } catch (error) {
+        // Telegram gets its 200 anyway: redelivering an update whose answer failed would only fail again
+        this.options.logger.warn({ err: error instanceof BotError ? toBotApiError(error.error, 'reply') : error }, 'bot update not answered');
+        if (!res.headersSent) res.end();
+      }
     };
   }
 

@@ -1,4 +1,5 @@
 import { Types } from 'mongoose';
+import { toMicros } from '@gift/shared';
 import { pacedApi } from '../../lib/telegramBot';
 import { createCoin, createPlayer, fund } from '../../../test/factories';
 import { startBotApiStandIn, type BotApiStandIn } from '../../../test/botApiStandIn';
@@ -19,6 +20,8 @@ import { notify, NotificationSender } from './notifications.service';
 
 const APP_LINK = 'https://t.me/GiftRewardsBot/play';
 const DAY = 24 * 3600_000;
+/** Money fields hold micro-units. */
+const micros = (amount: string) => Number(toMicros(amount));
 
 let standIn: BotApiStandIn;
 beforeAll(async () => {
@@ -56,15 +59,15 @@ const reviewer = String(new Types.ObjectId());
 async function pendingManualMission(player: UserDocument, title: string) {
   const coin = await createCoin({ symbol: 'GIFT' });
   const category = await CategoryModel.create({ title: 'Social' });
-  const mission = await MissionModel.create({ category: category._id, title, reward: '25', coin: coin._id, verifyType: 'manual' });
-  const progress = await UserMissionModel.create({ user: player._id, mission: mission._id, category: category._id, coin: coin._id, reward: '25', status: 'pending', claimedAt: new Date() });
+  const mission = await MissionModel.create({ category: category._id, title, reward: micros('25'), coin: coin._id, verifyType: 'manual' });
+  const progress = await UserMissionModel.create({ user: player._id, mission: mission._id, category: category._id, coin: coin._id, reward: micros('25'), status: 'pending', claimedAt: new Date() });
   return String(progress._id);
 }
 
 async function pendingWithdrawal(player: UserDocument, amount: string) {
   const coin = await createCoin({ symbol: 'GIFT' });
   await fund(player._id, coin._id, '500');
-  const withdrawal = await WithdrawalModel.create({ user: player._id, coin: coin._id, amount, address: 'UQ-test-address', idempotencyKey: String(new Types.ObjectId()) });
+  const withdrawal = await WithdrawalModel.create({ user: player._id, coin: coin._id, amount: micros(amount), address: 'UQ-test-address', idempotencyKey: String(new Types.ObjectId()) });
   return String(withdrawal._id);
 }
 
@@ -122,7 +125,7 @@ describe('notifications of each event', () => {
     const miner = await reachable();
     const coin = await createCoin({ symbol: 'GIFT' });
     await fund(staker._id, coin._id, '1000');
-    const offer = await StakingCoinModel.create({ coin: coin._id, minAmount: '10', maxAmount: '10000', profits: { week: '10' } });
+    const offer = await StakingCoinModel.create({ coin: coin._id, minAmount: micros('10'), maxAmount: micros('10000'), profits: { week: '10' } });
     await stake(staker._id, { stakingCoinId: String(offer._id), amount: '100', duration: 'week', idempotencyKey: 'tap-1' }, new Date());
     const config = await getAppConfig();
     config.set({ miningCoin: coin._id, earnAmount: '240', earnDurationHours: 8 });
