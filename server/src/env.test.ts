@@ -49,6 +49,17 @@ describe('loadEnv', () => {
     expect(env.TELEGRAM_BOT_TOKEN).toMatch(/^123456:/);
   });
 
+  it('takes PUBLIC_URL as an http(s) address without a trailing slash', () => {
+    expect(loadEnv({ PUBLIC_URL: 'https://rewards.example.com' }).PUBLIC_URL).toBe('https://rewards.example.com');
+    expect(loadEnv({ PUBLIC_URL: 'https://example.com/gift' }).PUBLIC_URL).toBe('https://example.com/gift');
+    expect(loadEnv({}).PUBLIC_URL).toBeUndefined();
+    for (const bad of ['https://rewards.example.com/', 'rewards.example.com', 'ftp://example.com', 'https://example.com?x=1']) {
+      expect(problems({ PUBLIC_URL: bad })).toEqual([
+        'PUBLIC_URL: PUBLIC_URL must be an http(s) URL without a trailing slash, e.g. https://rewards.example.com',
+      ]);
+    }
+  });
+
   it('rejects an out-of-range port', () => {
     expect(problems({ PORT: '70000' })).toEqual(['PORT: PORT must be between 0 and 65535']);
   });

@@ -19,6 +19,8 @@ export interface BotApiStandIn {
   blocked: Set<number>;
   /** chat id -> seconds: the next sendMessage to that chat answers 429 with this retry_after. */
   rateLimitNext: Map<number, number>;
+  /** method -> error: the next call of that method fails with it (Telegram down, a refused URL). */
+  failNext: Map<string, { status: number; description: string }>;
   /** The registered webhook, as setWebhook left it. */
   webhook: { url: string; secret_token?: string } | null;
   /** Queues an update for getUpdates (long polling). */
@@ -34,6 +36,7 @@ export async function startBotApiStandIn(token: string): Promise<BotApiStandIn> 
   const calls: BotApiStandIn['calls'] = [];
   const blocked = new Set<number>();
   const rateLimitNext = new Map<number, number>();
+  const failNext: BotApiStandIn['failNext'] = new Map();
   const updates: Array<Record<string, unknown> & { update_id: number }> = [];
   let nextUpdateId = 1;
   let waiting: Array<() => void> = [];
@@ -78,6 +81,11 @@ export async function startBotApiStandIn(token: string): Promise<BotApiStandIn> 
       const method = match[2]!;
       const params = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
       calls.push({ method, params });
+      const failure = failNext.get(method);
+      if (failure) {
+        failNext.delete(method);
+        return fail(res, failure.status, failure.description);
+      }
       switch (method) {
         case 'getMe':
           return ok(res, { ...STAND_IN_BOT, can_join_groups: true, can_read_all_group_messages: false, supports_inline_queries: false });
@@ -123,6 +131,7 @@ export async function startBotApiStandIn(token: string): Promise<BotApiStandIn> 
     calls,
     blocked,
     rateLimitNext,
+    failNext,
     get webhook() {
       return state.webhook;
     },

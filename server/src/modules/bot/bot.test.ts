@@ -180,6 +180,21 @@ describe('webhook mode (PUBLIC_URL)', () => {
       await runtime.stop();
     }
   });
+
+  it('registers its webhook on a later round when Telegram refused it at start', async () => {
+    const webhookEnv = testEnv({ TELEGRAM_API_ROOT: standIn.apiRoot, PUBLIC_URL: 'https://later.example.com' });
+    standIn.webhook = null;
+    standIn.failNext.set('setWebhook', { status: 502, description: 'Bad Gateway' });
+    const runtime = new BotRuntime({ env: webhookEnv, logger: silentLogger, holder: 'instance-r' });
+    await runtime.start();
+    try {
+      expect(standIn.webhook).toBeNull();
+      await runtime.supervise();
+      expect(standIn.webhook).toMatchObject({ url: 'https://later.example.com/telegram/webhook' });
+    } finally {
+      await runtime.stop();
+    }
+  });
 });
 
 describe('the bot token stays secret', () => {

@@ -42,6 +42,7 @@ export class BotRuntime {
   private bot: Bot | null = null;
   private paced: Api | null = null;
   private webhook: RequestHandler | null = null;
+  private webhookRegistered = false;
   private polling: Promise<void> | null = null;
   private timer: NodeJS.Timeout | undefined;
   private round: Promise<void> = Promise.resolve();
@@ -103,17 +104,28 @@ export class BotRuntime {
     await registerCommands(bot).catch((error) => logger.warn({ err: toBotApiError(error, 'setMyCommands') }, 'bot commands not set'));
     if (env.PUBLIC_URL) {
       await registerMenuButton(bot, env.PUBLIC_URL).catch((error) => logger.warn({ err: toBotApiError(error, 'setChatMenuButton') }, 'menu button not set'));
-      const secretToken = webhookSecretToken(token, env.JWT_SECRET);
-      this.webhook = webhookCallback(bot, 'express', { secretToken });
-      await bot.api.setWebhook(`${env.PUBLIC_URL}${WEBHOOK_PATH}`, { secret_token: secretToken, allowed_updates: ['message'] });
-      logger.info({ url: `${env.PUBLIC_URL}${WEBHOOK_PATH}` }, 'bot webhook registered');
+      this.webhook = webhookCallback(bot, 'express', { secretToken: webhookSecretToken(token, env.JWT_SECRET) });
     }
+  }
+
+  /** Tells Telegram where to deliver updates; a refusal (Telegram down, not https) is tried again next round. */
+  private async registerWebhook(bot: Bot, token: string, publicUrl: string): Promise<void> {
+    const url = `${publicUrl}${WEBHOOK_PATH}`;
+    await bot.api.setWebhook(url, { secret_token: webhookSecretToken(token, this.options.env.JWT_SECRET), allowed_updates: ['message'] });
+    this.webhookRegistered = true;
+    this.options.logger.info({ url }, 'bot webhook registered');
   }
 
   private async holdRoles(): Promise<void> {
     const bot = this.bot;
     if (!bot) return;
     const now = this.clock();
+    const { PUBLIC_URL } = this.options.env;
+    if (PUBLIC_URL && !this.webhookRegistered) {
+      await this.registerWebhook(bot, this.token!, PUBLIC_URL).catch((error) =>
+        this.options.logger.warn({ err: toBotApiError(error, 'setWebhook') }, 'bot webhook not registered yet'),
+      );
+    }
     if (this.mode === 'polling') {
       const mine = await holdLease(POLLER_LEASE, this.holder, now, LEASE_MS);
       if (mine && !this.polling) this.startPolling(bot);
@@ -147,6 +159,7 @@ export class BotRuntime {
     this.bot = null;
     this.paced = null;
     this.webhook = null;
+    this.webhookRegistered = false;
     this.token = undefined;
   }
 

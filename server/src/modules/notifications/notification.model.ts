@@ -23,12 +23,15 @@ const notificationSchema = applyConventions(new Schema({
   leaseHolder: { type: String, default: '' },
   attempts: { type: Number, default: 0 },
   sentAt: { type: Date, default: null },
+  /** When it was sent, skipped or given up; the record is kept 30 days after. */
+  settledAt: { type: Date, default: null },
   /** Why it was skipped or failed: Telegram's words, never a token. */
   outcome: { type: String, default: '' },
 }, schemaOptions));
 notificationSchema.index({ key: 1 }, { unique: true });
 notificationSchema.index({ status: 1, dueAt: 1 });
 notificationSchema.index({ user: 1, createdAt: -1 });
+notificationSchema.index({ settledAt: 1 }, { expireAfterSeconds: 30 * 24 * 3600 });
 
 export type Notification = InferSchemaType<typeof notificationSchema>;
 export const NotificationModel = model('Notification', notificationSchema);

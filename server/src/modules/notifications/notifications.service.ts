@@ -160,7 +160,7 @@ export class NotificationSender {
     const now = this.clock();
     await NotificationModel.updateOne(
       { _id: message._id, status: 'queued' },
-      { $set: { status, outcome, leaseUntil: null, ...(status === 'sent' ? { sentAt: now } : {}) } },
+      { $set: { status, outcome, leaseUntil: null, settledAt: now, ...(status === 'sent' ? { sentAt: now } : {}) } },
     );
   }
 }
