@@ -92,7 +92,8 @@ export interface CreateBotOptions {
 
 /** The bot: /start and /help in private chats; everything else is left unanswered. */
 export function createBot(token: string, { env, logger, botInfo, clock = () => new Date() }: CreateBotOptions): Bot {
-  const bot = new Bot(token, { botInfo, client: { apiRoot: env.TELEGRAM_API_ROOT.replace(/\/$/, ''), timeoutSeconds: 10 } });
+  // grammY's default request timeout: a long poll holds its getUpdates call open for 30 seconds
+  const bot = new Bot(token, { botInfo, client: { apiRoot: env.TELEGRAM_API_ROOT.replace(/\/$/, '') } });
   const privateChats = bot.chatType('private');
   privateChats.command('start', (ctx) => answerStart(ctx, clock));
   privateChats.command('help', answerHelp);
