@@ -45,6 +45,7 @@ export class BotRuntime {
   private webhookRegistered = false;
   private polling: Promise<void> | null = null;
   private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
   private round: Promise<void> = Promise.resolve();
   private readonly clock: () => Date;
   readonly sender: NotificationSender;
@@ -73,8 +74,10 @@ export class BotRuntime {
 
   /** Starts the rounds: the first one now, then every SUPERVISE_MS. */
   async start(): Promise<void> {
+    this.stopped = false;
     await this.supervise();
     const tick = () => {
+      if (this.stopped) return;
       this.timer = setTimeout(() => void this.supervise().finally(tick), SUPERVISE_MS);
       this.timer.unref();
     };
@@ -83,6 +86,7 @@ export class BotRuntime {
 
   /** One round, never two at once: follow the token, then hold or give up the leases. */
   supervise(): Promise<void> {
+    if (this.stopped) return this.round;
     this.round = this.round.then(() => this.followToken().then(() => this.holdRoles())).catch((error) => {
       this.options.logger.warn({ err: toBotApiError(error, 'setup') }, 'bot round failed');
     });
@@ -182,6 +186,7 @@ export class BotRuntime {
 
   /** Stops polling and sending, and lets the leases go so another instance takes over at once. */
   async stop(): Promise<void> {
+    this.stopped = true;
     clearTimeout(this.timer);
     await this.round;
     await this.teardown();
