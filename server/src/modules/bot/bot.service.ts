@@ -67,13 +67,23 @@ export async function openAppUrl(botUsername: string | undefined, code?: string)
  * message the player, and answers with a button opening the mini app. A t.me link button is used
  * because a web_app button cannot carry the code as a start parameter.
  */
-async function answerStart(ctx: CommandContext<Context>, clock: () => Date): Promise<void> {
+async function answerStart(ctx: CommandContext<Context>, env: Env, logger: Logger, clock: () => Date): Promise<void> {
   const from = ctx.from!;
   const code = REFERRAL_CODE_PATTERN.test(ctx.match) ? ctx.match : undefined;
   const { user } = await registerFromBotStart(from, code, clock());
   const words = BOT_TEXTS[user.language === 'fa' ? 'fa' : 'en'];
   const url = await openAppUrl(ctx.me.username, code);
   await ctx.reply(words.welcome, url ? { reply_markup: new InlineKeyboard().url(words.open, url) } : {});
+  // the default menu button speaks English; this chat's speaks the player's language
+  if (env.PUBLIC_URL) {
+    await ctx.api
+      .setChatMenuButton({ chat_id: ctx.chat.id, menu_button: menuButton(words.menuButton, env.PUBLIC_URL) })
+      .catch((error) => logger.warn({ err: toBotApiError(error, 'setChatMenuButton') }, 'chat menu button not set'));
+  }
+}
+
+function menuButton(text: string, publicUrl: string) {
+  return { type: 'web_app' as const, text, web_app: { url: `${publicUrl}/` } };
 }
 
 async function answerHelp(ctx: CommandContext<Context>): Promise<void> {
@@ -95,7 +105,7 @@ export function createBot(token: string, { env, logger, botInfo, clock = () => n
   // grammY's default request timeout: a long poll holds its getUpdates call open for 30 seconds
   const bot = new Bot(token, { botInfo, client: { apiRoot: env.TELEGRAM_API_ROOT.replace(/\/$/, '') } });
   const privateChats = bot.chatType('private');
-  privateChats.command('start', (ctx) => answerStart(ctx, clock));
+  privateChats.command('start', (ctx) => answerStart(ctx, env, logger, clock));
   privateChats.command('help', answerHelp);
   bot.catch(({ error, ctx }) => logger.warn({ err: toBotApiError(error, 'reply'), updateId: ctx.update.update_id }, 'bot update not answered'));
   return bot;
@@ -113,5 +123,5 @@ export async function registerCommands(bot: Bot): Promise<void> {
 
 /** The chat's menu button opens the mini app served at the public URL. */
 export async function registerMenuButton(bot: Bot, publicUrl: string): Promise<void> {
-  await bot.api.setChatMenuButton({ menu_button: { type: 'web_app', text: BOT_TEXTS.en.menuButton, web_app: { url: `${publicUrl}/` } } });
+  await bot.api.setChatMenuButton({ menu_button: menuButton(BOT_TEXTS.en.menuButton, publicUrl) });
 }

@@ -174,8 +174,13 @@ describe('webhook mode (PUBLIC_URL)', () => {
       await request(app).post('/telegram/webhook').set('X-Telegram-Bot-Api-Secret-Token', 'guess').send(message('/start', { id: 5201 })).expect(401);
       expect(lastReplyTo(5201).text).toBeUndefined();
 
-      await request(app).post('/telegram/webhook').set('X-Telegram-Bot-Api-Secret-Token', secret).send(message('/start code9876', { id: 5201 })).expect(200);
-      expect(lastReplyTo(5201).button?.url).toBe('https://t.me/GiftRewardsBot/play?startapp=code9876');
+      await request(app).post('/telegram/webhook').set('X-Telegram-Bot-Api-Secret-Token', secret).send(message('/start code9876', { id: 5201, language_code: 'fa' })).expect(200);
+      expect(lastReplyTo(5201).button).toEqual({ text: 'باز کردن برنامه', url: 'https://t.me/GiftRewardsBot/play?startapp=code9876' });
+      // a Persian speaker's own menu button speaks Persian
+      expect(standIn.calls.filter((c) => c.method === 'setChatMenuButton').at(-1)!.params).toEqual({
+        chat_id: 5201,
+        menu_button: { type: 'web_app', text: 'باز کردن', web_app: { url: `${publicUrl}/` } },
+      });
     } finally {
       await runtime.stop();
     }
