@@ -14,7 +14,7 @@ import { requireAccount } from './rest/adminAuth';
 import { adminResources } from './rest/registry';
 import { resourceRouter } from './rest/resource';
 import { adminLoginRouter } from './modules/accounts/accounts.rest';
-import { telegramWebhook } from './modules/referrals/bot.service';
+import { WEBHOOK_PATH, type BotRuntime } from './modules/bot/botRuntime';
 import { createContext } from './trpc/context';
 import { appRouter } from './trpc/root';
 
@@ -24,6 +24,8 @@ export interface AppOptions {
   /** Folders of the built front ends; default: ../client/dist and ../admin/dist. */
   clientDist?: string;
   adminDist?: string;
+  /** The running bot, whose webhook this app serves (none: the webhook path answers 404). */
+  bot?: BotRuntime;
 }
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -107,7 +109,10 @@ export function createApp(options: AppOptions): Express {
     });
   });
 
-  app.post('/telegram/webhook/:secret', express.json({ limit: '1mb' }), telegramWebhook(env, logger));
+  app.post(WEBHOOK_PATH, express.json({ limit: '1mb' }), (req, res, next) => {
+    if (!options.bot) return next(new AppError('NOT_FOUND'));
+    return options.bot.webhookHandler()(req, res, next);
+  });
 
   // answers of the APIs are one player's or operator's data: no browser or proxy keeps them
   app.use(['/trpc', '/api'], (_req, res, next) => {

@@ -49,6 +49,17 @@ describe('loadEnv', () => {
     expect(env.TELEGRAM_BOT_TOKEN).toMatch(/^123456:/);
   });
 
+  it('takes PUBLIC_URL as an http(s) address without a trailing slash', () => {
+    expect(loadEnv({ PUBLIC_URL: 'https://rewards.example.com' }).PUBLIC_URL).toBe('https://rewards.example.com');
+    expect(loadEnv({ PUBLIC_URL: 'https://example.com/gift' }).PUBLIC_URL).toBe('https://example.com/gift');
+    expect(loadEnv({}).PUBLIC_URL).toBeUndefined();
+    for (const bad of ['https://rewards.example.com/', 'rewards.example.com', 'ftp://example.com', 'https://example.com?x=1']) {
+      expect(problems({ PUBLIC_URL: bad })).toEqual([
+        'PUBLIC_URL: PUBLIC_URL must be an http(s) URL without a trailing slash, e.g. https://rewards.example.com',
+      ]);
+    }
+  });
+
   it('rejects an out-of-range port', () => {
     expect(problems({ PORT: '70000' })).toEqual(['PORT: PORT must be between 0 and 65535']);
   });
@@ -63,7 +74,7 @@ describe('loadEnv', () => {
 
   it('takes PUBLIC_URL as an http(s) URL without a trailing slash, https in production', () => {
     expect(loadEnv({ PUBLIC_URL: 'http://localhost:3000' }).PUBLIC_URL).toBe('http://localhost:3000');
-    expect(problems({ PUBLIC_URL: 'https://gift.example/' })).toEqual(['PUBLIC_URL: PUBLIC_URL must not end with /']);
+    expect(problems({ PUBLIC_URL: 'https://gift.example/' })).toEqual(['PUBLIC_URL: PUBLIC_URL must be an http(s) URL without a trailing slash, e.g. https://rewards.example.com']);
     expect(problems({ PUBLIC_URL: 'ftp://gift.example' })).toHaveLength(1);
     const production = { NODE_ENV: 'production', MONGO_URL: 'mongodb://db/gift', JWT_SECRET: 'x'.repeat(40) };
     expect(problems({ ...production, PUBLIC_URL: 'http://gift.example' })).toEqual([

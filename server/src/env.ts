@@ -31,16 +31,15 @@ const envSchema = z
       .regex(/^\d+:[A-Za-z0-9_-]{30,}$/, 'TELEGRAM_BOT_TOKEN must look like 123456:ABC… (from BotFather)')
       .optional(),
     TELEGRAM_API_ROOT: z.string().url('TELEGRAM_API_ROOT must be a URL').default('https://api.telegram.org'),
+    /** The public address of the site (https in production): the webhook, the menu button, the ton_proof domain. */
+    PUBLIC_URL: z
+      .string()
+      .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*[^\s/?#])?$/, 'PUBLIC_URL must be an http(s) URL without a trailing slash, e.g. https://rewards.example.com')
+      .optional(),
     JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
     ADMIN_USERNAME: z.string().min(3, 'ADMIN_USERNAME must be at least 3 characters').optional(),
     ADMIN_PASSWORD: z.string().min(10, 'ADMIN_PASSWORD must be at least 10 characters').optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    /** The public address of the site (https in production), e.g. https://gift.example; its host is a ton_proof domain. */
-    PUBLIC_URL: z
-      .string()
-      .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, 'PUBLIC_URL must be an http(s) URL such as https://gift.example')
-      .refine((url) => !url.endsWith('/'), 'PUBLIC_URL must not end with /')
-      .optional(),
     /** Which reverse proxies may name the client's address in X-Forwarded-For: none unless configured. */
     TRUST_PROXY: z
       .string()

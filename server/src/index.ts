@@ -6,6 +6,7 @@ import { seedDemoData } from './db/seed';
 import { EnvError, loadEnv } from './env';
 import { createLogger } from './lib/logger';
 import { backfillUsernameKeys, bootstrapSuperAdmin } from './modules/accounts/accounts.service';
+import { BotRuntime } from './modules/bot/botRuntime';
 import { recoverPendingEntries } from './modules/ledger/ledger.service';
 import { recoverApprovedMissions } from './modules/missions/missions.service';
 
@@ -34,12 +35,15 @@ async function main() {
   await recoverPendingEntries(0);
   await recoverApprovedMissions(0);
 
-  const app = createApp({ env, logger });
+  const bot = new BotRuntime({ env, logger });
+  const app = createApp({ env, logger, bot });
   const server = app.listen(env.PORT);
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   const base = `http://localhost:${port}`;
   logger.info({ port }, 'listening');
+  // a bot that cannot reach Telegram yet keeps trying each round; the app serves meanwhile
+  await bot.start();
   console.log(
     [
       '',
@@ -61,6 +65,7 @@ async function main() {
     force.unref();
     server.close();
     server.closeIdleConnections();
+    await bot.stop().catch((error) => logger.error({ err: error }, 'bot stop failed'));
     await database.close().catch((error) => logger.error({ err: error }, 'database close failed'));
     process.exit(0);
   };

@@ -1,47 +1,125 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
- * A local stand-in for the Telegram Bot API: answers getChatMember from a membership table
- * and records sendMessage calls. Refuses any token but the expected one, as Telegram does.
+ * A local stand-in for the Telegram Bot API, answering the methods the product calls the way
+ * Telegram does: getChatMember from a membership table, sendMessage recorded (or refused with a 429
+ * and retry_after, or a 403 for a player who blocked the bot), getUpdates long polling over a queue
+ * of updates, setWebhook/deleteWebhook, setChatMenuButton, setMyCommands and getMe.
+ * Refuses any token but the expected one, as Telegram does.
  */
 export interface BotApiStandIn {
   apiRoot: string;
   /** chat ("@channel") -> user id -> member record */
   members: Map<string, Map<number, { status: string; is_member?: boolean }>>;
-  sent: Array<{ chat_id: number; text: string; [key: string]: unknown }>;
+  /** Messages delivered, each with the (possibly fake) clock time it arrived. */
+  sent: Array<{ chat_id: number; text: string; at: number; [key: string]: unknown }>;
   calls: Array<{ method: string; params: Record<string, unknown> }>;
+  /** Chats of players who blocked the bot: sendMessage answers 403. */
+  blocked: Set<number>;
+  /** chat id -> seconds: the next sendMessage to that chat answers 429 with this retry_after. */
+  rateLimitNext: Map<number, number>;
+  /** method -> error: the next call of that method fails with it (Telegram down, a refused URL). */
+  failNext: Map<string, { status: number; description: string }>;
+  /** The registered webhook, as setWebhook left it. */
+  webhook: { url: string; secret_token?: string } | null;
+  /** Queues an update for getUpdates (long polling). */
+  pushUpdate: (update: Record<string, unknown>) => void;
   close: () => Promise<void>;
 }
+
+export const STAND_IN_BOT = { id: 123456789, is_bot: true, first_name: 'Gift Rewards', username: 'GiftRewardsBot' };
 
 export async function startBotApiStandIn(token: string): Promise<BotApiStandIn> {
   const members: BotApiStandIn['members'] = new Map();
   const sent: BotApiStandIn['sent'] = [];
   const calls: BotApiStandIn['calls'] = [];
-  const server: Server = createServer((req, res) => {
+  const blocked = new Set<number>();
+  const rateLimitNext = new Map<number, number>();
+  const failNext: BotApiStandIn['failNext'] = new Map();
+  const updates: Array<Record<string, unknown> & { update_id: number }> = [];
+  let nextUpdateId = 1;
+  let waiting: Array<() => void> = [];
+
+  const state = { webhook: null as BotApiStandIn['webhook'] };
+  const reply = (res: ServerResponse, status: number, body: unknown) => {
+    if (res.writableEnded || res.destroyed) return;
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  };
+  const ok = (res: ServerResponse, result: unknown) => reply(res, 200, { ok: true, result });
+  const fail = (res: ServerResponse, status: number, description: string, parameters?: Record<string, unknown>) =>
+    reply(res, status, { ok: false, error_code: status, description, ...(parameters ? { parameters } : {}) });
+
+  function getUpdates(res: ServerResponse, params: Record<string, unknown>) {
+    if (state.webhook) return fail(res, 409, "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first");
+    const offset = Number(params.offset ?? 0);
+    // confirming an offset forgets every earlier update, as Telegram does
+    while (updates.length && updates[0]!.update_id < offset) updates.shift();
+    const answer = () => ok(res, updates.slice(0, Number(params.limit ?? 100)));
+    const timeout = Math.min(Number(params.timeout ?? 0), 30);
+    if (updates.length || timeout <= 0) return answer();
+    const wake = () => {
+      clearTimeout(timer);
+      waiting = waiting.filter((w) => w !== wake);
+      answer();
+    };
+    const timer = setTimeout(wake, timeout * 1000);
+    waiting.push(wake);
+    res.on('close', () => {
+      clearTimeout(timer);
+      waiting = waiting.filter((w) => w !== wake);
+    });
+  }
+
+  const server = createServer((req, res) => {
     let raw = '';
     req.on('data', (chunk) => (raw += chunk));
     req.on('end', () => {
-      const reply = (status: number, body: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(body));
-      };
       const match = /^\/bot([^/]+)\/(\w+)$/.exec(req.url ?? '');
-      if (!match || match[1] !== token) return reply(401, { ok: false, error_code: 401, description: 'Unauthorized' });
+      if (!match || match[1] !== token) return fail(res, 401, 'Unauthorized');
       const method = match[2]!;
       const params = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
       calls.push({ method, params });
-      if (method === 'getChatMember') {
-        const chat = members.get(String(params.chat_id));
-        if (!chat) return reply(400, { ok: false, error_code: 400, description: 'Bad Request: chat not found' });
-        const member = chat.get(Number(params.user_id)) ?? { status: 'left' };
-        return reply(200, { ok: true, result: { user: { id: Number(params.user_id) }, ...member } });
+      const failure = failNext.get(method);
+      if (failure) {
+        failNext.delete(method);
+        return fail(res, failure.status, failure.description);
       }
-      if (method === 'sendMessage') {
-        sent.push(params as BotApiStandIn['sent'][number]);
-        return reply(200, { ok: true, result: { message_id: sent.length } });
+      switch (method) {
+        case 'getMe':
+          return ok(res, { ...STAND_IN_BOT, can_join_groups: true, can_read_all_group_messages: false, supports_inline_queries: false });
+        case 'getChatMember': {
+          const chat = members.get(String(params.chat_id));
+          if (!chat) return fail(res, 400, 'Bad Request: chat not found');
+          const member = chat.get(Number(params.user_id)) ?? { status: 'left' };
+          return ok(res, { user: { id: Number(params.user_id) }, ...member });
+        }
+        case 'sendMessage': {
+          const chatId = Number(params.chat_id);
+          if (blocked.has(chatId)) return fail(res, 403, 'Forbidden: bot was blocked by the user');
+          const retryAfter = rateLimitNext.get(chatId);
+          if (retryAfter !== undefined) {
+            rateLimitNext.delete(chatId);
+            return fail(res, 429, `Too Many Requests: retry after ${retryAfter}`, { retry_after: retryAfter });
+          }
+          sent.push({ ...(params as { chat_id: number; text: string }), at: Date.now() });
+          return ok(res, { message_id: sent.length, date: Math.floor(Date.now() / 1000), chat: { id: chatId, type: 'private' }, text: params.text });
+        }
+        case 'getUpdates':
+          return getUpdates(res, params);
+        case 'setWebhook':
+          state.webhook = { url: String(params.url), ...(params.secret_token ? { secret_token: String(params.secret_token) } : {}) };
+          return ok(res, true);
+        case 'deleteWebhook':
+          state.webhook = null;
+          return ok(res, true);
+        case 'setChatMenuButton':
+        case 'setMyCommands':
+          return ok(res, true);
+        default:
+          return fail(res, 404, 'Not Found: method not found');
       }
-      reply(404, { ok: false, error_code: 404, description: 'Not Found: method not found' });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -51,6 +129,23 @@ export async function startBotApiStandIn(token: string): Promise<BotApiStandIn> 
     members,
     sent,
     calls,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    blocked,
+    rateLimitNext,
+    failNext,
+    get webhook() {
+      return state.webhook;
+    },
+    set webhook(value) {
+      state.webhook = value;
+    },
+    pushUpdate: (update) => {
+      updates.push({ ...update, update_id: nextUpdateId++ });
+      for (const wake of waiting) wake();
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

@@ -1,13 +1,14 @@
-import pino from 'pino';
+import pino, { type DestinationStream } from 'pino';
 
 /** Structured JSON logs; secrets are redacted wherever they might appear. */
-export function createLogger(level: string) {
+export function createLogger(level: string, destination?: DestinationStream) {
   return pino({
     level,
     redact: {
-      paths: ['req.headers.authorization', 'req.headers.cookie', 'password', '*.password', 'botToken', '*.botToken'],
+      // the webhook's secret token is derived from the bot token
+      paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-telegram-bot-api-secret-token"]', 'password', '*.password', 'botToken', '*.botToken'],
       censor: '[redacted]',
     },
-  });
+  }, destination);
 }
 export type Logger = ReturnType<typeof createLogger>;

@@ -1,46 +1,72 @@
+import { autoRetry } from '@grammyjs/auto-retry';
+import { apiThrottler } from '@grammyjs/transformer-throttler';
+import { Api, GrammyError, HttpError } from 'grammy';
+
 /**
- * The few Telegram Bot API methods the product calls. The API root is configurable
- * (TELEGRAM_API_ROOT) so tests talk to a local stand-in; the token never appears in errors or logs.
+ * The Telegram Bot API through grammY. The API root is configurable (TELEGRAM_API_ROOT) so tests
+ * talk to a local stand-in; the token never appears in errors or logs.
  */
 export interface BotApi {
   apiRoot: string;
   token: string;
 }
 
+/** A player waits on these calls (a mission check, a sign-in code): no retries, a short timeout. */
+const INTERACTIVE_TIMEOUT_SECONDS = 10;
+
 export class BotApiError extends Error {
   constructor(
     readonly method: string,
     readonly status: number,
     readonly description: string,
+    /** Seconds Telegram asked to wait (a 429). */
+    readonly retryAfter?: number,
   ) {
     super(`Telegram ${method} failed (${status}): ${description}`);
     this.name = 'BotApiError';
   }
 }
 
-async function call<T>(bot: BotApi, method: string, params: Record<string, unknown>): Promise<T> {
-  const url = `${bot.apiRoot.replace(/\/$/, '')}/bot${bot.token}/${method}`;
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(params),
-      signal: AbortSignal.timeout(10_000),
-    });
-  } catch (error) {
-    throw new BotApiError(method, 0, error instanceof Error ? error.name : 'network error');
-  }
-  const body = (await response.json().catch(() => ({}))) as { ok?: boolean; result?: T; description?: string };
-  if (!response.ok || !body.ok) throw new BotApiError(method, response.status, body.description ?? 'no description');
-  return body.result as T;
+/** grammY's errors as the product's one Bot API error: Telegram's code and words, or 0 when unreachable. */
+export function toBotApiError(error: unknown, method: string): unknown {
+  if (error instanceof GrammyError) return new BotApiError(error.method, error.error_code, error.description, error.parameters.retry_after);
+  // grammY already strips the token from an HttpError's message; keep only the kind of failure
+  if (error instanceof HttpError) return new BotApiError(method, 0, error.error instanceof Error ? error.error.name : 'network error');
+  return error;
 }
 
-export type ChatMemberStatus = 'creator' | 'administrator' | 'member' | 'restricted' | 'left' | 'kicked';
+/** A player blocked the bot, deleted their account, or never started it: messages cannot reach them. */
+export function isUnreachableChat(error: unknown): boolean {
+  return error instanceof BotApiError && error.status === 403;
+}
+
+export function interactiveApi(bot: BotApi): Api {
+  return new Api(bot.token, { apiRoot: bot.apiRoot.replace(/\/$/, ''), timeoutSeconds: INTERACTIVE_TIMEOUT_SECONDS });
+}
+
+/**
+ * The API for messages nobody waits on (notifications): grammY's throttler keeps to Telegram's
+ * limits (30 messages a second overall, one a second per chat) and auto-retry waits out a 429's
+ * retry_after. Network failures are not retried here: the notification queue tries again later.
+ */
+export function pacedApi(bot: BotApi): Api {
+  const api = new Api(bot.token, { apiRoot: bot.apiRoot.replace(/\/$/, '') });
+  api.config.use(apiThrottler());
+  api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 300, rethrowHttpErrors: true, rethrowInternalServerErrors: true }));
+  return api;
+}
+
+async function call<T>(method: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw toBotApiError(error, method);
+  }
+}
 
 /** Whether a user is in a chat: creator, administrator, member, or restricted with is_member. */
 export async function isChatMember(bot: BotApi, chatId: string | number, userId: number): Promise<boolean> {
-  const member = await call<{ status: ChatMemberStatus; is_member?: boolean }>(bot, 'getChatMember', { chat_id: chatId, user_id: userId });
+  const member = await call('getChatMember', () => interactiveApi(bot).getChatMember(chatId, userId));
   if (member.status === 'creator' || member.status === 'administrator' || member.status === 'member') return true;
   return member.status === 'restricted' && member.is_member === true;
 }
@@ -49,9 +75,9 @@ export async function sendMessage(
   bot: BotApi,
   chatId: number,
   text: string,
-  extra: Record<string, unknown> = {},
+  extra: Parameters<Api['sendMessage']>[2] = {},
 ): Promise<void> {
-  await call(bot, 'sendMessage', { chat_id: chatId, text, ...extra });
+  await call('sendMessage', () => interactiveApi(bot).sendMessage(chatId, text, extra));
 }
 
 /** "@channel" from a public t.me link (https://t.me/channel or t.me/channel/123). */

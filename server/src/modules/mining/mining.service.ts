@@ -4,6 +4,7 @@ import { AppError } from '../../lib/errors';
 import { GiftCoinModel } from '../coins/giftCoin.model';
 import { getAppConfig } from '../config/config.service';
 import { postEntry } from '../ledger/ledger.service';
+import { notify } from '../notifications/notifications.service';
 import { MiningSessionModel } from './miningSession.model';
 import { miningProgress, miningWindow } from './miningRules';
 
@@ -87,7 +88,7 @@ function isDuplicateKey(error: unknown): boolean {
 export async function startMining(userId: Id, now: Date) {
   const config = await getAppConfig();
   const amount = BigInt(config.earnAmount ?? 0);
-  const coin = config.miningCoin ? await GiftCoinModel.findById(config.miningCoin, { _id: 1 }).lean() : null;
+  const coin = config.miningCoin ? await GiftCoinModel.findById(config.miningCoin, { _id: 1, symbol: 1 }).lean() : null;
   if (!coin || amount <= 0n) throw new AppError('NOT_CONFIGURED');
   const user = objectId(userId);
   const slot = runningSlot(user);
@@ -100,6 +101,8 @@ export async function startMining(userId: Id, now: Date) {
       { upsert: true, returnDocument: 'after', includeResultMetadata: true },
     );
     if (result.lastErrorObject?.updatedExisting) throw new AppError('MINING_ACTIVE');
+    const session = result.value!;
+    await notify(user, `mining-ready:${session._id}`, 'mining-ready', { amount: fromMicros(amount), symbol: coin.symbol, sessionId: String(session._id) }, session.endsAt);
     return presentActive(result.value!.toObject() as SessionRow, now);
   } catch (error) {
     // real MongoDB: a simultaneous start won the unique slot index

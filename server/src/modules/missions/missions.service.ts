@@ -7,6 +7,7 @@ import { GiftCoinModel } from '../coins/giftCoin.model';
 import { resolveBotToken } from '../config/config.service';
 import { CategoryModel } from '../content/content.models';
 import { postEntry } from '../ledger/ledger.service';
+import { notify } from '../notifications/notifications.service';
 import { UserModel } from '../users/user.model';
 import { claimableAt, codeMatches, decideClaim, type PlayerMissionStatus } from './missionRules';
 import { MissionModel, UserMissionModel } from './mission.models';
@@ -302,7 +303,33 @@ export async function reviewUserMission(
     throw new AppError('MISSION_NOT_PENDING', { status: current.status });
   }
   if (review.status === 'done') await creditApproval(reviewed);
+  await notifyReview(reviewed);
   return reviewed;
+}
+
+/** Tells the player how their claim was reviewed; a rejection is keyed by its claim, since the mission can be tried again. */
+async function notifyReview(reviewed: {
+  _id: Types.ObjectId;
+  user: Types.ObjectId;
+  mission: Types.ObjectId;
+  coin: Types.ObjectId;
+  status: string;
+  reward: number;
+  rejectReason: string;
+  claimedAt?: Date | null;
+}) {
+  const [mission, coin] = await Promise.all([
+    MissionModel.findById(reviewed.mission, { title: 1 }).lean(),
+    GiftCoinModel.findById(reviewed.coin, { symbol: 1 }).lean(),
+  ]);
+  const title = mission?.title ?? '';
+  if (reviewed.status === 'done') {
+    const reward = reviewed.reward > 0 && coin ? { amount: fromMicros(reviewed.reward), symbol: coin.symbol } : {};
+    await notify(reviewed.user, `mission-approved:${reviewed._id}`, 'mission-approved', { mission: title, ...reward });
+  } else {
+    const claim = reviewed.claimedAt?.getTime() ?? 0;
+    await notify(reviewed.user, `mission-rejected:${reviewed._id}:${claim}`, 'mission-rejected', { mission: title, reason: reviewed.rejectReason });
+  }
 }
 
 interface CreditableProgress {

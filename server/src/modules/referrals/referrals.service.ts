@@ -4,6 +4,7 @@ import { AppError } from '../../lib/errors';
 import { GiftCoinModel } from '../coins/giftCoin.model';
 import { getAppConfig } from '../config/config.service';
 import { postEntry } from '../ledger/ledger.service';
+import { notify } from '../notifications/notifications.service';
 import { UserModel, type UserDocument } from '../users/user.model';
 
 /** What a `startapp` / `start` parameter may look like (Telegram allows A-Z a-z 0-9 _ -, up to 64). */
@@ -42,7 +43,11 @@ export async function rewardReferrer(referrerId: Types.ObjectId, friendId: Types
   if (counted.modifiedCount !== 1) return { counted: false, credited: false };
 
   const config = await getAppConfig();
-  if (!config.referrerCoin || config.referrerCoinAmount <= 0) return { counted: true, credited: false };
+  if (!config.referrerCoin || config.referrerCoinAmount <= 0) {
+    await notifyFriendJoined(referrerId, friendId);
+    return { counted: true, credited: false };
+  }
+  let credited: boolean;
   try {
     const posted = await postEntry({
       userId: referrerId,
@@ -53,12 +58,22 @@ export async function rewardReferrer(referrerId: Types.ObjectId, friendId: Types
       refId: String(friendId),
       idempotencyKey: `referral:${friendId}`,
     });
-    return { counted: true, credited: posted.applied };
+    credited = posted.applied;
   } catch (error) {
     // the reward did not land, so the invite must not use up the limit either
     await UserModel.updateOne({ _id: referrerId, referrersCount: { $gt: 0 } }, { $inc: { referrersCount: -1 } });
     throw error;
   }
+  const coin = await GiftCoinModel.findById(config.referrerCoin, { symbol: 1 }).lean();
+  await notifyFriendJoined(referrerId, friendId, coin ? { amount: fromMicros(config.referrerCoinAmount), symbol: coin.symbol } : undefined);
+  return { counted: true, credited };
+}
+
+/** Tells the referrer who joined with their link, and what it earned them. */
+async function notifyFriendJoined(referrerId: Types.ObjectId, friendId: Types.ObjectId, reward?: { amount: string; symbol: string }) {
+  const friend = await UserModel.findById(friendId, { name: 1, username: 1 }).lean();
+  const name = friend?.name || (friend?.username ? `@${friend.username}` : 'A friend');
+  await notify(referrerId, `friend-joined:${friendId}`, 'friend-joined', { friend: name, ...reward });
 }
 
 /** A t.me link that opens the mini app (the bot's main one when no name is set), carrying the code as `startapp`. */

@@ -4,6 +4,7 @@ import { fromMicros, STAKING_DURATION_KEYS, STAKING_DURATIONS, toMicros, type St
 import { AppError, badInput } from '../../lib/errors';
 import { GiftCoinModel } from '../coins/giftCoin.model';
 import { balancesOf, postEntry } from '../ledger/ledger.service';
+import { notify } from '../notifications/notifications.service';
 import { StakeModel, StakingCoinModel } from './staking.models';
 import { amountRefusal, stakeCountdown, stakeProfit, unlockDate } from './stakingRules';
 
@@ -169,6 +170,12 @@ export async function stake(userId: Id, input: StakeTerms & { idempotencyKey: st
     saved = await StakeModel.findById(stakeId).lean<StakeRow>();
   }
   const coin = await GiftCoinModel.findById(offer.coin, { symbol: 1 }).lean();
+  await notify(userId, `stake-unlocked:${saved!._id}`, 'stake-unlocked', {
+    amount: fromMicros(saved!.amount),
+    symbol: coin?.symbol ?? '',
+    total: fromMicros(BigInt(saved!.amount) + BigInt(saved!.profit)),
+    stakeId: String(saved!._id),
+  }, saved!.unlocksAt);
   return presentStake(saved!, coin?.symbol ?? '', now);
 }
 

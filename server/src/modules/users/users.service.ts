@@ -117,6 +117,27 @@ export async function upsertFromTelegram(launch: TelegramLaunch, now: Date): Pro
   return { user, created, referral: await rewardReferrer(user.referrer as Types.ObjectId, user._id) };
 }
 
+/** Who wrote to the bot, as a Telegram update names them. */
+export interface BotChatUser {
+  id: number;
+  first_name: string;
+  last_name?: string;
+  username?: string;
+  language_code?: string;
+  is_premium?: boolean;
+}
+
+/**
+ * A player sent /start to the bot in a private chat: the bot may now message them. A newcomer is
+ * registered here, with the referrer of the code, exactly as a first launch of the mini app would.
+ */
+export async function registerFromBotStart(from: BotChatUser, code: string | undefined, now: Date): Promise<LaunchOutcome> {
+  const existing = await UserModel.findOneAndUpdate({ telegramId: from.id }, { $set: { messagePermission: true } }, { returnDocument: 'after' });
+  if (existing) return { user: existing, created: false };
+  const { id, first_name, last_name, username, language_code, is_premium } = from;
+  return upsertFromTelegram({ user: { id, first_name, last_name, username, language_code, is_premium, allows_write_to_pm: true }, auth_date: Math.floor(now.getTime() / 1000), start_param: code }, now);
+}
+
 /** The development demo player: one record, created the first time it is asked for. */
 export async function demoPlayer(now: Date): Promise<UserDocument> {
   const existing = await UserModel.findOne({ telegramId: DEMO_TELEGRAM_ID, isDemo: true });

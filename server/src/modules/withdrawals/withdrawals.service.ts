@@ -4,6 +4,7 @@ import { fitsDecimals, fromMicros, microsToStored, toMicros, type withdrawalRevi
 import { AppError, badInput } from '../../lib/errors';
 import { GiftCoinModel } from '../coins/giftCoin.model';
 import { balanceOf, postEntry } from '../ledger/ledger.service';
+import { notify } from '../notifications/notifications.service';
 import { currentWallet } from '../wallet/wallet.service';
 import { WithdrawalModel } from './withdrawal.model';
 
@@ -196,5 +197,17 @@ export async function processWithdrawal({ withdrawalId, review, accountId, now }
   // every caller settles a rejection: the refund's key makes it happen once, and a crash before it heals on the next click
   if (current?.status === 'rejected') await returnAmount(current, accountId);
   if (!processed) throw new AppError('WITHDRAWAL_PROCESSED');
+  await notifyDecision(processed);
   return processed;
+}
+
+/** Tells the player their withdrawal was paid (with where to see it) or rejected (and refunded). */
+async function notifyDecision(withdrawal: { _id: Types.ObjectId; user: Types.ObjectId; coin: Types.ObjectId; amount: number; status: string; txHash: string; rejectReason: string }) {
+  const coin = await GiftCoinModel.findById(withdrawal.coin, { symbol: 1 }).lean();
+  const money = { amount: fromMicros(withdrawal.amount), symbol: coin?.symbol ?? '' };
+  if (withdrawal.status === 'done') {
+    await notify(withdrawal.user, `withdrawal-paid:${withdrawal._id}`, 'withdrawal-paid', { ...money, txHash: withdrawal.txHash });
+  } else {
+    await notify(withdrawal.user, `withdrawal-rejected:${withdrawal._id}`, 'withdrawal-rejected', { ...money, reason: withdrawal.rejectReason });
+  }
 }

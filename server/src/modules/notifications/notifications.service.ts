@@ -1,0 +1,166 @@
+import type { Api } from 'grammy';
+import { Types } from 'mongoose';
+import type { Language } from '@gift/shared';
+import type { Logger } from '../../lib/logger';
+import { BotApiError, isUnreachableChat, toBotApiError } from '../../lib/telegramBot';
+import { UserModel } from '../users/user.model';
+import { NotificationModel } from './notification.model';
+import { notificationText, openAppLabel, type NotificationEvent, type NotificationFacts } from './notificationTexts';
+
+type Id = Types.ObjectId | string;
+
+/** A sender keeps a claimed message this long; one that crashed mid-send is taken over after it. */
+const LEASE_MS = 10 * 60_000;
+/** Messages in flight at once: the throttler paces them to Telegram's limits. */
+const MAX_IN_FLIGHT = 30;
+/** After this many failed tries a message is given up (Telegram refused it or stayed unreachable). */
+const MAX_ATTEMPTS = 5;
+const RETRY_PAUSE_MS = 60_000;
+const IDLE_POLL_MS = 1000;
+
+let reportProblem: (error: unknown, key: string) => void = () => {};
+
+/** Where a notification that could not be queued is reported; queuing never fails the event itself. */
+export function reportNotificationProblemsTo(logger: Logger): void {
+  reportProblem = (error, key) => logger.warn({ err: error, key }, 'notification not queued');
+}
+
+/**
+ * Queues a message to a player about something that just happened (or will, at `scheduledFor`), once per
+ * `key`. Called by the services after their state change succeeded; it never throws, so the event
+ * stands even when the queue is unreachable. Players without message permission get none.
+ */
+export async function notify<E extends NotificationEvent>(
+  userId: Id,
+  key: string,
+  event: E,
+  facts: NotificationFacts[E],
+  scheduledFor?: Date,
+): Promise<void> {
+  try {
+    const user = new Types.ObjectId(String(userId));
+    // a scheduled message is checked when due instead: the player may allow messages by then
+    if (!scheduledFor && !(await UserModel.exists({ _id: user, messagePermission: true }))) return;
+    await NotificationModel.updateOne(
+      { key },
+      { $setOnInsert: { key, user, event, facts, status: 'queued', dueAt: scheduledFor ?? new Date(), leaseUntil: null, leaseHolder: '', attempts: 0 } },
+      { upsert: true },
+    );
+  } catch (error) {
+    reportProblem(error, key);
+  }
+}
+
+type Claimed = NonNullable<Awaited<ReturnType<typeof claimNext>>>;
+
+/** Takes the next due message for `holder`: one conditional update, so two senders never take the same. */
+function claimNext(holder: string, now: Date) {
+  return NotificationModel.findOneAndUpdate(
+    { status: 'queued', dueAt: { $lte: now }, $or: [{ leaseUntil: null }, { leaseUntil: { $lte: now } }] },
+    { $set: { leaseUntil: new Date(now.getTime() + LEASE_MS), leaseHolder: holder }, $inc: { attempts: 1 } },
+    { sort: { dueAt: 1, _id: 1 }, returnDocument: 'after' },
+  ).lean();
+}
+
+export interface NotificationSenderOptions {
+  /** The paced Bot API (throttler + auto-retry) of the current token; null while there is no bot. */
+  api: () => Api | null;
+  /** The t.me link that opens the mini app, for the message's button. */
+  openAppUrl: () => Promise<string | undefined>;
+  /** This instance, as named in leases. */
+  holder: string;
+  logger: Logger;
+  clock?: () => Date;
+}
+
+/** Sends queued notifications while started: up to MAX_IN_FLIGHT at once, paced by the API's throttler. */
+export class NotificationSender {
+  private inFlight = 0;
+  private filling = false;
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+  private readonly clock: () => Date;
+
+  constructor(private readonly options: NotificationSenderOptions) {
+    this.clock = options.clock ?? (() => new Date());
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    void this.fill();
+  }
+
+  stop(): void {
+    this.running = false;
+    clearTimeout(this.timer);
+  }
+
+  get busy(): boolean {
+    return this.inFlight > 0;
+  }
+
+  /** Claims due messages while there is room, sends each without waiting, and looks again later. */
+  private async fill(): Promise<void> {
+    if (this.filling || !this.running) return;
+    this.filling = true;
+    clearTimeout(this.timer);
+    try {
+      const api = this.options.api();
+      while (api && this.running && this.inFlight < MAX_IN_FLIGHT) {
+        const claimed = await claimNext(this.options.holder, this.clock());
+        if (!claimed) break;
+        this.inFlight++;
+        void this.deliver(api, claimed)
+          .catch((error) => this.options.logger.warn({ err: error, key: claimed.key }, 'notification not sent'))
+          .finally(() => {
+            this.inFlight--;
+            void this.fill();
+          });
+      }
+    } catch (error) {
+      this.options.logger.warn({ err: error }, 'notification queue unreachable');
+    } finally {
+      this.filling = false;
+      if (this.running) this.timer = setTimeout(() => void this.fill(), IDLE_POLL_MS);
+    }
+  }
+
+  private async deliver(api: Api, message: Claimed): Promise<void> {
+    const user = await UserModel.findById(message.user, { telegramId: 1, messagePermission: 1, language: 1 }).lean();
+    if (!user?.messagePermission) return this.settle(message, 'skipped', 'no message permission');
+    const language: Language = user.language === 'fa' ? 'fa' : 'en';
+    const text = notificationText(language, message.event as NotificationEvent, message.facts as never);
+    const url = await this.options.openAppUrl();
+    try {
+      await api.sendMessage(user.telegramId, text, {
+        link_preview_options: { is_disabled: true },
+        ...(url ? { reply_markup: { inline_keyboard: [[{ text: openAppLabel(language), url }]] } } : {}),
+      });
+    } catch (caught) {
+      const error = toBotApiError(caught, 'sendMessage');
+      const why = error instanceof BotApiError ? error.description : 'unexpected error';
+      if (isUnreachableChat(error)) {
+        // blocked the bot (or left Telegram): stop writing to them until they start the bot again
+        await UserModel.updateOne({ _id: user._id }, { $set: { messagePermission: false } });
+        return this.settle(message, 'skipped', why);
+      }
+      if (message.attempts >= MAX_ATTEMPTS) return this.settle(message, 'failed', why);
+      const retryAt = new Date(this.clock().getTime() + RETRY_PAUSE_MS * message.attempts);
+      await NotificationModel.updateOne(
+        { _id: message._id, leaseHolder: this.options.holder },
+        { $set: { dueAt: retryAt, leaseUntil: null, leaseHolder: '', outcome: why } },
+      );
+      return;
+    }
+    await this.settle(message, 'sent', '');
+  }
+
+  private async settle(message: Claimed, status: 'sent' | 'skipped' | 'failed', outcome: string): Promise<void> {
+    const now = this.clock();
+    await NotificationModel.updateOne(
+      { _id: message._id, status: 'queued' },
+      { $set: { status, outcome, leaseUntil: null, settledAt: now, ...(status === 'sent' ? { sentAt: now } : {}) } },
+    );
+  }
+}
