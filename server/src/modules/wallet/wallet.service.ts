@@ -94,7 +94,8 @@ export async function linkWallet({ userId, input, origin, now, logger }: LinkWal
     logger?.warn({ userId: String(userId), address: input.address, domain: input.proof.domain.value, reason }, 'ton_proof refused');
     return new AppError('TON_PROOF_INVALID', { reason: shown });
   };
-  const verdict = verifyTonProof(input, { allowedDomains: await allowedDomains(origin), now });
+  const config = await getAppConfig();
+  const verdict = verifyTonProof(input, { allowedDomains: await allowedDomains(origin), now, allowTestnet: config.allowTestnetWallets });
   if (!verdict.ok) throw refuse(verdict.reason);
   const payloadProblem = await consumePayload(input.proof.payload, userId, now);
   // another player's payload is reported as unknown: whether it exists is none of this caller's business
