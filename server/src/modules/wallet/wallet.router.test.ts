@@ -69,6 +69,17 @@ describe('wallet linking with ton_proof', () => {
     }
   });
 
+  it('tells the widget to return the player to the mini app on t.me', async () => {
+    const player = await createPlayer();
+    await AppConfigModel.findOneAndUpdate({ key: 'app' }, { $set: { botUsername: 'gift_bot', miniAppName: 'app' } }, { upsert: true });
+    try {
+      expect(await caller(player).wallet.connectSettings()).toEqual({ twaReturnUrl: 'https://t.me/gift_bot/app' });
+    } finally {
+      await AppConfigModel.updateOne({ key: 'app' }, { $set: { botUsername: '', miniAppName: '' } });
+    }
+    expect(await caller(player).wallet.connectSettings()).toEqual({ twaReturnUrl: null });
+  });
+
   it('issues a different payload each time, for a short while', async () => {
     const player = await createPlayer();
     const first = await caller(player).wallet.proofPayload();

@@ -1,9 +1,10 @@
 import { tonProofInput, walletRef } from '@gift/shared';
 import { createTRPCRouter, protectedProcedure } from '../../trpc/trpc';
-import { issueProofPayload, linkWallet, listWallets, unlinkWallet } from './wallet.service';
+import { connectSettings, issueProofPayload, linkWallet, listWallets, unlinkWallet } from './wallet.service';
 
 /** The player's TON wallets: proven with TON Connect's ton_proof before they are linked. */
 export const walletRouter = createTRPCRouter({
+  connectSettings: protectedProcedure.query(() => connectSettings()),
   proofPayload: protectedProcedure.mutation(({ ctx }) => issueProofPayload(ctx.user._id, ctx.now())),
   link: protectedProcedure
     .input(tonProofInput)

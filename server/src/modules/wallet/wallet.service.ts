@@ -6,6 +6,7 @@ import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { verifyTonProof } from '../../lib/tonProof';
 import { getAppConfig } from '../config/config.service';
+import { miniAppLink } from '../referrals/referrals.service';
 import { TonProofPayloadModel, WalletLinkModel } from './wallet.models';
 
 type Id = string | Types.ObjectId;
@@ -24,6 +25,13 @@ export function presentWallet(link: Pick<WalletLinkDocument, 'address' | 'networ
 /** Non-bounceable, as wallets show a wallet address (and as a payment to a fresh wallet must go). */
 export function friendlyAddress(rawAddress: string, network: string): string {
   return Address.parse(rawAddress).toString({ bounceable: false, testOnly: network === '-3' });
+}
+
+/** What the TON Connect widget needs from the server: where a wallet inside Telegram returns the player to. */
+export async function connectSettings() {
+  const config = await getAppConfig();
+  const bot = config.botUsername.trim();
+  return { twaReturnUrl: bot ? miniAppLink(bot, config.miniAppName) : null };
 }
 
 /** A fresh single-use payload for the wallet to sign in its ton_proof. */
