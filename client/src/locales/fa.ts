@@ -72,6 +72,8 @@ export const fa: Translation = {
     settings: 'تنظیمات',
     withdraw: 'برداشت',
     myWallets: 'کیف پول‌های من',
+    wallet: 'کیف پول متصل',
+    connectWallet: 'اتصال کیف پول',
     inviteFriend: 'دعوت از دوستان',
     figures: {
       rewards: 'پاداش‌ها',
