@@ -43,7 +43,9 @@ function CoinChoice({ coins, chosen, onChoose }: { coins: WithdrawableCoin[]; ch
   );
 }
 
-function WithdrawForm({ coin, address }: { coin: WithdrawableCoin; address: string }) {
+type Requested = RouterOutputs['withdrawals']['request'];
+
+function WithdrawForm({ coin, address, onRequested }: { coin: WithdrawableCoin; address: string; onRequested: (withdrawal: Requested) => void }) {
   const { t } = useTranslation();
   const minimumMessage = useMinimumMessage();
   const utils = trpc.useUtils();
@@ -51,9 +53,10 @@ function WithdrawForm({ coin, address }: { coin: WithdrawableCoin; address: stri
   const [problem, setProblem] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<{ amount: string; key: string } | null>(null);
   const request = trpc.withdrawals.request.useMutation({
-    onSuccess: () => {
+    onSuccess: (withdrawal) => {
       setConfirming(null);
       setAmount('');
+      onRequested(withdrawal);
       void Promise.all([utils.withdrawals.coins.invalidate(), utils.withdrawals.history.invalidate(), utils.user.me.invalidate()]);
     },
     onError: () => setConfirming(null),
@@ -110,9 +113,6 @@ function WithdrawForm({ coin, address }: { coin: WithdrawableCoin; address: stri
           </div>
         </div>
       )}
-      {request.data && (
-        <p className="notice" role="status">{t('withdraw.requested', { amount: request.data.amount, symbol: request.data.coin?.symbol ?? coin.symbol })}</p>
-      )}
       {request.error && <ErrorMessage error={request.error} />}
     </form>
   );
@@ -123,6 +123,8 @@ function Withdraw() {
   const wallets = trpc.wallet.list.useQuery();
   const coins = trpc.withdrawals.coins.useQuery();
   const [chosenId, setChosenId] = useState<string | null>(null);
+  // shown beside the history, since the form gives way to the minimum's message when the balance runs low
+  const [requested, setRequested] = useState<Requested | null>(null);
   // the server pays to the wallet linked last, which the list gives first
   const wallet = wallets.data?.[0];
   const chosen = coins.data?.find((coin) => coin.coinId === chosenId) ?? coins.data?.[0];
@@ -149,7 +151,10 @@ function Withdraw() {
       )}
       {coins.data?.length === 0 && <p className="muted">{t('withdraw.noCoins')}</p>}
       {coins.data && coins.data.length > 0 && <CoinChoice coins={coins.data} chosen={chosen} onChoose={setChosenId} />}
-      {wallet && chosen && <WithdrawForm key={chosen.coinId} coin={chosen} address={wallet.address} />}
+      {wallet && chosen && <WithdrawForm key={chosen.coinId} coin={chosen} address={wallet.address} onRequested={setRequested} />}
+      {requested && (
+        <p className="notice" role="status">{t('withdraw.requested', { amount: requested.amount, symbol: requested.coin?.symbol ?? '' })}</p>
+      )}
       <WithdrawalHistory />
     </section>
   );
