@@ -1,10 +1,8 @@
-import { act, render, screen, waitFor, waitForElementToBeRemoved, within } from '@testing-library/react';
+import { act, screen, waitFor, waitForElementToBeRemoved, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter } from 'react-router';
-import { fakeTrpcServer, Refusal, type Handlers } from '../../../test/fakeTrpcServer';
-import { AppProviders, AppRoutes } from '../../App';
+import { Refusal, type Handlers } from '../../../test/fakeTrpcServer';
+import { renderApp } from '../../../test/renderApp';
 import { initI18n, setLanguage } from '../../lib/i18n';
-import { createQueryClient, createTrpcClient } from '../../lib/trpc';
 
 type StatusListener = (wallet: unknown) => void | Promise<void>;
 
@@ -57,17 +55,6 @@ function handlers(overrides: Handlers = {}): Handlers {
   };
 }
 
-function renderAt(path: string, routes: Handlers) {
-  const server = fakeTrpcServer(routes);
-  render(
-    <AppProviders queryClient={createQueryClient()} trpcClient={createTrpcClient({ fetch: server.fetch })}>
-      <MemoryRouter initialEntries={[path]}>
-        <AppRoutes />
-      </MemoryRouter>
-    </AppProviders>,
-  );
-  return server;
-}
 
 /** What TON Connect reports when a wallet connects; with a ton_proof unless told otherwise. */
 function walletConnects(proof: 'signed' | 'refused' | 'none' = 'signed') {
@@ -97,7 +84,7 @@ afterEach(() => setLanguage('en'));
 
 describe('My wallets', () => {
   it('with no wallet linked, invites the player to connect and opens TON Connect with a fresh ton_proof payload', async () => {
-    renderAt('/profile/my-wallets', handlers());
+    renderApp('/profile/my-wallets', handlers());
     expect(await screen.findByText('No wallet linked yet. Connect your TON wallet to withdraw.')).toBeInTheDocument();
     await waitFor(() => expect(mockTonConnectUI.setConnectRequestParameters).toHaveBeenLastCalledWith({ state: 'ready', value: { tonProof: 'a'.repeat(64) } }));
     expect(mockTonConnectUI.setConnectRequestParameters).toHaveBeenCalledWith({ state: 'loading' });
@@ -113,7 +100,7 @@ describe('My wallets', () => {
   it('shows each address as first 4 … last 4, the full one a tap away, and copies it with "Address copied!" for a moment', async () => {
     const user = userEvent.setup();
     const writeText = jest.spyOn(navigator.clipboard, 'writeText');
-    renderAt('/profile/my-wallets', handlers({ 'wallet.list': () => [linked(ADDRESS, RAW), linked(OTHER, '0:00')] }));
+    renderApp('/profile/my-wallets', handlers({ 'wallet.list': () => [linked(ADDRESS, RAW), linked(OTHER, '0:00')] }));
     const rows = await screen.findAllByTestId('linked-wallet');
     expect(rows.map((row) => within(row).getAllByRole('button')[0]!.textContent)).toEqual(['UQBv…ggGG', 'UQCD…qB2N']);
 
@@ -130,7 +117,7 @@ describe('My wallets', () => {
   it('unlinks a wallet only after the player confirms', async () => {
     const user = userEvent.setup();
     let wallets = [linked(ADDRESS, RAW)];
-    const server = renderAt('/profile/my-wallets', handlers({
+    const server = renderApp('/profile/my-wallets', handlers({
       'wallet.list': () => wallets,
       'wallet.unlink': () => {
         wallets = [];
@@ -152,7 +139,7 @@ describe('My wallets', () => {
 
   it('links a wallet that connects with a ton_proof, sending the proof and its state init to the server', async () => {
     let wallets: ReturnType<typeof linked>[] = [];
-    const server = renderAt('/profile/my-wallets', handlers({
+    const server = renderApp('/profile/my-wallets', handlers({
       'wallet.list': () => wallets,
       'wallet.link': () => {
         wallets = [linked(ADDRESS, RAW)];
@@ -178,7 +165,7 @@ describe('My wallets', () => {
     [new Refusal('TON_PROOF_INVALID', 400, 'Wallet proof is invalid', { reason: 'unknown_wallet' }), 'This wallet is not supported. Please use a standard TON wallet (v3, v4 or W5).'],
     [new Refusal('TON_PROOF_INVALID', 400, 'Wallet proof is invalid', { reason: 'testnet_not_allowed' }), 'Testnet wallets cannot receive withdrawals. Please connect a mainnet wallet.'],
   ])('shows a refusal in words (%#) and disconnects the widget', async (refusal, words) => {
-    renderAt('/profile/my-wallets', handlers({ 'wallet.link': () => { throw refusal; } }));
+    renderApp('/profile/my-wallets', handlers({ 'wallet.link': () => { throw refusal; } }));
     await screen.findByText('No wallet linked yet. Connect your TON wallet to withdraw.');
     await walletConnects('signed');
     expect(await screen.findByRole('alert')).toHaveTextContent(words);
@@ -188,7 +175,7 @@ describe('My wallets', () => {
   });
 
   it('links nothing when the wallet connects without a proof', async () => {
-    const server = renderAt('/profile/my-wallets', handlers());
+    const server = renderApp('/profile/my-wallets', handlers());
     await screen.findByText('No wallet linked yet. Connect your TON wallet to withdraw.');
     await walletConnects('refused');
     expect(await screen.findByRole('alert')).toHaveTextContent('Your wallet did not prove that it is yours, so nothing was linked.');
@@ -199,7 +186,7 @@ describe('My wallets', () => {
 
   it('speaks Persian, right-to-left', async () => {
     await setLanguage('fa');
-    renderAt('/profile/my-wallets', handlers({ 'wallet.list': () => [linked(ADDRESS, RAW)] }));
+    renderApp('/profile/my-wallets', handlers({ 'wallet.list': () => [linked(ADDRESS, RAW)] }));
     expect(await screen.findByRole('heading', { name: 'کیف پول‌های من' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'اتصال کیف پول' })).toBeInTheDocument();
     expect(await screen.findByRole('button', { name: 'کپی نشانی' })).toBeInTheDocument();
@@ -211,7 +198,7 @@ describe('Withdraw', () => {
   const withWallet = (overrides: Handlers = {}) => handlers({ 'wallet.list': () => [linked(ADDRESS, RAW)], ...overrides });
 
   it("asks for a connected TON wallet first, with the coins' balances and minimums", async () => {
-    renderAt('/profile/withdraw', handlers());
+    renderApp('/profile/withdraw', handlers());
     expect(await screen.findByRole('alert')).toHaveTextContent('Please connect your TON wallet to continue.');
     expect(screen.getByRole('button', { name: 'Connect wallet' })).toBeInTheDocument();
     const gift = (await screen.findByText('Gift Coin')).closest('button')!;
@@ -222,7 +209,7 @@ describe('Withdraw', () => {
 
   it("names the minimum when the balance is below it", async () => {
     const user = userEvent.setup();
-    renderAt('/profile/withdraw', withWallet());
+    renderApp('/profile/withdraw', withWallet());
     await user.click(await screen.findByText('Toncoin'));
     expect(screen.getByRole('alert')).toHaveTextContent('You must have at least 1 TON to make a withdrawal.');
     expect(screen.queryByLabelText('Amount')).not.toBeInTheDocument();
@@ -230,7 +217,7 @@ describe('Withdraw', () => {
 
   it("fills Max with the balance cut to the coin's decimals, and checks an amount exactly", async () => {
     const user = userEvent.setup();
-    renderAt('/profile/withdraw', withWallet());
+    renderApp('/profile/withdraw', withWallet());
     const amount = await screen.findByLabelText('Amount');
     await user.click(screen.getByRole('button', { name: 'Max' }));
     expect(amount).toHaveValue('1250.12');
@@ -254,7 +241,7 @@ describe('Withdraw', () => {
   it('confirms naming the address, then sends one withdrawal for the tap and shows it pending', async () => {
     const user = userEvent.setup();
     let history = EMPTY_HISTORY as { items: unknown[]; total: number; page: number; pageSize: number };
-    const server = renderAt('/profile/withdraw', withWallet({
+    const server = renderApp('/profile/withdraw', withWallet({
       'withdrawals.request': (input) => {
         const { amount } = input as { amount: string };
         const withdrawal = { id: 'w1', coin: { id: GIFT.coinId, symbol: 'GIFT', name: 'Gift Coin', icon: '' }, amount, address: ADDRESS, status: 'pending', txHash: '', rejectReason: '', createdAt: new Date(), processedAt: null };
@@ -284,7 +271,7 @@ describe('Withdraw', () => {
 
   it("shows the server's refusal of a withdrawal", async () => {
     const user = userEvent.setup();
-    renderAt('/profile/withdraw', withWallet({ 'withdrawals.request': () => { throw new Refusal('INSUFFICIENT_BALANCE', 409, 'Not enough balance'); } }));
+    renderApp('/profile/withdraw', withWallet({ 'withdrawals.request': () => { throw new Refusal('INSUFFICIENT_BALANCE', 409, 'Not enough balance'); } }));
     await user.type(await screen.findByLabelText('Amount'), '150');
     await user.click(screen.getByRole('button', { name: 'Withdraw' }));
     await user.click(screen.getByRole('button', { name: 'Confirm' }));
@@ -294,7 +281,7 @@ describe('Withdraw', () => {
   it('lists the history: pending, done with a TON explorer link, rejected with the reason and the refund', async () => {
     const coin = { id: GIFT.coinId, symbol: 'GIFT', name: 'Gift Coin', icon: '' };
     const base = { coin, address: ADDRESS, txHash: '', rejectReason: '', createdAt: new Date('2026-11-20T10:00:00Z'), processedAt: null };
-    renderAt('/profile/withdraw', withWallet({
+    renderApp('/profile/withdraw', withWallet({
       'withdrawals.history': () => ({
         ...EMPTY_HISTORY,
         total: 3,
@@ -316,7 +303,7 @@ describe('Withdraw', () => {
 
   it('speaks Persian, right-to-left', async () => {
     await setLanguage('fa');
-    renderAt('/profile/withdraw', handlers());
+    renderApp('/profile/withdraw', handlers());
     expect(await screen.findByRole('alert')).toHaveTextContent('لطفاً برای ادامه کیف پول TON خود را متصل کنید.');
     expect(await screen.findByText('هنوز برداشتی انجام نشده است.')).toBeInTheDocument();
     expect(document.documentElement.dir).toBe('rtl');
@@ -325,7 +312,7 @@ describe('Withdraw', () => {
 
 describe('Profile', () => {
   it('shows the connected wallet, linking to My wallets, beside Withdraw', async () => {
-    renderAt('/profile', handlers({ 'wallet.list': () => [linked(ADDRESS, RAW)] }));
+    renderApp('/profile', handlers({ 'wallet.list': () => [linked(ADDRESS, RAW)] }));
     const wallet = await screen.findByTestId('profile-wallet');
     expect(wallet).toHaveTextContent('Connected wallet');
     expect(wallet).toHaveTextContent('UQBv…ggGG');
