@@ -73,18 +73,27 @@ function WalletLinking({ children }: { children: ReactNode }) {
     setOptions(options);
   }, [resolved, twaReturnUrl, setOptions]);
 
-  const preparePayload = useCallback(async () => {
+  const pendingPayload = useRef<Promise<void> | null>(null);
+  // one request at a time: a disconnect and a refusal may both ask for a new payload
+  const preparePayload = useCallback((): Promise<void> => {
+    if (pendingPayload.current) return pendingPayload.current;
     clearTimeout(renewal.current);
     tonConnectUI.setConnectRequestParameters({ state: 'loading' });
-    try {
-      const { payload, expiresAt } = await utils.client.wallet.proofPayload.mutate();
-      tonConnectUI.setConnectRequestParameters({ state: 'ready', value: { tonProof: payload } });
-      const renewIn = Math.max(new Date(expiresAt).getTime() - Date.now() - PAYLOAD_RENEWAL_MARGIN_MS, 5_000);
-      renewal.current = setTimeout(() => void preparePayload(), renewIn);
-    } catch {
-      // without a payload the modal still opens; the server then links nothing
-      tonConnectUI.setConnectRequestParameters(null);
-    }
+    pendingPayload.current = utils.client.wallet.proofPayload
+      .mutate()
+      .then(({ payload, expiresAt }) => {
+        tonConnectUI.setConnectRequestParameters({ state: 'ready', value: { tonProof: payload } });
+        const renewIn = Math.max(new Date(expiresAt).getTime() - Date.now() - PAYLOAD_RENEWAL_MARGIN_MS, 5_000);
+        renewal.current = setTimeout(() => void preparePayload(), renewIn);
+      })
+      .catch(() => {
+        // without a payload the modal still opens; the server then links nothing
+        tonConnectUI.setConnectRequestParameters(null);
+      })
+      .finally(() => {
+        pendingPayload.current = null;
+      });
+    return pendingPayload.current;
   }, [tonConnectUI, utils]);
 
   useEffect(() => {
@@ -127,10 +136,13 @@ function WalletLinking({ children }: { children: ReactNode }) {
 
   const connect = useCallback(async () => {
     setOutcome(null);
-    // a wallet already connected (a restored session) carries no fresh proof: start a new connection
-    if (tonConnectUI.connected) await tonConnectUI.disconnect();
+    // a wallet already connected (a restored session) carries no fresh proof: start a new connection with a new payload
+    if (tonConnectUI.connected) {
+      await tonConnectUI.disconnect();
+      void preparePayload();
+    }
     await tonConnectUI.openModal();
-  }, [tonConnectUI]);
+  }, [tonConnectUI, preparePayload]);
 
   const value = useMemo(() => ({ outcome, connect }), [outcome, connect]);
   return <WalletConnectionContext.Provider value={value}>{children}</WalletConnectionContext.Provider>;

@@ -97,6 +97,17 @@ describe('My wallets', () => {
     expect(mockTonConnectUI.openModal).toHaveBeenCalledTimes(1);
   });
 
+  it('starts a new connection with a new payload when a restored wallet session is still connected', async () => {
+    mockTonConnectUI.connected = true;
+    let issued = 0;
+    const server = renderApp('/profile/my-wallets', handlers({ 'wallet.proofPayload': () => ({ payload: `payload-${++issued}`, expiresAt: new Date(Date.now() + 15 * 60_000) }) }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Connect wallet' }));
+    expect(mockTonConnectUI.disconnect).toHaveBeenCalledTimes(1);
+    expect(mockTonConnectUI.openModal).toHaveBeenCalledTimes(1);
+    await waitFor(() => expect(mockTonConnectUI.setConnectRequestParameters).toHaveBeenLastCalledWith({ state: 'ready', value: { tonProof: 'payload-1' } }));
+    expect(server.calls.filter((call) => call.path === 'wallet.proofPayload')).toHaveLength(1);
+  });
+
   it('shows each address as first 4 … last 4, the full one a tap away, and copies it with "Address copied!" for a moment', async () => {
     const user = userEvent.setup();
     const writeText = jest.spyOn(navigator.clipboard, 'writeText');
