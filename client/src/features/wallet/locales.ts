@@ -55,7 +55,7 @@ export const walletEn = {
   },
 };
 
-/** Persian (right-to-left). */
+/** Persian (right-to-left); amounts and addresses are isolated (U+2066…U+2069) so they read left to right. */
 export const walletFa: typeof walletEn = {
   wallet: {
     title: 'کیف پول‌های من',
@@ -67,12 +67,12 @@ export const walletFa: typeof walletEn = {
     copy: 'کپی نشانی',
     copied: 'نشانی کپی شد!',
     unlink: 'جدا کردن',
-    unlinkConfirm: '{{address}} جدا شود؟ بعداً می‌توانید دوباره آن را متصل کنید.',
+    unlinkConfirm: '\u2066{{address}}\u2069 جدا شود؟ بعداً می‌توانید دوباره آن را متصل کنید.',
     unlinkYes: 'بله، جدا شود',
     cancel: 'انصراف',
     unlinked: 'کیف پول جدا شد',
     linking: 'در حال بررسی کیف پول شما…',
-    linked: 'کیف پول متصل شد: {{address}}',
+    linked: 'کیف پول متصل شد: \u2066{{address}}\u2069',
     testnet: 'شبکهٔ آزمایشی',
     refusal: {
       taken: 'این کیف پول به حساب دیگری متصل است.',
@@ -95,9 +95,9 @@ export const walletFa: typeof walletEn = {
     max: 'حداکثر',
     submit: 'برداشت',
     confirmTitle: 'تأیید برداشت',
-    confirmText: '{{amount}} {{symbol}} به این کیف پول فرستاده شود؟',
+    confirmText: '\u2066{{amount}} {{symbol}}\u2069 به این کیف پول فرستاده شود؟',
     confirm: 'تأیید',
-    requested: 'درخواست برداشت {{amount}} {{symbol}} ثبت شد و در انتظار است.',
+    requested: 'درخواست برداشت \u2066{{amount}} {{symbol}}\u2069 ثبت شد و در انتظار است.',
     tooManyDecimals: 'حداکثر {{decimals}} رقم اعشار برای {{symbol}}',
     invalidAmount: 'مقداری وارد کنید',
     aboveBalance: 'موجودی کافی نیست',
@@ -105,7 +105,7 @@ export const walletFa: typeof walletEn = {
     noHistory: 'هنوز برداشتی انجام نشده است.',
     status: { pending: 'در انتظار', done: 'انجام شد', rejected: 'رد شد' },
     viewTransaction: 'مشاهدهٔ تراکنش',
-    refunded: '{{amount}} {{symbol}} بازگردانده شد',
+    refunded: '\u2066{{amount}} {{symbol}}\u2069 بازگردانده شد',
     reason: 'دلیل: {{reason}}',
   },
 };
