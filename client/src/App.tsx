@@ -18,8 +18,8 @@ import { ProfilePage } from './features/profile/ProfilePage';
 import { SettingsPage } from './features/profile/SettingsPage';
 
 // TON Connect comes with the wallet screens only, so the first screen's JavaScript does not carry it
-const WithdrawPage = lazy(() => import('./features/wallet/WithdrawPage').then((module) => ({ default: module.WithdrawPage })));
-const MyWalletsPage = lazy(() => import('./features/wallet/MyWalletsPage').then((module) => ({ default: module.MyWalletsPage })));
+const WithdrawPage = lazy(() => import('./features/wallet').then((module) => ({ default: module.WithdrawPage })));
+const MyWalletsPage = lazy(() => import('./features/wallet').then((module) => ({ default: module.MyWalletsPage })));
 
 function WalletScreen({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
