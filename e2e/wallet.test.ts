@@ -140,9 +140,10 @@ async function openConnectModal(page: Page, buttonName = 'Connect wallet') {
 }
 
 /** Picks the injected wallet in TON Connect's desktop list, where browser-extension wallets are offered. */
-async function connectInjectedWallet(page: Page) {
+async function connectInjectedWallet(page: Page, screenshot?: string) {
   await page.setViewportSize(DESKTOP);
   const modal = await openConnectModal(page);
+  if (screenshot) await shot(page, screenshot);
   await modal.getByText('E2E Wallet').first().click();
   await page.setViewportSize(PHONE);
 }
@@ -162,7 +163,7 @@ describe('a wallet inside the page, through TON Connect', () => {
     await openConnectModal(page);
     await shot(page, 'wallet-connect-modal-en');
     await closeConnectModal(page);
-    await connectInjectedWallet(page);
+    await connectInjectedWallet(page, 'wallet-connect-modal-desktop-en');
     await page.getByRole('status').filter({ hasText: 'Wallet linked:' }).waitFor();
     const friendly = wallet.address.toString({ bounceable: false });
     const short = `${friendly.slice(0, 4)}…${friendly.slice(-4)}`;
@@ -177,6 +178,7 @@ describe('a wallet inside the page, through TON Connect', () => {
     await page.getByLabel('Amount').fill('100');
     await page.getByRole('button', { name: 'Withdraw' }).click();
     await expect(page.getByTestId('confirm-address').textContent()).resolves.toBe(friendly);
+    await shot(page, 'wallet-withdraw-confirm-en');
     await page.getByRole('button', { name: 'Confirm' }).click();
     await page.getByRole('status').filter({ hasText: `Withdrawal of 100 ${coinSymbol} requested. It is pending.` }).waitFor();
     const pending = page.getByTestId('withdrawal').first();

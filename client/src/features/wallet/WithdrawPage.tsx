@@ -45,7 +45,7 @@ function CoinChoice({ coins, chosen, onChoose }: { coins: WithdrawableCoin[]; ch
 
 type Requested = RouterOutputs['withdrawals']['request'];
 
-function WithdrawForm({ coin, address, onRequested }: { coin: WithdrawableCoin; address: string; onRequested: (withdrawal: Requested) => void }) {
+function WithdrawForm({ coin, address, onRequested }: { coin: WithdrawableCoin; address: string; onRequested: (withdrawal: Requested | null) => void }) {
   const { t } = useTranslation();
   const minimumMessage = useMinimumMessage();
   const utils = trpc.useUtils();
@@ -69,6 +69,7 @@ function WithdrawForm({ coin, address, onRequested }: { coin: WithdrawableCoin; 
   const review = (event: FormEvent) => {
     event.preventDefault();
     request.reset();
+    onRequested(null);
     const found = amountProblem(amount, coin);
     if (found === 'belowMinimum') return setProblem(minimumMessage(coin));
     if (found) return setProblem(t(`withdraw.${found}`, { decimals: String(coin.decimals), symbol: coin.symbol }));
