@@ -174,7 +174,11 @@ describe('a wallet inside the page, through TON Connect', () => {
     await page.getByTestId('linked-wallet').getByText(short).waitFor();
     await shot(page, 'wallet-my-wallets-en');
 
-    await page.goBack();
+    // Profile shows the connected wallet, with the way to both screens
+    await page.getByRole('link', { name: 'Back' }).click();
+    await expect(page.getByTestId('profile-wallet').textContent()).resolves.toContain(short);
+    await shot(page, 'wallet-profile-en');
+    await page.getByRole('link', { name: 'Withdraw', exact: true }).click();
     await page.getByLabel('Amount').fill('100');
     await page.getByRole('button', { name: 'Withdraw' }).click();
     await expect(page.getByTestId('confirm-address').textContent()).resolves.toBe(friendly);
