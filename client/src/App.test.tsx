@@ -1,10 +1,9 @@
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter } from 'react-router';
-import { fakeTrpcServer, Refusal, type Handlers } from '../test/fakeTrpcServer';
-import { AppProviders, AppRoutes } from './App';
+import { Refusal, type Handlers } from '../test/fakeTrpcServer';
+import { renderApp } from '../test/renderApp';
 import { initI18n, setLanguage } from './lib/i18n';
-import { createQueryClient, createTrpcClient, PLAYER_TOKEN_KEY } from './lib/trpc';
+import { PLAYER_TOKEN_KEY } from './lib/trpc';
 
 const DEMO_PLAYER = {
   id: '65f000000000000000000001',
@@ -43,17 +42,6 @@ const CURRENCY = [
   { id: 'c2', name: 'Star Points', symbol: 'STAR', icon: '', decimals: 9, usdPrice: null, balance: '0', value: null },
 ];
 
-function renderApp(path: string, handlers: Handlers) {
-  const server = fakeTrpcServer(handlers);
-  render(
-    <AppProviders queryClient={createQueryClient()} trpcClient={createTrpcClient({ fetch: server.fetch })}>
-      <MemoryRouter initialEntries={[path]}>
-        <AppRoutes />
-      </MemoryRouter>
-    </AppProviders>,
-  );
-  return server;
-}
 
 const signedInPlayer: Handlers = {
   'user.me': () => DEMO_PLAYER,

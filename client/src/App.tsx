@@ -1,5 +1,6 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { BrowserRouter, Outlet, Route, Routes } from 'react-router';
 import { createQueryClient, createTrpcClient, trpc } from './lib/trpc';
 import { BottomNav } from './ui/BottomNav';
@@ -15,8 +16,15 @@ import { StakingPage } from './features/staking/StakingPage';
 import { CurrencyPage } from './features/currency/CurrencyPage';
 import { ProfilePage } from './features/profile/ProfilePage';
 import { SettingsPage } from './features/profile/SettingsPage';
-import { WithdrawPage } from './features/profile/WithdrawPage';
-import { MyWalletsPage } from './features/profile/MyWalletsPage';
+
+// TON Connect comes with the wallet screens only, so the first screen's JavaScript does not carry it
+const WithdrawPage = lazy(() => import('./features/wallet').then((module) => ({ default: module.WithdrawPage })));
+const MyWalletsPage = lazy(() => import('./features/wallet').then((module) => ({ default: module.MyWalletsPage })));
+
+function WalletScreen({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  return <Suspense fallback={<div className="splash" aria-busy="true">{t('common.loading')}</div>}>{children}</Suspense>;
+}
 
 /** Theme, API client and cache; tests pass their own clients. */
 export function AppProviders({ children, queryClient, trpcClient }: {
@@ -62,8 +70,8 @@ export function AppRoutes() {
         <Route path="profile">
           <Route index element={<ProfilePage />} />
           <Route path="settings" element={<SettingsPage />} />
-          <Route path="withdraw" element={<WithdrawPage />} />
-          <Route path="my-wallets" element={<MyWalletsPage />} />
+          <Route path="withdraw" element={<WalletScreen><WithdrawPage /></WalletScreen>} />
+          <Route path="my-wallets" element={<WalletScreen><MyWalletsPage /></WalletScreen>} />
         </Route>
         <Route path="staking">
           <Route index element={<StakingPage />} />

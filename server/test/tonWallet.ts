@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { beginCell, storeStateInit, type Address, type StateInit } from '@ton/core';
+import { beginCell, Cell, contractAddress, storeStateInit, type Address, type StateInit } from '@ton/core';
 import { keyPairFromSeed, sign, type KeyPair } from '@ton/crypto';
 import { WalletContractV3R2, WalletContractV4, WalletContractV5R1 } from '@ton/ton';
 import type { TonProofInput } from '@gift/shared';
@@ -11,7 +11,17 @@ export interface TestWallet {
   init: StateInit;
 }
 
-export function testWallet(version: 'v3R2' | 'v4R2' | 'v5R1' = 'v4R2', workchain = 0): TestWallet {
+export type TestWalletVersion = 'v3R2' | 'v4R2' | 'v5R1' | 'v5R1-library';
+
+/**
+ * The code as Tonkeeper deploys W5: a library cell (exotic, type 2) naming the hash of the code,
+ * which the chain publishes once for every wallet.
+ */
+export function libraryCell(code: Cell): Cell {
+  return new Cell({ exotic: true, bits: beginCell().storeUint(2, 8).storeBuffer(code.hash()).endCell().bits });
+}
+
+export function testWallet(version: TestWalletVersion = 'v4R2', workchain = 0): TestWallet {
   const keyPair = keyPairFromSeed(randomBytes(32));
   const { publicKey } = keyPair;
   const contract =
@@ -20,7 +30,9 @@ export function testWallet(version: 'v3R2' | 'v4R2' | 'v5R1' = 'v4R2', workchain
       : version === 'v4R2'
         ? WalletContractV4.create({ workchain, publicKey })
         : WalletContractV5R1.create({ workchain, publicKey });
-  return { keyPair, address: contract.address, init: contract.init };
+  if (version !== 'v5R1-library') return { keyPair, address: contract.address, init: contract.init };
+  const init = { code: libraryCell(contract.init.code), data: contract.init.data };
+  return { keyPair, address: contractAddress(workchain, init), init };
 }
 
 export function stateInitBase64(init: StateInit): string {
@@ -55,6 +67,7 @@ export function signTonProof(
     address?: string;
     stateInit?: string;
     publicKey?: string;
+    network?: TonProofInput['network'];
   },
 ): TonProofInput {
   const signature = sign(
@@ -63,7 +76,7 @@ export function signTonProof(
   );
   return {
     address: options.address ?? wallet.address.toRawString(),
-    network: '-239',
+    network: options.network ?? '-239',
     publicKey: options.publicKey ?? wallet.keyPair.publicKey.toString('hex'),
     proof: {
       timestamp: options.timestamp,

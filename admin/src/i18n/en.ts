@@ -95,7 +95,7 @@ const domain = {
         botToken: 'Bot token', botUsername: 'Bot username', miniAppName: 'Mini app short name',
         referrerMessage: 'Referrer message', referrerCoin: 'Referrer coin', referrerCoinAmount: 'Referrer coin amount',
         defaultInviteLimit: 'Default invite limit', miningCoin: 'Mining coin', earnDurationHours: 'Earn duration (hours)',
-        earnAmount: 'Earn amount', tonProofDomains: 'TON Connect domains',
+        earnAmount: 'Earn amount', tonProofDomains: 'TON Connect domains', allowTestnetWallets: 'Allow testnet wallets',
       },
     },
   },

@@ -38,6 +38,8 @@ export const en = {
     settings: 'Settings',
     withdraw: 'Withdraw',
     myWallets: 'My wallets',
+    wallet: 'Connected wallet',
+    connectWallet: 'Connect wallet',
     inviteFriend: 'Invite a friend',
     figures: {
       rewards: 'Rewards',

@@ -41,7 +41,8 @@ export const fa: Translation = {
     WALLET_REQUIRED: 'لطفاً برای ادامه کیف پول TON خود را متصل کنید.',
     WALLET_TAKEN: 'این کیف پول به حساب دیگری متصل است',
     TON_PROOF_INVALID: 'اثبات کیف پول نامعتبر است',
-    WITHDRAW_MINIMUM: 'برای برداشت باید دست‌کم {amount} {symbol} داشته باشید.',
+    // the amount and symbol read left to right inside the Persian sentence
+    WITHDRAW_MINIMUM: 'برای برداشت باید دست‌کم \u2066{amount} {symbol}\u2069 داشته باشید.',
     WITHDRAW_DISABLED: 'برداشت برای این ارز در دسترس نیست',
     WITHDRAWAL_PROCESSED: 'این برداشت قبلاً پردازش شده است',
     RATE_LIMITED: 'درخواست‌ها زیاد است، کمی بعد دوباره تلاش کنید',
@@ -72,6 +73,8 @@ export const fa: Translation = {
     settings: 'تنظیمات',
     withdraw: 'برداشت',
     myWallets: 'کیف پول‌های من',
+    wallet: 'کیف پول متصل',
+    connectWallet: 'اتصال کیف پول',
     inviteFriend: 'دعوت از دوستان',
     figures: {
       rewards: 'پاداش‌ها',

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { beginCell } from '@ton/core';
 import { keyPairFromSeed } from '@ton/crypto';
 import { TON_PROOF_MAX_AGE_SECONDS } from '@gift/shared';
-import { signTonProof, stateInitBase64, testWallet } from '../../test/tonWallet';
+import { libraryCell, signTonProof, stateInitBase64, testWallet } from '../../test/tonWallet';
 import { verifyTonProof } from './tonProof';
 
 const DOMAIN = 'gift.example';
@@ -17,6 +17,28 @@ describe('ton_proof verification', () => {
     const verdict = verifyTonProof(signTonProof(wallet, { payload, domain: DOMAIN, timestamp: nowSeconds }), check);
     expect(verdict).toMatchObject({ ok: true, wallet: version, publicKey: wallet.keyPair.publicKey.toString('hex') });
     expect(verdict.ok && verdict.address.equals(wallet.address)).toBe(true);
+  });
+
+  it('accepts a W5 deployed as Tonkeeper does, its code a library cell naming the v5R1 code hash', () => {
+    const wallet = testWallet('v5R1-library');
+    const stateInit = stateInitBase64(wallet.init);
+    expect(stateInit).not.toBe(stateInitBase64(testWallet('v5R1').init));
+    const verdict = verifyTonProof(signTonProof(wallet, { payload, domain: DOMAIN, timestamp: nowSeconds }), check);
+    expect(verdict).toMatchObject({ ok: true, wallet: 'v5R1', publicKey: wallet.keyPair.publicKey.toString('hex') });
+    expect(verdict.ok && verdict.address.equals(wallet.address)).toBe(true);
+  });
+
+  it('refuses a library cell naming code that is not a standard wallet', () => {
+    const wallet = testWallet('v5R1');
+    const init = { code: libraryCell(beginCell().storeUint(0xdead, 16).endCell()), data: wallet.init.data };
+    const proof = signTonProof(wallet, { payload, domain: DOMAIN, timestamp: nowSeconds, stateInit: stateInitBase64(init) });
+    expect(verifyTonProof(proof, check)).toEqual({ ok: false, reason: 'unknown_wallet' });
+  });
+
+  it('refuses a testnet account unless testnet is allowed', () => {
+    const proof = signTonProof(testWallet(), { payload, domain: DOMAIN, timestamp: nowSeconds, network: '-3' });
+    expect(verifyTonProof(proof, check)).toEqual({ ok: false, reason: 'testnet_not_allowed' });
+    expect(verifyTonProof(proof, { ...check, allowTestnet: true })).toMatchObject({ ok: true });
   });
 
   it('accepts a masterchain wallet and the address in its user-friendly form', () => {

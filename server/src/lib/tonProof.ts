@@ -1,5 +1,5 @@
 import { createHash, createPublicKey, verify } from 'node:crypto';
-import { Address, Cell, contractAddress, loadStateInit, type Slice } from '@ton/core';
+import { Address, Cell, CellType, contractAddress, loadStateInit, type Slice } from '@ton/core';
 import { TON_PROOF_MAX_AGE_SECONDS, type TonProofInput } from '@gift/shared';
 
 /** A wallet may sign a little ahead of the server's clock. */
@@ -11,6 +11,7 @@ const TON_CONNECT_PREFIX = 'ton-connect';
 /** Why a proof was refused; short and safe to show, the details go to the server log. */
 export type TonProofRefusal =
   | 'malformed'
+  | 'testnet_not_allowed'
   | 'unknown_wallet'
   | 'public_key_mismatch'
   | 'address_mismatch'
@@ -104,8 +105,17 @@ function readStateInit(stateInitBase64: string) {
   }
 }
 
+/**
+ * The hash of the code a state init runs. A library cell (exotic type 2: 8-bit tag, then 256-bit hash)
+ * stands for the code published on chain under that hash; Tonkeeper deploys W5 that way.
+ */
+export function codeHash(code: Cell): string {
+  if (code.type === CellType.Library) return code.beginParse(true).skip(8).loadBuffer(32).toString('hex');
+  return code.hash().toString('hex');
+}
+
 function readPublicKey(code: Cell, data: Cell): { version: WalletVersion; publicKey: Buffer } | null {
-  const wallet = STANDARD_WALLETS[code.hash().toString('hex')];
+  const wallet = STANDARD_WALLETS[codeHash(code)];
   if (!wallet) return null;
   try {
     return { version: wallet.version, publicKey: wallet.publicKey(data.beginParse()) };
@@ -129,7 +139,7 @@ function parseAddress(text: string): Address | null {
  */
 export function verifyTonProof(
   input: TonProofInput,
-  options: { allowedDomains: readonly string[]; now: Date },
+  options: { allowedDomains: readonly string[]; now: Date; allowTestnet?: boolean },
 ): TonProofVerdict {
   const { proof } = input;
   const address = parseAddress(input.address);
@@ -137,6 +147,8 @@ export function verifyTonProof(
   const signature = Buffer.from(proof.signature, 'base64');
   if (!address || !stateInit?.code || !stateInit.data || signature.length !== 64) return { ok: false, reason: 'malformed' };
   if (Buffer.byteLength(proof.domain.value, 'utf8') !== proof.domain.lengthBytes) return { ok: false, reason: 'malformed' };
+  // mainnet payouts cannot reach a testnet account
+  if (input.network === '-3' && !options.allowTestnet) return { ok: false, reason: 'testnet_not_allowed' };
 
   const wallet = readPublicKey(stateInit.code, stateInit.data);
   if (!wallet) return { ok: false, reason: 'unknown_wallet' };

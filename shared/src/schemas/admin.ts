@@ -55,6 +55,8 @@ export const appConfigInput = z.object({
   earnDurationHours: z.coerce.number().int('Whole hours').min(1).max(24 * 30).default(8),
   earnAmount: amount.default('0'),
   tonProofDomains: z.array(z.string().trim().min(1).max(253)).max(10).default([]),
+  /** Off: wallets on TON testnet cannot be linked, since mainnet payouts cannot reach them. */
+  allowTestnetWallets: z.boolean().default(false),
 });
 export type AppConfigInput = z.infer<typeof appConfigInput>;
 

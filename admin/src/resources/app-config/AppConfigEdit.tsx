@@ -1,4 +1,4 @@
-import { Edit, NumberInput, PasswordInput, ReferenceInput, SelectInput, SimpleForm, TextArrayInput, TextInput } from 'react-admin';
+import { BooleanInput, Edit, NumberInput, PasswordInput, ReferenceInput, SelectInput, SimpleForm, TextArrayInput, TextInput } from 'react-admin';
 import { AMOUNT_HELP, SaveOnlyToolbar } from '../sharedInputs';
 
 /** The one App Config record, edited in one form at /admin/app-config. */
@@ -26,6 +26,7 @@ export function AppConfigEdit() {
         <NumberInput source="earnDurationHours" min={1} step={1} />
         <TextInput source="earnAmount" helperText={AMOUNT_HELP} />
         <TextArrayInput source="tonProofDomains" helperText="Domains wallets may prove ownership for; press Enter after each (default: this site's own)" fullWidth />
+        <BooleanInput source="allowTestnetWallets" helperText="Off: players cannot link TON testnet wallets, which mainnet payouts cannot reach" />
       </SimpleForm>
     </Edit>
   );

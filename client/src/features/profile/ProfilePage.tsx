@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../ui/PageHeader';
 import { useSession, type Player } from '../signIn/PlayerSession';
+import { ProfileWallet } from '../wallet/components/ProfileWallet';
 
 const COIN_FIGURES = ['rewards', 'earned', 'withdrawn', 'gifts'] as const;
 const COUNTS = ['missionsCount', 'doneMissionsCount', 'referrersCount'] as const;
@@ -55,6 +56,8 @@ export function ProfilePage() {
           </div>
         </div>
       ))}
+
+      <ProfileWallet />
 
       <nav className="menu">
         <Link className="list-row" to="/profile/settings">{t('profile.settings')}</Link>

@@ -15,6 +15,7 @@ const appConfigSchema = applyConventions(new Schema({
   earnDurationHours: { type: Number, default: 8 },
   earnAmount: money(),
   tonProofDomains: { type: [String], default: [] },
+  allowTestnetWallets: { type: Boolean, default: false },
 }, schemaOptions));
 appConfigSchema.index({ key: 1 }, { unique: true });
 

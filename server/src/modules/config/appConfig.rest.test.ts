@@ -40,6 +40,15 @@ describe('App Config in the console', () => {
     expect(await AppConfigModel.countDocuments()).toBe(1);
   });
 
+  it('keeps testnet wallets off until an operator allows them', async () => {
+    const current = (await api.get('/app-config/current')).body;
+    expect(current.allowTestnetWallets).toBe(false);
+    const saved = await api.put('/app-config/current', { ...current, allowTestnetWallets: true });
+    expect(saved.body.allowTestnetWallets).toBe(true);
+    expect((await AppConfigModel.findOne({ key: 'app' }).lean())?.allowTestnetWallets).toBe(true);
+    await api.put('/app-config/current', { ...saved.body, allowTestnetWallets: false });
+  });
+
   it('takes the bot token but never shows it, and a blank one keeps it', async () => {
     const current = (await api.get('/app-config/current')).body;
     const saved = await api.put('/app-config/current', { ...current, botToken: BOT_TOKEN });

@@ -47,6 +47,40 @@ describe('wallet linking with ton_proof', () => {
     expect(await caller(player).wallet.list()).toEqual([linked]);
   });
 
+  it.each(['v3R2', 'v4R2', 'v5R1', 'v5R1-library'] as const)('links a %s wallet signing with its own Ed25519 key', async (version) => {
+    const player = await createPlayer();
+    const wallet = testWallet(version);
+    await expect(proveAndLink(player, wallet)).resolves.toMatchObject({ rawAddress: wallet.address.toRawString(), network: '-239' });
+    expect(await WalletLinkModel.countDocuments({ user: player._id })).toBe(1);
+  });
+
+  it('refuses a testnet account until an operator allows testnet in App Config', async () => {
+    const player = await createPlayer();
+    const wallet = testWallet();
+    await expect(proveAndLink(player, wallet, { network: '-3' })).rejects.toMatchObject(refusedBecause('testnet_not_allowed'));
+    expect(await caller(player).wallet.list()).toEqual([]);
+
+    await AppConfigModel.findOneAndUpdate({ key: 'app' }, { $set: { allowTestnetWallets: true } }, { upsert: true });
+    try {
+      const linked = await proveAndLink(player, wallet, { network: '-3' });
+      expect(linked).toMatchObject({ network: '-3', rawAddress: wallet.address.toRawString() });
+      expect(linked.address).toMatch(/^0Q/);
+    } finally {
+      await AppConfigModel.updateOne({ key: 'app' }, { $set: { allowTestnetWallets: false } });
+    }
+  });
+
+  it('tells the widget to return the player to the mini app on t.me', async () => {
+    const player = await createPlayer();
+    await AppConfigModel.findOneAndUpdate({ key: 'app' }, { $set: { botUsername: 'gift_bot', miniAppName: 'app' } }, { upsert: true });
+    try {
+      expect(await caller(player).wallet.connectSettings()).toEqual({ twaReturnUrl: 'https://t.me/gift_bot/app' });
+    } finally {
+      await AppConfigModel.updateOne({ key: 'app' }, { $set: { botUsername: '', miniAppName: '' } });
+    }
+    expect(await caller(player).wallet.connectSettings()).toEqual({ twaReturnUrl: null });
+  });
+
   it('issues a different payload each time, for a short while', async () => {
     const player = await createPlayer();
     const first = await caller(player).wallet.proofPayload();

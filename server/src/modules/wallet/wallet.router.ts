@@ -1,12 +1,13 @@
 import { tonProofInput, walletRef } from '@gift/shared';
 import { createTRPCRouter, playerLimitedProcedure, protectedProcedure } from '../../trpc/trpc';
-import { issueProofPayload, linkWallet, listWallets, unlinkWallet } from './wallet.service';
+import { connectSettings, issueProofPayload, linkWallet, listWallets, unlinkWallet } from './wallet.service';
 
 /** Each payload is a stored record: a player connecting wallets needs a few, not a flood. */
 export const PROOF_PAYLOADS_PER_PLAYER = { name: 'wallet.proofPayload', limit: 20, windowSeconds: 15 * 60 };
 
 /** The player's TON wallets: proven with TON Connect's ton_proof before they are linked. */
 export const walletRouter = createTRPCRouter({
+  connectSettings: protectedProcedure.query(() => connectSettings()),
   proofPayload: playerLimitedProcedure(PROOF_PAYLOADS_PER_PLAYER).mutation(({ ctx }) => issueProofPayload(ctx.user._id, ctx.now())),
   link: protectedProcedure
     .input(tonProofInput)

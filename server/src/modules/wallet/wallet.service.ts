@@ -7,6 +7,7 @@ import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { verifyTonProof } from '../../lib/tonProof';
 import { getAppConfig } from '../config/config.service';
+import { miniAppLink } from '../referrals/referrals.service';
 import { TonProofPayloadModel, WalletLinkModel } from './wallet.models';
 
 type Id = string | Types.ObjectId;
@@ -27,6 +28,13 @@ export function friendlyAddress(rawAddress: string, network: string): string {
   return Address.parse(rawAddress).toString({ bounceable: false, testOnly: network === '-3' });
 }
 
+/** What the TON Connect widget needs from the server: where a wallet inside Telegram returns the player to. */
+export async function connectSettings() {
+  const config = await getAppConfig();
+  const bot = config.botUsername.trim();
+  return { twaReturnUrl: bot ? miniAppLink(bot, config.miniAppName) : null };
+}
+
 /** A fresh single-use payload for the wallet to sign in its ton_proof. */
 export async function issueProofPayload(userId: Id, now: Date) {
   const payload = randomBytes(32).toString('hex');
@@ -44,10 +52,13 @@ function isDuplicateKey(error: unknown): boolean {
  * the host of PUBLIC_URL and App Config's TON Connect domains. A development server without PUBLIC_URL
  * is the embedded demo at http://localhost:PORT.
  */
-export async function allowedProofDomains(env: Pick<Env, 'PUBLIC_URL' | 'NODE_ENV' | 'PORT'>): Promise<string[]> {
-  const config = await getAppConfig();
+export async function allowedProofDomains(
+  env: Pick<Env, 'PUBLIC_URL' | 'NODE_ENV' | 'PORT'>,
+  config: { tonProofDomains: string[] } | null = null,
+): Promise<string[]> {
+  const { tonProofDomains } = config ?? (await getAppConfig());
   const site = env.PUBLIC_URL ?? (env.NODE_ENV === 'development' ? `http://localhost:${env.PORT}` : undefined);
-  return [...(site ? [site] : []), ...config.tonProofDomains];
+  return [...(site ? [site] : []), ...tonProofDomains];
 }
 
 /** Consumes the payload in one conditional update, so a proof links at most once even when sent twice at once. */
@@ -99,7 +110,8 @@ export async function linkWallet({ userId, input, env, now, logger }: LinkWallet
     logger?.warn({ userId: String(userId), address: input.address, domain: input.proof.domain.value, reason }, 'ton_proof refused');
     return new AppError('TON_PROOF_INVALID', { reason: shown });
   };
-  const verdict = verifyTonProof(input, { allowedDomains: await allowedProofDomains(env), now });
+  const config = await getAppConfig();
+  const verdict = verifyTonProof(input, { allowedDomains: await allowedProofDomains(env, config), now, allowTestnet: config.allowTestnetWallets });
   if (!verdict.ok) throw refuse(verdict.reason);
   const payloadProblem = await consumePayload(input.proof.payload, userId, now);
   // another player's payload is reported as unknown: whether it exists is none of this caller's business

@@ -30,6 +30,15 @@ async function playerWithBalance(balance: string, coinFields: Record<string, unk
 }
 
 describe('withdrawals, as a player', () => {
+  it('lists the coins open for withdrawal with the balance, the minimum and the decimals an amount may have', async () => {
+    const { user, coin, api } = await playerWithBalance('12.5', { withdrawEnabled: true, decimals: 9 });
+    const closed = await createCoin({ symbol: 'STAR', withdrawEnabled: false });
+    await fund(user._id, closed._id, '7');
+    const coins = await api.withdrawals.coins();
+    expect(coins.find((c) => c.coinId === coin.id)).toEqual({ coinId: coin.id, symbol: 'GIFT', name: expect.any(String), icon: expect.any(String), balance: '12.5', minimum: '5', decimals: 6 });
+    expect(coins.some((c) => c.coinId === closed.id)).toBe(false);
+  });
+
   it('asks for a connected TON wallet first', async () => {
     const { coin, api } = await playerWithBalance('100');
     await expect(api.withdrawals.request({ coinId: coin.id, amount: '10', idempotencyKey: key() })).rejects.toMatchObject({

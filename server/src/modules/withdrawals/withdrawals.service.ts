@@ -1,9 +1,9 @@
 import { Types } from 'mongoose';
 import type { z } from 'zod';
-import { fitsDecimals, fromMicros, microsToStored, toMicros, type withdrawalReviewInput } from '@gift/shared';
+import { fitsDecimals, fromMicros, MONEY_DECIMALS, microsToStored, toMicros, type withdrawalReviewInput } from '@gift/shared';
 import { AppError, badInput } from '../../lib/errors';
 import { GiftCoinModel } from '../coins/giftCoin.model';
-import { balanceOf, postEntry } from '../ledger/ledger.service';
+import { balanceOf, balancesOf, postEntry } from '../ledger/ledger.service';
 import { notify } from '../notifications/notifications.service';
 import { currentWallet } from '../wallet/wallet.service';
 import { WithdrawalModel } from './withdrawal.model';
@@ -157,6 +157,23 @@ export async function requestWithdrawal({ userId, coinId, amount, idempotencyKey
     { upsert: true, returnDocument: 'after', setDefaultsOnInsert: true },
   );
   return present(await settleRequest(claimed!));
+}
+
+/** The coins a player can withdraw now: balance, minimum, and how many decimals an amount may have. */
+export async function withdrawableCoins(userId: Id) {
+  const [coins, balances] = await Promise.all([
+    GiftCoinModel.find({ enabled: true, withdrawEnabled: true }, { symbol: 1, name: 1, icon: 1, decimals: 1, minWithdraw: 1 }).sort({ order: 1, _id: 1 }).lean(),
+    balancesOf(userId),
+  ]);
+  return coins.map((coin) => ({
+    coinId: String(coin._id),
+    symbol: coin.symbol,
+    name: coin.name,
+    icon: coin.icon,
+    balance: fromMicros(balances.get(String(coin._id)) ?? 0n),
+    minimum: fromMicros(coin.minWithdraw),
+    decimals: Math.min(coin.decimals, MONEY_DECIMALS),
+  }));
 }
 
 /** A player's withdrawals, newest first. */

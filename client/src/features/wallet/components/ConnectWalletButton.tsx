@@ -1,0 +1,13 @@
+import { useTranslation } from 'react-i18next';
+import { useWalletConnection } from '../WalletConnection';
+
+/** Opens TON Connect's own wallet modal. */
+export function ConnectWalletButton() {
+  const { t } = useTranslation();
+  const { connect, outcome } = useWalletConnection();
+  return (
+    <button type="button" className="button" disabled={outcome?.kind === 'linking'} onClick={() => void connect()}>
+      {t('wallet.connect')}
+    </button>
+  );
+}

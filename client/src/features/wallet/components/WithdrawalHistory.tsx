@@ -1,0 +1,51 @@
+import { useTranslation } from 'react-i18next';
+import { trpc, type RouterOutputs } from '../../../lib/trpc';
+import { ErrorMessage } from '../../../ui/ErrorMessage';
+
+type Withdrawal = RouterOutputs['withdrawals']['history']['items'][number];
+
+/** A TON explorer page of a transaction, by its hash. */
+export function explorerLink(txHash: string): string {
+  return `https://tonviewer.com/transaction/${encodeURIComponent(txHash)}`;
+}
+
+function WithdrawalRow({ withdrawal }: { withdrawal: Withdrawal }) {
+  const { t, i18n } = useTranslation();
+  const symbol = withdrawal.coin?.symbol ?? '';
+  return (
+    <li className="list-row withdrawal" data-testid="withdrawal" data-status={withdrawal.status}>
+      <div className="grow">
+        <div className="title"><bdi dir="ltr">{withdrawal.amount} {symbol}</bdi></div>
+        <div className="muted">{new Date(withdrawal.createdAt).toLocaleString(i18n.language)}</div>
+        {withdrawal.status === 'done' && withdrawal.txHash && (
+          <a href={explorerLink(withdrawal.txHash)} target="_blank" rel="noreferrer">{t('withdraw.viewTransaction')}</a>
+        )}
+        {withdrawal.status === 'rejected' && (
+          <>
+            {withdrawal.rejectReason && <div>{t('withdraw.reason', { reason: withdrawal.rejectReason })}</div>}
+            <div className="muted">{t('withdraw.refunded', { amount: withdrawal.amount, symbol })}</div>
+          </>
+        )}
+      </div>
+      <span className={`badge badge-${withdrawal.status}`}>{t(`withdraw.status.${withdrawal.status}`)}</span>
+    </li>
+  );
+}
+
+/** The player's withdrawals, newest first: pending, done with its transaction, or rejected with the refund. */
+export function WithdrawalHistory() {
+  const { t } = useTranslation();
+  const history = trpc.withdrawals.history.useQuery({ page: 1, pageSize: 20 });
+  return (
+    <div className="stack">
+      <h2>{t('withdraw.history')}</h2>
+      {history.error && <ErrorMessage error={history.error} />}
+      {history.data?.items.length === 0 && <p className="muted">{t('withdraw.noHistory')}</p>}
+      {history.data && history.data.items.length > 0 && (
+        <ul className="list">
+          {history.data.items.map((withdrawal) => <WithdrawalRow key={withdrawal.id} withdrawal={withdrawal} />)}
+        </ul>
+      )}
+    </div>
+  );
+}
