@@ -60,21 +60,23 @@ const signedInPlayer: Handlers = {
   'home.get': () => HOME,
   'home.currency': () => CURRENCY,
   'user.updateSettings': () => ({ ok: true }),
+  'mining.status': () => ({ configured: false, active: null, readyToMove: 0, readyAmounts: [], coin: null, earnAmount: '0', earnDurationHours: 8, serverTime: new Date() }),
 };
 
 beforeAll(() => initI18n());
 afterEach(() => setLanguage('en'));
 
-it('opens on the tasks: ⭐ missions first, categories with progress, the four tabs, and the demo player clearly marked', async () => {
+it('opens on the tasks: ⭐ missions first, categories with progress, the five tabs, and the demo player clearly marked', async () => {
   renderApp('/', signedInPlayer);
   expect(await screen.findByText('Get started')).toBeInTheDocument();
   expect(screen.getByText('1 / 3 done')).toBeInTheDocument();
   const star = screen.getByText('Read how Gift Rewards works');
   expect(star.compareDocumentPosition(screen.getByText('Get started')) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
-  expect(star.closest('a')).toHaveAttribute('href', '/categories/65f0000000000000000000c1/missions');
+  expect(star.closest('a')).toHaveAttribute('href', '/tasks/65f0000000000000000000m1');
+  expect(screen.getByText('Get started').closest('a')).toHaveAttribute('href', '/65f0000000000000000000c1');
   expect(screen.getByText('Demo player')).toBeInTheDocument();
   const tabs = within(screen.getByRole('navigation', { name: 'Main' })).getAllByRole('link');
-  expect(tabs.map((tab) => tab.textContent)).toEqual(['Tasks', 'Staking', 'Currency', 'Profile']);
+  expect(tabs.map((tab) => tab.textContent)).toEqual(['Tasks', 'Staking', 'Invite a friend', 'Currency', 'Profile']);
   expect(tabs[0]).toHaveAttribute('aria-current', 'page');
 });
 
@@ -93,7 +95,7 @@ it('switching to Persian in settings turns the app right-to-left and keeps the c
 
   expect(document.documentElement.dir).toBe('rtl');
   const tabs = within(screen.getByRole('navigation', { name: 'Main' })).getAllByRole('link');
-  expect(tabs.map((tab) => tab.textContent)).toEqual(['ماموریت‌ها', 'استیکینگ', 'ارزها', 'پروفایل']);
+  expect(tabs.map((tab) => tab.textContent)).toEqual(['ماموریت‌ها', 'استیکینگ', 'دعوت از دوستان', 'ارزها', 'پروفایل']);
   expect(await screen.findByText('ذخیره شد')).toBeInTheDocument();
   expect(server.calls.find((call) => call.path === 'user.updateSettings')?.input).toEqual({ language: 'fa' });
 });
@@ -104,12 +106,6 @@ it('lists every coin with its balance and USD value on Currency', async () => {
   expect(screen.getByText('2 TON')).toBeInTheDocument();
   expect(screen.getByText('$6.50')).toBeInTheDocument();
   expect(screen.getByText('Star Points').closest('li')).toHaveTextContent('—');
-});
-
-it("shows 'Coming soon...' on sections not open yet", async () => {
-  renderApp('/staking', signedInPlayer);
-  expect(await screen.findByRole('heading', { name: 'Staking' })).toBeInTheDocument();
-  expect(screen.getByText('Coming soon...')).toBeInTheDocument();
 });
 
 it("shows 'Page Not Found' on an unknown address", async () => {

@@ -7,11 +7,15 @@ import { ErrorBoundary } from './ui/ErrorBoundary';
 import { LoadingBar } from './ui/LoadingBar';
 import { NotFoundPage } from './ui/NotFoundPage';
 import { ThemeProvider } from './ui/theme';
+import { ToastProvider } from './ui/toast';
 import { PlayerSession } from './features/signIn/PlayerSession';
 import { HomePage } from './features/home/HomePage';
 import { CategoriesPage } from './features/categories/CategoriesPage';
 import { CategoryMissionsPage } from './features/categories/CategoryMissionsPage';
 import { StakingPage } from './features/staking/StakingPage';
+import { StakeFormPage } from './features/staking/StakeFormPage';
+import { CategoryMissionPage, HomeTaskPage } from './features/missions/MissionPage';
+import { InvitePage } from './features/invite/InvitePage';
 import { CurrencyPage } from './features/currency/CurrencyPage';
 import { ProfilePage } from './features/profile/ProfilePage';
 import { SettingsPage } from './features/profile/SettingsPage';
@@ -31,9 +35,11 @@ export function AppProviders({ children, queryClient, trpcClient }: {
   return (
     <ErrorBoundary>
       <ThemeProvider>
-        <trpc.Provider client={clients.trpcClient} queryClient={clients.queryClient}>
-          <QueryClientProvider client={clients.queryClient}>{children}</QueryClientProvider>
-        </trpc.Provider>
+        <ToastProvider>
+          <trpc.Provider client={clients.trpcClient} queryClient={clients.queryClient}>
+            <QueryClientProvider client={clients.queryClient}>{children}</QueryClientProvider>
+          </trpc.Provider>
+        </ToastProvider>
       </ThemeProvider>
     </ErrorBoundary>
   );
@@ -53,12 +59,18 @@ function PlayerLayout() {
   );
 }
 
-/** The player's routes (spec §2). */
+/**
+ * The player's routes (spec §2). Home's nested `:id` opens a category and `tasks/:taskId` a ⭐ mission
+ * from home; both keep home's tab active.
+ */
 export function AppRoutes() {
   return (
     <Routes>
       <Route element={<PlayerLayout />}>
         <Route index element={<HomePage />} />
+        <Route path=":id" element={<CategoryMissionsPage />} />
+        <Route path="tasks/:taskId" element={<HomeTaskPage />} />
+        <Route path="invite" element={<InvitePage />} />
         <Route path="profile">
           <Route index element={<ProfilePage />} />
           <Route path="settings" element={<SettingsPage />} />
@@ -67,12 +79,13 @@ export function AppRoutes() {
         </Route>
         <Route path="staking">
           <Route index element={<StakingPage />} />
-          <Route path=":id" element={<StakingPage />} />
+          <Route path=":id" element={<StakeFormPage />} />
         </Route>
         <Route path="currency" element={<CurrencyPage />} />
         <Route path="categories">
           <Route index element={<CategoriesPage />} />
-          <Route path=":id/missions" element={<CategoryMissionsPage />} />
+          <Route path=":id/missions" element={<CategoryMissionsPage backTo="/categories" />} />
+          <Route path=":id/missions/:missionId/get" element={<CategoryMissionPage />} />
         </Route>
       </Route>
       <Route path="*" element={<div className="app"><NotFoundPage /></div>} />
