@@ -14,7 +14,6 @@ export const en = {
     demoHint: 'Development mode: you are using the demo player, not a Telegram account.',
     offline: 'You are offline. Check your connection and try again.',
     unreachable: 'The server could not be reached. Try again in a moment.',
-    updateReady: 'A new version is ready',
     install: 'Install the app',
   },
   errors: { ...ERROR_MESSAGES } as Record<ErrorCode, string>,
@@ -72,7 +71,8 @@ export const en = {
     nothing: 'Nothing to move',
     started: 'Mining started',
     notConfigured: 'Mining is not available yet.',
-    session: '{{amount}} {{symbol}} every {{hours}} h',
+    session: '{{amount}} {{symbol}} every {{duration}}',
+    units: { h: '{{count}} h', min: '{{count}} min', s: '{{count}} s' },
   },
   staking: {
     title: 'Staking',

@@ -19,6 +19,7 @@ export function CategoryMissionsPage({ backTo = '/' }: { backTo?: string }) {
       <section className="page">
         <PageHeader title={t('notFound.title')} backTo={backTo} />
         <p className="notice" role="alert">{t('categories.notFound')}</p>
+        <Link className="button" to="/">{t('notFound.home')}</Link>
       </section>
     );
   }

@@ -19,6 +19,14 @@ export function minedAt(session: Pick<ActiveSession, 'amount' | 'startedAt' | 'e
   return fromMicros((toMicros(session.amount) * elapsed) / span);
 }
 
+/** A session's length in the largest whole unit: 8 h, 30 min, or seconds for a test's short session. */
+function sessionLength(t: ReturnType<typeof useTranslation>['t'], hours: number): string {
+  const seconds = Math.round(hours * 3600);
+  if (seconds % 3600 === 0) return t('mining.units.h', { count: seconds / 3600 });
+  if (seconds % 60 === 0) return t('mining.units.min', { count: seconds / 60 });
+  return t('mining.units.s', { count: seconds });
+}
+
 function RunningSession({ session, symbol, serverOffset, onFinished }: { session: ActiveSession; symbol: string; serverOffset: number; onFinished: () => void }) {
   const { t } = useTranslation();
   const now = useNow() + serverOffset;
@@ -82,7 +90,7 @@ export function MiningCard() {
       {data && !data.configured && <p className="muted">{t('mining.notConfigured')}</p>}
       {data?.configured && (
         <>
-          <p className="muted">{t('mining.session', { amount: data.earnAmount, symbol, hours: data.earnDurationHours })}</p>
+          <p className="muted">{t('mining.session', { amount: data.earnAmount, symbol, duration: sessionLength(t, data.earnDurationHours) })}</p>
           {data.active ? (
             <RunningSession key={data.active.id} session={data.active} symbol={symbol} serverOffset={serverOffset} onFinished={() => void utils.mining.status.invalidate()} />
           ) : (

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useBalancesChanged } from '../../lib/balances';
@@ -20,6 +20,8 @@ function MissionActions({ mission }: { mission: Mission }) {
   const balancesChanged = useBalancesChanged();
   const utils = trpc.useUtils();
   const [code, setCode] = useState('');
+  // React's isPending lags a render behind a double tap: this lock does not
+  const inFlight = useRef(false);
   const go = trpc.missions.go.useMutation({ onSettled: () => utils.missions.byCategory.invalidate({ categoryId: mission.categoryId }) });
   const claim = trpc.missions.claim.useMutation({
     onSuccess: async (result) => {
@@ -47,8 +49,12 @@ function MissionActions({ mission }: { mission: Mission }) {
   };
   const onClaim = (event: FormEvent) => {
     event.preventDefault();
-    if (claim.isPending) return;
-    claim.mutate({ missionId: mission.id, ...(mission.verifyType === 'youtube' ? { code } : {}) });
+    if (inFlight.current) return;
+    inFlight.current = true;
+    claim.mutate(
+      { missionId: mission.id, ...(mission.verifyType === 'youtube' ? { code } : {}) },
+      { onSettled: () => { inFlight.current = false; } },
+    );
   };
   const canGo = mission.verifyType !== 'auto' || !!mission.link;
 

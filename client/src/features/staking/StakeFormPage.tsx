@@ -28,13 +28,15 @@ function useDebounced<T>(value: T, ms: number): T {
 const isAmount = (value: string) => AMOUNT_PATTERN.test(value) && toMicros(value) > 0n;
 
 function StakeForm({ offer }: { offer: Offer }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const toast = useToast();
   const utils = trpc.useUtils();
   const balancesChanged = useBalancesChanged();
   const [amount, setAmount] = useState('');
   const [duration, setDuration] = useState(offer.durations[0]?.duration ?? 'week');
   const tapKey = useRef(newTapKey());
+  // React's isPending lags a render behind a double tap: this lock does not
+  const inFlight = useRef(false);
   const quotedAmount = useDebounced(amount.trim(), 300);
   const quote = trpc.staking.quote.useQuery(
     { stakingCoinId: offer.id, amount: quotedAmount, duration },
@@ -54,8 +56,12 @@ function StakeForm({ offer }: { offer: Offer }) {
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (stake.isPending || !quoted) return;
-    stake.mutate({ stakingCoinId: offer.id, amount: quoted.amount, duration, idempotencyKey: tapKey.current });
+    if (inFlight.current || !quoted) return;
+    inFlight.current = true;
+    stake.mutate(
+      { stakingCoinId: offer.id, amount: quoted.amount, duration, idempotencyKey: tapKey.current },
+      { onSettled: () => { inFlight.current = false; } },
+    );
   };
 
   return (
@@ -77,7 +83,7 @@ function StakeForm({ offer }: { offer: Offer }) {
             {offer.durations.map((d) => (
               <button key={d.duration} type="button" aria-pressed={duration === d.duration} onClick={() => setDuration(d.duration)}>
                 {t(`staking.durations.${d.duration}`, { defaultValue: d.label })}
-                <small> <bdi dir="ltr">{d.percent}%</bdi></small>
+                <small><bdi dir="ltr">{d.percent}%</bdi></small>
               </button>
             ))}
           </div>
@@ -91,7 +97,7 @@ function StakeForm({ offer }: { offer: Offer }) {
             <dt>{t('staking.payout')}</dt>
             <dd><bdi dir="ltr">{quoted.total} {symbol}</bdi></dd>
             <dt>{t('staking.unlocks')}</dt>
-            <dd>{new Date(quoted.unlocksAt).toLocaleString()}</dd>
+            <dd>{new Date(quoted.unlocksAt).toLocaleString(i18n.language)}</dd>
           </dl>
         )}
         <button type="submit" className="button" disabled={!quoted || stake.isPending}>{t('staking.confirm')}</button>
