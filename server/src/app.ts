@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import compression from 'compression';
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import helmet from 'helmet';
 import mongoose from 'mongoose';
@@ -15,6 +16,7 @@ import { resourceRouter } from './rest/resource';
 import { adminLoginRouter } from './modules/accounts/accounts.rest';
 import { telegramWebhook } from './modules/referrals/bot.service';
 import { createContext } from './trpc/context';
+import { legalPages } from './legalPages';
 import { appRouter } from './trpc/root';
 
 export interface AppOptions {
@@ -37,9 +39,14 @@ function spa(app: Express, base: string, dist: string, name: string) {
     });
     return;
   }
+  // hashed files never change: cached for good; the service worker and the release file are always revalidated
   app.use(base, express.static(dist, { index: false, maxAge: '1h', setHeaders: (res, file) => {
-    if (file.includes(`${path.sep}assets${path.sep}`)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+    const name = path.relative(dist, file).split(path.sep).join('/');
+    if (name.startsWith('assets/') || /^workbox-[\w-]+\.js$/.test(name)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+    else if (/^(sw\.js|builds\/|manifest\.webmanifest)/.test(name)) res.setHeader('Cache-Control', 'no-cache');
   } }));
+  // a missing hashed file is a 404, never the app page a cache-first service worker would keep for good
+  app.use(path.posix.join(base, 'assets'), (_req, res) => void res.status(404).type('text').send('Not found'));
   app.get(routes, (_req, res) => {
     res.setHeader('Cache-Control', 'no-cache');
     res.sendFile(path.join(dist, 'index.html'));
@@ -72,6 +79,7 @@ export function createApp(options: AppOptions): Express {
       },
     }),
   );
+  app.use(compression());
   app.use(pinoHttp({ logger, autoLogging: { ignore: (req) => req.url === '/healthz' } }));
 
   app.get('/healthz', async (_req, res) => {
@@ -98,6 +106,8 @@ export function createApp(options: AppOptions): Express {
       privacyPolicyUrl: `${origin}/privacy`,
     });
   });
+
+  legalPages(app);
 
   app.post('/telegram/webhook/:secret', express.json({ limit: '1mb' }), telegramWebhook(env, logger));
 
