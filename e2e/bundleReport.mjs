@@ -43,3 +43,30 @@ for (const app of ['client', 'admin']) {
   }
 }
 process.exitCode = missing ? 1 : 0;
+
+// What a phone downloads for the first screen: the served home, opened in Chromium, every script it loads as sent over the wire.
+if (!missing) {
+  const { chromium } = await import('playwright-core');
+  const { startServedProduct } = await import('./servedProduct.mjs');
+  const product = await startServedProduct();
+  const browser = await chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking'] });
+  try {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 }, serviceWorkers: 'block' });
+    const scripts = [];
+    page.on('requestfinished', async (request) => {
+      if (request.resourceType() !== 'script') return;
+      const response = await request.response();
+      const sizes = await request.sizes();
+      scripts.push({ url: new URL(request.url()).pathname, encoding: response?.headers()['content-encoding'] ?? 'none', wire: sizes.responseBodySize });
+    });
+    await page.goto(`${product.base}/`, { waitUntil: 'networkidle' });
+    await page.getByText('Categories').first().waitFor();
+    console.log(`\nfirst screen as served (${product.base}/, Chromium, 390×844): JavaScript loaded`);
+    for (const script of scripts) console.log(`  ${script.url.padEnd(48)}  ${kb(script.wire).padStart(10)}  ${script.encoding}`);
+    const total = scripts.reduce((sum, script) => sum + script.wire, 0);
+    console.log(`  ${'total JavaScript over the wire'.padEnd(48)}  ${kb(total).padStart(10)}  (aim: 150 kB or less)`);
+  } finally {
+    await browser.close();
+    await product.stop();
+  }
+}
