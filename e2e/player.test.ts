@@ -245,3 +245,26 @@ it('switches to Persian and turns every screen right-to-left', async () => {
   await shot(page, 'player-category-not-found-fa');
   await page.close();
 });
+
+it('installs the Workbox service worker at /sw.js (scope /), and an offline reload says the player is offline', async () => {
+  const installable = await launchBrowser({ serviceWorkers: 'allow' });
+  try {
+    const page = await installable.openPage(PHONE);
+    await page.goto(telegramLaunchUrl(product.base, '/', { user: { id: nextTelegramId++, language_code: 'en' } }, TEST_BOT_TOKEN));
+    await page.getByText('Categories').waitFor();
+    const worker = await page.evaluate(async () => {
+      const registration = await navigator.serviceWorker.ready;
+      return { scope: registration.scope, script: registration.active?.scriptURL };
+    });
+    expect(worker).toEqual({ scope: `${product.base}/`, script: `${product.base}/sw.js` });
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+
+    await installable.context.setOffline(true);
+    await page.reload();
+    await page.getByRole('alert').filter({ hasText: 'You are offline. Check your connection and try again.' }).waitFor();
+    await shot(page, 'player-offline-en');
+    expect(installable.pageErrors).toEqual([]);
+  } finally {
+    await installable.close();
+  }
+});

@@ -158,3 +158,16 @@ it('shows a clear not-found state for a bad category id, and the empty category'
   renderApp('/categories/nope/missions', signedInPlayer);
   expect(await screen.findByText('This category does not exist or is closed.')).toBeInTheDocument();
 });
+
+it('opens at tasks/:taskId a mission home no longer lists (done), found through its category', async () => {
+  const done = mission({ id: '65f0000000000000000000a9', status: 'done', title: 'Visit ton.org', mustDone: false });
+  renderApp('/tasks/65f0000000000000000000a9', {
+    ...signedInPlayer,
+    'missions.byCategory': (input) =>
+      (input as { categoryId: string }).categoryId === '65f0000000000000000000c2'
+        ? { category: { id: '65f0000000000000000000c2', title: 'Social', description: '', image: '' }, missions: [done] }
+        : { category: { id: CATEGORY, title: 'Get started', description: '', image: '' }, missions: [] },
+  });
+  expect(await screen.findByRole('heading', { name: 'Visit ton.org' })).toBeInTheDocument();
+  expect(screen.getByText('Done! +100 GIFT')).toBeInTheDocument();
+});

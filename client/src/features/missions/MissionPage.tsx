@@ -137,17 +137,25 @@ export function CategoryMissionPage() {
   return <MissionView categoryId={id} missionId={missionId} backTo={`/categories/${id}/missions`} />;
 }
 
-/** Home's tasks/:taskId: a ⭐ mission opened from home; its category comes from home's list, kept once known. */
+/**
+ * Home's tasks/:taskId: a mission opened from home. Its category comes from home's ⭐ list, or, for a
+ * mission no longer listed there (done, or not a ⭐ one), from the categories' mission lists.
+ */
 export function HomeTaskPage() {
   const { t } = useTranslation();
   const { taskId = '' } = useParams();
   const home = trpc.home.get.useQuery();
   const [categoryId, setCategoryId] = useState<string | null>(null);
-  const found = home.data?.starMissions.find((m) => m.id === taskId)?.categoryId;
+  const starCategory = home.data?.starMissions.find((m) => m.id === taskId)?.categoryId;
+  const searchCategories = !!home.data && !starCategory && !categoryId && isObjectId(taskId);
+  const lists = trpc.useQueries((q) => (searchCategories ? home.data!.categories.map((c) => q.missions.byCategory({ categoryId: c.id })) : []));
+  const listedCategory = lists.find((list) => list.data?.missions.some((m) => m.id === taskId))?.data?.category.id;
+  const found = starCategory ?? listedCategory;
   if (found && found !== categoryId) setCategoryId(found);
   const known = categoryId ?? found;
   if (known) return <MissionView categoryId={known} missionId={taskId} backTo="/" />;
-  if (home.data) return <MissionView categoryId="" missionId={taskId} backTo="/" />;
+  const searched = !!home.data && (!searchCategories || lists.every((list) => !list.isPending));
+  if (searched) return <MissionView categoryId="" missionId={taskId} backTo="/" />;
   return (
     <section className="page">
       <PageHeader title={t('mission.title')} backTo="/" />
