@@ -108,7 +108,7 @@ export function MissionView({ categoryId, missionId, backTo }: { categoryId: str
   }
   return (
     <section className="page">
-      <PageHeader title={mission?.title ?? t('mission.title')} backTo={backTo} />
+      <PageHeader title={query.data?.category.title ?? t('mission.title')} backTo={backTo} />
       {query.isPending && <p className="muted">{t('common.loading')}</p>}
       {query.error && <ErrorMessage error={query.error} />}
       {mission && (
@@ -116,7 +116,7 @@ export function MissionView({ categoryId, missionId, backTo }: { categoryId: str
           <div className="card mission-head">
             {mission.image ? <img src={mission.image} alt="" /> : <div className="mission-icon" aria-hidden="true"><TasksIcon /></div>}
             <div className="grow">
-              <div className="title">{mission.mustDone && <span aria-label="⭐">⭐ </span>}{mission.title}</div>
+              <h2 className="title">{mission.mustDone && <span aria-label="⭐">⭐ </span>}{mission.title}</h2>
               <div className="reward">
                 <span className="muted">{t('mission.reward')}</span> <bdi dir="ltr">+{mission.reward} {mission.coin.symbol}</bdi>
               </div>
