@@ -1,5 +1,6 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ComponentType, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { BrowserRouter, Outlet, Route, Routes } from 'react-router';
 import { createQueryClient, createTrpcClient, trpc } from './lib/trpc';
 import { BottomNav } from './ui/BottomNav';
@@ -10,17 +11,22 @@ import { ThemeProvider } from './ui/theme';
 import { ToastProvider } from './ui/toast';
 import { PlayerSession } from './features/signIn/PlayerSession';
 import { HomePage } from './features/home/HomePage';
-import { CategoriesPage } from './features/categories/CategoriesPage';
 import { CategoryMissionsPage } from './features/categories/CategoryMissionsPage';
-import { StakingPage } from './features/staking/StakingPage';
-import { StakeFormPage } from './features/staking/StakeFormPage';
-import { CategoryMissionPage, HomeTaskPage } from './features/missions/MissionPage';
-import { InvitePage } from './features/invite/InvitePage';
-import { CurrencyPage } from './features/currency/CurrencyPage';
-import { ProfilePage } from './features/profile/ProfilePage';
-import { SettingsPage } from './features/profile/SettingsPage';
 import { WithdrawPage } from './features/profile/WithdrawPage';
 import { MyWalletsPage } from './features/profile/MyWalletsPage';
+
+// the first screen is home: every other page loads when it is opened, keeping the first download small
+const page = <T extends Record<string, unknown>>(load: () => Promise<T>, name: keyof T) =>
+  lazy(() => load().then((module) => ({ default: module[name] as ComponentType })));
+const CategoriesPage = page(() => import('./features/categories/CategoriesPage'), 'CategoriesPage');
+const StakingPage = page(() => import('./features/staking/StakingPage'), 'StakingPage');
+const StakeFormPage = page(() => import('./features/staking/StakeFormPage'), 'StakeFormPage');
+const CategoryMissionPage = page(() => import('./features/missions/MissionPage'), 'CategoryMissionPage');
+const HomeTaskPage = page(() => import('./features/missions/MissionPage'), 'HomeTaskPage');
+const InvitePage = page(() => import('./features/invite/InvitePage'), 'InvitePage');
+const CurrencyPage = page(() => import('./features/currency/CurrencyPage'), 'CurrencyPage');
+const ProfilePage = page(() => import('./features/profile/ProfilePage'), 'ProfilePage');
+const SettingsPage = page(() => import('./features/profile/SettingsPage'), 'SettingsPage');
 
 /** Theme, API client and cache; tests pass their own clients. */
 export function AppProviders({ children, queryClient, trpcClient }: {
@@ -46,12 +52,15 @@ export function AppProviders({ children, queryClient, trpcClient }: {
 }
 
 function PlayerLayout() {
+  const { t } = useTranslation();
   return (
     <div className="app">
       <LoadingBar />
       <PlayerSession>
         <main>
-          <Outlet />
+          <Suspense fallback={<p className="page muted">{t('common.loading')}</p>}>
+            <Outlet />
+          </Suspense>
         </main>
         <BottomNav />
       </PlayerSession>
