@@ -64,11 +64,28 @@ async function finishStarMissions(telegramId: number) {
   );
 }
 
+/** A new player whose ⭐ missions are done, on home. */
+async function launchPastTheStarGate() {
+  const launched = await launch('/');
+  await launched.page.getByText('Categories').waitFor();
+  await finishStarMissions(launched.telegramId);
+  return launched;
+}
+
 async function openMission(page: Page, category: string, title: string) {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tasks' }).click();
   await page.getByRole('link', { name: new RegExp(category) }).click();
   await page.getByRole('link', { name: new RegExp(title) }).click();
   await page.getByRole('heading', { name: title, level: 2 }).waitFor();
+}
+
+/** Opens each tab, waits for a text it shows, and takes its screenshot. */
+async function visitTabs(page: Page, screens: Array<[tab: string, text: string, screenshot: string]>) {
+  for (const [tab, text, name] of screens) {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: tab }).click();
+    await page.getByText(text).first().waitFor();
+    await shot(page, name);
+  }
 }
 
 const toast = (page: Page, text: string) => page.locator('.toast', { hasText: text }).waitFor();
@@ -107,9 +124,7 @@ it('refuses a non-⭐ mission before the ⭐ ones with the ⭐ message', async (
 });
 
 it("answers a wrong YouTube code with 'Incorrect code'", async () => {
-  const { page, telegramId } = await launch('/');
-  await page.getByText('Categories').waitFor();
-  await finishStarMissions(telegramId);
+  const { page, telegramId } = await launchPastTheStarGate();
   await openMission(page, 'Social', 'Watch: what is TON?');
   await page.getByRole('button', { name: 'Watch' }).click();
   await page.getByLabel('Secret code').fill('NOT-THE-CODE');
@@ -120,9 +135,7 @@ it("answers a wrong YouTube code with 'Incorrect code'", async () => {
 });
 
 it('sends a Manual mission to review', async () => {
-  const { page, telegramId } = await launch('/');
-  await page.getByText('Categories').waitFor();
-  await finishStarMissions(telegramId);
+  const { page, telegramId } = await launchPastTheStarGate();
   await openMission(page, 'Get started', 'Post a story about Gift Rewards');
   await page.getByRole('button', { name: 'Open' }).click();
   await page.getByRole('button', { name: 'Claim' }).click();
@@ -223,18 +236,14 @@ it('switches to Persian and turns every screen right-to-left', async () => {
   const [tasks, profile] = await Promise.all([nav.getByRole('link').first().boundingBox(), nav.getByRole('link').last().boundingBox()]);
   expect(tasks!.x).toBeGreaterThan(profile!.x);
 
-  const screens: Array<[string, string, string]> = [
+  const screens: Array<[tab: string, text: string, screenshot: string]> = [
     ['ماموریت‌ها', 'هیچ استخراج GIFT فعالی نیست، برای شروع «شروع» را بزنید.', 'player-home-fa'],
     ['استیکینگ', 'پیشنهادها', 'player-staking-fa'],
     ['دعوت از دوستان', 'لینک دعوت شما', 'player-invite-fa'],
     ['ارزها', 'Gift Coin', 'player-currency-fa'],
     ['پروفایل', 'تنظیمات', 'player-profile-fa'],
   ];
-  for (const [tab, text, name] of screens) {
-    await nav.getByRole('link', { name: tab }).click();
-    await page.getByText(text).first().waitFor();
-    await shot(page, name);
-  }
+  await visitTabs(page, screens);
   await nav.getByRole('link', { name: 'ماموریت‌ها' }).click();
   await page.getByRole('link', { name: /Social/ }).click();
   await page.getByRole('link', { name: /Watch: what is TON\?/ }).click();
@@ -272,18 +281,14 @@ it('installs the Workbox service worker at /sw.js (scope /), and an offline relo
 it('shows every screen in English, and the active tab readable in the light theme', async () => {
   const { page } = await launch('/');
   const nav = page.getByRole('navigation', { name: 'Main' });
-  const screens: Array<[string, string, string]> = [
+  const screens: Array<[tab: string, text: string, screenshot: string]> = [
     ['Tasks', 'No GIFT mining is active, tap Start to begin.', 'player-home-en'],
     ['Staking', 'Offers', 'player-staking-list-en'],
     ['Invite a friend', 'Your invite link', 'player-invite-empty-en'],
     ['Currency', 'Gift Coin', 'player-currency-en'],
     ['Profile', 'Settings', 'player-profile-en'],
   ];
-  for (const [tab, text, name] of screens) {
-    await nav.getByRole('link', { name: tab }).click();
-    await page.getByText(text).first().waitFor();
-    await shot(page, name);
-  }
+  await visitTabs(page, screens);
   await nav.getByRole('link', { name: 'Tasks' }).click();
   await page.getByRole('link', { name: /Social/ }).click();
   await page.getByRole('link', { name: /Follow TON on Instagram/ }).waitFor();

@@ -2,6 +2,7 @@ import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { trpc } from '../../lib/trpc';
 import { ErrorMessage } from '../../ui/ErrorMessage';
+import { NotFoundNotice } from '../../ui/NotFoundNotice';
 import { PageHeader } from '../../ui/PageHeader';
 
 const OBJECT_ID = /^[a-f\d]{24}$/i;
@@ -15,13 +16,7 @@ export function CategoryMissionsPage({ backTo = '/' }: { backTo?: string }) {
   const query = trpc.missions.byCategory.useQuery({ categoryId: id }, { enabled: valid });
 
   if (!valid || query.error?.data?.httpStatus === 404) {
-    return (
-      <section className="page">
-        <PageHeader title={t('notFound.title')} backTo={backTo} />
-        <p className="notice" role="alert">{t('categories.notFound')}</p>
-        <Link className="button" to="/">{t('notFound.home')}</Link>
-      </section>
-    );
+    return <NotFoundNotice title={t('notFound.title')} text={t('categories.notFound')} backTo={backTo} />;
   }
   return (
     <section className="page">

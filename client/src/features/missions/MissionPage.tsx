@@ -7,6 +7,7 @@ import { trpc, type RouterOutputs } from '../../lib/trpc';
 import { formatCountdown, useNow } from '../../ui/countdown';
 import { ErrorMessage, errorText } from '../../ui/ErrorMessage';
 import { TasksIcon } from '../../ui/icons';
+import { NotFoundNotice } from '../../ui/NotFoundNotice';
 import { PageHeader } from '../../ui/PageHeader';
 import { useToast } from '../../ui/toast';
 import { isObjectId } from '../categories/CategoryMissionsPage';
@@ -99,12 +100,7 @@ export function MissionView({ categoryId, missionId, backTo }: { categoryId: str
   const mission = query.data?.missions.find((m) => m.id === missionId);
 
   if (!valid || (query.data && !mission) || (query.error && query.error.data?.httpStatus === 404)) {
-    return (
-      <section className="page">
-        <PageHeader title={t('mission.title')} backTo={backTo} />
-        <p className="notice" role="alert">{t('mission.notFound')}</p>
-      </section>
-    );
+    return <NotFoundNotice title={t('mission.title')} text={t('mission.notFound')} backTo={backTo} />;
   }
   return (
     <section className="page">

@@ -5,6 +5,7 @@ import { AMOUNT_PATTERN, toMicros } from '@gift/shared/src/money';
 import { useBalancesChanged } from '../../lib/balances';
 import { trpc, type RouterOutputs } from '../../lib/trpc';
 import { ErrorMessage, errorText } from '../../ui/ErrorMessage';
+import { NotFoundNotice } from '../../ui/NotFoundNotice';
 import { PageHeader } from '../../ui/PageHeader';
 import { useToast } from '../../ui/toast';
 import { StakePositions } from './components/StakePositions';
@@ -119,12 +120,12 @@ export function StakeFormPage() {
   const { id = '' } = useParams();
   const offers = trpc.staking.offers.useQuery();
   const offer = offers.data?.find((o) => o.id === id);
+  if (offers.data && !offer) return <NotFoundNotice title={t('staking.title')} text={t('staking.notFound')} backTo="/staking" />;
   return (
     <section className="page">
       <PageHeader title={offer ? `${t('staking.stake')} ${offer.coin.symbol}` : t('staking.title')} backTo="/staking" />
       {offers.isPending && <p className="muted">{t('common.loading')}</p>}
       {offers.error && <ErrorMessage error={offers.error} />}
-      {offers.data && !offer && <p className="notice" role="alert">{t('staking.notFound')}</p>}
       {offer && <StakeForm key={offer.id} offer={offer} />}
       {offer && <StakePositions />}
     </section>
