@@ -33,7 +33,7 @@ export function CategoryMissionsPage({ backTo = '/' }: { backTo?: string }) {
                 <div className="grow">
                   <div className="title">
                     {mission.mustDone && <span aria-label="⭐">⭐ </span>}
-                    {mission.title}
+                    <bdi>{mission.title}</bdi>
                   </div>
                   <div className="muted"><bdi dir="ltr">+{mission.reward} {mission.coin.symbol}</bdi></div>
                 </div>

@@ -47,7 +47,7 @@ export function HomePage() {
                 <Link className="list-row" to={`/tasks/${mission.id}`}>
                   <span aria-hidden="true">⭐</span>
                   <div className="grow">
-                    <div className="title">{mission.title}</div>
+                    <div className="title"><bdi>{mission.title}</bdi></div>
                     <div className="muted"><bdi dir="ltr">+{mission.reward} {mission.coin.symbol}</bdi></div>
                   </div>
                 </Link>

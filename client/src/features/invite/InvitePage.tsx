@@ -27,7 +27,7 @@ function Friends() {
             <li key={`${friend.username}-${index}`} className="list-row">
               <div className="avatar coin-avatar" aria-hidden="true">{(friend.name || friend.username || '?').slice(0, 1).toUpperCase()}</div>
               <div className="grow">
-                <div className="title">{friend.name || friend.username}</div>
+                <div className="title"><bdi>{friend.name || friend.username}</bdi></div>
                 {friend.username && <div className="muted"><bdi dir="ltr">@{friend.username}</bdi></div>}
               </div>
               <span className="muted">{new Date(friend.joinedAt).toLocaleDateString()}</span>

@@ -112,13 +112,13 @@ export function MissionView({ categoryId, missionId, backTo }: { categoryId: str
           <div className="card mission-head">
             {mission.image ? <img src={mission.image} alt="" /> : <div className="mission-icon" aria-hidden="true"><TasksIcon /></div>}
             <div className="grow">
-              <h2 className="title">{mission.mustDone && <span aria-label="⭐">⭐ </span>}{mission.title}</h2>
+              <h2 className="title">{mission.mustDone && <span aria-label="⭐">⭐ </span>}<bdi>{mission.title}</bdi></h2>
               <div className="reward">
                 <span className="muted">{t('mission.reward')}</span> <bdi dir="ltr">+{mission.reward} {mission.coin.symbol}</bdi>
               </div>
             </div>
           </div>
-          {mission.description && <p className="description">{mission.description}</p>}
+          {mission.description && <p className="description"><bdi>{mission.description}</bdi></p>}
           <p className="muted">{t(`mission.needs.${mission.verifyType}`, { minutes: mission.verifyDuration })}</p>
           <MissionActions mission={mission} />
         </>
