@@ -1,9 +1,8 @@
 import { registerSW } from 'virtual:pwa-register';
+import { watchForReleases } from './releaseWatch';
 
 /** Where a failed registration is remembered (spec §4: the failure is flagged in state). */
 export const SW_FAILED_KEY = 'serviceWorkerFailed';
-const RELEASE_URL = '/builds/latest.json';
-const RELEASE_POLL_MS = 5 * 60_000;
 
 function remember(key: string, value: string | null) {
   try {
@@ -14,36 +13,11 @@ function remember(key: string, value: string | null) {
   }
 }
 
-/** A new release is out when builds/latest.json names another version than the one running. */
-async function newReleaseOut(): Promise<boolean> {
-  try {
-    const response = await fetch(RELEASE_URL, { cache: 'no-store' });
-    if (!response.ok) return false;
-    const latest = (await response.json()) as { version?: unknown };
-    return typeof latest.version === 'string' && latest.version !== __BUILD_VERSION__;
-  } catch {
-    return false;
-  }
-}
-
-/** Polls the release file, and checks again when the window gains focus, so a new release is picked up. */
-function watchForReleases(registration: () => ServiceWorkerRegistration | undefined) {
-  const check = async () => {
-    if (!(await newReleaseOut())) return;
-    const current = registration();
-    // the new worker precaches the release, takes over and reloads the page (registerType autoUpdate)
-    if (current) await current.update();
-    else window.location.reload();
-  };
-  setInterval(() => void check(), RELEASE_POLL_MS);
-  window.addEventListener('focus', () => void check());
-}
-
 /** Registers the Workbox service worker at /sw.js (scope /); the page reloads when an update activates. */
 export function registerServiceWorker(): void {
   if (!import.meta.env.PROD) return;
   let registration: ServiceWorkerRegistration | undefined;
-  watchForReleases(() => registration);
+  watchForReleases(__BUILD_VERSION__, () => registration);
   if (!('serviceWorker' in navigator)) return;
   registerSW({
     immediate: true,
