@@ -83,3 +83,16 @@ it('says the player is offline when a page cannot load without a connection', as
     Object.defineProperty(navigator, 'onLine', { value: true, configurable: true });
   }
 });
+
+it("offers 'Install the app' on the profile where the browser has an install prompt", async () => {
+  const { captureInstallPrompt } = await import('../lib/installPrompt');
+  captureInstallPrompt();
+  renderApp('/profile', signedInPlayer);
+  expect(await screen.findByText('Settings')).toBeInTheDocument();
+  expect(screen.queryByRole('button', { name: 'Install the app' })).not.toBeInTheDocument();
+  const prompt = jest.fn(async () => undefined);
+  act(() => void window.dispatchEvent(Object.assign(new Event('beforeinstallprompt', { cancelable: true }), { prompt, userChoice: Promise.resolve({ outcome: 'accepted' }) })));
+  await userEvent.click(await screen.findByRole('button', { name: 'Install the app' }));
+  expect(prompt).toHaveBeenCalledTimes(1);
+  expect(screen.queryByRole('button', { name: 'Install the app' })).not.toBeInTheDocument();
+});
