@@ -244,8 +244,14 @@ it('switches to Persian and turns every screen right-to-left', async () => {
     ['پروفایل', 'تنظیمات', 'player-profile-fa'],
   ];
   await visitTabs(page, screens);
+  await nav.getByRole('link', { name: 'استیکینگ' }).click();
+  await page.getByRole('link', { name: /Gift Coin/ }).click();
+  await page.getByRole('button', { name: 'تأیید استیک' }).waitFor();
+  await shot(page, 'player-stake-form-fa');
   await nav.getByRole('link', { name: 'ماموریت‌ها' }).click();
   await page.getByRole('link', { name: /Social/ }).click();
+  await page.getByRole('link', { name: /Watch: what is TON\?/ }).waitFor();
+  await shot(page, 'player-category-fa');
   await page.getByRole('link', { name: /Watch: what is TON\?/ }).click();
   await page.getByText('کد مخفی گفته‌شده').waitFor();
   await shot(page, 'player-mission-fa');
@@ -300,6 +306,8 @@ it('shows every screen in English, and the active tab readable in the light them
 
   await page.goto(`${product.base}/profile/settings`);
   await page.getByRole('button', { name: 'Light' }).click();
+  await toast(page, 'Saved');
+  await shot(page, 'player-settings-light-en');
   await nav.getByRole('link', { name: 'Tasks' }).click();
   await page.getByText('Categories').waitFor();
   const active = await nav.getByRole('link', { name: 'Tasks' }).evaluate((tab) => getComputedStyle(tab).color);
