@@ -18,6 +18,10 @@ const chrome = await chromeLauncher.launch({
 try {
   const result = await lighthouse(`${product.base}/`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'], formFactor: 'mobile' });
   const { categories, audits } = result.lhr;
+  if (result.lhr.runtimeError || categories.performance.score === null) {
+    const reason = result.lhr.runtimeError?.message ?? audits['first-contentful-paint'].errorMessage ?? 'no score';
+    throw new Error(`Lighthouse could not measure the page (${reason}); run it again on a less busy machine`);
+  }
   const score = (category) => Math.round(category.score * 100);
   console.log(`Lighthouse ${result.lhr.lighthouseVersion}, mobile, ${product.base}/`);
   console.log(`  performance     ${score(categories.performance)}   (aim: 90 or more)`);
