@@ -96,7 +96,7 @@ export function MiningCard() {
           ) : (
             <div className="menu">
               <p>{t('mining.idle', { product: symbol })}</p>
-              <button type="button" className="button" disabled={start.isPending} onClick={() => start.mutate()}>
+              <button type="button" className={data.readyToMove > 0 ? 'button button-ghost' : 'button'} disabled={start.isPending} onClick={() => start.mutate()}>
                 {t('mining.start')}
               </button>
             </div>
@@ -114,7 +114,7 @@ export function MiningCard() {
         </div>
       )}
       {data && (
-        <button type="button" className="button button-ghost" disabled={move.isPending} onClick={() => move.mutate()}>
+        <button type="button" className={data.readyToMove > 0 ? 'button' : 'button button-ghost'} disabled={move.isPending} onClick={() => move.mutate()}>
           {t('mining.move')}
         </button>
       )}
