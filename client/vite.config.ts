@@ -1,12 +1,65 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { VitePWA } from 'vite-plugin-pwa';
 
 // In development the API runs on the server's port; the built app is served by that same server.
 const api = process.env.API_ORIGIN ?? 'http://localhost:3000';
 
+/** This build's version: the release's commit when CI gives one, else the build time. */
+const BUILD_VERSION = process.env.BUILD_VERSION ?? process.env.GIT_COMMIT ?? new Date().toISOString();
+
+/** Writes builds/latest.json (spec §7), which running apps poll to notice a new release. */
+function buildManifest(): Plugin {
+  return {
+    name: 'gift-build-manifest',
+    apply: 'build',
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: 'builds/latest.json', source: JSON.stringify({ version: BUILD_VERSION }) });
+    },
+  };
+}
+
 export default defineConfig({
   base: '/',
-  plugins: [react()],
+  define: { __BUILD_VERSION__: JSON.stringify(BUILD_VERSION) },
+  plugins: [
+    react(),
+    buildManifest(),
+    VitePWA({
+      // registered from src/lib/serviceWorker.ts, which also remembers a failed registration
+      injectRegister: false,
+      registerType: 'autoUpdate',
+      filename: 'sw.js',
+      scope: '/',
+      manifest: {
+        name: 'Gift Rewards',
+        short_name: 'Gift Rewards',
+        description: 'Complete missions, mine and stake coins, invite friends and withdraw to your TON wallet.',
+        id: '/',
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        orientation: 'portrait',
+        background_color: '#191919',
+        theme_color: '#191919',
+        icons: [
+          { src: '/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+          { src: '/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+          { src: '/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      workbox: {
+        // the hashed build and the app's own pictures; the API, the console and the release file always go to the network
+        globPatterns: ['**/*.{js,css,html,png,svg,webmanifest}'],
+        globIgnores: ['builds/**'],
+        navigateFallback: '/index.html',
+        navigateFallbackDenylist: [/^\/(api|trpc|admin|healthz|terms|privacy|telegram|tonconnect-manifest\.json|builds)(\/|$)/],
+        cleanupOutdatedCaches: true,
+        clientsClaim: true,
+        skipWaiting: true,
+      },
+    }),
+  ],
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: false },
   server: {
     port: 5173,

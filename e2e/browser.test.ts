@@ -101,12 +101,12 @@ describe('the console at /admin', () => {
 });
 
 describe('the user app at /', () => {
-  it('opens for the demo player in a plain browser, in English, with the four tabs', async () => {
+  it('opens for the demo player in a plain browser, in English, with the five tabs', async () => {
     const page = await openPage();
     await page.goto(`${base}/`);
     await page.getByText('Demo player', { exact: true }).waitFor();
     await page.getByRole('heading', { name: 'Tasks' }).waitFor();
-    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents()).resolves.toEqual(['Tasks', 'Staking', 'Currency', 'Profile']);
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents()).resolves.toEqual(['Tasks', 'Staking', 'Invite a friend', 'Currency', 'Profile']);
     await expect(page.evaluate(() => [document.documentElement.dir, document.documentElement.dataset.theme])).resolves.toEqual(['ltr', 'dark']);
     // the seeded categories, with the demo player's progress, come from home.get
     await page.getByRole('link', { name: /Get started/ }).waitFor();
@@ -139,7 +139,7 @@ describe('the user app at /', () => {
     await page.goto(`${base}/`);
     await page.getByRole('heading', { name: 'ماموریت‌ها' }).waitFor();
     await page.getByRole('link', { name: /Get started/ }).waitFor();
-    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents()).resolves.toEqual(['ماموریت‌ها', 'استیکینگ', 'ارزها', 'پروفایل']);
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents()).resolves.toEqual(['ماموریت‌ها', 'استیکینگ', 'دعوت از دوستان', 'ارزها', 'پروفایل']);
     await expect(page.evaluate(() => [document.documentElement.dir, document.documentElement.lang])).resolves.toEqual(['rtl', 'fa']);
     await shot(page, 'client-home-fa');
 

@@ -1,6 +1,7 @@
 // Prints every built file of the two front ends with its raw and gzip size, and the totals per kind.
 // Run after `npm run build`:  npm run bundle-report
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -43,3 +44,43 @@ for (const app of ['client', 'admin']) {
   }
 }
 process.exitCode = missing ? 1 : 0;
+
+/** The bytes the server sends for `url` to a browser that accepts gzip only. */
+function servedGzipBytes(url) {
+  return new Promise((resolve, reject) => {
+    http.get(url, { headers: { 'Accept-Encoding': 'gzip' } }, (response) => {
+      let bytes = 0;
+      response.on('data', (chunk) => { bytes += chunk.length; });
+      response.on('end', () => resolve(bytes));
+    }).on('error', reject);
+  });
+}
+
+// What a phone downloads for the first screen: the served home, opened in Chromium, every script it loads as sent over the wire.
+if (!missing) {
+  const { chromium } = await import('playwright-core');
+  const { startServedProduct } = await import('./servedProduct.mjs');
+  const product = await startServedProduct();
+  const browser = await chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking'] });
+  try {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 }, serviceWorkers: 'block' });
+    const scripts = [];
+    page.on('requestfinished', async (request) => {
+      if (request.resourceType() !== 'script') return;
+      const response = await request.response();
+      const sizes = await request.sizes();
+      scripts.push({ url: new URL(request.url()).pathname, encoding: response?.headers()['content-encoding'] ?? 'none', wire: sizes.responseBodySize });
+    });
+    await page.goto(`${product.base}/`, { waitUntil: 'networkidle' });
+    await page.getByText('Categories').first().waitFor();
+    for (const script of scripts) script.gzip = await servedGzipBytes(`${product.base}${script.url}`);
+    console.log(`\nfirst screen as served (${product.base}/, Chromium, 390×844): JavaScript loaded`);
+    console.log(`  ${'file'.padEnd(48)}  ${'sent'.padStart(10)}  ${'as gzip'.padStart(10)}`);
+    for (const script of scripts) console.log(`  ${script.url.padEnd(48)}  ${`${kb(script.wire)} ${script.encoding}`.padStart(10)}  ${kb(script.gzip).padStart(10)}`);
+    const sum = (key) => scripts.reduce((total, script) => total + script[key], 0);
+    console.log(`  ${'total first-screen JavaScript'.padEnd(48)}  ${kb(sum('wire')).padStart(10)}  ${kb(sum('gzip')).padStart(10)}  (aim: 150 kB gzip or less)`);
+  } finally {
+    await browser.close();
+    await product.stop();
+  }
+}

@@ -1,68 +1,24 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Refusal, type Handlers } from '../test/fakeTrpcServer';
-import { renderApp } from '../test/renderApp';
+import { Refusal } from '../test/fakeTrpcServer';
+import { DEMO_PLAYER, renderApp, signedInPlayer } from '../test/renderApp';
 import { initI18n, setLanguage } from './lib/i18n';
 import { PLAYER_TOKEN_KEY } from './lib/trpc';
-
-const DEMO_PLAYER = {
-  id: '65f000000000000000000001',
-  telegramId: 0,
-  name: 'Demo Player',
-  username: 'demo_player',
-  language: 'en',
-  theme: 'dark',
-  messagePermission: false,
-  isPremium: false,
-  photoUrl: '',
-  isDemo: true,
-  referralCode: 'DEMO42',
-  inviteLimit: 100,
-  referrersCount: 4,
-  missionsCount: 9,
-  doneMissionsCount: 7,
-  createdAt: new Date('2026-01-01T00:00:00Z'),
-  coins: [{ coinId: 'c1', symbol: 'GIFT', name: 'Gift Coin', icon: '', balance: '1250.5', rewards: '1000', earned: '250.5', withdrawn: '0', gifts: '0' }],
-};
-
-const HOME = {
-  covers: [],
-  partners: [],
-  categories: [
-    { id: '65f0000000000000000000c1', title: 'Get started', description: '', image: '', missionsTotal: 3, missionsDone: 1 },
-    { id: '65f0000000000000000000c2', title: 'Social', description: '', image: '', missionsTotal: 2, missionsDone: 0 },
-  ],
-  starMissions: [
-    { id: '65f0000000000000000000m1', categoryId: '65f0000000000000000000c1', title: 'Read how Gift Rewards works', reward: '150', coin: { id: 'c1', symbol: 'GIFT' }, mustDone: true, status: 'not_started' },
-  ],
-};
-
-const CURRENCY = [
-  { id: 'c0', name: 'Toncoin', symbol: 'TON', icon: '', decimals: 9, usdPrice: '3.25', balance: '2', value: '6.50' },
-  { id: 'c2', name: 'Star Points', symbol: 'STAR', icon: '', decimals: 9, usdPrice: null, balance: '0', value: null },
-];
-
-
-const signedInPlayer: Handlers = {
-  'user.me': () => DEMO_PLAYER,
-  'home.get': () => HOME,
-  'home.currency': () => CURRENCY,
-  'user.updateSettings': () => ({ ok: true }),
-};
 
 beforeAll(() => initI18n());
 afterEach(() => setLanguage('en'));
 
-it('opens on the tasks: ⭐ missions first, categories with progress, the four tabs, and the demo player clearly marked', async () => {
+it('opens on the tasks: ⭐ missions first, categories with progress, the five tabs, and the demo player clearly marked', async () => {
   renderApp('/', signedInPlayer);
   expect(await screen.findByText('Get started')).toBeInTheDocument();
   expect(screen.getByText('1 / 3 done')).toBeInTheDocument();
   const star = screen.getByText('Read how Gift Rewards works');
   expect(star.compareDocumentPosition(screen.getByText('Get started')) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
-  expect(star.closest('a')).toHaveAttribute('href', '/categories/65f0000000000000000000c1/missions');
+  expect(star.closest('a')).toHaveAttribute('href', '/tasks/65f0000000000000000000a1');
+  expect(screen.getByText('Get started').closest('a')).toHaveAttribute('href', '/65f0000000000000000000c1');
   expect(screen.getByText('Demo player')).toBeInTheDocument();
   const tabs = within(screen.getByRole('navigation', { name: 'Main' })).getAllByRole('link');
-  expect(tabs.map((tab) => tab.textContent)).toEqual(['Tasks', 'Staking', 'Currency', 'Profile']);
+  expect(tabs.map((tab) => tab.textContent)).toEqual(['Tasks', 'Staking', 'Invite a friend', 'Currency', 'Profile']);
   expect(tabs[0]).toHaveAttribute('aria-current', 'page');
 });
 
@@ -81,7 +37,7 @@ it('switching to Persian in settings turns the app right-to-left and keeps the c
 
   expect(document.documentElement.dir).toBe('rtl');
   const tabs = within(screen.getByRole('navigation', { name: 'Main' })).getAllByRole('link');
-  expect(tabs.map((tab) => tab.textContent)).toEqual(['ماموریت‌ها', 'استیکینگ', 'ارزها', 'پروفایل']);
+  expect(tabs.map((tab) => tab.textContent)).toEqual(['ماموریت‌ها', 'استیکینگ', 'دعوت از دوستان', 'ارزها', 'پروفایل']);
   expect(await screen.findByText('ذخیره شد')).toBeInTheDocument();
   expect(server.calls.find((call) => call.path === 'user.updateSettings')?.input).toEqual({ language: 'fa' });
 });
@@ -92,12 +48,6 @@ it('lists every coin with its balance and USD value on Currency', async () => {
   expect(screen.getByText('2 TON')).toBeInTheDocument();
   expect(screen.getByText('$6.50')).toBeInTheDocument();
   expect(screen.getByText('Star Points').closest('li')).toHaveTextContent('—');
-});
-
-it("shows 'Coming soon...' on sections not open yet", async () => {
-  renderApp('/staking', signedInPlayer);
-  expect(await screen.findByRole('heading', { name: 'Staking' })).toBeInTheDocument();
-  expect(screen.getByText('Coming soon...')).toBeInTheDocument();
 });
 
 it("shows 'Page Not Found' on an unknown address", async () => {

@@ -1,5 +1,5 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ComponentType, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BrowserRouter, Outlet, Route, Routes } from 'react-router';
 import { createQueryClient, createTrpcClient, trpc } from './lib/trpc';
@@ -8,23 +8,26 @@ import { ErrorBoundary } from './ui/ErrorBoundary';
 import { LoadingBar } from './ui/LoadingBar';
 import { NotFoundPage } from './ui/NotFoundPage';
 import { ThemeProvider } from './ui/theme';
+import { ToastProvider } from './ui/toast';
 import { PlayerSession } from './features/signIn/PlayerSession';
 import { HomePage } from './features/home/HomePage';
-import { CategoriesPage } from './features/categories/CategoriesPage';
 import { CategoryMissionsPage } from './features/categories/CategoryMissionsPage';
-import { StakingPage } from './features/staking/StakingPage';
-import { CurrencyPage } from './features/currency/CurrencyPage';
-import { ProfilePage } from './features/profile/ProfilePage';
-import { SettingsPage } from './features/profile/SettingsPage';
 
+// the first screen is home: every other page loads when it is opened, keeping the first download small
+const page = <T extends Record<string, unknown>>(load: () => Promise<T>, name: keyof T) =>
+  lazy(() => load().then((module) => ({ default: module[name] as ComponentType })));
+const CategoriesPage = page(() => import('./features/categories/CategoriesPage'), 'CategoriesPage');
+const StakingPage = page(() => import('./features/staking/StakingPage'), 'StakingPage');
+const StakeFormPage = page(() => import('./features/staking/StakeFormPage'), 'StakeFormPage');
+const CategoryMissionPage = page(() => import('./features/missions/MissionPage'), 'CategoryMissionPage');
+const HomeTaskPage = page(() => import('./features/missions/MissionPage'), 'HomeTaskPage');
+const InvitePage = page(() => import('./features/invite/InvitePage'), 'InvitePage');
+const CurrencyPage = page(() => import('./features/currency/CurrencyPage'), 'CurrencyPage');
+const ProfilePage = page(() => import('./features/profile/ProfilePage'), 'ProfilePage');
+const SettingsPage = page(() => import('./features/profile/SettingsPage'), 'SettingsPage');
 // TON Connect comes with the wallet screens only, so the first screen's JavaScript does not carry it
-const WithdrawPage = lazy(() => import('./features/wallet').then((module) => ({ default: module.WithdrawPage })));
-const MyWalletsPage = lazy(() => import('./features/wallet').then((module) => ({ default: module.MyWalletsPage })));
-
-function WalletScreen({ children }: { children: ReactNode }) {
-  const { t } = useTranslation();
-  return <Suspense fallback={<div className="splash" aria-busy="true">{t('common.loading')}</div>}>{children}</Suspense>;
-}
+const WithdrawPage = page(() => import('./features/wallet'), 'WithdrawPage');
+const MyWalletsPage = page(() => import('./features/wallet'), 'MyWalletsPage');
 
 /** Theme, API client and cache; tests pass their own clients. */
 export function AppProviders({ children, queryClient, trpcClient }: {
@@ -39,21 +42,26 @@ export function AppProviders({ children, queryClient, trpcClient }: {
   return (
     <ErrorBoundary>
       <ThemeProvider>
-        <trpc.Provider client={clients.trpcClient} queryClient={clients.queryClient}>
-          <QueryClientProvider client={clients.queryClient}>{children}</QueryClientProvider>
-        </trpc.Provider>
+        <ToastProvider>
+          <trpc.Provider client={clients.trpcClient} queryClient={clients.queryClient}>
+            <QueryClientProvider client={clients.queryClient}>{children}</QueryClientProvider>
+          </trpc.Provider>
+        </ToastProvider>
       </ThemeProvider>
     </ErrorBoundary>
   );
 }
 
 function PlayerLayout() {
+  const { t } = useTranslation();
   return (
     <div className="app">
       <LoadingBar />
       <PlayerSession>
         <main>
-          <Outlet />
+          <Suspense fallback={<p className="page muted">{t('common.loading')}</p>}>
+            <Outlet />
+          </Suspense>
         </main>
         <BottomNav />
       </PlayerSession>
@@ -61,26 +69,33 @@ function PlayerLayout() {
   );
 }
 
-/** The player's routes (spec §2). */
+/**
+ * The player's routes (spec §2). Home's nested `:id` opens a category and `tasks/:taskId` a ⭐ mission
+ * from home; both keep home's tab active.
+ */
 export function AppRoutes() {
   return (
     <Routes>
       <Route element={<PlayerLayout />}>
         <Route index element={<HomePage />} />
+        <Route path=":id" element={<CategoryMissionsPage />} />
+        <Route path="tasks/:taskId" element={<HomeTaskPage />} />
+        <Route path="invite" element={<InvitePage />} />
         <Route path="profile">
           <Route index element={<ProfilePage />} />
           <Route path="settings" element={<SettingsPage />} />
-          <Route path="withdraw" element={<WalletScreen><WithdrawPage /></WalletScreen>} />
-          <Route path="my-wallets" element={<WalletScreen><MyWalletsPage /></WalletScreen>} />
+          <Route path="withdraw" element={<WithdrawPage />} />
+          <Route path="my-wallets" element={<MyWalletsPage />} />
         </Route>
         <Route path="staking">
           <Route index element={<StakingPage />} />
-          <Route path=":id" element={<StakingPage />} />
+          <Route path=":id" element={<StakeFormPage />} />
         </Route>
         <Route path="currency" element={<CurrencyPage />} />
         <Route path="categories">
           <Route index element={<CategoriesPage />} />
-          <Route path=":id/missions" element={<CategoryMissionsPage />} />
+          <Route path=":id/missions" element={<CategoryMissionsPage backTo="/categories" />} />
+          <Route path=":id/missions/:missionId/get" element={<CategoryMissionPage />} />
         </Route>
       </Route>
       <Route path="*" element={<div className="app"><NotFoundPage /></div>} />

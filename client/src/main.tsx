@@ -4,10 +4,12 @@ import { App } from './App';
 import { initI18n } from './lib/i18n';
 import { connectToTelegram, telegramLanguage } from './lib/telegram';
 import { registerServiceWorker } from './lib/serviceWorker';
+import { captureInstallPrompt } from './lib/installPrompt';
 import './styles.css';
 
 connectToTelegram();
 initI18n(telegramLanguage());
+captureInstallPrompt();
 registerServiceWorker();
 
 createRoot(document.getElementById('root')!).render(

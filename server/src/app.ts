@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import compression from 'compression';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import mongoose from 'mongoose';
@@ -16,6 +17,7 @@ import { resourceRouter } from './rest/resource';
 import { adminLoginRouter } from './modules/accounts/accounts.rest';
 import { WEBHOOK_PATH, type BotRuntime } from './modules/bot/botRuntime';
 import { createContext } from './trpc/context';
+import { legalPages } from './legalPages';
 import { appRouter } from './trpc/root';
 
 export interface AppOptions {
@@ -40,9 +42,14 @@ function spa(app: Express, base: string, dist: string, name: string) {
     });
     return;
   }
+  // hashed files never change: cached for good; the service worker and the release file are always revalidated
   app.use(base, express.static(dist, { index: false, maxAge: '1h', setHeaders: (res, file) => {
-    if (file.includes(`${path.sep}assets${path.sep}`)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+    const name = path.relative(dist, file).split(path.sep).join('/');
+    if (name.startsWith('assets/') || /^workbox-[\w-]+\.js$/.test(name)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+    else if (/^(sw\.js|builds\/|manifest\.webmanifest)/.test(name)) res.setHeader('Cache-Control', 'no-cache');
   } }));
+  // a missing hashed file is a 404, never the app page a cache-first service worker would keep for good
+  app.use(path.posix.join(base, 'assets'), (_req, res) => void res.status(404).type('text').send('Not found'));
   app.get(routes, (_req, res) => {
     res.setHeader('Cache-Control', 'no-cache');
     res.sendFile(path.join(dist, 'index.html'));
@@ -81,6 +88,7 @@ export function createApp(options: AppOptions): Express {
       },
     }),
   );
+  app.use(compression());
   app.use(pinoHttp({ logger, autoLogging: { ignore: (req) => req.url === '/healthz' } }));
 
   app.get('/healthz', async (_req, res) => {
@@ -108,6 +116,8 @@ export function createApp(options: AppOptions): Express {
       privacyPolicyUrl: `${origin}/privacy`,
     });
   });
+
+  legalPages(app);
 
   app.post(WEBHOOK_PATH, express.json({ limit: '1mb' }), (req, res, next) => {
     if (!options.bot) return next(new AppError('NOT_FOUND'));

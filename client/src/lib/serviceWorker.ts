@@ -1,18 +1,35 @@
-/** Registers /sw.js (scope /) so the app installs; reloads once when a new version takes over. */
+import { registerSW } from 'virtual:pwa-register';
+import { watchForReleases } from './releaseWatch';
+
+/** Where a failed registration is remembered (spec §4: the failure is flagged in state). */
+export const SW_FAILED_KEY = 'serviceWorkerFailed';
+
+function remember(key: string, value: string | null) {
+  try {
+    if (value === null) localStorage.removeItem(key);
+    else localStorage.setItem(key, value);
+  } catch {
+    // storage off: the flag on <html> still says it for this visit
+  }
+}
+
+/** Registers the Workbox service worker at /sw.js (scope /); the page reloads when an update activates. */
 export function registerServiceWorker(): void {
-  if (!('serviceWorker' in navigator) || !import.meta.env.PROD) return;
-  const hadController = !!navigator.serviceWorker.controller;
-  let reloading = false;
-  navigator.serviceWorker.addEventListener('controllerchange', () => {
-    // the first install also fires this: only an update should reload the page
-    if (!hadController || reloading) return;
-    reloading = true;
-    window.location.reload();
-  });
-  window.addEventListener('load', () => {
-    navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch((error: unknown) => {
+  if (!import.meta.env.PROD) return;
+  let registration: ServiceWorkerRegistration | undefined;
+  watchForReleases(__BUILD_VERSION__, () => registration);
+  if (!('serviceWorker' in navigator)) return;
+  registerSW({
+    immediate: true,
+    onRegisteredSW(_url, registered) {
+      registration = registered;
+      remember(SW_FAILED_KEY, null);
+      delete document.documentElement.dataset.serviceWorker;
+    },
+    onRegisterError(error: unknown) {
+      remember(SW_FAILED_KEY, new Date().toISOString());
       document.documentElement.dataset.serviceWorker = 'failed';
       console.warn('Service worker registration failed', error);
-    });
+    },
   });
 }

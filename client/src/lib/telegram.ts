@@ -40,6 +40,8 @@ export function telegramInitData(): string | null {
     let fromSession: string | null = null;
     try {
       if (fromHash) sessionStorage.setItem(SESSION_KEY, fromHash);
+      const version = launchParams().get('tgWebAppVersion');
+      if (version) sessionStorage.setItem('tgWebAppVersion', version);
       else fromSession = sessionStorage.getItem(SESSION_KEY);
     } catch {
       // storage can be off in some webviews: the hash alone is enough for this page load
@@ -89,19 +91,85 @@ export function connectToTelegram(): void {
   document.head.appendChild(script);
 }
 
+/** Why a link cannot go through Telegram's open-link message (spec §5). */
+export class TelegramLinkError extends Error {}
+
+/** Telegram's open-link message exists from protocol 6.1, and inside an iframe (web clients). */
+function versionAtLeast(version: string, wanted: [number, number]): boolean {
+  const [major = 0, minor = 0] = version.split('.').map(Number);
+  return major > wanted[0] || (major === wanted[0] && minor >= wanted[1]);
+}
+
+function telegramVersion(): string {
+  return window.Telegram?.WebApp?.version ?? launchParams().get('tgWebAppVersion') ?? sessionVersion() ?? '6.0';
+}
+
+function sessionVersion(): string | null {
+  try {
+    return sessionStorage.getItem('tgWebAppVersion');
+  } catch {
+    return null;
+  }
+}
+
+/** Posts a message to the Telegram client: the native proxy, the external notify, or the parent window. */
+function postToTelegram(eventType: string, eventData: Record<string, unknown>): void {
+  const host = window as unknown as {
+    TelegramWebviewProxy?: { postEvent(type: string, data: string): void };
+    external?: { notify?(message: string): void };
+  };
+  const data = JSON.stringify(eventData);
+  if (host.TelegramWebviewProxy) return host.TelegramWebviewProxy.postEvent(eventType, data);
+  if (host.external?.notify) return host.external.notify(JSON.stringify({ eventType, eventData }));
+  if (window.parent !== window) return window.parent.postMessage(JSON.stringify({ eventType, eventData }), '*');
+  throw new TelegramLinkError("Can't post event to TMA");
+}
+
+/**
+ * Opens a t.me link inside Telegram (spec §7): only http(s) links on host t.me; otherwise the
+ * fallback runs when given, else 'Url protocol is not supported' / 'Url host is not supported'.
+ */
+export function openTelegramLink(url: string, fallback?: () => void): void {
+  const parsed = new URL(url);
+  const refusal = !['http:', 'https:'].includes(parsed.protocol)
+    ? 'Url protocol is not supported'
+    : parsed.hostname !== 't.me'
+      ? 'Url host is not supported'
+      : null;
+  if (refusal) {
+    if (fallback) return fallback();
+    throw new TelegramLinkError(refusal);
+  }
+  const webApp = window.Telegram?.WebApp;
+  if (webApp) return webApp.openTelegramLink(url);
+  const insideIframe = window.parent !== window;
+  if (versionAtLeast(telegramVersion(), [6, 1]) || insideIframe) {
+    return postToTelegram('web_app_open_tg_link', { path_full: parsed.pathname + parsed.search });
+  }
+  window.location.href = url;
+}
+
 /** Opens a link the way Telegram wants: t.me links through Telegram itself, others in the browser. */
 export function openLink(url: string): void {
-  const webApp = window.Telegram?.WebApp;
   let parsed: URL;
   try {
-    parsed = new URL(url);
+    parsed = new URL(url, window.location.href);
   } catch {
     return;
   }
   if (!['http:', 'https:'].includes(parsed.protocol)) return;
-  if (webApp && parsed.host === 't.me') webApp.openTelegramLink(url);
-  else if (webApp) webApp.openLink(url);
-  else window.open(url, '_blank', 'noopener,noreferrer');
+  const openInBrowser = () => {
+    const webApp = window.Telegram?.WebApp;
+    if (webApp) webApp.openLink(parsed.href);
+    else window.open(parsed.href, '_blank', 'noopener,noreferrer');
+  };
+  if (parsed.hostname === 't.me' && isInsideTelegram()) {
+    try {
+      openTelegramLink(parsed.href, openInBrowser);
+    } catch {
+      openInBrowser();
+    }
+  } else openInBrowser();
 }
 
 /** Keeps Telegram's header and background in the app's colours. */

@@ -1,5 +1,5 @@
 import { TRPCClientError } from '@trpc/client';
-import { fakeTrpcServer } from '../../test/fakeTrpcServer';
+import { fakeTrpcServer, Refusal } from '../../test/fakeTrpcServer';
 
 // telegram.ts reads the launch once per page load, so each case loads the modules afresh
 async function freshClient() {
@@ -61,13 +61,33 @@ describe('cache settings (spec §9)', () => {
     expect([0, 1, 2].map((n) => delay(n, new Error('x')))).toEqual([500, 1000, 1500]);
   });
 
-  it('does not retry what another try cannot fix (sign-in, permission, not found) but retries outages', async () => {
-    const { createQueryClient } = await import('./trpc');
-    const retry = createQueryClient().getDefaultOptions().queries!.retry as (failureCount: number, error: Error) => boolean;
-    const failure = (httpStatus: number) => new TRPCClientError('x', { result: { error: { data: { httpStatus } } } as never });
-    expect(retry(0, failure(401))).toBe(false);
-    expect(retry(0, failure(404))).toBe(false);
-    expect(retry(0, failure(503))).toBe(true);
-    expect(retry(3, failure(503))).toBe(false);
+  it('retries a read once on a status another try can cure, never a write, and never what another try cannot fix', async () => {
+    const { createTrpcClient } = await freshClient();
+    let reads = 0;
+    const server = fakeTrpcServer({
+      'home.currency': () => {
+        reads += 1;
+        if (reads === 1) throw new Refusal('INTERNAL', 503);
+        return [];
+      },
+      'user.me': () => { throw new Refusal('UNAUTHORIZED', 401); },
+      'mining.start': () => { throw new Refusal('INTERNAL', 503); },
+    });
+    const client = createTrpcClient({ fetch: server.fetch });
+    await expect(client.home.currency.query()).resolves.toEqual([]);
+    expect(server.calls.filter((call) => call.path === 'home.currency')).toHaveLength(2);
+
+    await expect(client.user.me.query()).rejects.toThrow();
+    expect(server.calls.filter((call) => call.path === 'user.me')).toHaveLength(1);
+
+    await expect(client.mining.start.mutate()).rejects.toThrow();
+    expect(server.calls.filter((call) => call.path === 'mining.start')).toHaveLength(1);
+  });
+
+  it('gives up on a read after one retry', async () => {
+    const { createTrpcClient } = await freshClient();
+    const server = fakeTrpcServer({ 'home.currency': () => { throw new Refusal('INTERNAL', 503); } });
+    await expect(createTrpcClient({ fetch: server.fetch }).home.currency.query()).rejects.toThrow();
+    expect(server.calls).toHaveLength(2);
   });
 });

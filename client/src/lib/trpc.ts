@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import { httpBatchLink, TRPCClientError } from '@trpc/client';
+import { httpBatchLink, retryLink, TRPCClientError } from '@trpc/client';
 import { createTRPCReact } from '@trpc/react-query';
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import superjson from 'superjson';
@@ -50,6 +50,7 @@ export function playerCredential(): { kind: CredentialKind; authorization: strin
 export function createTrpcClient({ url = '/trpc', fetch }: { url?: string; fetch?: typeof globalThis.fetch } = {}) {
   return trpc.createClient({
     links: [
+      retryLink({ retry: shouldRetryCall, retryDelayMs: (attempt) => 500 * attempt }),
       httpBatchLink({
         url,
         transformer: superjson,
@@ -69,21 +70,35 @@ export function appErrorOf(error: unknown): { code: string; params: Record<strin
   return data?.appCode ? { code: data.appCode, params: data.params ?? {} } : null;
 }
 
-const NOT_WORTH_RETRYING = new Set([400, 401, 403, 404, 409, 422]);
-const MAX_RETRIES = 3;
+/** Statuses a second try can cure (spec §7). */
+export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 409, 425, 429, 500, 502, 503, 504]);
 
-/** Cache settings of spec §9: fresh for 60 s, kept 5 min, retried with 500 ms × attempt between tries. */
+export function httpStatusOf(error: unknown): number | null {
+  return (error as { data?: { httpStatus?: number } | null } | null)?.data?.httpStatus ?? null;
+}
+
+/** Reads are retried once on a retryable status; writes never, so a tap never counts twice. */
+export function shouldRetryCall({ op, error, attempts }: { op: { type: string }; error: unknown; attempts: number }): boolean {
+  const status = httpStatusOf(error);
+  return op.type === 'query' && attempts < 2 && status !== null && RETRYABLE_STATUSES.has(status);
+}
+
+/** The request never got an answer: offline, or the connection dropped. */
+export function isNetworkFailure(error: unknown): boolean {
+  return error instanceof TRPCClientError && httpStatusOf(error) === null;
+}
+
+/**
+ * Cache settings of spec §9: fresh for 60 s, kept 5 min, 500 ms × attempt between tries. The link
+ * already retried what a status allows; the cache only tries again when no answer came at all.
+ */
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
       queries: {
         staleTime: 60_000,
         gcTime: 5 * 60_000,
-        retry: (failureCount, error) => {
-          const status = (error as { data?: { httpStatus?: number } | null }).data?.httpStatus;
-          if (status && NOT_WORTH_RETRYING.has(status)) return false;
-          return failureCount < MAX_RETRIES;
-        },
+        retry: (failureCount, error) => failureCount < 2 && isNetworkFailure(error),
         retryDelay: (failureCount) => 500 * (failureCount + 1),
       },
       mutations: { retry: false },

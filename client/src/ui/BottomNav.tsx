@@ -1,21 +1,26 @@
-import { NavLink } from 'react-router';
+import { NavLink, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { CurrencyIcon, ProfileIcon, StakingIcon, TasksIcon } from './icons';
+import { CurrencyIcon, InviteIcon, ProfileIcon, StakingIcon, TasksIcon } from './icons';
+
+/** Home's own pages (a category or a mission opened from it, the category pages) keep Tasks lit. */
+const isHomeChild = (pathname: string) => /^\/(tasks\/|categories(\/|$)|[a-f\d]{24}$)/i.test(pathname);
 
 const TABS = [
   { to: '/', label: 'nav.tasks', icon: TasksIcon, end: true },
   { to: '/staking', label: 'nav.staking', icon: StakingIcon, end: false },
+  { to: '/invite', label: 'nav.invite', icon: InviteIcon, end: false },
   { to: '/currency', label: 'nav.currency', icon: CurrencyIcon, end: false },
   { to: '/profile', label: 'nav.profile', icon: ProfileIcon, end: false },
 ] as const;
 
-/** The player's four sections (spec §2 labels). */
+/** The player's sections (spec §2 labels); Settings sits under Profile. */
 export function BottomNav() {
   const { t } = useTranslation();
+  const { pathname } = useLocation();
   return (
     <nav className="bottom-nav" aria-label="Main">
       {TABS.map(({ to, label, icon: TabIcon, end }) => (
-        <NavLink key={to} to={to} end={end} className={({ isActive }) => (isActive ? 'tab tab-active' : 'tab')}>
+        <NavLink key={to} to={to} end={end} className={({ isActive }) => (isActive || (to === '/' && isHomeChild(pathname)) ? 'tab tab-active' : 'tab')}>
           <TabIcon />
           <span>{t(label)}</span>
         </NavLink>

@@ -1,6 +1,13 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { Translation } from 'react-i18next';
 
+/** Search engines and link previews: they get no error page (spec §2), the error is logged. */
+export const CRAWLER_USER_AGENT = /bot|crawl|spider|slurp|facebookexternalhit|embedly|preview|lighthouse-crawler/i;
+
+export function isCrawler(userAgent = typeof navigator === 'undefined' ? '' : navigator.userAgent): boolean {
+  return CRAWLER_USER_AGENT.test(userAgent);
+}
+
 interface State {
   error: Error | null;
 }
@@ -19,6 +26,7 @@ export class ErrorBoundary extends Component<{ children: ReactNode }, State> {
 
   override render() {
     if (!this.state.error) return this.props.children;
+    if (isCrawler()) return null;
     return (
       <Translation>
         {(t) => (

@@ -12,7 +12,7 @@ export function PageHeader({ title, backTo, children }: { title: string; backTo?
           <span aria-hidden="true" className="back-arrow">‹</span>
         </Link>
       )}
-      <h1>{title}</h1>
+      <h1><bdi>{title}</bdi></h1>
       {children}
     </header>
   );

@@ -17,3 +17,6 @@ export const CurrencyIcon = () => (
 export const ProfileIcon = () => (
   <Icon><circle cx="12" cy="8" r="4" /><path d="M4 21c0-4 3.6-7 8-7s8 3 8 7" /></Icon>
 );
+export const InviteIcon = () => (
+  <Icon><circle cx="9" cy="8" r="4" /><path d="M2 21c0-3.9 3.1-7 7-7 1.4 0 2.7.4 3.8 1.1" /><path d="M19 14v6M16 17h6" /></Icon>
+);

@@ -1,38 +1,44 @@
-import { useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { trpc } from '../../lib/trpc';
 import { ErrorMessage } from '../../ui/ErrorMessage';
+import { NotFoundNotice } from '../../ui/NotFoundNotice';
 import { PageHeader } from '../../ui/PageHeader';
 
 const OBJECT_ID = /^[a-f\d]{24}$/i;
+export const isObjectId = (id: string) => OBJECT_ID.test(id);
 
-/** A category's missions, star missions marked, each with the player's status. */
-export function CategoryMissionsPage() {
+/** A category's missions, star missions marked, each with the player's status and opening its mission. */
+export function CategoryMissionsPage({ backTo = '/' }: { backTo?: string }) {
   const { t } = useTranslation();
   const { id = '' } = useParams();
-  const valid = OBJECT_ID.test(id);
+  const valid = isObjectId(id);
   const query = trpc.missions.byCategory.useQuery({ categoryId: id }, { enabled: valid });
 
-  if (!valid) return <PageHeader title={t('notFound.title')} backTo="/" />;
+  if (!valid || query.error?.data?.httpStatus === 404) {
+    return <NotFoundNotice title={t('notFound.title')} text={t('categories.notFound')} backTo={backTo} />;
+  }
   return (
     <section className="page">
-      <PageHeader title={query.data?.category.title ?? t('categories.missions')} backTo="/" />
+      <PageHeader title={query.data?.category.title ?? t('categories.missions')} backTo={backTo} />
       {query.isPending && <p className="muted">{t('common.loading')}</p>}
       {query.error && <ErrorMessage error={query.error} />}
       {query.data && query.data.missions.length === 0 && <p className="muted">{t('categories.noMissions')}</p>}
       {query.data && (
         <ul className="list">
           {query.data.missions.map((mission) => (
-            <li key={mission.id} className="list-row">
-              {mission.image && <img src={mission.image} alt="" loading="lazy" />}
-              <div className="grow">
-                <div className="title">
-                  {mission.mustDone && <span aria-label="⭐">⭐ </span>}
-                  {mission.title}
+            <li key={mission.id}>
+              <Link className="list-row" to={`/categories/${id}/missions/${mission.id}/get`}>
+                {mission.image && <img src={mission.image} alt="" loading="lazy" />}
+                <div className="grow">
+                  <div className="title">
+                    {mission.mustDone && <span aria-label="⭐">⭐ </span>}
+                    <bdi>{mission.title}</bdi>
+                  </div>
+                  <div className="muted"><bdi dir="ltr">+{mission.reward} {mission.coin.symbol}</bdi></div>
                 </div>
-                <div className="muted"><bdi dir="ltr">+{mission.reward} {mission.coin.symbol}</bdi></div>
-              </div>
-              <span className={mission.status === 'done' ? 'badge' : 'muted'}>{t(`categories.status.${mission.status}`)}</span>
+                <span className={mission.status === 'done' ? 'badge' : 'muted'}>{t(`categories.status.${mission.status}`)}</span>
+              </Link>
             </li>
           ))}
         </ul>

@@ -6,6 +6,7 @@ import { ErrorMessage } from '../../ui/ErrorMessage';
 import { PageHeader } from '../../ui/PageHeader';
 import { useSession } from '../signIn/PlayerSession';
 import { CategoryRow } from './components/CategoryRow';
+import { MiningCard } from '../mining/MiningCard';
 
 type HomeBanner = { id: string; image: string; link: string; title?: string; name?: string };
 
@@ -36,16 +37,17 @@ export function HomePage() {
           {home.data.covers.map((cover) => <Banner key={cover.id} banner={cover} />)}
         </div>
       )}
+      <MiningCard />
       {!!home.data?.starMissions.length && (
         <>
           <h2>{t('home.starMissions')}</h2>
           <ul className="list">
             {home.data.starMissions.map((mission) => (
               <li key={mission.id}>
-                <Link className="list-row" to={`/categories/${mission.categoryId}/missions`}>
+                <Link className="list-row" to={`/tasks/${mission.id}`}>
                   <span aria-hidden="true">⭐</span>
                   <div className="grow">
-                    <div className="title">{mission.title}</div>
+                    <div className="title"><bdi>{mission.title}</bdi></div>
                     <div className="muted"><bdi dir="ltr">+{mission.reward} {mission.coin.symbol}</bdi></div>
                   </div>
                 </Link>
@@ -61,7 +63,7 @@ export function HomePage() {
             <p className="muted">{t('home.noCategories')}</p>
           ) : (
             <ul className="list">
-              {home.data.categories.map((category) => <CategoryRow key={category.id} category={category} />)}
+              {home.data.categories.map((category) => <CategoryRow key={category.id} category={category} fromHome />)}
             </ul>
           )}
         </>

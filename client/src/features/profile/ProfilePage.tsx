@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { useInstallPrompt } from '../../lib/installPrompt';
 import { PageHeader } from '../../ui/PageHeader';
 import { useSession, type Player } from '../signIn/PlayerSession';
 import { ProfileWallet } from '../wallet/components/ProfileWallet';
@@ -19,6 +20,7 @@ function Avatar({ player }: { player: Player }) {
 export function ProfilePage() {
   const { t } = useTranslation();
   const { player, credential, signOut } = useSession();
+  const { canInstall, install } = useInstallPrompt();
   return (
     <section className="page">
       <PageHeader title={t('profile.title')} />
@@ -63,6 +65,12 @@ export function ProfilePage() {
         <Link className="list-row" to="/profile/settings">{t('profile.settings')}</Link>
         <Link className="list-row" to="/profile/withdraw">{t('profile.withdraw')}</Link>
         <Link className="list-row" to="/profile/my-wallets">{t('profile.myWallets')}</Link>
+        <Link className="list-row" to="/invite">{t('profile.inviteFriend')}</Link>
+        {canInstall && (
+          <button type="button" className="button" onClick={() => void install()}>
+            {t('common.install')}
+          </button>
+        )}
         {credential === 'web' && (
           <button type="button" className="button button-ghost" onClick={signOut}>
             {t('profile.signOut')}

@@ -1,0 +1,101 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Refusal } from '../../../test/fakeTrpcServer';
+import { renderApp, signedInPlayer } from '../../../test/renderApp';
+import { initI18n, setLanguage } from '../../lib/i18n';
+import { minedAt } from './MiningCard';
+
+const COIN = { id: 'c1', symbol: 'GIFT' };
+const idle = () => ({ configured: true, active: null, readyToMove: 0, readyAmounts: [], coin: COIN, earnAmount: '240', earnDurationHours: 8, serverTime: new Date() });
+
+function running(startedAgoMs: number, lengthMs: number) {
+  const now = Date.now();
+  return {
+    ...idle(),
+    active: {
+      id: '65f0000000000000000000d1',
+      startedAt: new Date(now - startedAgoMs),
+      endsAt: new Date(now - startedAgoMs + lengthMs),
+      amount: '240',
+      minedSoFar: '0',
+      ratePerHour: '30',
+      remainingSeconds: Math.ceil((lengthMs - startedAgoMs) / 1000),
+    },
+  };
+}
+
+const card = async () => within((await screen.findByRole('heading', { name: 'Mining' })).closest('section')!);
+
+beforeAll(() => initI18n());
+afterEach(() => setLanguage('en'));
+
+it('counts exactly, in micro-units, from the session times', () => {
+  const session = { amount: '240', startedAt: new Date(0), endsAt: new Date(8 * 3600_000) };
+  expect(minedAt(session, 3600_000)).toBe('30');
+  expect(minedAt(session, 1000)).toBe('0.008333');
+  expect(minedAt(session, 9 * 3600_000)).toBe('240');
+});
+
+it("when idle says 'No GIFT mining is active, tap Start to begin.' and Start starts a session", async () => {
+  let status: ReturnType<typeof idle> | ReturnType<typeof running> = idle();
+  const server = renderApp('/', {
+    ...signedInPlayer,
+    'mining.status': () => status,
+    'mining.start': () => {
+      status = running(0, 8 * 3600_000);
+      return status.active;
+    },
+  });
+  const mining = await card();
+  expect(await mining.findByText('No GIFT mining is active, tap Start to begin.')).toBeInTheDocument();
+  expect(mining.getByText('240 GIFT every 8 h')).toBeInTheDocument();
+  await userEvent.click(mining.getByRole('button', { name: 'Start' }));
+  expect(await screen.findByText('Mining started')).toBeInTheDocument();
+  expect(await mining.findByText('30 GIFT / h')).toBeInTheDocument();
+  expect(server.calls.filter((call) => call.path === 'mining.start')).toHaveLength(1);
+});
+
+it('while running, ticks the coins and the time remaining every second without asking the server again', async () => {
+  const server = renderApp('/', { ...signedInPlayer, 'mining.status': () => running(3600_000, 8 * 3600_000) });
+  const mining = await card();
+  const mined = await mining.findByTestId('mined-so-far');
+  expect(mined.textContent).toMatch(/^30(\.\d+)? GIFT$/);
+  const remaining = mining.getByRole('timer');
+  expect(remaining.textContent).toMatch(/^(07:00:00|06:59:5\d)$/);
+  const before = mined.textContent;
+  await waitFor(() => expect(mined.textContent).not.toBe(before), { timeout: 2500 });
+  expect(remaining.textContent).toMatch(/^06:59:5\d$/);
+  expect(server.calls.filter((call) => call.path === 'mining.status')).toHaveLength(1);
+});
+
+it("shows 'Completed mining ready to move' with the count, and Move answers 'Moved 2 mining rewards to wallet', then 'Nothing to move'", async () => {
+  let ready = 2;
+  renderApp('/', {
+    ...signedInPlayer,
+    'mining.status': () => ({ ...idle(), readyToMove: ready, readyAmounts: ready ? [{ coin: COIN, amount: '480' }] : [] }),
+    'mining.move': () => {
+      if (!ready) throw new Refusal('NOTHING_TO_MOVE', 400, 'Nothing to move');
+      const count = ready;
+      ready = 0;
+      return { count, amounts: [{ coin: COIN, amount: '480' }], message: `Moved ${count} mining rewards to wallet` };
+    },
+  });
+  const mining = await card();
+  expect(await mining.findByText('Completed mining ready to move')).toBeInTheDocument();
+  expect(mining.getByTestId('ready-count')).toHaveTextContent('2');
+  await userEvent.click(mining.getByRole('button', { name: 'Move to Wallet' }));
+  expect(await screen.findByText('Moved 2 mining rewards to wallet')).toBeInTheDocument();
+  await waitFor(() => expect(mining.queryByText('Completed mining ready to move')).not.toBeInTheDocument());
+  await userEvent.click(mining.getByRole('button', { name: 'Move to Wallet' }));
+  expect(await screen.findByText('Nothing to move')).toBeInTheDocument();
+});
+
+it('says when mining is not set up, and shows a failed status as an error', async () => {
+  renderApp('/', { ...signedInPlayer, 'mining.status': () => ({ ...idle(), configured: false, coin: null }) });
+  expect(await (await card()).findByText('Mining is not available yet.')).toBeInTheDocument();
+});
+
+it('shows a failed status as an error', async () => {
+  renderApp('/', { ...signedInPlayer, 'mining.status': () => { throw new Refusal('FORBIDDEN', 403, 'You do not have permission to do this'); } });
+  expect(await (await card()).findByRole('alert')).toHaveTextContent('You do not have permission to do this');
+});

@@ -1,0 +1,173 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Refusal } from '../../../test/fakeTrpcServer';
+import { HOME, renderApp, signedInPlayer } from '../../../test/renderApp';
+import { initI18n, setLanguage } from '../../lib/i18n';
+
+const CATEGORY = '65f0000000000000000000c1';
+const MISSION = '65f0000000000000000000a1';
+
+function mission(overrides: Record<string, unknown> = {}) {
+  return {
+    id: MISSION,
+    categoryId: CATEGORY,
+    title: 'Claim your welcome bonus',
+    description: 'Tap Claim to collect your first GIFT.',
+    link: '',
+    image: '',
+    reward: '100',
+    coin: { id: 'c1', symbol: 'GIFT' },
+    verifyType: 'auto',
+    verifyDuration: 0,
+    claimButton: 'Claim',
+    goButton: 'Go',
+    mustDone: true,
+    status: 'not_started',
+    claimableAt: null,
+    rejectReason: '',
+    ...overrides,
+  };
+}
+
+/** A server whose mission moves as the real one does; `claim` decides each claim. */
+function missionServer(initial: ReturnType<typeof mission>, claim: (input: { code?: string }) => unknown, path = `/categories/${CATEGORY}/missions/${MISSION}/get`) {
+  let current = initial;
+  let balance = '0';
+  const server = renderApp(path, {
+    ...signedInPlayer,
+    'home.currency': () => [{ id: 'c1', name: 'Gift Coin', symbol: 'GIFT', icon: '', decimals: 9, usdPrice: null, balance, value: null }],
+    'missions.byCategory': () => ({ category: { id: CATEGORY, title: 'Get started', description: '', image: '' }, missions: [current] }),
+    'missions.go': () => {
+      current = { ...current, status: 'started', rejectReason: '' };
+      return { link: current.link };
+    },
+    'missions.claim': (input) => {
+      const result = claim(input as { code?: string }) as { status: 'done' | 'pending'; reward: string };
+      current = { ...current, status: result.status };
+      if (result.status === 'done') balance = '100';
+      return { ...result, coinId: 'c1' };
+    },
+  });
+  return server;
+}
+
+beforeAll(() => initI18n());
+afterEach(() => setLanguage('en'));
+
+it('shows the mission: its icon, description, reward with its coin and what its check needs, while loading first', async () => {
+  missionServer(mission(), () => ({ status: 'done', reward: '100' }));
+  expect(screen.getByText('Loading…')).toBeInTheDocument();
+  expect(await screen.findByRole('heading', { name: /Claim your welcome bonus/ })).toBeInTheDocument();
+  expect(screen.getByText('Tap Claim to collect your first GIFT.')).toBeInTheDocument();
+  expect(screen.getByText('+100 GIFT')).toBeInTheDocument();
+  expect(screen.getByText('Tap Claim to receive the reward.')).toBeInTheDocument();
+});
+
+it('credits an Auto ⭐ mission once on a double tap, says so in a toast, and the currency page shows it at once', async () => {
+  const server = missionServer(mission(), () => ({ status: 'done', reward: '100' }), '/currency');
+  const tabs = within(await screen.findByRole('navigation', { name: 'Main' }));
+  expect(await screen.findByText('0 GIFT')).toBeInTheDocument();
+  await userEvent.click(tabs.getByRole('link', { name: 'Tasks' }));
+  await userEvent.click(await screen.findByRole('link', { name: /Read how Gift Rewards works/ }));
+  await userEvent.dblClick(await screen.findByRole('button', { name: 'Claim' }));
+  expect(await screen.findByText('+100 GIFT received')).toBeInTheDocument();
+  expect(await screen.findByText('Done! +100 GIFT')).toBeInTheDocument();
+  expect(server.calls.filter((call) => call.path === 'missions.claim')).toHaveLength(1);
+  // the cached currency page (fresh for 60 s) was invalidated, so it shows the new balance at once
+  await userEvent.click(tabs.getByRole('link', { name: 'Currency' }));
+  expect(await screen.findByText('100 GIFT')).toBeInTheDocument();
+  await waitFor(() => expect(server.calls.filter((call) => call.path === 'user.me').length).toBeGreaterThan(1));
+});
+
+it("answers a mission claimed before the ⭐ ones with 'You must done all ⭐ tasks'", async () => {
+  missionServer(mission({ mustDone: false }), () => {
+    throw new Refusal('STAR_MISSIONS_FIRST', 400, 'You must done all ⭐ tasks');
+  });
+  await userEvent.click(await screen.findByRole('button', { name: 'Claim' }));
+  expect(await screen.findByRole('alert')).toHaveTextContent('You must done all ⭐ tasks');
+});
+
+it("asks for the YouTube code after Go and answers a wrong one with 'Incorrect code'", async () => {
+  const opened: string[] = [];
+  window.open = ((url: string) => { opened.push(url); return null; }) as typeof window.open;
+  missionServer(mission({ verifyType: 'youtube', link: 'https://www.youtube.com/watch?v=abc', goButton: 'Watch', mustDone: false }), (input) => {
+    if (input.code !== 'OPEN') throw new Refusal('INCORRECT_CODE', 400, 'Incorrect code');
+    return { status: 'done', reward: '100' };
+  });
+  expect(await screen.findByText('Watch the video with Go and type the secret code said in it.')).toBeInTheDocument();
+  await userEvent.click(screen.getByRole('button', { name: 'Watch' }));
+  expect(opened).toEqual(['https://www.youtube.com/watch?v=abc']);
+  await userEvent.type(await screen.findByLabelText('Secret code'), 'WRONG');
+  await userEvent.click(screen.getByRole('button', { name: 'Claim' }));
+  expect(await screen.findByRole('alert')).toHaveTextContent('Incorrect code');
+  await userEvent.clear(screen.getByLabelText('Secret code'));
+  await userEvent.type(screen.getByLabelText('Secret code'), 'OPEN');
+  await userEvent.click(screen.getByRole('button', { name: 'Claim' }));
+  expect(await screen.findByText('Done! +100 GIFT')).toBeInTheDocument();
+});
+
+it("puts the Telegram join check's refusal in words", async () => {
+  missionServer(mission({ verifyType: 'telegram', link: 'https://t.me/toncoin', status: 'started', mustDone: false }), () => {
+    throw new Refusal('NOT_JOINED', 400, "You haven't joined yet");
+  });
+  await userEvent.click(await screen.findByRole('button', { name: 'Claim' }));
+  expect(await screen.findByRole('alert')).toHaveTextContent("You haven't joined yet");
+});
+
+it('counts down a Time mission until Claim works', async () => {
+  missionServer(mission({ verifyType: 'time', verifyDuration: 1, status: 'started', claimableAt: new Date(Date.now() + 45_000), mustDone: false }), () => ({ status: 'done', reward: '100' }));
+  const timer = await screen.findByRole('timer');
+  expect(timer.textContent).toMatch(/^Claim in 00:4[4-5]$/);
+  expect(screen.getByRole('button', { name: 'Claim' })).toBeDisabled();
+});
+
+it('sends a Manual mission to review, and shows a rejection with its reason and Go again', async () => {
+  missionServer(mission({ verifyType: 'manual', status: 'rejected', rejectReason: 'The story was not public', mustDone: false, link: 'https://example.com/story' }), () => ({ status: 'pending', reward: '100' }));
+  window.open = (() => null) as typeof window.open;
+  expect(await screen.findByText(/Rejected: The story was not public/)).toBeInTheDocument();
+  expect(screen.queryByRole('button', { name: 'Claim' })).not.toBeInTheDocument();
+  await userEvent.click(screen.getByRole('button', { name: 'Go' }));
+  await userEvent.click(await screen.findByRole('button', { name: 'Claim' }));
+  expect(await screen.findByText('Sent for review')).toBeInTheDocument();
+  expect(await within(screen.getByRole('main')).findByText('Waiting for review')).toBeInTheDocument();
+});
+
+it('says a mission that does not exist is not found, and shows a failed load as an error', async () => {
+  renderApp(`/categories/${CATEGORY}/missions/not-an-id/get`, signedInPlayer);
+  expect(await screen.findByText('This mission does not exist or is closed.')).toBeInTheDocument();
+});
+
+it('shows a failed load as an error', async () => {
+  renderApp(`/categories/${CATEGORY}/missions/${MISSION}/get`, {
+    ...signedInPlayer,
+    'missions.byCategory': () => { throw new Refusal('INTERNAL', 500, 'Something went wrong'); },
+  });
+  expect(await screen.findByRole('alert', {}, { timeout: 3000 })).toHaveTextContent('Something went wrong');
+});
+
+it("opens a ⭐ mission from home at tasks/:taskId", async () => {
+  renderApp(`/tasks/${HOME.starMissions[0]!.id}`, {
+    ...signedInPlayer,
+    'missions.byCategory': () => ({ category: { id: CATEGORY, title: 'Get started', description: '', image: '' }, missions: [mission({ id: HOME.starMissions[0]!.id })] }),
+  });
+  expect(await screen.findByRole('heading', { name: /Claim your welcome bonus/ })).toBeInTheDocument();
+  expect(screen.getByRole('link', { name: 'Back' })).toHaveAttribute('href', '/');
+});
+
+it('shows a clear not-found state for a bad category id, and the empty category', async () => {
+  renderApp('/categories/nope/missions', signedInPlayer);
+  expect(await screen.findByText('This category does not exist or is closed.')).toBeInTheDocument();
+});
+
+it('opens at tasks/:taskId a mission home no longer lists (done), found through its category', async () => {
+  const done = mission({ id: '65f0000000000000000000a9', status: 'done', title: 'Visit ton.org', mustDone: false });
+  renderApp('/tasks/65f0000000000000000000a9', {
+    ...signedInPlayer,
+    'missions.byCategory': (input) =>
+      (input as { categoryId: string }).categoryId === '65f0000000000000000000c2'
+        ? { category: { id: '65f0000000000000000000c2', title: 'Social', description: '', image: '' }, missions: [done] }
+        : { category: { id: CATEGORY, title: 'Get started', description: '', image: '' }, missions: [] },
+  });
+  expect(await screen.findByRole('heading', { name: 'Visit ton.org' })).toBeInTheDocument();
+  expect(screen.getByText('Done! +100 GIFT')).toBeInTheDocument();
+});

@@ -1,0 +1,161 @@
+import { useRef, useState, type FormEvent } from 'react';
+import { useParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { useBalancesChanged } from '../../lib/balances';
+import { openLink } from '../../lib/telegram';
+import { trpc, type RouterOutputs } from '../../lib/trpc';
+import { formatCountdown, useNow } from '../../ui/countdown';
+import { ErrorMessage, errorText } from '../../ui/ErrorMessage';
+import { TasksIcon } from '../../ui/icons';
+import { NotFoundNotice } from '../../ui/NotFoundNotice';
+import { PageHeader } from '../../ui/PageHeader';
+import { useToast } from '../../ui/toast';
+import { isObjectId } from '../categories/CategoryMissionsPage';
+
+type Mission = RouterOutputs['missions']['byCategory']['missions'][number];
+
+/** Go, the wait or the code the check needs, and Claim, for every verify type. */
+function MissionActions({ mission }: { mission: Mission }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const balancesChanged = useBalancesChanged();
+  const utils = trpc.useUtils();
+  const [code, setCode] = useState('');
+  // React's isPending lags a render behind a double tap: this lock does not
+  const inFlight = useRef(false);
+  const go = trpc.missions.go.useMutation({ onSettled: () => utils.missions.byCategory.invalidate({ categoryId: mission.categoryId }) });
+  const claim = trpc.missions.claim.useMutation({
+    onSuccess: async (result) => {
+      toast(
+        result.status === 'pending' ? t('mission.sentForReview') : t('mission.credited', { reward: result.reward, symbol: mission.coin.symbol }),
+        'success',
+      );
+      await balancesChanged();
+    },
+    onError: (error) => toast(errorText(t, error), 'error'),
+  });
+  const claimableAt = mission.claimableAt ? new Date(mission.claimableAt).getTime() : null;
+  const now = useNow(claimableAt !== null);
+  const waiting = claimableAt !== null && claimableAt > now;
+
+  if (mission.status === 'done') {
+    return <p className="notice" role="status">{t('mission.done', { reward: mission.reward, symbol: mission.coin.symbol })}</p>;
+  }
+  if (mission.status === 'pending') return <p className="notice" role="status">{t('mission.pending')}</p>;
+
+  const onGo = () => {
+    // opened in the tap itself, so no browser blocks it; the start is recorded beside it
+    if (mission.link) openLink(mission.link);
+    go.mutate({ missionId: mission.id });
+  };
+  const onClaim = (event: FormEvent) => {
+    event.preventDefault();
+    if (inFlight.current) return;
+    inFlight.current = true;
+    claim.mutate(
+      { missionId: mission.id, ...(mission.verifyType === 'youtube' ? { code } : {}) },
+      { onSettled: () => { inFlight.current = false; } },
+    );
+  };
+  const canGo = mission.verifyType !== 'auto' || !!mission.link;
+
+  return (
+    <form className="card menu" onSubmit={onClaim}>
+      {mission.status === 'rejected' && (
+        <p className="error-text" role="status">
+          {mission.rejectReason ? t('mission.rejected', { reason: mission.rejectReason }) : t('mission.rejectedNoReason')}
+          {mission.rejectReason && <> {t('mission.tryAgain')}</>}
+        </p>
+      )}
+      {mission.verifyType === 'youtube' && mission.status === 'started' && (
+        <label className="field">
+          <span>{t('mission.code')}</span>
+          <input value={code} onChange={(event) => setCode(event.target.value)} autoComplete="off" maxLength={64} required />
+        </label>
+      )}
+      {waiting && <p className="muted" role="timer">{t('mission.claimIn', { time: formatCountdown(claimableAt - now) })}</p>}
+      <div className="actions">
+        {canGo && (
+          <button type="button" className={mission.status === 'started' ? 'button button-ghost' : 'button'} onClick={onGo} disabled={go.isPending}>
+            {mission.goButton}
+          </button>
+        )}
+        {(mission.status === 'started' || mission.verifyType === 'auto') && (
+          <button type="submit" className="button" disabled={claim.isPending || waiting}>
+            {mission.claimButton}
+          </button>
+        )}
+      </div>
+      {claim.error && <ErrorMessage error={claim.error} />}
+      {go.error && <ErrorMessage error={go.error} />}
+    </form>
+  );
+}
+
+/** One mission: its picture (or an icon), description, reward with its coin, and what its check needs. */
+export function MissionView({ categoryId, missionId, backTo }: { categoryId: string; missionId: string; backTo: string }) {
+  const { t } = useTranslation();
+  const valid = isObjectId(categoryId) && isObjectId(missionId);
+  const query = trpc.missions.byCategory.useQuery({ categoryId }, { enabled: valid });
+  const mission = query.data?.missions.find((m) => m.id === missionId);
+
+  if (!valid || (query.data && !mission) || (query.error && query.error.data?.httpStatus === 404)) {
+    return <NotFoundNotice title={t('mission.title')} text={t('mission.notFound')} backTo={backTo} />;
+  }
+  return (
+    <section className="page">
+      <PageHeader title={query.data?.category.title ?? t('mission.title')} backTo={backTo} />
+      {query.isPending && <p className="muted">{t('common.loading')}</p>}
+      {query.error && <ErrorMessage error={query.error} />}
+      {mission && (
+        <>
+          <div className="card mission-head">
+            {mission.image ? <img src={mission.image} alt="" /> : <div className="mission-icon" aria-hidden="true"><TasksIcon /></div>}
+            <div className="grow">
+              <h2 className="title">{mission.mustDone && <span aria-label="⭐">⭐ </span>}<bdi>{mission.title}</bdi></h2>
+              <div className="reward">
+                <span className="muted">{t('mission.reward')}</span> <bdi dir="ltr">+{mission.reward} {mission.coin.symbol}</bdi>
+              </div>
+            </div>
+          </div>
+          {mission.description && <p className="description"><bdi>{mission.description}</bdi></p>}
+          <p className="muted">{t(`mission.needs.${mission.verifyType}`, { minutes: mission.verifyDuration })}</p>
+          <MissionActions mission={mission} />
+        </>
+      )}
+    </section>
+  );
+}
+
+/** /categories/:id/missions/:missionId/get */
+export function CategoryMissionPage() {
+  const { id = '', missionId = '' } = useParams();
+  return <MissionView categoryId={id} missionId={missionId} backTo={`/categories/${id}/missions`} />;
+}
+
+/**
+ * Home's tasks/:taskId: a mission opened from home. Its category comes from home's ⭐ list, or, for a
+ * mission no longer listed there (done, or not a ⭐ one), from the categories' mission lists.
+ */
+export function HomeTaskPage() {
+  const { t } = useTranslation();
+  const { taskId = '' } = useParams();
+  const home = trpc.home.get.useQuery();
+  const [categoryId, setCategoryId] = useState<string | null>(null);
+  const starCategory = home.data?.starMissions.find((m) => m.id === taskId)?.categoryId;
+  const searchCategories = !!home.data && !starCategory && !categoryId && isObjectId(taskId);
+  const lists = trpc.useQueries((q) => (searchCategories ? home.data!.categories.map((c) => q.missions.byCategory({ categoryId: c.id })) : []));
+  const listedCategory = lists.find((list) => list.data?.missions.some((m) => m.id === taskId))?.data?.category.id;
+  const found = starCategory ?? listedCategory;
+  if (found && found !== categoryId) setCategoryId(found);
+  const known = categoryId ?? found;
+  if (known) return <MissionView categoryId={known} missionId={taskId} backTo="/" />;
+  const searched = !!home.data && (!searchCategories || lists.every((list) => !list.isPending));
+  if (searched) return <MissionView categoryId="" missionId={taskId} backTo="/" />;
+  return (
+    <section className="page">
+      <PageHeader title={t('mission.title')} backTo="/" />
+      {home.error ? <ErrorMessage error={home.error} /> : <p className="muted">{t('common.loading')}</p>}
+    </section>
+  );
+}

@@ -1,0 +1,110 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Refusal } from '../../../test/fakeTrpcServer';
+import { renderApp, signedInPlayer } from '../../../test/renderApp';
+import { initI18n, setLanguage } from '../../lib/i18n';
+
+const OFFER_ID = '65f0000000000000000000b1';
+const DURATIONS = [
+  { duration: 'week', label: '1 week', days: 7, percent: '1' },
+  { duration: 'month', label: '1 month', days: 30, percent: '5' },
+  { duration: 'threeMonths', label: '3 months', days: 90, percent: '18' },
+  { duration: 'sixMonths', label: '6 months', days: 180, percent: '40' },
+  { duration: 'year', label: '1 year', days: 365, percent: '100' },
+];
+const OFFER = { id: OFFER_ID, coin: { id: 'c1', name: 'Gift Coin', symbol: 'GIFT', icon: '' }, minAmount: '100', maxAmount: '1000000', durations: DURATIONS, balance: '1250.5' };
+const DAY = 86_400_000;
+
+function position(overrides: Record<string, unknown> = {}) {
+  return {
+    id: '65f0000000000000000000e1', coin: { id: 'c1', symbol: 'GIFT' }, amount: '200', duration: 'week', durationLabel: '1 week', percent: '1',
+    profit: '2', total: '202', startedAt: new Date(), unlocksAt: new Date(Date.now() + 7 * DAY), claimedAt: null, countdownSeconds: 7 * 86_400, unlocked: false,
+    ...overrides,
+  };
+}
+
+beforeAll(() => initI18n());
+afterEach(() => setLanguage('en'));
+
+it('lists the offers with their coin and each duration with its profit, and no stakes yet', async () => {
+  renderApp('/staking', { ...signedInPlayer, 'staking.offers': () => [OFFER], 'staking.positions': () => [] });
+  expect(screen.getAllByText('Loading…').length).toBeGreaterThan(0);
+  const offer = await screen.findByRole('link', { name: /Gift Coin/ });
+  expect(offer).toHaveAttribute('href', `/staking/${OFFER_ID}`);
+  expect(within(offer).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['1 week · 1%', '1 month · 5%', '3 months · 18%', '6 months · 40%', '1 year · 100%']);
+  expect(await screen.findByText('You have no stakes yet.')).toBeInTheDocument();
+});
+
+it('says when there is no offer, and shows a failed load as an error', async () => {
+  renderApp('/staking', { ...signedInPlayer, 'staking.offers': () => [], 'staking.positions': () => { throw new Refusal('FORBIDDEN', 403, 'You do not have permission to do this'); } });
+  expect(await screen.findByText('No staking offers yet.')).toBeInTheDocument();
+  expect(await screen.findByRole('alert')).toHaveTextContent('You do not have permission to do this');
+});
+
+it("shows the server's exact profit and payout before confirming, and stakes once on a double tap", async () => {
+  const stakes: unknown[] = [];
+  const server = renderApp(`/staking/${OFFER_ID}`, {
+    ...signedInPlayer,
+    'staking.offers': () => [OFFER],
+    'staking.positions': () => stakes,
+    'staking.quote': (input) => {
+      const { amount, duration } = input as { amount: string; duration: string };
+      if (Number(amount) < 100) throw new Refusal('AMOUNT_BELOW_MINIMUM', 400, 'Amount is below the minimum');
+      return duration === 'month'
+        ? { amount, duration, percent: '5', profit: '62.525', total: '1313.025', unlocksAt: new Date(Date.now() + 30 * DAY) }
+        : { amount, duration, percent: '1', profit: '12.505', total: '1263.005', unlocksAt: new Date(Date.now() + 7 * DAY) };
+    },
+    'staking.stake': (input) => {
+      const created = position({ amount: (input as { amount: string }).amount, duration: 'month', durationLabel: '1 month', profit: '62.525', total: '1313.025', unlocksAt: new Date(Date.now() + 30 * DAY) });
+      stakes.splice(0, stakes.length, created);
+      return created;
+    },
+  });
+  expect(await screen.findByText(/Balance: 1250.5 GIFT/)).toBeInTheDocument();
+  expect(screen.getByText('Enter an amount to see your profit')).toBeInTheDocument();
+  await userEvent.type(screen.getByRole('textbox'), '50');
+  expect(await screen.findByRole('alert')).toHaveTextContent('Amount is below the minimum');
+  expect(screen.getByRole('button', { name: 'Confirm stake' })).toBeDisabled();
+
+  await userEvent.click(screen.getByRole('button', { name: 'Max' }));
+  await userEvent.click(screen.getByRole('button', { name: /1 month/ }));
+  const quote = await screen.findByTestId('stake-quote');
+  await waitFor(() => expect(quote).toHaveTextContent('+62.525 GIFT (5%)'));
+  expect(quote).toHaveTextContent('1313.025 GIFT');
+
+  await userEvent.dblClick(screen.getByRole('button', { name: 'Confirm stake' }));
+  expect(await screen.findByText('Staked 1250.5 GIFT', { selector: '.toast' })).toBeInTheDocument();
+  const stakeCalls = server.calls.filter((call) => call.path === 'staking.stake');
+  expect(stakeCalls).toHaveLength(1);
+  expect(stakeCalls[0]!.input).toMatchObject({ stakingCoinId: OFFER_ID, amount: '1250.5', duration: 'month', idempotencyKey: expect.any(String) });
+  const shown = await screen.findByTestId('stake-position');
+  expect(shown).toHaveTextContent(/Unlocks in (30d 00:00:00|29d 23:59:5\d)/);
+});
+
+it('counts a position down to its unlock, then offers Claim, which pays once', async () => {
+  let claimed = false;
+  const server = renderApp('/staking', {
+    ...signedInPlayer,
+    'staking.offers': () => [OFFER],
+    'staking.positions': () => [
+      position({ id: '65f0000000000000000000e1' }),
+      position({ id: '65f0000000000000000000e2', amount: '500', profit: '5', total: '505', unlocksAt: new Date(Date.now() - 1000), ...(claimed ? { claimedAt: new Date() } : {}) }),
+    ],
+    'staking.claim': () => {
+      claimed = true;
+      return { id: '65f0000000000000000000e2', amount: '500', profit: '5', total: '505' };
+    },
+  });
+  const [locked, unlocked] = await screen.findAllByTestId('stake-position');
+  expect(within(locked!).getByRole('timer').textContent).toMatch(/^Unlocks in (7d 00:00:00|6d 23:59:5\d)$/);
+  expect(within(locked!).queryByRole('button', { name: 'Claim' })).not.toBeInTheDocument();
+  await userEvent.click(within(unlocked!).getByRole('button', { name: 'Claim' }));
+  expect(await screen.findByText('Claimed 505 GIFT')).toBeInTheDocument();
+  expect(await within(unlocked!).findByText('Claimed')).toBeInTheDocument();
+  expect(server.calls.filter((call) => call.path === 'staking.claim')).toHaveLength(1);
+});
+
+it('says an offer that does not exist is not found', async () => {
+  renderApp('/staking/65f0000000000000000000ff', { ...signedInPlayer, 'staking.offers': () => [OFFER], 'staking.positions': () => [] });
+  expect(await screen.findByText('This staking offer does not exist or is closed.')).toBeInTheDocument();
+});

@@ -1,0 +1,65 @@
+import { useTranslation } from 'react-i18next';
+import { useBalancesChanged } from '../../../lib/balances';
+import { trpc, type RouterOutputs } from '../../../lib/trpc';
+import { formatCountdown, useNow } from '../../../ui/countdown';
+import { ErrorMessage, errorText } from '../../../ui/ErrorMessage';
+import { useToast } from '../../../ui/toast';
+
+type Position = RouterOutputs['staking']['positions'][number];
+
+function PositionRow({ position, now }: { position: Position; now: number }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const utils = trpc.useUtils();
+  const balancesChanged = useBalancesChanged();
+  const claim = trpc.staking.claim.useMutation({
+    onSuccess: async (result) => {
+      toast(t('staking.claimedToast', { amount: result.total, symbol: position.coin.symbol }), 'success');
+      await balancesChanged();
+    },
+    onError: (error) => toast(errorText(t, error), 'error'),
+    onSettled: () => utils.staking.positions.invalidate(),
+  });
+  const left = new Date(position.unlocksAt).getTime() - now;
+  return (
+    <li className="list-row" data-testid="stake-position">
+      <div className="grow">
+        <div className="title"><bdi dir="ltr">{position.amount} {position.coin.symbol}</bdi> · {t(`staking.durations.${position.duration}`, { defaultValue: position.durationLabel })}</div>
+        <div className="muted">
+          {t('staking.payout')}: <bdi dir="ltr">{position.total} {position.coin.symbol}</bdi> (<bdi dir="ltr">+{position.profit}</bdi>)
+        </div>
+        {!position.claimedAt && left > 0 && (
+          <div className="muted" role="timer">{t('staking.unlocksIn', { time: formatCountdown(left) })}</div>
+        )}
+      </div>
+      {position.claimedAt ? (
+        <span className="badge">{t('staking.claimed')}</span>
+      ) : left <= 0 ? (
+        <button type="button" className="button button-small" disabled={claim.isPending} onClick={() => claim.mutate({ stakeId: position.id })}>
+          {t('staking.claim')}
+        </button>
+      ) : null}
+    </li>
+  );
+}
+
+/** The player's stakes: a countdown to unlock, then Claim. */
+export function StakePositions() {
+  const { t } = useTranslation();
+  const positions = trpc.staking.positions.useQuery();
+  const locked = positions.data?.some((p) => !p.claimedAt && new Date(p.unlocksAt).getTime() > Date.now()) ?? false;
+  const now = useNow(locked);
+  return (
+    <>
+      <h2>{t('staking.positions')}</h2>
+      {positions.isPending && <p className="muted">{t('common.loading')}</p>}
+      {positions.error && <ErrorMessage error={positions.error} />}
+      {positions.data?.length === 0 && <p className="muted">{t('staking.noPositions')}</p>}
+      {!!positions.data?.length && (
+        <ul className="list">
+          {positions.data.map((position) => <PositionRow key={position.id} position={position} now={now} />)}
+        </ul>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,98 @@
+import { act, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Refusal } from '../../test/fakeTrpcServer';
+import { renderApp, signedInPlayer } from '../../test/renderApp';
+import { initI18n, setLanguage } from '../lib/i18n';
+import { ErrorBoundary } from './ErrorBoundary';
+import { ToastProvider, useToast } from './toast';
+
+beforeAll(() => initI18n());
+afterEach(() => {
+  jest.useRealTimers();
+  void setLanguage('en');
+});
+
+function Saver() {
+  const toast = useToast();
+  return <button type="button" onClick={() => toast('Saved', 'success')}>save</button>;
+}
+
+it('shows toasts top-right and closes each after 1000 ms', () => {
+  jest.useFakeTimers();
+  render(<ToastProvider><Saver /></ToastProvider>);
+  act(() => screen.getByRole('button', { name: 'save' }).click());
+  const toast = screen.getByText('Saved');
+  expect(toast.parentElement).toHaveClass('toasts');
+  act(() => jest.advanceTimersByTime(999));
+  expect(screen.getByText('Saved')).toBeInTheDocument();
+  act(() => jest.advanceTimersByTime(1));
+  expect(screen.queryByText('Saved')).not.toBeInTheDocument();
+});
+
+it("says 'Saved' when a setting is kept on the account and 'Save failed' when it is not", async () => {
+  let fail = false;
+  renderApp('/profile/settings', {
+    ...signedInPlayer,
+    'user.updateSettings': () => {
+      if (fail) throw new Refusal('INTERNAL', 500, 'Something went wrong');
+      return { ok: true };
+    },
+  });
+  await userEvent.click(await screen.findByRole('button', { name: 'Light' }));
+  expect(await screen.findByText('Saved')).toBeInTheDocument();
+  fail = true;
+  await userEvent.click(screen.getByRole('button', { name: 'Dark' }));
+  expect(await screen.findByText('Save failed')).toBeInTheDocument();
+});
+
+function Broken(): never {
+  throw new Error('render failed');
+}
+
+describe('a fatal error', () => {
+  const userAgent = navigator.userAgent;
+  let logged: unknown[][] = [];
+  beforeEach(() => {
+    logged = [];
+    jest.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void logged.push(args));
+  });
+  afterEach(() => {
+    Object.defineProperty(navigator, 'userAgent', { value: userAgent, configurable: true });
+    jest.restoreAllMocks();
+  });
+
+  it('shows players the error view', () => {
+    render(<ErrorBoundary><Broken /></ErrorBoundary>);
+    expect(screen.getByRole('heading', { name: 'Internal Server Error' })).toBeInTheDocument();
+  });
+
+  it('is logged and shows no error page to a crawler', () => {
+    Object.defineProperty(navigator, 'userAgent', { value: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)', configurable: true });
+    const { container } = render(<ErrorBoundary><Broken /></ErrorBoundary>);
+    expect(container).toBeEmptyDOMElement();
+    expect(logged.some((args) => args[0] === 'The app failed to render')).toBe(true);
+  });
+});
+
+it('says the player is offline when a page cannot load without a connection', async () => {
+  Object.defineProperty(navigator, 'onLine', { value: false, configurable: true });
+  try {
+    renderApp('/currency', { ...signedInPlayer, 'home.currency': () => { throw new TypeError('Failed to fetch'); } });
+    expect(await screen.findByRole('alert', {}, { timeout: 4000 })).toHaveTextContent('You are offline. Check your connection and try again.');
+  } finally {
+    Object.defineProperty(navigator, 'onLine', { value: true, configurable: true });
+  }
+});
+
+it("offers 'Install the app' on the profile where the browser has an install prompt", async () => {
+  const { captureInstallPrompt } = await import('../lib/installPrompt');
+  captureInstallPrompt();
+  renderApp('/profile', signedInPlayer);
+  expect(await screen.findByText('Settings')).toBeInTheDocument();
+  expect(screen.queryByRole('button', { name: 'Install the app' })).not.toBeInTheDocument();
+  const prompt = jest.fn(async () => undefined);
+  act(() => void window.dispatchEvent(Object.assign(new Event('beforeinstallprompt', { cancelable: true }), { prompt, userChoice: Promise.resolve({ outcome: 'accepted' }) })));
+  await userEvent.click(await screen.findByRole('button', { name: 'Install the app' }));
+  expect(prompt).toHaveBeenCalledTimes(1);
+  expect(screen.queryByRole('button', { name: 'Install the app' })).not.toBeInTheDocument();
+});

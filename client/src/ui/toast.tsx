@@ -1,0 +1,42 @@
+import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
+
+/** How long a toast stays (spec §9: the app's toast auto-close is 1000 ms). */
+export const TOAST_MS = 1000;
+
+type ToastKind = 'success' | 'error' | 'info';
+interface Toast {
+  id: number;
+  text: string;
+  kind: ToastKind;
+}
+
+type ShowToast = (text: string, kind?: ToastKind) => void;
+const ToastContext = createContext<ShowToast | null>(null);
+
+/** Toasts top-right (spec §2), each closing after TOAST_MS. */
+export function ToastProvider({ children }: { children: ReactNode }) {
+  const [toasts, setToasts] = useState<Toast[]>([]);
+  const nextId = useRef(1);
+  const show = useCallback<ShowToast>((text, kind = 'info') => {
+    const id = nextId.current++;
+    setToasts((current) => [...current, { id, text, kind }]);
+    setTimeout(() => setToasts((current) => current.filter((toast) => toast.id !== id)), TOAST_MS);
+  }, []);
+  const value = useMemo(() => show, [show]);
+  return (
+    <ToastContext.Provider value={value}>
+      {children}
+      <div className="toasts" role="status" aria-live="polite">
+        {toasts.map((toast) => (
+          <div key={toast.id} className={`toast toast-${toast.kind}`}>{toast.text}</div>
+        ))}
+      </div>
+    </ToastContext.Provider>
+  );
+}
+
+export function useToast(): ShowToast {
+  const show = useContext(ToastContext);
+  if (!show) throw new Error('useToast needs <ToastProvider>');
+  return show;
+}

@@ -1,0 +1,318 @@
+// The player's flows in a real Chromium, launched as Telegram launches the app: signed initData in the URL hash.
+import type { Page } from 'playwright-core';
+import { seedDemoData } from '../server/src/db/seed';
+import { GiftCoinModel } from '../server/src/modules/coins/giftCoin.model';
+import { AppConfigModel } from '../server/src/modules/config/appConfig.model';
+import { postEntry } from '../server/src/modules/ledger/ledger.service';
+import { MissionModel, UserMissionModel } from '../server/src/modules/missions/mission.models';
+import { UserModel } from '../server/src/modules/users/user.model';
+import { silentLogger, TEST_BOT_TOKEN } from '../server/test/helpers';
+import { launchBrowser, PHONE, shot, startProductServer, telegramLaunchUrl, type ProductServer, type TestBrowser } from './support';
+
+// a real browser against a live server: minutes, not the 5 s of unit tests
+jest.setTimeout(240_000);
+
+let product: ProductServer;
+let browser: TestBrowser;
+let nextTelegramId = 7_000_001;
+
+beforeAll(async () => {
+  await seedDemoData(silentLogger);
+  product = await startProductServer({ TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN });
+  browser = await launchBrowser();
+  await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: product.base });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await product?.close();
+});
+
+afterAll(() => {
+  expect(browser.pageErrors).toEqual([]);
+});
+
+/** A new player (a Telegram id never seen before) opening the app at `path` from Telegram, in English. */
+async function launch(path: string, language = 'en'): Promise<{ page: Page; telegramId: number }> {
+  const telegramId = nextTelegramId++;
+  const page = await browser.openPage(PHONE);
+  // Go opens mission links in a new window; offline there is nothing to load there, so close it
+  page.on('popup', (popup) => void popup.close());
+  // each player starts with no remembered language, theme or launch of another player
+  await page.goto(`${product.base}/healthz`);
+  await page.evaluate(() => {
+    localStorage.clear();
+    sessionStorage.clear();
+  });
+  await page.goto(telegramLaunchUrl(product.base, path, { user: { id: telegramId, first_name: `Player ${telegramId}`, language_code: language } }, TEST_BOT_TOKEN));
+  return { page, telegramId };
+}
+
+async function playerId(telegramId: number) {
+  const user = await UserModel.findOne({ telegramId }).lean();
+  if (!user) throw new Error(`player ${telegramId} has not launched the app`);
+  return user._id;
+}
+
+/** The ⭐ missions done for this player, so a test can reach a mission behind the ⭐ gate. */
+async function finishStarMissions(telegramId: number) {
+  const user = await playerId(telegramId);
+  const stars = await MissionModel.find({ mustDone: true, enabled: true }).lean();
+  const now = new Date();
+  await UserMissionModel.insertMany(
+    stars.map((m) => ({ user, mission: m._id, category: m.category, coin: m.coin, reward: m.reward, status: 'done', startedAt: now, claimedAt: now, doneAt: now })),
+  );
+}
+
+/** A new player whose ⭐ missions are done, on home. */
+async function launchPastTheStarGate() {
+  const launched = await launch('/');
+  await launched.page.getByText('Categories').waitFor();
+  await finishStarMissions(launched.telegramId);
+  return launched;
+}
+
+async function openMission(page: Page, category: string, title: string) {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tasks' }).click();
+  await page.getByRole('link', { name: new RegExp(category) }).click();
+  await page.getByRole('link', { name: new RegExp(title) }).click();
+  await page.getByRole('heading', { name: title, level: 2 }).waitFor();
+}
+
+/** Opens each tab, waits for a text it shows, and takes its screenshot. */
+async function visitTabs(page: Page, screens: Array<[tab: string, text: string, screenshot: string]>) {
+  for (const [tab, text, name] of screens) {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: tab }).click();
+    await page.getByText(text).first().waitFor();
+    await shot(page, name);
+  }
+}
+
+const toast = (page: Page, text: string) => page.locator('.toast', { hasText: text }).waitFor();
+
+it('finishes the Auto ⭐ mission and sees the balance grow on the currency page', async () => {
+  const { page } = await launch('/currency');
+  const gift = page.getByRole('listitem').filter({ hasText: 'Gift Coin' });
+  await expect(gift.textContent()).resolves.toContain('0 GIFT');
+  await shot(page, 'player-currency-before-en');
+
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tasks' }).click();
+  await page.getByRole('link', { name: /Claim your welcome bonus/ }).click();
+  await page.getByRole('heading', { name: /Claim your welcome bonus/ }).waitFor();
+  await shot(page, 'player-mission-auto-en');
+  const claim = page.getByRole('button', { name: 'Claim' });
+  // a double tap: the reward is credited once
+  await claim.dblclick();
+  await toast(page, '+100 GIFT received');
+  await expect(page.locator('.toast').count()).resolves.toBe(1);
+  await page.getByText('Done! +100 GIFT').waitFor();
+  await shot(page, 'player-mission-done-en');
+
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Currency' }).click();
+  await page.getByRole('listitem').filter({ hasText: 'Gift Coin' }).filter({ hasText: '100 GIFT' }).waitFor();
+  await shot(page, 'player-currency-after-en');
+  await page.close();
+});
+
+it('refuses a non-⭐ mission before the ⭐ ones with the ⭐ message', async () => {
+  const { page } = await launch('/');
+  await openMission(page, 'Events', 'Collect launch-week Stars');
+  await page.getByRole('button', { name: 'Claim' }).click();
+  await page.getByRole('alert').filter({ hasText: 'You must done all ⭐ tasks' }).waitFor();
+  await shot(page, 'player-mission-star-gate-en');
+  await page.close();
+});
+
+it("answers a wrong YouTube code with 'Incorrect code'", async () => {
+  const { page, telegramId } = await launchPastTheStarGate();
+  await openMission(page, 'Social', 'Watch: what is TON?');
+  await page.getByRole('button', { name: 'Watch' }).click();
+  await page.getByLabel('Secret code').fill('NOT-THE-CODE');
+  await page.getByRole('button', { name: 'Claim' }).click();
+  await page.getByRole('alert').filter({ hasText: 'Incorrect code' }).waitFor();
+  await shot(page, 'player-mission-youtube-en');
+  await page.close();
+});
+
+it('sends a Manual mission to review', async () => {
+  const { page, telegramId } = await launchPastTheStarGate();
+  await openMission(page, 'Get started', 'Post a story about Gift Rewards');
+  await page.getByRole('button', { name: 'Open' }).click();
+  await page.getByRole('button', { name: 'Claim' }).click();
+  await toast(page, 'Sent for review');
+  await page.getByRole('status').filter({ hasText: 'Waiting for review' }).first().waitFor();
+  const progress = await UserMissionModel.findOne({ user: await playerId(telegramId), status: 'pending' }).lean();
+  expect(progress).not.toBeNull();
+  await shot(page, 'player-mission-manual-en');
+  await page.close();
+});
+
+it('starts mining, sees it tick, finishes a short session and moves it to the wallet', async () => {
+  // a test-only App Config: a 6-second session (the earn duration is in hours)
+  await AppConfigModel.updateOne({}, { $set: { earnDurationHours: 6 / 3600 } });
+  try {
+    const { page } = await launch('/');
+    await page.getByText('No GIFT mining is active, tap Start to begin.').waitFor();
+    await shot(page, 'player-home-mining-idle-en');
+    await page.getByRole('button', { name: 'Start' }).click();
+    const mined = page.getByTestId('mined-so-far');
+    await mined.waitFor();
+    const first = await mined.textContent();
+    await page.waitForFunction((before) => document.querySelector('[data-testid="mined-so-far"]')?.textContent !== before, first);
+    await shot(page, 'player-home-mining-running-en');
+
+    await page.getByText('Completed mining ready to move').waitFor();
+    await expect(page.getByTestId('ready-count').textContent()).resolves.toBe('1');
+    await shot(page, 'player-home-mining-ready-en');
+    await page.getByRole('button', { name: 'Move to Wallet' }).click();
+    await toast(page, 'Moved 1 mining rewards to wallet');
+    await page.getByText('Completed mining ready to move').waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Move to Wallet' }).click();
+    await toast(page, 'Nothing to move');
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Currency' }).click();
+    await page.getByRole('listitem').filter({ hasText: 'Gift Coin' }).filter({ hasText: '240 GIFT' }).waitFor();
+    await page.close();
+  } finally {
+    await AppConfigModel.updateOne({}, { $set: { earnDurationHours: 8 } });
+  }
+});
+
+it('stakes for 1 week with the quoted profit and sees the position with its countdown', async () => {
+  const { page, telegramId } = await launch('/staking');
+  await page.getByRole('heading', { name: 'Offers' }).waitFor();
+  const gift = await GiftCoinModel.findOne({ symbol: 'GIFT' }).lean();
+  await postEntry({ userId: await playerId(telegramId), coinId: gift!._id, amount: 500_000_000n, reason: 'gift', idempotencyKey: `e2e-gift:${telegramId}`, refType: 'Test', refId: String(telegramId) });
+  await page.reload();
+  await page.getByRole('heading', { name: 'Offers' }).waitFor();
+  await page.getByText('You have no stakes yet.').waitFor();
+  await shot(page, 'player-staking-en');
+
+  await page.getByRole('link', { name: /Gift Coin/ }).click();
+  await page.getByText('Balance: 500 GIFT').waitFor();
+  await page.getByRole('textbox').fill('200');
+  await page.getByRole('button', { name: /1 week/ }).click();
+  const quote = page.getByTestId('stake-quote');
+  await quote.filter({ hasText: '+2 GIFT (1%)' }).waitFor();
+  await expect(quote.textContent()).resolves.toContain('202 GIFT');
+  await shot(page, 'player-stake-form-en');
+  await page.getByRole('button', { name: 'Confirm stake' }).dblclick();
+  await toast(page, 'Staked 200 GIFT');
+  await expect(page.locator('.toast', { hasText: 'Staked' }).count()).resolves.toBe(1);
+
+  const position = page.getByTestId('stake-position');
+  await position.filter({ hasText: /Unlocks in 6d 23:5\d:\d\d/ }).waitFor();
+  await expect(position.count()).resolves.toBe(1);
+  await page.getByText('Balance: 300 GIFT').waitFor();
+  await shot(page, 'player-stake-position-en');
+  await page.close();
+});
+
+it('copies the invite link', async () => {
+  const { page, telegramId } = await launch('/invite');
+  await page.getByRole('heading', { name: 'Invite a friend' }).waitFor();
+  const code = (await UserModel.findOne({ telegramId }).lean())!.referralCode;
+  await page.getByText(`https://t.me/GiftRewardsBot/app?startapp=${code}`).waitFor();
+  await page.getByText('50 GIFT', { exact: true }).waitFor();
+  await page.getByTestId('invite-limit').filter({ hasText: '0 / 100' }).waitFor();
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  await page.getByRole('button', { name: 'Link Copied' }).waitFor();
+  await shot(page, 'player-invite-en');
+  await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(`https://t.me/GiftRewardsBot/app?startapp=${code}`);
+  await page.getByRole('button', { name: 'Copy link' }).waitFor();
+  await page.close();
+});
+
+it('switches to Persian and turns every screen right-to-left', async () => {
+  const { page } = await launch('/profile/settings');
+  await page.getByRole('button', { name: 'فارسی' }).click();
+  await toast(page, 'ذخیره شد');
+  await expect(page.evaluate(() => document.documentElement.dir)).resolves.toBe('rtl');
+  await shot(page, 'player-settings-fa');
+
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await expect(nav.getByRole('link').allTextContents()).resolves.toEqual(['ماموریت‌ها', 'استیکینگ', 'دعوت از دوستان', 'ارزها', 'پروفایل']);
+  // the first tab sits on the right in a right-to-left layout
+  const [tasks, profile] = await Promise.all([nav.getByRole('link').first().boundingBox(), nav.getByRole('link').last().boundingBox()]);
+  expect(tasks!.x).toBeGreaterThan(profile!.x);
+
+  const screens: Array<[tab: string, text: string, screenshot: string]> = [
+    ['ماموریت‌ها', 'هیچ استخراج GIFT فعالی نیست، برای شروع «شروع» را بزنید.', 'player-home-fa'],
+    ['استیکینگ', 'پیشنهادها', 'player-staking-fa'],
+    ['دعوت از دوستان', 'لینک دعوت شما', 'player-invite-fa'],
+    ['ارزها', 'Gift Coin', 'player-currency-fa'],
+    ['پروفایل', 'تنظیمات', 'player-profile-fa'],
+  ];
+  await visitTabs(page, screens);
+  await nav.getByRole('link', { name: 'استیکینگ' }).click();
+  await page.getByRole('link', { name: /Gift Coin/ }).click();
+  await page.getByRole('button', { name: 'تأیید استیک' }).waitFor();
+  await shot(page, 'player-stake-form-fa');
+  await nav.getByRole('link', { name: 'ماموریت‌ها' }).click();
+  await page.getByRole('link', { name: /Social/ }).click();
+  await page.getByRole('link', { name: /Watch: what is TON\?/ }).waitFor();
+  await shot(page, 'player-category-fa');
+  await page.getByRole('link', { name: /Watch: what is TON\?/ }).click();
+  await page.getByText('کد مخفی گفته‌شده').waitFor();
+  await shot(page, 'player-mission-fa');
+  await page.goto(`${product.base}/categories/not-a-category/missions`);
+  await page.getByText('این دسته‌بندی وجود ندارد یا بسته شده است.').waitFor();
+  await shot(page, 'player-category-not-found-fa');
+  await page.close();
+});
+
+it('installs the Workbox service worker at /sw.js (scope /), and an offline reload says the player is offline', async () => {
+  const installable = await launchBrowser({ serviceWorkers: 'allow' });
+  try {
+    const page = await installable.openPage(PHONE);
+    await page.goto(telegramLaunchUrl(product.base, '/', { user: { id: nextTelegramId++, language_code: 'en' } }, TEST_BOT_TOKEN));
+    await page.getByText('Categories').waitFor();
+    const worker = await page.evaluate(async () => {
+      const registration = await navigator.serviceWorker.ready;
+      return { scope: registration.scope, script: registration.active?.scriptURL };
+    });
+    expect(worker).toEqual({ scope: `${product.base}/`, script: `${product.base}/sw.js` });
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+
+    await installable.context.setOffline(true);
+    await page.reload();
+    await page.getByRole('alert').filter({ hasText: 'You are offline. Check your connection and try again.' }).waitFor();
+    await shot(page, 'player-offline-en');
+    expect(installable.pageErrors).toEqual([]);
+  } finally {
+    await installable.close();
+  }
+});
+
+it('shows every screen in English, and the active tab readable in the light theme', async () => {
+  const { page } = await launch('/');
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  const screens: Array<[tab: string, text: string, screenshot: string]> = [
+    ['Tasks', 'No GIFT mining is active, tap Start to begin.', 'player-home-en'],
+    ['Staking', 'Offers', 'player-staking-list-en'],
+    ['Invite a friend', 'Your invite link', 'player-invite-empty-en'],
+    ['Currency', 'Gift Coin', 'player-currency-en'],
+    ['Profile', 'Settings', 'player-profile-en'],
+  ];
+  await visitTabs(page, screens);
+  await nav.getByRole('link', { name: 'Tasks' }).click();
+  await page.getByRole('link', { name: /Social/ }).click();
+  await page.getByRole('link', { name: /Follow TON on Instagram/ }).waitFor();
+  await shot(page, 'player-category-en');
+  await page.getByRole('link', { name: /Follow TON on Instagram/ }).click();
+  await page.getByRole('button', { name: 'Follow' }).click();
+  await page.getByRole('timer').filter({ hasText: /^Claim in 0[12]:\d\d$/ }).waitFor();
+  await shot(page, 'player-mission-instagram-en');
+
+  await page.goto(`${product.base}/profile/settings`);
+  await page.getByRole('button', { name: 'Light' }).click();
+  await toast(page, 'Saved');
+  await shot(page, 'player-settings-light-en');
+  await nav.getByRole('link', { name: 'Tasks' }).click();
+  await page.getByText('Categories').waitFor();
+  const active = await nav.getByRole('link', { name: 'Tasks' }).evaluate((tab) => getComputedStyle(tab).color);
+  // #2f6f14 on the light surface #f7f9f7: 5.8:1, above WCAG AA's 4.5:1
+  expect(active).toBe('rgb(47, 111, 20)');
+  await shot(page, 'player-home-light-en');
+  await page.close();
+});
