@@ -69,6 +69,6 @@ async function main() {
 }
 
 main().catch((error) => {
-  console.error(error);
+  console.error(error instanceof EnvError ? error.message : error);
   process.exit(1);
 });

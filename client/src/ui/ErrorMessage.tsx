@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { formatMessage } from '@gift/shared/src/errors';
+import { formatMessage } from '@gift/shared/errors';
 import { appErrorOf } from '../lib/trpc';
 
 /** A failed call in the player's language: by the product's error code, else a generic message. */
