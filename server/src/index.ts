@@ -6,6 +6,7 @@ import { seedDemoData } from './db/seed';
 import { EnvError, loadEnv } from './env';
 import { createLogger } from './lib/logger';
 import { backfillUsernameKeys, bootstrapSuperAdmin } from './modules/accounts/accounts.service';
+import { runExclusively } from './modules/jobs/jobLease.service';
 import { recoverPendingEntries } from './modules/ledger/ledger.service';
 import { recoverApprovedMissions } from './modules/missions/missions.service';
 
@@ -27,12 +28,15 @@ async function main() {
   const credentials = env.ADMIN_USERNAME && env.ADMIN_PASSWORD
     ? { username: env.ADMIN_USERNAME, password: env.ADMIN_PASSWORD }
     : database.embedded ? DEMO_ADMIN : undefined;
-  await backfillUsernameKeys();
-  if (credentials) await bootstrapSuperAdmin(credentials.username, credentials.password);
-  if (database.embedded) await seedDemoData(logger);
-  // finish what a crash may have interrupted: entries recorded but not posted, approvals not credited
-  await recoverPendingEntries(0);
-  await recoverApprovedMissions(0);
+  // instances sharing the database run these one at a time; the next one finds them done
+  await runExclusively('start-up', async () => {
+    await backfillUsernameKeys();
+    if (credentials) await bootstrapSuperAdmin(credentials.username, credentials.password);
+    if (database.embedded) await seedDemoData(logger);
+    // finish what a crash may have interrupted: entries recorded but not posted, approvals not credited
+    const recovered = { ledgerEntries: await recoverPendingEntries(0), approvals: await recoverApprovedMissions(0) };
+    logger.info({ recovered }, 'start-up recovery finished');
+  });
 
   const app = createApp({ env, logger });
   const server = app.listen(env.PORT);

@@ -106,7 +106,7 @@ export async function postEntry(input: PostEntry): Promise<PostResult> {
 
 /** Finishes entries left pending by a crash between recording and posting. Safe to run any time. */
 export async function recoverPendingEntries(olderThanMs = 30_000): Promise<number> {
-  const stale = await LedgerEntryModel.find({ state: 'pending', createdAt: { $lt: new Date(Date.now() - olderThanMs) } }).limit(1000);
+  const stale = await LedgerEntryModel.find({ state: 'pending', createdAt: { $lte: new Date(Date.now() - olderThanMs) } }).limit(1000);
   let recovered = 0;
   for (const entry of stale) {
     const outcome = await applyToBalance(entry);
