@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { isDuplicateKey } from '../../db/mongoErrors';
 import { JobLeaseModel } from './jobLease.model';
 
 export interface LeaseOptions {
@@ -7,10 +8,6 @@ export interface LeaseOptions {
   ttlMs?: number;
   /** How often a waiting instance asks again. */
   pollMs?: number;
-}
-
-function isDuplicateKey(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: number }).code === 11000;
 }
 
 /** The lease document exists before anyone competes for it, so taking it is one conditional update without upsert. */
