@@ -25,10 +25,12 @@ const SERVER_DIR = path.resolve(__dirname, '..');
 const OPS = { username: 'ops', password: 'a long operator password' };
 
 interface Instance {
-  process: ChildProcess;
   base: string;
   logs: Array<Record<string, unknown>>;
 }
+
+/** Every server started, stopped at the end even when the other failed to start. */
+const spawned: ChildProcess[] = [];
 
 /** A mission as the console saves it: the reward is a decimal string. */
 function saveMission(fields: Record<string, unknown>) {
@@ -55,6 +57,7 @@ function startInstance(mongoUrl: string): Promise<Instance> {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  spawned.push(child);
   const logs: Instance['logs'] = [];
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));
@@ -64,15 +67,15 @@ function startInstance(mongoUrl: string): Promise<Instance> {
       if (!line.startsWith('{')) return;
       const entry = JSON.parse(line) as Record<string, unknown>;
       logs.push(entry);
-      if (entry.msg === 'listening') resolve({ process: child, base: `http://127.0.0.1:${entry.port}`, logs });
+      if (entry.msg === 'listening') resolve({ base: `http://127.0.0.1:${entry.port}`, logs });
     });
   });
 }
 
-async function stop(instance: Instance) {
-  if (instance.process.exitCode !== null) return;
-  const exited = once(instance.process, 'exit');
-  instance.process.kill('SIGTERM');
+async function stop(child: ChildProcess) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
   await exited;
 }
 
@@ -109,7 +112,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await Promise.all(instances.map(stop));
+  await Promise.all(spawned.map(stop));
 });
 
 describe('two server processes on one database', () => {
