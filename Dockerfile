@@ -13,23 +13,21 @@ COPY client/package.json client/
 COPY admin/package.json admin/
 RUN npm ci --no-audit --no-fund
 COPY . .
+# the compiled server (server/dist, shared inside), the two front ends, and beside them in /runtime the
+# server's production dependencies only: no tsx, no embedded database, no front-end or build packages
 RUN npm run build \
-  && npm prune --omit=dev --no-audit --no-fund
+  && server/scripts/install-runtime.sh /runtime
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production \
     PORT=3000
 WORKDIR /app
-COPY --from=build --chown=node:node /app/package.json /app/package-lock.json /app/tsconfig.base.json ./
-COPY --from=build --chown=node:node /app/node_modules ./node_modules
-COPY --from=build --chown=node:node /app/shared ./shared
-COPY --from=build --chown=node:node /app/server ./server
-COPY --from=build --chown=node:node /app/client/package.json ./client/package.json
+COPY --from=build --chown=node:node /runtime ./
+COPY --from=build --chown=node:node /app/server/dist ./server/dist
 COPY --from=build --chown=node:node /app/client/dist ./client/dist
-COPY --from=build --chown=node:node /app/admin/package.json ./admin/package.json
 COPY --from=build --chown=node:node /app/admin/dist ./admin/dist
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-CMD ["npm", "--workspace", "server", "run", "start"]
+CMD ["node", "--enable-source-maps", "server/dist/index.js"]

@@ -10,7 +10,7 @@ import { ERROR_MESSAGES, TRPC_MAX_BATCH_SIZE } from '@gift/shared';
 import type { Env } from './env';
 import { AppError } from './lib/errors';
 import { checkJsonDepth, jsonBody, tooDeep, TOO_DEEP } from './lib/jsonBody';
-import { createLogger, type Logger } from './lib/logger';
+import { createLogger, requestLogging, type Logger } from './lib/logger';
 import { requireAccount } from './rest/adminAuth';
 import { adminResources } from './rest/registry';
 import { resourceRouter } from './rest/resource';
@@ -89,7 +89,7 @@ export function createApp(options: AppOptions): Express {
     }),
   );
   app.use(compression());
-  app.use(pinoHttp({ logger, autoLogging: { ignore: (req) => req.url === '/healthz' } }));
+  app.use(pinoHttp(requestLogging(logger)));
 
   app.get('/healthz', async (_req, res) => {
     const up = mongoose.connection.readyState === 1;

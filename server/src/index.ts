@@ -7,6 +7,7 @@ import { EnvError, loadEnv } from './env';
 import { createLogger } from './lib/logger';
 import { backfillUsernameKeys, bootstrapSuperAdmin } from './modules/accounts/accounts.service';
 import { BotRuntime } from './modules/bot/botRuntime';
+import { runExclusively } from './modules/jobs/jobLease.service';
 import { recoverPendingEntries } from './modules/ledger/ledger.service';
 import { recoverApprovedMissions } from './modules/missions/missions.service';
 
@@ -28,12 +29,15 @@ async function main() {
   const credentials = env.ADMIN_USERNAME && env.ADMIN_PASSWORD
     ? { username: env.ADMIN_USERNAME, password: env.ADMIN_PASSWORD }
     : database.embedded ? DEMO_ADMIN : undefined;
-  await backfillUsernameKeys();
-  if (credentials) await bootstrapSuperAdmin(credentials.username, credentials.password);
-  if (database.embedded) await seedDemoData(logger);
-  // finish what a crash may have interrupted: entries recorded but not posted, approvals not credited
-  await recoverPendingEntries(0);
-  await recoverApprovedMissions(0);
+  // instances sharing the database run these one at a time; the next one finds them done
+  await runExclusively('start-up', async () => {
+    await backfillUsernameKeys();
+    if (credentials) await bootstrapSuperAdmin(credentials.username, credentials.password);
+    if (database.embedded) await seedDemoData(logger);
+    // finish what a crash may have interrupted: entries recorded but not posted, approvals not credited
+    const recovered = { ledgerEntries: await recoverPendingEntries(0), approvals: await recoverApprovedMissions(0) };
+    logger.info({ recovered }, 'start-up recovery finished');
+  });
 
   const bot = new BotRuntime({ env, logger });
   const app = createApp({ env, logger, bot });
@@ -74,6 +78,6 @@ async function main() {
 }
 
 main().catch((error) => {
-  console.error(error);
+  console.error(error instanceof EnvError ? error.message : error);
   process.exit(1);
 });

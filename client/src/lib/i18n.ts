@@ -1,6 +1,6 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { LANGUAGES, type Language } from '@gift/shared/src/constants';
+import { LANGUAGES, type Language } from '@gift/shared/constants';
 import { en } from '../locales/en';
 import { fa } from '../locales/fa';
 

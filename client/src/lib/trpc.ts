@@ -1,16 +1,14 @@
 import { QueryClient } from '@tanstack/react-query';
 import { httpBatchLink, retryLink, TRPCClientError } from '@trpc/client';
 import { createTRPCReact } from '@trpc/react-query';
-import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import superjson from 'superjson';
-import { TRPC_MAX_BATCH_SIZE } from '@gift/shared/src/constants';
+import { TRPC_MAX_BATCH_SIZE } from '@gift/shared/constants';
 // type-only: no server code reaches the bundle
-import type { AppRouter } from '../../../server/src/trpc/root';
+import type { AppRouter } from '@gift/server';
 import { telegramInitData } from './telegram';
 
 export const trpc = createTRPCReact<AppRouter>();
-export type RouterInputs = inferRouterInputs<AppRouter>;
-export type RouterOutputs = inferRouterOutputs<AppRouter>;
+export type { RouterInputs, RouterOutputs } from '@gift/server';
 
 /** Where the token of a web sign-in (username + code, outside Telegram) is kept. */
 export const PLAYER_TOKEN_KEY = 'playerToken';

@@ -1,4 +1,4 @@
-import { ERROR_MESSAGES, type ErrorCode } from '@gift/shared/src/errors';
+import { ERROR_MESSAGES, type ErrorCode } from '@gift/shared/errors';
 
 /** English: the spec's words. Every key here must exist in fa.ts (its type checks that). */
 export const en = {

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { formatMessage } from '@gift/shared/src/errors';
+import { formatMessage } from '@gift/shared/errors';
 import { appErrorOf, isNetworkFailure } from '../lib/trpc';
 
 type Translate = ReturnType<typeof useTranslation>['t'];

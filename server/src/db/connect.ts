@@ -1,5 +1,5 @@
 import mongoose from 'mongoose';
-import type { Env } from '../env';
+import { EnvError, type Env } from '../env';
 import type { Logger } from '../lib/logger';
 
 /** mongodb://host:port/?opts + name -> mongodb://host:port/name?opts */
@@ -23,7 +23,12 @@ export async function connectDatabase(env: Env, logger: Logger): Promise<Databas
   let stopEmbedded: (() => Promise<unknown>) | undefined;
   if (!uri) {
     const { startEmbeddedMongo } = await import('./embeddedMongo.mjs');
-    const embedded = await startEmbeddedMongo();
+    const embedded = await startEmbeddedMongo().catch((error: unknown) => {
+      // a production install (npm ci --omit=dev) has no embedded database: say what to do instead
+      if ((error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' || (error as { code?: string }).code === 'MODULE_NOT_FOUND')
+        throw new EnvError(['MONGO_URL: not set, and the embedded database is not installed here (it comes with the development dependencies, `npm install`). Set MONGO_URL to a MongoDB, e.g. mongodb://localhost:27017/gift']);
+      throw error;
+    });
     uri = withDatabaseName(embedded.uri, 'gift');
     kind = embedded.kind;
     stopEmbedded = embedded.stop;

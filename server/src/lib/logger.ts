@@ -1,14 +1,50 @@
-import pino, { type DestinationStream } from 'pino';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import pino from 'pino';
+import type { Options } from 'pino-http';
 
-/** Structured JSON logs; secrets are redacted wherever they might appear. */
-export function createLogger(level: string, destination?: DestinationStream) {
-  return pino({
+/** Structured JSON logs (to stdout unless a destination is given); secrets are redacted wherever they might appear. */
+export function createLogger(level: string, destination?: pino.DestinationStream) {
+  const options = {
     level,
     redact: {
       // the webhook's secret token is derived from the bot token
       paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-telegram-bot-api-secret-token"]', 'password', '*.password', 'botToken', '*.botToken'],
       censor: '[redacted]',
     },
-  }, destination);
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 export type Logger = ReturnType<typeof createLogger>;
+
+const pathOf = (req: IncomingMessage & { originalUrl?: string }) => (req.originalUrl ?? req.url ?? '').split('?')[0];
+
+/** A request id from the proxy in front is kept when it is a plain token; otherwise each request gets a new one. */
+const FORWARDED_REQUEST_ID = /^[\w.:-]{1,64}$/;
+
+/**
+ * pino-http's options for one readable line per request: method, path (no query: inputs stay out of the logs),
+ * status, milliseconds and the request id, which is also answered in X-Request-Id. No headers are logged.
+ */
+export function requestLogging(logger: Logger): Options<IncomingMessage, ServerResponse> {
+  return {
+    logger,
+    genReqId: (req, res) => {
+      const forwarded = req.headers['x-request-id'];
+      const id = typeof forwarded === 'string' && FORWARDED_REQUEST_ID.test(forwarded) ? forwarded : randomUUID();
+      res.setHeader('X-Request-Id', id);
+      return id;
+    },
+    // lines written while handling a request (errors) carry its id alone
+    quietReqLogger: true,
+    customAttributeKeys: { responseTime: 'ms' },
+    serializers: {
+      req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split('?')[0] }),
+      res: (res: { statusCode: number }) => ({ status: res.statusCode }),
+    },
+    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
+    customSuccessMessage: (req, res, ms) => `${req.method} ${pathOf(req)} ${res.statusCode} ${Math.round(ms)} ms`,
+    customErrorMessage: (req, res) => `${req.method} ${pathOf(req)} ${res.statusCode}`,
+    autoLogging: { ignore: (req) => req.url === '/healthz' },
+  };
+}

@@ -1,4 +1,4 @@
-import { ADMIN_RESOURCES } from '@gift/shared/src/constants';
+import { ADMIN_RESOURCES } from '@gift/shared/constants';
 
 /** '*' or read / write on one resource (write implies read). */
 export const PERMISSION_CHOICES = [

@@ -1,4 +1,4 @@
-import { VERIFY_TYPES } from '@gift/shared/src/constants';
+import { VERIFY_TYPES } from '@gift/shared/constants';
 
 const LABELS: Record<(typeof VERIFY_TYPES)[number], string> = {
   auto: 'Auto',

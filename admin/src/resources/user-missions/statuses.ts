@@ -1,4 +1,4 @@
-import { USER_MISSION_STATUSES } from '@gift/shared/src/constants';
+import { USER_MISSION_STATUSES } from '@gift/shared/constants';
 
 const LABELS: Record<(typeof USER_MISSION_STATUSES)[number], string> = {
   started: 'Started',

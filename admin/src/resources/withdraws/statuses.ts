@@ -1,4 +1,4 @@
-import { WITHDRAWAL_STATUSES } from '@gift/shared/src/constants';
+import { WITHDRAWAL_STATUSES } from '@gift/shared/constants';
 
 const LABELS: Record<(typeof WITHDRAWAL_STATUSES)[number], string> = {
   pending: 'Pending',

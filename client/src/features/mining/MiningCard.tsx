@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { fromMicros, toMicros } from '@gift/shared/src/money';
+import { fromMicros, toMicros } from '@gift/shared/money';
 import { useBalancesChanged } from '../../lib/balances';
 import { appErrorOf, trpc, type RouterOutputs } from '../../lib/trpc';
 import { formatCountdown, useNow } from '../../ui/countdown';

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { telegramUsername, verifyLoginCodeInput } from '@gift/shared/src/schemas/player';
+import { telegramUsername, verifyLoginCodeInput } from '@gift/shared/schemas/player';
 import { storePlayerToken, trpc } from '../../lib/trpc';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 

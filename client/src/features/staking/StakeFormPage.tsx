@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { AMOUNT_PATTERN, toMicros } from '@gift/shared/src/money';
+import { AMOUNT_PATTERN, toMicros } from '@gift/shared/money';
 import { useBalancesChanged } from '../../lib/balances';
 import { trpc, type RouterOutputs } from '../../lib/trpc';
 import { ErrorMessage, errorText } from '../../ui/ErrorMessage';

@@ -1,4 +1,4 @@
-import { AMOUNT_PATTERN, fitsDecimals, fromMicros, MONEY_DECIMALS, toMicros } from '@gift/shared/src/money';
+import { AMOUNT_PATTERN, fitsDecimals, fromMicros, MONEY_DECIMALS, toMicros } from '@gift/shared/money';
 
 /** The whole balance, cut (never rounded up) to the decimals the coin allows. */
 export function maxAmount(balance: string, decimals: number): string {

@@ -355,16 +355,18 @@ async function creditMissionReward(progress: CreditableProgress): Promise<void> 
   });
 }
 
-/** Credits an approved mission once (by its key) and counts it once (by clearing awaitingCredit). */
-async function creditApproval(approved: CreditableProgress) {
+/** Credits an approved mission once (by its key) and counts it once (by clearing awaitingCredit); true for the caller that finished it. */
+async function creditApproval(approved: CreditableProgress): Promise<boolean> {
   await creditMissionReward(approved);
   const finished = await UserMissionModel.updateOne({ _id: approved._id, awaitingCredit: true }, { $set: { awaitingCredit: false } });
   if (finished.modifiedCount) await UserModel.updateOne({ _id: approved.user }, { $inc: { doneMissionsCount: 1 } });
+  return finished.modifiedCount > 0;
 }
 
-/** Finishes approvals a crash interrupted between the status change and the credit. Safe to run any time. */
+/** Finishes approvals a crash interrupted between the status change and the credit; returns how many this call finished. Safe to run any time. */
 export async function recoverApprovedMissions(olderThanMs = 30_000): Promise<number> {
-  const interrupted = await UserMissionModel.find({ status: 'done', awaitingCredit: true, doneAt: { $lt: new Date(Date.now() - olderThanMs) } }).limit(1000);
-  for (const approved of interrupted) await creditApproval(approved);
-  return interrupted.length;
+  const interrupted = await UserMissionModel.find({ status: 'done', awaitingCredit: true, doneAt: { $lte: new Date(Date.now() - olderThanMs) } }).limit(1000);
+  let finished = 0;
+  for (const approved of interrupted) if (await creditApproval(approved)) finished++;
+  return finished;
 }

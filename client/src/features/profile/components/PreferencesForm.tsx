@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { LANGUAGES, type Language } from '@gift/shared/src/constants';
+import { LANGUAGES, type Language } from '@gift/shared/constants';
 import { currentLanguage, setLanguage } from '../../../lib/i18n';
 import { useTheme, type ThemeChoice } from '../../../ui/theme';
 

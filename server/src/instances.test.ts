@@ -1,0 +1,182 @@
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import mongoose, { Types } from 'mongoose';
+import { toMicros } from '@gift/shared';
+import { withDatabaseName } from './db/connect';
+import { AccountModel } from './modules/accounts/account.model';
+import { CategoryModel } from './modules/content/content.models';
+import { JobLeaseModel } from './modules/jobs/jobLease.model';
+import { BalanceModel, LedgerEntryModel } from './modules/ledger/ledger.models';
+import { MissionModel, UserMissionModel } from './modules/missions/mission.models';
+import { UserModel } from './modules/users/user.model';
+import { createCoin, createPlayer } from '../test/factories';
+import { TEST_BOT_TOKEN } from '../test/helpers';
+import { expectLedgerMatchesBalances } from '../test/ledgerInvariant';
+import { tmaHeader } from '../test/telegram';
+
+/**
+ * Two production servers (the compiled server/dist/index.js, as `npm start` and the image run it), each a
+ * process of its own on its own random port, against this file's database: what holds across requests must
+ * hold across instances.
+ */
+const SERVER_DIR = path.resolve(__dirname, '..');
+const OPS = { username: 'ops', password: 'a long operator password' };
+
+interface Instance {
+  base: string;
+  logs: Array<Record<string, unknown>>;
+}
+
+/** Every server started, stopped at the end even when the other failed to start. */
+const spawned: ChildProcess[] = [];
+
+/** A mission as the console saves it: the reward is a decimal string. */
+function saveMission(fields: Record<string, unknown>) {
+  const mission = new MissionModel();
+  mission.set({ link: 'https://example.com', ...fields });
+  return mission.save();
+}
+
+function startInstance(mongoUrl: string): Promise<Instance> {
+  const child = spawn(process.execPath, ['--enable-source-maps', 'dist/index.js'], {
+    cwd: SERVER_DIR,
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: 'production',
+      PORT: '0',
+      MONGO_URL: mongoUrl,
+      JWT_SECRET: 'instances-test-secret-'.padEnd(48, 'x'),
+      ADMIN_USERNAME: OPS.username,
+      ADMIN_PASSWORD: OPS.password,
+      TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN,
+      TELEGRAM_API_ROOT: 'http://127.0.0.1:9',
+      PUBLIC_URL: 'https://gift.test',
+      LOG_LEVEL: 'info',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  spawned.push(child);
+  const logs: Instance['logs'] = [];
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`server exited with ${code} before listening:\n${stderr}`)));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (!line.startsWith('{')) return;
+      const entry = JSON.parse(line) as Record<string, unknown>;
+      logs.push(entry);
+      if (entry.msg === 'listening') resolve({ base: `http://127.0.0.1:${entry.port}`, logs });
+    });
+  });
+}
+
+async function stop(child: ChildProcess) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  await exited;
+}
+
+let instances: Instance[] = [];
+const pending = { entries: 0, approvals: 0 };
+let recoveredPlayers: Types.ObjectId[] = [];
+let recoveredCoin: Types.ObjectId;
+
+beforeAll(async () => {
+  // the production build, as `npm start` makes it
+  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: SERVER_DIR, stdio: 'pipe' });
+
+  // what a crash left behind: credits recorded but not applied, and approvals not yet credited
+  const coin = await createCoin();
+  recoveredCoin = coin._id;
+  const players = await Promise.all([createPlayer(), createPlayer(), createPlayer()]);
+  recoveredPlayers = players.map((p) => p._id);
+  for (const [i, player] of players.entries()) {
+    for (let n = 0; n < 20; n++) {
+      await LedgerEntryModel.create({ user: player._id, coin: coin._id, amount: Number(toMicros('1.5')), reason: 'mining', idempotencyKey: `crash:${i}:${n}`, state: 'pending' });
+      pending.entries++;
+    }
+  }
+  const category = await CategoryModel.create({ title: 'Recovered' });
+  for (const [i, player] of players.entries()) {
+    const mission = await saveMission({ category: category._id, coin: coin._id, title: `Review ${i}`, reward: '4', verifyType: 'manual' });
+    await UserMissionModel.create({ user: player._id, mission: mission._id, category: category._id, coin: coin._id, reward: Number(toMicros('4')), status: 'done', doneAt: new Date(Date.now() - 60_000), awaitingCredit: true });
+    pending.approvals++;
+  }
+
+  // both at once, as `docker compose up` starts them
+  const url = withDatabaseName(process.env.TEST_MONGO_URL!, mongoose.connection.name);
+  instances = await Promise.all([startInstance(url), startInstance(url)]);
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all(spawned.map(stop));
+});
+
+describe('two server processes on one database', () => {
+  it('both run the start-up work one after the other: each pending entry and approval is finished once, one super-admin exists', async () => {
+    const reports = instances.map((instance) => instance.logs.find((entry) => entry.msg === 'start-up recovery finished')?.recovered as { ledgerEntries: number; approvals: number });
+    expect(reports.every(Boolean)).toBe(true);
+    // one instance finished everything; the other, started at the same moment, found nothing left
+    expect(reports.map((r) => r.ledgerEntries).sort((a, b) => a - b)).toEqual([0, pending.entries]);
+    expect(reports.map((r) => r.approvals).sort((a, b) => a - b)).toEqual([0, pending.approvals]);
+
+    expect(await LedgerEntryModel.countDocuments({ state: 'pending' })).toBe(0);
+    for (const player of recoveredPlayers) {
+      const balances = await expectLedgerMatchesBalances(player);
+      // 20 credits of 1.5 and one approved mission of 4, each once
+      expect(balances.get(String(recoveredCoin))).toBe(toMicros('34'));
+      expect((await UserModel.findById(player).lean())!.doneMissionsCount).toBe(1);
+    }
+    expect(await UserMissionModel.countDocuments({ awaitingCredit: true })).toBe(0);
+    expect(await AccountModel.countDocuments({ username: OPS.username })).toBe(1);
+    expect(await JobLeaseModel.findOne({ name: 'start-up' }).lean()).toMatchObject({ holder: null });
+  });
+
+  it('holds the console sign-in limit across both: 10 failures per address and username, wherever they land', async () => {
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 14; attempt++) {
+      const instance = instances[attempt % 2]!;
+      const response = await fetch(`${instance.base}/api/admin/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: OPS.username, password: `wrong password ${attempt}` }),
+      });
+      statuses.push(response.status);
+    }
+    expect(statuses).toEqual([...Array(10).fill(401), 429, 429, 429, 429]);
+    // the right password is refused too until the window ends, on either instance
+    for (const instance of instances) {
+      const response = await fetch(`${instance.base}/api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(OPS) });
+      expect(response.status).toBe(429);
+    }
+  });
+
+  it('credits one mission once when 100 claims of it are split across both', async () => {
+    const [coin, category, player] = await Promise.all([createCoin(), CategoryModel.create({ title: 'Race' }), createPlayer()]);
+    const mission = await saveMission({ category: category._id, coin: coin._id, title: 'Join us', reward: '2.5', verifyType: 'auto' });
+    const authorization = tmaHeader({ user: { id: player.telegramId, first_name: 'Test', username: player.username } });
+    const body = JSON.stringify({ json: { missionId: String(mission._id) } });
+
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, async (_, i) => {
+        const instance = instances[i % 2]!;
+        const response = await fetch(`${instance.base}/trpc/missions.claim`, { method: 'POST', headers: { 'content-type': 'application/json', authorization }, body });
+        return { instance: i % 2, status: response.status };
+      }),
+    );
+    const succeeded = answers.filter((a) => a.status === 200);
+    expect(succeeded).toHaveLength(1);
+    // every other claim was refused as a player's error, not a server failure, by both instances
+    expect(answers.filter((a) => a.status >= 500)).toEqual([]);
+    expect(new Set(answers.filter((a) => a.status !== 200).map((a) => a.instance))).toEqual(new Set([0, 1]));
+
+    const balances = await expectLedgerMatchesBalances(player._id);
+    expect(balances.get(String(coin._id))).toBe(toMicros('2.5'));
+    expect(await LedgerEntryModel.countDocuments({ user: player._id, reason: 'mission' })).toBe(1);
+    expect(await UserMissionModel.findOne({ user: player._id, mission: mission._id }).lean()).toMatchObject({ status: 'done' });
+    expect(await BalanceModel.countDocuments({ user: player._id })).toBe(1);
+  });
+});

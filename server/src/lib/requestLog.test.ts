@@ -1,0 +1,46 @@
+import { Writable } from 'node:stream';
+import request from 'supertest';
+import { createApp } from '../app';
+import { testEnv } from '../../test/helpers';
+import { createLogger } from './logger';
+
+/** An app whose logs are kept as lines, as an operator reading them would see them. */
+function appWithLogs() {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(...String(chunk).split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const app = createApp({ env: testEnv(), logger: createLogger('info', sink), clientDist: '/nonexistent', adminDist: '/nonexistent' });
+  return { app, lines };
+}
+
+describe('request log', () => {
+  it('writes one short line per request: method, path, status, time and the id answered in X-Request-Id, no headers', async () => {
+    const { app, lines } = appWithLogs();
+    const response = await request(app)
+      .get('/trpc/home.get?batch=1&input={"0":{"json":{"code":"123456"}}}')
+      .set('Authorization', 'tma user=%7B%22id%22%3A1%7D&hash=secret-looking-hash')
+      .set('Cookie', 'session=abc')
+      .set('User-Agent', 'Mozilla/5.0 (a long browser name)');
+    expect(lines).toHaveLength(1);
+    const line = JSON.parse(lines[0]!);
+    expect(line).toMatchObject({ req: { method: 'GET', path: '/trpc/home.get' }, res: { status: response.status }, reqId: response.headers['x-request-id'] });
+    expect(line.msg).toMatch(/^GET \/trpc\/home\.get \d{3} \d+ ms$/);
+    expect(typeof line.ms).toBe('number');
+    for (const leak of ['secret-looking-hash', 'session=abc', 'Mozilla', '123456', 'headers']) expect(lines[0]).not.toContain(leak);
+    expect(lines[0]!.length).toBeLessThan(300);
+  });
+
+  it('never logs a sign-in password or token, and keeps a request id the proxy sent when it is a plain token', async () => {
+    const { app, lines } = appWithLogs();
+    await request(app).post('/api/admin/login').set('X-Request-Id', 'proxy-7f3a').send({ username: 'nobody', password: 'a-password-to-hide' });
+    const refused = await request(app).get('/api/admin/users').set('X-Request-Id', 'not a plain token').set('Authorization', 'Bearer eyJ.fake.token');
+    expect(lines.map((l) => JSON.parse(l).reqId)).toEqual(['proxy-7f3a', refused.headers['x-request-id']]);
+    expect(refused.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(lines.map((l) => JSON.parse(l).msg)).toEqual([expect.stringMatching(/^POST \/api\/admin\/login 401 /), expect.stringMatching(/^GET \/api\/admin\/users 401 /)]);
+    for (const line of lines) for (const leak of ['a-password-to-hide', 'eyJ.fake.token']) expect(line).not.toContain(leak);
+  });
+});
