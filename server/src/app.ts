@@ -13,6 +13,7 @@ import { requireAccount } from './rest/adminAuth';
 import { adminResources } from './rest/registry';
 import { resourceRouter } from './rest/resource';
 import { adminLoginRouter } from './modules/accounts/accounts.rest';
+import { dashboardRouter } from './modules/dashboard/dashboard.rest';
 import { telegramWebhook } from './modules/referrals/bot.service';
 import { createContext } from './trpc/context';
 import { appRouter } from './trpc/root';
@@ -121,6 +122,7 @@ export function createApp(options: AppOptions): Express {
   admin.use(express.json({ limit: '100kb' }));
   admin.use(adminLoginRouter(env));
   admin.use(requireAccount(env.JWT_SECRET));
+  admin.use('/dashboard', dashboardRouter());
   for (const resource of adminResources) admin.use(`/${resource.name}`, resourceRouter(resource));
   admin.use((_req, _res, next) => next(new AppError('NOT_FOUND')));
   app.use('/api/admin', admin);

@@ -30,13 +30,21 @@ export const httpUrl = z
   .trim()
   .url('Enter a valid URL')
   .refine((v) => /^https?:\/\//i.test(v), 'Use an http or https URL');
-export const optionalUrl = z.union([httpUrl, z.literal('')]).optional();
+/**
+ * An optional text field: empty, blank, null (what a console form sends for a cleared input) or absent all mean
+ * none, stored as ''; anything else must pass the field's own schema, whose message names the problem.
+ */
+export const blankable = <T extends z.ZodType<string, string>>(schema: T) =>
+  z.preprocess((v) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v), schema.optional()).transform((v) => v ?? '');
+export const optionalUrl = blankable(httpUrl);
+/** A field with a default: a cleared console input (null) takes the default, like an absent one. */
+export const nullAsAbsent = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === null ? undefined : v), schema);
 const SITE_PATH = /^\/(?!\/)[A-Za-z0-9._~\-/]+$/;
 /** An image: an http(s) URL, or a path on this site such as /demo/cover.svg (shipped with the app). */
 export const imageUrl = z
   .string()
   .trim()
   .refine((v) => SITE_PATH.test(v) || httpUrl.safeParse(v).success, 'Enter an http(s) URL or a path on this site like /images/banner.png');
-export const optionalImage = z.union([imageUrl, z.literal('')]).optional();
+export const optionalImage = blankable(imageUrl);
 export const order = z.coerce.number().int('Must be a whole number').min(0).max(1_000_000).default(0);
 export const nonEmpty = (max = 200) => z.string().trim().min(1, 'This field is required').max(max);

@@ -1,6 +1,7 @@
 import type { Types } from 'mongoose';
 import { fromMicros, withdrawalReviewInput } from '@gift/shared';
 import type { ResourceDefinition } from '../../rest/resource';
+import { UserModel } from '../users/user.model';
 import { WithdrawalModel } from './withdrawal.model';
 import { processWithdrawal } from './withdrawals.service';
 
@@ -44,9 +45,11 @@ export const withdrawsResource: ResourceDefinition<typeof withdrawalReviewInput>
   model: WithdrawalModel,
   updateSchema: withdrawalReviewInput,
   searchFields: ['address', 'txHash'],
+  searchReferences: { user: { model: UserModel, fields: ['name', 'username'] } },
   filters: { status: 'equals', user: 'objectId', coin: 'objectId' },
   sortable: ['amount', 'status', 'processedAt'],
   canDelete: false,
+  deleteRefusal: 'a withdrawal is part of the ledger; reject a pending one instead',
   present: presentForConsole,
   show: async (doc) => presentForConsole(await withNames(doc as WithdrawalDocument)),
   update: async (id, review, req) =>
