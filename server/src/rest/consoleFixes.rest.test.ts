@@ -56,7 +56,7 @@ describe('what a console form sends, as operators found it', () => {
   it('finds withdrawals by the player', async () => {
     const coin = await createCoin();
     const player = await createPlayer({ name: 'Zahra Karimi', username: 'zahra_k' });
-    const withdrawal = await WithdrawalModel.create({ user: player._id, coin: coin._id, amount: '1', address: 'UQz', idempotencyKey: 'find-me' });
+    const withdrawal = await WithdrawalModel.create({ user: player._id, coin: coin._id, amount: 1_000_000, address: 'UQz', idempotencyKey: 'find-me' });
     for (const q of ['zahra', 'Karimi', 'ZAHRA_K']) {
       const res = await api.get('/withdraws', { filter: { q } }).expect(200);
       expect(res.body.map((w: { id: string }) => w.id)).toEqual([String(withdrawal._id)]);

@@ -1,4 +1,4 @@
-import { fromMicros } from '@gift/shared';
+import { fromMicros, toMicros } from '@gift/shared';
 import { createApp } from '../../app';
 import { silentLogger, testEnv } from '../../../test/helpers';
 import { createCoin, createPlayer } from '../../../test/factories';
@@ -14,10 +14,10 @@ const app = createApp({ env: testEnv(), logger: silentLogger, clientDist: '/none
 async function pendingReviews(count: number) {
   const coin = await createCoin();
   const category = await CategoryModel.create({ title: 'Review work' });
-  const mission = await MissionModel.create({ category: category._id, coin: coin._id, title: 'Post a screenshot', reward: '5', verifyType: 'manual' });
+  const mission = await MissionModel.create({ category: category._id, coin: coin._id, title: 'Post a screenshot', reward: Number(toMicros('5')), verifyType: 'manual' });
   const players = await Promise.all(Array.from({ length: count }, () => createPlayer()));
   const reviews = await UserMissionModel.insertMany(
-    players.map((player) => ({ user: player._id, mission: mission._id, category: category._id, coin: coin._id, reward: '5', status: 'pending', claimedAt: new Date() })),
+    players.map((player) => ({ user: player._id, mission: mission._id, category: category._id, coin: coin._id, reward: Number(toMicros('5')), status: 'pending' as const, claimedAt: new Date() })),
   );
   return { coin, mission, players, ids: reviews.map((r) => String(r._id)) };
 }
@@ -88,8 +88,8 @@ describe('bulk review of Manual missions', () => {
     expect(fromMicros(await balanceOf(players[0]!._id, coin._id))).toBe('5');
     expect(fromMicros(await balanceOf(players[1]!._id, coin._id))).toBe('5');
     expect(await balanceOf(players[2]!._id, coin._id)).toBe(0n);
-    expect(await LedgerEntryModel.countDocuments({ refId: { $in: [first, second] }, createdBy: operator.id })).toBe(2);
-    expect(await AuditEntryModel.countDocuments({ action: 'review', record: { $in: [first, second] }, 'after.status': 'done' })).toBe(2);
+    expect(await LedgerEntryModel.countDocuments({ refId: { $in: [first!, second!] }, createdBy: operator.account._id })).toBe(2);
+    expect(await AuditEntryModel.countDocuments({ action: 'review', record: { $in: [first!, second!] }, 'after.status': 'done' } as never)).toBe(2);
 
     const again = await api.post('/user-missions/bulk-review', { ids: [first, ids[2]], status: 'done' }).expect(200);
     expect(again.body.reviewed).toEqual([ids[2]]);

@@ -21,18 +21,18 @@ describe('GET /api/admin/dashboard', () => {
     await fund(today._id, gift._id, '12.5');
     await fund(old._id, ton._id, '1');
     const category = await CategoryModel.create({ title: 'Dash' });
-    const mission = await MissionModel.create({ category: category._id, coin: gift._id, title: 'Dash', reward: '1', verifyType: 'manual' });
-    const progress = { mission: mission._id, category: category._id, coin: gift._id, reward: '1' };
+    const mission = await MissionModel.create({ category: category._id, coin: gift._id, title: 'Dash', reward: 1_000_000, verifyType: 'manual' });
+    const progress = { mission: mission._id, category: category._id, coin: gift._id, reward: 1_000_000 };
     await UserMissionModel.create([
-      { ...progress, user: today._id, status: 'done', doneAt: new Date() },
-      { ...progress, user: old._id, status: 'pending' },
+      { ...progress, user: today._id, status: 'done' as const, doneAt: new Date() },
+      { ...progress, user: old._id, status: 'pending' as const },
     ]);
     await WithdrawalModel.create([
-      { user: today._id, coin: gift._id, amount: '2.5', address: 'UQx', idempotencyKey: 'dash-1' },
-      { user: old._id, coin: gift._id, amount: '1', address: 'UQy', idempotencyKey: 'dash-2' },
-      { user: old._id, coin: ton._id, amount: '0.5', address: 'UQy', idempotencyKey: 'dash-3', status: 'done' },
+      { user: today._id, coin: gift._id, amount: 2_500_000, address: 'UQx', idempotencyKey: 'dash-1' },
+      { user: old._id, coin: gift._id, amount: 1_000_000, address: 'UQy', idempotencyKey: 'dash-2' },
+      { user: old._id, coin: ton._id, amount: 500_000, address: 'UQy', idempotencyKey: 'dash-3', status: 'done' as const },
     ]);
-    await MiningSessionModel.create({ user: today._id, coin: gift._id, amount: '10', startedAt: new Date(), endsAt: new Date(now + DAY), slot: String(today._id) });
+    await MiningSessionModel.create({ user: today._id, coin: gift._id, amount: 10_000_000, startedAt: new Date(), endsAt: new Date(now + DAY), slot: String(today._id) });
 
     const res = await consoleApi(app, (await createOperator(['*'])).token).get('/dashboard').expect(200);
     expect(res.body).toMatchObject({
