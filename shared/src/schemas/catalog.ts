@@ -124,6 +124,7 @@ export const stakingCoinInput = z
   })
   .refine((s) => STAKING_DURATION_KEYS.some((k) => !!s.profits[k]), {
     message: 'Offer at least one duration',
-    path: ['profits'],
+    // shown under the first duration: the form has no input for the group itself
+    path: ['profits', 'week'],
   });
 export type StakingCoinInput = z.infer<typeof stakingCoinInput>;

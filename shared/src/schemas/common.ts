@@ -11,11 +11,15 @@ function fitsStorage(value: string): boolean {
   }
 }
 
-export const objectId = z.string().regex(/^[a-f\d]{24}$/i, 'Invalid id');
+const REQUIRED = 'This field is required';
+/** A string whose absence (null from a cleared console input, or nothing) reads 'This field is required'. */
+const requiredString = () => z.string({ error: (issue) => (issue.input === undefined || issue.input === null ? REQUIRED : undefined) });
+
+export const objectId = requiredString().min(1, REQUIRED).regex(/^[a-f\d]{24}$/i, 'Invalid id');
 /** A non-negative coin amount as a decimal string, at most 6 decimals. */
-export const amount = z
-  .string()
+export const amount = requiredString()
   .trim()
+  .min(1, REQUIRED)
   .regex(AMOUNT_PATTERN, 'Enter an amount like 12 or 12.5 (at most 6 decimals)')
   .refine(fitsStorage, 'Amount too large');
 export const positiveAmount = amount.refine((v) => /[1-9]/.test(v), 'Must be more than 0');
@@ -47,4 +51,4 @@ export const imageUrl = z
   .refine((v) => SITE_PATH.test(v) || httpUrl.safeParse(v).success, 'Enter an http(s) URL or a path on this site like /images/banner.png');
 export const optionalImage = blankable(imageUrl);
 export const order = z.coerce.number().int('Must be a whole number').min(0).max(1_000_000).default(0);
-export const nonEmpty = (max = 200) => z.string().trim().min(1, 'This field is required').max(max);
+export const nonEmpty = (max = 200) => requiredString().trim().min(1, REQUIRED).max(max);
