@@ -1,4 +1,4 @@
-import { VERIFY_TYPES } from '@gift/shared/src/constants';
+import { VERIFY_TYPES } from '@gift/shared';
 
 const LABELS: Record<(typeof VERIFY_TYPES)[number], string> = {
   auto: 'Auto',
@@ -10,3 +10,4 @@ const LABELS: Record<(typeof VERIFY_TYPES)[number], string> = {
 };
 
 export const VERIFY_TYPE_CHOICES = VERIFY_TYPES.map((id) => ({ id, name: LABELS[id] }));
+export const verifyTypeLabel = (type: string) => LABELS[type as keyof typeof LABELS] ?? type;

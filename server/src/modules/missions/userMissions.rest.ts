@@ -41,5 +41,12 @@ export const userMissionsResource: ResourceDefinition<typeof userMissionReviewIn
   canDelete: false,
   deleteRefusal: "a player's progress stays with them; reject a pending review instead",
   extraRoutes: bulkReviewRoute,
+  // a reward is shown with its coin ('5 GIFT') without a lookup per row
+  populate: [{ path: 'coin', select: 'symbol' }],
+  present: (doc) => {
+    const progress = doc as { toJSON: () => Record<string, unknown>; coin?: { _id?: unknown; symbol?: string } | null };
+    const coin = progress.coin;
+    return { ...progress.toJSON(), coin: coin?._id ? String(coin._id) : String(coin ?? ''), coinSymbol: coin?.symbol ?? '' };
+  },
   update: (id, review, req) => reviewUserMission(id, review, req.account!.id, new Date()),
 };

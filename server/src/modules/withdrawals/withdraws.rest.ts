@@ -50,6 +50,8 @@ export const withdrawsResource: ResourceDefinition<typeof withdrawalReviewInput>
   sortable: ['amount', 'status', 'processedAt'],
   canDelete: false,
   deleteRefusal: 'a withdrawal is part of the ledger; reject a pending one instead',
+  // the player's name and the coin's symbol come with each row: no lookup per row, and a withdraws-only account sees them
+  populate: [{ path: 'user', select: 'name username' }, { path: 'coin', select: 'symbol' }],
   present: presentForConsole,
   show: async (doc) => presentForConsole(await withNames(doc as WithdrawalDocument)),
   update: async (id, review, req) =>
