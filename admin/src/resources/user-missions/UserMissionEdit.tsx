@@ -33,7 +33,7 @@ function ReviewOrRecord() {
         <ProgressFacts />
         <DateField source="doneAt" showTime emptyText="—" />
         <TextField source="rejectReason" emptyText="—" />
-        <ReferenceField source="reviewedBy" reference="accounts" emptyText="—" link={false} />
+        <TextField source="reviewerName" label="resources.user-missions.fields.reviewedBy" emptyText="—" />
       </SimpleShowLayout>
     );
   }

@@ -36,7 +36,7 @@ function DecisionOrRecord() {
         <TextField source="txHash" emptyText="—" sx={wrap} />
         <TextField source="rejectReason" emptyText="—" />
         <DateField source="processedAt" showTime emptyText="—" />
-        <ReferenceField source="processedBy" reference="accounts" emptyText="—" link={false} />
+        <TextField source="processedByName" label="resources.withdraws.fields.processedBy" emptyText="—" />
       </SimpleShowLayout>
     );
   }

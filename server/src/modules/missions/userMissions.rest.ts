@@ -42,11 +42,18 @@ export const userMissionsResource: ResourceDefinition<typeof userMissionReviewIn
   deleteRefusal: "a player's progress stays with them; reject a pending review instead",
   extraRoutes: bulkReviewRoute,
   // a reward is shown with its coin ('5 GIFT') without a lookup per row
-  populate: [{ path: 'coin', select: 'symbol' }],
+  populate: [{ path: 'coin', select: 'symbol' }, { path: 'reviewedBy', select: 'username' }],
   present: (doc) => {
-    const progress = doc as { toJSON: () => Record<string, unknown>; coin?: { _id?: unknown; symbol?: string } | null };
-    const coin = progress.coin;
-    return { ...progress.toJSON(), coin: coin?._id ? String(coin._id) : String(coin ?? ''), coinSymbol: coin?.symbol ?? '' };
+    type Named = { _id?: unknown; symbol?: string; username?: string } | null | undefined;
+    const progress = doc as { toJSON: () => Record<string, unknown>; coin?: Named; reviewedBy?: Named };
+    const idOf = (ref: Named) => (ref ? String(ref._id ?? ref) : null);
+    return {
+      ...progress.toJSON(),
+      coin: idOf(progress.coin),
+      coinSymbol: progress.coin?.symbol ?? '',
+      reviewedBy: idOf(progress.reviewedBy),
+      reviewerName: progress.reviewedBy?.username ?? '',
+    };
   },
   update: (id, review, req) => reviewUserMission(id, review, req.account!.id, new Date()),
 };

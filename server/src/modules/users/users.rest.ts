@@ -53,7 +53,7 @@ export const usersResource: ResourceDefinition<typeof userUpdateInput> = {
   extraRoutes: ledgerRoutes,
   show: async (doc) => {
     const user = doc as { _id: unknown; toJSON: () => Record<string, unknown> };
-    return { ...user.toJSON(), coins: await moneyByCoin(String(user._id)) };
+    return { ...user.toJSON(), coins: (await moneyByCoin(String(user._id))).map((figures) => ({ id: figures.coin, ...figures })) };
   },
   update: (id, input) => {
     const changes = { inviteLimit: input.inviteLimit, blocked: input.blocked, ...(input.language ? { language: input.language } : {}) };

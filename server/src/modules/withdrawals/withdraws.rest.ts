@@ -29,12 +29,14 @@ function presentForConsole(doc: unknown) {
     rejectReason: withdrawal.rejectReason,
     processedAt: withdrawal.processedAt,
     processedBy: idOf(withdrawal.processedBy),
+    processedByName: (withdrawal.processedBy as { username?: string } | null)?.username ?? '',
     createdAt: withdrawal.createdAt,
     updatedAt: withdrawal.updatedAt,
   };
 }
 
-const withNames = (doc: WithdrawalDocument) => doc.populate([{ path: 'user', select: 'name username' }, { path: 'coin', select: 'symbol' }]);
+const withNames = (doc: WithdrawalDocument) =>
+  doc.populate([{ path: 'user', select: 'name username' }, { path: 'coin', select: 'symbol' }, { path: 'processedBy', select: 'username' }]);
 
 /**
  * Withdrawals in the console: pending ones at /admin/withdraw, finished ones ({"status":["done","rejected"]})
@@ -51,7 +53,7 @@ export const withdrawsResource: ResourceDefinition<typeof withdrawalReviewInput>
   canDelete: false,
   deleteRefusal: 'a withdrawal is part of the ledger; reject a pending one instead',
   // the player's name and the coin's symbol come with each row: no lookup per row, and a withdraws-only account sees them
-  populate: [{ path: 'user', select: 'name username' }, { path: 'coin', select: 'symbol' }],
+  populate: [{ path: 'user', select: 'name username' }, { path: 'coin', select: 'symbol' }, { path: 'processedBy', select: 'username' }],
   present: presentForConsole,
   show: async (doc) => presentForConsole(await withNames(doc as WithdrawalDocument)),
   update: async (id, review, req) =>
