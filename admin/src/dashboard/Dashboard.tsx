@@ -38,14 +38,21 @@ function useDashboard() {
 }
 
 const perCoin = (rows: CoinAmount[]) => (rows.length ? rows.map((r) => `${r.amount} ${r.symbol}`).join(' · ') : '0');
+/** Amounts per coin, one line each, small enough to fit a card. */
+const coinLines = (rows: CoinAmount[]) =>
+  rows.length ? (
+    <Box component="span" sx={{ display: 'block', fontSize: '1.25rem', lineHeight: 1.6 }}>
+      {rows.map((r) => <Box component="span" key={r.coin} sx={{ display: 'block' }}>{r.amount} {r.symbol}</Box>)}
+    </Box>
+  ) : '0';
 
 /** One figure; left out when the account may not read what it counts (the server answers null). */
 function FigureCard({ id, label, value, detail, to }: { id: string; label: string; value: ReactNode; detail?: ReactNode; to?: string }) {
   const body = (
     <CardContent>
       <Typography variant="body2" color="text.secondary">{label}</Typography>
-      <Typography variant="h4" component="p" data-testid={`figure-${id}`} sx={{ wordBreak: 'break-word' }}>{value}</Typography>
-      {detail && <Typography variant="body2" color="text.secondary" data-testid={`figure-${id}-detail`}>{detail}</Typography>}
+      <Typography variant="h4" component="div" data-testid={`figure-dashboard.${id}`} sx={{ wordBreak: 'break-word' }}>{value}</Typography>
+      {detail && <Typography variant="body2" color="text.secondary" data-testid={`figure-dashboard.${id}-detail`}>{detail}</Typography>}
     </CardContent>
   );
   return (
@@ -76,7 +83,7 @@ function TrendChart({ days }: { days: DayFigures[] }) {
             <YAxis allowDecimals={false} />
             <Tooltip />
             <Legend />
-            {shown.map((s) => <Line key={s.key} type="monotone" dataKey={s.key} name={s.label} stroke={s.color} strokeWidth={2} dot={false} />)}
+            {shown.map((s) => <Line key={s.key} type="monotone" dataKey={s.key} name={s.label} stroke={s.color} strokeWidth={2} dot={false} isAnimationActive={false} />)}
           </LineChart>
         </ResponsiveContainer>
       </CardContent>
@@ -99,9 +106,9 @@ export function Dashboard() {
     f?.missionsDoneToday !== null ? { id: 'missionsDone', label: translate('dashboard.missionsDone'), value: f?.missionsDoneToday ?? loading } : null,
     f?.reviewsWaiting !== null ? { id: 'pendingReviews', label: translate('dashboard.pendingReviews'), value: f?.reviewsWaiting ?? loading, to: `${basename}/user-missions?filter=${reviewFilter}` } : null,
     f?.pendingWithdrawals !== null ? { id: 'pendingWithdraws', label: translate('dashboard.pendingWithdraws'), value: f?.pendingWithdrawals?.count ?? loading, detail: f?.pendingWithdrawals ? perCoin(f.pendingWithdrawals.byCoin) : undefined, to: `${basename}/withdraw` } : null,
-    f?.coinsIssued !== null ? { id: 'coinsIssued', label: 'Coins issued', value: f?.coinsIssued ? perCoin(f.coinsIssued) : loading } : null,
+    f?.coinsIssued !== null ? { id: 'coinsIssued', label: 'Coins issued', value: f?.coinsIssued ? coinLines(f.coinsIssued) : loading } : null,
     f?.miningRunning !== null ? { id: 'miningRunning', label: 'Mining sessions running', value: f?.miningRunning ?? loading } : null,
-    f?.stakedLocked !== null ? { id: 'stakedLocked', label: 'Locked in stakes', value: f?.stakedLocked ? perCoin(f.stakedLocked) : loading } : null,
+    f?.stakedLocked !== null ? { id: 'stakedLocked', label: 'Locked in stakes', value: f?.stakedLocked ? coinLines(f.stakedLocked) : loading } : null,
   ];
   return (
     <Box sx={{ mt: 2, display: 'flex', flexDirection: 'column', gap: 2 }}>

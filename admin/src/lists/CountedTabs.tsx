@@ -19,7 +19,9 @@ function TabLabel({ resource, tab }: { resource: string; tab: CountedTab }) {
 /** Status tabs with their counts above a list; they scroll sideways on a phone rather than hide. */
 export function CountedTabs({ resource, tabs, value, onChange }: { resource: string; tabs: CountedTab[]; value: string; onChange?: (value: string) => void }) {
   return (
-    <Tabs value={value} onChange={(_event, next: string) => onChange?.(next)} variant="scrollable" scrollButtons="auto" allowScrollButtonsMobile indicatorColor="primary" sx={{ borderBottom: 1, borderColor: 'divider' }}>
+    <Tabs value={value} onChange={(_event, next: string) => onChange?.(next)} variant="scrollable" scrollButtons="auto" allowScrollButtonsMobile indicatorColor="primary" 
+      // on a phone the list grows with its widest child: the tabs scroll inside the window instead
+      sx={{ borderBottom: 1, borderColor: 'divider', maxWidth: { xs: 'calc(100vw - 16px)', md: '100%' } }}>
       {tabs.map((tab) =>
         tab.to ? (
           <Tab key={tab.value} value={tab.value} label={<TabLabel resource={resource} tab={tab} />} component={Link} to={tab.to} />

@@ -13,7 +13,9 @@ import {
   SelectField,
   Show,
   SimpleList,
+  Labeled,
   TabbedShowLayout,
+  TabbedShowLayoutTabs,
   TextField,
   TopToolbar,
   useCanAccess,
@@ -46,25 +48,27 @@ const day = (value: unknown) => (value ? new Date(String(value)).toLocaleString(
 function CoinFiguresField() {
   const isSmall = useIsSmall();
   return (
-    <ArrayField source="coins" label="Balances and figures">
-      {isSmall ? (
-        <SimpleList<CoinFigures>
-          primaryText={(r) => `${r.balance} ${r.symbol}`}
-          secondaryText={(r) => `Rewards ${r.rewards} · earned ${r.earned}`}
-          tertiaryText={(r) => `Withdrawn ${r.withdrawn} · gifts ${r.gifts}`}
-          linkType={false}
-        />
-      ) : (
-        <Datagrid bulkActionButtons={false} rowClick={false} empty={<span>—</span>}>
-          <TextField source="symbol" />
-          <TextField source="balance" textAlign="right" />
-          <TextField source="rewards" textAlign="right" />
-          <TextField source="earned" textAlign="right" />
-          <TextField source="withdrawn" textAlign="right" />
-          <TextField source="gifts" textAlign="right" />
-        </Datagrid>
-      )}
-    </ArrayField>
+    <Labeled label="Balances and figures" fullWidth>
+      <ArrayField source="coins">
+        {isSmall ? (
+          <SimpleList<CoinFigures>
+            primaryText={(r) => `${r.balance} ${r.symbol}`}
+            secondaryText={(r) => `Rewards ${r.rewards} · earned ${r.earned}`}
+            tertiaryText={(r) => `Withdrawn ${r.withdrawn} · gifts ${r.gifts}`}
+            linkType={false}
+          />
+        ) : (
+          <Datagrid bulkActionButtons={false} rowClick={false} empty={<span>—</span>}>
+            <TextField source="symbol" />
+            <TextField source="balance" textAlign="right" />
+            <TextField source="rewards" textAlign="right" />
+            <TextField source="earned" textAlign="right" />
+            <TextField source="withdrawn" textAlign="right" />
+            <TextField source="gifts" textAlign="right" />
+          </Datagrid>
+        )}
+      </ArrayField>
+    </Labeled>
   );
 }
 
@@ -91,7 +95,9 @@ export function UserShow() {
   const writes = useCanAccess({ resource: 'users', action: 'edit' }).canAccess;
   return (
     <Show actions={<UserShowActions />}>
-      <TabbedShowLayout>
+      <TabbedShowLayout
+        tabs={<TabbedShowLayoutTabs variant="scrollable" scrollButtons="auto" allowScrollButtonsMobile sx={{ maxWidth: { xs: 'calc(100vw - 16px)', md: '100%' } }} />}
+      >
         <TabbedShowLayout.Tab label="Summary">
           <TextField source="name" />
           <TextField source="username" emptyText="—" />
