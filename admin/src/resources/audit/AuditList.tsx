@@ -1,5 +1,6 @@
 import { Box, Typography } from '@mui/material';
-import { Datagrid, DateField, List, SearchInput, SelectInput, SimpleList, TextField, TextInput, useRecordContext } from 'react-admin';
+import { Link } from 'react-router';
+import { Datagrid, DateField, List, SearchInput, SelectInput, SimpleList, TextField, TextInput, useBasename, useRecordContext } from 'react-admin';
 import { useIsSmall } from '../../layout/useIsSmall';
 
 interface AuditRow { id: string; username: string; action: string; resource: string; record: string; before: Record<string, unknown> | null; after: Record<string, unknown> | null; note: string; createdAt: string }
@@ -9,7 +10,7 @@ const ACTIONS = ['create', 'update', 'delete', 'review', 'adjust'].map((id) => (
 const show = (value: unknown) => (value === null || value === undefined || value === '' ? '—' : typeof value === 'object' ? JSON.stringify(value) : String(value));
 
 /** The fields a write changed: before → after, one line each. */
-function Changes() {
+function Changes(_props: { label?: string }) {
   const entry = useRecordContext<AuditRow>();
   if (!entry) return null;
   const fields = [...new Set([...Object.keys(entry.before ?? {}), ...Object.keys(entry.after ?? {})])];
@@ -23,6 +24,21 @@ function Changes() {
         </Typography>
       ))}
     </Box>
+  );
+}
+
+/** Record pages by resource: players open on their page, reviews and withdrawals on their decision, the rest on their form. */
+const recordPath = (resource: string, id: string) =>
+  resource === 'users' ? `/users/${id}/show` : resource === 'app-config' ? '/app-config' : `/${resource}/${id}`;
+
+function RecordLink(_props: { label?: string }) {
+  const entry = useRecordContext<AuditRow>();
+  const basename = useBasename();
+  if (!entry) return null;
+  return (
+    <Link to={`${basename}${recordPath(entry.resource, entry.record)}`} style={{ fontFamily: 'monospace', fontSize: 12 }}>
+      {entry.record.slice(-8)}
+    </Link>
   );
 }
 
@@ -51,8 +67,8 @@ export function AuditList() {
           <TextField source="username" label="Operator" />
           <TextField source="action" />
           <TextField source="resource" />
-          <TextField source="record" sortable={false} sx={{ fontFamily: 'monospace', fontSize: 12 }} />
-          <Changes />
+          <RecordLink label="resources.audit.fields.record" />
+          <Changes label="Changes" />
           <TextField source="note" sortable={false} emptyText="" />
         </Datagrid>
       )}

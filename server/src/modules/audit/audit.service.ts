@@ -16,7 +16,8 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stri
 
 /** Only the fields a write changed, as they were and as they became. */
 export function changedFields(before: Fields, after: Fields): { before: Fields; after: Fields } {
-  if (!before || !after) return { before, after };
+  const meaningful = (fields: Fields) => fields && Object.fromEntries(Object.entries(fields).filter(([key]) => !IGNORED.has(key)));
+  if (!before || !after) return { before: meaningful(before), after: meaningful(after) };
   const was: Record<string, unknown> = {};
   const now: Record<string, unknown> = {};
   for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
