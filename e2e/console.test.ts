@@ -216,7 +216,9 @@ describe('a missions-only account', () => {
     await save(page);
     await page.getByText('Saved', { exact: true }).waitFor();
     await expect(MissionModel.exists({ title: 'Follow our channel on X' }).then(Boolean)).resolves.toBe(true);
+    // the dashboard shows only what the account may read: no card is left waiting
     await open(page, '/');
+    await page.getByText('Choose a page from the menu.').waitFor();
     await expect(page.getByText('…').count()).resolves.toBe(0);
     await page.close();
   });
