@@ -261,6 +261,7 @@ describe('review work and the player page', () => {
     await save(page);
     await page.getByText('This field is required').waitFor();
     await page.getByLabel('Reason').fill('Winner of the November contest');
+    await shot(page, 'console-player-gift-desktop');
     await save(page);
     await page.getByText(/^Saved: the balance is now/).waitFor();
     expect(await balanceOf(maya._id, gift._id)).toBe(before + toMicros('10'));

@@ -33,7 +33,11 @@ export function HistoryButton() {
   const { canAccess } = useCanAccess({ resource: 'audit', action: 'list' });
   if (!record || !canAccess) return null;
   const filter = encodeURIComponent(JSON.stringify({ resource, record: String(record.id) }));
-  return <Button component={Link} to={`${basename}/audit?filter=${filter}`} label="History" startIcon={<HistoryIcon />} />;
+  return (
+    <Button component={Link} to={`${basename}/audit?filter=${filter}`} label="History">
+      <HistoryIcon />
+    </Button>
+  );
 }
 
 /** The actions of an edit page: back to the list, the record's history, and whatever else it offers. */
