@@ -1,4 +1,5 @@
-import { DateField, Edit, FormDataConsumer, FunctionField, Labeled, ReferenceField, SelectField, SelectInput, SimpleForm, SimpleShowLayout, TextField, TextInput, useRecordContext } from 'react-admin';
+import { DateField, Edit, FormDataConsumer, FunctionField, Labeled, ReferenceField, SelectField, SelectInput, SimpleForm, TextField, TextInput, useRecordContext } from 'react-admin';
+import { Stack } from '@mui/material';
 import { userMissionReviewInput } from '@gift/shared';
 import { schemaResolver } from '../../forms/schemaResolver';
 import { EditActions, SaveOnlyToolbar } from '../sharedInputs';
@@ -29,12 +30,12 @@ function ReviewOrRecord() {
   if (!record) return null;
   if (record.status !== 'pending') {
     return (
-      <SimpleShowLayout>
+      <Stack sx={{ p: 2 }} spacing={1}>
         <ProgressFacts />
-        <DateField source="doneAt" showTime emptyText="—" />
-        <TextField source="rejectReason" emptyText="—" />
-        <TextField source="reviewerName" label="resources.user-missions.fields.reviewedBy" emptyText="—" />
-      </SimpleShowLayout>
+        <Labeled><DateField source="doneAt" showTime emptyText="—" /></Labeled>
+        <Labeled><TextField source="rejectReason" emptyText="—" /></Labeled>
+        <Labeled><TextField source="reviewerName" label="resources.user-missions.fields.reviewedBy" emptyText="—" /></Labeled>
+      </Stack>
     );
   }
   return (

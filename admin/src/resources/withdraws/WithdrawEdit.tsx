@@ -1,4 +1,5 @@
-import { DateField, Edit, FormDataConsumer, FunctionField, Labeled, ReferenceField, SelectField, SelectInput, SimpleForm, SimpleShowLayout, TextField, TextInput, useRecordContext } from 'react-admin';
+import { DateField, Edit, FormDataConsumer, FunctionField, Labeled, ReferenceField, SelectField, SelectInput, SimpleForm, TextField, TextInput, useRecordContext } from 'react-admin';
+import { Stack } from '@mui/material';
 import { withdrawalReviewInput } from '@gift/shared';
 import { schemaResolver } from '../../forms/schemaResolver';
 import { EditActions, SaveOnlyToolbar } from '../sharedInputs';
@@ -31,13 +32,13 @@ function DecisionOrRecord() {
   if (!record) return null;
   if (record.status !== 'pending') {
     return (
-      <SimpleShowLayout>
+      <Stack sx={{ p: 2 }} spacing={1}>
         <WithdrawFacts />
-        <TextField source="txHash" emptyText="—" sx={wrap} />
-        <TextField source="rejectReason" emptyText="—" />
-        <DateField source="processedAt" showTime emptyText="—" />
-        <TextField source="processedByName" label="resources.withdraws.fields.processedBy" emptyText="—" />
-      </SimpleShowLayout>
+        <Labeled><TextField source="txHash" emptyText="—" sx={wrap} /></Labeled>
+        <Labeled><TextField source="rejectReason" emptyText="—" /></Labeled>
+        <Labeled><DateField source="processedAt" showTime emptyText="—" /></Labeled>
+        <Labeled><TextField source="processedByName" label="resources.withdraws.fields.processedBy" emptyText="—" /></Labeled>
+      </Stack>
     );
   }
   return (
