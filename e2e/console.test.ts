@@ -345,6 +345,15 @@ describe('every list, on a desktop and on a phone', () => {
       expect({ name, overflow: await overflow(page) }).toEqual({ name, overflow: 0 });
     }
 
+    const mission = (await MissionModel.findOne({ verifyType: 'manual' }).lean())!;
+    const pending = (await WithdrawalModel.findOne({ status: 'pending' }).lean())!;
+    for (const [name, path] of [['mission-edit', `/missions/${mission._id}`], ['withdraw-decision', `/withdraws/${pending._id}`]]) {
+      await open(page, path!);
+      await page.getByRole('button', { name: 'Save' }).waitFor();
+      await shot(page, `console-${name}-phone`);
+      expect({ name, overflow: await overflow(page) }).toEqual({ name, overflow: 0 });
+    }
+
     const sara = (await UserModel.findOne({ username: 'sara_ahmadi' }).lean())!;
     await open(page, `/users/${sara._id}/show`);
     await page.getByText('Sara Ahmadi').first().waitFor();
