@@ -56,9 +56,8 @@ export function AuditList() {
     <List filters={filters} sort={{ field: 'createdAt', order: 'DESC' }} exporter={false}>
       {isSmall ? (
         <SimpleList<AuditRow>
-          primaryText={(r) => `${r.username} · ${r.action} ${r.resource}`}
+          primaryText={(r) => `${r.username} · ${r.action} ${r.resource} · ${new Date(r.createdAt).toLocaleString()}`}
           secondaryText={() => <Changes />}
-          tertiaryText={(r) => new Date(r.createdAt).toLocaleString()}
           linkType={false}
         />
       ) : (
