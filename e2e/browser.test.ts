@@ -74,7 +74,7 @@ describe('the console at /admin', () => {
 
     await page.goto(`${base}/admin/withdraw/done`);
     await page.getByText('Done withdraws').first().waitFor();
-    await page.getByRole('link', { name: 'Pending', exact: true }).waitFor();
+    await page.getByRole('tab', { name: /^Pending \(\d+\)$/ }).waitFor();
     await shot(page, 'admin-withdraws-done');
 
     // App Config is one form, loaded from the singleton 'current'

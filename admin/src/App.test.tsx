@@ -52,7 +52,7 @@ it("shows the spec's menu, in its order, to an operator with every permission", 
   const labels = within(menu).getAllByRole('menuitem').map((item) => item.textContent?.trim());
   expect(labels).toEqual([
     'Dashboard', 'Gift Coins', 'Categories', 'Covers', 'Partners', 'Missions', 'Users', 'User Missions',
-    'Staking Coins', 'Withdraws', 'Accounts', 'App Config', 'Logout',
+    'Staking Coins', 'Withdraws', 'Accounts', 'App Config', 'Audit', 'Logout',
   ]);
   expect(within(menu).getByRole('menuitem', { name: 'Withdraws' })).toHaveAttribute('href', '/admin/withdraw');
   expect(within(menu).getByRole('menuitem', { name: 'App Config' })).toHaveAttribute('href', '/admin/app-config');

@@ -7,6 +7,8 @@ import { i18nProvider } from './i18n/i18nProvider';
 import { ConsoleLayout } from './layout/ConsoleLayout';
 import { consoleTheme } from './theme';
 import accounts from './resources/accounts';
+import audit from './resources/audit';
+import { miningSessions, stakes } from './resources/player-records';
 import appConfig from './resources/app-config';
 import categories from './resources/categories';
 import covers from './resources/covers';
@@ -49,6 +51,10 @@ function Console({ dataProvider = defaultDataProvider, authProvider = defaultAut
       <Resource name="withdraws" {...withdraws} />
       <Resource name="accounts" {...accounts} />
       <Resource name="app-config" {...appConfig} />
+      <Resource name="audit" {...audit} />
+      <Resource name="ledger-entries" />
+      <Resource name="stakes" {...stakes} />
+      <Resource name="mining-sessions" {...miningSessions} />
       <CustomRoutes>
         <Route path="/withdraw" element={<PendingWithdrawList />} />
         <Route path="/withdraw/done" element={<DoneWithdrawList />} />

@@ -31,4 +31,12 @@ export const dataProvider: DataProvider = {
     const result = await rest.update(resource, params);
     return SINGLETONS.has(resource) ? { ...result, data: { ...result.data, id: params.id } } : result;
   },
+  /** Every figure of the dashboard, in one call. */
+  getDashboard: async () => (await httpClient(`${API_URL}/dashboard`)).json,
+  /** One decision on several pending Manual missions: { reviewed, refused }. */
+  bulkReview: async (body: { ids: string[]; status: string; rejectReason?: string }) =>
+    (await httpClient(`${API_URL}/user-missions/bulk-review`, { method: 'POST', body: JSON.stringify(body) })).json,
+  /** A gift or correction of a player's balance through the ledger. */
+  adjustBalance: async (userId: string, body: Record<string, unknown>) =>
+    (await httpClient(`${API_URL}/users/${encodeURIComponent(userId)}/adjustments`, { method: 'POST', body: JSON.stringify(body) })).json,
 };

@@ -34,6 +34,7 @@ export const ADMIN_RESOURCES = [
   'withdraws',
   'accounts',
   'app-config',
+  'audit',
 ] as const;
 export type AdminResource = (typeof ADMIN_RESOURCES)[number];
 

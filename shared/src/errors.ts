@@ -9,6 +9,7 @@ export const ERROR_MESSAGES = {
   FORBIDDEN: 'You do not have permission to do this',
   NOT_FOUND: 'Not found',
   IN_USE: 'Cannot delete: it is still used by {uses}',
+  CANNOT_DELETE: 'Cannot delete: {reason}',
   INCORRECT_CODE: 'Incorrect code',
   CODE_EXPIRED: 'This code has expired, ask for a new one',
   TOO_MANY_ATTEMPTS: 'Too many attempts, ask for a new code',

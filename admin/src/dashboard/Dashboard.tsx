@@ -1,55 +1,123 @@
-import { Card, CardContent, Typography, Box } from '@mui/material';
+import { useEffect, useState, type ReactNode } from 'react';
+import { Box, Card, CardContent, CardHeader, Typography } from '@mui/material';
 import { Link } from 'react-router';
-import { Title, useBasename, useCreatePath, useGetList, useTranslate } from 'react-admin';
+import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { Title, useBasename, useDataProvider, useTranslate } from 'react-admin';
 
-interface FigureCardProps {
-  label: string;
-  resource: string;
-  filter?: Record<string, unknown>;
-  to: string;
+interface CoinAmount { coin: string; symbol: string; amount: string; count?: number }
+interface DayFigures { date: string; newPlayers?: number; claims?: number; withdrawals?: number }
+export interface DashboardFigures {
+  players: number | null;
+  newToday: number | null;
+  activeToday: number | null;
+  missionsDoneToday: number | null;
+  reviewsWaiting: number | null;
+  pendingWithdrawals: { count: number; byCoin: CoinAmount[] } | null;
+  coinsIssued: CoinAmount[] | null;
+  miningRunning: number | null;
+  stakedLocked: CoinAmount[] | null;
+  chart: DayFigures[];
 }
 
-/** One figure: the total of a filtered list, read from its Content-Range. */
-function FigureCard({ label, resource, filter = {}, to }: FigureCardProps) {
-  const translate = useTranslate();
-  const { total, isPending, error } = useGetList(resource, { pagination: { page: 1, perPage: 1 }, sort: { field: 'createdAt', order: 'DESC' }, filter });
-  const value = error ? '—' : isPending ? '…' : String(total ?? 0);
+/** The dashboard's one call: GET /api/admin/dashboard. */
+function useDashboard() {
+  const dataProvider = useDataProvider();
+  const [figures, setFigures] = useState<DashboardFigures | null>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    let live = true;
+    dataProvider.getDashboard().then(
+      (answer: DashboardFigures) => live && setFigures(answer),
+      () => live && setFailed(true),
+    );
+    return () => {
+      live = false;
+    };
+  }, [dataProvider]);
+  return { figures, failed };
+}
+
+const perCoin = (rows: CoinAmount[]) => (rows.length ? rows.map((r) => `${r.amount} ${r.symbol}`).join(' · ') : '0');
+/** Amounts per coin, one line each, small enough to fit a card. */
+const coinLines = (rows: CoinAmount[]) =>
+  rows.length ? (
+    <Box component="span" sx={{ display: 'block', fontSize: '1.25rem', lineHeight: 1.6 }}>
+      {rows.map((r) => <Box component="span" key={r.coin} sx={{ display: 'block' }}>{r.amount} {r.symbol}</Box>)}
+    </Box>
+  ) : '0';
+
+/** One figure; left out when the account may not read what it counts (the server answers null). */
+function FigureCard({ id, label, value, detail, to }: { id: string; label: string; value: ReactNode; detail?: ReactNode; to?: string }) {
+  const body = (
+    <CardContent>
+      <Typography variant="body2" color="text.secondary">{label}</Typography>
+      <Typography variant="h4" component="div" data-testid={`figure-dashboard.${id}`} sx={{ wordBreak: 'break-word' }}>{value}</Typography>
+      {detail && <Typography variant="body2" color="text.secondary" data-testid={`figure-dashboard.${id}-detail`}>{detail}</Typography>}
+    </CardContent>
+  );
   return (
-    <Card sx={{ flex: '1 1 200px', minWidth: 180 }}>
-      <CardContent component={Link} to={to} sx={{ display: 'block', color: 'inherit', textDecoration: 'none' }}>
-        <Typography variant="body2" color="text.secondary">
-          {translate(label)}
-        </Typography>
-        <Typography variant="h4" component="p" data-testid={`figure-${label}`}>
-          {value}
-        </Typography>
+    <Card sx={{ flex: '1 1 200px', minWidth: 0 }}>
+      {to ? <Box component={Link} to={to} sx={{ display: 'block', color: 'inherit', textDecoration: 'none' }}>{body}</Box> : body}
+    </Card>
+  );
+}
+
+const SERIES = [
+  { key: 'newPlayers', label: 'New players', color: '#3f8f1f' },
+  { key: 'claims', label: 'Missions done', color: '#1976d2' },
+  { key: 'withdrawals', label: 'Withdrawals', color: '#ed6c02' },
+] as const;
+
+/** The last 30 days, one line per figure the account may read. */
+function TrendChart({ days }: { days: DayFigures[] }) {
+  const shown = SERIES.filter((s) => days.some((d) => d[s.key] !== undefined));
+  if (!shown.length) return null;
+  return (
+    <Card data-testid="dashboard-chart">
+      <CardHeader title="Last 30 days" />
+      <CardContent sx={{ height: 300, pt: 0 }}>
+        <ResponsiveContainer width="100%" height="100%">
+          <LineChart data={days} margin={{ left: -20, right: 8 }}>
+            <CartesianGrid strokeDasharray="3 3" />
+            <XAxis dataKey="date" tickFormatter={(d: string) => d.slice(5)} minTickGap={16} />
+            <YAxis allowDecimals={false} />
+            <Tooltip />
+            <Legend />
+            {shown.map((s) => <Line key={s.key} type="monotone" dataKey={s.key} name={s.label} stroke={s.color} strokeWidth={2} dot={false} isAnimationActive={false} />)}
+          </LineChart>
+        </ResponsiveContainer>
       </CardContent>
     </Card>
   );
 }
 
-function startOfToday(): string {
-  const today = new Date();
-  today.setHours(0, 0, 0, 0);
-  return today.toISOString();
-}
-
-/** The figures an operator checks first. */
+/** The figures an operator checks first, and their trend, from one REST call (the demo's dashboard, without its many calls). */
 export function Dashboard() {
   const translate = useTranslate();
-  const createPath = useCreatePath();
   const basename = useBasename();
-  const list = (resource: string) => createPath({ resource, type: 'list' });
+  const { figures, failed } = useDashboard();
+  const reviewFilter = encodeURIComponent(JSON.stringify({ status: 'pending' }));
+  if (failed) return <Typography sx={{ mt: 2 }}>The dashboard could not be loaded.</Typography>;
+  const loading = '…';
+  const f = figures;
+  const cards: Array<{ id: string; label: string; value: ReactNode; detail?: ReactNode; to?: string } | null> = [
+    f?.players !== null ? { id: 'players', label: translate('dashboard.players'), value: f?.players ?? loading, detail: f ? `${f.activeToday} active today` : undefined, to: `${basename}/users` } : null,
+    f?.newToday !== null ? { id: 'newToday', label: translate('dashboard.newToday'), value: f?.newToday ?? loading } : null,
+    f?.missionsDoneToday !== null ? { id: 'missionsDone', label: translate('dashboard.missionsDone'), value: f?.missionsDoneToday ?? loading } : null,
+    f?.reviewsWaiting !== null ? { id: 'pendingReviews', label: translate('dashboard.pendingReviews'), value: f?.reviewsWaiting ?? loading, to: `${basename}/user-missions?filter=${reviewFilter}` } : null,
+    f?.pendingWithdrawals !== null ? { id: 'pendingWithdraws', label: translate('dashboard.pendingWithdraws'), value: f?.pendingWithdrawals?.count ?? loading, detail: f?.pendingWithdrawals ? perCoin(f.pendingWithdrawals.byCoin) : undefined, to: `${basename}/withdraw` } : null,
+    f?.coinsIssued !== null ? { id: 'coinsIssued', label: 'Coins issued', value: f?.coinsIssued ? coinLines(f.coinsIssued) : loading } : null,
+    f?.miningRunning !== null ? { id: 'miningRunning', label: 'Mining sessions running', value: f?.miningRunning ?? loading } : null,
+    f?.stakedLocked !== null ? { id: 'stakedLocked', label: 'Locked in stakes', value: f?.stakedLocked ? coinLines(f.stakedLocked) : loading } : null,
+  ];
   return (
-    <Box sx={{ mt: 2 }}>
+    <Box sx={{ mt: 2, display: 'flex', flexDirection: 'column', gap: 2 }}>
       <Title title={translate('dashboard.title')} />
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2 }}>
-        <FigureCard label="dashboard.players" resource="users" to={list('users')} />
-        <FigureCard label="dashboard.newToday" resource="users" filter={{ createdAt_gte: startOfToday() }} to={list('users')} />
-        <FigureCard label="dashboard.missionsDone" resource="user-missions" filter={{ status: 'done' }} to={list('user-missions')} />
-        <FigureCard label="dashboard.pendingReviews" resource="user-missions" filter={{ status: 'pending' }} to={list('user-missions')} />
-        <FigureCard label="dashboard.pendingWithdraws" resource="withdraws" filter={{ status: 'pending' }} to={`${basename}/withdraw`} />
+        {cards.map((card) => card && <FigureCard key={card.id} {...card} />)}
       </Box>
+      {f && <TrendChart days={f.chart} />}
+      {f && cards.every((c) => c === null) && <Typography>Choose a page from the menu.</Typography>}
     </Box>
   );
 }

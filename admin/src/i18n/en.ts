@@ -14,7 +14,7 @@ const domain = {
     title: 'Dashboard',
     players: 'Players',
     newToday: 'New today',
-    missionsDone: 'Missions done',
+    missionsDone: 'Missions done today',
     pendingReviews: 'Missions to review',
     pendingWithdraws: 'Pending withdraws',
   },
@@ -33,7 +33,7 @@ const domain = {
     'user-missions': {
       name: 'User Mission |||| User Missions',
       fields: {
-        user: 'User', mission: 'Mission', category: 'Category', status: 'Status', reward: 'Reward', coin: 'Coin',
+        user: 'User', mission: 'Mission', category: 'Category', status: 'Status', reward: 'Reward', coin: 'Coin', reviewedBy: 'Reviewed by',
         startedAt: 'Started', claimedAt: 'Claimed', doneAt: 'Done', rejectReason: 'Reject reason', createdAt: 'Created',
       },
     },
@@ -79,7 +79,7 @@ const domain = {
       name: 'Withdraw |||| Withdraws',
       fields: {
         user: 'User', coin: 'Token', amount: 'Withdraw amount', address: 'Wallet address', status: 'Status',
-        txHash: 'Transaction hash', rejectReason: 'Reject reason', processedAt: 'Processed', createdAt: 'Created',
+        txHash: 'Transaction hash', rejectReason: 'Reject reason', processedAt: 'Processed', processedBy: 'Processed by', createdAt: 'Created',
       },
     },
     accounts: {
@@ -88,6 +88,22 @@ const domain = {
         username: 'Username', password: 'Password', permissions: 'Permissions', enabled: 'Enabled',
         lastLoginAt: 'Last login', createdAt: 'Created',
       },
+    },
+    audit: {
+      name: 'Audit |||| Audit',
+      fields: { createdAt: 'When', username: 'Operator', action: 'Action', resource: 'Resource', record: 'Record', note: 'Note' },
+    },
+    'ledger-entries': {
+      name: 'Ledger entry |||| Ledger',
+      fields: { createdAt: 'When', amount: 'Amount', coin: 'Coin', reason: 'Reason', note: 'Note', operator: 'Operator', idempotencyKey: 'Key' },
+    },
+    stakes: {
+      name: 'Stake |||| Stakes',
+      fields: { user: 'Player', amount: 'Amount', coin: 'Coin', duration: 'Duration', profitPercent: 'Profit %', profit: 'Profit', startedAt: 'Started', unlocksAt: 'Unlocks', claimedAt: 'Claimed', idempotencyKey: 'Key' },
+    },
+    'mining-sessions': {
+      name: 'Mining session |||| Mining sessions',
+      fields: { user: 'Player', amount: 'Amount', coin: 'Coin', startedAt: 'Started', endsAt: 'Ends', movedAt: 'Moved to wallet' },
     },
     'app-config': {
       name: 'App Config',

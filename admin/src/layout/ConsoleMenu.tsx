@@ -37,6 +37,7 @@ export function ConsoleMenu() {
       <WithdrawsItem />
       <Menu.ResourceItem name="accounts" />
       <AppConfigItem />
+      <Menu.ResourceItem name="audit" />
       <Logout />
     </Menu>
   );

@@ -1,10 +1,13 @@
-import { BooleanInput, NumberInput, SaveButton, Toolbar } from 'react-admin';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { BooleanInput, Button, SaveButton, TextInput, Toolbar, TopToolbar, useBasename, useCanAccess, useRecordContext, useResourceContext, ListButton, ShowButton } from 'react-admin';
+import HistoryIcon from '@mui/icons-material/History';
 
-/** Display order and visibility, shared by every content record. */
+/** Display order and visibility, shared by every content record; no native min/step, the schema says what fits. */
 export function OrderAndEnabledInputs() {
   return (
     <>
-      <NumberInput source="order" min={0} step={1} defaultValue={0} />
+      <TextInput source="order" defaultValue={0} inputMode="numeric" />
       <BooleanInput source="enabled" defaultValue />
     </>
   );
@@ -19,5 +22,32 @@ export function SaveOnlyToolbar() {
     <Toolbar>
       <SaveButton />
     </Toolbar>
+  );
+}
+
+/** Opens the audit list filtered to this record: who changed it, when, and what. */
+export function HistoryButton() {
+  const record = useRecordContext();
+  const resource = useResourceContext();
+  const basename = useBasename();
+  const { canAccess } = useCanAccess({ resource: 'audit', action: 'list' });
+  if (!record || !canAccess) return null;
+  const filter = encodeURIComponent(JSON.stringify({ resource, record: String(record.id) }));
+  return (
+    <Button component={Link} to={`${basename}/audit?filter=${filter}`} label="History">
+      <HistoryIcon />
+    </Button>
+  );
+}
+
+/** The actions of an edit page: back to the list, the record's history, and whatever else it offers. */
+export function EditActions({ children, list = true, show = false }: { children?: ReactNode; list?: boolean; show?: boolean }) {
+  return (
+    <TopToolbar>
+      {list && <ListButton />}
+      {show && <ShowButton />}
+      <HistoryButton />
+      {children}
+    </TopToolbar>
   );
 }

@@ -8,6 +8,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   IN_USE: 409,
+  CANNOT_DELETE: 405,
   INCORRECT_CODE: 400,
   CODE_EXPIRED: 400,
   TOO_MANY_ATTEMPTS: 429,

@@ -49,10 +49,14 @@ export function requireAccount(secret: string) {
   };
 }
 
-/** 403 unless the signed-in account may read (GET) or write (anything else) this resource. */
-export function requirePermission(resource: AdminResource) {
+/**
+ * 403 unless the signed-in account may read (GET) or write (anything else) this resource. With `lookups`, its
+ * list and its records (GET / and GET /:id, not sub-pages) also open to the reads another permission implies.
+ */
+export function requirePermission(resource: AdminResource, { lookups = false }: { lookups?: boolean } = {}) {
   return (req: Request, _res: Response, next: NextFunction) => {
-    const access = req.method === 'GET' || req.method === 'HEAD' ? 'read' : 'write';
+    const reading = req.method === 'GET' || req.method === 'HEAD';
+    const access = !reading ? 'write' : lookups && /^\/[^/]*$/.test(req.path) ? 'lookup' : 'read';
     if (!req.account || !hasPermission(req.account.permissions, resource, access)) return next(new AppError('FORBIDDEN'));
     next();
   };

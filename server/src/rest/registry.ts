@@ -1,6 +1,7 @@
 import { accountsResource } from '../modules/accounts/accounts.resource';
 import { appConfigResource } from '../modules/config/appConfig.rest';
-import { usersResource } from '../modules/users/users.rest';
+import { ledgerEntriesResource, miningSessionsResource, stakesResource, usersResource } from '../modules/users/users.rest';
+import { auditResource } from '../modules/audit/audit.rest';
 import { categoriesResource } from '../modules/content/categories.rest';
 import { coversResource } from '../modules/content/covers.rest';
 import { partnersResource } from '../modules/content/partners.rest';
@@ -24,4 +25,8 @@ export const adminResources: ResourceDefinition[] = [
   withdrawsResource,
   accountsResource,
   appConfigResource,
+  auditResource,
+  ledgerEntriesResource,
+  stakesResource,
+  miningSessionsResource,
 ];

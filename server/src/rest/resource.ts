@@ -4,13 +4,17 @@ import type { z } from 'zod';
 import type { AdminResource } from '@gift/shared';
 import { AppError, badInput } from '../lib/errors';
 import { checkJsonDepth } from '../lib/jsonBody';
+import { recordAudit } from '../modules/audit/audit.service';
 import { requirePermission } from './adminAuth';
 
 /** How a filter field of ra-data-simple-rest's `filter={...}` becomes a query. */
 export type FilterKind = 'equals' | 'objectId' | 'boolean' | 'number' | 'date';
 
 export interface ResourceDefinition<TCreate extends z.ZodType = z.ZodType, TUpdate extends z.ZodType = TCreate> {
-  name: AdminResource;
+  /** The path under /api/admin and the name in Content-Range. */
+  name: string;
+  /** The permission that opens it; defaults to the name (a player's stakes open with 'users'). */
+  permission?: AdminResource;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   model: Model<any>;
   /** Body schema for POST; omit to refuse creation (405). */
@@ -19,11 +23,19 @@ export interface ResourceDefinition<TCreate extends z.ZodType = z.ZodType, TUpda
   updateSchema?: TUpdate;
   /** Fields searched by the `q` filter (case-insensitive substring). */
   searchFields?: string[];
+  /** Reference fields the `q` filter also searches, through the referenced records' own fields (a review's player by name). */
+  searchReferences?: Record<string, { model: Model<any>; fields: string[] }>; // eslint-disable-line @typescript-eslint/no-explicit-any
   /** Filterable fields and how to read them; every schema date field also takes `<field>_gte` / `<field>_lte`. */
   filters?: Record<string, FilterKind>;
   /** Fields the list may be sorted by, besides id and createdAt. */
   sortable?: string[];
   canDelete?: boolean;
+  /** Conditions every list query carries (a ledger shows posted entries only). */
+  scope?: Record<string, unknown>;
+  /** References loaded with each record, for present() to name them (the operator of a ledger entry). */
+  populate?: { path: string; select: string }[];
+  /** Why a record cannot be deleted, answered to a DELETE when canDelete is false. */
+  deleteRefusal?: string;
   /** Domain-rule writes: when given they replace the plain model writes. */
   create?: (input: z.infer<TCreate>, req: Request) => Promise<unknown>;
   update?: (id: string, input: z.infer<TUpdate>, req: Request) => Promise<unknown>;
@@ -98,8 +110,11 @@ function dateFields(model: Model<any>): Set<string> {
   return fields;
 }
 
+/** How many referenced records a search through a reference looks at. */
+const MAX_REFERENCE_MATCHES = 1000;
+
 /** Builds the mongo query for ra-data-simple-rest's filter object; unknown fields are refused. */
-export function buildFilter(definition: ResourceDefinition, filter: unknown): Record<string, unknown> {
+export async function buildFilter(definition: ResourceDefinition, filter: unknown): Promise<Record<string, unknown>> {
   if (filter === undefined) return {};
   if (!filter || typeof filter !== 'object' || Array.isArray(filter)) throw badInput({ filter: 'filter must be an object' });
   const query: Record<string, unknown> = {};
@@ -120,7 +135,11 @@ export function buildFilter(definition: ResourceDefinition, filter: unknown): Re
         .filter((f) => !isNumber(f) || /^\d{1,15}$/.test(text))
         .map((f) => ({ [f]: isNumber(f) ? Number(text) : regex }));
       if (isValidObjectId(text) && /^[a-f\d]{24}$/i.test(text)) or.push({ _id: new Types.ObjectId(text) });
-      query.$or = or;
+      for (const [field, target] of Object.entries(definition.searchReferences ?? {})) {
+        const matches = await target.model.find({ $or: target.fields.map((f) => ({ [f]: regex })) }, { _id: 1 }).limit(MAX_REFERENCE_MATCHES).lean();
+        if (matches.length) or.push({ [field]: { $in: matches.map((m) => m._id) } });
+      }
+      query.$or = or.length ? or : [{ _id: null }];
     } else if (/_(gte|lte)$/.test(key) && dates.has(key.slice(0, -4))) {
       const field = key.slice(0, -4);
       const range = (query[field] as Record<string, unknown>) ?? {};
@@ -177,19 +196,23 @@ export function resourceRouter(definition: ResourceDefinition): Router {
   const findOr404 = async (pathId: string) => {
     const id = definition.resolveId ? await definition.resolveId(pathId) : pathId;
     if (!id || !/^[a-f\d]{24}$/i.test(id)) throw new AppError('NOT_FOUND');
-    const doc = await definition.model.findById(id).select(select);
+    const doc = await definition.model.findOne({ _id: id, ...definition.scope }).select(select).populate(definition.populate ?? []);
     if (!doc) throw new AppError('NOT_FOUND');
     return doc;
   };
-  router.use(requirePermission(definition.name));
+  const resource = definition.permission ?? (definition.name as AdminResource);
+  // a resource's own lists and records open to the reads other permissions imply; a sub-resource only to its own permission
+  router.use(requirePermission(resource, { lookups: !definition.permission }));
+  const audit = (req: Request, action: 'create' | 'update' | 'delete', record: string, before: unknown, after: unknown) =>
+    recordAudit({ operator: req.account!, action, resource: definition.name, record, before, after });
   definition.extraRoutes?.(router);
 
   router.get('/', async (req, res) => {
-    const query = buildFilter(definition, parseJsonParam(req, 'filter'));
+    const query = { ...(await buildFilter(definition, parseJsonParam(req, 'filter'))), ...definition.scope };
     const sort = parseSort(definition, parseJsonParam(req, 'sort'));
     const { skip, limit } = parseRange(parseJsonParam(req, 'range'));
     const [rows, total] = await Promise.all([
-      definition.model.find(query).select(select).sort(sort).skip(skip).limit(limit),
+      definition.model.find(query).select(select).sort(sort).skip(skip).limit(limit).populate(definition.populate ?? []),
       definition.model.countDocuments(query),
     ]);
     const end = rows.length ? skip + rows.length - 1 : skip;
@@ -206,27 +229,34 @@ export function resourceRouter(definition: ResourceDefinition): Router {
     if (!definition.createSchema) throw new AppError('FORBIDDEN');
     const input = validate(definition.createSchema, req.body);
     const created = definition.create ? await definition.create(input, req) : await definition.model.create(input as object);
-    res.status(201).json(present(created));
+    const shown = present(created) as { id: string };
+    await audit(req, 'create', shown.id, null, shown);
+    res.status(201).json(shown);
   });
 
   router.put('/:id', async (req, res) => {
     const schema = definition.updateSchema ?? definition.createSchema;
     if (!schema) throw new AppError('FORBIDDEN');
-    const id = String((await findOr404(req.params.id))._id);
+    const current = await findOr404(req.params.id);
+    const id = String(current._id);
     const input = validate(schema, req.body);
     const updated = definition.update
       ? await definition.update(id, input, req)
       : await definition.model.findByIdAndUpdate(id, { $set: input as object }, { returnDocument: 'after', runValidators: true }).select(select);
     if (!updated) throw new AppError('NOT_FOUND');
-    res.json(present(updated));
+    const shown = present(updated);
+    await audit(req, 'update', id, present(current), shown);
+    res.json(shown);
   });
 
   router.delete('/:id', async (req, res) => {
-    if (!definition.canDelete) throw new AppError('FORBIDDEN');
+    if (!definition.canDelete) throw definition.deleteRefusal ? new AppError('CANNOT_DELETE', { reason: definition.deleteRefusal }) : new AppError('FORBIDDEN');
     const doc = await findOr404(req.params.id);
     if (definition.remove) await definition.remove(String(doc._id), req);
     else await definition.model.deleteOne({ _id: doc._id });
-    res.json(present(doc));
+    const shown = present(doc);
+    await audit(req, 'delete', String(doc._id), shown, null);
+    res.json(shown);
   });
 
   return router;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ADMIN_RESOURCES, LANGUAGES, USER_MISSION_STATUSES, LEDGER_REASONS } from '../constants';
-import { amount, nonEmpty, objectId, positiveAmount } from './common';
+import { amount, blankable, nonEmpty, nullAsAbsent, objectId, positiveAmount } from './common';
 
 export const loginInput = z.object({
   username: z.string().trim().min(1, 'This field is required').max(64),
@@ -36,24 +36,16 @@ export const appConfigInput = z.object({
     .trim()
     .regex(/^(\d+:[A-Za-z0-9_-]{30,})?$/, 'A bot token looks like 123456:ABC…')
     .nullish(),
-  botUsername: z
-    .string()
-    .trim()
-    .regex(/^([A-Za-z0-9_]{5,32})?$/, 'A bot username has 5 to 32 letters, digits or _')
-    .default(''),
-  miniAppName: z
-    .string()
-    .trim()
-    .regex(/^([A-Za-z0-9_]{3,64})?$/, 'The short name of the mini app in BotFather')
-    .default(''),
-  referrerMessage: z.string().trim().max(500).default(''),
+  botUsername: blankable(z.string().trim().regex(/^[A-Za-z0-9_]{5,32}$/, 'A bot username has 5 to 32 letters, digits or _')),
+  miniAppName: blankable(z.string().trim().regex(/^[A-Za-z0-9_]{3,64}$/, 'The short name of the mini app in BotFather')),
+  referrerMessage: blankable(z.string().trim().max(500)),
   /** Empty or null: none (the console sends back the null it was given). */
   referrerCoin: objectId.nullish().or(z.literal('')),
-  referrerCoinAmount: amount.default('0'),
+  referrerCoinAmount: nullAsAbsent(amount.default('0')),
   defaultInviteLimit: z.coerce.number().int().min(0).max(1_000_000).default(100),
   miningCoin: objectId.nullish().or(z.literal('')),
   earnDurationHours: z.coerce.number().int('Whole hours').min(1).max(24 * 30).default(8),
-  earnAmount: amount.default('0'),
+  earnAmount: nullAsAbsent(amount.default('0')),
   tonProofDomains: z.array(z.string().trim().min(1).max(253)).max(10).default([]),
   /** Off: wallets on TON testnet cannot be linked, since mainnet payouts cannot reach them. */
   allowTestnetWallets: z.boolean().default(false),
@@ -77,10 +69,16 @@ export const balanceAdjustmentInput = z.object({
   idempotencyKey: z.string().trim().min(8).max(100),
 });
 
-export const userMissionReviewInput = z.object({
-  status: z.enum(['done', 'rejected']),
-  rejectReason: z.string().trim().max(300).optional(),
-});
+/** Approve, or reject with the reason the player is shown. */
+export const userMissionReviewInput = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('done') }),
+  z.object({ status: z.literal('rejected'), rejectReason: nonEmpty(300) }),
+]);
+/** The same decision on several pending Manual missions at once. */
+export const userMissionBulkReviewInput = z.intersection(
+  z.object({ ids: z.array(objectId).min(1, 'Choose at least one').max(100) }),
+  userMissionReviewInput,
+);
 export const userMissionStatus = z.enum(USER_MISSION_STATUSES);
 
 export const withdrawalReviewInput = z.discriminatedUnion('status', [

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { STAKING_DURATION_KEYS, VERIFY_TYPES } from '../constants';
 import { toMicros } from '../money';
-import { amount, httpUrl, imageUrl, nonEmpty, objectId, optionalImage, optionalUrl, order, percent, positiveAmount } from './common';
+import { amount, blankable, imageUrl, nonEmpty, nullAsAbsent, objectId, optionalImage, optionalUrl, order, percent, positiveAmount } from './common';
 
 export const tonAddress = z
   .string()
@@ -14,11 +14,11 @@ export const giftCoinInput = z
     symbol: z.string().trim().min(1, 'This field is required').max(12).regex(/^[A-Za-z0-9$]+$/, 'Letters and digits only'),
     icon: optionalImage,
     decimals: z.coerce.number().int().min(0).max(18).default(9),
-    usdPrice: amount.optional().or(z.literal('')),
+    usdPrice: blankable(amount),
     minWithdraw: amount.default('0'),
     withdrawEnabled: z.boolean().default(false),
     network: z.enum(['ton', 'jetton']).default('jetton'),
-    jettonMaster: tonAddress.optional().or(z.literal('')),
+    jettonMaster: blankable(tonAddress),
     enabled: z.boolean().default(true),
     order,
   })
@@ -30,7 +30,7 @@ export type GiftCoinInput = z.infer<typeof giftCoinInput>;
 
 export const categoryInput = z.object({
   title: nonEmpty(80),
-  description: z.string().trim().max(500).optional(),
+  description: blankable(z.string().trim().max(500)),
   image: optionalImage,
   order,
   enabled: z.boolean().default(true),
@@ -40,15 +40,15 @@ export type CategoryInput = z.infer<typeof categoryInput>;
 const missionFields = z.object({
   category: objectId,
   title: nonEmpty(120),
-  description: z.string().trim().max(1000).default(''),
-  link: httpUrl.optional().or(z.literal('')),
+  description: blankable(z.string().trim().max(1000)),
+  link: optionalUrl,
   image: optionalImage,
-  reward: amount,
+  reward: positiveAmount,
   coin: objectId,
   verifyType: z.enum(VERIFY_TYPES),
-  verifyDuration: z.coerce.number().int().min(0).max(60 * 24 * 30).default(0),
-  claimButton: z.string().trim().max(30).default('Claim'),
-  goButton: z.string().trim().max(30).default('Go'),
+  verifyDuration: nullAsAbsent(z.coerce.number().int().min(0).max(60 * 24 * 30).default(0)),
+  claimButton: nullAsAbsent(z.string().trim().max(30).default('Claim')),
+  goButton: nullAsAbsent(z.string().trim().max(30).default('Go')),
   /** Write-only: the console never gets it back, so an untouched field may come as empty, null or absent. */
   secretCode: z.string().trim().max(64).nullish(),
   order,
@@ -73,7 +73,7 @@ export const missionUpdateInput = missionRules(missionFields);
 export type MissionInput = z.infer<typeof missionInput>;
 
 export const coverInput = z.object({
-  title: z.string().trim().max(120).default(''),
+  title: blankable(z.string().trim().max(120)),
   image: imageUrl,
   link: optionalUrl,
   order,
@@ -90,7 +90,7 @@ export const partnerInput = z.object({
 });
 export type PartnerInput = z.infer<typeof partnerInput>;
 
-const profitPercent = percent.optional().or(z.literal(''));
+const profitPercent = blankable(percent);
 /** Profit percent per staking term; an empty one is not offered. */
 export const stakingProfits = z.object({
   week: profitPercent,
@@ -124,6 +124,7 @@ export const stakingCoinInput = z
   })
   .refine((s) => STAKING_DURATION_KEYS.some((k) => !!s.profits[k]), {
     message: 'Offer at least one duration',
-    path: ['profits'],
+    // shown under the first duration: the form has no input for the group itself
+    path: ['profits', 'week'],
   });
 export type StakingCoinInput = z.infer<typeof stakingCoinInput>;

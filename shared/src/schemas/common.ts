@@ -11,11 +11,15 @@ function fitsStorage(value: string): boolean {
   }
 }
 
-export const objectId = z.string().regex(/^[a-f\d]{24}$/i, 'Invalid id');
+const REQUIRED = 'This field is required';
+/** A string whose absence (null from a cleared console input, or nothing) reads 'This field is required'. */
+const requiredString = () => z.string({ error: (issue) => (issue.input === undefined || issue.input === null ? REQUIRED : undefined) });
+
+export const objectId = requiredString().min(1, REQUIRED).regex(/^[a-f\d]{24}$/i, 'Invalid id');
 /** A non-negative coin amount as a decimal string, at most 6 decimals. */
-export const amount = z
-  .string()
+export const amount = requiredString()
   .trim()
+  .min(1, REQUIRED)
   .regex(AMOUNT_PATTERN, 'Enter an amount like 12 or 12.5 (at most 6 decimals)')
   .refine(fitsStorage, 'Amount too large');
 export const positiveAmount = amount.refine((v) => /[1-9]/.test(v), 'Must be more than 0');
@@ -30,13 +34,21 @@ export const httpUrl = z
   .trim()
   .url('Enter a valid URL')
   .refine((v) => /^https?:\/\//i.test(v), 'Use an http or https URL');
-export const optionalUrl = z.union([httpUrl, z.literal('')]).optional();
+/**
+ * An optional text field: empty, blank, null (what a console form sends for a cleared input) or absent all mean
+ * none, stored as ''; anything else must pass the field's own schema, whose message names the problem.
+ */
+export const blankable = <T extends z.ZodType<string, string>>(schema: T) =>
+  z.preprocess((v) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v), schema.optional()).transform((v) => v ?? '');
+export const optionalUrl = blankable(httpUrl);
+/** A field with a default: a cleared console input (null) takes the default, like an absent one. */
+export const nullAsAbsent = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === null ? undefined : v), schema);
 const SITE_PATH = /^\/(?!\/)[A-Za-z0-9._~\-/]+$/;
 /** An image: an http(s) URL, or a path on this site such as /demo/cover.svg (shipped with the app). */
 export const imageUrl = z
   .string()
   .trim()
   .refine((v) => SITE_PATH.test(v) || httpUrl.safeParse(v).success, 'Enter an http(s) URL or a path on this site like /images/banner.png');
-export const optionalImage = z.union([imageUrl, z.literal('')]).optional();
+export const optionalImage = blankable(imageUrl);
 export const order = z.coerce.number().int('Must be a whole number').min(0).max(1_000_000).default(0);
-export const nonEmpty = (max = 200) => z.string().trim().min(1, 'This field is required').max(max);
+export const nonEmpty = (max = 200) => requiredString().trim().min(1, REQUIRED).max(max);

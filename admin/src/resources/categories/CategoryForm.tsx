@@ -1,12 +1,14 @@
-import { SimpleForm, TextInput, required } from 'react-admin';
+import { SimpleForm, TextInput } from 'react-admin';
+import { categoryInput } from '@gift/shared';
+import { schemaResolver } from '../../forms/schemaResolver';
 import { OrderAndEnabledInputs } from '../sharedInputs';
 
 export function CategoryForm() {
   return (
-    <SimpleForm>
-      <TextInput source="title" validate={required()} fullWidth />
+    <SimpleForm resolver={schemaResolver(categoryInput)}>
+      <TextInput source="title" fullWidth />
       <TextInput source="description" multiline fullWidth />
-      <TextInput source="image" type="url" fullWidth />
+      <TextInput source="image" fullWidth helperText="An http(s) URL or a path on this site like /images/category.png" />
       <OrderAndEnabledInputs />
     </SimpleForm>
   );

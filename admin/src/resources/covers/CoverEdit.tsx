@@ -1,9 +1,10 @@
 import { Edit } from 'react-admin';
+import { EditActions } from '../sharedInputs';
 import { CoverForm } from './CoverForm';
 
 export function CoverEdit() {
   return (
-    <Edit mutationMode="pessimistic">
+    <Edit mutationMode="pessimistic" actions={<EditActions />}>
       <CoverForm />
     </Edit>
   );

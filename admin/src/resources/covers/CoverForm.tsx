@@ -1,12 +1,14 @@
-import { SimpleForm, TextInput, required } from 'react-admin';
+import { SimpleForm, TextInput } from 'react-admin';
+import { coverInput } from '@gift/shared';
+import { schemaResolver } from '../../forms/schemaResolver';
 import { OrderAndEnabledInputs } from '../sharedInputs';
 
 export function CoverForm() {
   return (
-    <SimpleForm>
+    <SimpleForm resolver={schemaResolver(coverInput)}>
       <TextInput source="title" fullWidth />
-      <TextInput source="image" type="url" validate={required()} fullWidth />
-      <TextInput source="link" type="url" fullWidth />
+      <TextInput source="image" fullWidth helperText="An http(s) URL or a path on this site like /demo/cover-invite.svg" />
+      <TextInput source="link" fullWidth />
       <OrderAndEnabledInputs />
     </SimpleForm>
   );

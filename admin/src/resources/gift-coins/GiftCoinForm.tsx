@@ -1,4 +1,6 @@
-import { BooleanInput, NumberInput, SelectInput, SimpleForm, TextInput, required } from 'react-admin';
+import { BooleanInput, SelectInput, SimpleForm, TextInput } from 'react-admin';
+import { giftCoinInput } from '@gift/shared';
+import { schemaResolver } from '../../forms/schemaResolver';
 import { AMOUNT_HELP, OrderAndEnabledInputs } from '../sharedInputs';
 
 const NETWORKS = [
@@ -8,15 +10,15 @@ const NETWORKS = [
 
 export function GiftCoinForm() {
   return (
-    <SimpleForm>
-      <TextInput source="name" validate={required()} />
-      <TextInput source="symbol" validate={required()} />
-      <TextInput source="icon" type="url" fullWidth />
-      <NumberInput source="decimals" min={0} max={18} step={1} defaultValue={9} />
+    <SimpleForm resolver={schemaResolver(giftCoinInput)}>
+      <TextInput source="name" />
+      <TextInput source="symbol" />
+      <TextInput source="icon" fullWidth helperText="An http(s) URL or a path on this site like /demo/coin-gift.svg" />
+      <TextInput source="decimals" defaultValue={9} inputMode="numeric" helperText="How the coin lives on chain (9 for TON and most jettons)" />
       <TextInput source="usdPrice" helperText="Leave empty when unknown" />
       <TextInput source="minWithdraw" defaultValue="0" helperText={AMOUNT_HELP} />
       <BooleanInput source="withdrawEnabled" defaultValue={false} />
-      <SelectInput source="network" choices={NETWORKS} defaultValue="jetton" validate={required()} />
+      <SelectInput source="network" choices={NETWORKS} defaultValue="jetton" />
       <TextInput source="jettonMaster" fullWidth helperText="The jetton master contract address (jettons only)" />
       <OrderAndEnabledInputs />
     </SimpleForm>

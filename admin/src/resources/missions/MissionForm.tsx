@@ -1,27 +1,29 @@
-import { BooleanInput, FormDataConsumer, NumberInput, ReferenceInput, SelectInput, SimpleForm, TextInput, required } from 'react-admin';
+import { BooleanInput, FormDataConsumer, ReferenceInput, SelectInput, SimpleForm, TextInput } from 'react-admin';
+import { missionInput, missionUpdateInput } from '@gift/shared';
+import { schemaResolver } from '../../forms/schemaResolver';
 import { AMOUNT_HELP, OrderAndEnabledInputs } from '../sharedInputs';
 import { VERIFY_TYPE_CHOICES } from './verifyTypes';
 
 export function MissionForm({ editing = false }: { editing?: boolean }) {
   return (
-    <SimpleForm>
-      <ReferenceInput source="category" reference="categories">
-        <SelectInput validate={required()} optionText="title" />
+    <SimpleForm resolver={schemaResolver(editing ? missionUpdateInput : missionInput)}>
+      <ReferenceInput source="category" reference="categories" sort={{ field: 'order', order: 'ASC' }}>
+        <SelectInput optionText="title" />
       </ReferenceInput>
-      <TextInput source="title" validate={required()} fullWidth />
+      <TextInput source="title" fullWidth />
       <TextInput source="description" multiline fullWidth />
-      <TextInput source="link" type="url" fullWidth />
-      <TextInput source="image" type="url" fullWidth />
-      <TextInput source="reward" validate={required()} helperText={AMOUNT_HELP} />
-      <ReferenceInput source="coin" reference="gift-coins">
-        <SelectInput validate={required()} optionText="symbol" />
+      <TextInput source="link" fullWidth />
+      <TextInput source="image" fullWidth helperText="An http(s) URL or a path on this site; empty shows an icon" />
+      <TextInput source="reward" helperText={AMOUNT_HELP} />
+      <ReferenceInput source="coin" reference="gift-coins" sort={{ field: 'order', order: 'ASC' }}>
+        <SelectInput optionText="symbol" />
       </ReferenceInput>
-      <SelectInput source="verifyType" choices={VERIFY_TYPE_CHOICES} validate={required()} />
+      <SelectInput source="verifyType" choices={VERIFY_TYPE_CHOICES} />
       <FormDataConsumer<{ verifyType?: string }>>
         {({ formData }) => (
           <>
             {(formData.verifyType === 'time' || formData.verifyType === 'instagram') && (
-              <NumberInput source="verifyDuration" min={1} step={1} />
+              <TextInput source="verifyDuration" inputMode="numeric" />
             )}
             {formData.verifyType === 'youtube' && (
               <TextInput

@@ -1,5 +1,8 @@
-import { BooleanField, Datagrid, DateField, List, NumberField, ReferenceField, ReferenceInput, SearchInput, SelectInput, TextField } from 'react-admin';
-import { VERIFY_TYPE_CHOICES } from './verifyTypes';
+import { BooleanField, Datagrid, DateField, FunctionField, List, NumberField, ReferenceField, ReferenceInput, SearchInput, SelectField, SelectInput, SimpleList, TextField } from 'react-admin';
+import { useIsSmall } from '../../layout/useIsSmall';
+import { VERIFY_TYPE_CHOICES, verifyTypeLabel } from './verifyTypes';
+
+interface MissionRow { id: string; title: string; reward: string; verifyType: string; mustDone: boolean; enabled: boolean }
 
 const filters = [
   <SearchInput key="q" source="q" alwaysOn />,
@@ -7,22 +10,38 @@ const filters = [
   <SelectInput key="verifyType" source="verifyType" choices={VERIFY_TYPE_CHOICES} />,
 ];
 
+const Reward = () => (
+  <span>
+    <FunctionField<MissionRow> render={(r) => `${r.reward} `} />
+    <ReferenceField source="coin" reference="gift-coins" link={false}>
+      <TextField source="symbol" />
+    </ReferenceField>
+  </span>
+);
+
 export function MissionList() {
+  const isSmall = useIsSmall();
   return (
     <List sort={{ field: 'order', order: 'ASC' }} filters={filters}>
-      <Datagrid rowClick="edit" bulkActionButtons={false}>
-        <TextField source="title" />
-        <ReferenceField source="category" reference="categories" sortable={false} />
-        <TextField source="verifyType" />
-        <TextField source="reward" sortable={false} />
-        <ReferenceField source="coin" reference="gift-coins" sortable={false}>
-          <TextField source="symbol" />
-        </ReferenceField>
-        <BooleanField source="mustDone" />
-        <NumberField source="order" />
-        <BooleanField source="enabled" />
-        <DateField source="createdAt" showTime />
-      </Datagrid>
+      {isSmall ? (
+        <SimpleList<MissionRow>
+          primaryText={(r) => `${r.mustDone ? '⭐ ' : ''}${r.title}`}
+          secondaryText={() => <Reward />}
+          tertiaryText={(r) => `${verifyTypeLabel(r.verifyType)}${r.enabled ? '' : ' · disabled'}`}
+          linkType="edit"
+        />
+      ) : (
+        <Datagrid rowClick="edit" bulkActionButtons={false}>
+          <TextField source="title" />
+          <ReferenceField source="category" reference="categories" sortable={false} />
+          <SelectField source="verifyType" choices={VERIFY_TYPE_CHOICES} />
+          <FunctionField source="reward" sortable={false} render={() => <Reward />} />
+          <BooleanField source="mustDone" />
+          <NumberField source="order" />
+          <BooleanField source="enabled" />
+          <DateField source="createdAt" showTime />
+        </Datagrid>
+      )}
     </List>
   );
 }

@@ -10,3 +10,4 @@ const LABELS: Record<(typeof VERIFY_TYPES)[number], string> = {
 };
 
 export const VERIFY_TYPE_CHOICES = VERIFY_TYPES.map((id) => ({ id, name: LABELS[id] }));
+export const verifyTypeLabel = (type: string) => LABELS[type as keyof typeof LABELS] ?? type;

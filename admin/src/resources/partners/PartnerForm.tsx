@@ -1,12 +1,14 @@
-import { SimpleForm, TextInput, required } from 'react-admin';
+import { SimpleForm, TextInput } from 'react-admin';
+import { partnerInput } from '@gift/shared';
+import { schemaResolver } from '../../forms/schemaResolver';
 import { OrderAndEnabledInputs } from '../sharedInputs';
 
 export function PartnerForm() {
   return (
-    <SimpleForm>
-      <TextInput source="name" validate={required()} fullWidth />
-      <TextInput source="image" type="url" validate={required()} fullWidth />
-      <TextInput source="link" type="url" fullWidth />
+    <SimpleForm resolver={schemaResolver(partnerInput)}>
+      <TextInput source="name" fullWidth />
+      <TextInput source="image" fullWidth helperText="An http(s) URL or a path on this site like /demo/partner.svg" />
+      <TextInput source="link" fullWidth />
       <OrderAndEnabledInputs />
     </SimpleForm>
   );

@@ -1,16 +1,18 @@
-import { ReferenceInput, SelectInput, SimpleForm, TextInput, required } from 'react-admin';
+import { ReferenceInput, SelectInput, SimpleForm, TextInput } from 'react-admin';
+import { stakingCoinInput } from '@gift/shared';
+import { schemaResolver } from '../../forms/schemaResolver';
 import { AMOUNT_HELP, OrderAndEnabledInputs } from '../sharedInputs';
 
 const PERCENT_HELP = 'Empty: this duration is not offered';
 
 export function StakingCoinForm() {
   return (
-    <SimpleForm>
+    <SimpleForm resolver={schemaResolver(stakingCoinInput)}>
       <ReferenceInput source="coin" reference="gift-coins">
-        <SelectInput validate={required()} optionText="symbol" />
+        <SelectInput optionText="symbol" />
       </ReferenceInput>
-      <TextInput source="minAmount" validate={required()} helperText={AMOUNT_HELP} />
-      <TextInput source="maxAmount" validate={required()} helperText={AMOUNT_HELP} />
+      <TextInput source="minAmount" helperText={AMOUNT_HELP} />
+      <TextInput source="maxAmount" helperText={AMOUNT_HELP} />
       <TextInput source="profits.week" helperText={PERCENT_HELP} />
       <TextInput source="profits.month" helperText={PERCENT_HELP} />
       <TextInput source="profits.threeMonths" helperText={PERCENT_HELP} />

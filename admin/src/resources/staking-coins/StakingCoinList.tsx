@@ -1,21 +1,34 @@
-import { BooleanField, Datagrid, DateField, List, NumberField, ReferenceField, TextField } from 'react-admin';
+import { BooleanField, Datagrid, DateField, List, NumberField, ReferenceField, SimpleList, TextField } from 'react-admin';
+import { STAKING_DURATIONS, STAKING_DURATION_KEYS } from '@gift/shared';
+import { useIsSmall } from '../../layout/useIsSmall';
+
+interface StakingRow { id: string; minAmount: string; maxAmount: string; enabled: boolean; profits: Record<string, string> }
+
+const offered = (r: StakingRow) =>
+  STAKING_DURATION_KEYS.filter((k) => r.profits?.[k]).map((k) => `${STAKING_DURATIONS[k].label} ${r.profits[k]}%`).join(' · ') || '—';
 
 export function StakingCoinList() {
+  const isSmall = useIsSmall();
   return (
     <List sort={{ field: 'order', order: 'ASC' }}>
-      <Datagrid rowClick="edit" bulkActionButtons={false}>
-        <ReferenceField source="coin" reference="gift-coins" sortable={false} />
-        <TextField source="minAmount" sortable={false} />
-        <TextField source="maxAmount" sortable={false} />
-        <TextField source="profits.week" sortable={false} />
-        <TextField source="profits.month" sortable={false} />
-        <TextField source="profits.threeMonths" sortable={false} />
-        <TextField source="profits.sixMonths" sortable={false} />
-        <TextField source="profits.year" sortable={false} />
-        <BooleanField source="enabled" />
-        <NumberField source="order" />
-        <DateField source="createdAt" showTime />
-      </Datagrid>
+      {isSmall ? (
+        <SimpleList<StakingRow>
+          primaryText={() => <ReferenceField source="coin" reference="gift-coins" link={false} />}
+          secondaryText={offered}
+          tertiaryText={(r) => `${r.minAmount}–${r.maxAmount}${r.enabled ? '' : ' · disabled'}`}
+          linkType="edit"
+        />
+      ) : (
+        <Datagrid rowClick="edit" bulkActionButtons={false}>
+          <ReferenceField source="coin" reference="gift-coins" sortable={false} />
+          <TextField source="minAmount" sortable={false} />
+          <TextField source="maxAmount" sortable={false} />
+          {STAKING_DURATION_KEYS.map((k) => <TextField key={k} source={`profits.${k}`} sortable={false} emptyText="—" />)}
+          <BooleanField source="enabled" />
+          <NumberField source="order" />
+          <DateField source="createdAt" showTime />
+        </Datagrid>
+      )}
     </List>
   );
 }

@@ -1,22 +1,63 @@
-import { Datagrid, DateField, List, ReferenceField, SearchInput, SelectField, SelectInput, TextField } from 'react-admin';
-import { USER_MISSION_STATUS_CHOICES } from './statuses';
+import { Fragment } from 'react';
+import { Divider } from '@mui/material';
+import { Datagrid, DateField, FunctionField, List, ReferenceField, SearchInput, SelectField, SimpleList, TextField, useListContext } from 'react-admin';
+import { CountedTabs } from '../../lists/CountedTabs';
+import { useIsSmall } from '../../layout/useIsSmall';
+import { BulkApproveButton, BulkRejectButton } from './BulkReviewButtons';
+import { USER_MISSION_STATUS_CHOICES, userMissionStatusLabel } from './statuses';
 
-const filters = [
-  <SearchInput key="q" source="q" alwaysOn />,
-  <SelectInput key="status" source="status" choices={USER_MISSION_STATUS_CHOICES} />,
-];
+interface UserMissionRow { id: string; status: string; reward: string; coinSymbol: string; createdAt: string }
+
+const TAB_ORDER = ['pending', 'done', 'rejected', 'started'] as const;
+
+function ReviewBulkActions() {
+  return (
+    <>
+      <BulkApproveButton />
+      <BulkRejectButton />
+    </>
+  );
+}
+
+const rewardText = (r: UserMissionRow) => `${r.reward} ${r.coinSymbol}`.trim();
+
+/** Tabs by status with their counts (the demo's orders); the pending tab reviews in bulk (the demo's reviews). */
+function TabbedUserMissions() {
+  const { filterValues, setFilters, displayedFilters } = useListContext();
+  const isSmall = useIsSmall();
+  const status = (filterValues.status as string) ?? 'pending';
+  const { status: _status, ...others } = filterValues;
+  const tabs = TAB_ORDER.map((value) => ({ value, label: userMissionStatusLabel(value), filter: { ...others, status: value } }));
+  return (
+    <Fragment>
+      <CountedTabs resource="user-missions" tabs={tabs} value={status} onChange={(next) => setFilters({ ...filterValues, status: next }, displayedFilters)} />
+      <Divider />
+      {isSmall ? (
+        <SimpleList<UserMissionRow>
+          primaryText={() => <ReferenceField source="mission" reference="missions" link={false} />}
+          secondaryText={() => <ReferenceField source="user" reference="users" link={false} />}
+          tertiaryText={rewardText}
+          linkType="edit"
+        />
+      ) : (
+        <Datagrid rowClick="edit" bulkActionButtons={status === 'pending' ? <ReviewBulkActions /> : false}>
+          <ReferenceField source="user" reference="users" sortable={false} />
+          <ReferenceField source="mission" reference="missions" sortable={false} />
+          <SelectField source="status" choices={USER_MISSION_STATUS_CHOICES} />
+          <FunctionField<UserMissionRow> source="reward" sortable={false} render={rewardText} />
+          <DateField source="claimedAt" showTime emptyText="—" />
+          <TextField source="rejectReason" sortable={false} emptyText="" />
+          <DateField source="createdAt" showTime />
+        </Datagrid>
+      )}
+    </Fragment>
+  );
+}
 
 export function UserMissionList() {
   return (
-    <List filters={filters}>
-      <Datagrid rowClick="edit" bulkActionButtons={false}>
-        <ReferenceField source="user" reference="users" sortable={false} />
-        <ReferenceField source="mission" reference="missions" sortable={false} />
-        <SelectField source="status" choices={USER_MISSION_STATUS_CHOICES} />
-        <TextField source="reward" sortable={false} />
-        <DateField source="claimedAt" showTime emptyText="—" />
-        <DateField source="createdAt" showTime />
-      </Datagrid>
+    <List filters={[<SearchInput key="q" source="q" alwaysOn placeholder="Player or mission" />]} filterDefaultValues={{ status: 'pending' }} sort={{ field: 'createdAt', order: 'DESC' }}>
+      <TabbedUserMissions />
     </List>
   );
 }

@@ -8,3 +8,4 @@ const LABELS: Record<(typeof USER_MISSION_STATUSES)[number], string> = {
 };
 
 export const USER_MISSION_STATUS_CHOICES = USER_MISSION_STATUSES.map((id) => ({ id, name: LABELS[id] }));
+export const userMissionStatusLabel = (status: string) => LABELS[status as keyof typeof LABELS] ?? status;

@@ -1,5 +1,7 @@
-import { BooleanInput, Edit, NumberInput, SelectInput, SimpleForm, TextField, Labeled, required } from 'react-admin';
-import { SaveOnlyToolbar } from '../sharedInputs';
+import { BooleanInput, Edit, SelectInput, SimpleForm, TextField, Labeled, TextInput } from 'react-admin';
+import { userUpdateInput } from '@gift/shared';
+import { schemaResolver } from '../../forms/schemaResolver';
+import { EditActions, SaveOnlyToolbar } from '../sharedInputs';
 
 const LANGUAGES = [
   { id: 'en', name: 'English' },
@@ -9,12 +11,12 @@ const LANGUAGES = [
 /** Only what an operator may change: figures follow from the ledger and are never edited by hand. */
 export function UserEdit() {
   return (
-    <Edit mutationMode="pessimistic" redirect="show">
-      <SimpleForm toolbar={<SaveOnlyToolbar />}>
+    <Edit mutationMode="pessimistic" redirect="show" actions={<EditActions show list={false} />}>
+      <SimpleForm toolbar={<SaveOnlyToolbar />} resolver={schemaResolver(userUpdateInput)}>
         <Labeled>
           <TextField source="name" />
         </Labeled>
-        <NumberInput source="inviteLimit" min={0} step={1} validate={required()} />
+        <TextInput source="inviteLimit" inputMode="numeric" />
         <BooleanInput source="blocked" />
         <SelectInput source="language" choices={LANGUAGES} />
       </SimpleForm>

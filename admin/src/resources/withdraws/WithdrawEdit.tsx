@@ -1,5 +1,8 @@
-import { DateField, Edit, FormDataConsumer, Labeled, ReferenceField, SelectField, SelectInput, SimpleForm, TextField, TextInput, required } from 'react-admin';
-import { SaveOnlyToolbar } from '../sharedInputs';
+import { DateField, Edit, FormDataConsumer, FunctionField, Labeled, ReferenceField, SelectField, SelectInput, SimpleForm, TextField, TextInput, useRecordContext } from 'react-admin';
+import { Stack } from '@mui/material';
+import { withdrawalReviewInput } from '@gift/shared';
+import { schemaResolver } from '../../forms/schemaResolver';
+import { EditActions, SaveOnlyToolbar } from '../sharedInputs';
 import { WITHDRAWAL_STATUS_CHOICES } from './statuses';
 
 const DECISIONS = [
@@ -7,28 +10,59 @@ const DECISIONS = [
   { id: 'rejected', name: 'Reject (the amount goes back to the player)' },
 ];
 
+interface WithdrawRecord { id: string; status: string; amount: string; coinSymbol?: string }
+
+const wrap = { wordBreak: 'break-all' } as const;
+
+function WithdrawFacts() {
+  return (
+    <>
+      <Labeled><ReferenceField source="user" reference="users" link="show" /></Labeled>
+      <Labeled><FunctionField<WithdrawRecord> source="amount" render={(r) => `${r.amount} ${r.coinSymbol ?? ''}`.trim()} /></Labeled>
+      <Labeled><TextField source="address" sx={wrap} /></Labeled>
+      <Labeled><SelectField source="status" choices={WITHDRAWAL_STATUS_CHOICES} /></Labeled>
+      <Labeled><DateField source="createdAt" showTime /></Labeled>
+    </>
+  );
+}
+
+/** Only a pending withdrawal offers a decision; a processed one is shown as it was settled. */
+function DecisionOrRecord() {
+  const record = useRecordContext<WithdrawRecord>();
+  if (!record) return null;
+  if (record.status !== 'pending') {
+    return (
+      <Stack sx={{ p: 2 }} spacing={1}>
+        <WithdrawFacts />
+        <Labeled><TextField source="txHash" emptyText="—" sx={wrap} /></Labeled>
+        <Labeled><TextField source="rejectReason" emptyText="—" /></Labeled>
+        <Labeled><DateField source="processedAt" showTime emptyText="—" /></Labeled>
+        <Labeled><TextField source="processedByName" label="resources.withdraws.fields.processedBy" emptyText="—" /></Labeled>
+      </Stack>
+    );
+  }
+  return (
+    <SimpleForm toolbar={<SaveOnlyToolbar />} resolver={schemaResolver(withdrawalReviewInput)} defaultValues={{ status: null }}>
+      <WithdrawFacts />
+      <SelectInput source="status" label="Decision" choices={DECISIONS} />
+      <FormDataConsumer<{ status?: string }>>
+        {({ formData }) =>
+          formData.status === 'done' ? (
+            <TextInput source="txHash" fullWidth />
+          ) : formData.status === 'rejected' ? (
+            <TextInput source="rejectReason" multiline fullWidth />
+          ) : null
+        }
+      </FormDataConsumer>
+    </SimpleForm>
+  );
+}
+
 /** Settling a withdraw: done with its transaction hash, or rejected with a reason. */
 export function WithdrawEdit() {
   return (
-    <Edit mutationMode="pessimistic" redirect={() => 'withdraw'}>
-      <SimpleForm toolbar={<SaveOnlyToolbar />}>
-        <Labeled><ReferenceField source="user" reference="users" /></Labeled>
-        <Labeled><ReferenceField source="coin" reference="gift-coins" /></Labeled>
-        <Labeled><TextField source="amount" /></Labeled>
-        <Labeled><TextField source="address" /></Labeled>
-        <Labeled><SelectField source="status" choices={WITHDRAWAL_STATUS_CHOICES} /></Labeled>
-        <Labeled><DateField source="createdAt" showTime /></Labeled>
-        <SelectInput source="status" label="Decision" choices={DECISIONS} validate={required()} />
-        <FormDataConsumer<{ status?: string }>>
-          {({ formData }) =>
-            formData.status === 'done' ? (
-              <TextInput source="txHash" validate={required()} fullWidth />
-            ) : formData.status === 'rejected' ? (
-              <TextInput source="rejectReason" validate={required()} multiline fullWidth />
-            ) : null
-          }
-        </FormDataConsumer>
-      </SimpleForm>
+    <Edit mutationMode="pessimistic" redirect={() => 'withdraw'} actions={<EditActions list={false} />}>
+      <DecisionOrRecord />
     </Edit>
   );
 }

@@ -6,6 +6,7 @@ export default {
   list: PendingWithdrawList,
   edit: WithdrawEdit,
   icon: AccountBalanceWalletIcon,
-  recordRepresentation: (record: { amount?: string; address?: string }) => `${record.amount ?? ''} → ${record.address ?? ''}`,
+  recordRepresentation: (record: { amount?: string; coinSymbol?: string; userName?: string }) =>
+    `${record.amount ?? ''} ${record.coinSymbol ?? ''}${record.userName ? ` to ${record.userName}` : ''}`,
 };
 export { DoneWithdrawList, PendingWithdrawList } from './WithdrawList';

@@ -7,3 +7,4 @@ const LABELS: Record<(typeof WITHDRAWAL_STATUSES)[number], string> = {
 };
 
 export const WITHDRAWAL_STATUS_CHOICES = WITHDRAWAL_STATUSES.map((id) => ({ id, name: LABELS[id] }));
+export const withdrawalStatusLabel = (status: string) => LABELS[status as keyof typeof LABELS] ?? status;

@@ -356,7 +356,8 @@ describe('Manual missions and their review in User Missions', () => {
       .expect(400);
     expect(bad.body.errors).toHaveProperty('status');
     await request(app).post('/api/admin/user-missions').set('Authorization', `Bearer ${token}`).send({ status: 'done' }).expect(403);
-    await request(app).delete(`/api/admin/user-missions/${progressId}`).set('Authorization', `Bearer ${token}`).expect(403);
+    const removal = await request(app).delete(`/api/admin/user-missions/${progressId}`).set('Authorization', `Bearer ${token}`).expect(405);
+    expect(removal.body.message).toBe("Cannot delete: a player's progress stays with them; reject a pending review instead");
     expect((await UserMissionModel.findById(progressId).lean())!.status).toBe('pending');
   });
 

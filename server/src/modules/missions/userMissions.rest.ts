@@ -1,20 +1,59 @@
-import { userMissionReviewInput } from '@gift/shared';
-import { AppError } from '../../lib/errors';
-import type { ResourceDefinition } from '../../rest/resource';
-import { UserMissionModel } from './mission.models';
+import { userMissionBulkReviewInput, userMissionReviewInput } from '@gift/shared';
+import type { Router } from 'express';
+import { validate, type ResourceDefinition } from '../../rest/resource';
+import { recordAudit } from '../audit/audit.service';
+import { UserModel } from '../users/user.model';
+import { MissionModel, UserMissionModel } from './mission.models';
 import { reviewUserMission } from './missions.service';
+
+/** One review decision per record, each through the same service call as a single review, each audited. */
+function bulkReviewRoute(router: Router) {
+  router.post('/bulk-review', async (req, res) => {
+    const { ids, ...review } = validate(userMissionBulkReviewInput, req.body);
+    const reviewed: string[] = [];
+    const refused: Record<string, string> = {};
+    for (const id of [...new Set(ids)]) {
+      const before = await UserMissionModel.findById(id);
+      try {
+        const after = await reviewUserMission(id, review, req.account!.id, new Date());
+        await recordAudit({ operator: req.account!, action: 'review', resource: 'user-missions', record: id, before: before?.toJSON(), after: after.toJSON() });
+        reviewed.push(id);
+      } catch (error) {
+        refused[id] = error instanceof Error ? error.message : 'Failed';
+      }
+    }
+    res.json({ reviewed, refused });
+  });
+}
 
 /** Players' missions, read-only except the review of a pending Manual one (approve credits, reject lets them retry). */
 export const userMissionsResource: ResourceDefinition<typeof userMissionReviewInput> = {
   name: 'user-missions',
   model: UserMissionModel,
   updateSchema: userMissionReviewInput,
-  searchFields: ['status', 'rejectReason'],
-  filters: { status: 'equals', user: 'objectId', mission: 'objectId', category: 'objectId' },
+  searchFields: ['rejectReason'],
+  searchReferences: {
+    user: { model: UserModel, fields: ['name', 'username'] },
+    mission: { model: MissionModel, fields: ['title'] },
+  },
+  filters: { status: 'equals', user: 'objectId', mission: 'objectId', category: 'objectId', coin: 'objectId' },
   sortable: ['status', 'claimedAt', 'doneAt', 'startedAt'],
   canDelete: false,
-  update: (id, review, req) => {
-    if (!req.account) throw new AppError('UNAUTHORIZED');
-    return reviewUserMission(id, review, req.account.id, new Date());
+  deleteRefusal: "a player's progress stays with them; reject a pending review instead",
+  extraRoutes: bulkReviewRoute,
+  // a reward is shown with its coin ('5 GIFT') without a lookup per row
+  populate: [{ path: 'coin', select: 'symbol' }, { path: 'reviewedBy', select: 'username' }],
+  present: (doc) => {
+    type Named = { _id?: unknown; symbol?: string; username?: string } | null | undefined;
+    const progress = doc as { toJSON: () => Record<string, unknown>; coin?: Named; reviewedBy?: Named };
+    const idOf = (ref: Named) => (ref ? String(ref._id ?? ref) : null);
+    return {
+      ...progress.toJSON(),
+      coin: idOf(progress.coin),
+      coinSymbol: progress.coin?.symbol ?? '',
+      reviewedBy: idOf(progress.reviewedBy),
+      reviewerName: progress.reviewedBy?.username ?? '',
+    };
   },
+  update: (id, review, req) => reviewUserMission(id, review, req.account!.id, new Date()),
 };

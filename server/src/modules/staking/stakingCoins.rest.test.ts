@@ -35,7 +35,7 @@ describe('staking coins in the console', () => {
     const backwards = await api.post('/staking-coins', { coin: String(coin._id), minAmount: '5', maxAmount: '4.999999', profits: { week: '1' } });
     expect(backwards.body.errors).toEqual({ maxAmount: 'The maximum must be at least the minimum' });
     const nothing = await api.post('/staking-coins', { coin: String(coin._id), minAmount: '1', maxAmount: '2', profits: { week: '' } });
-    expect(nothing.body.errors).toEqual({ profits: 'Offer at least one duration' });
+    expect(nothing.body.errors).toEqual({ 'profits.week': 'Offer at least one duration' });
     const huge = await api.post('/staking-coins', { coin: String(coin._id), minAmount: '1', maxAmount: '999999999999', profits: { week: '1' } });
     expect(huge.body.errors).toEqual({ maxAmount: 'Amount too large' });
     expect(await StakingCoinModel.countDocuments()).toBe(before);

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { fitsDecimals, fromMicros, microsToStored, toMicros, type balanceAdjustmentInput } from '@gift/shared';
 import { AppError, badInput } from '../../lib/errors';
+import { recordAudit, type Operator } from '../audit/audit.service';
 import { GiftCoinModel } from '../coins/giftCoin.model';
 import { LedgerEntryModel } from '../ledger/ledger.models';
 import { balanceOf, balancesOf, figuresByCoin, postEntry } from '../ledger/ledger.service';
@@ -8,9 +9,11 @@ import { UserModel } from './user.model';
 
 /**
  * An operator's gift or correction of a player's balance: one ledger entry with reason 'gift', keyed by the
- * form's own key so a double submit adjusts once. A debit the balance cannot cover changes nothing.
+ * form's own key so a double submit adjusts once, and one audit entry naming the operator. A debit the balance
+ * cannot cover changes nothing.
  */
-export async function adjustBalance(userId: string, input: z.infer<typeof balanceAdjustmentInput>, accountId: string) {
+export async function adjustBalance(userId: string, input: z.infer<typeof balanceAdjustmentInput>, operator: Operator) {
+  const accountId = operator.id;
   if (!(await UserModel.exists({ _id: userId }))) throw new AppError('NOT_FOUND');
   const coin = await GiftCoinModel.findById(input.coin).lean();
   if (!coin) throw badInput({ coin: 'Choose an existing gift coin' });
@@ -33,7 +36,12 @@ export async function adjustBalance(userId: string, input: z.infer<typeof balanc
     note: input.note,
     createdBy: accountId,
   });
-  return { entryId, applied, balance: fromMicros(await balanceOf(userId, input.coin)) };
+  const balance = fromMicros(await balanceOf(userId, input.coin));
+  if (applied) {
+    const signed = `${input.direction === 'credit' ? '+' : '-'}${input.amount}`;
+    await recordAudit({ operator, action: 'adjust', resource: 'users', record: userId, before: null, after: { coin: input.coin, symbol: coin.symbol, amount: signed, balance, entryId }, note: input.note });
+  }
+  return { entryId, applied, balance };
 }
 
 /** A player's balance and money figures for every coin they have touched, as decimal strings. */

@@ -34,8 +34,8 @@ describe('players in the console', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: String(player._id), telegramId: player.telegramId, inviteLimit: 100 });
     expect(res.body.coins).toEqual([
-      { coin: String(ton._id), name: 'Toncoin', symbol: 'TON', balance: '1.5', rewards: '0', earned: '3', withdrawn: '1.5', gifts: '0' },
-      { coin: String(gold._id), name: 'Gold', symbol: 'GOLD', balance: '10.300001', rewards: '0.3', earned: '0', withdrawn: '0', gifts: '10.000001' },
+      { id: String(ton._id), coin: String(ton._id), name: 'Toncoin', symbol: 'TON', balance: '1.5', rewards: '0', earned: '3', withdrawn: '1.5', gifts: '0' },
+      { id: String(gold._id), coin: String(gold._id), name: 'Gold', symbol: 'GOLD', balance: '10.300001', rewards: '0.3', earned: '0', withdrawn: '0', gifts: '10.000001' },
     ]);
     // the list stays light: no per-coin figures there
     const listed = await api.get('/users', { filter: { id: [String(player._id)] } });

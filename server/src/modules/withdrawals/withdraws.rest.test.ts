@@ -129,7 +129,7 @@ describe('withdrawals in the console', () => {
     const { token } = await createOperator();
     const { withdrawal } = await pendingWithdrawal();
     await consoleApi(app, token).post('/withdraws', { amount: '1' }).expect(403);
-    await consoleApi(app, token).delete(`/withdraws/${withdrawal.id}`).expect(403);
+    await consoleApi(app, token).delete(`/withdraws/${withdrawal.id}`).expect(405);
     expect(await WithdrawalModel.exists({ _id: withdrawal.id })).toBeTruthy();
 
     const reader = consoleApi(app, (await createOperator(['withdraws:read'])).token);

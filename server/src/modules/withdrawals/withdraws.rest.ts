@@ -1,6 +1,7 @@
 import type { Types } from 'mongoose';
 import { fromMicros, withdrawalReviewInput } from '@gift/shared';
 import type { ResourceDefinition } from '../../rest/resource';
+import { UserModel } from '../users/user.model';
 import { WithdrawalModel } from './withdrawal.model';
 import { processWithdrawal } from './withdrawals.service';
 
@@ -28,12 +29,14 @@ function presentForConsole(doc: unknown) {
     rejectReason: withdrawal.rejectReason,
     processedAt: withdrawal.processedAt,
     processedBy: idOf(withdrawal.processedBy),
+    processedByName: (withdrawal.processedBy as { username?: string } | null)?.username ?? '',
     createdAt: withdrawal.createdAt,
     updatedAt: withdrawal.updatedAt,
   };
 }
 
-const withNames = (doc: WithdrawalDocument) => doc.populate([{ path: 'user', select: 'name username' }, { path: 'coin', select: 'symbol' }]);
+const withNames = (doc: WithdrawalDocument) =>
+  doc.populate([{ path: 'user', select: 'name username' }, { path: 'coin', select: 'symbol' }, { path: 'processedBy', select: 'username' }]);
 
 /**
  * Withdrawals in the console: pending ones at /admin/withdraw, finished ones ({"status":["done","rejected"]})
@@ -44,9 +47,13 @@ export const withdrawsResource: ResourceDefinition<typeof withdrawalReviewInput>
   model: WithdrawalModel,
   updateSchema: withdrawalReviewInput,
   searchFields: ['address', 'txHash'],
+  searchReferences: { user: { model: UserModel, fields: ['name', 'username'] } },
   filters: { status: 'equals', user: 'objectId', coin: 'objectId' },
   sortable: ['amount', 'status', 'processedAt'],
   canDelete: false,
+  deleteRefusal: 'a withdrawal is part of the ledger; reject a pending one instead',
+  // the player's name and the coin's symbol come with each row: no lookup per row, and a withdraws-only account sees them
+  populate: [{ path: 'user', select: 'name username' }, { path: 'coin', select: 'symbol' }, { path: 'processedBy', select: 'username' }],
   present: presentForConsole,
   show: async (doc) => presentForConsole(await withNames(doc as WithdrawalDocument)),
   update: async (id, review, req) =>

@@ -1,0 +1,76 @@
+import { Box, Typography } from '@mui/material';
+import { Link } from 'react-router';
+import { Datagrid, DateField, List, SearchInput, SelectInput, SimpleList, TextField, TextInput, useBasename, useRecordContext } from 'react-admin';
+import { useIsSmall } from '../../layout/useIsSmall';
+
+interface AuditRow { id: string; username: string; action: string; resource: string; record: string; before: Record<string, unknown> | null; after: Record<string, unknown> | null; note: string; createdAt: string }
+
+const ACTIONS = ['create', 'update', 'delete', 'review', 'adjust'].map((id) => ({ id, name: id[0]!.toUpperCase() + id.slice(1) }));
+
+const show = (value: unknown) => (value === null || value === undefined || value === '' ? '—' : typeof value === 'object' ? JSON.stringify(value) : String(value));
+
+/** The fields a write changed: before → after, one line each. */
+function Changes(_props: { label?: string }) {
+  const entry = useRecordContext<AuditRow>();
+  if (!entry) return null;
+  const fields = [...new Set([...Object.keys(entry.before ?? {}), ...Object.keys(entry.after ?? {})])];
+  if (!fields.length) return <Typography variant="body2" color="text.secondary">No field changed</Typography>;
+  const cut = (text: string) => (text.length > 60 ? `${text.slice(0, 57)}…` : text);
+  return (
+    <Box component="ul" sx={{ m: 0, pl: 2 }}>
+      {fields.map((field) => (
+        <Typography component="li" variant="body2" key={field} sx={{ wordBreak: 'break-word' }}>
+          <strong>{field}</strong>: {entry.before && cut(show(entry.before[field]))}{entry.before && entry.after ? ' → ' : ''}{entry.after && cut(show(entry.after[field]))}
+        </Typography>
+      ))}
+    </Box>
+  );
+}
+
+/** Record pages by resource: players open on their page, reviews and withdrawals on their decision, the rest on their form. */
+const recordPath = (resource: string, id: string) =>
+  resource === 'users' ? `/users/${id}/show` : resource === 'app-config' ? '/app-config' : `/${resource}/${id}`;
+
+function RecordLink(_props: { label?: string }) {
+  const entry = useRecordContext<AuditRow>();
+  const basename = useBasename();
+  if (!entry) return null;
+  return (
+    <Link to={`${basename}${recordPath(entry.resource, entry.record)}`} style={{ fontFamily: 'monospace', fontSize: 12 }}>
+      {entry.record.slice(-8)}
+    </Link>
+  );
+}
+
+const filters = [
+  <SearchInput key="q" source="q" alwaysOn placeholder="Operator, resource or record" />,
+  <SelectInput key="action" source="action" choices={ACTIONS} />,
+  <TextInput key="resource" source="resource" />,
+  <TextInput key="record" source="record" />,
+];
+
+/** Every operator write, newest first; read-only. */
+export function AuditList() {
+  const isSmall = useIsSmall();
+  return (
+    <List filters={filters} sort={{ field: 'createdAt', order: 'DESC' }} exporter={false}>
+      {isSmall ? (
+        <SimpleList<AuditRow>
+          primaryText={(r) => `${r.username} · ${r.action} ${r.resource} · ${new Date(r.createdAt).toLocaleString()}`}
+          secondaryText={() => <Changes />}
+          linkType={false}
+        />
+      ) : (
+        <Datagrid bulkActionButtons={false} rowClick={false}>
+          <DateField source="createdAt" label="When" showTime />
+          <TextField source="username" label="Operator" />
+          <TextField source="action" />
+          <TextField source="resource" />
+          <RecordLink label="resources.audit.fields.record" />
+          <Changes label="Changes" />
+          <TextField source="note" sortable={false} emptyText="" />
+        </Datagrid>
+      )}
+    </List>
+  );
+}

@@ -1,0 +1,49 @@
+import { DateField, ReferenceField, Show, SimpleShowLayout, TextField } from 'react-admin';
+import SavingsIcon from '@mui/icons-material/Savings';
+import BoltIcon from '@mui/icons-material/Bolt';
+
+const Player = () => <ReferenceField source="user" reference="users" link="show" />;
+const Coin = () => (
+  <ReferenceField source="coin" reference="gift-coins" link={false}>
+    <TextField source="symbol" />
+  </ReferenceField>
+);
+
+/** A player's stake, read-only: it moves only through the player's own actions and the ledger. */
+export function StakeShow() {
+  return (
+    <Show>
+      <SimpleShowLayout>
+        <Player />
+        <TextField source="amount" />
+        <Coin />
+        <TextField source="duration" />
+        <TextField source="profitPercent" />
+        <TextField source="profit" />
+        <DateField source="startedAt" showTime />
+        <DateField source="unlocksAt" showTime />
+        <DateField source="claimedAt" showTime emptyText="—" />
+        <TextField source="idempotencyKey" />
+      </SimpleShowLayout>
+    </Show>
+  );
+}
+
+/** A player's mining session, read-only. */
+export function MiningSessionShow() {
+  return (
+    <Show>
+      <SimpleShowLayout>
+        <Player />
+        <TextField source="amount" />
+        <Coin />
+        <DateField source="startedAt" showTime />
+        <DateField source="endsAt" showTime />
+        <DateField source="movedAt" showTime emptyText="—" />
+      </SimpleShowLayout>
+    </Show>
+  );
+}
+
+export const stakes = { show: StakeShow, icon: SavingsIcon, recordRepresentation: (r: { amount?: string }) => `Stake of ${r.amount ?? ''}` };
+export const miningSessions = { show: MiningSessionShow, icon: BoltIcon, recordRepresentation: (r: { amount?: string }) => `Mining ${r.amount ?? ''}` };

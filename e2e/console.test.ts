@@ -1,0 +1,375 @@
+// The console as operators use it all day, in a real Chromium, at 1280×800 and 390×844.
+import bcrypt from 'bcryptjs';
+import type { Page } from 'playwright-core';
+import { toMicros } from '@gift/shared';
+import { seedDemoData } from '../server/src/db/seed';
+import { AccountModel } from '../server/src/modules/accounts/account.model';
+import { AuditEntryModel } from '../server/src/modules/audit/audit.model';
+import { GiftCoinModel } from '../server/src/modules/coins/giftCoin.model';
+import { AppConfigModel } from '../server/src/modules/config/appConfig.model';
+import { CoverModel } from '../server/src/modules/content/content.models';
+import { balanceOf } from '../server/src/modules/ledger/ledger.service';
+import { MissionModel, UserMissionModel } from '../server/src/modules/missions/mission.models';
+import { StakingCoinModel } from '../server/src/modules/staking/staking.models';
+import { UserModel } from '../server/src/modules/users/user.model';
+import { WithdrawalModel } from '../server/src/modules/withdrawals/withdrawal.model';
+import { silentLogger } from '../server/test/helpers';
+import { DESKTOP, PHONE, launchBrowser, shot, startProductServer, type ProductServer, type TestBrowser } from './support';
+
+// a real browser against a live server: minutes, not the 5 s of unit tests
+jest.setTimeout(300_000);
+
+const PASSWORD = 'a long operator password';
+const OPERATOR = 'console-operator';
+const MISSIONS_ONLY = 'missions-editor';
+const LONG_HASH = 'f3a9c27e5b1d48a6b0e2c7d94f1a8e3b6c5d2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6';
+
+let product: ProductServer;
+let browser: TestBrowser;
+let base: string;
+
+beforeAll(async () => {
+  await seedDemoData(silentLogger);
+  const passwordHash = await bcrypt.hash(PASSWORD, 8);
+  await AccountModel.create([
+    { username: OPERATOR, passwordHash, permissions: ['*'] },
+    { username: MISSIONS_ONLY, passwordHash, permissions: ['missions:write'] },
+  ]);
+  // a processed withdrawal with a real-length transaction hash, as the done tab shows them
+  const sara = (await UserModel.findOne({ username: 'sara_ahmadi' }).lean())!;
+  const gift = (await GiftCoinModel.findOne({ symbol: 'GIFT' }).lean())!;
+  await WithdrawalModel.create({
+    user: sara._id, coin: gift._id, amount: Number(toMicros('150')), address: 'UQBvW8Z5huBkMJYdnfAEM5JqTNkuWX3diqYENkWsIL0XggGG',
+    status: 'done', txHash: LONG_HASH, processedAt: new Date(), idempotencyKey: 'e2e-done-withdrawal',
+  });
+  product = await startProductServer();
+  base = product.base;
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await product?.close();
+});
+
+/** Signs in through the form, as an operator does; the browser profile is shared, so it starts signed out. */
+async function signIn(username: string, viewport = DESKTOP): Promise<Page> {
+  const page = await browser.openPage(viewport);
+  await page.goto(`${base}/admin/login`);
+  await page.evaluate(() => localStorage.clear());
+  await page.goto(`${base}/admin/login`);
+  await page.locator('input[name="username"]').fill(username);
+  await page.locator('input[name="password"]').fill(PASSWORD);
+  await page.locator('button[type="submit"]').click();
+  await page.waitForURL(`${base}/admin/`);
+  return page;
+}
+
+const open = async (page: Page, path: string) => {
+  await page.goto(`${base}/admin${path}`);
+};
+
+/** How far the page is wider than the window (0 when nothing runs off the side). */
+const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+
+/** Presses Save and waits for the answer: the 'Saved' note, or the field errors. */
+async function save(page: Page) {
+  await page.getByRole('button', { name: 'Save' }).click();
+}
+
+describe('what was broken, tried as it was found', () => {
+  let page: Page;
+  beforeAll(async () => {
+    page = await signIn(OPERATOR);
+  });
+  afterAll(async () => page.close());
+
+  it('saves the seeded "Invite friends" cover, whose image is a path on this site', async () => {
+    const cover = (await CoverModel.findOne({ title: /^Invite friends/ }).lean())!;
+    await open(page, `/covers/${cover._id}`);
+    await expect(page.getByLabel('Image').inputValue()).resolves.toBe('/demo/cover-invite.svg');
+    await expect(page.locator('input[type="url"], input[type="number"], input[min], input[step]').count()).resolves.toBe(0);
+    await page.getByLabel('Title').fill('Invite friends: 60 GIFT each');
+    await save(page);
+    await page.getByText('Saved', { exact: true }).waitFor();
+    await expect(CoverModel.findById(cover._id).lean().then((c) => c?.title)).resolves.toBe('Invite friends: 60 GIFT each');
+  });
+
+  it('marks the staking profit field that is wrong', async () => {
+    const offer = (await StakingCoinModel.findOne().lean())!;
+    await open(page, `/staking-coins/${offer._id}`);
+    await page.getByLabel('Profit % — 1 week').waitFor();
+    for (const bad of ['abc', '-5']) {
+      await page.getByLabel('Profit % — 1 week').fill(bad);
+      await save(page);
+      await page.getByText('Enter a percent like 5 or 12.5').waitFor();
+    }
+    await shot(page, 'console-staking-profit-error');
+    await expect(page.getByLabel('Profit % — 1 week').getAttribute('aria-invalid')).resolves.toBe('true');
+  });
+
+  it('clears optional fields: a coin price, the bot username, a jetton master', async () => {
+    const star = (await GiftCoinModel.findOne({ symbol: 'STAR' }).lean())!;
+    await open(page, `/gift-coins/${star._id}`);
+    await page.getByLabel('USD price').fill('0.01');
+    await save(page);
+    await page.getByText('Saved', { exact: true }).waitFor();
+    await open(page, `/gift-coins/${star._id}`);
+    await expect(page.getByLabel('USD price').inputValue()).resolves.toBe('0.01');
+    await page.getByLabel('USD price').fill('');
+    await page.getByLabel('Jetton master address').fill('');
+    await save(page);
+    await page.getByText('Saved', { exact: true }).waitFor();
+    await expect(GiftCoinModel.findById(star._id).lean().then((c) => [c?.usdPrice, c?.jettonMaster])).resolves.toEqual(['', '']);
+
+    await open(page, '/app-config');
+    await expect(page.getByLabel('Bot username').inputValue()).resolves.toBe('GiftRewardsBot');
+    await page.getByLabel('Bot username').fill('');
+    await save(page);
+    await page.getByText('Saved', { exact: true }).waitFor();
+    await expect(AppConfigModel.findOne().lean().then((c) => c?.botUsername)).resolves.toBe('');
+    await page.getByLabel('Bot username').fill('GiftRewardsBot');
+    await save(page);
+    await page.getByText('Saved', { exact: true }).last().waitFor();
+  });
+
+  it('refuses a reward of 0 on the field', async () => {
+    await open(page, '/missions/create');
+    await page.getByLabel('Reward amount').fill('0');
+    await save(page);
+    await page.getByText('Must be more than 0').waitFor();
+    await page.getByText('This field is required').first().waitFor();
+  });
+
+  it('offers no decision on a finished review or a processed withdrawal', async () => {
+    const done = (await UserMissionModel.findOne({ status: 'done' }).lean())!;
+    await open(page, `/user-missions/${done._id}`);
+    await page.getByText('Done', { exact: true }).first().waitFor();
+    await expect(page.getByLabel('Decision').count()).resolves.toBe(0);
+    await expect(page.getByRole('button', { name: 'Save' }).count()).resolves.toBe(0);
+    const processed = (await WithdrawalModel.findOne({ status: 'done' }).lean())!;
+    await open(page, `/withdraws/${processed._id}`);
+    await page.getByText(LONG_HASH).waitFor();
+    await expect(page.getByLabel('Decision').count()).resolves.toBe(0);
+    await shot(page, 'console-withdraw-done-record');
+  });
+
+  it('fits the done withdrawals table and its tabs in 1280 px', async () => {
+    await open(page, '/withdraw/done');
+    await page.getByRole('tab', { name: /^Done \(\d+\)$/ }).waitFor();
+    await page.getByRole('tab', { name: /^Pending \(1\)$/ }).waitFor();
+    await page.getByText('150 GIFT').waitFor();
+    expect(await overflow(page)).toBeLessThanOrEqual(0);
+    const tabs = await page.getByRole('tab', { name: /^Pending/ }).boundingBox();
+    expect(tabs!.x + tabs!.width).toBeLessThanOrEqual(DESKTOP.width);
+    await shot(page, 'console-withdraws-done-desktop');
+  });
+
+  it('names verify types, statuses, permissions and the coin of a reward', async () => {
+    await open(page, '/missions');
+    await page.getByRole('cell', { name: 'Manual', exact: true }).first().waitFor();
+    await expect(page.getByRole('cell', { name: 'manual', exact: true }).count()).resolves.toBe(0);
+    await open(page, '/accounts');
+    await page.getByText('Missions: read and write').waitFor();
+    await expect(page.getByText('missions:write', { exact: true }).count()).resolves.toBe(0);
+    await open(page, '/user-missions');
+    await page.getByRole('cell', { name: '1000 GIFT' }).waitFor();
+  });
+
+  it("opens 'Missions to review' on the pending reviews, and finds reviews and withdrawals by player", async () => {
+    await open(page, '/');
+    await page.getByTestId('figure-dashboard.pendingReviews').filter({ hasText: /^\d+$/ }).click();
+    await page.getByRole('tab', { name: /^Pending review \(2\)$/, selected: true }).waitFor();
+    await page.locator('tbody .RaDatagrid-row').nth(1).waitFor();
+    await shot(page, 'console-user-missions-to-review');
+    await page.locator('tbody .RaDatagrid-row').nth(2).waitFor({ state: 'detached' });
+    await page.getByPlaceholder('Player or mission').fill('Daniel');
+    await page.getByRole('tab', { name: /^Pending review \(1\)$/ }).waitFor();
+    await page.getByRole('cell', { name: /STON\.fi/ }).waitFor();
+    await page.getByPlaceholder('Player or mission').fill('');
+
+    await open(page, '/withdraw/done');
+    await page.getByPlaceholder('Player, address or hash').fill('sara');
+    await page.getByText('150 GIFT').waitFor();
+    await page.getByPlaceholder('Player, address or hash').fill('nobody at all');
+    await page.getByText('150 GIFT').waitFor({ state: 'detached' });
+  });
+});
+
+describe('a missions-only account', () => {
+  it('creates a mission, choosing its category and coin', async () => {
+    const page = await signIn(MISSIONS_ONLY);
+    // the menu settles once the account's permissions are known
+    await page.waitForFunction(() => document.querySelectorAll('[role="menu"] [role="menuitem"]').length === 3);
+    await expect(page.getByRole('menu').getByRole('menuitem').allTextContents()).resolves.toEqual(['Dashboard', 'Missions', 'Logout']);
+    await open(page, '/missions');
+    await page.getByText('Get started').first().waitFor();
+    await expect(page.locator('[data-testid="ErrorIcon"], .RaReferenceField-error').count()).resolves.toBe(0);
+    await page.getByRole('link', { name: 'Create' }).click();
+    await page.getByLabel('Category').click();
+    await page.getByRole('option', { name: 'Social' }).click();
+    await page.getByLabel('Title').fill('Follow our channel on X');
+    await page.getByLabel('Reward amount').fill('25');
+    await page.getByLabel('Coin').click();
+    await page.getByRole('option', { name: 'GIFT' }).click();
+    await page.getByLabel('Verify type').click();
+    await page.getByRole('option', { name: 'Auto' }).click();
+    await shot(page, 'console-mission-create-missions-only');
+    await save(page);
+    await page.getByText('Saved', { exact: true }).waitFor();
+    await expect(MissionModel.exists({ title: 'Follow our channel on X' }).then(Boolean)).resolves.toBe(true);
+    // the dashboard shows only what the account may read: no card is left waiting
+    await open(page, '/');
+    await page.getByText('Choose a page from the menu.').waitFor();
+    await expect(page.getByText('…').count()).resolves.toBe(0);
+    await page.close();
+  });
+});
+
+describe('review work and the player page', () => {
+  let page: Page;
+  beforeAll(async () => {
+    page = await signIn(OPERATOR);
+  });
+  afterAll(async () => page.close());
+
+  it('approves two reviews in bulk, crediting each player once', async () => {
+    const pending = await UserMissionModel.find({ status: 'pending' }).lean();
+    expect(pending).toHaveLength(2);
+    const before = await Promise.all(pending.map((p) => balanceOf(p.user, p.coin)));
+    await open(page, '/user-missions');
+    await page.getByRole('tab', { name: /^Pending review \(2\)$/ }).waitFor();
+    await page.getByRole('checkbox', { name: 'Select all' }).check();
+    await shot(page, 'console-user-missions-bulk');
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.getByText('Approved 2').waitFor();
+    await page.getByRole('tab', { name: /^Pending review \(0\)$/ }).waitFor();
+    const after = await Promise.all(pending.map((p) => balanceOf(p.user, p.coin)));
+    expect(after.map((a, i) => a - before[i]!)).toEqual(pending.map((p) => BigInt(p.reward)));
+    expect(await AuditEntryModel.countDocuments({ action: 'review', username: OPERATOR })).toBe(2);
+  });
+
+  it('gifts a player 10 GIFT with a reason, shown in their ledger and in the audit list', async () => {
+    const maya = (await UserModel.findOne({ name: 'Maya Patel' }).lean())!;
+    const gift = (await GiftCoinModel.findOne({ symbol: 'GIFT' }).lean())!;
+    const before = await balanceOf(maya._id, gift._id);
+    await open(page, `/users/${maya._id}/show`);
+    await page.getByRole('tab', { name: 'Summary' }).waitFor();
+    await shot(page, 'console-player-desktop');
+    await page.getByRole('tab', { name: 'Gift or correction' }).click();
+    await page.getByLabel('Coin').click();
+    await page.getByRole('option', { name: 'GIFT' }).click();
+    await page.getByLabel('Amount').fill('10');
+    await save(page);
+    await page.getByText('This field is required').waitFor();
+    await page.getByLabel('Reason').fill('Winner of the November contest');
+    await shot(page, 'console-player-gift-desktop');
+    await save(page);
+    await page.getByText(/^Saved: the balance is now/).waitFor();
+    expect(await balanceOf(maya._id, gift._id)).toBe(before + toMicros('10'));
+
+    await page.getByRole('tab', { name: 'Ledger' }).click();
+    const row = page.locator('.RaDatagrid-row', { hasText: 'Winner of the November contest' });
+    await row.waitFor();
+    await expect(row.textContent()).resolves.toMatch(/\+10.*GIFT.*gift.*Winner of the November contest.*console-operator/);
+    await shot(page, 'console-player-ledger-desktop');
+
+    await page.getByRole('menu').getByRole('menuitem', { name: 'Audit' }).click();
+    const entry = page.locator('.RaDatagrid-row', { hasText: 'Winner of the November contest' });
+    await entry.waitFor();
+    await expect(entry.textContent()).resolves.toMatch(/console-operator.*adjust.*users.*amount: \+10/);
+    await shot(page, 'console-audit-desktop');
+  });
+
+  it('shows the dashboard figures and its 30-day chart', async () => {
+    await open(page, '/');
+    await page.getByTestId('dashboard-chart').locator('.recharts-line').first().waitFor();
+    await expect(page.getByTestId('dashboard-chart').locator('.recharts-line').count()).resolves.toBe(3);
+    await expect(page.getByTestId('figure-dashboard.players').textContent()).resolves.toMatch(/^\d+$/);
+    await expect(page.getByTestId('figure-dashboard.pendingWithdraws-detail').textContent()).resolves.toMatch(/GIFT/);
+    await shot(page, 'console-dashboard-desktop');
+  });
+});
+
+const LISTS: Array<[string, string]> = [
+  ['users', '/users'],
+  ['user-missions', '/user-missions'],
+  ['missions', '/missions'],
+  ['categories', '/categories'],
+  ['covers', '/covers'],
+  ['partners', '/partners'],
+  ['gift-coins', '/gift-coins'],
+  ['staking-coins', '/staking-coins'],
+  ['withdraws-pending', '/withdraw'],
+  ['withdraws-done', '/withdraw/done'],
+  ['accounts', '/accounts'],
+  ['audit', '/audit'],
+  ['app-config', '/app-config'],
+];
+
+describe('every list, on a desktop and on a phone', () => {
+  it('fits 1280×800 without running off the side', async () => {
+    const page = await signIn(OPERATOR);
+    for (const [name, path] of LISTS) {
+      await open(page, path);
+      await page.getByText(/^\d+-\d+ of \d+$/).or(page.locator('#main-content form')).first().waitFor();
+      await shot(page, `console-${name}-desktop`);
+      expect({ name, overflow: await overflow(page) }).toEqual({ name, overflow: 0 });
+    }
+    await page.close();
+  });
+
+  it('shows simple lists at 390×844, reaches done withdrawals through the tabs, and closes the menu after navigating', async () => {
+    const page = await signIn(OPERATOR, PHONE);
+    await page.getByTestId('dashboard-chart').locator('.recharts-line').first().waitFor();
+    expect(await overflow(page)).toBeLessThanOrEqual(0);
+    await shot(page, 'console-dashboard-phone');
+
+    await open(page, '/withdraw');
+    await page.getByRole('tab', { name: /^Done \(\d+\)$/ }).click();
+    await page.waitForURL(`${base}/admin/withdraw/done`);
+    await page.getByText('150 GIFT').waitFor();
+    expect(await overflow(page)).toBeLessThanOrEqual(0);
+    await shot(page, 'console-withdraws-done-phone-tabs');
+
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    const drawer = page.locator('.MuiDrawer-paper');
+    await drawer.getByRole('menuitem', { name: 'Users', exact: true }).click();
+    await page.waitForURL(`${base}/admin/users`);
+    await page.getByText('Sara Ahmadi').waitFor();
+    await drawer.waitFor({ state: 'hidden' });
+
+    for (const [name, path] of LISTS) {
+      await open(page, path);
+      await page.getByText(/^\d+-\d+ of \d+$/).or(page.locator('#main-content form')).first().waitFor();
+      await expect(page.locator('.RaDatagrid-table').count()).resolves.toBe(0);
+      await shot(page, `console-${name}-phone`);
+      expect({ name, overflow: await overflow(page) }).toEqual({ name, overflow: 0 });
+    }
+
+    const mission = (await MissionModel.findOne({ verifyType: 'manual' }).lean())!;
+    const pending = (await WithdrawalModel.findOne({ status: 'pending' }).lean())!;
+    for (const [name, path] of [['mission-edit', `/missions/${mission._id}`], ['withdraw-decision', `/withdraws/${pending._id}`]]) {
+      await open(page, path!);
+      await page.getByRole('button', { name: 'Save' }).waitFor();
+      await shot(page, `console-${name}-phone`);
+      expect({ name, overflow: await overflow(page) }).toEqual({ name, overflow: 0 });
+    }
+
+    const sara = (await UserModel.findOne({ username: 'sara_ahmadi' }).lean())!;
+    await open(page, `/users/${sara._id}/show`);
+    await page.getByText('Sara Ahmadi').first().waitFor();
+    await shot(page, 'console-player-phone');
+    await page.getByText(/\d GIFT/).first().waitFor();
+    expect(await overflow(page)).toBeLessThanOrEqual(0);
+    await page.getByRole('tab', { name: 'Ledger' }).click();
+    await page.getByText(/^[+-]\d/).first().waitFor();
+    expect(await overflow(page)).toBeLessThanOrEqual(0);
+    await shot(page, 'console-player-ledger-phone');
+    await page.close();
+  });
+
+  it('raised no script error on any page', () => {
+    expect(browser.pageErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,11 @@
+import type { ResourceDefinition } from '../../rest/resource';
+import { AuditEntryModel } from './audit.model';
+
+/** The audit trail: read-only, newest first; a record's history is this list filtered by resource and record. */
+export const auditResource: ResourceDefinition = {
+  name: 'audit',
+  model: AuditEntryModel,
+  searchFields: ['username', 'resource', 'record', 'note'],
+  filters: { resource: 'equals', record: 'equals', account: 'objectId', action: 'equals' },
+  canDelete: false,
+};

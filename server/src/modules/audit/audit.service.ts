@@ -1,0 +1,58 @@
+import { AuditEntryModel } from './audit.model';
+
+export interface Operator {
+  id: string;
+  username: string;
+}
+
+export type AuditAction = 'create' | 'update' | 'delete' | 'review' | 'adjust';
+
+type Fields = Record<string, unknown> | null;
+
+/** Bookkeeping fields every record carries: they change with any write and say nothing about it. */
+const IGNORED = new Set(['id', 'updatedAt', 'createdAt']);
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/** Only the fields a write changed, as they were and as they became. */
+export function changedFields(before: Fields, after: Fields): { before: Fields; after: Fields } {
+  const meaningful = (fields: Fields) => fields && Object.fromEntries(Object.entries(fields).filter(([key]) => !IGNORED.has(key)));
+  if (!before || !after) return { before: meaningful(before), after: meaningful(after) };
+  const was: Record<string, unknown> = {};
+  const now: Record<string, unknown> = {};
+  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    if (IGNORED.has(key) || same(before[key], after[key])) continue;
+    was[key] = before[key] ?? null;
+    now[key] = after[key] ?? null;
+  }
+  return { before: was, after: now };
+}
+
+/** JSON-safe copy (dates as strings, no ObjectIds) of what the console was shown. */
+const plain = (fields: unknown): Fields => (fields ? (JSON.parse(JSON.stringify(fields)) as Record<string, unknown>) : null);
+
+export interface AuditRecord {
+  operator: Operator;
+  action: AuditAction;
+  resource: string;
+  record: string;
+  /** The record as the console showed it before the write (null for a create) and after (null for a delete). */
+  before: unknown;
+  after: unknown;
+  note?: string;
+}
+
+/** Records an operator's write; an update that changed nothing is still recorded, since someone pressed Save. */
+export async function recordAudit(entry: AuditRecord): Promise<void> {
+  const { before, after } = changedFields(plain(entry.before), plain(entry.after));
+  await AuditEntryModel.create({
+    account: entry.operator.id,
+    username: entry.operator.username,
+    action: entry.action,
+    resource: entry.resource,
+    record: entry.record,
+    before,
+    after,
+    note: entry.note ?? '',
+  });
+}
