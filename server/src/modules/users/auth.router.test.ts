@@ -178,6 +178,19 @@ describe('web sign-in with a one-time code', () => {
     expect(await codesSentTo(player.telegramId)).toHaveLength(1);
   });
 
+  it("stops writing to a player who blocked the bot: 'bot was blocked by the user' clears the message permission", async () => {
+    const player = await telegramPlayer({ username: 'web_blocked' });
+    standIn.blocked.add(player.telegramId);
+    try {
+      expect(await guest(T0).auth.requestLoginCode({ username: 'web_blocked' })).toEqual({ expiresInSeconds: 300, resendInSeconds: 60 });
+      await delivered();
+      expect((await UserModel.findById(player._id).lean())!.messagePermission).toBe(false);
+      expect(await LoginCodeModel.countDocuments({ user: player._id })).toBe(0);
+    } finally {
+      standIn.blocked.delete(player.telegramId);
+    }
+  });
+
   it('checks the input and says when no bot is configured', async () => {
     expect(await failure(guest(T0).auth.requestLoginCode({ username: 'a b' }))).toMatchObject({ code: 'BAD_INPUT' });
     const noBot = testEnv({ TELEGRAM_BOT_TOKEN: '' });

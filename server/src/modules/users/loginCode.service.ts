@@ -4,7 +4,7 @@ import { LOGIN_CODE_MAX_ATTEMPTS, LOGIN_CODE_TTL_SECONDS } from '@gift/shared';
 import type { Env } from '../../env';
 import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
-import { sendMessage } from '../../lib/telegramBot';
+import { isUnreachableChat, sendMessage } from '../../lib/telegramBot';
 import { resolveBotToken } from '../config/config.service';
 import { LoginCodeModel } from './loginCode.model';
 import { signPlayerToken } from './playerAuth';
@@ -83,6 +83,8 @@ async function issueLoginCode(username: string, { env, botToken, now, logger }: 
   } catch (error) {
     // an undelivered code must not hold back the next request
     await LoginCodeModel.deleteOne({ _id: issued.value!._id });
+    // a player who blocked the bot cannot get codes (or notifications) until they start it again
+    if (isUnreachableChat(error)) await UserModel.updateOne({ _id: user._id }, { $set: { messagePermission: false } });
     logger?.warn({ err: error, userId: String(user._id) }, 'login code not delivered');
   }
 }
