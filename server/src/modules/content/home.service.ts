@@ -1,11 +1,10 @@
-import { Types } from 'mongoose';
+import type { Types } from 'mongoose';
 import { fromMicros, MONEY_SCALE } from '@gift/shared';
+import { type Id } from '../../db/ids';
 import { GiftCoinModel } from '../coins/giftCoin.model';
 import { balancesOf } from '../ledger/ledger.service';
 import { playerMissions } from '../missions/missions.service';
 import { CategoryModel, CoverModel, PartnerModel } from './content.models';
-
-type Id = string | Types.ObjectId;
 
 interface ContentRow {
   _id: Types.ObjectId;

@@ -1,15 +1,14 @@
-import { Types } from 'mongoose';
+import type { Types } from 'mongoose';
 import { formatMessage, fromMicros } from '@gift/shared';
 import { AppError } from '../../lib/errors';
+import { isDuplicateKey } from '../../db/mongoErrors';
+import { objectId, type Id } from '../../db/ids';
 import { GiftCoinModel } from '../coins/giftCoin.model';
 import { getAppConfig } from '../config/config.service';
 import { postEntry } from '../ledger/ledger.service';
 import { notify } from '../notifications/notifications.service';
 import { MiningSessionModel } from './miningSession.model';
 import { miningProgress, miningWindow } from './miningRules';
-
-type Id = string | Types.ObjectId;
-const objectId = (id: Id) => new Types.ObjectId(String(id));
 
 export const MOVED_MESSAGE = 'Moved {count} mining rewards to wallet';
 
@@ -74,10 +73,6 @@ export async function miningStatus(userId: Id, now: Date) {
     earnDurationHours: config.earnDurationHours,
     serverTime: now,
   };
-}
-
-function isDuplicateKey(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: number }).code === 11000;
 }
 
 /**

@@ -1,8 +1,10 @@
-import { Types } from 'mongoose';
+import type { Types } from 'mongoose';
 import { fromMicros, type UserMissionStatus, type VerifyType } from '@gift/shared';
 import type { Env } from '../../env';
 import { AppError } from '../../lib/errors';
 import { BotApiError, chatIdFromLink, isChatMember } from '../../lib/telegramBot';
+import { isDuplicateKey } from '../../db/mongoErrors';
+import { objectId, type Id } from '../../db/ids';
 import { GiftCoinModel } from '../coins/giftCoin.model';
 import { resolveBotToken } from '../config/config.service';
 import { CategoryModel } from '../content/content.models';
@@ -11,9 +13,6 @@ import { notify } from '../notifications/notifications.service';
 import { UserModel } from '../users/user.model';
 import { claimableAt, codeMatches, decideClaim, type PlayerMissionStatus } from './missionRules';
 import { MissionModel, UserMissionModel } from './mission.models';
-
-type Id = string | Types.ObjectId;
-const objectId = (id: Id) => new Types.ObjectId(String(id));
 
 /** A mission as the player's screens show it: explicit fields only, never the secret code. */
 export interface PlayerMission {
@@ -120,10 +119,6 @@ export async function missionsOfCategory(userId: Id, categoryId: string) {
 }
 
 type StartableMission = { _id: Types.ObjectId; category: Types.ObjectId | null | undefined; coin: Types.ObjectId | null | undefined; reward: number };
-
-function isDuplicateKey(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: number }).code === 11000;
-}
 
 /**
  * Records that the player tapped Go: creates their progress once (counting it in missionsCount),

@@ -1,13 +1,11 @@
 import type { Api } from 'grammy';
-import { Types } from 'mongoose';
 import type { Language } from '@gift/shared';
 import type { Logger } from '../../lib/logger';
 import { BotApiError, isUnreachableChat, toBotApiError } from '../../lib/telegramBot';
+import { objectId, type Id } from '../../db/ids';
 import { UserModel } from '../users/user.model';
 import { NotificationModel } from './notification.model';
 import { notificationText, openAppLabel, type NotificationEvent, type NotificationFacts } from './notificationTexts';
-
-type Id = Types.ObjectId | string;
 
 /** A sender keeps a claimed message this long; one that crashed mid-send is taken over after it. */
 const LEASE_MS = 10 * 60_000;
@@ -38,7 +36,7 @@ export async function notify<E extends NotificationEvent>(
   scheduledFor?: Date,
 ): Promise<void> {
   try {
-    const user = new Types.ObjectId(String(userId));
+    const user = objectId(userId);
     // a scheduled message is checked when due instead: the player may allow messages by then
     if (!scheduledFor && !(await UserModel.exists({ _id: user, messagePermission: true }))) return;
     await NotificationModel.updateOne(

@@ -2,14 +2,13 @@ import { createHash } from 'node:crypto';
 import { Types } from 'mongoose';
 import { fromMicros, STAKING_DURATION_KEYS, STAKING_DURATIONS, toMicros, type StakingDuration } from '@gift/shared';
 import { AppError, badInput } from '../../lib/errors';
+import { isDuplicateKey } from '../../db/mongoErrors';
+import { objectId, type Id } from '../../db/ids';
 import { GiftCoinModel } from '../coins/giftCoin.model';
 import { balancesOf, postEntry } from '../ledger/ledger.service';
 import { notify } from '../notifications/notifications.service';
 import { StakeModel, StakingCoinModel } from './staking.models';
 import { amountRefusal, stakeCountdown, stakeProfit, unlockDate } from './stakingRules';
-
-type Id = string | Types.ObjectId;
-const objectId = (id: Id) => new Types.ObjectId(String(id));
 
 interface OfferRow {
   _id: Types.ObjectId;
@@ -124,10 +123,6 @@ function presentStake(stake: StakeRow, symbol: string, now: Date) {
     claimedAt: stake.claimedAt ?? null,
     ...stakeCountdown({ unlocksAt: stake.unlocksAt, claimedAt: stake.claimedAt ?? null }, now),
   };
-}
-
-function isDuplicateKey(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: number }).code === 11000;
 }
 
 /**

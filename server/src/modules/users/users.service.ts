@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Types } from 'mongoose';
 import { fromMicros, type Language } from '@gift/shared';
 import type { TelegramLaunch } from '../../lib/telegramAuth';
+import { isDuplicateKey } from '../../db/mongoErrors';
 import { GiftCoinModel } from '../coins/giftCoin.model';
 import { getAppConfig } from '../config/config.service';
 import { balancesOf, figuresByCoin } from '../ledger/ledger.service';
@@ -30,10 +31,6 @@ async function unusedReferralCode(): Promise<string> {
 
 export function languageFor(languageCode: string | undefined): Language {
   return languageCode?.toLowerCase().startsWith('fa') ? 'fa' : 'en';
-}
-
-function isDuplicateKey(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: number }).code === 11000;
 }
 
 /** What every launch refreshes from Telegram's word about the player. */

@@ -1,14 +1,14 @@
-import { Types } from 'mongoose';
+import type { Types } from 'mongoose';
 import type { z } from 'zod';
 import { fitsDecimals, fromMicros, MONEY_DECIMALS, microsToStored, toMicros, type withdrawalReviewInput } from '@gift/shared';
 import { AppError, badInput } from '../../lib/errors';
+import { objectId, type Id } from '../../db/ids';
 import { GiftCoinModel } from '../coins/giftCoin.model';
 import { balanceOf, balancesOf, postEntry } from '../ledger/ledger.service';
 import { notify } from '../notifications/notifications.service';
 import { currentWallet } from '../wallet/wallet.service';
 import { WithdrawalModel } from './withdrawal.model';
 
-type Id = string | Types.ObjectId;
 type WithdrawalDocument = ReturnType<(typeof WithdrawalModel)['hydrate']>;
 export type WithdrawalReview = z.infer<typeof withdrawalReviewInput>;
 
@@ -146,7 +146,7 @@ export async function requestWithdrawal({ userId, coinId, amount, idempotencyKey
     { idempotencyKey: key },
     {
       $setOnInsert: {
-        user: new Types.ObjectId(String(userId)),
+        user: objectId(userId),
         coin: coin._id,
         amount: microsToStored(requested),
         address: wallet.address,
