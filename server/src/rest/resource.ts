@@ -24,7 +24,7 @@ export interface ResourceDefinition<TCreate extends z.ZodType = z.ZodType, TUpda
   /** Fields searched by the `q` filter (case-insensitive substring). */
   searchFields?: string[];
   /** Reference fields the `q` filter also searches, through the referenced records' own fields (a review's player by name). */
-  searchReferences?: Record<string, { model: Model<any>; fields: string[] }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  searchReferences?: Record<string, (pattern: RegExp, limit: number) => Promise<Array<{ _id: unknown }>>>;
   /** Filterable fields and how to read them; every schema date field also takes `<field>_gte` / `<field>_lte`. */
   filters?: Record<string, FilterKind>;
   /** Fields the list may be sorted by, besides id and createdAt. */
@@ -135,8 +135,8 @@ export async function buildFilter(definition: ResourceDefinition, filter: unknow
         .filter((f) => !isNumber(f) || /^\d{1,15}$/.test(text))
         .map((f) => ({ [f]: isNumber(f) ? Number(text) : regex }));
       if (isValidObjectId(text) && /^[a-f\d]{24}$/i.test(text)) or.push({ _id: new Types.ObjectId(text) });
-      for (const [field, target] of Object.entries(definition.searchReferences ?? {})) {
-        const matches = await target.model.find({ $or: target.fields.map((f) => ({ [f]: regex })) }, { _id: 1 }).limit(MAX_REFERENCE_MATCHES).lean();
+      for (const [field, idsMatching] of Object.entries(definition.searchReferences ?? {})) {
+        const matches = await idsMatching(regex, MAX_REFERENCE_MATCHES);
         if (matches.length) or.push({ [field]: { $in: matches.map((m) => m._id) } });
       }
       query.$or = or.length ? or : [{ _id: null }];

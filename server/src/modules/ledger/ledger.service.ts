@@ -161,3 +161,26 @@ export async function figuresByCoin(userId: Id): Promise<CoinFigures[]> {
   for (const [coin, net] of stakes) if (net > 0n) byCoin.get(coin)!.earned += net;
   return [...byCoin.values()];
 }
+
+/** How many balances are held in a coin (a coin anyone holds cannot be deleted). */
+export function countBalancesInCoin(coinId: string): Promise<number> {
+  return BalanceModel.countDocuments({ coin: coinId });
+}
+
+/** One page of posted entries matching a console filter, newest first, and how many match in all. */
+export function postedEntriesPage(query: Record<string, unknown>, skip: number, limit: number) {
+  return Promise.all([LedgerEntryModel.find(query).sort({ createdAt: -1, _id: -1 }).skip(skip).limit(limit), LedgerEntryModel.countDocuments(query)]);
+}
+
+/** Posted entries of these reasons summed per coin, in micro-units. */
+export function postedTotalsByCoin(reasons: LedgerReason[]) {
+  return LedgerEntryModel.aggregate<{ _id: unknown; total: number }>([
+    { $match: { state: 'posted', reason: { $in: reasons } } },
+    { $group: { _id: '$coin', total: { $sum: '$amount' } } },
+  ]);
+}
+
+/** The entry written under this idempotency key, if any. */
+export function entryWithKey(idempotencyKey: string) {
+  return LedgerEntryModel.findOne({ idempotencyKey }).lean();
+}

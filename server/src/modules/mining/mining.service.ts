@@ -3,7 +3,7 @@ import { formatMessage, fromMicros } from '@gift/shared';
 import { AppError } from '../../lib/errors';
 import { isDuplicateKey } from '../../db/mongoErrors';
 import { objectId, type Id } from '../../db/ids';
-import { GiftCoinModel } from '../coins/giftCoin.model';
+import { findGiftCoin, findGiftCoins } from '../coins/giftCoins.service';
 import { getAppConfig } from '../config/config.service';
 import { postEntry } from '../ledger/ledger.service';
 import { notify } from '../notifications/notifications.service';
@@ -46,7 +46,7 @@ async function amountsByCoin(rows: Array<{ coin: Types.ObjectId; amount: bigint 
   const totals = new Map<string, bigint>();
   for (const row of rows) totals.set(String(row.coin), (totals.get(String(row.coin)) ?? 0n) + row.amount);
   if (!totals.size) return [];
-  const coins = await GiftCoinModel.find({ _id: { $in: [...totals.keys()].map(objectId) } }, { symbol: 1 }).lean();
+  const coins = await findGiftCoins([...totals.keys()], { symbol: 1 });
   const symbols = new Map(coins.map((c) => [String(c._id), c.symbol]));
   return [...totals].map(([id, amount]) => ({ coin: { id, symbol: symbols.get(id) ?? '' }, amount: fromMicros(amount) }));
 }
@@ -60,7 +60,7 @@ export async function miningStatus(userId: Id, now: Date) {
     MiningSessionModel.find({ user, movedAt: null, endsAt: { $lte: now } }, { coin: 1, amount: 1 }).lean<SessionRow[]>(),
   ]);
   const [coin, readyAmounts] = await Promise.all([
-    config.miningCoin ? GiftCoinModel.findById(config.miningCoin, { symbol: 1 }).lean() : null,
+    config.miningCoin ? findGiftCoin(config.miningCoin, { symbol: 1 }) : null,
     amountsByCoin(waiting.map((s) => ({ coin: s.coin, amount: BigInt(s.amount) }))),
   ]);
   return {
@@ -83,7 +83,7 @@ export async function miningStatus(userId: Id, now: Date) {
 export async function startMining(userId: Id, now: Date) {
   const config = await getAppConfig();
   const amount = BigInt(config.earnAmount ?? 0);
-  const coin = config.miningCoin ? await GiftCoinModel.findById(config.miningCoin, { _id: 1, symbol: 1 }).lean() : null;
+  const coin = config.miningCoin ? await findGiftCoin(config.miningCoin, { _id: 1, symbol: 1 }) : null;
   if (!coin || amount <= 0n) throw new AppError('NOT_CONFIGURED');
   const user = objectId(userId);
   const slot = runningSlot(user);
@@ -133,4 +133,9 @@ export async function moveMiningRewards(userId: Id, now: Date) {
   const mine = moved.flat();
   if (!mine.length) throw new AppError('NOTHING_TO_MOVE');
   return { count: mine.length, amounts: await amountsByCoin(mine), message: formatMessage(MOVED_MESSAGE, { count: mine.length }) };
+}
+
+/** How many mining sessions are running now (not ended, not yet moved to a balance). */
+export function countMiningRunning(now: Date): Promise<number> {
+  return MiningSessionModel.countDocuments({ endsAt: { $gt: now }, movedAt: null });
 }

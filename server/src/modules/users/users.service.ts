@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { Types } from 'mongoose';
 import { fromMicros, type Language } from '@gift/shared';
 import type { TelegramLaunch } from '../../lib/telegramAuth';
+import type { Id } from '../../db/ids';
 import { isDuplicateKey } from '../../db/mongoErrors';
-import { GiftCoinModel } from '../coins/giftCoin.model';
+import { listGiftCoins } from '../coins/giftCoins.service';
 import { getAppConfig } from '../config/config.service';
 import { balancesOf, figuresByCoin } from '../ledger/ledger.service';
 import { findReferrer, rewardReferrer, type ReferralOutcome } from '../referrals/referrals.service';
@@ -157,16 +158,19 @@ export async function demoPlayer(now: Date): Promise<UserDocument> {
   return user!;
 }
 
-/** A player's coins: every enabled coin, and any other they hold or earned, with their figures. */
-async function coinFigures(userId: Types.ObjectId) {
+/**
+ * A player's balance and money figures per coin, as decimal strings, in the app's coin order: every coin they
+ * hold or earned in and, for the player's own screens, every enabled coin too.
+ */
+export async function moneyByCoin(userId: Id, { everyEnabledCoin }: { everyEnabledCoin: boolean }) {
   const [balances, figures, coins] = await Promise.all([
     balancesOf(userId),
     figuresByCoin(userId),
-    GiftCoinModel.find({}, { symbol: 1, name: 1, icon: 1, enabled: 1 }).sort({ order: 1, _id: 1 }).lean(),
+    listGiftCoins({ symbol: 1, name: 1, icon: 1, enabled: 1 }),
   ]);
   const figuresOf = new Map(figures.map((row) => [row.coin, row]));
   return coins
-    .filter((coin) => coin.enabled || balances.has(String(coin._id)) || figuresOf.has(String(coin._id)))
+    .filter((coin) => (everyEnabledCoin && coin.enabled) || balances.has(String(coin._id)) || figuresOf.has(String(coin._id)))
     .map((coin) => {
       const id = String(coin._id);
       const row = figuresOf.get(id);
@@ -203,7 +207,7 @@ export async function profileOf(user: UserDocument) {
     missionsCount: user.missionsCount,
     doneMissionsCount: user.doneMissionsCount,
     createdAt: user.get('createdAt') as Date,
-    coins: await coinFigures(user._id),
+    coins: await moneyByCoin(user._id, { everyEnabledCoin: true }),
   };
 }
 
