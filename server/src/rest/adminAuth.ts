@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import jwt from 'jsonwebtoken';
-import { hasPermission, type AdminResource } from '@gift/shared';
+import { hasPermission, OBJECT_ID_PATTERN, type AdminResource } from '@gift/shared';
 import { AppError } from '../lib/errors';
 import { AccountModel } from '../modules/accounts/account.model';
 
@@ -42,7 +42,7 @@ export function requireAccount(secret: string) {
     } catch {
       return next(new AppError('UNAUTHORIZED'));
     }
-    const account = /^[a-f\d]{24}$/i.test(subject) ? await AccountModel.findById(subject).lean() : null;
+    const account = OBJECT_ID_PATTERN.test(subject) ? await AccountModel.findById(subject).lean() : null;
     if (!account || !account.enabled || version !== (account.tokenVersion ?? 0)) return next(new AppError('UNAUTHORIZED'));
     req.account = { id: String(account._id), username: account.username, permissions: account.permissions };
     next();

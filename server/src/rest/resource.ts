@@ -1,7 +1,7 @@
 import { Router, type Request } from 'express';
 import { isValidObjectId, Types, type Model } from 'mongoose';
 import type { z } from 'zod';
-import type { AdminResource } from '@gift/shared';
+import { OBJECT_ID_PATTERN, type AdminResource } from '@gift/shared';
 import { AppError, badInput } from '../lib/errors';
 import { checkJsonDepth } from '../lib/jsonBody';
 import { recordAudit } from '../modules/audit/audit.service';
@@ -71,7 +71,7 @@ function escapeRegex(text: string): string {
 }
 
 function toObjectId(value: unknown, field: string): Types.ObjectId {
-  if (typeof value !== 'string' || !isValidObjectId(value) || !/^[a-f\d]{24}$/i.test(value)) throw badInput({ [field]: 'Invalid id' });
+  if (typeof value !== 'string' || !isValidObjectId(value) || !OBJECT_ID_PATTERN.test(value)) throw badInput({ [field]: 'Invalid id' });
   return new Types.ObjectId(value);
 }
 
@@ -134,7 +134,7 @@ export async function buildFilter(definition: ResourceDefinition, filter: unknow
       const or: Record<string, unknown>[] = fields
         .filter((f) => !isNumber(f) || /^\d{1,15}$/.test(text))
         .map((f) => ({ [f]: isNumber(f) ? Number(text) : regex }));
-      if (isValidObjectId(text) && /^[a-f\d]{24}$/i.test(text)) or.push({ _id: new Types.ObjectId(text) });
+      if (isValidObjectId(text) && OBJECT_ID_PATTERN.test(text)) or.push({ _id: new Types.ObjectId(text) });
       for (const [field, idsMatching] of Object.entries(definition.searchReferences ?? {})) {
         const matches = await idsMatching(regex, MAX_REFERENCE_MATCHES);
         if (matches.length) or.push({ [field]: { $in: matches.map((m) => m._id) } });
@@ -195,7 +195,7 @@ export function resourceRouter(definition: ResourceDefinition): Router {
   const select = definition.select ?? '';
   const findOr404 = async (pathId: string) => {
     const id = definition.resolveId ? await definition.resolveId(pathId) : pathId;
-    if (!id || !/^[a-f\d]{24}$/i.test(id)) throw new AppError('NOT_FOUND');
+    if (!id || !OBJECT_ID_PATTERN.test(id)) throw new AppError('NOT_FOUND');
     const doc = await definition.model.findOne({ _id: id, ...definition.scope }).select(select).populate(definition.populate ?? []);
     if (!doc) throw new AppError('NOT_FOUND');
     return doc;

@@ -1,5 +1,5 @@
 import jwt from 'jsonwebtoken';
-import type { ErrorCode } from '@gift/shared';
+import { OBJECT_ID_PATTERN, type ErrorCode } from '@gift/shared';
 import type { Env } from '../../env';
 import { verifyInitData, type TelegramLaunch } from '../../lib/telegramAuth';
 import { resolveBotToken } from '../config/config.service';
@@ -37,7 +37,7 @@ async function fromToken(token: string, env: Env, now: Date): Promise<PlayerAuth
   } catch {
     return { user: null, error: 'UNAUTHORIZED' };
   }
-  const user = /^[a-f\d]{24}$/i.test(subject) ? await UserModel.findById(subject) : null;
+  const user = OBJECT_ID_PATTERN.test(subject) ? await UserModel.findById(subject) : null;
   return user ? { user } : { user: null, error: 'UNAUTHORIZED' };
 }
 

@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import { balanceAdjustmentInput, userUpdateInput } from '@gift/shared';
+import { balanceAdjustmentInput, OBJECT_ID_PATTERN, userUpdateInput } from '@gift/shared';
 import { AppError } from '../../lib/errors';
 import { buildFilter, parseJsonParam, parseRange, validate, type ResourceDefinition } from '../../rest/resource';
 import { playerLedgerFilters } from '../ledger/ledgerEntries.rest';
@@ -9,7 +9,7 @@ import { moneyByCoin } from './users.service';
 import { UserModel } from './user.model';
 
 async function requirePlayer(id: string) {
-  if (!/^[a-f\d]{24}$/i.test(id) || !(await UserModel.exists({ _id: id }))) throw new AppError('NOT_FOUND');
+  if (!OBJECT_ID_PATTERN.test(id) || !(await UserModel.exists({ _id: id }))) throw new AppError('NOT_FOUND');
 }
 
 function ledgerRoutes(router: Router) {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Types } from 'mongoose';
-import { fromMicros, type Language } from '@gift/shared';
+import { fromMicros, type Language, type Theme } from '@gift/shared';
 import type { TelegramLaunch } from '../../lib/telegramAuth';
 import type { Id } from '../../db/ids';
 import { isDuplicateKey } from '../../db/mongoErrors';
@@ -211,7 +211,7 @@ export async function profileOf(user: UserDocument) {
   };
 }
 
-export async function updateSettings(user: UserDocument, settings: { language?: Language; theme?: 'light' | 'dark' | 'system' }, now: Date) {
+export async function updateSettings(user: UserDocument, settings: { language?: Language; theme?: Theme }, now: Date) {
   const changes = Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
   const updated = await UserModel.findOneAndUpdate(
     { _id: user._id },
