@@ -64,9 +64,9 @@ describe('outside Telegram without a session', () => {
         if (!token) throw new Refusal('UNAUTHORIZED', 401, 'Please sign in again');
         return { ...DEMO_PLAYER, isDemo: false, name: 'Sara' };
       },
-      'auth.requestLoginCode': () => ({ sent: true }),
+      'auth.requestLoginCode': () => ({ expiresInSeconds: 300, resendInSeconds: 60 }),
       'auth.verifyLoginCode': (input) => {
-        if ((input as { code: string }).code !== '123456') throw new Refusal('INCORRECT_CODE', 400, 'Incorrect code');
+        if (input.code !== '123456') throw new Refusal('INCORRECT_CODE', 400, 'Incorrect code');
         token = 'player.token';
         return { token };
       },

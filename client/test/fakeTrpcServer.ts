@@ -1,4 +1,23 @@
 import superjson from 'superjson';
+import type { AnyProcedure } from '@trpc/server';
+import type { AppRouter, RouterInputs, RouterOutputs } from '@gift/server';
+
+/** Every procedure's path ('user.me', 'missions.claim', ...), read from the server's router. */
+type ProcedurePaths<Record_, Prefix extends string = ''> = {
+  [Key in keyof Record_ & string]: Record_[Key] extends AnyProcedure ? `${Prefix}${Key}` : ProcedurePaths<Record_[Key], `${Prefix}${Key}.`>;
+}[keyof Record_ & string];
+export type ProcedurePath = ProcedurePaths<AppRouter['_def']['record']>;
+
+/** The type at a dotted path of the router's nested input or output types. */
+type At<Tree, Path extends string> = Path extends `${infer Head}.${infer Rest}`
+  ? Head extends keyof Tree
+    ? At<Tree[Head], Rest>
+    : never
+  : Path extends keyof Tree
+    ? Tree[Path]
+    : never;
+export type InputOf<Path extends ProcedurePath> = At<RouterInputs, Path>;
+export type OutputOf<Path extends ProcedurePath> = At<RouterOutputs, Path>;
 
 /** A refusal the stand-in answers with, shaped like the real server's (trpc/trpc.ts errorFormatter). */
 export class Refusal {
@@ -18,7 +37,10 @@ const TRPC_CODES: Record<number, { name: string; json: number }> = {
   500: { name: 'INTERNAL_SERVER_ERROR', json: -32603 },
 };
 
-export type Handlers = Record<string, (input: unknown) => unknown>;
+/** A stand-in procedure: what the real one takes, and what it answers (or a Refusal thrown). */
+export type Handler<Path extends ProcedurePath> = (input: InputOf<Path>) => OutputOf<Path> | Promise<OutputOf<Path>>;
+/** The procedures a test's server answers, typed by the real router: a renamed procedure or a changed answer fails typecheck. */
+export type Handlers = { [Path in ProcedurePath]?: Handler<Path> };
 
 /**
  * A stand-in for the server's /trpc endpoint speaking httpBatchLink's wire format with superjson,
@@ -38,7 +60,7 @@ export function fakeTrpcServer(handlers: Handlers) {
         const input = encoded === undefined ? undefined : superjson.deserialize(encoded as never);
         calls.push({ path, input, authorization });
         try {
-          const handler = handlers[path];
+          const handler = handlers[path as ProcedurePath] as ((input: unknown) => unknown) | undefined;
           if (!handler) throw new Refusal('NOT_FOUND', 404, `No procedure ${path}`);
           return { result: { data: superjson.serialize(await handler(input)) } };
         } catch (error) {

@@ -52,3 +52,10 @@ export const TON_PROOF_MAX_AGE_SECONDS = 15 * 60;
 
 /** Calls one tRPC request may carry: the app batches a few at once; the client splits larger batches. */
 export const TRPC_MAX_BATCH_SIZE = 10;
+
+/** The user app's themes, in the order Settings offers them. */
+export const THEMES = ['dark', 'light', 'system'] as const;
+export type Theme = (typeof THEMES)[number];
+
+/** A MongoDB ObjectId as text: 24 hex digits. */
+export const OBJECT_ID_PATTERN = /^[a-f\d]{24}$/i;

@@ -1,5 +1,6 @@
 import { TRPCClientError } from '@trpc/client';
 import { fakeTrpcServer, Refusal } from '../../test/fakeTrpcServer';
+import { DEMO_PLAYER } from '../../test/fixtures';
 
 // telegram.ts reads the launch once per page load, so each case loads the modules afresh
 async function freshClient() {
@@ -11,7 +12,7 @@ async function freshClient() {
 const SIGNED_LAUNCH = 'query_id=AAE&user=%7B%22id%22%3A42%2C%22first_name%22%3A%22Sara%22%2C%22language_code%22%3A%22fa%22%7D&auth_date=1767225600&hash=abc123';
 
 async function credentialSent() {
-  const server = fakeTrpcServer({ 'user.me': () => ({ id: 'p1' }) });
+  const server = fakeTrpcServer({ 'user.me': () => ({ ...DEMO_PLAYER, id: 'p1' }) });
   const { createTrpcClient } = await freshClient();
   const client = createTrpcClient({ fetch: server.fetch });
   await client.user.me.query();

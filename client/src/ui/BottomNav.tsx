@@ -1,9 +1,10 @@
 import { NavLink, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { OBJECT_ID_PATTERN } from '@gift/shared/constants';
 import { CurrencyIcon, InviteIcon, ProfileIcon, StakingIcon, TasksIcon } from './icons';
 
 /** Home's own pages (a category or a mission opened from it, the category pages) keep Tasks lit. */
-const isHomeChild = (pathname: string) => /^\/(tasks\/|categories(\/|$)|[a-f\d]{24}$)/i.test(pathname);
+const isHomeChild = (pathname: string) => /^\/(tasks\/|categories(\/|$))/i.test(pathname) || OBJECT_ID_PATTERN.test(pathname.slice(1));
 
 const TABS = [
   { to: '/', label: 'nav.tasks', icon: TasksIcon, end: true },

@@ -35,7 +35,7 @@ it("says 'Saved' when a setting is kept on the account and 'Save failed' when it
     ...signedInPlayer,
     'user.updateSettings': () => {
       if (fail) throw new Refusal('INTERNAL', 500, 'Something went wrong');
-      return { ok: true };
+      return { language: 'en', theme: 'dark' };
     },
   });
   await userEvent.click(await screen.findByRole('button', { name: 'Light' }));

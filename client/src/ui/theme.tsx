@@ -1,7 +1,8 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { THEMES, type Theme } from '@gift/shared/constants';
 import { paintTelegramChrome } from '../lib/telegram';
 
-export type ThemeChoice = 'dark' | 'light' | 'system';
+export type ThemeChoice = Theme;
 export const THEME_STORAGE_KEY = 'theme';
 
 /** The app colours of spec §9. */
@@ -12,7 +13,7 @@ export const PALETTE = {
 } as const;
 
 export function isThemeChoice(value: unknown): value is ThemeChoice {
-  return value === 'dark' || value === 'light' || value === 'system';
+  return (THEMES as readonly unknown[]).includes(value);
 }
 
 function storedTheme(): ThemeChoice {

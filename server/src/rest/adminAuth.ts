@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
-import jwt from 'jsonwebtoken';
-import { hasPermission, type AdminResource } from '@gift/shared';
+import { hasPermission, OBJECT_ID_PATTERN, type AdminResource } from '@gift/shared';
 import { AppError } from '../lib/errors';
+import { readToken, signToken } from '../lib/tokens';
 import { AccountModel } from '../modules/accounts/account.model';
 
 export interface AdminPrincipal {
@@ -20,11 +20,7 @@ const TOKEN_TTL = '12h';
 
 /** A console token; `ver` is the account's token version, so raising it ends every token signed before. */
 export function signAdminToken(account: { id: string; username: string; tokenVersion?: number }, secret: string): string {
-  return jwt.sign({ sub: account.id, username: account.username, ver: account.tokenVersion ?? 0 }, secret, {
-    expiresIn: TOKEN_TTL,
-    algorithm: 'HS256',
-    audience: 'admin',
-  });
+  return signToken({ sub: account.id, username: account.username, ver: account.tokenVersion ?? 0 }, { secret, audience: 'admin', expiresIn: TOKEN_TTL });
 }
 
 /** 401 unless a valid token of an enabled account at its current token version; the account is re-read so revoked access takes effect at once. */
@@ -33,16 +29,11 @@ export function requireAccount(secret: string) {
     const header = req.get('authorization') ?? '';
     const match = /^Bearer (.+)$/.exec(header);
     if (!match) return next(new AppError('UNAUTHORIZED'));
-    let subject: string;
-    let version: unknown;
-    try {
-      const payload = jwt.verify(match[1]!, secret, { algorithms: ['HS256'], audience: 'admin' }) as jwt.JwtPayload;
-      subject = String(payload.sub);
-      version = payload.ver;
-    } catch {
-      return next(new AppError('UNAUTHORIZED'));
-    }
-    const account = /^[a-f\d]{24}$/i.test(subject) ? await AccountModel.findById(subject).lean() : null;
+    const payload = readToken(match[1]!, { secret, audience: 'admin' });
+    if (!payload) return next(new AppError('UNAUTHORIZED'));
+    const subject = String(payload.sub);
+    const version: unknown = payload.ver;
+    const account = OBJECT_ID_PATTERN.test(subject) ? await AccountModel.findById(subject).lean() : null;
     if (!account || !account.enabled || version !== (account.tokenVersion ?? 0)) return next(new AppError('UNAUTHORIZED'));
     req.account = { id: String(account._id), username: account.username, permissions: account.permissions };
     next();

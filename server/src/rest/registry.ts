@@ -1,6 +1,9 @@
 import { accountsResource } from '../modules/accounts/accounts.resource';
 import { appConfigResource } from '../modules/config/appConfig.rest';
-import { ledgerEntriesResource, miningSessionsResource, stakesResource, usersResource } from '../modules/users/users.rest';
+import { usersResource } from '../modules/users/users.rest';
+import { ledgerEntriesResource } from '../modules/ledger/ledgerEntries.rest';
+import { miningSessionsResource } from '../modules/mining/miningSessions.rest';
+import { stakesResource } from '../modules/staking/stakes.rest';
 import { auditResource } from '../modules/audit/audit.rest';
 import { categoriesResource } from '../modules/content/categories.rest';
 import { coversResource } from '../modules/content/covers.rest';

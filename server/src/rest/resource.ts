@@ -1,7 +1,7 @@
 import { Router, type Request } from 'express';
 import { isValidObjectId, Types, type Model } from 'mongoose';
 import type { z } from 'zod';
-import type { AdminResource } from '@gift/shared';
+import { OBJECT_ID_PATTERN, type AdminResource } from '@gift/shared';
 import { AppError, badInput } from '../lib/errors';
 import { checkJsonDepth } from '../lib/jsonBody';
 import { recordAudit } from '../modules/audit/audit.service';
@@ -24,7 +24,7 @@ export interface ResourceDefinition<TCreate extends z.ZodType = z.ZodType, TUpda
   /** Fields searched by the `q` filter (case-insensitive substring). */
   searchFields?: string[];
   /** Reference fields the `q` filter also searches, through the referenced records' own fields (a review's player by name). */
-  searchReferences?: Record<string, { model: Model<any>; fields: string[] }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  searchReferences?: Record<string, (pattern: RegExp, limit: number) => Promise<Array<{ _id: unknown }>>>;
   /** Filterable fields and how to read them; every schema date field also takes `<field>_gte` / `<field>_lte`. */
   filters?: Record<string, FilterKind>;
   /** Fields the list may be sorted by, besides id and createdAt. */
@@ -71,7 +71,7 @@ function escapeRegex(text: string): string {
 }
 
 function toObjectId(value: unknown, field: string): Types.ObjectId {
-  if (typeof value !== 'string' || !isValidObjectId(value) || !/^[a-f\d]{24}$/i.test(value)) throw badInput({ [field]: 'Invalid id' });
+  if (typeof value !== 'string' || !isValidObjectId(value) || !OBJECT_ID_PATTERN.test(value)) throw badInput({ [field]: 'Invalid id' });
   return new Types.ObjectId(value);
 }
 
@@ -134,9 +134,9 @@ export async function buildFilter(definition: ResourceDefinition, filter: unknow
       const or: Record<string, unknown>[] = fields
         .filter((f) => !isNumber(f) || /^\d{1,15}$/.test(text))
         .map((f) => ({ [f]: isNumber(f) ? Number(text) : regex }));
-      if (isValidObjectId(text) && /^[a-f\d]{24}$/i.test(text)) or.push({ _id: new Types.ObjectId(text) });
-      for (const [field, target] of Object.entries(definition.searchReferences ?? {})) {
-        const matches = await target.model.find({ $or: target.fields.map((f) => ({ [f]: regex })) }, { _id: 1 }).limit(MAX_REFERENCE_MATCHES).lean();
+      if (isValidObjectId(text) && OBJECT_ID_PATTERN.test(text)) or.push({ _id: new Types.ObjectId(text) });
+      for (const [field, idsMatching] of Object.entries(definition.searchReferences ?? {})) {
+        const matches = await idsMatching(regex, MAX_REFERENCE_MATCHES);
         if (matches.length) or.push({ [field]: { $in: matches.map((m) => m._id) } });
       }
       query.$or = or.length ? or : [{ _id: null }];
@@ -195,7 +195,7 @@ export function resourceRouter(definition: ResourceDefinition): Router {
   const select = definition.select ?? '';
   const findOr404 = async (pathId: string) => {
     const id = definition.resolveId ? await definition.resolveId(pathId) : pathId;
-    if (!id || !/^[a-f\d]{24}$/i.test(id)) throw new AppError('NOT_FOUND');
+    if (!id || !OBJECT_ID_PATTERN.test(id)) throw new AppError('NOT_FOUND');
     const doc = await definition.model.findOne({ _id: id, ...definition.scope }).select(select).populate(definition.populate ?? []);
     if (!doc) throw new AppError('NOT_FOUND');
     return doc;

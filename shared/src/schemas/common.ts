@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { OBJECT_ID_PATTERN } from '../constants';
 import { AMOUNT_PATTERN, toMicros } from '../money';
 
 /** False only for a well-formed amount too large to store exactly (zod runs this even after the pattern fails). */
@@ -15,7 +16,7 @@ const REQUIRED = 'This field is required';
 /** A string whose absence (null from a cleared console input, or nothing) reads 'This field is required'. */
 const requiredString = () => z.string({ error: (issue) => (issue.input === undefined || issue.input === null ? REQUIRED : undefined) });
 
-export const objectId = requiredString().min(1, REQUIRED).regex(/^[a-f\d]{24}$/i, 'Invalid id');
+export const objectId = requiredString().min(1, REQUIRED).regex(OBJECT_ID_PATTERN, 'Invalid id');
 /** A non-negative coin amount as a decimal string, at most 6 decimals. */
 export const amount = requiredString()
   .trim()

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LANGUAGES, STAKING_DURATION_KEYS } from '../constants';
+import { LANGUAGES, STAKING_DURATION_KEYS, THEMES } from '../constants';
 import { objectId, positiveAmount } from './common';
 import { tonAddress } from './catalog';
 
@@ -17,7 +17,7 @@ export const verifyLoginCodeInput = z.object({
 
 export const settingsInput = z.object({
   language: z.enum(LANGUAGES).optional(),
-  theme: z.enum(['light', 'dark', 'system']).optional(),
+  theme: z.enum(THEMES).optional(),
 });
 
 export const missionRef = z.object({ missionId: objectId });

@@ -1,12 +1,12 @@
 import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { OBJECT_ID_PATTERN } from '@gift/shared/constants';
 import { trpc } from '../../lib/trpc';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { NotFoundNotice } from '../../ui/NotFoundNotice';
 import { PageHeader } from '../../ui/PageHeader';
 
-const OBJECT_ID = /^[a-f\d]{24}$/i;
-export const isObjectId = (id: string) => OBJECT_ID.test(id);
+export const isObjectId = (id: string) => OBJECT_ID_PATTERN.test(id);
 
 /** A category's missions, star missions marked, each with the player's status and opening its mission. */
 export function CategoryMissionsPage({ backTo = '/' }: { backTo?: string }) {

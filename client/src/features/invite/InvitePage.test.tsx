@@ -1,6 +1,6 @@
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Refusal } from '../../../test/fakeTrpcServer';
+import { Refusal, type Handlers } from '../../../test/fakeTrpcServer';
 import { renderApp, signedInPlayer } from '../../../test/renderApp';
 import { initI18n, setLanguage } from '../../lib/i18n';
 
@@ -20,7 +20,7 @@ const friends = (page: number) => {
   const all = Array.from({ length: 25 }, (_, i) => ({ name: `Friend ${i + 1}`, username: `friend_${i + 1}`, joinedAt: new Date('2026-11-01') }));
   return { items: all.slice((page - 1) * 20, page * 20), total: all.length, page, pageSize: 20 };
 };
-const invite = { ...signedInPlayer, 'referrals.summary': () => SUMMARY, 'referrals.friends': (input: unknown) => friends((input as { page: number }).page) };
+const invite: Handlers = { ...signedInPlayer, 'referrals.summary': () => SUMMARY, 'referrals.friends': (input) => friends(input?.page ?? 1) };
 
 beforeAll(() => initI18n());
 afterEach(() => {

@@ -1,13 +1,15 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Refusal } from '../../../test/fakeTrpcServer';
+import { Refusal, type OutputOf } from '../../../test/fakeTrpcServer';
 import { HOME, renderApp, signedInPlayer } from '../../../test/renderApp';
 import { initI18n, setLanguage } from '../../lib/i18n';
 
 const CATEGORY = '65f0000000000000000000c1';
 const MISSION = '65f0000000000000000000a1';
 
-function mission(overrides: Record<string, unknown> = {}) {
+type PlayerMission = OutputOf<'missions.byCategory'>['missions'][number];
+
+function mission(overrides: Partial<PlayerMission> = {}): PlayerMission {
   return {
     id: MISSION,
     categoryId: CATEGORY,
@@ -42,7 +44,7 @@ function missionServer(initial: ReturnType<typeof mission>, claim: (input: { cod
       return { link: current.link };
     },
     'missions.claim': (input) => {
-      const result = claim(input as { code?: string }) as { status: 'done' | 'pending'; reward: string };
+      const result = claim(input) as { status: 'done' | 'pending'; reward: string };
       current = { ...current, status: result.status };
       if (result.status === 'done') balance = '100';
       return { ...result, coinId: 'c1' };
@@ -164,7 +166,7 @@ it('opens at tasks/:taskId a mission home no longer lists (done), found through 
   renderApp('/tasks/65f0000000000000000000a9', {
     ...signedInPlayer,
     'missions.byCategory': (input) =>
-      (input as { categoryId: string }).categoryId === '65f0000000000000000000c2'
+      input.categoryId === '65f0000000000000000000c2'
         ? { category: { id: '65f0000000000000000000c2', title: 'Social', description: '', image: '' }, missions: [done] }
         : { category: { id: CATEGORY, title: 'Get started', description: '', image: '' }, missions: [] },
   });

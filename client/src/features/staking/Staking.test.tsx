@@ -1,26 +1,32 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Refusal } from '../../../test/fakeTrpcServer';
+import { Refusal, type OutputOf } from '../../../test/fakeTrpcServer';
 import { renderApp, signedInPlayer } from '../../../test/renderApp';
 import { initI18n, setLanguage } from '../../lib/i18n';
 
 const OFFER_ID = '65f0000000000000000000b1';
-const DURATIONS = [
+type Offer = OutputOf<'staking.offers'>[number];
+type Position = OutputOf<'staking.positions'>[number];
+
+const DURATIONS: Offer['durations'] = [
   { duration: 'week', label: '1 week', days: 7, percent: '1' },
   { duration: 'month', label: '1 month', days: 30, percent: '5' },
   { duration: 'threeMonths', label: '3 months', days: 90, percent: '18' },
   { duration: 'sixMonths', label: '6 months', days: 180, percent: '40' },
   { duration: 'year', label: '1 year', days: 365, percent: '100' },
 ];
-const OFFER = { id: OFFER_ID, coin: { id: 'c1', name: 'Gift Coin', symbol: 'GIFT', icon: '' }, minAmount: '100', maxAmount: '1000000', durations: DURATIONS, balance: '1250.5' };
+const OFFER: Offer = { id: OFFER_ID, coin: { id: 'c1', name: 'Gift Coin', symbol: 'GIFT', icon: '' }, minAmount: '100', maxAmount: '1000000', durations: DURATIONS, balance: '1250.5' };
 const DAY = 86_400_000;
 
-function position(overrides: Record<string, unknown> = {}) {
-  return {
-    id: '65f0000000000000000000e1', coin: { id: 'c1', symbol: 'GIFT' }, amount: '200', duration: 'week', durationLabel: '1 week', percent: '1',
-    profit: '2', total: '202', startedAt: new Date(), unlocksAt: new Date(Date.now() + 7 * DAY), claimedAt: null, countdownSeconds: 7 * 86_400, unlocked: false,
+/** A stake as the server presents it: the countdown and Claim follow from its unlock date, as stakingRules decides. */
+function position(overrides: Partial<Omit<Position, 'secondsLeft' | 'claimable'>> = {}): Position {
+  const stake = {
+    id: '65f0000000000000000000e1', coin: { id: 'c1', symbol: 'GIFT' }, amount: '200', duration: 'week' as const, durationLabel: '1 week' as const, percent: '1',
+    profit: '2', total: '202', startedAt: new Date(), unlocksAt: new Date(Date.now() + 7 * DAY), claimedAt: null,
     ...overrides,
   };
+  const leftMs = Math.max(0, stake.unlocksAt.getTime() - Date.now());
+  return { ...stake, secondsLeft: Math.ceil(leftMs / 1000), claimable: leftMs === 0 && !stake.claimedAt };
 }
 
 beforeAll(() => initI18n());
@@ -42,20 +48,20 @@ it('says when there is no offer, and shows a failed load as an error', async () 
 });
 
 it("shows the server's exact profit and payout before confirming, and stakes once on a double tap", async () => {
-  const stakes: unknown[] = [];
+  const stakes: Position[] = [];
   const server = renderApp(`/staking/${OFFER_ID}`, {
     ...signedInPlayer,
     'staking.offers': () => [OFFER],
     'staking.positions': () => stakes,
     'staking.quote': (input) => {
-      const { amount, duration } = input as { amount: string; duration: string };
+      const { amount, duration } = input;
       if (Number(amount) < 100) throw new Refusal('AMOUNT_BELOW_MINIMUM', 400, 'Amount is below the minimum');
       return duration === 'month'
-        ? { amount, duration, percent: '5', profit: '62.525', total: '1313.025', unlocksAt: new Date(Date.now() + 30 * DAY) }
-        : { amount, duration, percent: '1', profit: '12.505', total: '1263.005', unlocksAt: new Date(Date.now() + 7 * DAY) };
+        ? { amount, duration: 'month', percent: '5', profit: '62.525', total: '1313.025', unlocksAt: new Date(Date.now() + 30 * DAY) }
+        : { amount, duration: 'week', percent: '1', profit: '12.505', total: '1263.005', unlocksAt: new Date(Date.now() + 7 * DAY) };
     },
     'staking.stake': (input) => {
-      const created = position({ amount: (input as { amount: string }).amount, duration: 'month', durationLabel: '1 month', profit: '62.525', total: '1313.025', unlocksAt: new Date(Date.now() + 30 * DAY) });
+      const created = position({ amount: input.amount, duration: 'month', durationLabel: '1 month', profit: '62.525', total: '1313.025', unlocksAt: new Date(Date.now() + 30 * DAY) });
       stakes.splice(0, stakes.length, created);
       return created;
     },

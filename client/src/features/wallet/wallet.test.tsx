@@ -1,6 +1,6 @@
 import { act, screen, waitFor, waitForElementToBeRemoved, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Refusal, type Handlers } from '../../../test/fakeTrpcServer';
+import { Refusal, type Handlers, type OutputOf } from '../../../test/fakeTrpcServer';
 import { renderApp } from '../../../test/renderApp';
 import { initI18n, setLanguage } from '../../lib/i18n';
 
@@ -33,7 +33,7 @@ const ADDRESS = 'UQBvW8Z5huBkMJYdnfAEM5JqTNkuWX3diqYENkWsIL0XggGG';
 const RAW = '0:6f5bc67986e06430961d9df00433926a4cd92e597ddd8aa6043645ac20bd1782';
 const OTHER = 'UQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N';
 
-const PLAYER = {
+const PLAYER: OutputOf<'user.me'> = {
   id: '65f000000000000000000001', telegramId: 1, name: 'Ada', username: 'ada', language: 'en', theme: 'dark', messagePermission: true,
   isPremium: false, photoUrl: '', isDemo: false, referralCode: 'ADA1', inviteLimit: 100, referrersCount: 0, missionsCount: 0,
   doneMissionsCount: 0, createdAt: new Date('2026-01-01T00:00:00Z'), coins: [],
@@ -41,7 +41,7 @@ const PLAYER = {
 const linked = (address: string, rawAddress: string) => ({ address, rawAddress, network: '-239', linkedAt: new Date('2026-11-01T10:00:00Z') });
 const GIFT = { coinId: '65f0000000000000000000a1', symbol: 'GIFT', name: 'Gift Coin', icon: '', balance: '1250.123456', minimum: '100', decimals: 2 };
 const TON = { coinId: '65f0000000000000000000a2', symbol: 'TON', name: 'Toncoin', icon: '', balance: '0.5', minimum: '1', decimals: 6 };
-const EMPTY_HISTORY = { items: [], total: 0, page: 1, pageSize: 20 };
+const EMPTY_HISTORY: OutputOf<'withdrawals.history'> = { items: [], total: 0, page: 1, pageSize: 20 };
 
 function handlers(overrides: Handlers = {}): Handlers {
   return {
@@ -153,8 +153,9 @@ describe('My wallets', () => {
     const server = renderApp('/profile/my-wallets', handlers({
       'wallet.list': () => wallets,
       'wallet.link': () => {
-        wallets = [linked(ADDRESS, RAW)];
-        return wallets[0];
+        const wallet = linked(ADDRESS, RAW);
+        wallets = [wallet];
+        return wallet;
       },
     }));
     await screen.findByText('No wallet linked yet. Connect your TON wallet to withdraw.');
@@ -251,11 +252,11 @@ describe('Withdraw', () => {
 
   it('confirms naming the address, then sends one withdrawal for the tap and shows it pending', async () => {
     const user = userEvent.setup();
-    let history = EMPTY_HISTORY as { items: unknown[]; total: number; page: number; pageSize: number };
+    let history = EMPTY_HISTORY;
     const server = renderApp('/profile/withdraw', withWallet({
       'withdrawals.request': (input) => {
-        const { amount } = input as { amount: string };
-        const withdrawal = { id: 'w1', coin: { id: GIFT.coinId, symbol: 'GIFT', name: 'Gift Coin', icon: '' }, amount, address: ADDRESS, status: 'pending', txHash: '', rejectReason: '', createdAt: new Date(), processedAt: null };
+        const { amount } = input;
+        const withdrawal = { id: 'w1', coin: { id: GIFT.coinId, symbol: 'GIFT', name: 'Gift Coin', icon: '' }, amount, address: ADDRESS, status: 'pending' as const, txHash: '', rejectReason: '', createdAt: new Date(), processedAt: null };
         history = { ...EMPTY_HISTORY, items: [withdrawal], total: 1 };
         return withdrawal;
       },

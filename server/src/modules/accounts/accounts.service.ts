@@ -4,6 +4,7 @@ import { ADMIN_RESOURCES, hasPermission, type accountCreateInput, type accountUp
 import { AppError, badInput, forbidden } from '../../lib/errors';
 import { signAdminToken, type AdminPrincipal } from '../../rest/adminAuth';
 import type { Logger } from '../../lib/logger';
+import { isDuplicateKey } from '../../db/mongoErrors';
 import { AccountModel, usernameKeyOf } from './account.model';
 
 /** bcrypt cost: slow enough to make guessing expensive, about a second per try on a small server. */
@@ -80,10 +81,6 @@ function checkMayManage(actor: AdminPrincipal, target: { _id: unknown; permissio
 }
 
 const TAKEN = { username: 'This username is already taken' };
-
-function isDuplicateKey(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: number }).code === 11000;
-}
 
 /** Creates the account in one upsert on its case-free username, so of simultaneous creations of one name exactly one wins. */
 export async function createAccount(input: z.infer<typeof accountCreateInput>, actor: AdminPrincipal) {

@@ -1,8 +1,7 @@
 import { giftCoinInput } from '@gift/shared';
-import { AppError } from '../../lib/errors';
 import type { ResourceDefinition } from '../../rest/resource';
 import { GiftCoinModel } from './giftCoin.model';
-import { giftCoinUses } from './giftCoins.service';
+import { deleteGiftCoin } from './giftCoinDeletion.service';
 
 /** The coins of the app; one that anyone holds or anything pays in cannot be deleted (disable it instead). */
 export const giftCoinsResource: ResourceDefinition<typeof giftCoinInput> = {
@@ -13,9 +12,5 @@ export const giftCoinsResource: ResourceDefinition<typeof giftCoinInput> = {
   filters: { enabled: 'boolean', network: 'equals', withdrawEnabled: 'boolean' },
   sortable: ['order', 'symbol', 'name'],
   canDelete: true,
-  remove: async (id) => {
-    const uses = await giftCoinUses(id);
-    if (uses) throw new AppError('IN_USE', { uses });
-    await GiftCoinModel.deleteOne({ _id: id });
-  },
+  remove: deleteGiftCoin,
 };

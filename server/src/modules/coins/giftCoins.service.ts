@@ -1,31 +1,35 @@
-import { isValidObjectId, type Types } from 'mongoose';
+import { isValidObjectId, type ProjectionType, type Types } from 'mongoose';
+import { objectId, type Id } from '../../db/ids';
 import { badInput } from '../../lib/errors';
-import { AppConfigModel } from '../config/appConfig.model';
-import { BalanceModel } from '../ledger/ledger.models';
-import { MissionModel } from '../missions/mission.models';
-import { StakingCoinModel } from '../staking/staking.models';
-import { GiftCoinModel } from './giftCoin.model';
+import { GiftCoinModel, type GiftCoin } from './giftCoin.model';
+
+type Fields = ProjectionType<GiftCoin>;
+/** A coin as read: the fields asked for are there (the others are not, whatever the type says). */
+export type GiftCoinRow = GiftCoin & { _id: Types.ObjectId };
 
 /** A form's coin field must name a gift coin that exists; the answer names the field. */
-export async function requireGiftCoin(field: string, id: string | Types.ObjectId): Promise<void> {
+export async function requireGiftCoin(field: string, id: Id): Promise<void> {
   if (!isValidObjectId(id) || !(await GiftCoinModel.exists({ _id: id }))) throw badInput({ [field]: 'Choose an existing gift coin' });
 }
 
-const plural = (count: number, one: string) => `${count} ${one}${count === 1 ? '' : 's'}`;
+/** The collection other modules join on (`$lookup`) to name a document's coin. */
+export const GIFT_COINS_COLLECTION = GiftCoinModel.collection.name;
 
-/** What still points at a coin, in words ('2 balances and 1 mission'); empty when nothing does. */
-export async function giftCoinUses(id: string): Promise<string> {
-  const [balances, missions, stakingOffers, configUses] = await Promise.all([
-    BalanceModel.countDocuments({ coin: id }),
-    MissionModel.countDocuments({ coin: id }),
-    StakingCoinModel.countDocuments({ coin: id }),
-    AppConfigModel.countDocuments({ $or: [{ referrerCoin: id }, { miningCoin: id }] }),
-  ]);
-  const uses = [
-    balances && plural(balances, 'balance'),
-    missions && plural(missions, 'mission'),
-    stakingOffers && plural(stakingOffers, 'staking coin'),
-    configUses && 'the App Config (referrer or mining coin)',
-  ].filter((use): use is string => !!use);
-  return uses.length > 1 ? `${uses.slice(0, -1).join(', ')} and ${uses.at(-1)}` : (uses[0] ?? '');
+/** One coin with the fields asked for, or null when no coin has that id. */
+export function findGiftCoin(id: Id, fields?: Fields) {
+  return GiftCoinModel.findById(id, fields).lean<GiftCoinRow>();
+}
+
+/** The coins among these ids that exist, in no particular order. */
+export function findGiftCoins(ids: Id[], fields?: Fields, only: { enabled?: true } = {}) {
+  return GiftCoinModel.find({ _id: { $in: ids.map(objectId) }, ...only }, fields).lean<GiftCoinRow[]>();
+}
+
+/** Every coin in the app's order (the operators' `order`, then age), optionally only enabled or withdrawable ones. */
+export function listGiftCoins(fields: Fields, only: { enabled?: true; withdrawEnabled?: true } = {}) {
+  return GiftCoinModel.find(only, fields).sort({ order: 1, _id: 1 }).lean<GiftCoinRow[]>();
+}
+
+export async function giftCoinIsEnabled(id: Id): Promise<boolean> {
+  return !!(await GiftCoinModel.exists({ _id: id, enabled: true }));
 }

@@ -20,3 +20,8 @@ export async function resolveBotToken(env: Env): Promise<string | undefined> {
   const config = await AppConfigModel.findOne({ key: 'app' }).select('+botToken').lean();
   return config?.botToken || undefined;
 }
+
+/** How many App Configs pay in a coin, as referrer or mining coin (0 or 1: there is one config). */
+export function countConfigUsesOf(coinId: string): Promise<number> {
+  return AppConfigModel.countDocuments({ $or: [{ referrerCoin: coinId }, { miningCoin: coinId }] });
+}

@@ -1,11 +1,10 @@
-import { Types } from 'mongoose';
+import type { Types } from 'mongoose';
 import { fromMicros, MONEY_SCALE } from '@gift/shared';
-import { GiftCoinModel } from '../coins/giftCoin.model';
+import { type Id } from '../../db/ids';
+import { listGiftCoins } from '../coins/giftCoins.service';
 import { balancesOf } from '../ledger/ledger.service';
 import { playerMissions } from '../missions/missions.service';
 import { CategoryModel, CoverModel, PartnerModel } from './content.models';
-
-type Id = string | Types.ObjectId;
 
 interface ContentRow {
   _id: Types.ObjectId;
@@ -74,7 +73,7 @@ export function usdValue(balanceMicros: bigint, usdPrice: string): string {
 /** Every enabled coin with the player's balance and, when the coin has a price, its value in USD. */
 export async function currencyFor(userId: Id) {
   const [coins, balances] = await Promise.all([
-    GiftCoinModel.find({ enabled: true }, { name: 1, symbol: 1, icon: 1, decimals: 1, usdPrice: 1 }).sort({ order: 1, _id: 1 }).lean(),
+    listGiftCoins({ name: 1, symbol: 1, icon: 1, decimals: 1, usdPrice: 1 }, { enabled: true }),
     balancesOf(userId),
   ]);
   return coins.map((coin) => {

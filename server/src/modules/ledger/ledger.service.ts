@@ -1,12 +1,12 @@
-import { Types } from 'mongoose';
+import type { Types } from 'mongoose';
 import { microsToStored, type LedgerReason } from '@gift/shared';
 import { AppError } from '../../lib/errors';
+import { isDuplicateKey } from '../../db/mongoErrors';
+import { objectId, type Id } from '../../db/ids';
 import { BalanceModel, LedgerEntryModel } from './ledger.models';
 
 /** How many recent idempotency keys a balance remembers; recovery runs long before this many entries pass. */
 const REMEMBERED_KEYS = 64;
-
-type Id = string | Types.ObjectId;
 
 export interface PostEntry {
   userId: Id;
@@ -26,10 +26,6 @@ export interface PostResult {
   entryId: string;
   /** false when this key had already been posted: nothing changed now. */
   applied: boolean;
-}
-
-function isDuplicateKey(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: number }).code === 11000;
 }
 
 /**
@@ -69,15 +65,15 @@ async function applyToBalance(entry: { user: Types.ObjectId; coin: Types.ObjectI
 export async function postEntry(input: PostEntry): Promise<PostResult> {
   if (input.amount === 0n) throw new AppError('BAD_INPUT');
   const fields = {
-    user: new Types.ObjectId(String(input.userId)),
-    coin: new Types.ObjectId(String(input.coinId)),
+    user: objectId(input.userId),
+    coin: objectId(input.coinId),
     amount: microsToStored(input.amount),
     reason: input.reason,
     refType: input.refType ?? '',
     refId: input.refId ?? '',
     idempotencyKey: input.idempotencyKey,
     note: input.note ?? '',
-    createdBy: input.createdBy ? new Types.ObjectId(String(input.createdBy)) : null,
+    createdBy: input.createdBy ? objectId(input.createdBy) : null,
     state: 'pending' as const,
   };
   let entry;
@@ -130,7 +126,7 @@ export async function balancesOf(userId: Id): Promise<Map<string, bigint>> {
 /** Sum of posted entries per reason for one player and coin: the figures rewards/earned/withdrawn/gifts follow from. */
 export async function totalsByReason(userId: Id): Promise<Array<{ coin: string; reason: LedgerReason; total: bigint }>> {
   const rows = await LedgerEntryModel.aggregate<{ _id: { coin: Types.ObjectId; reason: LedgerReason }; total: number }>([
-    { $match: { user: new Types.ObjectId(String(userId)), state: 'posted' } },
+    { $match: { user: objectId(userId), state: 'posted' } },
     { $group: { _id: { coin: '$coin', reason: '$reason' }, total: { $sum: '$amount' } } },
   ]);
   return rows.map((r) => ({ coin: String(r._id.coin), reason: r._id.reason, total: BigInt(r.total) }));
@@ -164,4 +160,27 @@ export async function figuresByCoin(userId: Id): Promise<CoinFigures[]> {
   // staked principal goes out and comes back; what is left over after claims is profit
   for (const [coin, net] of stakes) if (net > 0n) byCoin.get(coin)!.earned += net;
   return [...byCoin.values()];
+}
+
+/** How many balances are held in a coin (a coin anyone holds cannot be deleted). */
+export function countBalancesInCoin(coinId: string): Promise<number> {
+  return BalanceModel.countDocuments({ coin: coinId });
+}
+
+/** One page of posted entries matching a console filter, newest first, and how many match in all. */
+export function postedEntriesPage(query: Record<string, unknown>, skip: number, limit: number) {
+  return Promise.all([LedgerEntryModel.find(query).sort({ createdAt: -1, _id: -1 }).skip(skip).limit(limit), LedgerEntryModel.countDocuments(query)]);
+}
+
+/** Posted entries of these reasons summed per coin, in micro-units. */
+export function postedTotalsByCoin(reasons: LedgerReason[]) {
+  return LedgerEntryModel.aggregate<{ _id: unknown; total: number }>([
+    { $match: { state: 'posted', reason: { $in: reasons } } },
+    { $group: { _id: '$coin', total: { $sum: '$amount' } } },
+  ]);
+}
+
+/** The entry written under this idempotency key, if any. */
+export function entryWithKey(idempotencyKey: string) {
+  return LedgerEntryModel.findOne({ idempotencyKey }).lean();
 }

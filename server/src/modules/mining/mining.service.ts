@@ -1,15 +1,14 @@
-import { Types } from 'mongoose';
+import type { Types } from 'mongoose';
 import { formatMessage, fromMicros } from '@gift/shared';
 import { AppError } from '../../lib/errors';
-import { GiftCoinModel } from '../coins/giftCoin.model';
+import { isDuplicateKey } from '../../db/mongoErrors';
+import { objectId, type Id } from '../../db/ids';
+import { findGiftCoin, findGiftCoins } from '../coins/giftCoins.service';
 import { getAppConfig } from '../config/config.service';
 import { postEntry } from '../ledger/ledger.service';
 import { notify } from '../notifications/notifications.service';
 import { MiningSessionModel } from './miningSession.model';
 import { miningProgress, miningWindow } from './miningRules';
-
-type Id = string | Types.ObjectId;
-const objectId = (id: Id) => new Types.ObjectId(String(id));
 
 export const MOVED_MESSAGE = 'Moved {count} mining rewards to wallet';
 
@@ -47,7 +46,7 @@ async function amountsByCoin(rows: Array<{ coin: Types.ObjectId; amount: bigint 
   const totals = new Map<string, bigint>();
   for (const row of rows) totals.set(String(row.coin), (totals.get(String(row.coin)) ?? 0n) + row.amount);
   if (!totals.size) return [];
-  const coins = await GiftCoinModel.find({ _id: { $in: [...totals.keys()].map(objectId) } }, { symbol: 1 }).lean();
+  const coins = await findGiftCoins([...totals.keys()], { symbol: 1 });
   const symbols = new Map(coins.map((c) => [String(c._id), c.symbol]));
   return [...totals].map(([id, amount]) => ({ coin: { id, symbol: symbols.get(id) ?? '' }, amount: fromMicros(amount) }));
 }
@@ -61,7 +60,7 @@ export async function miningStatus(userId: Id, now: Date) {
     MiningSessionModel.find({ user, movedAt: null, endsAt: { $lte: now } }, { coin: 1, amount: 1 }).lean<SessionRow[]>(),
   ]);
   const [coin, readyAmounts] = await Promise.all([
-    config.miningCoin ? GiftCoinModel.findById(config.miningCoin, { symbol: 1 }).lean() : null,
+    config.miningCoin ? findGiftCoin(config.miningCoin, { symbol: 1 }) : null,
     amountsByCoin(waiting.map((s) => ({ coin: s.coin, amount: BigInt(s.amount) }))),
   ]);
   return {
@@ -76,10 +75,6 @@ export async function miningStatus(userId: Id, now: Date) {
   };
 }
 
-function isDuplicateKey(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: number }).code === 11000;
-}
-
 /**
  * Start: one running session at a time. The session holds the player's running slot; a single
  * conditional upsert on that slot creates it only when no running session holds it, so simultaneous
@@ -88,7 +83,7 @@ function isDuplicateKey(error: unknown): boolean {
 export async function startMining(userId: Id, now: Date) {
   const config = await getAppConfig();
   const amount = BigInt(config.earnAmount ?? 0);
-  const coin = config.miningCoin ? await GiftCoinModel.findById(config.miningCoin, { _id: 1, symbol: 1 }).lean() : null;
+  const coin = config.miningCoin ? await findGiftCoin(config.miningCoin, { _id: 1, symbol: 1 }) : null;
   if (!coin || amount <= 0n) throw new AppError('NOT_CONFIGURED');
   const user = objectId(userId);
   const slot = runningSlot(user);
@@ -138,4 +133,9 @@ export async function moveMiningRewards(userId: Id, now: Date) {
   const mine = moved.flat();
   if (!mine.length) throw new AppError('NOTHING_TO_MOVE');
   return { count: mine.length, amounts: await amountsByCoin(mine), message: formatMessage(MOVED_MESSAGE, { count: mine.length }) };
+}
+
+/** How many mining sessions are running now (not ended, not yet moved to a balance). */
+export function countMiningRunning(now: Date): Promise<number> {
+  return MiningSessionModel.countDocuments({ endsAt: { $gt: now }, movedAt: null });
 }

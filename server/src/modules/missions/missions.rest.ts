@@ -1,15 +1,15 @@
-import { isValidObjectId } from 'mongoose';
 import { microsToStored, missionInput, missionUpdateInput, toMicros, type MissionInput } from '@gift/shared';
 import { AppError, badInput } from '../../lib/errors';
 import type { ResourceDefinition } from '../../rest/resource';
 import { requireGiftCoin } from '../coins/giftCoins.service';
-import { CategoryModel } from '../content/content.models';
-import { MissionModel, UserMissionModel } from './mission.models';
+import { categoryExists } from '../content/categories.service';
+import { MissionModel } from './mission.models';
+import { deleteMission } from './missions.service';
 
 type MissionDocument = { toJSON: () => Record<string, unknown>; secretCode?: string };
 
 async function checkReferences(input: MissionInput) {
-  if (!isValidObjectId(input.category) || !(await CategoryModel.exists({ _id: input.category })))
+  if (!(await categoryExists(input.category)))
     throw badInput({ category: 'Choose an existing category' });
   await requireGiftCoin('coin', input.coin);
 }
@@ -29,12 +29,7 @@ export const missionsResource: ResourceDefinition<typeof missionInput, typeof mi
   filters: { category: 'objectId', coin: 'objectId', verifyType: 'equals', enabled: 'boolean', mustDone: 'boolean' },
   sortable: ['order', 'title', 'reward'],
   canDelete: true,
-  // players' progress and credited rewards point at the mission: disable it instead
-  remove: async (id) => {
-    const progress = await UserMissionModel.countDocuments({ mission: id });
-    if (progress) throw new AppError('IN_USE', { uses: `${progress} player${progress === 1 ? "'s progress" : "s' progress"} (disable it instead)` });
-    await MissionModel.deleteOne({ _id: id });
-  },
+  remove: deleteMission,
   select: '+secretCode',
   // toJSON already leaves the code out (a hidden field)
   present: (doc) => ({ ...(doc as MissionDocument).toJSON(), secretCodeSet: !!(doc as MissionDocument).secretCode }),

@@ -1,19 +1,18 @@
-import { Types } from 'mongoose';
+import type { Types } from 'mongoose';
 import { fromMicros, type UserMissionStatus, type VerifyType } from '@gift/shared';
 import type { Env } from '../../env';
 import { AppError } from '../../lib/errors';
 import { BotApiError, chatIdFromLink, isChatMember } from '../../lib/telegramBot';
-import { GiftCoinModel } from '../coins/giftCoin.model';
+import { isDuplicateKey } from '../../db/mongoErrors';
+import { objectId, type Id } from '../../db/ids';
+import { findGiftCoin, GIFT_COINS_COLLECTION } from '../coins/giftCoins.service';
 import { resolveBotToken } from '../config/config.service';
-import { CategoryModel } from '../content/content.models';
+import { findEnabledCategory } from '../content/categories.service';
 import { postEntry } from '../ledger/ledger.service';
 import { notify } from '../notifications/notifications.service';
-import { UserModel } from '../users/user.model';
+import { countMissionDone, countMissionStarted } from '../users/players.service';
 import { claimableAt, codeMatches, decideClaim, type PlayerMissionStatus } from './missionRules';
 import { MissionModel, UserMissionModel } from './mission.models';
-
-type Id = string | Types.ObjectId;
-const objectId = (id: Id) => new Types.ObjectId(String(id));
 
 /** A mission as the player's screens show it: explicit fields only, never the secret code. */
 export interface PlayerMission {
@@ -90,7 +89,7 @@ function enabledMissions(match: Record<string, unknown>): Promise<MissionRow[]> 
     { $match: { ...match, enabled: true } },
     { $sort: { order: 1, _id: 1 } },
     { $project: { secretCode: 0 } },
-    { $lookup: { from: GiftCoinModel.collection.name, localField: 'coin', foreignField: '_id', as: 'coinDocs' } },
+    { $lookup: { from: GIFT_COINS_COLLECTION, localField: 'coin', foreignField: '_id', as: 'coinDocs' } },
   ]);
 }
 
@@ -109,7 +108,7 @@ export async function playerMissions(userId: Id, match: Record<string, unknown> 
 /** A category and its enabled missions for this player; a disabled category is not found. */
 export async function missionsOfCategory(userId: Id, categoryId: string) {
   const [category, missions] = await Promise.all([
-    CategoryModel.findOne({ _id: objectId(categoryId), enabled: true }).lean(),
+    findEnabledCategory(categoryId),
     playerMissions(userId, { category: objectId(categoryId) }),
   ]);
   if (!category) throw new AppError('NOT_FOUND');
@@ -120,10 +119,6 @@ export async function missionsOfCategory(userId: Id, categoryId: string) {
 }
 
 type StartableMission = { _id: Types.ObjectId; category: Types.ObjectId | null | undefined; coin: Types.ObjectId | null | undefined; reward: number };
-
-function isDuplicateKey(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: number }).code === 11000;
-}
 
 /**
  * Records that the player tapped Go: creates their progress once (counting it in missionsCount),
@@ -157,7 +152,7 @@ async function startProgress(userId: Id, mission: StartableMission, now: Date) {
     progress = (await UserMissionModel.findOne({ user, mission: mission._id }))!;
   }
   if (created) {
-    await UserModel.updateOne({ _id: user }, { $inc: { missionsCount: 1 } });
+    await countMissionStarted(user);
     return progress;
   }
   if (progress.status === 'rejected') {
@@ -275,7 +270,7 @@ export async function claimMission(input: ClaimMissionInput): Promise<ClaimResul
     { $set: { status: 'done', claimedAt: now, doneAt: now, reward: mission.reward, coin: mission.coin } },
   );
   if (!completed) throw await refusalFor(progressId);
-  await UserModel.updateOne({ _id: objectId(user.id) }, { $inc: { doneMissionsCount: 1 } });
+  await countMissionDone(user.id);
   return result;
 }
 
@@ -320,7 +315,7 @@ async function notifyReview(reviewed: {
 }) {
   const [mission, coin] = await Promise.all([
     MissionModel.findById(reviewed.mission, { title: 1 }).lean(),
-    GiftCoinModel.findById(reviewed.coin, { symbol: 1 }).lean(),
+    findGiftCoin(reviewed.coin, { symbol: 1 }),
   ]);
   const title = mission?.title ?? '';
   if (reviewed.status === 'done') {
@@ -359,7 +354,7 @@ async function creditMissionReward(progress: CreditableProgress): Promise<void> 
 async function creditApproval(approved: CreditableProgress): Promise<boolean> {
   await creditMissionReward(approved);
   const finished = await UserMissionModel.updateOne({ _id: approved._id, awaitingCredit: true }, { $set: { awaitingCredit: false } });
-  if (finished.modifiedCount) await UserModel.updateOne({ _id: approved.user }, { $inc: { doneMissionsCount: 1 } });
+  if (finished.modifiedCount) await countMissionDone(approved.user);
   return finished.modifiedCount > 0;
 }
 
@@ -369,4 +364,35 @@ export async function recoverApprovedMissions(olderThanMs = 30_000): Promise<num
   let finished = 0;
   for (const approved of interrupted) if (await creditApproval(approved)) finished++;
   return finished;
+}
+
+/** How many missions pay in a coin. */
+export function countMissionsPayingIn(coinId: string): Promise<number> {
+  return MissionModel.countDocuments({ coin: coinId });
+}
+
+/** How many missions a category holds. */
+export function countMissionsInCategory(categoryId: string): Promise<number> {
+  return MissionModel.countDocuments({ category: categoryId });
+}
+
+/** Deletes a mission no player has started: progress and credited rewards point at it, so disable it instead. */
+export async function deleteMission(id: string): Promise<void> {
+  const progress = await UserMissionModel.countDocuments({ mission: id });
+  if (progress) throw new AppError('IN_USE', { uses: `${progress} player${progress === 1 ? "'s progress" : "s' progress"} (disable it instead)` });
+  await MissionModel.deleteOne({ _id: id });
+}
+
+/** The ids of missions whose title matches. */
+export function missionIdsMatching(pattern: RegExp, limit: number) {
+  return MissionModel.find({ title: pattern }, { _id: 1 }).limit(limit).lean();
+}
+
+/** The console's mission counts: done since the day began, waiting for review, and the done dates since `since`. */
+export async function missionFigures(today: Date, since: Date) {
+  return Promise.all([
+    UserMissionModel.countDocuments({ status: 'done', doneAt: { $gte: today } }),
+    UserMissionModel.countDocuments({ status: 'pending' }),
+    UserMissionModel.find({ status: 'done', doneAt: { $gte: since } }, { doneAt: 1 }).lean().then((rows) => rows.map((row) => row.doneAt as Date | null)),
+  ]);
 }

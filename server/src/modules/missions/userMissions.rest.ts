@@ -2,9 +2,9 @@ import { userMissionBulkReviewInput, userMissionReviewInput } from '@gift/shared
 import type { Router } from 'express';
 import { validate, type ResourceDefinition } from '../../rest/resource';
 import { recordAudit } from '../audit/audit.service';
-import { UserModel } from '../users/user.model';
-import { MissionModel, UserMissionModel } from './mission.models';
-import { reviewUserMission } from './missions.service';
+import { playerIdsMatching } from '../users/players.service';
+import { UserMissionModel } from './mission.models';
+import { missionIdsMatching, reviewUserMission } from './missions.service';
 
 /** One review decision per record, each through the same service call as a single review, each audited. */
 function bulkReviewRoute(router: Router) {
@@ -33,8 +33,8 @@ export const userMissionsResource: ResourceDefinition<typeof userMissionReviewIn
   updateSchema: userMissionReviewInput,
   searchFields: ['rejectReason'],
   searchReferences: {
-    user: { model: UserModel, fields: ['name', 'username'] },
-    mission: { model: MissionModel, fields: ['title'] },
+    user: playerIdsMatching,
+    mission: missionIdsMatching,
   },
   filters: { status: 'equals', user: 'objectId', mission: 'objectId', category: 'objectId', coin: 'objectId' },
   sortable: ['status', 'claimedAt', 'doneAt', 'startedAt'],

@@ -1,13 +1,11 @@
 import type { Api } from 'grammy';
-import { Types } from 'mongoose';
 import type { Language } from '@gift/shared';
 import type { Logger } from '../../lib/logger';
 import { BotApiError, isUnreachableChat, toBotApiError } from '../../lib/telegramBot';
-import { UserModel } from '../users/user.model';
+import { objectId, type Id } from '../../db/ids';
+import { allowsMessages, messageRecipient, stopMessaging } from '../users/players.service';
 import { NotificationModel } from './notification.model';
 import { notificationText, openAppLabel, type NotificationEvent, type NotificationFacts } from './notificationTexts';
-
-type Id = Types.ObjectId | string;
 
 /** A sender keeps a claimed message this long; one that crashed mid-send is taken over after it. */
 const LEASE_MS = 10 * 60_000;
@@ -38,9 +36,9 @@ export async function notify<E extends NotificationEvent>(
   scheduledFor?: Date,
 ): Promise<void> {
   try {
-    const user = new Types.ObjectId(String(userId));
+    const user = objectId(userId);
     // a scheduled message is checked when due instead: the player may allow messages by then
-    if (!scheduledFor && !(await UserModel.exists({ _id: user, messagePermission: true }))) return;
+    if (!scheduledFor && !(await allowsMessages(user))) return;
     await NotificationModel.updateOne(
       { key },
       { $setOnInsert: { key, user, event, facts, status: 'queued', dueAt: scheduledFor ?? new Date(), leaseUntil: null, leaseHolder: '', attempts: 0 } },
@@ -127,7 +125,7 @@ export class NotificationSender {
   }
 
   private async deliver(api: Api, message: Claimed): Promise<void> {
-    const user = await UserModel.findById(message.user, { telegramId: 1, messagePermission: 1, language: 1 }).lean();
+    const user = await messageRecipient(message.user);
     if (!user?.messagePermission) return this.settle(message, 'skipped', 'no message permission');
     const language: Language = user.language === 'fa' ? 'fa' : 'en';
     const text = notificationText(language, message.event as NotificationEvent, message.facts as never);
@@ -142,7 +140,7 @@ export class NotificationSender {
       const why = error instanceof BotApiError ? error.description : 'unexpected error';
       if (isUnreachableChat(error)) {
         // blocked the bot (or left Telegram): stop writing to them until they start the bot again
-        await UserModel.updateOne({ _id: user._id }, { $set: { messagePermission: false } });
+        await stopMessaging(user._id);
         return this.settle(message, 'skipped', why);
       }
       if (message.attempts >= MAX_ATTEMPTS) return this.settle(message, 'failed', why);

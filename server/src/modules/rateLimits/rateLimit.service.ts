@@ -1,5 +1,6 @@
 import type { IncrementResponse, Options, Store } from 'express-rate-limit';
 import { AppError } from '../../lib/errors';
+import { isDuplicateKey } from '../../db/mongoErrors';
 import { RateLimitCounterModel } from './rateLimit.model';
 
 /** How many hits one subject may make in each fixed window. */
@@ -7,10 +8,6 @@ export interface RateLimit {
   name: string;
   limit: number;
   windowSeconds: number;
-}
-
-function isDuplicateKey(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: number }).code === 11000;
 }
 
 function windowOf(windowMs: number, now: Date) {

@@ -1,11 +1,12 @@
 import type { Types } from 'mongoose';
 import { fromMicros } from '@gift/shared';
 import { AppError } from '../../lib/errors';
-import { GiftCoinModel } from '../coins/giftCoin.model';
+import { findGiftCoin } from '../coins/giftCoins.service';
 import { getAppConfig } from '../config/config.service';
 import { postEntry } from '../ledger/ledger.service';
 import { notify } from '../notifications/notifications.service';
-import { UserModel, type UserDocument } from '../users/user.model';
+import { countFriendsOf, countInvite, friendsPageOf, playerNames, referrerWithCode, uncountInvite } from '../users/players.service';
+import type { UserDocument } from '../users/players.service';
 
 /** What a `startapp` / `start` parameter may look like (Telegram allows A-Z a-z 0-9 _ -, up to 64). */
 export const REFERRAL_CODE_PATTERN = /^[A-Za-z0-9_-]{4,64}$/;
@@ -16,11 +17,7 @@ export const REFERRAL_CODE_PATTERN = /^[A-Za-z0-9_-]{4,64}$/;
  */
 export async function findReferrer(code: string | undefined, newcomerTelegramId: number): Promise<Types.ObjectId | null> {
   if (!code || !REFERRAL_CODE_PATTERN.test(code)) return null;
-  const referrer = await UserModel.findOne(
-    { referralCode: code, telegramId: { $ne: newcomerTelegramId }, blocked: { $ne: true } },
-    { _id: 1 },
-  ).lean();
-  return referrer?._id ?? null;
+  return referrerWithCode(code, newcomerTelegramId);
 }
 
 export interface ReferralOutcome {
@@ -36,11 +33,7 @@ export interface ReferralOutcome {
  * simultaneous arrivals cannot pass the limit); beyond it the friend stays linked but earns nothing.
  */
 export async function rewardReferrer(referrerId: Types.ObjectId, friendId: Types.ObjectId): Promise<ReferralOutcome> {
-  const counted = await UserModel.updateOne(
-    { _id: referrerId, $expr: { $lt: ['$referrersCount', '$inviteLimit'] } },
-    { $inc: { referrersCount: 1 } },
-  );
-  if (counted.modifiedCount !== 1) return { counted: false, credited: false };
+  if (!(await countInvite(referrerId))) return { counted: false, credited: false };
 
   const config = await getAppConfig();
   if (!config.referrerCoin || config.referrerCoinAmount <= 0) {
@@ -61,17 +54,17 @@ export async function rewardReferrer(referrerId: Types.ObjectId, friendId: Types
     credited = posted.applied;
   } catch (error) {
     // the reward did not land, so the invite must not use up the limit either
-    await UserModel.updateOne({ _id: referrerId, referrersCount: { $gt: 0 } }, { $inc: { referrersCount: -1 } });
+    await uncountInvite(referrerId);
     throw error;
   }
-  const coin = await GiftCoinModel.findById(config.referrerCoin, { symbol: 1 }).lean();
+  const coin = await findGiftCoin(config.referrerCoin, { symbol: 1 });
   await notifyFriendJoined(referrerId, friendId, coin ? { amount: fromMicros(config.referrerCoinAmount), symbol: coin.symbol } : undefined);
   return { counted: true, credited };
 }
 
 /** Tells the referrer who joined with their link, and what it earned them. */
 async function notifyFriendJoined(referrerId: Types.ObjectId, friendId: Types.ObjectId, reward?: { amount: string; symbol: string }) {
-  const friend = await UserModel.findById(friendId, { name: 1, username: 1 }).lean();
+  const friend = await playerNames(friendId);
   const name = friend?.name || (friend?.username ? `@${friend.username}` : 'A friend');
   await notify(referrerId, `friend-joined:${friendId}`, 'friend-joined', { friend: name, ...reward });
 }
@@ -96,8 +89,8 @@ function inviteLinks(botUsername: string, miniAppName: string, code: string, ref
 export async function referralSummary(player: UserDocument) {
   const config = await getAppConfig();
   if (!config.botUsername.trim()) throw new AppError('NOT_CONFIGURED');
-  const coin = config.referrerCoin && config.referrerCoinAmount > 0 ? await GiftCoinModel.findById(config.referrerCoin, { symbol: 1 }).lean() : null;
-  const friendsCount = await UserModel.countDocuments({ referrer: player._id });
+  const coin = config.referrerCoin && config.referrerCoinAmount > 0 ? await findGiftCoin(config.referrerCoin, { symbol: 1 }) : null;
+  const friendsCount = await countFriendsOf(player._id);
   return {
     code: player.referralCode,
     ...inviteLinks(config.botUsername.trim(), config.miniAppName.trim(), player.referralCode, config.referrerMessage),
@@ -113,12 +106,8 @@ export async function referralSummary(player: UserDocument) {
 /** The friends a player invited, newest first; never their Telegram ids. */
 export async function friendsOf(player: UserDocument, page: number, pageSize: number) {
   const [rows, total] = await Promise.all([
-    UserModel.find({ referrer: player._id }, { name: 1, username: 1, createdAt: 1 })
-      .sort({ createdAt: -1, _id: -1 })
-      .skip((page - 1) * pageSize)
-      .limit(pageSize)
-      .lean(),
-    UserModel.countDocuments({ referrer: player._id }),
+    friendsPageOf(player._id, (page - 1) * pageSize, pageSize),
+    countFriendsOf(player._id),
   ]);
   return {
     items: rows.map((friend) => ({ name: friend.name, username: friend.username, joinedAt: friend.createdAt })),

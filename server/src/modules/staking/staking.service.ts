@@ -2,14 +2,13 @@ import { createHash } from 'node:crypto';
 import { Types } from 'mongoose';
 import { fromMicros, STAKING_DURATION_KEYS, STAKING_DURATIONS, toMicros, type StakingDuration } from '@gift/shared';
 import { AppError, badInput } from '../../lib/errors';
-import { GiftCoinModel } from '../coins/giftCoin.model';
+import { isDuplicateKey } from '../../db/mongoErrors';
+import { objectId, type Id } from '../../db/ids';
+import { findGiftCoin, findGiftCoins, giftCoinIsEnabled } from '../coins/giftCoins.service';
 import { balancesOf, postEntry } from '../ledger/ledger.service';
 import { notify } from '../notifications/notifications.service';
 import { StakeModel, StakingCoinModel } from './staking.models';
 import { amountRefusal, stakeCountdown, stakeProfit, unlockDate } from './stakingRules';
-
-type Id = string | Types.ObjectId;
-const objectId = (id: Id) => new Types.ObjectId(String(id));
 
 interface OfferRow {
   _id: Types.ObjectId;
@@ -34,7 +33,7 @@ export async function stakingOffers(userId: Id) {
     StakingCoinModel.find({ enabled: true }).sort({ order: 1, _id: 1 }).lean<OfferRow[]>(),
     balancesOf(userId),
   ]);
-  const coins = await GiftCoinModel.find({ _id: { $in: offers.map((o) => o.coin) }, enabled: true }, { name: 1, symbol: 1, icon: 1 }).lean();
+  const coins = await findGiftCoins(offers.map((o) => o.coin), { name: 1, symbol: 1, icon: 1 }, { enabled: true });
   const coinById = new Map(coins.map((c) => [String(c._id), c]));
   return offers.flatMap((offer) => {
     const coin = coinById.get(String(offer.coin));
@@ -54,7 +53,7 @@ export async function stakingOffers(userId: Id) {
 async function enabledOffer(stakingCoinId: string): Promise<OfferRow> {
   const offer = await StakingCoinModel.findById(objectId(stakingCoinId)).lean<OfferRow>();
   if (!offer) throw new AppError('NOT_FOUND');
-  const coinEnabled = offer.enabled && (await GiftCoinModel.exists({ _id: offer.coin, enabled: true }));
+  const coinEnabled = offer.enabled && (await giftCoinIsEnabled(offer.coin));
   if (!coinEnabled) throw new AppError('STAKING_DISABLED');
   return offer;
 }
@@ -126,10 +125,6 @@ function presentStake(stake: StakeRow, symbol: string, now: Date) {
   };
 }
 
-function isDuplicateKey(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: number }).code === 11000;
-}
-
 /**
  * Stake: takes the amount first (INSUFFICIENT_BALANCE leaves nothing behind), then records the stake.
  * Both writes are keyed by the player's client key (`stake:<userId>:<key>`, and a stake id derived from
@@ -169,7 +164,7 @@ export async function stake(userId: Id, input: StakeTerms & { idempotencyKey: st
     if (!isDuplicateKey(error)) throw error;
     saved = await StakeModel.findById(stakeId).lean<StakeRow>();
   }
-  const coin = await GiftCoinModel.findById(offer.coin, { symbol: 1 }).lean();
+  const coin = await findGiftCoin(offer.coin, { symbol: 1 });
   await notify(userId, `stake-unlocked:${saved!._id}`, 'stake-unlocked', {
     amount: fromMicros(saved!.amount),
     symbol: coin?.symbol ?? '',
@@ -182,7 +177,7 @@ export async function stake(userId: Id, input: StakeTerms & { idempotencyKey: st
 /** The player's stakes, newest first, each with its countdown. */
 export async function stakePositions(userId: Id, now: Date) {
   const stakes = await StakeModel.find({ user: objectId(userId) }).sort({ createdAt: -1, _id: -1 }).limit(200).lean<StakeRow[]>();
-  const coins = await GiftCoinModel.find({ _id: { $in: [...new Set(stakes.map((s) => String(s.coin)))].map(objectId) } }, { symbol: 1 }).lean();
+  const coins = await findGiftCoins([...new Set(stakes.map((s) => String(s.coin)))], { symbol: 1 });
   const symbols = new Map(coins.map((c) => [String(c._id), c.symbol]));
   return stakes.map((s) => presentStake(s, symbols.get(String(s.coin)) ?? '', now));
 }
@@ -210,4 +205,24 @@ export async function claimStake(userId: Id, stakeId: string, now: Date) {
   const claimed = await StakeModel.updateOne({ _id: found._id, claimedAt: null }, { $set: { claimedAt: now } });
   if (claimed.modifiedCount !== 1) throw new AppError('STAKE_CLAIMED');
   return { id: String(found._id), amount: fromMicros(found.amount), profit: fromMicros(found.profit), total: fromMicros(payout) };
+}
+
+/** How many staking offers are made in a coin. */
+export function countStakingOffersOf(coinId: string): Promise<number> {
+  return StakingCoinModel.countDocuments({ coin: coinId });
+}
+
+/** Deletes a staking offer no stake was made under: unclaimed positions are paid from their offer, so disable it instead. */
+export async function deleteStakingCoin(id: string): Promise<void> {
+  const stakes = await StakeModel.countDocuments({ stakingCoin: id });
+  if (stakes) throw new AppError('IN_USE', { uses: `${stakes} stake${stakes === 1 ? '' : 's'} (disable it instead)` });
+  await StakingCoinModel.deleteOne({ _id: id });
+}
+
+/** Unclaimed stakes summed per coin (micro-units) and counted. */
+export function lockedStakeTotals() {
+  return StakeModel.aggregate<{ _id: unknown; total: number; count: number }>([
+    { $match: { claimedAt: null } },
+    { $group: { _id: '$coin', total: { $sum: '$amount' }, count: { $sum: 1 } } },
+  ]);
 }

@@ -1,8 +1,8 @@
 import { microsToStored, stakingCoinInput, toMicros, type StakingCoinInput } from '@gift/shared';
 import type { ResourceDefinition } from '../../rest/resource';
 import { requireGiftCoin } from '../coins/giftCoins.service';
-import { AppError } from '../../lib/errors';
-import { StakeModel, StakingCoinModel } from './staking.models';
+import { StakingCoinModel } from './staking.models';
+import { deleteStakingCoin } from './staking.service';
 
 const asStored = (input: StakingCoinInput) => ({
   ...input,
@@ -18,12 +18,7 @@ export const stakingCoinsResource: ResourceDefinition<typeof stakingCoinInput> =
   filters: { coin: 'objectId', enabled: 'boolean' },
   sortable: ['order'],
   canDelete: true,
-  // unclaimed positions are paid from the offer they were staked under: disable it instead
-  remove: async (id) => {
-    const stakes = await StakeModel.countDocuments({ stakingCoin: id });
-    if (stakes) throw new AppError('IN_USE', { uses: `${stakes} stake${stakes === 1 ? '' : 's'} (disable it instead)` });
-    await StakingCoinModel.deleteOne({ _id: id });
-  },
+  remove: deleteStakingCoin,
   create: async (input) => {
     await requireGiftCoin('coin', input.coin);
     return StakingCoinModel.create(asStored(input));

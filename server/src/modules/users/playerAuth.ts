@@ -1,7 +1,7 @@
-import jwt from 'jsonwebtoken';
-import type { ErrorCode } from '@gift/shared';
+import { OBJECT_ID_PATTERN, type ErrorCode } from '@gift/shared';
 import type { Env } from '../../env';
 import { verifyInitData, type TelegramLaunch } from '../../lib/telegramAuth';
+import { readToken, signToken } from '../../lib/tokens';
 import { resolveBotToken } from '../config/config.service';
 import type { UserDocument } from './user.model';
 import { UserModel } from './user.model';
@@ -14,30 +14,17 @@ export interface PlayerAuthResult {
 
 /** Web sign-in tokens live as long as a player expects an installed app to stay signed in. */
 const PLAYER_TOKEN_DAYS = 30;
-const PLAYER_AUDIENCE = 'player';
 
 /** A token for the installed web app, issued after the one-time code; `now` sets its start. */
 export function signPlayerToken(userId: string, secret: string, now: Date): string {
-  return jwt.sign({ sub: userId, iat: Math.floor(now.getTime() / 1000) }, secret, {
-    algorithm: 'HS256',
-    audience: PLAYER_AUDIENCE,
-    expiresIn: `${PLAYER_TOKEN_DAYS}d`,
-  });
+  return signToken({ sub: userId }, { secret, audience: 'player', now, expiresIn: `${PLAYER_TOKEN_DAYS}d` });
 }
 
 async function fromToken(token: string, env: Env, now: Date): Promise<PlayerAuthResult> {
-  let subject: string;
-  try {
-    const payload = jwt.verify(token, env.JWT_SECRET, {
-      algorithms: ['HS256'],
-      audience: PLAYER_AUDIENCE,
-      clockTimestamp: Math.floor(now.getTime() / 1000),
-    }) as jwt.JwtPayload;
-    subject = String(payload.sub);
-  } catch {
-    return { user: null, error: 'UNAUTHORIZED' };
-  }
-  const user = /^[a-f\d]{24}$/i.test(subject) ? await UserModel.findById(subject) : null;
+  const payload = readToken(token, { secret: env.JWT_SECRET, audience: 'player', now });
+  if (!payload) return { user: null, error: 'UNAUTHORIZED' };
+  const subject = String(payload.sub);
+  const user = OBJECT_ID_PATTERN.test(subject) ? await UserModel.findById(subject) : null;
   return user ? { user } : { user: null, error: 'UNAUTHORIZED' };
 }
 

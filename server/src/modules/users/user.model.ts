@@ -1,5 +1,5 @@
 import { model, Schema, type InferSchemaType } from 'mongoose';
-import { LANGUAGES } from '@gift/shared';
+import { LANGUAGES, THEMES } from '@gift/shared';
 import { applyConventions, schemaOptions, ref } from '../../db/schemaKit';
 
 const userSchema = applyConventions(new Schema({
@@ -13,7 +13,7 @@ const userSchema = applyConventions(new Schema({
   usernameLower: { type: String, default: '' },
   languageCode: { type: String, default: 'en' },
   language: { type: String, enum: LANGUAGES, default: 'en' },
-  theme: { type: String, enum: ['light', 'dark', 'system'], default: 'dark' },
+  theme: { type: String, enum: THEMES, default: 'dark' },
   /** Telegram's allows_write_to_pm: the bot may message this player. */
   messagePermission: { type: Boolean, default: false },
   isPremium: { type: Boolean, default: false },

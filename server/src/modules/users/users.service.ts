@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Types } from 'mongoose';
-import { fromMicros, type Language } from '@gift/shared';
+import { fromMicros, type Language, type Theme } from '@gift/shared';
 import type { TelegramLaunch } from '../../lib/telegramAuth';
-import { GiftCoinModel } from '../coins/giftCoin.model';
+import type { Id } from '../../db/ids';
+import { isDuplicateKey } from '../../db/mongoErrors';
+import { listGiftCoins } from '../coins/giftCoins.service';
 import { getAppConfig } from '../config/config.service';
 import { balancesOf, figuresByCoin } from '../ledger/ledger.service';
 import { findReferrer, rewardReferrer, type ReferralOutcome } from '../referrals/referrals.service';
@@ -30,10 +32,6 @@ async function unusedReferralCode(): Promise<string> {
 
 export function languageFor(languageCode: string | undefined): Language {
   return languageCode?.toLowerCase().startsWith('fa') ? 'fa' : 'en';
-}
-
-function isDuplicateKey(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: number }).code === 11000;
 }
 
 /** What every launch refreshes from Telegram's word about the player. */
@@ -160,16 +158,19 @@ export async function demoPlayer(now: Date): Promise<UserDocument> {
   return user!;
 }
 
-/** A player's coins: every enabled coin, and any other they hold or earned, with their figures. */
-async function coinFigures(userId: Types.ObjectId) {
+/**
+ * A player's balance and money figures per coin, as decimal strings, in the app's coin order: every coin they
+ * hold or earned in and, for the player's own screens, every enabled coin too.
+ */
+export async function moneyByCoin(userId: Id, { everyEnabledCoin }: { everyEnabledCoin: boolean }) {
   const [balances, figures, coins] = await Promise.all([
     balancesOf(userId),
     figuresByCoin(userId),
-    GiftCoinModel.find({}, { symbol: 1, name: 1, icon: 1, enabled: 1 }).sort({ order: 1, _id: 1 }).lean(),
+    listGiftCoins({ symbol: 1, name: 1, icon: 1, enabled: 1 }),
   ]);
   const figuresOf = new Map(figures.map((row) => [row.coin, row]));
   return coins
-    .filter((coin) => coin.enabled || balances.has(String(coin._id)) || figuresOf.has(String(coin._id)))
+    .filter((coin) => (everyEnabledCoin && coin.enabled) || balances.has(String(coin._id)) || figuresOf.has(String(coin._id)))
     .map((coin) => {
       const id = String(coin._id);
       const row = figuresOf.get(id);
@@ -206,11 +207,11 @@ export async function profileOf(user: UserDocument) {
     missionsCount: user.missionsCount,
     doneMissionsCount: user.doneMissionsCount,
     createdAt: user.get('createdAt') as Date,
-    coins: await coinFigures(user._id),
+    coins: await moneyByCoin(user._id, { everyEnabledCoin: true }),
   };
 }
 
-export async function updateSettings(user: UserDocument, settings: { language?: Language; theme?: 'light' | 'dark' | 'system' }, now: Date) {
+export async function updateSettings(user: UserDocument, settings: { language?: Language; theme?: Theme }, now: Date) {
   const changes = Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
   const updated = await UserModel.findOneAndUpdate(
     { _id: user._id },

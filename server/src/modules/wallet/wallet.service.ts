@@ -1,16 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { Address } from '@ton/core';
-import type { Types } from 'mongoose';
 import { TON_PROOF_PAYLOAD_TTL_SECONDS, type TonProofInput } from '@gift/shared';
 import type { Env } from '../../env';
 import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { verifyTonProof } from '../../lib/tonProof';
+import { isDuplicateKey } from '../../db/mongoErrors';
+import { type Id } from '../../db/ids';
 import { getAppConfig } from '../config/config.service';
 import { miniAppLink } from '../referrals/referrals.service';
 import { TonProofPayloadModel, WalletLinkModel } from './wallet.models';
 
-type Id = string | Types.ObjectId;
 type WalletLinkDocument = NonNullable<Awaited<ReturnType<typeof WalletLinkModel.findOne>>>;
 
 /** How a linked wallet is shown: the user-friendly form wallets display, and the raw form it is keyed by. */
@@ -41,10 +41,6 @@ export async function issueProofPayload(userId: Id, now: Date) {
   const expiresAt = new Date(now.getTime() + TON_PROOF_PAYLOAD_TTL_SECONDS * 1000);
   await TonProofPayloadModel.create({ payload, user: userId, expiresAt });
   return { payload, expiresAt };
-}
-
-function isDuplicateKey(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: number }).code === 11000;
 }
 
 /**

@@ -1,14 +1,14 @@
-import { Types } from 'mongoose';
+import type { Types } from 'mongoose';
 import type { z } from 'zod';
 import { fitsDecimals, fromMicros, MONEY_DECIMALS, microsToStored, toMicros, type withdrawalReviewInput } from '@gift/shared';
 import { AppError, badInput } from '../../lib/errors';
-import { GiftCoinModel } from '../coins/giftCoin.model';
+import { objectId, type Id } from '../../db/ids';
+import { findGiftCoin, listGiftCoins } from '../coins/giftCoins.service';
 import { balanceOf, balancesOf, postEntry } from '../ledger/ledger.service';
 import { notify } from '../notifications/notifications.service';
 import { currentWallet } from '../wallet/wallet.service';
 import { WithdrawalModel } from './withdrawal.model';
 
-type Id = string | Types.ObjectId;
 type WithdrawalDocument = ReturnType<(typeof WithdrawalModel)['hydrate']>;
 export type WithdrawalReview = z.infer<typeof withdrawalReviewInput>;
 
@@ -114,12 +114,12 @@ export async function requestWithdrawal({ userId, coinId, amount, idempotencyKey
     return sameTap ? settleRequest(sameTap) : null;
   };
   const present = async (withdrawal: WithdrawalDocument) =>
-    presentForPlayer(withdrawal, await GiftCoinModel.findById(withdrawal.coin, COIN_FIELDS).lean<CoinSummary>());
+    presentForPlayer(withdrawal, await findGiftCoin(withdrawal.coin, COIN_FIELDS));
 
   const earlier = await replay();
   if (earlier) return present(earlier);
 
-  const coin = await GiftCoinModel.findById(coinId);
+  const coin = await findGiftCoin(coinId);
   if (!coin) throw new AppError('NOT_FOUND');
   if (!coin.enabled || !coin.withdrawEnabled) throw new AppError('WITHDRAW_DISABLED');
   if (!fitsDecimals(amount, coin.decimals)) throw badInput({ amount: `At most ${Math.min(coin.decimals, 6)} decimals for ${coin.symbol}` });
@@ -146,7 +146,7 @@ export async function requestWithdrawal({ userId, coinId, amount, idempotencyKey
     { idempotencyKey: key },
     {
       $setOnInsert: {
-        user: new Types.ObjectId(String(userId)),
+        user: objectId(userId),
         coin: coin._id,
         amount: microsToStored(requested),
         address: wallet.address,
@@ -162,7 +162,7 @@ export async function requestWithdrawal({ userId, coinId, amount, idempotencyKey
 /** The coins a player can withdraw now: balance, minimum, and how many decimals an amount may have. */
 export async function withdrawableCoins(userId: Id) {
   const [coins, balances] = await Promise.all([
-    GiftCoinModel.find({ enabled: true, withdrawEnabled: true }, { symbol: 1, name: 1, icon: 1, decimals: 1, minWithdraw: 1 }).sort({ order: 1, _id: 1 }).lean(),
+    listGiftCoins({ symbol: 1, name: 1, icon: 1, decimals: 1, minWithdraw: 1 }, { enabled: true, withdrawEnabled: true }),
     balancesOf(userId),
   ]);
   return coins.map((coin) => ({
@@ -220,11 +220,24 @@ export async function processWithdrawal({ withdrawalId, review, accountId, now }
 
 /** Tells the player their withdrawal was paid (with where to see it) or rejected (and refunded). */
 async function notifyDecision(withdrawal: { _id: Types.ObjectId; user: Types.ObjectId; coin: Types.ObjectId; amount: number; status: string; txHash: string; rejectReason: string }) {
-  const coin = await GiftCoinModel.findById(withdrawal.coin, { symbol: 1 }).lean();
+  const coin = await findGiftCoin(withdrawal.coin, { symbol: 1 });
   const money = { amount: fromMicros(withdrawal.amount), symbol: coin?.symbol ?? '' };
   if (withdrawal.status === 'done') {
     await notify(withdrawal.user, `withdrawal-paid:${withdrawal._id}`, 'withdrawal-paid', { ...money, txHash: withdrawal.txHash });
   } else {
     await notify(withdrawal.user, `withdrawal-rejected:${withdrawal._id}`, 'withdrawal-rejected', { ...money, reason: withdrawal.rejectReason });
   }
+}
+
+/** Pending withdrawals summed per coin (micro-units) and counted. */
+export function pendingWithdrawalTotals() {
+  return WithdrawalModel.aggregate<{ _id: unknown; total: number; count: number }>([
+    { $match: { status: 'pending' } },
+    { $group: { _id: '$coin', total: { $sum: '$amount' }, count: { $sum: 1 } } },
+  ]);
+}
+
+/** When each withdrawal since `since` was requested. */
+export async function withdrawalDatesSince(since: Date) {
+  return (await WithdrawalModel.find({ createdAt: { $gte: since } }, { createdAt: 1 }).lean()).map((row) => row.createdAt as Date | null);
 }

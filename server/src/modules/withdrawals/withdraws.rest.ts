@@ -1,7 +1,7 @@
 import type { Types } from 'mongoose';
 import { fromMicros, withdrawalReviewInput } from '@gift/shared';
 import type { ResourceDefinition } from '../../rest/resource';
-import { UserModel } from '../users/user.model';
+import { playerIdsMatching } from '../users/players.service';
 import { WithdrawalModel } from './withdrawal.model';
 import { processWithdrawal } from './withdrawals.service';
 
@@ -47,7 +47,7 @@ export const withdrawsResource: ResourceDefinition<typeof withdrawalReviewInput>
   model: WithdrawalModel,
   updateSchema: withdrawalReviewInput,
   searchFields: ['address', 'txHash'],
-  searchReferences: { user: { model: UserModel, fields: ['name', 'username'] } },
+  searchReferences: { user: playerIdsMatching },
   filters: { status: 'equals', user: 'objectId', coin: 'objectId' },
   sortable: ['amount', 'status', 'processedAt'],
   canDelete: false,

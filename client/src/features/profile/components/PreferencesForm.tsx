@@ -1,9 +1,7 @@
 import { useTranslation } from 'react-i18next';
-import { LANGUAGES, type Language } from '@gift/shared/constants';
+import { LANGUAGES, THEMES, type Language } from '@gift/shared/constants';
 import { currentLanguage, setLanguage } from '../../../lib/i18n';
 import { useTheme, type ThemeChoice } from '../../../ui/theme';
-
-const THEMES: ThemeChoice[] = ['dark', 'light', 'system'];
 
 /** The language and theme selector (spec §2); `onChange` lets the page also keep the choice on the server. */
 export function PreferencesForm({ onChange }: { onChange?: (settings: { language?: Language; theme?: ThemeChoice }) => void }) {

@@ -1,0 +1,25 @@
+import type { ResourceDefinition } from '../../rest/resource';
+import { LedgerEntryModel } from './ledger.models';
+
+/** The filters a player's ledger page (on the player's console page) takes. */
+export const playerLedgerFilters: ResourceDefinition = { name: 'users', model: LedgerEntryModel, filters: { coin: 'objectId', reason: 'equals' } };
+
+type WithOperator = { toJSON: () => Record<string, unknown>; createdBy?: { _id: unknown; username?: string } | null };
+
+/** Every posted ledger entry, filtered by player on the player's page; the operator who made it is named. */
+export const ledgerEntriesResource: ResourceDefinition = {
+  name: 'ledger-entries',
+  permission: 'users',
+  model: LedgerEntryModel,
+  scope: { state: 'posted' },
+  searchFields: ['idempotencyKey', 'note', 'refId'],
+  filters: { user: 'objectId', coin: 'objectId', reason: 'equals', refType: 'equals', refId: 'equals' },
+  sortable: ['amount', 'reason'],
+  canDelete: false,
+  populate: [{ path: 'createdBy', select: 'username' }],
+  present: (doc) => {
+    const entry = doc as WithOperator;
+    const { createdBy } = entry;
+    return { ...entry.toJSON(), createdBy: createdBy ? String(createdBy._id ?? createdBy) : null, operator: createdBy?.username ?? '' };
+  },
+};

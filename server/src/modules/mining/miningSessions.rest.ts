@@ -1,0 +1,12 @@
+import type { ResourceDefinition } from '../../rest/resource';
+import { MiningSessionModel } from './miningSession.model';
+
+/** Players' mining sessions, read-only. */
+export const miningSessionsResource: ResourceDefinition = {
+  name: 'mining-sessions',
+  permission: 'users',
+  model: MiningSessionModel,
+  filters: { user: 'objectId', coin: 'objectId' },
+  sortable: ['startedAt', 'endsAt', 'movedAt'],
+  canDelete: false,
+};

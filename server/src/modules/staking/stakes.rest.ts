@@ -1,0 +1,12 @@
+import type { ResourceDefinition } from '../../rest/resource';
+import { StakeModel } from './staking.models';
+
+/** Players' stakes, read-only: they open with the permission to read players. */
+export const stakesResource: ResourceDefinition = {
+  name: 'stakes',
+  permission: 'users',
+  model: StakeModel,
+  filters: { user: 'objectId', coin: 'objectId', stakingCoin: 'objectId', duration: 'equals' },
+  sortable: ['startedAt', 'unlocksAt', 'claimedAt', 'amount'],
+  canDelete: false,
+};

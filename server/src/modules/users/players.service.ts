@@ -1,0 +1,77 @@
+import type { Types } from 'mongoose';
+import type { Id } from '../../db/ids';
+import { UserModel } from './user.model';
+
+export type { UserDocument } from './user.model';
+
+/**
+ * The player records other modules read and count on (referrals, missions, notifications, the console):
+ * single-document reads and conditional updates, with no rules of their own.
+ */
+
+/** An existing, unblocked player with this referral code other than the newcomer themselves. */
+export async function referrerWithCode(code: string, newcomerTelegramId: number): Promise<Types.ObjectId | null> {
+  const referrer = await UserModel.findOne({ referralCode: code, telegramId: { $ne: newcomerTelegramId }, blocked: { $ne: true } }, { _id: 1 }).lean();
+  return referrer?._id ?? null;
+}
+
+/** Counts one invite while the count is below the player's invite limit (one conditional update); false at the limit. */
+export async function countInvite(referrerId: Id): Promise<boolean> {
+  const counted = await UserModel.updateOne({ _id: referrerId, $expr: { $lt: ['$referrersCount', '$inviteLimit'] } }, { $inc: { referrersCount: 1 } });
+  return counted.modifiedCount === 1;
+}
+
+/** Gives back an invite counted for a reward that did not land. */
+export async function uncountInvite(referrerId: Id): Promise<void> {
+  await UserModel.updateOne({ _id: referrerId, referrersCount: { $gt: 0 } }, { $inc: { referrersCount: -1 } });
+}
+
+export function playerNames(id: Id) {
+  return UserModel.findById(id, { name: 1, username: 1 }).lean();
+}
+
+export function countFriendsOf(playerId: Id): Promise<number> {
+  return UserModel.countDocuments({ referrer: playerId });
+}
+
+/** The friends a player invited, newest first: names and join dates only. */
+export function friendsPageOf(playerId: Id, skip: number, limit: number) {
+  return UserModel.find({ referrer: playerId }, { name: 1, username: 1, createdAt: 1 }).sort({ createdAt: -1, _id: -1 }).skip(skip).limit(limit).lean();
+}
+
+export async function allowsMessages(playerId: Id): Promise<boolean> {
+  return !!(await UserModel.exists({ _id: playerId, messagePermission: true }));
+}
+
+/** What the bot needs to write to a player: where, whether it may, and in which language. */
+export function messageRecipient(playerId: Id) {
+  return UserModel.findById(playerId, { telegramId: 1, messagePermission: 1, language: 1 }).lean();
+}
+
+/** The player blocked the bot (or left Telegram): no more messages until they start it again. */
+export async function stopMessaging(playerId: Id): Promise<void> {
+  await UserModel.updateOne({ _id: playerId }, { $set: { messagePermission: false } });
+}
+
+export async function countMissionStarted(playerId: Id): Promise<void> {
+  await UserModel.updateOne({ _id: playerId }, { $inc: { missionsCount: 1 } });
+}
+
+export async function countMissionDone(playerId: Id): Promise<void> {
+  await UserModel.updateOne({ _id: playerId }, { $inc: { doneMissionsCount: 1 } });
+}
+
+/** The ids of players whose name or username matches: the console finds a player's records by name. */
+export function playerIdsMatching(pattern: RegExp, limit: number) {
+  return UserModel.find({ $or: [{ name: pattern }, { username: pattern }] }, { _id: 1 }).limit(limit).lean();
+}
+
+/** The console's player counts: all, new and seen since the day began, and the join dates since `since`. */
+export async function playerFigures(today: Date, since: Date) {
+  return Promise.all([
+    UserModel.countDocuments({}),
+    UserModel.countDocuments({ createdAt: { $gte: today } }),
+    UserModel.countDocuments({ lastSeenAt: { $gte: today } }),
+    UserModel.find({ createdAt: { $gte: since } }, { createdAt: 1 }).lean().then((rows) => rows.map((row) => row.createdAt as Date | null)),
+  ]);
+}
