@@ -4,7 +4,7 @@ import { fromMicros, toMicros } from '@gift/shared';
 /** Money is stored as integer micro-units; a decimal string assigned to it is converted exactly. */
 export function money<const O extends Omit<SchemaTypeOptions<number>, 'type'>>(options: O = {} as O) {
   return {
-    type: Number as NumberConstructor,
+    type: Number,
     default: 0,
     set: (value: unknown) => (typeof value === 'string' ? Number(toMicros(value)) : value),
     validate: { validator: (v: number) => Number.isSafeInteger(v), message: 'Amount out of range' },

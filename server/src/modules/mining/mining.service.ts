@@ -103,7 +103,7 @@ export async function startMining(userId: Id, now: Date) {
     if (result.lastErrorObject?.updatedExisting) throw new AppError('MINING_ACTIVE');
     const session = result.value!;
     await notify(user, `mining-ready:${session._id}`, 'mining-ready', { amount: fromMicros(amount), symbol: coin.symbol, sessionId: String(session._id) }, session.endsAt);
-    return presentActive(result.value!.toObject() as SessionRow, now);
+    return presentActive(result.value!.toObject(), now);
   } catch (error) {
     // real MongoDB: a simultaneous start won the unique slot index
     if (isDuplicateKey(error)) throw new AppError('MINING_ACTIVE');

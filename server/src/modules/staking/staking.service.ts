@@ -170,13 +170,13 @@ export async function stake(userId: Id, input: StakeTerms & { idempotencyKey: st
     saved = await StakeModel.findById(stakeId).lean<StakeRow>();
   }
   const coin = await GiftCoinModel.findById(offer.coin, { symbol: 1 }).lean();
-  await notify(userId, `stake-unlocked:${saved!._id}`, 'stake-unlocked', {
-    amount: fromMicros(saved!.amount),
+  await notify(userId, `stake-unlocked:${saved._id}`, 'stake-unlocked', {
+    amount: fromMicros(saved.amount),
     symbol: coin?.symbol ?? '',
-    total: fromMicros(BigInt(saved!.amount) + BigInt(saved!.profit)),
-    stakeId: String(saved!._id),
-  }, saved!.unlocksAt);
-  return presentStake(saved!, coin?.symbol ?? '', now);
+    total: fromMicros(BigInt(saved.amount) + BigInt(saved.profit)),
+    stakeId: String(saved._id),
+  }, saved.unlocksAt);
+  return presentStake(saved, coin?.symbol ?? '', now);
 }
 
 /** The player's stakes, newest first, each with its countdown. */

@@ -114,7 +114,7 @@ export async function upsertFromTelegram(launch: TelegramLaunch, now: Date): Pro
     await UserModel.updateMany({ usernameLower: fields.usernameLower, telegramId: { $ne: telegramId } }, { $set: { username: '', usernameLower: '' } });
   }
   if (!created || !user.referrer) return { user, created };
-  return { user, created, referral: await rewardReferrer(user.referrer as Types.ObjectId, user._id) };
+  return { user, created, referral: await rewardReferrer(user.referrer, user._id) };
 }
 
 /** Who wrote to the bot, as a Telegram update names them. */
@@ -157,7 +157,7 @@ export async function demoPlayer(now: Date): Promise<UserDocument> {
     },
     { upsert: true, returnDocument: 'after', setDefaultsOnInsert: true, timestamps: false },
   );
-  return user!;
+  return user;
 }
 
 /** A player's coins: every enabled coin, and any other they hold or earned, with their figures. */

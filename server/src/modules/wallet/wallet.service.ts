@@ -88,7 +88,7 @@ async function claimAddress(address: string, userId: Id, fields: { network: stri
       { address },
       { $setOnInsert: { address, ...set } },
       { upsert: true, returnDocument: 'after', setDefaultsOnInsert: true },
-    ))!;
+    ));
   } catch (error) {
     // real MongoDB's unique index: another request inserted it first
     if (!isDuplicateKey(error)) throw error;

@@ -156,7 +156,7 @@ export async function requestWithdrawal({ userId, coinId, amount, idempotencyKey
     },
     { upsert: true, returnDocument: 'after', setDefaultsOnInsert: true },
   );
-  return present(await settleRequest(claimed!));
+  return present(await settleRequest(claimed));
 }
 
 /** The coins a player can withdraw now: balance, minimum, and how many decimals an amount may have. */
