@@ -169,6 +169,8 @@ export async function stake(userId: Id, input: StakeTerms & { idempotencyKey: st
     if (!isDuplicateKey(error)) throw error;
     saved = await StakeModel.findById(stakeId).lean<StakeRow>();
   }
+  // the upsert inserted or found it, so only a deletion in between leaves nothing
+  if (!saved) throw new Error(`stake ${stakeId} vanished after its upsert`);
   const coin = await GiftCoinModel.findById(offer.coin, { symbol: 1 }).lean();
   await notify(userId, `stake-unlocked:${saved._id}`, 'stake-unlocked', {
     amount: fromMicros(saved.amount),
