@@ -23,7 +23,7 @@ describe('operator sign-in', () => {
     const [url, init] = fetchMock.mock.calls[0]!;
     expect(url).toBe('/api/admin/login');
     expect(init?.method).toBe('POST');
-    expect(JSON.parse(String(init?.body))).toEqual({ username: 'maria', password: 'correct horse battery' });
+    expect(JSON.parse(init?.body as string)).toEqual({ username: 'maria', password: 'correct horse battery' });
     expect(localStorage.getItem(ADMIN_TOKEN_KEY)).toBe(token);
     await expect(authProvider.checkAuth({})).resolves.toBeUndefined();
     await expect(authProvider.getIdentity!()).resolves.toMatchObject({ id: 'a1', fullName: 'maria' });

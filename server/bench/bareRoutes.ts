@@ -51,7 +51,7 @@ export function bareRoutes(): Router {
   router.post('/bare/claim', async (req, res) => {
     const user = await UserModel.findOne({ telegramId: Number(req.get('x-telegram-id')) });
     if (!user) return void res.status(401).end();
-    const missionId = new Types.ObjectId(String(req.body.missionId));
+    const missionId = new Types.ObjectId(String((req.body as { missionId?: string }).missionId));
     const [mission, stars, progress] = await Promise.all([
       MissionModel.findOne({ _id: missionId, enabled: true }).select('+secretCode').lean(),
       MissionModel.find({ mustDone: true, enabled: true }, { _id: 1 }).lean(),

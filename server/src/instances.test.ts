@@ -67,7 +67,7 @@ function startInstance(mongoUrl: string): Promise<Instance> {
       if (!line.startsWith('{')) return;
       const entry = JSON.parse(line) as Record<string, unknown>;
       logs.push(entry);
-      if (entry.msg === 'listening') resolve({ base: `http://127.0.0.1:${entry.port}`, logs });
+      if (entry.msg === 'listening') resolve({ base: `http://127.0.0.1:${entry.port as number}`, logs });
     });
   });
 }

@@ -1,4 +1,3 @@
-import { TRPCClientError } from '@trpc/client';
 import { fakeTrpcServer, Refusal } from '../../test/fakeTrpcServer';
 
 // telegram.ts reads the launch once per page load, so each case loads the modules afresh

@@ -74,6 +74,8 @@ function WalletLinking({ children }: { children: ReactNode }) {
   }, [resolved, twaReturnUrl, setOptions]);
 
   const pendingPayload = useRef<Promise<void> | null>(null);
+  // the renewal timer calls the current preparePayload, which cannot name itself while it is being declared
+  const renew = useRef<() => void>(() => undefined);
   // one request at a time: a disconnect and a refusal may both ask for a new payload
   const preparePayload = useCallback((): Promise<void> => {
     if (pendingPayload.current) return pendingPayload.current;
@@ -84,7 +86,7 @@ function WalletLinking({ children }: { children: ReactNode }) {
       .then(({ payload, expiresAt }) => {
         tonConnectUI.setConnectRequestParameters({ state: 'ready', value: { tonProof: payload } });
         const renewIn = Math.max(new Date(expiresAt).getTime() - Date.now() - PAYLOAD_RENEWAL_MARGIN_MS, 5_000);
-        renewal.current = setTimeout(() => void preparePayload(), renewIn);
+        renewal.current = setTimeout(() => renew.current(), renewIn);
       })
       .catch(() => {
         // without a payload the modal still opens; the server then links nothing
@@ -97,13 +99,16 @@ function WalletLinking({ children }: { children: ReactNode }) {
   }, [tonConnectUI, utils]);
 
   useEffect(() => {
+    renew.current = () => void preparePayload();
+  }, [preparePayload]);
+
+  useEffect(() => {
     if (!connected) void preparePayload();
     return () => clearTimeout(renewal.current);
   }, [connected, preparePayload]);
 
-  useEffect(
-    () =>
-      tonConnectUI.onStatusChange(async (wallet) => {
+  useEffect(() => {
+    const linkWallet = async (wallet: Wallet | null) => {
         setConnected(!!wallet);
         if (!wallet) return;
         const proof = proofOf(wallet);
@@ -130,9 +135,9 @@ function WalletLinking({ children }: { children: ReactNode }) {
           // the payload is spent: the next try needs a new one
           void preparePayload();
         }
-      }),
-    [tonConnectUI, utils, preparePayload],
-  );
+    };
+    return tonConnectUI.onStatusChange((wallet) => void linkWallet(wallet));
+  }, [tonConnectUI, utils, preparePayload]);
 
   const connect = useCallback(async () => {
     setOutcome(null);

@@ -70,7 +70,7 @@ export async function miningStatus(userId: Id, now: Date) {
     readyToMove: waiting.length,
     readyAmounts,
     coin: coin ? { id: String(coin._id), symbol: coin.symbol } : null,
-    earnAmount: fromMicros(config.earnAmount ?? 0),
+    earnAmount: fromMicros((config.earnAmount as number | undefined) ?? 0),
     earnDurationHours: config.earnDurationHours,
     serverTime: now,
   };
@@ -87,7 +87,7 @@ function isDuplicateKey(error: unknown): boolean {
  */
 export async function startMining(userId: Id, now: Date) {
   const config = await getAppConfig();
-  const amount = BigInt(config.earnAmount ?? 0);
+  const amount = BigInt((config.earnAmount as number | undefined) ?? 0);
   const coin = config.miningCoin ? await GiftCoinModel.findById(config.miningCoin, { _id: 1, symbol: 1 }).lean() : null;
   if (!coin || amount <= 0n) throw new AppError('NOT_CONFIGURED');
   const user = objectId(userId);

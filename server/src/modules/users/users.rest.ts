@@ -1,4 +1,5 @@
 import type { Router } from 'express';
+import type { Types } from 'mongoose';
 import { balanceAdjustmentInput, userUpdateInput } from '@gift/shared';
 import { AppError } from '../../lib/errors';
 import { buildFilter, parseJsonParam, parseRange, validate, type ResourceDefinition } from '../../rest/resource';
@@ -61,7 +62,7 @@ export const usersResource: ResourceDefinition<typeof userUpdateInput> = {
   },
 };
 
-type WithOperator = { toJSON: () => Record<string, unknown>; createdBy?: { _id: unknown; username?: string } | null };
+type WithOperator = { toJSON: () => Record<string, unknown>; createdBy?: { _id: Types.ObjectId; username?: string } | null };
 
 /** Every posted ledger entry, filtered by player on the player's page; the operator who made it is named. */
 export const ledgerEntriesResource: ResourceDefinition = {
@@ -77,7 +78,7 @@ export const ledgerEntriesResource: ResourceDefinition = {
   present: (doc) => {
     const entry = doc as WithOperator;
     const { createdBy } = entry;
-    return { ...entry.toJSON(), createdBy: createdBy ? String(createdBy._id ?? createdBy) : null, operator: createdBy?.username ?? '' };
+    return { ...entry.toJSON(), createdBy: createdBy ? String(createdBy._id) : null, operator: createdBy?.username ?? '' };
   },
 };
 

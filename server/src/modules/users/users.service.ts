@@ -205,7 +205,7 @@ export async function profileOf(user: UserDocument) {
     referrersCount: user.referrersCount,
     missionsCount: user.missionsCount,
     doneMissionsCount: user.doneMissionsCount,
-    createdAt: user.get('createdAt') as Date,
+    createdAt: user.createdAt,
     coins: await coinFigures(user._id),
   };
 }
