@@ -8,7 +8,7 @@ export const API_URL = '/api/admin';
 const SINGLETONS = new Set(['app-config']);
 
 /** Every console call carries the operator's token. */
-export function httpClient(url: string, options: fetchUtils.Options = {}) {
+function httpClient(url: string, options: fetchUtils.Options = {}) {
   const headers = new Headers(options.headers ?? { Accept: 'application/json' });
   const token = adminToken();
   if (token) headers.set('Authorization', `Bearer ${token}`);

@@ -7,7 +7,7 @@ import { useConsoleCalls } from '../dataProvider';
 
 interface CoinAmount { coin: string; symbol: string; amount: string; count?: number }
 interface DayFigures { date: string; newPlayers?: number; claims?: number; withdrawals?: number }
-export interface DashboardFigures {
+interface DashboardFigures {
   players: number | null;
   newToday: number | null;
   activeToday: number | null;

@@ -11,7 +11,7 @@ import { requirePermission } from './adminAuth';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any collection's model: a Model is invariant in its document type, so no narrower type admits them all
 export type AnyModel = Model<any>;
 
-export type FilterKind = 'equals' | 'objectId' | 'boolean' | 'number' | 'date';
+type FilterKind = 'equals' | 'objectId' | 'boolean' | 'number' | 'date';
 
 export interface ResourceDefinition<TCreate extends z.ZodType = z.ZodType, TUpdate extends z.ZodType = TCreate> {
   /** The path under /api/admin and the name in Content-Range. */

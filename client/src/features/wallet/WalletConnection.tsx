@@ -9,10 +9,10 @@ import './locales';
 /** Renew the ton_proof payload this long before the server lets it expire. */
 const PAYLOAD_RENEWAL_MARGIN_MS = 60_000;
 
-export type Refusal = 'taken' | 'stale' | 'unsupported' | 'testnet' | 'noProof' | 'invalid';
+type Refusal = 'taken' | 'stale' | 'unsupported' | 'testnet' | 'noProof' | 'invalid';
 
 /** What the server's refusal means to a player (reasons from server/src/lib/tonProof.ts and wallet.service.ts). */
-export function refusalOf(error: unknown): Refusal {
+function refusalOf(error: unknown): Refusal {
   const appError = appErrorOf(error);
   if (appError?.code === 'WALLET_TAKEN') return 'taken';
   const reason = appError?.params.reason;
@@ -22,7 +22,7 @@ export function refusalOf(error: unknown): Refusal {
   return 'invalid';
 }
 
-export type LinkOutcome = { kind: 'linking' } | { kind: 'linked'; address: string } | { kind: 'refused'; refusal: Refusal };
+type LinkOutcome = { kind: 'linking' } | { kind: 'linked'; address: string } | { kind: 'refused'; refusal: Refusal };
 
 interface WalletConnectionState {
   outcome: LinkOutcome | null;

@@ -1,4 +1,4 @@
-import { model, Schema, type InferSchemaType } from 'mongoose';
+import { model, Schema } from 'mongoose';
 import { applyConventions, schemaOptions, money } from '../../db/schemaKit';
 
 /** A coin of the app, and where it lives on TON. */
@@ -18,5 +18,4 @@ const giftCoinSchema = applyConventions(new Schema({
 }, schemaOptions));
 giftCoinSchema.index({ symbol: 1 });
 giftCoinSchema.index({ enabled: 1, order: 1 });
-export type GiftCoin = InferSchemaType<typeof giftCoinSchema>;
 export const GiftCoinModel = model('GiftCoin', giftCoinSchema);

@@ -11,7 +11,7 @@ import { miningProgress, miningWindow } from './miningRules';
 type Id = string | Types.ObjectId;
 const objectId = (id: Id) => new Types.ObjectId(String(id));
 
-export const MOVED_MESSAGE = 'Moved {count} mining rewards to wallet';
+const MOVED_MESSAGE = 'Moved {count} mining rewards to wallet';
 
 /** The key only a running session of this player holds; the conditional write on it allows one at a time. */
 const runningSlot = (userId: Id) => `running:${userId}`;

@@ -9,13 +9,13 @@ import { findReferrer, rewardReferrer, type ReferralOutcome } from '../referrals
 import { UserModel, type UserDocument } from './user.model';
 
 /** The development demo player is no Telegram user: real Telegram ids are positive. */
-export const DEMO_TELEGRAM_ID = 0;
+const DEMO_TELEGRAM_ID = 0;
 
 /** A refreshed launch within this long of the last one changes nothing worth a write. */
 const LAST_SEEN_PRECISION_MS = 60_000;
 
 /** 8 URL-safe characters from 48 random bits: fits Telegram's start parameter, unguessable in bulk. */
-export function newReferralCode(): string {
+function newReferralCode(): string {
   return randomBytes(6).toString('base64url');
 }
 
