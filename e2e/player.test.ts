@@ -124,7 +124,7 @@ it('refuses a non-⭐ mission before the ⭐ ones with the ⭐ message', async (
 });
 
 it("answers a wrong YouTube code with 'Incorrect code'", async () => {
-  const { page, telegramId } = await launchPastTheStarGate();
+  const { page } = await launchPastTheStarGate();
   await openMission(page, 'Social', 'Watch: what is TON?');
   await page.getByRole('button', { name: 'Watch' }).click();
   await page.getByLabel('Secret code').fill('NOT-THE-CODE');

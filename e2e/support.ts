@@ -11,9 +11,9 @@ import { loadEnv, type Env } from '../server/src/env';
 import { silentLogger } from '../server/test/helpers';
 import { signInitData, type LaunchToSign } from '../server/test/telegram';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // Chromium must not reach for the internet (there is none here, and tests must not depend on it)
-export const CHROMIUM_FLAGS = [
+const CHROMIUM_FLAGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',
@@ -24,7 +24,7 @@ export const CHROMIUM_FLAGS = [
 ];
 
 /** Where every browser test writes its screenshots (the README names this folder). */
-export const SCREENSHOTS = process.env.E2E_SCREENSHOTS ?? path.resolve(__dirname, '..', 'screenshots');
+const SCREENSHOTS = process.env.E2E_SCREENSHOTS ?? path.resolve(__dirname, '..', 'screenshots');
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1280, height: 800 };
 

@@ -65,32 +65,31 @@ export const authProvider: AuthProvider = {
     saveSession(answer.token, account);
   },
 
-  async logout() {
+  logout() {
     clearSession();
+    return Promise.resolve();
   },
 
-  async checkAuth() {
+  checkAuth() {
     const token = adminToken();
-    if (!token || tokenExpired(token)) {
-      clearSession();
-      throw new Error('Please sign in');
-    }
+    if (token && !tokenExpired(token)) return Promise.resolve();
+    clearSession();
+    return Promise.reject(new Error('Please sign in'));
   },
 
   /** 401: the token is gone or revoked, sign out. 403: signed in but not allowed, stay. */
-  async checkError(error: { status?: number }) {
-    if (error?.status === 401) {
-      clearSession();
-      throw new Error('Your session has ended, please sign in again');
-    }
+  checkError(error: { status?: number }) {
+    if (error?.status !== 401) return Promise.resolve();
+    clearSession();
+    return Promise.reject(new Error('Your session has ended, please sign in again'));
   },
 
-  async getIdentity() {
+  getIdentity() {
     const token = adminToken();
     const account = storedAccount();
     const claims = token ? tokenClaims(token) : null;
     const username = account?.username || claims?.username || 'operator';
-    return { id: account?.id || claims?.sub || username, fullName: username };
+    return Promise.resolve({ id: account?.id || claims?.sub || username, fullName: username });
   },
 
   async getPermissions() {

@@ -21,7 +21,7 @@ it("sends the operator's token and reads the total from Content-Range", async ()
   expect(result.total).toBe(42);
   expect(result.data).toEqual([{ id: 'u1', name: 'Ali' }]);
   const [url, init] = fetchMock.mock.calls[0]!;
-  const requested = new URL(String(url), 'http://console.test');
+  const requested = new URL(url instanceof Request ? url.url : String(url), 'http://console.test');
   expect(requested.pathname).toBe('/api/admin/users');
   expect(JSON.parse(requested.searchParams.get('range')!)).toEqual([0, 24]);
   expect(JSON.parse(requested.searchParams.get('sort')!)).toEqual(['createdAt', 'DESC']);
@@ -56,7 +56,7 @@ it("reads and saves App Config under the singleton id 'current', as its one form
 
   expect(read.data).toEqual({ id: 'current', botUsername: 'GiftRewardsBot' });
   expect(saved.data.id).toBe('current');
-  expect(fetchMock.mock.calls.map(([url, init]) => `${init?.method ?? 'GET'} ${String(url)}`)).toEqual([
+  expect(fetchMock.mock.calls.map(([url, init]) => `${init?.method ?? 'GET'} ${url instanceof Request ? url.url : String(url)}`)).toEqual([
     'GET /api/admin/app-config/current',
     'PUT /api/admin/app-config/current',
   ]);

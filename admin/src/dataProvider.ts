@@ -1,4 +1,4 @@
-import { fetchUtils, type DataProvider } from 'react-admin';
+import { fetchUtils, useDataProvider, type DataProvider, type Identifier, type RaRecord } from 'react-admin';
 import simpleRestProvider from 'ra-data-simple-rest';
 import { adminToken } from './session';
 
@@ -8,7 +8,7 @@ export const API_URL = '/api/admin';
 const SINGLETONS = new Set(['app-config']);
 
 /** Every console call carries the operator's token. */
-export function httpClient(url: string, options: fetchUtils.Options = {}) {
+function httpClient(url: string, options: fetchUtils.Options = {}) {
   const headers = new Headers(options.headers ?? { Accept: 'application/json' });
   const token = adminToken();
   if (token) headers.set('Authorization', `Bearer ${token}`);
@@ -21,7 +21,14 @@ const rest = simpleRestProvider(API_URL, httpClient);
  * ra-data-simple-rest conventions (sort/range/filter, Content-Range) against /api/admin/<resource>.
  * A singleton keeps the id it was asked for, since react-admin's Edit requires the record's id to match it.
  */
-export const dataProvider: DataProvider = {
+/** The console's own calls beside react-admin's; each caller names the shape of its answer. */
+interface ConsoleCalls {
+  getDashboard(): Promise<unknown>;
+  bulkReview(body: { ids: string[]; status: string; rejectReason?: string }): Promise<unknown>;
+  adjustBalance(userId: string, body: Record<string, unknown>): Promise<unknown>;
+}
+
+export const dataProvider: DataProvider & ConsoleCalls = {
   ...rest,
   getOne: async (resource, params) => {
     const result = await rest.getOne(resource, params);
@@ -29,14 +36,18 @@ export const dataProvider: DataProvider = {
   },
   update: async (resource, params) => {
     const result = await rest.update(resource, params);
-    return SINGLETONS.has(resource) ? { ...result, data: { ...result.data, id: params.id } } : result;
+    // an update's record and id are typed `any` by react-admin
+    return SINGLETONS.has(resource) ? { ...result, data: { ...(result.data as RaRecord), id: params.id as Identifier } } : result;
   },
   /** Every figure of the dashboard, in one call. */
-  getDashboard: async () => (await httpClient(`${API_URL}/dashboard`)).json,
+  getDashboard: async (): Promise<unknown> => (await httpClient(`${API_URL}/dashboard`)).json,
   /** One decision on several pending Manual missions: { reviewed, refused }. */
-  bulkReview: async (body: { ids: string[]; status: string; rejectReason?: string }) =>
+  bulkReview: async (body: { ids: string[]; status: string; rejectReason?: string }): Promise<unknown> =>
     (await httpClient(`${API_URL}/user-missions/bulk-review`, { method: 'POST', body: JSON.stringify(body) })).json,
   /** A gift or correction of a player's balance through the ledger. */
-  adjustBalance: async (userId: string, body: Record<string, unknown>) =>
+  adjustBalance: async (userId: string, body: Record<string, unknown>): Promise<unknown> =>
     (await httpClient(`${API_URL}/users/${encodeURIComponent(userId)}/adjustments`, { method: 'POST', body: JSON.stringify(body) })).json,
 };
+
+/** The console's own calls from the app's data provider (DataProvider's index signature would type them `any`). */
+export const useConsoleCalls = (): ConsoleCalls => useDataProvider() as unknown as ConsoleCalls;

@@ -1,6 +1,6 @@
 /** The operator's session in this browser: the token from /api/admin/login and what it says. */
 export const ADMIN_TOKEN_KEY = 'adminToken';
-export const ADMIN_ACCOUNT_KEY = 'adminAccount';
+const ADMIN_ACCOUNT_KEY = 'adminAccount';
 
 export interface SignedInAccount {
   id: string;

@@ -20,13 +20,15 @@ export type InputOf<Path extends ProcedurePath> = At<RouterInputs, Path>;
 export type OutputOf<Path extends ProcedurePath> = At<RouterOutputs, Path>;
 
 /** A refusal the stand-in answers with, shaped like the real server's (trpc/trpc.ts errorFormatter). */
-export class Refusal {
+export class Refusal extends Error {
   constructor(
     readonly appCode: string,
     readonly httpStatus: number,
-    readonly message = appCode,
+    message = appCode,
     readonly params: Record<string, string | number> | null = null,
-  ) {}
+  ) {
+    super(message);
+  }
 }
 
 const TRPC_CODES: Record<number, { name: string; json: number }> = {
@@ -50,9 +52,9 @@ export function fakeTrpcServer(handlers: Handlers) {
   const calls: Array<{ path: string; input: unknown; authorization: string | null }> = [];
 
   const fetch = (async (url: string | URL | Request, init?: RequestInit) => {
-    const requested = new URL(String(url), 'http://app.test');
+    const requested = new URL(url instanceof Request ? url.url : String(url), 'http://app.test');
     const paths = decodeURIComponent(requested.pathname.replace(/^\/trpc\//, '')).split(',');
-    const raw = init?.method === 'POST' ? JSON.parse(String(init.body ?? '{}')) : JSON.parse(requested.searchParams.get('input') ?? '{}');
+    const raw = init?.method === 'POST' ? JSON.parse(String((init.body as string | undefined) ?? '{}')) : JSON.parse(requested.searchParams.get('input') ?? '{}');
     const authorization = new Headers(init?.headers).get('authorization');
     const results = await Promise.all(
       paths.map(async (path, index) => {

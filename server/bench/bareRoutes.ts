@@ -51,7 +51,7 @@ export function bareRoutes(): Router {
   router.post('/bare/claim', async (req, res) => {
     const user = await UserModel.findOne({ telegramId: Number(req.get('x-telegram-id')) });
     if (!user) return void res.status(401).end();
-    const missionId = new Types.ObjectId(String(req.body.missionId));
+    const missionId = new Types.ObjectId(String((req.body as { missionId?: string }).missionId));
     const [mission, stars, progress] = await Promise.all([
       MissionModel.findOne({ _id: missionId, enabled: true }).select('+secretCode').lean(),
       MissionModel.find({ mustDone: true, enabled: true }, { _id: 1 }).lean(),
@@ -81,7 +81,7 @@ export function bareRoutes(): Router {
       { user: user._id, coin: mission.coin, appliedKeys: { $ne: key } },
       { $inc: { amount: mission.reward }, $push: { appliedKeys: { $each: [key], $slice: -64 } } },
     );
-    await LedgerEntryModel.updateOne({ _id: entry!._id, state: 'pending' }, { $set: { state: 'posted' } });
+    await LedgerEntryModel.updateOne({ _id: entry._id, state: 'pending' }, { $set: { state: 'posted' } });
     await UserMissionModel.findOneAndUpdate({ _id: userMission._id, status: 'started' }, { $set: { status: 'done', claimedAt: new Date(), doneAt: new Date() } });
     await UserModel.updateOne({ _id: user._id }, { $inc: { doneMissionsCount: 1 } });
     res.json({ status: 'done', reward: fromMicros(mission.reward), coinId: String(mission.coin) });

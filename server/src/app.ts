@@ -93,7 +93,7 @@ export function createApp(options: AppOptions): Express {
   app.use(pinoHttp(requestLogging(logger)));
 
   app.get('/healthz', async (_req, res) => {
-    const up = mongoose.connection.readyState === 1;
+    const up = mongoose.connection.readyState === mongoose.ConnectionStates.connected;
     let database = up ? 'up' : 'down';
     if (up) {
       try {
@@ -162,9 +162,11 @@ export function createApp(options: AppOptions): Express {
   spa(app, '/admin', options.adminDist ?? path.join(REPO_ROOT, 'admin', 'dist'), 'console');
   spa(app, '/', options.clientDist ?? path.join(REPO_ROOT, 'client', 'dist'), 'user app');
 
-  const handleError: ErrorRequestHandler = (error, req, res, _next) => {
-    if (error instanceof AppError) {
-      res.status(error.status).json({ message: error.message, code: error.code, ...(error.fieldErrors ? { errors: error.fieldErrors } : {}) });
+  const handleError: ErrorRequestHandler = (caught, req, res, _next) => {
+    // whatever a handler or body parser threw: only these two fields are read
+    const error = caught as { status?: unknown; type?: unknown } | null | undefined;
+    if (caught instanceof AppError) {
+      res.status(caught.status).json({ message: caught.message, code: caught.code, ...(caught.fieldErrors ? { errors: caught.fieldErrors } : {}) });
       return;
     }
     const status = typeof error?.status === 'number' ? error.status : 500;
@@ -174,7 +176,7 @@ export function createApp(options: AppOptions): Express {
     if (status === 400 && error?.type === 'entity.parse.failed') return void res.status(400).json({ message: 'Malformed JSON body', code: 'BAD_INPUT' });
     // any other fault of the request itself (an aborted upload, a wrong length) is the client's, not an error of ours
     if (status >= 400 && status < 500) return void res.status(status).json({ message: ERROR_MESSAGES.BAD_INPUT, code: 'BAD_INPUT' });
-    req.log?.error({ err: error }, 'request failed');
+    req.log?.error({ err: caught }, 'request failed');
     res.status(500).json({ message: ERROR_MESSAGES.INTERNAL, code: 'INTERNAL' });
   };
   app.use(handleError);

@@ -60,14 +60,14 @@ function startInstance(mongoUrl: string): Promise<Instance> {
   spawned.push(child);
   const logs: Instance['logs'] = [];
   let stderr = '';
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`server exited with ${code} before listening:\n${stderr}`)));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
       if (!line.startsWith('{')) return;
       const entry = JSON.parse(line) as Record<string, unknown>;
       logs.push(entry);
-      if (entry.msg === 'listening') resolve({ base: `http://127.0.0.1:${entry.port}`, logs });
+      if (entry.msg === 'listening') resolve({ base: `http://127.0.0.1:${entry.port as number}`, logs });
     });
   });
 }

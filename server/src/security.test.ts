@@ -31,7 +31,7 @@ function recordingLogger() {
       done();
     },
   });
-  return { logger: pino({ level: 'info' }, sink) as unknown as Logger, errors: () => lines.filter((l) => l.level >= 50) };
+  return { logger: pino({ level: 'info' }, sink), errors: () => lines.filter((l) => l.level >= 50) };
 }
 
 // every request here comes from one address: each test starts with fresh counters

@@ -2,11 +2,12 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { Box, Card, CardContent, CardHeader, Typography } from '@mui/material';
 import { Link } from 'react-router';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { Title, useBasename, useDataProvider, useTranslate } from 'react-admin';
+import { Title, useBasename, useTranslate } from 'react-admin';
+import { useConsoleCalls } from '../dataProvider';
 
 interface CoinAmount { coin: string; symbol: string; amount: string; count?: number }
 interface DayFigures { date: string; newPlayers?: number; claims?: number; withdrawals?: number }
-export interface DashboardFigures {
+interface DashboardFigures {
   players: number | null;
   newToday: number | null;
   activeToday: number | null;
@@ -21,13 +22,13 @@ export interface DashboardFigures {
 
 /** The dashboard's one call: GET /api/admin/dashboard. */
 function useDashboard() {
-  const dataProvider = useDataProvider();
+  const dataProvider = useConsoleCalls();
   const [figures, setFigures] = useState<DashboardFigures | null>(null);
   const [failed, setFailed] = useState(false);
   useEffect(() => {
     let live = true;
     dataProvider.getDashboard().then(
-      (answer: DashboardFigures) => live && setFigures(answer),
+      (answer) => live && setFigures(answer as DashboardFigures),
       () => live && setFailed(true),
     );
     return () => {

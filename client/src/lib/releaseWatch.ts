@@ -1,9 +1,9 @@
 /** builds/latest.json, written by each build (vite.config.ts) with its version. */
-export const RELEASE_URL = '/builds/latest.json';
+const RELEASE_URL = '/builds/latest.json';
 const RELEASE_POLL_MS = 5 * 60_000;
 
 /** A new release is out when builds/latest.json names another version than the one running. */
-export async function newReleaseOut(running: string): Promise<boolean> {
+async function newReleaseOut(running: string): Promise<boolean> {
   try {
     const response = await fetch(RELEASE_URL, { cache: 'no-store' });
     if (!response.ok) return false;

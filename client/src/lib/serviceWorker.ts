@@ -2,7 +2,7 @@ import { registerSW } from 'virtual:pwa-register';
 import { watchForReleases } from './releaseWatch';
 
 /** Where a failed registration is remembered (spec §4: the failure is flagged in state). */
-export const SW_FAILED_KEY = 'serviceWorkerFailed';
+const SW_FAILED_KEY = 'serviceWorkerFailed';
 
 function remember(key: string, value: string | null) {
   try {

@@ -51,18 +51,13 @@ export function telegramInitData(): string | null {
   return launchData;
 }
 
-export function isInsideTelegram(): boolean {
+function isInsideTelegram(): boolean {
   return telegramInitData() !== null;
 }
 
 function initDataField(name: string): string | null {
   const data = telegramInitData();
   return data ? new URLSearchParams(data).get(name) : null;
-}
-
-/** The invite code a player arrived with (t.me/<bot>/<app>?startapp=<code>). */
-export function startParam(): string | null {
-  return initDataField('start_param') ?? launchParams().get('tgWebAppStartParam');
 }
 
 /** The language of the player's Telegram app, as a first guess for ours. */
@@ -92,7 +87,7 @@ export function connectToTelegram(): void {
 }
 
 /** Why a link cannot go through Telegram's open-link message (spec §5). */
-export class TelegramLinkError extends Error {}
+class TelegramLinkError extends Error {}
 
 /** Telegram's open-link message exists from protocol 6.1, and inside an iframe (web clients). */
 function versionAtLeast(version: string, wanted: [number, number]): boolean {

@@ -1,4 +1,3 @@
-import { TRPCClientError } from '@trpc/client';
 import { fakeTrpcServer, Refusal } from '../../test/fakeTrpcServer';
 import { DEMO_PLAYER } from '../../test/fixtures';
 

@@ -8,12 +8,12 @@ import type { AppRouter } from '@gift/server';
 import { telegramInitData } from './telegram';
 
 export const trpc = createTRPCReact<AppRouter>();
-export type { RouterInputs, RouterOutputs } from '@gift/server';
+export type {  RouterOutputs } from '@gift/server';
 
 /** Where the token of a web sign-in (username + code, outside Telegram) is kept. */
 export const PLAYER_TOKEN_KEY = 'playerToken';
 
-export function storedPlayerToken(): string | null {
+function storedPlayerToken(): string | null {
   try {
     return localStorage.getItem(PLAYER_TOKEN_KEY);
   } catch {
@@ -69,14 +69,14 @@ export function appErrorOf(error: unknown): { code: string; params: Record<strin
 }
 
 /** Statuses a second try can cure (spec §7). */
-export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 409, 425, 429, 500, 502, 503, 504]);
+const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 409, 425, 429, 500, 502, 503, 504]);
 
-export function httpStatusOf(error: unknown): number | null {
+function httpStatusOf(error: unknown): number | null {
   return (error as { data?: { httpStatus?: number } | null } | null)?.data?.httpStatus ?? null;
 }
 
 /** Reads are retried once on a retryable status; writes never, so a tap never counts twice. */
-export function shouldRetryCall({ op, error, attempts }: { op: { type: string }; error: unknown; attempts: number }): boolean {
+function shouldRetryCall({ op, error, attempts }: { op: { type: string }; error: unknown; attempts: number }): boolean {
   const status = httpStatusOf(error);
   return op.type === 'query' && attempts < 2 && status !== null && RETRYABLE_STATUSES.has(status);
 }

@@ -2,9 +2,9 @@ import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { Translation } from 'react-i18next';
 
 /** Search engines and link previews: they get no error page (spec §2), the error is logged. */
-export const CRAWLER_USER_AGENT = /bot|crawl|spider|slurp|facebookexternalhit|embedly|preview|lighthouse-crawler/i;
+const CRAWLER_USER_AGENT = /bot|crawl|spider|slurp|facebookexternalhit|embedly|preview|lighthouse-crawler/i;
 
-export function isCrawler(userAgent = typeof navigator === 'undefined' ? '' : navigator.userAgent): boolean {
+function isCrawler(userAgent = typeof navigator === 'undefined' ? '' : navigator.userAgent): boolean {
   return CRAWLER_USER_AGENT.test(userAgent);
 }
 

@@ -1,7 +1,7 @@
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
 
 /** How long a toast stays (spec §9: the app's toast auto-close is 1000 ms). */
-export const TOAST_MS = 1000;
+const TOAST_MS = 1000;
 
 type ToastKind = 'success' | 'error' | 'info';
 interface Toast {

@@ -1,10 +1,10 @@
-import { Schema, type SchemaTypeOptions } from 'mongoose';
+import { Schema, type SchemaTypeOptions, type Types } from 'mongoose';
 import { fromMicros, toMicros } from '@gift/shared';
 
 /** Money is stored as integer micro-units; a decimal string assigned to it is converted exactly. */
 export function money<const O extends Omit<SchemaTypeOptions<number>, 'type'>>(options: O = {} as O) {
   return {
-    type: Number as NumberConstructor,
+    type: Number,
     default: 0,
     set: (value: unknown) => (typeof value === 'string' ? Number(toMicros(value)) : value),
     validate: { validator: (v: number) => Number.isSafeInteger(v), message: 'Amount out of range' },
@@ -29,8 +29,7 @@ function setPath(target: Record<string, unknown>, path: string[], value: unknown
  */
 export const schemaOptions = { timestamps: true, versionKey: false } as const;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function applyConventions<S extends Schema<any>>(schema: S): S {
+export function applyConventions<S extends Schema>(schema: S): S {
   const moneyPaths: string[][] = [];
   const hiddenPaths: string[] = [];
   schema.eachPath((path, type) => {
@@ -49,7 +48,7 @@ export function applyConventions<S extends Schema<any>>(schema: S): S {
         if (typeof value === 'number') setPath(ret, path, fromMicros(BigInt(value)));
       }
       for (const [key, value] of Object.entries(ret)) {
-        if (value && typeof value === 'object' && (value as { _bsontype?: string })._bsontype === 'ObjectId') ret[key] = String(value);
+        if (value && typeof value === 'object' && (value as { _bsontype?: string })._bsontype === 'ObjectId') ret[key] = (value as Types.ObjectId).toHexString();
       }
       return ret;
     },

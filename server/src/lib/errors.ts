@@ -1,7 +1,7 @@
 import { ERROR_MESSAGES, formatMessage, type ErrorCode } from '@gift/shared';
 
 /** How each error code maps to HTTP; the tRPC and REST doors both read this one table. */
-export const HTTP_STATUS: Record<ErrorCode, number> = {
+const HTTP_STATUS: Record<ErrorCode, number> = {
   BAD_INPUT: 400,
   UNAUTHORIZED: 401,
   INVALID_CREDENTIALS: 401,

@@ -2,7 +2,7 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import { AppError, badInput } from './errors';
 
 /** No input of the product nests deeper than a handful of levels; this leaves room and stops stack-deep bodies. */
-export const MAX_JSON_DEPTH = 32;
+const MAX_JSON_DEPTH = 32;
 
 /** Whether JSON text nests objects and arrays deeper than `max`, found by one scan of the raw text without parsing it. */
 export function jsonNestsDeeperThan(text: string, max: number): boolean {

@@ -9,7 +9,7 @@ import { INIT_DATA_MAX_AGE_SECONDS } from '@gift/shared';
  */
 
 /** Clocks of phones and servers drift; a launch signed up to this far "in the future" is still accepted. */
-export const INIT_DATA_CLOCK_SKEW_SECONDS = 60;
+const INIT_DATA_CLOCK_SKEW_SECONDS = 60;
 
 const launchUserSchema = z.looseObject({
   id: z.number().int().positive(),
@@ -37,9 +37,9 @@ export interface TelegramLaunch {
   [field: string]: unknown;
 }
 
-export type InitDataProblem = 'malformed' | 'bad-signature' | 'expired' | 'from-the-future';
+type InitDataProblem = 'malformed' | 'bad-signature' | 'expired' | 'from-the-future';
 
-export class InitDataError extends Error {
+class InitDataError extends Error {
   constructor(readonly problem: InitDataProblem) {
     super(`Telegram initData refused: ${problem}`);
     this.name = 'InitDataError';
@@ -47,7 +47,7 @@ export class InitDataError extends Error {
 }
 
 /** The data-check string: every field but `hash` (including `signature`), sorted by key, `key=value` per line. */
-export function dataCheckString(fields: ReadonlyMap<string, string>): string {
+function dataCheckString(fields: ReadonlyMap<string, string>): string {
   return [...fields.entries()]
     .filter(([key]) => key !== 'hash')
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
@@ -56,7 +56,7 @@ export function dataCheckString(fields: ReadonlyMap<string, string>): string {
 }
 
 /** HMAC-SHA256 of the data-check string under the key HMAC-SHA256('WebAppData', botToken), as hex. */
-export function initDataHash(checkString: string, botToken: string): string {
+function initDataHash(checkString: string, botToken: string): string {
   const secret = createHmac('sha256', 'WebAppData').update(botToken).digest();
   return createHmac('sha256', secret).update(checkString).digest('hex');
 }

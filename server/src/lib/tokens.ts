@@ -1,7 +1,7 @@
 import jwt from 'jsonwebtoken';
 
 /** Who a token is for: a player of the installed web app, or an operator of the console; one never opens the other. */
-export type TokenAudience = 'player' | 'admin';
+type TokenAudience = 'player' | 'admin';
 
 interface TokenOptions {
   secret: string;

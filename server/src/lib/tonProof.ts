@@ -3,13 +3,13 @@ import { Address, Cell, CellType, contractAddress, loadStateInit, type Slice } f
 import { TON_PROOF_MAX_AGE_SECONDS, type TonProofInput } from '@gift/shared';
 
 /** A wallet may sign a little ahead of the server's clock. */
-export const TON_PROOF_CLOCK_SKEW_SECONDS = 60;
+const TON_PROOF_CLOCK_SKEW_SECONDS = 60;
 
 const TON_PROOF_PREFIX = 'ton-proof-item-v2/';
 const TON_CONNECT_PREFIX = 'ton-connect';
 
 /** Why a proof was refused; short and safe to show, the details go to the server log. */
-export type TonProofRefusal =
+type TonProofRefusal =
   | 'malformed'
   | 'testnet_not_allowed'
   | 'unknown_wallet'
@@ -24,7 +24,7 @@ export type TonProofVerdict =
   | { ok: true; address: Address; publicKey: string; wallet: WalletVersion }
   | { ok: false; reason: TonProofRefusal };
 
-export type WalletVersion = 'v3R1' | 'v3R2' | 'v4R1' | 'v4R2' | 'v5R1';
+type WalletVersion = 'v3R1' | 'v3R2' | 'v4R1' | 'v4R2' | 'v5R1';
 
 /** Where each standard wallet keeps its public key in its data cell, by the hash of its code. */
 const STANDARD_WALLETS: Record<string, { version: WalletVersion; publicKey: (data: Slice) => Buffer }> = {
@@ -46,7 +46,7 @@ function afterBits(offset: number) {
 }
 
 /** Lower-cased host[:port] of a domain or an origin URL, as a wallet puts it in the proof. */
-export function normaliseDomain(domainOrOrigin: string): string {
+function normaliseDomain(domainOrOrigin: string): string {
   const text = domainOrOrigin.trim().toLowerCase();
   if (!text.includes('://')) return text.replace(/\/.*$/, '');
   try {
@@ -109,7 +109,7 @@ function readStateInit(stateInitBase64: string) {
  * The hash of the code a state init runs. A library cell (exotic type 2: 8-bit tag, then 256-bit hash)
  * stands for the code published on chain under that hash; Tonkeeper deploys W5 that way.
  */
-export function codeHash(code: Cell): string {
+function codeHash(code: Cell): string {
   if (code.type === CellType.Library) return code.beginParse(true).skip(8).loadBuffer(32).toString('hex');
   return code.hash().toString('hex');
 }

@@ -1,8 +1,9 @@
 import jwt from 'jsonwebtoken';
-import { Types, type Model } from 'mongoose';
+import { Types } from 'mongoose';
 import request from 'supertest';
 import { ADMIN_RESOURCES, hasPermission, type AdminResource } from '@gift/shared';
 import { createApp } from '../app';
+import type { AnyModel } from './resource';
 import { silentLogger, testEnv } from '../../test/helpers';
 import { createCoin, createPlayer } from '../../test/factories';
 import { consoleApi, createOperator } from '../../test/operators';
@@ -167,8 +168,7 @@ describe('lists: paging, sorting, filters', () => {
 
 interface CrudCase {
   resource: AdminResource;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  model: Model<any>;
+  model: AnyModel;
   valid: () => Record<string, unknown>;
   /** What the created record shows of the valid body. */
   shows: Record<string, unknown>;

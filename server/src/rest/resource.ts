@@ -8,15 +8,17 @@ import { recordAudit } from '../modules/audit/audit.service';
 import { requirePermission } from './adminAuth';
 
 /** How a filter field of ra-data-simple-rest's `filter={...}` becomes a query. */
-export type FilterKind = 'equals' | 'objectId' | 'boolean' | 'number' | 'date';
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any collection's model: a Model is invariant in its document type, so no narrower type admits them all
+export type AnyModel = Model<any>;
+
+type FilterKind = 'equals' | 'objectId' | 'boolean' | 'number' | 'date';
 
 export interface ResourceDefinition<TCreate extends z.ZodType = z.ZodType, TUpdate extends z.ZodType = TCreate> {
   /** The path under /api/admin and the name in Content-Range. */
   name: string;
   /** The permission that opens it; defaults to the name (a player's stakes open with 'users'). */
   permission?: AdminResource;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  model: Model<any>;
+  model: AnyModel;
   /** Body schema for POST; omit to refuse creation (405). */
   createSchema?: TCreate;
   /** Body schema for PUT; omit to refuse updates (405). Defaults to createSchema. */
@@ -101,8 +103,7 @@ function convert(kind: FilterKind, value: unknown, field: string): unknown {
   return Array.isArray(value) ? { $in: value.map(one) } : one(value);
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function dateFields(model: Model<any>): Set<string> {
+function dateFields(model: AnyModel): Set<string> {
   const fields = new Set<string>();
   model.schema.eachPath((path, type) => {
     if (type.instance === 'Date') fields.add(path);
@@ -170,7 +171,8 @@ export function parseRange(range: unknown): { skip: number; limit: number } {
   if (range === undefined) return { skip: 0, limit: 25 };
   if (!Array.isArray(range) || range.length !== 2 || !range.every((n) => Number.isInteger(n) && n >= 0) || range[1] < range[0])
     throw badInput({ range: 'range must be [start,end]' });
-  return { skip: range[0], limit: Math.min(range[1] - range[0] + 1, MAX_PAGE) };
+  const [start, end] = range as [number, number];
+  return { skip: start, limit: Math.min(end - start + 1, MAX_PAGE) };
 }
 
 /** Checks a body against its schema; a bad one answers 400 with one message per field. */
@@ -185,6 +187,9 @@ export function validate<S extends z.ZodType>(schema: S, body: unknown): z.infer
   throw badInput(errors);
 }
 
+/** What the adapter itself reads of a stored record; `present` reads the rest. */
+type StoredRecord = { _id: Types.ObjectId; toJSON: () => unknown };
+
 /**
  * One ra-data-simple-rest adapter for every console resource:
  * GET /?sort&range&filter (array + Content-Range), GET /:id, POST /, PUT /:id, DELETE /:id.
@@ -196,7 +201,7 @@ export function resourceRouter(definition: ResourceDefinition): Router {
   const findOr404 = async (pathId: string) => {
     const id = definition.resolveId ? await definition.resolveId(pathId) : pathId;
     if (!id || !OBJECT_ID_PATTERN.test(id)) throw new AppError('NOT_FOUND');
-    const doc = await definition.model.findOne({ _id: id, ...definition.scope }).select(select).populate(definition.populate ?? []);
+    const doc = (await definition.model.findOne({ _id: id, ...definition.scope }).select(select).populate(definition.populate ?? [])) as StoredRecord | null;
     if (!doc) throw new AppError('NOT_FOUND');
     return doc;
   };
@@ -212,7 +217,7 @@ export function resourceRouter(definition: ResourceDefinition): Router {
     const sort = parseSort(definition, parseJsonParam(req, 'sort'));
     const { skip, limit } = parseRange(parseJsonParam(req, 'range'));
     const [rows, total] = await Promise.all([
-      definition.model.find(query).select(select).sort(sort).skip(skip).limit(limit).populate(definition.populate ?? []),
+      definition.model.find(query).select(select).sort(sort).skip(skip).limit(limit).populate(definition.populate ?? []) as Promise<StoredRecord[]>,
       definition.model.countDocuments(query),
     ]);
     const end = rows.length ? skip + rows.length - 1 : skip;
@@ -228,7 +233,7 @@ export function resourceRouter(definition: ResourceDefinition): Router {
   router.post('/', async (req, res) => {
     if (!definition.createSchema) throw new AppError('FORBIDDEN');
     const input = validate(definition.createSchema, req.body);
-    const created = definition.create ? await definition.create(input, req) : await definition.model.create(input as object);
+    const created = definition.create ? await definition.create(input, req) : ((await definition.model.create(input as object)) as StoredRecord);
     const shown = present(created) as { id: string };
     await audit(req, 'create', shown.id, null, shown);
     res.status(201).json(shown);
@@ -242,7 +247,7 @@ export function resourceRouter(definition: ResourceDefinition): Router {
     const input = validate(schema, req.body);
     const updated = definition.update
       ? await definition.update(id, input, req)
-      : await definition.model.findByIdAndUpdate(id, { $set: input as object }, { returnDocument: 'after', runValidators: true }).select(select);
+      : ((await definition.model.findByIdAndUpdate(id, { $set: input as object }, { returnDocument: 'after', runValidators: true }).select(select)) as StoredRecord | null);
     if (!updated) throw new AppError('NOT_FOUND');
     const shown = present(updated);
     await audit(req, 'update', id, present(current), shown);

@@ -56,7 +56,6 @@ const domainErrors = t.middleware(async ({ next }) => {
 
 export const createTRPCRouter = t.router;
 export const createCallerFactory = t.createCallerFactory;
-export const middleware = t.middleware;
 export const publicProcedure = t.procedure.use(domainErrors);
 
 /** A signed-in player (Telegram launch, web sign-in, or the development demo player). */

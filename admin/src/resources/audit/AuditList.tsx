@@ -7,7 +7,7 @@ interface AuditRow { id: string; username: string; action: string; resource: str
 
 const ACTIONS = ['create', 'update', 'delete', 'review', 'adjust'].map((id) => ({ id, name: id[0]!.toUpperCase() + id.slice(1) }));
 
-const show = (value: unknown) => (value === null || value === undefined || value === '' ? '—' : typeof value === 'object' ? JSON.stringify(value) : String(value));
+const show = (value: unknown) => (value === null || value === undefined || value === '' ? '—' : typeof value === 'string' ? value : JSON.stringify(value));
 
 /** The fields a write changed: before → after, one line each. */
 function Changes(_props: { label?: string }) {

@@ -10,7 +10,7 @@ const Coin = () => (
 );
 
 /** A player's stake, read-only: it moves only through the player's own actions and the ledger. */
-export function StakeShow() {
+function StakeShow() {
   return (
     <Show>
       <SimpleShowLayout>
@@ -30,7 +30,7 @@ export function StakeShow() {
 }
 
 /** A player's mining session, read-only. */
-export function MiningSessionShow() {
+function MiningSessionShow() {
   return (
     <Show>
       <SimpleShowLayout>

@@ -2,14 +2,15 @@ import { useState } from 'react';
 import { TextField as ReasonField } from '@mui/material';
 import CheckIcon from '@mui/icons-material/Check';
 import CloseIcon from '@mui/icons-material/Close';
-import { Button, Confirm, useDataProvider, useListContext, useNotify, useRefresh, useUnselectAll } from 'react-admin';
+import { Button, Confirm, useListContext, useNotify, useRefresh, useUnselectAll } from 'react-admin';
+import { useConsoleCalls } from '../../dataProvider';
 import { userMissionBulkReviewInput } from '@gift/shared';
 
 interface BulkAnswer { reviewed: string[]; refused: Record<string, string> }
 
 /** One call reviews every selected mission through the same service as a single review. */
 function useBulkReview() {
-  const dataProvider = useDataProvider();
+  const dataProvider = useConsoleCalls();
   const { selectedIds } = useListContext();
   const notify = useNotify();
   const refresh = useRefresh();
@@ -37,7 +38,7 @@ function useBulkReview() {
 
 export function BulkApproveButton() {
   const { review, busy } = useBulkReview();
-  return <Button label="Approve" startIcon={<CheckIcon />} disabled={busy} onClick={() => review({ status: 'done' })} />;
+  return <Button label="Approve" startIcon={<CheckIcon />} disabled={busy} onClick={() => void review({ status: 'done' })} />;
 }
 
 /** Rejecting asks for the reason the players will read, checked with the same schema as the server. */
@@ -77,7 +78,7 @@ export function BulkRejectButton() {
           />
         }
         confirm="Reject"
-        onConfirm={confirm}
+        onConfirm={() => void confirm()}
         onClose={() => setOpen(false)}
       />
     </>

@@ -23,14 +23,16 @@ const rewardText = (r: UserMissionRow) => `${r.reward} ${r.coinSymbol}`.trim();
 
 /** Tabs by status with their counts (the demo's orders); the pending tab reviews in bulk (the demo's reviews). */
 function TabbedUserMissions() {
-  const { filterValues, setFilters, displayedFilters } = useListContext();
+  const list = useListContext();
+  // react-admin types a list's filters as `any`
+  const filterValues = list.filterValues as Record<string, unknown>;
   const isSmall = useIsSmall();
-  const status = (filterValues.status as string) ?? 'pending';
+  const status = (filterValues.status as string | undefined) ?? 'pending';
   const { status: _status, ...others } = filterValues;
   const tabs = TAB_ORDER.map((value) => ({ value, label: userMissionStatusLabel(value), filter: { ...others, status: value } }));
   return (
     <Fragment>
-      <CountedTabs resource="user-missions" tabs={tabs} value={status} onChange={(next) => setFilters({ ...filterValues, status: next }, displayedFilters)} />
+      <CountedTabs resource="user-missions" tabs={tabs} value={status} onChange={(next) => list.setFilters({ ...filterValues, status: next }, list.displayedFilters as Record<string, boolean>)} />
       <Divider />
       {isSmall ? (
         <SimpleList<UserMissionRow>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Card, CardContent, Typography } from '@mui/material';
-import { Form, RadioButtonGroupInput, ReferenceInput, SaveButton, SelectInput, TextInput, useDataProvider, useNotify, useRecordContext, useRefresh, type HttpError } from 'react-admin';
+import { Form, RadioButtonGroupInput, ReferenceInput, SaveButton, SelectInput, TextInput, useNotify, useRecordContext, useRefresh, type HttpError } from 'react-admin';
+import { useConsoleCalls } from '../../dataProvider';
 import { balanceAdjustmentInput } from '@gift/shared';
 import { schemaResolver } from '../../forms/schemaResolver';
 import { AMOUNT_HELP } from '../sharedInputs';
@@ -16,7 +17,7 @@ const freshValues = () => ({ direction: 'credit', amount: '', note: '', coin: nu
 /** A gift or a correction of the player's balance through the ledger, always with a reason; the audit names the operator. */
 export function AdjustBalanceForm() {
   const player = useRecordContext<{ id: string }>();
-  const dataProvider = useDataProvider();
+  const dataProvider = useConsoleCalls();
   const notify = useNotify();
   const refresh = useRefresh();
   const [defaults, setDefaults] = useState(freshValues);
@@ -28,7 +29,7 @@ export function AdjustBalanceForm() {
       setDefaults(freshValues());
       refresh();
     } catch (error) {
-      const fieldErrors = (error as HttpError).body?.errors;
+      const fieldErrors = ((error as HttpError).body as { errors?: Record<string, string> } | undefined)?.errors;
       if (fieldErrors) return fieldErrors;
       notify((error as Error).message || 'Save failed', { type: 'error' });
     }

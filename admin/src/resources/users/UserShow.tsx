@@ -42,7 +42,9 @@ interface LedgerRow { id: string; amount: string; reason: string; note: string; 
 interface Row { id: string; [field: string]: unknown }
 
 const signed = (amount: string) => (amount.startsWith('-') ? amount : `+${amount}`);
-const day = (value: unknown) => (value ? new Date(String(value)).toLocaleString() : '—');
+/** A row's field as text: rows are read as unknown, so only strings and numbers print. */
+const text = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
+const day = (value: unknown) => (value ? new Date(text(value)).toLocaleString() : '—');
 
 /** Figures per coin: a table on a wide screen, one line per coin on a phone. */
 function CoinFiguresField() {
@@ -148,11 +150,11 @@ export function UserShow() {
             <PlayerRecords
               reference="user-missions"
               link="edit"
-              simple={<SimpleList<Row> primaryText={() => <ReferenceField source="mission" reference="missions" link={false} />} secondaryText={(r) => userMissionStatusLabel(String(r.status))} tertiaryText={(r) => `${r.reward} ${r.coinSymbol ?? ''}`} linkType="edit" />}
+              simple={<SimpleList<Row> primaryText={() => <ReferenceField source="mission" reference="missions" link={false} />} secondaryText={(r) => userMissionStatusLabel(String(r.status))} tertiaryText={(r) => `${text(r.reward)} ${text(r.coinSymbol)}`} linkType="edit" />}
             >
               <ReferenceField source="mission" reference="missions" link={false} sortable={false} />
               <SelectField source="status" choices={USER_MISSION_STATUS_CHOICES} sortable={false} />
-              <FunctionField<Row> source="reward" sortable={false} render={(r) => `${r.reward} ${r.coinSymbol ?? ''}`} />
+              <FunctionField<Row> source="reward" sortable={false} render={(r) => `${text(r.reward)} ${text(r.coinSymbol)}`} />
               <DateField source="createdAt" showTime sortable={false} />
             </PlayerRecords>
           </TabbedShowLayout.Tab>
@@ -161,7 +163,7 @@ export function UserShow() {
           <PlayerRecords
             reference="stakes"
             link="show"
-            simple={<SimpleList<Row> primaryText={(r) => <span>{String(r.amount)} <CoinSymbol /></span>} secondaryText={(r) => `${r.duration} at ${r.profitPercent}%`} tertiaryText={(r) => (r.claimedAt ? 'Claimed' : `Unlocks ${day(r.unlocksAt)}`)} linkType="show" />}
+            simple={<SimpleList<Row> primaryText={(r) => <span>{String(r.amount)} <CoinSymbol /></span>} secondaryText={(r) => `${text(r.duration)} at ${text(r.profitPercent)}%`} tertiaryText={(r) => (r.claimedAt ? 'Claimed' : `Unlocks ${day(r.unlocksAt)}`)} linkType="show" />}
           >
             <FunctionField<Row> source="amount" sortable={false} render={(r) => String(r.amount)} />
             <CoinSymbol />
@@ -189,9 +191,9 @@ export function UserShow() {
             <PlayerRecords
               reference="withdraws"
               link="edit"
-              simple={<SimpleList<Row> primaryText={(r) => `${r.amount} ${r.coinSymbol ?? ''}`} secondaryText={(r) => withdrawalStatusLabel(String(r.status))} tertiaryText={(r) => day(r.createdAt)} linkType="edit" />}
+              simple={<SimpleList<Row> primaryText={(r) => `${text(r.amount)} ${text(r.coinSymbol)}`} secondaryText={(r) => withdrawalStatusLabel(String(r.status))} tertiaryText={(r) => day(r.createdAt)} linkType="edit" />}
             >
-              <FunctionField<Row> source="amount" sortable={false} render={(r) => `${r.amount} ${r.coinSymbol ?? ''}`} />
+              <FunctionField<Row> source="amount" sortable={false} render={(r) => `${text(r.amount)} ${text(r.coinSymbol)}`} />
               <SelectField source="status" choices={WITHDRAWAL_STATUS_CHOICES} sortable={false} />
               <DateField source="createdAt" showTime sortable={false} />
               <DateField source="processedAt" showTime sortable={false} emptyText="—" />
@@ -203,7 +205,7 @@ export function UserShow() {
             reference="users"
             target="referrer"
             link="show"
-            simple={<SimpleList<Row> primaryText={(r) => String(r.name)} secondaryText={(r) => (r.username ? `@${r.username}` : '')} tertiaryText={(r) => day(r.createdAt)} linkType="show" />}
+            simple={<SimpleList<Row> primaryText={(r) => String(r.name)} secondaryText={(r) => (r.username ? `@${text(r.username)}` : '')} tertiaryText={(r) => day(r.createdAt)} linkType="show" />}
           >
             <TextField source="name" sortable={false} />
             <TextField source="username" sortable={false} emptyText="—" />

@@ -22,7 +22,7 @@ function WithdrawTabs({ finished }: { finished: boolean }) {
 }
 
 /** Pending withdraws wait for an operator; finished ones are done or rejected. */
-export function WithdrawList({ finished = false }: { finished?: boolean }) {
+function WithdrawList({ finished = false }: { finished?: boolean }) {
   const isSmall = useIsSmall();
   return (
     <List

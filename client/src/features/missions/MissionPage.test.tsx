@@ -125,7 +125,7 @@ it('counts down a Time mission until Claim works', async () => {
 
 it('sends a Manual mission to review, and shows a rejection with its reason and Go again', async () => {
   missionServer(mission({ verifyType: 'manual', status: 'rejected', rejectReason: 'The story was not public', mustDone: false, link: 'https://example.com/story' }), () => ({ status: 'pending', reward: '100' }));
-  window.open = (() => null) as typeof window.open;
+  window.open = (() => null);
   expect(await screen.findByText(/Rejected: The story was not public/)).toBeInTheDocument();
   expect(screen.queryByRole('button', { name: 'Claim' })).not.toBeInTheDocument();
   await userEvent.click(screen.getByRole('button', { name: 'Go' }));

@@ -144,7 +144,7 @@ export function HomeTaskPage() {
   const [categoryId, setCategoryId] = useState<string | null>(null);
   const starCategory = home.data?.starMissions.find((m) => m.id === taskId)?.categoryId;
   const searchCategories = !!home.data && !starCategory && !categoryId && isObjectId(taskId);
-  const lists = trpc.useQueries((q) => (searchCategories ? home.data!.categories.map((c) => q.missions.byCategory({ categoryId: c.id })) : []));
+  const lists = trpc.useQueries((q) => (searchCategories ? home.data.categories.map((c) => q.missions.byCategory({ categoryId: c.id })) : []));
   const listedCategory = lists.find((list) => list.data?.missions.some((m) => m.id === taskId))?.data?.category.id;
   const found = starCategory ?? listedCategory;
   if (found && found !== categoryId) setCategoryId(found);

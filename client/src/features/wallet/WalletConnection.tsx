@@ -1,5 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TonProofItemReplySuccess } from '@tonconnect/sdk';
 import { THEME, TonConnectUIProvider, useTonConnectUI, type TonConnectUiOptions, type Wallet } from '@tonconnect/ui-react';
 import { appErrorOf, trpc } from '../../lib/trpc';
 import { PALETTE, useTheme } from '../../ui/theme';
@@ -9,10 +10,10 @@ import './locales';
 /** Renew the ton_proof payload this long before the server lets it expire. */
 const PAYLOAD_RENEWAL_MARGIN_MS = 60_000;
 
-export type Refusal = 'taken' | 'stale' | 'unsupported' | 'testnet' | 'noProof' | 'invalid';
+type Refusal = 'taken' | 'stale' | 'unsupported' | 'testnet' | 'noProof' | 'invalid';
 
 /** What the server's refusal means to a player (reasons from server/src/lib/tonProof.ts and wallet.service.ts). */
-export function refusalOf(error: unknown): Refusal {
+function refusalOf(error: unknown): Refusal {
   const appError = appErrorOf(error);
   if (appError?.code === 'WALLET_TAKEN') return 'taken';
   const reason = appError?.params.reason;
@@ -22,7 +23,7 @@ export function refusalOf(error: unknown): Refusal {
   return 'invalid';
 }
 
-export type LinkOutcome = { kind: 'linking' } | { kind: 'linked'; address: string } | { kind: 'refused'; refusal: Refusal };
+type LinkOutcome = { kind: 'linking' } | { kind: 'linked'; address: string } | { kind: 'refused'; refusal: Refusal };
 
 interface WalletConnectionState {
   outcome: LinkOutcome | null;
@@ -39,7 +40,7 @@ export function useWalletConnection(): WalletConnectionState {
 }
 
 /** The proof a wallet sent on this connection, or why there is none; a restored session carries none. */
-function proofOf(wallet: Wallet) {
+function proofOf(wallet: Wallet): TonProofItemReplySuccess['proof'] | 'error' | null {
   const item = wallet.connectItems?.tonProof;
   if (!item) return null;
   return 'proof' in item ? item.proof : 'error';
@@ -74,6 +75,8 @@ function WalletLinking({ children }: { children: ReactNode }) {
   }, [resolved, twaReturnUrl, setOptions]);
 
   const pendingPayload = useRef<Promise<void> | null>(null);
+  // the renewal timer calls the current preparePayload, which cannot name itself while it is being declared
+  const renew = useRef<() => void>(() => undefined);
   // one request at a time: a disconnect and a refusal may both ask for a new payload
   const preparePayload = useCallback((): Promise<void> => {
     if (pendingPayload.current) return pendingPayload.current;
@@ -84,7 +87,7 @@ function WalletLinking({ children }: { children: ReactNode }) {
       .then(({ payload, expiresAt }) => {
         tonConnectUI.setConnectRequestParameters({ state: 'ready', value: { tonProof: payload } });
         const renewIn = Math.max(new Date(expiresAt).getTime() - Date.now() - PAYLOAD_RENEWAL_MARGIN_MS, 5_000);
-        renewal.current = setTimeout(() => void preparePayload(), renewIn);
+        renewal.current = setTimeout(() => renew.current(), renewIn);
       })
       .catch(() => {
         // without a payload the modal still opens; the server then links nothing
@@ -97,13 +100,16 @@ function WalletLinking({ children }: { children: ReactNode }) {
   }, [tonConnectUI, utils]);
 
   useEffect(() => {
+    renew.current = () => void preparePayload();
+  }, [preparePayload]);
+
+  useEffect(() => {
     if (!connected) void preparePayload();
     return () => clearTimeout(renewal.current);
   }, [connected, preparePayload]);
 
-  useEffect(
-    () =>
-      tonConnectUI.onStatusChange(async (wallet) => {
+  useEffect(() => {
+    const linkWallet = async (wallet: Wallet | null) => {
         setConnected(!!wallet);
         if (!wallet) return;
         const proof = proofOf(wallet);
@@ -130,9 +136,9 @@ function WalletLinking({ children }: { children: ReactNode }) {
           // the payload is spent: the next try needs a new one
           void preparePayload();
         }
-      }),
-    [tonConnectUI, utils, preparePayload],
-  );
+    };
+    return tonConnectUI.onStatusChange((wallet) => void linkWallet(wallet));
+  }, [tonConnectUI, utils, preparePayload]);
 
   const connect = useCallback(async () => {
     setOutcome(null);

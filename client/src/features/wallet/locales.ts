@@ -1,7 +1,7 @@
 import i18next from 'i18next';
 
 /** The wallet screens' texts, English (the spec's words): they load with those screens, not with the first one. */
-export const walletEn = {
+const walletEn = {
   wallet: {
     title: 'My wallets',
     connect: 'Connect wallet',
@@ -56,7 +56,7 @@ export const walletEn = {
 };
 
 /** Persian (right-to-left); amounts and addresses are isolated (U+2066…U+2069) so they read left to right. */
-export const walletFa: typeof walletEn = {
+const walletFa: typeof walletEn = {
   wallet: {
     title: 'کیف پول‌های من',
     connect: 'اتصال کیف پول',

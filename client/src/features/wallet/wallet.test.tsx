@@ -14,7 +14,7 @@ const mockTonConnectUI = {
   openModal: jest.fn(async () => {}),
   disconnect: jest.fn(async () => {
     mockTonConnectUI.connected = false;
-    await Promise.all([...mockTonConnectUI.listeners].map((listener) => listener(null)));
+    for (const listener of [...mockTonConnectUI.listeners]) await listener(null);
   }),
   onStatusChange(listener: StatusListener) {
     mockTonConnectUI.listeners.add(listener);
@@ -70,7 +70,7 @@ function walletConnects(proof: 'signed' | 'refused' | 'none' = 'signed') {
   };
   mockTonConnectUI.connected = true;
   return act(async () => {
-    await Promise.all([...mockTonConnectUI.listeners].map((listener) => listener(wallet)));
+    for (const listener of [...mockTonConnectUI.listeners]) await listener(wallet);
   });
 }
 

@@ -1,4 +1,4 @@
-import { model, Schema, type InferSchemaType } from 'mongoose';
+import { model, Schema } from 'mongoose';
 import { applyConventions, ref, schemaOptions } from '../../db/schemaKit';
 
 /** The form a username is unique in and signed in by: `SecAdmin` and `secadmin` are one name. */
@@ -27,5 +27,4 @@ accountSchema.pre('validate', function keepUsernameKey() {
 // real MongoDB enforces it; the service keeps names unique on engines that do not
 accountSchema.index({ usernameKey: 1 }, { unique: true, partialFilterExpression: { usernameKey: { $type: 'string' } } });
 
-export type Account = InferSchemaType<typeof accountSchema>;
 export const AccountModel = model('Account', accountSchema);

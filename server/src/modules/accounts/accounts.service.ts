@@ -12,7 +12,7 @@ export const PASSWORD_HASH_COST = 12;
 /** A cost-12 hash of a random string nobody knows: unknown usernames are checked against it so they take as long. */
 const DUMMY_HASH = '$2b$12$OgLAUtU38P2YtU8kezWggeNPbXljZx4IlTbIEGEw9xqcHjr8wwbam';
 
-export function hashPassword(password: string): Promise<string> {
+function hashPassword(password: string): Promise<string> {
   return bcrypt.hash(password, PASSWORD_HASH_COST);
 }
 
@@ -42,7 +42,7 @@ export async function backfillUsernameKeys() {
 }
 
 /** The operator's identity as the console needs it. */
-export function principalOf(account: { _id: unknown; username: string; permissions: string[] }): AdminPrincipal {
+function principalOf(account: { _id: unknown; username: string; permissions: string[] }): AdminPrincipal {
   return { id: String(account._id), username: account.username, permissions: [...account.permissions] };
 }
 

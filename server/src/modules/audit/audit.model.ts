@@ -1,4 +1,4 @@
-import { model, Schema, type InferSchemaType } from 'mongoose';
+import { model, Schema } from 'mongoose';
 import { applyConventions, schemaOptions, ref } from '../../db/schemaKit';
 
 /** One operator write: who, when (createdAt), what, and the fields before and after. Never changed or deleted. */
@@ -18,5 +18,4 @@ const auditEntrySchema = applyConventions(new Schema({
 auditEntrySchema.index({ createdAt: -1 });
 auditEntrySchema.index({ resource: 1, record: 1, createdAt: -1 });
 auditEntrySchema.index({ account: 1, createdAt: -1 });
-export type AuditEntry = InferSchemaType<typeof auditEntrySchema>;
 export const AuditEntryModel = model('AuditEntry', auditEntrySchema);

@@ -5,7 +5,7 @@ export interface Operator {
   username: string;
 }
 
-export type AuditAction = 'create' | 'update' | 'delete' | 'review' | 'adjust';
+type AuditAction = 'create' | 'update' | 'delete' | 'review' | 'adjust';
 
 type Fields = Record<string, unknown> | null;
 
@@ -15,7 +15,7 @@ const IGNORED = new Set(['id', 'updatedAt', 'createdAt']);
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /** Only the fields a write changed, as they were and as they became. */
-export function changedFields(before: Fields, after: Fields): { before: Fields; after: Fields } {
+function changedFields(before: Fields, after: Fields): { before: Fields; after: Fields } {
   const meaningful = (fields: Fields) => fields && Object.fromEntries(Object.entries(fields).filter(([key]) => !IGNORED.has(key)));
   if (!before || !after) return { before: meaningful(before), after: meaningful(after) };
   const was: Record<string, unknown> = {};

@@ -9,7 +9,7 @@ import { getAppConfig } from '../config/config.service';
 import { miniAppLink, REFERRAL_CODE_PATTERN } from '../referrals/referrals.service';
 import { languageFor, registerFromBotStart } from '../users/users.service';
 
-export const BOT_TEXTS: Record<Language, {
+const BOT_TEXTS: Record<Language, {
   welcome: string;
   open: string;
   help: string;

@@ -8,7 +8,7 @@ const botLeaseSchema = applyConventions(new Schema({
   expiresAt: { type: Date, default: () => new Date(0) },
 }, schemaOptions));
 botLeaseSchema.index({ name: 1 }, { unique: true });
-export const BotLeaseModel = model('BotLease', botLeaseSchema);
+const BotLeaseModel = model('BotLease', botLeaseSchema);
 
 /**
  * Takes or renews the lease `name` for `holder` until now + ms. One conditional update: it succeeds

@@ -18,5 +18,5 @@ const giftCoinSchema = applyConventions(new Schema({
 }, schemaOptions));
 giftCoinSchema.index({ symbol: 1 });
 giftCoinSchema.index({ enabled: 1, order: 1 });
-export type GiftCoin = InferSchemaType<typeof giftCoinSchema>;
 export const GiftCoinModel = model('GiftCoin', giftCoinSchema);
+export type GiftCoin = InferSchemaType<typeof giftCoinSchema>;

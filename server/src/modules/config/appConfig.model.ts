@@ -1,4 +1,4 @@
-import { model, Schema, type InferSchemaType } from 'mongoose';
+import { model, Schema } from 'mongoose';
 import { applyConventions, schemaOptions, money, ref } from '../../db/schemaKit';
 
 /** The one App Config record. */
@@ -19,5 +19,4 @@ const appConfigSchema = applyConventions(new Schema({
 }, schemaOptions));
 appConfigSchema.index({ key: 1 }, { unique: true });
 
-export type AppConfig = InferSchemaType<typeof appConfigSchema>;
 export const AppConfigModel = model('AppConfig', appConfigSchema);

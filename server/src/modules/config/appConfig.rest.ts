@@ -5,7 +5,7 @@ import { AppConfigModel } from './appConfig.model';
 import { getAppConfig } from './config.service';
 
 /** The id the console edits App Config by, whatever the record's own id is. */
-export const CURRENT_CONFIG_ID = 'current';
+const CURRENT_CONFIG_ID = 'current';
 
 type ConfigDocument = { toJSON: () => Record<string, unknown>; botToken?: string };
 

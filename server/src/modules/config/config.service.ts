@@ -11,7 +11,7 @@ export async function getAppConfig() {
     { $setOnInsert: { key: 'app' } },
     { upsert: true, returnDocument: 'after', setDefaultsOnInsert: true },
   );
-  return config!;
+  return config;
 }
 
 /** TELEGRAM_BOT_TOKEN wins; otherwise the token saved in App Config; undefined when neither is set. */

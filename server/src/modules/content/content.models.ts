@@ -1,4 +1,4 @@
-import { model, Schema, type InferSchemaType } from 'mongoose';
+import { model, Schema } from 'mongoose';
 import { applyConventions, schemaOptions } from '../../db/schemaKit';
 
 const categorySchema = applyConventions(new Schema({
@@ -9,7 +9,6 @@ const categorySchema = applyConventions(new Schema({
   enabled: { type: Boolean, default: true },
 }, schemaOptions));
 categorySchema.index({ enabled: 1, order: 1 });
-export type Category = InferSchemaType<typeof categorySchema>;
 export const CategoryModel = model('Category', categorySchema);
 
 /** A banner on the home screen. */
@@ -21,7 +20,6 @@ const coverSchema = applyConventions(new Schema({
   enabled: { type: Boolean, default: true },
 }, schemaOptions));
 coverSchema.index({ enabled: 1, order: 1 });
-export type Cover = InferSchemaType<typeof coverSchema>;
 export const CoverModel = model('Cover', coverSchema);
 
 const partnerSchema = applyConventions(new Schema({
@@ -32,5 +30,4 @@ const partnerSchema = applyConventions(new Schema({
   enabled: { type: Boolean, default: true },
 }, schemaOptions));
 partnerSchema.index({ enabled: 1, order: 1 });
-export type Partner = InferSchemaType<typeof partnerSchema>;
 export const PartnerModel = model('Partner', partnerSchema);

@@ -8,11 +8,11 @@ import { playerFigures } from '../users/players.service';
 import { pendingWithdrawalTotals, withdrawalDatesSince } from '../withdrawals/withdrawals.service';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-export const CHART_DAYS = 30;
+const CHART_DAYS = 30;
 /** Ledger reasons that bring new coins into players' hands (a stake's profit arrives with its principal, under 'unstake'). */
 const ISSUING_REASONS: LedgerReason[] = ['mission', 'referral', 'mining', 'gift'];
 
-export interface CoinAmount {
+interface CoinAmount {
   coin: string;
   symbol: string;
   amount: string;

@@ -1,4 +1,4 @@
-import { model, Schema, type InferSchemaType } from 'mongoose';
+import { model, Schema } from 'mongoose';
 import { LEDGER_REASONS } from '@gift/shared';
 import { applyConventions, schemaOptions, money, ref } from '../../db/schemaKit';
 
@@ -11,7 +11,6 @@ const balanceSchema = applyConventions(new Schema({
   appliedKeys: { type: [String], default: [], select: false, hidden: true },
 }, schemaOptions));
 balanceSchema.index({ user: 1, coin: 1 }, { unique: true });
-export type Balance = InferSchemaType<typeof balanceSchema>;
 export const BalanceModel = model('Balance', balanceSchema);
 
 /** Every change of a balance, signed, with the record it came from and a unique idempotency key. */
@@ -32,5 +31,4 @@ const ledgerEntrySchema = applyConventions(new Schema({
 ledgerEntrySchema.index({ idempotencyKey: 1 }, { unique: true });
 ledgerEntrySchema.index({ user: 1, createdAt: -1 });
 ledgerEntrySchema.index({ user: 1, coin: 1, state: 1 });
-export type LedgerEntry = InferSchemaType<typeof ledgerEntrySchema>;
 export const LedgerEntryModel = model('LedgerEntry', ledgerEntrySchema);

@@ -124,7 +124,7 @@ export async function balancesOf(userId: Id): Promise<Map<string, bigint>> {
 }
 
 /** Sum of posted entries per reason for one player and coin: the figures rewards/earned/withdrawn/gifts follow from. */
-export async function totalsByReason(userId: Id): Promise<Array<{ coin: string; reason: LedgerReason; total: bigint }>> {
+async function totalsByReason(userId: Id): Promise<Array<{ coin: string; reason: LedgerReason; total: bigint }>> {
   const rows = await LedgerEntryModel.aggregate<{ _id: { coin: Types.ObjectId; reason: LedgerReason }; total: number }>([
     { $match: { user: objectId(userId), state: 'posted' } },
     { $group: { _id: { coin: '$coin', reason: '$reason' }, total: { $sum: '$amount' } } },

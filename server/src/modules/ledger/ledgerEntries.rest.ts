@@ -1,10 +1,11 @@
+import type { Types } from 'mongoose';
 import type { ResourceDefinition } from '../../rest/resource';
 import { LedgerEntryModel } from './ledger.models';
 
 /** The filters a player's ledger page (on the player's console page) takes. */
 export const playerLedgerFilters: ResourceDefinition = { name: 'users', model: LedgerEntryModel, filters: { coin: 'objectId', reason: 'equals' } };
 
-type WithOperator = { toJSON: () => Record<string, unknown>; createdBy?: { _id: unknown; username?: string } | null };
+type WithOperator = { toJSON: () => Record<string, unknown>; createdBy?: { _id: Types.ObjectId; username?: string } | null };
 
 /** Every posted ledger entry, filtered by player on the player's page; the operator who made it is named. */
 export const ledgerEntriesResource: ResourceDefinition = {
@@ -20,6 +21,6 @@ export const ledgerEntriesResource: ResourceDefinition = {
   present: (doc) => {
     const entry = doc as WithOperator;
     const { createdBy } = entry;
-    return { ...entry.toJSON(), createdBy: createdBy ? String(createdBy._id ?? createdBy) : null, operator: createdBy?.username ?? '' };
+    return { ...entry.toJSON(), createdBy: createdBy ? String(createdBy._id) : null, operator: createdBy?.username ?? '' };
   },
 };

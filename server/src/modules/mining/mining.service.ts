@@ -10,7 +10,7 @@ import { notify } from '../notifications/notifications.service';
 import { MiningSessionModel } from './miningSession.model';
 import { miningProgress, miningWindow } from './miningRules';
 
-export const MOVED_MESSAGE = 'Moved {count} mining rewards to wallet';
+const MOVED_MESSAGE = 'Moved {count} mining rewards to wallet';
 
 /** The key only a running session of this player holds; the conditional write on it allows one at a time. */
 const runningSlot = (userId: Id) => `running:${userId}`;
@@ -69,7 +69,7 @@ export async function miningStatus(userId: Id, now: Date) {
     readyToMove: waiting.length,
     readyAmounts,
     coin: coin ? { id: String(coin._id), symbol: coin.symbol } : null,
-    earnAmount: fromMicros(config.earnAmount ?? 0),
+    earnAmount: fromMicros((config.earnAmount as number | undefined) ?? 0),
     earnDurationHours: config.earnDurationHours,
     serverTime: now,
   };
@@ -82,7 +82,7 @@ export async function miningStatus(userId: Id, now: Date) {
  */
 export async function startMining(userId: Id, now: Date) {
   const config = await getAppConfig();
-  const amount = BigInt(config.earnAmount ?? 0);
+  const amount = BigInt((config.earnAmount as number | undefined) ?? 0);
   const coin = config.miningCoin ? await findGiftCoin(config.miningCoin, { _id: 1, symbol: 1 }) : null;
   if (!coin || amount <= 0n) throw new AppError('NOT_CONFIGURED');
   const user = objectId(userId);
@@ -98,7 +98,7 @@ export async function startMining(userId: Id, now: Date) {
     if (result.lastErrorObject?.updatedExisting) throw new AppError('MINING_ACTIVE');
     const session = result.value!;
     await notify(user, `mining-ready:${session._id}`, 'mining-ready', { amount: fromMicros(amount), symbol: coin.symbol, sessionId: String(session._id) }, session.endsAt);
-    return presentActive(result.value!.toObject() as SessionRow, now);
+    return presentActive(result.value!.toObject(), now);
   } catch (error) {
     // real MongoDB: a simultaneous start won the unique slot index
     if (isDuplicateKey(error)) throw new AppError('MINING_ACTIVE');

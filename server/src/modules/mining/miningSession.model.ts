@@ -1,4 +1,4 @@
-import { model, Schema, type InferSchemaType } from 'mongoose';
+import { model, Schema } from 'mongoose';
 import { applyConventions, schemaOptions, money, ref } from '../../db/schemaKit';
 
 /** One timed mining session: yields `amount` evenly between startedAt and endsAt. */
@@ -16,5 +16,4 @@ const miningSessionSchema = applyConventions(new Schema({
 miningSessionSchema.index({ user: 1, endsAt: -1 });
 miningSessionSchema.index({ user: 1, movedAt: 1 });
 miningSessionSchema.index({ slot: 1 }, { unique: true, partialFilterExpression: { slot: { $type: 'string' } } });
-export type MiningSession = InferSchemaType<typeof miningSessionSchema>;
 export const MiningSessionModel = model('MiningSession', miningSessionSchema);

@@ -1,4 +1,4 @@
-import { model, Schema, type InferSchemaType } from 'mongoose';
+import { model, Schema } from 'mongoose';
 import { USER_MISSION_STATUSES, VERIFY_TYPES } from '@gift/shared';
 import { applyConventions, schemaOptions, money, ref } from '../../db/schemaKit';
 
@@ -24,7 +24,6 @@ const missionSchema = applyConventions(new Schema({
 }, schemaOptions));
 missionSchema.index({ category: 1, enabled: 1, order: 1 });
 missionSchema.index({ mustDone: 1, enabled: 1 });
-export type Mission = InferSchemaType<typeof missionSchema>;
 export const MissionModel = model('Mission', missionSchema);
 
 /** A player's progress on one mission. */
@@ -47,5 +46,4 @@ userMissionSchema.index({ user: 1, mission: 1 }, { unique: true });
 userMissionSchema.index({ status: 1, createdAt: -1 });
 userMissionSchema.index({ mission: 1, status: 1 });
 userMissionSchema.index({ awaitingCredit: 1 }, { partialFilterExpression: { awaitingCredit: true } });
-export type UserMission = InferSchemaType<typeof userMissionSchema>;
 export const UserMissionModel = model('UserMission', userMissionSchema);

@@ -6,7 +6,7 @@ export type PlayerMissionStatus = 'not_started' | UserMissionStatus;
 const MINUTE_MS = 60_000;
 
 /** Verify types the player proves by waiting after Go (Instagram offers no way to check a follow). */
-export function verifiesByTime(verifyType: VerifyType): boolean {
+function verifiesByTime(verifyType: VerifyType): boolean {
   return verifyType === 'time' || verifyType === 'instagram';
 }
 
@@ -39,7 +39,7 @@ export interface ClaimSituation {
  * - checkMembership: ask Telegram whether the player joined (Telegram)
  * - checkCode: compare the typed code with the secret one (YouTube)
  */
-export type ClaimStep = 'complete' | 'review' | 'checkMembership' | 'checkCode';
+type ClaimStep = 'complete' | 'review' | 'checkMembership' | 'checkCode';
 export type ClaimDecision = { step: ClaimStep; startFirst: boolean } | { refuse: ErrorCode; params?: Record<string, string> };
 
 const STEP_BY_TYPE: Record<VerifyType, ClaimStep> = {

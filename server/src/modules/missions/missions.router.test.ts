@@ -105,7 +105,7 @@ describe('missions.claim', () => {
     expect(await caller.missions.claim({ missionId: String(mission._id) })).toMatchObject({ status: 'done', reward: '2.5' });
     await expect(caller.missions.claim({ missionId: String(mission._id) })).rejects.toMatchObject({ message: 'Already done' });
 
-    expect(fromMicros(await balanceOf(player._id, mission.coin!))).toBe('2.5');
+    expect(fromMicros(await balanceOf(player._id, mission.coin))).toBe('2.5');
     const user = (await UserModel.findById(player._id).lean())!;
     expect([user.missionsCount, user.doneMissionsCount]).toEqual([1, 1]);
     const progress = (await UserMissionModel.findOne({ user: player._id }).lean())!;
@@ -125,10 +125,10 @@ describe('missions.claim', () => {
     await expect(playerCaller(player, { now: at(9.99) }).missions.claim({ missionId })).rejects.toMatchObject({
       cause: { code: 'TOO_EARLY' },
     });
-    expect(await balanceOf(player._id, mission.coin!)).toBe(0n);
+    expect(await balanceOf(player._id, mission.coin)).toBe(0n);
 
     expect(await playerCaller(player, { now: at(10) }).missions.claim({ missionId })).toMatchObject({ status: 'done' });
-    expect(fromMicros(await balanceOf(player._id, mission.coin!))).toBe('1');
+    expect(fromMicros(await balanceOf(player._id, mission.coin))).toBe('1');
   });
 
   it('YouTube: a wrong code is refused, the right one in any case is credited', async () => {
@@ -143,10 +143,10 @@ describe('missions.claim', () => {
       cause: { code: 'INCORRECT_CODE' },
     });
     await expect(caller.missions.claim({ missionId })).rejects.toMatchObject({ cause: { code: 'INCORRECT_CODE' } });
-    expect(await balanceOf(player._id, mission.coin!)).toBe(0n);
+    expect(await balanceOf(player._id, mission.coin)).toBe(0n);
 
     await caller.missions.claim({ missionId, code: '  GIFT2025 ' });
-    expect(fromMicros(await balanceOf(player._id, mission.coin!))).toBe('3');
+    expect(fromMicros(await balanceOf(player._id, mission.coin))).toBe('3');
   });
 
   describe('Telegram', () => {
@@ -168,7 +168,7 @@ describe('missions.claim', () => {
       await caller.missions.go({ missionId: String(mission._id) });
 
       expect(await caller.missions.claim({ missionId: String(mission._id) })).toMatchObject({ status: 'done' });
-      expect(fromMicros(await balanceOf(player._id, mission.coin!))).toBe('4');
+      expect(fromMicros(await balanceOf(player._id, mission.coin))).toBe('4');
       expect(standIn.calls.at(-1)).toEqual({ method: 'getChatMember', params: { chat_id: '@giftnews', user_id: player.telegramId } });
     });
 
@@ -196,7 +196,7 @@ describe('missions.claim', () => {
         message: "You haven't joined yet",
         cause: { code: 'NOT_JOINED' },
       });
-      expect(await balanceOf(player._id, mission.coin!)).toBe(0n);
+      expect(await balanceOf(player._id, mission.coin)).toBe(0n);
       expect((await UserMissionModel.findOne({ user: player._id }).lean())!.status).toBe('started');
     });
 
@@ -212,7 +212,7 @@ describe('missions.claim', () => {
       const offline = playerCaller(player, { env: testEnv({ TELEGRAM_API_ROOT: gone.apiRoot }) });
       await expect(offline.missions.claim({ missionId: String(mission._id) })).rejects.toMatchObject({ cause: { code: 'INTERNAL' } });
 
-      expect(await balanceOf(player._id, mission.coin!)).toBe(0n);
+      expect(await balanceOf(player._id, mission.coin)).toBe(0n);
       expect(await LedgerEntryModel.countDocuments({ user: player._id })).toBe(0);
     });
   });
@@ -233,7 +233,7 @@ describe('missions.claim', () => {
         message: 'You must done all ⭐ tasks',
         cause: { code: 'STAR_MISSIONS_FIRST' },
       });
-      expect(await balanceOf(player._id, other.coin!)).toBe(0n);
+      expect(await balanceOf(player._id, other.coin)).toBe(0n);
 
       await caller.missions.claim({ missionId: String(star._id) });
       expect(await caller.missions.claim({ missionId: String(other._id) })).toMatchObject({ status: 'done' });
@@ -260,7 +260,7 @@ describe('missions.claim', () => {
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
     const refusals = outcomes.flatMap((o) => (o.status === 'rejected' ? [(o.reason as { cause?: { code?: string } }).cause?.code] : []));
     expect(new Set(refusals)).toEqual(new Set(['ALREADY_DONE']));
-    expect(fromMicros(await balanceOf(player._id, mission.coin!))).toBe('7.000001');
+    expect(fromMicros(await balanceOf(player._id, mission.coin))).toBe('7.000001');
     expect(await LedgerEntryModel.countDocuments({ user: player._id, reason: 'mission' })).toBe(1);
     const user = (await UserModel.findById(player._id).lean())!;
     expect([user.missionsCount, user.doneMissionsCount]).toEqual([1, 1]);
@@ -285,7 +285,7 @@ describe('Manual missions and their review in User Missions', () => {
   it('waits for review without a credit, and says so on a second claim', async () => {
     const { player, mission, caller } = await pendingManualMission();
     await expect(caller.missions.claim({ missionId: String(mission._id) })).rejects.toMatchObject({ message: 'Waiting for review' });
-    expect(await balanceOf(player._id, mission.coin!)).toBe(0n);
+    expect(await balanceOf(player._id, mission.coin)).toBe(0n);
     expect((await UserModel.findById(player._id).lean())!.doneMissionsCount).toBe(0);
   });
 
@@ -300,7 +300,7 @@ describe('Manual missions and their review in User Missions', () => {
       .expect(200);
     expect(approved.body).toMatchObject({ id: progressId, status: 'done', reward: '10' });
     expect(approved.body.reviewedBy).toEqual(expect.stringMatching(/^[a-f\d]{24}$/));
-    expect(fromMicros(await balanceOf(player._id, mission.coin!))).toBe('10');
+    expect(fromMicros(await balanceOf(player._id, mission.coin))).toBe('10');
     expect((await UserModel.findById(player._id).lean())!.doneMissionsCount).toBe(1);
 
     const again = await request(app)
@@ -309,7 +309,7 @@ describe('Manual missions and their review in User Missions', () => {
       .send({ status: 'done' })
       .expect(409);
     expect(again.body).toEqual({ code: 'MISSION_NOT_PENDING', message: 'Only a pending mission can be approved or rejected; this one is done' });
-    expect(fromMicros(await balanceOf(player._id, mission.coin!))).toBe('10');
+    expect(fromMicros(await balanceOf(player._id, mission.coin))).toBe('10');
     await expectLedgerMatchesBalances(player._id);
   });
 
@@ -317,11 +317,11 @@ describe('Manual missions and their review in User Missions', () => {
     const { player, mission, progressId } = await pendingManualMission();
     // the approval's status change happened, then the process died before crediting
     await UserMissionModel.updateOne({ _id: progressId }, { $set: { status: 'done', doneAt: new Date(), awaitingCredit: true } });
-    expect(await balanceOf(player._id, mission.coin!)).toBe(0n);
+    expect(await balanceOf(player._id, mission.coin)).toBe(0n);
 
     expect(await recoverApprovedMissions(0)).toBe(1);
     expect(await recoverApprovedMissions(0)).toBe(0);
-    expect(fromMicros(await balanceOf(player._id, mission.coin!))).toBe('10');
+    expect(fromMicros(await balanceOf(player._id, mission.coin))).toBe('10');
     expect((await UserModel.findById(player._id).lean())!.doneMissionsCount).toBe(1);
     expect((await UserMissionModel.findById(progressId).lean())!.awaitingCredit).toBe(false);
     await expectLedgerMatchesBalances(player._id);
@@ -336,7 +336,7 @@ describe('Manual missions and their review in User Missions', () => {
       .set('Authorization', `Bearer ${token}`)
       .send({ status: 'rejected', rejectReason: 'Screenshot missing' })
       .expect(200);
-    expect(await balanceOf(player._id, mission.coin!)).toBe(0n);
+    expect(await balanceOf(player._id, mission.coin)).toBe(0n);
     const page = await caller.missions.byCategory({ categoryId: String(mission.category) });
     expect(page.missions[0]).toMatchObject({ status: 'rejected', rejectReason: 'Screenshot missing' });
 
@@ -371,7 +371,7 @@ describe('Manual missions and their review in User Missions', () => {
     );
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
     const final = (await UserMissionModel.findById(progressId).lean())!;
-    const credited = await balanceOf(player._id, mission.coin!);
+    const credited = await balanceOf(player._id, mission.coin);
     expect(credited).toBe(final.status === 'done' ? toMicros('10') : 0n);
     await expectLedgerMatchesBalances(player._id);
   });

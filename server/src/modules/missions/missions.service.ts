@@ -61,7 +61,7 @@ interface PlayerProgress {
   rejectReason: string;
 }
 
-export function presentMission(mission: MissionRow, progress: PlayerProgress | undefined): PlayerMission {
+function presentMission(mission: MissionRow, progress: PlayerProgress | undefined): PlayerMission {
   const status: PlayerMissionStatus = progress?.status ?? 'not_started';
   return {
     id: String(mission._id),

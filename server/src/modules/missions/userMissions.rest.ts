@@ -1,5 +1,6 @@
 import { userMissionBulkReviewInput, userMissionReviewInput } from '@gift/shared';
 import type { Router } from 'express';
+import type { Types } from 'mongoose';
 import { validate, type ResourceDefinition } from '../../rest/resource';
 import { recordAudit } from '../audit/audit.service';
 import { playerIdsMatching } from '../users/players.service';
@@ -44,9 +45,10 @@ export const userMissionsResource: ResourceDefinition<typeof userMissionReviewIn
   // a reward is shown with its coin ('5 GIFT') without a lookup per row
   populate: [{ path: 'coin', select: 'symbol' }, { path: 'reviewedBy', select: 'username' }],
   present: (doc) => {
-    type Named = { _id?: unknown; symbol?: string; username?: string } | null | undefined;
+    // populated: a document; its target deleted: the bare ObjectId, whose `_id` (a mongoose getter) is itself
+    type Named = { _id: Types.ObjectId; symbol?: string; username?: string } | null | undefined;
     const progress = doc as { toJSON: () => Record<string, unknown>; coin?: Named; reviewedBy?: Named };
-    const idOf = (ref: Named) => (ref ? String(ref._id ?? ref) : null);
+    const idOf = (ref: Named) => (ref ? String(ref._id) : null);
     return {
       ...progress.toJSON(),
       coin: idOf(progress.coin),

@@ -1,7 +1,7 @@
-import { model, Schema, type InferSchemaType } from 'mongoose';
+import { model, Schema } from 'mongoose';
 import { applyConventions, schemaOptions, ref } from '../../db/schemaKit';
 
-export const NOTIFICATION_STATUSES = ['queued', 'sent', 'skipped', 'failed'] as const;
+const NOTIFICATION_STATUSES = ['queued', 'sent', 'skipped', 'failed'] as const;
 
 /**
  * One message the bot owes a player. Queued with its facts (rendered in the player's language when
@@ -33,5 +33,4 @@ notificationSchema.index({ status: 1, dueAt: 1 });
 notificationSchema.index({ user: 1, createdAt: -1 });
 notificationSchema.index({ settledAt: 1 }, { expireAfterSeconds: 30 * 24 * 3600 });
 
-export type Notification = InferSchemaType<typeof notificationSchema>;
 export const NotificationModel = model('Notification', notificationSchema);

@@ -13,7 +13,7 @@ export interface NotificationFacts {
 export type NotificationEvent = keyof NotificationFacts;
 
 /** Where anyone can look a paid withdrawal up. */
-export function explorerLink(txHash: string): string {
+function explorerLink(txHash: string): string {
   return `https://tonviewer.com/transaction/${encodeURIComponent(txHash)}`;
 }
 

@@ -45,7 +45,7 @@ export async function rewardReferrer(referrerId: Types.ObjectId, friendId: Types
     const posted = await postEntry({
       userId: referrerId,
       coinId: config.referrerCoin,
-      amount: BigInt(config.referrerCoinAmount),
+      amount: BigInt(config.referrerCoinAmount as number),
       reason: 'referral',
       refType: 'User',
       refId: String(friendId),
@@ -58,7 +58,7 @@ export async function rewardReferrer(referrerId: Types.ObjectId, friendId: Types
     throw error;
   }
   const coin = await findGiftCoin(config.referrerCoin, { symbol: 1 });
-  await notifyFriendJoined(referrerId, friendId, coin ? { amount: fromMicros(config.referrerCoinAmount), symbol: coin.symbol } : undefined);
+  await notifyFriendJoined(referrerId, friendId, coin ? { amount: fromMicros(config.referrerCoinAmount as number), symbol: coin.symbol } : undefined);
   return { counted: true, credited };
 }
 
@@ -99,7 +99,7 @@ export async function referralSummary(player: UserDocument) {
     inviteLimit: player.inviteLimit,
     /** Every friend who joined with the link, including those beyond the limit. */
     friendsCount,
-    reward: coin ? { amount: fromMicros(config.referrerCoinAmount), symbol: coin.symbol } : null,
+    reward: coin ? { amount: fromMicros(config.referrerCoinAmount as number), symbol: coin.symbol } : null,
   };
 }
 

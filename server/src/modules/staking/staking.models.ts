@@ -1,4 +1,4 @@
-import { model, Schema, type InferSchemaType } from 'mongoose';
+import { model, Schema } from 'mongoose';
 import { STAKING_DURATION_KEYS } from '@gift/shared';
 import { applyConventions, schemaOptions, money, ref } from '../../db/schemaKit';
 
@@ -19,7 +19,6 @@ const stakingCoinSchema = applyConventions(new Schema({
 }, schemaOptions));
 stakingCoinSchema.index({ enabled: 1, order: 1 });
 stakingCoinSchema.index({ coin: 1 });
-export type StakingCoin = InferSchemaType<typeof stakingCoinSchema>;
 export const StakingCoinModel = model('StakingCoin', stakingCoinSchema);
 
 /** A player's staked position: principal locked until unlocksAt, then principal + profit claimable once. */
@@ -38,5 +37,4 @@ const stakeSchema = applyConventions(new Schema({
 }, schemaOptions));
 stakeSchema.index({ user: 1, createdAt: -1 });
 stakeSchema.index({ idempotencyKey: 1 }, { unique: true });
-export type Stake = InferSchemaType<typeof stakeSchema>;
 export const StakeModel = model('Stake', stakeSchema);

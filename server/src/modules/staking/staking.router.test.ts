@@ -83,7 +83,7 @@ describe('staking.stake and claim', () => {
 
     const position = await on(0).staking.stake({ stakingCoinId: String(offer._id), amount: '100', duration: 'month', idempotencyKey: 'tap-0001' });
     expect(position).toMatchObject({ amount: '100', profit: '5', total: '105', unlocksAt: atDay(30)(), claimable: false, coin: { symbol: 'STK' } });
-    expect(fromMicros(await balanceOf(player._id, offer.coin!))).toBe('50');
+    expect(fromMicros(await balanceOf(player._id, offer.coin))).toBe('50');
 
     expect(await on(29.5).staking.positions()).toEqual([
       expect.objectContaining({ id: position.id, secondsLeft: 12 * 3600, claimable: false, durationLabel: '1 month' }),
@@ -92,11 +92,11 @@ describe('staking.stake and claim', () => {
       message: 'This stake is still locked',
       cause: { code: 'STAKE_LOCKED' },
     });
-    expect(fromMicros(await balanceOf(player._id, offer.coin!))).toBe('50');
+    expect(fromMicros(await balanceOf(player._id, offer.coin))).toBe('50');
 
     expect((await on(30).staking.positions())[0]).toMatchObject({ secondsLeft: 0, claimable: true });
     expect(await on(30).staking.claim({ stakeId: position.id })).toEqual({ id: position.id, amount: '100', profit: '5', total: '105' });
-    expect(fromMicros(await balanceOf(player._id, offer.coin!))).toBe('155');
+    expect(fromMicros(await balanceOf(player._id, offer.coin))).toBe('155');
     await expect(on(31).staking.claim({ stakeId: position.id })).rejects.toMatchObject({ cause: { code: 'STAKE_CLAIMED' } });
     expect((await on(31).staking.positions())[0]).toMatchObject({ claimable: false, claimedAt: atDay(30)() });
     await expectLedgerMatchesBalances(player._id);
@@ -109,7 +109,7 @@ describe('staking.stake and claim', () => {
       playerCaller(player).staking.stake({ stakingCoinId: String(offer._id), amount: '100', duration: 'week', idempotencyKey: 'tap-poor' }),
     ).rejects.toMatchObject({ message: 'Not enough balance', cause: { code: 'INSUFFICIENT_BALANCE' } });
     expect(await StakeModel.countDocuments({ user: player._id })).toBe(0);
-    expect(fromMicros(await balanceOf(player._id, offer.coin!))).toBe('99.999999');
+    expect(fromMicros(await balanceOf(player._id, offer.coin))).toBe('99.999999');
   });
 
   it('stakes once for a double tap, however many arrive at once; keys belong to one player', async () => {
@@ -122,8 +122,8 @@ describe('staking.stake and claim', () => {
 
     expect(new Set(results.map((r) => r.id)).size).toBe(1);
     expect(await StakeModel.countDocuments({ user: player._id })).toBe(1);
-    expect(fromMicros(await balanceOf(player._id, offer.coin!))).toBe('480');
-    expect(fromMicros(await balanceOf(other._id, offer.coin!))).toBe('480');
+    expect(fromMicros(await balanceOf(player._id, offer.coin))).toBe('480');
+    expect(fromMicros(await balanceOf(other._id, offer.coin))).toBe('480');
     const entry = (await LedgerEntryModel.findOne({ user: player._id, reason: 'stake' }).lean())!;
     expect(entry.refId).toBe(results[0]!.id);
     await expectLedgerMatchesBalances(player._id);
@@ -143,7 +143,7 @@ describe('staking.stake and claim', () => {
 
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
     for (const o of outcomes) if (o.status === 'rejected') expect(o.reason).toMatchObject({ cause: { code: 'STAKE_CLAIMED' } });
-    expect(fromMicros(await balanceOf(player._id, offer.coin!))).toBe('10.15');
+    expect(fromMicros(await balanceOf(player._id, offer.coin))).toBe('10.15');
     expect(await LedgerEntryModel.countDocuments({ user: player._id, reason: 'unstake' })).toBe(1);
     await expectLedgerMatchesBalances(player._id);
   }, 60_000);
@@ -159,7 +159,7 @@ describe('staking.stake and claim', () => {
     });
     const thief = await createPlayer();
     await expect(playerCaller(thief, { now: atDay(8) }).staking.claim({ stakeId: id })).rejects.toMatchObject({ cause: { code: 'NOT_FOUND' } });
-    expect(await balanceOf(thief._id, offer.coin!)).toBe(0n);
+    expect(await balanceOf(thief._id, offer.coin)).toBe(0n);
     expect((await StakeModel.findById(id).lean())!.claimedAt).toBeNull();
   });
 });

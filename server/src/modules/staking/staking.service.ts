@@ -164,14 +164,16 @@ export async function stake(userId: Id, input: StakeTerms & { idempotencyKey: st
     if (!isDuplicateKey(error)) throw error;
     saved = await StakeModel.findById(stakeId).lean<StakeRow>();
   }
+  // the upsert inserted or found it, so only a deletion in between leaves nothing
+  if (!saved) throw new Error(`stake ${stakeId} vanished after its upsert`);
   const coin = await findGiftCoin(offer.coin, { symbol: 1 });
-  await notify(userId, `stake-unlocked:${saved!._id}`, 'stake-unlocked', {
-    amount: fromMicros(saved!.amount),
+  await notify(userId, `stake-unlocked:${saved._id}`, 'stake-unlocked', {
+    amount: fromMicros(saved.amount),
     symbol: coin?.symbol ?? '',
-    total: fromMicros(BigInt(saved!.amount) + BigInt(saved!.profit)),
-    stakeId: String(saved!._id),
-  }, saved!.unlocksAt);
-  return presentStake(saved!, coin?.symbol ?? '', now);
+    total: fromMicros(BigInt(saved.amount) + BigInt(saved.profit)),
+    stakeId: String(saved._id),
+  }, saved.unlocksAt);
+  return presentStake(saved, coin?.symbol ?? '', now);
 }
 
 /** The player's stakes, newest first, each with its countdown. */

@@ -1,4 +1,4 @@
-import { model, Schema, type InferSchemaType } from 'mongoose';
+import { model, Schema } from 'mongoose';
 import { applyConventions, schemaOptions, ref } from '../../db/schemaKit';
 
 /** A one-time code sent by the bot for signing in outside Telegram. */
@@ -12,5 +12,4 @@ const loginCodeSchema = applyConventions(new Schema({
 loginCodeSchema.index({ user: 1, createdAt: -1 });
 loginCodeSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 3600 });
 
-export type LoginCode = InferSchemaType<typeof loginCodeSchema>;
 export const LoginCodeModel = model('LoginCode', loginCodeSchema);

@@ -11,8 +11,8 @@ import { signPlayerToken } from './playerAuth';
 import { UserModel } from './user.model';
 
 /** A player may ask for a new code once a minute, and for at most this many codes an hour. */
-export const LOGIN_CODE_RESEND_SECONDS = 60;
-export const LOGIN_CODES_PER_HOUR = 5;
+const LOGIN_CODE_RESEND_SECONDS = 60;
+const LOGIN_CODES_PER_HOUR = 5;
 
 const CODE_MESSAGE = {
   en: (code: string) => `Your sign-in code: <code>${code}</code>\nIt works for 5 minutes. If you did not ask for it, ignore this message.`,

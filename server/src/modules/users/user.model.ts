@@ -1,4 +1,4 @@
-import { model, Schema, type InferSchemaType } from 'mongoose';
+import { model, Schema } from 'mongoose';
 import { LANGUAGES, THEMES } from '@gift/shared';
 import { applyConventions, schemaOptions, ref } from '../../db/schemaKit';
 
@@ -35,6 +35,5 @@ userSchema.index({ usernameLower: 1 });
 userSchema.index({ referrer: 1, createdAt: -1 });
 userSchema.index({ createdAt: -1 });
 
-export type User = InferSchemaType<typeof userSchema>;
 export const UserModel = model('User', userSchema);
 export type UserDocument = ReturnType<(typeof UserModel)['hydrate']>;

@@ -201,7 +201,7 @@ describe('the demo player', () => {
   it('is one record, clearly named and marked as demo', async () => {
     const players = await Promise.all([demoPlayer(NOW), demoPlayer(NOW), demoPlayer(NOW)]);
     expect(new Set(players.map((p) => String(p._id))).size).toBe(1);
-    expect(players[0]!.toObject()).toMatchObject({ name: 'Demo Player', isDemo: true, username: '' });
+    expect(players[0].toObject()).toMatchObject({ name: 'Demo Player', isDemo: true, username: '' });
     expect(await UserModel.countDocuments({ isDemo: true })).toBe(1);
   });
 });

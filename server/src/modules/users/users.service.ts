@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { Types } from 'mongoose';
 import { fromMicros, type Language, type Theme } from '@gift/shared';
 import type { TelegramLaunch } from '../../lib/telegramAuth';
 import type { Id } from '../../db/ids';
@@ -11,13 +10,13 @@ import { findReferrer, rewardReferrer, type ReferralOutcome } from '../referrals
 import { UserModel, type UserDocument } from './user.model';
 
 /** The development demo player is no Telegram user: real Telegram ids are positive. */
-export const DEMO_TELEGRAM_ID = 0;
+const DEMO_TELEGRAM_ID = 0;
 
 /** A refreshed launch within this long of the last one changes nothing worth a write. */
 const LAST_SEEN_PRECISION_MS = 60_000;
 
 /** 8 URL-safe characters from 48 random bits: fits Telegram's start parameter, unguessable in bulk. */
-export function newReferralCode(): string {
+function newReferralCode(): string {
   return randomBytes(6).toString('base64url');
 }
 
@@ -112,7 +111,7 @@ export async function upsertFromTelegram(launch: TelegramLaunch, now: Date): Pro
     await UserModel.updateMany({ usernameLower: fields.usernameLower, telegramId: { $ne: telegramId } }, { $set: { username: '', usernameLower: '' } });
   }
   if (!created || !user.referrer) return { user, created };
-  return { user, created, referral: await rewardReferrer(user.referrer as Types.ObjectId, user._id) };
+  return { user, created, referral: await rewardReferrer(user.referrer, user._id) };
 }
 
 /** Who wrote to the bot, as a Telegram update names them. */
@@ -155,7 +154,7 @@ export async function demoPlayer(now: Date): Promise<UserDocument> {
     },
     { upsert: true, returnDocument: 'after', setDefaultsOnInsert: true, timestamps: false },
   );
-  return user!;
+  return user;
 }
 
 /**
@@ -206,7 +205,7 @@ export async function profileOf(user: UserDocument) {
     referrersCount: user.referrersCount,
     missionsCount: user.missionsCount,
     doneMissionsCount: user.doneMissionsCount,
-    createdAt: user.get('createdAt') as Date,
+    createdAt: user.createdAt,
     coins: await moneyByCoin(user._id, { everyEnabledCoin: true }),
   };
 }

@@ -1,4 +1,4 @@
-import { model, Schema, type InferSchemaType } from 'mongoose';
+import { model, Schema } from 'mongoose';
 import { applyConventions, schemaOptions, ref } from '../../db/schemaKit';
 
 /** A TON address proven (ton_proof) to belong to a player. One address, one player. */
@@ -13,7 +13,6 @@ const walletLinkSchema = applyConventions(new Schema({
 }, schemaOptions));
 walletLinkSchema.index({ address: 1 }, { unique: true });
 walletLinkSchema.index({ user: 1 });
-export type WalletLink = InferSchemaType<typeof walletLinkSchema>;
 export const WalletLinkModel = model('WalletLink', walletLinkSchema);
 
 /** A single-use ton_proof payload issued to a player. */
@@ -25,5 +24,4 @@ const tonProofPayloadSchema = applyConventions(new Schema({
 }, schemaOptions));
 tonProofPayloadSchema.index({ payload: 1 }, { unique: true });
 tonProofPayloadSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 86400 });
-export type TonProofPayload = InferSchemaType<typeof tonProofPayloadSchema>;
 export const TonProofPayloadModel = model('TonProofPayload', tonProofPayloadSchema);

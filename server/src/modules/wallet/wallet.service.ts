@@ -14,7 +14,7 @@ import { TonProofPayloadModel, WalletLinkModel } from './wallet.models';
 type WalletLinkDocument = NonNullable<Awaited<ReturnType<typeof WalletLinkModel.findOne>>>;
 
 /** How a linked wallet is shown: the user-friendly form wallets display, and the raw form it is keyed by. */
-export function presentWallet(link: Pick<WalletLinkDocument, 'address' | 'network' | 'linkedAt'>) {
+function presentWallet(link: Pick<WalletLinkDocument, 'address' | 'network' | 'linkedAt'>) {
   return {
     address: friendlyAddress(link.address, link.network),
     rawAddress: link.address,
@@ -24,7 +24,7 @@ export function presentWallet(link: Pick<WalletLinkDocument, 'address' | 'networ
 }
 
 /** Non-bounceable, as wallets show a wallet address (and as a payment to a fresh wallet must go). */
-export function friendlyAddress(rawAddress: string, network: string): string {
+function friendlyAddress(rawAddress: string, network: string): string {
   return Address.parse(rawAddress).toString({ bounceable: false, testOnly: network === '-3' });
 }
 
@@ -84,7 +84,7 @@ async function claimAddress(address: string, userId: Id, fields: { network: stri
       { address },
       { $setOnInsert: { address, ...set } },
       { upsert: true, returnDocument: 'after', setDefaultsOnInsert: true },
-    ))!;
+    ));
   } catch (error) {
     // real MongoDB's unique index: another request inserted it first
     if (!isDuplicateKey(error)) throw error;

@@ -1,4 +1,4 @@
-import { model, Schema, type InferSchemaType } from 'mongoose';
+import { model, Schema } from 'mongoose';
 import { WITHDRAWAL_STATUSES } from '@gift/shared';
 import { applyConventions, schemaOptions, money, ref } from '../../db/schemaKit';
 
@@ -17,5 +17,4 @@ const withdrawalSchema = applyConventions(new Schema({
 withdrawalSchema.index({ status: 1, createdAt: -1 });
 withdrawalSchema.index({ user: 1, createdAt: -1 });
 withdrawalSchema.index({ idempotencyKey: 1 }, { unique: true });
-export type Withdrawal = InferSchemaType<typeof withdrawalSchema>;
 export const WithdrawalModel = model('Withdrawal', withdrawalSchema);

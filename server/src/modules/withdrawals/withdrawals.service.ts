@@ -127,7 +127,7 @@ export async function requestWithdrawal({ userId, coinId, amount, idempotencyKey
   if (!wallet) throw new AppError('WALLET_REQUIRED');
 
   const requested = toMicros(amount);
-  const minimum = BigInt(coin.minWithdraw);
+  const minimum = BigInt(coin.minWithdraw as number);
   const balance = await balanceOf(userId, coin._id);
   const refusal =
     requested < minimum || balance < minimum
@@ -156,7 +156,7 @@ export async function requestWithdrawal({ userId, coinId, amount, idempotencyKey
     },
     { upsert: true, returnDocument: 'after', setDefaultsOnInsert: true },
   );
-  return present(await settleRequest(claimed!));
+  return present(await settleRequest(claimed));
 }
 
 /** The coins a player can withdraw now: balance, minimum, and how many decimals an amount may have. */
@@ -171,7 +171,7 @@ export async function withdrawableCoins(userId: Id) {
     name: coin.name,
     icon: coin.icon,
     balance: fromMicros(balances.get(String(coin._id)) ?? 0n),
-    minimum: fromMicros(coin.minWithdraw),
+    minimum: fromMicros(coin.minWithdraw as number),
     decimals: Math.min(coin.decimals, MONEY_DECIMALS),
   }));
 }

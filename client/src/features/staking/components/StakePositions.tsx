@@ -47,8 +47,8 @@ function PositionRow({ position, now }: { position: Position; now: number }) {
 export function StakePositions() {
   const { t } = useTranslation();
   const positions = trpc.staking.positions.useQuery();
-  const locked = positions.data?.some((p) => !p.claimedAt && new Date(p.unlocksAt).getTime() > Date.now()) ?? false;
-  const now = useNow(locked);
+  // ticks while a stake is unclaimed: the clock itself tells a locked stake from an unlocked one
+  const now = useNow(positions.data?.some((p) => !p.claimedAt) ?? false);
   return (
     <>
       <h2>{t('staking.positions')}</h2>

@@ -5,7 +5,7 @@ import { ErrorMessage } from '../../../ui/ErrorMessage';
 type Withdrawal = RouterOutputs['withdrawals']['history']['items'][number];
 
 /** A TON explorer page of a transaction, by its hash. */
-export function explorerLink(txHash: string): string {
+function explorerLink(txHash: string): string {
   return `https://tonviewer.com/transaction/${encodeURIComponent(txHash)}`;
 }
 
