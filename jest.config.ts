@@ -1,7 +1,10 @@
 /** @jest-config-loader esbuild-register */
 import type { Config } from 'jest';
 
-const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript', tsx: true }, transform: { react: { runtime: 'automatic' } }, target: 'es2022' }, module: { type: 'commonjs' } }] as const;
+const swc = [
+  '@swc/jest',
+  { jsc: { parser: { syntax: 'typescript', tsx: true }, transform: { react: { runtime: 'automatic' } }, target: 'es2022' }, module: { type: 'commonjs' } },
+] as const;
 // ESM-only packages that jest (CommonJS) must transform
 const esmPackages = ['superjson', 'copy-anything', 'is-what', '@trpc'];
 const transformIgnorePatterns = [`/node_modules/(?!(${esmPackages.join('|')})/)`];

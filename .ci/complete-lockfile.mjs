@@ -9,15 +9,40 @@ const lockPath = path.resolve(process.argv[2] ?? 'package-lock.json');
 const lock = JSON.parse(readFileSync(lockPath, 'utf8'));
 const packages = lock.packages ?? {};
 
-const OS = { darwin: 'darwin', win32: 'win32', windows: 'win32', linux: 'linux', android: 'android', freebsd: 'freebsd', openharmony: 'openharmony', netbsd: 'netbsd', openbsd: 'openbsd', sunos: 'sunos', aix: 'aix' };
-const CPU = { arm64: 'arm64', aarch64: 'arm64', x64: 'x64', 64: 'x64', ia32: 'ia32', arm: 'arm', ppc64: 'ppc64', s390x: 's390x', riscv64: 'riscv64', loong64: 'loong64' };
+const OS = {
+  darwin: 'darwin',
+  win32: 'win32',
+  windows: 'win32',
+  linux: 'linux',
+  android: 'android',
+  freebsd: 'freebsd',
+  openharmony: 'openharmony',
+  netbsd: 'netbsd',
+  openbsd: 'openbsd',
+  sunos: 'sunos',
+  aix: 'aix',
+};
+const CPU = {
+  arm64: 'arm64',
+  aarch64: 'arm64',
+  x64: 'x64',
+  64: 'x64',
+  ia32: 'ia32',
+  arm: 'arm',
+  ppc64: 'ppc64',
+  s390x: 's390x',
+  riscv64: 'riscv64',
+  loong64: 'loong64',
+};
 const LIBC = { gnu: 'glibc', gnueabihf: 'glibc', musl: 'musl', musleabihf: 'musl' };
 
 /** os / cpu / libc from a platform package's name, e.g. "resolver-binding-linux-arm-musleabihf". */
 function platformOf(name) {
   const tokens = name.split('/').pop().split('-');
   const os = tokens.map((t) => OS[t]).find(Boolean);
-  const cpu = tokens.map((t) => CPU[t]).find(Boolean) ?? (tokens.some((t) => /^(gnu|musl)?eabi(hf)?$/.test(t) || t === 'gnueabihf' || t === 'musleabihf') ? 'arm' : undefined);
+  const cpu =
+    tokens.map((t) => CPU[t]).find(Boolean) ??
+    (tokens.some((t) => /^(gnu|musl)?eabi(hf)?$/.test(t) || t === 'gnueabihf' || t === 'musleabihf') ? 'arm' : undefined);
   const libc = tokens.map((t) => LIBC[t]).find(Boolean);
   return os ? { os, cpu, libc } : undefined;
 }
@@ -62,5 +87,7 @@ if (added.length) {
   lock.packages = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b, 'en'))));
   writeFileSync(lockPath, `${JSON.stringify(lock, null, 2)}\n`);
 }
-console.log(added.length ? `package-lock.json: added ${added.length} other-platform optional entries:\n  ${added.join('\n  ')}` : 'package-lock.json: complete');
+console.log(
+  added.length ? `package-lock.json: added ${added.length} other-platform optional entries:\n  ${added.join('\n  ')}` : 'package-lock.json: complete',
+);
 if (skipped.length) console.log(`missing optional dependencies left as they are (not platform binaries):\n  ${skipped.join('\n  ')}`);

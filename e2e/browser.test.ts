@@ -52,7 +52,9 @@ describe('the console at /admin', () => {
 
     const menu = page.getByRole('menu');
     await menu.getByRole('menuitem', { name: 'Logout' }).waitFor();
-    await expect(menu.getByRole('menuitem').allTextContents()).resolves.toEqual(expect.arrayContaining(['Dashboard', 'Users', 'Missions', 'Withdraws', 'App Config', 'Logout']));
+    await expect(menu.getByRole('menuitem').allTextContents()).resolves.toEqual(
+      expect.arrayContaining(['Dashboard', 'Users', 'Missions', 'Withdraws', 'App Config', 'Logout']),
+    );
     await page.getByTestId('figure-dashboard.players').filter({ hasText: /^\d+$/ }).waitFor();
     await shot(page, 'admin-dashboard');
 
@@ -85,7 +87,11 @@ describe('the console at /admin', () => {
     await page.getByLabel('Earn duration (hours)').fill('12');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Saved', { exact: true }).waitFor();
-    await expect(AppConfigModel.findOne({ key: 'app' }).lean().then((config) => config?.earnDurationHours)).resolves.toBe(12);
+    await expect(
+      AppConfigModel.findOne({ key: 'app' })
+        .lean()
+        .then((config) => config?.earnDurationHours),
+    ).resolves.toBe(12);
     await page.close();
   });
 
@@ -106,7 +112,13 @@ describe('the user app at /', () => {
     await page.goto(`${base}/`);
     await page.getByText('Demo player', { exact: true }).waitFor();
     await page.getByRole('heading', { name: 'Tasks' }).waitFor();
-    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents()).resolves.toEqual(['Tasks', 'Staking', 'Invite a friend', 'Currency', 'Profile']);
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents()).resolves.toEqual([
+      'Tasks',
+      'Staking',
+      'Invite a friend',
+      'Currency',
+      'Profile',
+    ]);
     await expect(page.evaluate(() => [document.documentElement.dir, document.documentElement.dataset.theme])).resolves.toEqual(['ltr', 'dark']);
     // the seeded categories, with the demo player's progress, come from home.get
     await page.getByRole('link', { name: /Get started/ }).waitFor();
@@ -139,7 +151,13 @@ describe('the user app at /', () => {
     await page.goto(`${base}/`);
     await page.getByRole('heading', { name: 'ماموریت‌ها' }).waitFor();
     await page.getByRole('link', { name: /Get started/ }).waitFor();
-    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents()).resolves.toEqual(['ماموریت‌ها', 'استیکینگ', 'دعوت از دوستان', 'ارزها', 'پروفایل']);
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents()).resolves.toEqual([
+      'ماموریت‌ها',
+      'استیکینگ',
+      'دعوت از دوستان',
+      'ارزها',
+      'پروفایل',
+    ]);
     await expect(page.evaluate(() => [document.documentElement.dir, document.documentElement.lang])).resolves.toEqual(['rtl', 'fa']);
     await shot(page, 'client-home-fa');
 

@@ -48,11 +48,15 @@ process.exitCode = missing ? 1 : 0;
 /** The bytes the server sends for `url` to a browser that accepts gzip only. */
 function servedGzipBytes(url) {
   return new Promise((resolve, reject) => {
-    http.get(url, { headers: { 'Accept-Encoding': 'gzip' } }, (response) => {
-      let bytes = 0;
-      response.on('data', (chunk) => { bytes += chunk.length; });
-      response.on('end', () => resolve(bytes));
-    }).on('error', reject);
+    http
+      .get(url, { headers: { 'Accept-Encoding': 'gzip' } }, (response) => {
+        let bytes = 0;
+        response.on('data', (chunk) => {
+          bytes += chunk.length;
+        });
+        response.on('end', () => resolve(bytes));
+      })
+      .on('error', reject);
   });
 }
 
@@ -61,7 +65,10 @@ if (!missing) {
   const { chromium } = await import('playwright-core');
   const { startServedProduct } = await import('./servedProduct.mjs');
   const product = await startServedProduct();
-  const browser = await chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking'] });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking'],
+  });
   try {
     const page = await browser.newPage({ viewport: { width: 390, height: 844 }, serviceWorkers: 'block' });
     const scripts = [];
@@ -76,9 +83,12 @@ if (!missing) {
     for (const script of scripts) script.gzip = await servedGzipBytes(`${product.base}${script.url}`);
     console.log(`\nfirst screen as served (${product.base}/, Chromium, 390×844): JavaScript loaded`);
     console.log(`  ${'file'.padEnd(48)}  ${'sent'.padStart(10)}  ${'as gzip'.padStart(10)}`);
-    for (const script of scripts) console.log(`  ${script.url.padEnd(48)}  ${`${kb(script.wire)} ${script.encoding}`.padStart(10)}  ${kb(script.gzip).padStart(10)}`);
+    for (const script of scripts)
+      console.log(`  ${script.url.padEnd(48)}  ${`${kb(script.wire)} ${script.encoding}`.padStart(10)}  ${kb(script.gzip).padStart(10)}`);
     const sum = (key) => scripts.reduce((total, script) => total + script[key], 0);
-    console.log(`  ${'total first-screen JavaScript'.padEnd(48)}  ${kb(sum('wire')).padStart(10)}  ${kb(sum('gzip')).padStart(10)}  (aim: 150 kB gzip or less)`);
+    console.log(
+      `  ${'total first-screen JavaScript'.padEnd(48)}  ${kb(sum('wire')).padStart(10)}  ${kb(sum('gzip')).padStart(10)}  (aim: 150 kB gzip or less)`,
+    );
   } finally {
     await browser.close();
     await product.stop();

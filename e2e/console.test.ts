@@ -39,8 +39,14 @@ beforeAll(async () => {
   const sara = (await UserModel.findOne({ username: 'sara_ahmadi' }).lean())!;
   const gift = (await GiftCoinModel.findOne({ symbol: 'GIFT' }).lean())!;
   await WithdrawalModel.create({
-    user: sara._id, coin: gift._id, amount: Number(toMicros('150')), address: 'UQBvW8Z5huBkMJYdnfAEM5JqTNkuWX3diqYENkWsIL0XggGG',
-    status: 'done', txHash: LONG_HASH, processedAt: new Date(), idempotencyKey: 'e2e-done-withdrawal',
+    user: sara._id,
+    coin: gift._id,
+    amount: Number(toMicros('150')),
+    address: 'UQBvW8Z5huBkMJYdnfAEM5JqTNkuWX3diqYENkWsIL0XggGG',
+    status: 'done',
+    txHash: LONG_HASH,
+    processedAt: new Date(),
+    idempotencyKey: 'e2e-done-withdrawal',
   });
   product = await startProductServer();
   base = product.base;
@@ -92,7 +98,11 @@ describe('what was broken, tried as it was found', () => {
     await page.getByLabel('Title').fill('Invite friends: 60 GIFT each');
     await save(page);
     await page.getByText('Saved', { exact: true }).waitFor();
-    await expect(CoverModel.findById(cover._id).lean().then((c) => c?.title)).resolves.toBe('Invite friends: 60 GIFT each');
+    await expect(
+      CoverModel.findById(cover._id)
+        .lean()
+        .then((c) => c?.title),
+    ).resolves.toBe('Invite friends: 60 GIFT each');
   });
 
   it('marks the staking profit field that is wrong', async () => {
@@ -120,14 +130,22 @@ describe('what was broken, tried as it was found', () => {
     await page.getByLabel('Jetton master address').fill('');
     await save(page);
     await page.getByText('Saved', { exact: true }).waitFor();
-    await expect(GiftCoinModel.findById(star._id).lean().then((c) => [c?.usdPrice, c?.jettonMaster])).resolves.toEqual(['', '']);
+    await expect(
+      GiftCoinModel.findById(star._id)
+        .lean()
+        .then((c) => [c?.usdPrice, c?.jettonMaster]),
+    ).resolves.toEqual(['', '']);
 
     await open(page, '/app-config');
     await expect(page.getByLabel('Bot username').inputValue()).resolves.toBe('GiftRewardsBot');
     await page.getByLabel('Bot username').fill('');
     await save(page);
     await page.getByText('Saved', { exact: true }).waitFor();
-    await expect(AppConfigModel.findOne().lean().then((c) => c?.botUsername)).resolves.toBe('');
+    await expect(
+      AppConfigModel.findOne()
+        .lean()
+        .then((c) => c?.botUsername),
+    ).resolves.toBe('');
     await page.getByLabel('Bot username').fill('GiftRewardsBot');
     await save(page);
     await page.getByText('Saved', { exact: true }).last().waitFor();
@@ -315,7 +333,11 @@ describe('every list, on a desktop and on a phone', () => {
     const page = await signIn(OPERATOR);
     for (const [name, path] of LISTS) {
       await open(page, path);
-      await page.getByText(/^\d+-\d+ of \d+$/).or(page.locator('#main-content form')).first().waitFor();
+      await page
+        .getByText(/^\d+-\d+ of \d+$/)
+        .or(page.locator('#main-content form'))
+        .first()
+        .waitFor();
       await shot(page, `console-${name}-desktop`);
       expect({ name, overflow: await overflow(page) }).toEqual({ name, overflow: 0 });
     }
@@ -344,7 +366,11 @@ describe('every list, on a desktop and on a phone', () => {
 
     for (const [name, path] of LISTS) {
       await open(page, path);
-      await page.getByText(/^\d+-\d+ of \d+$/).or(page.locator('#main-content form')).first().waitFor();
+      await page
+        .getByText(/^\d+-\d+ of \d+$/)
+        .or(page.locator('#main-content form'))
+        .first()
+        .waitFor();
       await expect(page.locator('.RaDatagrid-table').count()).resolves.toBe(0);
       await shot(page, `console-${name}-phone`);
       expect({ name, overflow: await overflow(page) }).toEqual({ name, overflow: 0 });
@@ -352,7 +378,10 @@ describe('every list, on a desktop and on a phone', () => {
 
     const mission = (await MissionModel.findOne({ verifyType: 'manual' }).lean())!;
     const pending = (await WithdrawalModel.findOne({ status: 'pending' }).lean())!;
-    for (const [name, path] of [['mission-edit', `/missions/${mission._id}`], ['withdraw-decision', `/withdraws/${pending._id}`]]) {
+    for (const [name, path] of [
+      ['mission-edit', `/missions/${mission._id}`],
+      ['withdraw-decision', `/withdraws/${pending._id}`],
+    ]) {
       await open(page, path!);
       await page.getByRole('button', { name: 'Save' }).waitFor();
       await shot(page, `console-${name}-phone`);
@@ -363,10 +392,16 @@ describe('every list, on a desktop and on a phone', () => {
     await open(page, `/users/${sara._id}/show`);
     await page.getByText('Sara Ahmadi').first().waitFor();
     await shot(page, 'console-player-phone');
-    await page.getByText(/\d GIFT/).first().waitFor();
+    await page
+      .getByText(/\d GIFT/)
+      .first()
+      .waitFor();
     expect(await overflow(page)).toBeLessThanOrEqual(0);
     await page.getByRole('tab', { name: 'Ledger' }).click();
-    await page.getByText(/^[+-]\d/).first().waitFor();
+    await page
+      .getByText(/^[+-]\d/)
+      .first()
+      .waitFor();
     expect(await overflow(page)).toBeLessThanOrEqual(0);
     await shot(page, 'console-player-ledger-phone');
     await page.close();

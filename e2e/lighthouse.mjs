@@ -13,10 +13,25 @@ const profile = mkdtempSync(path.join(tmpdir(), 'gift-lighthouse-'));
 const chrome = await chromeLauncher.launch({
   chromePath,
   userDataDir: profile,
-  chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  chromeFlags: [
+    '--headless=new',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 try {
-  const result = await lighthouse(`${product.base}/`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'], formFactor: 'mobile' });
+  const result = await lighthouse(`${product.base}/`, {
+    port: chrome.port,
+    output: 'json',
+    logLevel: 'error',
+    onlyCategories: ['performance', 'accessibility'],
+    formFactor: 'mobile',
+  });
   const { categories, audits } = result.lhr;
   if (result.lhr.runtimeError || categories.performance.score === null) {
     const reason = result.lhr.runtimeError?.message ?? audits['first-contentful-paint'].errorMessage ?? 'no score';
@@ -29,7 +44,9 @@ try {
   for (const id of ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index']) {
     console.log(`  ${audits[id].title.padEnd(26)} ${audits[id].displayValue}`);
   }
-  const failing = Object.values(audits).filter((audit) => categories.accessibility.auditRefs.some((ref) => ref.id === audit.id && ref.weight > 0) && audit.score !== null && audit.score < 1);
+  const failing = Object.values(audits).filter(
+    (audit) => categories.accessibility.auditRefs.some((ref) => ref.id === audit.id && ref.weight > 0) && audit.score !== null && audit.score < 1,
+  );
   for (const audit of failing) console.log(`  accessibility issue: ${audit.title}`);
 } finally {
   await chrome.kill();

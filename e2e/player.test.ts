@@ -44,7 +44,9 @@ async function launch(path: string, language = 'en'): Promise<{ page: Page; tele
     localStorage.clear();
     sessionStorage.clear();
   });
-  await page.goto(telegramLaunchUrl(product.base, path, { user: { id: telegramId, first_name: `Player ${telegramId}`, language_code: language } }, TEST_BOT_TOKEN));
+  await page.goto(
+    telegramLaunchUrl(product.base, path, { user: { id: telegramId, first_name: `Player ${telegramId}`, language_code: language } }, TEST_BOT_TOKEN),
+  );
   return { page, telegramId };
 }
 
@@ -60,7 +62,17 @@ async function finishStarMissions(telegramId: number) {
   const stars = await MissionModel.find({ mustDone: true, enabled: true }).lean();
   const now = new Date();
   await UserMissionModel.insertMany(
-    stars.map((m) => ({ user, mission: m._id, category: m.category, coin: m.coin, reward: m.reward, status: 'done', startedAt: now, claimedAt: now, doneAt: now })),
+    stars.map((m) => ({
+      user,
+      mission: m._id,
+      category: m.category,
+      coin: m.coin,
+      reward: m.reward,
+      status: 'done',
+      startedAt: now,
+      claimedAt: now,
+      doneAt: now,
+    })),
   );
 }
 
@@ -182,7 +194,15 @@ it('stakes for 1 week with the quoted profit and sees the position with its coun
   const { page, telegramId } = await launch('/staking');
   await page.getByRole('heading', { name: 'Offers' }).waitFor();
   const gift = await GiftCoinModel.findOne({ symbol: 'GIFT' }).lean();
-  await postEntry({ userId: await playerId(telegramId), coinId: gift!._id, amount: 500_000_000n, reason: 'gift', idempotencyKey: `e2e-gift:${telegramId}`, refType: 'Test', refId: String(telegramId) });
+  await postEntry({
+    userId: await playerId(telegramId),
+    coinId: gift!._id,
+    amount: 500_000_000n,
+    reason: 'gift',
+    idempotencyKey: `e2e-gift:${telegramId}`,
+    refType: 'Test',
+    refId: String(telegramId),
+  });
   await page.reload();
   await page.getByRole('heading', { name: 'Offers' }).waitFor();
   await page.getByText('You have no stakes yet.').waitFor();
@@ -301,7 +321,10 @@ it('shows every screen in English, and the active tab readable in the light them
   await shot(page, 'player-category-en');
   await page.getByRole('link', { name: /Follow TON on Instagram/ }).click();
   await page.getByRole('button', { name: 'Follow' }).click();
-  await page.getByRole('timer').filter({ hasText: /^Claim in 0[12]:\d\d$/ }).waitFor();
+  await page
+    .getByRole('timer')
+    .filter({ hasText: /^Claim in 0[12]:\d\d$/ })
+    .waitFor();
   await shot(page, 'player-mission-instagram-en');
 
   await page.goto(`${product.base}/profile/settings`);

@@ -51,7 +51,13 @@ function localWalletsList(base: string) {
  * the test, through an exposed binding, to sign the ton_proof, as a wallet app would with its own key.
  */
 function injectWalletBridge(key: string) {
-  const device = { platform: 'browser', appName: key, appVersion: '1.0.0', maxProtocolVersion: 2, features: ['SendTransaction', { name: 'SendTransaction', maxMessages: 4 }] };
+  const device = {
+    platform: 'browser',
+    appName: key,
+    appVersion: '1.0.0',
+    maxProtocolVersion: 2,
+    features: ['SendTransaction', { name: 'SendTransaction', maxMessages: 4 }],
+  };
   const call = (window as unknown as { e2eWalletCall: (method: string, request: unknown) => Promise<unknown> }).e2eWalletCall;
   let connected: unknown = null;
   const listeners = new Set<(event: unknown) => void>();
@@ -85,7 +91,13 @@ function injectWalletBridge(key: string) {
 async function answerWallet(page: Page, method: string, request: unknown) {
   if (method !== 'connect') throw new Error(`unexpected wallet call ${method}`);
   const items = (request as { items: Array<{ name: string; payload?: string }> }).items;
-  const account = { name: 'ton_addr', address: wallet.address.toRawString(), network: '-239', publicKey: wallet.keyPair.publicKey.toString('hex'), walletStateInit: '' };
+  const account = {
+    name: 'ton_addr',
+    address: wallet.address.toRawString(),
+    network: '-239',
+    publicKey: wallet.keyPair.publicKey.toString('hex'),
+    walletStateInit: '',
+  };
   const proofItem = items.find((item) => item.name === 'ton_proof');
   const signed = signTonProof(wallet, { payload: proofItem?.payload ?? '', domain: new URL(page.url()).host, timestamp: Math.floor(Date.now() / 1000) });
   account.walletStateInit = signed.proof.stateInit;
@@ -184,7 +196,10 @@ describe('a wallet inside the page, through TON Connect', () => {
     await expect(page.getByTestId('confirm-address').textContent()).resolves.toBe(friendly);
     await shot(page, 'wallet-withdraw-confirm-en');
     await page.getByRole('button', { name: 'Confirm' }).click();
-    await page.getByRole('status').filter({ hasText: `Withdrawal of 100 ${coinSymbol} requested. It is pending.` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Withdrawal of 100 ${coinSymbol} requested. It is pending.` })
+      .waitFor();
     const pending = page.getByTestId('withdrawal').first();
     await expect(pending.textContent()).resolves.toContain('Pending');
     await expect(pending.textContent()).resolves.toContain(`100 ${coinSymbol}`);

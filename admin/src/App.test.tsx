@@ -3,7 +3,18 @@ import type { AuthProvider, DataProvider } from 'react-admin';
 import { App } from './App';
 
 const PLAYERS = [
-  { id: 'u1', telegramId: 1001, name: 'Ali Rezaei', username: 'ali', referrersCount: 2, missionsCount: 5, doneMissionsCount: 3, inviteLimit: 100, blocked: false, createdAt: '2026-01-02T10:00:00.000Z' },
+  {
+    id: 'u1',
+    telegramId: 1001,
+    name: 'Ali Rezaei',
+    username: 'ali',
+    referrersCount: 2,
+    missionsCount: 5,
+    doneMissionsCount: 3,
+    inviteLimit: 100,
+    blocked: false,
+    createdAt: '2026-01-02T10:00:00.000Z',
+  },
 ];
 
 function fakeApi(): DataProvider {
@@ -49,10 +60,24 @@ it("shows the spec's menu, in its order, to an operator with every permission", 
   render(<App dataProvider={fakeApi()} authProvider={signedIn(['*'])} />);
   await screen.findByText('Ali Rezaei', undefined, { timeout: 8000 });
   const menu = await screen.findByRole('menu');
-  const labels = within(menu).getAllByRole('menuitem').map((item) => item.textContent?.trim());
+  const labels = within(menu)
+    .getAllByRole('menuitem')
+    .map((item) => item.textContent?.trim());
   expect(labels).toEqual([
-    'Dashboard', 'Gift Coins', 'Categories', 'Covers', 'Partners', 'Missions', 'Users', 'User Missions',
-    'Staking Coins', 'Withdraws', 'Accounts', 'App Config', 'Audit', 'Logout',
+    'Dashboard',
+    'Gift Coins',
+    'Categories',
+    'Covers',
+    'Partners',
+    'Missions',
+    'Users',
+    'User Missions',
+    'Staking Coins',
+    'Withdraws',
+    'Accounts',
+    'App Config',
+    'Audit',
+    'Logout',
   ]);
   expect(within(menu).getByRole('menuitem', { name: 'Withdraws' })).toHaveAttribute('href', '/admin/withdraw');
   expect(within(menu).getByRole('menuitem', { name: 'App Config' })).toHaveAttribute('href', '/admin/app-config');
@@ -63,21 +88,24 @@ it('hides from the menu what the account may not use', async () => {
   render(<App dataProvider={fakeApi()} authProvider={signedIn(['users:read'])} />);
   await screen.findByText('Ali Rezaei', undefined, { timeout: 8000 });
   const menu = await screen.findByRole('menu');
-  const labels = within(menu).getAllByRole('menuitem').map((item) => item.textContent?.trim());
+  const labels = within(menu)
+    .getAllByRole('menuitem')
+    .map((item) => item.textContent?.trim());
   expect(labels).toEqual(['Dashboard', 'Users', 'Logout']);
 });
 
 it("shows a player's balance and ledger figures per coin on the player's page", async () => {
   const api = fakeApi();
-  api.getOne = async () => ({
-    data: {
-      ...PLAYERS[0]!,
-      coins: [
-        { coin: 'c1', symbol: 'GIFT', balance: '1250.5', rewards: '1000', earned: '240.5', withdrawn: '0', gifts: '10' },
-        { coin: 'c2', symbol: 'TON', balance: '3', rewards: '0', earned: '0', withdrawn: '2', gifts: '5' },
-      ],
-    },
-  }) as never;
+  api.getOne = async () =>
+    ({
+      data: {
+        ...PLAYERS[0]!,
+        coins: [
+          { coin: 'c1', symbol: 'GIFT', balance: '1250.5', rewards: '1000', earned: '240.5', withdrawn: '0', gifts: '10' },
+          { coin: 'c2', symbol: 'TON', balance: '3', rewards: '0', earned: '0', withdrawn: '2', gifts: '5' },
+        ],
+      },
+    }) as never;
   window.history.replaceState({}, '', '/admin/users/u1/show');
   render(<App dataProvider={api} authProvider={signedIn(['*'])} />);
   const gift = (await screen.findByText('GIFT', undefined, { timeout: 8000 })).closest('tr')!;

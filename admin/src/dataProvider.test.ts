@@ -38,9 +38,10 @@ it("carries the server's field messages so the form can show them next to each i
     }),
   );
 
-  await expect(
-    dataProvider.create('missions', { data: { title: 'Join', reward: '1.2345678' } }),
-  ).rejects.toMatchObject({ status: 400, body: { errors: { reward: 'Enter an amount like 12 or 12.5 (at most 6 decimals)' } } });
+  await expect(dataProvider.create('missions', { data: { title: 'Join', reward: '1.2345678' } })).rejects.toMatchObject({
+    status: 400,
+    body: { errors: { reward: 'Enter an amount like 12 or 12.5 (at most 6 decimals)' } },
+  });
   const [, init] = fetchMock.mock.calls[0]!;
   expect(init?.method).toBe('POST');
   expect(new Headers(init?.headers).get('Authorization')).toBe('Bearer the.operator.token');

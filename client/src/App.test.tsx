@@ -91,7 +91,11 @@ describe('outside Telegram without a session', () => {
   });
 
   it('refuses a username Telegram would not accept before asking the server', async () => {
-    const server = renderApp('/', { 'user.me': () => { throw new Refusal('UNAUTHORIZED', 401); } });
+    const server = renderApp('/', {
+      'user.me': () => {
+        throw new Refusal('UNAUTHORIZED', 401);
+      },
+    });
     await userEvent.type(await screen.findByLabelText('Telegram username'), 'ab');
     await userEvent.click(screen.getByRole('button', { name: 'Send code' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Enter your Telegram username');

@@ -30,7 +30,11 @@ const WithdrawPage = page(() => import('./features/wallet'), 'WithdrawPage');
 const MyWalletsPage = page(() => import('./features/wallet'), 'MyWalletsPage');
 
 /** Theme, API client and cache; tests pass their own clients. */
-export function AppProviders({ children, queryClient, trpcClient }: {
+export function AppProviders({
+  children,
+  queryClient,
+  trpcClient,
+}: {
   children: ReactNode;
   queryClient?: QueryClient;
   trpcClient?: ReturnType<typeof createTrpcClient>;
@@ -98,7 +102,14 @@ export function AppRoutes() {
           <Route path=":id/missions/:missionId/get" element={<CategoryMissionPage />} />
         </Route>
       </Route>
-      <Route path="*" element={<div className="app"><NotFoundPage /></div>} />
+      <Route
+        path="*"
+        element={
+          <div className="app">
+            <NotFoundPage />
+          </div>
+        }
+      />
     </Routes>
   );
 }

@@ -54,7 +54,8 @@ export function fakeTrpcServer(handlers: Handlers) {
   const fetch = (async (url: string | URL | Request, init?: RequestInit) => {
     const requested = new URL(url instanceof Request ? url.url : String(url), 'http://app.test');
     const paths = decodeURIComponent(requested.pathname.replace(/^\/trpc\//, '')).split(',');
-    const raw = init?.method === 'POST' ? JSON.parse(String((init.body as string | undefined) ?? '{}')) : JSON.parse(requested.searchParams.get('input') ?? '{}');
+    const raw =
+      init?.method === 'POST' ? JSON.parse(String((init.body as string | undefined) ?? '{}')) : JSON.parse(requested.searchParams.get('input') ?? '{}');
     const authorization = new Headers(init?.headers).get('authorization');
     const results = await Promise.all(
       paths.map(async (path, index) => {

@@ -25,6 +25,14 @@ export const signedInPlayer: Handlers = {
   'home.get': () => HOME,
   'home.currency': () => CURRENCY,
   'user.updateSettings': ({ language = 'en', theme = 'dark' }) => ({ language, theme }),
-  'mining.status': () => ({ configured: false, active: null, readyToMove: 0, readyAmounts: [], coin: null, earnAmount: '0', earnDurationHours: 8, serverTime: new Date() }),
+  'mining.status': () => ({
+    configured: false,
+    active: null,
+    readyToMove: 0,
+    readyAmounts: [],
+    coin: null,
+    earnAmount: '0',
+    earnDurationHours: 8,
+    serverTime: new Date(),
+  }),
 };
-

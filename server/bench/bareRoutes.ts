@@ -44,7 +44,9 @@ export function bareRoutes(): Router {
           const mine = missions.filter((m) => String(m.category) === String(row._id));
           return { ...row, missionsTotal: mine.length, missionsDone: mine.filter((m) => done.has(String(m._id))).length };
         }),
-      starMissions: missions.filter((m) => m.mustDone && !done.has(String(m._id))).map((m) => ({ id: String(m._id), title: m.title, reward: fromMicros(m.reward) })),
+      starMissions: missions
+        .filter((m) => m.mustDone && !done.has(String(m._id)))
+        .map((m) => ({ id: String(m._id), title: m.title, reward: fromMicros(m.reward) })),
     });
   });
 
@@ -64,7 +66,17 @@ export function bareRoutes(): Router {
 
     const started = await UserMissionModel.findOneAndUpdate(
       { user: user._id, mission: mission._id },
-      { $setOnInsert: { user: user._id, mission: mission._id, category: mission.category, coin: mission.coin, reward: mission.reward, status: 'started', startedAt: new Date() } },
+      {
+        $setOnInsert: {
+          user: user._id,
+          mission: mission._id,
+          category: mission.category,
+          coin: mission.coin,
+          reward: mission.reward,
+          status: 'started',
+          startedAt: new Date(),
+        },
+      },
       { upsert: true, returnDocument: 'after', includeResultMetadata: true, setDefaultsOnInsert: true },
     );
     const userMission = started.value!;
@@ -73,7 +85,18 @@ export function bareRoutes(): Router {
     const key = `mission:${userMission._id}`;
     const entry = await LedgerEntryModel.findOneAndUpdate(
       { idempotencyKey: key },
-      { $setOnInsert: { user: user._id, coin: mission.coin, amount: mission.reward, reason: 'mission', refType: 'UserMission', refId: String(userMission._id), idempotencyKey: key, state: 'pending' } },
+      {
+        $setOnInsert: {
+          user: user._id,
+          coin: mission.coin,
+          amount: mission.reward,
+          reason: 'mission',
+          refType: 'UserMission',
+          refId: String(userMission._id),
+          idempotencyKey: key,
+          state: 'pending',
+        },
+      },
       { upsert: true, returnDocument: 'after', setDefaultsOnInsert: true },
     );
     await BalanceModel.updateOne({ user: user._id, coin: mission.coin }, { $setOnInsert: { amount: 0 } }, { upsert: true });
@@ -82,7 +105,10 @@ export function bareRoutes(): Router {
       { $inc: { amount: mission.reward }, $push: { appliedKeys: { $each: [key], $slice: -64 } } },
     );
     await LedgerEntryModel.updateOne({ _id: entry._id, state: 'pending' }, { $set: { state: 'posted' } });
-    await UserMissionModel.findOneAndUpdate({ _id: userMission._id, status: 'started' }, { $set: { status: 'done', claimedAt: new Date(), doneAt: new Date() } });
+    await UserMissionModel.findOneAndUpdate(
+      { _id: userMission._id, status: 'started' },
+      { $set: { status: 'done', claimedAt: new Date(), doneAt: new Date() } },
+    );
     await UserModel.updateOne({ _id: user._id }, { $inc: { doneMissionsCount: 1 } });
     res.json({ status: 'done', reward: fromMicros(mission.reward), coinId: String(mission.coin) });
   });
@@ -90,10 +116,7 @@ export function bareRoutes(): Router {
   router.get('/bare/users', async (req, res) => {
     const skip = Number(req.query.skip ?? 0);
     const limit = Number(req.query.limit ?? 25);
-    const [rows, total] = await Promise.all([
-      UserModel.find({}).sort({ createdAt: -1, _id: -1 }).skip(skip).limit(limit),
-      UserModel.countDocuments({}),
-    ]);
+    const [rows, total] = await Promise.all([UserModel.find({}).sort({ createdAt: -1, _id: -1 }).skip(skip).limit(limit), UserModel.countDocuments({})]);
     res.set('Content-Range', `users ${skip}-${skip + rows.length - 1}/${total}`);
     res.json(rows.map((row) => row.toJSON()));
   });

@@ -56,7 +56,8 @@ async function send(agent: http.Agent, port: number, call: Call): Promise<{ stat
   try {
     return await sendOnce(agent, port, call);
   } catch (error) {
-    if ((error as { reusedSocket?: boolean; code?: string }).reusedSocket && (error as { code?: string }).code === 'ECONNRESET') return sendOnce(agent, port, call);
+    if ((error as { reusedSocket?: boolean; code?: string }).reusedSocket && (error as { code?: string }).code === 'ECONNRESET')
+      return sendOnce(agent, port, call);
     throw error;
   }
 }
@@ -156,7 +157,11 @@ async function listen(app: express.Express): Promise<{ port: number; close: () =
   server.keepAliveTimeout = 65_000;
   return {
     port: (server.address() as AddressInfo).port,
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -174,7 +179,12 @@ function playerPool(players: SeededPlayer[]) {
 /** Starts the embedded database (server/src/db/embeddedMongo.mjs) in a child process. */
 async function startDatabase(): Promise<{ uri: string; kind: string; stop: () => void }> {
   const child = fork(path.join(__dirname, 'database.mjs'), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const [ready] = (await Promise.race([once(child, 'message'), once(child, 'exit').then(() => { throw new Error('the database process exited'); })])) as [{ uri: string; kind: string }];
+  const [ready] = (await Promise.race([
+    once(child, 'message'),
+    once(child, 'exit').then(() => {
+      throw new Error('the database process exited');
+    }),
+  ])) as [{ uri: string; kind: string }];
   return { ...ready, stop: () => child.disconnect() };
 }
 
@@ -220,7 +230,11 @@ async function main() {
   const claimBody = JSON.stringify({ json: { missionId } });
 
   const homeCall = (i: number): Call => ({ method: 'GET', path: '/trpc/home.get', headers: { authorization: homePlayers[i % homePlayers.length]!.header } });
-  const bareHomeCall = (i: number): Call => ({ method: 'GET', path: '/bare/home', headers: { 'x-telegram-id': String(homePlayers[i % homePlayers.length]!.telegramId) } });
+  const bareHomeCall = (i: number): Call => ({
+    method: 'GET',
+    path: '/bare/home',
+    headers: { 'x-telegram-id': String(homePlayers[i % homePlayers.length]!.telegramId) },
+  });
   const usersPath = `/api/admin/users?sort=${encodeURIComponent('["createdAt","DESC"]')}&range=${encodeURIComponent('[0,24]')}`;
   const usersCall = (): Call => ({ method: 'GET', path: usersPath, headers: { authorization: `Bearer ${operatorToken}` } });
   const bareUsersCall = (): Call => ({ method: 'GET', path: '/bare/users?skip=0&limit=25' });
@@ -230,7 +244,13 @@ async function main() {
    * Warm-up, then product and bare in halves ordered product, bare, bare, product: a claim grows the
    * collections every later call scans, and this order gives both sides the same average size.
    */
-  const measure = async (name: string, productCall: (i: number) => Call, bareCall: (i: number) => Call, count = REQUESTS, beforeProduct?: () => Promise<unknown>) => {
+  const measure = async (
+    name: string,
+    productCall: (i: number) => Call,
+    bareCall: (i: number) => Call,
+    count = REQUESTS,
+    beforeProduct?: () => Promise<unknown>,
+  ) => {
     await load(product.port, Math.min(WARMUP, count), productCall);
     await load(bare.port, Math.min(WARMUP, count), bareCall);
     const half = Math.ceil(count / 2);
@@ -257,13 +277,19 @@ async function main() {
   const productClaimers = take(claimCount + WARMUP + 1).map((p) => ({ ...p, header: launch(p) }));
   const bareClaimers = take(claimCount + WARMUP + 1);
   // the claimers opened the app a moment ago, as a player does before tapping Claim: their launch refresh is done
-  const openedTheApp = (claimers: SeededPlayer[]) => UserModel.updateMany({ telegramId: { $in: claimers.map((p) => p.telegramId) } }, { $set: { lastSeenAt: new Date() } });
+  const openedTheApp = (claimers: SeededPlayer[]) =>
+    UserModel.updateMany({ telegramId: { $in: claimers.map((p) => p.telegramId) } }, { $set: { lastSeenAt: new Date() } });
   let productClaimIndex = 0;
   let bareClaimIndex = 0;
   await measure(
     'missions.claim (first claim, Auto ⭐)',
     () => ({ method: 'POST', path: '/trpc/missions.claim', headers: { authorization: productClaimers[productClaimIndex++]!.header }, body: claimBody }),
-    () => ({ method: 'POST', path: '/bare/claim', headers: { 'x-telegram-id': String(bareClaimers[bareClaimIndex++]!.telegramId) }, body: JSON.stringify({ missionId }) }),
+    () => ({
+      method: 'POST',
+      path: '/bare/claim',
+      headers: { 'x-telegram-id': String(bareClaimers[bareClaimIndex++]!.telegramId) },
+      body: JSON.stringify({ missionId }),
+    }),
     claimCount,
     () => openedTheApp(productClaimers.slice(productClaimIndex)),
   );
@@ -277,16 +303,30 @@ async function main() {
   const bareUsersTrips = await roundTrips(bare.port, bareUsersCall());
   const claimProbe = take(2);
   await openedTheApp(claimProbe);
-  const claimTrips = await roundTrips(product.port, { method: 'POST', path: '/trpc/missions.claim', headers: { authorization: launch(claimProbe[0]!) }, body: claimBody });
-  const bareClaimTrips = await roundTrips(bare.port, { method: 'POST', path: '/bare/claim', headers: { 'x-telegram-id': String(claimProbe[1]!.telegramId) }, body: JSON.stringify({ missionId }) });
+  const claimTrips = await roundTrips(product.port, {
+    method: 'POST',
+    path: '/trpc/missions.claim',
+    headers: { authorization: launch(claimProbe[0]!) },
+    body: claimBody,
+  });
+  const bareClaimTrips = await roundTrips(bare.port, {
+    method: 'POST',
+    path: '/bare/claim',
+    headers: { 'x-telegram-id': String(claimProbe[1]!.telegramId) },
+    body: JSON.stringify({ missionId }),
+  });
 
   const pad = (text: string | number, width: number) => String(text).padStart(width);
   const line = '-'.repeat(118);
   console.log(`\n${line}`);
-  console.log(`${'call'.padEnd(40)}${pad('req/s', 9)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('fail', 6)} |${pad('bare req/s', 11)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('fail', 6)} |${pad('bare/product', 13)}`);
+  console.log(
+    `${'call'.padEnd(40)}${pad('req/s', 9)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('fail', 6)} |${pad('bare req/s', 11)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('fail', 6)} |${pad('bare/product', 13)}`,
+  );
   console.log(line);
   for (const { name, product: p, bare: b } of rows) {
-    console.log(`${name.padEnd(40)}${pad(p.rps, 9)}${pad(p.p50, 9)}${pad(p.p99, 9)}${pad(p.failures, 6)} |${pad(b.rps, 11)}${pad(b.p50, 9)}${pad(b.p99, 9)}${pad(b.failures, 6)} |${pad(`${(b.rps / Math.max(p.rps, 1)).toFixed(2)}x`, 13)}`);
+    console.log(
+      `${name.padEnd(40)}${pad(p.rps, 9)}${pad(p.p50, 9)}${pad(p.p99, 9)}${pad(p.failures, 6)} |${pad(b.rps, 11)}${pad(b.p50, 9)}${pad(b.p99, 9)}${pad(b.failures, 6)} |${pad(`${(b.rps / Math.max(p.rps, 1)).toFixed(2)}x`, 13)}`,
+    );
   }
   console.log(line);
   console.log(`database commands per call, product / bare (commands sent together with Promise.all share one wait):`);
@@ -294,7 +334,15 @@ async function main() {
   console.log(`  home.get, first launch in a minute (refreshes the player): ${homeRefreshTrips.count}   [${homeRefreshTrips.commands.join(', ')}]`);
   console.log(`  missions.claim  ${claimTrips.count} / ${bareClaimTrips.count}   [${claimTrips.commands.join(', ')}]`);
   console.log(`  users list      ${usersTrips.count} / ${bareUsersTrips.count}   [${usersTrips.commands.join(', ')}]`);
-  for (const [name, probe] of Object.entries({ 'home.get': homeTrips, 'home.get (refresh)': homeRefreshTrips, 'bare home': bareHomeTrips, 'missions.claim': claimTrips, 'bare claim': bareClaimTrips, 'users list': usersTrips, 'bare users list': bareUsersTrips })) {
+  for (const [name, probe] of Object.entries({
+    'home.get': homeTrips,
+    'home.get (refresh)': homeRefreshTrips,
+    'bare home': bareHomeTrips,
+    'missions.claim': claimTrips,
+    'bare claim': bareClaimTrips,
+    'users list': usersTrips,
+    'bare users list': bareUsersTrips,
+  })) {
     if (probe.failure) console.log(`  round-trip probe of ${name} failed: ${probe.failure}`);
   }
   for (const { name, product: p, bare: b } of rows) {
@@ -310,7 +358,15 @@ async function main() {
     concurrency: CONCURRENCY,
     requestsPerMeasurement: REQUESTS,
     rows: rows.map((r) => ({ ...r, ratio: Number((r.bare.rps / Math.max(r.product.rps, 1)).toFixed(2)) })),
-    roundTrips: { home: homeTrips, homeWithRefresh: homeRefreshTrips, bareHome: bareHomeTrips, claim: claimTrips, bareClaim: bareClaimTrips, users: usersTrips, bareUsers: bareUsersTrips },
+    roundTrips: {
+      home: homeTrips,
+      homeWithRefresh: homeRefreshTrips,
+      bareHome: bareHomeTrips,
+      claim: claimTrips,
+      bareClaim: bareClaimTrips,
+      users: usersTrips,
+      bareUsers: bareUsersTrips,
+    },
   };
   const out = path.resolve(__dirname, '..', '..', 'bench-results');
   mkdirSync(out, { recursive: true });
@@ -329,4 +385,3 @@ main().catch((error) => {
   console.error(error);
   process.exit(1);
 });
-

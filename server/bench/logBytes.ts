@@ -77,7 +77,9 @@ async function main() {
   await new Promise((resolve) => setImmediate(resolve));
   const bytes = lines.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0);
   const count = ROUNDS * requests.length;
-  console.log(`${count} requests wrote ${lines.length} log lines, ${bytes} bytes (${(bytes / 1024).toFixed(1)} KB), ${Math.round(bytes / count)} bytes per request`);
+  console.log(
+    `${count} requests wrote ${lines.length} log lines, ${bytes} bytes (${(bytes / 1024).toFixed(1)} KB), ${Math.round(bytes / count)} bytes per request`,
+  );
   const seen = new Set<string>();
   for (const line of lines) {
     const kind = line.replace(/"time":\d+|"reqId":"[^"]*"|"id":"?[\w-]+"?|"responseTime":\d+|"ms":\d+/g, '');

@@ -33,7 +33,10 @@ describe('the server', () => {
   });
 
   it('refuses oversized and malformed JSON bodies with a clear message', async () => {
-    const big = await request(app).post('/api/admin/login').set('Content-Type', 'application/json').send(JSON.stringify({ username: 'x'.repeat(200_000) }));
+    const big = await request(app)
+      .post('/api/admin/login')
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify({ username: 'x'.repeat(200_000) }));
     expect(big.status).toBe(413);
     const bad = await request(app).post('/api/admin/login').set('Content-Type', 'application/json').send('{"username":');
     expect(bad.status).toBe(400);

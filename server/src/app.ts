@@ -44,11 +44,18 @@ function spa(app: Express, base: string, dist: string, name: string) {
     return;
   }
   // hashed files never change: cached for good; the service worker and the release file are always revalidated
-  app.use(base, express.static(dist, { index: false, maxAge: '1h', setHeaders: (res, file) => {
-    const name = path.relative(dist, file).split(path.sep).join('/');
-    if (name.startsWith('assets/') || /^workbox-[\w-]+\.js$/.test(name)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
-    else if (/^(sw\.js|builds\/|manifest\.webmanifest)/.test(name)) res.setHeader('Cache-Control', 'no-cache');
-  } }));
+  app.use(
+    base,
+    express.static(dist, {
+      index: false,
+      maxAge: '1h',
+      setHeaders: (res, file) => {
+        const name = path.relative(dist, file).split(path.sep).join('/');
+        if (name.startsWith('assets/') || /^workbox-[\w-]+\.js$/.test(name)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+        else if (/^(sw\.js|builds\/|manifest\.webmanifest)/.test(name)) res.setHeader('Cache-Control', 'no-cache');
+      },
+    }),
+  );
   // a missing hashed file is a 404, never the app page a cache-first service worker would keep for good
   app.use(path.posix.join(base, 'assets'), (_req, res) => void res.status(404).type('text').send('Not found'));
   app.get(routes, (_req, res) => {

@@ -74,7 +74,9 @@ describe('loadEnv', () => {
 
   it('takes PUBLIC_URL as an http(s) URL without a trailing slash, https in production', () => {
     expect(loadEnv({ PUBLIC_URL: 'http://localhost:3000' }).PUBLIC_URL).toBe('http://localhost:3000');
-    expect(problems({ PUBLIC_URL: 'https://gift.example/' })).toEqual(['PUBLIC_URL: PUBLIC_URL must be an http(s) URL without a trailing slash, e.g. https://rewards.example.com']);
+    expect(problems({ PUBLIC_URL: 'https://gift.example/' })).toEqual([
+      'PUBLIC_URL: PUBLIC_URL must be an http(s) URL without a trailing slash, e.g. https://rewards.example.com',
+    ]);
     expect(problems({ PUBLIC_URL: 'ftp://gift.example' })).toHaveLength(1);
     const production = { NODE_ENV: 'production', MONGO_URL: 'mongodb://db/gift', JWT_SECRET: 'x'.repeat(40) };
     expect(problems({ ...production, PUBLIC_URL: 'http://gift.example' })).toEqual([

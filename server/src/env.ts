@@ -47,15 +47,17 @@ const envSchema = z
         if (/^\d+$/.test(value)) return Number(value);
         const entries = value.split(',').map((entry) => entry.trim());
         if (entries.every(isProxyAddress)) return entries;
-        ctx.addIssue({ code: 'custom', message: 'TRUST_PROXY must be a hop count (1) or a comma-separated list of addresses or subnets (10.0.0.2, 172.16.0.0/12, loopback)' });
+        ctx.addIssue({
+          code: 'custom',
+          message: 'TRUST_PROXY must be a hop count (1) or a comma-separated list of addresses or subnets (10.0.0.2, 172.16.0.0/12, loopback)',
+        });
         return z.NEVER;
       })
       .optional(),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;
-    if (!env.JWT_SECRET)
-      ctx.addIssue({ code: 'custom', path: ['JWT_SECRET'], message: 'JWT_SECRET is required in production' });
+    if (!env.JWT_SECRET) ctx.addIssue({ code: 'custom', path: ['JWT_SECRET'], message: 'JWT_SECRET is required in production' });
     if (!env.MONGO_URL)
       ctx.addIssue({ code: 'custom', path: ['MONGO_URL'], message: 'MONGO_URL is required in production (the embedded database is for development)' });
     if (env.PUBLIC_URL && !env.PUBLIC_URL.startsWith('https://'))

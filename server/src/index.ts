@@ -26,9 +26,8 @@ async function main() {
   }
   const logger = createLogger(env.LOG_LEVEL);
   const database = await connectDatabase(env, logger);
-  const credentials = env.ADMIN_USERNAME && env.ADMIN_PASSWORD
-    ? { username: env.ADMIN_USERNAME, password: env.ADMIN_PASSWORD }
-    : database.embedded ? DEMO_ADMIN : undefined;
+  const credentials =
+    env.ADMIN_USERNAME && env.ADMIN_PASSWORD ? { username: env.ADMIN_USERNAME, password: env.ADMIN_PASSWORD } : database.embedded ? DEMO_ADMIN : undefined;
   // instances sharing the database run these one at a time; the next one finds them done
   await runExclusively('start-up', async () => {
     await backfillUsernameKeys();

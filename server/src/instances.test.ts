@@ -95,14 +95,30 @@ beforeAll(async () => {
   recoveredPlayers = players.map((p) => p._id);
   for (const [i, player] of players.entries()) {
     for (let n = 0; n < 20; n++) {
-      await LedgerEntryModel.create({ user: player._id, coin: coin._id, amount: Number(toMicros('1.5')), reason: 'mining', idempotencyKey: `crash:${i}:${n}`, state: 'pending' });
+      await LedgerEntryModel.create({
+        user: player._id,
+        coin: coin._id,
+        amount: Number(toMicros('1.5')),
+        reason: 'mining',
+        idempotencyKey: `crash:${i}:${n}`,
+        state: 'pending',
+      });
       pending.entries++;
     }
   }
   const category = await CategoryModel.create({ title: 'Recovered' });
   for (const [i, player] of players.entries()) {
     const mission = await saveMission({ category: category._id, coin: coin._id, title: `Review ${i}`, reward: '4', verifyType: 'manual' });
-    await UserMissionModel.create({ user: player._id, mission: mission._id, category: category._id, coin: coin._id, reward: Number(toMicros('4')), status: 'done', doneAt: new Date(Date.now() - 60_000), awaitingCredit: true });
+    await UserMissionModel.create({
+      user: player._id,
+      mission: mission._id,
+      category: category._id,
+      coin: coin._id,
+      reward: Number(toMicros('4')),
+      status: 'done',
+      doneAt: new Date(Date.now() - 60_000),
+      awaitingCredit: true,
+    });
     pending.approvals++;
   }
 
@@ -117,7 +133,9 @@ afterAll(async () => {
 
 describe('two server processes on one database', () => {
   it('both run the start-up work one after the other: each pending entry and approval is finished once, one super-admin exists', async () => {
-    const reports = instances.map((instance) => instance.logs.find((entry) => entry.msg === 'start-up recovery finished')?.recovered as { ledgerEntries: number; approvals: number });
+    const reports = instances.map(
+      (instance) => instance.logs.find((entry) => entry.msg === 'start-up recovery finished')?.recovered as { ledgerEntries: number; approvals: number },
+    );
     expect(reports.every(Boolean)).toBe(true);
     // one instance finished everything; the other, started at the same moment, found nothing left
     expect(reports.map((r) => r.ledgerEntries).sort((a, b) => a - b)).toEqual([0, pending.entries]);
@@ -149,7 +167,11 @@ describe('two server processes on one database', () => {
     expect(statuses).toEqual([...Array(10).fill(401), 429, 429, 429, 429]);
     // the right password is refused too until the window ends, on either instance
     for (const instance of instances) {
-      const response = await fetch(`${instance.base}/api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(OPS) });
+      const response = await fetch(`${instance.base}/api/admin/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(OPS),
+      });
       expect(response.status).toBe(429);
     }
   });
@@ -163,7 +185,11 @@ describe('two server processes on one database', () => {
     const answers = await Promise.all(
       Array.from({ length: 100 }, async (_, i) => {
         const instance = instances[i % 2]!;
-        const response = await fetch(`${instance.base}/trpc/missions.claim`, { method: 'POST', headers: { 'content-type': 'application/json', authorization }, body });
+        const response = await fetch(`${instance.base}/trpc/missions.claim`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization },
+          body,
+        });
         return { instance: i % 2, status: response.status };
       }),
     );

@@ -1,6 +1,7 @@
 import type { Express } from 'express';
 
-const PAGE_STYLE = 'body{font-family:system-ui,sans-serif;max-width:720px;margin:0 auto;padding:24px;line-height:1.6;background:#191919;color:#f2f4f1}a{color:#86e54b}h1{font-size:26px}';
+const PAGE_STYLE =
+  'body{font-family:system-ui,sans-serif;max-width:720px;margin:0 auto;padding:24px;line-height:1.6;background:#191919;color:#f2f4f1}a{color:#86e54b}h1{font-size:26px}';
 
 function page(title: string, paragraphs: string[]): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title} · Gift Rewards</title><style>${PAGE_STYLE}</style></head><body><h1>${title}</h1>${paragraphs.map((p) => `<p>${p}</p>`).join('')}<p><a href="/">Back to Gift Rewards</a></p></body></html>`;

@@ -47,11 +47,15 @@ describe('finding 3: tRPC batches and floods', () => {
   it('refuses a batch of 1,500 home.get calls in one GET, and serves a batch as large as the client sends', async () => {
     const auth = tmaHeader({ user: { id: 6_000_001 } });
     const paths = (n: number) => Array.from({ length: n }, () => 'home.get').join(',');
-    const flood = await request(app).get(`/trpc/${paths(1500)}?batch=1&input={}`).set('Authorization', auth);
+    const flood = await request(app)
+      .get(`/trpc/${paths(1500)}?batch=1&input={}`)
+      .set('Authorization', auth);
     expect(flood.status).toBe(400);
     expect(flood.text).toContain('Batch call exceeds maximum size');
 
-    const allowed = await request(app).get(`/trpc/${paths(TRPC_MAX_BATCH_SIZE)}?batch=1&input={}`).set('Authorization', auth);
+    const allowed = await request(app)
+      .get(`/trpc/${paths(TRPC_MAX_BATCH_SIZE)}?batch=1&input={}`)
+      .set('Authorization', auth);
     expect(allowed.status).toBe(200);
     expect(allowed.body).toHaveLength(TRPC_MAX_BATCH_SIZE);
   });
@@ -72,7 +76,9 @@ describe('finding 3: tRPC batches and floods', () => {
     const limit = LOGIN_CODE_REQUESTS_PER_ADDRESS.limit;
     const statuses: number[] = [];
     for (let i = 0; i <= limit; i++) {
-      const res = await request(app).post('/trpc/auth.requestLoginCode').send({ json: { username: `someone_${i}` } });
+      const res = await request(app)
+        .post('/trpc/auth.requestLoginCode')
+        .send({ json: { username: `someone_${i}` } });
       statuses.push(res.status);
     }
     expect(statuses.slice(0, limit).every((s) => s === 200)).toBe(true);
@@ -88,7 +94,15 @@ describe('finding 3: tRPC batches and floods', () => {
     expect(count(claimCodes as string[], 'RATE_LIMITED')).toBe(5);
 
     const payloads = [];
-    for (let i = 0; i <= PROOF_PAYLOADS_PER_PLAYER.limit; i++) payloads.push(await playerCaller(player).wallet.proofPayload().then(() => 'OK', (e) => e.cause?.code));
+    for (let i = 0; i <= PROOF_PAYLOADS_PER_PLAYER.limit; i++)
+      payloads.push(
+        await playerCaller(player)
+          .wallet.proofPayload()
+          .then(
+            () => 'OK',
+            (e) => e.cause?.code,
+          ),
+      );
     expect(payloads.slice(0, PROOF_PAYLOADS_PER_PLAYER.limit).every((c) => c === 'OK')).toBe(true);
     expect(payloads.at(-1)).toBe('RATE_LIMITED');
     // another player is not held back by this one
@@ -101,10 +115,16 @@ describe('finding 4: X-Forwarded-For and the sign-in lockout', () => {
     const app = newApp();
     const { account } = await createOperator();
     for (let i = 0; i < 10; i++) {
-      const res = await request(app).post('/api/admin/login').set('X-Forwarded-For', `203.0.113.${i + 1}`).send({ username: account.username, password: `guess ${i}` });
+      const res = await request(app)
+        .post('/api/admin/login')
+        .set('X-Forwarded-For', `203.0.113.${i + 1}`)
+        .send({ username: account.username, password: `guess ${i}` });
       expect(res.status).toBe(401);
     }
-    const next = await request(app).post('/api/admin/login').set('X-Forwarded-For', '198.51.100.77').send({ username: account.username, password: OPERATOR_PASSWORD });
+    const next = await request(app)
+      .post('/api/admin/login')
+      .set('X-Forwarded-For', '198.51.100.77')
+      .send({ username: account.username, password: OPERATOR_PASSWORD });
     expect(next.status).toBe(429);
   });
 
@@ -112,10 +132,22 @@ describe('finding 4: X-Forwarded-For and the sign-in lockout', () => {
     const app = newApp({ TRUST_PROXY: 'loopback' });
     const { account } = await createOperator();
     for (let i = 0; i < 10; i++) {
-      await request(app).post('/api/admin/login').set('X-Forwarded-For', '203.0.113.50').send({ username: account.username, password: `guess ${i}` }).expect(401);
+      await request(app)
+        .post('/api/admin/login')
+        .set('X-Forwarded-For', '203.0.113.50')
+        .send({ username: account.username, password: `guess ${i}` })
+        .expect(401);
     }
-    await request(app).post('/api/admin/login').set('X-Forwarded-For', '203.0.113.50').send({ username: account.username, password: OPERATOR_PASSWORD }).expect(429);
-    await request(app).post('/api/admin/login').set('X-Forwarded-For', '198.51.100.9').send({ username: account.username, password: OPERATOR_PASSWORD }).expect(200);
+    await request(app)
+      .post('/api/admin/login')
+      .set('X-Forwarded-For', '203.0.113.50')
+      .send({ username: account.username, password: OPERATOR_PASSWORD })
+      .expect(429);
+    await request(app)
+      .post('/api/admin/login')
+      .set('X-Forwarded-For', '198.51.100.9')
+      .send({ username: account.username, password: OPERATOR_PASSWORD })
+      .expect(200);
   });
 });
 
@@ -130,7 +162,10 @@ describe('finding 5: malformed requests before sign-in', () => {
     const charset = await request(app).post('/api/admin/login').set('Content-Type', 'application/json; charset=foo').send(body);
     expect(charset.status).toBe(415);
     expect(charset.body).toEqual({ message: 'Send the body as uncompressed UTF-8 application/json', code: 'BAD_INPUT' });
-    const notJson = await request(app).post('/trpc/auth.requestLoginCode').set('Content-Type', 'application/jsonx').send(`${'['.repeat(20_000)}${']'.repeat(20_000)}`);
+    const notJson = await request(app)
+      .post('/trpc/auth.requestLoginCode')
+      .set('Content-Type', 'application/jsonx')
+      .send(`${'['.repeat(20_000)}${']'.repeat(20_000)}`);
     expect(notJson.status).toBe(415);
 
     const deep = `{"json":${'['.repeat(20_000)}${']'.repeat(20_000)}}`;
@@ -138,14 +173,19 @@ describe('finding 5: malformed requests before sign-in', () => {
     expect(nested.status).toBe(400);
     expect(nested.body).toEqual({ message: 'Request nested too deeply', code: 'BAD_INPUT' });
     // a URL holds less: 1,000 deep is already far past the limit
-    const inQuery = await request(app).get('/trpc/home.get').query({ input: `{"json":${'['.repeat(1000)}${']'.repeat(1000)}}` });
+    const inQuery = await request(app)
+      .get('/trpc/home.get')
+      .query({ input: `{"json":${'['.repeat(1000)}${']'.repeat(1000)}}` });
     expect(inQuery.status).toBe(400);
     const onConsole = await request(app).post('/api/admin/login').set('Content-Type', 'application/json').send(deep);
     expect(onConsole.status).toBe(400);
 
     expect(errors()).toEqual([]);
     // an ordinary body still works
-    await request(app).post('/trpc/auth.requestLoginCode').send({ json: { username: 'plain_body' } }).expect(200);
+    await request(app)
+      .post('/trpc/auth.requestLoginCode')
+      .send({ json: { username: 'plain_body' } })
+      .expect(200);
   });
 });
 
@@ -167,7 +207,9 @@ describe('finding 7: small ones', () => {
     await bootstrapSuperAdmin('SECADMIN', 'bootstrap password 1');
     expect(await AccountModel.countDocuments({ usernameKey: 'secadmin' })).toBe(1);
 
-    const racers = await Promise.all(['RaceName', 'racename', 'RACENAME', 'raceName', 'RaceNAME'].map((username) => api.post('/accounts', { username, password: 'long enough password' })));
+    const racers = await Promise.all(
+      ['RaceName', 'racename', 'RACENAME', 'raceName', 'RaceNAME'].map((username) => api.post('/accounts', { username, password: 'long enough password' })),
+    );
     expect(racers.filter((r) => r.status === 201)).toHaveLength(1);
     expect(await AccountModel.countDocuments({ usernameKey: 'racename' })).toBe(1);
   });
@@ -223,8 +265,12 @@ describe('finding 7: small ones', () => {
       const app = newApp(env);
       await createPlayer({ username: 'real_player', usernameLower: 'real_player', messagePermission: true });
 
-      const unknown = await request(app).post('/trpc/auth.requestLoginCode').send({ json: { username: 'nobody_plays_here' } });
-      const real = await request(app).post('/trpc/auth.requestLoginCode').send({ json: { username: 'real_player' } });
+      const unknown = await request(app)
+        .post('/trpc/auth.requestLoginCode')
+        .send({ json: { username: 'nobody_plays_here' } });
+      const real = await request(app)
+        .post('/trpc/auth.requestLoginCode')
+        .send({ json: { username: 'real_player' } });
       events.push('answer');
       expect(real.status).toBe(200);
       expect(real.body).toEqual(unknown.body);

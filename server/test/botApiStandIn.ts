@@ -109,7 +109,10 @@ export async function startBotApiStandIn(token: string): Promise<BotApiStandIn> 
         case 'getUpdates':
           return getUpdates(res, params);
         case 'setWebhook':
-          state.webhook = { url: String(params.url), ...(typeof params.secret_token === 'string' && params.secret_token ? { secret_token: params.secret_token } : {}) };
+          state.webhook = {
+            url: String(params.url),
+            ...(typeof params.secret_token === 'string' && params.secret_token ? { secret_token: params.secret_token } : {}),
+          };
           return ok(res, true);
         case 'deleteWebhook':
           state.webhook = null;

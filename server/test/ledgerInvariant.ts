@@ -8,10 +8,7 @@ type Id = string | Types.ObjectId;
  * entries, none is negative, and no entry is left pending. Returns the balances by coin id.
  */
 export async function expectLedgerMatchesBalances(userId: Id): Promise<Map<string, bigint>> {
-  const [balances, entries] = await Promise.all([
-    BalanceModel.find({ user: userId }).lean(),
-    LedgerEntryModel.find({ user: userId }).lean(),
-  ]);
+  const [balances, entries] = await Promise.all([BalanceModel.find({ user: userId }).lean(), LedgerEntryModel.find({ user: userId }).lean()]);
   expect(entries.filter((e) => e.state !== 'posted')).toEqual([]);
   const posted = new Map<string, bigint>();
   for (const e of entries) posted.set(String(e.coin), (posted.get(String(e.coin)) ?? 0n) + BigInt(e.amount));

@@ -23,7 +23,10 @@ export function signInitData(launch: LaunchToSign, botToken: string = TEST_BOT_T
   if (launch.startParam !== undefined) fields.set('start_param', launch.startParam);
   if (launch.queryId !== undefined) fields.set('query_id', launch.queryId);
   for (const [key, value] of Object.entries(launch.extra ?? {})) fields.set(key, value);
-  const checkString = [...fields.keys()].sort().map((key) => `${key}=${fields.get(key)}`).join('\n');
+  const checkString = [...fields.keys()]
+    .sort()
+    .map((key) => `${key}=${fields.get(key)}`)
+    .join('\n');
   const secret = createHmac('sha256', 'WebAppData').update(botToken).digest();
   fields.set('hash', createHmac('sha256', secret).update(checkString).digest('hex'));
   return new URLSearchParams([...fields.entries()]).toString();

@@ -70,10 +70,7 @@ export function signTonProof(
     network?: TonProofInput['network'];
   },
 ): TonProofInput {
-  const signature = sign(
-    walletSigningHash(wallet.address, options.domain, options.timestamp, options.payload),
-    options.signingKey ?? wallet.keyPair.secretKey,
-  );
+  const signature = sign(walletSigningHash(wallet.address, options.domain, options.timestamp, options.payload), options.signingKey ?? wallet.keyPair.secretKey);
   return {
     address: options.address ?? wallet.address.toRawString(),
     network: options.network ?? '-239',

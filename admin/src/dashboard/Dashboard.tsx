@@ -5,8 +5,18 @@ import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, X
 import { Title, useBasename, useTranslate } from 'react-admin';
 import { useConsoleCalls } from '../dataProvider';
 
-interface CoinAmount { coin: string; symbol: string; amount: string; count?: number }
-interface DayFigures { date: string; newPlayers?: number; claims?: number; withdrawals?: number }
+interface CoinAmount {
+  coin: string;
+  symbol: string;
+  amount: string;
+  count?: number;
+}
+interface DayFigures {
+  date: string;
+  newPlayers?: number;
+  claims?: number;
+  withdrawals?: number;
+}
 interface DashboardFigures {
   players: number | null;
   newToday: number | null;
@@ -43,22 +53,42 @@ const perCoin = (rows: CoinAmount[]) => (rows.length ? rows.map((r) => `${r.amou
 const coinLines = (rows: CoinAmount[]) =>
   rows.length ? (
     <Box component="span" sx={{ display: 'block', fontSize: '1.25rem', lineHeight: 1.6 }}>
-      {rows.map((r) => <Box component="span" key={r.coin} sx={{ display: 'block' }}>{r.amount} {r.symbol}</Box>)}
+      {rows.map((r) => (
+        <Box component="span" key={r.coin} sx={{ display: 'block' }}>
+          {r.amount} {r.symbol}
+        </Box>
+      ))}
     </Box>
-  ) : '0';
+  ) : (
+    '0'
+  );
 
 /** One figure; left out when the account may not read what it counts (the server answers null). */
 function FigureCard({ id, label, value, detail, to }: { id: string; label: string; value: ReactNode; detail?: ReactNode; to?: string }) {
   const body = (
     <CardContent>
-      <Typography variant="body2" color="text.secondary">{label}</Typography>
-      <Typography variant="h4" component="div" data-testid={`figure-dashboard.${id}`} sx={{ wordBreak: 'break-word' }}>{value}</Typography>
-      {detail && <Typography variant="body2" color="text.secondary" data-testid={`figure-dashboard.${id}-detail`}>{detail}</Typography>}
+      <Typography variant="body2" color="text.secondary">
+        {label}
+      </Typography>
+      <Typography variant="h4" component="div" data-testid={`figure-dashboard.${id}`} sx={{ wordBreak: 'break-word' }}>
+        {value}
+      </Typography>
+      {detail && (
+        <Typography variant="body2" color="text.secondary" data-testid={`figure-dashboard.${id}-detail`}>
+          {detail}
+        </Typography>
+      )}
     </CardContent>
   );
   return (
     <Card sx={{ flex: '1 1 200px', minWidth: 0 }}>
-      {to ? <Box component={Link} to={to} sx={{ display: 'block', color: 'inherit', textDecoration: 'none' }}>{body}</Box> : body}
+      {to ? (
+        <Box component={Link} to={to} sx={{ display: 'block', color: 'inherit', textDecoration: 'none' }}>
+          {body}
+        </Box>
+      ) : (
+        body
+      )}
     </Card>
   );
 }
@@ -84,7 +114,9 @@ function TrendChart({ days }: { days: DayFigures[] }) {
             <YAxis allowDecimals={false} />
             <Tooltip />
             <Legend />
-            {shown.map((s) => <Line key={s.key} type="monotone" dataKey={s.key} name={s.label} stroke={s.color} strokeWidth={2} dot={false} isAnimationActive={false} />)}
+            {shown.map((s) => (
+              <Line key={s.key} type="monotone" dataKey={s.key} name={s.label} stroke={s.color} strokeWidth={2} dot={false} isAnimationActive={false} />
+            ))}
           </LineChart>
         </ResponsiveContainer>
       </CardContent>
@@ -102,11 +134,34 @@ export function Dashboard() {
   const loading = '…';
   const f = figures;
   const cards: Array<{ id: string; label: string; value: ReactNode; detail?: ReactNode; to?: string } | null> = [
-    f?.players !== null ? { id: 'players', label: translate('dashboard.players'), value: f?.players ?? loading, detail: f ? `${f.activeToday} active today` : undefined, to: `${basename}/users` } : null,
+    f?.players !== null
+      ? {
+          id: 'players',
+          label: translate('dashboard.players'),
+          value: f?.players ?? loading,
+          detail: f ? `${f.activeToday} active today` : undefined,
+          to: `${basename}/users`,
+        }
+      : null,
     f?.newToday !== null ? { id: 'newToday', label: translate('dashboard.newToday'), value: f?.newToday ?? loading } : null,
     f?.missionsDoneToday !== null ? { id: 'missionsDone', label: translate('dashboard.missionsDone'), value: f?.missionsDoneToday ?? loading } : null,
-    f?.reviewsWaiting !== null ? { id: 'pendingReviews', label: translate('dashboard.pendingReviews'), value: f?.reviewsWaiting ?? loading, to: `${basename}/user-missions?filter=${reviewFilter}` } : null,
-    f?.pendingWithdrawals !== null ? { id: 'pendingWithdraws', label: translate('dashboard.pendingWithdraws'), value: f?.pendingWithdrawals?.count ?? loading, detail: f?.pendingWithdrawals ? perCoin(f.pendingWithdrawals.byCoin) : undefined, to: `${basename}/withdraw` } : null,
+    f?.reviewsWaiting !== null
+      ? {
+          id: 'pendingReviews',
+          label: translate('dashboard.pendingReviews'),
+          value: f?.reviewsWaiting ?? loading,
+          to: `${basename}/user-missions?filter=${reviewFilter}`,
+        }
+      : null,
+    f?.pendingWithdrawals !== null
+      ? {
+          id: 'pendingWithdraws',
+          label: translate('dashboard.pendingWithdraws'),
+          value: f?.pendingWithdrawals?.count ?? loading,
+          detail: f?.pendingWithdrawals ? perCoin(f.pendingWithdrawals.byCoin) : undefined,
+          to: `${basename}/withdraw`,
+        }
+      : null,
     f?.coinsIssued !== null ? { id: 'coinsIssued', label: 'Coins issued', value: f?.coinsIssued ? coinLines(f.coinsIssued) : loading } : null,
     f?.miningRunning !== null ? { id: 'miningRunning', label: 'Mining sessions running', value: f?.miningRunning ?? loading } : null,
     f?.stakedLocked !== null ? { id: 'stakedLocked', label: 'Locked in stakes', value: f?.stakedLocked ? coinLines(f.stakedLocked) : loading } : null,
@@ -114,9 +169,7 @@ export function Dashboard() {
   return (
     <Box sx={{ mt: 2, display: 'flex', flexDirection: 'column', gap: 2 }}>
       <Title title={translate('dashboard.title')} />
-      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2 }}>
-        {cards.map((card) => card && <FigureCard key={card.id} {...card} />)}
-      </Box>
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2 }}>{cards.map((card) => card && <FigureCard key={card.id} {...card} />)}</Box>
       {f && <TrendChart days={f.chart} />}
       {f && cards.every((c) => c === null) && <Typography>Choose a page from the menu.</Typography>}
     </Box>

@@ -13,15 +13,26 @@ export interface CountedTab {
 
 function TabLabel({ resource, tab }: { resource: string; tab: CountedTab }) {
   const { total } = useGetList(resource, { pagination: { page: 1, perPage: 1 }, sort: { field: 'createdAt', order: 'DESC' }, filter: tab.filter });
-  return <span>{tab.label} ({total ?? '…'})</span>;
+  return (
+    <span>
+      {tab.label} ({total ?? '…'})
+    </span>
+  );
 }
 
 /** Status tabs with their counts above a list; they scroll sideways on a phone rather than hide. */
 export function CountedTabs({ resource, tabs, value, onChange }: { resource: string; tabs: CountedTab[]; value: string; onChange?: (value: string) => void }) {
   return (
-    <Tabs value={value} onChange={(_event, next: string) => onChange?.(next)} variant="scrollable" scrollButtons="auto" allowScrollButtonsMobile indicatorColor="primary" 
+    <Tabs
+      value={value}
+      onChange={(_event, next: string) => onChange?.(next)}
+      variant="scrollable"
+      scrollButtons="auto"
+      allowScrollButtonsMobile
+      indicatorColor="primary"
       // on a phone the list grows with its widest child: the tabs scroll inside the window instead
-      sx={{ borderBottom: 1, borderColor: 'divider', maxWidth: { xs: 'calc(100vw - 16px)', md: '100%' } }}>
+      sx={{ borderBottom: 1, borderColor: 'divider', maxWidth: { xs: 'calc(100vw - 16px)', md: '100%' } }}
+    >
       {tabs.map((tab) =>
         tab.to ? (
           <Tab key={tab.value} value={tab.value} label={<TabLabel resource={resource} tab={tab} />} component={Link} to={tab.to} />

@@ -6,5 +6,9 @@ export function ShortText({ source }: { source: string; label?: string; sortable
   const value = String(useFieldValue({ source }) ?? '');
   if (!value) return <Typography variant="body2">—</Typography>;
   const short = value.length > 16 ? `${value.slice(0, 6)}…${value.slice(-6)}` : value;
-  return <Typography variant="body2" title={value} sx={{ fontFamily: 'monospace', whiteSpace: 'nowrap' }}>{short}</Typography>;
+  return (
+    <Typography variant="body2" title={value} sx={{ fontFamily: 'monospace', whiteSpace: 'nowrap' }}>
+      {short}
+    </Typography>
+  );
 }

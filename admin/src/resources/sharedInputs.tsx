@@ -1,6 +1,19 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { BooleanInput, Button, SaveButton, TextInput, Toolbar, TopToolbar, useBasename, useCanAccess, useRecordContext, useResourceContext, ListButton, ShowButton } from 'react-admin';
+import {
+  BooleanInput,
+  Button,
+  SaveButton,
+  TextInput,
+  Toolbar,
+  TopToolbar,
+  useBasename,
+  useCanAccess,
+  useRecordContext,
+  useResourceContext,
+  ListButton,
+  ShowButton,
+} from 'react-admin';
 import HistoryIcon from '@mui/icons-material/History';
 
 /** Display order and visibility, shared by every content record; no native min/step, the schema says what fits. */

@@ -31,7 +31,10 @@ describe('opening a t.me link inside Telegram (spec §5, §7)', () => {
 describe('Go', () => {
   it('opens t.me links inside Telegram and other links in the browser', () => {
     const opened: string[] = [];
-    window.open = ((url: string) => { opened.push(url); return null; }) as typeof window.open;
+    window.open = ((url: string) => {
+      opened.push(url);
+      return null;
+    }) as typeof window.open;
     window.location.hash = '#tgWebAppData=query_id%3D1&tgWebAppVersion=7.0';
     openLink('https://t.me/toncoin');
     openLink('https://ton.org/');

@@ -70,8 +70,12 @@ describe('cache settings (spec §9)', () => {
         if (reads === 1) throw new Refusal('INTERNAL', 503);
         return [];
       },
-      'user.me': () => { throw new Refusal('UNAUTHORIZED', 401); },
-      'mining.start': () => { throw new Refusal('INTERNAL', 503); },
+      'user.me': () => {
+        throw new Refusal('UNAUTHORIZED', 401);
+      },
+      'mining.start': () => {
+        throw new Refusal('INTERNAL', 503);
+      },
     });
     const client = createTrpcClient({ fetch: server.fetch });
     await expect(client.home.currency.query()).resolves.toEqual([]);
@@ -86,7 +90,11 @@ describe('cache settings (spec §9)', () => {
 
   it('gives up on a read after one retry', async () => {
     const { createTrpcClient } = await freshClient();
-    const server = fakeTrpcServer({ 'home.currency': () => { throw new Refusal('INTERNAL', 503); } });
+    const server = fakeTrpcServer({
+      'home.currency': () => {
+        throw new Refusal('INTERNAL', 503);
+      },
+    });
     await expect(createTrpcClient({ fetch: server.fetch }).home.currency.query()).rejects.toThrow();
     expect(server.calls).toHaveLength(2);
   });

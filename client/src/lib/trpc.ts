@@ -8,7 +8,7 @@ import type { AppRouter } from '@gift/server';
 import { telegramInitData } from './telegram';
 
 export const trpc = createTRPCReact<AppRouter>();
-export type {  RouterOutputs } from '@gift/server';
+export type { RouterOutputs } from '@gift/server';
 
 /** Where the token of a web sign-in (username + code, outside Telegram) is kept. */
 export const PLAYER_TOKEN_KEY = 'playerToken';

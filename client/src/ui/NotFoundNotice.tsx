@@ -8,8 +8,12 @@ export function NotFoundNotice({ title, text, backTo }: { title: string; text: s
   return (
     <section className="page">
       <PageHeader title={title} backTo={backTo} />
-      <p className="notice" role="alert">{text}</p>
-      <Link className="button" to="/">{t('notFound.home')}</Link>
+      <p className="notice" role="alert">
+        {text}
+      </p>
+      <Link className="button" to="/">
+        {t('notFound.home')}
+      </Link>
     </section>
   );
 }

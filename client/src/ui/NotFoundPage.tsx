@@ -9,7 +9,9 @@ export function NotFoundPage() {
       <p className="status-code">404</p>
       <h1>{t('notFound.title')}</h1>
       <p>{t('notFound.text')}</p>
-      <Link className="button" to="/">{t('notFound.home')}</Link>
+      <Link className="button" to="/">
+        {t('notFound.home')}
+      </Link>
     </section>
   );
 }

@@ -9,10 +9,14 @@ export function PageHeader({ title, backTo, children }: { title: string; backTo?
     <header className="page-header">
       {backTo && (
         <Link to={backTo} className="back-link" aria-label={t('common.back')}>
-          <span aria-hidden="true" className="back-arrow">‹</span>
+          <span aria-hidden="true" className="back-arrow">
+            ‹
+          </span>
         </Link>
       )}
-      <h1><bdi>{title}</bdi></h1>
+      <h1>
+        <bdi>{title}</bdi>
+      </h1>
       {children}
     </header>
   );

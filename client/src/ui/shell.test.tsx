@@ -14,12 +14,20 @@ afterEach(() => {
 
 function Saver() {
   const toast = useToast();
-  return <button type="button" onClick={() => toast('Saved', 'success')}>save</button>;
+  return (
+    <button type="button" onClick={() => toast('Saved', 'success')}>
+      save
+    </button>
+  );
 }
 
 it('shows toasts top-right and closes each after 1000 ms', () => {
   jest.useFakeTimers();
-  render(<ToastProvider><Saver /></ToastProvider>);
+  render(
+    <ToastProvider>
+      <Saver />
+    </ToastProvider>,
+  );
   act(() => screen.getByRole('button', { name: 'save' }).click());
   const toast = screen.getByText('Saved');
   expect(toast.parentElement).toHaveClass('toasts');
@@ -62,13 +70,21 @@ describe('a fatal error', () => {
   });
 
   it('shows players the error view', () => {
-    render(<ErrorBoundary><Broken /></ErrorBoundary>);
+    render(
+      <ErrorBoundary>
+        <Broken />
+      </ErrorBoundary>,
+    );
     expect(screen.getByRole('heading', { name: 'Internal Server Error' })).toBeInTheDocument();
   });
 
   it('is logged and shows no error page to a crawler', () => {
     Object.defineProperty(navigator, 'userAgent', { value: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)', configurable: true });
-    const { container } = render(<ErrorBoundary><Broken /></ErrorBoundary>);
+    const { container } = render(
+      <ErrorBoundary>
+        <Broken />
+      </ErrorBoundary>,
+    );
     expect(container).toBeEmptyDOMElement();
     expect(logged.some((args) => args[0] === 'The app failed to render')).toBe(true);
   });
@@ -77,7 +93,12 @@ describe('a fatal error', () => {
 it('says the player is offline when a page cannot load without a connection', async () => {
   Object.defineProperty(navigator, 'onLine', { value: false, configurable: true });
   try {
-    renderApp('/currency', { ...signedInPlayer, 'home.currency': () => { throw new TypeError('Failed to fetch'); } });
+    renderApp('/currency', {
+      ...signedInPlayer,
+      'home.currency': () => {
+        throw new TypeError('Failed to fetch');
+      },
+    });
     expect(await screen.findByRole('alert', {}, { timeout: 4000 })).toHaveTextContent('You are offline. Check your connection and try again.');
   } finally {
     Object.defineProperty(navigator, 'onLine', { value: true, configurable: true });
@@ -91,7 +112,12 @@ it("offers 'Install the app' on the profile where the browser has an install pro
   expect(await screen.findByText('Settings')).toBeInTheDocument();
   expect(screen.queryByRole('button', { name: 'Install the app' })).not.toBeInTheDocument();
   const prompt = jest.fn(async () => undefined);
-  act(() => void window.dispatchEvent(Object.assign(new Event('beforeinstallprompt', { cancelable: true }), { prompt, userChoice: Promise.resolve({ outcome: 'accepted' }) })));
+  act(
+    () =>
+      void window.dispatchEvent(
+        Object.assign(new Event('beforeinstallprompt', { cancelable: true }), { prompt, userChoice: Promise.resolve({ outcome: 'accepted' }) }),
+      ),
+  );
   await userEvent.click(await screen.findByRole('button', { name: 'Install the app' }));
   expect(prompt).toHaveBeenCalledTimes(1);
   expect(screen.queryByRole('button', { name: 'Install the app' })).not.toBeInTheDocument();

@@ -28,7 +28,9 @@ export function ToastProvider({ children }: { children: ReactNode }) {
       {children}
       <div className="toasts" role="status" aria-live="polite">
         {toasts.map((toast) => (
-          <div key={toast.id} className={`toast toast-${toast.kind}`}>{toast.text}</div>
+          <div key={toast.id} className={`toast toast-${toast.kind}`}>
+            {toast.text}
+          </div>
         ))}
       </div>
     </ToastContext.Provider>

@@ -26,7 +26,9 @@ export async function connectDatabase(env: Env, logger: Logger): Promise<Databas
     const embedded = await startEmbeddedMongo().catch((error: unknown) => {
       // a production install (npm ci --omit=dev) has no embedded database: say what to do instead
       if ((error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' || (error as { code?: string }).code === 'MODULE_NOT_FOUND')
-        throw new EnvError(['MONGO_URL: not set, and the embedded database is not installed here (it comes with the development dependencies, `npm install`). Set MONGO_URL to a MongoDB, e.g. mongodb://localhost:27017/gift']);
+        throw new EnvError([
+          'MONGO_URL: not set, and the embedded database is not installed here (it comes with the development dependencies, `npm install`). Set MONGO_URL to a MongoDB, e.g. mongodb://localhost:27017/gift',
+        ]);
       throw error;
     });
     uri = withDatabaseName(embedded.uri, 'gift');

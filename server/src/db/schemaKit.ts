@@ -48,7 +48,8 @@ export function applyConventions<S extends Schema>(schema: S): S {
         if (typeof value === 'number') setPath(ret, path, fromMicros(BigInt(value)));
       }
       for (const [key, value] of Object.entries(ret)) {
-        if (value && typeof value === 'object' && (value as { _bsontype?: string })._bsontype === 'ObjectId') ret[key] = (value as Types.ObjectId).toHexString();
+        if (value && typeof value === 'object' && (value as { _bsontype?: string })._bsontype === 'ObjectId')
+          ret[key] = (value as Types.ObjectId).toHexString();
       }
       return ret;
     },

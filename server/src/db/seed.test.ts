@@ -15,7 +15,10 @@ describe('the demo data of the embedded database', () => {
   });
 
   it('is created once however many times the server starts', async () => {
-    const counts = () => Promise.all([GiftCoinModel, MissionModel, CategoryModel, UserModel, LedgerEntryModel].map((m: { countDocuments: () => Promise<number> }) => m.countDocuments()));
+    const counts = () =>
+      Promise.all(
+        [GiftCoinModel, MissionModel, CategoryModel, UserModel, LedgerEntryModel].map((m: { countDocuments: () => Promise<number> }) => m.countDocuments()),
+      );
     const before = await counts();
     expect(await seedDemoData(silentLogger)).toBe(false);
     const after = await counts();
@@ -66,7 +69,7 @@ describe('the demo data of the embedded database', () => {
     });
   });
 
-  it("gives every demo player a balance equal to the sum of their ledger, and counters that match their missions", async () => {
+  it('gives every demo player a balance equal to the sum of their ledger, and counters that match their missions', async () => {
     const players = await UserModel.find().lean();
     expect(players.length).toBeGreaterThanOrEqual(3);
     const entries = await LedgerEntryModel.find({ state: 'posted' }).lean();

@@ -53,32 +53,203 @@ const CATEGORIES = [
 ] as const;
 
 const MISSIONS: MissionSeed[] = [
-  { key: 'welcome', category: 'start', title: 'Claim your welcome bonus', description: 'Welcome to Gift Rewards! Tap Claim to collect your first GIFT.', verifyType: 'auto', reward: '100', mustDone: true, claimButton: 'Claim' },
-  { key: 'guide', category: 'start', title: 'Read how Gift Rewards works', description: 'Open the short guide about missions, mining and staking. Claim unlocks one minute after you open it.', verifyType: 'time', reward: '150', link: 'https://telegra.ph/How-Gift-Rewards-works-05-01', verifyDuration: 1, mustDone: true, goButton: 'Read' },
-  { key: 'story', category: 'start', title: 'Post a story about Gift Rewards', description: 'Share a Telegram story that mentions @GiftRewardsBot. Tap Claim once it is up: an operator checks it and credits the reward.', verifyType: 'manual', reward: '1000', link: 'https://t.me/GiftRewardsBot', goButton: 'Open' },
-  { key: 'ton-channel', category: 'social', title: 'Join the TON community channel', description: 'Subscribe to the TON channel for news from the ecosystem. The bot checks your membership.', verifyType: 'telegram', reward: '300', link: 'https://t.me/toncoin', goButton: 'Join' },
-  { key: 'telegram-news', category: 'social', title: 'Subscribe to Telegram News', description: 'Stay up to date with new Telegram features.', verifyType: 'telegram', reward: '200', link: 'https://t.me/telegram', goButton: 'Join' },
-  { key: 'youtube', category: 'social', title: 'Watch: what is TON?', description: 'Watch the video to the end. The secret code is said in the last minute: type it to claim.', verifyType: 'youtube', reward: '400', link: 'https://www.youtube.com/@the_open_network', secretCode: 'OPENNETWORK', goButton: 'Watch' },
-  { key: 'instagram', category: 'social', title: 'Follow TON on Instagram', description: 'Follow the TON account on Instagram. Claim unlocks two minutes after you open it.', verifyType: 'instagram', reward: '200', link: 'https://www.instagram.com/ton_blockchain/', verifyDuration: 2, goButton: 'Follow' },
-  { key: 'website', category: 'social', title: 'Visit ton.org', description: 'Have a look around the TON website.', verifyType: 'time', reward: '50', link: 'https://ton.org', verifyDuration: 1, goButton: 'Visit' },
-  { key: 'stonfi-channel', category: 'partners', title: 'Join STON.fi on Telegram', description: 'Join the channel of the STON.fi exchange.', verifyType: 'telegram', reward: '250', link: 'https://t.me/stonfidex', goButton: 'Join' },
-  { key: 'tonkeeper', category: 'partners', title: 'Get Tonkeeper', description: 'Install the Tonkeeper wallet: you will need a TON wallet to withdraw.', verifyType: 'auto', reward: '75', link: 'https://tonkeeper.com', goButton: 'Open' },
-  { key: 'getgems', category: 'partners', title: 'Explore Getgems', description: 'Browse the NFT marketplace of TON for two minutes.', verifyType: 'time', reward: '120', link: 'https://getgems.io', verifyDuration: 2, goButton: 'Explore' },
-  { key: 'swap', category: 'partners', title: 'Make your first swap on STON.fi', description: 'Swap any amount on STON.fi, then tap Claim: an operator checks it and credits the reward.', verifyType: 'manual', reward: '0.1', coin: 'TON', link: 'https://app.ston.fi/swap', goButton: 'Swap' },
-  { key: 'stars', category: 'events', title: 'Collect launch-week Stars', description: 'A thank-you for joining in launch week.', verifyType: 'auto', reward: '10', coin: 'STAR' },
+  {
+    key: 'welcome',
+    category: 'start',
+    title: 'Claim your welcome bonus',
+    description: 'Welcome to Gift Rewards! Tap Claim to collect your first GIFT.',
+    verifyType: 'auto',
+    reward: '100',
+    mustDone: true,
+    claimButton: 'Claim',
+  },
+  {
+    key: 'guide',
+    category: 'start',
+    title: 'Read how Gift Rewards works',
+    description: 'Open the short guide about missions, mining and staking. Claim unlocks one minute after you open it.',
+    verifyType: 'time',
+    reward: '150',
+    link: 'https://telegra.ph/How-Gift-Rewards-works-05-01',
+    verifyDuration: 1,
+    mustDone: true,
+    goButton: 'Read',
+  },
+  {
+    key: 'story',
+    category: 'start',
+    title: 'Post a story about Gift Rewards',
+    description: 'Share a Telegram story that mentions @GiftRewardsBot. Tap Claim once it is up: an operator checks it and credits the reward.',
+    verifyType: 'manual',
+    reward: '1000',
+    link: 'https://t.me/GiftRewardsBot',
+    goButton: 'Open',
+  },
+  {
+    key: 'ton-channel',
+    category: 'social',
+    title: 'Join the TON community channel',
+    description: 'Subscribe to the TON channel for news from the ecosystem. The bot checks your membership.',
+    verifyType: 'telegram',
+    reward: '300',
+    link: 'https://t.me/toncoin',
+    goButton: 'Join',
+  },
+  {
+    key: 'telegram-news',
+    category: 'social',
+    title: 'Subscribe to Telegram News',
+    description: 'Stay up to date with new Telegram features.',
+    verifyType: 'telegram',
+    reward: '200',
+    link: 'https://t.me/telegram',
+    goButton: 'Join',
+  },
+  {
+    key: 'youtube',
+    category: 'social',
+    title: 'Watch: what is TON?',
+    description: 'Watch the video to the end. The secret code is said in the last minute: type it to claim.',
+    verifyType: 'youtube',
+    reward: '400',
+    link: 'https://www.youtube.com/@the_open_network',
+    secretCode: 'OPENNETWORK',
+    goButton: 'Watch',
+  },
+  {
+    key: 'instagram',
+    category: 'social',
+    title: 'Follow TON on Instagram',
+    description: 'Follow the TON account on Instagram. Claim unlocks two minutes after you open it.',
+    verifyType: 'instagram',
+    reward: '200',
+    link: 'https://www.instagram.com/ton_blockchain/',
+    verifyDuration: 2,
+    goButton: 'Follow',
+  },
+  {
+    key: 'website',
+    category: 'social',
+    title: 'Visit ton.org',
+    description: 'Have a look around the TON website.',
+    verifyType: 'time',
+    reward: '50',
+    link: 'https://ton.org',
+    verifyDuration: 1,
+    goButton: 'Visit',
+  },
+  {
+    key: 'stonfi-channel',
+    category: 'partners',
+    title: 'Join STON.fi on Telegram',
+    description: 'Join the channel of the STON.fi exchange.',
+    verifyType: 'telegram',
+    reward: '250',
+    link: 'https://t.me/stonfidex',
+    goButton: 'Join',
+  },
+  {
+    key: 'tonkeeper',
+    category: 'partners',
+    title: 'Get Tonkeeper',
+    description: 'Install the Tonkeeper wallet: you will need a TON wallet to withdraw.',
+    verifyType: 'auto',
+    reward: '75',
+    link: 'https://tonkeeper.com',
+    goButton: 'Open',
+  },
+  {
+    key: 'getgems',
+    category: 'partners',
+    title: 'Explore Getgems',
+    description: 'Browse the NFT marketplace of TON for two minutes.',
+    verifyType: 'time',
+    reward: '120',
+    link: 'https://getgems.io',
+    verifyDuration: 2,
+    goButton: 'Explore',
+  },
+  {
+    key: 'swap',
+    category: 'partners',
+    title: 'Make your first swap on STON.fi',
+    description: 'Swap any amount on STON.fi, then tap Claim: an operator checks it and credits the reward.',
+    verifyType: 'manual',
+    reward: '0.1',
+    coin: 'TON',
+    link: 'https://app.ston.fi/swap',
+    goButton: 'Swap',
+  },
+  {
+    key: 'stars',
+    category: 'events',
+    title: 'Collect launch-week Stars',
+    description: 'A thank-you for joining in launch week.',
+    verifyType: 'auto',
+    reward: '10',
+    coin: 'STAR',
+  },
   { key: 'spring', category: 'events', title: 'Spring quest', description: 'This quest has ended.', verifyType: 'auto', reward: '500', enabled: false },
 ];
 
 const DEMO_PLAYERS = [
-  { key: 'sara', telegramId: 5_214_330_871, firstName: 'Sara', lastName: 'Ahmadi', username: 'sara_ahmadi', language: 'fa' as const, isPremium: true, daysAgo: 12 },
-  { key: 'alex', telegramId: 6_031_447_920, firstName: 'Alex', lastName: 'Morgan', username: 'alexmorgan', language: 'en' as const, isPremium: false, daysAgo: 9, referrer: 'sara' },
-  { key: 'daniel', telegramId: 1_882_905_316, firstName: 'Daniel', lastName: 'Kim', username: 'dkim', language: 'en' as const, isPremium: false, daysAgo: 6, referrer: 'sara' },
-  { key: 'maya', telegramId: 7_120_558_044, firstName: 'Maya', lastName: 'Patel', username: '', language: 'en' as const, isPremium: false, daysAgo: 2, referrer: 'alex' },
+  {
+    key: 'sara',
+    telegramId: 5_214_330_871,
+    firstName: 'Sara',
+    lastName: 'Ahmadi',
+    username: 'sara_ahmadi',
+    language: 'fa' as const,
+    isPremium: true,
+    daysAgo: 12,
+  },
+  {
+    key: 'alex',
+    telegramId: 6_031_447_920,
+    firstName: 'Alex',
+    lastName: 'Morgan',
+    username: 'alexmorgan',
+    language: 'en' as const,
+    isPremium: false,
+    daysAgo: 9,
+    referrer: 'sara',
+  },
+  {
+    key: 'daniel',
+    telegramId: 1_882_905_316,
+    firstName: 'Daniel',
+    lastName: 'Kim',
+    username: 'dkim',
+    language: 'en' as const,
+    isPremium: false,
+    daysAgo: 6,
+    referrer: 'sara',
+  },
+  {
+    key: 'maya',
+    telegramId: 7_120_558_044,
+    firstName: 'Maya',
+    lastName: 'Patel',
+    username: '',
+    language: 'en' as const,
+    isPremium: false,
+    daysAgo: 2,
+    referrer: 'alex',
+  },
 ];
 
 /** What each demo player has done, in the order it happened. */
-const DEMO_HISTORY: Record<string, { done: string[]; pending?: string[]; started?: string[]; miningMoved?: number; miningRunning?: boolean; gift?: string; stake?: string; withdraw?: string }> = {
-  sara: { done: ['welcome', 'guide', 'ton-channel', 'telegram-news', 'youtube', 'website', 'tonkeeper'], miningMoved: 3, gift: '250', stake: '500', withdraw: '400' },
+const DEMO_HISTORY: Record<
+  string,
+  { done: string[]; pending?: string[]; started?: string[]; miningMoved?: number; miningRunning?: boolean; gift?: string; stake?: string; withdraw?: string }
+> = {
+  sara: {
+    done: ['welcome', 'guide', 'ton-channel', 'telegram-news', 'youtube', 'website', 'tonkeeper'],
+    miningMoved: 3,
+    gift: '250',
+    stake: '500',
+    withdraw: '400',
+  },
   alex: { done: ['welcome', 'guide', 'website', 'instagram'], pending: ['story'], miningMoved: 1, miningRunning: true },
   daniel: { done: ['welcome', 'guide', 'stars'], pending: ['swap'], started: ['getgems'] },
   maya: { done: ['welcome'], started: ['guide'] },
@@ -96,9 +267,41 @@ export async function seedDemoData(logger: Logger, now: Date = new Date()): Prom
   const gift = demoAddress('GIFT jetton master');
   const star = demoAddress('STAR jetton master');
   const [ton, giftCoin, starCoin] = await GiftCoinModel.create([
-    { name: 'Toncoin', symbol: 'TON', icon: demoImage('coin-ton.svg'), decimals: 9, usdPrice: '3.25', minWithdraw: stored('1'), withdrawEnabled: true, network: 'ton', order: 0 },
-    { name: 'Gift Coin', symbol: 'GIFT', icon: demoImage('coin-gift.svg'), decimals: 9, usdPrice: '0.05', minWithdraw: stored('100'), withdrawEnabled: true, network: 'jetton', jettonMaster: gift.friendly, order: 1 },
-    { name: 'Star Points', symbol: 'STAR', icon: demoImage('coin-star.svg'), decimals: 9, usdPrice: '', minWithdraw: 0, withdrawEnabled: false, network: 'jetton', jettonMaster: star.friendly, order: 2 },
+    {
+      name: 'Toncoin',
+      symbol: 'TON',
+      icon: demoImage('coin-ton.svg'),
+      decimals: 9,
+      usdPrice: '3.25',
+      minWithdraw: stored('1'),
+      withdrawEnabled: true,
+      network: 'ton',
+      order: 0,
+    },
+    {
+      name: 'Gift Coin',
+      symbol: 'GIFT',
+      icon: demoImage('coin-gift.svg'),
+      decimals: 9,
+      usdPrice: '0.05',
+      minWithdraw: stored('100'),
+      withdrawEnabled: true,
+      network: 'jetton',
+      jettonMaster: gift.friendly,
+      order: 1,
+    },
+    {
+      name: 'Star Points',
+      symbol: 'STAR',
+      icon: demoImage('coin-star.svg'),
+      decimals: 9,
+      usdPrice: '',
+      minWithdraw: 0,
+      withdrawEnabled: false,
+      network: 'jetton',
+      jettonMaster: star.friendly,
+      order: 2,
+    },
   ]);
   const coins = { TON: ton!, GIFT: giftCoin!, STAR: starCoin! };
 
@@ -133,8 +336,20 @@ export async function seedDemoData(logger: Logger, now: Date = new Date()): Prom
   }
 
   await StakingCoinModel.create([
-    { coin: coins.GIFT._id, minAmount: stored('100'), maxAmount: stored('1000000'), profits: { week: '1', month: '5', threeMonths: '18', sixMonths: '40', year: '100' }, order: 0 },
-    { coin: coins.TON._id, minAmount: stored('1'), maxAmount: stored('10000'), profits: { week: '0.2', month: '1', threeMonths: '3.5', sixMonths: '8', year: '18' }, order: 1 },
+    {
+      coin: coins.GIFT._id,
+      minAmount: stored('100'),
+      maxAmount: stored('1000000'),
+      profits: { week: '1', month: '5', threeMonths: '18', sixMonths: '40', year: '100' },
+      order: 0,
+    },
+    {
+      coin: coins.TON._id,
+      minAmount: stored('1'),
+      maxAmount: stored('10000'),
+      profits: { week: '0.2', month: '1', threeMonths: '3.5', sixMonths: '8', year: '18' },
+      order: 1,
+    },
   ]);
 
   await CoverModel.create([
@@ -180,12 +395,21 @@ async function seedDemoPlayers(
 ) {
   const players = new Map<string, Types.ObjectId>();
   const credit = (user: Types.ObjectId, coin: Types.ObjectId, amount: string, reason: LedgerReason, refType: string, refId: string, key: string, note = '') =>
-    postEntry({ userId: user, coinId: coin, amount: (reason === 'stake' || reason === 'withdraw' ? -1n : 1n) * toMicros(amount), reason, refType, refId, idempotencyKey: key, note });
+    postEntry({
+      userId: user,
+      coinId: coin,
+      amount: (reason === 'stake' || reason === 'withdraw' ? -1n : 1n) * toMicros(amount),
+      reason,
+      refType,
+      refId,
+      idempotencyKey: key,
+      note,
+    });
 
   for (const player of DEMO_PLAYERS) {
     const history = DEMO_HISTORY[player.key]!;
     const joined = at(player.daysAgo * DAY);
-    const referrer = 'referrer' in player ? players.get(player.referrer!) ?? null : null;
+    const referrer = 'referrer' in player ? (players.get(player.referrer!) ?? null) : null;
     const user = await UserModel.create({
       telegramId: player.telegramId,
       firstName: player.firstName,
@@ -216,30 +440,65 @@ async function seedDemoPlayers(
       const mission = missions.get(key)!;
       const doneAt = new Date(joined.getTime() + (index + 1) * HOUR);
       const userMission = await UserMissionModel.create({
-        user: user._id, mission: mission._id, category: mission.category, coin: mission.coin, reward: stored(mission.reward),
-        status: 'done', startedAt: new Date(doneAt.getTime() - 5 * 60_000), claimedAt: doneAt, doneAt,
+        user: user._id,
+        mission: mission._id,
+        category: mission.category,
+        coin: mission.coin,
+        reward: stored(mission.reward),
+        status: 'done',
+        startedAt: new Date(doneAt.getTime() - 5 * 60_000),
+        claimedAt: doneAt,
+        doneAt,
       });
       await credit(user._id, mission.coin, mission.reward, 'mission', 'UserMission', String(userMission._id), `mission:${userMission._id}`);
     }
     for (const key of history.pending ?? []) {
       const mission = missions.get(key)!;
       await UserMissionModel.create({
-        user: user._id, mission: mission._id, category: mission.category, coin: mission.coin, reward: stored(mission.reward),
-        status: 'pending', startedAt: at(3 * HOUR), claimedAt: at(2 * HOUR),
+        user: user._id,
+        mission: mission._id,
+        category: mission.category,
+        coin: mission.coin,
+        reward: stored(mission.reward),
+        status: 'pending',
+        startedAt: at(3 * HOUR),
+        claimedAt: at(2 * HOUR),
       });
     }
     for (const key of history.started ?? []) {
       const mission = missions.get(key)!;
-      await UserMissionModel.create({ user: user._id, mission: mission._id, category: mission.category, coin: mission.coin, reward: stored(mission.reward), status: 'started', startedAt: at(30 * 60_000) });
+      await UserMissionModel.create({
+        user: user._id,
+        mission: mission._id,
+        category: mission.category,
+        coin: mission.coin,
+        reward: stored(mission.reward),
+        status: 'started',
+        startedAt: at(30 * 60_000),
+      });
     }
 
     for (let session = 0; session < (history.miningMoved ?? 0); session++) {
       const endsAt = at((session * 24 + 10) * HOUR);
-      const mining = await MiningSessionModel.create({ user: user._id, coin: coins.GIFT._id, amount: stored('240'), startedAt: new Date(endsAt.getTime() - 8 * HOUR), endsAt, movedAt: at((session * 24 + 9) * HOUR) });
+      const mining = await MiningSessionModel.create({
+        user: user._id,
+        coin: coins.GIFT._id,
+        amount: stored('240'),
+        startedAt: new Date(endsAt.getTime() - 8 * HOUR),
+        endsAt,
+        movedAt: at((session * 24 + 9) * HOUR),
+      });
       await credit(user._id, coins.GIFT._id, '240', 'mining', 'MiningSession', String(mining._id), `mining:${mining._id}`);
     }
     if (history.miningRunning) {
-      await MiningSessionModel.create({ user: user._id, coin: coins.GIFT._id, amount: stored('240'), startedAt: at(3 * HOUR), endsAt: new Date(now.getTime() + 5 * HOUR), slot: `running:${user._id}` });
+      await MiningSessionModel.create({
+        user: user._id,
+        coin: coins.GIFT._id,
+        amount: stored('240'),
+        startedAt: at(3 * HOUR),
+        endsAt: new Date(now.getTime() + 5 * HOUR),
+        slot: `running:${user._id}`,
+      });
     }
 
     if (history.gift) {
@@ -249,15 +508,30 @@ async function seedDemoPlayers(
       const stakingCoin = await StakingCoinModel.findOne({ coin: coins.GIFT._id }).lean();
       const startedAt = at(2 * DAY);
       const stake = await StakeModel.create({
-        user: user._id, stakingCoin: stakingCoin!._id, coin: coins.GIFT._id, amount: stored(history.stake), duration: 'month', profitPercent: '5',
-        profit: stored('25'), startedAt, unlocksAt: new Date(startedAt.getTime() + 30 * DAY), idempotencyKey: `${user._id}:seed-stake`,
+        user: user._id,
+        stakingCoin: stakingCoin!._id,
+        coin: coins.GIFT._id,
+        amount: stored(history.stake),
+        duration: 'month',
+        profitPercent: '5',
+        profit: stored('25'),
+        startedAt,
+        unlocksAt: new Date(startedAt.getTime() + 30 * DAY),
+        idempotencyKey: `${user._id}:seed-stake`,
       });
       await credit(user._id, coins.GIFT._id, history.stake, 'stake', 'Stake', String(stake._id), `stake:${stake.idempotencyKey}`);
     }
     if (history.withdraw) {
       const wallet = demoAddress(`wallet of ${player.key}`, false);
       await WalletLinkModel.create({ address: wallet.raw, user: user._id, network: '-239', linkedAt: at(DAY) });
-      const withdrawal = await WithdrawalModel.create({ user: user._id, coin: coins.GIFT._id, amount: stored(history.withdraw), address: wallet.friendly, status: 'pending', idempotencyKey: `${user._id}:seed-withdraw` });
+      const withdrawal = await WithdrawalModel.create({
+        user: user._id,
+        coin: coins.GIFT._id,
+        amount: stored(history.withdraw),
+        address: wallet.friendly,
+        status: 'pending',
+        idempotencyKey: `${user._id}:seed-withdraw`,
+      });
       await credit(user._id, coins.GIFT._id, history.withdraw, 'withdraw', 'Withdrawal', String(withdrawal._id), `withdraw:${withdrawal._id}`);
     }
   }
@@ -291,7 +565,8 @@ export async function seedPlayers(count: number, batchSize = 1000): Promise<Seed
       };
     });
     await UserModel.insertMany(batch, { ordered: false });
-    for (const player of batch) seeded.push({ id: String(player._id), telegramId: player.telegramId, firstName: player.firstName, lastName: player.lastName, username: player.username });
+    for (const player of batch)
+      seeded.push({ id: String(player._id), telegramId: player.telegramId, firstName: player.firstName, lastName: player.lastName, username: player.username });
   }
   return seeded;
 }

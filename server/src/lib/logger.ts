@@ -9,7 +9,15 @@ export function createLogger(level: string, destination?: pino.DestinationStream
     level,
     redact: {
       // the webhook's secret token is derived from the bot token
-      paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-telegram-bot-api-secret-token"]', 'password', '*.password', 'botToken', '*.botToken'],
+      paths: [
+        'req.headers.authorization',
+        'req.headers.cookie',
+        'req.headers["x-telegram-bot-api-secret-token"]',
+        'password',
+        '*.password',
+        'botToken',
+        '*.botToken',
+      ],
       censor: '[redacted]',
     },
   };

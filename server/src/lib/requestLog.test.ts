@@ -40,7 +40,10 @@ describe('request log', () => {
     const refused = await request(app).get('/api/admin/users').set('X-Request-Id', 'not a plain token').set('Authorization', 'Bearer eyJ.fake.token');
     expect(lines.map((l) => JSON.parse(l).reqId)).toEqual(['proxy-7f3a', refused.headers['x-request-id']]);
     expect(refused.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
-    expect(lines.map((l) => JSON.parse(l).msg)).toEqual([expect.stringMatching(/^POST \/api\/admin\/login 401 /), expect.stringMatching(/^GET \/api\/admin\/users 401 /)]);
+    expect(lines.map((l) => JSON.parse(l).msg)).toEqual([
+      expect.stringMatching(/^POST \/api\/admin\/login 401 /),
+      expect.stringMatching(/^GET \/api\/admin\/users 401 /),
+    ]);
     for (const line of lines) for (const leak of ['a-password-to-hide', 'eyJ.fake.token']) expect(line).not.toContain(leak);
   });
 });

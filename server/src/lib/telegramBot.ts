@@ -71,12 +71,7 @@ export async function isChatMember(bot: BotApi, chatId: string | number, userId:
   return member.status === 'restricted' && member.is_member === true;
 }
 
-export async function sendMessage(
-  bot: BotApi,
-  chatId: number,
-  text: string,
-  extra: Parameters<Api['sendMessage']>[2] = {},
-): Promise<void> {
+export async function sendMessage(bot: BotApi, chatId: number, text: string, extra: Parameters<Api['sendMessage']>[2] = {}): Promise<void> {
   await call('sendMessage', () => interactiveApi(bot).sendMessage(chatId, text, extra));
 }
 

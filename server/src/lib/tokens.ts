@@ -13,7 +13,10 @@ interface TokenOptions {
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
 /** An HS256 token carrying these claims for one audience, valid for `expiresIn`. */
-export function signToken(claims: { sub: string } & Record<string, unknown>, { secret, audience, now, expiresIn }: TokenOptions & { expiresIn: jwt.SignOptions['expiresIn'] }): string {
+export function signToken(
+  claims: { sub: string } & Record<string, unknown>,
+  { secret, audience, now, expiresIn }: TokenOptions & { expiresIn: jwt.SignOptions['expiresIn'] },
+): string {
   return jwt.sign({ ...claims, ...(now ? { iat: seconds(now) } : {}) }, secret, { algorithm: 'HS256', audience, expiresIn });
 }
 

@@ -90,7 +90,12 @@ describe('ton_proof verification', () => {
 
   it('refuses a public key that is not the one in the state init', () => {
     const wallet = testWallet();
-    const proof = signTonProof(wallet, { payload, domain: DOMAIN, timestamp: nowSeconds, publicKey: keyPairFromSeed(randomBytes(32)).publicKey.toString('hex') });
+    const proof = signTonProof(wallet, {
+      payload,
+      domain: DOMAIN,
+      timestamp: nowSeconds,
+      publicKey: keyPairFromSeed(randomBytes(32)).publicKey.toString('hex'),
+    });
     expect(verifyTonProof(proof, check)).toEqual({ ok: false, reason: 'public_key_mismatch' });
   });
 

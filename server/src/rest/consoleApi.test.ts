@@ -123,7 +123,17 @@ describe('lists: paging, sorting, filters', () => {
     expect(blocked.headers['content-range']).toBe('users 0-24/32');
     expect(blocked.body.every((u: { blocked: boolean }) => u.blocked)).toBe(true);
     const search = await api.get('/users', { filter: { q: 'paged31', blocked: false } });
-    expect(search.body.map((u: { username: string }) => u.username).sort()).toEqual(['paged31', 'paged311', 'paged312', 'paged313', 'paged314', 'paged315', 'paged316', 'paged317', 'paged318']);
+    expect(search.body.map((u: { username: string }) => u.username).sort()).toEqual([
+      'paged31',
+      'paged311',
+      'paged312',
+      'paged313',
+      'paged314',
+      'paged315',
+      'paged316',
+      'paged317',
+      'paged318',
+    ]);
   });
 
   it('gets many by id (getMany), and nothing else', async () => {
@@ -152,7 +162,9 @@ describe('lists: paging, sorting, filters', () => {
   });
 
   it('refuses a parameter that is not JSON', async () => {
-    const res = await request(app).get('/api/admin/users?sort=name').set('Authorization', `Bearer ${(await createOperator()).token}`);
+    const res = await request(app)
+      .get('/api/admin/users?sort=name')
+      .set('Authorization', `Bearer ${(await createOperator()).token}`);
     expect(res.status).toBe(400);
     expect(res.body.errors).toEqual({ sort: 'sort must be JSON' });
   });
@@ -190,50 +202,67 @@ describe('create, show, update, delete, for every resource that has them', () =>
 
   const cases: CrudCase[] = [
     {
-      resource: 'categories', model: CategoryModel,
-      valid: () => ({ title: 'Daily', order: 2 }), shows: { title: 'Daily', order: 2, enabled: true },
+      resource: 'categories',
+      model: CategoryModel,
+      valid: () => ({ title: 'Daily', order: 2 }),
+      shows: { title: 'Daily', order: 2, enabled: true },
       change: () => ({ title: 'Weekly', order: 3, enabled: false }),
-      invalid: () => ({ title: ' ', order: -1, image: 'ftp://example.com/a.png' }), errors: ['image', 'order', 'title'],
+      invalid: () => ({ title: ' ', order: -1, image: 'ftp://example.com/a.png' }),
+      errors: ['image', 'order', 'title'],
     },
     {
-      resource: 'covers', model: CoverModel,
-      valid: () => ({ title: 'Welcome', image: 'https://example.com/cover.png', order: 1 }), shows: { title: 'Welcome', image: 'https://example.com/cover.png' },
+      resource: 'covers',
+      model: CoverModel,
+      valid: () => ({ title: 'Welcome', image: 'https://example.com/cover.png', order: 1 }),
+      shows: { title: 'Welcome', image: 'https://example.com/cover.png' },
       change: () => ({ title: 'Season two', image: 'https://example.com/cover2.png' }),
-      invalid: () => ({ image: 'not a url', link: 'javascript:alert(1)' }), errors: ['image', 'link'],
+      invalid: () => ({ image: 'not a url', link: 'javascript:alert(1)' }),
+      errors: ['image', 'link'],
     },
     {
-      resource: 'partners', model: PartnerModel,
-      valid: () => ({ name: 'Acme', image: 'https://example.com/acme.png' }), shows: { name: 'Acme', link: '' },
+      resource: 'partners',
+      model: PartnerModel,
+      valid: () => ({ name: 'Acme', image: 'https://example.com/acme.png' }),
+      shows: { name: 'Acme', link: '' },
       change: () => ({ name: 'Acme Two', image: 'https://example.com/acme.png', link: 'https://acme.example.com' }),
-      invalid: () => ({ name: '', image: '' }), errors: ['image', 'name'],
+      invalid: () => ({ name: '', image: '' }),
+      errors: ['image', 'name'],
     },
     {
-      resource: 'gift-coins', model: GiftCoinModel,
+      resource: 'gift-coins',
+      model: GiftCoinModel,
       valid: () => ({ name: 'Gold', symbol: 'GLD', decimals: 9, minWithdraw: '1.5', network: 'ton' }),
       shows: { name: 'Gold', symbol: 'GLD', minWithdraw: '1.5', withdrawEnabled: false },
       change: () => ({ name: 'Gold', symbol: 'GOLD', minWithdraw: '0.000001', network: 'ton', withdrawEnabled: true }),
-      invalid: () => ({ name: '', symbol: 'G-1', decimals: 30, minWithdraw: '1.1234567' }), errors: ['decimals', 'minWithdraw', 'name', 'symbol'],
+      invalid: () => ({ name: '', symbol: 'G-1', decimals: 30, minWithdraw: '1.1234567' }),
+      errors: ['decimals', 'minWithdraw', 'name', 'symbol'],
     },
     {
-      resource: 'missions', model: MissionModel,
+      resource: 'missions',
+      model: MissionModel,
       valid: () => ({ category: categoryId, coin: coinId, title: 'Say hello', reward: '2.5', verifyType: 'auto' }),
       shows: { title: 'Say hello', reward: '2.5', verifyType: 'auto', claimButton: 'Claim', secretCodeSet: false },
       change: () => ({ category: categoryId, coin: coinId, title: 'Say hi', reward: '0.000001', verifyType: 'time', verifyDuration: 5 }),
-      invalid: () => ({ category: 'nope', coin: coinId, title: '', reward: '-1', verifyType: 'fax' }), errors: ['category', 'reward', 'title', 'verifyType'],
+      invalid: () => ({ category: 'nope', coin: coinId, title: '', reward: '-1', verifyType: 'fax' }),
+      errors: ['category', 'reward', 'title', 'verifyType'],
     },
     {
-      resource: 'staking-coins', model: StakingCoinModel,
+      resource: 'staking-coins',
+      model: StakingCoinModel,
       valid: () => ({ coin: coinId, minAmount: '1', maxAmount: '1000.5', profits: { week: '1.5', year: '40' } }),
       shows: { minAmount: '1', maxAmount: '1000.5', profits: { week: '1.5', month: '', threeMonths: '', sixMonths: '', year: '40' } },
       change: () => ({ coin: coinId, minAmount: '2', maxAmount: '20', profits: { month: '3' }, enabled: false }),
-      invalid: () => ({ coin: 'x', minAmount: '0', maxAmount: 'lots', profits: { week: '5000' } }), errors: ['coin', 'maxAmount', 'minAmount', 'profits.week'],
+      invalid: () => ({ coin: 'x', minAmount: '0', maxAmount: 'lots', profits: { week: '5000' } }),
+      errors: ['coin', 'maxAmount', 'minAmount', 'profits.week'],
     },
     {
-      resource: 'accounts', model: AccountModel,
+      resource: 'accounts',
+      model: AccountModel,
       valid: () => ({ username: `support_${Math.random().toString(36).slice(2, 8)}`, password: 'long enough password', permissions: ['users:read'] }),
       shows: { permissions: ['users:read'], enabled: true, lastLoginAt: null },
       change: () => ({ username: 'support_renamed', permissions: ['users:write'], enabled: false }),
-      invalid: () => ({ username: 'a!', password: 'short', permissions: ['users:admin'] }), errors: ['password', 'permissions.0', 'username'],
+      invalid: () => ({ username: 'a!', password: 'short', permissions: ['users:admin'] }),
+      errors: ['password', 'permissions.0', 'username'],
     },
   ];
 

@@ -49,7 +49,9 @@ describe('what a console form sends, as operators found it', () => {
   it('refuses a reward of 0', async () => {
     const coin = await createCoin();
     const category = await CategoryModel.create({ title: 'Zero' });
-    const res = await api.post('/missions', { category: String(category._id), coin: String(coin._id), title: 'Free', reward: '0', verifyType: 'auto' }).expect(400);
+    const res = await api
+      .post('/missions', { category: String(category._id), coin: String(coin._id), title: 'Free', reward: '0', verifyType: 'auto' })
+      .expect(400);
     expect(res.body.errors).toEqual({ reward: 'Must be more than 0' });
   });
 
@@ -72,7 +74,9 @@ describe('reads a permission implies', () => {
     expect((await missions.get('/categories')).status).toBe(200);
     expect((await missions.get(`/gift-coins/${coin._id}`)).status).toBe(200);
     expect((await missions.get('/gift-coins', { filter: { id: [String(coin._id)] } })).status).toBe(200);
-    const created = await missions.post('/missions', { category: String(category._id), coin: String(coin._id), title: 'Follow us', reward: '3', verifyType: 'auto' }).expect(201);
+    const created = await missions
+      .post('/missions', { category: String(category._id), coin: String(coin._id), title: 'Follow us', reward: '3', verifyType: 'auto' })
+      .expect(201);
     expect(await MissionModel.exists({ _id: created.body.id })).toBeTruthy();
   });
 

@@ -80,7 +80,8 @@ function toObjectId(value: unknown, field: string): Types.ObjectId {
 function convert(kind: FilterKind, value: unknown, field: string): unknown {
   const one = (v: unknown) => {
     switch (kind) {
-      case 'objectId': return toObjectId(v, field);
+      case 'objectId':
+        return toObjectId(v, field);
       case 'boolean':
         if (typeof v === 'boolean') return v;
         if (v === 'true' || v === 'false') return v === 'true';
@@ -201,7 +202,10 @@ export function resourceRouter(definition: ResourceDefinition): Router {
   const findOr404 = async (pathId: string) => {
     const id = definition.resolveId ? await definition.resolveId(pathId) : pathId;
     if (!id || !OBJECT_ID_PATTERN.test(id)) throw new AppError('NOT_FOUND');
-    const doc = (await definition.model.findOne({ _id: id, ...definition.scope }).select(select).populate(definition.populate ?? [])) as StoredRecord | null;
+    const doc = (await definition.model
+      .findOne({ _id: id, ...definition.scope })
+      .select(select)
+      .populate(definition.populate ?? [])) as StoredRecord | null;
     if (!doc) throw new AppError('NOT_FOUND');
     return doc;
   };
@@ -217,7 +221,13 @@ export function resourceRouter(definition: ResourceDefinition): Router {
     const sort = parseSort(definition, parseJsonParam(req, 'sort'));
     const { skip, limit } = parseRange(parseJsonParam(req, 'range'));
     const [rows, total] = await Promise.all([
-      definition.model.find(query).select(select).sort(sort).skip(skip).limit(limit).populate(definition.populate ?? []) as Promise<StoredRecord[]>,
+      definition.model
+        .find(query)
+        .select(select)
+        .sort(sort)
+        .skip(skip)
+        .limit(limit)
+        .populate(definition.populate ?? []) as Promise<StoredRecord[]>,
       definition.model.countDocuments(query),
     ]);
     const end = rows.length ? skip + rows.length - 1 : skip;
@@ -247,7 +257,9 @@ export function resourceRouter(definition: ResourceDefinition): Router {
     const input = validate(schema, req.body);
     const updated = definition.update
       ? await definition.update(id, input, req)
-      : ((await definition.model.findByIdAndUpdate(id, { $set: input as object }, { returnDocument: 'after', runValidators: true }).select(select)) as StoredRecord | null);
+      : ((await definition.model
+          .findByIdAndUpdate(id, { $set: input as object }, { returnDocument: 'after', runValidators: true })
+          .select(select)) as StoredRecord | null);
     if (!updated) throw new AppError('NOT_FOUND');
     const shown = present(updated);
     await audit(req, 'update', id, present(current), shown);

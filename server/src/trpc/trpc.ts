@@ -9,14 +9,22 @@ import type { Context } from './context';
 type TrpcCode = TRPCError['code'];
 function trpcCodeFor(status: number): TrpcCode {
   switch (status) {
-    case 400: return 'BAD_REQUEST';
-    case 401: return 'UNAUTHORIZED';
-    case 403: return 'FORBIDDEN';
-    case 404: return 'NOT_FOUND';
-    case 409: return 'CONFLICT';
-    case 429: return 'TOO_MANY_REQUESTS';
-    case 503: return 'SERVICE_UNAVAILABLE';
-    default: return 'INTERNAL_SERVER_ERROR';
+    case 400:
+      return 'BAD_REQUEST';
+    case 401:
+      return 'UNAUTHORIZED';
+    case 403:
+      return 'FORBIDDEN';
+    case 404:
+      return 'NOT_FOUND';
+    case 409:
+      return 'CONFLICT';
+    case 429:
+      return 'TOO_MANY_REQUESTS';
+    case 503:
+      return 'SERVICE_UNAVAILABLE';
+    default:
+      return 'INTERNAL_SERVER_ERROR';
   }
 }
 

@@ -8,10 +8,7 @@ export const loginInput = z.object({
 });
 
 /** '*' grants everything; otherwise '<resource>:read' or '<resource>:write' (write implies read). */
-export const permission = z.union([
-  z.literal('*'),
-  z.templateLiteral([z.enum(ADMIN_RESOURCES), ':', z.enum(['read', 'write'])]),
-]);
+export const permission = z.union([z.literal('*'), z.templateLiteral([z.enum(ADMIN_RESOURCES), ':', z.enum(['read', 'write'])])]);
 export type Permission = z.infer<typeof permission>;
 
 const accountBase = {
@@ -21,7 +18,10 @@ const accountBase = {
     .min(3, 'At least 3 characters')
     .max(64)
     .regex(/^[a-zA-Z0-9_.-]+$/, 'Letters, digits, dot, dash and underscore only'),
-  permissions: z.array(permission).max(ADMIN_RESOURCES.length * 2 + 1).default([]),
+  permissions: z
+    .array(permission)
+    .max(ADMIN_RESOURCES.length * 2 + 1)
+    .default([]),
   enabled: z.boolean().default(true),
 };
 const strongPassword = z.string().min(10, 'At least 10 characters').max(200);
@@ -36,15 +36,30 @@ export const appConfigInput = z.object({
     .trim()
     .regex(/^(\d+:[A-Za-z0-9_-]{30,})?$/, 'A bot token looks like 123456:ABC…')
     .nullish(),
-  botUsername: blankable(z.string().trim().regex(/^[A-Za-z0-9_]{5,32}$/, 'A bot username has 5 to 32 letters, digits or _')),
-  miniAppName: blankable(z.string().trim().regex(/^[A-Za-z0-9_]{3,64}$/, 'The short name of the mini app in BotFather')),
+  botUsername: blankable(
+    z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9_]{5,32}$/, 'A bot username has 5 to 32 letters, digits or _'),
+  ),
+  miniAppName: blankable(
+    z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9_]{3,64}$/, 'The short name of the mini app in BotFather'),
+  ),
   referrerMessage: blankable(z.string().trim().max(500)),
   /** Empty or null: none (the console sends back the null it was given). */
   referrerCoin: objectId.nullish().or(z.literal('')),
   referrerCoinAmount: nullAsAbsent(amount.default('0')),
   defaultInviteLimit: z.coerce.number().int().min(0).max(1_000_000).default(100),
   miningCoin: objectId.nullish().or(z.literal('')),
-  earnDurationHours: z.coerce.number().int('Whole hours').min(1).max(24 * 30).default(8),
+  earnDurationHours: z.coerce
+    .number()
+    .int('Whole hours')
+    .min(1)
+    .max(24 * 30)
+    .default(8),
   earnAmount: nullAsAbsent(amount.default('0')),
   tonProofDomains: z.array(z.string().trim().min(1).max(253)).max(10).default([]),
   /** Off: wallets on TON testnet cannot be linked, since mainnet payouts cannot reach them. */
@@ -75,10 +90,7 @@ export const userMissionReviewInput = z.discriminatedUnion('status', [
   z.object({ status: z.literal('rejected'), rejectReason: nonEmpty(300) }),
 ]);
 /** The same decision on several pending Manual missions at once. */
-export const userMissionBulkReviewInput = z.intersection(
-  z.object({ ids: z.array(objectId).min(1, 'Choose at least one').max(100) }),
-  userMissionReviewInput,
-);
+export const userMissionBulkReviewInput = z.intersection(z.object({ ids: z.array(objectId).min(1, 'Choose at least one').max(100) }), userMissionReviewInput);
 export const userMissionStatus = z.enum(USER_MISSION_STATUSES);
 
 export const withdrawalReviewInput = z.discriminatedUnion('status', [

@@ -11,7 +11,12 @@ export const tonAddress = z
 export const giftCoinInput = z
   .object({
     name: nonEmpty(60),
-    symbol: z.string().trim().min(1, 'This field is required').max(12).regex(/^[A-Za-z0-9$]+$/, 'Letters and digits only'),
+    symbol: z
+      .string()
+      .trim()
+      .min(1, 'This field is required')
+      .max(12)
+      .regex(/^[A-Za-z0-9$]+$/, 'Letters and digits only'),
     icon: optionalImage,
     decimals: z.coerce.number().int().min(0).max(18).default(9),
     usdPrice: blankable(amount),
@@ -46,7 +51,14 @@ const missionFields = z.object({
   reward: positiveAmount,
   coin: objectId,
   verifyType: z.enum(VERIFY_TYPES),
-  verifyDuration: nullAsAbsent(z.coerce.number().int().min(0).max(60 * 24 * 30).default(0)),
+  verifyDuration: nullAsAbsent(
+    z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(60 * 24 * 30)
+      .default(0),
+  ),
   claimButton: nullAsAbsent(z.string().trim().max(30).default('Claim')),
   goButton: nullAsAbsent(z.string().trim().max(30).default('Go')),
   /** Write-only: the console never gets it back, so an untouched field may come as empty, null or absent. */
@@ -55,15 +67,16 @@ const missionFields = z.object({
   enabled: z.boolean().default(true),
   mustDone: z.boolean().default(false),
 });
-const missionRules = (schema: typeof missionFields) => schema
-  .refine((m) => m.verifyType !== 'telegram' || /^https:\/\/t\.me\/[A-Za-z0-9_]{4,}/.test(m.link ?? ''), {
-    message: 'A Telegram mission needs a public t.me link to the channel or group',
-    path: ['link'],
-  })
-  .refine((m) => !['time', 'instagram'].includes(m.verifyType) || m.verifyDuration > 0, {
-    message: 'Set how many minutes to wait before claiming',
-    path: ['verifyDuration'],
-  });
+const missionRules = (schema: typeof missionFields) =>
+  schema
+    .refine((m) => m.verifyType !== 'telegram' || /^https:\/\/t\.me\/[A-Za-z0-9_]{4,}/.test(m.link ?? ''), {
+      message: 'A Telegram mission needs a public t.me link to the channel or group',
+      path: ['link'],
+    })
+    .refine((m) => !['time', 'instagram'].includes(m.verifyType) || m.verifyDuration > 0, {
+      message: 'Set how many minutes to wait before claiming',
+      path: ['verifyDuration'],
+    });
 export const missionInput = missionRules(missionFields).refine((m) => m.verifyType !== 'youtube' || !!m.secretCode, {
   message: 'A YouTube mission needs its secret code',
   path: ['secretCode'],

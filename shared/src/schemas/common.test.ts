@@ -13,7 +13,10 @@ describe('image fields', () => {
       const result = imageUrl.safeParse(bad);
       expect(result.success).toBe(false);
     }
-    const message = imageUrl.safeParse('demo/x.svg').error?.issues.map((i) => i.message).join(' ');
+    const message = imageUrl
+      .safeParse('demo/x.svg')
+      .error?.issues.map((i) => i.message)
+      .join(' ');
     expect(message).toContain('path on this site');
   });
 });

@@ -12,7 +12,10 @@ export const telegramUsername = z
 export const requestLoginCodeInput = z.object({ username: telegramUsername });
 export const verifyLoginCodeInput = z.object({
   username: telegramUsername,
-  code: z.string().trim().regex(/^\d{6}$/, 'Incorrect code'),
+  code: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/, 'Incorrect code'),
 });
 
 export const settingsInput = z.object({
@@ -42,7 +45,10 @@ export const stakeRef = z.object({ stakeId: objectId });
 export const tonProofInput = z.object({
   address: tonAddress,
   network: z.enum(['-239', '-3']),
-  publicKey: z.string().regex(/^[a-fA-F0-9]{64}$/).optional(),
+  publicKey: z
+    .string()
+    .regex(/^[a-fA-F0-9]{64}$/)
+    .optional(),
   proof: z.object({
     timestamp: z.number().int().positive(),
     domain: z.object({ lengthBytes: z.number().int().min(0).max(253), value: z.string().max(253) }),

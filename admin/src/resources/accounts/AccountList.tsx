@@ -3,12 +3,19 @@ import { Chip, Stack } from '@mui/material';
 import { useIsSmall } from '../../layout/useIsSmall';
 import { permissionLabel } from './permissions';
 
-interface AccountRow { id: string; username: string; permissions: string[]; enabled: boolean }
+interface AccountRow {
+  id: string;
+  username: string;
+  permissions: string[];
+  enabled: boolean;
+}
 
 function Permissions({ record }: { record: AccountRow }) {
   return (
     <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 0.5 }}>
-      {record.permissions.map((p) => <Chip key={p} size="small" label={permissionLabel(p)} />)}
+      {record.permissions.map((p) => (
+        <Chip key={p} size="small" label={permissionLabel(p)} />
+      ))}
     </Stack>
   );
 }

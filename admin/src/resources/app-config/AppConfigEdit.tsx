@@ -6,7 +6,18 @@ import { AMOUNT_HELP, HistoryButton, SaveOnlyToolbar } from '../sharedInputs';
 /** The one App Config record, edited in one form at /admin/app-config. */
 export function AppConfigEdit() {
   return (
-    <Edit resource="app-config" id="current" mutationMode="pessimistic" redirect={false} title="App Config" actions={<TopToolbar><HistoryButton /></TopToolbar>}>
+    <Edit
+      resource="app-config"
+      id="current"
+      mutationMode="pessimistic"
+      redirect={false}
+      title="App Config"
+      actions={
+        <TopToolbar>
+          <HistoryButton />
+        </TopToolbar>
+      }
+    >
       <SimpleForm toolbar={<SaveOnlyToolbar />} resolver={schemaResolver(appConfigInput)}>
         <PasswordInput
           source="botToken"
@@ -27,7 +38,11 @@ export function AppConfigEdit() {
         </ReferenceInput>
         <TextInput source="earnDurationHours" inputMode="numeric" />
         <TextInput source="earnAmount" helperText={AMOUNT_HELP} />
-        <TextArrayInput source="tonProofDomains" helperText="Domains wallets may prove ownership for; press Enter after each (default: this site's own)" fullWidth />
+        <TextArrayInput
+          source="tonProofDomains"
+          helperText="Domains wallets may prove ownership for; press Enter after each (default: this site's own)"
+          fullWidth
+        />
         <BooleanInput source="allowTestnetWallets" helperText="Off: players cannot link TON testnet wallets, which mainnet payouts cannot reach" />
       </SimpleForm>
     </Edit>

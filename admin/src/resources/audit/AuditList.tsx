@@ -3,7 +3,17 @@ import { Link } from 'react-router';
 import { Datagrid, DateField, List, SearchInput, SelectInput, SimpleList, TextField, TextInput, useBasename, useRecordContext } from 'react-admin';
 import { useIsSmall } from '../../layout/useIsSmall';
 
-interface AuditRow { id: string; username: string; action: string; resource: string; record: string; before: Record<string, unknown> | null; after: Record<string, unknown> | null; note: string; createdAt: string }
+interface AuditRow {
+  id: string;
+  username: string;
+  action: string;
+  resource: string;
+  record: string;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+  note: string;
+  createdAt: string;
+}
 
 const ACTIONS = ['create', 'update', 'delete', 'review', 'adjust'].map((id) => ({ id, name: id[0]!.toUpperCase() + id.slice(1) }));
 
@@ -14,13 +24,20 @@ function Changes(_props: { label?: string }) {
   const entry = useRecordContext<AuditRow>();
   if (!entry) return null;
   const fields = [...new Set([...Object.keys(entry.before ?? {}), ...Object.keys(entry.after ?? {})])];
-  if (!fields.length) return <Typography variant="body2" color="text.secondary">No field changed</Typography>;
+  if (!fields.length)
+    return (
+      <Typography variant="body2" color="text.secondary">
+        No field changed
+      </Typography>
+    );
   const cut = (text: string) => (text.length > 60 ? `${text.slice(0, 57)}…` : text);
   return (
     <Box component="ul" sx={{ m: 0, pl: 2 }}>
       {fields.map((field) => (
         <Typography component="li" variant="body2" key={field} sx={{ wordBreak: 'break-word' }}>
-          <strong>{field}</strong>: {entry.before && cut(show(entry.before[field]))}{entry.before && entry.after ? ' → ' : ''}{entry.after && cut(show(entry.after[field]))}
+          <strong>{field}</strong>: {entry.before && cut(show(entry.before[field]))}
+          {entry.before && entry.after ? ' → ' : ''}
+          {entry.after && cut(show(entry.after[field]))}
         </Typography>
       ))}
     </Box>

@@ -1,7 +1,13 @@
 import { BooleanField, Datagrid, DateField, ImageField, List, NumberField, SearchInput, SimpleList, TextField } from 'react-admin';
 import { useIsSmall } from '../../layout/useIsSmall';
 
-interface CategoryRow { id: string; title: string; order: number; enabled: boolean; image: string }
+interface CategoryRow {
+  id: string;
+  title: string;
+  order: number;
+  enabled: boolean;
+  image: string;
+}
 
 export function CategoryList() {
   const isSmall = useIsSmall();

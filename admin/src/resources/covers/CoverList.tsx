@@ -1,7 +1,14 @@
 import { BooleanField, Datagrid, DateField, ImageField, List, NumberField, SimpleList, TextField, UrlField } from 'react-admin';
 import { useIsSmall } from '../../layout/useIsSmall';
 
-interface CoverRow { id: string; title: string; image: string; link: string; order: number; enabled: boolean }
+interface CoverRow {
+  id: string;
+  title: string;
+  image: string;
+  link: string;
+  order: number;
+  enabled: boolean;
+}
 
 export function CoverList() {
   const isSmall = useIsSmall();

@@ -1,7 +1,16 @@
 import { BooleanField, Datagrid, DateField, ImageField, List, NumberField, SearchInput, SelectField, SimpleList, TextField } from 'react-admin';
 import { useIsSmall } from '../../layout/useIsSmall';
 
-interface CoinRow { id: string; name: string; symbol: string; icon: string; network: string; usdPrice: string; minWithdraw: string; withdrawEnabled: boolean }
+interface CoinRow {
+  id: string;
+  name: string;
+  symbol: string;
+  icon: string;
+  network: string;
+  usdPrice: string;
+  minWithdraw: string;
+  withdrawEnabled: boolean;
+}
 
 const NETWORK_CHOICES = [
   { id: 'ton', name: 'TON (native)' },

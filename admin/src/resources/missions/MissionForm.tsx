@@ -22,9 +22,7 @@ export function MissionForm({ editing = false }: { editing?: boolean }) {
       <FormDataConsumer<{ verifyType?: string }>>
         {({ formData }) => (
           <>
-            {(formData.verifyType === 'time' || formData.verifyType === 'instagram') && (
-              <TextInput source="verifyDuration" inputMode="numeric" />
-            )}
+            {(formData.verifyType === 'time' || formData.verifyType === 'instagram') && <TextInput source="verifyDuration" inputMode="numeric" />}
             {formData.verifyType === 'youtube' && (
               <TextInput
                 source="secretCode"

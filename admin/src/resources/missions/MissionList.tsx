@@ -1,8 +1,29 @@
-import { BooleanField, Datagrid, DateField, FunctionField, List, NumberField, ReferenceField, ReferenceInput, SearchInput, SelectField, SelectInput, SimpleList, TextField } from 'react-admin';
+import {
+  BooleanField,
+  Datagrid,
+  DateField,
+  FunctionField,
+  List,
+  NumberField,
+  ReferenceField,
+  ReferenceInput,
+  SearchInput,
+  SelectField,
+  SelectInput,
+  SimpleList,
+  TextField,
+} from 'react-admin';
 import { useIsSmall } from '../../layout/useIsSmall';
 import { VERIFY_TYPE_CHOICES, verifyTypeLabel } from './verifyTypes';
 
-interface MissionRow { id: string; title: string; reward: string; verifyType: string; mustDone: boolean; enabled: boolean }
+interface MissionRow {
+  id: string;
+  title: string;
+  reward: string;
+  verifyType: string;
+  mustDone: boolean;
+  enabled: boolean;
+}
 
 const filters = [
   <SearchInput key="q" source="q" alwaysOn />,

@@ -1,7 +1,14 @@
 import { BooleanField, Datagrid, DateField, ImageField, List, NumberField, SearchInput, SimpleList, TextField, UrlField } from 'react-admin';
 import { useIsSmall } from '../../layout/useIsSmall';
 
-interface PartnerRow { id: string; name: string; image: string; link: string; order: number; enabled: boolean }
+interface PartnerRow {
+  id: string;
+  name: string;
+  image: string;
+  link: string;
+  order: number;
+  enabled: boolean;
+}
 
 export function PartnerList() {
   const isSmall = useIsSmall();

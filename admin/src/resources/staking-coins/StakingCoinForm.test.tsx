@@ -4,7 +4,15 @@ import { HttpError, type AuthProvider, type DataProvider } from 'react-admin';
 import { App } from '../../App';
 
 const COIN = { id: 'c'.repeat(24), name: 'Gift Coin', symbol: 'GIFT' };
-const OFFER = { id: 'a'.repeat(24), coin: COIN.id, minAmount: '100', maxAmount: '1000', profits: { week: '1', month: '', threeMonths: '', sixMonths: '', year: '' }, order: 0, enabled: true };
+const OFFER = {
+  id: 'a'.repeat(24),
+  coin: COIN.id,
+  minAmount: '100',
+  maxAmount: '1000',
+  profits: { week: '1', month: '', threeMonths: '', sixMonths: '', year: '' },
+  order: 0,
+  enabled: true,
+};
 
 function api(update: DataProvider['update']): DataProvider {
   return {

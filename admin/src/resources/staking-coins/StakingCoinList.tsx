@@ -2,10 +2,18 @@ import { BooleanField, Datagrid, DateField, List, NumberField, ReferenceField, S
 import { STAKING_DURATIONS, STAKING_DURATION_KEYS } from '@gift/shared';
 import { useIsSmall } from '../../layout/useIsSmall';
 
-interface StakingRow { id: string; minAmount: string; maxAmount: string; enabled: boolean; profits: Record<string, string> }
+interface StakingRow {
+  id: string;
+  minAmount: string;
+  maxAmount: string;
+  enabled: boolean;
+  profits: Record<string, string>;
+}
 
 const offered = (r: StakingRow) =>
-  STAKING_DURATION_KEYS.filter((k) => r.profits?.[k]).map((k) => `${STAKING_DURATIONS[k].label} ${r.profits[k]}%`).join(' · ') || '—';
+  STAKING_DURATION_KEYS.filter((k) => r.profits?.[k])
+    .map((k) => `${STAKING_DURATIONS[k].label} ${r.profits[k]}%`)
+    .join(' · ') || '—';
 
 export function StakingCoinList() {
   const isSmall = useIsSmall();
@@ -23,7 +31,9 @@ export function StakingCoinList() {
           <ReferenceField source="coin" reference="gift-coins" sortable={false} />
           <TextField source="minAmount" sortable={false} />
           <TextField source="maxAmount" sortable={false} />
-          {STAKING_DURATION_KEYS.map((k) => <TextField key={k} source={`profits.${k}`} sortable={false} emptyText="—" />)}
+          {STAKING_DURATION_KEYS.map((k) => (
+            <TextField key={k} source={`profits.${k}`} sortable={false} emptyText="—" />
+          ))}
           <BooleanField source="enabled" />
           <NumberField source="order" />
           <DateField source="createdAt" showTime />

@@ -6,7 +6,10 @@ import { Button, Confirm, useListContext, useNotify, useRefresh, useUnselectAll 
 import { useConsoleCalls } from '../../dataProvider';
 import { userMissionBulkReviewInput } from '@gift/shared';
 
-interface BulkAnswer { reviewed: string[]; refused: Record<string, string> }
+interface BulkAnswer {
+  reviewed: string[];
+  refused: Record<string, string>;
+}
 
 /** One call reviews every selected mission through the same service as a single review. */
 function useBulkReview() {
@@ -70,7 +73,10 @@ export function BulkRejectButton() {
             helperText={error || 'The players see it and can try again'}
             error={!!error}
             value={reason}
-            onChange={(event) => { setReason(event.target.value); setError(''); }}
+            onChange={(event) => {
+              setReason(event.target.value);
+              setError('');
+            }}
             multiline
             fullWidth
             autoFocus

@@ -1,4 +1,17 @@
-import { DateField, Edit, FormDataConsumer, FunctionField, Labeled, ReferenceField, SelectField, SelectInput, SimpleForm, TextField, TextInput, useRecordContext } from 'react-admin';
+import {
+  DateField,
+  Edit,
+  FormDataConsumer,
+  FunctionField,
+  Labeled,
+  ReferenceField,
+  SelectField,
+  SelectInput,
+  SimpleForm,
+  TextField,
+  TextInput,
+  useRecordContext,
+} from 'react-admin';
 import { Stack } from '@mui/material';
 import { userMissionReviewInput } from '@gift/shared';
 import { schemaResolver } from '../../forms/schemaResolver';
@@ -10,16 +23,31 @@ const REVIEW_CHOICES = [
   { id: 'rejected', name: 'Reject' },
 ];
 
-interface ProgressRecord { id: string; status: string; reward: string; coinSymbol?: string }
+interface ProgressRecord {
+  id: string;
+  status: string;
+  reward: string;
+  coinSymbol?: string;
+}
 
 function ProgressFacts() {
   return (
     <>
-      <Labeled><ReferenceField source="user" reference="users" link="show" /></Labeled>
-      <Labeled><ReferenceField source="mission" reference="missions" /></Labeled>
-      <Labeled><SelectField source="status" choices={USER_MISSION_STATUS_CHOICES} /></Labeled>
-      <Labeled><FunctionField<ProgressRecord> source="reward" render={(r) => `${r.reward} ${r.coinSymbol ?? ''}`.trim()} /></Labeled>
-      <Labeled><DateField source="claimedAt" showTime emptyText="—" /></Labeled>
+      <Labeled>
+        <ReferenceField source="user" reference="users" link="show" />
+      </Labeled>
+      <Labeled>
+        <ReferenceField source="mission" reference="missions" />
+      </Labeled>
+      <Labeled>
+        <SelectField source="status" choices={USER_MISSION_STATUS_CHOICES} />
+      </Labeled>
+      <Labeled>
+        <FunctionField<ProgressRecord> source="reward" render={(r) => `${r.reward} ${r.coinSymbol ?? ''}`.trim()} />
+      </Labeled>
+      <Labeled>
+        <DateField source="claimedAt" showTime emptyText="—" />
+      </Labeled>
     </>
   );
 }
@@ -32,9 +60,15 @@ function ReviewOrRecord() {
     return (
       <Stack sx={{ p: 2 }} spacing={1}>
         <ProgressFacts />
-        <Labeled><DateField source="doneAt" showTime emptyText="—" /></Labeled>
-        <Labeled><TextField source="rejectReason" emptyText="—" /></Labeled>
-        <Labeled><TextField source="reviewerName" label="resources.user-missions.fields.reviewedBy" emptyText="—" /></Labeled>
+        <Labeled>
+          <DateField source="doneAt" showTime emptyText="—" />
+        </Labeled>
+        <Labeled>
+          <TextField source="rejectReason" emptyText="—" />
+        </Labeled>
+        <Labeled>
+          <TextField source="reviewerName" label="resources.user-missions.fields.reviewedBy" emptyText="—" />
+        </Labeled>
       </Stack>
     );
   }
@@ -43,7 +77,9 @@ function ReviewOrRecord() {
       <ProgressFacts />
       <SelectInput source="status" label="Decision" choices={REVIEW_CHOICES} />
       <FormDataConsumer<{ status?: string }>>
-        {({ formData }) => formData.status === 'rejected' && <TextInput source="rejectReason" multiline fullWidth helperText="The player sees it and can try again" />}
+        {({ formData }) =>
+          formData.status === 'rejected' && <TextInput source="rejectReason" multiline fullWidth helperText="The player sees it and can try again" />
+        }
       </FormDataConsumer>
     </SimpleForm>
   );

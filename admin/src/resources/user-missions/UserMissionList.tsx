@@ -6,7 +6,13 @@ import { useIsSmall } from '../../layout/useIsSmall';
 import { BulkApproveButton, BulkRejectButton } from './BulkReviewButtons';
 import { USER_MISSION_STATUS_CHOICES, userMissionStatusLabel } from './statuses';
 
-interface UserMissionRow { id: string; status: string; reward: string; coinSymbol: string; createdAt: string }
+interface UserMissionRow {
+  id: string;
+  status: string;
+  reward: string;
+  coinSymbol: string;
+  createdAt: string;
+}
 
 const TAB_ORDER = ['pending', 'done', 'rejected', 'started'] as const;
 
@@ -32,7 +38,12 @@ function TabbedUserMissions() {
   const tabs = TAB_ORDER.map((value) => ({ value, label: userMissionStatusLabel(value), filter: { ...others, status: value } }));
   return (
     <Fragment>
-      <CountedTabs resource="user-missions" tabs={tabs} value={status} onChange={(next) => list.setFilters({ ...filterValues, status: next }, list.displayedFilters as Record<string, boolean>)} />
+      <CountedTabs
+        resource="user-missions"
+        tabs={tabs}
+        value={status}
+        onChange={(next) => list.setFilters({ ...filterValues, status: next }, list.displayedFilters as Record<string, boolean>)}
+      />
       <Divider />
       {isSmall ? (
         <SimpleList<UserMissionRow>
@@ -58,7 +69,11 @@ function TabbedUserMissions() {
 
 export function UserMissionList() {
   return (
-    <List filters={[<SearchInput key="q" source="q" alwaysOn placeholder="Player or mission" />]} filterDefaultValues={{ status: 'pending' }} sort={{ field: 'createdAt', order: 'DESC' }}>
+    <List
+      filters={[<SearchInput key="q" source="q" alwaysOn placeholder="Player or mission" />]}
+      filterDefaultValues={{ status: 'pending' }}
+      sort={{ field: 'createdAt', order: 'DESC' }}
+    >
       <TabbedUserMissions />
     </List>
   );

@@ -1,6 +1,17 @@
 import { useState } from 'react';
 import { Card, CardContent, Typography } from '@mui/material';
-import { Form, RadioButtonGroupInput, ReferenceInput, SaveButton, SelectInput, TextInput, useNotify, useRecordContext, useRefresh, type HttpError } from 'react-admin';
+import {
+  Form,
+  RadioButtonGroupInput,
+  ReferenceInput,
+  SaveButton,
+  SelectInput,
+  TextInput,
+  useNotify,
+  useRecordContext,
+  useRefresh,
+  type HttpError,
+} from 'react-admin';
 import { useConsoleCalls } from '../../dataProvider';
 import { balanceAdjustmentInput } from '@gift/shared';
 import { schemaResolver } from '../../forms/schemaResolver';
@@ -38,7 +49,9 @@ export function AdjustBalanceForm() {
   return (
     <Card variant="outlined" sx={{ maxWidth: 560 }}>
       <CardContent>
-        <Typography variant="h6" gutterBottom>Gift or correction</Typography>
+        <Typography variant="h6" gutterBottom>
+          Gift or correction
+        </Typography>
         <Form key={defaults.idempotencyKey} defaultValues={defaults} onSubmit={submit} resolver={schemaResolver(balanceAdjustmentInput)}>
           <RadioButtonGroupInput source="direction" choices={DIRECTIONS} label="Kind" />
           <ReferenceInput source="coin" reference="gift-coins" sort={{ field: 'order', order: 'ASC' }}>

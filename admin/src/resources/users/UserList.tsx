@@ -1,12 +1,17 @@
 import { BooleanField, BooleanInput, Datagrid, DateField, List, NumberField, SearchInput, SimpleList, TextField } from 'react-admin';
 import { useIsSmall } from '../../layout/useIsSmall';
 
-interface UserRow { id: string; name: string; username: string; telegramId: number; referrersCount: number; doneMissionsCount: number; blocked: boolean }
+interface UserRow {
+  id: string;
+  name: string;
+  username: string;
+  telegramId: number;
+  referrersCount: number;
+  doneMissionsCount: number;
+  blocked: boolean;
+}
 
-const filters = [
-  <SearchInput key="q" source="q" alwaysOn placeholder="Name, username or Telegram id" />,
-  <BooleanInput key="blocked" source="blocked" />,
-];
+const filters = [<SearchInput key="q" source="q" alwaysOn placeholder="Name, username or Telegram id" />, <BooleanInput key="blocked" source="blocked" />];
 
 export function UserList() {
   const isSmall = useIsSmall();

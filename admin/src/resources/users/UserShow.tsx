@@ -37,9 +37,29 @@ function UserShowActions() {
   );
 }
 
-interface CoinFigures { id: string; coin: string; symbol: string; balance: string; rewards: string; earned: string; withdrawn: string; gifts: string }
-interface LedgerRow { id: string; amount: string; reason: string; note: string; operator: string; idempotencyKey: string; createdAt: string }
-interface Row { id: string; [field: string]: unknown }
+interface CoinFigures {
+  id: string;
+  coin: string;
+  symbol: string;
+  balance: string;
+  rewards: string;
+  earned: string;
+  withdrawn: string;
+  gifts: string;
+}
+interface LedgerRow {
+  id: string;
+  amount: string;
+  reason: string;
+  note: string;
+  operator: string;
+  idempotencyKey: string;
+  createdAt: string;
+}
+interface Row {
+  id: string;
+  [field: string]: unknown;
+}
 
 const signed = (amount: string) => (amount.startsWith('-') ? amount : `+${amount}`);
 /** A row's field as text: rows are read as unknown, so only strings and numbers print. */
@@ -75,11 +95,31 @@ function CoinFiguresField() {
 }
 
 /** One of the player's record lists, paged, newest first; each row opens its record. */
-function PlayerRecords({ reference, target = 'user', link, children, simple }: { reference: string; target?: string; link: 'edit' | 'show' | false; children: ReactNode; simple: ReactNode }) {
+function PlayerRecords({
+  reference,
+  target = 'user',
+  link,
+  children,
+  simple,
+}: {
+  reference: string;
+  target?: string;
+  link: 'edit' | 'show' | false;
+  children: ReactNode;
+  simple: ReactNode;
+}) {
   const isSmall = useIsSmall();
   return (
-    <ReferenceManyField reference={reference} target={target} perPage={10} sort={{ field: 'createdAt', order: 'DESC' }} pagination={<Pagination rowsPerPageOptions={[10, 25, 50]} />}>
-      {isSmall ? simple : (
+    <ReferenceManyField
+      reference={reference}
+      target={target}
+      perPage={10}
+      sort={{ field: 'createdAt', order: 'DESC' }}
+      pagination={<Pagination rowsPerPageOptions={[10, 25, 50]} />}
+    >
+      {isSmall ? (
+        simple
+      ) : (
         <Datagrid rowClick={link} bulkActionButtons={false} empty={<Box sx={{ p: 2 }}>None yet</Box>}>
           {children}
         </Datagrid>
@@ -88,7 +128,11 @@ function PlayerRecords({ reference, target = 'user', link, children, simple }: {
   );
 }
 
-const CoinSymbol = () => <ReferenceField source="coin" reference="gift-coins" link={false}><TextField source="symbol" /></ReferenceField>;
+const CoinSymbol = () => (
+  <ReferenceField source="coin" reference="gift-coins" link={false}>
+    <TextField source="symbol" />
+  </ReferenceField>
+);
 
 /** The player's page: tabbed like the demo's customer page. Tabs the account may not read are left out. */
 export function UserShow() {
@@ -98,7 +142,14 @@ export function UserShow() {
   return (
     <Show actions={<UserShowActions />}>
       <TabbedShowLayout
-        tabs={<TabbedShowLayoutTabs variant="scrollable" scrollButtons="auto" allowScrollButtonsMobile sx={{ maxWidth: { xs: 'calc(100vw - 16px)', md: '100%' } }} />}
+        tabs={
+          <TabbedShowLayoutTabs
+            variant="scrollable"
+            scrollButtons="auto"
+            allowScrollButtonsMobile
+            sx={{ maxWidth: { xs: 'calc(100vw - 16px)', md: '100%' } }}
+          />
+        }
       >
         <TabbedShowLayout.Tab label="Summary">
           <TextField source="name" />
@@ -123,7 +174,11 @@ export function UserShow() {
             link={false}
             simple={
               <SimpleList<LedgerRow>
-                primaryText={(r) => <span>{signed(r.amount)} <CoinSymbol /></span>}
+                primaryText={(r) => (
+                  <span>
+                    {signed(r.amount)} <CoinSymbol />
+                  </span>
+                )}
                 secondaryText={(r) => `${r.reason}${r.note ? ` · ${r.note}` : ''}${r.operator ? ` · by ${r.operator}` : ''}`}
                 tertiaryText={(r) => day(r.createdAt)}
                 linkType={false}
@@ -150,7 +205,14 @@ export function UserShow() {
             <PlayerRecords
               reference="user-missions"
               link="edit"
-              simple={<SimpleList<Row> primaryText={() => <ReferenceField source="mission" reference="missions" link={false} />} secondaryText={(r) => userMissionStatusLabel(String(r.status))} tertiaryText={(r) => `${text(r.reward)} ${text(r.coinSymbol)}`} linkType="edit" />}
+              simple={
+                <SimpleList<Row>
+                  primaryText={() => <ReferenceField source="mission" reference="missions" link={false} />}
+                  secondaryText={(r) => userMissionStatusLabel(String(r.status))}
+                  tertiaryText={(r) => `${text(r.reward)} ${text(r.coinSymbol)}`}
+                  linkType="edit"
+                />
+              }
             >
               <ReferenceField source="mission" reference="missions" link={false} sortable={false} />
               <SelectField source="status" choices={USER_MISSION_STATUS_CHOICES} sortable={false} />
@@ -163,7 +225,18 @@ export function UserShow() {
           <PlayerRecords
             reference="stakes"
             link="show"
-            simple={<SimpleList<Row> primaryText={(r) => <span>{String(r.amount)} <CoinSymbol /></span>} secondaryText={(r) => `${text(r.duration)} at ${text(r.profitPercent)}%`} tertiaryText={(r) => (r.claimedAt ? 'Claimed' : `Unlocks ${day(r.unlocksAt)}`)} linkType="show" />}
+            simple={
+              <SimpleList<Row>
+                primaryText={(r) => (
+                  <span>
+                    {String(r.amount)} <CoinSymbol />
+                  </span>
+                )}
+                secondaryText={(r) => `${text(r.duration)} at ${text(r.profitPercent)}%`}
+                tertiaryText={(r) => (r.claimedAt ? 'Claimed' : `Unlocks ${day(r.unlocksAt)}`)}
+                linkType="show"
+              />
+            }
           >
             <FunctionField<Row> source="amount" sortable={false} render={(r) => String(r.amount)} />
             <CoinSymbol />
@@ -177,7 +250,18 @@ export function UserShow() {
           <PlayerRecords
             reference="mining-sessions"
             link="show"
-            simple={<SimpleList<Row> primaryText={(r) => <span>{String(r.amount)} <CoinSymbol /></span>} secondaryText={(r) => `Ends ${day(r.endsAt)}`} tertiaryText={(r) => (r.movedAt ? 'Moved' : '')} linkType="show" />}
+            simple={
+              <SimpleList<Row>
+                primaryText={(r) => (
+                  <span>
+                    {String(r.amount)} <CoinSymbol />
+                  </span>
+                )}
+                secondaryText={(r) => `Ends ${day(r.endsAt)}`}
+                tertiaryText={(r) => (r.movedAt ? 'Moved' : '')}
+                linkType="show"
+              />
+            }
           >
             <FunctionField<Row> source="amount" sortable={false} render={(r) => String(r.amount)} />
             <CoinSymbol />
@@ -191,7 +275,14 @@ export function UserShow() {
             <PlayerRecords
               reference="withdraws"
               link="edit"
-              simple={<SimpleList<Row> primaryText={(r) => `${text(r.amount)} ${text(r.coinSymbol)}`} secondaryText={(r) => withdrawalStatusLabel(String(r.status))} tertiaryText={(r) => day(r.createdAt)} linkType="edit" />}
+              simple={
+                <SimpleList<Row>
+                  primaryText={(r) => `${text(r.amount)} ${text(r.coinSymbol)}`}
+                  secondaryText={(r) => withdrawalStatusLabel(String(r.status))}
+                  tertiaryText={(r) => day(r.createdAt)}
+                  linkType="edit"
+                />
+              }
             >
               <FunctionField<Row> source="amount" sortable={false} render={(r) => `${text(r.amount)} ${text(r.coinSymbol)}`} />
               <SelectField source="status" choices={WITHDRAWAL_STATUS_CHOICES} sortable={false} />
@@ -205,7 +296,14 @@ export function UserShow() {
             reference="users"
             target="referrer"
             link="show"
-            simple={<SimpleList<Row> primaryText={(r) => String(r.name)} secondaryText={(r) => (r.username ? `@${text(r.username)}` : '')} tertiaryText={(r) => day(r.createdAt)} linkType="show" />}
+            simple={
+              <SimpleList<Row>
+                primaryText={(r) => String(r.name)}
+                secondaryText={(r) => (r.username ? `@${text(r.username)}` : '')}
+                tertiaryText={(r) => day(r.createdAt)}
+                linkType="show"
+              />
+            }
           >
             <TextField source="name" sortable={false} />
             <TextField source="username" sortable={false} emptyText="—" />

@@ -1,4 +1,17 @@
-import { DateField, Edit, FormDataConsumer, FunctionField, Labeled, ReferenceField, SelectField, SelectInput, SimpleForm, TextField, TextInput, useRecordContext } from 'react-admin';
+import {
+  DateField,
+  Edit,
+  FormDataConsumer,
+  FunctionField,
+  Labeled,
+  ReferenceField,
+  SelectField,
+  SelectInput,
+  SimpleForm,
+  TextField,
+  TextInput,
+  useRecordContext,
+} from 'react-admin';
 import { Stack } from '@mui/material';
 import { withdrawalReviewInput } from '@gift/shared';
 import { schemaResolver } from '../../forms/schemaResolver';
@@ -10,18 +23,33 @@ const DECISIONS = [
   { id: 'rejected', name: 'Reject (the amount goes back to the player)' },
 ];
 
-interface WithdrawRecord { id: string; status: string; amount: string; coinSymbol?: string }
+interface WithdrawRecord {
+  id: string;
+  status: string;
+  amount: string;
+  coinSymbol?: string;
+}
 
 const wrap = { wordBreak: 'break-all' } as const;
 
 function WithdrawFacts() {
   return (
     <>
-      <Labeled><ReferenceField source="user" reference="users" link="show" /></Labeled>
-      <Labeled><FunctionField<WithdrawRecord> source="amount" render={(r) => `${r.amount} ${r.coinSymbol ?? ''}`.trim()} /></Labeled>
-      <Labeled><TextField source="address" sx={wrap} /></Labeled>
-      <Labeled><SelectField source="status" choices={WITHDRAWAL_STATUS_CHOICES} /></Labeled>
-      <Labeled><DateField source="createdAt" showTime /></Labeled>
+      <Labeled>
+        <ReferenceField source="user" reference="users" link="show" />
+      </Labeled>
+      <Labeled>
+        <FunctionField<WithdrawRecord> source="amount" render={(r) => `${r.amount} ${r.coinSymbol ?? ''}`.trim()} />
+      </Labeled>
+      <Labeled>
+        <TextField source="address" sx={wrap} />
+      </Labeled>
+      <Labeled>
+        <SelectField source="status" choices={WITHDRAWAL_STATUS_CHOICES} />
+      </Labeled>
+      <Labeled>
+        <DateField source="createdAt" showTime />
+      </Labeled>
     </>
   );
 }
@@ -34,10 +62,18 @@ function DecisionOrRecord() {
     return (
       <Stack sx={{ p: 2 }} spacing={1}>
         <WithdrawFacts />
-        <Labeled><TextField source="txHash" emptyText="—" sx={wrap} /></Labeled>
-        <Labeled><TextField source="rejectReason" emptyText="—" /></Labeled>
-        <Labeled><DateField source="processedAt" showTime emptyText="—" /></Labeled>
-        <Labeled><TextField source="processedByName" label="resources.withdraws.fields.processedBy" emptyText="—" /></Labeled>
+        <Labeled>
+          <TextField source="txHash" emptyText="—" sx={wrap} />
+        </Labeled>
+        <Labeled>
+          <TextField source="rejectReason" emptyText="—" />
+        </Labeled>
+        <Labeled>
+          <DateField source="processedAt" showTime emptyText="—" />
+        </Labeled>
+        <Labeled>
+          <TextField source="processedByName" label="resources.withdraws.fields.processedBy" emptyText="—" />
+        </Labeled>
       </Stack>
     );
   }

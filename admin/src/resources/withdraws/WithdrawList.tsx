@@ -5,7 +5,18 @@ import { ShortText } from '../../lists/ShortText';
 import { useIsSmall } from '../../layout/useIsSmall';
 import { WITHDRAWAL_STATUS_CHOICES, withdrawalStatusLabel } from './statuses';
 
-interface WithdrawRow { id: string; userName?: string; username?: string; amount: string; coinSymbol?: string; status: string; address: string; txHash: string; createdAt: string; processedAt: string | null }
+interface WithdrawRow {
+  id: string;
+  userName?: string;
+  username?: string;
+  amount: string;
+  coinSymbol?: string;
+  status: string;
+  address: string;
+  txHash: string;
+  createdAt: string;
+  processedAt: string | null;
+}
 
 const PENDING = { status: 'pending' };
 const FINISHED = { status: ['done', 'rejected'] };

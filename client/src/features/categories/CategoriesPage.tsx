@@ -16,7 +16,9 @@ export function CategoriesPage() {
       {home.data && home.data.categories.length === 0 && <p className="muted">{t('home.noCategories')}</p>}
       {home.data && (
         <ul className="list">
-          {home.data.categories.map((category) => <CategoryRow key={category.id} category={category} />)}
+          {home.data.categories.map((category) => (
+            <CategoryRow key={category.id} category={category} />
+          ))}
         </ul>
       )}
     </section>

@@ -35,7 +35,11 @@ export function CategoryMissionsPage({ backTo = '/' }: { backTo?: string }) {
                     {mission.mustDone && <span aria-label="⭐">⭐ </span>}
                     <bdi>{mission.title}</bdi>
                   </div>
-                  <div className="muted"><bdi dir="ltr">+{mission.reward} {mission.coin.symbol}</bdi></div>
+                  <div className="muted">
+                    <bdi dir="ltr">
+                      +{mission.reward} {mission.coin.symbol}
+                    </bdi>
+                  </div>
                 </div>
                 <span className={mission.status === 'done' ? 'badge' : 'muted'}>{t(`categories.status.${mission.status}`)}</span>
               </Link>

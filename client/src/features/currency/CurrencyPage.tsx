@@ -16,12 +16,24 @@ export function CurrencyPage() {
         <ul className="list">
           {coins.data.map((coin) => (
             <li key={coin.id} className="list-row">
-              {coin.icon ? <img src={coin.icon} alt="" loading="lazy" /> : <div className="avatar coin-avatar" aria-hidden="true">{coin.symbol.slice(0, 1)}</div>}
+              {coin.icon ? (
+                <img src={coin.icon} alt="" loading="lazy" />
+              ) : (
+                <div className="avatar coin-avatar" aria-hidden="true">
+                  {coin.symbol.slice(0, 1)}
+                </div>
+              )}
               <div className="grow">
                 <div className="title">{coin.name}</div>
-                <div className="muted"><bdi dir="ltr">{coin.balance} {coin.symbol}</bdi></div>
+                <div className="muted">
+                  <bdi dir="ltr">
+                    {coin.balance} {coin.symbol}
+                  </bdi>
+                </div>
               </div>
-              <div className="value"><bdi dir="ltr">{coin.value === null ? '—' : `$${coin.value}`}</bdi></div>
+              <div className="value">
+                <bdi dir="ltr">{coin.value === null ? '—' : `$${coin.value}`}</bdi>
+              </div>
             </li>
           ))}
         </ul>

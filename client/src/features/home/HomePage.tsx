@@ -14,7 +14,13 @@ function Banner({ banner }: { banner: HomeBanner }) {
   const image = <img src={banner.image} alt={banner.title ?? banner.name ?? ''} loading="lazy" />;
   if (!banner.link) return <div>{image}</div>;
   return (
-    <a href={banner.link} onClick={(event) => { event.preventDefault(); openLink(banner.link); }}>
+    <a
+      href={banner.link}
+      onClick={(event) => {
+        event.preventDefault();
+        openLink(banner.link);
+      }}
+    >
       {image}
     </a>
   );
@@ -34,7 +40,9 @@ export function HomePage() {
       {home.isPending && <p className="muted">{t('common.loading')}</p>}
       {!!home.data?.covers?.length && (
         <div className="covers">
-          {home.data.covers.map((cover) => <Banner key={cover.id} banner={cover} />)}
+          {home.data.covers.map((cover) => (
+            <Banner key={cover.id} banner={cover} />
+          ))}
         </div>
       )}
       <MiningCard />
@@ -47,8 +55,14 @@ export function HomePage() {
                 <Link className="list-row" to={`/tasks/${mission.id}`}>
                   <span aria-hidden="true">⭐</span>
                   <div className="grow">
-                    <div className="title"><bdi>{mission.title}</bdi></div>
-                    <div className="muted"><bdi dir="ltr">+{mission.reward} {mission.coin.symbol}</bdi></div>
+                    <div className="title">
+                      <bdi>{mission.title}</bdi>
+                    </div>
+                    <div className="muted">
+                      <bdi dir="ltr">
+                        +{mission.reward} {mission.coin.symbol}
+                      </bdi>
+                    </div>
                   </div>
                 </Link>
               </li>
@@ -63,7 +77,9 @@ export function HomePage() {
             <p className="muted">{t('home.noCategories')}</p>
           ) : (
             <ul className="list">
-              {home.data.categories.map((category) => <CategoryRow key={category.id} category={category} fromHome />)}
+              {home.data.categories.map((category) => (
+                <CategoryRow key={category.id} category={category} fromHome />
+              ))}
             </ul>
           )}
         </>
@@ -72,7 +88,9 @@ export function HomePage() {
         <>
           <h2>{t('home.partners')}</h2>
           <div className="covers">
-            {home.data.partners.map((partner) => <Banner key={partner.id} banner={partner} />)}
+            {home.data.partners.map((partner) => (
+              <Banner key={partner.id} banner={partner} />
+            ))}
           </div>
         </>
       )}

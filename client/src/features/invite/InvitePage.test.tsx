@@ -39,7 +39,10 @@ it('is in the navigation under its spec label, and shows the link, the reward pe
 
 it("shares through Telegram's share link with the referrer message", async () => {
   const opened: string[] = [];
-  window.open = ((url: string) => { opened.push(url); return null; }) as typeof window.open;
+  window.open = ((url: string) => {
+    opened.push(url);
+    return null;
+  }) as typeof window.open;
   renderApp('/invite', invite);
   await userEvent.click(await screen.findByRole('button', { name: 'Share in Telegram' }));
   expect(opened).toEqual([SUMMARY.shareUrl]);
@@ -86,6 +89,11 @@ it('says when no friend joined yet', async () => {
 });
 
 it('says when invites are not set up yet', async () => {
-  renderApp('/invite', { ...invite, 'referrals.summary': () => { throw new Refusal('NOT_CONFIGURED', 400, 'This feature is not configured yet'); } });
+  renderApp('/invite', {
+    ...invite,
+    'referrals.summary': () => {
+      throw new Refusal('NOT_CONFIGURED', 400, 'This feature is not configured yet');
+    },
+  });
   expect(await within(await screen.findByRole('main')).findByRole('alert')).toHaveTextContent('This feature is not configured yet');
 });

@@ -17,7 +17,10 @@ function Friends() {
   const pages = friends.data ? Math.max(1, Math.ceil(friends.data.total / FRIENDS_PAGE_SIZE)) : 1;
   return (
     <>
-      <h2>{t('invite.friends')}{friends.data ? ` (${friends.data.total})` : ''}</h2>
+      <h2>
+        {t('invite.friends')}
+        {friends.data ? ` (${friends.data.total})` : ''}
+      </h2>
       {friends.isPending && <p className="muted">{t('common.loading')}</p>}
       {friends.error && <ErrorMessage error={friends.error} />}
       {friends.data?.total === 0 && <p className="muted">{t('invite.noFriends')}</p>}
@@ -25,10 +28,18 @@ function Friends() {
         <ul className="list">
           {friends.data.items.map((friend, index) => (
             <li key={`${friend.username}-${index}`} className="list-row">
-              <div className="avatar coin-avatar" aria-hidden="true">{(friend.name || friend.username || '?').slice(0, 1).toUpperCase()}</div>
+              <div className="avatar coin-avatar" aria-hidden="true">
+                {(friend.name || friend.username || '?').slice(0, 1).toUpperCase()}
+              </div>
               <div className="grow">
-                <div className="title"><bdi>{friend.name || friend.username}</bdi></div>
-                {friend.username && <div className="muted"><bdi dir="ltr">@{friend.username}</bdi></div>}
+                <div className="title">
+                  <bdi>{friend.name || friend.username}</bdi>
+                </div>
+                {friend.username && (
+                  <div className="muted">
+                    <bdi dir="ltr">@{friend.username}</bdi>
+                  </div>
+                )}
               </div>
               <span className="muted">{new Date(friend.joinedAt).toLocaleDateString()}</span>
             </li>
@@ -37,9 +48,13 @@ function Friends() {
       )}
       {pages > 1 && (
         <div className="pager">
-          <button type="button" className="button button-ghost button-small" disabled={page <= 1} onClick={() => setPage(page - 1)}>{t('invite.previous')}</button>
+          <button type="button" className="button button-ghost button-small" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+            {t('invite.previous')}
+          </button>
           <span className="muted">{t('invite.page', { page, pages })}</span>
-          <button type="button" className="button button-ghost button-small" disabled={page >= pages} onClick={() => setPage(page + 1)}>{t('invite.next')}</button>
+          <button type="button" className="button button-ghost button-small" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+            {t('invite.next')}
+          </button>
         </div>
       )}
     </>
@@ -66,10 +81,16 @@ export function InvitePage() {
         <>
           <p>{data.reward ? t('invite.intro', { amount: data.reward.amount, symbol: data.reward.symbol }) : t('invite.introNoReward')}</p>
           <div className="card menu">
-            <span className="muted" id="invite-link-label">{t('invite.link')}</span>
-            <output className="invite-link" aria-labelledby="invite-link-label" dir="ltr">{data.inviteLink}</output>
+            <span className="muted" id="invite-link-label">
+              {t('invite.link')}
+            </span>
+            <output className="invite-link" aria-labelledby="invite-link-label" dir="ltr">
+              {data.inviteLink}
+            </output>
             <div className="actions">
-              <button type="button" className="button" onClick={() => openLink(data.shareUrl)}>{t('invite.share')}</button>
+              <button type="button" className="button" onClick={() => openLink(data.shareUrl)}>
+                {t('invite.share')}
+              </button>
               <button type="button" className="button button-ghost" onClick={() => void copyText(data.inviteLink).then((ok) => setCopied(ok))}>
                 {copied ? t('invite.copied') : t('invite.copy')}
               </button>
@@ -77,11 +98,15 @@ export function InvitePage() {
           </div>
           <div className="figures">
             <div className="figure">
-              <div className="value"><bdi dir="ltr">{data.reward ? `${data.reward.amount} ${data.reward.symbol}` : '—'}</bdi></div>
+              <div className="value">
+                <bdi dir="ltr">{data.reward ? `${data.reward.amount} ${data.reward.symbol}` : '—'}</bdi>
+              </div>
               <div className="label">{t('invite.reward')}</div>
             </div>
             <div className="figure">
-              <div className="value" data-testid="invite-limit"><bdi dir="ltr">{t('invite.limitValue', { used: data.invitedCount, limit: data.inviteLimit })}</bdi></div>
+              <div className="value" data-testid="invite-limit">
+                <bdi dir="ltr">{t('invite.limitValue', { used: data.invitedCount, limit: data.inviteLimit })}</bdi>
+              </div>
               <div className="label">{t('invite.limit')}</div>
             </div>
           </div>

@@ -6,7 +6,16 @@ import { initI18n, setLanguage } from '../../lib/i18n';
 import { minedAt } from './MiningCard';
 
 const COIN = { id: 'c1', symbol: 'GIFT' };
-const idle = () => ({ configured: true, active: null, readyToMove: 0, readyAmounts: [], coin: COIN, earnAmount: '240', earnDurationHours: 8, serverTime: new Date() });
+const idle = () => ({
+  configured: true,
+  active: null,
+  readyToMove: 0,
+  readyAmounts: [],
+  coin: COIN,
+  earnAmount: '240',
+  earnDurationHours: 8,
+  serverTime: new Date(),
+});
 
 function running(startedAgoMs: number, lengthMs: number) {
   const now = Date.now();
@@ -96,6 +105,11 @@ it('says when mining is not set up, and shows a failed status as an error', asyn
 });
 
 it('shows a failed status as an error', async () => {
-  renderApp('/', { ...signedInPlayer, 'mining.status': () => { throw new Refusal('FORBIDDEN', 403, 'You do not have permission to do this'); } });
+  renderApp('/', {
+    ...signedInPlayer,
+    'mining.status': () => {
+      throw new Refusal('FORBIDDEN', 403, 'You do not have permission to do this');
+    },
+  });
   expect(await (await card()).findByRole('alert')).toHaveTextContent('You do not have permission to do this');
 });

@@ -27,7 +27,17 @@ function sessionLength(t: ReturnType<typeof useTranslation>['t'], hours: number)
   return t('mining.units.s', { count: seconds });
 }
 
-function RunningSession({ session, symbol, serverOffset, onFinished }: { session: ActiveSession; symbol: string; serverOffset: number; onFinished: () => void }) {
+function RunningSession({
+  session,
+  symbol,
+  serverOffset,
+  onFinished,
+}: {
+  session: ActiveSession;
+  symbol: string;
+  serverOffset: number;
+  onFinished: () => void;
+}) {
   const { t } = useTranslation();
   const now = useNow() + serverOffset;
   const remaining = new Date(session.endsAt).getTime() - now;
@@ -42,15 +52,23 @@ function RunningSession({ session, symbol, serverOffset, onFinished }: { session
   return (
     <div className="figures">
       <div className="figure">
-        <div className="value" data-testid="mined-so-far"><bdi dir="ltr">{minedAt(session, now)} {symbol}</bdi></div>
+        <div className="value" data-testid="mined-so-far">
+          <bdi dir="ltr">
+            {minedAt(session, now)} {symbol}
+          </bdi>
+        </div>
         <div className="label">{t('mining.soFar')}</div>
       </div>
       <div className="figure">
-        <div className="value"><bdi dir="ltr">{t('mining.perHour', { amount: session.ratePerHour, symbol })}</bdi></div>
+        <div className="value">
+          <bdi dir="ltr">{t('mining.perHour', { amount: session.ratePerHour, symbol })}</bdi>
+        </div>
         <div className="label">{t('mining.rate')}</div>
       </div>
       <div className="figure">
-        <div className="value" role="timer"><bdi dir="ltr">{formatCountdown(remaining)}</bdi></div>
+        <div className="value" role="timer">
+          <bdi dir="ltr">{formatCountdown(remaining)}</bdi>
+        </div>
         <div className="label">{t('mining.remaining')}</div>
       </div>
     </div>
@@ -92,11 +110,22 @@ export function MiningCard() {
         <>
           <p className="muted">{t('mining.session', { amount: data.earnAmount, symbol, duration: sessionLength(t, data.earnDurationHours) })}</p>
           {data.active ? (
-            <RunningSession key={data.active.id} session={data.active} symbol={symbol} serverOffset={serverOffset} onFinished={() => void utils.mining.status.invalidate()} />
+            <RunningSession
+              key={data.active.id}
+              session={data.active}
+              symbol={symbol}
+              serverOffset={serverOffset}
+              onFinished={() => void utils.mining.status.invalidate()}
+            />
           ) : (
             <div className="menu">
               <p>{t('mining.idle', { product: symbol })}</p>
-              <button type="button" className={data.readyToMove > 0 ? 'button button-ghost' : 'button'} disabled={start.isPending} onClick={() => start.mutate()}>
+              <button
+                type="button"
+                className={data.readyToMove > 0 ? 'button button-ghost' : 'button'}
+                disabled={start.isPending}
+                onClick={() => start.mutate()}
+              >
                 {t('mining.start')}
               </button>
             </div>
@@ -106,10 +135,17 @@ export function MiningCard() {
       {data && data.readyToMove > 0 && (
         <div className="mining-ready">
           <p>
-            {t('mining.ready')} <span className="badge" data-testid="ready-count">{data.readyToMove}</span>
+            {t('mining.ready')}{' '}
+            <span className="badge" data-testid="ready-count">
+              {data.readyToMove}
+            </span>
           </p>
           <p className="muted">
-            {data.readyAmounts.map((ready) => <bdi key={ready.coin.id} dir="ltr">+{ready.amount} {ready.coin.symbol} </bdi>)}
+            {data.readyAmounts.map((ready) => (
+              <bdi key={ready.coin.id} dir="ltr">
+                +{ready.amount} {ready.coin.symbol}{' '}
+              </bdi>
+            ))}
           </p>
         </div>
       )}

@@ -32,7 +32,11 @@ function mission(overrides: Partial<PlayerMission> = {}): PlayerMission {
 }
 
 /** A server whose mission moves as the real one does; `claim` decides each claim. */
-function missionServer(initial: ReturnType<typeof mission>, claim: (input: { code?: string }) => unknown, path = `/categories/${CATEGORY}/missions/${MISSION}/get`) {
+function missionServer(
+  initial: ReturnType<typeof mission>,
+  claim: (input: { code?: string }) => unknown,
+  path = `/categories/${CATEGORY}/missions/${MISSION}/get`,
+) {
   let current = initial;
   let balance = '0';
   const server = renderApp(path, {
@@ -91,7 +95,10 @@ it("answers a mission claimed before the ⭐ ones with 'You must done all ⭐ ta
 
 it("asks for the YouTube code after Go and answers a wrong one with 'Incorrect code'", async () => {
   const opened: string[] = [];
-  window.open = ((url: string) => { opened.push(url); return null; }) as typeof window.open;
+  window.open = ((url: string) => {
+    opened.push(url);
+    return null;
+  }) as typeof window.open;
   missionServer(mission({ verifyType: 'youtube', link: 'https://www.youtube.com/watch?v=abc', goButton: 'Watch', mustDone: false }), (input) => {
     if (input.code !== 'OPEN') throw new Refusal('INCORRECT_CODE', 400, 'Incorrect code');
     return { status: 'done', reward: '100' };
@@ -117,15 +124,21 @@ it("puts the Telegram join check's refusal in words", async () => {
 });
 
 it('counts down a Time mission until Claim works', async () => {
-  missionServer(mission({ verifyType: 'time', verifyDuration: 1, status: 'started', claimableAt: new Date(Date.now() + 45_000), mustDone: false }), () => ({ status: 'done', reward: '100' }));
+  missionServer(mission({ verifyType: 'time', verifyDuration: 1, status: 'started', claimableAt: new Date(Date.now() + 45_000), mustDone: false }), () => ({
+    status: 'done',
+    reward: '100',
+  }));
   const timer = await screen.findByRole('timer');
   expect(timer.textContent).toMatch(/^Claim in 00:4[4-5]$/);
   expect(screen.getByRole('button', { name: 'Claim' })).toBeDisabled();
 });
 
 it('sends a Manual mission to review, and shows a rejection with its reason and Go again', async () => {
-  missionServer(mission({ verifyType: 'manual', status: 'rejected', rejectReason: 'The story was not public', mustDone: false, link: 'https://example.com/story' }), () => ({ status: 'pending', reward: '100' }));
-  window.open = (() => null);
+  missionServer(
+    mission({ verifyType: 'manual', status: 'rejected', rejectReason: 'The story was not public', mustDone: false, link: 'https://example.com/story' }),
+    () => ({ status: 'pending', reward: '100' }),
+  );
+  window.open = () => null;
   expect(await screen.findByText(/Rejected: The story was not public/)).toBeInTheDocument();
   expect(screen.queryByRole('button', { name: 'Claim' })).not.toBeInTheDocument();
   await userEvent.click(screen.getByRole('button', { name: 'Go' }));
@@ -142,15 +155,20 @@ it('says a mission that does not exist is not found, and shows a failed load as 
 it('shows a failed load as an error', async () => {
   renderApp(`/categories/${CATEGORY}/missions/${MISSION}/get`, {
     ...signedInPlayer,
-    'missions.byCategory': () => { throw new Refusal('INTERNAL', 500, 'Something went wrong'); },
+    'missions.byCategory': () => {
+      throw new Refusal('INTERNAL', 500, 'Something went wrong');
+    },
   });
   expect(await screen.findByRole('alert', {}, { timeout: 3000 })).toHaveTextContent('Something went wrong');
 });
 
-it("opens a ⭐ mission from home at tasks/:taskId", async () => {
+it('opens a ⭐ mission from home at tasks/:taskId', async () => {
   renderApp(`/tasks/${HOME.starMissions[0]!.id}`, {
     ...signedInPlayer,
-    'missions.byCategory': () => ({ category: { id: CATEGORY, title: 'Get started', description: '', image: '' }, missions: [mission({ id: HOME.starMissions[0]!.id })] }),
+    'missions.byCategory': () => ({
+      category: { id: CATEGORY, title: 'Get started', description: '', image: '' },
+      missions: [mission({ id: HOME.starMissions[0]!.id })],
+    }),
   });
   expect(await screen.findByRole('heading', { name: /Claim your welcome bonus/ })).toBeInTheDocument();
   expect(screen.getByRole('link', { name: 'Back' })).toHaveAttribute('href', '/');

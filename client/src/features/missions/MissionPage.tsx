@@ -39,9 +39,18 @@ function MissionActions({ mission }: { mission: Mission }) {
   const waiting = claimableAt !== null && claimableAt > now;
 
   if (mission.status === 'done') {
-    return <p className="notice" role="status">{t('mission.done', { reward: mission.reward, symbol: mission.coin.symbol })}</p>;
+    return (
+      <p className="notice" role="status">
+        {t('mission.done', { reward: mission.reward, symbol: mission.coin.symbol })}
+      </p>
+    );
   }
-  if (mission.status === 'pending') return <p className="notice" role="status">{t('mission.pending')}</p>;
+  if (mission.status === 'pending')
+    return (
+      <p className="notice" role="status">
+        {t('mission.pending')}
+      </p>
+    );
 
   const onGo = () => {
     // opened in the tap itself, so no browser blocks it; the start is recorded beside it
@@ -54,7 +63,11 @@ function MissionActions({ mission }: { mission: Mission }) {
     inFlight.current = true;
     claim.mutate(
       { missionId: mission.id, ...(mission.verifyType === 'youtube' ? { code } : {}) },
-      { onSettled: () => { inFlight.current = false; } },
+      {
+        onSettled: () => {
+          inFlight.current = false;
+        },
+      },
     );
   };
   const canGo = mission.verifyType !== 'auto' || !!mission.link;
@@ -73,7 +86,11 @@ function MissionActions({ mission }: { mission: Mission }) {
           <input value={code} onChange={(event) => setCode(event.target.value)} autoComplete="off" maxLength={64} required />
         </label>
       )}
-      {waiting && <p className="muted" role="timer">{t('mission.claimIn', { time: formatCountdown(claimableAt - now) })}</p>}
+      {waiting && (
+        <p className="muted" role="timer">
+          {t('mission.claimIn', { time: formatCountdown(claimableAt - now) })}
+        </p>
+      )}
       <div className="actions">
         {canGo && (
           <button type="button" className={mission.status === 'started' ? 'button button-ghost' : 'button'} onClick={onGo} disabled={go.isPending}>
@@ -110,15 +127,31 @@ export function MissionView({ categoryId, missionId, backTo }: { categoryId: str
       {mission && (
         <>
           <div className="card mission-head">
-            {mission.image ? <img src={mission.image} alt="" /> : <div className="mission-icon" aria-hidden="true"><TasksIcon /></div>}
+            {mission.image ? (
+              <img src={mission.image} alt="" />
+            ) : (
+              <div className="mission-icon" aria-hidden="true">
+                <TasksIcon />
+              </div>
+            )}
             <div className="grow">
-              <h2 className="title">{mission.mustDone && <span aria-label="⭐">⭐ </span>}<bdi>{mission.title}</bdi></h2>
+              <h2 className="title">
+                {mission.mustDone && <span aria-label="⭐">⭐ </span>}
+                <bdi>{mission.title}</bdi>
+              </h2>
               <div className="reward">
-                <span className="muted">{t('mission.reward')}</span> <bdi dir="ltr">+{mission.reward} {mission.coin.symbol}</bdi>
+                <span className="muted">{t('mission.reward')}</span>{' '}
+                <bdi dir="ltr">
+                  +{mission.reward} {mission.coin.symbol}
+                </bdi>
               </div>
             </div>
           </div>
-          {mission.description && <p className="description"><bdi>{mission.description}</bdi></p>}
+          {mission.description && (
+            <p className="description">
+              <bdi>{mission.description}</bdi>
+            </p>
+          )}
           <p className="muted">{t(`mission.needs.${mission.verifyType}`, { minutes: mission.verifyDuration })}</p>
           <MissionActions mission={mission} />
         </>

@@ -27,8 +27,14 @@ export function ProfilePage() {
       <div className="card profile-head">
         <Avatar player={player} />
         <div>
-          <div className="title" data-testid="player-name">{player.name || player.username}</div>
-          {player.username && <div className="muted"><bdi dir="ltr">@{player.username}</bdi></div>}
+          <div className="title" data-testid="player-name">
+            {player.name || player.username}
+          </div>
+          {player.username && (
+            <div className="muted">
+              <bdi dir="ltr">@{player.username}</bdi>
+            </div>
+          )}
         </div>
       </div>
 
@@ -46,7 +52,10 @@ export function ProfilePage() {
       {player.coins.map((coin) => (
         <div className="card" key={coin.coinId}>
           <h2>
-            {coin.name} <span className="muted" dir="ltr">{coin.balance} {coin.symbol}</span>
+            {coin.name}{' '}
+            <span className="muted" dir="ltr">
+              {coin.balance} {coin.symbol}
+            </span>
           </h2>
           <div className="figures">
             {COIN_FIGURES.map((figure) => (
@@ -62,10 +71,18 @@ export function ProfilePage() {
       <ProfileWallet />
 
       <nav className="menu">
-        <Link className="list-row" to="/profile/settings">{t('profile.settings')}</Link>
-        <Link className="list-row" to="/profile/withdraw">{t('profile.withdraw')}</Link>
-        <Link className="list-row" to="/profile/my-wallets">{t('profile.myWallets')}</Link>
-        <Link className="list-row" to="/invite">{t('profile.inviteFriend')}</Link>
+        <Link className="list-row" to="/profile/settings">
+          {t('profile.settings')}
+        </Link>
+        <Link className="list-row" to="/profile/withdraw">
+          {t('profile.withdraw')}
+        </Link>
+        <Link className="list-row" to="/profile/my-wallets">
+          {t('profile.myWallets')}
+        </Link>
+        <Link className="list-row" to="/invite">
+          {t('profile.inviteFriend')}
+        </Link>
         {canInstall && (
           <button type="button" className="button" onClick={() => void install()}>
             {t('common.install')}

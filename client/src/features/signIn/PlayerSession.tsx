@@ -47,7 +47,11 @@ export function PlayerSession({ children }: { children: ReactNode }) {
     void utils.invalidate();
   };
 
-  const splash = <div className="splash" aria-busy="true">{t('common.loading')}</div>;
+  const splash = (
+    <div className="splash" aria-busy="true">
+      {t('common.loading')}
+    </div>
+  );
   if (me.isPending) return splash;
 
   if (me.error) {

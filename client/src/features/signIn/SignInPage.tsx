@@ -55,7 +55,11 @@ export function SignInPage({ onSignedIn }: { onSignedIn: () => void }) {
               onChange={(event) => setUsername(event.target.value)}
             />
           </label>
-          {localError && <p className="error-text" role="alert">{localError}</p>}
+          {localError && (
+            <p className="error-text" role="alert">
+              {localError}
+            </p>
+          )}
           {requestCode.error && <ErrorMessage error={requestCode.error} />}
           <button type="submit" className="button" disabled={requestCode.isPending}>
             {t('signIn.sendCode')}
@@ -76,12 +80,24 @@ export function SignInPage({ onSignedIn }: { onSignedIn: () => void }) {
               onChange={(event) => setCode(event.target.value.replace(/\D/g, ''))}
             />
           </label>
-          {localError && <p className="error-text" role="alert">{localError}</p>}
+          {localError && (
+            <p className="error-text" role="alert">
+              {localError}
+            </p>
+          )}
           {verifyCode.error && <ErrorMessage error={verifyCode.error} />}
           <button type="submit" className="button" disabled={verifyCode.isPending || code.length !== 6}>
             {t('signIn.verify')}
           </button>
-          <button type="button" className="button button-ghost" onClick={() => { setCodeSentTo(null); setCode(''); verifyCode.reset(); }}>
+          <button
+            type="button"
+            className="button button-ghost"
+            onClick={() => {
+              setCodeSentTo(null);
+              setCode('');
+              verifyCode.reset();
+            }}
+          >
             {t('signIn.changeUsername')}
           </button>
         </form>

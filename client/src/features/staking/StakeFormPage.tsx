@@ -39,10 +39,7 @@ function StakeForm({ offer }: { offer: Offer }) {
   // React's isPending lags a render behind a double tap: this lock does not
   const inFlight = useRef(false);
   const quotedAmount = useDebounced(amount.trim(), 300);
-  const quote = trpc.staking.quote.useQuery(
-    { stakingCoinId: offer.id, amount: quotedAmount, duration },
-    { enabled: isAmount(quotedAmount), retry: false },
-  );
+  const quote = trpc.staking.quote.useQuery({ stakingCoinId: offer.id, amount: quotedAmount, duration }, { enabled: isAmount(quotedAmount), retry: false });
   const stake = trpc.staking.stake.useMutation({
     onSuccess: async (position) => {
       toast(t('staking.staked', { amount: position.amount, symbol: position.coin.symbol }), 'success');
@@ -61,7 +58,11 @@ function StakeForm({ offer }: { offer: Offer }) {
     inFlight.current = true;
     stake.mutate(
       { stakingCoinId: offer.id, amount: quoted.amount, duration, idempotencyKey: tapKey.current },
-      { onSettled: () => { inFlight.current = false; } },
+      {
+        onSettled: () => {
+          inFlight.current = false;
+        },
+      },
     );
   };
 
@@ -72,7 +73,9 @@ function StakeForm({ offer }: { offer: Offer }) {
           <span>{t('staking.amount')}</span>
           <div className="input-with-button">
             <input inputMode="decimal" dir="ltr" value={amount} onChange={(event) => setAmount(event.target.value)} placeholder="0" autoComplete="off" />
-            <button type="button" className="button button-ghost button-small" onClick={() => setAmount(offer.balance)}>{t('staking.max')}</button>
+            <button type="button" className="button button-ghost button-small" onClick={() => setAmount(offer.balance)}>
+              {t('staking.max')}
+            </button>
           </div>
         </label>
         <p className="muted">
@@ -84,7 +87,9 @@ function StakeForm({ offer }: { offer: Offer }) {
             {offer.durations.map((d) => (
               <button key={d.duration} type="button" aria-pressed={duration === d.duration} onClick={() => setDuration(d.duration)}>
                 {t(`staking.durations.${d.duration}`, { defaultValue: d.label })}
-                <small><bdi dir="ltr">{d.percent}%</bdi></small>
+                <small>
+                  <bdi dir="ltr">{d.percent}%</bdi>
+                </small>
               </button>
             ))}
           </div>
@@ -94,18 +99,29 @@ function StakeForm({ offer }: { offer: Offer }) {
         {quoted && (
           <dl className="quote" data-testid="stake-quote">
             <dt>{t('staking.profit')}</dt>
-            <dd><bdi dir="ltr">+{quoted.profit} {symbol} ({quoted.percent}%)</bdi></dd>
+            <dd>
+              <bdi dir="ltr">
+                +{quoted.profit} {symbol} ({quoted.percent}%)
+              </bdi>
+            </dd>
             <dt>{t('staking.payout')}</dt>
-            <dd><bdi dir="ltr">{quoted.total} {symbol}</bdi></dd>
+            <dd>
+              <bdi dir="ltr">
+                {quoted.total} {symbol}
+              </bdi>
+            </dd>
             <dt>{t('staking.unlocks')}</dt>
             <dd>{new Date(quoted.unlocksAt).toLocaleString(i18n.language)}</dd>
           </dl>
         )}
-        <button type="submit" className="button" disabled={!quoted || stake.isPending}>{t('staking.confirm')}</button>
+        <button type="submit" className="button" disabled={!quoted || stake.isPending}>
+          {t('staking.confirm')}
+        </button>
       </form>
       {stake.data && (
         <div className="notice" role="status" data-testid="new-stake">
-          {t('staking.staked', { amount: stake.data.amount, symbol: stake.data.coin.symbol })} · {t(`staking.durations.${stake.data.duration}`, { defaultValue: stake.data.durationLabel })}
+          {t('staking.staked', { amount: stake.data.amount, symbol: stake.data.coin.symbol })} ·{' '}
+          {t(`staking.durations.${stake.data.duration}`, { defaultValue: stake.data.durationLabel })}
           {' · '}
           <Link to="/staking">{t('staking.positions')}</Link>
         </div>

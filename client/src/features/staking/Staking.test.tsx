@@ -15,14 +15,30 @@ const DURATIONS: Offer['durations'] = [
   { duration: 'sixMonths', label: '6 months', days: 180, percent: '40' },
   { duration: 'year', label: '1 year', days: 365, percent: '100' },
 ];
-const OFFER: Offer = { id: OFFER_ID, coin: { id: 'c1', name: 'Gift Coin', symbol: 'GIFT', icon: '' }, minAmount: '100', maxAmount: '1000000', durations: DURATIONS, balance: '1250.5' };
+const OFFER: Offer = {
+  id: OFFER_ID,
+  coin: { id: 'c1', name: 'Gift Coin', symbol: 'GIFT', icon: '' },
+  minAmount: '100',
+  maxAmount: '1000000',
+  durations: DURATIONS,
+  balance: '1250.5',
+};
 const DAY = 86_400_000;
 
 /** A stake as the server presents it: the countdown and Claim follow from its unlock date, as stakingRules decides. */
 function position(overrides: Partial<Omit<Position, 'secondsLeft' | 'claimable'>> = {}): Position {
   const stake = {
-    id: '65f0000000000000000000e1', coin: { id: 'c1', symbol: 'GIFT' }, amount: '200', duration: 'week' as const, durationLabel: '1 week' as const, percent: '1',
-    profit: '2', total: '202', startedAt: new Date(), unlocksAt: new Date(Date.now() + 7 * DAY), claimedAt: null,
+    id: '65f0000000000000000000e1',
+    coin: { id: 'c1', symbol: 'GIFT' },
+    amount: '200',
+    duration: 'week' as const,
+    durationLabel: '1 week' as const,
+    percent: '1',
+    profit: '2',
+    total: '202',
+    startedAt: new Date(),
+    unlocksAt: new Date(Date.now() + 7 * DAY),
+    claimedAt: null,
     ...overrides,
   };
   const leftMs = Math.max(0, stake.unlocksAt.getTime() - Date.now());
@@ -37,12 +53,22 @@ it('lists the offers with their coin and each duration with its profit, and no s
   expect(screen.getAllByText('Loading…').length).toBeGreaterThan(0);
   const offer = await screen.findByRole('link', { name: /Gift Coin/ });
   expect(offer).toHaveAttribute('href', `/staking/${OFFER_ID}`);
-  expect(within(offer).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['1 week · 1%', '1 month · 5%', '3 months · 18%', '6 months · 40%', '1 year · 100%']);
+  expect(
+    within(offer)
+      .getAllByRole('listitem')
+      .map((item) => item.textContent),
+  ).toEqual(['1 week · 1%', '1 month · 5%', '3 months · 18%', '6 months · 40%', '1 year · 100%']);
   expect(await screen.findByText('You have no stakes yet.')).toBeInTheDocument();
 });
 
 it('says when there is no offer, and shows a failed load as an error', async () => {
-  renderApp('/staking', { ...signedInPlayer, 'staking.offers': () => [], 'staking.positions': () => { throw new Refusal('FORBIDDEN', 403, 'You do not have permission to do this'); } });
+  renderApp('/staking', {
+    ...signedInPlayer,
+    'staking.offers': () => [],
+    'staking.positions': () => {
+      throw new Refusal('FORBIDDEN', 403, 'You do not have permission to do this');
+    },
+  });
   expect(await screen.findByText('No staking offers yet.')).toBeInTheDocument();
   expect(await screen.findByRole('alert')).toHaveTextContent('You do not have permission to do this');
 });
@@ -61,7 +87,14 @@ it("shows the server's exact profit and payout before confirming, and stakes onc
         : { amount, duration: 'week', percent: '1', profit: '12.505', total: '1263.005', unlocksAt: new Date(Date.now() + 7 * DAY) };
     },
     'staking.stake': (input) => {
-      const created = position({ amount: input.amount, duration: 'month', durationLabel: '1 month', profit: '62.525', total: '1313.025', unlocksAt: new Date(Date.now() + 30 * DAY) });
+      const created = position({
+        amount: input.amount,
+        duration: 'month',
+        durationLabel: '1 month',
+        profit: '62.525',
+        total: '1313.025',
+        unlocksAt: new Date(Date.now() + 30 * DAY),
+      });
       stakes.splice(0, stakes.length, created);
       return created;
     },
@@ -94,7 +127,14 @@ it('counts a position down to its unlock, then offers Claim, which pays once', a
     'staking.offers': () => [OFFER],
     'staking.positions': () => [
       position({ id: '65f0000000000000000000e1' }),
-      position({ id: '65f0000000000000000000e2', amount: '500', profit: '5', total: '505', unlocksAt: new Date(Date.now() - 1000), ...(claimed ? { claimedAt: new Date() } : {}) }),
+      position({
+        id: '65f0000000000000000000e2',
+        amount: '500',
+        profit: '5',
+        total: '505',
+        unlocksAt: new Date(Date.now() - 1000),
+        ...(claimed ? { claimedAt: new Date() } : {}),
+      }),
     ],
     'staking.claim': () => {
       claimed = true;

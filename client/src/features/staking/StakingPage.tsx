@@ -21,9 +21,17 @@ export function StakingPage() {
           {offers.data.map((offer) => (
             <li key={offer.id}>
               <Link className="list-row offer" to={`/staking/${offer.id}`}>
-                {offer.coin.icon ? <img src={offer.coin.icon} alt="" loading="lazy" /> : <div className="avatar coin-avatar" aria-hidden="true">{offer.coin.symbol.slice(0, 1)}</div>}
+                {offer.coin.icon ? (
+                  <img src={offer.coin.icon} alt="" loading="lazy" />
+                ) : (
+                  <div className="avatar coin-avatar" aria-hidden="true">
+                    {offer.coin.symbol.slice(0, 1)}
+                  </div>
+                )}
                 <div className="grow">
-                  <div className="title">{offer.coin.name} <span className="muted">{offer.coin.symbol}</span></div>
+                  <div className="title">
+                    {offer.coin.name} <span className="muted">{offer.coin.symbol}</span>
+                  </div>
                   <ul className="chips">
                     {offer.durations.map((d) => (
                       <li key={d.duration}>

@@ -36,22 +36,41 @@ function WalletRow({ wallet, onUnlink, unlinking }: { wallet: LinkedWallet; onUn
 
   return (
     <li className="card wallet-row" data-testid="linked-wallet">
-      <button type="button" className="wallet-address" aria-expanded={showFull} onClick={() => setShowFull((shown) => !shown)}
-        title={showFull ? t('wallet.hideFull') : t('wallet.showFull')}>
-        <bdi dir="ltr" className="mono">{showFull ? wallet.address : shortAddress(wallet.address)}</bdi>
+      <button
+        type="button"
+        className="wallet-address"
+        aria-expanded={showFull}
+        onClick={() => setShowFull((shown) => !shown)}
+        title={showFull ? t('wallet.hideFull') : t('wallet.showFull')}
+      >
+        <bdi dir="ltr" className="mono">
+          {showFull ? wallet.address : shortAddress(wallet.address)}
+        </bdi>
         {wallet.network === '-3' && <span className="badge">{t('wallet.testnet')}</span>}
       </button>
       <div className="wallet-actions">
-        <button type="button" className="button button-ghost" onClick={() => void copy()}>{t('wallet.copy')}</button>
-        <button type="button" className="button button-ghost" onClick={() => setConfirming(true)}>{t('wallet.unlink')}</button>
+        <button type="button" className="button button-ghost" onClick={() => void copy()}>
+          {t('wallet.copy')}
+        </button>
+        <button type="button" className="button button-ghost" onClick={() => setConfirming(true)}>
+          {t('wallet.unlink')}
+        </button>
       </div>
-      {copied && <p className="notice" role="status">{t('wallet.copied')}</p>}
+      {copied && (
+        <p className="notice" role="status">
+          {t('wallet.copied')}
+        </p>
+      )}
       {confirming && (
         <div className="confirm" role="alertdialog" aria-label={t('wallet.unlink')}>
           <p>{t('wallet.unlinkConfirm', { address: shortAddress(wallet.address) })}</p>
           <div className="wallet-actions">
-            <button type="button" className="button" disabled={unlinking} onClick={onUnlink}>{t('wallet.unlinkYes')}</button>
-            <button type="button" className="button button-ghost" onClick={() => setConfirming(false)}>{t('wallet.cancel')}</button>
+            <button type="button" className="button" disabled={unlinking} onClick={onUnlink}>
+              {t('wallet.unlinkYes')}
+            </button>
+            <button type="button" className="button button-ghost" onClick={() => setConfirming(false)}>
+              {t('wallet.cancel')}
+            </button>
           </div>
         </div>
       )}
@@ -83,7 +102,11 @@ function MyWallets() {
           ))}
         </ul>
       )}
-      {unlink.isSuccess && <p className="notice" role="status">{t('wallet.unlinked')}</p>}
+      {unlink.isSuccess && (
+        <p className="notice" role="status">
+          {t('wallet.unlinked')}
+        </p>
+      )}
       {unlink.error && <ErrorMessage error={unlink.error} />}
       <ConnectWalletButton />
     </section>

@@ -110,32 +110,32 @@ function WalletLinking({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     const linkWallet = async (wallet: Wallet | null) => {
-        setConnected(!!wallet);
-        if (!wallet) return;
-        const proof = proofOf(wallet);
-        if (!proof) return;
-        if (proof === 'error') {
-          setOutcome({ kind: 'refused', refusal: 'noProof' });
-          await tonConnectUI.disconnect();
-          void preparePayload();
-          return;
-        }
-        setOutcome({ kind: 'linking' });
-        try {
-          const linked = await utils.client.wallet.link.mutate({
-            address: wallet.account.address,
-            network: wallet.account.chain === '-3' ? '-3' : '-239',
-            ...(wallet.account.publicKey ? { publicKey: wallet.account.publicKey } : {}),
-            proof: { ...proof, stateInit: wallet.account.walletStateInit },
-          });
-          setOutcome({ kind: 'linked', address: linked.address });
-          await Promise.all([utils.wallet.list.invalidate(), utils.withdrawals.coins.invalidate()]);
-        } catch (error) {
-          setOutcome({ kind: 'refused', refusal: refusalOf(error) });
-          await tonConnectUI.disconnect();
-          // the payload is spent: the next try needs a new one
-          void preparePayload();
-        }
+      setConnected(!!wallet);
+      if (!wallet) return;
+      const proof = proofOf(wallet);
+      if (!proof) return;
+      if (proof === 'error') {
+        setOutcome({ kind: 'refused', refusal: 'noProof' });
+        await tonConnectUI.disconnect();
+        void preparePayload();
+        return;
+      }
+      setOutcome({ kind: 'linking' });
+      try {
+        const linked = await utils.client.wallet.link.mutate({
+          address: wallet.account.address,
+          network: wallet.account.chain === '-3' ? '-3' : '-239',
+          ...(wallet.account.publicKey ? { publicKey: wallet.account.publicKey } : {}),
+          proof: { ...proof, stateInit: wallet.account.walletStateInit },
+        });
+        setOutcome({ kind: 'linked', address: linked.address });
+        await Promise.all([utils.wallet.list.invalidate(), utils.withdrawals.coins.invalidate()]);
+      } catch (error) {
+        setOutcome({ kind: 'refused', refusal: refusalOf(error) });
+        await tonConnectUI.disconnect();
+        // the payload is spent: the next try needs a new one
+        void preparePayload();
+      }
     };
     return tonConnectUI.onStatusChange((wallet) => void linkWallet(wallet));
   }, [tonConnectUI, utils, preparePayload]);
@@ -168,7 +168,21 @@ export function LinkOutcomeMessage() {
   const { t } = useTranslation();
   const { outcome } = useWalletConnection();
   if (!outcome) return null;
-  if (outcome.kind === 'linking') return <p className="notice" role="status">{t('wallet.linking')}</p>;
-  if (outcome.kind === 'linked') return <p className="notice" role="status">{t('wallet.linked', { address: shortAddress(outcome.address) })}</p>;
-  return <p className="error-text" role="alert">{t(`wallet.refusal.${outcome.refusal}`)}</p>;
+  if (outcome.kind === 'linking')
+    return (
+      <p className="notice" role="status">
+        {t('wallet.linking')}
+      </p>
+    );
+  if (outcome.kind === 'linked')
+    return (
+      <p className="notice" role="status">
+        {t('wallet.linked', { address: shortAddress(outcome.address) })}
+      </p>
+    );
+  return (
+    <p className="error-text" role="alert">
+      {t(`wallet.refusal.${outcome.refusal}`)}
+    </p>
+  );
 }

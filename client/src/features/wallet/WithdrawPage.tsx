@@ -30,12 +30,27 @@ function CoinChoice({ coins, chosen, onChoose }: { coins: WithdrawableCoin[]; ch
       {coins.map((coin) => (
         <li key={coin.coinId}>
           <button type="button" className="list-row coin-choice" aria-pressed={coin.coinId === chosen?.coinId} onClick={() => onChoose(coin.coinId)}>
-            {coin.icon ? <img src={coin.icon} alt="" /> : <span className="coin-avatar" aria-hidden="true">{coin.symbol.slice(0, 4)}</span>}
+            {coin.icon ? (
+              <img src={coin.icon} alt="" />
+            ) : (
+              <span className="coin-avatar" aria-hidden="true">
+                {coin.symbol.slice(0, 4)}
+              </span>
+            )}
             <span className="grow">
               <span className="title">{coin.name}</span>
-              <span className="muted">{t('withdraw.minimum')}: <bdi dir="ltr">{coin.minimum} {coin.symbol}</bdi></span>
+              <span className="muted">
+                {t('withdraw.minimum')}:{' '}
+                <bdi dir="ltr">
+                  {coin.minimum} {coin.symbol}
+                </bdi>
+              </span>
             </span>
-            <span className="value" aria-label={t('withdraw.balance')}><bdi dir="ltr">{coin.balance} {coin.symbol}</bdi></span>
+            <span className="value" aria-label={t('withdraw.balance')}>
+              <bdi dir="ltr">
+                {coin.balance} {coin.symbol}
+              </bdi>
+            </span>
           </button>
         </li>
       ))}
@@ -63,7 +78,11 @@ function WithdrawForm({ coin, address, onRequested }: { coin: WithdrawableCoin; 
   });
 
   if (balanceBelowMinimum(coin)) {
-    return <p className="error-text" role="alert">{minimumMessage(coin)}</p>;
+    return (
+      <p className="error-text" role="alert">
+        {minimumMessage(coin)}
+      </p>
+    );
   }
 
   const review = (event: FormEvent) => {
@@ -95,22 +114,42 @@ function WithdrawForm({ coin, address, onRequested }: { coin: WithdrawableCoin; 
               setConfirming(null);
             }}
           />
-          <button type="button" className="button button-ghost" onClick={() => setAmount(maxAmount(coin.balance, coin.decimals))}>{t('withdraw.max')}</button>
+          <button type="button" className="button button-ghost" onClick={() => setAmount(maxAmount(coin.balance, coin.decimals))}>
+            {t('withdraw.max')}
+          </button>
         </span>
       </label>
-      {problem && <p className="error-text" role="alert">{problem}</p>}
-      {!confirming && <button type="submit" className="button">{t('withdraw.submit')}</button>}
+      {problem && (
+        <p className="error-text" role="alert">
+          {problem}
+        </p>
+      )}
+      {!confirming && (
+        <button type="submit" className="button">
+          {t('withdraw.submit')}
+        </button>
+      )}
       {confirming && (
         <div className="card confirm" role="alertdialog" aria-label={t('withdraw.confirmTitle')}>
           <h3>{t('withdraw.confirmTitle')}</h3>
           <p>{t('withdraw.confirmText', { amount: confirming.amount, symbol: coin.symbol })}</p>
-          <p><bdi dir="ltr" className="mono full-address" data-testid="confirm-address">{address}</bdi></p>
+          <p>
+            <bdi dir="ltr" className="mono full-address" data-testid="confirm-address">
+              {address}
+            </bdi>
+          </p>
           <div className="wallet-actions">
-            <button type="button" className="button" disabled={request.isPending}
-              onClick={() => request.mutate({ coinId: coin.coinId, amount: confirming.amount, idempotencyKey: confirming.key })}>
+            <button
+              type="button"
+              className="button"
+              disabled={request.isPending}
+              onClick={() => request.mutate({ coinId: coin.coinId, amount: confirming.amount, idempotencyKey: confirming.key })}
+            >
               {t('withdraw.confirm')}
             </button>
-            <button type="button" className="button button-ghost" onClick={() => setConfirming(null)}>{t('wallet.cancel')}</button>
+            <button type="button" className="button button-ghost" onClick={() => setConfirming(null)}>
+              {t('wallet.cancel')}
+            </button>
           </div>
         </div>
       )}
@@ -137,7 +176,9 @@ function Withdraw() {
       {(wallets.error || coins.error) && <ErrorMessage error={wallets.error ?? coins.error} />}
       {wallets.data && !wallet && (
         <div className="card stack">
-          <p className="error-text" role="alert">{t('errors.WALLET_REQUIRED')}</p>
+          <p className="error-text" role="alert">
+            {t('errors.WALLET_REQUIRED')}
+          </p>
           <ConnectWalletButton />
         </div>
       )}
@@ -145,7 +186,9 @@ function Withdraw() {
         <div className="list-row">
           <span className="grow">
             <span className="muted">{t('withdraw.to')} </span>
-            <bdi dir="ltr" className="mono" data-testid="withdraw-wallet">{shortAddress(wallet.address)}</bdi>
+            <bdi dir="ltr" className="mono" data-testid="withdraw-wallet">
+              {shortAddress(wallet.address)}
+            </bdi>
           </span>
           <Link to="/profile/my-wallets">{t('withdraw.changeWallet')}</Link>
         </div>
@@ -154,7 +197,9 @@ function Withdraw() {
       {coins.data && coins.data.length > 0 && <CoinChoice coins={coins.data} chosen={chosen} onChoose={setChosenId} />}
       {wallet && chosen && <WithdrawForm key={chosen.coinId} coin={chosen} address={wallet.address} onRequested={setRequested} />}
       {requested && (
-        <p className="notice" role="status">{t('withdraw.requested', { amount: requested.amount, symbol: requested.coin?.symbol ?? '' })}</p>
+        <p className="notice" role="status">
+          {t('withdraw.requested', { amount: requested.amount, symbol: requested.coin?.symbol ?? '' })}
+        </p>
       )}
       <WithdrawalHistory />
     </section>

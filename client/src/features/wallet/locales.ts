@@ -111,7 +111,11 @@ const walletFa: typeof walletEn = {
 };
 
 function register() {
-  for (const [language, texts] of [['en', walletEn], ['fa', walletFa]] as const) i18next.addResourceBundle(language, 'translation', texts, true, false);
+  for (const [language, texts] of [
+    ['en', walletEn],
+    ['fa', walletFa],
+  ] as const)
+    i18next.addResourceBundle(language, 'translation', texts, true, false);
 }
 if (i18next.isInitialized) register();
 else i18next.on('initialized', register);

@@ -34,9 +34,23 @@ const RAW = '0:6f5bc67986e06430961d9df00433926a4cd92e597ddd8aa6043645ac20bd1782'
 const OTHER = 'UQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N';
 
 const PLAYER: OutputOf<'user.me'> = {
-  id: '65f000000000000000000001', telegramId: 1, name: 'Ada', username: 'ada', language: 'en', theme: 'dark', messagePermission: true,
-  isPremium: false, photoUrl: '', isDemo: false, referralCode: 'ADA1', inviteLimit: 100, referrersCount: 0, missionsCount: 0,
-  doneMissionsCount: 0, createdAt: new Date('2026-01-01T00:00:00Z'), coins: [],
+  id: '65f000000000000000000001',
+  telegramId: 1,
+  name: 'Ada',
+  username: 'ada',
+  language: 'en',
+  theme: 'dark',
+  messagePermission: true,
+  isPremium: false,
+  photoUrl: '',
+  isDemo: false,
+  referralCode: 'ADA1',
+  inviteLimit: 100,
+  referrersCount: 0,
+  missionsCount: 0,
+  doneMissionsCount: 0,
+  createdAt: new Date('2026-01-01T00:00:00Z'),
+  coins: [],
 };
 const linked = (address: string, rawAddress: string) => ({ address, rawAddress, network: '-239', linkedAt: new Date('2026-11-01T10:00:00Z') });
 const GIFT = { coinId: '65f0000000000000000000a1', symbol: 'GIFT', name: 'Gift Coin', icon: '', balance: '1250.123456', minimum: '100', decimals: 2 };
@@ -55,12 +69,14 @@ function handlers(overrides: Handlers = {}): Handlers {
   };
 }
 
-
 /** What TON Connect reports when a wallet connects; with a ton_proof unless told otherwise. */
 function walletConnects(proof: 'signed' | 'refused' | 'none' = 'signed') {
   const tonProof =
     proof === 'signed'
-      ? { name: 'ton_proof', proof: { timestamp: 1_790_000_000, domain: { lengthBytes: 12, value: 'gift.example' }, payload: 'a'.repeat(64), signature: 'c2lnbmF0dXJl' } }
+      ? {
+          name: 'ton_proof',
+          proof: { timestamp: 1_790_000_000, domain: { lengthBytes: 12, value: 'gift.example' }, payload: 'a'.repeat(64), signature: 'c2lnbmF0dXJl' },
+        }
       : { name: 'ton_proof', error: { code: 400, message: 'Method not supported' } };
   const wallet = {
     device: { appName: 'test-wallet' },
@@ -88,11 +104,13 @@ describe('My wallets', () => {
     expect(await screen.findByText('No wallet linked yet. Connect your TON wallet to withdraw.')).toBeInTheDocument();
     await waitFor(() => expect(mockTonConnectUI.setConnectRequestParameters).toHaveBeenLastCalledWith({ state: 'ready', value: { tonProof: 'a'.repeat(64) } }));
     expect(mockTonConnectUI.setConnectRequestParameters).toHaveBeenCalledWith({ state: 'loading' });
-    expect(mockSetOptions).toHaveBeenLastCalledWith(expect.objectContaining({
-      uiPreferences: expect.objectContaining({ theme: 'DARK' }),
-      actionsConfiguration: { returnStrategy: 'back', twaReturnUrl: 'https://t.me/gift_bot/app' },
-      enableAndroidBackHandler: true,
-    }));
+    expect(mockSetOptions).toHaveBeenLastCalledWith(
+      expect.objectContaining({
+        uiPreferences: expect.objectContaining({ theme: 'DARK' }),
+        actionsConfiguration: { returnStrategy: 'back', twaReturnUrl: 'https://t.me/gift_bot/app' },
+        enableAndroidBackHandler: true,
+      }),
+    );
     await userEvent.click(screen.getByRole('button', { name: 'Connect wallet' }));
     expect(mockTonConnectUI.openModal).toHaveBeenCalledTimes(1);
   });
@@ -100,7 +118,10 @@ describe('My wallets', () => {
   it('starts a new connection with a new payload when a restored wallet session is still connected', async () => {
     mockTonConnectUI.connected = true;
     let issued = 0;
-    const server = renderApp('/profile/my-wallets', handlers({ 'wallet.proofPayload': () => ({ payload: `payload-${++issued}`, expiresAt: new Date(Date.now() + 15 * 60_000) }) }));
+    const server = renderApp(
+      '/profile/my-wallets',
+      handlers({ 'wallet.proofPayload': () => ({ payload: `payload-${++issued}`, expiresAt: new Date(Date.now() + 15 * 60_000) }) }),
+    );
     await userEvent.click(await screen.findByRole('button', { name: 'Connect wallet' }));
     expect(mockTonConnectUI.disconnect).toHaveBeenCalledTimes(1);
     expect(mockTonConnectUI.openModal).toHaveBeenCalledTimes(1);
@@ -128,13 +149,16 @@ describe('My wallets', () => {
   it('unlinks a wallet only after the player confirms', async () => {
     const user = userEvent.setup();
     let wallets = [linked(ADDRESS, RAW)];
-    const server = renderApp('/profile/my-wallets', handlers({
-      'wallet.list': () => wallets,
-      'wallet.unlink': () => {
-        wallets = [];
-        return wallets;
-      },
-    }));
+    const server = renderApp(
+      '/profile/my-wallets',
+      handlers({
+        'wallet.list': () => wallets,
+        'wallet.unlink': () => {
+          wallets = [];
+          return wallets;
+        },
+      }),
+    );
     await user.click(await screen.findByRole('button', { name: 'Unlink' }));
     const confirm = screen.getByRole('alertdialog');
     expect(confirm).toHaveTextContent('Unlink UQBv…ggGG? You can connect it again later.');
@@ -150,14 +174,17 @@ describe('My wallets', () => {
 
   it('links a wallet that connects with a ton_proof, sending the proof and its state init to the server', async () => {
     let wallets: ReturnType<typeof linked>[] = [];
-    const server = renderApp('/profile/my-wallets', handlers({
-      'wallet.list': () => wallets,
-      'wallet.link': () => {
-        const wallet = linked(ADDRESS, RAW);
-        wallets = [wallet];
-        return wallet;
-      },
-    }));
+    const server = renderApp(
+      '/profile/my-wallets',
+      handlers({
+        'wallet.list': () => wallets,
+        'wallet.link': () => {
+          const wallet = linked(ADDRESS, RAW);
+          wallets = [wallet];
+          return wallet;
+        },
+      }),
+    );
     await screen.findByText('No wallet linked yet. Connect your TON wallet to withdraw.');
     await walletConnects('signed');
     expect(await screen.findByText('Wallet linked: UQBv…ggGG')).toBeInTheDocument();
@@ -166,7 +193,13 @@ describe('My wallets', () => {
       address: RAW,
       network: '-239',
       publicKey: 'b'.repeat(64),
-      proof: { timestamp: 1_790_000_000, domain: { lengthBytes: 12, value: 'gift.example' }, payload: 'a'.repeat(64), signature: 'c2lnbmF0dXJl', stateInit: 'te6cckEBAQEAAgAAAEysuc0=' },
+      proof: {
+        timestamp: 1_790_000_000,
+        domain: { lengthBytes: 12, value: 'gift.example' },
+        payload: 'a'.repeat(64),
+        signature: 'c2lnbmF0dXJl',
+        stateInit: 'te6cckEBAQEAAgAAAEysuc0=',
+      },
     });
     expect(mockTonConnectUI.disconnect).not.toHaveBeenCalled();
   });
@@ -174,10 +207,23 @@ describe('My wallets', () => {
   it.each([
     [new Refusal('WALLET_TAKEN', 409, 'This wallet is linked to another account'), 'This wallet is linked to another account.'],
     [new Refusal('TON_PROOF_INVALID', 400, 'Wallet proof is invalid', { reason: 'expired' }), 'Your wallet’s proof is out of date. Please connect again.'],
-    [new Refusal('TON_PROOF_INVALID', 400, 'Wallet proof is invalid', { reason: 'unknown_wallet' }), 'This wallet is not supported. Please use a standard TON wallet (v3, v4 or W5).'],
-    [new Refusal('TON_PROOF_INVALID', 400, 'Wallet proof is invalid', { reason: 'testnet_not_allowed' }), 'Testnet wallets cannot receive withdrawals. Please connect a mainnet wallet.'],
+    [
+      new Refusal('TON_PROOF_INVALID', 400, 'Wallet proof is invalid', { reason: 'unknown_wallet' }),
+      'This wallet is not supported. Please use a standard TON wallet (v3, v4 or W5).',
+    ],
+    [
+      new Refusal('TON_PROOF_INVALID', 400, 'Wallet proof is invalid', { reason: 'testnet_not_allowed' }),
+      'Testnet wallets cannot receive withdrawals. Please connect a mainnet wallet.',
+    ],
   ])('shows a refusal in words (%#) and disconnects the widget', async (refusal, words) => {
-    renderApp('/profile/my-wallets', handlers({ 'wallet.link': () => { throw refusal; } }));
+    renderApp(
+      '/profile/my-wallets',
+      handlers({
+        'wallet.link': () => {
+          throw refusal;
+        },
+      }),
+    );
     await screen.findByText('No wallet linked yet. Connect your TON wallet to withdraw.');
     await walletConnects('signed');
     expect(await screen.findByRole('alert')).toHaveTextContent(words);
@@ -219,7 +265,7 @@ describe('Withdraw', () => {
     expect(screen.queryByLabelText('Amount')).not.toBeInTheDocument();
   });
 
-  it("names the minimum when the balance is below it", async () => {
+  it('names the minimum when the balance is below it', async () => {
     const user = userEvent.setup();
     renderApp('/profile/withdraw', withWallet());
     await user.click(await screen.findByText('Toncoin'));
@@ -253,15 +299,28 @@ describe('Withdraw', () => {
   it('confirms naming the address, then sends one withdrawal for the tap and shows it pending', async () => {
     const user = userEvent.setup();
     let history = EMPTY_HISTORY;
-    const server = renderApp('/profile/withdraw', withWallet({
-      'withdrawals.request': (input) => {
-        const { amount } = input;
-        const withdrawal = { id: 'w1', coin: { id: GIFT.coinId, symbol: 'GIFT', name: 'Gift Coin', icon: '' }, amount, address: ADDRESS, status: 'pending' as const, txHash: '', rejectReason: '', createdAt: new Date(), processedAt: null };
-        history = { ...EMPTY_HISTORY, items: [withdrawal], total: 1 };
-        return withdrawal;
-      },
-      'withdrawals.history': () => history,
-    }));
+    const server = renderApp(
+      '/profile/withdraw',
+      withWallet({
+        'withdrawals.request': (input) => {
+          const { amount } = input;
+          const withdrawal = {
+            id: 'w1',
+            coin: { id: GIFT.coinId, symbol: 'GIFT', name: 'Gift Coin', icon: '' },
+            amount,
+            address: ADDRESS,
+            status: 'pending' as const,
+            txHash: '',
+            rejectReason: '',
+            createdAt: new Date(),
+            processedAt: null,
+          };
+          history = { ...EMPTY_HISTORY, items: [withdrawal], total: 1 };
+          return withdrawal;
+        },
+        'withdrawals.history': () => history,
+      }),
+    );
     expect(await screen.findByTestId('withdraw-wallet')).toHaveTextContent('UQBv…ggGG');
     await user.type(screen.getByLabelText('Amount'), '150');
     await user.click(screen.getByRole('button', { name: 'Withdraw' }));
@@ -283,7 +342,14 @@ describe('Withdraw', () => {
 
   it("shows the server's refusal of a withdrawal", async () => {
     const user = userEvent.setup();
-    renderApp('/profile/withdraw', withWallet({ 'withdrawals.request': () => { throw new Refusal('INSUFFICIENT_BALANCE', 409, 'Not enough balance'); } }));
+    renderApp(
+      '/profile/withdraw',
+      withWallet({
+        'withdrawals.request': () => {
+          throw new Refusal('INSUFFICIENT_BALANCE', 409, 'Not enough balance');
+        },
+      }),
+    );
     await user.type(await screen.findByLabelText('Amount'), '150');
     await user.click(screen.getByRole('button', { name: 'Withdraw' }));
     await user.click(screen.getByRole('button', { name: 'Confirm' }));
@@ -293,17 +359,20 @@ describe('Withdraw', () => {
   it('lists the history: pending, done with a TON explorer link, rejected with the reason and the refund', async () => {
     const coin = { id: GIFT.coinId, symbol: 'GIFT', name: 'Gift Coin', icon: '' };
     const base = { coin, address: ADDRESS, txHash: '', rejectReason: '', createdAt: new Date('2026-11-20T10:00:00Z'), processedAt: null };
-    renderApp('/profile/withdraw', withWallet({
-      'withdrawals.history': () => ({
-        ...EMPTY_HISTORY,
-        total: 3,
-        items: [
-          { ...base, id: 'w3', amount: '120', status: 'pending' },
-          { ...base, id: 'w2', amount: '200', status: 'done', txHash: 'f00dbabe'.repeat(8) },
-          { ...base, id: 'w1', amount: '300', status: 'rejected', rejectReason: 'Address is a bounceable contract' },
-        ],
+    renderApp(
+      '/profile/withdraw',
+      withWallet({
+        'withdrawals.history': () => ({
+          ...EMPTY_HISTORY,
+          total: 3,
+          items: [
+            { ...base, id: 'w3', amount: '120', status: 'pending' },
+            { ...base, id: 'w2', amount: '200', status: 'done', txHash: 'f00dbabe'.repeat(8) },
+            { ...base, id: 'w1', amount: '300', status: 'rejected', rejectReason: 'Address is a bounceable contract' },
+          ],
+        }),
       }),
-    }));
+    );
     const [pending, done, rejected] = await screen.findAllByTestId('withdrawal');
     expect(pending).toHaveTextContent('Pending');
     expect(within(done!).getByRole('link', { name: 'View transaction' })).toHaveAttribute('href', `https://tonviewer.com/transaction/${'f00dbabe'.repeat(8)}`);

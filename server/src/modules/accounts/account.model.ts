@@ -7,20 +7,25 @@ export function usernameKeyOf(username: string): string {
 }
 
 /** An operator of the console. */
-const accountSchema = applyConventions(new Schema({
-  username: { type: String, required: true, trim: true },
-  usernameKey: { type: String, hidden: true },
-  passwordHash: { type: String, required: true, select: false, hidden: true },
-  /** '*' or '<resource>:read' / '<resource>:write'. */
-  permissions: { type: [String], default: [] },
-  enabled: { type: Boolean, default: true },
-  lastLoginAt: { type: Date, default: null },
-  /** Raised by a password change, a disable, a rename or a permission change: tokens of an earlier version stop working. */
-  tokenVersion: { type: Number, default: 0, hidden: true },
-  passwordChangedAt: { type: Date, default: null },
-  /** Who set the password last when it was not the account itself. */
-  passwordChangedBy: ref('Account', { default: null }),
-}, schemaOptions));
+const accountSchema = applyConventions(
+  new Schema(
+    {
+      username: { type: String, required: true, trim: true },
+      usernameKey: { type: String, hidden: true },
+      passwordHash: { type: String, required: true, select: false, hidden: true },
+      /** '*' or '<resource>:read' / '<resource>:write'. */
+      permissions: { type: [String], default: [] },
+      enabled: { type: Boolean, default: true },
+      lastLoginAt: { type: Date, default: null },
+      /** Raised by a password change, a disable, a rename or a permission change: tokens of an earlier version stop working. */
+      tokenVersion: { type: Number, default: 0, hidden: true },
+      passwordChangedAt: { type: Date, default: null },
+      /** Who set the password last when it was not the account itself. */
+      passwordChangedBy: ref('Account', { default: null }),
+    },
+    schemaOptions,
+  ),
+);
 accountSchema.pre('validate', function keepUsernameKey() {
   if (this.username) this.usernameKey = usernameKeyOf(this.username);
 });

@@ -94,7 +94,7 @@ describe('the accounts resource', () => {
     expect(await AccountModel.exists({ _id: boss.id })).toBeTruthy();
   });
 
-  it("refuses the takeover of issue 6: an accounts:write operator setting the password of an account with access it lacks", async () => {
+  it('refuses the takeover of issue 6: an accounts:write operator setting the password of an account with access it lacks', async () => {
     const helpdesk = await createOperator(['accounts:write']);
     const finance = await createOperator(['users:write']);
     const api = consoleApi(app, helpdesk.token);
@@ -110,7 +110,7 @@ describe('the accounts resource', () => {
     expect(await AccountModel.findById(finance.id)).toMatchObject({ enabled: true, permissions: ['users:write'] });
   });
 
-  it('records who set another operator\'s password, and when', async () => {
+  it("records who set another operator's password, and when", async () => {
     const boss = await createOperator(['*']);
     const colleague = await createOperator(['missions:write', 'accounts:write']);
     const api = consoleApi(app, boss.token);

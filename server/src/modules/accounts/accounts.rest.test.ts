@@ -74,7 +74,9 @@ describe('sign-in rate limit', () => {
     const { account } = await createOperator();
     const other = await createOperator();
     for (let i = 0; i < 10; i++) {
-      const res = await request(app).post('/api/admin/login').send({ username: account.username, password: `guess number ${i}` });
+      const res = await request(app)
+        .post('/api/admin/login')
+        .send({ username: account.username, password: `guess number ${i}` });
       expect(res.status).toBe(401);
     }
     const blocked = await request(app).post('/api/admin/login').send({ username: account.username, password: OPERATOR_PASSWORD });

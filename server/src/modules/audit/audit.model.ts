@@ -2,19 +2,24 @@ import { model, Schema } from 'mongoose';
 import { applyConventions, schemaOptions, ref } from '../../db/schemaKit';
 
 /** One operator write: who, when (createdAt), what, and the fields before and after. Never changed or deleted. */
-const auditEntrySchema = applyConventions(new Schema({
-  account: ref('Account', { required: true }),
-  /** The operator's username when they wrote, kept even if the account is renamed or deleted. */
-  username: { type: String, required: true },
-  /** create, update, delete, review, adjust. */
-  action: { type: String, required: true },
-  resource: { type: String, required: true },
-  record: { type: String, required: true },
-  /** The changed fields as they were (null for a create) and as they became (null for a delete). */
-  before: { type: Schema.Types.Mixed, default: null },
-  after: { type: Schema.Types.Mixed, default: null },
-  note: { type: String, default: '' },
-}, schemaOptions));
+const auditEntrySchema = applyConventions(
+  new Schema(
+    {
+      account: ref('Account', { required: true }),
+      /** The operator's username when they wrote, kept even if the account is renamed or deleted. */
+      username: { type: String, required: true },
+      /** create, update, delete, review, adjust. */
+      action: { type: String, required: true },
+      resource: { type: String, required: true },
+      record: { type: String, required: true },
+      /** The changed fields as they were (null for a create) and as they became (null for a delete). */
+      before: { type: Schema.Types.Mixed, default: null },
+      after: { type: Schema.Types.Mixed, default: null },
+      note: { type: String, default: '' },
+    },
+    schemaOptions,
+  ),
+);
 auditEntrySchema.index({ createdAt: -1 });
 auditEntrySchema.index({ resource: 1, record: 1, createdAt: -1 });
 auditEntrySchema.index({ account: 1, createdAt: -1 });

@@ -14,10 +14,24 @@ const app = createApp({ env: testEnv(), logger: silentLogger, clientDist: '/none
 async function pendingReviews(count: number) {
   const coin = await createCoin();
   const category = await CategoryModel.create({ title: 'Review work' });
-  const mission = await MissionModel.create({ category: category._id, coin: coin._id, title: 'Post a screenshot', reward: Number(toMicros('5')), verifyType: 'manual' });
+  const mission = await MissionModel.create({
+    category: category._id,
+    coin: coin._id,
+    title: 'Post a screenshot',
+    reward: Number(toMicros('5')),
+    verifyType: 'manual',
+  });
   const players = await Promise.all(Array.from({ length: count }, () => createPlayer()));
   const reviews = await UserMissionModel.insertMany(
-    players.map((player) => ({ user: player._id, mission: mission._id, category: category._id, coin: coin._id, reward: Number(toMicros('5')), status: 'pending' as const, claimedAt: new Date() })),
+    players.map((player) => ({
+      user: player._id,
+      mission: mission._id,
+      category: category._id,
+      coin: coin._id,
+      reward: Number(toMicros('5')),
+      status: 'pending' as const,
+      claimedAt: new Date(),
+    })),
   );
   return { coin, mission, players, ids: reviews.map((r) => String(r._id)) };
 }
@@ -60,10 +74,17 @@ describe('the audit of operator writes', () => {
     expect(fromMicros(await balanceOf(player._id, coin._id))).toBe('10');
 
     const ledger = await api.get('/ledger-entries', { filter: { user: String(player._id) } }).expect(200);
-    expect(ledger.body).toEqual([expect.objectContaining({ amount: '10', reason: 'gift', note: 'Contest winner', createdBy: operator.id, operator: operator.account.username })]);
+    expect(ledger.body).toEqual([
+      expect.objectContaining({ amount: '10', reason: 'gift', note: 'Contest winner', createdBy: operator.id, operator: operator.account.username }),
+    ]);
     const audit = await AuditEntryModel.find({ resource: 'users', record: String(player._id) }).lean();
     expect(audit).toHaveLength(1);
-    expect(audit[0]).toMatchObject({ action: 'adjust', username: operator.account.username, note: 'Contest winner', after: { amount: '+10', symbol: 'GIFT', balance: '10' } });
+    expect(audit[0]).toMatchObject({
+      action: 'adjust',
+      username: operator.account.username,
+      note: 'Contest winner',
+      after: { amount: '+10', symbol: 'GIFT', balance: '10' },
+    });
   });
 
   it('is read-only, and only for accounts allowed to read it', async () => {
@@ -104,13 +125,20 @@ describe('bulk review of Manual missions', () => {
     expect(missing.body.errors).toEqual({ rejectReason: 'This field is required' });
     await api.post('/user-missions/bulk-review', { ids, status: 'rejected', rejectReason: 'The screenshot is blurred' }).expect(200);
     const rows = await UserMissionModel.find({ _id: { $in: ids } }).lean();
-    expect(rows.map((r) => [r.status, r.rejectReason])).toEqual([['rejected', 'The screenshot is blurred'], ['rejected', 'The screenshot is blurred']]);
+    expect(rows.map((r) => [r.status, r.rejectReason])).toEqual([
+      ['rejected', 'The screenshot is blurred'],
+      ['rejected', 'The screenshot is blurred'],
+    ]);
   });
 
   it('refuses a reader and bad ids', async () => {
     const { ids } = await pendingReviews(1);
-    await consoleApi(app, (await createOperator(['user-missions:read'])).token).post('/user-missions/bulk-review', { ids, status: 'done' }).expect(403);
-    const bad = await consoleApi(app, (await createOperator(['*'])).token).post('/user-missions/bulk-review', { ids: ['nope'], status: 'done' }).expect(400);
+    await consoleApi(app, (await createOperator(['user-missions:read'])).token)
+      .post('/user-missions/bulk-review', { ids, status: 'done' })
+      .expect(403);
+    const bad = await consoleApi(app, (await createOperator(['*'])).token)
+      .post('/user-missions/bulk-review', { ids: ['nope'], status: 'done' })
+      .expect(400);
     expect(Object.keys(bad.body.errors)).toEqual(['ids.0']);
     expect((await UserMissionModel.findById(ids[0]).lean())!.status).toBe('pending');
   });

@@ -9,13 +9,16 @@ import { getAppConfig } from '../config/config.service';
 import { miniAppLink, REFERRAL_CODE_PATTERN } from '../referrals/referrals.service';
 import { languageFor, registerFromBotStart } from '../users/users.service';
 
-const BOT_TEXTS: Record<Language, {
-  welcome: string;
-  open: string;
-  help: string;
-  menuButton: string;
-  commands: { start: string; help: string };
-}> = {
+const BOT_TEXTS: Record<
+  Language,
+  {
+    welcome: string;
+    open: string;
+    help: string;
+    menuButton: string;
+    commands: { start: string; help: string };
+  }
+> = {
   en: {
     welcome: 'Welcome! Tap the button below to open the app, complete missions and earn coins.',
     open: 'Open the app',

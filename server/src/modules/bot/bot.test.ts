@@ -28,7 +28,14 @@ afterAll(() => standIn.close());
 let updateIds = 100;
 const message = (text: string, from: { id: number; language_code?: string; first_name?: string } = { id: 4242 }, chatType = 'private') => ({
   update_id: ++updateIds,
-  message: { message_id: updateIds, date: Math.floor(Date.now() / 1000), chat: { id: from.id, type: chatType }, from: { first_name: 'Guest', language_code: 'en', ...from, is_bot: false }, text, ...(text.startsWith('/') ? { entities: [{ type: 'bot_command', offset: 0, length: text.split(' ')[0]!.length }] } : {}) },
+  message: {
+    message_id: updateIds,
+    date: Math.floor(Date.now() / 1000),
+    chat: { id: from.id, type: chatType },
+    from: { first_name: 'Guest', language_code: 'en', ...from, is_bot: false },
+    text,
+    ...(text.startsWith('/') ? { entities: [{ type: 'bot_command', offset: 0, length: text.split(' ')[0]!.length }] } : {}),
+  },
 });
 
 function lastReplyTo(chatId: number) {
@@ -66,7 +73,7 @@ describe('/start and /help', () => {
     expect(await balanceOf(referrer._id, referralCoin._id)).toBe(50_000_000n);
   });
 
-  it('answers a plain /start in the player\'s language without a code, and drops a malformed code', async () => {
+  it("answers a plain /start in the player's language without a code, and drops a malformed code", async () => {
     await handle(message('/start', { id: 5002, language_code: 'fa' }));
     expect(lastReplyTo(5002)).toEqual({
       text: 'خوش آمدید! برای باز کردن برنامه، انجام ماموریت‌ها و کسب سکه روی دکمه زیر بزنید.',
@@ -109,10 +116,23 @@ describe('long polling (no PUBLIC_URL)', () => {
       expect(first.isPolling).toBe(true);
       expect(second.isPolling).toBe(false);
       const commands = standIn.calls.filter((c) => c.method === 'setMyCommands').map((c) => c.params);
-      expect(commands).toEqual(expect.arrayContaining([
-        { commands: [{ command: 'start', description: 'Open the app' }, { command: 'help', description: 'What this bot does' }] },
-        { commands: [{ command: 'start', description: 'باز کردن برنامه' }, { command: 'help', description: 'این ربات چه می‌کند' }], language_code: 'fa' },
-      ]));
+      expect(commands).toEqual(
+        expect.arrayContaining([
+          {
+            commands: [
+              { command: 'start', description: 'Open the app' },
+              { command: 'help', description: 'What this bot does' },
+            ],
+          },
+          {
+            commands: [
+              { command: 'start', description: 'باز کردن برنامه' },
+              { command: 'help', description: 'این ربات چه می‌کند' },
+            ],
+            language_code: 'fa',
+          },
+        ]),
+      );
 
       standIn.pushUpdate(message('/start', { id: 5101 }));
       await eventually(() => lastReplyTo(5101).text !== undefined, 'the polled /start was answered');
@@ -170,11 +190,22 @@ describe('webhook mode (PUBLIC_URL)', () => {
       expect(runtime.isPolling).toBe(false);
 
       const app = createApp({ env: webhookEnv, logger, bot: runtime, clientDist: '/nonexistent', adminDist: '/nonexistent' });
-      await request(app).post('/telegram/webhook').send(message('/start', { id: 5201 })).expect(401);
-      await request(app).post('/telegram/webhook').set('X-Telegram-Bot-Api-Secret-Token', 'guess').send(message('/start', { id: 5201 })).expect(401);
+      await request(app)
+        .post('/telegram/webhook')
+        .send(message('/start', { id: 5201 }))
+        .expect(401);
+      await request(app)
+        .post('/telegram/webhook')
+        .set('X-Telegram-Bot-Api-Secret-Token', 'guess')
+        .send(message('/start', { id: 5201 }))
+        .expect(401);
       expect(lastReplyTo(5201).text).toBeUndefined();
 
-      await request(app).post('/telegram/webhook').set('X-Telegram-Bot-Api-Secret-Token', secret).send(message('/start code9876', { id: 5201, language_code: 'fa' })).expect(200);
+      await request(app)
+        .post('/telegram/webhook')
+        .set('X-Telegram-Bot-Api-Secret-Token', secret)
+        .send(message('/start code9876', { id: 5201, language_code: 'fa' }))
+        .expect(200);
       expect(lastReplyTo(5201).button).toEqual({ text: 'باز کردن برنامه', url: 'https://t.me/GiftRewardsBot/play?startapp=code9876' });
       // a Persian speaker's own menu button speaks Persian
       expect(standIn.calls.filter((c) => c.method === 'setChatMenuButton').at(-1)!.params).toEqual({
@@ -205,7 +236,12 @@ describe('webhook mode (PUBLIC_URL)', () => {
 describe('the bot token stays secret', () => {
   it('never reaches the logs: not the token, not the webhook secret, not a hash of the token', async () => {
     const lines: string[] = [];
-    const sink = new Writable({ write(chunk, _encoding, done) { lines.push(String(chunk)); done(); } });
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
     const logger = createLogger('trace', sink);
     const webhookEnv = testEnv({ TELEGRAM_API_ROOT: standIn.apiRoot, PUBLIC_URL: 'https://rewards.example.com' });
     const runtime = new BotRuntime({ env: webhookEnv, logger, holder: 'instance-l' });
@@ -213,11 +249,23 @@ describe('the bot token stays secret', () => {
     try {
       const secret = webhookSecretToken(TEST_BOT_TOKEN, webhookEnv.JWT_SECRET);
       const app = createApp({ env: webhookEnv, logger, bot: runtime, clientDist: '/nonexistent', adminDist: '/nonexistent' });
-      await request(app).post('/telegram/webhook').set('X-Telegram-Bot-Api-Secret-Token', secret).send(message('/start', { id: 5301 })).expect(200);
-      await request(app).post('/telegram/webhook').set('X-Telegram-Bot-Api-Secret-Token', 'wrong').send(message('/start', { id: 5301 })).expect(401);
+      await request(app)
+        .post('/telegram/webhook')
+        .set('X-Telegram-Bot-Api-Secret-Token', secret)
+        .send(message('/start', { id: 5301 }))
+        .expect(200);
+      await request(app)
+        .post('/telegram/webhook')
+        .set('X-Telegram-Bot-Api-Secret-Token', 'wrong')
+        .send(message('/start', { id: 5301 }))
+        .expect(401);
       // a Bot API failure is logged too: the stand-in refuses a chat it does not know
       standIn.blocked.add(5301);
-      await request(app).post('/telegram/webhook').set('X-Telegram-Bot-Api-Secret-Token', secret).send(message('/help', { id: 5301 })).expect(200);
+      await request(app)
+        .post('/telegram/webhook')
+        .set('X-Telegram-Bot-Api-Secret-Token', secret)
+        .send(message('/help', { id: 5301 }))
+        .expect(200);
       standIn.blocked.delete(5301);
     } finally {
       await runtime.stop();
@@ -226,7 +274,12 @@ describe('the bot token stays secret', () => {
     expect(log).toContain('/telegram/webhook');
     expect(log).toContain('bot update not answered');
     const tokenSecret = TEST_BOT_TOKEN.split(':')[1]!;
-    for (const leak of [TEST_BOT_TOKEN, tokenSecret, webhookSecretToken(TEST_BOT_TOKEN, webhookEnv.JWT_SECRET), createHash('sha256').update(TEST_BOT_TOKEN).digest('hex')]) {
+    for (const leak of [
+      TEST_BOT_TOKEN,
+      tokenSecret,
+      webhookSecretToken(TEST_BOT_TOKEN, webhookEnv.JWT_SECRET),
+      createHash('sha256').update(TEST_BOT_TOKEN).digest('hex'),
+    ]) {
       expect(log).not.toContain(leak);
     }
   });

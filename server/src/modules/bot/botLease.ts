@@ -2,11 +2,16 @@ import { model, Schema } from 'mongoose';
 import { applyConventions, schemaOptions } from '../../db/schemaKit';
 
 /** A named lease: which instance long-polls Telegram, which one sends notifications. */
-const botLeaseSchema = applyConventions(new Schema({
-  name: { type: String, required: true },
-  holder: { type: String, default: '' },
-  expiresAt: { type: Date, default: () => new Date(0) },
-}, schemaOptions));
+const botLeaseSchema = applyConventions(
+  new Schema(
+    {
+      name: { type: String, required: true },
+      holder: { type: String, default: '' },
+      expiresAt: { type: Date, default: () => new Date(0) },
+    },
+    schemaOptions,
+  ),
+);
 botLeaseSchema.index({ name: 1 }, { unique: true });
 const BotLeaseModel = model('BotLease', botLeaseSchema);
 

@@ -87,9 +87,11 @@ export class BotRuntime {
   /** One round, never two at once: follow the token, then hold or give up the leases. */
   supervise(): Promise<void> {
     if (this.stopped) return this.round;
-    this.round = this.round.then(() => this.followToken().then(() => this.holdRoles())).catch((error) => {
-      this.options.logger.warn({ err: toBotApiError(error, 'setup') }, 'bot round failed');
-    });
+    this.round = this.round
+      .then(() => this.followToken().then(() => this.holdRoles()))
+      .catch((error) => {
+        this.options.logger.warn({ err: toBotApiError(error, 'setup') }, 'bot round failed');
+      });
     return this.round;
   }
 

@@ -2,20 +2,25 @@ import { model, Schema, type InferSchemaType } from 'mongoose';
 import { applyConventions, schemaOptions, money } from '../../db/schemaKit';
 
 /** A coin of the app, and where it lives on TON. */
-const giftCoinSchema = applyConventions(new Schema({
-  name: { type: String, required: true },
-  symbol: { type: String, required: true },
-  icon: { type: String, default: '' },
-  decimals: { type: Number, default: 9 },
-  /** USD price as a decimal string (not money held by anyone); empty when unknown. */
-  usdPrice: { type: String, default: '' },
-  minWithdraw: money(),
-  withdrawEnabled: { type: Boolean, default: false },
-  network: { type: String, enum: ['ton', 'jetton'], default: 'jetton' },
-  jettonMaster: { type: String, default: '' },
-  enabled: { type: Boolean, default: true },
-  order: { type: Number, default: 0 },
-}, schemaOptions));
+const giftCoinSchema = applyConventions(
+  new Schema(
+    {
+      name: { type: String, required: true },
+      symbol: { type: String, required: true },
+      icon: { type: String, default: '' },
+      decimals: { type: Number, default: 9 },
+      /** USD price as a decimal string (not money held by anyone); empty when unknown. */
+      usdPrice: { type: String, default: '' },
+      minWithdraw: money(),
+      withdrawEnabled: { type: Boolean, default: false },
+      network: { type: String, enum: ['ton', 'jetton'], default: 'jetton' },
+      jettonMaster: { type: String, default: '' },
+      enabled: { type: Boolean, default: true },
+      order: { type: Number, default: 0 },
+    },
+    schemaOptions,
+  ),
+);
 giftCoinSchema.index({ symbol: 1 });
 giftCoinSchema.index({ enabled: 1, order: 1 });
 export const GiftCoinModel = model('GiftCoin', giftCoinSchema);

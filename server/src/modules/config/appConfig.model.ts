@@ -2,21 +2,26 @@ import { model, Schema } from 'mongoose';
 import { applyConventions, schemaOptions, money, ref } from '../../db/schemaKit';
 
 /** The one App Config record. */
-const appConfigSchema = applyConventions(new Schema({
-  key: { type: String, default: 'app', immutable: true },
-  botToken: { type: String, default: '', select: false, hidden: true },
-  botUsername: { type: String, default: '' },
-  miniAppName: { type: String, default: '' },
-  referrerMessage: { type: String, default: '' },
-  referrerCoin: ref('GiftCoin', { default: null }),
-  referrerCoinAmount: money(),
-  defaultInviteLimit: { type: Number, default: 100 },
-  miningCoin: ref('GiftCoin', { default: null }),
-  earnDurationHours: { type: Number, default: 8 },
-  earnAmount: money(),
-  tonProofDomains: { type: [String], default: [] },
-  allowTestnetWallets: { type: Boolean, default: false },
-}, schemaOptions));
+const appConfigSchema = applyConventions(
+  new Schema(
+    {
+      key: { type: String, default: 'app', immutable: true },
+      botToken: { type: String, default: '', select: false, hidden: true },
+      botUsername: { type: String, default: '' },
+      miniAppName: { type: String, default: '' },
+      referrerMessage: { type: String, default: '' },
+      referrerCoin: ref('GiftCoin', { default: null }),
+      referrerCoinAmount: money(),
+      defaultInviteLimit: { type: Number, default: 100 },
+      miningCoin: ref('GiftCoin', { default: null }),
+      earnDurationHours: { type: Number, default: 8 },
+      earnAmount: money(),
+      tonProofDomains: { type: [String], default: [] },
+      allowTestnetWallets: { type: Boolean, default: false },
+    },
+    schemaOptions,
+  ),
+);
 appConfigSchema.index({ key: 1 }, { unique: true });
 
 export const AppConfigModel = model('AppConfig', appConfigSchema);

@@ -68,7 +68,12 @@ describe('App Config in the console', () => {
     const referrerCoin = await createCoin();
     const miningCoin = await createCoin();
     const current = (await api.get('/app-config/current')).body;
-    const saved = await api.put('/app-config/current', { ...current, referrerCoin: String(referrerCoin._id), miningCoin: String(miningCoin._id), referrerCoinAmount: '3' });
+    const saved = await api.put('/app-config/current', {
+      ...current,
+      referrerCoin: String(referrerCoin._id),
+      miningCoin: String(miningCoin._id),
+      referrerCoinAmount: '3',
+    });
     expect(saved.status).toBe(200);
     expect(saved.body).toMatchObject({ referrerCoin: String(referrerCoin._id), miningCoin: String(miningCoin._id), referrerCoinAmount: '3' });
 

@@ -32,7 +32,10 @@ describe('home.get', () => {
       { title: 'First', image: 'https://img.example/1.png', order: 1, link: 'https://example.com/promo' },
       { title: 'Hidden', image: 'https://img.example/3.png', enabled: false },
     ]);
-    await PartnerModel.create([{ name: 'Partner', image: 'https://img.example/p.png' }, { name: 'Gone', image: 'https://img.example/g.png', enabled: false }]);
+    await PartnerModel.create([
+      { name: 'Partner', image: 'https://img.example/p.png' },
+      { name: 'Gone', image: 'https://img.example/g.png', enabled: false },
+    ]);
     const [social, videos] = await CategoryModel.create([
       { title: 'Social', order: 1 },
       { title: 'Videos', order: 2 },

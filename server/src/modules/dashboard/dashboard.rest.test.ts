@@ -32,9 +32,18 @@ describe('GET /api/admin/dashboard', () => {
       { user: old._id, coin: gift._id, amount: 1_000_000, address: 'UQy', idempotencyKey: 'dash-2' },
       { user: old._id, coin: ton._id, amount: 500_000, address: 'UQy', idempotencyKey: 'dash-3', status: 'done' as const },
     ]);
-    await MiningSessionModel.create({ user: today._id, coin: gift._id, amount: 10_000_000, startedAt: new Date(), endsAt: new Date(now + DAY), slot: String(today._id) });
+    await MiningSessionModel.create({
+      user: today._id,
+      coin: gift._id,
+      amount: 10_000_000,
+      startedAt: new Date(),
+      endsAt: new Date(now + DAY),
+      slot: String(today._id),
+    });
 
-    const res = await consoleApi(app, (await createOperator(['*'])).token).get('/dashboard').expect(200);
+    const res = await consoleApi(app, (await createOperator(['*'])).token)
+      .get('/dashboard')
+      .expect(200);
     expect(res.body).toMatchObject({
       players: 3,
       newToday: 1,
@@ -42,7 +51,10 @@ describe('GET /api/admin/dashboard', () => {
       missionsDoneToday: 1,
       reviewsWaiting: 1,
       pendingWithdrawals: { count: 2, byCoin: [{ symbol: 'GIFT', amount: '3.5', count: 2 }] },
-      coinsIssued: [{ symbol: 'TON', amount: '1' }, { symbol: 'GIFT', amount: '12.5' }],
+      coinsIssued: [
+        { symbol: 'TON', amount: '1' },
+        { symbol: 'GIFT', amount: '12.5' },
+      ],
       miningRunning: 1,
       stakedLocked: [],
     });
@@ -54,10 +66,14 @@ describe('GET /api/admin/dashboard', () => {
   });
 
   it('tells an account only what its permissions let it read', async () => {
-    const res = await consoleApi(app, (await createOperator(['missions:write'])).token).get('/dashboard').expect(200);
+    const res = await consoleApi(app, (await createOperator(['missions:write'])).token)
+      .get('/dashboard')
+      .expect(200);
     expect(res.body).toMatchObject({ players: null, reviewsWaiting: null, pendingWithdrawals: null, coinsIssued: null });
     expect(Object.keys(res.body.chart[0])).toEqual(['date']);
-    const reviewer = await consoleApi(app, (await createOperator(['user-missions:read'])).token).get('/dashboard').expect(200);
+    const reviewer = await consoleApi(app, (await createOperator(['user-missions:read'])).token)
+      .get('/dashboard')
+      .expect(200);
     expect(reviewer.body.reviewsWaiting).toEqual(expect.any(Number));
     expect(reviewer.body.players).toBeNull();
   });

@@ -25,7 +25,12 @@ const dayKey = (date: Date) => date.toISOString().slice(0, 10);
 async function perCoin(rows: Array<{ _id: unknown; total: number; count?: number }>): Promise<Array<CoinAmount & { count?: number }>> {
   const coins = new Map((await listGiftCoins({ symbol: 1, order: 1 })).map((c) => [String(c._id), c]));
   return rows
-    .map((row) => ({ coin: String(row._id), symbol: coins.get(String(row._id))?.symbol ?? '', amount: fromMicros(BigInt(row.total)), ...(row.count !== undefined ? { count: row.count } : {}) }))
+    .map((row) => ({
+      coin: String(row._id),
+      symbol: coins.get(String(row._id))?.symbol ?? '',
+      amount: fromMicros(BigInt(row.total)),
+      ...(row.count !== undefined ? { count: row.count } : {}),
+    }))
     .sort((a, b) => (coins.get(a.coin)?.order ?? 0) - (coins.get(b.coin)?.order ?? 0) || a.symbol.localeCompare(b.symbol));
 }
 
@@ -47,12 +52,8 @@ export async function dashboardFigures(now: Date, canRead: (resource: AdminResou
   const missions = canRead('user-missions');
   const withdraws = canRead('withdraws');
 
-  const [players, newToday, activeToday, newPlayerDates] = users
-    ? await playerFigures(today, firstDay)
-    : [null, null, null, []];
-  const [missionsDoneToday, reviewsWaiting, claimDates] = missions
-    ? await missionFigures(today, firstDay)
-    : [null, null, []];
+  const [players, newToday, activeToday, newPlayerDates] = users ? await playerFigures(today, firstDay) : [null, null, null, []];
+  const [missionsDoneToday, reviewsWaiting, claimDates] = missions ? await missionFigures(today, firstDay) : [null, null, []];
   const [pendingWithdrawals, withdrawalDates] = withdraws
     ? await Promise.all([pendingWithdrawalTotals().then(perCoin), withdrawalDatesSince(firstDay)])
     : [null, []];

@@ -9,12 +9,16 @@ describe('job leases in MongoDB', () => {
     const finished: number[] = [];
     await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        runExclusively('test-one-at-a-time', async () => {
-          mostAtOnce = Math.max(mostAtOnce, ++running);
-          await sleep(20);
-          running--;
-          finished.push(i);
-        }, { pollMs: 10 }),
+        runExclusively(
+          'test-one-at-a-time',
+          async () => {
+            mostAtOnce = Math.max(mostAtOnce, ++running);
+            await sleep(20);
+            running--;
+            finished.push(i);
+          },
+          { pollMs: 10 },
+        ),
       ),
     );
     expect(mostAtOnce).toBe(1);
@@ -25,7 +29,13 @@ describe('job leases in MongoDB', () => {
   it('waits while another instance holds the lease, and takes it over once the lease of a holder that died runs out', async () => {
     await JobLeaseModel.create({ name: 'test-dead-holder', holder: 'an instance that crashed', heldUntil: new Date(Date.now() + 3_600_000) });
     let ran = false;
-    const job = runExclusively('test-dead-holder', async () => { ran = true; }, { pollMs: 10 });
+    const job = runExclusively(
+      'test-dead-holder',
+      async () => {
+        ran = true;
+      },
+      { pollMs: 10 },
+    );
     await sleep(150);
     expect(ran).toBe(false);
     // the hour passes: the crashed holder never renewed it
@@ -36,7 +46,11 @@ describe('job leases in MongoDB', () => {
   });
 
   it('frees the lease when the job fails, so the next instance can run it', async () => {
-    await expect(runExclusively('test-failing', async () => { throw new Error('job failed'); })).rejects.toThrow('job failed');
+    await expect(
+      runExclusively('test-failing', async () => {
+        throw new Error('job failed');
+      }),
+    ).rejects.toThrow('job failed');
     expect(await runExclusively('test-failing', async () => 'ran')).toBe('ran');
   });
 });

@@ -29,10 +29,7 @@ export async function runExclusively<T>(name: string, job: () => Promise<T>, { t
   const holder = randomUUID();
   for (;;) {
     const now = new Date();
-    const taken = await JobLeaseModel.updateOne(
-      { name, heldUntil: { $lte: now } },
-      { $set: { holder, heldUntil: new Date(now.getTime() + ttlMs) } },
-    );
+    const taken = await JobLeaseModel.updateOne({ name, heldUntil: { $lte: now } }, { $set: { holder, heldUntil: new Date(now.getTime() + ttlMs) } });
     if (taken.modifiedCount) break;
     await sleep(pollMs);
   }

@@ -3,31 +3,41 @@ import { LEDGER_REASONS } from '@gift/shared';
 import { applyConventions, schemaOptions, money, ref } from '../../db/schemaKit';
 
 /** One player's holding of one coin. Changed only by the ledger service. */
-const balanceSchema = applyConventions(new Schema({
-  user: ref('User', { required: true }),
-  coin: ref('GiftCoin', { required: true }),
-  amount: money({ min: 0 }),
-  /** The latest idempotency keys applied here: the balance refuses to apply one twice. */
-  appliedKeys: { type: [String], default: [], select: false, hidden: true },
-}, schemaOptions));
+const balanceSchema = applyConventions(
+  new Schema(
+    {
+      user: ref('User', { required: true }),
+      coin: ref('GiftCoin', { required: true }),
+      amount: money({ min: 0 }),
+      /** The latest idempotency keys applied here: the balance refuses to apply one twice. */
+      appliedKeys: { type: [String], default: [], select: false, hidden: true },
+    },
+    schemaOptions,
+  ),
+);
 balanceSchema.index({ user: 1, coin: 1 }, { unique: true });
 export const BalanceModel = model('Balance', balanceSchema);
 
 /** Every change of a balance, signed, with the record it came from and a unique idempotency key. */
-const ledgerEntrySchema = applyConventions(new Schema({
-  user: ref('User', { required: true }),
-  coin: ref('GiftCoin', { required: true }),
-  amount: money({ required: true }),
-  reason: { type: String, enum: LEDGER_REASONS, required: true },
-  /** The record it came from: 'UserMission', 'MiningSession', 'Stake', 'Withdrawal', 'User', 'Account'. */
-  refType: { type: String, default: '' },
-  refId: { type: String, default: '' },
-  idempotencyKey: { type: String, required: true },
-  /** 'pending' while being applied; only 'posted' entries count. */
-  state: { type: String, enum: ['pending', 'posted'], default: 'pending' },
-  note: { type: String, default: '' },
-  createdBy: ref('Account', { default: null }),
-}, schemaOptions));
+const ledgerEntrySchema = applyConventions(
+  new Schema(
+    {
+      user: ref('User', { required: true }),
+      coin: ref('GiftCoin', { required: true }),
+      amount: money({ required: true }),
+      reason: { type: String, enum: LEDGER_REASONS, required: true },
+      /** The record it came from: 'UserMission', 'MiningSession', 'Stake', 'Withdrawal', 'User', 'Account'. */
+      refType: { type: String, default: '' },
+      refId: { type: String, default: '' },
+      idempotencyKey: { type: String, required: true },
+      /** 'pending' while being applied; only 'posted' entries count. */
+      state: { type: String, enum: ['pending', 'posted'], default: 'pending' },
+      note: { type: String, default: '' },
+      createdBy: ref('Account', { default: null }),
+    },
+    schemaOptions,
+  ),
+);
 ledgerEntrySchema.index({ idempotencyKey: 1 }, { unique: true });
 ledgerEntrySchema.index({ user: 1, createdAt: -1 });
 ledgerEntrySchema.index({ user: 1, coin: 1, state: 1 });

@@ -26,9 +26,7 @@ describe('ledger', () => {
   it('applies one idempotency key once, however many times it is posted at once', async () => {
     const [user, coin] = await Promise.all([createPlayer(), createCoin()]);
     const results = await Promise.all(
-      Array.from({ length: 100 }, () =>
-        postEntry({ userId: user.id, coinId: coin.id, amount: toMicros('5'), reason: 'mission', idempotencyKey: 'l2:same' }),
-      ),
+      Array.from({ length: 100 }, () => postEntry({ userId: user.id, coinId: coin.id, amount: toMicros('5'), reason: 'mission', idempotencyKey: 'l2:same' })),
     );
     expect(results.filter((r) => r.applied)).toHaveLength(1);
     expect(fromMicros(await balanceOf(user.id, coin.id))).toBe('5');
@@ -60,7 +58,14 @@ describe('ledger', () => {
 
   it('finishes an entry a crash left pending, once', async () => {
     const [user, coin] = await Promise.all([createPlayer(), createCoin()]);
-    await LedgerEntryModel.create({ user: user._id, coin: coin._id, amount: Number(toMicros('7')), reason: 'mining', idempotencyKey: 'l4:crash', state: 'pending' });
+    await LedgerEntryModel.create({
+      user: user._id,
+      coin: coin._id,
+      amount: Number(toMicros('7')),
+      reason: 'mining',
+      idempotencyKey: 'l4:crash',
+      state: 'pending',
+    });
     expect(await recoverPendingEntries(0)).toBe(1);
     expect(await recoverPendingEntries(0)).toBe(0);
     expect(fromMicros(await balanceOf(user.id, coin.id))).toBe('7');

@@ -56,7 +56,9 @@ export async function miningStatus(userId: Id, now: Date) {
   const user = objectId(userId);
   const [config, active, waiting] = await Promise.all([
     getAppConfig(),
-    MiningSessionModel.findOne({ user, startedAt: { $lte: now }, endsAt: { $gt: now } }).sort({ startedAt: -1 }).lean<SessionRow>(),
+    MiningSessionModel.findOne({ user, startedAt: { $lte: now }, endsAt: { $gt: now } })
+      .sort({ startedAt: -1 })
+      .lean<SessionRow>(),
     MiningSessionModel.find({ user, movedAt: null, endsAt: { $lte: now } }, { coin: 1, amount: 1 }).lean<SessionRow[]>(),
   ]);
   const [coin, readyAmounts] = await Promise.all([
@@ -97,7 +99,13 @@ export async function startMining(userId: Id, now: Date) {
     );
     if (result.lastErrorObject?.updatedExisting) throw new AppError('MINING_ACTIVE');
     const session = result.value!;
-    await notify(user, `mining-ready:${session._id}`, 'mining-ready', { amount: fromMicros(amount), symbol: coin.symbol, sessionId: String(session._id) }, session.endsAt);
+    await notify(
+      user,
+      `mining-ready:${session._id}`,
+      'mining-ready',
+      { amount: fromMicros(amount), symbol: coin.symbol, sessionId: String(session._id) },
+      session.endsAt,
+    );
     return presentActive(result.value!.toObject(), now);
   } catch (error) {
     // real MongoDB: a simultaneous start won the unique slot index

@@ -2,17 +2,22 @@ import { model, Schema } from 'mongoose';
 import { applyConventions, schemaOptions, money, ref } from '../../db/schemaKit';
 
 /** One timed mining session: yields `amount` evenly between startedAt and endsAt. */
-const miningSessionSchema = applyConventions(new Schema({
-  user: ref('User', { required: true }),
-  coin: ref('GiftCoin', { required: true }),
-  amount: money({ required: true }),
-  startedAt: { type: Date, required: true },
-  endsAt: { type: Date, required: true },
-  /** Set when its reward was moved to the wallet. */
-  movedAt: { type: Date, default: null },
-  /** Guards "one running session at a time": only one document per user may hold 'running'. */
-  slot: { type: String, default: null },
-}, schemaOptions));
+const miningSessionSchema = applyConventions(
+  new Schema(
+    {
+      user: ref('User', { required: true }),
+      coin: ref('GiftCoin', { required: true }),
+      amount: money({ required: true }),
+      startedAt: { type: Date, required: true },
+      endsAt: { type: Date, required: true },
+      /** Set when its reward was moved to the wallet. */
+      movedAt: { type: Date, default: null },
+      /** Guards "one running session at a time": only one document per user may hold 'running'. */
+      slot: { type: String, default: null },
+    },
+    schemaOptions,
+  ),
+);
 miningSessionSchema.index({ user: 1, endsAt: -1 });
 miningSessionSchema.index({ user: 1, movedAt: 1 });
 miningSessionSchema.index({ slot: 1 }, { unique: true, partialFilterExpression: { slot: { $type: 'string' } } });

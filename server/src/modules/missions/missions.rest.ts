@@ -9,8 +9,7 @@ import { deleteMission } from './missions.service';
 type MissionDocument = { toJSON: () => Record<string, unknown>; secretCode?: string };
 
 async function checkReferences(input: MissionInput) {
-  if (!(await categoryExists(input.category)))
-    throw badInput({ category: 'Choose an existing category' });
+  if (!(await categoryExists(input.category))) throw badInput({ category: 'Choose an existing category' });
   await requireGiftCoin('coin', input.coin);
 }
 
@@ -41,8 +40,7 @@ export const missionsResource: ResourceDefinition<typeof missionInput, typeof mi
     await checkReferences(input);
     const saved = await MissionModel.findById(id).select('+secretCode');
     if (!saved) throw new AppError('NOT_FOUND');
-    if (input.verifyType === 'youtube' && !input.secretCode && !saved.secretCode)
-      throw badInput({ secretCode: 'A YouTube mission needs its secret code' });
+    if (input.verifyType === 'youtube' && !input.secretCode && !saved.secretCode) throw badInput({ secretCode: 'A YouTube mission needs its secret code' });
     return MissionModel.findByIdAndUpdate(id, { $set: asStored(input) }, { returnDocument: 'after', runValidators: true }).select('+secretCode');
   },
 };

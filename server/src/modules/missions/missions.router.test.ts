@@ -23,13 +23,18 @@ async function createCategory(fields: Record<string, unknown> = {}) {
 }
 
 async function createMission(fields: Record<string, unknown> = {}) {
-  const [category, coin] = await Promise.all([
-    fields.category ? null : createCategory(),
-    fields.coin ? null : createCoin(),
-  ]);
+  const [category, coin] = await Promise.all([fields.category ? null : createCategory(), fields.coin ? null : createCoin()]);
   // set() takes the reward as a decimal string, as the console sends it
   const mission = new MissionModel();
-  mission.set({ category: category?._id, coin: coin?._id, title: 'Follow us', link: 'https://example.com/follow', reward: '2.5', verifyType: 'auto', ...fields });
+  mission.set({
+    category: category?._id,
+    coin: coin?._id,
+    title: 'Follow us',
+    link: 'https://example.com/follow',
+    reward: '2.5',
+    verifyType: 'auto',
+    ...fields,
+  });
   return mission.save();
 }
 
@@ -221,7 +226,7 @@ describe('missions.claim', () => {
     // star missions hold back every player, so each test retires its own
     afterEach(() => MissionModel.updateMany({ mustDone: true }, { $set: { enabled: false } }));
 
-    it("refuse other missions until every enabled ⭐ mission is done", async () => {
+    it('refuse other missions until every enabled ⭐ mission is done', async () => {
       const player = await createPlayer();
       const star = await createMission({ mustDone: true, title: 'Join the channel' });
       await createMission({ mustDone: true, enabled: false, title: 'Retired star' });
@@ -253,9 +258,7 @@ describe('missions.claim', () => {
   it('credits one of 100 simultaneous claims of a mission, once', async () => {
     const player = await createPlayer();
     const mission = await createMission({ reward: '7.000001' });
-    const outcomes = await Promise.allSettled(
-      Array.from({ length: 100 }, () => playerCaller(player).missions.claim({ missionId: String(mission._id) })),
-    );
+    const outcomes = await Promise.allSettled(Array.from({ length: 100 }, () => playerCaller(player).missions.claim({ missionId: String(mission._id) })));
 
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
     const refusals = outcomes.flatMap((o) => (o.status === 'rejected' ? [(o.reason as { cause?: { code?: string } }).cause?.code] : []));
@@ -303,11 +306,7 @@ describe('Manual missions and their review in User Missions', () => {
     expect(fromMicros(await balanceOf(player._id, mission.coin))).toBe('10');
     expect((await UserModel.findById(player._id).lean())!.doneMissionsCount).toBe(1);
 
-    const again = await request(app)
-      .put(`/api/admin/user-missions/${progressId}`)
-      .set('Authorization', `Bearer ${token}`)
-      .send({ status: 'done' })
-      .expect(409);
+    const again = await request(app).put(`/api/admin/user-missions/${progressId}`).set('Authorization', `Bearer ${token}`).send({ status: 'done' }).expect(409);
     expect(again.body).toEqual({ code: 'MISSION_NOT_PENDING', message: 'Only a pending mission can be approved or rejected; this one is done' });
     expect(fromMicros(await balanceOf(player._id, mission.coin))).toBe('10');
     await expectLedgerMatchesBalances(player._id);
@@ -393,7 +392,9 @@ describe('over HTTP', () => {
   it('refuses a claim from someone who is not signed in', async () => {
     const mission = await createMission();
     const app = createApp({ env: testEnv(), logger: silentLogger });
-    const response = await request(app).post('/trpc/missions.claim').send({ json: { missionId: String(mission._id) } });
+    const response = await request(app)
+      .post('/trpc/missions.claim')
+      .send({ json: { missionId: String(mission._id) } });
     expect(response.status).toBe(401);
     expect(await UserMissionModel.countDocuments({ mission: mission._id })).toBe(0);
   });

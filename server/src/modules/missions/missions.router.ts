@@ -13,13 +13,15 @@ export const missionsRouter = createTRPCRouter({
   go: protectedProcedure.input(missionRef).mutation(({ ctx, input }) => startMission(ctx.user._id, input.missionId, ctx.now())),
 
   /** Claim: verified by the mission's type; credits the reward once, or waits for review (Manual). */
-  claim: playerLimitedProcedure(CLAIMS_PER_PLAYER).input(claimMissionInput).mutation(({ ctx, input }) =>
-    claimMission({
-      user: { id: ctx.user._id, telegramId: ctx.user.telegramId },
-      missionId: input.missionId,
-      code: input.code,
-      now: ctx.now(),
-      env: ctx.env,
-    }),
-  ),
+  claim: playerLimitedProcedure(CLAIMS_PER_PLAYER)
+    .input(claimMissionInput)
+    .mutation(({ ctx, input }) =>
+      claimMission({
+        user: { id: ctx.user._id, telegramId: ctx.user.telegramId },
+        missionId: input.missionId,
+        code: input.code,
+        now: ctx.now(),
+        env: ctx.env,
+      }),
+    ),
 });

@@ -107,10 +107,7 @@ export async function playerMissions(userId: Id, match: Record<string, unknown> 
 
 /** A category and its enabled missions for this player; a disabled category is not found. */
 export async function missionsOfCategory(userId: Id, categoryId: string) {
-  const [category, missions] = await Promise.all([
-    findEnabledCategory(categoryId),
-    playerMissions(userId, { category: objectId(categoryId) }),
-  ]);
+  const [category, missions] = await Promise.all([findEnabledCategory(categoryId), playerMissions(userId, { category: objectId(categoryId) })]);
   if (!category) throw new AppError('NOT_FOUND');
   return {
     category: { id: String(category._id), title: category.title, description: category.description ?? '', image: category.image ?? '' },
@@ -279,12 +276,7 @@ export async function claimMission(input: ClaimMissionInput): Promise<ClaimResul
  * The conditional pending → done/rejected step comes first so an approval and a rejection arriving
  * together cannot both happen; only the approval that wins it credits, under `mission:<userMissionId>`.
  */
-export async function reviewUserMission(
-  userMissionId: string,
-  review: { status: 'done' | 'rejected'; rejectReason?: string },
-  reviewerId: string,
-  now: Date,
-) {
+export async function reviewUserMission(userMissionId: string, review: { status: 'done' | 'rejected'; rejectReason?: string }, reviewerId: string, now: Date) {
   const id = objectId(userMissionId);
   const reviewedBy = objectId(reviewerId);
   const update =
@@ -313,10 +305,7 @@ async function notifyReview(reviewed: {
   rejectReason: string;
   claimedAt?: Date | null;
 }) {
-  const [mission, coin] = await Promise.all([
-    MissionModel.findById(reviewed.mission, { title: 1 }).lean(),
-    findGiftCoin(reviewed.coin, { symbol: 1 }),
-  ]);
+  const [mission, coin] = await Promise.all([MissionModel.findById(reviewed.mission, { title: 1 }).lean(), findGiftCoin(reviewed.coin, { symbol: 1 })]);
   const title = mission?.title ?? '';
   if (reviewed.status === 'done') {
     const reward = reviewed.reward > 0 && coin ? { amount: fromMicros(reviewed.reward), symbol: coin.symbol } : {};
@@ -393,6 +382,8 @@ export async function missionFigures(today: Date, since: Date) {
   return Promise.all([
     UserMissionModel.countDocuments({ status: 'done', doneAt: { $gte: today } }),
     UserMissionModel.countDocuments({ status: 'pending' }),
-    UserMissionModel.find({ status: 'done', doneAt: { $gte: since } }, { doneAt: 1 }).lean().then((rows) => rows.map((row) => row.doneAt as Date | null)),
+    UserMissionModel.find({ status: 'done', doneAt: { $gte: since } }, { doneAt: 1 })
+      .lean()
+      .then((rows) => rows.map((row) => row.doneAt as Date | null)),
   ]);
 }

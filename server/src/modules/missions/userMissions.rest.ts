@@ -43,7 +43,10 @@ export const userMissionsResource: ResourceDefinition<typeof userMissionReviewIn
   deleteRefusal: "a player's progress stays with them; reject a pending review instead",
   extraRoutes: bulkReviewRoute,
   // a reward is shown with its coin ('5 GIFT') without a lookup per row
-  populate: [{ path: 'coin', select: 'symbol' }, { path: 'reviewedBy', select: 'username' }],
+  populate: [
+    { path: 'coin', select: 'symbol' },
+    { path: 'reviewedBy', select: 'username' },
+  ],
   present: (doc) => {
     // populated: a document; its target deleted: the bare ObjectId, whose `_id` (a mongoose getter) is itself
     type Named = { _id: Types.ObjectId; symbol?: string; username?: string } | null | undefined;

@@ -8,26 +8,31 @@ const NOTIFICATION_STATUSES = ['queued', 'sent', 'skipped', 'failed'] as const;
  * sent); a sender claims it with a lease (a conditional update), so it goes out once however many
  * instances run and whatever restarts in between.
  */
-const notificationSchema = applyConventions(new Schema({
-  user: ref('User', { required: true }),
-  /** What happened, once: `mission-approved:<userMissionId>`, `stake-unlocked:<stakeId>`, … */
-  key: { type: String, required: true },
-  event: { type: String, required: true },
-  /** The facts the text names (amounts as decimal strings, symbols, titles, reasons). */
-  facts: { type: Schema.Types.Mixed, default: {} },
-  status: { type: String, enum: NOTIFICATION_STATUSES, default: 'queued' },
-  /** Not sent before this (a stake's unlock, the end of a mining session, a retry's pause). */
-  dueAt: { type: Date, required: true },
-  /** A sender holds the message until then; after it, another may take it over. */
-  leaseUntil: { type: Date, default: null },
-  leaseHolder: { type: String, default: '' },
-  attempts: { type: Number, default: 0 },
-  sentAt: { type: Date, default: null },
-  /** When it was sent, skipped or given up; the record is kept 30 days after. */
-  settledAt: { type: Date, default: null },
-  /** Why it was skipped or failed: Telegram's words, never a token. */
-  outcome: { type: String, default: '' },
-}, schemaOptions));
+const notificationSchema = applyConventions(
+  new Schema(
+    {
+      user: ref('User', { required: true }),
+      /** What happened, once: `mission-approved:<userMissionId>`, `stake-unlocked:<stakeId>`, … */
+      key: { type: String, required: true },
+      event: { type: String, required: true },
+      /** The facts the text names (amounts as decimal strings, symbols, titles, reasons). */
+      facts: { type: Schema.Types.Mixed, default: {} },
+      status: { type: String, enum: NOTIFICATION_STATUSES, default: 'queued' },
+      /** Not sent before this (a stake's unlock, the end of a mining session, a retry's pause). */
+      dueAt: { type: Date, required: true },
+      /** A sender holds the message until then; after it, another may take it over. */
+      leaseUntil: { type: Date, default: null },
+      leaseHolder: { type: String, default: '' },
+      attempts: { type: Number, default: 0 },
+      sentAt: { type: Date, default: null },
+      /** When it was sent, skipped or given up; the record is kept 30 days after. */
+      settledAt: { type: Date, default: null },
+      /** Why it was skipped or failed: Telegram's words, never a token. */
+      outcome: { type: String, default: '' },
+    },
+    schemaOptions,
+  ),
+);
 notificationSchema.index({ key: 1 }, { unique: true });
 notificationSchema.index({ status: 1, dueAt: 1 });
 notificationSchema.index({ user: 1, createdAt: -1 });

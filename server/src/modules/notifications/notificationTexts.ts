@@ -24,7 +24,8 @@ const TEXTS: { [L in Language]: { [E in NotificationEvent]: (facts: Notification
     'mission-approved': (f) => `✅ Your mission "${f.mission}" was approved.${f.amount ? ` You earned ${f.amount} ${f.symbol}.` : ''}`,
     'mission-rejected': (f) => `❌ Your mission "${f.mission}" was not approved.${f.reason ? `\nReason: ${f.reason}` : ''}\nYou can try it again.`,
     'withdrawal-paid': (f) => `💸 Your withdrawal of ${f.amount} ${f.symbol} was sent.\nTransaction: ${explorerLink(f.txHash)}`,
-    'withdrawal-rejected': (f) => `↩️ Your withdrawal of ${f.amount} ${f.symbol} was rejected.${f.reason ? `\nReason: ${f.reason}` : ''}\n${f.amount} ${f.symbol} went back to your balance.`,
+    'withdrawal-rejected': (f) =>
+      `↩️ Your withdrawal of ${f.amount} ${f.symbol} was rejected.${f.reason ? `\nReason: ${f.reason}` : ''}\n${f.amount} ${f.symbol} went back to your balance.`,
     'stake-unlocked': (f) => `🔓 Your stake of ${f.amount} ${f.symbol} has unlocked. Claim ${f.total} ${f.symbol} in the app.`,
     'mining-ready': (f) => `⛏️ Mining finished: ${f.amount} ${f.symbol} is ready to move to your wallet.`,
     open: 'Open the app',
@@ -34,7 +35,8 @@ const TEXTS: { [L in Language]: { [E in NotificationEvent]: (facts: Notification
     'mission-approved': (f) => `✅ ماموریت «${f.mission}» شما تأیید شد.${f.amount ? ` شما ${f.amount} ${f.symbol} دریافت کردید.` : ''}`,
     'mission-rejected': (f) => `❌ ماموریت «${f.mission}» شما تأیید نشد.${f.reason ? `\nدلیل: ${f.reason}` : ''}\nمی‌توانید دوباره امتحان کنید.`,
     'withdrawal-paid': (f) => `💸 برداشت ${f.amount} ${f.symbol} شما ارسال شد.\nتراکنش: ${explorerLink(f.txHash)}`,
-    'withdrawal-rejected': (f) => `↩️ برداشت ${f.amount} ${f.symbol} شما رد شد.${f.reason ? `\nدلیل: ${f.reason}` : ''}\n${f.amount} ${f.symbol} به موجودی شما برگشت.`,
+    'withdrawal-rejected': (f) =>
+      `↩️ برداشت ${f.amount} ${f.symbol} شما رد شد.${f.reason ? `\nدلیل: ${f.reason}` : ''}\n${f.amount} ${f.symbol} به موجودی شما برگشت.`,
     'stake-unlocked': (f) => `🔓 استیک ${f.amount} ${f.symbol} شما از قفل آزاد شد. ${f.total} ${f.symbol} را در برنامه دریافت کنید.`,
     'mining-ready': (f) => `⛏️ استخراج تمام شد: ${f.amount} ${f.symbol} آماده انتقال به کیف پول شماست.`,
     open: 'باز کردن برنامه',

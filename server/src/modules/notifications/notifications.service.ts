@@ -28,13 +28,7 @@ export function reportNotificationProblemsTo(logger: Logger): void {
  * `key`. Called by the services after their state change succeeded; it never throws, so the event
  * stands even when the queue is unreachable. Players without message permission get none.
  */
-export async function notify<E extends NotificationEvent>(
-  userId: Id,
-  key: string,
-  event: E,
-  facts: NotificationFacts[E],
-  scheduledFor?: Date,
-): Promise<void> {
+export async function notify<E extends NotificationEvent>(userId: Id, key: string, event: E, facts: NotificationFacts[E], scheduledFor?: Date): Promise<void> {
   try {
     const user = objectId(userId);
     // a scheduled message is checked when due instead: the player may allow messages by then

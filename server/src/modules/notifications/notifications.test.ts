@@ -60,14 +60,28 @@ async function pendingManualMission(player: UserDocument, title: string) {
   const coin = await createCoin({ symbol: 'GIFT' });
   const category = await CategoryModel.create({ title: 'Social' });
   const mission = await MissionModel.create({ category: category._id, title, reward: micros('25'), coin: coin._id, verifyType: 'manual' });
-  const progress = await UserMissionModel.create({ user: player._id, mission: mission._id, category: category._id, coin: coin._id, reward: micros('25'), status: 'pending', claimedAt: new Date() });
+  const progress = await UserMissionModel.create({
+    user: player._id,
+    mission: mission._id,
+    category: category._id,
+    coin: coin._id,
+    reward: micros('25'),
+    status: 'pending',
+    claimedAt: new Date(),
+  });
   return String(progress._id);
 }
 
 async function pendingWithdrawal(player: UserDocument, amount: string) {
   const coin = await createCoin({ symbol: 'GIFT' });
   await fund(player._id, coin._id, '500');
-  const withdrawal = await WithdrawalModel.create({ user: player._id, coin: coin._id, amount: micros(amount), address: 'UQ-test-address', idempotencyKey: String(new Types.ObjectId()) });
+  const withdrawal = await WithdrawalModel.create({
+    user: player._id,
+    coin: coin._id,
+    amount: micros(amount),
+    address: 'UQ-test-address',
+    idempotencyKey: String(new Types.ObjectId()),
+  });
   return String(withdrawal._id);
 }
 
@@ -101,20 +115,39 @@ describe('notifications of each event', () => {
     const approved = await reachable();
     const rejected = await reachable({ language: 'fa' });
     await reviewUserMission(await pendingManualMission(approved, 'Follow us'), { status: 'done' }, reviewer, new Date());
-    await reviewUserMission(await pendingManualMission(rejected, 'Post a story'), { status: 'rejected', rejectReason: 'Screenshot missing' }, reviewer, new Date());
+    await reviewUserMission(
+      await pendingManualMission(rejected, 'Post a story'),
+      { status: 'rejected', rejectReason: 'Screenshot missing' },
+      reviewer,
+      new Date(),
+    );
     await drained(running);
     expect(messagesTo(approved).map((m) => m.text)).toEqual(['✅ Your mission "Follow us" was approved. You earned 25 GIFT.']);
-    expect(messagesTo(rejected).map((m) => m.text)).toEqual(['❌ ماموریت «Post a story» شما تأیید نشد.\nدلیل: Screenshot missing\nمی‌توانید دوباره امتحان کنید.']);
+    expect(messagesTo(rejected).map((m) => m.text)).toEqual([
+      '❌ ماموریت «Post a story» شما تأیید نشد.\nدلیل: Screenshot missing\nمی‌توانید دوباره امتحان کنید.',
+    ]);
     expect(messagesTo(rejected)[0]!.reply_markup).toEqual({ inline_keyboard: [[{ text: 'باز کردن برنامه', url: APP_LINK }]] });
   });
 
   it('tells a player their withdrawal was paid (with the explorer link) or rejected (with the refund)', async () => {
     const paid = await reachable();
     const refused = await reachable();
-    await processWithdrawal({ withdrawalId: await pendingWithdrawal(paid, '120'), review: { status: 'done', txHash: 'abc123hash' }, accountId: reviewer, now: new Date() });
-    await processWithdrawal({ withdrawalId: await pendingWithdrawal(refused, '80.5'), review: { status: 'rejected', rejectReason: 'Address is an exchange' }, accountId: reviewer, now: new Date() });
+    await processWithdrawal({
+      withdrawalId: await pendingWithdrawal(paid, '120'),
+      review: { status: 'done', txHash: 'abc123hash' },
+      accountId: reviewer,
+      now: new Date(),
+    });
+    await processWithdrawal({
+      withdrawalId: await pendingWithdrawal(refused, '80.5'),
+      review: { status: 'rejected', rejectReason: 'Address is an exchange' },
+      accountId: reviewer,
+      now: new Date(),
+    });
     await drained(running);
-    expect(messagesTo(paid).map((m) => m.text)).toEqual(['💸 Your withdrawal of 120 GIFT was sent.\nTransaction: https://tonviewer.com/transaction/abc123hash']);
+    expect(messagesTo(paid).map((m) => m.text)).toEqual([
+      '💸 Your withdrawal of 120 GIFT was sent.\nTransaction: https://tonviewer.com/transaction/abc123hash',
+    ]);
     expect(messagesTo(refused).map((m) => m.text)).toEqual([
       '↩️ Your withdrawal of 80.5 GIFT was rejected.\nReason: Address is an exchange\n80.5 GIFT went back to your balance.',
     ]);
@@ -146,7 +179,12 @@ describe('notifications of each event', () => {
   it('sends nothing to a player without message permission, for any event', async () => {
     const silent = await createPlayer({ messagePermission: false });
     await reviewUserMission(await pendingManualMission(silent, 'Quiet one'), { status: 'done' }, reviewer, new Date());
-    await processWithdrawal({ withdrawalId: await pendingWithdrawal(silent, '10'), review: { status: 'rejected', rejectReason: 'no' }, accountId: reviewer, now: new Date() });
+    await processWithdrawal({
+      withdrawalId: await pendingWithdrawal(silent, '10'),
+      review: { status: 'rejected', rejectReason: 'no' },
+      accountId: reviewer,
+      now: new Date(),
+    });
     // a scheduled one is queued, then dropped when due because the permission is still missing
     await notify(silent._id, `mining-ready:${new Types.ObjectId()}`, 'mining-ready', { amount: '1', symbol: 'GIFT', sessionId: 'x' }, new Date());
     await drained(running);
@@ -163,7 +201,10 @@ describe('notifications of each event', () => {
     await drained(running);
     expect(messagesTo(gone)).toHaveLength(0);
     expect((await UserModel.findById(gone._id).lean())!.messagePermission).toBe(false);
-    expect(await NotificationModel.findOne({ key: `test-blocked:${gone._id}` }).lean()).toMatchObject({ status: 'skipped', outcome: 'Forbidden: bot was blocked by the user' });
+    expect(await NotificationModel.findOne({ key: `test-blocked:${gone._id}` }).lean()).toMatchObject({
+      status: 'skipped',
+      outcome: 'Forbidden: bot was blocked by the user',
+    });
 
     // nothing more is queued for them until they start the bot again
     await notify(gone._id, `test-blocked-later:${gone._id}`, 'mining-ready', { amount: '1', symbol: 'GIFT', sessionId: 'y' });
@@ -175,7 +216,10 @@ describe('notifications of each event', () => {
     const key = `test-takeover:${player._id}`;
     await notify(player._id, key, 'mining-ready', { amount: '2', symbol: 'GIFT', sessionId: 'w' });
     // another instance claimed it, then crashed before Telegram answered
-    await NotificationModel.updateOne({ key }, { $set: { leaseHolder: 'crashed-instance', leaseUntil: new Date(Date.now() + 10 * 60_000) }, $inc: { attempts: 1 } });
+    await NotificationModel.updateOne(
+      { key },
+      { $set: { leaseHolder: 'crashed-instance', leaseUntil: new Date(Date.now() + 10 * 60_000) }, $inc: { attempts: 1 } },
+    );
     await new Promise((resolve) => setTimeout(resolve, 1200));
     expect(messagesTo(player)).toHaveLength(0);
 
@@ -233,7 +277,8 @@ describe("pacing within Telegram's limits (fake timers)", () => {
 
   it('paces a queue of 100 notifications to one chat at one a second', async () => {
     const player = await reachable();
-    for (let i = 0; i < 100; i++) await notify(player._id, `test-pace:${player._id}:${i}`, 'mining-ready', { amount: String(i + 1), symbol: 'GIFT', sessionId: String(i) });
+    for (let i = 0; i < 100; i++)
+      await notify(player._id, `test-pace:${player._id}:${i}`, 'mining-ready', { amount: String(i + 1), symbol: 'GIFT', sessionId: String(i) });
     const running = sender();
     running.start();
     await advanceUntil(() => messagesTo(player).length === 100);
@@ -242,7 +287,9 @@ describe("pacing within Telegram's limits (fake timers)", () => {
     running.stop();
     const times = messagesTo(player).map((m) => m.at);
     const gaps = times.slice(1).map((t, i) => t - times[i]!);
-    console.log(`100 messages to one chat: first to last ${(times.at(-1)! - times[0]!) / 1000} s on the fake clock; gaps min ${Math.min(...gaps)} ms, max ${Math.max(...gaps)} ms`);
+    console.log(
+      `100 messages to one chat: first to last ${(times.at(-1)! - times[0]!) / 1000} s on the fake clock; gaps min ${Math.min(...gaps)} ms, max ${Math.max(...gaps)} ms`,
+    );
     // the throttler starts one request a second; its arrival at the stand-in may land a millisecond either side
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(990);
     expect(times.at(-1)! - times[0]!).toBeGreaterThanOrEqual(98_900);

@@ -16,12 +16,21 @@ describe('referrals.summary', () => {
   it('says invites are not configured while the bot username is empty', async () => {
     await configure({ botUsername: '' });
     const player = await createPlayer();
-    await expect(playerCaller(player).referrals.summary()).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: 'This feature is not configured yet' });
+    await expect(playerCaller(player).referrals.summary()).rejects.toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      message: 'This feature is not configured yet',
+    });
   });
 
   it('gives the invite link, bot link, Telegram share link and reward', async () => {
     const coin = await createCoin({ symbol: 'GIFT' });
-    await configure({ botUsername: '@GiftRewardsBot', miniAppName: 'play', referrerMessage: 'Join me & earn 5 GIFT!', referrerCoin: coin._id, referrerCoinAmount: Number(toMicros('5')) });
+    await configure({
+      botUsername: '@GiftRewardsBot',
+      miniAppName: 'play',
+      referrerMessage: 'Join me & earn 5 GIFT!',
+      referrerCoin: coin._id,
+      referrerCoinAmount: Number(toMicros('5')),
+    });
     const player = await createPlayer({ referralCode: 'Ab3_x-9Z', referrersCount: 3, inviteLimit: 20 });
     await Promise.all([createPlayer({ referrer: player._id }), createPlayer({ referrer: player._id })]);
 
@@ -51,7 +60,9 @@ describe('referrals.summary', () => {
   it('answers over HTTP for a player launching from Telegram', async () => {
     await configure({ botUsername: 'GiftRewardsBot', miniAppName: 'play' });
     const app = createApp({ env: testEnv(), logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
-    const res = await request(app).get('/trpc/referrals.summary').set('Authorization', tmaHeader({ user: { id: 6101, first_name: 'Http' } }));
+    const res = await request(app)
+      .get('/trpc/referrals.summary')
+      .set('Authorization', tmaHeader({ user: { id: 6101, first_name: 'Http' } }));
     expect(res.status).toBe(200);
     expect(res.body.result.data.json.inviteLink).toMatch(/^https:\/\/t\.me\/GiftRewardsBot\/play\?startapp=[A-Za-z0-9_-]{8}$/);
   });

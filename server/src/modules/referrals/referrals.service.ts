@@ -105,10 +105,7 @@ export async function referralSummary(player: UserDocument) {
 
 /** The friends a player invited, newest first; never their Telegram ids. */
 export async function friendsOf(player: UserDocument, page: number, pageSize: number) {
-  const [rows, total] = await Promise.all([
-    friendsPageOf(player._id, (page - 1) * pageSize, pageSize),
-    countFriendsOf(player._id),
-  ]);
+  const [rows, total] = await Promise.all([friendsPageOf(player._id, (page - 1) * pageSize, pageSize), countFriendsOf(player._id)]);
   return {
     items: rows.map((friend) => ({ name: friend.name, username: friend.username, joinedAt: friend.createdAt })),
     total,

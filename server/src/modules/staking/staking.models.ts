@@ -3,38 +3,48 @@ import { STAKING_DURATION_KEYS } from '@gift/shared';
 import { applyConventions, schemaOptions, money, ref } from '../../db/schemaKit';
 
 /** An offer to stake one coin: bounds and a profit percent per term (empty: not offered). */
-const stakingCoinSchema = applyConventions(new Schema({
-  coin: ref('GiftCoin', { required: true }),
-  enabled: { type: Boolean, default: true },
-  minAmount: money({ required: true }),
-  maxAmount: money({ required: true }),
-  profits: {
-    week: { type: String, default: '' },
-    month: { type: String, default: '' },
-    threeMonths: { type: String, default: '' },
-    sixMonths: { type: String, default: '' },
-    year: { type: String, default: '' },
-  },
-  order: { type: Number, default: 0 },
-}, schemaOptions));
+const stakingCoinSchema = applyConventions(
+  new Schema(
+    {
+      coin: ref('GiftCoin', { required: true }),
+      enabled: { type: Boolean, default: true },
+      minAmount: money({ required: true }),
+      maxAmount: money({ required: true }),
+      profits: {
+        week: { type: String, default: '' },
+        month: { type: String, default: '' },
+        threeMonths: { type: String, default: '' },
+        sixMonths: { type: String, default: '' },
+        year: { type: String, default: '' },
+      },
+      order: { type: Number, default: 0 },
+    },
+    schemaOptions,
+  ),
+);
 stakingCoinSchema.index({ enabled: 1, order: 1 });
 stakingCoinSchema.index({ coin: 1 });
 export const StakingCoinModel = model('StakingCoin', stakingCoinSchema);
 
 /** A player's staked position: principal locked until unlocksAt, then principal + profit claimable once. */
-const stakeSchema = applyConventions(new Schema({
-  user: ref('User', { required: true }),
-  stakingCoin: ref('StakingCoin', { required: true }),
-  coin: ref('GiftCoin', { required: true }),
-  amount: money({ required: true }),
-  duration: { type: String, enum: STAKING_DURATION_KEYS, required: true },
-  profitPercent: { type: String, required: true },
-  profit: money({ required: true }),
-  startedAt: { type: Date, required: true },
-  unlocksAt: { type: Date, required: true },
-  claimedAt: { type: Date, default: null },
-  idempotencyKey: { type: String, required: true },
-}, schemaOptions));
+const stakeSchema = applyConventions(
+  new Schema(
+    {
+      user: ref('User', { required: true }),
+      stakingCoin: ref('StakingCoin', { required: true }),
+      coin: ref('GiftCoin', { required: true }),
+      amount: money({ required: true }),
+      duration: { type: String, enum: STAKING_DURATION_KEYS, required: true },
+      profitPercent: { type: String, required: true },
+      profit: money({ required: true }),
+      startedAt: { type: Date, required: true },
+      unlocksAt: { type: Date, required: true },
+      claimedAt: { type: Date, default: null },
+      idempotencyKey: { type: String, required: true },
+    },
+    schemaOptions,
+  ),
+);
 stakeSchema.index({ user: 1, createdAt: -1 });
 stakeSchema.index({ idempotencyKey: 1 }, { unique: true });
 export const StakeModel = model('Stake', stakeSchema);

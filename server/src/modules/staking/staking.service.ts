@@ -29,24 +29,27 @@ function offeredDurations(offer: OfferRow) {
 
 /** Every enabled staking offer whose coin is enabled, with the player's balance of that coin. */
 export async function stakingOffers(userId: Id) {
-  const [offers, balances] = await Promise.all([
-    StakingCoinModel.find({ enabled: true }).sort({ order: 1, _id: 1 }).lean<OfferRow[]>(),
-    balancesOf(userId),
-  ]);
-  const coins = await findGiftCoins(offers.map((o) => o.coin), { name: 1, symbol: 1, icon: 1 }, { enabled: true });
+  const [offers, balances] = await Promise.all([StakingCoinModel.find({ enabled: true }).sort({ order: 1, _id: 1 }).lean<OfferRow[]>(), balancesOf(userId)]);
+  const coins = await findGiftCoins(
+    offers.map((o) => o.coin),
+    { name: 1, symbol: 1, icon: 1 },
+    { enabled: true },
+  );
   const coinById = new Map(coins.map((c) => [String(c._id), c]));
   return offers.flatMap((offer) => {
     const coin = coinById.get(String(offer.coin));
     const durations = offeredDurations(offer);
     if (!coin || !durations.length) return [];
-    return [{
-      id: String(offer._id),
-      coin: { id: String(coin._id), name: coin.name, symbol: coin.symbol, icon: coin.icon ?? '' },
-      minAmount: fromMicros(offer.minAmount),
-      maxAmount: fromMicros(offer.maxAmount),
-      durations,
-      balance: fromMicros(balances.get(String(coin._id)) ?? 0n),
-    }];
+    return [
+      {
+        id: String(offer._id),
+        coin: { id: String(coin._id), name: coin.name, symbol: coin.symbol, icon: coin.icon ?? '' },
+        minAmount: fromMicros(offer.minAmount),
+        maxAmount: fromMicros(offer.maxAmount),
+        durations,
+        balance: fromMicros(balances.get(String(coin._id)) ?? 0n),
+      },
+    ];
   });
 }
 
@@ -167,18 +170,27 @@ export async function stake(userId: Id, input: StakeTerms & { idempotencyKey: st
   // the upsert inserted or found it, so only a deletion in between leaves nothing
   if (!saved) throw new Error(`stake ${stakeId} vanished after its upsert`);
   const coin = await findGiftCoin(offer.coin, { symbol: 1 });
-  await notify(userId, `stake-unlocked:${saved._id}`, 'stake-unlocked', {
-    amount: fromMicros(saved.amount),
-    symbol: coin?.symbol ?? '',
-    total: fromMicros(BigInt(saved.amount) + BigInt(saved.profit)),
-    stakeId: String(saved._id),
-  }, saved.unlocksAt);
+  await notify(
+    userId,
+    `stake-unlocked:${saved._id}`,
+    'stake-unlocked',
+    {
+      amount: fromMicros(saved.amount),
+      symbol: coin?.symbol ?? '',
+      total: fromMicros(BigInt(saved.amount) + BigInt(saved.profit)),
+      stakeId: String(saved._id),
+    },
+    saved.unlocksAt,
+  );
   return presentStake(saved, coin?.symbol ?? '', now);
 }
 
 /** The player's stakes, newest first, each with its countdown. */
 export async function stakePositions(userId: Id, now: Date) {
-  const stakes = await StakeModel.find({ user: objectId(userId) }).sort({ createdAt: -1, _id: -1 }).limit(200).lean<StakeRow[]>();
+  const stakes = await StakeModel.find({ user: objectId(userId) })
+    .sort({ createdAt: -1, _id: -1 })
+    .limit(200)
+    .lean<StakeRow[]>();
   const coins = await findGiftCoins([...new Set(stakes.map((s) => String(s.coin)))], { symbol: 1 });
   const symbols = new Map(coins.map((c) => [String(c._id), c.symbol]));
   return stakes.map((s) => presentStake(s, symbols.get(String(s.coin)) ?? '', now));

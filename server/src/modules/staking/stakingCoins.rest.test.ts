@@ -15,9 +15,20 @@ describe('staking coins in the console', () => {
   it('stores exact amounts and profits, and filters by coin and enabled', async () => {
     const coin = await createCoin();
     const other = await createCoin();
-    const created = await api.post('/staking-coins', { coin: String(coin._id), minAmount: '0.000001', maxAmount: '1000000', profits: { week: '0.5', year: '12.25' }, order: 2 });
+    const created = await api.post('/staking-coins', {
+      coin: String(coin._id),
+      minAmount: '0.000001',
+      maxAmount: '1000000',
+      profits: { week: '0.5', year: '12.25' },
+      order: 2,
+    });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ coin: String(coin._id), minAmount: '0.000001', maxAmount: '1000000', profits: { week: '0.5', year: '12.25', month: '' } });
+    expect(created.body).toMatchObject({
+      coin: String(coin._id),
+      minAmount: '0.000001',
+      maxAmount: '1000000',
+      profits: { week: '0.5', year: '12.25', month: '' },
+    });
     expect((await StakingCoinModel.findById(created.body.id).lean())!.minAmount).toBe(1);
     await api.post('/staking-coins', { coin: String(other._id), minAmount: '1', maxAmount: '2', profits: { month: '1' }, enabled: false });
     const byCoin = await api.get('/staking-coins', { filter: { coin: String(coin._id) } });
@@ -50,7 +61,18 @@ describe('staking coins in the console', () => {
     const used = await offer();
     const player = await createPlayer();
     const now = new Date();
-    await StakeModel.create({ user: player._id, stakingCoin: used.body.id, coin: coin._id, amount: 5_000_000, duration: 'week', profitPercent: '1', profit: 50_000, startedAt: now, unlocksAt: now, idempotencyKey: `k-${used.body.id}` });
+    await StakeModel.create({
+      user: player._id,
+      stakingCoin: used.body.id,
+      coin: coin._id,
+      amount: 5_000_000,
+      duration: 'week',
+      profitPercent: '1',
+      profit: 50_000,
+      startedAt: now,
+      unlocksAt: now,
+      idempotencyKey: `k-${used.body.id}`,
+    });
     const refused = await api.delete(`/staking-coins/${used.body.id}`);
     expect(refused.status).toBe(409);
     expect(refused.body.message).toBe('Cannot delete: it is still used by 1 stake (disable it instead)');

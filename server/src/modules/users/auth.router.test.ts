@@ -34,7 +34,10 @@ let nextId = 9_100_000;
 async function telegramPlayer(fields: { username: string; allowsMessages?: boolean; language?: string }) {
   const id = ++nextId;
   const launch = verifyInitData(
-    signInitData({ user: { id, first_name: 'Web', username: fields.username, allows_write_to_pm: fields.allowsMessages ?? true, language_code: fields.language }, authDate: T0 }),
+    signInitData({
+      user: { id, first_name: 'Web', username: fields.username, allows_write_to_pm: fields.allowsMessages ?? true, language_code: fields.language },
+      authDate: T0,
+    }),
     TEST_BOT_TOKEN,
     T0,
   );
@@ -91,7 +94,10 @@ describe('web sign-in with a one-time code', () => {
     await guest(T0).auth.requestLoginCode({ username: 'web_wrong' });
     const [code] = await codesSentTo(player.telegramId);
     const wrong = code === '000000' ? '000001' : '000000';
-    expect(await failure(guest(at(10)).auth.verifyLoginCode({ username: 'web_wrong', code: wrong }))).toEqual({ message: 'Incorrect code', code: 'INCORRECT_CODE' });
+    expect(await failure(guest(at(10)).auth.verifyLoginCode({ username: 'web_wrong', code: wrong }))).toEqual({
+      message: 'Incorrect code',
+      code: 'INCORRECT_CODE',
+    });
     expect(await failure(guest(at(10)).auth.verifyLoginCode({ username: 'web_wrong', code: code! }))).toBeUndefined();
   });
 

@@ -38,7 +38,15 @@ export async function adjustBalance(userId: string, input: z.infer<typeof balanc
   const balance = fromMicros(await balanceOf(userId, input.coin));
   if (applied) {
     const signed = `${input.direction === 'credit' ? '+' : '-'}${input.amount}`;
-    await recordAudit({ operator, action: 'adjust', resource: 'users', record: userId, before: null, after: { coin: input.coin, symbol: coin.symbol, amount: signed, balance, entryId }, note: input.note });
+    await recordAudit({
+      operator,
+      action: 'adjust',
+      resource: 'users',
+      record: userId,
+      before: null,
+      after: { coin: input.coin, symbol: coin.symbol, amount: signed, balance, entryId },
+      note: input.note,
+    });
   }
   return { entryId, applied, balance };
 }

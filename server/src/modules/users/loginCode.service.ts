@@ -22,7 +22,9 @@ const CODE_MESSAGE = {
 /** Codes are stored only as an HMAC under a key derived from the server secret, bound to the player. */
 function hashCode(userId: Types.ObjectId, code: string, secret: string): string {
   const pepper = createHmac('sha256', secret).update('login-code').digest();
-  return createHmac('sha256', pepper).update(`${String(userId)}:${code}`).digest('hex');
+  return createHmac('sha256', pepper)
+    .update(`${String(userId)}:${code}`)
+    .digest('hex');
 }
 
 /** The player a username names: the one who most recently launched the app with it. */

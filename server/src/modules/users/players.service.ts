@@ -63,7 +63,9 @@ export async function countMissionDone(playerId: Id): Promise<void> {
 
 /** The ids of players whose name or username matches: the console finds a player's records by name. */
 export function playerIdsMatching(pattern: RegExp, limit: number) {
-  return UserModel.find({ $or: [{ name: pattern }, { username: pattern }] }, { _id: 1 }).limit(limit).lean();
+  return UserModel.find({ $or: [{ name: pattern }, { username: pattern }] }, { _id: 1 })
+    .limit(limit)
+    .lean();
 }
 
 /** The console's player counts: all, new and seen since the day began, and the join dates since `since`. */
@@ -72,6 +74,8 @@ export async function playerFigures(today: Date, since: Date) {
     UserModel.countDocuments({}),
     UserModel.countDocuments({ createdAt: { $gte: today } }),
     UserModel.countDocuments({ lastSeenAt: { $gte: today } }),
-    UserModel.find({ createdAt: { $gte: since } }, { createdAt: 1 }).lean().then((rows) => rows.map((row) => row.createdAt as Date | null)),
+    UserModel.find({ createdAt: { $gte: since } }, { createdAt: 1 })
+      .lean()
+      .then((rows) => rows.map((row) => row.createdAt as Date | null)),
   ]);
 }

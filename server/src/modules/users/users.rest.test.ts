@@ -35,7 +35,17 @@ describe('players in the console', () => {
     expect(res.body).toMatchObject({ id: String(player._id), telegramId: player.telegramId, inviteLimit: 100 });
     expect(res.body.coins).toEqual([
       { id: String(ton._id), coin: String(ton._id), name: 'Toncoin', symbol: 'TON', balance: '1.5', rewards: '0', earned: '3', withdrawn: '1.5', gifts: '0' },
-      { id: String(gold._id), coin: String(gold._id), name: 'Gold', symbol: 'GOLD', balance: '10.300001', rewards: '0.3', earned: '0', withdrawn: '0', gifts: '10.000001' },
+      {
+        id: String(gold._id),
+        coin: String(gold._id),
+        name: 'Gold',
+        symbol: 'GOLD',
+        balance: '10.300001',
+        rewards: '0.3',
+        earned: '0',
+        withdrawn: '0',
+        gifts: '10.000001',
+      },
     ]);
     // the list stays light: no per-coin figures there
     const listed = await api.get('/users', { filter: { id: [String(player._id)] } });
@@ -128,7 +138,13 @@ describe('players in the console', () => {
       expect(await balanceOf(player._id, coin._id)).toBe(toMicros('12.5'));
 
       const entry = await LedgerEntryModel.findOne({ user: player._id }).lean();
-      expect(entry).toMatchObject({ reason: 'gift', note: 'Contest prize', idempotencyKey: `admin:${form.idempotencyKey}`, state: 'posted', amount: 12_500_000 });
+      expect(entry).toMatchObject({
+        reason: 'gift',
+        note: 'Contest prize',
+        idempotencyKey: `admin:${form.idempotencyKey}`,
+        state: 'posted',
+        amount: 12_500_000,
+      });
       expect(String(entry!.createdBy)).toBe(operatorId);
     });
 
@@ -194,7 +210,13 @@ describe('players in the console', () => {
       const player = await createPlayer();
       const coin = await createCoin();
       const reader = consoleApi(app, (await createOperator(['users:read'])).token);
-      const res = await reader.post(`/users/${player._id}/adjustments`, { coin: String(coin._id), amount: '1', direction: 'credit', note: 'x', idempotencyKey: key() });
+      const res = await reader.post(`/users/${player._id}/adjustments`, {
+        coin: String(coin._id),
+        amount: '1',
+        direction: 'credit',
+        note: 'x',
+        idempotencyKey: key(),
+      });
       expect(res.status).toBe(403);
       expect(await balanceOf(player._id, coin._id)).toBe(0n);
     });

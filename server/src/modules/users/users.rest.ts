@@ -47,7 +47,14 @@ export const usersResource: ResourceDefinition<typeof userUpdateInput> = {
   extraRoutes: ledgerRoutes,
   show: async (doc) => {
     const user = doc as { _id: unknown; toJSON: () => Record<string, unknown> };
-    return { ...user.toJSON(), coins: (await moneyByCoin(String(user._id), { everyEnabledCoin: false })).map(({ coinId, icon: _icon, ...figures }) => ({ id: coinId, coin: coinId, ...figures })) };
+    return {
+      ...user.toJSON(),
+      coins: (await moneyByCoin(String(user._id), { everyEnabledCoin: false })).map(({ coinId, icon: _icon, ...figures }) => ({
+        id: coinId,
+        coin: coinId,
+        ...figures,
+      })),
+    };
   },
   update: (id, input) => {
     const changes = { inviteLimit: input.inviteLimit, blocked: input.blocked, ...(input.language ? { language: input.language } : {}) };

@@ -8,8 +8,23 @@ import { postEntry } from '../ledger/ledger.service';
 import { UserModel } from './user.model';
 
 const PROFILE_FIELDS = [
-  'id', 'telegramId', 'name', 'username', 'language', 'theme', 'messagePermission', 'isPremium', 'photoUrl', 'isDemo',
-  'referralCode', 'inviteLimit', 'referrersCount', 'missionsCount', 'doneMissionsCount', 'createdAt', 'coins',
+  'id',
+  'telegramId',
+  'name',
+  'username',
+  'language',
+  'theme',
+  'messagePermission',
+  'isPremium',
+  'photoUrl',
+  'isDemo',
+  'referralCode',
+  'inviteLimit',
+  'referrersCount',
+  'missionsCount',
+  'doneMissionsCount',
+  'createdAt',
+  'coins',
 ].sort();
 
 describe('user.me', () => {
@@ -36,8 +51,15 @@ describe('user.me', () => {
     expect(me).toMatchObject({ id: player.id, name: 'Mina', missionsCount: 4, doneMissionsCount: 3, referrersCount: 2, inviteLimit: 50, isDemo: false });
     expect(me.coins.map((c) => c.symbol)).toEqual(['GOLD', 'SLVR', 'OLD']);
     expect(me.coins[0]).toEqual({
-      coinId: gold.id, symbol: 'GOLD', name: gold.name, icon: '',
-      balance: '11.500001', rewards: '12.5', earned: '0.000001', withdrawn: '4', gifts: '3',
+      coinId: gold.id,
+      symbol: 'GOLD',
+      name: gold.name,
+      icon: '',
+      balance: '11.500001',
+      rewards: '12.5',
+      earned: '0.000001',
+      withdrawn: '4',
+      gifts: '3',
     });
     expect(me.coins[1]).toMatchObject({ coinId: silver.id, balance: '0', rewards: '0', earned: '0', withdrawn: '0', gifts: '0' });
     expect(me.coins[2]).toMatchObject({ coinId: retired.id, balance: '7', gifts: '7' });
@@ -56,7 +78,9 @@ describe('user.me over HTTP', () => {
   const app = createApp({ env, logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
 
   it('registers a player from a Telegram launch and answers with their profile', async () => {
-    const header = tmaHeader({ user: { id: 6001, first_name: 'Reza', last_name: 'Ahmadi', username: 'reza_a', language_code: 'fa', allows_write_to_pm: true } });
+    const header = tmaHeader({
+      user: { id: 6001, first_name: 'Reza', last_name: 'Ahmadi', username: 'reza_a', language_code: 'fa', allows_write_to_pm: true },
+    });
     const res = await request(app).get('/trpc/user.me').set('Authorization', header);
     expect(res.status).toBe(200);
     const me = res.body.result.data.json;
@@ -75,7 +99,12 @@ describe('user.me over HTTP', () => {
   });
 
   it('lets the demo player in only in development without a bot token', async () => {
-    const devApp = createApp({ env: testEnv({ NODE_ENV: 'development', TELEGRAM_BOT_TOKEN: '' }), logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
+    const devApp = createApp({
+      env: testEnv({ NODE_ENV: 'development', TELEGRAM_BOT_TOKEN: '' }),
+      logger: silentLogger,
+      clientDist: '/nonexistent',
+      adminDist: '/nonexistent',
+    });
     const demo = await request(devApp).get('/trpc/user.me').set('Authorization', 'demo');
     expect(demo.status).toBe(200);
     expect(demo.body.result.data.json).toMatchObject({ name: 'Demo Player', isDemo: true });

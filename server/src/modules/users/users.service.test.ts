@@ -34,7 +34,16 @@ describe('a Telegram launch', () => {
     config.set({ defaultInviteLimit: 7 });
     await config.save();
     const launch = launchOf({
-      user: { id: 5001, first_name: 'Sara', last_name: 'Karimi', username: 'Sara_K', language_code: 'fa-IR', is_premium: true, allows_write_to_pm: true, photo_url: 'https://t.me/i/userpic/1.jpg' },
+      user: {
+        id: 5001,
+        first_name: 'Sara',
+        last_name: 'Karimi',
+        username: 'Sara_K',
+        language_code: 'fa-IR',
+        is_premium: true,
+        allows_write_to_pm: true,
+        photo_url: 'https://t.me/i/userpic/1.jpg',
+      },
     });
     const { user, created } = await upsertFromTelegram(launch, NOW);
     expect(created).toBe(true);
@@ -64,7 +73,10 @@ describe('a Telegram launch', () => {
   });
 
   it('refreshes name, username, message permission and premium on later launches, keeping the rest', async () => {
-    const first = await upsertFromTelegram(launchOf({ user: { id: 5003, first_name: 'Ali', username: 'ali_old', allows_write_to_pm: true, language_code: 'fa' } }), NOW);
+    const first = await upsertFromTelegram(
+      launchOf({ user: { id: 5003, first_name: 'Ali', username: 'ali_old', allows_write_to_pm: true, language_code: 'fa' } }),
+      NOW,
+    );
     await UserModel.updateOne({ _id: first.user._id }, { $set: { language: 'en', theme: 'light' } });
 
     const second = await upsertFromTelegram(

@@ -132,7 +132,14 @@ export async function registerFromBotStart(from: BotChatUser, code: string | und
   const existing = await UserModel.findOneAndUpdate({ telegramId: from.id }, { $set: { messagePermission: true } }, { returnDocument: 'after' });
   if (existing) return { user: existing, created: false };
   const { id, first_name, last_name, username, language_code, is_premium } = from;
-  return upsertFromTelegram({ user: { id, first_name, last_name, username, language_code, is_premium, allows_write_to_pm: true }, auth_date: Math.floor(now.getTime() / 1000), start_param: code }, now);
+  return upsertFromTelegram(
+    {
+      user: { id, first_name, last_name, username, language_code, is_premium, allows_write_to_pm: true },
+      auth_date: Math.floor(now.getTime() / 1000),
+      start_param: code,
+    },
+    now,
+  );
 }
 
 /** The development demo player: one record, created the first time it is asked for. */
@@ -162,11 +169,7 @@ export async function demoPlayer(now: Date): Promise<UserDocument> {
  * hold or earned in and, for the player's own screens, every enabled coin too.
  */
 export async function moneyByCoin(userId: Id, { everyEnabledCoin }: { everyEnabledCoin: boolean }) {
-  const [balances, figures, coins] = await Promise.all([
-    balancesOf(userId),
-    figuresByCoin(userId),
-    listGiftCoins({ symbol: 1, name: 1, icon: 1, enabled: 1 }),
-  ]);
+  const [balances, figures, coins] = await Promise.all([balancesOf(userId), figuresByCoin(userId), listGiftCoins({ symbol: 1, name: 1, icon: 1, enabled: 1 })]);
   const figuresOf = new Map(figures.map((row) => [row.coin, row]));
   return coins
     .filter((coin) => (everyEnabledCoin && coin.enabled) || balances.has(String(coin._id)) || figuresOf.has(String(coin._id)))
@@ -212,10 +215,6 @@ export async function profileOf(user: UserDocument) {
 
 export async function updateSettings(user: UserDocument, settings: { language?: Language; theme?: Theme }, now: Date) {
   const changes = Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
-  const updated = await UserModel.findOneAndUpdate(
-    { _id: user._id },
-    { $set: { ...changes, updatedAt: now } },
-    { returnDocument: 'after', timestamps: false },
-  );
+  const updated = await UserModel.findOneAndUpdate({ _id: user._id }, { $set: { ...changes, updatedAt: now } }, { returnDocument: 'after', timestamps: false });
   return { language: updated!.language, theme: updated!.theme };
 }

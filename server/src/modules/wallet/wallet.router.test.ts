@@ -153,9 +153,7 @@ describe('wallet linking with ton_proof', () => {
   it('refuses an address the wallet state init does not hash to', async () => {
     const player = await createPlayer();
     const victim = testWallet();
-    await expect(proveAndLink(player, testWallet(), { address: victim.address.toRawString() })).rejects.toMatchObject(
-      refusedBecause('address_mismatch'),
-    );
+    await expect(proveAndLink(player, testWallet(), { address: victim.address.toRawString() })).rejects.toMatchObject(refusedBecause('address_mismatch'));
   });
 
   it('refuses a signature not made by the wallet key', async () => {
@@ -214,7 +212,10 @@ describe('wallet linking with ton_proof', () => {
     };
 
     const squatted = await call('link', await sign('evil.example')).expect(400);
-    expect(squatted.body.error.json).toMatchObject({ message: 'Wallet proof is invalid', data: { appCode: 'TON_PROOF_INVALID', params: { reason: 'domain_not_allowed' } } });
+    expect(squatted.body.error.json).toMatchObject({
+      message: 'Wallet proof is invalid',
+      data: { appCode: 'TON_PROOF_INVALID', params: { reason: 'domain_not_allowed' } },
+    });
     expect(await WalletLinkModel.countDocuments({ address: wallet.address.toRawString() })).toBe(0);
     const linked = await call('link', await sign(DOMAIN)).expect(200);
     expect(linked.body.result.data.json.address).toMatch(/^UQ/);

@@ -59,10 +59,7 @@ export async function allowedProofDomains(
 
 /** Consumes the payload in one conditional update, so a proof links at most once even when sent twice at once. */
 async function consumePayload(payload: string, userId: Id, now: Date): Promise<string | null> {
-  const used = await TonProofPayloadModel.findOneAndUpdate(
-    { payload, user: userId, usedAt: null, expiresAt: { $gt: now } },
-    { $set: { usedAt: now } },
-  );
+  const used = await TonProofPayloadModel.findOneAndUpdate({ payload, user: userId, usedAt: null, expiresAt: { $gt: now } }, { $set: { usedAt: now } });
   if (used) return null;
   const issued = await TonProofPayloadModel.findOne({ payload }).lean();
   if (!issued) return 'unknown_payload';
@@ -80,11 +77,11 @@ async function claimAddress(address: string, userId: Id, fields: { network: stri
   );
   if (retaken) return retaken;
   try {
-    return (await WalletLinkModel.findOneAndUpdate(
+    return await WalletLinkModel.findOneAndUpdate(
       { address },
       { $setOnInsert: { address, ...set } },
       { upsert: true, returnDocument: 'after', setDefaultsOnInsert: true },
-    ));
+    );
   } catch (error) {
     // real MongoDB's unique index: another request inserted it first
     if (!isDuplicateKey(error)) throw error;

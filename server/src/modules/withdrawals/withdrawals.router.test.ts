@@ -35,7 +35,15 @@ describe('withdrawals, as a player', () => {
     const closed = await createCoin({ symbol: 'STAR', withdrawEnabled: false });
     await fund(user._id, closed._id, '7');
     const coins = await api.withdrawals.coins();
-    expect(coins.find((c) => c.coinId === coin.id)).toEqual({ coinId: coin.id, symbol: 'GIFT', name: expect.any(String), icon: expect.any(String), balance: '12.5', minimum: '5', decimals: 6 });
+    expect(coins.find((c) => c.coinId === coin.id)).toEqual({
+      coinId: coin.id,
+      symbol: 'GIFT',
+      name: expect.any(String),
+      icon: expect.any(String),
+      balance: '12.5',
+      minimum: '5',
+      decimals: 6,
+    });
     expect(coins.some((c) => c.coinId === closed.id)).toBe(false);
   });
 
@@ -50,7 +58,10 @@ describe('withdrawals, as a player', () => {
   it('names the minimum and the coin when the amount or the balance is below it', async () => {
     const { user, coin, api } = await playerWithBalance('100');
     await linkWallet(user);
-    const minimum = { message: 'You must have at least 5 GIFT to make a withdrawal.', cause: expect.objectContaining({ code: 'WITHDRAW_MINIMUM', params: { amount: '5', symbol: 'GIFT' } }) };
+    const minimum = {
+      message: 'You must have at least 5 GIFT to make a withdrawal.',
+      cause: expect.objectContaining({ code: 'WITHDRAW_MINIMUM', params: { amount: '5', symbol: 'GIFT' } }),
+    };
     await expect(api.withdrawals.request({ coinId: coin.id, amount: '4.999999', idempotencyKey: key() })).rejects.toMatchObject(minimum);
 
     const poor = await playerWithBalance('3');

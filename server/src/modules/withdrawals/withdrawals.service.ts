@@ -113,8 +113,7 @@ export async function requestWithdrawal({ userId, coinId, amount, idempotencyKey
     const sameTap = await WithdrawalModel.findOne({ idempotencyKey: key });
     return sameTap ? settleRequest(sameTap) : null;
   };
-  const present = async (withdrawal: WithdrawalDocument) =>
-    presentForPlayer(withdrawal, await findGiftCoin(withdrawal.coin, COIN_FIELDS));
+  const present = async (withdrawal: WithdrawalDocument) => presentForPlayer(withdrawal, await findGiftCoin(withdrawal.coin, COIN_FIELDS));
 
   const earlier = await replay();
   if (earlier) return present(earlier);
@@ -199,7 +198,17 @@ export async function withdrawalHistory(userId: Id, { page, pageSize }: { page: 
  * An operator's decision on a pending withdrawal: done (paid, with its transaction hash) or rejected
  * (the amount goes back). Only the first decision counts, however many operators click at once.
  */
-export async function processWithdrawal({ withdrawalId, review, accountId, now }: { withdrawalId: string; review: WithdrawalReview; accountId: Id; now: Date }) {
+export async function processWithdrawal({
+  withdrawalId,
+  review,
+  accountId,
+  now,
+}: {
+  withdrawalId: string;
+  review: WithdrawalReview;
+  accountId: Id;
+  now: Date;
+}) {
   const withdrawal = await WithdrawalModel.findById(withdrawalId);
   if (!withdrawal) throw new AppError('NOT_FOUND');
   // never mark paid what was never taken from the balance
@@ -219,7 +228,15 @@ export async function processWithdrawal({ withdrawalId, review, accountId, now }
 }
 
 /** Tells the player their withdrawal was paid (with where to see it) or rejected (and refunded). */
-async function notifyDecision(withdrawal: { _id: Types.ObjectId; user: Types.ObjectId; coin: Types.ObjectId; amount: number; status: string; txHash: string; rejectReason: string }) {
+async function notifyDecision(withdrawal: {
+  _id: Types.ObjectId;
+  user: Types.ObjectId;
+  coin: Types.ObjectId;
+  amount: number;
+  status: string;
+  txHash: string;
+  rejectReason: string;
+}) {
   const coin = await findGiftCoin(withdrawal.coin, { symbol: 1 });
   const money = { amount: fromMicros(withdrawal.amount), symbol: coin?.symbol ?? '' };
   if (withdrawal.status === 'done') {

@@ -76,7 +76,10 @@ describe('withdrawals in the console', () => {
     const res = await api.put(`/withdraws/${withdrawal.id}`, { status: 'rejected', rejectReason: 'Wallet address is frozen' }).expect(200);
     expect(res.body).toMatchObject({ status: 'rejected', rejectReason: 'Wallet address is frozen' });
     expect(fromMicros(await balanceOf(user._id, coin._id))).toBe('100');
-    expect(await LedgerEntryModel.findOne({ idempotencyKey: `refund:${withdrawal.id}` }).lean()).toMatchObject({ reason: 'refund', amount: Number(toMicros('10')) });
+    expect(await LedgerEntryModel.findOne({ idempotencyKey: `refund:${withdrawal.id}` }).lean()).toMatchObject({
+      reason: 'refund',
+      amount: Number(toMicros('10')),
+    });
 
     const again = await api.put(`/withdraws/${withdrawal.id}`, { status: 'done', txHash: TX_HASH }).expect(409);
     expect(again.body).toMatchObject({ code: 'WITHDRAWAL_PROCESSED', message: 'This withdrawal has already been processed' });
@@ -105,7 +108,13 @@ describe('withdrawals in the console', () => {
     // a withdrawal whose debit a crash never made, for more than the player now holds
     const [user, coin] = await Promise.all([createPlayer(), createCoin()]);
     await fund(user._id, coin._id, '5');
-    const orphan = await WithdrawalModel.create({ user: user._id, coin: coin._id, amount: microsToStored(toMicros('8')), address: 'UQ-orphan', idempotencyKey: `${user.id}:orphan` });
+    const orphan = await WithdrawalModel.create({
+      user: user._id,
+      coin: coin._id,
+      amount: microsToStored(toMicros('8')),
+      address: 'UQ-orphan',
+      idempotencyKey: `${user.id}:orphan`,
+    });
     await api.put(`/withdraws/${orphan.id}`, { status: 'done', txHash: TX_HASH }).expect(409);
     expect((await WithdrawalModel.findById(orphan._id))!.status).toBe('pending');
     await api.put(`/withdraws/${orphan.id}`, { status: 'rejected', rejectReason: 'Not covered' }).expect(200);

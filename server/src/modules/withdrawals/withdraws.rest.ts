@@ -7,8 +7,15 @@ import { processWithdrawal } from './withdrawals.service';
 
 type WithdrawalDocument = ReturnType<(typeof WithdrawalModel)['hydrate']>;
 type Populated<T> = T | Types.ObjectId | null;
-interface UserSummary { _id: Types.ObjectId; name: string; username: string }
-interface CoinSummary { _id: Types.ObjectId; symbol: string }
+interface UserSummary {
+  _id: Types.ObjectId;
+  name: string;
+  username: string;
+}
+interface CoinSummary {
+  _id: Types.ObjectId;
+  symbol: string;
+}
 
 const idOf = (ref: Populated<{ _id: Types.ObjectId }> | undefined) => (ref ? String('_id' in ref ? ref._id : ref) : null);
 const isPopulated = <T extends object>(ref: Populated<T>): ref is T => !!ref && !(ref as { _bsontype?: string })._bsontype;
@@ -36,7 +43,11 @@ function presentForConsole(doc: unknown) {
 }
 
 const withNames = (doc: WithdrawalDocument) =>
-  doc.populate([{ path: 'user', select: 'name username' }, { path: 'coin', select: 'symbol' }, { path: 'processedBy', select: 'username' }]);
+  doc.populate([
+    { path: 'user', select: 'name username' },
+    { path: 'coin', select: 'symbol' },
+    { path: 'processedBy', select: 'username' },
+  ]);
 
 /**
  * Withdrawals in the console: pending ones at /admin/withdraw, finished ones ({"status":["done","rejected"]})
@@ -53,9 +64,12 @@ export const withdrawsResource: ResourceDefinition<typeof withdrawalReviewInput>
   canDelete: false,
   deleteRefusal: 'a withdrawal is part of the ledger; reject a pending one instead',
   // the player's name and the coin's symbol come with each row: no lookup per row, and a withdraws-only account sees them
-  populate: [{ path: 'user', select: 'name username' }, { path: 'coin', select: 'symbol' }, { path: 'processedBy', select: 'username' }],
+  populate: [
+    { path: 'user', select: 'name username' },
+    { path: 'coin', select: 'symbol' },
+    { path: 'processedBy', select: 'username' },
+  ],
   present: presentForConsole,
   show: async (doc) => presentForConsole(await withNames(doc as WithdrawalDocument)),
-  update: async (id, review, req) =>
-    withNames(await processWithdrawal({ withdrawalId: id, review, accountId: req.account!.id, now: new Date() })),
+  update: async (id, review, req) => withNames(await processWithdrawal({ withdrawalId: id, review, accountId: req.account!.id, now: new Date() })),
 };

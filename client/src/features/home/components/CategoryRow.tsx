@@ -14,7 +14,9 @@ export function CategoryRow({ category, fromHome = false }: { category: HomeCate
       <Link className="list-row" to={fromHome ? `/${category.id}` : `/categories/${category.id}/missions`}>
         {category.image && <img src={category.image} alt="" loading="lazy" />}
         <div className="grow">
-          <div className="title"><bdi>{category.title}</bdi></div>
+          <div className="title">
+            <bdi>{category.title}</bdi>
+          </div>
           {total > 0 && (
             <>
               <div className="muted">{t('home.missions', { done, total })}</div>

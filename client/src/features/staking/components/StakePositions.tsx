@@ -24,12 +24,23 @@ function PositionRow({ position, now }: { position: Position; now: number }) {
   return (
     <li className="list-row" data-testid="stake-position">
       <div className="grow">
-        <div className="title"><bdi dir="ltr">{position.amount} {position.coin.symbol}</bdi> · {t(`staking.durations.${position.duration}`, { defaultValue: position.durationLabel })}</div>
+        <div className="title">
+          <bdi dir="ltr">
+            {position.amount} {position.coin.symbol}
+          </bdi>{' '}
+          · {t(`staking.durations.${position.duration}`, { defaultValue: position.durationLabel })}
+        </div>
         <div className="muted">
-          {t('staking.payout')}: <bdi dir="ltr">{position.total} {position.coin.symbol}</bdi> (<bdi dir="ltr">+{position.profit}</bdi>)
+          {t('staking.payout')}:{' '}
+          <bdi dir="ltr">
+            {position.total} {position.coin.symbol}
+          </bdi>{' '}
+          (<bdi dir="ltr">+{position.profit}</bdi>)
         </div>
         {!position.claimedAt && left > 0 && (
-          <div className="muted" role="timer">{t('staking.unlocksIn', { time: formatCountdown(left) })}</div>
+          <div className="muted" role="timer">
+            {t('staking.unlocksIn', { time: formatCountdown(left) })}
+          </div>
         )}
       </div>
       {position.claimedAt ? (
@@ -57,7 +68,9 @@ export function StakePositions() {
       {positions.data?.length === 0 && <p className="muted">{t('staking.noPositions')}</p>}
       {!!positions.data?.length && (
         <ul className="list">
-          {positions.data.map((position) => <PositionRow key={position.id} position={position} now={now} />)}
+          {positions.data.map((position) => (
+            <PositionRow key={position.id} position={position} now={now} />
+          ))}
         </ul>
       )}
     </>

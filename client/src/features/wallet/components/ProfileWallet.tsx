@@ -14,7 +14,13 @@ export function ProfileWallet() {
       <span className="grow">
         <span className="muted">{t('profile.wallet')}</span>
         <br />
-        {wallet ? <bdi dir="ltr" className="mono">{shortAddress(wallet.address)}</bdi> : <span>{t('profile.connectWallet')}</span>}
+        {wallet ? (
+          <bdi dir="ltr" className="mono">
+            {shortAddress(wallet.address)}
+          </bdi>
+        ) : (
+          <span>{t('profile.connectWallet')}</span>
+        )}
       </span>
     </Link>
   );

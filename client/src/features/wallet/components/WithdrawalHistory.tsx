@@ -15,10 +15,16 @@ function WithdrawalRow({ withdrawal }: { withdrawal: Withdrawal }) {
   return (
     <li className="list-row withdrawal" data-testid="withdrawal" data-status={withdrawal.status}>
       <div className="grow">
-        <div className="title"><bdi dir="ltr">{withdrawal.amount} {symbol}</bdi></div>
+        <div className="title">
+          <bdi dir="ltr">
+            {withdrawal.amount} {symbol}
+          </bdi>
+        </div>
         <div className="muted">{new Date(withdrawal.createdAt).toLocaleString(i18n.language)}</div>
         {withdrawal.status === 'done' && withdrawal.txHash && (
-          <a href={explorerLink(withdrawal.txHash)} target="_blank" rel="noreferrer">{t('withdraw.viewTransaction')}</a>
+          <a href={explorerLink(withdrawal.txHash)} target="_blank" rel="noreferrer">
+            {t('withdraw.viewTransaction')}
+          </a>
         )}
         {withdrawal.status === 'rejected' && (
           <>
@@ -43,7 +49,9 @@ export function WithdrawalHistory() {
       {history.data?.items.length === 0 && <p className="muted">{t('withdraw.noHistory')}</p>}
       {history.data && history.data.items.length > 0 && (
         <ul className="list">
-          {history.data.items.map((withdrawal) => <WithdrawalRow key={withdrawal.id} withdrawal={withdrawal} />)}
+          {history.data.items.map((withdrawal) => (
+            <WithdrawalRow key={withdrawal.id} withdrawal={withdrawal} />
+          ))}
         </ul>
       )}
     </div>
