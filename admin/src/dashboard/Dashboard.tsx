@@ -1,21 +1,18 @@
-import { useEffect, useState, type ReactNode } from 'react';
-import { Box, Card, CardContent, CardHeader, Typography } from '@mui/material';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
+import { Box, Card, CardContent, Typography } from '@mui/material';
 import { Link } from 'react-router';
-import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { Title, useBasename, useTranslate } from 'react-admin';
 import { useConsoleCalls } from '../dataProvider';
+import type { DayFigures } from './TrendChart';
+
+// the chart library is most of the console's weight: it loads with the dashboard's figures, not with the console
+const TrendChart = lazy(() => import('./TrendChart').then((module) => ({ default: module.TrendChart })));
 
 interface CoinAmount {
   coin: string;
   symbol: string;
   amount: string;
   count?: number;
-}
-interface DayFigures {
-  date: string;
-  newPlayers?: number;
-  claims?: number;
-  withdrawals?: number;
 }
 interface DashboardFigures {
   players: number | null;
@@ -93,37 +90,6 @@ function FigureCard({ id, label, value, detail, to }: { id: string; label: strin
   );
 }
 
-const SERIES = [
-  { key: 'newPlayers', label: 'New players', color: '#3f8f1f' },
-  { key: 'claims', label: 'Missions done', color: '#1976d2' },
-  { key: 'withdrawals', label: 'Withdrawals', color: '#ed6c02' },
-] as const;
-
-/** The last 30 days, one line per figure the account may read. */
-function TrendChart({ days }: { days: DayFigures[] }) {
-  const shown = SERIES.filter((s) => days.some((d) => d[s.key] !== undefined));
-  if (!shown.length) return null;
-  return (
-    <Card data-testid="dashboard-chart">
-      <CardHeader title="Last 30 days" />
-      <CardContent sx={{ height: 300, pt: 0 }}>
-        <ResponsiveContainer width="100%" height="100%">
-          <LineChart data={days} margin={{ left: -20, right: 8 }}>
-            <CartesianGrid strokeDasharray="3 3" />
-            <XAxis dataKey="date" tickFormatter={(d: string) => d.slice(5)} minTickGap={16} />
-            <YAxis allowDecimals={false} />
-            <Tooltip />
-            <Legend />
-            {shown.map((s) => (
-              <Line key={s.key} type="monotone" dataKey={s.key} name={s.label} stroke={s.color} strokeWidth={2} dot={false} isAnimationActive={false} />
-            ))}
-          </LineChart>
-        </ResponsiveContainer>
-      </CardContent>
-    </Card>
-  );
-}
-
 /** The figures an operator checks first, and their trend, from one REST call (the demo's dashboard, without its many calls). */
 export function Dashboard() {
   const translate = useTranslate();
@@ -170,7 +136,11 @@ export function Dashboard() {
     <Box sx={{ mt: 2, display: 'flex', flexDirection: 'column', gap: 2 }}>
       <Title title={translate('dashboard.title')} />
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2 }}>{cards.map((card) => card && <FigureCard key={card.id} {...card} />)}</Box>
-      {f && <TrendChart days={f.chart} />}
+      {f && (
+        <Suspense fallback={null}>
+          <TrendChart days={f.chart} />
+        </Suspense>
+      )}
       {f && cards.every((c) => c === null) && <Typography>Choose a page from the menu.</Typography>}
     </Box>
   );

@@ -1,0 +1,40 @@
+import { Card, CardContent, CardHeader } from '@mui/material';
+import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+
+export interface DayFigures {
+  date: string;
+  newPlayers?: number;
+  claims?: number;
+  withdrawals?: number;
+}
+
+const SERIES = [
+  { key: 'newPlayers', label: 'New players', color: '#3f8f1f' },
+  { key: 'claims', label: 'Missions done', color: '#1976d2' },
+  { key: 'withdrawals', label: 'Withdrawals', color: '#ed6c02' },
+] as const;
+
+/** The last 30 days, one line per figure the account may read. */
+export function TrendChart({ days }: { days: DayFigures[] }) {
+  const shown = SERIES.filter((s) => days.some((d) => d[s.key] !== undefined));
+  if (!shown.length) return null;
+  return (
+    <Card data-testid="dashboard-chart">
+      <CardHeader title="Last 30 days" />
+      <CardContent sx={{ height: 300, pt: 0 }}>
+        <ResponsiveContainer width="100%" height="100%">
+          <LineChart data={days} margin={{ left: -20, right: 8 }}>
+            <CartesianGrid strokeDasharray="3 3" />
+            <XAxis dataKey="date" tickFormatter={(d: string) => d.slice(5)} minTickGap={16} />
+            <YAxis allowDecimals={false} />
+            <Tooltip />
+            <Legend />
+            {shown.map((s) => (
+              <Line key={s.key} type="monotone" dataKey={s.key} name={s.label} stroke={s.color} strokeWidth={2} dot={false} isAnimationActive={false} />
+            ))}
+          </LineChart>
+        </ResponsiveContainer>
+      </CardContent>
+    </Card>
+  );
+}
