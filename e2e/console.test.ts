@@ -293,9 +293,9 @@ describe('review work and the player page', () => {
     await shot(page, 'console-player-ledger-desktop');
 
     await page.getByRole('menu').getByRole('menuitem', { name: 'Audit' }).click();
-    // the ledger's row with the same note stays on screen until the Audit list replaces it
+    // the ledger's row carries the same note: read the row only once the Audit list (its Changes column) is on screen
     await page.waitForURL(/\/admin\/audit(\?.*)?$/);
-    await row.waitFor({ state: 'detached' });
+    await page.getByRole('columnheader', { name: 'Changes' }).waitFor();
     const entry = page.locator('.RaDatagrid-row', { hasText: 'Winner of the November contest' });
     await entry.waitFor();
     await expect(entry.textContent()).resolves.toMatch(/console-operator.*adjust.*users.*amount: \+10/);
