@@ -78,7 +78,7 @@ const open = async (page: Page, path: string) => {
 /** How far the page is wider than the window (0 when nothing runs off the side). */
 const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 
-/** Presses Save and waits for the answer: the 'Saved' note, or the field errors. */
+/** Presses Save; each caller then waits for what it expects (the 'Saved' note, or a field error). */
 async function save(page: Page) {
   await page.getByRole('button', { name: 'Save' }).click();
 }
