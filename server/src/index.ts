@@ -8,8 +8,7 @@ import { createLogger } from './lib/logger';
 import { backfillUsernameKeys, bootstrapSuperAdmin } from './modules/accounts/accounts.service';
 import { BotRuntime } from './modules/bot/botRuntime';
 import { runExclusively } from './modules/jobs/jobLease.service';
-import { recoverPendingEntries } from './modules/ledger/ledger.service';
-import { recoverApprovedMissions } from './modules/missions/missions.service';
+import { startRecoverySweep } from './modules/recovery/recovery.service';
 
 const DEMO_ADMIN = { username: 'admin', password: 'admin-demo-password' };
 
@@ -33,10 +32,9 @@ async function main() {
     await backfillUsernameKeys();
     if (credentials) await bootstrapSuperAdmin(credentials.username, credentials.password);
     if (database.embedded) await seedDemoData(logger);
-    // finish what a crash may have interrupted: entries recorded but not posted, approvals not credited
-    const recovered = { ledgerEntries: await recoverPendingEntries(0), approvals: await recoverApprovedMissions(0) };
-    logger.info({ recovered }, 'start-up recovery finished');
   });
+  // finishes what a crash interrupted, here and on every other instance, every few seconds; start-up does not wait for it
+  const sweep = startRecoverySweep({ logger, intervalMs: env.SWEEP_INTERVAL_MS, graceMs: env.SWEEP_GRACE_MS });
 
   const bot = new BotRuntime({ env, logger });
   const app = createApp({ env, logger, bot });
@@ -68,6 +66,7 @@ async function main() {
     force.unref();
     server.close();
     server.closeIdleConnections();
+    await sweep.stop();
     await bot.stop().catch((error) => logger.error({ err: error }, 'bot stop failed'));
     await database.close().catch((error) => logger.error({ err: error }, 'database close failed'));
     process.exit(0);

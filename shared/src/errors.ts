@@ -23,6 +23,7 @@ export const ERROR_MESSAGES = {
   MINING_ACTIVE: 'Mining is already running',
   NOTHING_TO_MOVE: 'Nothing to move',
   INSUFFICIENT_BALANCE: 'Not enough balance',
+  BALANCE_LIMIT: 'This would take the balance past the largest amount it can hold',
   STAKING_DISABLED: 'Staking is not available for this coin',
   STAKE_LOCKED: 'This stake is still locked',
   STAKE_CLAIMED: 'This stake has already been claimed',

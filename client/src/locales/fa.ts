@@ -36,6 +36,7 @@ export const fa: Translation = {
     MINING_ACTIVE: 'استخراج در حال انجام است',
     NOTHING_TO_MOVE: 'چیزی برای انتقال نیست',
     INSUFFICIENT_BALANCE: 'موجودی کافی نیست',
+    BALANCE_LIMIT: 'این کار موجودی را از بیشترین مقداری که می‌تواند نگه دارد بالاتر می‌برد',
     STAKING_DISABLED: 'استیکینگ برای این ارز در دسترس نیست',
     STAKE_LOCKED: 'این استیک هنوز قفل است',
     STAKE_CLAIMED: 'این استیک قبلاً دریافت شده است',

@@ -41,6 +41,11 @@ export async function backfillUsernameKeys() {
   for (const account of missing) await AccountModel.updateOne({ _id: account._id }, { $set: { usernameKey: usernameKeyOf(account.username) } });
 }
 
+/** An operator's username, for records written on their behalf (the recovery sweep's audit of a gift). */
+export async function accountUsername(id: string): Promise<string | null> {
+  return (await AccountModel.findById(id, { username: 1 }).lean())?.username ?? null;
+}
+
 /** The operator's identity as the console needs it. */
 function principalOf(account: { _id: unknown; username: string; permissions: string[] }): AdminPrincipal {
   return { id: String(account._id), username: account.username, permissions: [...account.permissions] };

@@ -16,6 +16,8 @@ const auditEntrySchema = applyConventions(
       before: { type: Schema.Types.Mixed, default: null },
       after: { type: Schema.Types.Mixed, default: null },
       note: { type: String, default: '' },
+      /** Set when one write must be audited once however often it is retried (a gift: `adjust:<entryId>`). */
+      key: { type: String },
     },
     schemaOptions,
   ),
@@ -23,4 +25,5 @@ const auditEntrySchema = applyConventions(
 auditEntrySchema.index({ createdAt: -1 });
 auditEntrySchema.index({ resource: 1, record: 1, createdAt: -1 });
 auditEntrySchema.index({ account: 1, createdAt: -1 });
+auditEntrySchema.index({ key: 1 }, { partialFilterExpression: { key: { $type: 'string' } } });
 export const AuditEntryModel = model('AuditEntry', auditEntrySchema);

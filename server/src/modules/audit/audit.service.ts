@@ -40,12 +40,14 @@ export interface AuditRecord {
   before: unknown;
   after: unknown;
   note?: string;
+  /** Audits the write once under this key, however often it is retried. */
+  key?: string;
 }
 
 /** Records an operator's write; an update that changed nothing is still recorded, since someone pressed Save. */
 export async function recordAudit(entry: AuditRecord): Promise<void> {
   const { before, after } = changedFields(plain(entry.before), plain(entry.after));
-  await AuditEntryModel.create({
+  const fields = {
     account: entry.operator.id,
     username: entry.operator.username,
     action: entry.action,
@@ -54,5 +56,12 @@ export async function recordAudit(entry: AuditRecord): Promise<void> {
     before,
     after,
     note: entry.note ?? '',
-  });
+  };
+  if (entry.key) await AuditEntryModel.updateOne({ key: entry.key }, { $setOnInsert: { ...fields, key: entry.key } }, { upsert: true });
+  else await AuditEntryModel.create(fields);
+}
+
+/** Whether a keyed write has been audited. */
+export async function isAudited(key: string): Promise<boolean> {
+  return !!(await AuditEntryModel.exists({ key }));
 }

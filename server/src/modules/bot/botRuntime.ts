@@ -9,7 +9,7 @@ import { pacedApi, toBotApiError } from '../../lib/telegramBot';
 import { resolveBotToken } from '../config/config.service';
 import { NotificationSender, reportNotificationProblemsTo } from '../notifications/notifications.service';
 import { createBot, openAppUrl, registerCommands, registerMenuButton, webhookSecretToken } from './bot.service';
-import { holdLease, releaseLease } from './botLease';
+import { holdLease, releaseLease } from '../jobs/jobLease.service';
 
 /** The fixed webhook path; Telegram proves itself with the secret token header, not the path. */
 export const WEBHOOK_PATH = '/telegram/webhook';

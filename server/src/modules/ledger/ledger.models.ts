@@ -9,7 +9,7 @@ const balanceSchema = applyConventions(
       user: ref('User', { required: true }),
       coin: ref('GiftCoin', { required: true }),
       amount: money({ min: 0 }),
-      /** The latest idempotency keys applied here: the balance refuses to apply one twice. */
+      /** The keys of the entries applied here and not yet released: the balance refuses to apply one twice. */
       appliedKeys: { type: [String], default: [], select: false, hidden: true },
     },
     schemaOptions,
@@ -32,6 +32,9 @@ const ledgerEntrySchema = applyConventions(
       idempotencyKey: { type: String, required: true },
       /** 'pending' while being applied; only 'posted' entries count. */
       state: { type: String, enum: ['pending', 'posted'], default: 'pending' },
+      postedAt: { type: Date, default: null },
+      /** false until the balance forgot this entry's key, some minutes after it was posted (see releasePostedKeys). */
+      keyReleased: { type: Boolean },
       note: { type: String, default: '' },
       createdBy: ref('Account', { default: null }),
     },
@@ -41,4 +44,8 @@ const ledgerEntrySchema = applyConventions(
 ledgerEntrySchema.index({ idempotencyKey: 1 }, { unique: true });
 ledgerEntrySchema.index({ user: 1, createdAt: -1 });
 ledgerEntrySchema.index({ user: 1, coin: 1, state: 1 });
+// the recovery sweep: entries left pending, and posted keys to release
+ledgerEntrySchema.index({ state: 1, createdAt: 1 });
+ledgerEntrySchema.index({ reason: 1, state: 1, createdAt: 1 });
+ledgerEntrySchema.index({ keyReleased: 1, postedAt: 1 }, { partialFilterExpression: { keyReleased: false } });
 export const LedgerEntryModel = model('LedgerEntry', ledgerEntrySchema);

@@ -3,10 +3,15 @@ import { microsToStored, type LedgerReason } from '@gift/shared';
 import { AppError } from '../../lib/errors';
 import { isDuplicateKey } from '../../db/mongoErrors';
 import { objectId, type Id } from '../../db/ids';
+import { faultPoint } from '../../lib/faults';
 import { BalanceModel, LedgerEntryModel } from './ledger.models';
 
-/** How many recent idempotency keys a balance remembers; recovery runs long before this many entries pass. */
-const REMEMBERED_KEYS = 64;
+/**
+ * How long a balance keeps the key of an entry after the entry is marked posted. Until then a caller that
+ * read the entry as pending a moment earlier could still try to apply it, and the key refuses it; a call
+ * that stalls this long has long since timed out. Keys of entries not yet posted are never forgotten.
+ */
+export const KEY_RELEASE_AFTER_MS = 10 * 60_000;
 
 export interface PostEntry {
   userId: Id;
@@ -28,39 +33,48 @@ export interface PostResult {
   applied: boolean;
 }
 
+type ApplyOutcome = 'applied' | 'already' | 'insufficient' | 'over-limit';
+
 /**
- * Applies the entry to the balance exactly once. The balance remembers the keys it applied, and the
- * conditional update refuses a key it already has, so retries and concurrent recoveries are harmless.
- * A debit also requires the balance to cover it, so no balance goes below zero.
+ * Applies the entry to the balance exactly once. The balance holds the key of every entry applied to it
+ * and not yet released (see `releasePostedKeys`), and the conditional update refuses a key it holds, so
+ * retries, the sweep and concurrent callers are harmless however many other changes come in between.
+ * A debit also requires the balance to cover it (no balance goes below zero), a credit requires room
+ * below 2^53 - 1 micro-units (the largest the database stores exactly).
  */
-async function applyToBalance(entry: { user: Types.ObjectId; coin: Types.ObjectId; amount: number; idempotencyKey: string }) {
-  const keyUpdate = { $push: { appliedKeys: { $each: [entry.idempotencyKey], $slice: -REMEMBERED_KEYS } } };
+async function applyToBalance(entry: { user: Types.ObjectId; coin: Types.ObjectId; amount: number; idempotencyKey: string }): Promise<ApplyOutcome> {
+  const pair = { user: entry.user, coin: entry.coin };
+  const keyUpdate = { $inc: { amount: entry.amount }, $push: { appliedKeys: entry.idempotencyKey } };
   if (entry.amount >= 0) {
     // created by the pair alone: an upsert also filtered on the keys inserts a second balance when the key is applied
     try {
-      await BalanceModel.updateOne({ user: entry.user, coin: entry.coin }, { $setOnInsert: { amount: 0 } }, { upsert: true });
+      await BalanceModel.updateOne(pair, { $setOnInsert: { amount: 0 } }, { upsert: true });
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
     }
-    const result = await BalanceModel.updateOne(
-      { user: entry.user, coin: entry.coin, appliedKeys: { $ne: entry.idempotencyKey } },
-      { $inc: { amount: entry.amount }, ...keyUpdate },
-    );
-    return result.modifiedCount > 0 ? 'applied' : 'already';
   }
-  const updated = await BalanceModel.findOneAndUpdate(
-    { user: entry.user, coin: entry.coin, amount: { $gte: -entry.amount }, appliedKeys: { $ne: entry.idempotencyKey } },
-    { $inc: { amount: entry.amount }, ...keyUpdate },
-  );
-  if (updated) return 'applied';
-  const already = await BalanceModel.exists({ user: entry.user, coin: entry.coin, appliedKeys: entry.idempotencyKey });
-  return already ? 'already' : 'insufficient';
+  const room = entry.amount >= 0 ? { $lte: Number.MAX_SAFE_INTEGER - entry.amount } : { $gte: -entry.amount };
+  const result = await BalanceModel.updateOne({ ...pair, amount: room, appliedKeys: { $ne: entry.idempotencyKey } }, keyUpdate);
+  if (result.modifiedCount > 0) return 'applied';
+  if (await BalanceModel.exists({ ...pair, appliedKeys: entry.idempotencyKey })) return 'already';
+  return entry.amount >= 0 ? 'over-limit' : 'insufficient';
+}
+
+/** A refused entry leaves nothing behind, and says why. */
+async function refuse(entryId: Types.ObjectId, outcome: 'insufficient' | 'over-limit'): Promise<never> {
+  await LedgerEntryModel.deleteOne({ _id: entryId, state: 'pending' });
+  throw new AppError(outcome === 'insufficient' ? 'INSUFFICIENT_BALANCE' : 'BALANCE_LIMIT');
+}
+
+async function markPosted(entryId: Types.ObjectId): Promise<boolean> {
+  const marked = await LedgerEntryModel.updateOne({ _id: entryId, state: 'pending' }, { $set: { state: 'posted', postedAt: new Date() } });
+  return marked.modifiedCount > 0;
 }
 
 /**
  * The only way a balance changes. Records the entry under its idempotency key, applies it once,
  * then marks it posted. A second call with the same key changes nothing and says so.
- * Throws INSUFFICIENT_BALANCE (and leaves no entry) when a debit is not covered.
+ * Throws INSUFFICIENT_BALANCE (a debit not covered) or BALANCE_LIMIT and leaves no entry.
  */
 export async function postEntry(input: PostEntry): Promise<PostResult> {
   if (input.amount === 0n) throw new AppError('BAD_INPUT');
@@ -75,6 +89,7 @@ export async function postEntry(input: PostEntry): Promise<PostResult> {
     note: input.note ?? '',
     createdBy: input.createdBy ? objectId(input.createdBy) : null,
     state: 'pending' as const,
+    keyReleased: false,
   };
   let entry;
   try {
@@ -89,27 +104,48 @@ export async function postEntry(input: PostEntry): Promise<PostResult> {
     entry = (await LedgerEntryModel.findOne({ idempotencyKey: input.idempotencyKey }))!;
   }
   if (entry.state === 'posted') return { entryId: String(entry._id), applied: false };
+  faultPoint('ledger:after-record');
 
   const outcome = await applyToBalance(entry);
-  if (outcome === 'insufficient') {
-    await LedgerEntryModel.deleteOne({ _id: entry._id, state: 'pending' });
-    throw new AppError('INSUFFICIENT_BALANCE');
-  }
-  await LedgerEntryModel.updateOne({ _id: entry._id, state: 'pending' }, { $set: { state: 'posted' } });
+  if (outcome === 'insufficient' || outcome === 'over-limit') return refuse(entry._id, outcome);
+  faultPoint('ledger:after-apply');
+  await markPosted(entry._id);
   // the balance's key guard lets exactly one caller apply an entry, whichever caller recorded it
   return { entryId: String(entry._id), applied: outcome === 'applied' };
 }
 
-/** Finishes entries left pending by a crash between recording and posting. Safe to run any time. */
+/** Finishes entries left pending by a crash between recording and posting. Safe to run any time, from any instance. */
 export async function recoverPendingEntries(olderThanMs = 30_000): Promise<number> {
-  const stale = await LedgerEntryModel.find({ state: 'pending', createdAt: { $lte: new Date(Date.now() - olderThanMs) } }).limit(1000);
+  const stale = await LedgerEntryModel.find({ state: 'pending', createdAt: { $lte: new Date(Date.now() - olderThanMs) } })
+    .sort({ createdAt: 1 })
+    .limit(1000);
   let recovered = 0;
   for (const entry of stale) {
     const outcome = await applyToBalance(entry);
-    if (outcome === 'insufficient') await LedgerEntryModel.deleteOne({ _id: entry._id, state: 'pending' });
-    else if ((await LedgerEntryModel.updateOne({ _id: entry._id, state: 'pending' }, { $set: { state: 'posted' } })).modifiedCount) recovered++;
+    if (outcome === 'insufficient' || outcome === 'over-limit') await LedgerEntryModel.deleteOne({ _id: entry._id, state: 'pending' });
+    else if (await markPosted(entry._id)) recovered++;
   }
   return recovered;
+}
+
+/**
+ * Lets balances forget the keys of entries posted longer than KEY_RELEASE_AFTER_MS ago: a posted entry
+ * is never applied again (every caller reads its state first), so its key has no more work to do.
+ * Entries posted before keys were released this way carry no `keyReleased` and keep the bounded list
+ * they had. Returns how many keys were released.
+ */
+export async function releasePostedKeys(now = new Date(), releaseAfterMs = KEY_RELEASE_AFTER_MS): Promise<number> {
+  const posted = await LedgerEntryModel.find(
+    { keyReleased: false, state: 'posted', postedAt: { $lte: new Date(now.getTime() - releaseAfterMs) } },
+    { user: 1, coin: 1, idempotencyKey: 1 },
+  )
+    .limit(1000)
+    .lean();
+  for (const entry of posted) {
+    await BalanceModel.updateOne({ user: entry.user, coin: entry.coin }, { $pull: { appliedKeys: entry.idempotencyKey } });
+    await LedgerEntryModel.updateOne({ _id: entry._id }, { $set: { keyReleased: true } });
+  }
+  return posted.length;
 }
 
 export async function balanceOf(userId: Id, coinId: Id): Promise<bigint> {
@@ -178,6 +214,14 @@ export function postedTotalsByCoin(reasons: LedgerReason[]) {
     { $match: { state: 'posted', reason: { $in: reasons } } },
     { $group: { _id: '$coin', total: { $sum: '$amount' } } },
   ]);
+}
+
+/** Posted entries of one reason created in [from, to], oldest first (at most 1000). */
+export function postedEntriesBetween(reason: LedgerReason, from: Date, to: Date) {
+  return LedgerEntryModel.find({ reason, state: 'posted', createdAt: { $gte: from, $lte: to } })
+    .sort({ createdAt: 1 })
+    .limit(1000)
+    .lean();
 }
 
 /** The entry written under this idempotency key, if any. */

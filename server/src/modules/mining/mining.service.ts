@@ -7,6 +7,7 @@ import { findGiftCoin, findGiftCoins } from '../coins/giftCoins.service';
 import { getAppConfig } from '../config/config.service';
 import { postEntry } from '../ledger/ledger.service';
 import { notify } from '../notifications/notifications.service';
+import { faultPoint } from '../../lib/faults';
 import { MiningSessionModel } from './miningSession.model';
 import { miningProgress, miningWindow } from './miningRules';
 
@@ -115,32 +116,60 @@ export async function startMining(userId: Id, now: Date) {
 }
 
 /**
- * Move to Wallet: credits every finished session not moved yet. Each is credited under
- * `mining:<sessionId>` before its conditional movedAt null → now step: the key makes repeats harmless,
- * so simultaneous moves credit each session once and a crash in between loses nothing. A call reports
- * the sessions whose step it won.
+ * Credits a session whose move was recorded (`movedAt` set with `awaitingCredit`) under `mining:<sessionId>`,
+ * then clears the flag. The move, a repeated move and the recovery sweep all call this; the key makes
+ * repeats harmless.
+ */
+async function creditMovedSession(session: { _id: Types.ObjectId; user: Types.ObjectId; coin: Types.ObjectId; amount: number }): Promise<void> {
+  await postEntry({
+    userId: session.user,
+    coinId: session.coin,
+    amount: BigInt(session.amount),
+    reason: 'mining',
+    refType: 'MiningSession',
+    refId: String(session._id),
+    idempotencyKey: `mining:${session._id}`,
+  });
+  faultPoint('mining:after-credit');
+  await MiningSessionModel.updateOne({ _id: session._id, awaitingCredit: true }, { $set: { awaitingCredit: false } });
+}
+
+/**
+ * Move to Wallet: each finished session not moved yet is marked moved with its credit owed (one conditional
+ * movedAt null → now step, so simultaneous moves take each session once), then credited. A move a crash
+ * interrupted is finished by the next move or by the recovery sweep. A call reports the sessions whose step it won.
  */
 export async function moveMiningRewards(userId: Id, now: Date) {
   const user = objectId(userId);
-  const finished = await MiningSessionModel.find({ user, movedAt: null, endsAt: { $lte: now } }, { coin: 1, amount: 1 }).lean<SessionRow[]>();
+  const [finished, interrupted] = await Promise.all([
+    MiningSessionModel.find({ user, movedAt: null, endsAt: { $lte: now } }, { coin: 1, amount: 1 }).lean<SessionRow[]>(),
+    MiningSessionModel.find({ user, awaitingCredit: true }, { user: 1, coin: 1, amount: 1 }).lean<Array<SessionRow & { user: Types.ObjectId }>>(),
+  ]);
+  await Promise.all(interrupted.map((session) => creditMovedSession(session)));
   const moved = await Promise.all(
     finished.map(async (session) => {
-      await postEntry({
-        userId: user,
-        coinId: session.coin,
-        amount: BigInt(session.amount),
-        reason: 'mining',
-        refType: 'MiningSession',
-        refId: String(session._id),
-        idempotencyKey: `mining:${session._id}`,
-      });
-      const marked = await MiningSessionModel.updateOne({ _id: session._id, movedAt: null }, { $set: { movedAt: now } });
-      return marked.modifiedCount === 1 ? [{ coin: session.coin, amount: BigInt(session.amount) }] : [];
+      const marked = await MiningSessionModel.updateOne({ _id: session._id, movedAt: null }, { $set: { movedAt: now, awaitingCredit: true } });
+      if (marked.modifiedCount !== 1) return [];
+      faultPoint('mining:after-mark');
+      await creditMovedSession({ ...session, user });
+      return [{ coin: session.coin, amount: BigInt(session.amount) }];
     }),
   );
   const mine = moved.flat();
   if (!mine.length) throw new AppError('NOTHING_TO_MOVE');
   return { count: mine.length, amounts: await amountsByCoin(mine), message: formatMessage(MOVED_MESSAGE, { count: mine.length }) };
+}
+
+/** Credits moves a crash interrupted between the mark and the credit, older than `olderThanMs`; returns how many. */
+export async function recoverMiningMoves(olderThanMs = 30_000): Promise<number> {
+  const interrupted = await MiningSessionModel.find(
+    { awaitingCredit: true, movedAt: { $lte: new Date(Date.now() - olderThanMs) } },
+    { user: 1, coin: 1, amount: 1 },
+  )
+    .limit(500)
+    .lean<Array<SessionRow & { user: Types.ObjectId }>>();
+  for (const session of interrupted) await creditMovedSession(session);
+  return interrupted.length;
 }
 
 /** How many mining sessions are running now (not ended, not yet moved to a balance). */

@@ -14,11 +14,14 @@ const miningSessionSchema = applyConventions(
       movedAt: { type: Date, default: null },
       /** Guards "one running session at a time": only one document per user may hold 'running'. */
       slot: { type: String, default: null },
+      /** Set with movedAt, cleared once its reward is credited: a move a crash interrupted is finished later. */
+      awaitingCredit: { type: Boolean, default: false },
     },
     schemaOptions,
   ),
 );
 miningSessionSchema.index({ user: 1, endsAt: -1 });
 miningSessionSchema.index({ user: 1, movedAt: 1 });
+miningSessionSchema.index({ awaitingCredit: 1, movedAt: 1 }, { partialFilterExpression: { awaitingCredit: true } });
 miningSessionSchema.index({ slot: 1 }, { unique: true, partialFilterExpression: { slot: { $type: 'string' } } });
 export const MiningSessionModel = model('MiningSession', miningSessionSchema);

@@ -10,8 +10,9 @@ import { resolveBotToken } from '../config/config.service';
 import { findEnabledCategory } from '../content/categories.service';
 import { postEntry } from '../ledger/ledger.service';
 import { notify } from '../notifications/notifications.service';
-import { countMissionDone, countMissionStarted } from '../users/players.service';
+import { raiseMissionCount } from '../users/players.service';
 import { claimableAt, codeMatches, decideClaim, type PlayerMissionStatus } from './missionRules';
+import { faultPoint } from '../../lib/faults';
 import { MissionModel, UserMissionModel } from './mission.models';
 
 /** A mission as the player's screens show it: explicit fields only, never the secret code. */
@@ -149,7 +150,7 @@ async function startProgress(userId: Id, mission: StartableMission, now: Date) {
     progress = (await UserMissionModel.findOne({ user, mission: mission._id }))!;
   }
   if (created) {
-    await countMissionStarted(user);
+    await raiseMissionCount(user, 'missionsCount', await UserMissionModel.countDocuments({ user }));
     return progress;
   }
   if (progress.status === 'rejected') {
@@ -199,7 +200,9 @@ async function requireMembership(env: Env, link: string, telegramId: number): Pr
 }
 
 async function refusalFor(progressId: Types.ObjectId): Promise<AppError> {
-  const current = await UserMissionModel.findById(progressId, { status: 1 }).lean();
+  const current = await UserMissionModel.findById(progressId, { status: 1, user: 1, coin: 1, reward: 1, reviewedBy: 1, awaitingCredit: 1 }).lean();
+  // a claim that repeats one a crash interrupted finishes its credit before saying it is done
+  if (current?.status === 'done' && current.awaitingCredit) await creditApproval(current);
   if (current?.status === 'done') return new AppError('ALREADY_DONE');
   if (current?.status === 'pending') return new AppError('ALREADY_PENDING');
   return new AppError('MISSION_NOT_STARTED');
@@ -261,13 +264,14 @@ export async function claimMission(input: ClaimMissionInput): Promise<ClaimResul
     return { ...result, status: 'pending' };
   }
 
-  await creditMissionReward({ _id: progressId, user: objectId(user.id), coin: mission.coin, reward: mission.reward });
   const completed = await UserMissionModel.findOneAndUpdate(
     { _id: progressId, status: 'started' },
-    { $set: { status: 'done', claimedAt: now, doneAt: now, reward: mission.reward, coin: mission.coin } },
+    { $set: { status: 'done', claimedAt: now, doneAt: now, reward: mission.reward, coin: mission.coin, awaitingCredit: true } },
+    { returnDocument: 'after' },
   );
   if (!completed) throw await refusalFor(progressId);
-  await countMissionDone(user.id);
+  faultPoint('mission:after-done');
+  await creditApproval(completed);
   return result;
 }
 
@@ -339,15 +343,21 @@ async function creditMissionReward(progress: CreditableProgress): Promise<void> 
   });
 }
 
-/** Credits an approved mission once (by its key) and counts it once (by clearing awaitingCredit); true for the caller that finished it. */
+/**
+ * Finishes a mission marked done with its credit owed (`awaitingCredit`, set in the same step as done, by a
+ * claim or an approval): credits it once (by its key), brings doneMissionsCount up to the records, and
+ * clears the flag. The claim, the review, a repeated claim and the recovery sweep all call this; true for
+ * the caller that cleared the flag.
+ */
 async function creditApproval(approved: CreditableProgress): Promise<boolean> {
   await creditMissionReward(approved);
+  faultPoint('mission:after-credit');
+  await raiseMissionCount(approved.user, 'doneMissionsCount', await UserMissionModel.countDocuments({ user: approved.user, status: 'done' }));
   const finished = await UserMissionModel.updateOne({ _id: approved._id, awaitingCredit: true }, { $set: { awaitingCredit: false } });
-  if (finished.modifiedCount) await countMissionDone(approved.user);
   return finished.modifiedCount > 0;
 }
 
-/** Finishes approvals a crash interrupted between the status change and the credit; returns how many this call finished. Safe to run any time. */
+/** Finishes claims and approvals a crash interrupted between done and the credit; returns how many this call finished. Safe to run any time. */
 export async function recoverApprovedMissions(olderThanMs = 30_000): Promise<number> {
   const interrupted = await UserMissionModel.find({ status: 'done', awaitingCredit: true, doneAt: { $lte: new Date(Date.now() - olderThanMs) } }).limit(1000);
   let finished = 0;

@@ -5,7 +5,8 @@ import { findGiftCoin } from '../coins/giftCoins.service';
 import { getAppConfig } from '../config/config.service';
 import { postEntry } from '../ledger/ledger.service';
 import { notify } from '../notifications/notifications.service';
-import { countFriendsOf, countInvite, friendsPageOf, playerNames, referrerWithCode, uncountInvite } from '../users/players.service';
+import { faultPoint } from '../../lib/faults';
+import { countFriendsOf, countInvite, friendsPageOf, playerNames, referralToFinish, referrerWithCode, settleReferral, unfinishedReferrals } from '../users/players.service';
 import type { UserDocument } from '../users/players.service';
 
 /** What a `startapp` / `start` parameter may look like (Telegram allows A-Z a-z 0-9 _ -, up to 64). */
@@ -28,20 +29,25 @@ export interface ReferralOutcome {
 }
 
 /**
- * Counts a new friend for their referrer and credits the referral reward, once per friend.
- * The count moves only while it is below the referrer's invite limit (one conditional update, so
- * simultaneous arrivals cannot pass the limit); beyond it the friend stays linked but earns nothing.
+ * Finishes a newcomer's referral from the records alone, the same whichever caller runs it (the
+ * registration, the recovery sweep after a crash), any number of times: counts the invite once while the
+ * referrer is below their invite limit, credits the referral reward under `referral:<friendId>`, tells the
+ * referrer, and settles it. Beyond the limit the friend stays linked but earns nothing.
  */
-export async function rewardReferrer(referrerId: Types.ObjectId, friendId: Types.ObjectId): Promise<ReferralOutcome> {
-  if (!(await countInvite(referrerId))) return { counted: false, credited: false };
-
-  const config = await getAppConfig();
-  if (!config.referrerCoin || config.referrerCoinAmount <= 0) {
-    await notifyFriendJoined(referrerId, friendId);
-    return { counted: true, credited: false };
+export async function finishReferral(friendId: Types.ObjectId): Promise<ReferralOutcome> {
+  const friend = await referralToFinish(friendId);
+  if (!friend?.referrer) return { counted: false, credited: false };
+  const referrerId = friend.referrer;
+  const counted = await countInvite(referrerId, friendId);
+  faultPoint('referral:after-count');
+  if (!counted) {
+    await settleReferral(friendId, 'over-limit');
+    return { counted: false, credited: false };
   }
-  let credited: boolean;
-  try {
+  const config = await getAppConfig();
+  let credited = false;
+  let reward: { amount: string; symbol: string } | undefined;
+  if (config.referrerCoin && config.referrerCoinAmount > 0) {
     const posted = await postEntry({
       userId: referrerId,
       coinId: config.referrerCoin,
@@ -52,14 +58,20 @@ export async function rewardReferrer(referrerId: Types.ObjectId, friendId: Types
       idempotencyKey: `referral:${friendId}`,
     });
     credited = posted.applied;
-  } catch (error) {
-    // the reward did not land, so the invite must not use up the limit either
-    await uncountInvite(referrerId);
-    throw error;
+    faultPoint('referral:after-credit');
+    const coin = await findGiftCoin(config.referrerCoin, { symbol: 1 });
+    if (coin) reward = { amount: fromMicros(config.referrerCoinAmount as number), symbol: coin.symbol };
   }
-  const coin = await findGiftCoin(config.referrerCoin, { symbol: 1 });
-  await notifyFriendJoined(referrerId, friendId, coin ? { amount: fromMicros(config.referrerCoinAmount as number), symbol: coin.symbol } : undefined);
+  await notifyFriendJoined(referrerId, friendId, reward);
+  await settleReferral(friendId, 'rewarded');
   return { counted: true, credited };
+}
+
+/** Finishes referrals a crash left unfinished, of newcomers registered before `olderThanMs` ago; returns how many. */
+export async function recoverReferrals(olderThanMs = 30_000): Promise<number> {
+  const unfinished = await unfinishedReferrals(new Date(Date.now() - olderThanMs), 500);
+  for (const { _id } of unfinished) await finishReferral(_id);
+  return unfinished.length;
 }
 
 /** Tells the referrer who joined with their link, and what it earned them. */

@@ -41,10 +41,17 @@ const stakeSchema = applyConventions(
       unlocksAt: { type: Date, required: true },
       claimedAt: { type: Date, default: null },
       idempotencyKey: { type: String, required: true },
+      /** 'opening' from the record until its amount left the balance, then 'open'; absent on older stakes (open). */
+      state: { type: String, enum: ['opening', 'open'] },
+      /** false from the claim until principal plus profit is credited, then true. */
+      paidOut: { type: Boolean },
     },
     schemaOptions,
   ),
 );
 stakeSchema.index({ user: 1, createdAt: -1 });
 stakeSchema.index({ idempotencyKey: 1 }, { unique: true });
+// the recovery sweep: stakes not yet debited, claims not yet paid
+stakeSchema.index({ state: 1, createdAt: 1 }, { partialFilterExpression: { state: 'opening' } });
+stakeSchema.index({ paidOut: 1, claimedAt: 1 }, { partialFilterExpression: { paidOut: false } });
 export const StakeModel = model('Stake', stakeSchema);

@@ -7,6 +7,7 @@ import { objectId, type Id } from '../../db/ids';
 import { findGiftCoin, findGiftCoins, giftCoinIsEnabled } from '../coins/giftCoins.service';
 import { balancesOf, postEntry } from '../ledger/ledger.service';
 import { notify } from '../notifications/notifications.service';
+import { faultPoint } from '../../lib/faults';
 import { StakeModel, StakingCoinModel } from './staking.models';
 import { amountRefusal, stakeCountdown, stakeProfit, unlockDate } from './stakingRules';
 
@@ -101,7 +102,14 @@ function stakeIdFor(scopedKey: string): Types.ObjectId {
 
 interface StakeRow {
   _id: Types.ObjectId;
+  user: Types.ObjectId;
+  stakingCoin: Types.ObjectId;
   coin: Types.ObjectId;
+  idempotencyKey: string;
+  /** 'opening' until its amount left the balance; absent on stakes older than the flag, which are open. */
+  state?: 'opening' | 'open';
+  /** false once claimed until principal plus profit is credited; absent on stakes claimed before the flag. */
+  paidOut?: boolean;
   amount: number;
   duration: StakingDuration;
   profitPercent: string;
@@ -128,25 +136,21 @@ function presentStake(stake: StakeRow, symbol: string, now: Date) {
   };
 }
 
+function isInsufficient(error: unknown): boolean {
+  return error instanceof AppError && error.code === 'INSUFFICIENT_BALANCE';
+}
+
 /**
- * Stake: takes the amount first (INSUFFICIENT_BALANCE leaves nothing behind), then records the stake.
- * Both writes are keyed by the player's client key (`stake:<userId>:<key>`, and a stake id derived from
- * it), so a double tap stakes once and a retry after a crash between them records the stake it paid for.
+ * Stake: the stake is recorded first (`opening`, with exactly the terms to debit), then `finishStake`
+ * takes the amount and opens it. The record's id derives from the player's client key
+ * (`stake:<userId>:<key>`), so a double tap or a retry names the same stake; the same key with other
+ * terms is refused rather than recorded against the first call's debit.
  */
 export async function stake(userId: Id, input: StakeTerms & { idempotencyKey: string }, now: Date) {
   const offer = await enabledOffer(input.stakingCoinId);
   const terms = termsOf(offer, input, now);
   const scopedKey = `${userId}:${input.idempotencyKey}`;
   const stakeId = stakeIdFor(scopedKey);
-  await postEntry({
-    userId,
-    coinId: offer.coin,
-    amount: -terms.amount,
-    reason: 'stake',
-    refType: 'Stake',
-    refId: String(stakeId),
-    idempotencyKey: `stake:${scopedKey}`,
-  });
   const record = {
     user: objectId(userId),
     stakingCoin: offer._id,
@@ -159,6 +163,7 @@ export async function stake(userId: Id, input: StakeTerms & { idempotencyKey: st
     unlocksAt: terms.unlocksAt,
     claimedAt: null,
     idempotencyKey: scopedKey,
+    state: 'opening',
   };
   let saved;
   try {
@@ -167,27 +172,88 @@ export async function stake(userId: Id, input: StakeTerms & { idempotencyKey: st
     if (!isDuplicateKey(error)) throw error;
     saved = await StakeModel.findById(stakeId).lean<StakeRow>();
   }
-  // the upsert inserted or found it, so only a deletion in between leaves nothing
-  if (!saved) throw new Error(`stake ${stakeId} vanished after its upsert`);
+  // the upsert inserted or found it, so only a deletion in between (a refused debit) leaves nothing
+  if (!saved) throw new AppError('INSUFFICIENT_BALANCE');
+  if (String(saved.stakingCoin) !== String(offer._id) || String(saved.coin) !== String(offer.coin) || saved.amount !== record.amount || saved.duration !== terms.duration)
+    throw badInput({ idempotencyKey: 'This key was already used for a different stake' });
+  faultPoint('stake:after-record');
+  const opened = await finishStake(stakeId);
+  if (!opened) throw new AppError('INSUFFICIENT_BALANCE');
   const coin = await findGiftCoin(offer.coin, { symbol: 1 });
-  await notify(
-    userId,
-    `stake-unlocked:${saved._id}`,
-    'stake-unlocked',
-    {
-      amount: fromMicros(saved.amount),
-      symbol: coin?.symbol ?? '',
-      total: fromMicros(BigInt(saved.amount) + BigInt(saved.profit)),
-      stakeId: String(saved._id),
-    },
-    saved.unlocksAt,
-  );
-  return presentStake(saved, coin?.symbol ?? '', now);
+  return presentStake(opened, coin?.symbol ?? '', now);
+}
+
+/**
+ * Finishes a stake from its record alone, the same whichever caller runs it (the stake call, a retry, the
+ * recovery sweep), any number of times:
+ * - `opening`: the recorded amount leaves the balance under `stake:<userId>:<key>`, the unlock reminder is
+ *   scheduled, and it opens; when the balance cannot cover it the record is removed (null);
+ * - claimed and not paid out: principal plus profit is credited under `unstake:<stakeId>`.
+ */
+export async function finishStake(stakeId: Id): Promise<StakeRow | null> {
+  let current = await StakeModel.findById(stakeId).lean<StakeRow>();
+  if (current?.state === 'opening') {
+    try {
+      await postEntry({
+        userId: current.user,
+        coinId: current.coin,
+        amount: -BigInt(current.amount),
+        reason: 'stake',
+        refType: 'Stake',
+        refId: String(current._id),
+        idempotencyKey: `stake:${current.idempotencyKey}`,
+      });
+    } catch (error) {
+      if (!isInsufficient(error)) throw error;
+      await StakeModel.deleteOne({ _id: current._id, state: 'opening' });
+      return null;
+    }
+    faultPoint('stake:after-debit');
+    const coin = await findGiftCoin(current.coin, { symbol: 1 });
+    await notify(
+      current.user,
+      `stake-unlocked:${current._id}`,
+      'stake-unlocked',
+      {
+        amount: fromMicros(current.amount),
+        symbol: coin?.symbol ?? '',
+        total: fromMicros(BigInt(current.amount) + BigInt(current.profit)),
+        stakeId: String(current._id),
+      },
+      current.unlocksAt,
+    );
+    current = (await StakeModel.findOneAndUpdate({ _id: current._id }, { $set: { state: 'open' } }, { returnDocument: 'after' }).lean<StakeRow>()) ?? current;
+  }
+  if (current?.claimedAt && current.paidOut === false) {
+    await postEntry({
+      userId: current.user,
+      coinId: current.coin,
+      amount: BigInt(current.amount) + BigInt(current.profit),
+      reason: 'unstake',
+      refType: 'Stake',
+      refId: String(current._id),
+      idempotencyKey: `unstake:${current._id}`,
+    });
+    faultPoint('stake:after-claim-credit');
+    current = (await StakeModel.findOneAndUpdate({ _id: current._id }, { $set: { paidOut: true } }, { returnDocument: 'after' }).lean<StakeRow>()) ?? current;
+  }
+  return current;
+}
+
+/** Finishes stakes a crash left opening or claimed unpaid, older than `olderThanMs`; returns how many. */
+export async function recoverStakes(olderThanMs = 30_000): Promise<number> {
+  const before = new Date(Date.now() - olderThanMs);
+  const [opening, claimed] = await Promise.all([
+    StakeModel.find({ state: 'opening', createdAt: { $lte: before } }, { _id: 1 }).limit(500).lean(),
+    StakeModel.find({ paidOut: false, claimedAt: { $lte: before } }, { _id: 1 }).limit(500).lean(),
+  ]);
+  for (const { _id } of [...opening, ...claimed]) await finishStake(_id);
+  return opening.length + claimed.length;
 }
 
 /** The player's stakes, newest first, each with its countdown. */
 export async function stakePositions(userId: Id, now: Date) {
-  const stakes = await StakeModel.find({ user: objectId(userId) })
+  const stakes = await StakeModel.find({ user: objectId(userId), state: { $ne: 'opening' } })
     .sort({ createdAt: -1, _id: -1 })
     .limit(200)
     .lean<StakeRow[]>();
@@ -197,27 +263,24 @@ export async function stakePositions(userId: Id, now: Date) {
 }
 
 /**
- * Claim: only the owner, only once unlocked, only once. Principal plus profit is credited under
- * `unstake:<stakeId>` before the conditional claimedAt null → now step, so simultaneous claims pay once
- * (the key) and a crash in between loses nothing; only the claim that wins the step reports the payout.
+ * Claim: only the owner, only once unlocked, only once. The conditional claimedAt null → now step comes
+ * first and records that the payout is owed (`paidOut: false`), so simultaneous claims pay once and only
+ * the one that wins the step reports it; `finishStake` then credits principal plus profit, and a crash in
+ * between is finished by a retry or the recovery sweep.
  */
 export async function claimStake(userId: Id, stakeId: string, now: Date) {
-  const found = await StakeModel.findOne({ _id: objectId(stakeId), user: objectId(userId) }).lean<StakeRow>();
+  const found = await StakeModel.findOne({ _id: objectId(stakeId), user: objectId(userId), state: { $ne: 'opening' } }).lean<StakeRow>();
   if (!found) throw new AppError('NOT_FOUND');
-  if (found.claimedAt) throw new AppError('STAKE_CLAIMED');
+  if (found.claimedAt) {
+    if (found.paidOut === false) await finishStake(found._id);
+    throw new AppError('STAKE_CLAIMED');
+  }
   if (now < found.unlocksAt) throw new AppError('STAKE_LOCKED', { unlocksAt: found.unlocksAt.toISOString() });
-  const payout = BigInt(found.amount) + BigInt(found.profit);
-  await postEntry({
-    userId,
-    coinId: found.coin,
-    amount: payout,
-    reason: 'unstake',
-    refType: 'Stake',
-    refId: String(found._id),
-    idempotencyKey: `unstake:${found._id}`,
-  });
-  const claimed = await StakeModel.updateOne({ _id: found._id, claimedAt: null }, { $set: { claimedAt: now } });
+  const claimed = await StakeModel.updateOne({ _id: found._id, claimedAt: null }, { $set: { claimedAt: now, paidOut: false } });
+  faultPoint('stake:after-claim-mark');
+  await finishStake(found._id);
   if (claimed.modifiedCount !== 1) throw new AppError('STAKE_CLAIMED');
+  const payout = BigInt(found.amount) + BigInt(found.profit);
   return { id: String(found._id), amount: fromMicros(found.amount), profit: fromMicros(found.profit), total: fromMicros(payout) };
 }
 
@@ -236,7 +299,7 @@ export async function deleteStakingCoin(id: string): Promise<void> {
 /** Unclaimed stakes summed per coin (micro-units) and counted. */
 export function lockedStakeTotals() {
   return StakeModel.aggregate<{ _id: unknown; total: number; count: number }>([
-    { $match: { claimedAt: null } },
+    { $match: { claimedAt: null, state: { $ne: 'opening' } } },
     { $group: { _id: '$coin', total: { $sum: '$amount' }, count: { $sum: 1 } } },
   ]);
 }

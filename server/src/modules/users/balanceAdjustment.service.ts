@@ -1,14 +1,17 @@
 import type { z } from 'zod';
 import { fitsDecimals, fromMicros, microsToStored, toMicros, type balanceAdjustmentInput } from '@gift/shared';
 import { AppError, badInput } from '../../lib/errors';
-import { recordAudit, type Operator } from '../audit/audit.service';
+import { faultPoint } from '../../lib/faults';
+import { accountUsername } from '../accounts/accounts.service';
+import { isAudited, recordAudit, type Operator } from '../audit/audit.service';
 import { findGiftCoin } from '../coins/giftCoins.service';
-import { balanceOf, entryWithKey, postEntry } from '../ledger/ledger.service';
+import { balanceOf, entryWithKey, postEntry, postedEntriesBetween } from '../ledger/ledger.service';
 import { UserModel } from './user.model';
 
 /**
  * An operator's gift or correction of a player's balance: one ledger entry with reason 'gift', keyed by the
- * form's own key so a double submit adjusts once, and one audit entry naming the operator. A debit the balance
+ * form's own key so a double submit adjusts once, and one audit entry naming the operator, keyed by the entry
+ * so a repeat, or the recovery sweep after a crash between the two, writes it once. A debit the balance
  * cannot cover changes nothing.
  */
 export async function adjustBalance(userId: string, input: z.infer<typeof balanceAdjustmentInput>, operator: Operator) {
@@ -35,18 +38,61 @@ export async function adjustBalance(userId: string, input: z.infer<typeof balanc
     note: input.note,
     createdBy: accountId,
   });
+  faultPoint('gift:after-entry');
   const balance = fromMicros(await balanceOf(userId, input.coin));
-  if (applied) {
-    const signed = `${input.direction === 'credit' ? '+' : '-'}${input.amount}`;
-    await recordAudit({
-      operator,
-      action: 'adjust',
-      resource: 'users',
-      record: userId,
-      before: null,
-      after: { coin: input.coin, symbol: coin.symbol, amount: signed, balance, entryId },
-      note: input.note,
-    });
-  }
+  // a repeat of a gift whose audit a crash prevented writes it now; the key keeps it to one
+  const signed = `${input.direction === 'credit' ? '+' : '-'}${input.amount}`;
+  await auditAdjustment(operator, { entryId, userId, coin: input.coin, symbol: coin.symbol, signed, balance, note: input.note });
   return { entryId, applied, balance };
+}
+
+interface Adjustment {
+  entryId: string;
+  userId: string;
+  coin: string;
+  symbol: string;
+  /** '+12.5' or '-3'. */
+  signed: string;
+  /** The balance after it, as far as the writer knew. */
+  balance: string;
+  note: string;
+}
+
+function auditAdjustment(operator: Operator, adjustment: Adjustment) {
+  const { entryId, userId, coin, symbol, signed, balance, note } = adjustment;
+  return recordAudit({
+    operator,
+    action: 'adjust',
+    resource: 'users',
+    record: userId,
+    before: null,
+    after: { coin, symbol, amount: signed, balance, entryId },
+    note,
+    key: `adjust:${entryId}`,
+  });
+}
+
+/** Audits gifts of the last day whose audit a crash prevented, older than `olderThanMs`; returns how many. */
+export async function recoverGiftAudits(olderThanMs = 30_000): Promise<number> {
+  const now = Date.now();
+  const gifts = await postedEntriesBetween('gift', new Date(now - 24 * 3_600_000), new Date(now - olderThanMs));
+  let audited = 0;
+  for (const gift of gifts) {
+    if (!gift.createdBy || (await isAudited(`adjust:${gift._id}`))) continue;
+    const [username, coin] = await Promise.all([accountUsername(String(gift.createdBy)), findGiftCoin(gift.coin, { symbol: 1 })]);
+    await auditAdjustment(
+      { id: String(gift.createdBy), username: username ?? String(gift.createdBy) },
+      {
+        entryId: String(gift._id),
+        userId: String(gift.user),
+        coin: String(gift.coin),
+        symbol: coin?.symbol ?? '',
+        signed: gift.amount > 0 ? `+${fromMicros(gift.amount)}` : fromMicros(gift.amount),
+        balance: fromMicros(await balanceOf(gift.user, gift.coin)),
+        note: gift.note,
+      },
+    );
+    audited++;
+  }
+  return audited;
 }

@@ -15,15 +15,35 @@ export async function referrerWithCode(code: string, newcomerTelegramId: number)
   return referrer?._id ?? null;
 }
 
-/** Counts one invite while the count is below the player's invite limit (one conditional update); false at the limit. */
-export async function countInvite(referrerId: Id): Promise<boolean> {
-  const counted = await UserModel.updateOne({ _id: referrerId, $expr: { $lt: ['$referrersCount', '$inviteLimit'] } }, { $inc: { referrersCount: 1 } });
-  return counted.modifiedCount === 1;
+/**
+ * Counts this friend's invite once while the count is below the referrer's invite limit: one conditional
+ * update that also records the friend among those counted, so simultaneous arrivals cannot pass the limit
+ * and a repeat (a retry, the recovery sweep) never counts the same friend twice. True when the friend is
+ * counted (now or before), false at the limit.
+ */
+export async function countInvite(referrerId: Id, friendId: Types.ObjectId): Promise<boolean> {
+  const counted = await UserModel.updateOne(
+    { _id: referrerId, countedFriends: { $ne: friendId }, $expr: { $lt: ['$referrersCount', '$inviteLimit'] } },
+    { $inc: { referrersCount: 1 }, $push: { countedFriends: friendId } },
+  );
+  return counted.modifiedCount === 1 || !!(await UserModel.exists({ _id: referrerId, countedFriends: friendId }));
 }
 
-/** Gives back an invite counted for a reward that did not land. */
-export async function uncountInvite(referrerId: Id): Promise<void> {
-  await UserModel.updateOne({ _id: referrerId, referrersCount: { $gt: 0 } }, { $inc: { referrersCount: -1 } });
+/** A newcomer whose referral is still to be counted and rewarded. */
+export function referralToFinish(friendId: Id) {
+  return UserModel.findOne({ _id: friendId, referralState: 'pending' }, { referrer: 1 }).lean();
+}
+
+/** The referral of this friend is finished: counted and rewarded, or beyond the referrer's limit. */
+export async function settleReferral(friendId: Id, outcome: 'rewarded' | 'over-limit'): Promise<void> {
+  await UserModel.updateOne({ _id: friendId, referralState: 'pending' }, { $set: { referralState: outcome } });
+}
+
+/** Newcomers whose referral a crash left unfinished, created before `before`. */
+export function unfinishedReferrals(before: Date, limit: number) {
+  return UserModel.find({ referralState: 'pending', createdAt: { $lte: before } }, { _id: 1 })
+    .limit(limit)
+    .lean();
 }
 
 export function playerNames(id: Id) {
@@ -53,12 +73,13 @@ export async function stopMessaging(playerId: Id): Promise<void> {
   await UserModel.updateOne({ _id: playerId }, { $set: { messagePermission: false } });
 }
 
-export async function countMissionStarted(playerId: Id): Promise<void> {
-  await UserModel.updateOne({ _id: playerId }, { $inc: { missionsCount: 1 } });
-}
-
-export async function countMissionDone(playerId: Id): Promise<void> {
-  await UserModel.updateOne({ _id: playerId }, { $inc: { doneMissionsCount: 1 } });
+/**
+ * Brings a player's mission counter up to what their records say (`count`, counted by the caller from the
+ * records). Counts only grow, so a conditional raise is exact under races and repeats: a crash between a
+ * record and its count, or two callers at once, never leaves it short or counted twice.
+ */
+export async function raiseMissionCount(playerId: Id, counter: 'missionsCount' | 'doneMissionsCount', count: number): Promise<void> {
+  await UserModel.updateOne({ _id: playerId, [counter]: { $lt: count } }, { $set: { [counter]: count } });
 }
 
 /** The ids of players whose name or username matches: the console finds a player's records by name. */

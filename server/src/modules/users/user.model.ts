@@ -22,6 +22,10 @@ const userSchema = applyConventions(
       photoUrl: { type: String, default: '' },
       referralCode: { type: String, required: true },
       referrer: ref('User', { default: null }),
+      /** 'pending' from registration with a referrer until the referral is counted and rewarded (or over the limit). */
+      referralState: { type: String, enum: ['pending', 'rewarded', 'over-limit'] },
+      /** The friends counted toward referrersCount (at most inviteLimit): a repeat never counts one twice. */
+      countedFriends: { type: [Schema.Types.ObjectId], default: undefined, select: false },
       inviteLimit: { type: Number, default: 100, min: 0 },
       /** Counters kept by the services in the same step as the record they count. */
       referrersCount: { type: Number, default: 0 },
@@ -38,6 +42,7 @@ userSchema.index({ telegramId: 1 }, { unique: true });
 userSchema.index({ referralCode: 1 }, { unique: true });
 userSchema.index({ usernameLower: 1 });
 userSchema.index({ referrer: 1, createdAt: -1 });
+userSchema.index({ referralState: 1, createdAt: 1 }, { partialFilterExpression: { referralState: 'pending' } });
 userSchema.index({ createdAt: -1 });
 
 export const UserModel = model('User', userSchema);

@@ -6,7 +6,8 @@ import { isDuplicateKey } from '../../db/mongoErrors';
 import { listGiftCoins } from '../coins/giftCoins.service';
 import { getAppConfig } from '../config/config.service';
 import { balancesOf, figuresByCoin } from '../ledger/ledger.service';
-import { findReferrer, rewardReferrer, type ReferralOutcome } from '../referrals/referrals.service';
+import { findReferrer, finishReferral, type ReferralOutcome } from '../referrals/referrals.service';
+import { faultPoint } from '../../lib/faults';
 import { UserModel, type UserDocument } from './user.model';
 
 /** The development demo player is no Telegram user: real Telegram ids are positive. */
@@ -79,12 +80,15 @@ export async function upsertFromTelegram(launch: TelegramLaunch, now: Date): Pro
   const existing = await UserModel.findOne({ telegramId });
   if (existing && isUpToDate(existing, fields, now)) return { user: existing, created: false };
 
+  const referrer = existing ? null : await findReferrer(launch.start_param, telegramId);
   const insertOnly = existing
     ? {}
     : {
         telegramId,
         referralCode: await unusedReferralCode(),
-        referrer: await findReferrer(launch.start_param, telegramId),
+        referrer,
+        // the registration records that a referral is owed; finishReferral (here, or the sweep after a crash) settles it
+        ...(referrer ? { referralState: 'pending' } : {}),
         language: languageFor(launch.user.language_code),
         inviteLimit: (await getAppConfig()).defaultInviteLimit,
         createdAt: now,
@@ -111,7 +115,8 @@ export async function upsertFromTelegram(launch: TelegramLaunch, now: Date): Pro
     await UserModel.updateMany({ usernameLower: fields.usernameLower, telegramId: { $ne: telegramId } }, { $set: { username: '', usernameLower: '' } });
   }
   if (!created || !user.referrer) return { user, created };
-  return { user, created, referral: await rewardReferrer(user.referrer, user._id) };
+  faultPoint('referral:after-create');
+  return { user, created, referral: await finishReferral(user._id) };
 }
 
 /** Who wrote to the bot, as a Telegram update names them. */

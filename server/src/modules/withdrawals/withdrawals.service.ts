@@ -7,6 +7,7 @@ import { findGiftCoin, listGiftCoins } from '../coins/giftCoins.service';
 import { balanceOf, balancesOf, postEntry } from '../ledger/ledger.service';
 import { notify } from '../notifications/notifications.service';
 import { currentWallet } from '../wallet/wallet.service';
+import { faultPoint } from '../../lib/faults';
 import { WithdrawalModel } from './withdrawal.model';
 
 type WithdrawalDocument = ReturnType<(typeof WithdrawalModel)['hydrate']>;
@@ -56,7 +57,7 @@ function takeAmount(withdrawal: WithdrawalDocument) {
  * Gives a rejected withdrawal's amount back, once. The amount is taken first (a no-op when it already
  * was), so a rejected withdrawal always ends with both entries or, when it never could be taken, neither.
  */
-async function returnAmount(withdrawal: WithdrawalDocument, accountId?: Id) {
+async function returnAmount(withdrawal: WithdrawalDocument) {
   try {
     await takeAmount(withdrawal);
   } catch (error) {
@@ -72,27 +73,58 @@ async function returnAmount(withdrawal: WithdrawalDocument, accountId?: Id) {
     refId: String(withdrawal._id),
     idempotencyKey: `refund:${withdrawal._id}`,
     note: withdrawal.rejectReason,
-    createdBy: accountId ?? null,
+    createdBy: withdrawal.processedBy ?? null,
   });
+  faultPoint('withdrawal:after-refund');
 }
 
 /**
- * Makes sure a claimed withdrawal has its amount taken. When the balance cannot cover it the
- * withdrawal is removed, so a refused request leaves nothing behind.
+ * Finishes whatever a withdrawal still owes, from the record alone, and returns it as it now stands (null
+ * when a request that could not be covered was undone). Every step is keyed or conditional, so a request,
+ * a decision, a retry and the recovery sweep all call this same function, any number of times:
+ * - a request not yet taken (`amountTaken` false, or absent on records older than the flag): the amount leaves the balance, or the request is removed when the
+ *   balance cannot cover it (INSUFFICIENT_BALANCE);
+ * - a decision (`settled: false`): a rejection's amount goes back, the player is told, and it is settled.
  */
-async function settleRequest(claimed: WithdrawalDocument): Promise<WithdrawalDocument> {
-  if (claimed.status === 'pending') {
+export async function finishWithdrawal(withdrawalId: Id): Promise<WithdrawalDocument | null> {
+  let current = await WithdrawalModel.findById(withdrawalId);
+  if (current?.status === 'pending' && current.amountTaken !== true) {
     try {
-      await takeAmount(claimed);
+      await takeAmount(current);
     } catch (error) {
-      if (isInsufficient(error)) await WithdrawalModel.deleteOne({ _id: claimed._id, status: 'pending' });
+      if (isInsufficient(error)) await WithdrawalModel.deleteOne({ _id: current._id, status: 'pending', amountTaken: { $ne: true } });
       throw error;
     }
+    faultPoint('withdrawal:after-take');
+    await WithdrawalModel.updateOne({ _id: current._id, amountTaken: { $ne: true } }, { $set: { amountTaken: true } });
+    current = await WithdrawalModel.findById(withdrawalId);
   }
-  const current = (await WithdrawalModel.findById(claimed._id)) ?? claimed;
-  // an operator may have rejected it while the amount was being taken
-  if (current.status === 'rejected') await returnAmount(current);
+  if (current && current.status !== 'pending' && current.settled === false) {
+    if (current.status === 'rejected') await returnAmount(current);
+    await notifyDecision(current);
+    const settled = await WithdrawalModel.findOneAndUpdate({ _id: current._id, settled: false }, { $set: { settled: true } }, { returnDocument: 'after' });
+    current = settled ?? current;
+  }
   return current;
+}
+
+/** Finishes requests and decisions a crash left half done, older than `olderThanMs`; returns how many. */
+export async function recoverWithdrawals(olderThanMs = 30_000): Promise<number> {
+  const before = new Date(Date.now() - olderThanMs);
+  const [requests, decisions] = await Promise.all([
+    WithdrawalModel.find({ amountTaken: false, status: 'pending', createdAt: { $lte: before } }, { _id: 1 }).limit(500).lean(),
+    WithdrawalModel.find({ settled: false, processedAt: { $lte: before } }, { _id: 1 }).limit(500).lean(),
+  ]);
+  let finished = 0;
+  for (const { _id } of [...requests, ...decisions]) {
+    try {
+      await finishWithdrawal(_id);
+    } catch (error) {
+      if (!isInsufficient(error)) throw error;
+    }
+    finished++;
+  }
+  return finished;
 }
 
 export interface WithdrawalRequest {
@@ -110,8 +142,8 @@ export interface WithdrawalRequest {
 export async function requestWithdrawal({ userId, coinId, amount, idempotencyKey }: WithdrawalRequest) {
   const key = `${userId}:${idempotencyKey}`;
   const replay = async () => {
-    const sameTap = await WithdrawalModel.findOne({ idempotencyKey: key });
-    return sameTap ? settleRequest(sameTap) : null;
+    const sameTap = await WithdrawalModel.findOne({ idempotencyKey: key }, { _id: 1 }).lean();
+    return sameTap ? finishWithdrawal(sameTap._id) : null;
   };
   const present = async (withdrawal: WithdrawalDocument) => presentForPlayer(withdrawal, await findGiftCoin(withdrawal.coin, COIN_FIELDS));
 
@@ -151,11 +183,15 @@ export async function requestWithdrawal({ userId, coinId, amount, idempotencyKey
         address: wallet.address,
         status: 'pending',
         idempotencyKey: key,
+        amountTaken: false,
       },
     },
     { upsert: true, returnDocument: 'after', setDefaultsOnInsert: true },
   );
-  return present(await settleRequest(claimed));
+  faultPoint('withdrawal:after-record');
+  const finished = await finishWithdrawal(claimed._id);
+  if (!finished) throw new AppError('NOT_FOUND');
+  return present(finished);
 }
 
 /** The coins a player can withdraw now: balance, minimum, and how many decimals an amount may have. */
@@ -196,7 +232,9 @@ export async function withdrawalHistory(userId: Id, { page, pageSize }: { page: 
 
 /**
  * An operator's decision on a pending withdrawal: done (paid, with its transaction hash) or rejected
- * (the amount goes back). Only the first decision counts, however many operators click at once.
+ * (the amount goes back). Only the first decision counts, however many operators click at once. The
+ * decision is recorded first, unsettled; `finishWithdrawal` then refunds a rejection and tells the player,
+ * whichever caller gets there (this one, a repeated click, or the recovery sweep after a crash).
  */
 export async function processWithdrawal({
   withdrawalId,
@@ -212,19 +250,23 @@ export async function processWithdrawal({
   const withdrawal = await WithdrawalModel.findById(withdrawalId);
   if (!withdrawal) throw new AppError('NOT_FOUND');
   // never mark paid what was never taken from the balance
-  if (review.status === 'done' && withdrawal.status === 'pending') await takeAmount(withdrawal);
+  // (INSUFFICIENT_BALANCE, and it stays pending for the operator to reject)
+  if (review.status === 'done' && withdrawal.status === 'pending') {
+    await takeAmount(withdrawal);
+    await WithdrawalModel.updateOne({ _id: withdrawal._id, amountTaken: { $ne: true } }, { $set: { amountTaken: true } });
+  }
 
+  const processedBy = objectId(accountId);
   const decision =
     review.status === 'done'
-      ? { status: 'done', txHash: review.txHash, processedAt: now, processedBy: accountId }
-      : { status: 'rejected', rejectReason: review.rejectReason, processedAt: now, processedBy: accountId };
+      ? { status: 'done', txHash: review.txHash, processedAt: now, processedBy, settled: false }
+      : { status: 'rejected', rejectReason: review.rejectReason, processedAt: now, processedBy, settled: false };
   const processed = await WithdrawalModel.findOneAndUpdate({ _id: withdrawal._id, status: 'pending' }, { $set: decision }, { returnDocument: 'after' });
-  const current = processed ?? (await WithdrawalModel.findById(withdrawal._id));
-  // every caller settles a rejection: the refund's key makes it happen once, and a crash before it heals on the next click
-  if (current?.status === 'rejected') await returnAmount(current, accountId);
+  faultPoint('withdrawal:after-decision');
+  // every caller finishes a decision: its steps are keyed, and a crash before them heals on the next click or sweep
+  const current = await finishWithdrawal(withdrawal._id);
   if (!processed) throw new AppError('WITHDRAWAL_PROCESSED');
-  await notifyDecision(processed);
-  return processed;
+  return current ?? processed;
 }
 
 /** Tells the player their withdrawal was paid (with where to see it) or rejected (and refunded). */

@@ -1,0 +1,49 @@
+/**
+ * Fault points: named places between two writes of a money operation. They do nothing unless a test turns
+ * them on, so the crash tests can stop the process exactly there:
+ * - `GIFT_FAULT_POINTS=stake:after-debit,…` (read once, never in production) kills the process with SIGKILL
+ *   the first time it reaches a listed point, as `kill -9` would;
+ * - in-process tests call `onFault(name => …)` and throw, which leaves the same half-finished state.
+ */
+type FaultHandler = (point: string) => void;
+
+let handler: FaultHandler | null = null;
+const fromEnvironment = process.env.NODE_ENV === 'production' ? [] : (process.env.GIFT_FAULT_POINTS ?? '').split(',').filter(Boolean);
+const killAt = new Set(fromEnvironment);
+
+/** Every point the code has: the crash test walks through all of them. */
+export const FAULT_POINTS = [
+  'ledger:after-record',
+  'ledger:after-apply',
+  'withdrawal:after-record',
+  'withdrawal:after-take',
+  'withdrawal:after-decision',
+  'withdrawal:after-refund',
+  'stake:after-record',
+  'stake:after-debit',
+  'stake:after-claim-mark',
+  'stake:after-claim-credit',
+  'mission:after-done',
+  'mission:after-credit',
+  'mining:after-mark',
+  'mining:after-credit',
+  'referral:after-create',
+  'referral:after-count',
+  'referral:after-credit',
+  'gift:after-entry',
+] as const;
+export type FaultPoint = (typeof FAULT_POINTS)[number];
+
+/** Marks a point between two writes. */
+export function faultPoint(point: FaultPoint): void {
+  if (killAt.has(point)) {
+    process.stderr.write(`fault point ${point}: killing the process\n`);
+    process.kill(process.pid, 'SIGKILL');
+  }
+  handler?.(point);
+}
+
+/** Tests only: run `next` at every fault point (throw to stop the operation there); `null` turns it off. */
+export function onFault(next: FaultHandler | null): void {
+  handler = next;
+}

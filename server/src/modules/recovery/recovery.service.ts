@@ -1,0 +1,79 @@
+import type { Logger } from 'pino';
+import { recoverPendingEntries, releasePostedKeys } from '../ledger/ledger.service';
+import { runIfFree } from '../jobs/jobLease.service';
+import { recoverMiningMoves } from '../mining/mining.service';
+import { recoverApprovedMissions } from '../missions/missions.service';
+import { recoverReferrals } from '../referrals/referrals.service';
+import { recoverStakes } from '../staking/staking.service';
+import { recoverGiftAudits } from '../users/balanceAdjustment.service';
+import { recoverWithdrawals } from '../withdrawals/withdrawals.service';
+
+/** How often every instance offers to sweep, and how old an unfinished operation must be before the sweep finishes it. */
+export const SWEEP_INTERVAL_MS = 5_000;
+export const SWEEP_GRACE_MS = 10_000;
+const SWEEP_LEASE = 'recovery-sweep';
+
+export type SweepReport = Record<string, number>;
+
+/**
+ * One pass of the recovery sweep. Each step calls the same function a retry of the operation calls, on the
+ * records a crash left unfinished for longer than `graceMs` (operations still in flight are younger):
+ * entries recorded but not posted first, so the operations after them find their entries posted.
+ */
+export async function sweepOnce(graceMs = SWEEP_GRACE_MS, now = new Date()): Promise<SweepReport> {
+  const report: SweepReport = {};
+  report.pendingEntries = await recoverPendingEntries(graceMs);
+  report.withdrawals = await recoverWithdrawals(graceMs);
+  report.stakes = await recoverStakes(graceMs);
+  report.missions = await recoverApprovedMissions(graceMs);
+  report.miningMoves = await recoverMiningMoves(graceMs);
+  report.referrals = await recoverReferrals(graceMs);
+  report.giftAudits = await recoverGiftAudits(graceMs);
+  report.releasedKeys = await releasePostedKeys(now);
+  return report;
+}
+
+export interface RecoverySweep {
+  /** Resolves once the sweep in progress (if any) has finished; no further sweeps start. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs the sweep on this instance every `intervalMs`, under a lease so instances sharing the database
+ * sweep one at a time; a holder that dies lets the lease run out within `2 × intervalMs`. The first pass
+ * starts at once and start-up does not wait for it.
+ */
+export function startRecoverySweep({
+  logger,
+  intervalMs = SWEEP_INTERVAL_MS,
+  graceMs = SWEEP_GRACE_MS,
+}: {
+  logger: Logger;
+  intervalMs?: number;
+  graceMs?: number;
+}): RecoverySweep {
+  let stopped = false;
+  let running: Promise<void> = Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+  const tick = () => {
+    running = (async () => {
+      try {
+        const report = await runIfFree(SWEEP_LEASE, () => sweepOnce(graceMs), { ttlMs: Math.max(2 * intervalMs, 3_000) });
+        const finished = report && Object.entries(report).filter(([step, count]) => count > 0 && step !== 'releasedKeys');
+        if (finished?.length) logger.warn({ recovered: Object.fromEntries(finished) }, 'recovery sweep finished interrupted operations');
+      } catch (error) {
+        // the database may be away: the next pass tries again
+        logger.error({ err: error }, 'recovery sweep failed');
+      }
+      if (!stopped) timer = setTimeout(tick, intervalMs).unref();
+    })();
+  };
+  tick();
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,292 @@
+import { randomBytes } from 'node:crypto';
+import { Address } from '@ton/core';
+import { toMicros } from '@gift/shared';
+import { onFault, type FaultPoint } from '../../lib/faults';
+import { createCoin, createPlayer, fund, playerCaller } from '../../../test/factories';
+import { expectLedgerMatchesBalances } from '../../../test/ledgerInvariant';
+import { AccountModel } from '../accounts/account.model';
+import { AuditEntryModel } from '../audit/audit.model';
+import { AppConfigModel } from '../config/appConfig.model';
+import { CategoryModel } from '../content/content.models';
+import { BalanceModel, LedgerEntryModel } from '../ledger/ledger.models';
+import { balanceOf, postEntry, recoverPendingEntries, releasePostedKeys } from '../ledger/ledger.service';
+import { MiningSessionModel } from '../mining/miningSession.model';
+import { MissionModel, UserMissionModel } from '../missions/mission.models';
+import { StakeModel, StakingCoinModel } from '../staking/staking.models';
+import { adjustBalance } from '../users/balanceAdjustment.service';
+import { UserModel } from '../users/user.model';
+import { upsertFromTelegram } from '../users/users.service';
+import { WalletLinkModel } from '../wallet/wallet.models';
+import { WithdrawalModel } from '../withdrawals/withdrawal.model';
+import { processWithdrawal } from '../withdrawals/withdrawals.service';
+import { sweepOnce } from './recovery.service';
+
+/**
+ * Every money operation killed between two of its writes, at each of its fault points, then finished by the
+ * recovery sweep: the state a `kill -9` leaves is the state a thrown error at the same point leaves, since no
+ * later write of the operation runs. The crash test (`npm run crash-test`) does the same with real kills.
+ */
+class SimulatedCrash extends Error {}
+
+/** Runs `operation` with the process "killed" at `point`; fails if the point was never reached. */
+async function crashAt(point: FaultPoint, operation: () => Promise<unknown>) {
+  let reached = false;
+  onFault((at) => {
+    if (at !== point) return;
+    reached = true;
+    throw new SimulatedCrash(point);
+  });
+  let thrown: unknown;
+  try {
+    await operation();
+  } catch (error) {
+    thrown = error;
+  } finally {
+    onFault(null);
+  }
+  expect(reached).toBe(true);
+  // tRPC wraps what a procedure throws
+  expect(thrown instanceof SimulatedCrash || (thrown as { cause?: unknown } | undefined)?.cause instanceof SimulatedCrash).toBe(true);
+}
+
+const tap = () => `tap-${randomBytes(6).toString('hex')}`;
+
+async function linkWallet(userId: unknown) {
+  const raw = `0:${randomBytes(32).toString('hex')}`;
+  await WalletLinkModel.create({ address: raw, user: userId, network: '-239' });
+  return Address.parse(raw).toString({ bounceable: false });
+}
+
+async function fundedPlayer(amount: string) {
+  const [player, coin] = await Promise.all([createPlayer(), createCoin({ minWithdraw: '1' })]);
+  await fund(player._id, coin._id, amount);
+  return { player, coin };
+}
+
+afterEach(() => onFault(null));
+
+describe('the ledger across a crash', () => {
+  it('applies an entry once when more than 64 other changes reach the balance before recovery', async () => {
+    const { player, coin } = await fundedPlayer('100');
+    await crashAt('ledger:after-apply', () =>
+      postEntry({ userId: player._id, coinId: coin._id, amount: toMicros('7'), reason: 'gift', idempotencyKey: 'crashed-credit' }),
+    );
+    // applied, not yet marked posted
+    expect(await balanceOf(player._id, coin._id)).toBe(toMicros('107'));
+    for (let i = 0; i < 70; i++) await postEntry({ userId: player._id, coinId: coin._id, amount: toMicros('1'), reason: 'gift', idempotencyKey: `other-${i}` });
+
+    expect(await recoverPendingEntries(0)).toBe(1);
+    // the player's own retry finds it posted, however late it comes
+    expect(await postEntry({ userId: player._id, coinId: coin._id, amount: toMicros('7'), reason: 'gift', idempotencyKey: 'crashed-credit' })).toMatchObject({
+      applied: false,
+    });
+    expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('177'));
+  });
+
+  it('takes a debit once across a crash, 100 other changes and a retry', async () => {
+    const { player, coin } = await fundedPlayer('50');
+    await crashAt('ledger:after-apply', () =>
+      postEntry({ userId: player._id, coinId: coin._id, amount: -toMicros('20'), reason: 'gift', idempotencyKey: 'crashed-debit' }),
+    );
+    for (let i = 0; i < 100; i++) await postEntry({ userId: player._id, coinId: coin._id, amount: toMicros('1'), reason: 'gift', idempotencyKey: `d-${i}` });
+    await postEntry({ userId: player._id, coinId: coin._id, amount: -toMicros('20'), reason: 'gift', idempotencyKey: 'crashed-debit' });
+    await recoverPendingEntries(0);
+    expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('130'));
+  });
+
+  it('forgets a key only once its entry has been posted for a while, never while it is pending', async () => {
+    const { player, coin } = await fundedPlayer('10');
+    await crashAt('ledger:after-apply', () =>
+      postEntry({ userId: player._id, coinId: coin._id, amount: toMicros('1'), reason: 'gift', idempotencyKey: 'held-key' }),
+    );
+    const later = new Date(Date.now() + 3_600_000);
+    await releasePostedKeys(later);
+    const keys = async () => (await BalanceModel.findOne({ user: player._id, coin: coin._id }).select('+appliedKeys').lean())!.appliedKeys;
+    expect(await keys()).toContain('held-key');
+    await recoverPendingEntries(0);
+    // just posted: kept for a stalled caller that read it pending a moment before
+    await releasePostedKeys(new Date());
+    expect(await keys()).toContain('held-key');
+    await releasePostedKeys(later);
+    expect(await keys()).toEqual([]);
+  });
+
+  it('refuses a credit that would take a balance past 2^53 - 1 micro-units, and leaves nothing', async () => {
+    const { player, coin } = await fundedPlayer('9000000000');
+    await expect(
+      postEntry({ userId: player._id, coinId: coin._id, amount: toMicros('9000000'), reason: 'gift', idempotencyKey: 'too-much' }),
+    ).rejects.toMatchObject({ code: 'BALANCE_LIMIT' });
+    expect(await LedgerEntryModel.exists({ idempotencyKey: 'too-much' })).toBeNull();
+    expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('9000000000'));
+  });
+});
+
+describe('withdrawals across a crash', () => {
+  it.each(['withdrawal:after-record', 'withdrawal:after-take'] as const)('a request killed at %s is taken once by the sweep', async (point) => {
+    const { player, coin } = await fundedPlayer('100');
+    await linkWallet(player._id);
+    await crashAt(point, () => playerCaller(player).withdrawals.request({ coinId: String(coin._id), amount: '30', idempotencyKey: tap() }));
+    await sweepOnce(0);
+    const withdrawal = (await WithdrawalModel.findOne({ user: player._id }).lean())!;
+    expect(withdrawal).toMatchObject({ status: 'pending', amountTaken: true });
+    expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('70'));
+  });
+
+  it('a request killed before its amount was taken is undone when the balance no longer covers it', async () => {
+    const { player, coin } = await fundedPlayer('100');
+    await linkWallet(player._id);
+    await crashAt('withdrawal:after-record', () => playerCaller(player).withdrawals.request({ coinId: String(coin._id), amount: '80', idempotencyKey: tap() }));
+    await postEntry({ userId: player._id, coinId: coin._id, amount: -toMicros('50'), reason: 'gift', idempotencyKey: 'spent-meanwhile' });
+    await sweepOnce(0);
+    expect(await WithdrawalModel.countDocuments({ user: player._id })).toBe(0);
+    expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('50'));
+  });
+
+  it.each(['withdrawal:after-decision', 'withdrawal:after-refund'] as const)('a rejection killed at %s is refunded once by the sweep', async (point) => {
+    const { player, coin } = await fundedPlayer('100');
+    await linkWallet(player._id);
+    const requested = await playerCaller(player).withdrawals.request({ coinId: String(coin._id), amount: '40', idempotencyKey: tap() });
+    const operator = await AccountModel.create({ username: `ops-${randomBytes(3).toString('hex')}`, passwordHash: 'x', permissions: ['*'] });
+    const reject = () =>
+      processWithdrawal({ withdrawalId: requested.id, review: { status: 'rejected', rejectReason: 'Wrong address' }, accountId: operator._id, now: new Date() });
+    await crashAt(point, reject);
+    await sweepOnce(0);
+    // a second click afterwards changes nothing
+    await expect(reject()).rejects.toMatchObject({ code: 'WITHDRAWAL_PROCESSED' });
+    expect(await WithdrawalModel.findById(requested.id).lean()).toMatchObject({ status: 'rejected', settled: true });
+    expect(await LedgerEntryModel.countDocuments({ refId: requested.id, reason: 'refund' })).toBe(1);
+    expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('100'));
+  });
+});
+
+async function stakingOffer() {
+  const coin = await createCoin();
+  const offer = new StakingCoinModel();
+  offer.set({ coin: coin._id, minAmount: '10', maxAmount: '1000', profits: { week: '10' } });
+  return { coin, offer: await offer.save() };
+}
+
+describe('stakes across a crash', () => {
+  it.each(['stake:after-record', 'stake:after-debit'] as const)('a stake killed at %s is debited and opened once by the sweep', async (point) => {
+    const { coin, offer } = await stakingOffer();
+    const player = await createPlayer();
+    await fund(player._id, coin._id, '500');
+    const idempotencyKey = tap();
+    await crashAt(point, () => playerCaller(player).staking.stake({ stakingCoinId: String(offer._id), amount: '120', duration: 'week', idempotencyKey }));
+    await sweepOnce(0);
+    expect(await StakeModel.find({ user: player._id }).lean()).toEqual([expect.objectContaining({ state: 'open', amount: Number(toMicros('120')) })]);
+    // the player's retry gives the same stake, debited once
+    const retried = await playerCaller(player).staking.stake({ stakingCoinId: String(offer._id), amount: '120', duration: 'week', idempotencyKey });
+    expect(await StakeModel.countDocuments({ user: player._id })).toBe(1);
+    expect(retried.amount).toBe('120');
+    expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('380'));
+  });
+
+  it('a stake killed before its debit is undone when the balance no longer covers it', async () => {
+    const { coin, offer } = await stakingOffer();
+    const player = await createPlayer();
+    await fund(player._id, coin._id, '100');
+    await crashAt('stake:after-record', () => playerCaller(player).staking.stake({ stakingCoinId: String(offer._id), amount: '90', duration: 'week', idempotencyKey: tap() }));
+    await postEntry({ userId: player._id, coinId: coin._id, amount: -toMicros('50'), reason: 'gift', idempotencyKey: 'spent-first' });
+    await sweepOnce(0);
+    expect(await StakeModel.countDocuments({ user: player._id })).toBe(0);
+    expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('50'));
+  });
+
+  it('refuses the same key with other terms, and the stake keeps exactly what was debited', async () => {
+    const { coin, offer } = await stakingOffer();
+    const player = await createPlayer();
+    await fund(player._id, coin._id, '500');
+    const idempotencyKey = tap();
+    await crashAt('stake:after-record', () => playerCaller(player).staking.stake({ stakingCoinId: String(offer._id), amount: '100', duration: 'week', idempotencyKey }));
+    await expect(
+      playerCaller(player).staking.stake({ stakingCoinId: String(offer._id), amount: '400', duration: 'week', idempotencyKey }),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await sweepOnce(0);
+    expect(await StakeModel.find({ user: player._id }).lean()).toEqual([expect.objectContaining({ amount: Number(toMicros('100')), state: 'open' })]);
+    expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('400'));
+  });
+
+  it.each(['stake:after-claim-mark', 'stake:after-claim-credit'] as const)('a claim killed at %s pays principal and profit once', async (point) => {
+    const { coin, offer } = await stakingOffer();
+    const player = await createPlayer();
+    await fund(player._id, coin._id, '100');
+    const start = new Date('2026-01-01T00:00:00Z');
+    const staked = await playerCaller(player, { now: () => start }).staking.stake({
+      stakingCoinId: String(offer._id),
+      amount: '100',
+      duration: 'week',
+      idempotencyKey: tap(),
+    });
+    const later = playerCaller(player, { now: () => new Date(start.getTime() + 8 * 86_400_000) });
+    await crashAt(point, () => later.staking.claim({ stakeId: staked.id }));
+    await sweepOnce(0);
+    await expect(later.staking.claim({ stakeId: staked.id })).rejects.toMatchObject({ message: 'This stake has already been claimed' });
+    expect(await StakeModel.findById(staked.id).lean()).toMatchObject({ paidOut: true });
+    expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('110'));
+  });
+});
+
+describe('missions, mining and referrals across a crash', () => {
+  it.each(['mission:after-done', 'mission:after-credit'] as const)('a claim killed at %s is credited and counted once', async (point) => {
+    const coin = await createCoin();
+    const category = await CategoryModel.create({ title: 'Crash' });
+    const mission = new MissionModel();
+    mission.set({ category: category._id, coin: coin._id, title: 'Visit', reward: '3', verifyType: 'auto', link: 'https://example.com' });
+    await mission.save();
+    const player = await createPlayer();
+    await crashAt(point, () => playerCaller(player).missions.claim({ missionId: String(mission._id) }));
+    await sweepOnce(0);
+    await expect(playerCaller(player).missions.claim({ missionId: String(mission._id) })).rejects.toMatchObject({ message: 'Already done' });
+    expect(await UserMissionModel.findOne({ user: player._id }).lean()).toMatchObject({ status: 'done', awaitingCredit: false });
+    expect((await UserModel.findById(player._id).lean())!.doneMissionsCount).toBe(1);
+    expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('3'));
+  });
+
+  it.each(['mining:after-mark', 'mining:after-credit'] as const)('a move killed at %s credits the session once', async (point) => {
+    const coin = await createCoin();
+    const player = await createPlayer();
+    const endsAt = new Date(Date.now() - 60_000);
+    await MiningSessionModel.create({ user: player._id, coin: coin._id, amount: Number(toMicros('8')), startedAt: new Date(endsAt.getTime() - 3_600_000), endsAt });
+    await crashAt(point, () => playerCaller(player).mining.move());
+    await sweepOnce(0);
+    await expect(playerCaller(player).mining.move()).rejects.toMatchObject({ message: 'Nothing to move' });
+    expect(await MiningSessionModel.findOne({ user: player._id }).lean()).toMatchObject({ awaitingCredit: false, movedAt: expect.any(Date) });
+    expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('8'));
+  });
+
+  it.each(['referral:after-create', 'referral:after-count', 'referral:after-credit'] as const)(
+    'a newcomer registered with a code and killed at %s earns the referrer one reward and one invite',
+    async (point) => {
+      const coin = await createCoin();
+      await AppConfigModel.updateOne({ key: 'app' }, { $set: { referrerCoin: coin._id, referrerCoinAmount: Number(toMicros('5')) } }, { upsert: true });
+      const referrer = await createPlayer({ referralCode: `ref${randomBytes(4).toString('hex')}`, inviteLimit: 10 });
+      const telegramId = 7_000_000 + Math.floor(Math.random() * 1_000_000);
+      const launch = { user: { id: telegramId, first_name: 'Friend' }, auth_date: Math.floor(Date.now() / 1000), start_param: referrer.referralCode };
+      await crashAt(point, () => upsertFromTelegram(launch, new Date()));
+      // the friend's next launch is not a registration: only the sweep can finish the referral
+      expect((await upsertFromTelegram(launch, new Date(Date.now() + 120_000))).created).toBe(false);
+      await sweepOnce(0);
+      await sweepOnce(0);
+      const friend = (await UserModel.findOne({ telegramId }).lean())!;
+      expect(friend).toMatchObject({ referrer: referrer._id, referralState: 'rewarded' });
+      expect((await UserModel.findById(referrer._id).lean())!.referrersCount).toBe(1);
+      expect((await expectLedgerMatchesBalances(referrer._id)).get(String(coin._id))).toBe(toMicros('5'));
+    },
+  );
+});
+
+describe('gifts across a crash', () => {
+  it('a gift killed between its entry and its audit is audited once, by a repeat or by the sweep', async () => {
+    const coin = await createCoin();
+    const player = await createPlayer();
+    const operator = { id: String((await AccountModel.create({ username: 'giver', passwordHash: 'x', permissions: ['*'] }))._id), username: 'giver' };
+    const input = { coin: String(coin._id), amount: '12', direction: 'credit' as const, note: 'Contest prize', idempotencyKey: tap() };
+    await crashAt('gift:after-entry', () => adjustBalance(String(player._id), input, operator));
+    await sweepOnce(0);
+    await adjustBalance(String(player._id), input, operator);
+    const audits = await AuditEntryModel.find({ action: 'adjust', record: String(player._id) }).lean();
+    expect(audits).toEqual([expect.objectContaining({ username: 'giver', note: 'Contest prize', after: expect.objectContaining({ amount: '+12' }) })]);
+    expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('12'));
+  });
+});
