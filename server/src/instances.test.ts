@@ -54,6 +54,8 @@ function startInstance(mongoUrl: string): Promise<Instance> {
       TELEGRAM_API_ROOT: 'http://127.0.0.1:9',
       PUBLIC_URL: 'https://gift.test',
       LOG_LEVEL: 'info',
+      SWEEP_INTERVAL_MS: '300',
+      SWEEP_GRACE_MS: '1000',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -80,6 +82,15 @@ async function stop(child: ChildProcess) {
 }
 
 let instances: Instance[] = [];
+
+/** Polls until `done` holds, for up to 20 s. */
+async function waitFor(done: () => Promise<boolean>) {
+  for (let tries = 0; tries < 200; tries++) {
+    if (await done()) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('gave up waiting');
+}
 const pending = { entries: 0, approvals: 0 };
 let recoveredPlayers: Types.ObjectId[] = [];
 let recoveredCoin: Types.ObjectId;
@@ -132,23 +143,20 @@ afterAll(async () => {
 });
 
 describe('two server processes on one database', () => {
-  it('both run the start-up work one after the other: each pending entry and approval is finished once, one super-admin exists', async () => {
-    const reports = instances.map(
-      (instance) => instance.logs.find((entry) => entry.msg === 'start-up recovery finished')?.recovered as { ledgerEntries: number; approvals: number },
+  it('their sweeps finish each pending entry and approval a crash left exactly once between them, and one super-admin exists', async () => {
+    await waitFor(async () => (await LedgerEntryModel.countDocuments({ state: 'pending' })) === 0 && !(await UserMissionModel.exists({ awaitingCredit: true })));
+    const reports = instances.flatMap((instance) =>
+      instance.logs.filter((entry) => entry.msg === 'recovery sweep finished interrupted operations').map((entry) => entry.recovered as Record<string, number>),
     );
-    expect(reports.every(Boolean)).toBe(true);
-    // one instance finished everything; the other, started at the same moment, found nothing left
-    expect(reports.map((r) => r.ledgerEntries).sort((a, b) => a - b)).toEqual([0, pending.entries]);
-    expect(reports.map((r) => r.approvals).sort((a, b) => a - b)).toEqual([0, pending.approvals]);
-
-    expect(await LedgerEntryModel.countDocuments({ state: 'pending' })).toBe(0);
+    // between them, the two instances finished every one exactly once
+    expect(reports.reduce((sum, r) => sum + (r.pendingEntries ?? 0), 0)).toBe(pending.entries);
+    expect(reports.reduce((sum, r) => sum + (r.missions ?? 0), 0)).toBe(pending.approvals);
     for (const player of recoveredPlayers) {
       const balances = await expectLedgerMatchesBalances(player);
       // 20 credits of 1.5 and one approved mission of 4, each once
       expect(balances.get(String(recoveredCoin))).toBe(toMicros('34'));
       expect((await UserModel.findById(player).lean())!.doneMissionsCount).toBe(1);
     }
-    expect(await UserMissionModel.countDocuments({ awaitingCredit: true })).toBe(0);
     expect(await AccountModel.countDocuments({ username: OPS.username })).toBe(1);
     expect(await JobLeaseModel.findOne({ name: 'start-up' }).lean()).toMatchObject({ holder: null });
   });
@@ -204,5 +212,20 @@ describe('two server processes on one database', () => {
     expect(await LedgerEntryModel.countDocuments({ user: player._id, reason: 'mission' })).toBe(1);
     expect(await UserMissionModel.findOne({ user: player._id, mission: mission._id }).lean()).toMatchObject({ status: 'done' });
     expect(await BalanceModel.countDocuments({ user: player._id })).toBe(1);
+  });
+  it('with one instance killed mid-sweep and left down, the other finishes its work within seconds', async () => {
+    const [survivor, victim] = [instances[0]!, spawned[1]!];
+    const exited = once(victim, 'exit');
+    victim.kill('SIGKILL');
+    await exited;
+    // as if it died holding the sweep's lease
+    await JobLeaseModel.updateOne({ name: 'recovery-sweep' }, { $set: { holder: 'killed-instance', heldUntil: new Date(Date.now() + 600) } }, { upsert: true });
+    const [coin, player] = await Promise.all([createCoin(), createPlayer()]);
+    await LedgerEntryModel.create({ user: player._id, coin: coin._id, amount: Number(toMicros('14')), reason: 'gift', idempotencyKey: `left-by-killed:${player.id}` });
+    const started = Date.now();
+    await waitFor(async () => (await LedgerEntryModel.countDocuments({ state: 'pending' })) === 0);
+    console.log(`the survivor finished the killed instance's pending entry ${Date.now() - started} ms after it was left (sweep every 300 ms, grace 1 s)`);
+    expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('14'));
+    expect(survivor.logs.some((entry) => entry.msg === 'recovery sweep finished interrupted operations')).toBe(true);
   });
 });
