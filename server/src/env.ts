@@ -41,7 +41,11 @@ const envSchema = z
     ADMIN_PASSWORD: z.string().min(10, 'ADMIN_PASSWORD must be at least 10 characters').optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** How often the recovery sweep runs, and how old an unfinished operation must be before it finishes it. */
-    SWEEP_INTERVAL_MS: z.coerce.number({ message: 'SWEEP_INTERVAL_MS must be a number' }).int().min(100, 'SWEEP_INTERVAL_MS must be at least 100').default(5_000),
+    SWEEP_INTERVAL_MS: z.coerce
+      .number({ message: 'SWEEP_INTERVAL_MS must be a number' })
+      .int()
+      .min(100, 'SWEEP_INTERVAL_MS must be at least 100')
+      .default(5_000),
     SWEEP_GRACE_MS: z.coerce.number({ message: 'SWEEP_GRACE_MS must be a number' }).int().min(0, 'SWEEP_GRACE_MS must be 0 or more').default(10_000),
     /** Which reverse proxies may name the client's address in X-Forwarded-For: none unless configured. */
     TRUST_PROXY: z

@@ -144,7 +144,9 @@ afterAll(async () => {
 
 describe('two server processes on one database', () => {
   it('their sweeps finish each pending entry and approval a crash left exactly once between them, and one super-admin exists', async () => {
-    await waitFor(async () => (await LedgerEntryModel.countDocuments({ state: 'pending' })) === 0 && !(await UserMissionModel.exists({ awaitingCredit: true })));
+    await waitFor(
+      async () => (await LedgerEntryModel.countDocuments({ state: 'pending' })) === 0 && !(await UserMissionModel.exists({ awaitingCredit: true })),
+    );
     const reports = instances.flatMap((instance) =>
       instance.logs.filter((entry) => entry.msg === 'recovery sweep finished interrupted operations').map((entry) => entry.recovered as Record<string, number>),
     );
@@ -221,7 +223,13 @@ describe('two server processes on one database', () => {
     // as if it died holding the sweep's lease
     await JobLeaseModel.updateOne({ name: 'recovery-sweep' }, { $set: { holder: 'killed-instance', heldUntil: new Date(Date.now() + 600) } }, { upsert: true });
     const [coin, player] = await Promise.all([createCoin(), createPlayer()]);
-    await LedgerEntryModel.create({ user: player._id, coin: coin._id, amount: Number(toMicros('14')), reason: 'gift', idempotencyKey: `left-by-killed:${player.id}` });
+    await LedgerEntryModel.create({
+      user: player._id,
+      coin: coin._id,
+      amount: Number(toMicros('14')),
+      reason: 'gift',
+      idempotencyKey: `left-by-killed:${player.id}`,
+    });
     const started = Date.now();
     await waitFor(async () => (await LedgerEntryModel.countDocuments({ state: 'pending' })) === 0);
     console.log(`the survivor finished the killed instance's pending entry ${Date.now() - started} ms after it was left (sweep every 300 ms, grace 1 s)`);

@@ -11,7 +11,7 @@ import { BalanceModel, LedgerEntryModel } from './ledger.models';
  * read the entry as pending a moment earlier could still try to apply it, and the key refuses it; a call
  * that stalls this long has long since timed out. Keys of entries not yet posted are never forgotten.
  */
-export const KEY_RELEASE_AFTER_MS = 10 * 60_000;
+const KEY_RELEASE_AFTER_MS = 10 * 60_000;
 
 export interface PostEntry {
   userId: Id;

@@ -9,8 +9,8 @@ import { recoverGiftAudits } from '../users/balanceAdjustment.service';
 import { recoverWithdrawals } from '../withdrawals/withdrawals.service';
 
 /** How often every instance offers to sweep, and how old an unfinished operation must be before the sweep finishes it. */
-export const SWEEP_INTERVAL_MS = 5_000;
-export const SWEEP_GRACE_MS = 10_000;
+const SWEEP_INTERVAL_MS = 5_000;
+const SWEEP_GRACE_MS = 10_000;
 const SWEEP_LEASE = 'recovery-sweep';
 
 export type SweepReport = Record<string, number>;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Address } from '@ton/core';
+import type { Types } from 'mongoose';
 import { toMicros } from '@gift/shared';
 import { onFault, type FaultPoint } from '../../lib/faults';
 import { createCoin, createPlayer, fund, playerCaller } from '../../../test/factories';
@@ -51,7 +52,7 @@ async function crashAt(point: FaultPoint, operation: () => Promise<unknown>) {
 
 const tap = () => `tap-${randomBytes(6).toString('hex')}`;
 
-async function linkWallet(userId: unknown) {
+async function linkWallet(userId: Types.ObjectId) {
   const raw = `0:${randomBytes(32).toString('hex')}`;
   await WalletLinkModel.create({ address: raw, user: userId, network: '-239' });
   return Address.parse(raw).toString({ bounceable: false });
@@ -148,7 +149,12 @@ describe('withdrawals across a crash', () => {
     const requested = await playerCaller(player).withdrawals.request({ coinId: String(coin._id), amount: '40', idempotencyKey: tap() });
     const operator = await AccountModel.create({ username: `ops-${randomBytes(3).toString('hex')}`, passwordHash: 'x', permissions: ['*'] });
     const reject = () =>
-      processWithdrawal({ withdrawalId: requested.id, review: { status: 'rejected', rejectReason: 'Wrong address' }, accountId: operator._id, now: new Date() });
+      processWithdrawal({
+        withdrawalId: requested.id,
+        review: { status: 'rejected', rejectReason: 'Wrong address' },
+        accountId: operator._id,
+        now: new Date(),
+      });
     await crashAt(point, reject);
     await sweepOnce(0);
     // a second click afterwards changes nothing
@@ -186,7 +192,9 @@ describe('stakes across a crash', () => {
     const { coin, offer } = await stakingOffer();
     const player = await createPlayer();
     await fund(player._id, coin._id, '100');
-    await crashAt('stake:after-record', () => playerCaller(player).staking.stake({ stakingCoinId: String(offer._id), amount: '90', duration: 'week', idempotencyKey: tap() }));
+    await crashAt('stake:after-record', () =>
+      playerCaller(player).staking.stake({ stakingCoinId: String(offer._id), amount: '90', duration: 'week', idempotencyKey: tap() }),
+    );
     await postEntry({ userId: player._id, coinId: coin._id, amount: -toMicros('50'), reason: 'gift', idempotencyKey: 'spent-first' });
     await sweepOnce(0);
     expect(await StakeModel.countDocuments({ user: player._id })).toBe(0);
@@ -198,7 +206,9 @@ describe('stakes across a crash', () => {
     const player = await createPlayer();
     await fund(player._id, coin._id, '500');
     const idempotencyKey = tap();
-    await crashAt('stake:after-record', () => playerCaller(player).staking.stake({ stakingCoinId: String(offer._id), amount: '100', duration: 'week', idempotencyKey }));
+    await crashAt('stake:after-record', () =>
+      playerCaller(player).staking.stake({ stakingCoinId: String(offer._id), amount: '100', duration: 'week', idempotencyKey }),
+    );
     await expect(
       playerCaller(player).staking.stake({ stakingCoinId: String(offer._id), amount: '400', duration: 'week', idempotencyKey }),
     ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
@@ -247,7 +257,13 @@ describe('missions, mining and referrals across a crash', () => {
     const coin = await createCoin();
     const player = await createPlayer();
     const endsAt = new Date(Date.now() - 60_000);
-    await MiningSessionModel.create({ user: player._id, coin: coin._id, amount: Number(toMicros('8')), startedAt: new Date(endsAt.getTime() - 3_600_000), endsAt });
+    await MiningSessionModel.create({
+      user: player._id,
+      coin: coin._id,
+      amount: Number(toMicros('8')),
+      startedAt: new Date(endsAt.getTime() - 3_600_000),
+      endsAt,
+    });
     await crashAt(point, () => playerCaller(player).mining.move());
     await sweepOnce(0);
     await expect(playerCaller(player).mining.move()).rejects.toMatchObject({ message: 'Nothing to move' });

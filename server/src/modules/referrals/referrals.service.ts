@@ -6,7 +6,16 @@ import { getAppConfig } from '../config/config.service';
 import { postEntry } from '../ledger/ledger.service';
 import { notify } from '../notifications/notifications.service';
 import { faultPoint } from '../../lib/faults';
-import { countFriendsOf, countInvite, friendsPageOf, playerNames, referralToFinish, referrerWithCode, settleReferral, unfinishedReferrals } from '../users/players.service';
+import {
+  countFriendsOf,
+  countInvite,
+  friendsPageOf,
+  playerNames,
+  referralToFinish,
+  referrerWithCode,
+  settleReferral,
+  unfinishedReferrals,
+} from '../users/players.service';
 import type { UserDocument } from '../users/players.service';
 
 /** What a `startapp` / `start` parameter may look like (Telegram allows A-Z a-z 0-9 _ -, up to 64). */

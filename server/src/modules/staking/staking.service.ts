@@ -174,7 +174,12 @@ export async function stake(userId: Id, input: StakeTerms & { idempotencyKey: st
   }
   // the upsert inserted or found it, so only a deletion in between (a refused debit) leaves nothing
   if (!saved) throw new AppError('INSUFFICIENT_BALANCE');
-  if (String(saved.stakingCoin) !== String(offer._id) || String(saved.coin) !== String(offer.coin) || saved.amount !== record.amount || saved.duration !== terms.duration)
+  if (
+    String(saved.stakingCoin) !== String(offer._id) ||
+    String(saved.coin) !== String(offer.coin) ||
+    saved.amount !== record.amount ||
+    saved.duration !== terms.duration
+  )
     throw badInput({ idempotencyKey: 'This key was already used for a different stake' });
   faultPoint('stake:after-record');
   const opened = await finishStake(stakeId);
@@ -190,7 +195,7 @@ export async function stake(userId: Id, input: StakeTerms & { idempotencyKey: st
  *   scheduled, and it opens; when the balance cannot cover it the record is removed (null);
  * - claimed and not paid out: principal plus profit is credited under `unstake:<stakeId>`.
  */
-export async function finishStake(stakeId: Id): Promise<StakeRow | null> {
+async function finishStake(stakeId: Id): Promise<StakeRow | null> {
   let current = await StakeModel.findById(stakeId).lean<StakeRow>();
   if (current?.state === 'opening') {
     try {
@@ -244,8 +249,12 @@ export async function finishStake(stakeId: Id): Promise<StakeRow | null> {
 export async function recoverStakes(olderThanMs = 30_000): Promise<number> {
   const before = new Date(Date.now() - olderThanMs);
   const [opening, claimed] = await Promise.all([
-    StakeModel.find({ state: 'opening', createdAt: { $lte: before } }, { _id: 1 }).limit(500).lean(),
-    StakeModel.find({ paidOut: false, claimedAt: { $lte: before } }, { _id: 1 }).limit(500).lean(),
+    StakeModel.find({ state: 'opening', createdAt: { $lte: before } }, { _id: 1 })
+      .limit(500)
+      .lean(),
+    StakeModel.find({ paidOut: false, claimedAt: { $lte: before } }, { _id: 1 })
+      .limit(500)
+      .lean(),
   ]);
   for (const { _id } of [...opening, ...claimed]) await finishStake(_id);
   return opening.length + claimed.length;

@@ -86,7 +86,7 @@ async function returnAmount(withdrawal: WithdrawalDocument) {
  *   balance cannot cover it (INSUFFICIENT_BALANCE);
  * - a decision (`settled: false`): a rejection's amount goes back, the player is told, and it is settled.
  */
-export async function finishWithdrawal(withdrawalId: Id): Promise<WithdrawalDocument | null> {
+async function finishWithdrawal(withdrawalId: Id): Promise<WithdrawalDocument | null> {
   let current = await WithdrawalModel.findById(withdrawalId);
   if (current?.status === 'pending' && current.amountTaken !== true) {
     try {
@@ -112,8 +112,12 @@ export async function finishWithdrawal(withdrawalId: Id): Promise<WithdrawalDocu
 export async function recoverWithdrawals(olderThanMs = 30_000): Promise<number> {
   const before = new Date(Date.now() - olderThanMs);
   const [requests, decisions] = await Promise.all([
-    WithdrawalModel.find({ amountTaken: false, status: 'pending', createdAt: { $lte: before } }, { _id: 1 }).limit(500).lean(),
-    WithdrawalModel.find({ settled: false, processedAt: { $lte: before } }, { _id: 1 }).limit(500).lean(),
+    WithdrawalModel.find({ amountTaken: false, status: 'pending', createdAt: { $lte: before } }, { _id: 1 })
+      .limit(500)
+      .lean(),
+    WithdrawalModel.find({ settled: false, processedAt: { $lte: before } }, { _id: 1 })
+      .limit(500)
+      .lean(),
   ]);
   let finished = 0;
   for (const { _id } of [...requests, ...decisions]) {
