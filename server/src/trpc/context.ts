@@ -28,7 +28,7 @@ export function createContextInner(options: Partial<ContextInner> & Pick<Context
 /** The tRPC adapter's context: reads the player's credential from the request. */
 export async function createContext({ req, res }: { req: Request; res: Response }, env: Env, logger?: Logger): Promise<ContextInner> {
   // a database that cannot answer fails the player's calls with 503 (protectedProcedure), not the whole batch with 500
-  const auth = await authenticatePlayer(req.get('authorization'), env, new Date()).catch((error: unknown) => {
+  const auth = await authenticatePlayer(req.get('authorization'), env, new Date(), logger).catch((error: unknown) => {
     if (!isDatabaseUnavailable(error)) throw error;
     return { user: null, error: 'UNAVAILABLE' as const };
   });
