@@ -17,7 +17,7 @@ export function withDatabaseName(uri: string, name: string): string {
  * connection attempt to a hung database; the client retries on 503 instead. Any of these may be set in
  * MONGO_URL's query instead (`?socketTimeoutMS=30000`): the query wins.
  */
-export const DATABASE_OPTIONS = { serverSelectionTimeoutMS: 5_000, connectTimeoutMS: 2_000, socketTimeoutMS: 5_000, maxAdaptiveRetries: 0 } as const;
+const DATABASE_OPTIONS = { serverSelectionTimeoutMS: 5_000, connectTimeoutMS: 2_000, socketTimeoutMS: 5_000, maxAdaptiveRetries: 0 } as const;
 
 /**
  * The product's connection options for `uri`: the options above, except those its query names, and no buffering
