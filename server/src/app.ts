@@ -3,12 +3,13 @@ import path from 'node:path';
 import compression from 'compression';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
-import mongoose from 'mongoose';
 import { pinoHttp } from 'pino-http';
 import * as trpcExpress from '@trpc/server/adapters/express';
 import { ERROR_MESSAGES, TRPC_MAX_BATCH_SIZE } from '@gift/shared';
 import type { Env } from './env';
-import { AppError } from './lib/errors';
+import { checkDatabase } from './db/connect';
+import { isDatabaseUnavailable } from './db/mongoErrors';
+import { AppError, databaseUnavailable } from './lib/errors';
 import { checkJsonDepth, jsonBody, tooDeep, TOO_DEEP } from './lib/jsonBody';
 import { createLogger, requestLogging, type Logger } from './lib/logger';
 import { requireAccount } from './rest/adminAuth';
@@ -99,17 +100,13 @@ export function createApp(options: AppOptions): Express {
   app.use(compression());
   app.use(pinoHttp(requestLogging(logger)));
 
+  // a database that is down or hung answers within the ping's time limit, with the reason
   app.get('/healthz', async (_req, res) => {
-    const up = mongoose.connection.readyState === mongoose.ConnectionStates.connected;
-    let database = up ? 'up' : 'down';
-    if (up) {
-      try {
-        await mongoose.connection.db!.admin().command({ ping: 1 });
-      } catch {
-        database = 'down';
-      }
-    }
-    res.status(database === 'up' ? 200 : 503).json({ status: database === 'up' ? 'ok' : 'degraded', database, uptime: Math.round(process.uptime()) });
+    const database = await checkDatabase();
+    const uptime = Math.round(process.uptime());
+    if (database.up) return void res.json({ status: 'ok', database: 'up', uptime });
+    res.set('Retry-After', '5');
+    res.status(503).json({ status: 'degraded', database: 'down', reason: database.reason, uptime });
   });
 
   app.get('/tonconnect-manifest.json', (req, res) => {
@@ -148,6 +145,12 @@ export function createApp(options: AppOptions): Express {
       createContext: (opts) => createContext(opts, env, logger),
       onError: ({ error, path: procedure }) => {
         if (error.code === 'INTERNAL_SERVER_ERROR') logger.error({ err: error.cause ?? error, procedure }, 'tRPC call failed');
+        if (error.cause instanceof AppError && error.cause.code === 'UNAVAILABLE') logger.warn({ err: error.cause.cause, procedure }, 'database unavailable');
+      },
+      // a 429 or 503 says when to try again (a batch: the longest wait of its calls)
+      responseMeta: ({ errors }) => {
+        const retryAfter = Math.max(0, ...errors.map((error) => (error.cause instanceof AppError ? (error.cause.retryAfterSeconds ?? 0) : 0)));
+        return retryAfter ? { headers: { 'Retry-After': String(retryAfter) } } : {};
       },
     }),
   );
@@ -172,8 +175,11 @@ export function createApp(options: AppOptions): Express {
   const handleError: ErrorRequestHandler = (caught, req, res, _next) => {
     // whatever a handler or body parser threw: only these two fields are read
     const error = caught as { status?: unknown; type?: unknown } | null | undefined;
-    if (caught instanceof AppError) {
-      res.status(caught.status).json({ message: caught.message, code: caught.code, ...(caught.fieldErrors ? { errors: caught.fieldErrors } : {}) });
+    const appError = caught instanceof AppError ? caught : isDatabaseUnavailable(caught) ? databaseUnavailable(caught) : undefined;
+    if (appError) {
+      if (appError.code === 'UNAVAILABLE') req.log?.warn({ err: appError.cause }, 'database unavailable');
+      if (appError.retryAfterSeconds) res.set('Retry-After', String(appError.retryAfterSeconds));
+      res.status(appError.status).json({ message: appError.message, code: appError.code, ...(appError.fieldErrors ? { errors: appError.fieldErrors } : {}) });
       return;
     }
     const status = typeof error?.status === 'number' ? error.status : 500;

@@ -37,6 +37,7 @@ export const ERROR_MESSAGES = {
   WITHDRAWAL_PROCESSED: 'This withdrawal has already been processed',
   RATE_LIMITED: 'Too many requests, try again later',
   NOT_CONFIGURED: 'This feature is not configured yet',
+  UNAVAILABLE: 'The service is briefly unavailable, try again in a few seconds',
   INTERNAL: 'Something went wrong',
 } as const;
 export type ErrorCode = keyof typeof ERROR_MESSAGES;

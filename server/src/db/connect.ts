@@ -1,5 +1,7 @@
-import mongoose from 'mongoose';
+import { setTimeout as delay } from 'node:timers/promises';
+import mongoose, { type ConnectOptions } from 'mongoose';
 import { EnvError, type Env } from '../env';
+import { isDatabaseUnavailable } from './mongoErrors';
 import type { Logger } from '../lib/logger';
 
 /** mongodb://host:port/?opts + name -> mongodb://host:port/name?opts */
@@ -7,6 +9,49 @@ export function withDatabaseName(uri: string, name: string): string {
   const [base, query] = uri.split('?');
   return `${base!.replace(/\/$/, '')}/${name}${query ? `?${query}` : ''}`;
 }
+
+/**
+ * How long a call waits for the database before it is answered 503: to find a server (down, cut off), to open a
+ * connection, and for an answer on an open one (hung). The driver retries a failed read or write once (the
+ * standard retry); its retries for an overloaded server (MongoDB 9 on Atlas) are off, as each would add another
+ * connection attempt to a hung database; the client retries on 503 instead. Any of these may be set in
+ * MONGO_URL's query instead (`?socketTimeoutMS=30000`): the query wins.
+ */
+const DATABASE_OPTIONS = { serverSelectionTimeoutMS: 5_000, connectTimeoutMS: 2_000, socketTimeoutMS: 5_000, maxAdaptiveRetries: 0 } as const;
+
+/**
+ * The product's connection options for `uri`: the options above, except those its query names, and no buffering
+ * (mongoose would otherwise hold every call for 10 s while it considers itself disconnected).
+ */
+export function connectionOptions(uri: string): ConnectOptions {
+  const named = new Set([...new URLSearchParams(uri.split('?')[1] ?? '').keys()].map((name) => name.toLowerCase()));
+  const chosen = Object.entries(DATABASE_OPTIONS).filter(([name]) => !named.has(name.toLowerCase()));
+  return { ...Object.fromEntries(chosen), bufferCommands: false };
+}
+
+const PING_TIMEOUT_MS = 2_000;
+
+/** The health check's view of the database: a ping answered within 2 s, or why not. */
+export async function checkDatabase(): Promise<{ up: true } | { up: false; reason: string }> {
+  // pinged even while mongoose counts itself disconnected: the ping makes the driver look for the database at once
+  const db = mongoose.connection.db;
+  if (!db) return { up: false, reason: 'not connected' };
+  const timeout = new AbortController();
+  const ping = db
+    .admin()
+    .command({ ping: 1 })
+    .then(() => ({ up: true }) as const)
+    .catch((error: unknown) => ({ up: false, reason: `ping failed: ${(error as Error).message}` }) as const);
+  const late = delay(PING_TIMEOUT_MS, { up: false, reason: `no answer to a ping within ${PING_TIMEOUT_MS} ms` } as const, { signal: timeout.signal });
+  try {
+    return await Promise.race([ping, late]);
+  } finally {
+    timeout.abort();
+  }
+}
+
+/** Start-up waits this long for a database that is not reachable yet (starting beside the app), trying again every few seconds. */
+const CONNECT_PATIENCE_MS = 60_000;
 
 export interface Database {
   uri: string;
@@ -36,7 +81,17 @@ export async function connectDatabase(env: Env, logger: Logger): Promise<Databas
     stopEmbedded = embedded.stop;
   }
   mongoose.set('strictQuery', true);
-  await mongoose.connect(uri, { serverSelectionTimeoutMS: 10_000 });
+  const giveUpAt = Date.now() + CONNECT_PATIENCE_MS;
+  for (;;) {
+    try {
+      await mongoose.connect(uri, connectionOptions(uri));
+      break;
+    } catch (error) {
+      if (!isDatabaseUnavailable(error) || Date.now() > giveUpAt) throw error;
+      logger.warn({ err: error }, 'database not reachable yet, trying again');
+      await delay(1_000);
+    }
+  }
   await mongoose.connection.syncIndexes().catch((error) => logger.warn({ err: error }, 'could not sync indexes'));
   logger.info({ database: kind }, kind === 'external' ? 'connected to MongoDB' : `started embedded database (${kind})`);
   return {

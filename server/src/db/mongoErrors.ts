@@ -2,3 +2,34 @@
 export function isDuplicateKey(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: number }).code === 11000;
 }
+
+/** Driver errors that mean the database could not be reached or did not answer in time (mongoose wraps some under its own names). */
+const UNREACHABLE = new Set([
+  'MongoNetworkError',
+  'MongoNetworkTimeoutError',
+  'MongoServerSelectionError',
+  'MongooseServerSelectionError',
+  'MongoNotConnectedError',
+  'MongoTopologyClosedError',
+  'MongoServerClosedError',
+  'MongoPoolClearedError',
+  'MongoWaitQueueTimeoutError',
+  'MongoOperationTimeoutError',
+]);
+/** Server answers of a database that is stopping, failing over or out of time: MaxTimeMSExpired, ExceededTimeLimit, ShutdownInProgress, PrimarySteppedDown, NotWritablePrimary, InterruptedAtShutdown, InterruptedDueToReplStateChange, NotPrimaryNoSecondaryOk, NotPrimaryOrSecondary. */
+const UNAVAILABLE_CODES = new Set([50, 262, 91, 189, 10107, 11600, 11602, 13435, 13436]);
+
+/**
+ * Whether an error says the database is down, unreachable, hung or failing over, rather than that the request
+ * was wrong: such a call is answered 503 with a retry hint. Mongoose's own "buffering timed out" is one of them.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let cause = error, depth = 0; typeof cause === 'object' && cause !== null && depth < 5; depth++) {
+    const { name, code, message } = cause as { name?: unknown; code?: unknown; message?: unknown };
+    if (typeof name === 'string' && UNREACHABLE.has(name)) return true;
+    if (typeof code === 'number' && UNAVAILABLE_CODES.has(code)) return true;
+    if (name === 'MongooseError' && typeof message === 'string' && message.includes('buffering timed out')) return true;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return false;
+}

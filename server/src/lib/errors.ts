@@ -1,5 +1,8 @@
 import { ERROR_MESSAGES, formatMessage, type ErrorCode } from '@gift/shared';
 
+/** Seconds a client waits before retrying a call the database could not serve: about the time the driver takes to notice it is back. */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
+
 /** How each error code maps to HTTP; the tRPC and REST doors both read this one table. */
 const HTTP_STATUS: Record<ErrorCode, number> = {
   BAD_INPUT: 400,
@@ -36,11 +39,15 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   WITHDRAWAL_PROCESSED: 409,
   RATE_LIMITED: 429,
   NOT_CONFIGURED: 503,
+  UNAVAILABLE: 503,
   INTERNAL: 500,
 };
 
 /** The one error domain code throws: a code, a message a player can read, and optional params/field errors. */
 export class AppError extends Error {
+  /** Seconds after which the same call may succeed; both doors send it as `Retry-After`. */
+  retryAfterSeconds?: number;
+
   constructor(
     readonly code: ErrorCode,
     readonly params: Record<string, string | number> = {},
@@ -48,6 +55,7 @@ export class AppError extends Error {
   ) {
     super(formatMessage(ERROR_MESSAGES[code], params));
     this.name = 'AppError';
+    if (code === 'UNAVAILABLE') this.retryAfterSeconds = DATABASE_RETRY_AFTER_SECONDS;
   }
 
   get status(): number {
@@ -65,5 +73,19 @@ export function badInput(fieldErrors: Record<string, string>, message: string = 
 export function forbidden(message: string): AppError {
   const error = new AppError('FORBIDDEN');
   error.message = message;
+  return error;
+}
+
+/** 429 with the seconds until the limit's window ends. */
+export function tooManyRequests(retryAfterSeconds: number): AppError {
+  const error = new AppError('RATE_LIMITED');
+  error.retryAfterSeconds = retryAfterSeconds;
+  return error;
+}
+
+/** 503 for a call the database could not serve in time (down, unreachable or hung), keeping the driver's error for the log. */
+export function databaseUnavailable(cause: unknown): AppError {
+  const error = new AppError('UNAVAILABLE');
+  error.cause = cause;
   return error;
 }

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { INIT_DATA_MAX_AGE_SECONDS } from '@gift/shared';
+import type { Logger } from './logger';
 
 /**
  * Checks the raw `initData` a Mini App launch hands to the client, as Telegram documents it:
@@ -8,8 +9,14 @@ import { INIT_DATA_MAX_AGE_SECONDS } from '@gift/shared';
  * Only this signed string is trusted; `initDataUnsafe` never reaches the server.
  */
 
-/** Clocks of phones and servers drift; a launch signed up to this far "in the future" is still accepted. */
-const INIT_DATA_CLOCK_SKEW_SECONDS = 60;
+/**
+ * Telegram signs `auth_date` with its own clock: a launch signed up to this far "in the future" is accepted, so a
+ * server whose clock runs a few minutes behind still lets players in. Beyond it, the launch is refused.
+ */
+const INIT_DATA_CLOCK_SKEW_SECONDS = 10 * 60;
+/** A launch signed further ahead than this says this server's clock is behind: the log says so (once a minute at most). */
+const CLOCK_BEHIND_WARNING_SECONDS = 60;
+let lastClockWarningAt = Number.NEGATIVE_INFINITY;
 
 const launchUserSchema = z.looseObject({
   id: z.number().int().positive(),
@@ -97,4 +104,18 @@ export function verifyInitData(raw: string, botToken: string, now: Date): Telegr
   const launch: TelegramLaunch = { ...Object.fromEntries(fields), user, auth_date: authDate };
   delete launch.hash;
   return launch;
+}
+
+/**
+ * Logs a warning when Telegram signed `launch` more than a minute ahead of this server's clock, at most once a
+ * minute: the launch is accepted, but the server's time (NTP) needs a look before the gap reaches the limit.
+ */
+export function warnIfClockBehind(launch: TelegramLaunch, now: Date, logger: Logger | undefined): void {
+  const aheadSeconds = launch.auth_date - Math.floor(now.getTime() / 1000);
+  if (aheadSeconds <= CLOCK_BEHIND_WARNING_SECONDS || Math.abs(now.getTime() - lastClockWarningAt) < 60_000) return;
+  lastClockWarningAt = now.getTime();
+  logger?.warn(
+    { aheadSeconds, acceptedUpToSeconds: INIT_DATA_CLOCK_SKEW_SECONDS },
+    `this server's clock is about ${aheadSeconds} s behind Telegram's (a launch was signed in its future); launches are refused beyond ${INIT_DATA_CLOCK_SKEW_SECONDS} s: check the server's time sync (NTP)`,
+  );
 }

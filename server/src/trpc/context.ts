@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import type { ErrorCode } from '@gift/shared';
+import { isDatabaseUnavailable } from '../db/mongoErrors';
 import type { Env } from '../env';
 import type { Logger } from '../lib/logger';
 import type { UserDocument } from '../modules/users/user.model';
@@ -26,7 +27,11 @@ export function createContextInner(options: Partial<ContextInner> & Pick<Context
 
 /** The tRPC adapter's context: reads the player's credential from the request. */
 export async function createContext({ req, res }: { req: Request; res: Response }, env: Env, logger?: Logger): Promise<ContextInner> {
-  const auth = await authenticatePlayer(req.get('authorization'), env, new Date());
+  // a database that cannot answer fails the player's calls with 503 (protectedProcedure), not the whole batch with 500
+  const auth = await authenticatePlayer(req.get('authorization'), env, new Date(), logger).catch((error: unknown) => {
+    if (!isDatabaseUnavailable(error)) throw error;
+    return { user: null, error: 'UNAVAILABLE' as const };
+  });
   const tasks: Array<() => Promise<unknown>> = [];
   // 'close' comes once the answer is out, or the client went away: either way the task runs
   res.once('close', () => {

@@ -2,7 +2,8 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import superjson from 'superjson';
 import { z, ZodError } from 'zod';
 import { ERROR_MESSAGES } from '@gift/shared';
-import { AppError } from '../lib/errors';
+import { isDatabaseUnavailable } from '../db/mongoErrors';
+import { AppError, databaseUnavailable } from '../lib/errors';
 import { enforceRateLimit, type RateLimit } from '../modules/rateLimits/rateLimit.service';
 import type { Context } from './context';
 
@@ -52,12 +53,13 @@ const t = initTRPC.context<Context>().create({
   },
 });
 
-/** Turns the domain's AppError into a TRPCError with the matching status, keeping it as the cause. */
+/** Turns the domain's AppError (and a database that could not answer: 503) into a TRPCError with the matching status, keeping it as the cause. */
 const domainErrors = t.middleware(async ({ next }) => {
   const result = await next();
-  if (!result.ok && result.error.cause instanceof AppError) {
-    const cause = result.error.cause;
-    throw new TRPCError({ code: trpcCodeFor(cause.status), message: cause.message, cause });
+  if (!result.ok) {
+    const failure = result.error.cause;
+    const cause = failure instanceof AppError ? failure : isDatabaseUnavailable(failure) ? databaseUnavailable(failure) : undefined;
+    if (cause) throw new TRPCError({ code: trpcCodeFor(cause.status), message: cause.message, cause });
   }
   return result;
 });

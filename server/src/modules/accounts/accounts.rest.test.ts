@@ -86,6 +86,30 @@ describe('sign-in rate limit', () => {
     expect(otherUser.status).toBe(200);
   });
 
+  it('lets 20 simultaneous right sign-ins from one address all in, and counts none of them toward the lockout', async () => {
+    const app = newApp();
+    const { account } = await createOperator();
+    const signIn = (password: string) => request(app).post('/api/admin/login').send({ username: account.username, password });
+    const answers = await Promise.all(Array.from({ length: 20 }, () => signIn(OPERATOR_PASSWORD)));
+    expect(answers.map((res) => res.status)).toEqual(Array(20).fill(200));
+    // the office's sign-ins left the whole allowance of failures
+    for (let i = 0; i < 10; i++) expect((await signIn(`guess number ${i}`)).status).toBe(401);
+    const blocked = await signIn(OPERATOR_PASSWORD);
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('checks at most 10 of 25 simultaneous wrong passwords, refuses the rest with 429, and then the right one too', async () => {
+    const app = newApp();
+    const { account } = await createOperator();
+    const signIn = (password: string) => request(app).post('/api/admin/login').send({ username: account.username, password });
+    const answers = await Promise.all(Array.from({ length: 25 }, (_, i) => signIn(`guess number ${i}`)));
+    const statuses = answers.map((res) => res.status);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(15);
+    expect((await signIn(OPERATOR_PASSWORD)).status).toBe(429);
+  });
+
   it('does not count successful sign-ins', async () => {
     const app = newApp();
     const { account } = await createOperator();

@@ -1,55 +1,65 @@
-import { Router, type Request, type Response } from 'express';
-import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
-import { ERROR_MESSAGES, loginInput } from '@gift/shared';
+import { Router } from 'express';
+import { ipKeyGenerator } from 'express-rate-limit';
+import { loginInput } from '@gift/shared';
 import type { Env } from '../../env';
+import { AppError, tooManyRequests } from '../../lib/errors';
 import { requireAccount } from '../../rest/adminAuth';
 import { validate } from '../../rest/resource';
-import { MongoRateLimitStore } from '../rateLimits/rateLimit.service';
+import { countHit, hitsSoFar, type RateLimit } from '../rateLimits/rateLimit.service';
 import { login } from './accounts.service';
 
-const WINDOW_MS = 15 * 60 * 1000;
-/** Failed sign-ins allowed per address and username, then per address over all usernames, in each window. */
-const FAILURES_PER_USERNAME = 10;
-const FAILURES_PER_ADDRESS = 50;
+/** Failed sign-ins allowed per address and username, then per address over all usernames, in each 15-minute window. */
+const FAILURES_PER_USERNAME: RateLimit = { name: 'console-sign-in-username', limit: 10, windowSeconds: 15 * 60 };
+const FAILURES_PER_ADDRESS: RateLimit = { name: 'console-sign-in-address', limit: 50, windowSeconds: 15 * 60 };
 
-function tooManyRequests(_req: Request, res: Response) {
-  res.status(429).json({ message: ERROR_MESSAGES.RATE_LIMITED, code: 'RATE_LIMITED' });
+interface Lockout {
+  rule: RateLimit;
+  subject: string;
 }
 
-function usernameOf(req: Request): string {
-  const username = (req.body as { username?: unknown } | undefined)?.username;
-  return typeof username === 'string' ? username.trim().toLowerCase().slice(0, 64) : '';
+function secondsUntil(resetAt: Date, now: Date): number {
+  return Math.max(1, Math.ceil((resetAt.getTime() - now.getTime()) / 1000));
+}
+
+/** 429 once any of the counters holds as many failures as its limit allows; looking adds nothing. */
+async function refuseWhenLockedOut(lockouts: Lockout[], now: Date) {
+  const counts = await Promise.all(lockouts.map(({ rule, subject }) => hitsSoFar(rule, subject, now)));
+  const full = counts.find(({ count }, i) => count >= lockouts[i]!.rule.limit);
+  if (full) throw tooManyRequests(secondsUntil(full.resetAt, now));
+}
+
+/** Counts one failure on every counter; the failure that goes beyond a limit (a guess racing others) is answered 429 like the ones after it. */
+async function countFailure(lockouts: Lockout[], now: Date) {
+  const hits = await Promise.all(lockouts.map(({ rule, subject }) => countHit(rule, subject, now)));
+  const beyond = hits.find((hit) => !hit.allowed);
+  if (beyond) throw tooManyRequests(secondsUntil(beyond.resetAt, now));
 }
 
 /** Operators' sign-in (POST /login) and identity (GET /me), mounted before the console's token check. */
 export function adminLoginRouter(env: Env): Router {
   const router = Router();
-  // only failures count, so an operator who signs in is never locked out by their own successes;
-  // X-Forwarded-For is read only through TRUST_PROXY (req.ip), so its check would only warn about attackers
-  const limits = {
-    windowMs: WINDOW_MS,
-    skipSuccessfulRequests: true,
-    standardHeaders: 'draft-8' as const,
-    legacyHeaders: false,
-    handler: tooManyRequests,
-    validate: { xForwardedForHeader: false },
-  };
-  const perUsername = rateLimit({
-    ...limits,
-    limit: FAILURES_PER_USERNAME,
-    store: new MongoRateLimitStore('console-sign-in-username'),
-    keyGenerator: (req) => `${ipKeyGenerator(req.ip ?? '')}|${usernameOf(req)}`,
-  });
-  const perAddress = rateLimit({
-    ...limits,
-    limit: FAILURES_PER_ADDRESS,
-    store: new MongoRateLimitStore('console-sign-in-address'),
-    keyGenerator: (req) => ipKeyGenerator(req.ip ?? ''),
-  });
 
-  router.post('/login', perAddress, perUsername, async (req, res) => {
+  // Only failures count: an office signing in together, however many at once, never locks itself out, and a
+  // refused attempt is not a failure. The password is checked only below the limits, and a right password that
+  // finishes after guesses racing it reached a limit is refused too, so the limits bound guesses under any concurrency.
+  router.post('/login', async (req, res) => {
     const { username, password } = validate(loginInput, req.body);
-    res.json(await login(username, password, env.JWT_SECRET));
+    // IPv6 addresses count by their /64 (ipKeyGenerator), as one host holds a whole /64
+    const address = ipKeyGenerator(req.ip ?? '');
+    const lockouts: Lockout[] = [
+      { rule: FAILURES_PER_ADDRESS, subject: address },
+      { rule: FAILURES_PER_USERNAME, subject: `${address}|${username.trim().toLowerCase().slice(0, 64)}` },
+    ];
+    await refuseWhenLockedOut(lockouts, new Date());
+    let session: Awaited<ReturnType<typeof login>>;
+    try {
+      session = await login(username, password, env.JWT_SECRET);
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'INVALID_CREDENTIALS') await countFailure(lockouts, new Date());
+      throw error;
+    }
+    await refuseWhenLockedOut(lockouts, new Date());
+    res.json(session);
   });
 
   router.get('/me', requireAccount(env.JWT_SECRET), (req, res) => {

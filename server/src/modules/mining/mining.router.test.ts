@@ -89,3 +89,52 @@ describe('mining', () => {
     await expectLedgerMatchesBalances(player._id);
   }, 60_000);
 });
+
+describe('mining when the server clock steps', () => {
+  it('shows a moved session neither running nor ready after the clock steps back before its end, and Start begins the next', async () => {
+    await configureMining('8', 8);
+    const player = await createPlayer();
+    const at = (h: number) => playerCaller(player, { now: atHour(h) });
+    await at(0).mining.start();
+    await at(9).mining.move();
+
+    // the clock steps back 5 hours: the moved session would end "in 1 hour", but it is not running any more
+    expect(await at(4).mining.status()).toMatchObject({ active: null, readyToMove: 0 });
+    await at(4).mining.start();
+    expect((await at(5).mining.status()).active).toMatchObject({ startedAt: atHour(4)(), minedSoFar: '1' });
+  });
+
+  it('shows a session started "later" as running, just started, when the clock steps back before its start, and Start agrees', async () => {
+    await configureMining('8', 8);
+    const player = await createPlayer();
+    const at = (h: number) => playerCaller(player, { now: atHour(h) });
+    await at(10).mining.start();
+
+    const status = await at(7).mining.status();
+    expect(status.active).toMatchObject({ startedAt: atHour(10)(), minedSoFar: '0', remainingSeconds: 8 * 3600 });
+    await expect(at(7).mining.start()).rejects.toMatchObject({ cause: { code: 'MINING_ACTIVE' } });
+  });
+
+  it('agrees with Start at every step of a clock jumping back and forth, with moves in between', async () => {
+    const coin = await configureMining('8', 8);
+    const player = await createPlayer();
+    // hours of the server's clock, in the order it shows them; 'move' taps Move to Wallet at that time
+    const steps: Array<[number, 'move'?]> = [[0], [3], [9, 'move'], [2], [5], [14], [1, 'move'], [23, 'move'], [12], [40], [30], [31, 'move'], [50, 'move']];
+    for (const [hour, move] of steps) {
+      const at = playerCaller(player, { now: atHour(hour) });
+      if (move) await at.mining.move().catch((error: { cause?: { code?: string } }) => expect(error.cause?.code).toBe('NOTHING_TO_MOVE'));
+      const { active } = await at.mining.status();
+      const started = await at.mining.start().then(
+        () => true,
+        (error: { cause?: { code?: string } }) => (expect(error.cause?.code).toBe('MINING_ACTIVE'), false),
+      );
+      // running on the screen exactly when Start says so
+      expect(`${hour}h: ${active ? 'running' : 'idle'}`).toBe(`${hour}h: ${started ? 'idle' : 'running'}`);
+      expect((await at.mining.status()).active).not.toBeNull();
+    }
+    // every moved session was credited once
+    const moved = await MiningSessionModel.countDocuments({ user: player._id, movedAt: { $ne: null } });
+    expect(fromMicros(await balanceOf(player._id, coin._id))).toBe(String(8 * moved));
+    await expectLedgerMatchesBalances(player._id);
+  });
+});

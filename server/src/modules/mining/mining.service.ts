@@ -16,6 +16,15 @@ const MOVED_MESSAGE = 'Moved {count} mining rewards to wallet';
 /** The key only a running session of this player holds; the conditional write on it allows one at a time. */
 const runningSlot = (userId: Id) => `running:${userId}`;
 
+/**
+ * What "running" means, for the Earn screen and for Start alike: the session holding the player's slot, not moved,
+ * not ended by the server's clock. Its start time plays no part, so a clock stepped back before it (or a moved session
+ * that a clock stepped back would put "before its end") cannot make the two disagree.
+ */
+const runningFilter = (user: Types.ObjectId, now: Date) => ({ slot: runningSlot(user), movedAt: null, endsAt: { $gt: now } });
+/** Sessions holding the slot that are no longer running by that notion: they give it back before a Start. */
+const heldButNotRunning = (user: Types.ObjectId, now: Date) => ({ slot: runningSlot(user), $or: [{ endsAt: { $lte: now } }, { movedAt: { $ne: null } }] });
+
 interface SessionRow {
   _id: Types.ObjectId;
   coin: Types.ObjectId;
@@ -30,7 +39,9 @@ export interface CoinAmount {
 }
 
 function presentActive(session: SessionRow, now: Date) {
-  const progress = miningProgress({ startedAt: session.startedAt, endsAt: session.endsAt, amount: BigInt(session.amount) }, now);
+  // a clock stepped back before the start shows the session as just started, not longer than it lasts
+  const at = now < session.startedAt ? session.startedAt : now;
+  const progress = miningProgress({ startedAt: session.startedAt, endsAt: session.endsAt, amount: BigInt(session.amount) }, at);
   return {
     id: String(session._id),
     startedAt: session.startedAt,
@@ -57,9 +68,7 @@ export async function miningStatus(userId: Id, now: Date) {
   const user = objectId(userId);
   const [config, active, waiting] = await Promise.all([
     getAppConfig(),
-    MiningSessionModel.findOne({ user, startedAt: { $lte: now }, endsAt: { $gt: now } })
-      .sort({ startedAt: -1 })
-      .lean<SessionRow>(),
+    MiningSessionModel.findOne(runningFilter(user, now)).lean<SessionRow>(),
     MiningSessionModel.find({ user, movedAt: null, endsAt: { $lte: now } }, { coin: 1, amount: 1 }).lean<SessionRow[]>(),
   ]);
   const [coin, readyAmounts] = await Promise.all([
@@ -81,7 +90,7 @@ export async function miningStatus(userId: Id, now: Date) {
 /**
  * Start: one running session at a time. The session holds the player's running slot; a single
  * conditional upsert on that slot creates it only when no running session holds it, so simultaneous
- * taps start one. A finished session gives the slot back first.
+ * taps start one. A session that is no longer running (ended or moved) gives the slot back first.
  */
 export async function startMining(userId: Id, now: Date) {
   const config = await getAppConfig();
@@ -90,7 +99,7 @@ export async function startMining(userId: Id, now: Date) {
   if (!coin || amount <= 0n) throw new AppError('NOT_CONFIGURED');
   const user = objectId(userId);
   const slot = runningSlot(user);
-  await MiningSessionModel.updateMany({ slot, endsAt: { $lte: now } }, { $set: { slot: null } });
+  await MiningSessionModel.updateMany(heldButNotRunning(user, now), { $set: { slot: null } });
   const window = miningWindow(now, config.earnDurationHours);
   try {
     const result = await MiningSessionModel.findOneAndUpdate(

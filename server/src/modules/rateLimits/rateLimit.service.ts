@@ -1,4 +1,3 @@
-import type { IncrementResponse, Options, Store } from 'express-rate-limit';
 import { AppError } from '../../lib/errors';
 import { isDuplicateKey } from '../../db/mongoErrors';
 import { RateLimitCounterModel } from './rateLimit.model';
@@ -42,37 +41,14 @@ export async function countHit(rule: RateLimit, subject: string, now: Date) {
   return { allowed: count <= rule.limit, count, resetAt };
 }
 
+/** The hits of `subject` in the current window, without adding one, and when the window ends. */
+export async function hitsSoFar(rule: RateLimit, subject: string, now: Date) {
+  const { start, resetAt } = windowOf(rule.windowSeconds * 1000, now);
+  const counter = await RateLimitCounterModel.findOne({ key: `${rule.name}:${subject}:${start}` }, { count: 1 }).lean();
+  return { count: counter?.count ?? 0, resetAt };
+}
+
 /** Counts one hit and refuses it with 'Too many requests' beyond the limit. */
 export async function enforceRateLimit(rule: RateLimit, subject: string, now: Date): Promise<void> {
   if (!(await countHit(rule, subject, now)).allowed) throw new AppError('RATE_LIMITED');
-}
-
-/** express-rate-limit's store on the same counters, so the console's sign-in limits hold across instances too. */
-export class MongoRateLimitStore implements Store {
-  readonly localKeys = false;
-  private windowMs = 60_000;
-
-  constructor(readonly prefix: string) {}
-
-  init(options: Options): void {
-    this.windowMs = options.windowMs;
-  }
-
-  private current(key: string) {
-    const { start, resetAt } = windowOf(this.windowMs, new Date());
-    return { id: `${this.prefix}:${key}:${start}`, resetAt };
-  }
-
-  async increment(key: string): Promise<IncrementResponse> {
-    const { id, resetAt } = this.current(key);
-    return { totalHits: await addHits(id, 1, resetAt), resetTime: resetAt };
-  }
-
-  async decrement(key: string): Promise<void> {
-    await RateLimitCounterModel.updateOne({ key: this.current(key).id, count: { $gt: 0 } }, { $inc: { count: -1 } });
-  }
-
-  async resetKey(key: string): Promise<void> {
-    await RateLimitCounterModel.deleteOne({ key: this.current(key).id });
-  }
 }

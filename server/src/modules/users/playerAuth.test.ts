@@ -1,4 +1,6 @@
+import { Writable } from 'node:stream';
 import jwt from 'jsonwebtoken';
+import { createLogger } from '../../lib/logger';
 import { signAdminToken } from '../../rest/adminAuth';
 import { createPlayer } from '../../../test/factories';
 import { TEST_BOT_TOKEN, testEnv } from '../../../test/helpers';
@@ -36,11 +38,36 @@ describe('a player inside Telegram (tma)', () => {
     const foreign = tmaHeader({ user, authDate: NOW }, '987654321:AAFanotherBotTokenThatIsNotOurs_xyz');
     const tampered = tmaHeader({ user, authDate: NOW }).replace('Eve', 'Bob');
     const stale = tmaHeader({ user, authDate: new Date(NOW.getTime() - DAY - 1000) });
-    const future = tmaHeader({ user, authDate: new Date(NOW.getTime() + 5 * 60_000) });
+    const future = tmaHeader({ user, authDate: new Date(NOW.getTime() + 11 * 60_000) });
     for (const header of [foreign, tampered, stale, future, 'tma ', 'tma garbage']) {
       expect(await authenticatePlayer(header, env, NOW)).toEqual({ user: null, error: 'UNAUTHORIZED' });
     }
     expect(await UserModel.countDocuments({ telegramId: 8002 })).toBe(0);
+  });
+
+  it('lets players in from a server whose clock is 5 minutes behind Telegram, and says so in the log once a minute', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(...String(chunk).split('\n').filter(Boolean));
+        done();
+      },
+    });
+    const logger = createLogger('info', sink);
+    const serverNow = new Date('2026-06-01T09:00:00Z');
+    const telegramNow = new Date(serverNow.getTime() + 5 * 60_000);
+    for (const id of [8011, 8012, 8013]) {
+      const result = await authenticatePlayer(tmaHeader({ user: { id, first_name: 'Early' }, authDate: telegramNow }), env, serverNow, logger);
+      expect(result.user).toMatchObject({ telegramId: id });
+    }
+    // a launch within a minute of this server's clock is nothing to report
+    await authenticatePlayer(tmaHeader({ user: { id: 8014, first_name: 'Early' }, authDate: serverNow }), env, new Date(serverNow.getTime() + 120_000), logger);
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      level: 40,
+      aheadSeconds: 300,
+      msg: expect.stringContaining("this server's clock is about 300 s behind Telegram's"),
+    });
   });
 
   it('uses the bot token saved in App Config when the environment has none', async () => {

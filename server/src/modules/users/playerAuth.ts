@@ -1,6 +1,7 @@
 import { OBJECT_ID_PATTERN, type ErrorCode } from '@gift/shared';
 import type { Env } from '../../env';
-import { verifyInitData, type TelegramLaunch } from '../../lib/telegramAuth';
+import type { Logger } from '../../lib/logger';
+import { verifyInitData, warnIfClockBehind, type TelegramLaunch } from '../../lib/telegramAuth';
 import { readToken, signToken } from '../../lib/tokens';
 import { resolveBotToken } from '../config/config.service';
 import type { UserDocument } from './user.model';
@@ -28,7 +29,7 @@ async function fromToken(token: string, env: Env, now: Date): Promise<PlayerAuth
   return user ? { user } : { user: null, error: 'UNAUTHORIZED' };
 }
 
-async function fromLaunch(raw: string, env: Env, now: Date): Promise<PlayerAuthResult> {
+async function fromLaunch(raw: string, env: Env, now: Date, logger?: Logger): Promise<PlayerAuthResult> {
   const botToken = await resolveBotToken(env);
   if (!botToken) return { user: null, error: 'NOT_CONFIGURED' };
   let launch: TelegramLaunch;
@@ -37,6 +38,7 @@ async function fromLaunch(raw: string, env: Env, now: Date): Promise<PlayerAuthR
   } catch {
     return { user: null, error: 'UNAUTHORIZED' };
   }
+  warnIfClockBehind(launch, now, logger);
   return { user: (await upsertFromTelegram(launch, now)).user };
 }
 
@@ -45,13 +47,13 @@ async function fromLaunch(raw: string, env: Env, now: Date): Promise<PlayerAuthR
  * `tma <initData>` (inside Telegram), `Bearer <token>` (installed web app after the one-time code),
  * `demo` (development without a bot token only). No header: no player, no error.
  */
-export async function authenticatePlayer(header: string | undefined, env: Env, now: Date): Promise<PlayerAuthResult> {
+export async function authenticatePlayer(header: string | undefined, env: Env, now: Date, logger?: Logger): Promise<PlayerAuthResult> {
   if (!header) return { user: null };
   const [scheme = '', ...rest] = header.trim().split(' ');
   const credential = rest.join(' ').trim();
   switch (scheme.toLowerCase()) {
     case 'tma':
-      return credential ? fromLaunch(credential, env, now) : { user: null, error: 'UNAUTHORIZED' };
+      return credential ? fromLaunch(credential, env, now, logger) : { user: null, error: 'UNAUTHORIZED' };
     case 'bearer':
       return credential ? fromToken(credential, env, now) : { user: null, error: 'UNAUTHORIZED' };
     case 'demo':
