@@ -199,10 +199,15 @@ async function requireMembership(env: Env, link: string, telegramId: number): Pr
   if (!member) throw new AppError('NOT_JOINED');
 }
 
+/** Finishes the credit of a done mission whose credit is still owed (`awaitingCredit`); nothing otherwise. */
+async function finishInterruptedCredit(progressId: Types.ObjectId): Promise<void> {
+  const owed = await UserMissionModel.findOne({ _id: progressId, status: 'done', awaitingCredit: true }, { user: 1, coin: 1, reward: 1, reviewedBy: 1 }).lean();
+  if (owed) await creditApproval(owed);
+}
+
 async function refusalFor(progressId: Types.ObjectId): Promise<AppError> {
-  const current = await UserMissionModel.findById(progressId, { status: 1, user: 1, coin: 1, reward: 1, reviewedBy: 1, awaitingCredit: 1 }).lean();
-  // a claim that repeats one a crash interrupted finishes its credit before saying it is done
-  if (current?.status === 'done' && current.awaitingCredit) await creditApproval(current);
+  await finishInterruptedCredit(progressId);
+  const current = await UserMissionModel.findById(progressId, { status: 1 }).lean();
   if (current?.status === 'done') return new AppError('ALREADY_DONE');
   if (current?.status === 'pending') return new AppError('ALREADY_PENDING');
   return new AppError('MISSION_NOT_STARTED');
@@ -237,6 +242,8 @@ export async function claimMission(input: ClaimMissionInput): Promise<ClaimResul
     progressOf(user.id),
   ]);
   const mine = progress.find((p) => String(p.mission) === String(mission._id));
+  // a claim that repeats one a crash or an outage interrupted finishes its credit before being told it is done
+  if (mine?.status === 'done') await finishInterruptedCredit(mine._id);
   const done = new Set(progress.filter((p) => p.status === 'done').map((p) => String(p.mission)));
   const decision = decideClaim({
     verifyType: mission.verifyType,

@@ -78,6 +78,8 @@ export async function upsertFromTelegram(launch: TelegramLaunch, now: Date): Pro
   const telegramId = launch.user.id;
   const fields = launchFields(launch, now);
   const existing = await UserModel.findOne({ telegramId });
+  // a registration a crash interrupted before its referral was settled: the next launch finishes it, as the sweep would
+  if (existing?.referralState === 'pending') await finishReferral(existing._id);
   if (existing && isUpToDate(existing, fields, now)) return { user: existing, created: false };
 
   const referrer = existing ? null : await findReferrer(launch.start_param, telegramId);
