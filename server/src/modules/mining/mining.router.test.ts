@@ -104,6 +104,19 @@ describe('mining when the server clock steps', () => {
     expect((await at(5).mining.status()).active).toMatchObject({ startedAt: atHour(4)(), minedSoFar: '1' });
   });
 
+  it('keeps an ended session that gave its slot back ready to move after the clock steps back before its end', async () => {
+    await configureMining('8', 8);
+    const player = await createPlayer();
+    const at = (h: number) => playerCaller(player, { now: atHour(h) });
+    await at(0).mining.start();
+    // ended at 8, not moved; a Start at 9 takes the slot back for a new session
+    await at(9).mining.start();
+    // the clock steps back to 6: the first session ended once, so it is still waiting to move, not lost in between
+    expect(await at(6).mining.status()).toMatchObject({ readyToMove: 1, readyAmounts: [expect.objectContaining({ amount: '8' })] });
+    expect(await at(6).mining.move()).toMatchObject({ count: 1 });
+    await expectLedgerMatchesBalances(player._id);
+  });
+
   it('shows a session started "later" as running, just started, when the clock steps back before its start, and Start agrees', async () => {
     await configureMining('8', 8);
     const player = await createPlayer();

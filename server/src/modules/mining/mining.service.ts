@@ -23,6 +23,11 @@ const runningSlot = (userId: Id) => `running:${userId}`;
  */
 const runningFilter = (user: Types.ObjectId, now: Date) => ({ slot: runningSlot(user), movedAt: null, endsAt: { $gt: now } });
 /** Sessions holding the slot that are no longer running by that notion: they give it back before a Start. */
+/**
+ * Finished and not moved: ended by the server's clock, or already given its slot back (so it ended once, even
+ * if the clock has since stepped back before its end).
+ */
+const readyFilter = (user: Types.ObjectId, now: Date) => ({ user, movedAt: null, $or: [{ endsAt: { $lte: now } }, { slot: null }] });
 const heldButNotRunning = (user: Types.ObjectId, now: Date) => ({ slot: runningSlot(user), $or: [{ endsAt: { $lte: now } }, { movedAt: { $ne: null } }] });
 
 interface SessionRow {
@@ -69,7 +74,7 @@ export async function miningStatus(userId: Id, now: Date) {
   const [config, active, waiting] = await Promise.all([
     getAppConfig(),
     MiningSessionModel.findOne(runningFilter(user, now)).lean<SessionRow>(),
-    MiningSessionModel.find({ user, movedAt: null, endsAt: { $lte: now } }, { coin: 1, amount: 1 }).lean<SessionRow[]>(),
+    MiningSessionModel.find(readyFilter(user, now), { coin: 1, amount: 1 }).lean<SessionRow[]>(),
   ]);
   const [coin, readyAmounts] = await Promise.all([
     config.miningCoin ? findGiftCoin(config.miningCoin, { symbol: 1 }) : null,
@@ -151,7 +156,7 @@ async function creditMovedSession(session: { _id: Types.ObjectId; user: Types.Ob
 export async function moveMiningRewards(userId: Id, now: Date) {
   const user = objectId(userId);
   const [finished, interrupted] = await Promise.all([
-    MiningSessionModel.find({ user, movedAt: null, endsAt: { $lte: now } }, { coin: 1, amount: 1 }).lean<SessionRow[]>(),
+    MiningSessionModel.find(readyFilter(user, now), { coin: 1, amount: 1 }).lean<SessionRow[]>(),
     MiningSessionModel.find({ user, awaitingCredit: true }, { user: 1, coin: 1, amount: 1 }).lean<Array<SessionRow & { user: Types.ObjectId }>>(),
   ]);
   await Promise.all(interrupted.map((session) => creditMovedSession(session)));
