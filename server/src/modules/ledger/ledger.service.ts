@@ -135,17 +135,21 @@ export async function recoverPendingEntries(olderThanMs = 30_000): Promise<numbe
  * they had. Returns how many keys were released.
  */
 export async function releasePostedKeys(now = new Date(), releaseAfterMs = KEY_RELEASE_AFTER_MS): Promise<number> {
-  const posted = await LedgerEntryModel.find(
-    { keyReleased: false, state: 'posted', postedAt: { $lte: new Date(now.getTime() - releaseAfterMs) } },
-    { user: 1, coin: 1, idempotencyKey: 1 },
-  )
-    .limit(1000)
-    .lean();
-  for (const entry of posted) {
-    await BalanceModel.updateOne({ user: entry.user, coin: entry.coin }, { $pull: { appliedKeys: entry.idempotencyKey } });
-    await LedgerEntryModel.updateOne({ _id: entry._id }, { $set: { keyReleased: true } });
+  const cutoff = new Date(now.getTime() - releaseAfterMs);
+  let released = 0;
+  // up to 10,000 a pass: a sweep every few seconds keeps up with thousands of entries a second
+  for (let batch = 0; batch < 10; batch++) {
+    const posted = await LedgerEntryModel.find({ keyReleased: false, state: 'posted', postedAt: { $lte: cutoff } }, { user: 1, coin: 1, idempotencyKey: 1 })
+      .limit(1000)
+      .lean();
+    for (const entry of posted) {
+      await BalanceModel.updateOne({ user: entry.user, coin: entry.coin }, { $pull: { appliedKeys: entry.idempotencyKey } });
+      await LedgerEntryModel.updateOne({ _id: entry._id }, { $set: { keyReleased: true } });
+    }
+    released += posted.length;
+    if (posted.length < 1000) break;
   }
-  return posted.length;
+  return released;
 }
 
 export async function balanceOf(userId: Id, coinId: Id): Promise<bigint> {
