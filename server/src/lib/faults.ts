@@ -5,7 +5,7 @@
  *   the first time it reaches a listed point, as `kill -9` would;
  * - in-process tests call `onFault(name => …)` and throw, which leaves the same half-finished state.
  */
-type FaultHandler = (point: string) => void;
+type FaultHandler = (point: string) => void | Promise<void>;
 
 let handler: FaultHandler | null = null;
 const fromEnvironment = process.env.NODE_ENV === 'production' ? [] : (process.env.GIFT_FAULT_POINTS ?? '').split(',').filter(Boolean);
@@ -34,13 +34,20 @@ export const FAULT_POINTS = [
 ] as const;
 export type FaultPoint = (typeof FAULT_POINTS)[number];
 
+/**
+ * Points where in-process tests interleave a concurrent caller (never killed at by the crash test): a refusal
+ * of a debit the balance did not cover, just before and just after it removes the entry, and a stake
+ * removed because its debit was refused.
+ */
+type RacePoint = 'ledger:refusing' | 'ledger:refused' | 'stake:undone';
+
 /** Marks a point between two writes. */
-export function faultPoint(point: FaultPoint): void {
+export async function faultPoint(point: FaultPoint | RacePoint): Promise<void> {
   if (killAt.has(point)) {
     process.stderr.write(`fault point ${point}: killing the process\n`);
     process.kill(process.pid, 'SIGKILL');
   }
-  handler?.(point);
+  await handler?.(point);
 }
 
 /** Tests only: run `next` at every fault point (throw to stop the operation there); `null` turns it off. */

@@ -60,15 +60,58 @@ async function applyToBalance(entry: { user: Types.ObjectId; coin: Types.ObjectI
   return entry.amount >= 0 ? 'over-limit' : 'insufficient';
 }
 
-/** A refused entry leaves nothing behind, and says why. */
-async function refuse(entryId: Types.ObjectId, outcome: 'insufficient' | 'over-limit'): Promise<never> {
-  await LedgerEntryModel.deleteOne({ _id: entryId, state: 'pending' });
-  throw new AppError(outcome === 'insufficient' ? 'INSUFFICIENT_BALANCE' : 'BALANCE_LIMIT');
-}
+type EntryDocument = ReturnType<(typeof LedgerEntryModel)['hydrate']>;
 
 async function markPosted(entryId: Types.ObjectId): Promise<boolean> {
   const marked = await LedgerEntryModel.updateOne({ _id: entryId, state: 'pending' }, { $set: { state: 'posted', postedAt: new Date() } });
   return marked.modifiedCount > 0;
+}
+
+/**
+ * Records the entry as posted once its key is in the balance. Usually it is still pending; a concurrent
+ * caller that found the balance short a moment earlier may have removed it, and then it is recorded again
+ * (by its key, so never twice): the key in the balance proves it was applied.
+ */
+async function settlePosted(entry: EntryDocument): Promise<boolean> {
+  if (await markPosted(entry._id)) return true;
+  const { user, coin, amount, reason, refType, refId, idempotencyKey, note, createdBy, createdAt, keyReleased } = entry;
+  await LedgerEntryModel.updateOne(
+    { idempotencyKey },
+    {
+      $setOnInsert: {
+        user,
+        coin,
+        amount,
+        reason,
+        refType,
+        refId,
+        idempotencyKey,
+        note,
+        createdBy,
+        createdAt,
+        keyReleased,
+        state: 'posted',
+        postedAt: new Date(),
+      },
+    },
+    { upsert: true, timestamps: false },
+  );
+  return false;
+}
+
+/**
+ * A refused entry leaves nothing behind, and says why. Unless a concurrent caller with the same key applied
+ * it meanwhile (the balance had been topped up): then it stands, posted, and this caller is told it was.
+ */
+async function refuse(entry: EntryDocument, outcome: 'insufficient' | 'over-limit'): Promise<PostResult> {
+  await faultPoint('ledger:refusing');
+  await LedgerEntryModel.deleteOne({ _id: entry._id, state: 'pending' });
+  await faultPoint('ledger:refused');
+  if (await BalanceModel.exists({ user: entry.user, coin: entry.coin, appliedKeys: entry.idempotencyKey })) {
+    await settlePosted(entry);
+    return { entryId: String(entry._id), applied: false };
+  }
+  throw new AppError(outcome === 'insufficient' ? 'INSUFFICIENT_BALANCE' : 'BALANCE_LIMIT');
 }
 
 /**
@@ -104,12 +147,12 @@ export async function postEntry(input: PostEntry): Promise<PostResult> {
     entry = (await LedgerEntryModel.findOne({ idempotencyKey: input.idempotencyKey }))!;
   }
   if (entry.state === 'posted') return { entryId: String(entry._id), applied: false };
-  faultPoint('ledger:after-record');
+  await faultPoint('ledger:after-record');
 
   const outcome = await applyToBalance(entry);
-  if (outcome === 'insufficient' || outcome === 'over-limit') return refuse(entry._id, outcome);
-  faultPoint('ledger:after-apply');
-  await markPosted(entry._id);
+  if (outcome === 'insufficient' || outcome === 'over-limit') return refuse(entry, outcome);
+  await faultPoint('ledger:after-apply');
+  await settlePosted(entry);
   // the balance's key guard lets exactly one caller apply an entry, whichever caller recorded it
   return { entryId: String(entry._id), applied: outcome === 'applied' };
 }
@@ -123,7 +166,7 @@ export async function recoverPendingEntries(olderThanMs = 30_000): Promise<numbe
   for (const entry of stale) {
     const outcome = await applyToBalance(entry);
     if (outcome === 'insufficient' || outcome === 'over-limit') await LedgerEntryModel.deleteOne({ _id: entry._id, state: 'pending' });
-    else if (await markPosted(entry._id)) recovered++;
+    else if (await settlePosted(entry)) recovered++;
   }
   return recovered;
 }

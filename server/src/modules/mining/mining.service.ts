@@ -144,7 +144,7 @@ async function creditMovedSession(session: { _id: Types.ObjectId; user: Types.Ob
     refId: String(session._id),
     idempotencyKey: `mining:${session._id}`,
   });
-  faultPoint('mining:after-credit');
+  await faultPoint('mining:after-credit');
   await MiningSessionModel.updateOne({ _id: session._id, awaitingCredit: true }, { $set: { awaitingCredit: false } });
 }
 
@@ -164,7 +164,7 @@ export async function moveMiningRewards(userId: Id, now: Date) {
     finished.map(async (session) => {
       const marked = await MiningSessionModel.updateOne({ _id: session._id, movedAt: null }, { $set: { movedAt: now, awaitingCredit: true } });
       if (marked.modifiedCount !== 1) return [];
-      faultPoint('mining:after-mark');
+      await faultPoint('mining:after-mark');
       await creditMovedSession({ ...session, user });
       return [{ coin: session.coin, amount: BigInt(session.amount) }];
     }),

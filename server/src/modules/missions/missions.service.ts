@@ -277,7 +277,7 @@ export async function claimMission(input: ClaimMissionInput): Promise<ClaimResul
     { returnDocument: 'after' },
   );
   if (!completed) throw await refusalFor(progressId);
-  faultPoint('mission:after-done');
+  await faultPoint('mission:after-done');
   await creditApproval(completed);
   return result;
 }
@@ -358,7 +358,7 @@ async function creditMissionReward(progress: CreditableProgress): Promise<void> 
  */
 async function creditApproval(approved: CreditableProgress): Promise<boolean> {
   await creditMissionReward(approved);
-  faultPoint('mission:after-credit');
+  await faultPoint('mission:after-credit');
   await raiseMissionCount(approved.user, 'doneMissionsCount', await UserMissionModel.countDocuments({ user: approved.user, status: 'done' }));
   const finished = await UserMissionModel.updateOne({ _id: approved._id, awaitingCredit: true }, { $set: { awaitingCredit: false } });
   return finished.modifiedCount > 0;

@@ -122,6 +122,57 @@ describe('the ledger across a crash', () => {
   });
 });
 
+describe('a debit refused while a concurrent caller with the same key applies it', () => {
+  /** A promise and the function that settles it. */
+  function signal() {
+    let fire!: () => void;
+    const fired = new Promise<void>((resolve) => (fire = resolve));
+    return { fire, fired };
+  }
+
+  it('ends with one posted entry when the refusal removes the entry after the other caller applied it', async () => {
+    const { player, coin } = await fundedPlayer('5');
+    const debit = () => postEntry({ userId: player._id, coinId: coin._id, amount: -toMicros('10'), reason: 'gift', idempotencyKey: 'raced-debit' });
+    const [otherApplied, refusalDone] = [signal(), signal()];
+    let other: Promise<unknown> | undefined;
+    onFault(async (point) => {
+      if (point === 'ledger:refusing' && !other) {
+        // the balance is topped up, and a second caller with the same key applies the debit and stops before marking it
+        await postEntry({ userId: player._id, coinId: coin._id, amount: toMicros('100'), reason: 'gift', idempotencyKey: 'top-up' });
+        other = debit();
+        await otherApplied.fired;
+      } else if (point === 'ledger:after-apply' && other) {
+        otherApplied.fire();
+        await refusalDone.fired;
+      } else if (point === 'ledger:refused') refusalDone.fire();
+    });
+    // the first caller found the balance short, but the debit stands: it is told so, not refused
+    expect(await debit()).toMatchObject({ applied: false });
+    expect(await other).toMatchObject({ applied: true });
+    expect(await LedgerEntryModel.find({ idempotencyKey: 'raced-debit' }).lean()).toEqual([expect.objectContaining({ state: 'posted' })]);
+    expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('95'));
+  });
+
+  it('keeps a stake whose record a refusal removed when the other tap paid for it', async () => {
+    const { coin, offer } = await stakingOffer();
+    const player = await createPlayer();
+    await fund(player._id, coin._id, '50');
+    const input = { stakingCoinId: String(offer._id), amount: '100', duration: 'week', idempotencyKey: tap() };
+    let second: Promise<unknown> | undefined;
+    onFault(async (point) => {
+      if (point !== 'stake:undone' || second) return;
+      await postEntry({ userId: player._id, coinId: coin._id, amount: toMicros('100'), reason: 'gift', idempotencyKey: 'top-up-stake' });
+      second = playerCaller(player).staking.stake(input);
+      await second;
+    });
+    const first = await playerCaller(player).staking.stake(input);
+    expect(first).toMatchObject({ amount: '100' });
+    expect(await second).toMatchObject({ id: first.id });
+    expect(await StakeModel.find({ user: player._id }).lean()).toEqual([expect.objectContaining({ state: 'open' })]);
+    expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('50'));
+  });
+});
+
 describe('withdrawals across a crash', () => {
   it.each(['withdrawal:after-record', 'withdrawal:after-take'] as const)('a request killed at %s is taken once by the sweep', async (point) => {
     const { player, coin } = await fundedPlayer('100');

@@ -48,7 +48,7 @@ export async function finishReferral(friendId: Types.ObjectId): Promise<Referral
   if (!friend?.referrer) return { counted: false, credited: false };
   const referrerId = friend.referrer;
   const counted = await countInvite(referrerId, friendId);
-  faultPoint('referral:after-count');
+  await faultPoint('referral:after-count');
   if (!counted) {
     await settleReferral(friendId, 'over-limit');
     return { counted: false, credited: false };
@@ -67,7 +67,7 @@ export async function finishReferral(friendId: Types.ObjectId): Promise<Referral
       idempotencyKey: `referral:${friendId}`,
     });
     credited = posted.applied;
-    faultPoint('referral:after-credit');
+    await faultPoint('referral:after-credit');
     const coin = await findGiftCoin(config.referrerCoin, { symbol: 1 });
     if (coin) reward = { amount: fromMicros(config.referrerCoinAmount as number), symbol: coin.symbol };
   }

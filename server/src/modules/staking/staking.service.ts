@@ -5,7 +5,7 @@ import { AppError, badInput } from '../../lib/errors';
 import { isDuplicateKey } from '../../db/mongoErrors';
 import { objectId, type Id } from '../../db/ids';
 import { findGiftCoin, findGiftCoins, giftCoinIsEnabled } from '../coins/giftCoins.service';
-import { balancesOf, postEntry } from '../ledger/ledger.service';
+import { balancesOf, entryWithKey, postEntry } from '../ledger/ledger.service';
 import { notify } from '../notifications/notifications.service';
 import { faultPoint } from '../../lib/faults';
 import { StakeModel, StakingCoinModel } from './staking.models';
@@ -181,7 +181,7 @@ export async function stake(userId: Id, input: StakeTerms & { idempotencyKey: st
     saved.duration !== terms.duration
   )
     throw badInput({ idempotencyKey: 'This key was already used for a different stake' });
-  faultPoint('stake:after-record');
+  await faultPoint('stake:after-record');
   const opened = await finishStake(stakeId);
   if (!opened) throw new AppError('INSUFFICIENT_BALANCE');
   const coin = await findGiftCoin(offer.coin, { symbol: 1 });
@@ -211,9 +211,13 @@ async function finishStake(stakeId: Id): Promise<StakeRow | null> {
     } catch (error) {
       if (!isInsufficient(error)) throw error;
       await StakeModel.deleteOne({ _id: current._id, state: 'opening' });
-      return null;
+      await faultPoint('stake:undone');
+      // a concurrent finisher took the amount a moment after this one found the balance short: the stake stands
+      if ((await entryWithKey(`stake:${current.idempotencyKey}`))?.state !== 'posted') return null;
+      await restoreStake(current);
+      return finishStake(current._id);
     }
-    faultPoint('stake:after-debit');
+    await faultPoint('stake:after-debit');
     const coin = await findGiftCoin(current.coin, { symbol: 1 });
     await notify(
       current.user,
@@ -227,7 +231,9 @@ async function finishStake(stakeId: Id): Promise<StakeRow | null> {
       },
       current.unlocksAt,
     );
-    current = (await StakeModel.findOneAndUpdate({ _id: current._id }, { $set: { state: 'open' } }, { returnDocument: 'after' }).lean<StakeRow>()) ?? current;
+    const opened = await StakeModel.findOneAndUpdate({ _id: current._id }, { $set: { state: 'open' } }, { returnDocument: 'after' }).lean<StakeRow>();
+    // removed by a concurrent finisher that found the balance short before this one took the amount: paid for, so it stands
+    current = opened ?? (await restoreStake({ ...current, state: 'open' }));
   }
   if (current?.claimedAt && current.paidOut === false) {
     await postEntry({
@@ -239,10 +245,17 @@ async function finishStake(stakeId: Id): Promise<StakeRow | null> {
       refId: String(current._id),
       idempotencyKey: `unstake:${current._id}`,
     });
-    faultPoint('stake:after-claim-credit');
+    await faultPoint('stake:after-claim-credit');
     current = (await StakeModel.findOneAndUpdate({ _id: current._id }, { $set: { paidOut: true } }, { returnDocument: 'after' }).lean<StakeRow>()) ?? current;
   }
   return current;
+}
+
+/** Puts back a stake record a concurrent refusal removed, as it was. */
+async function restoreStake(stake: StakeRow): Promise<StakeRow> {
+  const { _id, ...fields } = stake;
+  await StakeModel.updateOne({ _id }, { $setOnInsert: fields }, { upsert: true, timestamps: false });
+  return stake;
 }
 
 /** Finishes stakes a crash left opening or claimed unpaid, older than `olderThanMs`; returns how many. */
@@ -286,7 +299,7 @@ export async function claimStake(userId: Id, stakeId: string, now: Date) {
   }
   if (now < found.unlocksAt) throw new AppError('STAKE_LOCKED', { unlocksAt: found.unlocksAt.toISOString() });
   const claimed = await StakeModel.updateOne({ _id: found._id, claimedAt: null }, { $set: { claimedAt: now, paidOut: false } });
-  faultPoint('stake:after-claim-mark');
+  await faultPoint('stake:after-claim-mark');
   await finishStake(found._id);
   if (claimed.modifiedCount !== 1) throw new AppError('STAKE_CLAIMED');
   const payout = BigInt(found.amount) + BigInt(found.profit);

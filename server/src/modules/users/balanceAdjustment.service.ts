@@ -38,7 +38,7 @@ export async function adjustBalance(userId: string, input: z.infer<typeof balanc
     note: input.note,
     createdBy: accountId,
   });
-  faultPoint('gift:after-entry');
+  await faultPoint('gift:after-entry');
   const balance = fromMicros(await balanceOf(userId, input.coin));
   // a repeat of a gift whose audit a crash prevented writes it now; the key keeps it to one
   const signed = `${input.direction === 'credit' ? '+' : '-'}${input.amount}`;

@@ -117,7 +117,7 @@ export async function upsertFromTelegram(launch: TelegramLaunch, now: Date): Pro
     await UserModel.updateMany({ usernameLower: fields.usernameLower, telegramId: { $ne: telegramId } }, { $set: { username: '', usernameLower: '' } });
   }
   if (!created || !user.referrer) return { user, created };
-  faultPoint('referral:after-create');
+  await faultPoint('referral:after-create');
   return { user, created, referral: await finishReferral(user._id) };
 }
 

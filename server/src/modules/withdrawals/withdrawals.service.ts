@@ -4,7 +4,7 @@ import { fitsDecimals, fromMicros, MONEY_DECIMALS, microsToStored, toMicros, typ
 import { AppError, badInput } from '../../lib/errors';
 import { objectId, type Id } from '../../db/ids';
 import { findGiftCoin, listGiftCoins } from '../coins/giftCoins.service';
-import { balanceOf, balancesOf, postEntry } from '../ledger/ledger.service';
+import { balanceOf, balancesOf, entryWithKey, postEntry } from '../ledger/ledger.service';
 import { notify } from '../notifications/notifications.service';
 import { currentWallet } from '../wallet/wallet.service';
 import { faultPoint } from '../../lib/faults';
@@ -75,7 +75,7 @@ async function returnAmount(withdrawal: WithdrawalDocument) {
     note: withdrawal.rejectReason,
     createdBy: withdrawal.processedBy ?? null,
   });
-  faultPoint('withdrawal:after-refund');
+  await faultPoint('withdrawal:after-refund');
 }
 
 /**
@@ -89,15 +89,24 @@ async function returnAmount(withdrawal: WithdrawalDocument) {
 async function finishWithdrawal(withdrawalId: Id): Promise<WithdrawalDocument | null> {
   let current = await WithdrawalModel.findById(withdrawalId);
   if (current?.status === 'pending' && current.amountTaken !== true) {
+    const request = current.toObject();
     try {
       await takeAmount(current);
     } catch (error) {
-      if (isInsufficient(error)) await WithdrawalModel.deleteOne({ _id: current._id, status: 'pending', amountTaken: { $ne: true } });
-      throw error;
+      if (!isInsufficient(error)) throw error;
+      await WithdrawalModel.deleteOne({ _id: current._id, status: 'pending', amountTaken: { $ne: true } });
+      // a concurrent finisher took the amount a moment after this one found the balance short: the request stands
+      if ((await entryWithKey(`withdraw:${current._id}`))?.state !== 'posted') throw error;
     }
-    faultPoint('withdrawal:after-take');
+    await faultPoint('withdrawal:after-take');
     await WithdrawalModel.updateOne({ _id: current._id, amountTaken: { $ne: true } }, { $set: { amountTaken: true } });
     current = await WithdrawalModel.findById(withdrawalId);
+    if (!current) {
+      // removed by a concurrent refusal, but its amount was taken: it stands
+      const { _id, ...fields } = request;
+      await WithdrawalModel.updateOne({ _id }, { $setOnInsert: { ...fields, amountTaken: true } }, { upsert: true, timestamps: false });
+      current = await WithdrawalModel.findById(withdrawalId);
+    }
   }
   if (current && current.status !== 'pending' && current.settled === false) {
     if (current.status === 'rejected') await returnAmount(current);
@@ -192,7 +201,7 @@ export async function requestWithdrawal({ userId, coinId, amount, idempotencyKey
     },
     { upsert: true, returnDocument: 'after', setDefaultsOnInsert: true },
   );
-  faultPoint('withdrawal:after-record');
+  await faultPoint('withdrawal:after-record');
   const finished = await finishWithdrawal(claimed._id);
   if (!finished) throw new AppError('NOT_FOUND');
   return present(finished);
@@ -266,7 +275,7 @@ export async function processWithdrawal({
       ? { status: 'done', txHash: review.txHash, processedAt: now, processedBy, settled: false }
       : { status: 'rejected', rejectReason: review.rejectReason, processedAt: now, processedBy, settled: false };
   const processed = await WithdrawalModel.findOneAndUpdate({ _id: withdrawal._id, status: 'pending' }, { $set: decision }, { returnDocument: 'after' });
-  faultPoint('withdrawal:after-decision');
+  await faultPoint('withdrawal:after-decision');
   // every caller finishes a decision: its steps are keyed, and a crash before them heals on the next click or sweep
   const current = await finishWithdrawal(withdrawal._id);
   if (!processed) throw new AppError('WITHDRAWAL_PROCESSED');
