@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import compression from 'compression';
@@ -70,6 +71,24 @@ const inputDepthLimit: RequestHandler = (req, _res, next) => {
   next();
 };
 
+/** Telegram's updates are a few kB; a larger body is not Telegram's. */
+const WEBHOOK_BODY_LIMIT = '64kb';
+
+/**
+ * The webhook's door, before a byte of the body is read: 404 while this instance takes no webhook
+ * calls, 401 without Telegram's secret header. Only then is the body read, as the APIs read theirs.
+ */
+function webhookSecretCheck(bot: BotRuntime | undefined): RequestHandler {
+  return (req, _res, next) => {
+    const secret = bot?.webhookSecret();
+    if (!secret) return next(new AppError('NOT_FOUND'));
+    const given = Buffer.from(req.get('x-telegram-bot-api-secret-token') ?? '');
+    const expected = Buffer.from(secret);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return next(new AppError('UNAUTHORIZED'));
+    next();
+  };
+}
+
 export function createApp(options: AppOptions): Express {
   const { env } = options;
   const logger = options.logger ?? createLogger(env.LOG_LEVEL);
@@ -127,10 +146,8 @@ export function createApp(options: AppOptions): Express {
 
   legalPages(app);
 
-  app.post(WEBHOOK_PATH, express.json({ limit: '1mb' }), (req, res, next) => {
-    if (!options.bot) return next(new AppError('NOT_FOUND'));
-    return options.bot.webhookHandler()(req, res, next);
-  });
+  const webhookUpdate: RequestHandler = (req, res, next) => options.bot!.webhookHandler()(req, res, next);
+  app.post(WEBHOOK_PATH, webhookSecretCheck(options.bot), jsonBody(WEBHOOK_BODY_LIMIT), webhookUpdate);
 
   // answers of the APIs are one player's or operator's data: no browser or proxy keeps them
   app.use(['/trpc', '/api'], (_req, res, next) => {
