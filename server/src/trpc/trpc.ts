@@ -2,6 +2,7 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import superjson from 'superjson';
 import { z, ZodError } from 'zod';
 import { ERROR_MESSAGES } from '@gift/shared';
+import { addressKey } from '../lib/clientAddress';
 import { AppError } from '../lib/errors';
 import { enforceRateLimit, type RateLimit } from '../modules/rateLimits/rateLimit.service';
 import type { Context } from './context';
@@ -81,10 +82,13 @@ export function playerLimitedProcedure(rule: RateLimit) {
   });
 }
 
-/** A procedure open to anyone, counted per client address (as TRUST_PROXY resolves it); a call without a transport has none. */
+/**
+ * A procedure open to anyone, counted per client address (as TRUST_PROXY resolves it; IPv6 by its /64);
+ * a call without a transport has none.
+ */
 export function addressLimitedProcedure(rule: RateLimit) {
   return publicProcedure.use(async ({ ctx, next }) => {
-    if (ctx.ip) await enforceRateLimit(rule, ctx.ip, ctx.now());
+    if (ctx.ip) await enforceRateLimit(rule, addressKey(ctx.ip), ctx.now());
     return next();
   });
 }

@@ -1,7 +1,8 @@
 import { Router, type Request, type Response } from 'express';
-import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
+import { rateLimit } from 'express-rate-limit';
 import { ERROR_MESSAGES, loginInput } from '@gift/shared';
 import type { Env } from '../../env';
+import { addressKey } from '../../lib/clientAddress';
 import { requireAccount } from '../../rest/adminAuth';
 import { validate } from '../../rest/resource';
 import { MongoRateLimitStore } from '../rateLimits/rateLimit.service';
@@ -25,26 +26,27 @@ function usernameOf(req: Request): string {
 export function adminLoginRouter(env: Env): Router {
   const router = Router();
   // only failures count, so an operator who signs in is never locked out by their own successes;
-  // X-Forwarded-For is read only through TRUST_PROXY (req.ip), so its check would only warn about attackers
+  // X-Forwarded-For is read only through TRUST_PROXY (req.ip), so its check would only warn about attackers;
+  // addressKey groups IPv6 by /64, which the key generator check cannot see
   const limits = {
     windowMs: WINDOW_MS,
     skipSuccessfulRequests: true,
     standardHeaders: 'draft-8' as const,
     legacyHeaders: false,
     handler: tooManyRequests,
-    validate: { xForwardedForHeader: false },
+    validate: { xForwardedForHeader: false, keyGeneratorIpFallback: false },
   };
   const perUsername = rateLimit({
     ...limits,
     limit: FAILURES_PER_USERNAME,
     store: new MongoRateLimitStore('console-sign-in-username'),
-    keyGenerator: (req) => `${ipKeyGenerator(req.ip ?? '')}|${usernameOf(req)}`,
+    keyGenerator: (req) => `${addressKey(req.ip ?? '')}|${usernameOf(req)}`,
   });
   const perAddress = rateLimit({
     ...limits,
     limit: FAILURES_PER_ADDRESS,
     store: new MongoRateLimitStore('console-sign-in-address'),
-    keyGenerator: (req) => ipKeyGenerator(req.ip ?? ''),
+    keyGenerator: (req) => addressKey(req.ip ?? ''),
   });
 
   router.post('/login', perAddress, perUsername, async (req, res) => {
