@@ -64,9 +64,9 @@ describe('outside Telegram without a session', () => {
         if (!token) throw new Refusal('UNAUTHORIZED', 401, 'Please sign in again');
         return { ...DEMO_PLAYER, isDemo: false, name: 'Sara' };
       },
-      'auth.requestLoginCode': () => ({ expiresInSeconds: 300, resendInSeconds: 60 }),
+      'auth.requestLoginCode': () => ({ expiresInSeconds: 300, resendInSeconds: 60, requestId: 'Zq3xK9mB2vT7wL1nR5cY8A' }),
       'auth.verifyLoginCode': (input) => {
-        if (input.code !== '123456') throw new Refusal('INCORRECT_CODE', 400, 'Incorrect code');
+        if (input.requestId !== 'Zq3xK9mB2vT7wL1nR5cY8A' || input.code !== '123456') throw new Refusal('INCORRECT_CODE', 400, 'Incorrect code');
         token = 'player.token';
         return { token };
       },

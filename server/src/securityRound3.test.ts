@@ -1,9 +1,16 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
+import type { Express } from 'express';
+import request from 'supertest';
+import { TRPC_MAX_BATCH_SIZE } from '@gift/shared';
 import { createApp } from './app';
 import { startBotApiStandIn, type BotApiStandIn } from '../test/botApiStandIn';
+import { createPlayer } from '../test/factories';
 import { silentLogger, TEST_BOT_TOKEN, testEnv } from '../test/helpers';
+import { createOperator, OPERATOR_PASSWORD } from '../test/operators';
+import { LoginCodeModel } from './modules/users/loginCode.model';
+import { LOGIN_CODE_CHECKS_PER_ADDRESS, LOGIN_CODE_REQUESTS_PER_ADDRESS } from './modules/users/auth.router';
 import { webhookSecretToken } from './modules/bot/bot.service';
 import { BotRuntime } from './modules/bot/botRuntime';
 import { RateLimitCounterModel } from './modules/rateLimits/rateLimit.model';
@@ -171,5 +178,166 @@ describe('finding 1: a webhook that stalls the server', () => {
     } finally {
       await close(plain.server);
     }
+  });
+});
+
+/** An address in the one /64 an IPv6 host is given: 2⁶⁴ of them to choose from. */
+const inOne64 = (i: number) =>
+  `2001:db8:14:1:${(i >> 16) & 0xffff ? ((i >> 16) & 0xffff).toString(16) : '0'}:${(i & 0xffff).toString(16)}:a:${(i + 1).toString(16)}`;
+
+interface Answered {
+  status: number;
+  code: string;
+  result?: unknown;
+}
+
+/** One tRPC mutation over HTTP from this client address (the app trusts the loopback proxy that names it). */
+async function mutation(app: Express, procedure: string, input: unknown, address: string): Promise<Answered> {
+  const res = await request(app).post(`/trpc/${procedure}`).set('X-Forwarded-For', address).send({ json: input });
+  const body = res.body as { result?: { data: { json: unknown } }; error?: { json: { data: { appCode: string | null; code: string } } } };
+  return { status: res.status, code: body.error ? (body.error.json.data.appCode ?? body.error.json.data.code) : 'OK', result: body.result?.data.json };
+}
+
+async function eventually<T>(look: () => T | undefined | Promise<T | undefined>, what: string): Promise<T> {
+  for (let i = 0; i < 400; i++) {
+    const found = await look();
+    if (found !== undefined) return found;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`never happened: ${what}`);
+}
+
+describe('finding 2: one IPv6 /64 is one address for every address limit', () => {
+  const app = createApp({ env: testEnv({ TRUST_PROXY: 'loopback' }), logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
+
+  it('stops sign-in code requests from 2⁶⁴ addresses of one /64 after the limit of one address', async () => {
+    const limit = LOGIN_CODE_REQUESTS_PER_ADDRESS.limit;
+    const statuses: number[] = [];
+    for (let i = 0; i < limit + 10; i++) statuses.push((await mutation(app, 'auth.requestLoginCode', { username: `someone_${i}` }, inOne64(i))).status);
+    expect(statuses).toEqual([...Array(limit).fill(200), ...Array(10).fill(429)]);
+    // a neighbour in another /64 is not held back
+    expect((await mutation(app, 'auth.requestLoginCode', { username: 'neighbour' }, '2001:db8:14:2::1')).status).toBe(200);
+  });
+
+  it('stops sign-in code guesses from 2⁶⁴ addresses of one /64 after the limit of one address', async () => {
+    const codes: string[] = [];
+    const batch = Array.from({ length: TRPC_MAX_BATCH_SIZE }, () => 'auth.verifyLoginCode').join(',');
+    const input = Object.fromEntries(
+      Array.from({ length: TRPC_MAX_BATCH_SIZE }, (_, i) => [i, { json: { username: 'flood_target', requestId: 'AAAAAAAAAAAAAAAAAAAAAA', code: '123456' } }]),
+    );
+    for (let i = 0; i < 12; i++) {
+      const res = await request(app)
+        .post(`/trpc/${batch}?batch=1`)
+        .set('X-Forwarded-For', inOne64(1000 + i))
+        .send(input);
+      codes.push(...(res.body as Array<{ error: { json: { data: { appCode: string } } } }>).map((item) => item.error.json.data.appCode));
+    }
+    expect(codes.filter((c) => c === 'INCORRECT_CODE')).toHaveLength(LOGIN_CODE_CHECKS_PER_ADDRESS.limit);
+    expect(codes.filter((c) => c === 'RATE_LIMITED')).toHaveLength(12 * TRPC_MAX_BATCH_SIZE - LOGIN_CODE_CHECKS_PER_ADDRESS.limit);
+  });
+
+  it("counts the console's sign-in failures from one /64 together", async () => {
+    const { account } = await createOperator();
+    for (let i = 0; i < 10; i++) {
+      const res = await request(app)
+        .post('/api/admin/login')
+        .set('X-Forwarded-For', inOne64(2000 + i))
+        .send({ username: account.username, password: `guess ${i}` });
+      expect(res.status).toBe(401);
+    }
+    const next = await request(app)
+      .post('/api/admin/login')
+      .set('X-Forwarded-For', inOne64(3000))
+      .send({ username: account.username, password: OPERATOR_PASSWORD });
+    expect(next.status).toBe(429);
+  });
+});
+
+describe('findings 3 and 4: web sign-in codes', () => {
+  let standIn: BotApiStandIn;
+  let app: Express;
+  beforeAll(async () => {
+    standIn = await startBotApiStandIn(TEST_BOT_TOKEN);
+    app = createApp({
+      env: testEnv({ TRUST_PROXY: 'loopback', TELEGRAM_API_ROOT: standIn.apiRoot }),
+      logger: silentLogger,
+      clientDist: '/nonexistent',
+      adminDist: '/nonexistent',
+    });
+  });
+  afterAll(() => standIn.close());
+
+  const attacker = '2001:db8:66:6::1';
+  const victimPhone = '198.51.100.23';
+  const codesTo = (telegramId: number) => standIn.sent.filter((m) => m.chat_id === telegramId).map((m) => /(\d{6})/.exec(m.text)![1]!);
+  const askForCode = async (username: string, address: string) => {
+    const answer = await mutation(app, 'auth.requestLoginCode', { username }, address);
+    expect(answer.status).toBe(200);
+    return (answer.result as { requestId: string }).requestId;
+  };
+  const wrongCodes = ['000000', '111111', '222222', '333333', '444444', '555555', '666666'];
+
+  it('lets the victim sign in at once with a code they ask for, while an attacker asks for codes and burns every try', async () => {
+    const victim = await createPlayer({ username: 'victim_web', usernameLower: 'victim_web', messagePermission: true });
+    // the attacker asks for the victim's code, again and again, and spends every try of each request, and more
+    for (let round = 0; round < 3; round++) {
+      const attackerRequest = await askForCode('victim_web', attacker);
+      const outcomes = [];
+      for (const code of wrongCodes)
+        outcomes.push((await mutation(app, 'auth.verifyLoginCode', { username: 'victim_web', requestId: attackerRequest, code }, attacker)).code);
+      expect(outcomes).toEqual([
+        'INCORRECT_CODE',
+        'INCORRECT_CODE',
+        'INCORRECT_CODE',
+        'INCORRECT_CODE',
+        'INCORRECT_CODE',
+        'TOO_MANY_ATTEMPTS',
+        'TOO_MANY_ATTEMPTS',
+      ]);
+    }
+    // once a minute from one address: the victim got one of the attacker's codes, no more
+    const fromAttacker = await eventually(() => (codesTo(victim.telegramId).length ? codesTo(victim.telegramId) : undefined), "the attacker's code");
+    expect(fromAttacker).toHaveLength(1);
+
+    // the victim, right after, asks for a code from their phone and signs in with it
+    const victimRequest = await askForCode('@Victim_Web', victimPhone);
+    const code = await eventually(() => codesTo(victim.telegramId)[1], "the victim's own code");
+    const signedIn = await mutation(app, 'auth.verifyLoginCode', { username: 'victim_web', requestId: victimRequest, code }, victimPhone);
+    expect(signedIn).toMatchObject({ status: 200, code: 'OK' });
+    const me = await request(app)
+      .get('/trpc/user.me')
+      .set('Authorization', `Bearer ${(signedIn.result as { token: string }).token}`);
+    expect(me.body.result.data.json).toMatchObject({ id: String(victim._id) });
+    // two messages in all: the attacker's requests did not spam them either
+    expect(codesTo(victim.telegramId)).toHaveLength(2);
+  });
+
+  it('answers the same, try after try, for a username that plays here and one that does not', async () => {
+    await createPlayer({ username: 'real_player', usernameLower: 'real_player', messagePermission: true });
+    await createPlayer({ username: 'quiet_player', usernameLower: 'quiet_player', messagePermission: false });
+    const transcript = async (username: string, address: string) => {
+      const asked = await mutation(app, 'auth.requestLoginCode', { username }, address);
+      const { requestId, ...shown } = asked.result as { requestId: string };
+      const lines = [`${asked.status} ${JSON.stringify(shown)} ${/^[\w-]{22}$/.test(requestId)}`];
+      // the request is recorded before the first check, as it is for a player who has read their code
+      await eventually(async () => (await LoginCodeModel.exists({ usernameLower: username })) ?? undefined, 'the request recorded');
+      for (const code of wrongCodes) {
+        const answer = await mutation(app, 'auth.verifyLoginCode', { username, requestId, code }, address);
+        lines.push(`${answer.status} ${answer.code}`);
+      }
+      return lines;
+    };
+    const real = await transcript('real_player', '203.0.113.10');
+    expect(await transcript('nobody_plays_as_me', '203.0.113.11')).toEqual(real);
+    expect(await transcript('quiet_player', '203.0.113.12')).toEqual(real);
+    expect(real.slice(1)).toEqual([
+      '400 INCORRECT_CODE',
+      '400 INCORRECT_CODE',
+      '400 INCORRECT_CODE',
+      '400 INCORRECT_CODE',
+      '400 INCORRECT_CODE',
+      '429 TOO_MANY_ATTEMPTS',
+      '429 TOO_MANY_ATTEMPTS',
+    ]);
   });
 });

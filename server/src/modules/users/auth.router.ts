@@ -1,4 +1,5 @@
 import { requestLoginCodeInput, verifyLoginCodeInput } from '@gift/shared';
+import { addressKey } from '../../lib/clientAddress';
 import { addressLimitedProcedure, createTRPCRouter } from '../../trpc/trpc';
 import { requestLoginCode, verifyLoginCode } from './loginCode.service';
 
@@ -10,8 +11,16 @@ export const LOGIN_CODE_CHECKS_PER_ADDRESS = { name: 'auth.verifyLoginCode', lim
 export const authRouter = createTRPCRouter({
   requestLoginCode: addressLimitedProcedure(LOGIN_CODE_REQUESTS_PER_ADDRESS)
     .input(requestLoginCodeInput)
-    .mutation(({ ctx, input }) => requestLoginCode(input.username, ctx.env, ctx.now(), ctx.afterResponse, ctx.logger)),
+    .mutation(({ ctx, input }) =>
+      requestLoginCode(input.username, {
+        env: ctx.env,
+        now: ctx.now(),
+        address: ctx.ip ? addressKey(ctx.ip) : '',
+        afterResponse: ctx.afterResponse,
+        logger: ctx.logger,
+      }),
+    ),
   verifyLoginCode: addressLimitedProcedure(LOGIN_CODE_CHECKS_PER_ADDRESS)
     .input(verifyLoginCodeInput)
-    .mutation(({ ctx, input }) => verifyLoginCode(input.username, input.code, ctx.env, ctx.now())),
+    .mutation(({ ctx, input }) => verifyLoginCode(input, ctx.env, ctx.now())),
 });
