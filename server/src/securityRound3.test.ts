@@ -1,10 +1,15 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import type { Express } from 'express';
+import pino from 'pino';
 import request from 'supertest';
 import { TRPC_MAX_BATCH_SIZE } from '@gift/shared';
 import { createApp } from './app';
+import { loadEnv } from './env';
+import { chooseSigningSecret } from './modules/config/signingSecret.service';
+import { signAdminToken } from './rest/adminAuth';
 import { startBotApiStandIn, type BotApiStandIn } from '../test/botApiStandIn';
 import { createPlayer } from '../test/factories';
 import { silentLogger, TEST_BOT_TOKEN, testEnv } from '../test/helpers';
@@ -339,5 +344,57 @@ describe('findings 3 and 4: web sign-in codes', () => {
       '429 TOO_MANY_ATTEMPTS',
       '429 TOO_MANY_ATTEMPTS',
     ]);
+  });
+});
+
+describe('finding 6: the signing secret outside production', () => {
+  /** The constant anyone can read in the source. */
+  const CONSTANT_IN_THE_SOURCE = 'development-only-secret-change-me-0123456789';
+
+  function recordingLogger() {
+    const lines: Array<{ msg: string; signingSecret?: string }> = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+        done();
+      },
+    });
+    return { logger: pino({ level: 'info' }, sink), lines };
+  }
+
+  it('a server on a real database without NODE_ENV refuses a console token forged with the constant, and says what it signs with', async () => {
+    const loaded = loadEnv({ MONGO_URL: 'mongodb://db.example.com:27017/gift', LOG_LEVEL: 'silent' });
+    expect(loaded.NODE_ENV).toBe('development');
+    const { logger, lines } = recordingLogger();
+    const { env } = await chooseSigningSecret(loaded, { embedded: false }, logger);
+    expect(lines.map((l) => l.signingSecret)).toEqual(['generated and stored in the database']);
+    const app = createApp({ env, logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
+
+    const { account } = await createOperator(['*']);
+    const forged = signAdminToken({ id: String(account._id), username: account.username }, CONSTANT_IN_THE_SOURCE);
+    const attempt = await request(app).get('/api/admin/users').set('Authorization', `Bearer ${forged}`);
+    expect(attempt.status).toBe(401);
+
+    // every instance on that database signs with the same stored secret, so their tokens work on each other
+    const other = await chooseSigningSecret(loaded, { embedded: false }, silentLogger);
+    expect(other.env.JWT_SECRET).toBe(env.JWT_SECRET);
+    const issued = signAdminToken({ id: String(account._id), username: account.username }, other.env.JWT_SECRET);
+    expect((await request(app).get('/api/admin/users').set('Authorization', `Bearer ${issued}`)).status).toBe(200);
+  });
+
+  it('keeps the constant for the embedded demo, and signs with JWT_SECRET when it is set', async () => {
+    const demo = await chooseSigningSecret(loadEnv({ LOG_LEVEL: 'silent' }), { embedded: true }, silentLogger);
+    expect(demo).toMatchObject({ source: 'development constant (embedded demo database)', env: { JWT_SECRET: CONSTANT_IN_THE_SOURCE } });
+    const chosen = 'an operator chose this secret, 32+ chars';
+    const configured = await chooseSigningSecret(loadEnv({ MONGO_URL: 'mongodb://db/gift', JWT_SECRET: chosen }), { embedded: false }, silentLogger);
+    expect(configured).toMatchObject({ source: 'JWT_SECRET', env: { JWT_SECRET: chosen } });
+    // set to the constant itself, it is as good as unset
+    const copied = await chooseSigningSecret(
+      loadEnv({ MONGO_URL: 'mongodb://db/gift', JWT_SECRET: CONSTANT_IN_THE_SOURCE }),
+      { embedded: false },
+      silentLogger,
+    );
+    expect(copied.source).toBe('generated and stored in the database');
+    expect(copied.env.JWT_SECRET).not.toBe(CONSTANT_IN_THE_SOURCE);
   });
 });
