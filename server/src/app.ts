@@ -30,6 +30,8 @@ export interface AppOptions {
   adminDist?: string;
   /** The running bot, whose webhook this app serves (none: the webhook path answers 404). */
   bot?: BotRuntime;
+  /** The players' API's clock; tests pass a fixed one (a rate window that must not turn mid-test). */
+  clock?: () => Date;
 }
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -162,7 +164,7 @@ export function createApp(options: AppOptions): Express {
     trpcExpress.createExpressMiddleware({
       router: appRouter,
       maxBatchSize: TRPC_MAX_BATCH_SIZE,
-      createContext: (opts) => createContext(opts, env, logger),
+      createContext: (opts) => createContext(opts, env, logger, options.clock),
       onError: ({ error, path: procedure }) => {
         if (error.code === 'INTERNAL_SERVER_ERROR') logger.error({ err: error.cause ?? error, procedure }, 'tRPC call failed');
       },

@@ -10,6 +10,8 @@ import { createApp } from './app';
 import { loadEnv } from './env';
 import { chooseSigningSecret } from './modules/config/signingSecret.service';
 import { signAdminToken } from './rest/adminAuth';
+import { CALLS_PER_PLAYER } from './trpc/trpc';
+import { tmaHeader } from '../test/telegram';
 import { startBotApiStandIn, type BotApiStandIn } from '../test/botApiStandIn';
 import { createPlayer } from '../test/factories';
 import { silentLogger, TEST_BOT_TOKEN, testEnv } from '../test/helpers';
@@ -213,7 +215,15 @@ async function eventually<T>(look: () => T | undefined | Promise<T | undefined>,
 }
 
 describe('finding 2: one IPv6 /64 is one address for every address limit', () => {
-  const app = createApp({ env: testEnv({ TRUST_PROXY: 'loopback' }), logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
+  // one window of each limit for the whole test, whenever it runs
+  const now = new Date();
+  const app = createApp({
+    env: testEnv({ TRUST_PROXY: 'loopback' }),
+    logger: silentLogger,
+    clientDist: '/nonexistent',
+    adminDist: '/nonexistent',
+    clock: () => now,
+  });
 
   it('stops sign-in code requests from 2⁶⁴ addresses of one /64 after the limit of one address', async () => {
     const limit = LOGIN_CODE_REQUESTS_PER_ADDRESS.limit;
@@ -259,6 +269,7 @@ describe('finding 2: one IPv6 /64 is one address for every address limit', () =>
 });
 
 describe('findings 3 and 4: web sign-in codes', () => {
+  const now = new Date();
   let standIn: BotApiStandIn;
   let app: Express;
   beforeAll(async () => {
@@ -266,6 +277,7 @@ describe('findings 3 and 4: web sign-in codes', () => {
     app = createApp({
       env: testEnv({ TRUST_PROXY: 'loopback', TELEGRAM_API_ROOT: standIn.apiRoot }),
       logger: silentLogger,
+      clock: () => now,
       clientDist: '/nonexistent',
       adminDist: '/nonexistent',
     });
@@ -396,5 +408,36 @@ describe('finding 6: the signing secret outside production', () => {
     );
     expect(copied.source).toBe('generated and stored in the database');
     expect(copied.env.JWT_SECRET).not.toBe(CONSTANT_IN_THE_SOURCE);
+  });
+});
+
+describe('finding 7: a budget of calls per player', () => {
+  // one minute's window for the whole flood, whenever the test runs
+  const now = new Date();
+  const app = createApp({ env: testEnv(), logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent', clock: () => now });
+
+  it('refuses one player who floods reads in batches over 8 connections beyond their budget, and serves another player meanwhile', async () => {
+    const flooder = tmaHeader({ user: { id: 6_140_001 } });
+    const batch = `/trpc/${Array.from({ length: TRPC_MAX_BATCH_SIZE }, () => 'home.get').join(',')}?batch=1&input={}`;
+    const perConnection = Math.ceil((CALLS_PER_PLAYER.limit + 60) / TRPC_MAX_BATCH_SIZE / 8);
+    const connection = async () => {
+      const codes: string[] = [];
+      for (let i = 0; i < perConnection; i++) {
+        const res = await request(app).get(batch).set('Authorization', flooder);
+        codes.push(...(res.body as Array<{ error?: { json: { data: { appCode: string } } } }>).map((item) => item.error?.json.data.appCode ?? 'OK'));
+      }
+      return codes;
+    };
+    const codes = (await Promise.all(Array.from({ length: 8 }, connection))).flat();
+    expect(codes.filter((c) => c === 'OK')).toHaveLength(CALLS_PER_PLAYER.limit);
+    expect(codes.filter((c) => c === 'RATE_LIMITED')).toHaveLength(codes.length - CALLS_PER_PLAYER.limit);
+
+    const other = await request(app)
+      .get('/trpc/home.get')
+      .set('Authorization', tmaHeader({ user: { id: 6_140_002 } }));
+    expect(other.status).toBe(200);
+    const flooderAgain = await request(app).get('/trpc/user.me').set('Authorization', flooder);
+    expect(flooderAgain.status).toBe(429);
+    expect(flooderAgain.body.error.json.message).toBe('Too many requests, try again later');
   });
 });

@@ -25,14 +25,19 @@ export function createContextInner(options: Partial<ContextInner> & Pick<Context
 }
 
 /** The tRPC adapter's context: reads the player's credential from the request. */
-export async function createContext({ req, res }: { req: Request; res: Response }, env: Env, logger?: Logger): Promise<ContextInner> {
-  const auth = await authenticatePlayer(req.get('authorization'), env, new Date());
+export async function createContext(
+  { req, res }: { req: Request; res: Response },
+  env: Env,
+  logger?: Logger,
+  now: () => Date = () => new Date(),
+): Promise<ContextInner> {
+  const auth = await authenticatePlayer(req.get('authorization'), env, now());
   const tasks: Array<() => Promise<unknown>> = [];
   // 'close' comes once the answer is out, or the client went away: either way the task runs
   res.once('close', () => {
     for (const task of tasks) void task().catch((err: unknown) => logger?.error({ err }, 'after-response task failed'));
   });
-  return createContextInner({ env, logger, ip: req.ip, user: auth.user, authError: auth.error, afterResponse: (task) => void tasks.push(task) });
+  return createContextInner({ env, logger, now, ip: req.ip, user: auth.user, authError: auth.error, afterResponse: (task) => void tasks.push(task) });
 }
 
 export type Context = ContextInner;
