@@ -67,6 +67,27 @@ function spa(app: Express, base: string, dist: string, name: string) {
   });
 }
 
+/** Helmet's headers with the CSP of the product; `frameAncestors` says who may frame the page. */
+function securityHeaders(frameAncestors: string[]): RequestHandler {
+  const framed = !frameAncestors.includes("'none'");
+  return helmet({
+    // X-Frame-Options cannot name Telegram's origins: where framing is allowed, the CSP alone decides
+    frameguard: framed ? false : { action: 'deny' },
+    crossOriginEmbedderPolicy: false,
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", 'https://telegram.org'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'https:'],
+        connectSrc: ["'self'", 'https:', 'wss:'],
+        frameAncestors,
+        upgradeInsecureRequests: null,
+      },
+    },
+  });
+}
+
 /** A tRPC query's input travels in the URL: it gets the same depth limit as a body. */
 const inputDepthLimit: RequestHandler = (req, _res, next) => {
   for (const value of Object.values(req.query).flat()) if (typeof value === 'string') checkJsonDepth(value);
@@ -99,24 +120,9 @@ export function createApp(options: AppOptions): Express {
   // X-Forwarded-* names the client only when it comes from a proxy the operator configured; by default nobody is trusted
   app.set('trust proxy', env.TRUST_PROXY ?? false);
 
-  app.use(
-    helmet({
-      // the mini app runs inside Telegram's web clients' iframes
-      frameguard: false,
-      crossOriginEmbedderPolicy: false,
-      contentSecurityPolicy: {
-        directives: {
-          defaultSrc: ["'self'"],
-          scriptSrc: ["'self'", 'https://telegram.org'],
-          styleSrc: ["'self'", "'unsafe-inline'"],
-          imgSrc: ["'self'", 'data:', 'https:'],
-          connectSrc: ["'self'", 'https:', 'wss:'],
-          frameAncestors: ["'self'", 'https://web.telegram.org', 'https://*.telegram.org'],
-          upgradeInsecureRequests: null,
-        },
-      },
-    }),
-  );
+  // only the user app runs inside Telegram's web clients' iframes; the console's own headers replace these: nobody frames it
+  app.use(securityHeaders(["'self'", 'https://web.telegram.org', 'https://*.telegram.org']));
+  app.use('/admin', securityHeaders(["'none'"]));
   app.use(compression());
   app.use(pinoHttp(requestLogging(logger)));
 

@@ -13,9 +13,10 @@ import { signAdminToken } from './rest/adminAuth';
 import { CALLS_PER_PLAYER } from './trpc/trpc';
 import { tmaHeader } from '../test/telegram';
 import { startBotApiStandIn, type BotApiStandIn } from '../test/botApiStandIn';
-import { createPlayer } from '../test/factories';
+import { createCoin, createPlayer } from '../test/factories';
 import { silentLogger, TEST_BOT_TOKEN, testEnv } from '../test/helpers';
-import { createOperator, OPERATOR_PASSWORD } from '../test/operators';
+import { consoleApi, createOperator, OPERATOR_PASSWORD } from '../test/operators';
+import { signPlayerToken } from './modules/users/playerAuth';
 import { LoginCodeModel } from './modules/users/loginCode.model';
 import { LOGIN_CODE_CHECKS_PER_ADDRESS, LOGIN_CODE_REQUESTS_PER_ADDRESS } from './modules/users/auth.router';
 import { webhookSecretToken } from './modules/bot/bot.service';
@@ -439,5 +440,73 @@ describe('finding 7: a budget of calls per player', () => {
     const flooderAgain = await request(app).get('/trpc/user.me').set('Authorization', flooder);
     expect(flooderAgain.status).toBe(429);
     expect(flooderAgain.body.error.json.message).toBe('Too many requests, try again later');
+  });
+});
+
+describe('finding 9: small ones', () => {
+  const app = createApp({ env: testEnv(), logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
+
+  it('lets *.telegram.org frame the user app but nobody frame the console', async () => {
+    for (const path of ['/admin', '/admin/users/1/show']) {
+      const res = await request(app).get(path);
+      expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      expect(res.headers['content-security-policy']).not.toMatch(/frame-ancestors[^;]*telegram/);
+      expect(res.headers['x-frame-options']).toBe('DENY');
+    }
+    const userApp = await request(app).get('/');
+    expect(userApp.headers['content-security-policy']).toContain("frame-ancestors 'self' https://web.telegram.org https://*.telegram.org");
+    expect(userApp.headers['x-frame-options']).toBeUndefined();
+  });
+
+  it('an App Config PUT of {} changes nothing, and a PUT naming one field changes that field alone', async () => {
+    const api = consoleApi(app, (await createOperator(['app-config:write'])).token);
+    const coin = await createCoin({ symbol: 'MINE' });
+    const [config] = (await api.get('/app-config')).body as Array<Record<string, unknown>>;
+    const set = { ...config, miningCoin: String(coin._id), earnAmount: '12.5', earnDurationHours: 6, referrerCoin: String(coin._id), referrerCoinAmount: '50' };
+    expect((await api.put('/app-config/current', set)).status).toBe(200);
+    const before = (await api.get('/app-config/current')).body as Record<string, unknown>;
+
+    const empty = await api.put('/app-config/current', {});
+    expect(empty.status).toBe(200);
+    const { updatedAt: _after, ...after } = empty.body as Record<string, unknown>;
+    const { updatedAt: _before, ...unchanged } = before;
+    expect(after).toEqual(unchanged);
+    expect(after).toMatchObject({ miningCoin: String(coin._id), earnAmount: '12.5', referrerCoinAmount: '50' });
+
+    const one = await api.put('/app-config/current', { earnAmount: '20' });
+    expect(one.body).toMatchObject({ earnAmount: '20', miningCoin: String(coin._id), earnDurationHours: 6, referrerCoinAmount: '50' });
+  });
+
+  it("ends a player's web tokens at once when they sign out everywhere, and when an operator blocks them, for good", async () => {
+    const me = (token: string) => request(app).get('/trpc/user.me').set('Authorization', `Bearer ${token}`);
+    const player = await createPlayer();
+    // two devices signed in with web codes
+    const phone = signPlayerToken(String(player._id), testEnv().JWT_SECRET, new Date());
+    const laptop = signPlayerToken(String(player._id), testEnv().JWT_SECRET, new Date(Date.now() - 1000));
+    expect((await me(phone)).status).toBe(200);
+    expect((await me(laptop)).status).toBe(200);
+    const out = await request(app).post('/trpc/auth.signOutEverywhere').set('Authorization', `Bearer ${phone}`).send({});
+    expect(out.status).toBe(200);
+    expect((await me(phone)).status).toBe(401);
+    expect((await me(laptop)).status).toBe(401);
+
+    // signed in again, then blocked by an operator, then unblocked: the token from before the block stays dead
+    const again = signPlayerToken(String(player._id), testEnv().JWT_SECRET, new Date(), 1);
+    expect((await me(again)).status).toBe(200);
+    const api = consoleApi(app, (await createOperator(['users:write'])).token);
+    expect((await api.put(`/users/${String(player._id)}`, { inviteLimit: 100, blocked: true })).status).toBe(200);
+    expect((await me(again)).status).toBe(401);
+    expect((await api.put(`/users/${String(player._id)}`, { inviteLimit: 100, blocked: false })).status).toBe(200);
+    expect((await me(again)).status).toBe(401);
+    // the console never sees the version
+    expect(JSON.stringify((await api.get(`/users/${String(player._id)}`)).body)).not.toContain('tokenVersion');
+  });
+
+  it('does not let a client plant its own request id in the logs', async () => {
+    const planted = await request(app).get('/healthz').set('X-Request-Id', 'withdrawal-approved-by-ops');
+    expect(planted.headers['x-request-id']).not.toBe('withdrawal-approved-by-ops');
+    expect(planted.headers['x-request-id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    const fromProxy = '3f1c2b4a-9d8e-4f7a-b6c5-0e1d2c3b4a59';
+    expect((await request(app).get('/healthz').set('X-Request-Id', fromProxy)).headers['x-request-id']).toBe(fromProxy);
   });
 });

@@ -1,6 +1,7 @@
 import { requestLoginCodeInput, verifyLoginCodeInput } from '@gift/shared';
 import { addressKey } from '../../lib/clientAddress';
-import { addressLimitedProcedure, createTRPCRouter } from '../../trpc/trpc';
+import { addressLimitedProcedure, createTRPCRouter, protectedProcedure } from '../../trpc/trpc';
+import { endWebSessions } from './playerAuth';
 import { requestLoginCode, verifyLoginCode } from './loginCode.service';
 
 /** Per client address, on top of the per-player limits of the codes themselves: a flood of guesses or requests stops early. */
@@ -23,4 +24,6 @@ export const authRouter = createTRPCRouter({
   verifyLoginCode: addressLimitedProcedure(LOGIN_CODE_CHECKS_PER_ADDRESS)
     .input(verifyLoginCodeInput)
     .mutation(({ ctx, input }) => verifyLoginCode(input, ctx.env, ctx.now())),
+  /** "Sign out everywhere": every web sign-in token of the player stops working at once. */
+  signOutEverywhere: protectedProcedure.mutation(({ ctx }) => endWebSessions(ctx.user._id)),
 });

@@ -153,5 +153,7 @@ export async function verifyLoginCode(input: { username: string; code: string; r
 
   const used = await LoginCodeModel.updateOne({ _id: request._id, usedAt: null }, { $set: { usedAt: now } }, { timestamps: false });
   if (used.modifiedCount !== 1) throw new AppError('CODE_EXPIRED');
-  return { token: signPlayerToken(String(counted.user), env.JWT_SECRET, now) };
+  const player = await UserModel.findById(counted.user, { tokenVersion: 1 }).lean();
+  if (!player) throw new AppError('INCORRECT_CODE');
+  return { token: signPlayerToken(String(player._id), env.JWT_SECRET, now, player.tokenVersion) };
 }
