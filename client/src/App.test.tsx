@@ -102,3 +102,24 @@ describe('outside Telegram without a session', () => {
     expect(server.calls.some((call) => call.path === 'auth.requestLoginCode')).toBe(false);
   });
 });
+
+it('signs out of the web app on every device from the profile, and shows the sign-in again', async () => {
+  localStorage.setItem(PLAYER_TOKEN_KEY, 'player.token');
+  let signedOut = false;
+  const server = renderApp('/profile', {
+    ...signedInPlayer,
+    'user.me': () => {
+      if (signedOut) throw new Refusal('UNAUTHORIZED', 401, 'Please sign in again');
+      return { ...DEMO_PLAYER, isDemo: false, name: 'Sara' };
+    },
+    'auth.signOutEverywhere': () => {
+      signedOut = true;
+      return { signedOut: true as const };
+    },
+  });
+  await userEvent.click(await screen.findByRole('button', { name: 'Sign out everywhere' }));
+  expect(await screen.findByRole('button', { name: 'Send code' })).toBeInTheDocument();
+  const call = server.calls.find((c) => c.path === 'auth.signOutEverywhere');
+  expect(call?.authorization).toBe('Bearer player.token');
+  expect(localStorage.getItem(PLAYER_TOKEN_KEY)).toBeNull();
+});
