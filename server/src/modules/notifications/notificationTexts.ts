@@ -21,7 +21,7 @@ const PLAYER_TEXT_MAX = 32;
  * so Telegram finds no link, mention, hashtag or command in it), at most 32 characters, and quoted,
  * so it cannot pass for the bot's own words.
  */
-export function quotedPlayerText(text: string, language: Language): string {
+function quotedPlayerText(text: string, language: Language): string {
   const cleaned = text
     .normalize('NFKC')
     // variation selectors are marks, but they only dress the emoji removed here
