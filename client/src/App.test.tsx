@@ -64,9 +64,9 @@ describe('outside Telegram without a session', () => {
         if (!token) throw new Refusal('UNAUTHORIZED', 401, 'Please sign in again');
         return { ...DEMO_PLAYER, isDemo: false, name: 'Sara' };
       },
-      'auth.requestLoginCode': () => ({ expiresInSeconds: 300, resendInSeconds: 60 }),
+      'auth.requestLoginCode': () => ({ expiresInSeconds: 300, resendInSeconds: 60, requestId: 'Zq3xK9mB2vT7wL1nR5cY8A' }),
       'auth.verifyLoginCode': (input) => {
-        if (input.code !== '123456') throw new Refusal('INCORRECT_CODE', 400, 'Incorrect code');
+        if (input.requestId !== 'Zq3xK9mB2vT7wL1nR5cY8A' || input.code !== '123456') throw new Refusal('INCORRECT_CODE', 400, 'Incorrect code');
         token = 'player.token';
         return { token };
       },
@@ -101,4 +101,25 @@ describe('outside Telegram without a session', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Enter your Telegram username');
     expect(server.calls.some((call) => call.path === 'auth.requestLoginCode')).toBe(false);
   });
+});
+
+it('signs out of the web app on every device from the profile, and shows the sign-in again', async () => {
+  localStorage.setItem(PLAYER_TOKEN_KEY, 'player.token');
+  let signedOut = false;
+  const server = renderApp('/profile', {
+    ...signedInPlayer,
+    'user.me': () => {
+      if (signedOut) throw new Refusal('UNAUTHORIZED', 401, 'Please sign in again');
+      return { ...DEMO_PLAYER, isDemo: false, name: 'Sara' };
+    },
+    'auth.signOutEverywhere': () => {
+      signedOut = true;
+      return { signedOut: true as const };
+    },
+  });
+  await userEvent.click(await screen.findByRole('button', { name: 'Sign out everywhere' }));
+  expect(await screen.findByRole('button', { name: 'Send code' })).toBeInTheDocument();
+  const call = server.calls.find((c) => c.path === 'auth.signOutEverywhere');
+  expect(call?.authorization).toBe('Bearer player.token');
+  expect(localStorage.getItem(PLAYER_TOKEN_KEY)).toBeNull();
 });

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import compression from 'compression';
@@ -30,6 +31,8 @@ export interface AppOptions {
   adminDist?: string;
   /** The running bot, whose webhook this app serves (none: the webhook path answers 404). */
   bot?: BotRuntime;
+  /** The players' API's clock; tests pass a fixed one (a rate window that must not turn mid-test). */
+  clock?: () => Date;
 }
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -65,11 +68,50 @@ function spa(app: Express, base: string, dist: string, name: string) {
   });
 }
 
+/** Helmet's headers with the CSP of the product; `frameAncestors` says who may frame the page. */
+function securityHeaders(frameAncestors: string[]): RequestHandler {
+  const framed = !frameAncestors.includes("'none'");
+  return helmet({
+    // X-Frame-Options cannot name Telegram's origins: where framing is allowed, the CSP alone decides
+    frameguard: framed ? false : { action: 'deny' },
+    crossOriginEmbedderPolicy: false,
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", 'https://telegram.org'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'https:'],
+        connectSrc: ["'self'", 'https:', 'wss:'],
+        frameAncestors,
+        upgradeInsecureRequests: null,
+      },
+    },
+  });
+}
+
 /** A tRPC query's input travels in the URL: it gets the same depth limit as a body. */
 const inputDepthLimit: RequestHandler = (req, _res, next) => {
   for (const value of Object.values(req.query).flat()) if (typeof value === 'string') checkJsonDepth(value);
   next();
 };
+
+/** Telegram's updates are a few kB; a larger body is not Telegram's. */
+const WEBHOOK_BODY_LIMIT = '64kb';
+
+/**
+ * The webhook's door, before a byte of the body is read: 404 while this instance takes no webhook
+ * calls, 401 without Telegram's secret header. Only then is the body read, as the APIs read theirs.
+ */
+function webhookSecretCheck(bot: BotRuntime | undefined): RequestHandler {
+  return (req, _res, next) => {
+    const secret = bot?.webhookSecret();
+    if (!secret) return next(new AppError('NOT_FOUND'));
+    const given = Buffer.from(req.get('x-telegram-bot-api-secret-token') ?? '');
+    const expected = Buffer.from(secret);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return next(new AppError('UNAUTHORIZED'));
+    next();
+  };
+}
 
 export function createApp(options: AppOptions): Express {
   const { env } = options;
@@ -79,24 +121,9 @@ export function createApp(options: AppOptions): Express {
   // X-Forwarded-* names the client only when it comes from a proxy the operator configured; by default nobody is trusted
   app.set('trust proxy', env.TRUST_PROXY ?? false);
 
-  app.use(
-    helmet({
-      // the mini app runs inside Telegram's web clients' iframes
-      frameguard: false,
-      crossOriginEmbedderPolicy: false,
-      contentSecurityPolicy: {
-        directives: {
-          defaultSrc: ["'self'"],
-          scriptSrc: ["'self'", 'https://telegram.org'],
-          styleSrc: ["'self'", "'unsafe-inline'"],
-          imgSrc: ["'self'", 'data:', 'https:'],
-          connectSrc: ["'self'", 'https:', 'wss:'],
-          frameAncestors: ["'self'", 'https://web.telegram.org', 'https://*.telegram.org'],
-          upgradeInsecureRequests: null,
-        },
-      },
-    }),
-  );
+  // only the user app runs inside Telegram's web clients' iframes; the console's own headers replace these: nobody frames it
+  app.use(securityHeaders(["'self'", 'https://web.telegram.org', 'https://*.telegram.org']));
+  app.use('/admin', securityHeaders(["'none'"]));
   app.use(compression());
   app.use(pinoHttp(requestLogging(logger)));
 
@@ -124,10 +151,8 @@ export function createApp(options: AppOptions): Express {
 
   legalPages(app);
 
-  app.post(WEBHOOK_PATH, express.json({ limit: '1mb' }), (req, res, next) => {
-    if (!options.bot) return next(new AppError('NOT_FOUND'));
-    return options.bot.webhookHandler()(req, res, next);
-  });
+  const webhookUpdate: RequestHandler = (req, res, next) => options.bot!.webhookHandler()(req, res, next);
+  app.post(WEBHOOK_PATH, webhookSecretCheck(options.bot), jsonBody(WEBHOOK_BODY_LIMIT), webhookUpdate);
 
   // answers of the APIs are one player's or operator's data: no browser or proxy keeps them
   app.use(['/trpc', '/api'], (_req, res, next) => {
@@ -142,7 +167,7 @@ export function createApp(options: AppOptions): Express {
     trpcExpress.createExpressMiddleware({
       router: appRouter,
       maxBatchSize: TRPC_MAX_BATCH_SIZE,
-      createContext: (opts) => createContext(opts, env, logger),
+      createContext: (opts) => createContext(opts, env, logger, options.clock),
       onError: ({ error, path: procedure }) => {
         if (error.code === 'INTERNAL_SERVER_ERROR') logger.error({ err: error.cause ?? error, procedure }, 'tRPC call failed');
         if (error.cause instanceof AppError && error.cause.code === 'UNAVAILABLE') logger.warn({ err: error.cause.cause, procedure }, 'database unavailable');

@@ -2,7 +2,9 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /** The only place that reads process.env. Validated once at start; each bad value gets its own message. */
-const DEV_JWT_SECRET = 'development-only-secret-change-me-0123456789';
+
+/** Signs tokens on the embedded demo database only: it is in the source, so a server on a real database never uses it. */
+export const DEV_JWT_SECRET = 'development-only-secret-change-me-0123456789';
 
 /** An address, a subnet (address/bits) or one of Express's names for the private ranges. */
 function isProxyAddress(entry: string): boolean {

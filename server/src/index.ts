@@ -7,15 +7,16 @@ import { EnvError, loadEnv } from './env';
 import { createLogger } from './lib/logger';
 import { backfillUsernameKeys, bootstrapSuperAdmin } from './modules/accounts/accounts.service';
 import { BotRuntime } from './modules/bot/botRuntime';
+import { chooseSigningSecret } from './modules/config/signingSecret.service';
 import { runExclusively } from './modules/jobs/jobLease.service';
 import { startRecoverySweep } from './modules/recovery/recovery.service';
 
 const DEMO_ADMIN = { username: 'admin', password: 'admin-demo-password' };
 
 async function main() {
-  let env;
+  let loaded;
   try {
-    env = loadEnv();
+    loaded = loadEnv();
   } catch (error) {
     if (error instanceof EnvError) {
       console.error(error.message);
@@ -23,8 +24,9 @@ async function main() {
     }
     throw error;
   }
-  const logger = createLogger(env.LOG_LEVEL);
-  const database = await connectDatabase(env, logger);
+  const logger = createLogger(loaded.LOG_LEVEL);
+  const database = await connectDatabase(loaded, logger);
+  const { env } = await chooseSigningSecret(loaded, database, logger);
   const credentials =
     env.ADMIN_USERNAME && env.ADMIN_PASSWORD ? { username: env.ADMIN_USERNAME, password: env.ADMIN_PASSWORD } : database.embedded ? DEMO_ADMIN : undefined;
   // instances sharing the database run these one at a time; the next one finds them done

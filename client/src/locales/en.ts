@@ -137,6 +137,9 @@ export const en = {
       referrersCount: 'Referrers',
     },
     signOut: 'Sign out',
+    signOutEverywhere: 'Sign out everywhere',
+    signedOutEverywhere: 'Signed out of the web app on every device',
+    signOutEverywhereFailed: 'Could not sign out everywhere, try again',
   },
   settings: {
     title: 'Settings',

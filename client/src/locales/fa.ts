@@ -174,6 +174,9 @@ export const fa: Translation = {
       referrersCount: 'دعوت‌شدگان',
     },
     signOut: 'خروج',
+    signOutEverywhere: 'خروج از همه دستگاه‌ها',
+    signedOutEverywhere: 'از نسخه وب در همه دستگاه‌ها خارج شدید',
+    signOutEverywhereFailed: 'خروج از همه دستگاه‌ها انجام نشد، دوباره تلاش کنید',
   },
   settings: {
     title: 'تنظیمات',

@@ -27,8 +27,11 @@ export type Logger = ReturnType<typeof createLogger>;
 
 const pathOf = (req: IncomingMessage & { originalUrl?: string }) => (req.originalUrl ?? req.url ?? '').split('?')[0];
 
-/** A request id from the proxy in front is kept when it is a plain token; otherwise each request gets a new one. */
-const FORWARDED_REQUEST_ID = /^[\w.:-]{1,64}$/;
+/**
+ * A request id from the proxy in front is kept only when it is a UUID, as the server's own are; anything
+ * else (a label a client chose to plant in the logs) is replaced by a new one.
+ */
+const FORWARDED_REQUEST_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * pino-http's options for one readable line per request: method, path (no query: inputs stay out of the logs),

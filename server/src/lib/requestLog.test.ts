@@ -36,9 +36,12 @@ describe('request log', () => {
 
   it('never logs a sign-in password or token, and keeps a request id the proxy sent when it is a plain token', async () => {
     const { app, lines } = appWithLogs();
-    await request(app).post('/api/admin/login').set('X-Request-Id', 'proxy-7f3a').send({ username: 'nobody', password: 'a-password-to-hide' });
+    await request(app)
+      .post('/api/admin/login')
+      .set('X-Request-Id', '0b9e3c1a-7f3a-4d2e-9c8b-5a6f7e8d9c0b')
+      .send({ username: 'nobody', password: 'a-password-to-hide' });
     const refused = await request(app).get('/api/admin/users').set('X-Request-Id', 'not a plain token').set('Authorization', 'Bearer eyJ.fake.token');
-    expect(lines.map((l) => JSON.parse(l).reqId)).toEqual(['proxy-7f3a', refused.headers['x-request-id']]);
+    expect(lines.map((l) => JSON.parse(l).reqId)).toEqual(['0b9e3c1a-7f3a-4d2e-9c8b-5a6f7e8d9c0b', refused.headers['x-request-id']]);
     expect(refused.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(lines.map((l) => JSON.parse(l).msg)).toEqual([
       expect.stringMatching(/^POST \/api\/admin\/login 401 /),

@@ -26,9 +26,14 @@ export function createContextInner(options: Partial<ContextInner> & Pick<Context
 }
 
 /** The tRPC adapter's context: reads the player's credential from the request. */
-export async function createContext({ req, res }: { req: Request; res: Response }, env: Env, logger?: Logger): Promise<ContextInner> {
+export async function createContext(
+  { req, res }: { req: Request; res: Response },
+  env: Env,
+  logger?: Logger,
+  now: () => Date = () => new Date(),
+): Promise<ContextInner> {
   // a database that cannot answer fails the player's calls with 503 (protectedProcedure), not the whole batch with 500
-  const auth = await authenticatePlayer(req.get('authorization'), env, new Date(), logger).catch((error: unknown) => {
+  const auth = await authenticatePlayer(req.get('authorization'), env, now(), logger).catch((error: unknown) => {
     if (!isDatabaseUnavailable(error)) throw error;
     return { user: null, error: 'UNAVAILABLE' as const };
   });
@@ -37,7 +42,7 @@ export async function createContext({ req, res }: { req: Request; res: Response 
   res.once('close', () => {
     for (const task of tasks) void task().catch((err: unknown) => logger?.error({ err }, 'after-response task failed'));
   });
-  return createContextInner({ env, logger, ip: req.ip, user: auth.user, authError: auth.error, afterResponse: (task) => void tasks.push(task) });
+  return createContextInner({ env, logger, now, ip: req.ip, user: auth.user, authError: auth.error, afterResponse: (task) => void tasks.push(task) });
 }
 
 export type Context = ContextInner;

@@ -3,6 +3,7 @@ import superjson from 'superjson';
 import { z, ZodError } from 'zod';
 import { ERROR_MESSAGES } from '@gift/shared';
 import { isDatabaseUnavailable } from '../db/mongoErrors';
+import { addressKey } from '../lib/clientAddress';
 import { AppError, databaseUnavailable } from '../lib/errors';
 import { enforceRateLimit, type RateLimit } from '../modules/rateLimits/rateLimit.service';
 import type { Context } from './context';
@@ -68,10 +69,20 @@ export const createTRPCRouter = t.router;
 export const createCallerFactory = t.createCallerFactory;
 export const publicProcedure = t.procedure.use(domainErrors);
 
-/** A signed-in player (Telegram launch, web sign-in, or the development demo player). */
-export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
+/**
+ * Every call of one player, reads included, in a minute: far above what the app makes (a page is a handful
+ * of calls), far below what would let one player take a large share of an instance.
+ */
+export const CALLS_PER_PLAYER = { name: 'player.calls', limit: 300, windowSeconds: 60 };
+
+/**
+ * A signed-in player (Telegram launch, web sign-in, or the development demo player), within their budget
+ * of calls when the call came over HTTP (the server's own in-process callers are not counted).
+ */
+export const protectedProcedure = publicProcedure.use(async ({ ctx, next }) => {
   if (!ctx.user) throw new AppError(ctx.authError ?? 'UNAUTHORIZED');
   if (ctx.user.blocked) throw new AppError('FORBIDDEN');
+  if (ctx.ip) await enforceRateLimit(CALLS_PER_PLAYER, String(ctx.user._id), ctx.now());
   return next({ ctx: { ...ctx, user: ctx.user } });
 });
 
@@ -83,10 +94,13 @@ export function playerLimitedProcedure(rule: RateLimit) {
   });
 }
 
-/** A procedure open to anyone, counted per client address (as TRUST_PROXY resolves it); a call without a transport has none. */
+/**
+ * A procedure open to anyone, counted per client address (as TRUST_PROXY resolves it; IPv6 by its /64);
+ * a call without a transport has none.
+ */
 export function addressLimitedProcedure(rule: RateLimit) {
   return publicProcedure.use(async ({ ctx, next }) => {
-    if (ctx.ip) await enforceRateLimit(rule, ctx.ip, ctx.now());
+    if (ctx.ip) await enforceRateLimit(rule, addressKey(ctx.ip), ctx.now());
     return next();
   });
 }

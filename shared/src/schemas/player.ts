@@ -10,8 +10,11 @@ export const telegramUsername = z
   .pipe(z.string().regex(/^[A-Za-z0-9_]{5,32}$/, 'Enter your Telegram username'));
 
 export const requestLoginCodeInput = z.object({ username: telegramUsername });
+/** The id the code request answered: a code is tried only with the request that asked for it. */
+export const loginCodeRequestId = z.string().regex(/^[A-Za-z0-9_-]{22}$/, 'Ask for a new code');
 export const verifyLoginCodeInput = z.object({
   username: telegramUsername,
+  requestId: loginCodeRequestId,
   code: z
     .string()
     .trim()

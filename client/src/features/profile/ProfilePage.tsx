@@ -1,7 +1,9 @@
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useInstallPrompt } from '../../lib/installPrompt';
+import { trpc } from '../../lib/trpc';
 import { PageHeader } from '../../ui/PageHeader';
+import { useToast } from '../../ui/toast';
 import { useSession, type Player } from '../signIn/PlayerSession';
 import { ProfileWallet } from '../wallet/components/ProfileWallet';
 
@@ -21,6 +23,15 @@ export function ProfilePage() {
   const { t } = useTranslation();
   const { player, credential, signOut } = useSession();
   const { canInstall, install } = useInstallPrompt();
+  const toast = useToast();
+  // ends every web sign-in (this device's too); a Telegram launch stays Telegram's
+  const signOutEverywhere = trpc.auth.signOutEverywhere.useMutation({
+    onSuccess: () => {
+      toast(t('profile.signedOutEverywhere'), 'success');
+      if (credential === 'web') signOut();
+    },
+    onError: () => toast(t('profile.signOutEverywhereFailed'), 'error'),
+  });
   return (
     <section className="page">
       <PageHeader title={t('profile.title')} />
@@ -91,6 +102,11 @@ export function ProfilePage() {
         {credential === 'web' && (
           <button type="button" className="button button-ghost" onClick={signOut}>
             {t('profile.signOut')}
+          </button>
+        )}
+        {credential !== 'demo' && (
+          <button type="button" className="button button-ghost" disabled={signOutEverywhere.isPending} onClick={() => signOutEverywhere.mutate()}>
+            {t('profile.signOutEverywhere')}
           </button>
         )}
       </nav>

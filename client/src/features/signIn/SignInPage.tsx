@@ -9,7 +9,8 @@ export function SignInPage({ onSignedIn }: { onSignedIn: () => void }) {
   const { t } = useTranslation();
   const [username, setUsername] = useState('');
   const [code, setCode] = useState('');
-  const [codeSentTo, setCodeSentTo] = useState<string | null>(null);
+  /** The username the code went to, and the id of that request, which the code is checked with. */
+  const [sent, setSent] = useState<{ username: string; requestId: string } | null>(null);
   const [localError, setLocalError] = useState<string | null>(null);
   const requestCode = trpc.auth.requestLoginCode.useMutation();
   const verifyCode = trpc.auth.verifyLoginCode.useMutation();
@@ -19,12 +20,12 @@ export function SignInPage({ onSignedIn }: { onSignedIn: () => void }) {
     const parsed = telegramUsername.safeParse(username);
     if (!parsed.success) return setLocalError(parsed.error.issues[0]?.message ?? t('errors.BAD_INPUT'));
     setLocalError(null);
-    requestCode.mutate({ username: parsed.data }, { onSuccess: () => setCodeSentTo(parsed.data) });
+    requestCode.mutate({ username: parsed.data }, { onSuccess: ({ requestId }) => setSent({ username: parsed.data, requestId }) });
   };
 
   const signIn = (event: FormEvent) => {
     event.preventDefault();
-    const parsed = verifyLoginCodeInput.safeParse({ username: codeSentTo, code });
+    const parsed = verifyLoginCodeInput.safeParse({ ...sent, code });
     if (!parsed.success) return setLocalError(t('errors.INCORRECT_CODE'));
     setLocalError(null);
     verifyCode.mutate(parsed.data, {
@@ -41,7 +42,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: () => void }) {
         <h1>{t('signIn.title')}</h1>
       </header>
       <p className="muted">{t('signIn.intro')}</p>
-      {codeSentTo === null ? (
+      {sent === null ? (
         <form className="card menu" onSubmit={askForCode} noValidate>
           <label className="field">
             <span>{t('signIn.username')}</span>
@@ -67,7 +68,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: () => void }) {
         </form>
       ) : (
         <form className="card menu" onSubmit={signIn} noValidate>
-          <p>{t('signIn.codeSent', { username: codeSentTo })}</p>
+          <p>{t('signIn.codeSent', { username: sent.username })}</p>
           <label className="field">
             <span>{t('signIn.code')}</span>
             <input
@@ -93,7 +94,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: () => void }) {
             type="button"
             className="button button-ghost"
             onClick={() => {
-              setCodeSentTo(null);
+              setSent(null);
               setCode('');
               verifyCode.reset();
             }}

@@ -1,7 +1,7 @@
 import { Router } from 'express';
-import { ipKeyGenerator } from 'express-rate-limit';
 import { loginInput } from '@gift/shared';
 import type { Env } from '../../env';
+import { addressKey } from '../../lib/clientAddress';
 import { AppError, tooManyRequests } from '../../lib/errors';
 import { requireAccount } from '../../rest/adminAuth';
 import { validate } from '../../rest/resource';
@@ -44,8 +44,8 @@ export function adminLoginRouter(env: Env): Router {
   // finishes after guesses racing it reached a limit is refused too, so the limits bound guesses under any concurrency.
   router.post('/login', async (req, res) => {
     const { username, password } = validate(loginInput, req.body);
-    // IPv6 addresses count by their /64 (ipKeyGenerator), as one host holds a whole /64
-    const address = ipKeyGenerator(req.ip ?? '');
+    // IPv6 addresses count by their /64, as one host holds a whole /64
+    const address = addressKey(req.ip ?? '');
     const lockouts: Lockout[] = [
       { rule: FAILURES_PER_ADDRESS, subject: address },
       { rule: FAILURES_PER_USERNAME, subject: `${address}|${username.trim().toLowerCase().slice(0, 64)}` },

@@ -169,6 +169,11 @@ export class BotRuntime {
     this.token = undefined;
   }
 
+  /** The secret Telegram sends in its header with every update, while this instance takes webhook calls; null otherwise. */
+  webhookSecret(): string | null {
+    return this.webhook && this.token ? webhookSecretToken(this.token, this.options.env.JWT_SECRET) : null;
+  }
+
   /** POST /telegram/webhook: grammY checks the secret token header (401 without it) and answers the update. */
   webhookHandler(): RequestHandler {
     return async (req, res, next) => {

@@ -28,15 +28,18 @@ export const appConfigResource: ResourceDefinition<typeof appConfigInput> = {
   },
   // toJSON already leaves the token out (a hidden field)
   present: (doc) => ({ ...(doc as ConfigDocument).toJSON(), botTokenSet: !!(doc as ConfigDocument).botToken }),
-  update: async (id, input) => {
+  // an update changes only the fields the body names: the schema's defaults must not reset the others
+  update: async (id, input, req) => {
+    const named = (field: string) => Object.hasOwn(req.body as object, field);
     const referrerCoin = input.referrerCoin || null;
     const miningCoin = input.miningCoin || null;
-    if (referrerCoin) await requireGiftCoin('referrerCoin', referrerCoin);
-    if (miningCoin) await requireGiftCoin('miningCoin', miningCoin);
-    const { botToken, ...fields } = input;
+    if (referrerCoin && named('referrerCoin')) await requireGiftCoin('referrerCoin', referrerCoin);
+    if (miningCoin && named('miningCoin')) await requireGiftCoin('miningCoin', miningCoin);
+    const { botToken, ...fields } = { ...input, referrerCoin, miningCoin };
+    const changes = Object.fromEntries(Object.entries(fields).filter(([field]) => named(field)));
     return AppConfigModel.findByIdAndUpdate(
       id,
-      { $set: { ...fields, referrerCoin, miningCoin, ...(botToken ? { botToken } : {}) } },
+      { $set: { ...changes, ...(botToken ? { botToken } : {}) } },
       { returnDocument: 'after', runValidators: true },
     ).select('+botToken');
   },

@@ -12,6 +12,35 @@ export interface NotificationFacts {
 }
 export type NotificationEvent = keyof NotificationFacts;
 
+/** How much of a name a player chose a message repeats. */
+const PLAYER_TEXT_MAX = 32;
+
+/**
+ * Text a player chose (a Telegram name, up to 128 characters of anything), made harmless for a message
+ * from the product's own bot: letters, digits, spaces, `-`, `_` and `'` only (no `.`, `/`, `:` or `@`,
+ * so Telegram finds no link, mention, hashtag or command in it), at most 32 characters, and quoted,
+ * so it cannot pass for the bot's own words.
+ */
+function quotedPlayerText(text: string, language: Language): string {
+  const cleaned = text
+    .normalize('NFKC')
+    // variation selectors are marks, but they only dress the emoji removed here
+    .replace(/[\uFE00-\uFE0F]/gu, '')
+    .replace(/[^\p{L}\p{M}\p{N}\s_'-]/gu, ' ')
+    .replace(/\s+/gu, ' ')
+    .trim();
+  const characters = Array.from(cleaned);
+  let short = cleaned;
+  if (characters.length > PLAYER_TEXT_MAX) {
+    const cut = characters.slice(0, PLAYER_TEXT_MAX + 1).join('');
+    // at the last whole word, unless that leaves too little
+    const lastSpace = cut.lastIndexOf(' ');
+    short = `${(lastSpace > PLAYER_TEXT_MAX / 2 ? cut.slice(0, lastSpace) : Array.from(cut).slice(0, PLAYER_TEXT_MAX).join('')).trim()}…`;
+  }
+  if (!short) return language === 'fa' ? 'یک دوست' : 'A friend';
+  return language === 'fa' ? `«${short}»` : `“${short}”`;
+}
+
 /** Where anyone can look a paid withdrawal up. */
 function explorerLink(txHash: string): string {
   return `https://tonviewer.com/transaction/${encodeURIComponent(txHash)}`;
@@ -20,7 +49,7 @@ function explorerLink(txHash: string): string {
 /** Persian text reads right to left; numbers, symbols and links keep their own direction inside it. */
 const TEXTS: { [L in Language]: { [E in NotificationEvent]: (facts: NotificationFacts[E]) => string } & { open: string } } = {
   en: {
-    'friend-joined': (f) => `🎉 ${f.friend} joined with your invite link.${f.amount ? ` You earned ${f.amount} ${f.symbol}.` : ''}`,
+    'friend-joined': (f) => `🎉 ${quotedPlayerText(f.friend, 'en')} joined with your invite link.${f.amount ? ` You earned ${f.amount} ${f.symbol}.` : ''}`,
     'mission-approved': (f) => `✅ Your mission "${f.mission}" was approved.${f.amount ? ` You earned ${f.amount} ${f.symbol}.` : ''}`,
     'mission-rejected': (f) => `❌ Your mission "${f.mission}" was not approved.${f.reason ? `\nReason: ${f.reason}` : ''}\nYou can try it again.`,
     'withdrawal-paid': (f) => `💸 Your withdrawal of ${f.amount} ${f.symbol} was sent.\nTransaction: ${explorerLink(f.txHash)}`,
@@ -31,7 +60,7 @@ const TEXTS: { [L in Language]: { [E in NotificationEvent]: (facts: Notification
     open: 'Open the app',
   },
   fa: {
-    'friend-joined': (f) => `🎉 ${f.friend} با لینک دعوت شما عضو شد.${f.amount ? ` شما ${f.amount} ${f.symbol} دریافت کردید.` : ''}`,
+    'friend-joined': (f) => `🎉 ${quotedPlayerText(f.friend, 'fa')} با لینک دعوت شما عضو شد.${f.amount ? ` شما ${f.amount} ${f.symbol} دریافت کردید.` : ''}`,
     'mission-approved': (f) => `✅ ماموریت «${f.mission}» شما تأیید شد.${f.amount ? ` شما ${f.amount} ${f.symbol} دریافت کردید.` : ''}`,
     'mission-rejected': (f) => `❌ ماموریت «${f.mission}» شما تأیید نشد.${f.reason ? `\nدلیل: ${f.reason}` : ''}\nمی‌توانید دوباره امتحان کنید.`,
     'withdrawal-paid': (f) => `💸 برداشت ${f.amount} ${f.symbol} شما ارسال شد.\nتراکنش: ${explorerLink(f.txHash)}`,

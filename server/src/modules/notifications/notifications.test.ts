@@ -106,9 +106,38 @@ describe('notifications of each event', () => {
     await drained(running);
     expect(messagesTo(referrer)).toHaveLength(1);
     expect(messagesTo(referrer)[0]).toMatchObject({
-      text: '🎉 Sara joined with your invite link. You earned 50 GIFT.',
+      text: '🎉 “Sara” joined with your invite link. You earned 50 GIFT.',
       reply_markup: { inline_keyboard: [[{ text: 'Open the app', url: APP_LINK }]] },
     });
+  });
+
+  it('does not let a newcomer phish the referrer through the bot with their Telegram name (issue 14, finding 5)', async () => {
+    const referrer = await reachable({ referralCode: 'phished01' });
+    const persian = await reachable({ referralCode: 'phished02', language: 'fa' });
+    const bait = '⚠️ Gift Rewards Support: your GIFT is frozen, verify at https://gift-support.example/verify or t.me/GiftSupportBot @GiftSupport';
+    const joinWith = (id: number, code: string) =>
+      upsertFromTelegram(
+        {
+          user: { id, first_name: bait.slice(0, 64), last_name: bait.slice(64), language_code: 'en' },
+          auth_date: Math.floor(Date.now() / 1000),
+          start_param: code,
+        },
+        new Date(),
+      );
+    await joinWith(77_101, 'phished01');
+    await joinWith(77_102, 'phished02');
+    await drained(running);
+
+    const [sent] = messagesTo(referrer);
+    expect(sent!.text).toMatch(/^🎉 “Gift Rewards Support your GIFT…” joined with your invite link\./);
+    const [sentFa] = messagesTo(persian);
+    expect(sentFa!.text).toMatch(/^🎉 «Gift Rewards Support your GIFT…» با لینک دعوت شما عضو شد/);
+    for (const text of [sent!.text, sentFa!.text]) {
+      // nothing Telegram would turn into a link or a mention, and not the bait's words after the first few
+      expect(text).not.toMatch(/https?:|t\.me|\.example|@\w|\/\w/);
+      expect(text).not.toContain('verify');
+    }
+    expect(sent!.entities).toBeUndefined();
   });
 
   it('tells a player their Manual mission was approved, or rejected with the reason, in their language', async () => {

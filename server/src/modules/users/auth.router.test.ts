@@ -66,7 +66,7 @@ describe('web sign-in with a one-time code', () => {
     const now = new Date();
     const player = await telegramPlayer({ username: 'web_sara' });
     const answer = await guest(now).auth.requestLoginCode({ username: '@Web_Sara' });
-    expect(answer).toEqual({ expiresInSeconds: 300, resendInSeconds: 60 });
+    expect(answer).toEqual({ expiresInSeconds: 300, resendInSeconds: 60, requestId: expect.stringMatching(/^[\w-]{22}$/) });
     const [code] = await codesSentTo(player.telegramId);
     expect(code).toMatch(/^\d{6}$/);
     expect(standIn.sent.find((m) => m.chat_id === player.telegramId)!.text).toContain('sign-in code');
@@ -75,7 +75,7 @@ describe('web sign-in with a one-time code', () => {
     expect(stored!.codeHash).not.toContain(code!);
     expect(JSON.stringify((await LoginCodeModel.findOne({ user: player._id }))!.toJSON())).not.toContain('codeHash');
 
-    const { token } = await guest(now).auth.verifyLoginCode({ username: 'web_sara', code: code! });
+    const { token } = await guest(now).auth.verifyLoginCode({ username: 'web_sara', requestId: answer.requestId, code: code! });
     const app = createApp({ env, logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
     const me = await request(app).get('/trpc/user.me').set('Authorization', `Bearer ${token}`);
     expect(me.status).toBe(200);
@@ -91,45 +91,53 @@ describe('web sign-in with a one-time code', () => {
 
   it("answers a wrong code with 'Incorrect code'", async () => {
     const player = await telegramPlayer({ username: 'web_wrong' });
-    await guest(T0).auth.requestLoginCode({ username: 'web_wrong' });
+    const { requestId: wrongRequest } = await guest(T0).auth.requestLoginCode({ username: 'web_wrong' });
     const [code] = await codesSentTo(player.telegramId);
     const wrong = code === '000000' ? '000001' : '000000';
-    expect(await failure(guest(at(10)).auth.verifyLoginCode({ username: 'web_wrong', code: wrong }))).toEqual({
+    expect(await failure(guest(at(10)).auth.verifyLoginCode({ username: 'web_wrong', requestId: wrongRequest, code: wrong }))).toEqual({
       message: 'Incorrect code',
       code: 'INCORRECT_CODE',
     });
-    expect(await failure(guest(at(10)).auth.verifyLoginCode({ username: 'web_wrong', code: code! }))).toBeUndefined();
+    expect(await failure(guest(at(10)).auth.verifyLoginCode({ username: 'web_wrong', requestId: wrongRequest, code: code! }))).toBeUndefined();
   });
 
   it('lets a code live 5 minutes', async () => {
     const player = await telegramPlayer({ username: 'web_late' });
-    await guest(T0).auth.requestLoginCode({ username: 'web_late' });
+    const { requestId: lateRequest } = await guest(T0).auth.requestLoginCode({ username: 'web_late' });
     const [code] = await codesSentTo(player.telegramId);
-    expect(await failure(guest(at(300)).auth.verifyLoginCode({ username: 'web_late', code: code! }))).toMatchObject({ code: 'CODE_EXPIRED' });
+    expect(await failure(guest(at(300)).auth.verifyLoginCode({ username: 'web_late', requestId: lateRequest, code: code! }))).toMatchObject({
+      code: 'CODE_EXPIRED',
+    });
 
     const other = await telegramPlayer({ username: 'web_intime' });
-    await guest(T0).auth.requestLoginCode({ username: 'web_intime' });
+    const { requestId: intimeRequest } = await guest(T0).auth.requestLoginCode({ username: 'web_intime' });
     const [inTime] = await codesSentTo(other.telegramId);
-    expect(await failure(guest(at(299)).auth.verifyLoginCode({ username: 'web_intime', code: inTime! }))).toBeUndefined();
+    expect(await failure(guest(at(299)).auth.verifyLoginCode({ username: 'web_intime', requestId: intimeRequest, code: inTime! }))).toBeUndefined();
   });
 
   it('allows 5 tries: the 6th is refused even with the right code', async () => {
     const player = await telegramPlayer({ username: 'web_tries' });
-    await guest(T0).auth.requestLoginCode({ username: 'web_tries' });
+    const { requestId: triesRequest } = await guest(T0).auth.requestLoginCode({ username: 'web_tries' });
     const [code] = await codesSentTo(player.telegramId);
     const wrong = code === '123456' ? '654321' : '123456';
     for (let i = 0; i < 5; i++) {
-      expect(await failure(guest(at(10)).auth.verifyLoginCode({ username: 'web_tries', code: wrong }))).toMatchObject({ code: 'INCORRECT_CODE' });
+      expect(await failure(guest(at(10)).auth.verifyLoginCode({ username: 'web_tries', requestId: triesRequest, code: wrong }))).toMatchObject({
+        code: 'INCORRECT_CODE',
+      });
     }
-    expect(await failure(guest(at(10)).auth.verifyLoginCode({ username: 'web_tries', code: code! }))).toMatchObject({ code: 'TOO_MANY_ATTEMPTS' });
+    expect(await failure(guest(at(10)).auth.verifyLoginCode({ username: 'web_tries', requestId: triesRequest, code: code! }))).toMatchObject({
+      code: 'TOO_MANY_ATTEMPTS',
+    });
   });
 
   it('counts 20 simultaneous guesses as 20 tries: 5 are checked, the rest refused', async () => {
     const player = await telegramPlayer({ username: 'web_burst' });
-    await guest(T0).auth.requestLoginCode({ username: 'web_burst' });
+    const { requestId: burstRequest } = await guest(T0).auth.requestLoginCode({ username: 'web_burst' });
     const [code] = await codesSentTo(player.telegramId);
     const guesses = Array.from({ length: 20 }, (_, i) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0'));
-    const outcomes = await Promise.all(guesses.map((guess) => failure(guest(at(5)).auth.verifyLoginCode({ username: 'web_burst', code: guess }))));
+    const outcomes = await Promise.all(
+      guesses.map((guess) => failure(guest(at(5)).auth.verifyLoginCode({ username: 'web_burst', requestId: burstRequest, code: guess }))),
+    );
     expect(outcomes.filter((o) => o?.code === 'INCORRECT_CODE')).toHaveLength(5);
     expect(outcomes.filter((o) => o?.code === 'TOO_MANY_ATTEMPTS')).toHaveLength(15);
     expect((await LoginCodeModel.findOne({ user: player._id }).lean())!.attempts).toBe(5);
@@ -137,25 +145,33 @@ describe('web sign-in with a one-time code', () => {
 
   it('accepts a code once', async () => {
     const player = await telegramPlayer({ username: 'web_once' });
-    await guest(T0).auth.requestLoginCode({ username: 'web_once' });
+    const { requestId: onceRequest } = await guest(T0).auth.requestLoginCode({ username: 'web_once' });
     const [code] = await codesSentTo(player.telegramId);
-    const both = await Promise.all([1, 2, 3].map(() => failure(guest(at(5)).auth.verifyLoginCode({ username: 'web_once', code: code! }))));
+    const both = await Promise.all(
+      [1, 2, 3].map(() => failure(guest(at(5)).auth.verifyLoginCode({ username: 'web_once', requestId: onceRequest, code: code! }))),
+    );
     expect(both.filter((o) => o === undefined)).toHaveLength(1);
-    expect(await failure(guest(at(6)).auth.verifyLoginCode({ username: 'web_once', code: code! }))).toMatchObject({ code: 'CODE_EXPIRED' });
+    expect(await failure(guest(at(6)).auth.verifyLoginCode({ username: 'web_once', requestId: onceRequest, code: code! }))).toMatchObject({
+      code: 'CODE_EXPIRED',
+    });
   });
 
-  it('sends one code a minute, at most 5 an hour, and only the newest code works', async () => {
+  it('sends one code a minute, at most 5 an hour, and a code works only with the request that asked for it', async () => {
     const player = await telegramPlayer({ username: 'web_spam' });
-    await Promise.all(Array.from({ length: 10 }, () => guest(T0).auth.requestLoginCode({ username: 'web_spam' })));
+    const [firstRequest] = await Promise.all(Array.from({ length: 10 }, () => guest(T0).auth.requestLoginCode({ username: 'web_spam' })));
     await guest(at(59)).auth.requestLoginCode({ username: 'web_spam' });
     expect(await codesSentTo(player.telegramId)).toHaveLength(1);
 
-    await guest(at(61)).auth.requestLoginCode({ username: 'web_spam' });
-    const [first, second] = await codesSentTo(player.telegramId);
+    const secondRequest = await guest(at(61)).auth.requestLoginCode({ username: 'web_spam' });
+    const [, second] = await codesSentTo(player.telegramId);
     expect(second).toMatch(/^\d{6}$/);
-    if (first !== second) {
-      expect(await failure(guest(at(62)).auth.verifyLoginCode({ username: 'web_spam', code: first! }))).toMatchObject({ code: 'INCORRECT_CODE' });
-    }
+    const sentFor = (await LoginCodeModel.find({ user: player._id }).select('+requestHash').lean()).length;
+    expect(sentFor).toBe(2);
+    // the second code with the id of a request that sent nothing, or of another request, is just a wrong code
+    expect(await failure(guest(at(62)).auth.verifyLoginCode({ username: 'web_spam', requestId: firstRequest!.requestId, code: second! }))).toMatchObject({
+      code: 'INCORRECT_CODE',
+    });
+    expect(await failure(guest(at(62)).auth.verifyLoginCode({ username: 'web_spam', requestId: secondRequest.requestId, code: second! }))).toBeUndefined();
     for (let minute = 2; minute <= 6; minute++) {
       await guest(at(minute * 61)).auth.requestLoginCode({ username: 'web_spam' });
       await delivered();
@@ -166,18 +182,25 @@ describe('web sign-in with a one-time code', () => {
   it('gives the same answer, and sends nothing, for an unknown username or a player who did not allow messages', async () => {
     const silent = await telegramPlayer({ username: 'web_quiet', allowsMessages: false });
     const before = standIn.sent.length;
-    expect(await guest(T0).auth.requestLoginCode({ username: 'nobody_here' })).toEqual({ expiresInSeconds: 300, resendInSeconds: 60 });
-    expect(await guest(T0).auth.requestLoginCode({ username: 'web_quiet' })).toEqual({ expiresInSeconds: 300, resendInSeconds: 60 });
+    const nobody = await guest(T0).auth.requestLoginCode({ username: 'nobody_here' });
+    expect(nobody).toEqual({ expiresInSeconds: 300, resendInSeconds: 60, requestId: expect.any(String) });
+    expect(await guest(T0).auth.requestLoginCode({ username: 'web_quiet' })).toEqual({
+      expiresInSeconds: 300,
+      resendInSeconds: 60,
+      requestId: expect.any(String),
+    });
     await delivered();
     expect(standIn.sent.length).toBe(before);
-    expect(await failure(guest(at(5)).auth.verifyLoginCode({ username: 'nobody_here', code: '123456' }))).toMatchObject({ code: 'INCORRECT_CODE' });
+    expect(await failure(guest(at(5)).auth.verifyLoginCode({ username: 'nobody_here', requestId: nobody.requestId, code: '123456' }))).toMatchObject({
+      code: 'INCORRECT_CODE',
+    });
     expect(await LoginCodeModel.countDocuments({ user: silent._id })).toBe(0);
   });
 
   it('frees the minute when Telegram refuses the message, so the player can try again', async () => {
     const player = await telegramPlayer({ username: 'web_fail' });
     const broken = testEnv({ TELEGRAM_API_ROOT: 'http://127.0.0.1:1' });
-    expect(await guest(T0, broken).auth.requestLoginCode({ username: 'web_fail' })).toEqual({ expiresInSeconds: 300, resendInSeconds: 60 });
+    expect(await guest(T0, broken).auth.requestLoginCode({ username: 'web_fail' })).toMatchObject({ expiresInSeconds: 300, resendInSeconds: 60 });
     await delivered();
     expect(await LoginCodeModel.countDocuments({ user: player._id })).toBe(0);
     await guest(at(5)).auth.requestLoginCode({ username: 'web_fail' });
@@ -188,7 +211,7 @@ describe('web sign-in with a one-time code', () => {
     const player = await telegramPlayer({ username: 'web_blocked' });
     standIn.blocked.add(player.telegramId);
     try {
-      expect(await guest(T0).auth.requestLoginCode({ username: 'web_blocked' })).toEqual({ expiresInSeconds: 300, resendInSeconds: 60 });
+      expect(await guest(T0).auth.requestLoginCode({ username: 'web_blocked' })).toMatchObject({ expiresInSeconds: 300, resendInSeconds: 60 });
       await delivered();
       expect((await UserModel.findById(player._id).lean())!.messagePermission).toBe(false);
       expect(await LoginCodeModel.countDocuments({ user: player._id })).toBe(0);

@@ -1,5 +1,7 @@
 import { requestLoginCodeInput, verifyLoginCodeInput } from '@gift/shared';
-import { addressLimitedProcedure, createTRPCRouter } from '../../trpc/trpc';
+import { addressKey } from '../../lib/clientAddress';
+import { addressLimitedProcedure, createTRPCRouter, protectedProcedure } from '../../trpc/trpc';
+import { endWebSessions } from './playerAuth';
 import { requestLoginCode, verifyLoginCode } from './loginCode.service';
 
 /** Per client address, on top of the per-player limits of the codes themselves: a flood of guesses or requests stops early. */
@@ -10,8 +12,18 @@ export const LOGIN_CODE_CHECKS_PER_ADDRESS = { name: 'auth.verifyLoginCode', lim
 export const authRouter = createTRPCRouter({
   requestLoginCode: addressLimitedProcedure(LOGIN_CODE_REQUESTS_PER_ADDRESS)
     .input(requestLoginCodeInput)
-    .mutation(({ ctx, input }) => requestLoginCode(input.username, ctx.env, ctx.now(), ctx.afterResponse, ctx.logger)),
+    .mutation(({ ctx, input }) =>
+      requestLoginCode(input.username, {
+        env: ctx.env,
+        now: ctx.now(),
+        address: ctx.ip ? addressKey(ctx.ip) : '',
+        afterResponse: ctx.afterResponse,
+        logger: ctx.logger,
+      }),
+    ),
   verifyLoginCode: addressLimitedProcedure(LOGIN_CODE_CHECKS_PER_ADDRESS)
     .input(verifyLoginCodeInput)
-    .mutation(({ ctx, input }) => verifyLoginCode(input.username, input.code, ctx.env, ctx.now())),
+    .mutation(({ ctx, input }) => verifyLoginCode(input, ctx.env, ctx.now())),
+  /** "Sign out everywhere": every web sign-in token of the player stops working at once. */
+  signOutEverywhere: protectedProcedure.mutation(({ ctx }) => endWebSessions(ctx.user._id)),
 });

@@ -1,11 +1,20 @@
 import { model, Schema } from 'mongoose';
 import { applyConventions, schemaOptions, ref } from '../../db/schemaKit';
 
-/** A one-time code sent by the bot for signing in outside Telegram. */
+/**
+ * One request for a sign-in code, whatever its outcome: a code the bot sent to the player, or (an unknown
+ * username, a player the limits hold back) one sent to nobody, so a check answers the same either way.
+ */
 const loginCodeSchema = applyConventions(
   new Schema(
     {
-      user: ref('User', { required: true }),
+      /** SHA-256 of the request id the asker got back: only they can try codes against this request. */
+      requestHash: { type: String, required: true, hidden: true },
+      usernameLower: { type: String, required: true },
+      /** The player the code was sent to; null when nothing was sent. */
+      user: ref('User', { default: null }),
+      /** The asker's address as the limits count it (IPv6 by /64). */
+      address: { type: String, default: '' },
       codeHash: { type: String, required: true, hidden: true },
       attempts: { type: Number, default: 0 },
       expiresAt: { type: Date, required: true },
@@ -14,6 +23,7 @@ const loginCodeSchema = applyConventions(
     schemaOptions,
   ),
 );
+loginCodeSchema.index({ requestHash: 1 }, { unique: true });
 loginCodeSchema.index({ user: 1, createdAt: -1 });
 loginCodeSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 3600 });
 

@@ -1,3 +1,4 @@
+import type { Types } from 'mongoose';
 import { OBJECT_ID_PATTERN, type ErrorCode } from '@gift/shared';
 import type { Env } from '../../env';
 import type { Logger } from '../../lib/logger';
@@ -16,9 +17,18 @@ export interface PlayerAuthResult {
 /** Web sign-in tokens live as long as a player expects an installed app to stay signed in. */
 const PLAYER_TOKEN_DAYS = 30;
 
-/** A token for the installed web app, issued after the one-time code; `now` sets its start. */
-export function signPlayerToken(userId: string, secret: string, now: Date): string {
-  return signToken({ sub: userId }, { secret, audience: 'player', now, expiresIn: `${PLAYER_TOKEN_DAYS}d` });
+/**
+ * A token for the installed web app, issued after the one-time code; `now` sets its start. It carries the
+ * player's token version, so raising that (a block, "sign out everywhere") ends it at once.
+ */
+export function signPlayerToken(userId: string, secret: string, now: Date, tokenVersion = 0): string {
+  return signToken({ sub: userId, ver: tokenVersion }, { secret, audience: 'player', now, expiresIn: `${PLAYER_TOKEN_DAYS}d` });
+}
+
+/** Ends every web sign-in token of the player; a Telegram launch is Telegram's to end. */
+export async function endWebSessions(userId: Types.ObjectId): Promise<{ signedOut: true }> {
+  await UserModel.updateOne({ _id: userId }, { $inc: { tokenVersion: 1 } });
+  return { signedOut: true };
 }
 
 async function fromToken(token: string, env: Env, now: Date): Promise<PlayerAuthResult> {
@@ -26,7 +36,9 @@ async function fromToken(token: string, env: Env, now: Date): Promise<PlayerAuth
   if (!payload) return { user: null, error: 'UNAUTHORIZED' };
   const subject = String(payload.sub);
   const user = OBJECT_ID_PATTERN.test(subject) ? await UserModel.findById(subject) : null;
-  return user ? { user } : { user: null, error: 'UNAUTHORIZED' };
+  // a token from before the last "sign out everywhere" or block is over
+  if (!user || (Number(payload.ver) || 0) !== (user.tokenVersion ?? 0)) return { user: null, error: 'UNAUTHORIZED' };
+  return { user };
 }
 
 async function fromLaunch(raw: string, env: Env, now: Date, logger?: Logger): Promise<PlayerAuthResult> {

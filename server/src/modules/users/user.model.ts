@@ -32,6 +32,8 @@ const userSchema = applyConventions(
       missionsCount: { type: Number, default: 0 },
       doneMissionsCount: { type: Number, default: 0 },
       blocked: { type: Boolean, default: false },
+      /** Raised to end every web sign-in token issued before it (a block, "sign out everywhere"). */
+      tokenVersion: { type: Number, default: 0, hidden: true },
       isDemo: { type: Boolean, default: false },
       lastSeenAt: { type: Date, default: () => new Date() },
     },

@@ -58,6 +58,8 @@ export const usersResource: ResourceDefinition<typeof userUpdateInput> = {
   },
   update: (id, input) => {
     const changes = { inviteLimit: input.inviteLimit, blocked: input.blocked, ...(input.language ? { language: input.language } : {}) };
-    return UserModel.findByIdAndUpdate(id, { $set: changes }, { returnDocument: 'after', runValidators: true });
+    // a block ends the player's web sign-in tokens at once, and they stay ended after an unblock
+    const endSessions = input.blocked ? { $inc: { tokenVersion: 1 } } : {};
+    return UserModel.findByIdAndUpdate(id, { $set: changes, ...endSessions }, { returnDocument: 'after', runValidators: true });
   },
 };
