@@ -14,9 +14,12 @@ const npmPackagesExternal = {
   },
 };
 
+// `node scripts/build.mjs <outfile>` builds elsewhere (the crash test, so it never rewrites a file another test runs)
+const outfile = process.argv[2] ? path.resolve(process.argv[2]) : path.join(serverDir, 'dist/index.js');
+
 const result = await build({
   entryPoints: [path.join(serverDir, 'src/index.ts')],
-  outfile: path.join(serverDir, 'dist/index.js'),
+  outfile,
   bundle: true,
   platform: 'node',
   format: 'cjs',
@@ -30,6 +33,6 @@ const result = await build({
   plugins: [npmPackagesExternal],
 });
 
-const output = result.metafile.outputs[path.relative(process.cwd(), path.join(serverDir, 'dist/index.js'))];
+const output = result.metafile.outputs[path.relative(process.cwd(), outfile)];
 const kb = output ? ` (${Math.round(output.bytes / 1024)} kB)` : '';
-console.log(`server: built dist/index.js${kb}`);
+console.log(`server: built ${path.relative(serverDir, outfile)}${kb}`);

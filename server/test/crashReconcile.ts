@@ -1,0 +1,146 @@
+import { AuditEntryModel } from '../src/modules/audit/audit.model';
+import { BalanceModel, LedgerEntryModel } from '../src/modules/ledger/ledger.models';
+import { MiningSessionModel } from '../src/modules/mining/miningSession.model';
+import { UserMissionModel } from '../src/modules/missions/mission.models';
+import { StakeModel } from '../src/modules/staking/staking.models';
+import { UserModel } from '../src/modules/users/user.model';
+import { WithdrawalModel } from '../src/modules/withdrawals/withdrawal.model';
+
+/**
+ * Every record against the ledger, after a crash test (or any run): what each count names must be zero.
+ * Used by `npm run crash-test` and by its short run in jest.
+ */
+export interface Findings {
+  counts: {
+    'lost acknowledged writes': number;
+    'balances != sum of posted entries': number;
+    'negative balances': number;
+    'pending after the sweep': number;
+    'orphan debits': number;
+    'unrefunded rejections': number;
+    'unrewarded referrals': number;
+    'keys applied twice': number;
+  };
+  /** One line per finding, to say which record. */
+  details: string[];
+}
+
+/** Ledger reasons of which one record has exactly one entry: a second one is a credit or debit applied twice. */
+const ONE_PER_RECORD = ['mission', 'mining', 'stake', 'unstake', 'withdraw', 'refund', 'referral'];
+
+/** Operations left half-done: each the sweep must have finished (or undone) once it had its turn. */
+async function unfinished(): Promise<string[]> {
+  const [entries, withdrawals, stakes, missions, mining, referrals] = await Promise.all([
+    LedgerEntryModel.find({ state: 'pending' }, { idempotencyKey: 1 }).lean(),
+    WithdrawalModel.find({ $or: [{ amountTaken: false }, { settled: false }] }, { _id: 1 }).lean(),
+    StakeModel.find({ $or: [{ state: 'opening' }, { paidOut: false }] }, { _id: 1 }).lean(),
+    UserMissionModel.find({ awaitingCredit: true }, { _id: 1 }).lean(),
+    MiningSessionModel.find({ awaitingCredit: true }, { _id: 1 }).lean(),
+    UserModel.find({ referralState: 'pending' }, { _id: 1 }).lean(),
+  ]);
+  const gifts = await LedgerEntryModel.find({ reason: 'gift', state: 'posted', refType: 'Account' }, { _id: 1 }).lean();
+  const audited = new Set((await AuditEntryModel.find({ key: { $in: gifts.map((g) => `adjust:${String(g._id)}`) } }, { key: 1 }).lean()).map((a) => a.key));
+  return [
+    ...entries.map((e) => `ledger entry ${e.idempotencyKey} still pending`),
+    ...withdrawals.map((w) => `withdrawal ${String(w._id)} not finished`),
+    ...stakes.map((s) => `stake ${String(s._id)} not finished`),
+    ...missions.map((m) => `user mission ${String(m._id)} awaiting its credit`),
+    ...mining.map((m) => `mining session ${String(m._id)} awaiting its credit`),
+    ...referrals.map((u) => `referral of ${String(u._id)} still pending`),
+    ...gifts.filter((g) => !audited.has(`adjust:${String(g._id)}`)).map((g) => `gift ${String(g._id)} without its audit`),
+  ];
+}
+
+async function balanceMismatches() {
+  const [balances, posted] = await Promise.all([
+    BalanceModel.find({}, { user: 1, coin: 1, amount: 1 }).lean(),
+    LedgerEntryModel.aggregate<{ _id: { user: unknown; coin: unknown }; total: number }>([
+      { $match: { state: 'posted' } },
+      { $group: { _id: { user: '$user', coin: '$coin' }, total: { $sum: '$amount' } } },
+    ]),
+  ]);
+  const sums = new Map(posted.map((row) => [`${String(row._id.user)}:${String(row._id.coin)}`, BigInt(row.total)]));
+  const held = new Map(balances.map((b) => [`${String(b.user)}:${String(b.coin)}`, BigInt(b.amount)]));
+  const mismatched: string[] = [];
+  for (const key of new Set([...sums.keys(), ...held.keys()])) {
+    const balance = held.get(key) ?? 0n;
+    const sum = sums.get(key) ?? 0n;
+    if (balance !== sum) mismatched.push(`balance ${key} is ${balance}, posted entries sum to ${sum}`);
+  }
+  return { mismatched, negative: balances.filter((b) => BigInt(b.amount) < 0n).map((b) => `balance ${String(b.user)}:${String(b.coin)} is negative`) };
+}
+
+async function orphanDebits(): Promise<string[]> {
+  const debits = await LedgerEntryModel.find({ state: 'posted', reason: { $in: ['stake', 'withdraw'] } }, { reason: 1, refId: 1 }).lean();
+  const stakeIds = debits.filter((d) => d.reason === 'stake').map((d) => d.refId);
+  const withdrawalIds = debits.filter((d) => d.reason === 'withdraw').map((d) => d.refId);
+  const [stakes, withdrawals] = await Promise.all([
+    StakeModel.find({ _id: { $in: stakeIds } }, { _id: 1 }).lean(),
+    WithdrawalModel.find({ _id: { $in: withdrawalIds } }, { _id: 1 }).lean(),
+  ]);
+  const existing = new Set([...stakes, ...withdrawals].map((record) => String(record._id)));
+  return debits.filter((d) => !existing.has(d.refId)).map((d) => `${d.reason} debit for ${d.refId}, which does not exist`);
+}
+
+async function unrefundedRejections(): Promise<string[]> {
+  const rejected = await WithdrawalModel.find({ status: 'rejected' }, { _id: 1 }).lean();
+  const ids = rejected.map((w) => String(w._id));
+  const entries = await LedgerEntryModel.find({ state: 'posted', refType: 'Withdrawal', refId: { $in: ids } }, { reason: 1, refId: 1 }).lean();
+  const taken = new Set(entries.filter((e) => e.reason === 'withdraw').map((e) => e.refId));
+  const refunded = new Set(entries.filter((e) => e.reason === 'refund').map((e) => e.refId));
+  return ids.filter((id) => taken.has(id) && !refunded.has(id)).map((id) => `rejected withdrawal ${id} was never refunded`);
+}
+
+async function unrewardedReferrals(): Promise<string[]> {
+  const friends = await UserModel.find({ referrer: { $ne: null }, referralState: { $ne: 'over-limit' } }, { _id: 1 }).lean();
+  const ids = friends.map((f) => String(f._id));
+  const rewarded = new Set(
+    (await LedgerEntryModel.find({ state: 'posted', reason: 'referral', refId: { $in: ids } }, { refId: 1 }).lean()).map((e) => e.refId),
+  );
+  return ids.filter((id) => !rewarded.has(id)).map((id) => `the referrer of ${id} was never rewarded`);
+}
+
+async function appliedTwice(): Promise<string[]> {
+  const [sameKey, sameRecord] = await Promise.all([
+    LedgerEntryModel.aggregate<{ _id: string; n: number }>([{ $group: { _id: '$idempotencyKey', n: { $sum: 1 } } }, { $match: { n: { $gt: 1 } } }]),
+    LedgerEntryModel.aggregate<{ _id: { reason: string; refId: string }; n: number }>([
+      { $match: { state: 'posted', reason: { $in: ONE_PER_RECORD } } },
+      { $group: { _id: { reason: '$reason', refId: '$refId' }, n: { $sum: 1 } } },
+      { $match: { n: { $gt: 1 } } },
+    ]),
+  ]);
+  return [
+    ...sameKey.map((row) => `key ${row._id} has ${row.n} entries`),
+    ...sameRecord.map((row) => `${row._id.reason} of ${row._id.refId} posted ${row.n} times`),
+  ];
+}
+
+/**
+ * Waits (up to `settleMs`) for the sweep to finish what the kills left, then counts. The acknowledged writes are
+ * what the clients were told had happened: each must hold.
+ */
+export async function findings(acknowledged: Array<{ what: string; holds: () => Promise<boolean> }>, { settleMs }: { settleMs: number }): Promise<Findings> {
+  const deadline = Date.now() + settleMs;
+  let left = await unfinished();
+  while (left.length && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    left = await unfinished();
+  }
+  const lost: string[] = [];
+  for (const write of acknowledged) if (!(await write.holds())) lost.push(`acknowledged but not there: ${write.what}`);
+  const { mismatched, negative } = await balanceMismatches();
+  const [orphans, unrefunded, unrewarded, twice] = await Promise.all([orphanDebits(), unrefundedRejections(), unrewardedReferrals(), appliedTwice()]);
+  return {
+    counts: {
+      'lost acknowledged writes': lost.length,
+      'balances != sum of posted entries': mismatched.length,
+      'negative balances': negative.length,
+      'pending after the sweep': left.length,
+      'orphan debits': orphans.length,
+      'unrefunded rejections': unrefunded.length,
+      'unrewarded referrals': unrewarded.length,
+      'keys applied twice': twice.length,
+    },
+    details: [...lost, ...mismatched, ...negative, ...left, ...orphans, ...unrefunded, ...unrewarded, ...twice],
+  };
+}
