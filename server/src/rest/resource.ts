@@ -3,6 +3,7 @@ import { isValidObjectId, Types, type Model } from 'mongoose';
 import type { z } from 'zod';
 import { OBJECT_ID_PATTERN, type AdminResource } from '@gift/shared';
 import { AppError, badInput } from '../lib/errors';
+import { escapeRegex, prefixPattern } from '../db/prefixSearch';
 import { checkJsonDepth } from '../lib/jsonBody';
 import { recordAudit } from '../modules/audit/audit.service';
 import { requirePermission } from './adminAuth';
@@ -23,13 +24,18 @@ export interface ResourceDefinition<TCreate extends z.ZodType = z.ZodType, TUpda
   createSchema?: TCreate;
   /** Body schema for PUT; omit to refuse updates (405). Defaults to createSchema. */
   updateSchema?: TUpdate;
-  /** Fields searched by the `q` filter (case-insensitive substring). */
+  /**
+   * Fields searched by the `q` filter. Large collections (players, withdrawals, reviews, the ledger, the audit)
+   * search by prefix, which their indexes serve (`prefixPattern`); the small ones an operator fills by hand
+   * (`substringSearch`) by case-insensitive substring, a scan of a few dozen records.
+   */
   searchFields?: string[];
+  substringSearch?: boolean;
   /** Reference fields the `q` filter also searches, through the referenced records' own fields (a review's player by name). */
-  searchReferences?: Record<string, (pattern: RegExp, limit: number) => Promise<Array<{ _id: unknown }>>>;
+  searchReferences?: Record<string, (text: string, limit: number) => Promise<Array<{ _id: unknown }>>>;
   /** Filterable fields and how to read them; every schema date field also takes `<field>_gte` / `<field>_lte`. */
   filters?: Record<string, FilterKind>;
-  /** Fields the list may be sorted by, besides id and createdAt. */
+  /** Fields the list may be sorted by, besides id and createdAt: each has an index that serves it (the index test checks). */
   sortable?: string[];
   canDelete?: boolean;
   /** Conditions every list query carries (a ledger shows posted entries only). */
@@ -66,10 +72,6 @@ export function parseJsonParam(req: Request, name: string): unknown {
   } catch {
     throw badInput({ [name]: `${name} must be JSON` });
   }
-}
-
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 function toObjectId(value: unknown, field: string): Types.ObjectId {
@@ -129,16 +131,16 @@ export async function buildFilter(definition: ResourceDefinition, filter: unknow
       if (typeof value !== 'string') throw badInput({ q: 'Search must be text' });
       const fields = definition.searchFields ?? [];
       const text = value.trim().slice(0, 100);
-      if (!text || !fields.length) continue;
-      const regex = new RegExp(escapeRegex(text), 'i');
+      if (!text || (!fields.length && !definition.searchReferences)) continue;
+      const substring = new RegExp(escapeRegex(text), 'i');
       const isNumber = (f: string) => definition.model.schema.path(f)?.instance === 'Number';
-      // a number field (a Telegram id) matches the whole number typed, not a substring
+      // a number field (a Telegram id) matches the whole number typed, not a part of it
       const or: Record<string, unknown>[] = fields
         .filter((f) => !isNumber(f) || /^\d{1,15}$/.test(text))
-        .map((f) => ({ [f]: isNumber(f) ? Number(text) : regex }));
+        .map((f) => ({ [f]: isNumber(f) ? Number(text) : definition.substringSearch ? substring : prefixPattern(text, f) }));
       if (isValidObjectId(text) && OBJECT_ID_PATTERN.test(text)) or.push({ _id: new Types.ObjectId(text) });
       for (const [field, idsMatching] of Object.entries(definition.searchReferences ?? {})) {
-        const matches = await idsMatching(regex, MAX_REFERENCE_MATCHES);
+        const matches = await idsMatching(text, MAX_REFERENCE_MATCHES);
         if (matches.length) or.push({ [field]: { $in: matches.map((m) => m._id) } });
       }
       query.$or = or.length ? or : [{ _id: null }];
@@ -162,7 +164,7 @@ function parseSort(definition: ResourceDefinition, sort: unknown): Record<string
   if (!Array.isArray(sort) || sort.length !== 2 || typeof sort[0] !== 'string' || !['ASC', 'DESC'].includes(String(sort[1])))
     throw badInput({ sort: 'sort must be ["field","ASC"|"DESC"]' });
   const [field, direction] = sort as [string, string];
-  const allowed = new Set(['id', 'createdAt', 'updatedAt', ...(definition.sortable ?? []), ...Object.keys(definition.filters ?? {})]);
+  const allowed = new Set(['id', 'createdAt', ...(definition.sortable ?? [])]);
   if (!allowed.has(field)) throw badInput({ sort: `Cannot sort by ${field}` });
   const order = direction === 'ASC' ? 1 : -1;
   return field === 'id' ? { _id: order } : { [field]: order, _id: order };
@@ -228,7 +230,8 @@ export function resourceRouter(definition: ResourceDefinition): Router {
         .skip(skip)
         .limit(limit)
         .populate(definition.populate ?? []) as Promise<StoredRecord[]>,
-      definition.model.countDocuments(query),
+      // an unfiltered list of a large collection is counted from the collection's metadata, not by a scan
+      Object.keys(query).length ? definition.model.countDocuments(query) : definition.model.estimatedDocumentCount(),
     ]);
     const end = rows.length ? skip + rows.length - 1 : skip;
     res.set('Content-Range', `${definition.name} ${skip}-${end}/${total}`);

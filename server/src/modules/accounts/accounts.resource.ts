@@ -10,6 +10,7 @@ export const accountsResource: ResourceDefinition<typeof accountCreateInput, typ
   createSchema: accountCreateInput,
   updateSchema: accountUpdateInput,
   searchFields: ['username'],
+  substringSearch: true,
   filters: { enabled: 'boolean' },
   sortable: ['username', 'lastLoginAt'],
   canDelete: true,

@@ -22,8 +22,10 @@ const auditEntrySchema = applyConventions(
     schemaOptions,
   ),
 );
-auditEntrySchema.index({ createdAt: -1 });
 auditEntrySchema.index({ resource: 1, record: 1, createdAt: -1 });
-auditEntrySchema.index({ account: 1, createdAt: -1 });
+// the console's list: newest first, by each filter, and the search by operator or record
+auditEntrySchema.index({ createdAt: -1, _id: -1 });
+for (const filter of ['resource', 'record', 'account', 'action']) auditEntrySchema.index({ [filter]: 1, createdAt: -1, _id: -1 });
+auditEntrySchema.index({ username: 1 });
 auditEntrySchema.index({ key: 1 }, { partialFilterExpression: { key: { $type: 'string' } } });
 export const AuditEntryModel = model('AuditEntry', auditEntrySchema);

@@ -5,7 +5,7 @@ import { AuditEntryModel } from './audit.model';
 export const auditResource: ResourceDefinition = {
   name: 'audit',
   model: AuditEntryModel,
-  searchFields: ['username', 'resource', 'record', 'note'],
+  searchFields: ['username', 'record'],
   filters: { resource: 'equals', record: 'equals', account: 'objectId', action: 'equals' },
   canDelete: false,
 };

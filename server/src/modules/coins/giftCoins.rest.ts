@@ -9,6 +9,7 @@ export const giftCoinsResource: ResourceDefinition<typeof giftCoinInput> = {
   model: GiftCoinModel,
   createSchema: giftCoinInput,
   searchFields: ['name', 'symbol'],
+  substringSearch: true,
   filters: { enabled: 'boolean', network: 'equals', withdrawEnabled: 'boolean' },
   sortable: ['order', 'symbol', 'name'],
   canDelete: true,

@@ -9,6 +9,7 @@ export const categoriesResource: ResourceDefinition<typeof categoryInput> = {
   model: CategoryModel,
   createSchema: categoryInput,
   searchFields: ['title'],
+  substringSearch: true,
   filters: { enabled: 'boolean' },
   sortable: ['order', 'title'],
   canDelete: true,

@@ -8,6 +8,7 @@ export const coversResource: ResourceDefinition<typeof coverInput> = {
   model: CoverModel,
   createSchema: coverInput,
   searchFields: ['title'],
+  substringSearch: true,
   filters: { enabled: 'boolean' },
   sortable: ['order', 'title'],
   canDelete: true,

@@ -8,6 +8,7 @@ export const partnersResource: ResourceDefinition<typeof partnerInput> = {
   model: PartnerModel,
   createSchema: partnerInput,
   searchFields: ['name'],
+  substringSearch: true,
   filters: { enabled: 'boolean' },
   sortable: ['order', 'name'],
   canDelete: true,

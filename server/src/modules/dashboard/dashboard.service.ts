@@ -2,27 +2,85 @@ import { fromMicros, type AdminResource, type LedgerReason } from '@gift/shared'
 import { listGiftCoins } from '../coins/giftCoins.service';
 import { postedTotalsByCoin } from '../ledger/ledger.service';
 import { countMiningRunning } from '../mining/mining.service';
-import { missionFigures } from '../missions/missions.service';
-import { lockedStakeTotals } from '../staking/staking.service';
-import { playerFigures } from '../users/players.service';
-import { pendingWithdrawalTotals, withdrawalDatesSince } from '../withdrawals/withdrawals.service';
+import { countDoneBetween, countReviewsWaiting } from '../missions/missions.service';
+import { lockedStakeChangeBetween } from '../staking/staking.service';
+import { countJoinedBetween, countPlayers, countSeenSince, firstJoinDate } from '../users/players.service';
+import { countRequestedBetween, pendingWithdrawalTotals } from '../withdrawals/withdrawals.service';
+import { DailyFiguresModel } from './dailyFigures.model';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const CHART_DAYS = 30;
+/** A day is rolled up once it has been over this long: anything a crash left of it is finished by then. */
+const SETTLE_MS = 60 * 60 * 1000;
+/** Days rolled up in one sweep pass at most (a database upgraded with a long history catches up over a few passes). */
+const DAYS_PER_PASS = 60;
 /** Ledger reasons that bring new coins into players' hands (a stake's profit arrives with its principal, under 'unstake'). */
 const ISSUING_REASONS: LedgerReason[] = ['mission', 'referral', 'mining', 'gift'];
+const FOREVER = new Date(8.64e15);
 
 interface CoinAmount {
   coin: string;
   symbol: string;
   amount: string;
 }
+type CoinSums = Array<{ _id: unknown; total: number; count?: number }>;
 
 const startOfDay = (date: Date) => new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
 const dayKey = (date: Date) => date.toISOString().slice(0, 10);
 
+/** One day's counts, from the records of that day (through the indexes on their dates). */
+function countsOf(from: Date, to: Date) {
+  return Promise.all([countJoinedBetween(from, to), countDoneBetween(from, to), countRequestedBetween(from, to)]);
+}
+
+/** Adds up rows of per-coin sums (several days, several sources) into one total per coin. */
+function addUp(rows: CoinSums): CoinSums {
+  const totals = new Map<string, { total: number; count?: number }>();
+  for (const row of rows) {
+    const sum = totals.get(String(row._id)) ?? { total: 0 };
+    sum.total += row.total;
+    if (row.count !== undefined) sum.count = (sum.count ?? 0) + row.count;
+    totals.set(String(row._id), sum);
+  }
+  return [...totals.entries()].map(([coin, sum]) => ({ _id: coin, ...sum }));
+}
+
+/**
+ * Rolls up every day that has been over for an hour and is not rolled up yet, oldest first: one record per day
+ * with its counts and per-coin sums, read from that day's records alone. Run by the recovery sweep after it
+ * finished interrupted operations, so a day's record includes them. Returns how many days it rolled up.
+ */
+export async function rollUpClosedDays(now: Date): Promise<number> {
+  const lastFinal = new Date(startOfDay(new Date(now.getTime() - SETTLE_MS)).getTime() - DAY_MS);
+  const latest = await DailyFiguresModel.findOne({}, { day: 1 }).sort({ day: -1 }).lean();
+  const firstJoin = latest ? null : await firstJoinDate();
+  let day = latest ? new Date(Date.parse(latest.day) + DAY_MS) : firstJoin ? startOfDay(firstJoin) : null;
+  let rolled = 0;
+  while (day && day <= lastFinal && rolled < DAYS_PER_PASS) {
+    const next = new Date(day.getTime() + DAY_MS);
+    const [[newPlayers, claims, withdrawals], issued, staked] = await Promise.all([
+      countsOf(day, next),
+      postedTotalsByCoin(ISSUING_REASONS, day, next),
+      lockedStakeChangeBetween(day, next).then(addUp),
+    ]);
+    const figures = {
+      day: dayKey(day),
+      newPlayers,
+      claims,
+      withdrawals,
+      issued: issued.map((row) => ({ coin: row._id, amount: row.total })),
+      staked: staked.map((row) => ({ coin: row._id, amount: row.total })),
+    };
+    // the day is the key: a second sweep rolling the same day writes the same record
+    await DailyFiguresModel.updateOne({ day: figures.day }, { $setOnInsert: figures }, { upsert: true });
+    rolled++;
+    day = next;
+  }
+  return rolled;
+}
+
 /** Sums of integer micro-units per coin, named by symbol and in the coins' order. */
-async function perCoin(rows: Array<{ _id: unknown; total: number; count?: number }>): Promise<Array<CoinAmount & { count?: number }>> {
+async function perCoin(rows: CoinSums): Promise<Array<CoinAmount & { count?: number }>> {
   const coins = new Map((await listGiftCoins({ symbol: 1, order: 1 })).map((c) => [String(c._id), c]));
   return rows
     .map((row) => ({
@@ -34,16 +92,11 @@ async function perCoin(rows: Array<{ _id: unknown; total: number; count?: number
     .sort((a, b) => (coins.get(a.coin)?.order ?? 0) - (coins.get(b.coin)?.order ?? 0) || a.symbol.localeCompare(b.symbol));
 }
 
-/** Per day (UTC) of the last 30 days: how many of these dates fall on it. */
-function countByDay(dates: Array<Date | null | undefined>) {
-  const counts = new Map<string, number>();
-  for (const date of dates) if (date) counts.set(dayKey(date), (counts.get(dayKey(date)) ?? 0) + 1);
-  return (day: Date) => counts.get(dayKey(day)) ?? 0;
-}
-
 /**
  * The figures an operator checks first, in one answer: each part only when the account may read the records it
- * counts (`canRead`), so the answer never tells more than the lists would.
+ * counts (`canRead`), so the answer never tells more than the lists would. Closed days come from their rolled-up
+ * records; only the days not rolled up yet (today, and yesterday for its first hour) are counted live, each
+ * through an index on its records' dates, so the cost follows the day's activity, not the number of players.
  */
 export async function dashboardFigures(now: Date, canRead: (resource: AdminResource) => boolean) {
   const today = startOfDay(now);
@@ -52,27 +105,42 @@ export async function dashboardFigures(now: Date, canRead: (resource: AdminResou
   const missions = canRead('user-missions');
   const withdraws = canRead('withdraws');
 
-  const [players, newToday, activeToday, newPlayerDates] = users ? await playerFigures(today, firstDay) : [null, null, null, []];
-  const [missionsDoneToday, reviewsWaiting, claimDates] = missions ? await missionFigures(today, firstDay) : [null, null, []];
-  const [pendingWithdrawals, withdrawalDates] = withdraws
-    ? await Promise.all([pendingWithdrawalTotals().then(perCoin), withdrawalDatesSince(firstDay)])
-    : [null, []];
-  const [coinsIssued, miningRunning, stakedLocked] = users
-    ? await Promise.all([postedTotalsByCoin(ISSUING_REASONS).then(perCoin), countMiningRunning(now), lockedStakeTotals().then(perCoin)])
-    : [null, null, null];
+  const rolled = await DailyFiguresModel.find({}).sort({ day: 1 }).lean();
+  const rolledByDay = new Map(rolled.map((record) => [record.day, record]));
+  // everything after the last rolled-up day is counted live
+  const liveFrom = rolled.length ? new Date(Date.parse(rolled[rolled.length - 1]!.day) + DAY_MS) : new Date(0);
 
-  const newPlayersOn = countByDay(newPlayerDates);
-  const claimsOn = countByDay(claimDates);
-  const withdrawalsOn = countByDay(withdrawalDates);
-  const chart = Array.from({ length: CHART_DAYS }, (_, i) => {
-    const day = new Date(firstDay.getTime() + i * DAY_MS);
-    return {
-      date: dayKey(day),
-      ...(users ? { newPlayers: newPlayersOn(day) } : {}),
-      ...(missions ? { claims: claimsOn(day) } : {}),
-      ...(withdraws ? { withdrawals: withdrawalsOn(day) } : {}),
-    };
-  });
+  const chart = await Promise.all(
+    Array.from({ length: CHART_DAYS }, async (_, i) => {
+      const day = new Date(firstDay.getTime() + i * DAY_MS);
+      const record = rolledByDay.get(dayKey(day));
+      const [newPlayers, claims, withdrawals] = record
+        ? [record.newPlayers, record.claims, record.withdrawals]
+        : day >= liveFrom
+          ? await countsOf(day, new Date(day.getTime() + DAY_MS))
+          : [0, 0, 0];
+      return {
+        date: dayKey(day),
+        ...(users ? { newPlayers } : {}),
+        ...(missions ? { claims } : {}),
+        ...(withdraws ? { withdrawals } : {}),
+      };
+    }),
+  );
+
+  const rolledSums = (part: 'issued' | 'staked') => rolled.flatMap((record) => record[part].map((row) => ({ _id: row.coin, total: row.amount })));
+  const [players, newToday, activeToday] = users
+    ? await Promise.all([countPlayers(), countJoinedBetween(today, FOREVER), countSeenSince(today)])
+    : [null, null, null];
+  const [missionsDoneToday, reviewsWaiting] = missions ? await Promise.all([countDoneBetween(today, FOREVER), countReviewsWaiting()]) : [null, null];
+  const pendingWithdrawals = withdraws ? await perCoin(await pendingWithdrawalTotals()) : null;
+  const [coinsIssued, miningRunning, stakedLocked] = users
+    ? await Promise.all([
+        postedTotalsByCoin(ISSUING_REASONS, liveFrom, FOREVER).then((live) => perCoin(addUp([...rolledSums('issued'), ...live]))),
+        countMiningRunning(now),
+        lockedStakeChangeBetween(liveFrom, FOREVER).then((live) => perCoin(addUp([...rolledSums('staked'), ...live]).filter((row) => row.total !== 0))),
+      ])
+    : [null, null, null];
 
   return {
     players,

@@ -16,6 +16,8 @@ const balanceSchema = applyConventions(
   ),
 );
 balanceSchema.index({ user: 1, coin: 1 }, { unique: true });
+// a coin's delete guard: does anyone hold it
+balanceSchema.index({ coin: 1 });
 export const BalanceModel = model('Balance', balanceSchema);
 
 /** Every change of a balance, signed, with the record it came from and a unique idempotency key. */
@@ -42,10 +44,12 @@ const ledgerEntrySchema = applyConventions(
   ),
 );
 ledgerEntrySchema.index({ idempotencyKey: 1 }, { unique: true });
-ledgerEntrySchema.index({ user: 1, createdAt: -1 });
 ledgerEntrySchema.index({ user: 1, coin: 1, state: 1 });
-// the recovery sweep: entries left pending, and posted keys to release
-ledgerEntrySchema.index({ state: 1, createdAt: 1 });
-ledgerEntrySchema.index({ reason: 1, state: 1, createdAt: 1 });
+// the recovery sweep (entries left pending) and the console's ledger of posted entries, newest first
+ledgerEntrySchema.index({ state: 1, createdAt: 1, _id: 1 });
+ledgerEntrySchema.index({ reason: 1, state: 1, createdAt: 1, _id: 1 });
+// the console's ledger: a player's, each filter, each column it sorts by
+for (const filter of ['user', 'coin', 'refType', 'refId']) ledgerEntrySchema.index({ [filter]: 1, createdAt: -1, _id: -1 });
+for (const column of ['amount', 'reason']) ledgerEntrySchema.index({ state: 1, [column]: 1, _id: 1 });
 ledgerEntrySchema.index({ keyReleased: 1, postedAt: 1 }, { partialFilterExpression: { keyReleased: false } });
 export const LedgerEntryModel = model('LedgerEntry', ledgerEntrySchema);

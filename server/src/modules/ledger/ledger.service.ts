@@ -255,10 +255,10 @@ export function postedEntriesPage(query: Record<string, unknown>, skip: number, 
   return Promise.all([LedgerEntryModel.find(query).sort({ createdAt: -1, _id: -1 }).skip(skip).limit(limit), LedgerEntryModel.countDocuments(query)]);
 }
 
-/** Posted entries of these reasons summed per coin, in micro-units. */
-export function postedTotalsByCoin(reasons: LedgerReason[]) {
+/** Posted entries of these reasons recorded in [from, to), summed per coin in micro-units (through the index on reason, state and date). */
+export function postedTotalsByCoin(reasons: LedgerReason[], from: Date, to: Date) {
   return LedgerEntryModel.aggregate<{ _id: unknown; total: number }>([
-    { $match: { state: 'posted', reason: { $in: reasons } } },
+    { $match: { reason: { $in: reasons }, state: 'posted', createdAt: { $gte: from, $lt: to } } },
     { $group: { _id: '$coin', total: { $sum: '$amount' } } },
   ]);
 }

@@ -13,7 +13,7 @@ export const ledgerEntriesResource: ResourceDefinition = {
   permission: 'users',
   model: LedgerEntryModel,
   scope: { state: 'posted' },
-  searchFields: ['idempotencyKey', 'note', 'refId'],
+  searchFields: ['idempotencyKey', 'refId'],
   filters: { user: 'objectId', coin: 'objectId', reason: 'equals', refType: 'equals', refId: 'equals' },
   sortable: ['amount', 'reason'],
   canDelete: false,

@@ -21,6 +21,12 @@ const miningSessionSchema = applyConventions(
   ),
 );
 miningSessionSchema.index({ user: 1, endsAt: -1 });
+// the dashboard's running sessions: not moved and not ended
+miningSessionSchema.index({ movedAt: 1, endsAt: 1 });
+// the console's list: newest first, by player or coin, and each column it sorts by
+miningSessionSchema.index({ createdAt: -1, _id: -1 });
+for (const filter of ['user', 'coin']) miningSessionSchema.index({ [filter]: 1, createdAt: -1, _id: -1 });
+for (const column of ['startedAt', 'endsAt', 'movedAt']) miningSessionSchema.index({ [column]: 1, _id: 1 });
 miningSessionSchema.index({ user: 1, movedAt: 1 });
 miningSessionSchema.index({ awaitingCredit: 1, movedAt: 1 }, { partialFilterExpression: { awaitingCredit: true } });
 miningSessionSchema.index({ slot: 1 }, { unique: true, partialFilterExpression: { slot: { $type: 'string' } } });

@@ -53,7 +53,10 @@ const userMissionSchema = applyConventions(
   ),
 );
 userMissionSchema.index({ user: 1, mission: 1 }, { unique: true });
-userMissionSchema.index({ status: 1, createdAt: -1 });
 userMissionSchema.index({ mission: 1, status: 1 });
+// the console's reviews: newest first, each filter, each column it sorts by
+userMissionSchema.index({ createdAt: -1, _id: -1 });
+for (const filter of ['status', 'user', 'mission', 'category', 'coin']) userMissionSchema.index({ [filter]: 1, createdAt: -1, _id: -1 });
+for (const column of ['status', 'claimedAt', 'doneAt', 'startedAt']) userMissionSchema.index({ [column]: 1, _id: 1 });
 userMissionSchema.index({ awaitingCredit: 1 }, { partialFilterExpression: { awaitingCredit: true } });
 export const UserMissionModel = model('UserMission', userMissionSchema);

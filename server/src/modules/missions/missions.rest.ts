@@ -25,6 +25,7 @@ export const missionsResource: ResourceDefinition<typeof missionInput, typeof mi
   createSchema: missionInput,
   updateSchema: missionUpdateInput,
   searchFields: ['title', 'description'],
+  substringSearch: true,
   filters: { category: 'objectId', coin: 'objectId', verifyType: 'equals', enabled: 'boolean', mustDone: 'boolean' },
   sortable: ['order', 'title', 'reward'],
   canDelete: true,

@@ -3,6 +3,7 @@ import { fromMicros, type UserMissionStatus, type VerifyType } from '@gift/share
 import type { Env } from '../../env';
 import { AppError } from '../../lib/errors';
 import { BotApiError, chatIdFromLink, isChatMember } from '../../lib/telegramBot';
+import { escapeRegex } from '../../db/prefixSearch';
 import { isDuplicateKey } from '../../db/mongoErrors';
 import { objectId, type Id } from '../../db/ids';
 import { findGiftCoin, GIFT_COINS_COLLECTION } from '../coins/giftCoins.service';
@@ -389,18 +390,19 @@ export async function deleteMission(id: string): Promise<void> {
   await MissionModel.deleteOne({ _id: id });
 }
 
-/** The ids of missions whose title matches. */
-export function missionIdsMatching(pattern: RegExp, limit: number) {
-  return MissionModel.find({ title: pattern }, { _id: 1 }).limit(limit).lean();
+/** The ids of missions whose title contains the text, in any case (the missions are few: a scan). */
+export function missionIdsMatching(text: string, limit: number) {
+  return MissionModel.find({ title: new RegExp(escapeRegex(text), 'i') }, { _id: 1 })
+    .limit(limit)
+    .lean();
 }
 
-/** The console's mission counts: done since the day began, waiting for review, and the done dates since `since`. */
-export async function missionFigures(today: Date, since: Date) {
-  return Promise.all([
-    UserMissionModel.countDocuments({ status: 'done', doneAt: { $gte: today } }),
-    UserMissionModel.countDocuments({ status: 'pending' }),
-    UserMissionModel.find({ status: 'done', doneAt: { $gte: since } }, { doneAt: 1 })
-      .lean()
-      .then((rows) => rows.map((row) => row.doneAt as Date | null)),
-  ]);
+/** Missions done in [from, to), through the index on doneAt. */
+export function countDoneBetween(from: Date, to: Date): Promise<number> {
+  return UserMissionModel.countDocuments({ doneAt: { $gte: from, $lt: to }, status: 'done' });
+}
+
+/** Manual missions waiting for an operator's review. */
+export function countReviewsWaiting(): Promise<number> {
+  return UserMissionModel.countDocuments({ status: 'pending' });
 }

@@ -32,7 +32,6 @@ export const userMissionsResource: ResourceDefinition<typeof userMissionReviewIn
   name: 'user-missions',
   model: UserMissionModel,
   updateSchema: userMissionReviewInput,
-  searchFields: ['rejectReason'],
   searchReferences: {
     user: playerIdsMatching,
     mission: missionIdsMatching,

@@ -34,8 +34,10 @@ const notificationSchema = applyConventions(
   ),
 );
 notificationSchema.index({ key: 1 }, { unique: true });
-notificationSchema.index({ status: 1, dueAt: 1 });
+notificationSchema.index({ status: 1, dueAt: 1, _id: 1 });
 notificationSchema.index({ user: 1, createdAt: -1 });
-notificationSchema.index({ settledAt: 1 }, { expireAfterSeconds: 30 * 24 * 3600 });
+/** How long a settled message is kept (its key still refuses a second send). */
+export const SETTLED_KEPT_MS = 30 * 24 * 3600 * 1000;
+notificationSchema.index({ settledAt: 1 }, { expireAfterSeconds: SETTLED_KEPT_MS / 1000 });
 
 export const NotificationModel = model('Notification', notificationSchema);

@@ -4,7 +4,7 @@ import type { Logger } from '../../lib/logger';
 import { BotApiError, isUnreachableChat, toBotApiError } from '../../lib/telegramBot';
 import { objectId, type Id } from '../../db/ids';
 import { allowsMessages, messageRecipient, stopMessaging } from '../users/players.service';
-import { NotificationModel } from './notification.model';
+import { NotificationModel, SETTLED_KEPT_MS } from './notification.model';
 import { notificationText, openAppLabel, type NotificationEvent, type NotificationFacts } from './notificationTexts';
 
 /** A sender keeps a claimed message this long; one that crashed mid-send is taken over after it. */
@@ -155,4 +155,9 @@ export class NotificationSender {
       { $set: { status, outcome, leaseUntil: null, settledAt: now, ...(status === 'sent' ? { sentAt: now } : {}) } },
     );
   }
+}
+
+/** Removes messages settled over 30 days ago, as the TTL index does on MongoDB (the embedded engine never expires). */
+export async function removeSettledNotifications(now: Date): Promise<number> {
+  return (await NotificationModel.deleteMany({ settledAt: { $lte: new Date(now.getTime() - SETTLED_KEPT_MS) } })).deletedCount;
 }

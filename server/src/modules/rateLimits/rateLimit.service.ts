@@ -52,3 +52,8 @@ export async function hitsSoFar(rule: RateLimit, subject: string, now: Date) {
 export async function enforceRateLimit(rule: RateLimit, subject: string, now: Date): Promise<void> {
   if (!(await countHit(rule, subject, now)).allowed) throw new AppError('RATE_LIMITED');
 }
+
+/** Removes counters whose window is over (the TTL index does it on MongoDB; the embedded engine never expires). */
+export async function removeExpiredCounters(now: Date): Promise<number> {
+  return (await RateLimitCounterModel.deleteMany({ expiresAt: { $lte: now } })).deletedCount;
+}

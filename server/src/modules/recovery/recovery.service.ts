@@ -1,11 +1,16 @@
 import type { Logger } from 'pino';
 import { recoverPendingEntries, releasePostedKeys } from '../ledger/ledger.service';
 import { runIfFree } from '../jobs/jobLease.service';
+import { rollUpClosedDays } from '../dashboard/dashboard.service';
 import { recoverMiningMoves } from '../mining/mining.service';
 import { recoverApprovedMissions } from '../missions/missions.service';
+import { removeSettledNotifications } from '../notifications/notifications.service';
+import { removeExpiredCounters } from '../rateLimits/rateLimit.service';
 import { recoverReferrals } from '../referrals/referrals.service';
 import { recoverStakes } from '../staking/staking.service';
 import { recoverGiftAudits } from '../users/balanceAdjustment.service';
+import { removeExpiredLoginCodes } from '../users/loginCode.service';
+import { removeExpiredProofPayloads } from '../wallet/wallet.service';
 import { recoverWithdrawals } from '../withdrawals/withdrawals.service';
 
 /** How often every instance offers to sweep, and how old an unfinished operation must be before the sweep finishes it. */
@@ -14,6 +19,8 @@ const SWEEP_GRACE_MS = 10_000;
 const SWEEP_LEASE = 'recovery-sweep';
 
 export type SweepReport = Record<string, number>;
+/** Steps that are routine work, not interrupted operations: not logged as recoveries. */
+const HOUSEKEEPING = new Set(['releasedKeys', 'expiredCounters', 'settledNotifications', 'expiredProofPayloads', 'expiredLoginCodes', 'daysRolledUp']);
 
 /**
  * One pass of the recovery sweep. Each step calls the same function a retry of the operation calls, on the
@@ -30,6 +37,13 @@ export async function sweepOnce(graceMs = SWEEP_GRACE_MS, now = new Date()): Pro
   report.referrals = await recoverReferrals(graceMs);
   report.giftAudits = await recoverGiftAudits(graceMs);
   report.releasedKeys = await releasePostedKeys(now);
+  // what a TTL index removes on MongoDB and the embedded engine keeps for ever
+  report.expiredCounters = await removeExpiredCounters(now);
+  report.settledNotifications = await removeSettledNotifications(now);
+  report.expiredProofPayloads = await removeExpiredProofPayloads(now);
+  report.expiredLoginCodes = await removeExpiredLoginCodes(now);
+  // the dashboard's figures of each day once it has been over for an hour
+  report.daysRolledUp = await rollUpClosedDays(now);
   return report;
 }
 
@@ -59,7 +73,7 @@ export function startRecoverySweep({
     running = (async () => {
       try {
         const report = await runIfFree(SWEEP_LEASE, () => sweepOnce(graceMs), { ttlMs: Math.max(2 * intervalMs, 3_000) });
-        const finished = report && Object.entries(report).filter(([step, count]) => count > 0 && step !== 'releasedKeys');
+        const finished = report && Object.entries(report).filter(([step, count]) => count > 0 && !HOUSEKEEPING.has(step));
         if (finished?.length) logger.warn({ recovered: Object.fromEntries(finished) }, 'recovery sweep finished interrupted operations');
       } catch (error) {
         // the database may be away: the next pass tries again

@@ -49,7 +49,10 @@ const stakeSchema = applyConventions(
     schemaOptions,
   ),
 );
-stakeSchema.index({ user: 1, createdAt: -1 });
+// a player's positions, and the console's list: newest first, each filter, each column it sorts by
+stakeSchema.index({ createdAt: -1, _id: -1 });
+for (const filter of ['user', 'coin', 'stakingCoin', 'duration']) stakeSchema.index({ [filter]: 1, createdAt: -1, _id: -1 });
+for (const column of ['startedAt', 'unlocksAt', 'claimedAt', 'amount']) stakeSchema.index({ [column]: 1, _id: 1 });
 stakeSchema.index({ idempotencyKey: 1 }, { unique: true });
 // the recovery sweep: stakes not yet debited, claims not yet paid
 stakeSchema.index({ state: 1, createdAt: 1 }, { partialFilterExpression: { state: 'opening' } });

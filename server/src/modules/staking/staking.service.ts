@@ -318,10 +318,17 @@ export async function deleteStakingCoin(id: string): Promise<void> {
   await StakingCoinModel.deleteOne({ _id: id });
 }
 
-/** Unclaimed stakes summed per coin (micro-units) and counted. */
-export function lockedStakeTotals() {
-  return StakeModel.aggregate<{ _id: unknown; total: number; count: number }>([
-    { $match: { claimedAt: null, state: { $ne: 'opening' } } },
-    { $group: { _id: '$coin', total: { $sum: '$amount' }, count: { $sum: 1 } } },
+/** How the principal locked in stakes changed per coin (micro-units) in [from, to): opened stakes add, claimed ones take away. */
+export async function lockedStakeChangeBetween(from: Date, to: Date) {
+  const [opened, claimed] = await Promise.all([
+    StakeModel.aggregate<{ _id: unknown; total: number }>([
+      { $match: { startedAt: { $gte: from, $lt: to }, state: { $ne: 'opening' } } },
+      { $group: { _id: '$coin', total: { $sum: '$amount' } } },
+    ]),
+    StakeModel.aggregate<{ _id: unknown; total: number }>([
+      { $match: { claimedAt: { $gte: from, $lt: to } } },
+      { $group: { _id: '$coin', total: { $sum: '$amount' } } },
+    ]),
   ]);
+  return [...opened, ...claimed.map((row) => ({ _id: row._id, total: -row.total }))];
 }

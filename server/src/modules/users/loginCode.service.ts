@@ -157,3 +157,8 @@ export async function verifyLoginCode(input: { username: string; code: string; r
   if (!player) throw new AppError('INCORRECT_CODE');
   return { token: signPlayerToken(String(player._id), env.JWT_SECRET, now, player.tokenVersion) };
 }
+
+/** Removes sign-in codes an hour past their expiry, as the TTL index does on MongoDB. */
+export async function removeExpiredLoginCodes(now: Date): Promise<number> {
+  return (await LoginCodeModel.deleteMany({ expiresAt: { $lte: new Date(now.getTime() - 3_600_000) } })).deletedCount;
+}

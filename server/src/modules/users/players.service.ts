@@ -1,5 +1,6 @@
 import type { Types } from 'mongoose';
 import type { Id } from '../../db/ids';
+import { prefixPattern } from '../../db/prefixSearch';
 import { UserModel } from './user.model';
 
 export type { UserDocument } from './user.model';
@@ -82,21 +83,30 @@ export async function raiseMissionCount(playerId: Id, counter: 'missionsCount' |
   await UserModel.updateOne({ _id: playerId, [counter]: { $lt: count } }, { $set: { [counter]: count } });
 }
 
-/** The ids of players whose name or username matches: the console finds a player's records by name. */
-export function playerIdsMatching(pattern: RegExp, limit: number) {
-  return UserModel.find({ $or: [{ name: pattern }, { username: pattern }] }, { _id: 1 })
+/** The ids of players whose name or username (or a word of it) starts with the text, in any case: the console finds a player's records by name. */
+export function playerIdsMatching(text: string, limit: number) {
+  return UserModel.find({ $or: [{ nameWords: prefixPattern(text, 'nameWords') }, { usernameLower: prefixPattern(text, 'usernameLower') }] }, { _id: 1 })
     .limit(limit)
     .lean();
 }
 
-/** The console's player counts: all, new and seen since the day began, and the join dates since `since`. */
-export async function playerFigures(today: Date, since: Date) {
-  return Promise.all([
-    UserModel.countDocuments({}),
-    UserModel.countDocuments({ createdAt: { $gte: today } }),
-    UserModel.countDocuments({ lastSeenAt: { $gte: today } }),
-    UserModel.find({ createdAt: { $gte: since } }, { createdAt: 1 })
-      .lean()
-      .then((rows) => rows.map((row) => row.createdAt as Date | null)),
-  ]);
+/** How many players there are (from the collection's metadata: no scan). */
+export function countPlayers(): Promise<number> {
+  return UserModel.estimatedDocumentCount();
+}
+
+/** Players who joined in [from, to), through the index on the join date. */
+export function countJoinedBetween(from: Date, to: Date): Promise<number> {
+  return UserModel.countDocuments({ createdAt: { $gte: from, $lt: to } });
+}
+
+/** Players seen since `since`, through the index on lastSeenAt. */
+export function countSeenSince(since: Date): Promise<number> {
+  return UserModel.countDocuments({ lastSeenAt: { $gte: since } });
+}
+
+/** When the first player joined: where the dashboard's history begins. */
+export async function firstJoinDate(): Promise<Date | null> {
+  const first = await UserModel.findOne({}, { createdAt: 1 }).sort({ createdAt: 1, _id: 1 }).lean<{ createdAt?: Date }>();
+  return first?.createdAt ?? null;
 }

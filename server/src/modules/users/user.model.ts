@@ -10,8 +10,10 @@ const userSchema = applyConventions(
       lastName: { type: String, default: '' },
       /** Display name: first and last name as Telegram gives them. */
       name: { type: String, default: '' },
+      /** The name lower-cased, whole and word by word, kept by the model whenever name is written: the console's search by name. */
+      nameWords: { type: [String], default: [] },
       username: { type: String, default: '' },
-      /** Lower-cased username for lookups (web sign-in, search). */
+      /** Lower-cased username for lookups (web sign-in, search), kept by the model. */
       usernameLower: { type: String, default: '' },
       languageCode: { type: String, default: 'en' },
       language: { type: String, enum: LANGUAGES, default: 'en' },
@@ -40,12 +42,36 @@ const userSchema = applyConventions(
     schemaOptions,
   ),
 );
+function wordsOf(name: string): string[] {
+  const lower = name.trim().toLowerCase();
+  return lower ? [...new Set([lower, ...lower.split(/\s+/)])] : [];
+}
+/** nameWords and usernameLower follow name and username in every write: a new player, a save, an update that sets them. */
+userSchema.pre('validate', function () {
+  this.nameWords = wordsOf(this.name ?? '');
+  this.usernameLower = (this.username ?? '').toLowerCase();
+});
+userSchema.pre(['findOneAndUpdate', 'updateOne', 'updateMany'], function () {
+  const update = this.getUpdate() as Record<string, Record<string, unknown> | undefined> | null;
+  for (const operator of ['$set', '$setOnInsert'] as const) {
+    const fields = update?.[operator];
+    if (typeof fields?.name === 'string') fields.nameWords = wordsOf(fields.name);
+    if (typeof fields?.username === 'string') fields.usernameLower = fields.username.toLowerCase();
+  }
+});
+
 userSchema.index({ telegramId: 1 }, { unique: true });
 userSchema.index({ referralCode: 1 }, { unique: true });
-userSchema.index({ usernameLower: 1 });
-userSchema.index({ referrer: 1, createdAt: -1 });
+// web sign-in finds the newest real player with a username; the console searches by its prefix
+userSchema.index({ usernameLower: 1, lastSeenAt: -1 });
+userSchema.index({ nameWords: 1 });
+userSchema.index({ referrer: 1, createdAt: -1, _id: -1 });
 userSchema.index({ referralState: 1, createdAt: 1 }, { partialFilterExpression: { referralState: 'pending' } });
-userSchema.index({ createdAt: -1 });
+// the console's list: its default order, each filter in that order, and each column it sorts by (with the id as tie-breaker)
+userSchema.index({ createdAt: -1, _id: -1 });
+userSchema.index({ blocked: 1, createdAt: -1, _id: -1 });
+userSchema.index({ isDemo: 1, createdAt: -1, _id: -1 });
+for (const column of ['referrersCount', 'missionsCount', 'doneMissionsCount', 'name', 'username', 'lastSeenAt']) userSchema.index({ [column]: 1, _id: 1 });
 
 export const UserModel = model('User', userSchema);
 export type UserDocument = ReturnType<(typeof UserModel)['hydrate']>;

@@ -39,7 +39,7 @@ export const usersResource: ResourceDefinition<typeof userUpdateInput> = {
   name: 'users',
   model: UserModel,
   updateSchema: userUpdateInput,
-  searchFields: ['name', 'username', 'usernameLower', 'telegramId'],
+  searchFields: ['nameWords', 'usernameLower', 'telegramId'],
   filters: { blocked: 'boolean', isDemo: 'boolean', referrer: 'objectId' },
   sortable: ['referrersCount', 'missionsCount', 'doneMissionsCount', 'name', 'username', 'lastSeenAt'],
   canDelete: false,

@@ -17,7 +17,8 @@ const walletLinkSchema = applyConventions(
   ),
 );
 walletLinkSchema.index({ address: 1 }, { unique: true });
-walletLinkSchema.index({ user: 1 });
+// a player's linked wallets, newest first
+walletLinkSchema.index({ user: 1, unlinkedAt: 1, linkedAt: -1, _id: -1 });
 export const WalletLinkModel = model('WalletLink', walletLinkSchema);
 
 /** A single-use ton_proof payload issued to a player. */

@@ -138,3 +138,8 @@ export async function unlinkWallet(userId: Id, address: string, now: Date) {
   if (result.matchedCount === 0) throw new AppError('NOT_FOUND');
   return listWallets(userId);
 }
+
+/** Removes ton_proof payloads a day past their expiry, as the TTL index does on MongoDB. */
+export async function removeExpiredProofPayloads(now: Date): Promise<number> {
+  return (await TonProofPayloadModel.deleteMany({ expiresAt: { $lte: new Date(now.getTime() - 86_400_000) } })).deletedCount;
+}

@@ -23,8 +23,13 @@ const withdrawalSchema = applyConventions(
     schemaOptions,
   ),
 );
-withdrawalSchema.index({ status: 1, createdAt: -1 });
-withdrawalSchema.index({ user: 1, createdAt: -1 });
+// a player's history, and the console's lists: pending oldest first, done newest first, each filter, each column
+// it sorts by, and the search by address or hash
+withdrawalSchema.index({ createdAt: -1, _id: -1 });
+for (const filter of ['status', 'user', 'coin']) withdrawalSchema.index({ [filter]: 1, createdAt: -1, _id: -1 });
+for (const column of ['amount', 'status', 'processedAt']) withdrawalSchema.index({ [column]: 1, _id: 1 });
+withdrawalSchema.index({ address: 1 });
+withdrawalSchema.index({ txHash: 1 });
 withdrawalSchema.index({ idempotencyKey: 1 }, { unique: true });
 // the recovery sweep: requests not yet taken, decisions not yet settled
 withdrawalSchema.index({ amountTaken: 1, createdAt: 1 }, { partialFilterExpression: { amountTaken: false } });
