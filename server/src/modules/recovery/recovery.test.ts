@@ -13,6 +13,8 @@ import { BalanceModel, LedgerEntryModel } from '../ledger/ledger.models';
 import { balanceOf, postEntry, recoverPendingEntries, releasePostedKeys } from '../ledger/ledger.service';
 import { MiningSessionModel } from '../mining/miningSession.model';
 import { MissionModel, UserMissionModel } from '../missions/mission.models';
+import { NotificationModel } from '../notifications/notification.model';
+import { RateLimitCounterModel } from '../rateLimits/rateLimit.model';
 import { StakeModel, StakingCoinModel } from '../staking/staking.models';
 import { adjustBalance } from '../users/balanceAdjustment.service';
 import { UserModel } from '../users/user.model';
@@ -356,5 +358,27 @@ describe('gifts across a crash', () => {
     const audits = await AuditEntryModel.find({ action: 'adjust', record: String(player._id) }).lean();
     expect(audits).toEqual([expect.objectContaining({ username: 'giver', note: 'Contest prize', after: expect.objectContaining({ amount: '+12' }) })]);
     expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('12'));
+  });
+});
+
+describe('what TTL indexes remove on MongoDB, and the embedded engine keeps for ever', () => {
+  it('the sweep removes expired rate counters and notifications settled over 30 days ago, and keeps the rest', async () => {
+    const now = new Date();
+    const player = await createPlayer();
+    await RateLimitCounterModel.create([
+      { key: `sweep-test:old:${randomBytes(4).toString('hex')}`, count: 3, expiresAt: new Date(now.getTime() - 1000) },
+      { key: `sweep-test:live:${randomBytes(4).toString('hex')}`, count: 3, expiresAt: new Date(now.getTime() + 60_000) },
+    ]);
+    const notification = { user: player._id, event: 'mining-ready', dueAt: now, status: 'sent' as const };
+    await NotificationModel.create([
+      { ...notification, key: 'sweep-test:settled-long-ago', settledAt: new Date(now.getTime() - 31 * 24 * 3600 * 1000) },
+      { ...notification, key: 'sweep-test:settled-yesterday', settledAt: new Date(now.getTime() - 24 * 3600 * 1000) },
+    ]);
+    const report = await sweepOnce(0, now);
+    expect(report).toMatchObject({ expiredCounters: 1, settledNotifications: 1 });
+    expect(await RateLimitCounterModel.find({ key: /^sweep-test/ }, { key: 1 }).lean()).toEqual([
+      expect.objectContaining({ key: expect.stringMatching(/^sweep-test:live/) }),
+    ]);
+    expect((await NotificationModel.find({ key: /^sweep-test/ }, { key: 1 }).lean()).map((n) => n.key)).toEqual(['sweep-test:settled-yesterday']);
   });
 });
