@@ -25,3 +25,39 @@ const dailyFiguresSchema = applyConventions(
 );
 dailyFiguresSchema.index({ day: 1 }, { unique: true });
 export const DailyFiguresModel = model('DailyFigures', dailyFiguresSchema);
+
+/**
+ * The figures of the days not rolled up yet (today, and yesterday for its first hour) and of the queues (reviews
+ * waiting, pending withdrawals, mining running): recounted from the records by the recovery sweep every
+ * LIVE_FIGURES_MS, so a dashboard load reads two small collections and never counts records itself.
+ */
+const liveFiguresSchema = applyConventions(
+  new Schema(
+    {
+      key: { type: String, default: 'live', immutable: true },
+      computedAt: { type: Date, required: true },
+      /** The first day these figures count (the day after the last rolled-up one). */
+      since: { type: Date, required: true },
+      players: { type: Number, required: true },
+      newToday: { type: Number, required: true },
+      activeToday: { type: Number, required: true },
+      missionsDoneToday: { type: Number, required: true },
+      reviewsWaiting: { type: Number, required: true },
+      miningRunning: { type: Number, required: true },
+      pendingWithdrawals: [
+        {
+          _id: false,
+          coin: { type: Schema.Types.ObjectId, required: true },
+          amount: { type: Number, required: true },
+          count: { type: Number, required: true },
+        },
+      ],
+      issued: perCoin,
+      staked: perCoin,
+      days: [{ _id: false, day: { type: String, required: true }, newPlayers: Number, claims: Number, withdrawals: Number }],
+    },
+    schemaOptions,
+  ),
+);
+liveFiguresSchema.index({ key: 1 }, { unique: true });
+export const LiveFiguresModel = model('LiveFigures', liveFiguresSchema);

@@ -4,7 +4,7 @@ import { LedgerEntryModel } from '../ledger/ledger.models';
 import { StakeModel, StakingCoinModel } from '../staking/staking.models';
 import { WithdrawalModel } from '../withdrawals/withdrawal.model';
 import { DailyFiguresModel } from './dailyFigures.model';
-import { dashboardFigures, rollUpClosedDays } from './dashboard.service';
+import { dashboardFigures, refreshLiveFigures, rollUpClosedDays } from './dashboard.service';
 
 const DAY = 24 * 60 * 60 * 1000;
 const everything = () => true;
@@ -46,11 +46,19 @@ describe("the dashboard's closed days", () => {
     const rolled = await rollUpClosedDays(now);
     expect(rolled).toBe(40);
     expect(await DailyFiguresModel.countDocuments()).toBe(40);
+    // the live figures now count today alone, the closed days come from their records
+    expect(await refreshLiveFigures(now, { force: true })).toMatchObject({ since: new Date('2026-11-20T00:00:00.000Z'), days: [{ day: '2026-11-20' }] });
     expect(await dashboardFigures(now, everything)).toEqual(live);
 
     // a second pass, or a second instance, rolls nothing up again
     expect(await rollUpClosedDays(now)).toBe(0);
     expect(await dashboardFigures(now, everything)).toEqual(live);
+
+    // a new player today shows once the live figures are recounted (by the sweep, every 30 s), not before
+    await createPlayer({ createdAt: now, lastSeenAt: now });
+    expect((await dashboardFigures(now, everything)).newToday).toBe(live.newToday);
+    await refreshLiveFigures(new Date(now.getTime() + 31_000));
+    expect((await dashboardFigures(now, everything)).newToday).toBe(live.newToday! + 1);
   });
 
   it('waits an hour after a day ends before rolling it up', async () => {

@@ -6,7 +6,7 @@ import { countDoneBetween, countReviewsWaiting } from '../missions/missions.serv
 import { lockedStakeChangeBetween } from '../staking/staking.service';
 import { countJoinedBetween, countPlayers, countSeenSince, firstJoinDate } from '../users/players.service';
 import { countRequestedBetween, pendingWithdrawalTotals } from '../withdrawals/withdrawals.service';
-import { DailyFiguresModel } from './dailyFigures.model';
+import { DailyFiguresModel, LiveFiguresModel } from './dailyFigures.model';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const CHART_DAYS = 30;
@@ -92,11 +92,61 @@ async function perCoin(rows: CoinSums): Promise<Array<CoinAmount & { count?: num
     .sort((a, b) => (coins.get(a.coin)?.order ?? 0) - (coins.get(b.coin)?.order ?? 0) || a.symbol.localeCompare(b.symbol));
 }
 
+/** How often the sweep recounts the live figures, and how old they may be before a dashboard load recounts them itself. */
+const LIVE_FIGURES_MS = 30_000;
+const LIVE_FIGURES_STALE_MS = 2 * 60_000;
+
+/**
+ * Recounts the figures of the days not rolled up yet and of the queues, from the records (each through an index
+ * on their dates or status), and keeps them for the dashboard. Run by the sweep every LIVE_FIGURES_MS; returns 1
+ * when it recounted.
+ */
+export async function refreshLiveFigures(now: Date, { force = false } = {}) {
+  if (!force && (await LiveFiguresModel.exists({ key: 'live', computedAt: { $gt: new Date(now.getTime() - LIVE_FIGURES_MS) } }))) return null;
+  const today = startOfDay(now);
+  const latest = await DailyFiguresModel.findOne({}, { day: 1 }).sort({ day: -1 }).lean();
+  // everything after the last rolled-up day is counted here (a fresh database: from the beginning)
+  const since = latest ? new Date(Date.parse(latest.day) + DAY_MS) : startOfDay((await firstJoinDate()) ?? now);
+  const days = [];
+  for (let day = since; day <= today; day = new Date(day.getTime() + DAY_MS)) {
+    const [newPlayers, claims, withdrawals] = await countsOf(day, new Date(day.getTime() + DAY_MS));
+    days.push({ day: dayKey(day), newPlayers, claims, withdrawals });
+  }
+  const [players, newToday, activeToday, missionsDoneToday, reviewsWaiting, miningRunning, pending, issued, staked] = await Promise.all([
+    countPlayers(),
+    countJoinedBetween(today, FOREVER),
+    countSeenSince(today),
+    countDoneBetween(today, FOREVER),
+    countReviewsWaiting(),
+    countMiningRunning(now),
+    pendingWithdrawalTotals(),
+    postedTotalsByCoin(ISSUING_REASONS, since, FOREVER),
+    lockedStakeChangeBetween(since, FOREVER).then(addUp),
+  ]);
+  const figures = {
+    key: 'live',
+    computedAt: now,
+    since,
+    players,
+    newToday,
+    activeToday,
+    missionsDoneToday,
+    reviewsWaiting,
+    miningRunning,
+    pendingWithdrawals: pending.map((row) => ({ coin: row._id, amount: row.total, count: row.count })),
+    issued: issued.map((row) => ({ coin: row._id, amount: row.total })),
+    staked: staked.map((row) => ({ coin: row._id, amount: row.total })),
+    days,
+  };
+  await LiveFiguresModel.updateOne({ key: 'live' }, { $set: figures }, { upsert: true });
+  return figures;
+}
+
 /**
  * The figures an operator checks first, in one answer: each part only when the account may read the records it
- * counts (`canRead`), so the answer never tells more than the lists would. Closed days come from their rolled-up
- * records; only the days not rolled up yet (today, and yesterday for its first hour) are counted live, each
- * through an index on its records' dates, so the cost follows the day's activity, not the number of players.
+ * counts (`canRead`), so the answer never tells more than the lists would. It reads what the sweep keeps: one
+ * record per closed day and the live figures (recounted when they are older than two minutes, as when no sweep
+ * runs), so its cost does not follow the number of players or records.
  */
 export async function dashboardFigures(now: Date, canRead: (resource: AdminResource) => boolean) {
   const today = startOfDay(now);
@@ -105,56 +155,47 @@ export async function dashboardFigures(now: Date, canRead: (resource: AdminResou
   const missions = canRead('user-missions');
   const withdraws = canRead('withdraws');
 
-  const rolled = await DailyFiguresModel.find({}).sort({ day: 1 }).lean();
-  const rolledByDay = new Map(rolled.map((record) => [record.day, record]));
-  // everything after the last rolled-up day is counted live
-  const liveFrom = rolled.length ? new Date(Date.parse(rolled[rolled.length - 1]!.day) + DAY_MS) : new Date(0);
+  const [rolled, kept] = await Promise.all([
+    DailyFiguresModel.find({}).sort({ day: 1 }).lean(),
+    LiveFiguresModel.findOne({ key: 'live', computedAt: { $gt: new Date(now.getTime() - LIVE_FIGURES_STALE_MS) } }).lean(),
+  ]);
+  const live = kept ?? (await refreshLiveFigures(now, { force: true }))!;
+  const byDay = new Map<string, { newPlayers?: number | null; claims?: number | null; withdrawals?: number | null }>();
+  for (const record of rolled) byDay.set(record.day, record);
+  for (const record of live.days) byDay.set(record.day, record);
 
-  const chart = await Promise.all(
-    Array.from({ length: CHART_DAYS }, async (_, i) => {
-      const day = new Date(firstDay.getTime() + i * DAY_MS);
-      const record = rolledByDay.get(dayKey(day));
-      const [newPlayers, claims, withdrawals] = record
-        ? [record.newPlayers, record.claims, record.withdrawals]
-        : day >= liveFrom
-          ? await countsOf(day, new Date(day.getTime() + DAY_MS))
-          : [0, 0, 0];
-      return {
-        date: dayKey(day),
-        ...(users ? { newPlayers } : {}),
-        ...(missions ? { claims } : {}),
-        ...(withdraws ? { withdrawals } : {}),
-      };
-    }),
-  );
-
-  const rolledSums = (part: 'issued' | 'staked') => rolled.flatMap((record) => record[part].map((row) => ({ _id: row.coin, total: row.amount })));
-  const [players, newToday, activeToday] = users
-    ? await Promise.all([countPlayers(), countJoinedBetween(today, FOREVER), countSeenSince(today)])
-    : [null, null, null];
-  const [missionsDoneToday, reviewsWaiting] = missions ? await Promise.all([countDoneBetween(today, FOREVER), countReviewsWaiting()]) : [null, null];
-  const pendingWithdrawals = withdraws ? await perCoin(await pendingWithdrawalTotals()) : null;
-  const [coinsIssued, miningRunning, stakedLocked] = users
-    ? await Promise.all([
-        postedTotalsByCoin(ISSUING_REASONS, liveFrom, FOREVER).then((live) => perCoin(addUp([...rolledSums('issued'), ...live]))),
-        countMiningRunning(now),
-        lockedStakeChangeBetween(liveFrom, FOREVER).then((live) => perCoin(addUp([...rolledSums('staked'), ...live]).filter((row) => row.total !== 0))),
-      ])
-    : [null, null, null];
+  const chart = Array.from({ length: CHART_DAYS }, (_, i) => {
+    const date = dayKey(new Date(firstDay.getTime() + i * DAY_MS));
+    const record = byDay.get(date);
+    return {
+      date,
+      ...(users ? { newPlayers: record?.newPlayers ?? 0 } : {}),
+      ...(missions ? { claims: record?.claims ?? 0 } : {}),
+      ...(withdraws ? { withdrawals: record?.withdrawals ?? 0 } : {}),
+    };
+  });
+  const sums = (part: 'issued' | 'staked') =>
+    addUp(
+      [...rolled.filter((record) => Date.parse(record.day) < live.since.getTime()).flatMap((record) => record[part]), ...live[part]].map((row) => ({
+        _id: row.coin,
+        total: row.amount,
+      })),
+    );
+  const pendingWithdrawals = withdraws ? await perCoin(live.pendingWithdrawals.map((row) => ({ _id: row.coin, total: row.amount, count: row.count }))) : null;
 
   return {
-    players,
-    newToday,
-    activeToday,
-    missionsDoneToday,
-    reviewsWaiting,
+    players: users ? live.players : null,
+    newToday: users ? live.newToday : null,
+    activeToday: users ? live.activeToday : null,
+    missionsDoneToday: missions ? live.missionsDoneToday : null,
+    reviewsWaiting: missions ? live.reviewsWaiting : null,
     pendingWithdrawals: pendingWithdrawals && {
       count: pendingWithdrawals.reduce((sum, row) => sum + (row.count ?? 0), 0),
       byCoin: pendingWithdrawals,
     },
-    coinsIssued,
-    miningRunning,
-    stakedLocked,
+    coinsIssued: users ? await perCoin(sums('issued')) : null,
+    miningRunning: users ? live.miningRunning : null,
+    stakedLocked: users ? await perCoin(sums('staked').filter((row) => row.total !== 0)) : null,
     chart,
   };
 }

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { recoverPendingEntries, releasePostedKeys } from '../ledger/ledger.service';
 import { runIfFree } from '../jobs/jobLease.service';
-import { rollUpClosedDays } from '../dashboard/dashboard.service';
+import { refreshLiveFigures, rollUpClosedDays } from '../dashboard/dashboard.service';
 import { recoverMiningMoves } from '../mining/mining.service';
 import { recoverApprovedMissions } from '../missions/missions.service';
 import { removeSettledNotifications } from '../notifications/notifications.service';
@@ -20,7 +20,15 @@ const SWEEP_LEASE = 'recovery-sweep';
 
 export type SweepReport = Record<string, number>;
 /** Steps that are routine work, not interrupted operations: not logged as recoveries. */
-const HOUSEKEEPING = new Set(['releasedKeys', 'expiredCounters', 'settledNotifications', 'expiredProofPayloads', 'expiredLoginCodes', 'daysRolledUp']);
+const HOUSEKEEPING = new Set([
+  'releasedKeys',
+  'expiredCounters',
+  'settledNotifications',
+  'expiredProofPayloads',
+  'expiredLoginCodes',
+  'daysRolledUp',
+  'liveFigures',
+]);
 
 /**
  * One pass of the recovery sweep. Each step calls the same function a retry of the operation calls, on the
@@ -42,8 +50,9 @@ export async function sweepOnce(graceMs = SWEEP_GRACE_MS, now = new Date()): Pro
   report.settledNotifications = await removeSettledNotifications(now);
   report.expiredProofPayloads = await removeExpiredProofPayloads(now);
   report.expiredLoginCodes = await removeExpiredLoginCodes(now);
-  // the dashboard's figures of each day once it has been over for an hour
+  // the dashboard's figures: each day once it has been over for an hour, and the live ones every 30 s
   report.daysRolledUp = await rollUpClosedDays(now);
+  report.liveFigures = (await refreshLiveFigures(now, { force: report.daysRolledUp > 0 })) ? 1 : 0;
   return report;
 }
 
