@@ -5,11 +5,8 @@
  * Knobs (environment): BENCH_PLAYERS (default 10000), BENCH_REQUESTS per measurement (default 2000),
  * BENCH_CONCURRENCY (default 16), BENCH_MAX_SECONDS per measurement (default 20).
  */
-import { fork } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import bcrypt from 'bcryptjs';
@@ -26,6 +23,7 @@ import { UserModel } from '../src/modules/users/user.model';
 import { signAdminToken } from '../src/rest/adminAuth';
 import { signInitData } from '../test/telegram';
 import { bareRoutes } from './bareRoutes';
+import { listen, load as loadWith, percentile, send, startDatabase, type Call, type Run } from './loopback';
 
 const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 10_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2_000);
@@ -34,12 +32,7 @@ const MAX_MS = Number(process.env.BENCH_MAX_SECONDS ?? 20) * 1000;
 const WARMUP = 200;
 const BOT_TOKEN = '7000000001:AAbenchmarkTokenUsedOnlyOnLoopback_0123';
 
-interface Call {
-  method: 'GET' | 'POST';
-  path: string;
-  headers?: Record<string, string>;
-  body?: string;
-}
+const load = (port: number, count: number, call: (i: number) => Call, maxMs = MAX_MS) => loadWith(port, count, call, { maxMs, concurrency: CONCURRENCY });
 
 interface Measurement {
   requests: number;
@@ -49,76 +42,6 @@ interface Measurement {
   rps: number;
   p50: number;
   p99: number;
-}
-
-/** One request; a keep-alive socket the server closed just before reuse is retried once, as Node's docs advise. */
-async function send(agent: http.Agent, port: number, call: Call): Promise<{ status: number; body: string }> {
-  try {
-    return await sendOnce(agent, port, call);
-  } catch (error) {
-    if ((error as { reusedSocket?: boolean; code?: string }).reusedSocket && (error as { code?: string }).code === 'ECONNRESET')
-      return sendOnce(agent, port, call);
-    throw error;
-  }
-}
-
-function sendOnce(agent: http.Agent, port: number, call: Call): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        agent,
-        host: '127.0.0.1',
-        port,
-        method: call.method,
-        path: call.path,
-        headers: { ...(call.body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(call.body) } : {}), ...call.headers },
-      },
-      (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk) => (body += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      },
-    );
-    req.on('error', (error) => reject(Object.assign(error, { reusedSocket: req.reusedSocket })));
-    req.end(call.body);
-  });
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (!sorted.length) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-interface Run {
-  latencies: number[];
-  failures: number;
-  firstFailure?: string;
-  seconds: number;
-}
-
-/** Fires `count` calls (call(i) builds the i-th) with a fixed number in flight, stopping early at the time bound. */
-async function load(port: number, count: number, call: (i: number) => Call, maxMs = MAX_MS): Promise<Run> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-  const run: Run = { latencies: [], failures: 0, seconds: 0 };
-  let next = 0;
-  const started = performance.now();
-  const worker = async () => {
-    while (next < count && performance.now() - started < maxMs) {
-      const request = call(next++);
-      const t0 = performance.now();
-      const res = await send(agent, port, request);
-      run.latencies.push(performance.now() - t0);
-      if (res.status >= 300) {
-        run.failures++;
-        run.firstFailure ??= `${res.status} ${res.body.slice(0, 200)}`;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  run.seconds = (performance.now() - started) / 1000;
-  agent.destroy();
-  return run;
 }
 
 function summarize(runs: Run[]): Measurement {
@@ -150,21 +73,6 @@ async function roundTrips(port: number, call: Call): Promise<{ count: number; co
   return { count: commands.length, commands, ...(res.status >= 300 ? { failure: `${res.status} ${res.body.slice(0, 200)}` } : {}) };
 }
 
-async function listen(app: express.Express): Promise<{ port: number; close: () => Promise<void> }> {
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  // as behind a reverse proxy: connections stay open between calls instead of Node's 5 s default
-  server.keepAliveTimeout = 65_000;
-  return {
-    port: (server.address() as AddressInfo).port,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
 /** Hands out seeded players in order, so each claim is some player's first. */
 function playerPool(players: SeededPlayer[]) {
   let taken = 0;
@@ -174,18 +82,6 @@ function playerPool(players: SeededPlayer[]) {
     taken += count;
     return slice;
   };
-}
-
-/** Starts the embedded database (server/src/db/embeddedMongo.mjs) in a child process. */
-async function startDatabase(): Promise<{ uri: string; kind: string; stop: () => void }> {
-  const child = fork(path.join(__dirname, 'database.mjs'), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const [ready] = (await Promise.race([
-    once(child, 'message'),
-    once(child, 'exit').then(() => {
-      throw new Error('the database process exited');
-    }),
-  ])) as [{ uri: string; kind: string }];
-  return { ...ready, stop: () => child.disconnect() };
 }
 
 async function main() {

@@ -80,9 +80,9 @@ export function AuditList() {
       ) : (
         <Datagrid bulkActionButtons={false} rowClick={false}>
           <DateField source="createdAt" label="When" showTime />
-          <TextField source="username" label="Operator" />
-          <TextField source="action" />
-          <TextField source="resource" />
+          <TextField source="username" label="Operator" sortable={false} />
+          <TextField source="action" sortable={false} />
+          <TextField source="resource" sortable={false} />
           <RecordLink label="resources.audit.fields.record" />
           <Changes label="Changes" />
           <TextField source="note" sortable={false} emptyText="" />

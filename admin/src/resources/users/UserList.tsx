@@ -32,8 +32,8 @@ export function UserList() {
           <NumberField source="referrersCount" />
           <NumberField source="missionsCount" />
           <NumberField source="doneMissionsCount" />
-          <NumberField source="inviteLimit" />
-          <BooleanField source="blocked" />
+          <NumberField source="inviteLimit" sortable={false} />
+          <BooleanField source="blocked" sortable={false} />
           <DateField source="createdAt" showTime />
         </Datagrid>
       )}

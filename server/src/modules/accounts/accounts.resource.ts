@@ -12,7 +12,7 @@ export const accountsResource: ResourceDefinition<typeof accountCreateInput, typ
   searchFields: ['username'],
   substringSearch: true,
   filters: { enabled: 'boolean' },
-  sortable: ['username', 'lastLoginAt'],
+  sortable: ['username', 'lastLoginAt', 'enabled'],
   canDelete: true,
   create: (input, req) => createAccount(input, req.account!),
   update: (id, input, req) => updateAccount(id, input, { actor: req.account!, logger: req.log }),

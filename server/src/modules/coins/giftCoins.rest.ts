@@ -11,7 +11,7 @@ export const giftCoinsResource: ResourceDefinition<typeof giftCoinInput> = {
   searchFields: ['name', 'symbol'],
   substringSearch: true,
   filters: { enabled: 'boolean', network: 'equals', withdrawEnabled: 'boolean' },
-  sortable: ['order', 'symbol', 'name'],
+  sortable: ['order', 'symbol', 'name', 'network', 'withdrawEnabled', 'enabled'],
   canDelete: true,
   remove: deleteGiftCoin,
 };

@@ -11,7 +11,7 @@ export const categoriesResource: ResourceDefinition<typeof categoryInput> = {
   searchFields: ['title'],
   substringSearch: true,
   filters: { enabled: 'boolean' },
-  sortable: ['order', 'title'],
+  sortable: ['order', 'title', 'enabled'],
   canDelete: true,
   remove: deleteCategory,
 };

@@ -10,6 +10,6 @@ export const coversResource: ResourceDefinition<typeof coverInput> = {
   searchFields: ['title'],
   substringSearch: true,
   filters: { enabled: 'boolean' },
-  sortable: ['order', 'title'],
+  sortable: ['order', 'title', 'enabled'],
   canDelete: true,
 };

@@ -10,6 +10,6 @@ export const partnersResource: ResourceDefinition<typeof partnerInput> = {
   searchFields: ['name'],
   substringSearch: true,
   filters: { enabled: 'boolean' },
-  sortable: ['order', 'name'],
+  sortable: ['order', 'name', 'enabled'],
   canDelete: true,
 };

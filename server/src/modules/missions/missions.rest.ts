@@ -27,7 +27,7 @@ export const missionsResource: ResourceDefinition<typeof missionInput, typeof mi
   searchFields: ['title', 'description'],
   substringSearch: true,
   filters: { category: 'objectId', coin: 'objectId', verifyType: 'equals', enabled: 'boolean', mustDone: 'boolean' },
-  sortable: ['order', 'title', 'reward'],
+  sortable: ['order', 'title', 'reward', 'category', 'verifyType', 'coin', 'mustDone', 'enabled'],
   canDelete: true,
   remove: deleteMission,
   select: '+secretCode',

@@ -16,7 +16,7 @@ export const stakingCoinsResource: ResourceDefinition<typeof stakingCoinInput> =
   model: StakingCoinModel,
   createSchema: stakingCoinInput,
   filters: { coin: 'objectId', enabled: 'boolean' },
-  sortable: ['order'],
+  sortable: ['order', 'coin', 'enabled'],
   canDelete: true,
   remove: deleteStakingCoin,
   create: async (input) => {

@@ -71,7 +71,8 @@ userSchema.index({ referralState: 1, createdAt: 1 }, { partialFilterExpression: 
 userSchema.index({ createdAt: -1, _id: -1 });
 userSchema.index({ blocked: 1, createdAt: -1, _id: -1 });
 userSchema.index({ isDemo: 1, createdAt: -1, _id: -1 });
-for (const column of ['referrersCount', 'missionsCount', 'doneMissionsCount', 'name', 'username', 'lastSeenAt']) userSchema.index({ [column]: 1, _id: 1 });
+for (const column of ['telegramId', 'referrersCount', 'missionsCount', 'doneMissionsCount', 'name', 'username', 'lastSeenAt'])
+  userSchema.index({ [column]: 1, _id: 1 });
 
 export const UserModel = model('User', userSchema);
 export type UserDocument = ReturnType<(typeof UserModel)['hydrate']>;

@@ -41,7 +41,7 @@ export const usersResource: ResourceDefinition<typeof userUpdateInput> = {
   updateSchema: userUpdateInput,
   searchFields: ['nameWords', 'usernameLower', 'telegramId'],
   filters: { blocked: 'boolean', isDemo: 'boolean', referrer: 'objectId' },
-  sortable: ['referrersCount', 'missionsCount', 'doneMissionsCount', 'name', 'username', 'lastSeenAt'],
+  sortable: ['telegramId', 'referrersCount', 'missionsCount', 'doneMissionsCount', 'name', 'username', 'lastSeenAt'],
   canDelete: false,
   deleteRefusal: 'a player keeps their ledger and records; block them instead',
   extraRoutes: ledgerRoutes,
