@@ -23,7 +23,39 @@ function needsBuild(app) {
   return Math.max(...sources.map(newestChange)) > statSync(built).mtimeMs;
 }
 
+function succeeds(command, args) {
+  try {
+    execFileSync(command, args, { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The browser tests drive Debian's Chromium. On a fresh Debian or Ubuntu machine without it, they install it
+ * as `.ci/run` does (as root, or with password-less sudo); anywhere else they stop with how to get one.
+ */
+function ensureChromium() {
+  const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (existsSync(chromium)) return;
+  const how = 'install it ("sudo apt-get install -y chromium" on Debian or Ubuntu), or set CHROMIUM_PATH to a Chromium or Chrome binary';
+  if (process.env.CHROMIUM_PATH) throw new Error(`CHROMIUM_PATH is ${chromium}, which does not exist: ${how}.`);
+  const asRoot = process.getuid?.() === 0;
+  const viaSudo = !asRoot && succeeds('sudo', ['-n', 'true']);
+  if (!succeeds('sh', ['-c', 'command -v apt-get']) || (!asRoot && !viaSudo)) throw new Error(`The browser tests need Chromium at /usr/bin/chromium: ${how}.`);
+  console.log('\n[e2e] Chromium is missing: installing it with apt-get…');
+  const apt = (args) =>
+    execFileSync(viaSudo ? 'sudo' : 'apt-get', viaSudo ? ['-n', 'apt-get', ...args] : args, {
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
+  apt(['update']);
+  apt(['install', '-y', '--no-install-recommends', 'chromium']);
+}
+
 export default async function globalSetup() {
+  ensureChromium();
   await serverGlobalSetup();
   for (const app of ['client', 'admin']) {
     if (!needsBuild(app)) continue;

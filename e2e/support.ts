@@ -54,7 +54,7 @@ export interface TestBrowser {
 /** A real headless Chromium with a fresh profile; fails with the install command when it is missing. */
 export async function launchBrowser(options: { serviceWorkers?: 'allow' | 'block' } = {}): Promise<TestBrowser> {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium is not installed at ${CHROMIUM}: run "apt-get install -y chromium" (.ci/run does) or set CHROMIUM_PATH.`);
+    throw new Error(`Chromium is not installed at ${CHROMIUM}: run "sudo apt-get install -y chromium" or set CHROMIUM_PATH.`);
   }
   mkdirSync(SCREENSHOTS, { recursive: true });
   const profileDir = mkdtempSync(path.join(tmpdir(), 'gift-e2e-chromium-'));
