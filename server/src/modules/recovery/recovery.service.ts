@@ -10,6 +10,7 @@ import { recoverReferrals } from '../referrals/referrals.service';
 import { recoverStakes } from '../staking/staking.service';
 import { recoverGiftAudits } from '../users/balanceAdjustment.service';
 import { removeExpiredLoginCodes } from '../users/loginCode.service';
+import { backfillSearchFields } from '../users/players.service';
 import { removeExpiredProofPayloads } from '../wallet/wallet.service';
 import { recoverWithdrawals } from '../withdrawals/withdrawals.service';
 
@@ -26,6 +27,7 @@ const HOUSEKEEPING = new Set([
   'settledNotifications',
   'expiredProofPayloads',
   'expiredLoginCodes',
+  'searchFieldsFilled',
   'daysRolledUp',
   'liveFigures',
 ]);
@@ -50,6 +52,7 @@ export async function sweepOnce(graceMs = SWEEP_GRACE_MS, now = new Date()): Pro
   report.settledNotifications = await removeSettledNotifications(now);
   report.expiredProofPayloads = await removeExpiredProofPayloads(now);
   report.expiredLoginCodes = await removeExpiredLoginCodes(now);
+  report.searchFieldsFilled = await backfillSearchFields();
   // the dashboard's figures: each day once it has been over for an hour, and the live ones every 30 s
   report.daysRolledUp = await rollUpClosedDays(now);
   report.liveFigures = (await refreshLiveFigures(now, { force: report.daysRolledUp > 0 })) ? 1 : 0;

@@ -110,3 +110,13 @@ export async function firstJoinDate(): Promise<Date | null> {
   const first = await UserModel.findOne({}, { createdAt: 1 }).sort({ createdAt: 1, _id: 1 }).lean<{ createdAt?: Date }>();
   return first?.createdAt ?? null;
 }
+
+/**
+ * Gives players saved before the search fields existed their nameWords and usernameLower (a save through the
+ * model computes both), a batch per sweep pass; returns how many it updated.
+ */
+export async function backfillSearchFields(batch = 500): Promise<number> {
+  const players = await UserModel.find({ nameWords: { $exists: false } }).limit(batch);
+  for (const player of players) await player.save();
+  return players.length;
+}
