@@ -15,7 +15,6 @@ import mongoose from 'mongoose';
 import { createApp } from '../src/app';
 import { withDatabaseName } from '../src/db/connect';
 import { seedDemoData, seedPlayers, type SeededPlayer } from '../src/db/seed';
-import { loadEnv } from '../src/env';
 import { createLogger } from '../src/lib/logger';
 import { AccountModel } from '../src/modules/accounts/account.model';
 import { MissionModel } from '../src/modules/missions/mission.models';
@@ -23,14 +22,13 @@ import { UserModel } from '../src/modules/users/user.model';
 import { signAdminToken } from '../src/rest/adminAuth';
 import { signInitData } from '../test/telegram';
 import { bareRoutes } from './bareRoutes';
-import { listen, load as loadWith, percentile, send, startDatabase, type Call, type Run } from './loopback';
+import { benchEnv, BOT_TOKEN, listen, load as loadWith, percentile, send, startDatabase, type Call, type Run } from './loopback';
 
 const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 10_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const MAX_MS = Number(process.env.BENCH_MAX_SECONDS ?? 20) * 1000;
 const WARMUP = 200;
-const BOT_TOKEN = '7000000001:AAbenchmarkTokenUsedOnlyOnLoopback_0123';
 
 const load = (port: number, count: number, call: (i: number) => Call, maxMs = MAX_MS) => loadWith(port, count, call, { maxMs, concurrency: CONCURRENCY });
 
@@ -85,15 +83,7 @@ function playerPool(players: SeededPlayer[]) {
 }
 
 async function main() {
-  const env = loadEnv({
-    NODE_ENV: 'production',
-    PORT: '0',
-    MONGO_URL: 'mongodb://127.0.0.1/unused',
-    JWT_SECRET: 'benchmark-secret-'.padEnd(48, 'x'),
-    TELEGRAM_BOT_TOKEN: BOT_TOKEN,
-    // pino-http would log every request at info; a production deployment logging to a pipe pays that too, but it measures the terminal here
-    LOG_LEVEL: 'warn',
-  });
+  const env = benchEnv();
   const logger = createLogger(env.LOG_LEVEL);
 
   const database = await startDatabase();

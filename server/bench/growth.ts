@@ -16,7 +16,6 @@ import { toMicros } from '@gift/shared';
 import { createApp } from '../src/app';
 import { withDatabaseName } from '../src/db/connect';
 import { seedDemoData, seedPlayers, type SeededPlayer } from '../src/db/seed';
-import { loadEnv } from '../src/env';
 import { createLogger } from '../src/lib/logger';
 import { AccountModel } from '../src/modules/accounts/account.model';
 import { GiftCoinModel } from '../src/modules/coins/giftCoin.model';
@@ -27,13 +26,12 @@ import { UserModel } from '../src/modules/users/user.model';
 import { WithdrawalModel } from '../src/modules/withdrawals/withdrawal.model';
 import { signAdminToken } from '../src/rest/adminAuth';
 import { signInitData } from '../test/telegram';
-import { listen, load, percentile, startDatabase, type Call } from './loopback';
+import { benchEnv, BOT_TOKEN, listen, load, percentile, startDatabase, type Call } from './loopback';
 
 const SIZES = (process.env.GROWTH_SIZES ?? '1000,10000,50000').split(',').map(Number);
 const REQUESTS = Number(process.env.GROWTH_REQUESTS ?? 100);
 const CONCURRENCY = Number(process.env.GROWTH_CONCURRENCY ?? 4);
 const MAX_MS = Number(process.env.GROWTH_MAX_SECONDS ?? 20) * 1000;
-const BOT_TOKEN = '7000000001:AAbenchmarkTokenUsedOnlyOnLoopback_0123';
 const DAY_MS = 86_400_000;
 const BATCH = 2000;
 
@@ -104,14 +102,7 @@ async function addHistory(players: SeededPlayer[], now: Date) {
 }
 
 async function measureSize(uri: string, size: number): Promise<Map<string, Figures>> {
-  const env = loadEnv({
-    NODE_ENV: 'production',
-    PORT: '0',
-    MONGO_URL: 'mongodb://127.0.0.1/unused',
-    JWT_SECRET: 'benchmark-secret-'.padEnd(48, 'x'),
-    TELEGRAM_BOT_TOKEN: BOT_TOKEN,
-    LOG_LEVEL: 'warn',
-  });
+  const env = benchEnv();
   const logger = createLogger(env.LOG_LEVEL);
   await mongoose.connect(withDatabaseName(uri, `growth_${size}`));
   await mongoose.connection.dropDatabase();

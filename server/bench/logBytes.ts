@@ -18,9 +18,9 @@ import { AccountModel } from '../src/modules/accounts/account.model';
 import { UserModel } from '../src/modules/users/user.model';
 import { signAdminToken } from '../src/rest/adminAuth';
 import { signInitData } from '../test/telegram';
+import { BOT_TOKEN } from './loopback';
 
 const ROUNDS = Number(process.env.LOG_BYTES_ROUNDS ?? 100);
-const BOT_TOKEN = '7000000001:AAbenchmarkTokenUsedOnlyOnLoopback_0123';
 // what Chromium sends with every request; the old request log copied all of it into every line
 const BROWSER_HEADERS = {
   'user-agent': 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36',

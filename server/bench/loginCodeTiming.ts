@@ -14,10 +14,10 @@ import { startEmbeddedMongo } from '../src/db/embeddedMongo.mjs';
 import { loadEnv } from '../src/env';
 import { createLogger } from '../src/lib/logger';
 import { UserModel } from '../src/modules/users/user.model';
+import { BOT_TOKEN } from './loopback';
 
 const REQUESTS = Number(process.env.LOGIN_TIMING_REQUESTS ?? 200);
 const BOT_API_MS = Number(process.env.BOT_API_MS ?? 250);
-const BOT_TOKEN = '7000000001:AAbenchmarkTokenUsedOnlyOnLoopback_0123';
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;

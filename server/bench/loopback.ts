@@ -7,6 +7,23 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type express from 'express';
+import { loadEnv } from '../src/env';
+
+/** The bot token launches are signed with; it never leaves loopback. */
+export const BOT_TOKEN = '7000000001:AAbenchmarkTokenUsedOnlyOnLoopback_0123';
+
+/** The product's configuration in a benchmark: production, with the bench's own secret and bot token. */
+export function benchEnv() {
+  return loadEnv({
+    NODE_ENV: 'production',
+    PORT: '0',
+    MONGO_URL: 'mongodb://127.0.0.1/unused',
+    JWT_SECRET: 'benchmark-secret-'.padEnd(48, 'x'),
+    TELEGRAM_BOT_TOKEN: BOT_TOKEN,
+    // pino-http would log every request at info; a production deployment logging to a pipe pays that too, but it measures the terminal here
+    LOG_LEVEL: 'warn',
+  });
+}
 
 export interface Call {
   method: 'GET' | 'POST';

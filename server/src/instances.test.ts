@@ -12,8 +12,8 @@ import { BalanceModel, LedgerEntryModel } from './modules/ledger/ledger.models';
 import { MissionModel, UserMissionModel } from './modules/missions/mission.models';
 import { UserModel } from './modules/users/user.model';
 import { createCoin, createPlayer } from '../test/factories';
-import { TEST_BOT_TOKEN } from '../test/helpers';
 import { expectLedgerMatchesBalances } from '../test/ledgerInvariant';
+import { productProcessEnv } from '../test/productProcess';
 import { tmaHeader } from '../test/telegram';
 
 /**
@@ -42,21 +42,7 @@ function saveMission(fields: Record<string, unknown>) {
 function startInstance(mongoUrl: string): Promise<Instance> {
   const child = spawn(process.execPath, ['--enable-source-maps', 'dist/index.js'], {
     cwd: SERVER_DIR,
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: 'production',
-      PORT: '0',
-      MONGO_URL: mongoUrl,
-      JWT_SECRET: 'instances-test-secret-'.padEnd(48, 'x'),
-      ADMIN_USERNAME: OPS.username,
-      ADMIN_PASSWORD: OPS.password,
-      TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN,
-      TELEGRAM_API_ROOT: 'http://127.0.0.1:9',
-      PUBLIC_URL: 'https://gift.test',
-      LOG_LEVEL: 'info',
-      SWEEP_INTERVAL_MS: '300',
-      SWEEP_GRACE_MS: '1000',
-    },
+    env: productProcessEnv(mongoUrl, OPS),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   spawned.push(child);

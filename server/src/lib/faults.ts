@@ -11,10 +11,21 @@ let handler: FaultHandler | null = null;
 const fromEnvironment = process.env.NODE_ENV === 'production' ? [] : (process.env.GIFT_FAULT_POINTS ?? '').split(',').filter(Boolean);
 const killAt = new Set(fromEnvironment);
 
-/** Every point the code has: the crash test walks through all of them. */
+/**
+ * Every point the code has, in the order the crash test walks through them: an operation's prerequisites pass
+ * only through points earlier in the list (a gift posts through the ledger's two; a rejection needs a request).
+ */
 export const FAULT_POINTS = [
   'ledger:after-record',
   'ledger:after-apply',
+  'gift:after-entry',
+  'mission:after-done',
+  'mission:after-credit',
+  'mining:after-mark',
+  'mining:after-credit',
+  'referral:after-create',
+  'referral:after-count',
+  'referral:after-credit',
   'withdrawal:after-record',
   'withdrawal:after-take',
   'withdrawal:after-decision',
@@ -23,14 +34,6 @@ export const FAULT_POINTS = [
   'stake:after-debit',
   'stake:after-claim-mark',
   'stake:after-claim-credit',
-  'mission:after-done',
-  'mission:after-credit',
-  'mining:after-mark',
-  'mining:after-credit',
-  'referral:after-create',
-  'referral:after-count',
-  'referral:after-credit',
-  'gift:after-entry',
 ] as const;
 export type FaultPoint = (typeof FAULT_POINTS)[number];
 
