@@ -16,7 +16,7 @@ import { startBotApiStandIn, type BotApiStandIn } from '../test/botApiStandIn';
 import { createCoin, createPlayer } from '../test/factories';
 import { silentLogger, TEST_BOT_TOKEN, testEnv } from '../test/helpers';
 import { consoleApi, createOperator, OPERATOR_PASSWORD } from '../test/operators';
-import { signPlayerToken } from './modules/users/playerAuth';
+import { signPlayerToken } from './modules/users/playerAuth.service';
 import { LoginCodeModel } from './modules/users/loginCode.model';
 import { LOGIN_CODE_CHECKS_PER_ADDRESS, LOGIN_CODE_REQUESTS_PER_ADDRESS } from './modules/users/auth.router';
 import { webhookSecretToken } from './modules/bot/bot.service';

@@ -1,8 +1,8 @@
 import type { NextFunction, Request, Response } from 'express';
-import { hasPermission, OBJECT_ID_PATTERN, type AdminResource } from '@gift/shared';
+import { hasPermission, type AdminResource } from '@gift/shared';
 import { AppError } from '../lib/errors';
 import { readToken, signToken } from '../lib/tokens';
-import { AccountModel } from '../modules/accounts/account.model';
+import { accountForToken } from '../modules/accounts/accounts.service';
 
 export interface AdminPrincipal {
   id: string;
@@ -33,9 +33,9 @@ export function requireAccount(secret: string) {
     if (!payload) return next(new AppError('UNAUTHORIZED'));
     const subject = String(payload.sub);
     const version: unknown = payload.ver;
-    const account = OBJECT_ID_PATTERN.test(subject) ? await AccountModel.findById(subject).lean() : null;
-    if (!account || !account.enabled || version !== (account.tokenVersion ?? 0)) return next(new AppError('UNAUTHORIZED'));
-    req.account = { id: String(account._id), username: account.username, permissions: account.permissions };
+    const account = await accountForToken(subject, version);
+    if (!account) return next(new AppError('UNAUTHORIZED'));
+    req.account = account;
     next();
   };
 }

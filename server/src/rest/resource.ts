@@ -62,7 +62,7 @@ export interface ResourceDefinition<TCreate extends z.ZodType = z.ZodType, TUpda
 
 const MAX_PAGE = 500;
 
-export function parseJsonParam(req: Request, name: string): unknown {
+function parseJsonParam(req: Request, name: string): unknown {
   const raw = req.query[name];
   if (raw === undefined) return undefined;
   if (typeof raw !== 'string') throw badInput({ [name]: `${name} must be JSON` });
@@ -118,7 +118,7 @@ function dateFields(model: AnyModel): Set<string> {
 const MAX_REFERENCE_MATCHES = 1000;
 
 /** Builds the mongo query for ra-data-simple-rest's filter object; unknown fields are refused. */
-export async function buildFilter(definition: ResourceDefinition, filter: unknown): Promise<Record<string, unknown>> {
+async function buildFilter(definition: ResourceDefinition, filter: unknown): Promise<Record<string, unknown>> {
   if (filter === undefined) return {};
   if (!filter || typeof filter !== 'object' || Array.isArray(filter)) throw badInput({ filter: 'filter must be an object' });
   const query: Record<string, unknown> = {};
@@ -170,7 +170,7 @@ function parseSort(definition: ResourceDefinition, sort: unknown): Record<string
   return field === 'id' ? { _id: order } : { [field]: order, _id: order };
 }
 
-export function parseRange(range: unknown): { skip: number; limit: number } {
+function parseRange(range: unknown): { skip: number; limit: number } {
   if (range === undefined) return { skip: 0, limit: 25 };
   if (!Array.isArray(range) || range.length !== 2 || !range.every((n) => Number.isInteger(n) && n >= 0) || range[1] < range[0])
     throw badInput({ range: 'range must be [start,end]' });

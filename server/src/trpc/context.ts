@@ -3,8 +3,8 @@ import type { ErrorCode } from '@gift/shared';
 import { isDatabaseUnavailable } from '../db/mongoErrors';
 import type { Env } from '../env';
 import type { Logger } from '../lib/logger';
-import type { UserDocument } from '../modules/users/user.model';
-import { authenticatePlayer } from '../modules/users/playerAuth';
+import type { UserDocument } from '../modules/users/players.service';
+import { authenticatePlayer } from '../modules/users/playerAuth.service';
 
 export interface ContextInner {
   env: Env;

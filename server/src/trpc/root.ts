@@ -1,7 +1,7 @@
 import { authRouter } from '../modules/users/auth.router';
 import { usersRouter } from '../modules/users/users.router';
 import { referralsRouter } from '../modules/referrals/referrals.router';
-import { homeRouter } from '../modules/content/home.router';
+import { homeRouter } from '../modules/home/home.router';
 import { missionsRouter } from '../modules/missions/missions.router';
 import { miningRouter } from '../modules/mining/mining.router';
 import { stakingRouter } from '../modules/staking/staking.router';

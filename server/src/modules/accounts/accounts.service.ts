@@ -1,6 +1,6 @@
 import bcrypt from 'bcryptjs';
 import type { z } from 'zod';
-import { ADMIN_RESOURCES, hasPermission, type accountCreateInput, type accountUpdateInput, type AdminResource } from '@gift/shared';
+import { ADMIN_RESOURCES, hasPermission, OBJECT_ID_PATTERN, type accountCreateInput, type accountUpdateInput, type AdminResource } from '@gift/shared';
 import { AppError, badInput, forbidden } from '../../lib/errors';
 import { signAdminToken, type AdminPrincipal } from '../../rest/adminAuth';
 import type { Logger } from '../../lib/logger';
@@ -44,6 +44,13 @@ export async function backfillUsernameKeys() {
 /** An operator's username, for records written on their behalf (the recovery sweep's audit of a gift). */
 export async function accountUsername(id: string): Promise<string | null> {
   return (await AccountModel.findById(id, { username: 1 }).lean())?.username ?? null;
+}
+
+/** The signed-in operator a console token names: an enabled account still at the token's version, or null. */
+export async function accountForToken(subject: string, version: unknown): Promise<AdminPrincipal | null> {
+  const account = OBJECT_ID_PATTERN.test(subject) ? await AccountModel.findById(subject).lean() : null;
+  if (!account || !account.enabled || version !== (account.tokenVersion ?? 0)) return null;
+  return principalOf(account);
 }
 
 /** The operator's identity as the console needs it. */

@@ -6,7 +6,8 @@ import type { Env } from '../../env';
 import type { Logger } from '../../lib/logger';
 import { toBotApiError } from '../../lib/telegramBot';
 import { getAppConfig } from '../config/config.service';
-import { miniAppLink, REFERRAL_CODE_PATTERN } from '../referrals/referrals.service';
+import { miniAppLink } from '../referrals/referrals.service';
+import { REFERRAL_CODE_PATTERN } from '../users/players.service';
 import { languageFor, registerFromBotStart } from '../users/users.service';
 
 const BOT_TEXTS: Record<

@@ -1,5 +1,6 @@
 import type { Env } from '../../env';
 import { AppConfigModel } from './appConfig.model';
+import { registerCoinUse } from '../coins/giftCoinDeletion.service';
 
 /** The one App Config record, created with defaults the first time it is read. */
 export async function getAppConfig() {
@@ -22,6 +23,8 @@ export async function resolveBotToken(env: Env): Promise<string | undefined> {
 }
 
 /** How many App Configs pay in a coin, as referrer or mining coin (0 or 1: there is one config). */
-export function countConfigUsesOf(coinId: string): Promise<number> {
+function countConfigUsesOf(coinId: string): Promise<number> {
   return AppConfigModel.countDocuments({ $or: [{ referrerCoin: coinId }, { miningCoin: coinId }] });
 }
+
+registerCoinUse({ order: 4, count: countConfigUsesOf, describe: () => 'the App Config (referrer or mining coin)' });

@@ -5,6 +5,7 @@ import { isDuplicateKey } from '../../db/mongoErrors';
 import { objectId, type Id } from '../../db/ids';
 import { faultPoint } from '../../lib/faults';
 import { BalanceModel, LedgerEntryModel } from './ledger.models';
+import { plural, registerCoinUse } from '../coins/giftCoinDeletion.service';
 
 /**
  * How long a balance keeps the key of an entry after the entry is marked posted. Until then a caller that
@@ -246,13 +247,8 @@ export async function figuresByCoin(userId: Id): Promise<CoinFigures[]> {
 }
 
 /** How many balances are held in a coin (a coin anyone holds cannot be deleted). */
-export function countBalancesInCoin(coinId: string): Promise<number> {
+function countBalancesInCoin(coinId: string): Promise<number> {
   return BalanceModel.countDocuments({ coin: coinId });
-}
-
-/** One page of posted entries matching a console filter, newest first, and how many match in all. */
-export function postedEntriesPage(query: Record<string, unknown>, skip: number, limit: number) {
-  return Promise.all([LedgerEntryModel.find(query).sort({ createdAt: -1, _id: -1 }).skip(skip).limit(limit), LedgerEntryModel.countDocuments(query)]);
 }
 
 /** Posted entries of these reasons recorded in [from, to), summed per coin in micro-units (through the index on reason, state and date). */
@@ -275,3 +271,5 @@ export function postedEntriesBetween(reason: LedgerReason, from: Date, to: Date)
 export function entryWithKey(idempotencyKey: string) {
   return LedgerEntryModel.findOne({ idempotencyKey }).lean();
 }
+
+registerCoinUse({ order: 1, count: countBalancesInCoin, describe: (count) => plural(count, 'balance') });

@@ -2,9 +2,6 @@ import type { Types } from 'mongoose';
 import type { ResourceDefinition } from '../../rest/resource';
 import { LedgerEntryModel } from './ledger.models';
 
-/** The filters a player's ledger page (on the player's console page) takes. */
-export const playerLedgerFilters: ResourceDefinition = { name: 'users', model: LedgerEntryModel, filters: { coin: 'objectId', reason: 'equals' } };
-
 type WithOperator = { toJSON: () => Record<string, unknown>; createdBy?: { _id: Types.ObjectId; username?: string } | null };
 
 /** Every posted ledger entry, filtered by player on the player's page; the operator who made it is named. */

@@ -15,6 +15,8 @@ import { raiseMissionCount } from '../users/players.service';
 import { claimableAt, codeMatches, decideClaim, type PlayerMissionStatus } from './missionRules';
 import { faultPoint } from '../../lib/faults';
 import { MissionModel, UserMissionModel } from './mission.models';
+import { plural, registerCoinUse } from '../coins/giftCoinDeletion.service';
+import { registerCategoryUse } from '../content/categoryDeletion.service';
 
 /** A mission as the player's screens show it: explicit fields only, never the secret code. */
 export interface PlayerMission {
@@ -374,12 +376,12 @@ export async function recoverApprovedMissions(olderThanMs = 30_000): Promise<num
 }
 
 /** How many missions pay in a coin. */
-export function countMissionsPayingIn(coinId: string): Promise<number> {
+function countMissionsPayingIn(coinId: string): Promise<number> {
   return MissionModel.countDocuments({ coin: coinId });
 }
 
 /** How many missions a category holds. */
-export function countMissionsInCategory(categoryId: string): Promise<number> {
+function countMissionsInCategory(categoryId: string): Promise<number> {
   return MissionModel.countDocuments({ category: categoryId });
 }
 
@@ -406,3 +408,6 @@ export function countDoneBetween(from: Date, to: Date): Promise<number> {
 export function countReviewsWaiting(): Promise<number> {
   return UserMissionModel.countDocuments({ status: 'pending' });
 }
+
+registerCoinUse({ order: 2, count: countMissionsPayingIn, describe: (count) => plural(count, 'mission') });
+registerCategoryUse(countMissionsInCategory);

@@ -6,36 +6,9 @@ import { getAppConfig } from '../config/config.service';
 import { postEntry } from '../ledger/ledger.service';
 import { notify } from '../notifications/notifications.service';
 import { faultPoint } from '../../lib/faults';
-import {
-  countFriendsOf,
-  countInvite,
-  friendsPageOf,
-  playerNames,
-  referralToFinish,
-  referrerWithCode,
-  settleReferral,
-  unfinishedReferrals,
-} from '../users/players.service';
-import type { UserDocument } from '../users/players.service';
-
-/** What a `startapp` / `start` parameter may look like (Telegram allows A-Z a-z 0-9 _ -, up to 64). */
-export const REFERRAL_CODE_PATTERN = /^[A-Za-z0-9_-]{4,64}$/;
-
-/**
- * The player whose referral code a new player arrived with, if it may refer them:
- * an existing, unblocked player other than the newcomer themselves.
- */
-export async function findReferrer(code: string | undefined, newcomerTelegramId: number): Promise<Types.ObjectId | null> {
-  if (!code || !REFERRAL_CODE_PATTERN.test(code)) return null;
-  return referrerWithCode(code, newcomerTelegramId);
-}
-
-export interface ReferralOutcome {
-  /** The invite counted toward the referrer's invite limit. */
-  counted: boolean;
-  /** The referrer was credited the referrer coin amount. */
-  credited: boolean;
-}
+import { countFriendsOf, countInvite, friendsPageOf, playerNames, referralToFinish, settleReferral, unfinishedReferrals } from '../users/players.service';
+import type { ReferralOutcome, UserDocument } from '../users/players.service';
+import { registerReferralFinisher } from '../users/users.service';
 
 /**
  * Finishes a newcomer's referral from the records alone, the same whichever caller runs it (the
@@ -43,7 +16,7 @@ export interface ReferralOutcome {
  * referrer is below their invite limit, credits the referral reward under `referral:<friendId>`, tells the
  * referrer, and settles it. Beyond the limit the friend stays linked but earns nothing.
  */
-export async function finishReferral(friendId: Types.ObjectId): Promise<ReferralOutcome> {
+async function finishReferral(friendId: Types.ObjectId): Promise<ReferralOutcome> {
   const friend = await referralToFinish(friendId);
   if (!friend?.referrer) return { counted: false, credited: false };
   const referrerId = friend.referrer;
@@ -134,3 +107,5 @@ export async function friendsOf(player: UserDocument, page: number, pageSize: nu
     pageSize,
   };
 }
+
+registerReferralFinisher(finishReferral);

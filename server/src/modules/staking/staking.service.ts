@@ -10,6 +10,7 @@ import { notify } from '../notifications/notifications.service';
 import { faultPoint } from '../../lib/faults';
 import { StakeModel, StakingCoinModel } from './staking.models';
 import { amountRefusal, stakeCountdown, stakeProfit, unlockDate } from './stakingRules';
+import { plural, registerCoinUse } from '../coins/giftCoinDeletion.service';
 
 interface OfferRow {
   _id: Types.ObjectId;
@@ -307,7 +308,7 @@ export async function claimStake(userId: Id, stakeId: string, now: Date) {
 }
 
 /** How many staking offers are made in a coin. */
-export function countStakingOffersOf(coinId: string): Promise<number> {
+function countStakingOffersOf(coinId: string): Promise<number> {
   return StakingCoinModel.countDocuments({ coin: coinId });
 }
 
@@ -332,3 +333,5 @@ export async function lockedStakeChangeBetween(from: Date, to: Date) {
   ]);
   return [...opened, ...claimed.map((row) => ({ _id: row._id, total: -row.total }))];
 }
+
+registerCoinUse({ order: 3, count: countStakingOffersOf, describe: (count) => plural(count, 'staking coin') });

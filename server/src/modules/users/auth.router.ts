@@ -1,7 +1,7 @@
 import { requestLoginCodeInput, verifyLoginCodeInput } from '@gift/shared';
 import { addressKey } from '../../lib/clientAddress';
 import { addressLimitedProcedure, createTRPCRouter, protectedProcedure } from '../../trpc/trpc';
-import { endWebSessions } from './playerAuth';
+import { endWebSessions } from './playerAuth.service';
 import { requestLoginCode, verifyLoginCode } from './loginCode.service';
 
 /** Per client address, on top of the per-player limits of the codes themselves: a flood of guesses or requests stops early. */

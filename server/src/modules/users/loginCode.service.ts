@@ -7,7 +7,7 @@ import type { Logger } from '../../lib/logger';
 import { isUnreachableChat, sendMessage } from '../../lib/telegramBot';
 import { resolveBotToken } from '../config/config.service';
 import { LoginCodeModel } from './loginCode.model';
-import { signPlayerToken } from './playerAuth';
+import { signPlayerToken } from './playerAuth.service';
 import { UserModel } from './user.model';
 
 /**

@@ -11,7 +11,26 @@ export type { UserDocument } from './user.model';
  */
 
 /** An existing, unblocked player with this referral code other than the newcomer themselves. */
-export async function referrerWithCode(code: string, newcomerTelegramId: number): Promise<Types.ObjectId | null> {
+/** What a `startapp` / `start` parameter may look like (Telegram allows A-Z a-z 0-9 _ -, up to 64). */
+export const REFERRAL_CODE_PATTERN = /^[A-Za-z0-9_-]{4,64}$/;
+
+/**
+ * The player whose referral code a new player arrived with, if it may refer them:
+ * an existing, unblocked player other than the newcomer themselves.
+ */
+export async function findReferrer(code: string | undefined, newcomerTelegramId: number): Promise<Types.ObjectId | null> {
+  if (!code || !REFERRAL_CODE_PATTERN.test(code)) return null;
+  return referrerWithCode(code, newcomerTelegramId);
+}
+
+export interface ReferralOutcome {
+  /** The invite counted toward the referrer's invite limit. */
+  counted: boolean;
+  /** The referrer was credited the referrer coin amount. */
+  credited: boolean;
+}
+
+async function referrerWithCode(code: string, newcomerTelegramId: number): Promise<Types.ObjectId | null> {
   const referrer = await UserModel.findOne({ referralCode: code, telegramId: { $ne: newcomerTelegramId }, blocked: { $ne: true } }, { _id: 1 }).lean();
   return referrer?._id ?? null;
 }

@@ -100,25 +100,28 @@ describe('players in the console', () => {
       await fund(player._id, other._id, '7');
       await fund((await createPlayer())._id, coin._id, '100');
 
-      const page = await api.get(`/users/${player._id}/ledger`, { range: [0, 1] });
+      // the ledger tab of the player's page: ledger-entries filtered by the player
+      const ledger = (query: Record<string, unknown>) =>
+        api.get('/ledger-entries', { ...query, filter: { user: String(player._id), ...(query.filter as object) } });
+      const page = await ledger({ range: [0, 1] });
       expect(page.status).toBe(200);
       expect(page.headers['content-range']).toBe('ledger-entries 0-1/4');
       expect(page.headers['access-control-expose-headers']).toContain('Content-Range');
       expect(page.body.map((e: { amount: string }) => e.amount)).toEqual(['7', '3']);
-      const rest = await api.get(`/users/${player._id}/ledger`, { range: [2, 3] });
+      const rest = await ledger({ range: [2, 3] });
       expect(rest.body.map((e: { amount: string }) => e.amount)).toEqual(['2', '1']);
-      const byCoin = await api.get(`/users/${player._id}/ledger`, { filter: { coin: String(other._id) } });
+      const byCoin = await ledger({ filter: { coin: String(other._id) } });
       expect(byCoin.body).toHaveLength(1);
       expect(byCoin.body[0]).toMatchObject({ coin: String(other._id), amount: '7', reason: 'gift', state: 'posted' });
 
-      expect((await api.get(`/users/${player._id}/ledger`, { filter: { user: 'x' } })).status).toBe(400);
-      expect((await api.get('/users/0123456789abcdef01234567/ledger')).status).toBe(404);
+      expect((await ledger({ filter: { user: 'x' } })).status).toBe(400);
     });
 
     it('needs users read access', async () => {
       const player = await createPlayer();
-      expect((await consoleApi(app, (await createOperator(['users:read'])).token).get(`/users/${player._id}/ledger`)).status).toBe(200);
-      expect((await consoleApi(app, (await createOperator(['missions:write'])).token).get(`/users/${player._id}/ledger`)).status).toBe(403);
+      const ledgerOf = { filter: { user: String(player._id) } };
+      expect((await consoleApi(app, (await createOperator(['users:read'])).token).get('/ledger-entries', ledgerOf)).status).toBe(200);
+      expect((await consoleApi(app, (await createOperator(['missions:write'])).token).get('/ledger-entries', ledgerOf)).status).toBe(403);
     });
   });
 

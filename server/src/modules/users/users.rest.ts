@@ -1,28 +1,11 @@
 import type { Router } from 'express';
-import { balanceAdjustmentInput, OBJECT_ID_PATTERN, userUpdateInput } from '@gift/shared';
-import { AppError } from '../../lib/errors';
-import { buildFilter, parseJsonParam, parseRange, validate, type ResourceDefinition } from '../../rest/resource';
-import { playerLedgerFilters } from '../ledger/ledgerEntries.rest';
-import { postedEntriesPage } from '../ledger/ledger.service';
+import { balanceAdjustmentInput, userUpdateInput } from '@gift/shared';
+import { validate, type ResourceDefinition } from '../../rest/resource';
 import { adjustBalance } from './balanceAdjustment.service';
 import { moneyByCoin } from './users.service';
 import { UserModel } from './user.model';
 
-async function requirePlayer(id: string) {
-  if (!OBJECT_ID_PATTERN.test(id) || !(await UserModel.exists({ _id: id }))) throw new AppError('NOT_FOUND');
-}
-
-function ledgerRoutes(router: Router) {
-  /** The player's posted ledger entries, newest first, paged like any list. */
-  router.get('/:id/ledger', async (req, res) => {
-    await requirePlayer(req.params.id);
-    const query = { ...(await buildFilter(playerLedgerFilters, parseJsonParam(req, 'filter'))), user: req.params.id, state: 'posted' };
-    const { skip, limit } = parseRange(parseJsonParam(req, 'range'));
-    const [entries, total] = await postedEntriesPage(query, skip, limit);
-    res.set('Content-Range', `ledger-entries ${skip}-${entries.length ? skip + entries.length - 1 : skip}/${total}`);
-    res.json(entries.map((entry) => entry.toJSON()));
-  });
-
+function adjustmentRoutes(router: Router) {
   /** A gift or correction through the ledger; the same key twice adjusts once. */
   router.post('/:id/adjustments', async (req, res) => {
     const input = validate(balanceAdjustmentInput, req.body);
@@ -44,7 +27,7 @@ export const usersResource: ResourceDefinition<typeof userUpdateInput> = {
   sortable: ['telegramId', 'referrersCount', 'missionsCount', 'doneMissionsCount', 'name', 'username', 'lastSeenAt'],
   canDelete: false,
   deleteRefusal: 'a player keeps their ledger and records; block them instead',
-  extraRoutes: ledgerRoutes,
+  extraRoutes: adjustmentRoutes,
   show: async (doc) => {
     const user = doc as { _id: unknown; toJSON: () => Record<string, unknown> };
     return {

@@ -6,7 +6,7 @@ import { signInitData, type LaunchToSign } from '../../../test/telegram';
 import { getAppConfig } from '../config/config.service';
 import { balanceOf } from '../ledger/ledger.service';
 import { LedgerEntryModel } from '../ledger/ledger.models';
-import { findReferrer } from '../referrals/referrals.service';
+import { findReferrer } from './players.service';
 import { UserModel } from './user.model';
 import { demoPlayer, upsertFromTelegram } from './users.service';
 

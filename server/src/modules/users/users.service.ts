@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Types } from 'mongoose';
 import { fromMicros, type Language, type Theme } from '@gift/shared';
 import type { TelegramLaunch } from '../../lib/telegramAuth';
 import type { Id } from '../../db/ids';
@@ -6,8 +7,8 @@ import { isDuplicateKey } from '../../db/mongoErrors';
 import { listGiftCoins } from '../coins/giftCoins.service';
 import { getAppConfig } from '../config/config.service';
 import { balancesOf, figuresByCoin } from '../ledger/ledger.service';
-import { findReferrer, finishReferral, type ReferralOutcome } from '../referrals/referrals.service';
 import { faultPoint } from '../../lib/faults';
+import { findReferrer, type ReferralOutcome } from './players.service';
 import { UserModel, type UserDocument } from './user.model';
 
 /** The development demo player is no Telegram user: real Telegram ids are positive. */
@@ -28,6 +29,22 @@ async function unusedReferralCode(): Promise<string> {
     if (!(await UserModel.exists({ referralCode: code }))) return code;
   }
   throw new Error('Could not draw an unused referral code');
+}
+
+/**
+ * Finishes a newcomer's referral (counts the invite, credits the referrer, tells them): the referrals module
+ * registers it, so users never imports referrals. A registration records that a referral is owed first, so a
+ * crash before this runs is finished by the next launch or the sweep.
+ */
+let referralFinisher: ((friendId: Types.ObjectId) => Promise<ReferralOutcome>) | null = null;
+
+export function registerReferralFinisher(finish: (friendId: Types.ObjectId) => Promise<ReferralOutcome>): void {
+  referralFinisher = finish;
+}
+
+function finishReferral(friendId: Types.ObjectId): Promise<ReferralOutcome> {
+  if (!referralFinisher) return Promise.reject(new Error('the referrals module has not registered its finisher'));
+  return referralFinisher(friendId);
 }
 
 export function languageFor(languageCode: string | undefined): Language {

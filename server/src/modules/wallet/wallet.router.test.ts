@@ -6,7 +6,7 @@ import { createApp } from '../../app';
 import { createPlayer } from '../../../test/factories';
 import { silentLogger, testEnv } from '../../../test/helpers';
 import { signTonProof, testWallet, type TestWallet } from '../../../test/tonWallet';
-import { signPlayerToken } from '../users/playerAuth';
+import { signPlayerToken } from '../users/playerAuth.service';
 import type { UserDocument } from '../users/user.model';
 import { AppConfigModel } from '../config/appConfig.model';
 import { createContextInner } from '../../trpc/context';

@@ -7,7 +7,7 @@ import { TEST_BOT_TOKEN, testEnv } from '../../../test/helpers';
 import { tmaHeader } from '../../../test/telegram';
 import { getAppConfig } from '../config/config.service';
 import { AppConfigModel } from '../config/appConfig.model';
-import { authenticatePlayer, signPlayerToken } from './playerAuth';
+import { authenticatePlayer, signPlayerToken } from './playerAuth.service';
 import { UserModel } from './user.model';
 
 const NOW = new Date('2025-03-01T12:00:00Z');

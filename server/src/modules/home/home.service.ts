@@ -1,33 +1,9 @@
-import type { Types } from 'mongoose';
 import { fromMicros, MONEY_SCALE } from '@gift/shared';
 import { type Id } from '../../db/ids';
 import { listGiftCoins } from '../coins/giftCoins.service';
 import { balancesOf } from '../ledger/ledger.service';
 import { playerMissions } from '../missions/missions.service';
-import { CategoryModel, CoverModel, PartnerModel } from './content.models';
-
-interface ContentRow {
-  _id: Types.ObjectId;
-  kind: 'cover' | 'partner' | 'category';
-  title?: string;
-  name?: string;
-  description?: string;
-  image?: string;
-  link?: string;
-}
-
-const enabledOf = (kind: ContentRow['kind']) => [{ $match: { enabled: true } }, { $addFields: { kind } }];
-
-/** Covers, partners and categories in one query: the two small collections are unioned onto the covers. */
-function homeContent(): Promise<ContentRow[]> {
-  return CoverModel.aggregate<ContentRow>([
-    ...enabledOf('cover'),
-    { $unionWith: { coll: PartnerModel.collection.name, pipeline: enabledOf('partner') } },
-    { $unionWith: { coll: CategoryModel.collection.name, pipeline: enabledOf('category') } },
-    { $sort: { order: 1, _id: 1 } },
-    { $project: { kind: 1, title: 1, name: 1, description: 1, image: 1, link: 1 } },
-  ]);
-}
+import { homeContent, type ContentRow } from '../content/homeContent.service';
 
 /**
  * The home screen of a player: covers, partners, categories with their progress, and the ⭐ missions

@@ -2,7 +2,7 @@ import mongoose from 'mongoose';
 import { toMicros } from '@gift/shared';
 import { MissionModel } from '../missions/mission.models';
 import { GiftCoinModel } from '../coins/giftCoin.model';
-import { CategoryModel, CoverModel, PartnerModel } from './content.models';
+import { CategoryModel, CoverModel, PartnerModel } from '../content/content.models';
 import { usdValue } from './home.service';
 import { createCoin, createPlayer, fund, playerCaller } from '../../../test/factories';
 

@@ -1,0 +1,1 @@
+export function moduleRuleViolations(srcDir: string): string[];

@@ -1,0 +1,25 @@
+import type { Types } from 'mongoose';
+import { CategoryModel, CoverModel, PartnerModel } from './content.models';
+
+export interface ContentRow {
+  _id: Types.ObjectId;
+  kind: 'cover' | 'partner' | 'category';
+  title?: string;
+  name?: string;
+  description?: string;
+  image?: string;
+  link?: string;
+}
+
+const enabledOf = (kind: ContentRow['kind']) => [{ $match: { enabled: true } }, { $addFields: { kind } }];
+
+/** Covers, partners and categories in one query: the two small collections are unioned onto the covers. */
+export function homeContent(): Promise<ContentRow[]> {
+  return CoverModel.aggregate<ContentRow>([
+    ...enabledOf('cover'),
+    { $unionWith: { coll: PartnerModel.collection.name, pipeline: enabledOf('partner') } },
+    { $unionWith: { coll: CategoryModel.collection.name, pipeline: enabledOf('category') } },
+    { $sort: { order: 1, _id: 1 } },
+    { $project: { kind: 1, title: 1, name: 1, description: 1, image: 1, link: 1 } },
+  ]);
+}
