@@ -1,7 +1,13 @@
-/** The user app's contract, the package's only export: types alone, so no server code reaches a front end's bundle. */
+/** The front ends' contract, the package's only export: types alone, so no server code reaches a front end's bundle. */
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
+import type { dashboardFigures } from './modules/dashboard/dashboard.service';
 import type { AppRouter } from './trpc/root';
 
 export type { AppRouter };
 export type RouterInputs = inferRouterInputs<AppRouter>;
 export type RouterOutputs = inferRouterOutputs<AppRouter>;
+
+/** The console's contract: what its REST calls answer, as the server shapes it (imported by admin with `import type`). */
+export type DashboardFigures = Awaited<ReturnType<typeof dashboardFigures>>;
+/** An amount of one coin in the dashboard's figures. */
+export type CoinAmount = NonNullable<DashboardFigures['coinsIssued']>[number];

@@ -3,29 +3,10 @@ import { Box, Card, CardContent, Typography } from '@mui/material';
 import { Link } from 'react-router';
 import { Title, useBasename, useTranslate } from 'react-admin';
 import { useConsoleCalls } from '../dataProvider';
-import type { DayFigures } from './TrendChart';
+import type { CoinAmount, DashboardFigures } from '@gift/server';
 
 // the chart library is most of the console's weight: it loads with the dashboard's figures, not with the console
 const TrendChart = lazy(() => import('./TrendChart').then((module) => ({ default: module.TrendChart })));
-
-interface CoinAmount {
-  coin: string;
-  symbol: string;
-  amount: string;
-  count?: number;
-}
-interface DashboardFigures {
-  players: number | null;
-  newToday: number | null;
-  activeToday: number | null;
-  missionsDoneToday: number | null;
-  reviewsWaiting: number | null;
-  pendingWithdrawals: { count: number; byCoin: CoinAmount[] } | null;
-  coinsIssued: CoinAmount[] | null;
-  miningRunning: number | null;
-  stakedLocked: CoinAmount[] | null;
-  chart: DayFigures[];
-}
 
 /** The dashboard's one call: GET /api/admin/dashboard. */
 function useDashboard() {

@@ -1,12 +1,9 @@
 import { Card, CardContent, CardHeader } from '@mui/material';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { DashboardFigures } from '@gift/server';
 
-export interface DayFigures {
-  date: string;
-  newPlayers?: number;
-  claims?: number;
-  withdrawals?: number;
-}
+/** One day of the dashboard's chart, as the server answers it. */
+export type DayFigures = DashboardFigures['chart'][number];
 
 const SERIES = [
   { key: 'newPlayers', label: 'New players', color: '#3f8f1f' },
