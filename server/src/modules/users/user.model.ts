@@ -11,7 +11,7 @@ const userSchema = applyConventions(
       /** Display name: first and last name as Telegram gives them. */
       name: { type: String, default: '' },
       /** The name lower-cased, whole and word by word, kept by the model whenever name is written: the console's search by name. */
-      nameWords: { type: [String], default: [] },
+      nameWords: { type: [String], default: [], hidden: true },
       username: { type: String, default: '' },
       /** Lower-cased username for lookups (web sign-in, search), kept by the model. */
       usernameLower: { type: String, default: '' },
