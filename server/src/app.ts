@@ -18,6 +18,7 @@ import { adminResources } from './rest/registry';
 import { resourceRouter } from './rest/resource';
 import { adminLoginRouter } from './modules/accounts/accounts.rest';
 import { dashboardRouter } from './modules/dashboard/dashboard.rest';
+import { treasuryRouter } from './modules/withdrawals/treasury.rest';
 import { WEBHOOK_PATH, type BotRuntime } from './modules/bot/botRuntime';
 import { createContext } from './trpc/context';
 import { legalPages } from './legalPages';
@@ -189,6 +190,7 @@ export function createApp(options: AppOptions): Express {
   admin.use(adminLoginRouter(env));
   admin.use(requireAccount(env.JWT_SECRET));
   admin.use('/dashboard', dashboardRouter());
+  admin.use('/treasury', treasuryRouter());
   for (const resource of adminResources) admin.use(`/${resource.name}`, resourceRouter(resource));
   admin.use((_req, _res, next) => next(new AppError('NOT_FOUND')));
   app.use('/api/admin', admin);

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { DEMO_PAYOUT_MNEMONIC } from './lib/ton/hotWallet';
 
 /** The only place that reads process.env. Validated once at start; each bad value gets its own message. */
 
@@ -49,6 +50,19 @@ const envSchema = z
       .min(100, 'SWEEP_INTERVAL_MS must be at least 100')
       .default(5_000),
     SWEEP_GRACE_MS: z.coerce.number({ message: 'SWEEP_GRACE_MS must be a number' }).int().min(0, 'SWEEP_GRACE_MS must be 0 or more').default(10_000),
+    /** A TON Center-compatible API (v2). Unset: toncenter.com for TON_NETWORK in production; the local stand-in in development. */
+    TON_API_ROOT: z
+      .string()
+      .regex(/^https?:\/\/[^\s]+$/, 'TON_API_ROOT must be an http(s) URL, e.g. https://toncenter.com')
+      .optional(),
+    TON_API_KEY: z.string().min(1).optional(),
+    TON_NETWORK: z.enum(['mainnet', 'testnet'], { message: 'TON_NETWORK must be mainnet or testnet' }).default('mainnet'),
+    /** The hot wallet's 24 words: automated payouts. Never stored or logged. */
+    PAYOUT_WALLET_MNEMONIC: z
+      .string()
+      .trim()
+      .refine((words) => words.split(/\s+/).length === 24, 'PAYOUT_WALLET_MNEMONIC must be the 24 words of the hot wallet')
+      .optional(),
     /** Which reverse proxies may name the client's address in X-Forwarded-For: none unless configured. */
     TRUST_PROXY: z
       .string()
@@ -71,6 +85,12 @@ const envSchema = z
       ctx.addIssue({ code: 'custom', path: ['MONGO_URL'], message: 'MONGO_URL is required in production (the embedded database is for development)' });
     if (env.PUBLIC_URL && !env.PUBLIC_URL.startsWith('https://'))
       ctx.addIssue({ code: 'custom', path: ['PUBLIC_URL'], message: 'PUBLIC_URL must be https:// in production (Telegram opens mini apps over HTTPS only)' });
+    if (env.PAYOUT_WALLET_MNEMONIC && env.PAYOUT_WALLET_MNEMONIC.split(/\s+/).join(' ') === DEMO_PAYOUT_MNEMONIC)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PAYOUT_WALLET_MNEMONIC'],
+        message: 'PAYOUT_WALLET_MNEMONIC is the demo wallet, whose words are public: use a wallet of your own',
+      });
     if (!!env.ADMIN_USERNAME !== !!env.ADMIN_PASSWORD)
       ctx.addIssue({ code: 'custom', path: ['ADMIN_PASSWORD'], message: 'Set ADMIN_USERNAME and ADMIN_PASSWORD together' });
   });

@@ -10,6 +10,7 @@ import { BotRuntime } from './modules/bot/botRuntime';
 import { chooseSigningSecret } from './modules/config/signingSecret.service';
 import { runExclusively } from './modules/jobs/jobLease.service';
 import { startRecoverySweep } from './modules/recovery/recovery.service';
+import { setUpTon } from './tonSetup';
 
 const DEMO_ADMIN = { username: 'admin', password: 'admin-demo-password' };
 
@@ -27,13 +28,15 @@ async function main() {
   const logger = createLogger(loaded.LOG_LEVEL);
   const database = await connectDatabase(loaded, logger);
   const { env } = await chooseSigningSecret(loaded, database, logger);
+  // the chain comes first: the demo's coins point at the stand-in's jetton masters
+  const ton = await setUpTon(env, logger);
   const credentials =
     env.ADMIN_USERNAME && env.ADMIN_PASSWORD ? { username: env.ADMIN_USERNAME, password: env.ADMIN_PASSWORD } : database.embedded ? DEMO_ADMIN : undefined;
   // instances sharing the database run these one at a time; the next one finds them done
   await runExclusively('start-up', async () => {
     await backfillUsernameKeys();
     if (credentials) await bootstrapSuperAdmin(credentials.username, credentials.password);
-    if (database.embedded) await seedDemoData(logger);
+    if (database.embedded) await seedDemoData(logger, new Date(), { jettonMasters: ton.demoJettons ?? {} });
   });
   // finishes what a crash interrupted, here and on every other instance, every few seconds; start-up does not wait for it
   const sweep = startRecoverySweep({ logger, intervalMs: env.SWEEP_INTERVAL_MS, graceMs: env.SWEEP_GRACE_MS });
@@ -69,6 +72,7 @@ async function main() {
     server.close();
     server.closeIdleConnections();
     await sweep.stop();
+    ton.stop();
     await bot.stop().catch((error) => logger.error({ err: error }, 'bot stop failed'));
     await database.close().catch((error) => logger.error({ err: error }, 'database close failed'));
     process.exit(0);

@@ -20,6 +20,8 @@ export function productProcessEnv(
     ADMIN_PASSWORD: operator.password,
     TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN,
     TELEGRAM_API_ROOT: 'http://127.0.0.1:9',
+    // no chain: manual payouts only, and nothing reaches toncenter.com
+    TON_API_ROOT: 'http://127.0.0.1:9',
     PUBLIC_URL: 'https://gift.test',
     LOG_LEVEL: 'info',
     SWEEP_INTERVAL_MS: '300',

@@ -4,7 +4,8 @@ export type VerifyType = (typeof VERIFY_TYPES)[number];
 export const USER_MISSION_STATUSES = ['started', 'pending', 'done', 'rejected'] as const;
 export type UserMissionStatus = (typeof USER_MISSION_STATUSES)[number];
 
-export const WITHDRAWAL_STATUSES = ['pending', 'done', 'rejected'] as const;
+/** pending: waiting for an operator; approved: for the hot wallet; sending: in a batch on its way; done: paid (confirmed on chain). */
+export const WITHDRAWAL_STATUSES = ['pending', 'approved', 'sending', 'done', 'rejected'] as const;
 export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
 
 export const LEDGER_REASONS = ['mission', 'referral', 'mining', 'stake', 'unstake', 'withdraw', 'refund', 'gift'] as const;

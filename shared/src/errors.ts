@@ -35,6 +35,7 @@ export const ERROR_MESSAGES = {
   WITHDRAW_MINIMUM: 'You must have at least {amount} {symbol} to make a withdrawal.',
   WITHDRAW_DISABLED: 'Withdrawals are not available for this coin',
   WITHDRAWAL_PROCESSED: 'This withdrawal has already been processed',
+  CHAIN_UNAVAILABLE: 'The TON network could not be reached; the withdrawal stays as it was. Try again in a minute',
   RATE_LIMITED: 'Too many requests, try again later',
   NOT_CONFIGURED: 'This feature is not configured yet',
   UNAVAILABLE: 'The service is briefly unavailable, try again in a few seconds',

@@ -49,6 +49,7 @@ export const fa: Translation = {
     WITHDRAW_MINIMUM: 'برای برداشت باید دست‌کم \u2066{amount} {symbol}\u2069 داشته باشید.',
     WITHDRAW_DISABLED: 'برداشت برای این ارز در دسترس نیست',
     WITHDRAWAL_PROCESSED: 'این برداشت قبلاً پردازش شده است',
+    CHAIN_UNAVAILABLE: 'شبکه TON در دسترس نبود؛ برداشت تغییری نکرد. یک دقیقه دیگر دوباره امتحان کنید',
     RATE_LIMITED: 'درخواست‌ها زیاد است، کمی بعد دوباره تلاش کنید',
     NOT_CONFIGURED: 'این بخش هنوز پیکربندی نشده است',
     UNAVAILABLE: 'سرویس لحظه‌ای در دسترس نیست، چند ثانیه دیگر دوباره تلاش کنید',

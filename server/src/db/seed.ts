@@ -260,7 +260,11 @@ const DEMO_HISTORY: Record<
  * staking offers, covers, partners, App Config and a few players whose history went through the ledger.
  * Does nothing when gift coins already exist, so restarts and real databases are left alone.
  */
-export async function seedDemoData(logger: Logger, now: Date = new Date()): Promise<boolean> {
+export async function seedDemoData(
+  logger: Logger,
+  now: Date = new Date(),
+  { jettonMasters = {} }: { jettonMasters?: Record<string, string> } = {},
+): Promise<boolean> {
   if (await GiftCoinModel.exists({})) return false;
   const at = (ms: number) => new Date(now.getTime() - ms);
 
@@ -287,7 +291,7 @@ export async function seedDemoData(logger: Logger, now: Date = new Date()): Prom
       minWithdraw: stored('100'),
       withdrawEnabled: true,
       network: 'jetton',
-      jettonMaster: gift.friendly,
+      jettonMaster: jettonMasters.GIFT ?? gift.friendly,
       order: 1,
     },
     {
@@ -299,7 +303,7 @@ export async function seedDemoData(logger: Logger, now: Date = new Date()): Prom
       minWithdraw: 0,
       withdrawEnabled: false,
       network: 'jetton',
-      jettonMaster: star.friendly,
+      jettonMaster: jettonMasters.STAR ?? star.friendly,
       order: 2,
     },
   ]);

@@ -44,8 +44,11 @@ export type FaultPoint = (typeof FAULT_POINTS)[number];
  */
 type RacePoint = 'ledger:refusing' | 'ledger:refused' | 'stake:undone';
 
+/** The steps of an automated payout, walked by the payout crash test (they need a chain, which the money crash test has not). */
+type PayoutFaultPoint = 'payout:after-record' | 'payout:after-send' | 'payout:before-confirm';
+
 /** Marks a point between two writes. */
-export async function faultPoint(point: FaultPoint | RacePoint): Promise<void> {
+export async function faultPoint(point: FaultPoint | RacePoint | PayoutFaultPoint): Promise<void> {
   if (killAt.has(point)) {
     process.stderr.write(`fault point ${point}: killing the process\n`);
     process.kill(process.pid, 'SIGKILL');

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ADMIN_RESOURCES, LANGUAGES, USER_MISSION_STATUSES, LEDGER_REASONS } from '../constants';
-import { amount, blankable, nonEmpty, nullAsAbsent, objectId, positiveAmount } from './common';
+import { amount, blankable, nonEmpty, nullAsAbsent, objectId, positiveAmount, txHash } from './common';
+import { tonAddress } from './catalog';
 
 export const loginInput = z.object({
   username: z.string().trim().min(1, 'This field is required').max(64),
@@ -64,6 +65,10 @@ export const appConfigInput = z.object({
   tonProofDomains: z.array(z.string().trim().min(1).max(253)).max(10).default([]),
   /** Off: wallets on TON testnet cannot be linked, since mainnet payouts cannot reach them. */
   allowTestnetWallets: z.boolean().default(false),
+  /** The wallets withdrawals are paid from by hand; a typed transaction hash must be one of theirs. */
+  payoutWallets: z.array(tonAddress).max(20).default([]),
+  /** On: automated payouts send nothing until it is turned off. */
+  payoutsPaused: z.boolean().default(false),
 });
 export type AppConfigInput = z.infer<typeof appConfigInput>;
 
@@ -94,7 +99,10 @@ export const userMissionBulkReviewInput = z.intersection(z.object({ ids: z.array
 export const userMissionStatus = z.enum(USER_MISSION_STATUSES);
 
 export const withdrawalReviewInput = z.discriminatedUnion('status', [
-  z.object({ status: z.literal('done'), txHash: z.string().trim().min(8, 'Enter the transaction hash').max(128) }),
+  /** Paid by hand: the hash of the transaction that paid it, checked on chain. */
+  z.object({ status: z.literal('done'), txHash: txHash }),
+  /** For the hot wallet to pay. */
+  z.object({ status: z.literal('approved') }),
   z.object({ status: z.literal('rejected'), rejectReason: nonEmpty(300) }),
 ]);
 

@@ -53,3 +53,8 @@ export const imageUrl = z
 export const optionalImage = blankable(imageUrl);
 export const order = z.coerce.number().int('Must be a whole number').min(0).max(1_000_000).default(0);
 export const nonEmpty = (max = 200) => requiredString().trim().min(1, REQUIRED).max(max);
+
+/** A transaction hash as explorers show it: 64 hex digits, or 44 base64 characters. */
+export const txHash = requiredString()
+  .trim()
+  .regex(/^[0-9a-fA-F]{64}$|^[A-Za-z0-9_+/-]{43}=?$/, 'A transaction hash: 64 hex digits (or 44 base64 characters), as tonviewer shows it');

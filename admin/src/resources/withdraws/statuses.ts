@@ -2,6 +2,8 @@ import { WITHDRAWAL_STATUSES } from '@gift/shared/constants';
 
 const LABELS: Record<(typeof WITHDRAWAL_STATUSES)[number], string> = {
   pending: 'Pending',
+  approved: 'Approved',
+  sending: 'Sending',
   done: 'Done',
   rejected: 'Rejected',
 };

@@ -311,6 +311,8 @@ describe('Withdraw', () => {
             address: ADDRESS,
             status: 'pending' as const,
             txHash: '',
+            explorerUrl: '',
+            chainState: '',
             rejectReason: '',
             createdAt: new Date(),
             processedAt: null,
@@ -358,7 +360,16 @@ describe('Withdraw', () => {
 
   it('lists the history: pending, done with a TON explorer link, rejected with the reason and the refund', async () => {
     const coin = { id: GIFT.coinId, symbol: 'GIFT', name: 'Gift Coin', icon: '' };
-    const base = { coin, address: ADDRESS, txHash: '', rejectReason: '', createdAt: new Date('2026-11-20T10:00:00Z'), processedAt: null };
+    const base = {
+      coin,
+      address: ADDRESS,
+      txHash: '',
+      explorerUrl: '',
+      chainState: '',
+      rejectReason: '',
+      createdAt: new Date('2026-11-20T10:00:00Z'),
+      processedAt: null,
+    };
     renderApp(
       '/profile/withdraw',
       withWallet({
@@ -367,7 +378,14 @@ describe('Withdraw', () => {
           total: 3,
           items: [
             { ...base, id: 'w3', amount: '120', status: 'pending' },
-            { ...base, id: 'w2', amount: '200', status: 'done', txHash: 'f00dbabe'.repeat(8) },
+            {
+              ...base,
+              id: 'w2',
+              amount: '200',
+              status: 'done',
+              txHash: 'f00dbabe'.repeat(8),
+              explorerUrl: `https://tonviewer.com/transaction/${'f00dbabe'.repeat(8)}`,
+            },
             { ...base, id: 'w1', amount: '300', status: 'rejected', rejectReason: 'Address is a bounceable contract' },
           ],
         }),

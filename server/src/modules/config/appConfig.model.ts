@@ -18,6 +18,10 @@ const appConfigSchema = applyConventions(
       earnAmount: money(),
       tonProofDomains: { type: [String], default: [] },
       allowTestnetWallets: { type: Boolean, default: false },
+      /** The wallets operators pay withdrawals from by hand: a typed hash must be a transaction of one of them. */
+      payoutWallets: { type: [String], default: [] },
+      /** On: the hot wallet sends nothing; approved withdrawals wait. */
+      payoutsPaused: { type: Boolean, default: false },
     },
     schemaOptions,
   ),

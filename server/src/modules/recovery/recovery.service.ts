@@ -13,6 +13,7 @@ import { removeExpiredLoginCodes } from '../users/loginCode.service';
 import { backfillSearchFields } from '../users/players.service';
 import { removeExpiredProofPayloads } from '../wallet/wallet.service';
 import { recoverWithdrawals } from '../withdrawals/withdrawals.service';
+import { runPayoutRound } from '../withdrawals/payouts.service';
 
 /** How often every instance offers to sweep, and how old an unfinished operation must be before the sweep finishes it. */
 const SWEEP_INTERVAL_MS = 5_000;
@@ -28,6 +29,10 @@ const HOUSEKEEPING = new Set([
   'expiredProofPayloads',
   'expiredLoginCodes',
   'searchFieldsFilled',
+  'payoutsBatched',
+  'payoutsConfirmed',
+  'payoutsBounced',
+  'payoutsRequeued',
   'daysRolledUp',
   'liveFigures',
 ]);
@@ -56,6 +61,12 @@ export async function sweepOnce(graceMs = SWEEP_GRACE_MS, now = new Date()): Pro
   // the dashboard's figures: each day once it has been over for an hour, and the live ones every 30 s
   report.daysRolledUp = await rollUpClosedDays(now);
   report.liveFigures = (await refreshLiveFigures(now, { force: report.daysRolledUp > 0 })) ? 1 : 0;
+  // the hot wallet's sender: the open batch confirmed, refunded, re-queued or re-sent, then the next one signed
+  const payouts = await runPayoutRound();
+  report.payoutsBatched = payouts.batched;
+  report.payoutsConfirmed = payouts.confirmed;
+  report.payoutsBounced = payouts.bounced;
+  report.payoutsRequeued = payouts.requeued;
   return report;
 }
 

@@ -14,6 +14,21 @@ const withdrawalSchema = applyConventions(
       rejectReason: { type: String, default: '' },
       processedAt: { type: Date, default: null },
       processedBy: ref('Account', { default: null }),
+      /** Who approved it for the hot wallet, and when. */
+      approvedBy: ref('Account', { default: null }),
+      approvedAt: { type: Date, default: null },
+      /** Its automated payout: the batch that carries it and the message that pays it. */
+      payout: {
+        batch: { type: Schema.Types.ObjectId, default: null },
+        /** The jetton transfer's query id (decimal), or the comment's text for TON. */
+        queryId: { type: String, default: '' },
+        /** Hash of the internal message's body: how its transactions are found on chain. */
+        bodyHash: { type: String, default: '' },
+        /** in-batch, sent, confirmed, bounced, expired (re-batched), unsent (re-batched). */
+        state: { type: String, default: '' },
+      },
+      /** Why it waits, when it waits for the chain (e.g. the TON API could not be reached). */
+      chainNote: { type: String, default: '' },
       idempotencyKey: { type: String, required: true },
       /** false from the request until its amount has left the balance (absent on records older than this flag). */
       amountTaken: { type: Boolean },
@@ -30,6 +45,9 @@ for (const filter of ['status', 'user', 'coin']) withdrawalSchema.index({ [filte
 for (const column of ['amount', 'status', 'processedAt']) withdrawalSchema.index({ [column]: 1, _id: 1 });
 withdrawalSchema.index({ address: 1 });
 withdrawalSchema.index({ txHash: 1 });
+// the hot wallet's queue: approved oldest first, and the withdrawals of a batch
+withdrawalSchema.index({ status: 1, approvedAt: 1, _id: 1 });
+withdrawalSchema.index({ 'payout.batch': 1 });
 withdrawalSchema.index({ idempotencyKey: 1 }, { unique: true });
 // the recovery sweep: requests not yet taken, decisions not yet settled
 withdrawalSchema.index({ amountTaken: 1, createdAt: 1 }, { partialFilterExpression: { amountTaken: false } });

@@ -9,9 +9,11 @@ import { notify } from '../notifications/notifications.service';
 import { currentWallet } from '../wallet/wallet.service';
 import { faultPoint } from '../../lib/faults';
 import { WithdrawalModel } from './withdrawal.model';
+import { explorerLink } from './chainPayments';
 
 type WithdrawalDocument = ReturnType<(typeof WithdrawalModel)['hydrate']>;
-export type WithdrawalReview = z.infer<typeof withdrawalReviewInput>;
+/** A decision that records at once: paid (a hash already checked) or rejected. Approval goes through payouts.service. */
+export type WithdrawalReview = Exclude<z.infer<typeof withdrawalReviewInput>, { status: 'approved' }>;
 
 interface CoinSummary {
   _id: Types.ObjectId;
@@ -30,6 +32,10 @@ function presentForPlayer(withdrawal: WithdrawalDocument, coin: CoinSummary | nu
     address: withdrawal.address,
     status: withdrawal.status,
     txHash: withdrawal.txHash,
+    /** The transaction on the configured explorer (tonviewer; testnet.tonviewer on testnet). */
+    explorerUrl: withdrawal.txHash ? explorerLink(withdrawal.txHash) : '',
+    /** in-batch, sent, confirmed, bounced (or empty before the hot wallet takes it). */
+    chainState: withdrawal.payout?.state ?? '',
     rejectReason: withdrawal.rejectReason,
     createdAt: withdrawal.createdAt,
     processedAt: withdrawal.processedAt,
@@ -41,7 +47,7 @@ function isInsufficient(error: unknown): boolean {
 }
 
 /** Takes the withdrawn amount from the balance; once per withdrawal however often it is called. */
-function takeAmount(withdrawal: WithdrawalDocument) {
+export function takeAmount(withdrawal: WithdrawalDocument) {
   return postEntry({
     userId: withdrawal.user,
     coinId: withdrawal.coin,
@@ -86,7 +92,7 @@ async function returnAmount(withdrawal: WithdrawalDocument) {
  *   balance cannot cover it (INSUFFICIENT_BALANCE);
  * - a decision (`settled: false`): a rejection's amount goes back, the player is told, and it is settled.
  */
-async function finishWithdrawal(withdrawalId: Id): Promise<WithdrawalDocument | null> {
+export async function finishWithdrawal(withdrawalId: Id): Promise<WithdrawalDocument | null> {
   let current = await WithdrawalModel.findById(withdrawalId);
   if (current?.status === 'pending' && current.amountTaken !== true) {
     const request = current.toObject();
@@ -274,7 +280,12 @@ export async function processWithdrawal({
     review.status === 'done'
       ? { status: 'done', txHash: review.txHash, processedAt: now, processedBy, settled: false }
       : { status: 'rejected', rejectReason: review.rejectReason, processedAt: now, processedBy, settled: false };
-  const processed = await WithdrawalModel.findOneAndUpdate({ _id: withdrawal._id, status: 'pending' }, { $set: decision }, { returnDocument: 'after' });
+  // an approved withdrawal may still be paid by hand or rejected until the hot wallet claims it for a batch
+  const processed = await WithdrawalModel.findOneAndUpdate(
+    { _id: withdrawal._id, status: { $in: ['pending', 'approved'] } },
+    { $set: decision },
+    { returnDocument: 'after' },
+  );
   await faultPoint('withdrawal:after-decision');
   // every caller finishes a decision: its steps are keyed, and a crash before them heals on the next click or sweep
   const current = await finishWithdrawal(withdrawal._id);
@@ -301,10 +312,10 @@ async function notifyDecision(withdrawal: {
   }
 }
 
-/** Pending withdrawals summed per coin (micro-units) and counted. */
+/** Withdrawals not yet paid (pending, approved, on their way) summed per coin (micro-units) and counted. */
 export function pendingWithdrawalTotals() {
   return WithdrawalModel.aggregate<{ _id: unknown; total: number; count: number }>([
-    { $match: { status: 'pending' } },
+    { $match: { status: { $in: ['pending', 'approved', 'sending'] } } },
     { $group: { _id: '$coin', total: { $sum: '$amount' }, count: { $sum: 1 } } },
   ]);
 }

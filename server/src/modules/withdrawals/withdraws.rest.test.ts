@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Address } from '@ton/core';
+import { Address, toNano } from '@ton/core';
 import { fromMicros, microsToStored, toMicros } from '@gift/shared';
 import { createApp } from '../../app';
 import { createCoin, createPlayer, fund, playerCaller } from '../../../test/factories';
@@ -10,9 +10,24 @@ import { LedgerEntryModel } from '../ledger/ledger.models';
 import { balanceOf } from '../ledger/ledger.service';
 import { WalletLinkModel } from '../wallet/wallet.models';
 import { WithdrawalModel } from './withdrawal.model';
+import { AppConfigModel } from '../config/appConfig.model';
+import { startTonTestChain, tonPayment, type TestWallet, type TonTestChain } from '../../../test/tonChain';
 
 const app = createApp({ env: testEnv(), logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
 const TX_HASH = 'a3f1c0de'.repeat(8);
+
+// manual mode: a hash must be a real payment from a payout wallet, on the stand-in chain
+let ton: TonTestChain;
+let payer: TestWallet;
+beforeAll(async () => {
+  ton = await startTonTestChain({ automated: false });
+  payer = await ton.wallet();
+  await AppConfigModel.updateOne({ key: 'app' }, { $set: { payoutWallets: [payer.address.toString()] } }, { upsert: true });
+}, 60_000);
+afterAll(() => ton.close());
+
+/** Pays a withdrawal from the payout wallet, as an operator does by hand; returns the transaction's hash. */
+const payByHand = (withdrawal: { address: string; amount: string }) => payer.send([tonPayment(withdrawal.address, toNano(withdrawal.amount))]);
 
 /** A player with a linked wallet and a balance, who asked to withdraw `amount`. */
 async function pendingWithdrawal(amount = '10', balance = '100') {
@@ -47,11 +62,12 @@ describe('withdrawals in the console', () => {
     const api = consoleApi(app, token);
     const first = await pendingWithdrawal('30');
     const second = await pendingWithdrawal('20');
-    await api.put(`/withdraws/${second.withdrawal.id}`, { status: 'done', txHash: TX_HASH }).expect(200);
+    const paidWith = await payByHand(second.withdrawal);
+    await api.put(`/withdraws/${second.withdrawal.id}`, { status: 'done', txHash: paidWith }).expect(200);
 
     const byAddress = await api.get('/withdraws', { filter: { q: first.address.slice(0, 30) } }).expect(200);
     expect(byAddress.body.map((w: { id: string }) => w.id)).toEqual([first.withdrawal.id]);
-    const byHash = await api.get('/withdraws', { filter: { q: TX_HASH.slice(0, 12) } }).expect(200);
+    const byHash = await api.get('/withdraws', { filter: { q: paidWith.slice(0, 12) } }).expect(200);
     expect(byHash.body).toEqual([expect.objectContaining({ id: second.withdrawal.id, processedBy: operatorId })]);
 
     const ids = [first.withdrawal.id, second.withdrawal.id];
@@ -62,11 +78,12 @@ describe('withdrawals in the console', () => {
   it('marks one done with its transaction hash: the amount stays taken', async () => {
     const { token, id: operatorId } = await createOperator();
     const { user, coin, withdrawal } = await pendingWithdrawal('10', '100');
-    const res = await consoleApi(app, token).put(`/withdraws/${withdrawal.id}`, { status: 'done', txHash: TX_HASH }).expect(200);
-    expect(res.body).toMatchObject({ status: 'done', txHash: TX_HASH, processedBy: operatorId, coinSymbol: coin.symbol });
+    const paidWith = await payByHand(withdrawal);
+    const res = await consoleApi(app, token).put(`/withdraws/${withdrawal.id}`, { status: 'done', txHash: paidWith }).expect(200);
+    expect(res.body).toMatchObject({ status: 'done', txHash: paidWith, processedBy: operatorId, coinSymbol: coin.symbol });
     expect(res.body.processedAt).toEqual(expect.any(String));
     expect(fromMicros(await balanceOf(user._id, coin._id))).toBe('90');
-    expect((await playerCaller(user).withdrawals.history({ page: 1, pageSize: 10 })).items[0]).toMatchObject({ status: 'done', txHash: TX_HASH });
+    expect((await playerCaller(user).withdrawals.history({ page: 1, pageSize: 10 })).items[0]).toMatchObject({ status: 'done', txHash: paidWith });
   });
 
   it('rejects one with a reason and gives the amount back, then refuses to process it again', async () => {

@@ -3,7 +3,8 @@ import { fromMicros, withdrawalReviewInput } from '@gift/shared';
 import type { ResourceDefinition } from '../../rest/resource';
 import { playerIdsMatching } from '../users/players.service';
 import { WithdrawalModel } from './withdrawal.model';
-import { processWithdrawal } from './withdrawals.service';
+import { decideWithdrawal } from './payouts.service';
+import { explorerLink } from './chainPayments';
 
 type WithdrawalDocument = ReturnType<(typeof WithdrawalModel)['hydrate']>;
 type Populated<T> = T | Types.ObjectId | null;
@@ -33,6 +34,12 @@ function presentForConsole(doc: unknown) {
     address: withdrawal.address,
     status: withdrawal.status,
     txHash: withdrawal.txHash,
+    explorerUrl: withdrawal.txHash ? explorerLink(withdrawal.txHash) : '',
+    approvedAt: withdrawal.approvedAt,
+    approvedBy: idOf(withdrawal.approvedBy),
+    chainState: withdrawal.payout?.state ?? '',
+    batch: withdrawal.payout?.batch ? String(withdrawal.payout.batch) : null,
+    chainNote: withdrawal.chainNote,
     rejectReason: withdrawal.rejectReason,
     processedAt: withdrawal.processedAt,
     processedBy: idOf(withdrawal.processedBy),
@@ -71,5 +78,5 @@ export const withdrawsResource: ResourceDefinition<typeof withdrawalReviewInput>
   ],
   present: presentForConsole,
   show: async (doc) => presentForConsole(await withNames(doc as WithdrawalDocument)),
-  update: async (id, review, req) => withNames(await processWithdrawal({ withdrawalId: id, review, accountId: req.account!.id, now: new Date() })),
+  update: async (id, review, req) => withNames(await decideWithdrawal({ withdrawalId: id, review, accountId: req.account!.id, now: new Date() })),
 };

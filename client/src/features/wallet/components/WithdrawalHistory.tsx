@@ -4,11 +4,6 @@ import { ErrorMessage } from '../../../ui/ErrorMessage';
 
 type Withdrawal = RouterOutputs['withdrawals']['history']['items'][number];
 
-/** A TON explorer page of a transaction, by its hash. */
-function explorerLink(txHash: string): string {
-  return `https://tonviewer.com/transaction/${encodeURIComponent(txHash)}`;
-}
-
 function WithdrawalRow({ withdrawal }: { withdrawal: Withdrawal }) {
   const { t, i18n } = useTranslation();
   const symbol = withdrawal.coin?.symbol ?? '';
@@ -21,8 +16,8 @@ function WithdrawalRow({ withdrawal }: { withdrawal: Withdrawal }) {
           </bdi>
         </div>
         <div className="muted">{new Date(withdrawal.createdAt).toLocaleString(i18n.language)}</div>
-        {withdrawal.status === 'done' && withdrawal.txHash && (
-          <a href={explorerLink(withdrawal.txHash)} target="_blank" rel="noreferrer">
+        {withdrawal.status === 'done' && withdrawal.explorerUrl && (
+          <a href={withdrawal.explorerUrl} target="_blank" rel="noreferrer">
             {t('withdraw.viewTransaction')}
           </a>
         )}

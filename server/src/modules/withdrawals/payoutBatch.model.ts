@@ -1,0 +1,45 @@
+import { model, Schema } from 'mongoose';
+import { applyConventions, schemaOptions } from '../../db/schemaKit';
+
+/**
+ * One signed external message of the hot wallet, carrying up to 255 payouts. It is recorded before it is
+ * sent and re-sent unchanged until it lands or provably expires (the chain's time passed `validUntil`, or the
+ * wallet's seqno moved past it, and it is not among the wallet's transactions).
+ */
+const payoutBatchSchema = applyConventions(
+  new Schema(
+    {
+      wallet: { type: String, required: true },
+      seqno: { type: Number, required: true },
+      /** Unix seconds of chain time after which the wallet refuses the message. */
+      validUntil: { type: Number, required: true },
+      /** The external message (a BoC, base64), exactly as signed. */
+      message: { type: String, required: true },
+      /** Hash of the signed body: the wallet transaction whose inbound message has it is this batch's. */
+      bodyHash: { type: String, required: true },
+      /** The wallet's last transaction when the batch was signed: its own transaction can only come after. */
+      afterLt: { type: String, default: '0' },
+      withdrawals: { type: [Schema.Types.ObjectId], default: [] },
+      /** signed → sent → landed → confirmed; or expired (its withdrawals went back to the queue). */
+      state: { type: String, enum: ['signed', 'sent', 'landed', 'confirmed', 'expired'], default: 'signed' },
+      sends: { type: Number, default: 0 },
+      /** The wallet transaction that carried it (hex hash, and lt). */
+      txHash: { type: String, default: '' },
+      txLt: { type: String, default: '' },
+      landedAt: { type: Date, default: null },
+      finishedAt: { type: Date, default: null },
+    },
+    schemaOptions,
+  ),
+);
+payoutBatchSchema.index({ state: 1, createdAt: 1 });
+payoutBatchSchema.index({ createdAt: -1, _id: -1 });
+export const PayoutBatchModel = model('PayoutBatch', payoutBatchSchema);
+
+/** A transaction hash that paid a withdrawal by hand: one hash pays one withdrawal. */
+const usedTxHashSchema = new Schema(
+  { hash: { type: String, required: true }, withdrawal: { type: Schema.Types.ObjectId, required: true } },
+  { versionKey: false },
+);
+usedTxHashSchema.index({ hash: 1 }, { unique: true });
+export const UsedTxHashModel = model('UsedTxHash', usedTxHashSchema);

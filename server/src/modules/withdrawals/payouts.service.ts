@@ -1,0 +1,571 @@
+import { Address, beginCell, Cell, comment, external, internal, SendMode, storeMessage, toNano, type MessageRelaxed, type Transaction } from '@ton/core';
+import { Types } from 'mongoose';
+import { fromMicros } from '@gift/shared';
+import { AppError, badInput } from '../../lib/errors';
+import { ChainUnavailable, normaliseTxHash } from '../../lib/ton/tonChain';
+import { faultPoint } from '../../lib/faults';
+import type { Logger } from '../../lib/logger';
+import { objectId, type Id } from '../../db/ids';
+import { isDuplicateKey } from '../../db/mongoErrors';
+import { findGiftCoin, listGiftCoins } from '../coins/giftCoins.service';
+import { getAppConfig } from '../config/config.service';
+import {
+  chainUnits,
+  describeAmount,
+  findByInboundBody,
+  findTransaction,
+  formatChainUnits,
+  internalOut,
+  jettonTransferBody,
+  jettonWalletOf,
+  JETTON_INTERNAL_TRANSFER,
+  payoutRuntime,
+  readJettonTransfer,
+  succeeded,
+  type PayoutRuntime,
+} from './chainPayments';
+import { PayoutBatchModel, UsedTxHashModel } from './payoutBatch.model';
+import { WithdrawalModel } from './withdrawal.model';
+import { finishWithdrawal, processWithdrawal, takeAmount } from './withdrawals.service';
+
+type WithdrawalDocument = ReturnType<(typeof WithdrawalModel)['hydrate']>;
+type Coin = NonNullable<Awaited<ReturnType<typeof findGiftCoin>>>;
+
+/** W5 sends at most 255 messages per external message. */
+const MAX_BATCH = 255;
+/** How long a signed batch stays valid, in seconds of chain time. */
+const BATCH_TTL_SECONDS = 120;
+/** TON attached to each jetton transfer (the jetton wallet's gas, the recipient wallet's deployment, the 1 nanoton forward). */
+const JETTON_TRANSFER_TON = toNano('0.05');
+/** Kept aside for the wallet's own fees per message. */
+const FEE_RESERVE_PER_MESSAGE = toNano('0.01');
+
+function chainDown(error: unknown): never {
+  if (error instanceof ChainUnavailable) throw new AppError('CHAIN_UNAVAILABLE');
+  throw error;
+}
+
+const requireRuntime = (): PayoutRuntime => {
+  const runtime = payoutRuntime();
+  if (!runtime) {
+    const error = new AppError('NOT_CONFIGURED');
+    error.message = 'No TON API is configured (TON_API_ROOT): transaction hashes cannot be checked';
+    throw error;
+  }
+  return runtime;
+};
+
+/** The wallets withdrawals may be paid from: App Config's payout wallets and the hot wallet. */
+async function payoutWallets(runtime: PayoutRuntime): Promise<Address[]> {
+  const config = await getAppConfig();
+  const wallets: Address[] = [];
+  for (const text of (config.payoutWallets as string[] | undefined) ?? []) {
+    try {
+      wallets.push(Address.parse(text));
+    } catch {
+      // the console only saves addresses; an unreadable one pays nothing
+    }
+  }
+  if (runtime.hotWallet) wallets.push(runtime.hotWallet.contract.address);
+  return wallets;
+}
+
+const sameAddress = (a: Address, b: Address) => a.equals(b);
+
+/**
+ * Checks that the transaction `hash` paid this withdrawal: sent from one of the payout wallets, it carries this
+ * amount of this coin (TON, or a jetton transfer of this coin's master) to this withdrawal's address. Throws
+ * BAD_INPUT on `txHash` saying exactly what did not match, or CHAIN_UNAVAILABLE.
+ */
+async function checkManualPayment(withdrawal: WithdrawalDocument, coin: Coin, typed: string): Promise<string> {
+  const hash = normaliseTxHash(typed);
+  if (!hash) throw badInput({ txHash: 'A transaction hash: 64 hex digits (or 44 base64 characters), as tonviewer shows it' });
+  const used = await UsedTxHashModel.findOne({ hash }).lean();
+  if (used && String(used.withdrawal) !== String(withdrawal._id))
+    throw badInput({ txHash: `This transaction already paid another withdrawal (${String(used.withdrawal)})` });
+
+  const runtime = requireRuntime();
+  const wallets = await payoutWallets(runtime);
+  if (!wallets.length) throw badInput({ txHash: 'No payout wallet is configured: add the wallets you pay from in App Config' });
+
+  let tx: Transaction | null = null;
+  let from: Address | null = null;
+  try {
+    for (const wallet of wallets) {
+      tx = await findTransaction(runtime.chain, wallet, hash);
+      if (tx) {
+        from = wallet;
+        break;
+      }
+    }
+  } catch (error) {
+    chainDown(error);
+  }
+  if (!tx || !from)
+    throw badInput({ txHash: 'No transaction with this hash was sent from the payout wallets (it is not on chain, or it came from another wallet)' });
+  if (!succeeded(tx)) throw badInput({ txHash: 'This transaction failed on chain: it paid nothing' });
+
+  const to = Address.parse(withdrawal.address);
+  const expected = chainUnits(BigInt(withdrawal.amount), coin.decimals);
+  const want = describeAmount(BigInt(withdrawal.amount), coin.symbol);
+  const messages = internalOut(tx);
+  if (!messages.length) throw badInput({ txHash: 'This transaction sends no payment' });
+
+  if (coin.network === 'ton') {
+    const toPlayer = messages.filter((message) => message.info.type === 'internal' && sameAddress(message.info.dest, to));
+    if (!toPlayer.length) {
+      const jetton = messages.some((message) => readJettonTransfer(message.body));
+      throw badInput({ txHash: jetton ? `This transaction moves a jetton, not ${coin.symbol}` : `This transaction sends nothing to ${withdrawal.address}` });
+    }
+    const paid = toPlayer.find((message) => message.info.type === 'internal' && message.info.value.coins === expected);
+    if (!paid) {
+      const sent = toPlayer[0]!.info.type === 'internal' ? toPlayer[0]!.info.value.coins : 0n;
+      throw badInput({ txHash: `This transaction sends ${formatChainUnits(sent, coin.decimals)} ${coin.symbol} to this address, not ${want}` });
+    }
+    return hash;
+  }
+
+  const transfers = messages.flatMap((message) => {
+    const transfer = readJettonTransfer(message.body);
+    return transfer && message.info.type === 'internal' ? [{ ...transfer, via: message.info.dest }] : [];
+  });
+  if (!transfers.length) throw badInput({ txHash: `This transaction is no jetton transfer: it does not move ${coin.symbol}` });
+  let ours: Address;
+  try {
+    ours = await jettonWalletOf(runtime.chain, Address.parse(coin.jettonMaster), from);
+  } catch (error) {
+    chainDown(error);
+  }
+  const ofThisCoin = transfers.filter((transfer) => sameAddress(transfer.via, ours));
+  if (!ofThisCoin.length) throw badInput({ txHash: `This transaction transfers another jetton, not ${coin.symbol}` });
+  const toPlayer = ofThisCoin.filter((transfer) => sameAddress(transfer.destination, to));
+  if (!toPlayer.length) throw badInput({ txHash: `This transaction sends ${coin.symbol} to another address, not ${withdrawal.address}` });
+  if (!toPlayer.some((transfer) => transfer.amount === expected)) {
+    throw badInput({ txHash: `This transaction sends ${formatChainUnits(toPlayer[0]!.amount, coin.decimals)} ${coin.symbol} to this address, not ${want}` });
+  }
+  return hash;
+}
+
+export type WithdrawalDecision = { status: 'done'; txHash: string } | { status: 'approved' } | { status: 'rejected'; rejectReason: string };
+
+/**
+ * An operator's decision from the console: paid by hand (the hash is checked on chain first, and a hash pays
+ * one withdrawal only), approved for the hot wallet, or rejected (refunded).
+ */
+export async function decideWithdrawal({
+  withdrawalId,
+  review,
+  accountId,
+  now,
+}: {
+  withdrawalId: string;
+  review: WithdrawalDecision;
+  accountId: Id;
+  now: Date;
+}) {
+  const withdrawal = await WithdrawalModel.findById(withdrawalId);
+  if (!withdrawal) throw new AppError('NOT_FOUND');
+  if (review.status === 'approved') return approveWithdrawal(withdrawal, accountId, now);
+  if (review.status === 'rejected') return processWithdrawal({ withdrawalId, review, accountId, now });
+
+  if (!['pending', 'approved'].includes(withdrawal.status)) throw new AppError('WITHDRAWAL_PROCESSED');
+  // never check (nor mark paid) what was never taken from the balance: INSUFFICIENT_BALANCE, and it stays pending
+  if (withdrawal.amountTaken !== true) {
+    await takeAmount(withdrawal);
+    await WithdrawalModel.updateOne({ _id: withdrawal._id, amountTaken: { $ne: true } }, { $set: { amountTaken: true } });
+  }
+  const coin = await findGiftCoin(withdrawal.coin);
+  if (!coin) throw new AppError('NOT_FOUND');
+  const hash = await checkManualPayment(withdrawal, coin, review.txHash);
+  // one hash pays one withdrawal, however many operators type it at once
+  const claim = () =>
+    UsedTxHashModel.findOneAndUpdate({ hash }, { $setOnInsert: { hash, withdrawal: withdrawal._id } }, { upsert: true, returnDocument: 'after' }).lean();
+  const owner = await claim().catch((error: unknown) => {
+    if (isDuplicateKey(error)) return claim();
+    throw error;
+  });
+  if (String(owner?.withdrawal) !== String(withdrawal._id))
+    throw badInput({ txHash: `This transaction already paid another withdrawal (${String(owner?.withdrawal)})` });
+  try {
+    return await processWithdrawal({ withdrawalId, review: { status: 'done', txHash: hash }, accountId, now });
+  } catch (error) {
+    // the decision did not stand: the hash may pay something else
+    const current = await WithdrawalModel.findById(withdrawal._id, { status: 1, txHash: 1 }).lean();
+    if (!(current?.status === 'done' && current.txHash === hash)) await UsedTxHashModel.deleteOne({ hash, withdrawal: withdrawal._id });
+    throw error;
+  }
+}
+
+/** Approves a pending withdrawal for the hot wallet; its amount is taken first if it was not yet. */
+async function approveWithdrawal(withdrawal: WithdrawalDocument, accountId: Id, now: Date) {
+  if (!payoutRuntime()?.hotWallet) {
+    const error = new AppError('NOT_CONFIGURED');
+    error.message = 'Automated payouts are off (no hot wallet): pay the withdrawal and enter its transaction hash';
+    throw error;
+  }
+  if (withdrawal.status !== 'pending') throw new AppError('WITHDRAWAL_PROCESSED');
+  if (withdrawal.amountTaken !== true) {
+    await takeAmount(withdrawal);
+    await WithdrawalModel.updateOne({ _id: withdrawal._id, amountTaken: { $ne: true } }, { $set: { amountTaken: true } });
+  }
+  const approved = await WithdrawalModel.findOneAndUpdate(
+    { _id: withdrawal._id, status: 'pending' },
+    { $set: { status: 'approved', approvedBy: objectId(accountId), approvedAt: now, chainNote: '' } },
+    { returnDocument: 'after' },
+  );
+  if (!approved) throw new AppError('WITHDRAWAL_PROCESSED');
+  return approved;
+}
+
+/** The decimal query id of a withdrawal's jetton transfer: the last 8 bytes of its id, unique per withdrawal. */
+const queryIdOf = (id: Types.ObjectId) => BigInt(`0x${String(id).slice(-16)}`);
+const commentOf = (id: Types.ObjectId) => `Gift Rewards withdrawal ${String(id)}`;
+
+interface Planned {
+  withdrawal: WithdrawalDocument;
+  message: MessageRelaxed;
+  tonNeeded: bigint;
+  jetton?: { master: string; amount: bigint };
+}
+
+/** The internal message that pays one withdrawal from the hot wallet. */
+async function planPayout(runtime: PayoutRuntime, withdrawal: WithdrawalDocument, coin: Coin): Promise<Planned> {
+  const hot = runtime.hotWallet!.contract.address;
+  const to = Address.parse(withdrawal.address);
+  const amount = chainUnits(BigInt(withdrawal.amount), coin.decimals);
+  if (coin.network === 'ton') {
+    const body = comment(commentOf(withdrawal._id));
+    return { withdrawal, message: internal({ to, value: amount, bounce: false, body }), tonNeeded: amount + FEE_RESERVE_PER_MESSAGE };
+  }
+  const master = Address.parse(coin.jettonMaster);
+  const ourJettonWallet = await jettonWalletOf(runtime.chain, master, hot);
+  const body = jettonTransferBody({ queryId: queryIdOf(withdrawal._id), amount, destination: to, responseTo: hot, text: commentOf(withdrawal._id) });
+  return {
+    withdrawal,
+    message: internal({ to: ourJettonWallet, value: JETTON_TRANSFER_TON, bounce: true, body }),
+    tonNeeded: JETTON_TRANSFER_TON + FEE_RESERVE_PER_MESSAGE,
+    jetton: { master: coin.jettonMaster, amount },
+  };
+}
+
+export interface PayoutRoundReport {
+  batched: number;
+  confirmed: number;
+  bounced: number;
+  requeued: number;
+  /** Why nothing was sent, when something waits. */
+  stopped?: string;
+}
+
+let lastStop: { reason: string; at: Date } | null = null;
+
+/** Why automated payouts last stopped by themselves (not enough funds, the chain unreachable), for the treasury page. */
+function payoutStop() {
+  return lastStop;
+}
+
+/**
+ * One round of the hot wallet's sender; the recovery sweep runs it under its lease, so one instance sends at a
+ * time. It finishes the open batch first (confirms what landed, refunds bounces, re-queues what provably expired,
+ * re-sends the rest unchanged), and only then signs the next one.
+ */
+export async function runPayoutRound({ logger }: { logger?: Logger } = {}): Promise<PayoutRoundReport> {
+  const report: PayoutRoundReport = { batched: 0, confirmed: 0, bounced: 0, requeued: 0 };
+  const runtime = payoutRuntime();
+  if (!runtime?.hotWallet) return report;
+  try {
+    // withdrawals claimed for a batch that was never recorded (a crash between the two writes) go back to the queue
+    await requeueOrphans();
+    const open = await PayoutBatchModel.find({ state: { $in: ['signed', 'sent', 'landed'] } }).sort({ createdAt: 1 });
+    for (const batch of open) await advanceBatch(runtime, batch, report);
+    if (open.some((batch) => batch.state === 'signed' || batch.state === 'sent')) return report;
+    const config = await getAppConfig();
+    if (config.payoutsPaused) {
+      report.stopped = 'paused';
+      return report;
+    }
+    await sendNextBatch(runtime, report, logger);
+    if (!report.stopped) lastStop = null;
+  } catch (error) {
+    if (!(error instanceof ChainUnavailable)) throw error;
+    report.stopped = error.message;
+    lastStop = { reason: error.message, at: new Date() };
+    logger?.warn({ err: error }, 'payouts: the TON API could not be reached');
+  }
+  return report;
+}
+
+async function requeueOrphans() {
+  const claimed = await WithdrawalModel.find({ status: 'sending' }, { payout: 1 }).lean();
+  const batchIds = [...new Set(claimed.map((w) => String(w.payout?.batch)))];
+  if (!batchIds.length) return;
+  const existing = new Set((await PayoutBatchModel.find({ _id: { $in: batchIds } }, { _id: 1 }).lean()).map((b) => String(b._id)));
+  const orphaned = batchIds.filter((id) => id !== 'null' && id !== 'undefined' && !existing.has(id));
+  if (orphaned.length) {
+    await WithdrawalModel.updateMany(
+      { status: 'sending', 'payout.batch': { $in: orphaned.map((id) => objectId(id)) } },
+      { $set: { status: 'approved', 'payout.batch': null, 'payout.state': '' } },
+    );
+  }
+}
+
+async function sendNextBatch(runtime: PayoutRuntime, report: PayoutRoundReport, logger?: Logger) {
+  const hot = runtime.hotWallet!;
+  const queue = await WithdrawalModel.find({ status: 'approved' }).sort({ approvedAt: 1, _id: 1 }).limit(MAX_BATCH);
+  if (!queue.length) return;
+
+  const account = await runtime.chain.account(hot.contract.address);
+  const coins = new Map<string, Coin | null>();
+  const planned: Planned[] = [];
+  let tonLeft = account.balance;
+  const jettonLeft = new Map<string, bigint>();
+  const short: string[] = [];
+  for (const withdrawal of queue) {
+    const key = String(withdrawal.coin);
+    if (!coins.has(key)) coins.set(key, await findGiftCoin(withdrawal.coin));
+    const coin = coins.get(key);
+    if (!coin) continue;
+    const plan = await planPayout(runtime, withdrawal, coin);
+    if (plan.jetton && !jettonLeft.has(plan.jetton.master)) {
+      const ours = await jettonWalletOf(runtime.chain, Address.parse(plan.jetton.master), hot.contract.address);
+      jettonLeft.set(plan.jetton.master, await runtime.chain.jettonBalance(ours));
+    }
+    const jettonsHere = plan.jetton ? jettonLeft.get(plan.jetton.master)! : 0n;
+    if (plan.tonNeeded > tonLeft || (plan.jetton && plan.jetton.amount > jettonsHere)) {
+      short.push(plan.jetton ? coin.symbol : 'TON');
+      continue;
+    }
+    tonLeft -= plan.tonNeeded;
+    if (plan.jetton) jettonLeft.set(plan.jetton.master, jettonsHere - plan.jetton.amount);
+    planned.push(plan);
+  }
+  if (short.length) {
+    report.stopped = `The hot wallet cannot cover the next payouts (${[...new Set(short)].join(', ')}): fund it`;
+    lastStop = { reason: report.stopped, at: new Date() };
+    logger?.warn({ short: [...new Set(short)] }, 'payouts: the hot wallet cannot cover the queue');
+  }
+  if (!planned.length) return;
+
+  const seqnoItem = account.state === 'active' ? (await runtime.chain.runGetMethod(hot.contract.address, 'seqno'))[0] : undefined;
+  const seqno = seqnoItem?.type === 'int' ? Number(seqnoItem.value) : 0;
+  const batchId = new Types.ObjectId();
+  // claim first, record second: a claimed withdrawal whose batch was never recorded goes back to the queue,
+  // while a recorded batch only ever holds withdrawals that nobody can reject any more
+  const ids = planned.map((plan) => plan.withdrawal._id);
+  await WithdrawalModel.updateMany(
+    { _id: { $in: ids }, status: 'approved' },
+    { $set: { status: 'sending', 'payout.batch': batchId, 'payout.state': 'in-batch' } },
+  );
+  const claimed = new Set(
+    (await WithdrawalModel.find({ _id: { $in: ids }, status: 'sending', 'payout.batch': batchId }, { _id: 1 }).lean()).map((w) => String(w._id)),
+  );
+  const messages = planned.filter((plan) => claimed.has(String(plan.withdrawal._id)));
+  if (!messages.length) return;
+  for (const plan of messages) {
+    await WithdrawalModel.updateOne(
+      { _id: plan.withdrawal._id },
+      { $set: { 'payout.bodyHash': plan.message.body.hash().toString('hex'), 'payout.queryId': String(queryIdOf(plan.withdrawal._id)) } },
+    );
+  }
+  const validUntil = account.chainTime + BATCH_TTL_SECONDS;
+  const body = hot.contract.createTransfer({
+    seqno,
+    secretKey: hot.secretKey,
+    timeout: validUntil,
+    sendMode: SendMode.PAY_GAS_SEPARATELY + SendMode.IGNORE_ERRORS,
+    messages: messages.map((plan) => plan.message),
+  });
+  const message = beginCell()
+    .store(storeMessage(external({ to: hot.contract.address, init: account.state === 'active' ? undefined : hot.contract.init, body })))
+    .endCell();
+  const batch = await PayoutBatchModel.create({
+    _id: batchId,
+    wallet: hot.contract.address.toRawString(),
+    seqno,
+    validUntil,
+    message: message.toBoc().toString('base64'),
+    bodyHash: body.hash().toString('hex'),
+    afterLt: account.lastTransaction?.lt ?? '0',
+    withdrawals: messages.map((plan) => plan.withdrawal._id),
+    state: 'signed',
+  });
+  await faultPoint('payout:after-record');
+  report.batched += messages.length;
+  await sendBatch(runtime, batch);
+}
+
+type BatchDocument = ReturnType<(typeof PayoutBatchModel)['hydrate']>;
+
+async function sendBatch(runtime: PayoutRuntime, batch: BatchDocument) {
+  await runtime.chain.sendExternal(Cell.fromBoc(Buffer.from(batch.message, 'base64'))[0]!);
+  await faultPoint('payout:after-send');
+  await PayoutBatchModel.updateOne({ _id: batch._id, state: { $in: ['signed', 'sent'] } }, { $set: { state: 'sent' }, $inc: { sends: 1 } });
+  await WithdrawalModel.updateMany({ 'payout.batch': batch._id, status: 'sending', 'payout.state': 'in-batch' }, { $set: { 'payout.state': 'sent' } });
+}
+
+/** Moves an open batch on by what the chain shows; every step is conditional, so a repeat after a crash is harmless. */
+async function advanceBatch(runtime: PayoutRuntime, batch: BatchDocument, report: PayoutRoundReport) {
+  const wallet = runtime.hotWallet!.contract.address;
+  if (batch.state === 'signed' || batch.state === 'sent') {
+    const landed = await findByInboundBody(runtime.chain, wallet, batch.bodyHash, BigInt(batch.afterLt));
+    if (landed) {
+      await recordLanding(batch, landed, report);
+    } else {
+      const account = await runtime.chain.account(wallet);
+      const seqnoItem = account.state === 'active' ? (await runtime.chain.runGetMethod(wallet, 'seqno'))[0] : undefined;
+      const seqno = seqnoItem?.type === 'int' ? Number(seqnoItem.value) : 0;
+      // provably never landing: its time is over, or its seqno was used by something else; the check for its
+      // transaction above came first, so nothing of it was paid
+      if (account.chainTime > batch.validUntil || seqno > batch.seqno) {
+        const again = await findByInboundBody(runtime.chain, wallet, batch.bodyHash, BigInt(batch.afterLt));
+        if (again) return recordLanding(batch, again, report);
+        const expired = await PayoutBatchModel.updateOne(
+          { _id: batch._id, state: { $in: ['signed', 'sent'] } },
+          { $set: { state: 'expired', finishedAt: new Date() } },
+        );
+        if (expired.modifiedCount) {
+          const back = await WithdrawalModel.updateMany(
+            { 'payout.batch': batch._id, status: 'sending' },
+            { $set: { status: 'approved', 'payout.batch': null, 'payout.state': 'expired' } },
+          );
+          report.requeued += back.modifiedCount;
+        }
+        return;
+      }
+      await sendBatch(runtime, batch);
+      return;
+    }
+  }
+  const current = await PayoutBatchModel.findById(batch._id);
+  if (current?.state === 'landed') await confirmBatch(runtime, current, report);
+}
+
+async function recordLanding(batch: BatchDocument, tx: Transaction, report: PayoutRoundReport) {
+  const txHash = tx.hash().toString('hex');
+  const sent = new Set(internalOut(tx).map((message) => message.body.hash().toString('hex')));
+  const items = await WithdrawalModel.find({ 'payout.batch': batch._id, status: 'sending' });
+  for (const withdrawal of items) {
+    if (sent.has(withdrawal.payout?.bodyHash ?? '')) {
+      await WithdrawalModel.updateOne({ _id: withdrawal._id, status: 'sending' }, { $set: { txHash, 'payout.state': 'sent' } });
+    } else {
+      // the wallet skipped this message (its action failed): this batch's seqno is spent, so it cannot pay it any more
+      const back = await WithdrawalModel.updateOne(
+        { _id: withdrawal._id, status: 'sending', 'payout.batch': batch._id },
+        { $set: { status: 'approved', 'payout.batch': null, 'payout.state': 'unsent' } },
+      );
+      report.requeued += back.modifiedCount;
+    }
+  }
+  await PayoutBatchModel.updateOne(
+    { _id: batch._id, state: { $in: ['signed', 'sent'] } },
+    { $set: { state: 'landed', txHash, txLt: tx.lt.toString(), landedAt: new Date() } },
+  );
+}
+
+/** A landed batch's withdrawals turn done when their destination received the payment, or are refunded when it bounced. */
+async function confirmBatch(runtime: PayoutRuntime, batch: BatchDocument, report: PayoutRoundReport) {
+  const items = await WithdrawalModel.find({ 'payout.batch': batch._id, status: 'sending' });
+  const afterLt = BigInt(batch.txLt || '0');
+  for (const withdrawal of items) {
+    const coin = await findGiftCoin(withdrawal.coin);
+    if (!coin) continue;
+    const verdict = await deliveryOf(runtime, withdrawal, coin, afterLt);
+    if (verdict === 'waiting') continue;
+    if (verdict === 'delivered') {
+      await settle(withdrawal, { status: 'done', 'payout.state': 'confirmed' });
+      report.confirmed++;
+    } else {
+      await settle(withdrawal, { status: 'rejected', rejectReason: verdict.bounced, 'payout.state': 'bounced' });
+      report.bounced++;
+    }
+  }
+  if (!(await WithdrawalModel.exists({ 'payout.batch': batch._id, status: 'sending' }))) {
+    await PayoutBatchModel.updateOne({ _id: batch._id, state: 'landed' }, { $set: { state: 'confirmed', finishedAt: new Date() } });
+  }
+}
+
+async function settle(withdrawal: WithdrawalDocument, change: Record<string, unknown>) {
+  await faultPoint('payout:before-confirm');
+  const decided = await WithdrawalModel.updateOne({ _id: withdrawal._id, status: 'sending' }, { $set: { ...change, processedAt: new Date(), settled: false } });
+  if (decided.modifiedCount) await finishWithdrawal(withdrawal._id);
+}
+
+/** Where one payout stands on chain. */
+async function deliveryOf(
+  runtime: PayoutRuntime,
+  withdrawal: WithdrawalDocument,
+  coin: Coin,
+  afterLt: bigint,
+): Promise<'delivered' | 'waiting' | { bounced: string }> {
+  const bodyHash = withdrawal.payout?.bodyHash ?? '';
+  const player = Address.parse(withdrawal.address);
+  if (coin.network === 'ton') {
+    const received = await findByInboundBody(runtime.chain, player, bodyHash, afterLt);
+    return received ? 'delivered' : 'waiting';
+  }
+  const master = Address.parse(coin.jettonMaster);
+  const ours = await jettonWalletOf(runtime.chain, master, runtime.hotWallet!.contract.address);
+  const taken = await findByInboundBody(runtime.chain, ours, bodyHash, afterLt);
+  if (!taken) return 'waiting';
+  if (!succeeded(taken)) return { bounced: `The ${coin.symbol} transfer bounced: the hot wallet's jetton wallet refused it` };
+  const theirs = await jettonWalletOf(runtime.chain, master, player);
+  const internalBody = internalOut(taken).find((message) => message.info.type === 'internal' && message.info.dest.equals(theirs))?.body;
+  if (!internalBody) return { bounced: `The ${coin.symbol} transfer sent nothing on to the player's jetton wallet` };
+  const arrived = await findByInboundBody(runtime.chain, theirs, internalBody.hash().toString('hex'), afterLt);
+  if (!arrived) return 'waiting';
+  const op = arrived.inMessage?.body.beginParse().preloadUint(32);
+  if (op !== JETTON_INTERNAL_TRANSFER) return 'waiting';
+  return succeeded(arrived) ? 'delivered' : { bounced: `The ${coin.symbol} transfer bounced at the player's jetton wallet` };
+}
+
+/** What the treasury page shows: the hot wallet, its balances per coin, what is owed, and the batches in flight. */
+export async function treasury() {
+  const runtime = payoutRuntime();
+  const config = await getAppConfig();
+  const owed = await WithdrawalModel.aggregate<{ _id: { coin: unknown; status: string }; total: number; count: number }>([
+    { $match: { status: { $in: ['pending', 'approved', 'sending'] } } },
+    { $group: { _id: { coin: '$coin', status: '$status' }, total: { $sum: '$amount' }, count: { $sum: 1 } } },
+  ]);
+  const batches = await PayoutBatchModel.find({ state: { $in: ['signed', 'sent', 'landed'] } })
+    .sort({ createdAt: 1 })
+    .lean();
+  let balances: { symbol: string; balance: string }[] | null = null;
+  let chainProblem = '';
+  if (runtime?.hotWallet) {
+    try {
+      const address = runtime.hotWallet.contract.address;
+      const account = await runtime.chain.account(address);
+      balances = [{ symbol: 'TON', balance: formatChainUnits(account.balance, 9) }];
+      const coins = await listGiftCoins({ symbol: 1, network: 1, jettonMaster: 1, decimals: 1 }, {});
+      for (const coin of coins) {
+        if (coin.network !== 'jetton' || !coin.jettonMaster) continue;
+        const wallet = await jettonWalletOf(runtime.chain, Address.parse(coin.jettonMaster), address);
+        balances.push({ symbol: coin.symbol, balance: formatChainUnits(await runtime.chain.jettonBalance(wallet), coin.decimals) });
+      }
+    } catch (error) {
+      if (!(error instanceof ChainUnavailable)) throw error;
+      chainProblem = error.message;
+    }
+  }
+  return {
+    id: 'treasury',
+    mode: runtime?.hotWallet ? 'automated' : 'manual',
+    network: runtime?.network ?? 'mainnet',
+    hotWallet: runtime?.hotWallet ? runtime.hotWallet.contract.address.toString({ bounceable: false, testOnly: runtime.network === 'testnet' }) : null,
+    balances,
+    paused: !!config.payoutsPaused,
+    stopped: payoutStop()?.reason ?? chainProblem,
+    owed: owed.map((row) => ({ coin: String(row._id.coin), status: row._id.status, total: fromMicros(row.total), count: row.count })),
+    batches: batches.map((batch) => ({
+      id: String(batch._id),
+      seqno: batch.seqno,
+      state: batch.state,
+      count: batch.withdrawals.length,
+      validUntil: batch.validUntil,
+      sends: batch.sends,
+      txHash: batch.txHash,
+      createdAt: batch.createdAt,
+    })),
+  };
+}
+export { configurePayouts } from './chainPayments';

@@ -1,0 +1,267 @@
+import { randomBytes } from 'node:crypto';
+import { Address, toNano } from '@ton/core';
+import { JettonWallet } from '@ton-community/assets-sdk/dist/jetton/JettonWallet';
+import { toMicros } from '@gift/shared';
+import { createApp } from '../../app';
+import { createCoin, createPlayer, fund, playerCaller } from '../../../test/factories';
+import { silentLogger, testEnv } from '../../../test/helpers';
+import { expectLedgerMatchesBalances } from '../../../test/ledgerInvariant';
+import { consoleApi, createOperator } from '../../../test/operators';
+import { jettonPayment, startTonTestChain, tonPayment, type TonTestChain } from '../../../test/tonChain';
+import { onFault } from '../../lib/faults';
+import { AppConfigModel } from '../config/appConfig.model';
+import { runIfFree } from '../jobs/jobLease.service';
+import { balanceOf } from '../ledger/ledger.service';
+import { WalletLinkModel } from '../wallet/wallet.models';
+import { jettonWalletOf } from './chainPayments';
+import { PayoutBatchModel } from './payoutBatch.model';
+import { runPayoutRound } from './payouts.service';
+import { WithdrawalModel } from './withdrawal.model';
+
+jest.setTimeout(120_000);
+
+const app = createApp({ env: testEnv(), logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
+let ton: TonTestChain;
+
+beforeAll(async () => {
+  ton = await startTonTestChain();
+});
+afterAll(async () => {
+  onFault(null);
+  await ton.close();
+});
+afterEach(() => onFault(null));
+
+const tonCoin = () => createCoin({ symbol: `T${randomBytes(2).toString('hex')}`, network: 'ton', decimals: 9, minWithdraw: '0.1' });
+const giftCoin = () => createCoin({ network: 'jetton', jettonMaster: ton.standIn.jettons.GIFT!, decimals: 9, minWithdraw: '0.1' });
+
+/** A player with a fresh wallet who asked to withdraw `amount` of `coin`. */
+async function withdrawalOf(coin: Awaited<ReturnType<typeof createCoin>>, amount: string) {
+  const user = await createPlayer({ username: `p${randomBytes(4).toString('hex')}` });
+  await fund(user._id, coin._id, '1000');
+  const address = Address.parseRaw(`0:${randomBytes(32).toString('hex')}`);
+  await WalletLinkModel.create({ address: address.toRawString(), user: user._id, network: '-239' });
+  const withdrawal = await playerCaller(user).withdrawals.request({ coinId: coin.id, amount, idempotencyKey: `tap-${randomBytes(6).toString('hex')}` });
+  return { user, coin, withdrawal, address };
+}
+
+/** Runs the sender until it has nothing left to do (or `max` rounds). */
+async function payoutRounds(max = 10) {
+  const total = { batched: 0, confirmed: 0, bounced: 0, requeued: 0 };
+  for (let round = 0; round < max; round++) {
+    const report = await runPayoutRound();
+    for (const key of Object.keys(total) as (keyof typeof total)[]) total[key] += report[key];
+    const open = await PayoutBatchModel.exists({ state: { $in: ['signed', 'sent', 'landed'] } });
+    const waiting = await WithdrawalModel.exists({ status: { $in: ['approved', 'sending'] } });
+    if (!open && !waiting) break;
+  }
+  return total;
+}
+
+const received = async (address: Address) => (await ton.chain.account(address)).balance;
+const jettonsOf = async (owner: Address) => ton.chain.jettonBalance(await jettonWalletOf(ton.chain, Address.parse(ton.standIn.jettons.GIFT!), owner));
+
+describe('manual mode: a typed hash must be the transaction that paid this withdrawal', () => {
+  let api: ReturnType<typeof consoleApi>;
+  let payer: Awaited<ReturnType<TonTestChain['wallet']>>;
+  beforeAll(async () => {
+    const { token } = await createOperator();
+    api = consoleApi(app, token);
+    payer = await ton.wallet();
+    await AppConfigModel.updateOne({ key: 'app' }, { $set: { payoutWallets: [payer.address.toString()] } }, { upsert: true });
+  });
+
+  it('accepts the hash of a TON payment of this amount to this address from a payout wallet, once', async () => {
+    const { withdrawal, address, user } = await withdrawalOf(await tonCoin(), '2.5');
+    const hash = await payer.send([tonPayment(address, toNano('2.5'))]);
+    const res = await api.put(`/withdraws/${withdrawal.id}`, { status: 'done', txHash: Buffer.from(hash, 'hex').toString('base64') }).expect(200);
+    expect(res.body).toMatchObject({ status: 'done', txHash: hash, explorerUrl: `https://tonviewer.com/transaction/${hash}` });
+    expect((await playerCaller(user).withdrawals.history({ page: 1, pageSize: 5 })).items[0]).toMatchObject({ status: 'done', txHash: hash });
+
+    // the same hash cannot pay a second withdrawal
+    const other = await withdrawalOf(await tonCoin(), '2.5');
+    const reused = await api.put(`/withdraws/${other.withdrawal.id}`, { status: 'done', txHash: hash }).expect(400);
+    expect(reused.body.errors.txHash).toMatch(/already paid another withdrawal/);
+  });
+
+  it('says exactly what did not match, and changes nothing', async () => {
+    const coin = await tonCoin();
+    const { withdrawal, address } = await withdrawalOf(coin, '3');
+    const put = (txHash: string) => api.put(`/withdraws/${withdrawal.id}`, { status: 'done', txHash }).expect(400);
+
+    expect((await put('hello world')).body.errors.txHash).toMatch(/64 hex digits/);
+    expect((await put('ab'.repeat(32))).body.errors.txHash).toMatch(/No transaction with this hash was sent from the payout wallets/);
+    expect((await put(await payer.send([tonPayment(address, toNano('2'))]))).body.errors.txHash).toBe(
+      `This transaction sends 2 ${coin.symbol} to this address, not 3 ${coin.symbol}`,
+    );
+    const elsewhere = Address.parseRaw(`0:${randomBytes(32).toString('hex')}`);
+    expect((await put(await payer.send([tonPayment(elsewhere, toNano('3'))]))).body.errors.txHash).toBe(
+      `This transaction sends nothing to ${withdrawal.address}`,
+    );
+    // a payment from a wallet that is not a payout wallet
+    const stranger = await ton.wallet();
+    expect((await put(await stranger.send([tonPayment(address, toNano('3'))]))).body.errors.txHash).toMatch(/came from another wallet/);
+    // a jetton transfer for a TON withdrawal
+    const hot = Address.parse(ton.standIn.hotWallet);
+    expect((await put(await payer.send([jettonPayment(hot, address, 3n, payer.address)]))).body.errors.txHash).toMatch(/moves a jetton, not/);
+
+    expect(await WithdrawalModel.findById(withdrawal.id).lean()).toMatchObject({ status: 'pending', txHash: '' });
+  });
+
+  it('checks a jetton payment: this coin, this address, this amount', async () => {
+    const coin = await giftCoin();
+    const { withdrawal, address } = await withdrawalOf(coin, '5');
+    // the payer holds GIFT: the hot wallet gives it some by an ordinary transfer
+    const put = (txHash: string) => api.put(`/withdraws/${withdrawal.id}`, { status: 'done', txHash });
+    const hotJettons = await jettonWalletOf(ton.chain, Address.parse(ton.standIn.jettons.GIFT!), Address.parse(ton.standIn.hotWallet));
+    await ton.standIn.blockchain
+      .openContract(JettonWallet.createFromAddress(hotJettons))
+      .send(ton.standIn.blockchain.sender(Address.parse(ton.standIn.hotWallet)), payer.address, toNano('100'), { value: toNano('0.2') });
+    const payerJettons = await jettonWalletOf(ton.chain, Address.parse(ton.standIn.jettons.GIFT!), payer.address);
+
+    const wrongAmount = await put(await payer.send([jettonPayment(payerJettons, address, toNano('4'), payer.address)])).expect(400);
+    expect(wrongAmount.body.errors.txHash).toBe(`This transaction sends 4 ${coin.symbol} to this address, not 5 ${coin.symbol}`);
+    const tonInstead = await put(await payer.send([tonPayment(address, toNano('5'))])).expect(400);
+    expect(tonInstead.body.errors.txHash).toMatch(/is no jetton transfer/);
+    const paid = await put(await payer.send([jettonPayment(payerJettons, address, toNano('5'), payer.address)])).expect(200);
+    expect(paid.body.status).toBe('done');
+    // the 4 sent by mistake arrived too; the check refused it, not the chain
+    expect(await jettonsOf(address)).toBe(toNano('9'));
+  });
+
+  it('keeps the withdrawal pending when the chain cannot be reached', async () => {
+    const { withdrawal, address } = await withdrawalOf(await tonCoin(), '1');
+    const hash = await payer.send([tonPayment(address, toNano('1'))]);
+    const { configurePayouts, payoutRuntime } = await import('./chainPayments');
+    const { httpTonChain } = await import('../../lib/ton/tonChain');
+    const before = payoutRuntime();
+    configurePayouts({ ...before!, chain: httpTonChain({ root: 'http://127.0.0.1:9', timeoutMs: 2_000 }) });
+    try {
+      const res = await api.put(`/withdraws/${withdrawal.id}`, { status: 'done', txHash: hash }).expect(503);
+      expect(res.body.message).toMatch(/TON network could not be reached/);
+      expect(await WithdrawalModel.findById(withdrawal.id).lean()).toMatchObject({ status: 'pending' });
+    } finally {
+      configurePayouts(before);
+    }
+  });
+});
+
+describe('automated payouts from the hot wallet', () => {
+  let api: ReturnType<typeof consoleApi>;
+  beforeAll(async () => {
+    const { token } = await createOperator();
+    api = consoleApi(app, token);
+  });
+
+  it('pays one withdrawal in TON and one in a jetton once approved, confirmed from the chain', async () => {
+    const inTon = await withdrawalOf(await tonCoin(), '1.25');
+    const inGift = await withdrawalOf(await giftCoin(), '40');
+    for (const { withdrawal } of [inTon, inGift]) {
+      expect((await api.put(`/withdraws/${withdrawal.id}`, { status: 'approved' }).expect(200)).body).toMatchObject({ status: 'approved' });
+    }
+    const report = await payoutRounds();
+    expect(report).toMatchObject({ batched: 2, confirmed: 2, bounced: 0 });
+    expect(await received(inTon.address)).toBe(toNano('1.25'));
+    expect(await jettonsOf(inGift.address)).toBe(toNano('40'));
+    for (const { withdrawal, user } of [inTon, inGift]) {
+      const shown = (await api.get(`/withdraws/${withdrawal.id}`).expect(200)).body;
+      expect(shown).toMatchObject({ status: 'done', chainState: 'confirmed' });
+      expect(shown.txHash).toMatch(/^[0-9a-f]{64}$/);
+      expect((await playerCaller(user).withdrawals.history({ page: 1, pageSize: 5 })).items[0]).toMatchObject({ status: 'done', txHash: shown.txHash });
+    }
+  });
+
+  it('pays a batch of 200 in one signed message, each exactly once', async () => {
+    const coin = await tonCoin();
+    const all = await Promise.all(Array.from({ length: 200 }, () => withdrawalOf(coin, '1')));
+    const { token } = await createOperator();
+    const operator = consoleApi(app, token);
+    for (const { withdrawal } of all) await operator.put(`/withdraws/${withdrawal.id}`, { status: 'approved' }).expect(200);
+    await payoutRounds();
+    const batches = await PayoutBatchModel.find({ withdrawals: { $in: all.map((a) => a.withdrawal.id) } }).lean();
+    expect(batches.map((b) => [b.state, b.withdrawals.length])).toEqual([['confirmed', 200]]);
+    const balances = await Promise.all(all.map(({ address }) => received(address)));
+    expect(balances.every((balance) => balance === toNano('1'))).toBe(true);
+    expect(await WithdrawalModel.countDocuments({ _id: { $in: all.map((a) => a.withdrawal.id) }, status: 'done' })).toBe(200);
+    for (const { user } of all.slice(0, 20)) expect((await expectLedgerMatchesBalances(user._id)).get(coin.id)).toBe(toMicros('999'));
+  });
+
+  it('refunds a jetton transfer that bounced, with the reason', async () => {
+    const coin = await giftCoin();
+    const { withdrawal, user } = await withdrawalOf(coin, '25');
+    await api.put(`/withdraws/${withdrawal.id}`, { status: 'approved' }).expect(200);
+    const hot = Address.parse(ton.standIn.hotWallet);
+    const hotJettons = await jettonWalletOf(ton.chain, Address.parse(ton.standIn.jettons.GIFT!), hot);
+    // between signing and sending, the hot wallet's jettons leave (an operator moved them): the transfer bounces
+    onFault(async (point) => {
+      if (point !== 'payout:after-record') return;
+      onFault(null);
+      const all = await ton.chain.jettonBalance(hotJettons);
+      await ton.standIn.blockchain
+        .openContract(JettonWallet.createFromAddress(hotJettons))
+        .send(ton.standIn.blockchain.sender(hot), Address.parseRaw(`0:${'77'.repeat(32)}`), all, { value: toNano('0.2') });
+    });
+    const report = await payoutRounds();
+    expect(report.bounced).toBe(1);
+    const shown = await WithdrawalModel.findById(withdrawal.id).lean();
+    expect(shown).toMatchObject({ status: 'rejected', payout: expect.objectContaining({ state: 'bounced' }) });
+    expect(shown?.rejectReason).toMatch(/transfer bounced/);
+    expect(await balanceOf(user._id, coin._id)).toBe(toMicros('1000'));
+    // give the jettons back for the other tests
+    const drained = await jettonWalletOf(ton.chain, Address.parse(ton.standIn.jettons.GIFT!), Address.parseRaw(`0:${'77'.repeat(32)}`));
+    await ton.standIn.blockchain
+      .openContract(JettonWallet.createFromAddress(drained))
+      .send(ton.standIn.blockchain.sender(Address.parseRaw(`0:${'77'.repeat(32)}`)), hot, await ton.chain.jettonBalance(drained), { value: toNano('0.2') });
+  });
+
+  it('re-pays once a batch that provably expired unsent', async () => {
+    const { withdrawal, address } = await withdrawalOf(await tonCoin(), '2');
+    await api.put(`/withdraws/${withdrawal.id}`, { status: 'approved' }).expect(200);
+    await ton.control({ dropSends: 1000 });
+    await runPayoutRound();
+    await runPayoutRound();
+    const first = await PayoutBatchModel.findOne({ withdrawals: withdrawal.id }).lean();
+    expect(first).toMatchObject({ state: 'sent' });
+    expect(first!.sends).toBeGreaterThanOrEqual(2);
+    // the batch's time runs out on chain; only then is it given up and its withdrawal queued again
+    await ton.control({ advanceSeconds: 200, dropSends: 0 });
+    const report = await payoutRounds();
+    expect(report.requeued).toBe(1);
+    expect((await PayoutBatchModel.find({ withdrawals: withdrawal.id }).sort({ createdAt: 1 }).lean()).map((b) => b.state)).toEqual(['expired', 'confirmed']);
+    expect(await received(address)).toBe(toNano('2'));
+    expect(await WithdrawalModel.findById(withdrawal.id).lean()).toMatchObject({ status: 'done' });
+  });
+
+  it('stops by itself when the hot wallet cannot cover the next batch, and when paused', async () => {
+    const { withdrawal } = await withdrawalOf(await tonCoin(), '999');
+    const rich = await withdrawalOf(await tonCoin(), '1');
+    await api.put(`/withdraws/${rich.withdrawal.id}`, { status: 'approved' }).expect(200);
+    await AppConfigModel.updateOne({ key: 'app' }, { $set: { payoutsPaused: true } }, { upsert: true });
+    expect(await runPayoutRound()).toMatchObject({ batched: 0, stopped: 'paused' });
+    await AppConfigModel.updateOne({ key: 'app' }, { $set: { payoutsPaused: false } });
+    await payoutRounds();
+    // far more TON than the hot wallet holds
+    await WithdrawalModel.updateOne({ _id: withdrawal.id }, { $set: { amount: Number(toMicros('900000')) } });
+    await api.put(`/withdraws/${withdrawal.id}`, { status: 'approved' }).expect(200);
+    const report = await runPayoutRound();
+    expect(report.stopped).toMatch(/cannot cover the next payouts/);
+    const treasury = (await api.get('/treasury/treasury').expect(200)).body;
+    expect(treasury).toMatchObject({ mode: 'automated', stopped: expect.stringMatching(/cannot cover/) });
+    await api.put(`/withdraws/${withdrawal.id}`, { status: 'rejected', rejectReason: 'Too large for the hot wallet' }).expect(200);
+  });
+
+  it('two instances sharing the database pay 100 approved withdrawals, each exactly once', async () => {
+    const coin = await tonCoin();
+    const all = await Promise.all(Array.from({ length: 100 }, () => withdrawalOf(coin, '0.5')));
+    await WithdrawalModel.updateMany({ _id: { $in: all.map((a) => a.withdrawal.id) } }, { $set: { status: 'approved', approvedAt: new Date() } });
+    // each instance's sweep runs the sender under the sweep's lease, as startRecoverySweep does
+    const instance = () => runIfFree('recovery-sweep', () => runPayoutRound(), { ttlMs: 30_000 });
+    for (let round = 0; round < 12; round++) {
+      await Promise.all([instance(), instance()]);
+      if (!(await WithdrawalModel.exists({ _id: { $in: all.map((a) => a.withdrawal.id) }, status: { $ne: 'done' } }))) break;
+    }
+    const balances = await Promise.all(all.map(({ address }) => received(address)));
+    expect(balances.filter((balance) => balance === toNano('0.5'))).toHaveLength(100);
+    for (const { user } of all) expect((await expectLedgerMatchesBalances(user._id)).get(coin.id)).toBe(toMicros('999.5'));
+  });
+});
