@@ -1,4 +1,5 @@
 import { EnvError, loadEnv } from './env';
+import { DEMO_PAYOUT_MNEMONIC } from './lib/ton/hotWallet';
 
 function problems(source: Record<string, string>): string[] {
   try {
@@ -47,6 +48,18 @@ describe('loadEnv', () => {
     });
     expect(env.PORT).toBe(8080);
     expect(env.TELEGRAM_BOT_TOKEN).toMatch(/^123456:/);
+  });
+
+  it('refuses the demo hot wallet in production, and a mnemonic that is not 24 words', () => {
+    const production = { NODE_ENV: 'production', MONGO_URL: 'mongodb://db:27017/gift', JWT_SECRET: 'x'.repeat(40) };
+    expect(problems({ ...production, PAYOUT_WALLET_MNEMONIC: DEMO_PAYOUT_MNEMONIC })).toEqual([
+      'PAYOUT_WALLET_MNEMONIC: PAYOUT_WALLET_MNEMONIC is the demo wallet, whose words are public: use a wallet of your own',
+    ]);
+    expect(problems({ PAYOUT_WALLET_MNEMONIC: 'one two three' })).toEqual([
+      'PAYOUT_WALLET_MNEMONIC: PAYOUT_WALLET_MNEMONIC must be the 24 words of the hot wallet',
+    ]);
+    expect(loadEnv({ PAYOUT_WALLET_MNEMONIC: DEMO_PAYOUT_MNEMONIC }).TON_NETWORK).toBe('mainnet');
+    expect(problems({ TON_NETWORK: 'devnet' })).toEqual(['TON_NETWORK: TON_NETWORK must be mainnet or testnet']);
   });
 
   it('takes PUBLIC_URL as an http(s) address without a trailing slash', () => {

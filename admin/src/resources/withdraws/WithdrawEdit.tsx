@@ -10,6 +10,7 @@ import {
   SimpleForm,
   TextField,
   TextInput,
+  UrlField,
   useRecordContext,
 } from 'react-admin';
 import { Stack } from '@mui/material';
@@ -19,7 +20,8 @@ import { EditActions, SaveOnlyToolbar } from '../sharedInputs';
 import { WITHDRAWAL_STATUS_CHOICES } from './statuses';
 
 const DECISIONS = [
-  { id: 'done', name: 'Done (sent on chain)' },
+  { id: 'approved', name: 'Approve (the hot wallet pays it; needs automated payouts)' },
+  { id: 'done', name: 'Done (paid by hand: its transaction hash is checked on chain)' },
   { id: 'rejected', name: 'Reject (the amount goes back to the player)' },
 ];
 
@@ -58,12 +60,19 @@ function WithdrawFacts() {
 function DecisionOrRecord() {
   const record = useRecordContext<WithdrawRecord>();
   if (!record) return null;
-  if (record.status !== 'pending') {
+  // an approved one may still be paid by hand or rejected until the hot wallet takes it into a batch
+  if (record.status !== 'pending' && record.status !== 'approved') {
     return (
       <Stack sx={{ p: 2 }} spacing={1}>
         <WithdrawFacts />
         <Labeled>
+          <TextField source="chainState" emptyText="—" />
+        </Labeled>
+        <Labeled>
           <TextField source="txHash" emptyText="—" sx={wrap} />
+        </Labeled>
+        <Labeled>
+          <UrlField source="explorerUrl" target="_blank" rel="noreferrer" emptyText="—" />
         </Labeled>
         <Labeled>
           <TextField source="rejectReason" emptyText="—" />
@@ -94,7 +103,7 @@ function DecisionOrRecord() {
   );
 }
 
-/** Settling a withdraw: done with its transaction hash, or rejected with a reason. */
+/** Settling a withdraw: approved for the hot wallet, done with its (checked) transaction hash, or rejected with a reason. */
 export function WithdrawEdit() {
   return (
     <Edit mutationMode="pessimistic" redirect={() => 'withdraw'} actions={<EditActions list={false} />}>
