@@ -22,6 +22,10 @@ export const giftCoinInput = z
     usdPrice: blankable(amount),
     minWithdraw: amount.default('0'),
     withdrawEnabled: z.boolean().default(false),
+    /** Above this, a withdrawal needs two operators' approvals before the hot wallet pays it; 0: one is enough. */
+    payoutApprovalAbove: nullAsAbsent(amount.default('0')),
+    /** The most the hot wallet pays out of this coin per UTC day; 0: no cap. */
+    payoutDailyCap: nullAsAbsent(amount.default('0')),
     network: z.enum(['ton', 'jetton']).default('jetton'),
     jettonMaster: blankable(tonAddress),
     enabled: z.boolean().default(true),

@@ -18,6 +18,12 @@ export function GiftCoinForm() {
       <TextInput source="usdPrice" helperText="Leave empty when unknown" />
       <TextInput source="minWithdraw" defaultValue="0" helperText={AMOUNT_HELP} />
       <BooleanInput source="withdrawEnabled" defaultValue={false} />
+      <TextInput
+        source="payoutApprovalAbove"
+        defaultValue="0"
+        helperText="A withdrawal above this amount needs a second operator's approval before the hot wallet pays it (0: one approval)"
+      />
+      <TextInput source="payoutDailyCap" defaultValue="0" helperText="The most the hot wallet pays out of this coin per UTC day (0: no cap)" />
       <SelectInput source="network" choices={NETWORKS} defaultValue="jetton" />
       <TextInput source="jettonMaster" fullWidth helperText="The jetton master contract address (jettons only)" />
       <OrderAndEnabledInputs />

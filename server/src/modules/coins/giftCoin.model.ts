@@ -13,6 +13,10 @@ const giftCoinSchema = applyConventions(
       usdPrice: { type: String, default: '' },
       minWithdraw: money(),
       withdrawEnabled: { type: Boolean, default: false },
+      /** A withdrawal above this amount needs a second operator's approval before the hot wallet pays it (0: never). */
+      payoutApprovalAbove: money(),
+      /** At most this much is paid out by the hot wallet per UTC day (0: no cap). */
+      payoutDailyCap: money(),
       network: { type: String, enum: ['ton', 'jetton'], default: 'jetton' },
       jettonMaster: { type: String, default: '' },
       enabled: { type: Boolean, default: true },

@@ -1,7 +1,7 @@
 import { Address, beginCell, Cell, comment, external, internal, SendMode, storeMessage, toNano, type MessageRelaxed, type Transaction } from '@ton/core';
 import { Types } from 'mongoose';
 import { fromMicros } from '@gift/shared';
-import { AppError, badInput } from '../../lib/errors';
+import { AppError, badInput, forbidden } from '../../lib/errors';
 import { ChainUnavailable, normaliseTxHash } from '../../lib/ton/tonChain';
 import { faultPoint } from '../../lib/faults';
 import type { Logger } from '../../lib/logger';
@@ -197,7 +197,8 @@ export async function decideWithdrawal({
 }
 
 /** Approves a pending withdrawal for the hot wallet; its amount is taken first if it was not yet. */
-async function approveWithdrawal(withdrawal: WithdrawalDocument, accountId: Id, now: Date) {
+async function approveWithdrawal(given: WithdrawalDocument, accountId: Id, now: Date) {
+  let withdrawal = given;
   if (!payoutRuntime()?.hotWallet) {
     const error = new AppError('NOT_CONFIGURED');
     error.message = 'Automated payouts are off (no hot wallet): pay the withdrawal and enter its transaction hash';
@@ -207,6 +208,23 @@ async function approveWithdrawal(withdrawal: WithdrawalDocument, accountId: Id, 
   if (withdrawal.amountTaken !== true) {
     await takeAmount(withdrawal);
     await WithdrawalModel.updateOne({ _id: withdrawal._id, amountTaken: { $ne: true } }, { $set: { amountTaken: true } });
+  }
+  const coin = await findGiftCoin(withdrawal.coin, { symbol: 1, payoutApprovalAbove: 1 });
+  const threshold = BigInt((coin?.payoutApprovalAbove as number | undefined) ?? 0);
+  if (threshold > 0n && BigInt(withdrawal.amount) > threshold) {
+    // above the coin's threshold two different operators approve: the first one's approval waits for the second
+    if (!withdrawal.firstApprovedBy) {
+      const first = await WithdrawalModel.findOneAndUpdate(
+        { _id: withdrawal._id, status: 'pending', firstApprovedBy: null },
+        { $set: { firstApprovedBy: objectId(accountId), firstApprovedAt: now } },
+        { returnDocument: 'after' },
+      );
+      if (first) return first;
+      withdrawal = (await WithdrawalModel.findById(withdrawal._id)) ?? withdrawal;
+    }
+    if (String(withdrawal.firstApprovedBy) === String(accountId)) {
+      throw forbidden(`A withdrawal above ${describeAmount(threshold, coin?.symbol ?? '')} needs a second operator's approval; you gave the first`);
+    }
   }
   const approved = await WithdrawalModel.findOneAndUpdate(
     { _id: withdrawal._id, status: 'pending' },
@@ -304,7 +322,7 @@ async function requeueOrphans() {
   if (orphaned.length) {
     await WithdrawalModel.updateMany(
       { status: 'sending', 'payout.batch': { $in: orphaned.map((id) => objectId(id)) } },
-      { $set: { status: 'approved', 'payout.batch': null, 'payout.state': '' } },
+      { $set: { status: 'approved', 'payout.batch': null, 'payout.state': '', 'payout.batchedAt': null } },
     );
   }
 }
@@ -315,16 +333,24 @@ async function sendNextBatch(runtime: PayoutRuntime, report: PayoutRoundReport, 
   if (!queue.length) return;
 
   const account = await runtime.chain.account(hot.contract.address);
+  const paidToday = await paidTodayByCoin();
   const coins = new Map<string, Coin | null>();
   const planned: Planned[] = [];
   let tonLeft = account.balance;
   const jettonLeft = new Map<string, bigint>();
   const short: string[] = [];
+  const capped = new Set<string>();
   for (const withdrawal of queue) {
     const key = String(withdrawal.coin);
     if (!coins.has(key)) coins.set(key, await findGiftCoin(withdrawal.coin));
     const coin = coins.get(key);
     if (!coin) continue;
+    const cap = BigInt((coin.payoutDailyCap as number | undefined) ?? 0);
+    const today = paidToday.get(key) ?? 0n;
+    if (cap > 0n && today + BigInt(withdrawal.amount) > cap) {
+      capped.add(coin.symbol);
+      continue;
+    }
     const plan = await planPayout(runtime, withdrawal, coin);
     if (plan.jetton && !jettonLeft.has(plan.jetton.master)) {
       const ours = await jettonWalletOf(runtime.chain, Address.parse(plan.jetton.master), hot.contract.address);
@@ -336,9 +362,11 @@ async function sendNextBatch(runtime: PayoutRuntime, report: PayoutRoundReport, 
       continue;
     }
     tonLeft -= plan.tonNeeded;
+    paidToday.set(key, today + BigInt(withdrawal.amount));
     if (plan.jetton) jettonLeft.set(plan.jetton.master, jettonsHere - plan.jetton.amount);
     planned.push(plan);
   }
+  if (capped.size) report.stopped = `Today's payout cap is reached for ${[...capped].join(', ')}: the rest waits for tomorrow (UTC)`;
   if (short.length) {
     report.stopped = `The hot wallet cannot cover the next payouts (${[...new Set(short)].join(', ')}): fund it`;
     lastStop = { reason: report.stopped, at: new Date() };
@@ -354,7 +382,7 @@ async function sendNextBatch(runtime: PayoutRuntime, report: PayoutRoundReport, 
   const ids = planned.map((plan) => plan.withdrawal._id);
   await WithdrawalModel.updateMany(
     { _id: { $in: ids }, status: 'approved' },
-    { $set: { status: 'sending', 'payout.batch': batchId, 'payout.state': 'in-batch' } },
+    { $set: { status: 'sending', 'payout.batch': batchId, 'payout.state': 'in-batch', 'payout.batchedAt': new Date() } },
   );
   const claimed = new Set(
     (await WithdrawalModel.find({ _id: { $in: ids }, status: 'sending', 'payout.batch': batchId }, { _id: 1 }).lean()).map((w) => String(w._id)),
@@ -396,6 +424,16 @@ async function sendNextBatch(runtime: PayoutRuntime, report: PayoutRoundReport, 
 
 type BatchDocument = ReturnType<(typeof PayoutBatchModel)['hydrate']>;
 
+/** What the hot wallet took into batches since the start of the UTC day, per coin (micro-units); bounced ones are given back. */
+async function paidTodayByCoin(now = new Date()): Promise<Map<string, bigint>> {
+  const dayStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  const rows = await WithdrawalModel.aggregate<{ _id: unknown; total: number }>([
+    { $match: { 'payout.batchedAt': { $gte: dayStart }, status: { $in: ['sending', 'done'] } } },
+    { $group: { _id: '$coin', total: { $sum: '$amount' } } },
+  ]);
+  return new Map(rows.map((row) => [String(row._id), BigInt(row.total)]));
+}
+
 async function sendBatch(runtime: PayoutRuntime, batch: BatchDocument) {
   await runtime.chain.sendExternal(Cell.fromBoc(Buffer.from(batch.message, 'base64'))[0]!);
   await faultPoint('payout:after-send');
@@ -426,7 +464,7 @@ async function advanceBatch(runtime: PayoutRuntime, batch: BatchDocument, report
         if (expired.modifiedCount) {
           const back = await WithdrawalModel.updateMany(
             { 'payout.batch': batch._id, status: 'sending' },
-            { $set: { status: 'approved', 'payout.batch': null, 'payout.state': 'expired' } },
+            { $set: { status: 'approved', 'payout.batch': null, 'payout.state': 'expired', 'payout.batchedAt': null } },
           );
           report.requeued += back.modifiedCount;
         }
@@ -451,7 +489,7 @@ async function recordLanding(batch: BatchDocument, tx: Transaction, report: Payo
       // the wallet skipped this message (its action failed): this batch's seqno is spent, so it cannot pay it any more
       const back = await WithdrawalModel.updateOne(
         { _id: withdrawal._id, status: 'sending', 'payout.batch': batch._id },
-        { $set: { status: 'approved', 'payout.batch': null, 'payout.state': 'unsent' } },
+        { $set: { status: 'approved', 'payout.batch': null, 'payout.state': 'unsent', 'payout.batchedAt': null } },
       );
       report.requeued += back.modifiedCount;
     }
@@ -529,18 +567,30 @@ export async function treasury() {
   const batches = await PayoutBatchModel.find({ state: { $in: ['signed', 'sent', 'landed'] } })
     .sort({ createdAt: 1 })
     .lean();
-  let balances: { symbol: string; balance: string }[] | null = null;
+  const coins = await listGiftCoins({ symbol: 1, network: 1, jettonMaster: 1, decimals: 1, payoutDailyCap: 1, payoutApprovalAbove: 1 }, {});
+  const today = await paidTodayByCoin();
+  const perCoin = coins.map((coin) => ({
+    coin: String(coin._id),
+    symbol: coin.symbol,
+    balance: null as string | null,
+    paidToday: fromMicros(today.get(String(coin._id)) ?? 0n),
+    dailyCap: fromMicros(BigInt((coin.payoutDailyCap as number | undefined) ?? 0)),
+    secondApprovalAbove: fromMicros(BigInt((coin.payoutApprovalAbove as number | undefined) ?? 0)),
+  }));
   let chainProblem = '';
   if (runtime?.hotWallet) {
     try {
       const address = runtime.hotWallet.contract.address;
       const account = await runtime.chain.account(address);
-      balances = [{ symbol: 'TON', balance: formatChainUnits(account.balance, 9) }];
-      const coins = await listGiftCoins({ symbol: 1, network: 1, jettonMaster: 1, decimals: 1 }, {});
-      for (const coin of coins) {
-        if (coin.network !== 'jetton' || !coin.jettonMaster) continue;
-        const wallet = await jettonWalletOf(runtime.chain, Address.parse(coin.jettonMaster), address);
-        balances.push({ symbol: coin.symbol, balance: formatChainUnits(await runtime.chain.jettonBalance(wallet), coin.decimals) });
+      for (const [index, coin] of coins.entries()) {
+        if (coin.network === 'ton') perCoin[index]!.balance = formatChainUnits(account.balance, 9);
+        else if (coin.jettonMaster) {
+          // a master that is not on this chain (a typo, another network) shows no balance rather than hiding the others'
+          const balance = await jettonWalletOf(runtime.chain, Address.parse(coin.jettonMaster), address)
+            .then((wallet) => runtime.chain.jettonBalance(wallet))
+            .catch(() => null);
+          perCoin[index]!.balance = balance === null ? null : formatChainUnits(balance, coin.decimals);
+        }
       }
     } catch (error) {
       if (!(error instanceof ChainUnavailable)) throw error;
@@ -552,7 +602,7 @@ export async function treasury() {
     mode: runtime?.hotWallet ? 'automated' : 'manual',
     network: runtime?.network ?? 'mainnet',
     hotWallet: runtime?.hotWallet ? runtime.hotWallet.contract.address.toString({ bounceable: false, testOnly: runtime.network === 'testnet' }) : null,
-    balances,
+    coins: perCoin,
     paused: !!config.payoutsPaused,
     stopped: payoutStop()?.reason ?? chainProblem,
     owed: owed.map((row) => ({ coin: String(row._id.coin), status: row._id.status, total: fromMicros(row.total), count: row.count })),

@@ -250,6 +250,30 @@ describe('automated payouts from the hot wallet', () => {
     await api.put(`/withdraws/${withdrawal.id}`, { status: 'rejected', rejectReason: 'Too large for the hot wallet' }).expect(200);
   });
 
+  it('needs two different operators above the coin threshold, and keeps to the daily cap', async () => {
+    const coin = await createCoin({ network: 'ton', decimals: 9, minWithdraw: '0.1', payoutApprovalAbove: '12', payoutDailyCap: '25' });
+    const big = await withdrawalOf(coin, '15');
+    const first = (await api.put(`/withdraws/${big.withdrawal.id}`, { status: 'approved' }).expect(200)).body;
+    expect(first).toMatchObject({ status: 'pending' });
+    const again = await api.put(`/withdraws/${big.withdrawal.id}`, { status: 'approved' }).expect(403);
+    expect(again.body.message).toBe(`A withdrawal above 12 ${coin.symbol} needs a second operator's approval; you gave the first`);
+    const { token } = await createOperator();
+    await consoleApi(app, token).put(`/withdraws/${big.withdrawal.id}`, { status: 'approved' }).expect(200);
+    // 15 paid today: 11 more would pass the cap of 25 and waits, 5 more fits
+    const over = await withdrawalOf(coin, '11');
+    const fits = await withdrawalOf(coin, '5');
+    for (const { withdrawal } of [over, fits]) await api.put(`/withdraws/${withdrawal.id}`, { status: 'approved' }).expect(200);
+    await payoutRounds(4);
+    expect((await WithdrawalModel.findById(big.withdrawal.id).lean())?.status).toBe('done');
+    expect((await WithdrawalModel.findById(fits.withdrawal.id).lean())?.status).toBe('done');
+    expect((await WithdrawalModel.findById(over.withdrawal.id).lean())?.status).toBe('approved');
+    expect(await received(over.address)).toBe(0n);
+    expect((await runPayoutRound()).stopped).toBe(`Today's payout cap is reached for ${coin.symbol}: the rest waits for tomorrow (UTC)`);
+    const treasury = (await api.get('/treasury').expect(200)).body;
+    expect(treasury.coins.find((row: { coin: string }) => row.coin === coin.id)).toMatchObject({ paidToday: '20', dailyCap: '25', secondApprovalAbove: '12' });
+    await api.put(`/withdraws/${over.withdrawal.id}`, { status: 'rejected', rejectReason: 'Over the cap' }).expect(200);
+  });
+
   it('two instances sharing the database pay 100 approved withdrawals, each exactly once', async () => {
     const coin = await tonCoin();
     const all = await Promise.all(Array.from({ length: 100 }, () => withdrawalOf(coin, '0.5')));

@@ -17,6 +17,9 @@ const withdrawalSchema = applyConventions(
       /** Who approved it for the hot wallet, and when. */
       approvedBy: ref('Account', { default: null }),
       approvedAt: { type: Date, default: null },
+      /** Above the coin's payoutApprovalAbove: the first of the two operators who must approve. */
+      firstApprovedBy: ref('Account', { default: null }),
+      firstApprovedAt: { type: Date, default: null },
       /** Its automated payout: the batch that carries it and the message that pays it. */
       payout: {
         batch: { type: Schema.Types.ObjectId, default: null },
@@ -26,6 +29,8 @@ const withdrawalSchema = applyConventions(
         bodyHash: { type: String, default: '' },
         /** in-batch, sent, confirmed, bounced, expired (re-batched), unsent (re-batched). */
         state: { type: String, default: '' },
+        /** When the hot wallet took it into a batch: what counts against the coin's daily cap. */
+        batchedAt: { type: Date, default: null },
       },
       /** Why it waits, when it waits for the chain (e.g. the TON API could not be reached). */
       chainNote: { type: String, default: '' },
@@ -48,6 +53,8 @@ withdrawalSchema.index({ txHash: 1 });
 // the hot wallet's queue: approved oldest first, and the withdrawals of a batch
 withdrawalSchema.index({ status: 1, approvedAt: 1, _id: 1 });
 withdrawalSchema.index({ 'payout.batch': 1 });
+// today's payouts against each coin's daily cap
+withdrawalSchema.index({ 'payout.batchedAt': 1, coin: 1 });
 withdrawalSchema.index({ idempotencyKey: 1 }, { unique: true });
 // the recovery sweep: requests not yet taken, decisions not yet settled
 withdrawalSchema.index({ amountTaken: 1, createdAt: 1 }, { partialFilterExpression: { amountTaken: false } });
