@@ -18,7 +18,7 @@ import partners from './resources/partners';
 import stakingCoins from './resources/staking-coins';
 import userMissions from './resources/user-missions';
 import users from './resources/users';
-import withdraws, { DoneWithdrawList, PendingWithdrawList } from './resources/withdraws';
+import withdraws, { DoneWithdrawList, InPayoutWithdrawList, PendingWithdrawList, TreasuryPage } from './resources/withdraws';
 
 interface ConsoleProps {
   dataProvider?: DataProvider;
@@ -58,6 +58,8 @@ function Console({ dataProvider = defaultDataProvider, authProvider = defaultAut
       <CustomRoutes>
         <Route path="/withdraw" element={<PendingWithdrawList />} />
         <Route path="/withdraw/done" element={<DoneWithdrawList />} />
+        <Route path="/withdraw/payout" element={<InPayoutWithdrawList />} />
+        <Route path="/treasury" element={<TreasuryPage />} />
       </CustomRoutes>
     </Admin>
   );

@@ -80,3 +80,6 @@ export const jettonPayment = (jettonWallet: Address, to: string | Address, units
     bounce: true,
     body: jettonTransferBody({ queryId: 7n, amount: units, destination: typeof to === 'string' ? Address.parse(to) : to, responseTo, text: 'Paid by hand' }),
   });
+
+/** A fresh basechain address nobody holds the keys of: a player's wallet that only ever receives. */
+export const randomAddress = () => Address.parseRaw(`0:${randomBytes(32).toString('hex')}`);

@@ -18,7 +18,7 @@ const domain = {
     pendingReviews: 'Missions to review',
     pendingWithdraws: 'Pending withdraws',
   },
-  withdraws: { pendingTitle: 'Pending withdraws', doneTitle: 'Done withdraws' },
+  withdraws: { pendingTitle: 'Pending withdraws', doneTitle: 'Done withdraws', payoutTitle: 'Withdraws in payout' },
   resources: {
     users: {
       name: 'User |||| Users',

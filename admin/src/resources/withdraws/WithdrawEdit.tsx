@@ -10,10 +10,9 @@ import {
   SimpleForm,
   TextField,
   TextInput,
-  UrlField,
   useRecordContext,
 } from 'react-admin';
-import { Stack } from '@mui/material';
+import { Link as MuiLink, Stack } from '@mui/material';
 import { withdrawalReviewInput } from '@gift/shared';
 import { schemaResolver } from '../../forms/schemaResolver';
 import { EditActions, SaveOnlyToolbar } from '../sharedInputs';
@@ -72,7 +71,18 @@ function DecisionOrRecord() {
           <TextField source="txHash" emptyText="—" sx={wrap} />
         </Labeled>
         <Labeled>
-          <UrlField source="explorerUrl" target="_blank" rel="noreferrer" emptyText="—" />
+          <FunctionField<WithdrawRecord & { explorerUrl?: string }>
+            source="explorerUrl"
+            render={(r) =>
+              r.explorerUrl ? (
+                <MuiLink href={r.explorerUrl} target="_blank" rel="noreferrer">
+                  View the transaction on the explorer
+                </MuiLink>
+              ) : (
+                '—'
+              )
+            }
+          />
         </Labeled>
         <Labeled>
           <TextField source="rejectReason" emptyText="—" />

@@ -1,5 +1,22 @@
 import { Divider } from '@mui/material';
-import { Datagrid, DateField, FunctionField, List, SearchInput, SelectField, SimpleList, useBasename } from 'react-admin';
+import DoneAllIcon from '@mui/icons-material/DoneAll';
+import SavingsIcon from '@mui/icons-material/Savings';
+import { Link } from 'react-router';
+import {
+  BulkUpdateButton,
+  Button,
+  Datagrid,
+  ExportButton,
+  TopToolbar,
+  DateField,
+  FunctionField,
+  List,
+  SearchInput,
+  SelectField,
+  SimpleList,
+  TextField,
+  useBasename,
+} from 'react-admin';
 import { CountedTabs } from '../../lists/CountedTabs';
 import { ShortText } from '../../lists/ShortText';
 import { useIsSmall } from '../../layout/useIsSmall';
@@ -19,34 +36,68 @@ interface WithdrawRow {
 }
 
 const PENDING = { status: 'pending' };
+const IN_PAYOUT = { status: ['approved', 'sending'] };
 const FINISHED = { status: ['done', 'rejected'] };
+type Tab = 'pending' | 'payout' | 'done';
+const FILTERS: Record<Tab, Record<string, unknown>> = { pending: PENDING, payout: IN_PAYOUT, done: FINISHED };
+const TITLES: Record<Tab, string> = { pending: 'withdraws.pendingTitle', payout: 'withdraws.payoutTitle', done: 'withdraws.doneTitle' };
 const player = (r: WithdrawRow) => (r.username ? `${r.userName ?? ''} (@${r.username})` : (r.userName ?? ''));
 const money = (r: WithdrawRow) => `${r.amount} ${r.coinSymbol ?? ''}`.trim();
 
-function WithdrawTabs({ finished }: { finished: boolean }) {
+function WithdrawTabs({ tab }: { tab: Tab }) {
   const basename = useBasename();
   const tabs = [
     { value: 'pending', label: 'Pending', filter: PENDING, to: `${basename}/withdraw` },
+    { value: 'payout', label: 'In payout', filter: IN_PAYOUT, to: `${basename}/withdraw/payout` },
     { value: 'done', label: 'Done', filter: FINISHED, to: `${basename}/withdraw/done` },
   ];
-  return <CountedTabs resource="withdraws" tabs={tabs} value={finished ? 'done' : 'pending'} />;
+  return <CountedTabs resource="withdraws" tabs={tabs} value={tab} />;
 }
 
-/** Pending withdraws wait for an operator; finished ones are done or rejected. */
-function WithdrawList({ finished = false }: { finished?: boolean }) {
+/** The list's own actions: the treasury (the hot wallet, what it owes, the pause switch) beside the export. */
+function WithdrawActions() {
+  const basename = useBasename();
+  return (
+    <TopToolbar>
+      <Button component={Link} to={`${basename}/treasury`} label="Treasury">
+        <SavingsIcon />
+      </Button>
+      <ExportButton />
+    </TopToolbar>
+  );
+}
+
+/** Approves the selected pending withdrawals for the hot wallet, one PUT each (each checked and audited on its own). */
+function ApproveButton() {
+  return (
+    <BulkUpdateButton
+      label="Approve for payout"
+      data={{ status: 'approved' }}
+      mutationMode="pessimistic"
+      icon={<DoneAllIcon />}
+      confirmTitle="Approve for payout"
+      confirmContent="The hot wallet pays the selected withdrawals. Above a coin's threshold a second operator must approve as well."
+    />
+  );
+}
+
+/** Pending withdraws wait for an operator; in payout, the hot wallet has them; finished ones are done or rejected. */
+function WithdrawList({ tab }: { tab: Tab }) {
   const isSmall = useIsSmall();
+  const finished = tab === 'done';
   return (
     <List
       resource="withdraws"
-      title={finished ? 'withdraws.doneTitle' : 'withdraws.pendingTitle'}
-      filter={finished ? FINISHED : PENDING}
+      title={TITLES[tab]}
+      actions={<WithdrawActions />}
+      filter={FILTERS[tab]}
       sort={{ field: 'createdAt', order: finished ? 'DESC' : 'ASC' }}
       filters={[<SearchInput key="q" source="q" alwaysOn placeholder="Player, address or hash" />]}
-      storeKey={finished ? 'withdraws.done' : 'withdraws.pending'}
+      storeKey={`withdraws.${tab}`}
       // an empty list keeps its tabs, so the operator can still switch between pending and done
       empty={false}
     >
-      <WithdrawTabs finished={finished} />
+      <WithdrawTabs tab={tab} />
       <Divider />
       {isSmall ? (
         <SimpleList<WithdrawRow>
@@ -56,11 +107,12 @@ function WithdrawList({ finished = false }: { finished?: boolean }) {
           linkType="edit"
         />
       ) : (
-        <Datagrid rowClick="edit" bulkActionButtons={false}>
+        <Datagrid rowClick="edit" bulkActionButtons={tab === 'pending' ? <ApproveButton /> : false}>
           <FunctionField<WithdrawRow> label="resources.withdraws.fields.user" render={player} />
           <FunctionField<WithdrawRow> source="amount" sortable={false} render={money} />
           <ShortText source="address" sortable={false} />
           <SelectField source="status" choices={WITHDRAWAL_STATUS_CHOICES} />
+          {tab === 'payout' && <TextField source="chainState" label="Chain" emptyText="queued" />}
           {finished && <ShortText source="txHash" sortable={false} />}
           {finished && <DateField source="processedAt" showTime emptyText="—" />}
           <DateField source="createdAt" showTime />
@@ -71,9 +123,13 @@ function WithdrawList({ finished = false }: { finished?: boolean }) {
 }
 
 export function PendingWithdrawList() {
-  return <WithdrawList />;
+  return <WithdrawList tab="pending" />;
+}
+
+export function InPayoutWithdrawList() {
+  return <WithdrawList tab="payout" />;
 }
 
 export function DoneWithdrawList() {
-  return <WithdrawList finished />;
+  return <WithdrawList tab="done" />;
 }

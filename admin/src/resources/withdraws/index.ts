@@ -9,4 +9,5 @@ export default {
   recordRepresentation: (record: { amount?: string; coinSymbol?: string; userName?: string }) =>
     `${record.amount ?? ''} ${record.coinSymbol ?? ''}${record.userName ? ` to ${record.userName}` : ''}`,
 };
-export { DoneWithdrawList, PendingWithdrawList } from './WithdrawList';
+export { DoneWithdrawList, InPayoutWithdrawList, PendingWithdrawList } from './WithdrawList';
+export { TreasuryPage } from './TreasuryPage';

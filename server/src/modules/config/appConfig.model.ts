@@ -22,6 +22,8 @@ const appConfigSchema = applyConventions(
       payoutWallets: { type: [String], default: [] },
       /** On: the hot wallet sends nothing; approved withdrawals wait. */
       payoutsPaused: { type: Boolean, default: false },
+      /** Why the hot wallet's sender last stopped by itself (not enough funds, the cap, the chain away); empty while it runs. */
+      payoutsStopped: { type: String, default: '' },
     },
     schemaOptions,
   ),

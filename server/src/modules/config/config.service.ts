@@ -28,3 +28,9 @@ function countConfigUsesOf(coinId: string): Promise<number> {
 }
 
 registerCoinUse({ order: 4, count: countConfigUsesOf, describe: () => 'the App Config (referrer or mining coin)' });
+
+/** Sets a few App Config fields without touching the others (the treasury's pause switch). */
+export async function setAppConfigFields(fields: { payoutsPaused?: boolean; payoutsStopped?: string }): Promise<void> {
+  await getAppConfig();
+  await AppConfigModel.updateOne({ key: 'app' }, { $set: fields });
+}

@@ -8,7 +8,7 @@ import type { Logger } from '../../lib/logger';
 import { objectId, type Id } from '../../db/ids';
 import { isDuplicateKey } from '../../db/mongoErrors';
 import { findGiftCoin, listGiftCoins } from '../coins/giftCoins.service';
-import { getAppConfig } from '../config/config.service';
+import { getAppConfig, setAppConfigFields } from '../config/config.service';
 import {
   chainUnits,
   describeAmount,
@@ -275,13 +275,6 @@ export interface PayoutRoundReport {
   stopped?: string;
 }
 
-let lastStop: { reason: string; at: Date } | null = null;
-
-/** Why automated payouts last stopped by themselves (not enough funds, the chain unreachable), for the treasury page. */
-function payoutStop() {
-  return lastStop;
-}
-
 /**
  * One round of the hot wallet's sender; the recovery sweep runs it under its lease, so one instance sends at a
  * time. It finishes the open batch first (confirms what landed, refunds bounces, re-queues what provably expired,
@@ -303,13 +296,14 @@ export async function runPayoutRound({ logger }: { logger?: Logger } = {}): Prom
       return report;
     }
     await sendNextBatch(runtime, report, logger);
-    if (!report.stopped) lastStop = null;
   } catch (error) {
     if (!(error instanceof ChainUnavailable)) throw error;
     report.stopped = error.message;
-    lastStop = { reason: error.message, at: new Date() };
     logger?.warn({ err: error }, 'payouts: the TON API could not be reached');
   }
+  // kept where every instance's console reads it, and written only when it changes
+  const stopped = report.stopped && report.stopped !== 'paused' ? report.stopped : '';
+  if (((await getAppConfig()).payoutsStopped ?? '') !== stopped) await setAppConfigFields({ payoutsStopped: stopped });
   return report;
 }
 
@@ -369,7 +363,6 @@ async function sendNextBatch(runtime: PayoutRuntime, report: PayoutRoundReport, 
   if (capped.size) report.stopped = `Today's payout cap is reached for ${[...capped].join(', ')}: the rest waits for tomorrow (UTC)`;
   if (short.length) {
     report.stopped = `The hot wallet cannot cover the next payouts (${[...new Set(short)].join(', ')}): fund it`;
-    lastStop = { reason: report.stopped, at: new Date() };
     logger?.warn({ short: [...new Set(short)] }, 'payouts: the hot wallet cannot cover the queue');
   }
   if (!planned.length) return;
@@ -604,7 +597,7 @@ export async function treasury() {
     hotWallet: runtime?.hotWallet ? runtime.hotWallet.contract.address.toString({ bounceable: false, testOnly: runtime.network === 'testnet' }) : null,
     coins: perCoin,
     paused: !!config.payoutsPaused,
-    stopped: payoutStop()?.reason ?? chainProblem,
+    stopped: config.payoutsStopped || chainProblem,
     owed: owed.map((row) => ({ coin: String(row._id.coin), status: row._id.status, total: fromMicros(row.total), count: row.count })),
     batches: batches.map((batch) => ({
       id: String(batch._id),
@@ -619,3 +612,8 @@ export async function treasury() {
   };
 }
 export { configurePayouts } from './chainPayments';
+
+/** The pause switch: on, the hot wallet sends nothing (a batch in flight is still confirmed or re-queued). */
+export async function setPayoutsPaused(paused: boolean): Promise<void> {
+  await setAppConfigFields({ payoutsPaused: paused });
+}

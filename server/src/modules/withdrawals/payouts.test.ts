@@ -7,7 +7,7 @@ import { createCoin, createPlayer, fund, playerCaller } from '../../../test/fact
 import { silentLogger, testEnv } from '../../../test/helpers';
 import { expectLedgerMatchesBalances } from '../../../test/ledgerInvariant';
 import { consoleApi, createOperator } from '../../../test/operators';
-import { jettonPayment, startTonTestChain, tonPayment, type TonTestChain } from '../../../test/tonChain';
+import { jettonPayment, randomAddress, startTonTestChain, tonPayment, type TonTestChain } from '../../../test/tonChain';
 import { onFault } from '../../lib/faults';
 import { AppConfigModel } from '../config/appConfig.model';
 import { runIfFree } from '../jobs/jobLease.service';
@@ -39,7 +39,7 @@ const giftCoin = () => createCoin({ network: 'jetton', jettonMaster: ton.standIn
 async function withdrawalOf(coin: Awaited<ReturnType<typeof createCoin>>, amount: string) {
   const user = await createPlayer({ username: `p${randomBytes(4).toString('hex')}` });
   await fund(user._id, coin._id, '1000');
-  const address = Address.parseRaw(`0:${randomBytes(32).toString('hex')}`);
+  const address = randomAddress();
   await WalletLinkModel.create({ address: address.toRawString(), user: user._id, network: '-239' });
   const withdrawal = await playerCaller(user).withdrawals.request({ coinId: coin.id, amount, idempotencyKey: `tap-${randomBytes(6).toString('hex')}` });
   return { user, coin, withdrawal, address };
@@ -94,7 +94,7 @@ describe('manual mode: a typed hash must be the transaction that paid this withd
     expect((await put(await payer.send([tonPayment(address, toNano('2'))]))).body.errors.txHash).toBe(
       `This transaction sends 2 ${coin.symbol} to this address, not 3 ${coin.symbol}`,
     );
-    const elsewhere = Address.parseRaw(`0:${randomBytes(32).toString('hex')}`);
+    const elsewhere = randomAddress();
     expect((await put(await payer.send([tonPayment(elsewhere, toNano('3'))]))).body.errors.txHash).toBe(
       `This transaction sends nothing to ${withdrawal.address}`,
     );

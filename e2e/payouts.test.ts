@@ -1,0 +1,90 @@
+// The operator's payout flow in a real Chromium, against the TON stand-in (@ton/sandbox behind TON Center's API):
+// approve in the console, the treasury shows the batch, the player's history turns to done with its transaction.
+import bcrypt from 'bcryptjs';
+import { AccountModel } from '../server/src/modules/accounts/account.model';
+import { WalletLinkModel } from '../server/src/modules/wallet/wallet.models';
+import { runPayoutRound } from '../server/src/modules/withdrawals/payouts.service';
+import { WithdrawalModel } from '../server/src/modules/withdrawals/withdrawal.model';
+import { createCoin, createPlayer, fund, playerCaller } from '../server/test/factories';
+import { TEST_BOT_TOKEN } from '../server/test/helpers';
+import { randomAddress, startTonTestChain, type TonTestChain } from '../server/test/tonChain';
+import { DESKTOP, launchBrowser, PHONE, shot, startProductServer, telegramLaunchUrl, type ProductServer, type TestBrowser } from './support';
+
+jest.setTimeout(240_000);
+
+const PASSWORD = 'a long treasurer password';
+let product: ProductServer;
+let browser: TestBrowser;
+let ton: TonTestChain;
+
+beforeAll(async () => {
+  ton = await startTonTestChain();
+  await AccountModel.create({ username: 'treasurer', passwordHash: await bcrypt.hash(PASSWORD, 8), permissions: ['withdraws:write', 'users:read'] });
+  product = await startProductServer({ TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await product?.close();
+  await ton?.close();
+});
+
+it('approves in the console, the treasury shows the batch, and the player sees it done with its transaction', async () => {
+  const coin = await createCoin({ symbol: 'TON', name: 'Toncoin', network: 'ton', decimals: 9, minWithdraw: '0.5' });
+  const player = await createPlayer({ name: 'Reza Karimi', username: 'reza_k' });
+  await fund(player._id, coin._id, '20');
+  const address = randomAddress();
+  await WalletLinkModel.create({ address: address.toRawString(), user: player._id, network: '-239' });
+  const withdrawal = await playerCaller(player).withdrawals.request({ coinId: coin.id, amount: '3.5', idempotencyKey: 'e2e-payout' });
+
+  const page = await browser.openPage(DESKTOP);
+  await page.goto(`${product.base}/admin/login`);
+  await page.locator('input[name="username"]').fill('treasurer');
+  await page.locator('input[name="password"]').fill(PASSWORD);
+  await page.locator('button[type="submit"]').click();
+  await page.waitForURL(`${product.base}/admin/`);
+
+  // approve from the pending list, with the bulk button
+  await page.goto(`${product.base}/admin/withdraw`);
+  const row = page.getByRole('row').filter({ hasText: 'Reza Karimi' });
+  await row.getByRole('checkbox').check();
+  await page.getByRole('button', { name: 'Approve for payout' }).click();
+  await page.getByRole('dialog').getByText('The hot wallet pays the selected withdrawals.', { exact: false }).waitFor();
+  await shot(page, 'payouts-approve-confirm-desktop');
+  await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+  await row.getByText('Approved').waitFor();
+  await shot(page, 'payouts-approved-desktop');
+  expect(await WithdrawalModel.findById(withdrawal.id).lean()).toMatchObject({ status: 'approved' });
+
+  // the hot wallet's sender signs and sends a batch; the network loses it for now, so it is in flight
+  await ton.control({ dropSends: 1000 });
+  await runPayoutRound();
+  await page.getByRole('link', { name: 'Treasury' }).click();
+  await page.waitForURL(`${product.base}/admin/treasury`);
+  await page.getByTestId('treasury-batch').filter({ hasText: 'sent' }).waitFor();
+  await expect(page.getByTestId('treasury-hot-wallet').textContent()).resolves.toContain(ton.standIn.hotWallet);
+  await shot(page, 'payouts-treasury-batch-in-flight-desktop');
+
+  // the same message, re-sent unchanged, lands; the player's address shows the payment
+  await ton.control({ dropSends: 0 });
+  await runPayoutRound();
+  await runPayoutRound();
+  const paid = await WithdrawalModel.findById(withdrawal.id).lean();
+  expect(paid).toMatchObject({ status: 'done', payout: expect.objectContaining({ state: 'confirmed' }) });
+  expect((await ton.chain.account(address)).balance).toBe(3_500_000_000n);
+  await page.goto(`${product.base}/admin/withdraw/done`);
+  await page.getByRole('row').filter({ hasText: 'Reza Karimi' }).waitFor();
+  await shot(page, 'payouts-done-desktop');
+
+  const app = await browser.openPage(PHONE);
+  await app.goto(
+    telegramLaunchUrl(product.base, '/profile/withdraw', { user: { id: player.telegramId, first_name: 'Reza', language_code: 'en' } }, TEST_BOT_TOKEN),
+  );
+  const item = app.getByTestId('withdrawal').first();
+  await item.getByText('Done').waitFor();
+  await expect(item.getByRole('link', { name: 'View transaction' }).getAttribute('href')).resolves.toBe(`https://tonviewer.com/transaction/${paid!.txHash}`);
+  await shot(app, 'payouts-player-history-done-phone');
+  await app.close();
+  await page.close();
+});
