@@ -1,0 +1,137 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import mongoose from 'mongoose';
+import { mnemonicNew } from '@ton/crypto';
+import { Address, toNano } from '@ton/core';
+import { toMicros } from '@gift/shared';
+import { withDatabaseName } from '../src/db/connect';
+import { httpTonChain } from '../src/lib/ton/tonChain';
+import { hotWalletFromMnemonic } from '../src/lib/ton/hotWallet';
+import { WalletLinkModel } from '../src/modules/wallet/wallet.models';
+import { jettonWalletOf, configurePayouts } from '../src/modules/withdrawals/chainPayments';
+import { WithdrawalModel } from '../src/modules/withdrawals/withdrawal.model';
+import { startTonStandIn, type StandIn } from '../devchain/standIn';
+import { createCoin, createPlayer, fund, playerCaller } from './factories';
+import { expectLedgerMatchesBalances } from './ledgerInvariant';
+import { productProcessEnv } from './productProcess';
+import { randomAddress } from './tonChain';
+
+/**
+ * Payouts across `kill -9`: the compiled product, paying from its own hot wallet on the stand-in chain, is killed at
+ * each step of a payout (after the batch is recorded, after it is sent, before a payout is confirmed) and started
+ * again. The chain's balances then show every withdrawal paid exactly once, and the ledger equals the balances.
+ */
+jest.setTimeout(180_000);
+
+const SERVER_DIR = path.resolve(__dirname, '..');
+const BUILD = 'dist/payout-crash/index.js';
+const OPERATOR = { username: 'payout-crash', password: 'a long operator password' };
+const POINTS = ['payout:after-record', 'payout:after-send', 'payout:before-confirm'] as const;
+
+let standIn: StandIn;
+let mnemonic: string;
+let mongoUrl: string;
+const children = new Set<ChildProcess>();
+
+beforeAll(async () => {
+  execFileSync(process.execPath, ['scripts/build.mjs', BUILD], { cwd: SERVER_DIR, stdio: 'pipe' });
+  mnemonic = (await mnemonicNew(24)).join(' ');
+  standIn = await startTonStandIn({ mnemonic });
+  // this process reads the chain for its checks through the same client the product uses
+  configurePayouts({ chain: httpTonChain({ root: standIn.root }), hotWallet: await hotWalletFromMnemonic(mnemonic), network: 'mainnet' });
+  mongoUrl = withDatabaseName(process.env.TEST_MONGO_URL!, mongoose.connection.name);
+}, 60_000);
+
+afterAll(async () => {
+  for (const child of children) child.kill('SIGKILL');
+  configurePayouts(null);
+  await standIn?.close();
+});
+
+/** Starts the product with these fault points armed; resolves when it exits (a fault point kills it). */
+function startProduct(faultPoints: string[]) {
+  const child = spawn(process.execPath, ['--enable-source-maps', BUILD], {
+    cwd: SERVER_DIR,
+    env: productProcessEnv(mongoUrl, OPERATOR, {
+      NODE_ENV: 'test',
+      GIFT_FAULT_POINTS: faultPoints.join(','),
+      TON_API_ROOT: standIn.root,
+      PAYOUT_WALLET_MNEMONIC: mnemonic,
+      SWEEP_GRACE_MS: '100',
+    }),
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  children.add(child);
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<{ signal: NodeJS.Signals | null; stderr: string }>((resolve) =>
+    child.once('exit', (_code, signal) => {
+      children.delete(child);
+      resolve({ signal, stderr });
+    }),
+  );
+  return { child, exited };
+}
+
+async function waitFor(done: () => Promise<boolean>, what: string, seconds = 60) {
+  for (let tries = 0; tries < seconds * 5; tries++) {
+    if (await done()) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`gave up waiting for ${what}`);
+}
+
+it.each(POINTS)('a payout killed at %s is finished by the restarted product, each withdrawal paid once', async (point) => {
+  const [ton, gift] = await Promise.all([
+    createCoin({ network: 'ton', decimals: 9, minWithdraw: '0.1' }),
+    createCoin({ network: 'jetton', jettonMaster: standIn.jettons.GIFT, decimals: 9, minWithdraw: '0.1' }),
+  ]);
+  const requests = await Promise.all(
+    Array.from({ length: 6 }, async (_, i) => {
+      const coin = i % 2 ? gift : ton;
+      const player = await createPlayer();
+      await fund(player._id, coin._id, '100');
+      const address = randomAddress();
+      await WalletLinkModel.create({ address: address.toRawString(), user: player._id, network: '-239' });
+      const amount = `${i + 1}.5`;
+      const withdrawal = await playerCaller(player).withdrawals.request({ coinId: coin.id, amount, idempotencyKey: `crash-${point}-${i}` });
+      return { player, coin, address, amount, withdrawal };
+    }),
+  );
+  const ids = requests.map((r) => r.withdrawal.id);
+  await WithdrawalModel.updateMany({ _id: { $in: ids } }, { $set: { status: 'approved', approvedAt: new Date() } });
+
+  // the sweep reaches the point and the process kills itself there, as kill -9 would
+  const crashed = startProduct([point]);
+  const { signal, stderr } = await crashed.exited;
+  expect(signal).toBe('SIGKILL');
+  expect(stderr).toContain(`fault point ${point}: killing the process`);
+
+  const restarted = startProduct([]);
+  try {
+    await waitFor(async () => (await WithdrawalModel.countDocuments({ _id: { $in: ids }, status: 'done' })) === ids.length, 'every payout confirmed');
+  } finally {
+    restarted.child.kill('SIGTERM');
+    await restarted.exited;
+  }
+
+  const hot = Address.parse(standIn.hotWallet);
+  for (const { player, coin, address, amount } of requests) {
+    const units = toNano(amount);
+    if (coin.network === 'ton') expect((await httpTonChain({ root: standIn.root }).account(address)).balance).toBe(units);
+    else {
+      const chain = httpTonChain({ root: standIn.root });
+      expect(await chain.jettonBalance(await jettonWalletOf(chain, Address.parse(coin.jettonMaster), address))).toBe(units);
+    }
+    const balances = await expectLedgerMatchesBalances(player._id);
+    expect(balances.get(coin.id)).toBe(toMicros('100') - toMicros(amount));
+  }
+  // the hot wallet sent each payout's message once: one outgoing message per withdrawal, whatever was re-sent
+  const sent = standIn
+    .transactionsOf(hot)
+    .flatMap((tx) => [...tx.outMessages.values()])
+    .map((message) => message.body.hash().toString('hex'));
+  for (const withdrawal of await WithdrawalModel.find({ _id: { $in: ids } }).lean()) {
+    expect(sent.filter((hash) => hash === withdrawal.payout?.bodyHash)).toHaveLength(1);
+  }
+});
