@@ -63,7 +63,7 @@ function startProduct(faultPoints: string[]) {
   });
   children.add(child);
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<{ signal: NodeJS.Signals | null; stderr: string }>((resolve) =>
     child.once('exit', (_code, signal) => {
       children.delete(child);
