@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { beginCell, Cell, contractAddress, storeStateInit, type Address, type StateInit } from '@ton/core';
 import { keyPairFromSeed, sign, type KeyPair } from '@ton/crypto';
-import { WalletContractV3R2, WalletContractV4, WalletContractV5R1 } from '@ton/ton';
+import { WalletContractV3R2, WalletContractV4, WalletContractV5Beta, WalletContractV5R1 } from '@ton/ton';
 import type { TonProofInput } from '@gift/shared';
 
 /** A wallet as a TON Connect wallet app holds it: a real Ed25519 key pair and its contract's state init. */
@@ -11,7 +11,7 @@ export interface TestWallet {
   init: StateInit;
 }
 
-export type TestWalletVersion = 'v3R2' | 'v4R2' | 'v5R1' | 'v5R1-library';
+export type TestWalletVersion = 'v3R2' | 'v4R2' | 'v5Beta' | 'v5R1' | 'v5R1-library';
 
 /**
  * The code as Tonkeeper deploys W5: a library cell (exotic, type 2) naming the hash of the code,
@@ -29,7 +29,10 @@ export function testWallet(version: TestWalletVersion = 'v4R2', workchain = 0): 
       ? WalletContractV3R2.create({ workchain, publicKey })
       : version === 'v4R2'
         ? WalletContractV4.create({ workchain, publicKey })
-        : WalletContractV5R1.create({ workchain, publicKey });
+        : version === 'v5Beta'
+          ? // its code, as @ton/ton ships it, is the library cell Tonkeeper deployed
+            WalletContractV5Beta.create({ publicKey, walletId: { networkGlobalId: -239, workchain } })
+          : WalletContractV5R1.create({ workchain, publicKey });
   if (version !== 'v5R1-library') return { keyPair, address: contract.address, init: contract.init };
   const init = { code: libraryCell(contract.init.code), data: contract.init.data };
   return { keyPair, address: contractAddress(workchain, init), init };

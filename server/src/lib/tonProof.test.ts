@@ -12,7 +12,7 @@ const check = { allowedDomains: ['https://gift.example'], now };
 const payload = randomBytes(32).toString('hex');
 
 describe('ton_proof verification', () => {
-  it.each(['v3R2', 'v4R2', 'v5R1'] as const)('accepts a %s wallet proving its address for our domain', (version) => {
+  it.each(['v3R2', 'v4R2', 'v5Beta', 'v5R1'] as const)('accepts a %s wallet proving its address for our domain', (version) => {
     const wallet = testWallet(version);
     const verdict = verifyTonProof(signTonProof(wallet, { payload, domain: DOMAIN, timestamp: nowSeconds }), check);
     expect(verdict).toMatchObject({ ok: true, wallet: version, publicKey: wallet.keyPair.publicKey.toString('hex') });

@@ -22,7 +22,7 @@ type TonProofRefusal =
 
 export type TonProofVerdict = { ok: true; address: Address; publicKey: string; wallet: WalletVersion } | { ok: false; reason: TonProofRefusal };
 
-type WalletVersion = 'v3R1' | 'v3R2' | 'v4R1' | 'v4R2' | 'v5R1';
+type WalletVersion = 'v3R1' | 'v3R2' | 'v4R1' | 'v4R2' | 'v5Beta' | 'v5R1';
 
 /** Where each standard wallet keeps its public key in its data cell, by the hash of its code. */
 const STANDARD_WALLETS: Record<string, { version: WalletVersion; publicKey: (data: Slice) => Buffer }> = {
@@ -32,6 +32,8 @@ const STANDARD_WALLETS: Record<string, { version: WalletVersion; publicKey: (dat
   // v4: seqno:uint32 subwallet:uint32 public_key:bits256 plugins:(HashmapE 256)
   '64dd54805522c5be8a9db59cea0105ccf0d08786ca79beb8cb79e880a8d7322d': { version: 'v4R1', publicKey: afterBits(64) },
   feb5ff6820e2ff0d9483e7e0d62c817d846789fb4ae580c878866d959dabd5c0: { version: 'v4R2', publicKey: afterBits(64) },
+  // W5 beta, which Tonkeeper deployed in 2024 as a library cell: seqno:int33 wallet_id:(int32 int8 uint8 uint32) public_key:bits256 plugins
+  e4cf3b2f4c6d6a61ea0f2b5447d266785b26af3637db2deee6bcd1aa826f3412: { version: 'v5Beta', publicKey: afterBits(33 + 80) },
   // v5: is_signature_allowed:bit seqno:uint32 wallet_id:int32 public_key:bits256 extensions:(HashmapE 256)
   '20834b7b72b112147e1b2fb457b84e74d1a30f04f737d4f62a668e9552d2b72f': { version: 'v5R1', publicKey: afterBits(65) },
 };
