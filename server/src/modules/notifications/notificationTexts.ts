@@ -5,7 +5,8 @@ export interface NotificationFacts {
   'friend-joined': { friend: string; amount?: string; symbol?: string };
   'mission-approved': { mission: string; amount?: string; symbol?: string };
   'mission-rejected': { mission: string; reason: string };
-  'withdrawal-paid': { amount: string; symbol: string; txHash: string };
+  /** explorerUrl: the transaction on the configured explorer (absent on messages queued before it was added). */
+  'withdrawal-paid': { amount: string; symbol: string; txHash: string; explorerUrl?: string };
   'withdrawal-rejected': { amount: string; symbol: string; reason: string };
   'stake-unlocked': { amount: string; symbol: string; total: string; stakeId: string };
   'mining-ready': { amount: string; symbol: string; sessionId: string };
@@ -41,18 +42,13 @@ function quotedPlayerText(text: string, language: Language): string {
   return language === 'fa' ? `«${short}»` : `“${short}”`;
 }
 
-/** Where anyone can look a paid withdrawal up. */
-function explorerLink(txHash: string): string {
-  return `https://tonviewer.com/transaction/${encodeURIComponent(txHash)}`;
-}
-
 /** Persian text reads right to left; numbers, symbols and links keep their own direction inside it. */
 const TEXTS: { [L in Language]: { [E in NotificationEvent]: (facts: NotificationFacts[E]) => string } & { open: string } } = {
   en: {
     'friend-joined': (f) => `🎉 ${quotedPlayerText(f.friend, 'en')} joined with your invite link.${f.amount ? ` You earned ${f.amount} ${f.symbol}.` : ''}`,
     'mission-approved': (f) => `✅ Your mission "${f.mission}" was approved.${f.amount ? ` You earned ${f.amount} ${f.symbol}.` : ''}`,
     'mission-rejected': (f) => `❌ Your mission "${f.mission}" was not approved.${f.reason ? `\nReason: ${f.reason}` : ''}\nYou can try it again.`,
-    'withdrawal-paid': (f) => `💸 Your withdrawal of ${f.amount} ${f.symbol} was sent.\nTransaction: ${explorerLink(f.txHash)}`,
+    'withdrawal-paid': (f) => `💸 Your withdrawal of ${f.amount} ${f.symbol} was sent.\nTransaction: ${f.explorerUrl ?? f.txHash}`,
     'withdrawal-rejected': (f) =>
       `↩️ Your withdrawal of ${f.amount} ${f.symbol} was rejected.${f.reason ? `\nReason: ${f.reason}` : ''}\n${f.amount} ${f.symbol} went back to your balance.`,
     'stake-unlocked': (f) => `🔓 Your stake of ${f.amount} ${f.symbol} has unlocked. Claim ${f.total} ${f.symbol} in the app.`,
@@ -63,7 +59,7 @@ const TEXTS: { [L in Language]: { [E in NotificationEvent]: (facts: Notification
     'friend-joined': (f) => `🎉 ${quotedPlayerText(f.friend, 'fa')} با لینک دعوت شما عضو شد.${f.amount ? ` شما ${f.amount} ${f.symbol} دریافت کردید.` : ''}`,
     'mission-approved': (f) => `✅ ماموریت «${f.mission}» شما تأیید شد.${f.amount ? ` شما ${f.amount} ${f.symbol} دریافت کردید.` : ''}`,
     'mission-rejected': (f) => `❌ ماموریت «${f.mission}» شما تأیید نشد.${f.reason ? `\nدلیل: ${f.reason}` : ''}\nمی‌توانید دوباره امتحان کنید.`,
-    'withdrawal-paid': (f) => `💸 برداشت ${f.amount} ${f.symbol} شما ارسال شد.\nتراکنش: ${explorerLink(f.txHash)}`,
+    'withdrawal-paid': (f) => `💸 برداشت ${f.amount} ${f.symbol} شما ارسال شد.\nتراکنش: ${f.explorerUrl ?? f.txHash}`,
     'withdrawal-rejected': (f) =>
       `↩️ برداشت ${f.amount} ${f.symbol} شما رد شد.${f.reason ? `\nدلیل: ${f.reason}` : ''}\n${f.amount} ${f.symbol} به موجودی شما برگشت.`,
     'stake-unlocked': (f) => `🔓 استیک ${f.amount} ${f.symbol} شما از قفل آزاد شد. ${f.total} ${f.symbol} را در برنامه دریافت کنید.`,

@@ -306,7 +306,11 @@ async function notifyDecision(withdrawal: {
   const coin = await findGiftCoin(withdrawal.coin, { symbol: 1 });
   const money = { amount: fromMicros(withdrawal.amount), symbol: coin?.symbol ?? '' };
   if (withdrawal.status === 'done') {
-    await notify(withdrawal.user, `withdrawal-paid:${withdrawal._id}`, 'withdrawal-paid', { ...money, txHash: withdrawal.txHash });
+    await notify(withdrawal.user, `withdrawal-paid:${withdrawal._id}`, 'withdrawal-paid', {
+      ...money,
+      txHash: withdrawal.txHash,
+      explorerUrl: explorerLink(withdrawal.txHash),
+    });
   } else {
     await notify(withdrawal.user, `withdrawal-rejected:${withdrawal._id}`, 'withdrawal-rejected', { ...money, reason: withdrawal.rejectReason });
   }
