@@ -99,6 +99,9 @@ function DecisionOrRecord() {
   return (
     <SimpleForm toolbar={<SaveOnlyToolbar />} resolver={schemaResolver(withdrawalReviewInput)} defaultValues={{ status: null }}>
       <WithdrawFacts />
+      <Labeled>
+        <TextField source="chainNote" emptyText="—" />
+      </Labeled>
       <SelectInput source="status" label="Decision" choices={DECISIONS} />
       <FormDataConsumer<{ status?: string }>>
         {({ formData }) =>

@@ -176,7 +176,16 @@ export async function decideWithdrawal({
   }
   const coin = await findGiftCoin(withdrawal.coin);
   if (!coin) throw new AppError('NOT_FOUND');
-  const hash = await checkManualPayment(withdrawal, coin, review.txHash);
+  const hash = await checkManualPayment(withdrawal, coin, review.txHash).catch(async (error: unknown) => {
+    // it stays as it was, and says why: the hash could not be checked
+    if (error instanceof AppError && error.code === 'CHAIN_UNAVAILABLE') {
+      await WithdrawalModel.updateOne(
+        { _id: withdrawal._id },
+        { $set: { chainNote: `The TON network could not be reached at ${now.toISOString()}: the hash ${review.txHash} was not checked` } },
+      );
+    }
+    throw error;
+  });
   // one hash pays one withdrawal, however many operators type it at once
   const claim = () =>
     UsedTxHashModel.findOneAndUpdate({ hash }, { $setOnInsert: { hash, withdrawal: withdrawal._id } }, { upsert: true, returnDocument: 'after' }).lean();
@@ -187,7 +196,9 @@ export async function decideWithdrawal({
   if (String(owner?.withdrawal) !== String(withdrawal._id))
     throw badInput({ txHash: `This transaction already paid another withdrawal (${String(owner?.withdrawal)})` });
   try {
-    return await processWithdrawal({ withdrawalId, review: { status: 'done', txHash: hash }, accountId, now });
+    const done = await processWithdrawal({ withdrawalId, review: { status: 'done', txHash: hash }, accountId, now });
+    if (done.chainNote) await WithdrawalModel.updateOne({ _id: done._id }, { $set: { chainNote: '' } });
+    return done;
   } catch (error) {
     // the decision did not stand: the hash may pay something else
     const current = await WithdrawalModel.findById(withdrawal._id, { status: 1, txHash: 1 }).lean();

@@ -139,7 +139,11 @@ describe('manual mode: a typed hash must be the transaction that paid this withd
     try {
       const res = await api.put(`/withdraws/${withdrawal.id}`, { status: 'done', txHash: hash }).expect(503);
       expect(res.body.message).toMatch(/TON network could not be reached/);
-      expect(await WithdrawalModel.findById(withdrawal.id).lean()).toMatchObject({ status: 'pending' });
+      expect(await WithdrawalModel.findById(withdrawal.id).lean()).toMatchObject({
+        status: 'pending',
+        chainNote: expect.stringMatching(/could not be reached/),
+      });
+      expect((await api.get(`/withdraws/${withdrawal.id}`).expect(200)).body.chainNote).toMatch(/the hash .* was not checked/);
     } finally {
       configurePayouts(before);
     }

@@ -17,9 +17,10 @@ import { productProcessEnv } from './productProcess';
 import { randomAddress } from './tonChain';
 
 /**
- * Payouts across `kill -9`: the compiled product, paying from its own hot wallet on the stand-in chain, is killed at
+ * Payouts across processes. Across `kill -9`: the compiled product, paying from its own hot wallet on the stand-in chain, is killed at
  * each step of a payout (after the batch is recorded, after it is sent, before a payout is confirmed) and started
- * again. The chain's balances then show every withdrawal paid exactly once, and the ledger equals the balances.
+ * again. Across instances: two of them share one database and one hot wallet. The chain's balances then show every
+ * withdrawal paid exactly once, and the ledger equals the balances.
  */
 jest.setTimeout(180_000);
 
@@ -134,4 +135,40 @@ it.each(POINTS)('a payout killed at %s is finished by the restarted product, eac
   for (const withdrawal of await WithdrawalModel.find({ _id: { $in: ids } }).lean()) {
     expect(sent.filter((hash) => hash === withdrawal.payout?.bodyHash)).toHaveLength(1);
   }
+});
+
+it('two instances of the product on one database pay 100 approved withdrawals, each exactly once', async () => {
+  const coin = await createCoin({ network: 'ton', decimals: 9, minWithdraw: '0.1' });
+  const requests = await Promise.all(
+    Array.from({ length: 100 }, async (_, i) => {
+      const player = await createPlayer();
+      await fund(player._id, coin._id, '10');
+      const address = randomAddress();
+      await WalletLinkModel.create({ address: address.toRawString(), user: player._id, network: '-239' });
+      const withdrawal = await playerCaller(player).withdrawals.request({ coinId: coin.id, amount: '0.75', idempotencyKey: `two-instances-${i}` });
+      return { player, address, withdrawal };
+    }),
+  );
+  const ids = requests.map((r) => r.withdrawal.id);
+  await WithdrawalModel.updateMany({ _id: { $in: ids } }, { $set: { status: 'approved', approvedAt: new Date() } });
+
+  // both at once, as `docker compose up --scale app=2` starts them; each one's sweep offers to run the sender
+  const instances = [startProduct([]), startProduct([])];
+  try {
+    await waitFor(async () => (await WithdrawalModel.countDocuments({ _id: { $in: ids }, status: 'done' })) === ids.length, 'every payout confirmed', 90);
+  } finally {
+    for (const instance of instances) instance.child.kill('SIGTERM');
+    await Promise.all(instances.map((instance) => instance.exited));
+  }
+  const chain = httpTonChain({ root: standIn.root });
+  const balances = await Promise.all(requests.map(({ address }) => chain.account(address).then((account) => account.balance)));
+  expect(balances.filter((balance) => balance === toNano('0.75'))).toHaveLength(100);
+  const sent = standIn
+    .transactionsOf(Address.parse(standIn.hotWallet))
+    .flatMap((tx) => [...tx.outMessages.values()])
+    .map((message) => message.body.hash().toString('hex'));
+  for (const withdrawal of await WithdrawalModel.find({ _id: { $in: ids } }).lean()) {
+    expect(sent.filter((hash) => hash === withdrawal.payout?.bodyHash)).toHaveLength(1);
+  }
+  for (const { player } of requests.slice(0, 10)) expect((await expectLedgerMatchesBalances(player._id)).get(coin.id)).toBe(toMicros('9.25'));
 });
