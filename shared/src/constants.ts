@@ -8,6 +8,10 @@ export type UserMissionStatus = (typeof USER_MISSION_STATUSES)[number];
 export const WITHDRAWAL_STATUSES = ['pending', 'approved', 'sending', 'done', 'rejected'] as const;
 export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
 
+/** What an operator did, as the audit records it: a decision on a player's request is a review, from its page or in bulk. */
+export const AUDIT_ACTIONS = ['create', 'update', 'delete', 'review', 'adjust'] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
 export const LEDGER_REASONS = ['mission', 'referral', 'mining', 'stake', 'unstake', 'withdraw', 'refund', 'gift'] as const;
 export type LedgerReason = (typeof LEDGER_REASONS)[number];
 

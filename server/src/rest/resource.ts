@@ -1,7 +1,7 @@
 import { Router, type Request } from 'express';
 import { isValidObjectId, Types, type Model } from 'mongoose';
 import type { z } from 'zod';
-import { OBJECT_ID_PATTERN, type AdminResource } from '@gift/shared';
+import { OBJECT_ID_PATTERN, type AdminResource, type AuditAction } from '@gift/shared';
 import { AppError, badInput } from '../lib/errors';
 import { escapeRegex, prefixPattern } from '../db/prefixSearch';
 import { checkJsonDepth } from '../lib/jsonBody';
@@ -47,6 +47,8 @@ export interface ResourceDefinition<TCreate extends z.ZodType = z.ZodType, TUpda
   /** Domain-rule writes: when given they replace the plain model writes. */
   create?: (input: z.infer<TCreate>, req: Request) => Promise<unknown>;
   update?: (id: string, input: z.infer<TUpdate>, req: Request) => Promise<unknown>;
+  /** How the audit names an update: 'review' where it is a decision on a player's request (as the bulk review names it). */
+  updateAction?: Extract<AuditAction, 'update' | 'review'>;
   remove?: (id: string, req: Request) => Promise<unknown>;
   /** Shapes one record for the console (defaults to the model's toJSON). */
   present?: (doc: unknown) => unknown;
@@ -214,7 +216,7 @@ export function resourceRouter(definition: ResourceDefinition): Router {
   const resource = definition.permission ?? (definition.name as AdminResource);
   // a resource's own lists and records open to the reads other permissions imply; a sub-resource only to its own permission
   router.use(requirePermission(resource, { lookups: !definition.permission }));
-  const audit = (req: Request, action: 'create' | 'update' | 'delete', record: string, before: unknown, after: unknown) =>
+  const audit = (req: Request, action: AuditAction, record: string, before: unknown, after: unknown) =>
     recordAudit({ operator: req.account!, action, resource: definition.name, record, before, after });
   definition.extraRoutes?.(router);
 
@@ -265,7 +267,7 @@ export function resourceRouter(definition: ResourceDefinition): Router {
           .select(select)) as StoredRecord | null);
     if (!updated) throw new AppError('NOT_FOUND');
     const shown = present(updated);
-    await audit(req, 'update', id, present(current), shown);
+    await audit(req, definition.updateAction ?? 'update', id, present(current), shown);
     res.json(shown);
   });
 

@@ -1,4 +1,5 @@
 import { Box, Typography } from '@mui/material';
+import { AUDIT_ACTIONS } from '@gift/shared/constants';
 import { Link } from 'react-router';
 import { Datagrid, DateField, List, SearchInput, SelectInput, SimpleList, TextField, TextInput, useBasename, useRecordContext } from 'react-admin';
 import { useIsSmall } from '../../layout/useIsSmall';
@@ -15,7 +16,7 @@ interface AuditRow {
   createdAt: string;
 }
 
-const ACTIONS = ['create', 'update', 'delete', 'review', 'adjust'].map((id) => ({ id, name: id[0]!.toUpperCase() + id.slice(1) }));
+const ACTIONS = AUDIT_ACTIONS.map((id) => ({ id, name: id[0]!.toUpperCase() + id.slice(1) }));
 
 const show = (value: unknown) => (value === null || value === undefined || value === '' ? '—' : typeof value === 'string' ? value : JSON.stringify(value));
 

@@ -1,3 +1,4 @@
+import { AUDIT_ACTIONS } from '@gift/shared';
 import { model, Schema } from 'mongoose';
 import { applyConventions, schemaOptions, ref } from '../../db/schemaKit';
 
@@ -9,7 +10,7 @@ const auditEntrySchema = applyConventions(
       /** The operator's username when they wrote, kept even if the account is renamed or deleted. */
       username: { type: String, required: true },
       /** create, update, delete, review, adjust. */
-      action: { type: String, required: true },
+      action: { type: String, enum: AUDIT_ACTIONS, required: true },
       resource: { type: String, required: true },
       record: { type: String, required: true },
       /** The changed fields as they were (null for a create) and as they became (null for a delete). */

@@ -118,6 +118,13 @@ describe('bulk review of Manual missions', () => {
     expect(fromMicros(await balanceOf(players[0]!._id, coin._id))).toBe('5');
   });
 
+  it('audits an approval from its own page as a review too, as the bulk review does', async () => {
+    const api = consoleApi(app, (await createOperator(['user-missions:write'])).token);
+    const { ids } = await pendingReviews(1);
+    await api.put(`/user-missions/${ids[0]}`, { status: 'done' }).expect(200);
+    expect(await AuditEntryModel.find({ record: ids[0] }, { action: 1, _id: 0 }).lean()).toEqual([{ action: 'review' }]);
+  });
+
   it('rejects only with a reason, which the players are shown', async () => {
     const api = consoleApi(app, (await createOperator(['user-missions:write'])).token);
     const { ids } = await pendingReviews(2);

@@ -1,11 +1,10 @@
+import type { AuditAction } from '@gift/shared';
 import { AuditEntryModel } from './audit.model';
 
 export interface Operator {
   id: string;
   username: string;
 }
-
-type AuditAction = 'create' | 'update' | 'delete' | 'review' | 'adjust';
 
 type Fields = Record<string, unknown> | null;
 

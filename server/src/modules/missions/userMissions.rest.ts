@@ -32,6 +32,7 @@ export const userMissionsResource: ResourceDefinition<typeof userMissionReviewIn
   name: 'user-missions',
   model: UserMissionModel,
   updateSchema: userMissionReviewInput,
+  updateAction: 'review',
   searchReferences: {
     user: playerIdsMatching,
     mission: missionIdsMatching,

@@ -172,7 +172,7 @@ export async function requestWithdrawal({ userId, coinId, amount, idempotencyKey
   const coin = await findGiftCoin(coinId);
   if (!coin) throw new AppError('NOT_FOUND');
   if (!coin.enabled || !coin.withdrawEnabled) throw new AppError('WITHDRAW_DISABLED');
-  if (!fitsDecimals(amount, coin.decimals)) throw badInput({ amount: `At most ${Math.min(coin.decimals, 6)} decimals for ${coin.symbol}` });
+  if (!fitsDecimals(amount, coin.decimals)) throw badInput({ amount: `At most ${Math.min(coin.decimals, MONEY_DECIMALS)} decimals for ${coin.symbol}` });
   const wallet = await currentWallet(userId);
   if (!wallet) throw new AppError('WALLET_REQUIRED');
 

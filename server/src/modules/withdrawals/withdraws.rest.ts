@@ -64,6 +64,7 @@ export const withdrawsResource: ResourceDefinition<typeof withdrawalReviewInput>
   name: 'withdraws',
   model: WithdrawalModel,
   updateSchema: withdrawalReviewInput,
+  updateAction: 'review',
   searchFields: ['address', 'txHash'],
   searchReferences: { user: playerIdsMatching },
   filters: { status: 'equals', user: 'objectId', coin: 'objectId' },
