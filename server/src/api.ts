@@ -2,6 +2,8 @@
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import type { dashboardFigures } from './modules/dashboard/dashboard.service';
 import type { treasury } from './modules/withdrawals/payouts.service';
+import type { presentForConsole as presentWithdrawal } from './modules/withdrawals/withdrawals.service';
+import type { presentCoinFigures } from './modules/users/users.service';
 import type { AppRouter } from './trpc/root';
 
 export type { AppRouter };
@@ -14,3 +16,11 @@ export type DashboardFigures = Awaited<ReturnType<typeof dashboardFigures>>;
 export type CoinAmount = NonNullable<DashboardFigures['coinsIssued']>[number];
 /** GET /api/admin/treasury: the hot wallet, per-coin balances and caps, what is owed and the batches in flight. */
 export type Treasury = Awaited<ReturnType<typeof treasury>>;
+
+/** What JSON makes of a presenter's value: dates arrive as strings. */
+type Json<T> = T extends Date ? string : T extends (infer U)[] ? Json<U>[] : T extends object ? { [K in keyof T]: Json<T[K]> } : T;
+
+/** GET /api/admin/withdraws and /withdraws/:id: one withdrawal as the console lists and shows it. */
+export type WithdrawRecord = Json<ReturnType<typeof presentWithdrawal>>;
+/** One coin's figures on a player's page (GET /api/admin/users/:id, `coins`). */
+export type CoinFigures = Json<ReturnType<typeof presentCoinFigures>>;

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import type { CoinFigures } from '@gift/server';
 import {
   ArrayField,
   BooleanField,
@@ -37,16 +38,6 @@ function UserShowActions() {
   );
 }
 
-interface CoinFigures {
-  id: string;
-  coin: string;
-  symbol: string;
-  balance: string;
-  rewards: string;
-  earned: string;
-  withdrawn: string;
-  gifts: string;
-}
 interface LedgerRow {
   id: string;
   amount: string;

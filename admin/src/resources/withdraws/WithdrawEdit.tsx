@@ -14,6 +14,7 @@ import {
 } from 'react-admin';
 import { Link as MuiLink, Stack } from '@mui/material';
 import { withdrawalReviewInput } from '@gift/shared';
+import type { WithdrawRecord } from '@gift/server';
 import { schemaResolver } from '../../forms/schemaResolver';
 import { EditActions, SaveOnlyToolbar } from '../sharedInputs';
 import { WITHDRAWAL_STATUS_CHOICES } from './statuses';
@@ -23,13 +24,6 @@ const DECISIONS = [
   { id: 'done', name: 'Done (paid by hand: its transaction hash is checked on chain)' },
   { id: 'rejected', name: 'Reject (the amount goes back to the player)' },
 ];
-
-interface WithdrawRecord {
-  id: string;
-  status: string;
-  amount: string;
-  coinSymbol?: string;
-}
 
 const wrap = { wordBreak: 'break-all' } as const;
 
@@ -71,7 +65,7 @@ function DecisionOrRecord() {
           <TextField source="txHash" emptyText="—" sx={wrap} />
         </Labeled>
         <Labeled>
-          <FunctionField<WithdrawRecord & { explorerUrl?: string }>
+          <FunctionField<WithdrawRecord>
             source="explorerUrl"
             render={(r) =>
               r.explorerUrl ? (

@@ -17,23 +17,13 @@ import {
   TextField,
   useBasename,
 } from 'react-admin';
+import type { WithdrawRecord } from '@gift/server';
 import { CountedTabs } from '../../lists/CountedTabs';
 import { ShortText } from '../../lists/ShortText';
 import { useIsSmall } from '../../layout/useIsSmall';
 import { WITHDRAWAL_STATUS_CHOICES, withdrawalStatusLabel } from './statuses';
 
-interface WithdrawRow {
-  id: string;
-  userName?: string;
-  username?: string;
-  amount: string;
-  coinSymbol?: string;
-  status: string;
-  address: string;
-  txHash: string;
-  createdAt: string;
-  processedAt: string | null;
-}
+type WithdrawRow = WithdrawRecord;
 
 const PENDING = { status: 'pending' };
 const IN_PAYOUT = { status: ['approved', 'sending'] };

@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { balanceAdjustmentInput, userUpdateInput } from '@gift/shared';
 import { validate, type ResourceDefinition } from '../../rest/resource';
 import { adjustBalance } from './balanceAdjustment.service';
-import { moneyByCoin } from './users.service';
+import { moneyByCoin, presentCoinFigures } from './users.service';
 import { UserModel } from './user.model';
 
 function adjustmentRoutes(router: Router) {
@@ -32,11 +32,7 @@ export const usersResource: ResourceDefinition<typeof userUpdateInput> = {
     const user = doc as { _id: unknown; toJSON: () => Record<string, unknown> };
     return {
       ...user.toJSON(),
-      coins: (await moneyByCoin(String(user._id), { everyEnabledCoin: false })).map(({ coinId, icon: _icon, ...figures }) => ({
-        id: coinId,
-        coin: coinId,
-        ...figures,
-      })),
+      coins: (await moneyByCoin(String(user._id), { everyEnabledCoin: false })).map(presentCoinFigures),
     };
   },
   update: (id, input) => {

@@ -242,3 +242,8 @@ export async function updateSettings(user: UserDocument, settings: { language?: 
   const updated = await UserModel.findOneAndUpdate({ _id: user._id }, { $set: { ...changes, updatedAt: now } }, { returnDocument: 'after', timestamps: false });
   return { language: updated!.language, theme: updated!.theme };
 }
+
+/** One coin's row on the player's page in the console: balance, rewards, earned, withdrawn and gifts. */
+export function presentCoinFigures({ coinId, icon: _icon, ...figures }: Awaited<ReturnType<typeof moneyByCoin>>[number]) {
+  return { id: coinId, coin: coinId, ...figures };
+}
