@@ -26,7 +26,7 @@ import {
 } from './chainPayments';
 import { PayoutBatchModel, UsedTxHashModel } from './payoutBatch.model';
 import { WithdrawalModel } from './withdrawal.model';
-import { finishWithdrawal, processWithdrawal, takeAmount } from './withdrawals.service';
+import { ensureAmountTaken, finishWithdrawal, processWithdrawal, type DecisionRequest } from './withdrawals.service';
 
 type WithdrawalDocument = ReturnType<(typeof WithdrawalModel)['hydrate']>;
 type Coin = NonNullable<Awaited<ReturnType<typeof findGiftCoin>>>;
@@ -152,17 +152,7 @@ export type WithdrawalDecision = { status: 'done'; txHash: string } | { status: 
  * An operator's decision from the console: paid by hand (the hash is checked on chain first, and a hash pays
  * one withdrawal only), approved for the hot wallet, or rejected (refunded).
  */
-export async function decideWithdrawal({
-  withdrawalId,
-  review,
-  accountId,
-  now,
-}: {
-  withdrawalId: string;
-  review: WithdrawalDecision;
-  accountId: Id;
-  now: Date;
-}) {
+export async function decideWithdrawal({ withdrawalId, review, accountId, now }: DecisionRequest<WithdrawalDecision>) {
   const withdrawal = await WithdrawalModel.findById(withdrawalId);
   if (!withdrawal) throw new AppError('NOT_FOUND');
   if (review.status === 'approved') return approveWithdrawal(withdrawal, accountId, now);
@@ -170,10 +160,7 @@ export async function decideWithdrawal({
 
   if (!['pending', 'approved'].includes(withdrawal.status)) throw new AppError('WITHDRAWAL_PROCESSED');
   // never check (nor mark paid) what was never taken from the balance: INSUFFICIENT_BALANCE, and it stays pending
-  if (withdrawal.amountTaken !== true) {
-    await takeAmount(withdrawal);
-    await WithdrawalModel.updateOne({ _id: withdrawal._id, amountTaken: { $ne: true } }, { $set: { amountTaken: true } });
-  }
+  await ensureAmountTaken(withdrawal);
   const coin = await findGiftCoin(withdrawal.coin);
   if (!coin) throw new AppError('NOT_FOUND');
   const hash = await checkManualPayment(withdrawal, coin, review.txHash).catch(async (error: unknown) => {
@@ -216,10 +203,7 @@ async function approveWithdrawal(given: WithdrawalDocument, accountId: Id, now: 
     throw error;
   }
   if (withdrawal.status !== 'pending') throw new AppError('WITHDRAWAL_PROCESSED');
-  if (withdrawal.amountTaken !== true) {
-    await takeAmount(withdrawal);
-    await WithdrawalModel.updateOne({ _id: withdrawal._id, amountTaken: { $ne: true } }, { $set: { amountTaken: true } });
-  }
+  await ensureAmountTaken(withdrawal);
   const coin = await findGiftCoin(withdrawal.coin, { symbol: 1, payoutApprovalAbove: 1 });
   const threshold = BigInt((coin?.payoutApprovalAbove as number | undefined) ?? 0);
   if (threshold > 0n && BigInt(withdrawal.amount) > threshold) {

@@ -47,7 +47,7 @@ function isInsufficient(error: unknown): boolean {
 }
 
 /** Takes the withdrawn amount from the balance; once per withdrawal however often it is called. */
-export function takeAmount(withdrawal: WithdrawalDocument) {
+function takeAmount(withdrawal: WithdrawalDocument) {
   return postEntry({
     userId: withdrawal.user,
     coinId: withdrawal.coin,
@@ -57,6 +57,21 @@ export function takeAmount(withdrawal: WithdrawalDocument) {
     refId: String(withdrawal._id),
     idempotencyKey: `withdraw:${withdrawal._id}`,
   });
+}
+
+/** Takes a request's amount if it was not taken yet, and marks it taken; INSUFFICIENT_BALANCE when the balance cannot cover it. */
+export async function ensureAmountTaken(withdrawal: WithdrawalDocument) {
+  if (withdrawal.amountTaken === true) return;
+  await takeAmount(withdrawal);
+  await WithdrawalModel.updateOne({ _id: withdrawal._id, amountTaken: { $ne: true } }, { $set: { amountTaken: true } });
+}
+
+/** An operator's decision on one withdrawal, as both doors pass it. */
+export interface DecisionRequest<Review> {
+  withdrawalId: string;
+  review: Review;
+  accountId: Id;
+  now: Date;
 }
 
 /**
@@ -255,25 +270,12 @@ export async function withdrawalHistory(userId: Id, { page, pageSize }: { page: 
  * decision is recorded first, unsettled; `finishWithdrawal` then refunds a rejection and tells the player,
  * whichever caller gets there (this one, a repeated click, or the recovery sweep after a crash).
  */
-export async function processWithdrawal({
-  withdrawalId,
-  review,
-  accountId,
-  now,
-}: {
-  withdrawalId: string;
-  review: WithdrawalReview;
-  accountId: Id;
-  now: Date;
-}) {
+export async function processWithdrawal({ withdrawalId, review, accountId, now }: DecisionRequest<WithdrawalReview>) {
   const withdrawal = await WithdrawalModel.findById(withdrawalId);
   if (!withdrawal) throw new AppError('NOT_FOUND');
   // never mark paid what was never taken from the balance
   // (INSUFFICIENT_BALANCE, and it stays pending for the operator to reject)
-  if (review.status === 'done' && withdrawal.status === 'pending') {
-    await takeAmount(withdrawal);
-    await WithdrawalModel.updateOne({ _id: withdrawal._id, amountTaken: { $ne: true } }, { $set: { amountTaken: true } });
-  }
+  if (review.status === 'done' && withdrawal.status === 'pending') await ensureAmountTaken(withdrawal);
 
   const processedBy = objectId(accountId);
   const decision =
