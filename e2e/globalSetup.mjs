@@ -4,6 +4,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import serverGlobalSetup from '../server/test/globalSetup.mjs';
+import { CHROMIUM } from './chromium.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -37,7 +38,7 @@ function succeeds(command, args) {
  * as `.ci/run` does (as root, or with password-less sudo); anywhere else they stop with how to get one.
  */
 function ensureChromium() {
-  const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  const chromium = CHROMIUM;
   if (existsSync(chromium)) return;
   const how = 'install it ("sudo apt-get install -y chromium" on Debian or Ubuntu), or set CHROMIUM_PATH to a Chromium or Chrome binary';
   if (process.env.CHROMIUM_PATH) throw new Error(`CHROMIUM_PATH is ${chromium}, which does not exist: ${how}.`);

@@ -5,24 +5,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import { CHROMIUM, CHROMIUM_FLAGS } from './chromium.mjs';
 import { startServedProduct } from './servedProduct.mjs';
 
-const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const chromePath = process.env.CHROME_PATH ?? CHROMIUM;
 const product = await startServedProduct();
 const profile = mkdtempSync(path.join(tmpdir(), 'gift-lighthouse-'));
 const chrome = await chromeLauncher.launch({
   chromePath,
   userDataDir: profile,
-  chromeFlags: [
-    '--headless=new',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
+  chromeFlags: ['--headless=new', ...CHROMIUM_FLAGS],
 });
 try {
   const result = await lighthouse(`${product.base}/`, {

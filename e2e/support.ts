@@ -10,18 +10,7 @@ import { createApp } from '../server/src/app';
 import { loadEnv, type Env } from '../server/src/env';
 import { silentLogger } from '../server/test/helpers';
 import { signInitData, type LaunchToSign } from '../server/test/telegram';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-// Chromium must not reach for the internet (there is none here, and tests must not depend on it)
-const CHROMIUM_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { CHROMIUM, CHROMIUM_FLAGS } from './chromium.mjs';
 
 /** Where every browser test writes its screenshots (the README names this folder). */
 const SCREENSHOTS = process.env.E2E_SCREENSHOTS ?? path.resolve(__dirname, '..', 'screenshots');
