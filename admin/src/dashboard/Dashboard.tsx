@@ -1,4 +1,5 @@
-import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Box, Card, CardContent, Typography } from '@mui/material';
 import { Link } from 'react-router';
 import { Title, useBasename, useTranslate } from 'react-admin';
@@ -8,22 +9,11 @@ import type { CoinAmount, DashboardFigures } from '@gift/server';
 // the chart library is most of the console's weight: it loads with the dashboard's figures, not with the console
 const TrendChart = lazy(() => import('./TrendChart').then((module) => ({ default: module.TrendChart })));
 
-/** The dashboard's one call: GET /api/admin/dashboard. */
+/** The dashboard's one call, GET /api/admin/dashboard, through react-admin's query client (cached, retried, refetched on focus). */
 function useDashboard() {
   const dataProvider = useConsoleCalls();
-  const [figures, setFigures] = useState<DashboardFigures | null>(null);
-  const [failed, setFailed] = useState(false);
-  useEffect(() => {
-    let live = true;
-    dataProvider.getDashboard().then(
-      (answer) => live && setFigures(answer as DashboardFigures),
-      () => live && setFailed(true),
-    );
-    return () => {
-      live = false;
-    };
-  }, [dataProvider]);
-  return { figures, failed };
+  const { data, isError } = useQuery({ queryKey: ['dashboard'], queryFn: async () => (await dataProvider.getDashboard()) as DashboardFigures });
+  return { figures: data ?? null, failed: isError };
 }
 
 const perCoin = (rows: CoinAmount[]) => (rows.length ? rows.map((r) => `${r.amount} ${r.symbol}`).join(' · ') : '0');
