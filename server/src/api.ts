@@ -4,6 +4,7 @@ import type { dashboardFigures } from './modules/dashboard/dashboard.service';
 import type { treasury } from './modules/withdrawals/payouts.service';
 import type { presentForConsole as presentWithdrawal } from './modules/withdrawals/withdrawals.service';
 import type { presentCoinFigures } from './modules/users/users.service';
+import type { presentLedgerEntry } from './modules/ledger/ledger.service';
 import type { AppRouter } from './trpc/root';
 
 export type { AppRouter };
@@ -24,3 +25,5 @@ type Json<T> = T extends Date ? string : T extends (infer U)[] ? Json<U>[] : T e
 export type WithdrawRecord = Json<ReturnType<typeof presentWithdrawal>>;
 /** One coin's figures on a player's page (GET /api/admin/users/:id, `coins`). */
 export type CoinFigures = Json<ReturnType<typeof presentCoinFigures>>;
+/** GET /api/admin/ledger-entries: one posted entry on a player's page. */
+export type LedgerRow = Json<ReturnType<typeof presentLedgerEntry>>;

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { CoinFigures } from '@gift/server';
+import type { CoinFigures, LedgerRow } from '@gift/server';
 import {
   ArrayField,
   BooleanField,
@@ -38,15 +38,6 @@ function UserShowActions() {
   );
 }
 
-interface LedgerRow {
-  id: string;
-  amount: string;
-  reason: string;
-  note: string;
-  operator: string;
-  idempotencyKey: string;
-  createdAt: string;
-}
 interface Row {
   id: string;
   [field: string]: unknown;

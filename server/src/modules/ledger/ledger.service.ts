@@ -1,5 +1,5 @@
 import type { Types } from 'mongoose';
-import { microsToStored, type LedgerReason } from '@gift/shared';
+import { fromMicros, microsToStored, type LedgerReason } from '@gift/shared';
 import { AppError } from '../../lib/errors';
 import { isDuplicateKey } from '../../db/mongoErrors';
 import { objectId, type Id } from '../../db/ids';
@@ -273,3 +273,25 @@ export function entryWithKey(idempotencyKey: string) {
 }
 
 registerCoinUse({ order: 1, count: countBalancesInCoin, describe: (count) => plural(count, 'balance') });
+
+/** One posted entry as the console lists it on a player's page: signed amount, why, where from, and the operator who made it. */
+export function presentLedgerEntry(doc: unknown) {
+  const entry = doc as EntryDocument & { createdBy?: { _id: Types.ObjectId; username?: string } | Types.ObjectId | null };
+  const operator = entry.createdBy && 'username' in entry.createdBy ? entry.createdBy : null;
+  return {
+    id: String(entry._id),
+    user: String(entry.user),
+    coin: String(entry.coin),
+    amount: fromMicros(entry.amount),
+    reason: entry.reason,
+    refType: entry.refType,
+    refId: entry.refId,
+    note: entry.note,
+    idempotencyKey: entry.idempotencyKey,
+    state: entry.state,
+    createdBy: entry.createdBy ? String(operator ? operator._id : entry.createdBy) : null,
+    operator: operator?.username ?? '',
+    createdAt: entry.createdAt,
+    postedAt: entry.postedAt,
+  };
+}

@@ -1,8 +1,6 @@
-import type { Types } from 'mongoose';
 import type { ResourceDefinition } from '../../rest/resource';
 import { LedgerEntryModel } from './ledger.models';
-
-type WithOperator = { toJSON: () => Record<string, unknown>; createdBy?: { _id: Types.ObjectId; username?: string } | null };
+import { presentLedgerEntry } from './ledger.service';
 
 /** Every posted ledger entry, filtered by player on the player's page; the operator who made it is named. */
 export const ledgerEntriesResource: ResourceDefinition = {
@@ -15,9 +13,5 @@ export const ledgerEntriesResource: ResourceDefinition = {
   sortable: ['amount', 'reason'],
   canDelete: false,
   populate: [{ path: 'createdBy', select: 'username' }],
-  present: (doc) => {
-    const entry = doc as WithOperator;
-    const { createdBy } = entry;
-    return { ...entry.toJSON(), createdBy: createdBy ? String(createdBy._id) : null, operator: createdBy?.username ?? '' };
-  },
+  present: presentLedgerEntry,
 };
