@@ -5,6 +5,7 @@ import type { treasury } from './modules/withdrawals/payouts.service';
 import type { presentForConsole as presentWithdrawal } from './modules/withdrawals/withdrawals.service';
 import type { presentCoinFigures } from './modules/users/users.service';
 import type { presentLedgerEntry } from './modules/ledger/ledger.service';
+import type { presentProgress } from './modules/missions/userMissions.service';
 import type { AppRouter } from './trpc/root';
 
 export type { AppRouter };
@@ -27,3 +28,5 @@ export type WithdrawRecord = Json<ReturnType<typeof presentWithdrawal>>;
 export type CoinFigures = Json<ReturnType<typeof presentCoinFigures>>;
 /** GET /api/admin/ledger-entries: one posted entry on a player's page. */
 export type LedgerRow = Json<ReturnType<typeof presentLedgerEntry>>;
+/** GET /api/admin/user-missions and /user-missions/:id: a player's progress on one mission, as reviews show it. */
+export type ProgressRecord = Json<ReturnType<typeof presentProgress>>;

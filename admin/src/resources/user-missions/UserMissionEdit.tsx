@@ -17,18 +17,12 @@ import { userMissionReviewInput } from '@gift/shared';
 import { schemaResolver } from '../../forms/schemaResolver';
 import { EditActions, SaveOnlyToolbar } from '../sharedInputs';
 import { USER_MISSION_STATUS_CHOICES } from './statuses';
+import type { ProgressRecord } from '@gift/server';
 
 const REVIEW_CHOICES = [
   { id: 'done', name: 'Approve (credits the reward)' },
   { id: 'rejected', name: 'Reject' },
 ];
-
-interface ProgressRecord {
-  id: string;
-  status: string;
-  reward: string;
-  coinSymbol?: string;
-}
 
 function ProgressFacts() {
   return (

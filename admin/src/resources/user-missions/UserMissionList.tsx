@@ -5,14 +5,9 @@ import { CountedTabs } from '../../lists/CountedTabs';
 import { useIsSmall } from '../../layout/useIsSmall';
 import { BulkApproveButton, BulkRejectButton } from './BulkReviewButtons';
 import { USER_MISSION_STATUS_CHOICES, userMissionStatusLabel } from './statuses';
+import type { ProgressRecord } from '@gift/server';
 
-interface UserMissionRow {
-  id: string;
-  status: string;
-  reward: string;
-  coinSymbol: string;
-  createdAt: string;
-}
+type UserMissionRow = ProgressRecord;
 
 const TAB_ORDER = ['pending', 'done', 'rejected', 'started'] as const;
 

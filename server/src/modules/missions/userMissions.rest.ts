@@ -1,11 +1,11 @@
 import { userMissionBulkReviewInput, userMissionReviewInput } from '@gift/shared';
 import type { Router } from 'express';
-import type { Types } from 'mongoose';
 import { validate, type ResourceDefinition } from '../../rest/resource';
 import { recordAudit } from '../audit/audit.service';
 import { playerIdsMatching } from '../users/players.service';
 import { UserMissionModel } from './mission.models';
 import { missionIdsMatching, reviewUserMission } from './missions.service';
+import { presentProgress } from './userMissions.service';
 
 /** One review decision per record, each through the same service call as a single review, each audited. */
 function bulkReviewRoute(router: Router) {
@@ -47,18 +47,6 @@ export const userMissionsResource: ResourceDefinition<typeof userMissionReviewIn
     { path: 'coin', select: 'symbol' },
     { path: 'reviewedBy', select: 'username' },
   ],
-  present: (doc) => {
-    // populated: a document; its target deleted: the bare ObjectId, whose `_id` (a mongoose getter) is itself
-    type Named = { _id: Types.ObjectId; symbol?: string; username?: string } | null | undefined;
-    const progress = doc as { toJSON: () => Record<string, unknown>; coin?: Named; reviewedBy?: Named };
-    const idOf = (ref: Named) => (ref ? String(ref._id) : null);
-    return {
-      ...progress.toJSON(),
-      coin: idOf(progress.coin),
-      coinSymbol: progress.coin?.symbol ?? '',
-      reviewedBy: idOf(progress.reviewedBy),
-      reviewerName: progress.reviewedBy?.username ?? '',
-    };
-  },
+  present: presentProgress,
   update: (id, review, req) => reviewUserMission(id, review, req.account!.id, new Date()),
 };

@@ -1,0 +1,32 @@
+import type { Types } from 'mongoose';
+import { fromMicros } from '@gift/shared';
+import type { UserMissionModel } from './mission.models';
+
+type ProgressDocument = ReturnType<(typeof UserMissionModel)['hydrate']>;
+/** Populated: a document; its target deleted: the bare ObjectId, whose `_id` (a mongoose getter) is itself. */
+type Named = { _id: Types.ObjectId; symbol?: string; username?: string } | null | undefined;
+
+/** A player's progress on one mission as the console lists and reviews it: the reward with its coin, and who reviewed it. */
+export function presentProgress(doc: unknown) {
+  const progress = doc as ProgressDocument;
+  const { coin, reviewedBy } = doc as { coin?: Named; reviewedBy?: Named };
+  const idOf = (ref: Named) => (ref ? String(ref._id) : null);
+  return {
+    id: String(progress._id),
+    user: String(progress.user),
+    mission: String(progress.mission),
+    category: String(progress.category),
+    status: progress.status,
+    startedAt: progress.startedAt,
+    claimedAt: progress.claimedAt,
+    doneAt: progress.doneAt,
+    reward: fromMicros(progress.reward as number),
+    coin: idOf(coin),
+    coinSymbol: coin?.symbol ?? '',
+    rejectReason: progress.rejectReason,
+    reviewedBy: idOf(reviewedBy),
+    reviewerName: reviewedBy?.username ?? '',
+    createdAt: progress.createdAt,
+    updatedAt: progress.updatedAt,
+  };
+}
