@@ -39,10 +39,10 @@ export type FaultPoint = (typeof FAULT_POINTS)[number];
 
 /**
  * Points where in-process tests interleave a concurrent caller (never killed at by the crash test): a refusal
- * of a debit the balance did not cover, just before and just after it removes the entry, and a stake
- * removed because its debit was refused.
+ * of a debit the balance did not cover, just before and just after it removes the entry, a stake
+ * removed because its debit was refused, and a payout round between claiming its withdrawals and signing.
  */
-type RacePoint = 'ledger:refusing' | 'ledger:refused' | 'stake:undone';
+type RacePoint = 'ledger:refusing' | 'ledger:refused' | 'stake:undone' | 'payout:claimed';
 
 /** The steps of an automated payout, walked by the payout crash test (they need a chain, which the money crash test has not). */
 type PayoutFaultPoint = 'payout:after-record' | 'payout:after-send' | 'payout:before-confirm';

@@ -2,8 +2,8 @@ import { model, Schema } from 'mongoose';
 import { applyConventions, schemaOptions } from '../../db/schemaKit';
 
 /**
- * One signed external message of the hot wallet, carrying up to 255 payouts. It is recorded before it is
- * sent and re-sent unchanged until it lands or provably expires (the chain's time passed `validUntil`, or the
+ * One signed external message of the hot wallet, carrying up to 255 payouts. It is recorded before its withdrawals
+ * are claimed, signed before it is sent, and re-sent unchanged until it lands or provably expires (the chain's time passed `validUntil`, or the
  * wallet's seqno moved past it, and it is not among the wallet's transactions).
  */
 const payoutBatchSchema = applyConventions(
@@ -14,14 +14,17 @@ const payoutBatchSchema = applyConventions(
       /** Unix seconds of chain time after which the wallet refuses the message. */
       validUntil: { type: Number, required: true },
       /** The external message (a BoC, base64), exactly as signed. */
-      message: { type: String, required: true },
+      message: { type: String, default: '' },
       /** Hash of the signed body: the wallet transaction whose inbound message has it is this batch's. */
-      bodyHash: { type: String, required: true },
+      bodyHash: { type: String, default: '' },
       /** The wallet's last transaction when the batch was signed: its own transaction can only come after. */
       afterLt: { type: String, default: '0' },
       withdrawals: { type: [Schema.Types.ObjectId], default: [] },
-      /** signed → sent → landed → confirmed; or expired (its withdrawals went back to the queue). */
-      state: { type: String, enum: ['signed', 'sent', 'landed', 'confirmed', 'expired'], default: 'signed' },
+      /**
+       * claiming (recorded before its withdrawals are claimed, not signed yet) → signed → sent → landed → confirmed;
+       * or expired: never signed, or provably never landing (its withdrawals went back to the queue).
+       */
+      state: { type: String, enum: ['claiming', 'signed', 'sent', 'landed', 'confirmed', 'expired'], default: 'claiming' },
       sends: { type: Number, default: 0 },
       /** The wallet transaction that carried it (hex hash, and lt). */
       txHash: { type: String, default: '' },

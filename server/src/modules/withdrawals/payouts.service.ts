@@ -280,8 +280,8 @@ export async function runPayoutRound({ logger }: { logger?: Logger } = {}): Prom
   const runtime = payoutRuntime();
   if (!runtime?.hotWallet) return report;
   try {
-    // withdrawals claimed for a batch that was never recorded (a crash between the two writes) go back to the queue
-    await requeueOrphans();
+    // what a round that died before signing had claimed goes back to the queue
+    await releaseUnsent();
     const open = await PayoutBatchModel.find({ state: { $in: ['signed', 'sent', 'landed'] } }).sort({ createdAt: 1 });
     for (const batch of open) await advanceBatch(runtime, batch, report);
     if (open.some((batch) => batch.state === 'signed' || batch.state === 'sent')) return report;
@@ -302,15 +302,26 @@ export async function runPayoutRound({ logger }: { logger?: Logger } = {}): Prom
   return report;
 }
 
-async function requeueOrphans() {
+/**
+ * What a round that died (or stalled past its lease) left unsent goes back to the queue. With the lease, no other
+ * round runs now: a batch still claiming was never signed, so nothing of it can land; a withdrawal on its way in a
+ * batch that is not signed, sent, landed or confirmed was never sent. A stalled round that wakes up after this
+ * finds its batch expired and sends nothing (its signing is conditional on the batch still claiming).
+ */
+async function releaseUnsent() {
+  await PayoutBatchModel.updateMany({ state: 'claiming' }, { $set: { state: 'expired', finishedAt: new Date() } });
   const claimed = await WithdrawalModel.find({ status: 'sending' }, { payout: 1 }).lean();
-  const batchIds = [...new Set(claimed.map((w) => String(w.payout?.batch)))];
-  if (!batchIds.length) return;
-  const existing = new Set((await PayoutBatchModel.find({ _id: { $in: batchIds } }, { _id: 1 }).lean()).map((b) => String(b._id)));
-  const orphaned = batchIds.filter((id) => id !== 'null' && id !== 'undefined' && !existing.has(id));
-  if (orphaned.length) {
+  const batchIds = [...new Set(claimed.flatMap((w) => (w.payout?.batch ? [String(w.payout.batch)] : [])))];
+  const live = new Set(
+    (await PayoutBatchModel.find({ _id: { $in: batchIds }, state: { $in: ['signed', 'sent', 'landed', 'confirmed'] } }, { _id: 1 }).lean()).map((b) =>
+      String(b._id),
+    ),
+  );
+  const dead = batchIds.filter((id) => !live.has(id));
+  const unbatched = claimed.filter((w) => !w.payout?.batch).map((w) => w._id);
+  if (dead.length || unbatched.length) {
     await WithdrawalModel.updateMany(
-      { status: 'sending', 'payout.batch': { $in: orphaned.map((id) => objectId(id)) } },
+      { status: 'sending', $or: [{ 'payout.batch': { $in: dead.map((id) => objectId(id)) } }, { _id: { $in: unbatched } }] },
       { $set: { status: 'approved', 'payout.batch': null, 'payout.state': '', 'payout.batchedAt': null } },
     );
   }
@@ -365,9 +376,19 @@ async function sendNextBatch(runtime: PayoutRuntime, report: PayoutRoundReport, 
   const seqnoItem = account.state === 'active' ? (await runtime.chain.runGetMethod(hot.contract.address, 'seqno'))[0] : undefined;
   const seqno = seqnoItem?.type === 'int' ? Number(seqnoItem.value) : 0;
   const batchId = new Types.ObjectId();
-  // claim first, record second: a claimed withdrawal whose batch was never recorded goes back to the queue,
-  // while a recorded batch only ever holds withdrawals that nobody can reject any more
+  const validUntil = account.chainTime + BATCH_TTL_SECONDS;
   const ids = planned.map((plan) => plan.withdrawal._id);
+  // recorded first, then its withdrawals claimed, then signed: a round that dies in between leaves a batch still
+  // claiming, which the next round expires and whose withdrawals it queues again (releaseUnsent)
+  await PayoutBatchModel.create({
+    _id: batchId,
+    wallet: hot.contract.address.toRawString(),
+    seqno,
+    validUntil,
+    afterLt: account.lastTransaction?.lt ?? '0',
+    withdrawals: ids,
+    state: 'claiming',
+  });
   await WithdrawalModel.updateMany(
     { _id: { $in: ids }, status: 'approved' },
     { $set: { status: 'sending', 'payout.batch': batchId, 'payout.state': 'in-batch', 'payout.batchedAt': new Date() } },
@@ -376,14 +397,17 @@ async function sendNextBatch(runtime: PayoutRuntime, report: PayoutRoundReport, 
     (await WithdrawalModel.find({ _id: { $in: ids }, status: 'sending', 'payout.batch': batchId }, { _id: 1 }).lean()).map((w) => String(w._id)),
   );
   const messages = planned.filter((plan) => claimed.has(String(plan.withdrawal._id)));
-  if (!messages.length) return;
+  await faultPoint('payout:claimed');
   for (const plan of messages) {
     await WithdrawalModel.updateOne(
       { _id: plan.withdrawal._id },
       { $set: { 'payout.bodyHash': plan.message.body.hash().toString('hex'), 'payout.queryId': String(queryIdOf(plan.withdrawal._id)) } },
     );
   }
-  const validUntil = account.chainTime + BATCH_TTL_SECONDS;
+  if (!messages.length) {
+    await PayoutBatchModel.updateOne({ _id: batchId, state: 'claiming' }, { $set: { state: 'expired', finishedAt: new Date() } });
+    return;
+  }
   const body = hot.contract.createTransfer({
     seqno,
     secretKey: hot.secretKey,
@@ -394,17 +418,20 @@ async function sendNextBatch(runtime: PayoutRuntime, report: PayoutRoundReport, 
   const message = beginCell()
     .store(storeMessage(external({ to: hot.contract.address, init: account.state === 'active' ? undefined : hot.contract.init, body })))
     .endCell();
-  const batch = await PayoutBatchModel.create({
-    _id: batchId,
-    wallet: hot.contract.address.toRawString(),
-    seqno,
-    validUntil,
-    message: message.toBoc().toString('base64'),
-    bodyHash: body.hash().toString('hex'),
-    afterLt: account.lastTransaction?.lt ?? '0',
-    withdrawals: messages.map((plan) => plan.withdrawal._id),
-    state: 'signed',
-  });
+  const batch = await PayoutBatchModel.findOneAndUpdate(
+    { _id: batchId, state: 'claiming' },
+    {
+      $set: {
+        message: message.toBoc().toString('base64'),
+        bodyHash: body.hash().toString('hex'),
+        withdrawals: messages.map((plan) => plan.withdrawal._id),
+        state: 'signed',
+      },
+    },
+    { returnDocument: 'after' },
+  );
+  // released by another round while this one stalled past its lease: nothing was sent, and nothing will be
+  if (!batch) return;
   await faultPoint('payout:after-record');
   report.batched += messages.length;
   await sendBatch(runtime, batch);

@@ -278,6 +278,32 @@ describe('automated payouts from the hot wallet', () => {
     await api.put(`/withdraws/${over.withdrawal.id}`, { status: 'rejected', rejectReason: 'Over the cap' }).expect(200);
   });
 
+  it('never pays twice when a round stalls past its lease between claiming and signing, and another one takes over', async () => {
+    const coin = await tonCoin();
+    const all = await Promise.all(Array.from({ length: 3 }, () => withdrawalOf(coin, '1.5')));
+    for (const { withdrawal } of all) await api.put(`/withdraws/${withdrawal.id}`, { status: 'approved' }).expect(200);
+    let tookOver = false;
+    onFault(async (point) => {
+      if (point !== 'payout:claimed' || tookOver) return;
+      tookOver = true;
+      // the other instance's round: it finds this round's batch still claiming, releases it, and pays
+      await runPayoutRound();
+      await runPayoutRound();
+    });
+    await runPayoutRound();
+    onFault(null);
+    await payoutRounds();
+    const batches = await PayoutBatchModel.find({ withdrawals: { $in: all.map((a) => a.withdrawal.id) } })
+      .sort({ createdAt: 1 })
+      .lean();
+    expect(batches.map((b) => b.state)).toEqual(['expired', 'confirmed']);
+    expect(batches[0]!.message).toBe('');
+    for (const { address, withdrawal } of all) {
+      expect(await received(address)).toBe(toNano('1.5'));
+      expect((await WithdrawalModel.findById(withdrawal.id).lean())?.status).toBe('done');
+    }
+  });
+
   it('two instances sharing the database pay 100 approved withdrawals, each exactly once', async () => {
     const coin = await tonCoin();
     const all = await Promise.all(Array.from({ length: 100 }, () => withdrawalOf(coin, '0.5')));
