@@ -340,6 +340,7 @@ async function sendNextBatch(runtime: PayoutRuntime, report: PayoutRoundReport, 
   const jettonLeft = new Map<string, bigint>();
   const short: string[] = [];
   const capped = new Set<string>();
+  const unpreparable = new Set<string>();
   for (const withdrawal of queue) {
     const key = String(withdrawal.coin);
     if (!coins.has(key)) coins.set(key, await findGiftCoin(withdrawal.coin));
@@ -351,10 +352,19 @@ async function sendNextBatch(runtime: PayoutRuntime, report: PayoutRoundReport, 
       capped.add(coin.symbol);
       continue;
     }
-    const plan = await planPayout(runtime, withdrawal, coin);
-    if (plan.jetton && !jettonLeft.has(plan.jetton.master)) {
-      const ours = await jettonWalletOf(runtime.chain, Address.parse(plan.jetton.master), hot.contract.address);
-      jettonLeft.set(plan.jetton.master, await runtime.chain.jettonBalance(ours));
+    let plan: Planned;
+    try {
+      plan = await planPayout(runtime, withdrawal, coin);
+      if (plan.jetton && !jettonLeft.has(plan.jetton.master)) {
+        const ours = await jettonWalletOf(runtime.chain, Address.parse(plan.jetton.master), hot.contract.address);
+        jettonLeft.set(plan.jetton.master, await runtime.chain.jettonBalance(ours));
+      }
+    } catch (error) {
+      // one coin the chain cannot answer for (a master that is not there) does not hold up the others
+      if (!(error instanceof ChainUnavailable)) throw error;
+      unpreparable.add(coin.symbol);
+      await WithdrawalModel.updateOne({ _id: withdrawal._id }, { $set: { chainNote: `Could not be prepared for payout: ${error.message}` } });
+      continue;
     }
     const jettonsHere = plan.jetton ? jettonLeft.get(plan.jetton.master)! : 0n;
     if (plan.tonNeeded > tonLeft || (plan.jetton && plan.jetton.amount > jettonsHere)) {
@@ -366,6 +376,7 @@ async function sendNextBatch(runtime: PayoutRuntime, report: PayoutRoundReport, 
     if (plan.jetton) jettonLeft.set(plan.jetton.master, jettonsHere - plan.jetton.amount);
     planned.push(plan);
   }
+  if (unpreparable.size) report.stopped = `Payouts of ${[...unpreparable].join(', ')} could not be prepared: the TON API did not answer for them`;
   if (capped.size) report.stopped = `Today's payout cap is reached for ${[...capped].join(', ')}: the rest waits for tomorrow (UTC)`;
   if (short.length) {
     report.stopped = `The hot wallet cannot cover the next payouts (${[...new Set(short)].join(', ')}): fund it`;

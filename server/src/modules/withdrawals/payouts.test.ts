@@ -304,6 +304,22 @@ describe('automated payouts from the hot wallet', () => {
     }
   });
 
+  it("pays the other coins when one coin's jetton master is not on the chain, and says why that one waits", async () => {
+    const lost = await createCoin({ network: 'jetton', jettonMaster: randomAddress().toString(), decimals: 9, minWithdraw: '0.1' });
+    const stuck = await withdrawalOf(lost, '2');
+    const fine = await withdrawalOf(await tonCoin(), '2');
+    for (const { withdrawal } of [stuck, fine]) await api.put(`/withdraws/${withdrawal.id}`, { status: 'approved' }).expect(200);
+    const report = await runPayoutRound();
+    expect(report).toMatchObject({ batched: 1, stopped: `Payouts of ${lost.symbol} could not be prepared: the TON API did not answer for them` });
+    await payoutRounds(3);
+    expect(await received(fine.address)).toBe(toNano('2'));
+    expect(await WithdrawalModel.findById(stuck.withdrawal.id).lean()).toMatchObject({
+      status: 'approved',
+      chainNote: expect.stringMatching(/could not be prepared/i),
+    });
+    await api.put(`/withdraws/${stuck.withdrawal.id}`, { status: 'rejected', rejectReason: 'Unknown jetton' }).expect(200);
+  });
+
   it('two instances sharing the database pay 100 approved withdrawals, each exactly once', async () => {
     const coin = await tonCoin();
     const all = await Promise.all(Array.from({ length: 100 }, () => withdrawalOf(coin, '0.5')));
