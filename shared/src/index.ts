@@ -1,5 +1,6 @@
 export * from './constants';
 export * from './errors';
+export * from './idempotency';
 export * from './money';
 export * from './schemas/common';
 export * from './schemas/catalog';

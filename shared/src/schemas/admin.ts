@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ADMIN_RESOURCES, LANGUAGES, USER_MISSION_STATUSES, LEDGER_REASONS } from '../constants';
-import { amount, blankable, nonEmpty, nullAsAbsent, objectId, positiveAmount, txHash } from './common';
+import { amount, blankable, idempotencyKey, nonEmpty, nullAsAbsent, objectId, positiveAmount, txHash } from './common';
 import { tonAddress } from './catalog';
 
 export const loginInput = z.object({
@@ -86,7 +86,7 @@ export const balanceAdjustmentInput = z.object({
   direction: z.enum(['credit', 'debit']),
   note: nonEmpty(300),
   /** Client-chosen key so a double-submitted form adjusts once. */
-  idempotencyKey: z.string().trim().min(8).max(100),
+  idempotencyKey,
 });
 
 /** Approve, or reject with the reason the player is shown. */

@@ -58,3 +58,12 @@ export const nonEmpty = (max = 200) => requiredString().trim().min(1, REQUIRED).
 export const txHash = requiredString()
   .trim()
   .regex(/^[0-9a-fA-F]{64}$|^[A-Za-z0-9_+/-]{43}=?$/, 'A transaction hash: 64 hex digits (or 44 base64 characters), as tonviewer shows it');
+
+/** The key a client sends with a money request, the same for every retry of it (see newIdempotencyKey). */
+export const idempotencyKey = z.string().trim().min(8).max(100);
+
+/** One page of a list a player pages through. */
+export const pageInput = z.object({
+  page: z.number().int().min(1).max(10_000).default(1),
+  pageSize: z.number().int().min(1).max(100).default(20),
+});

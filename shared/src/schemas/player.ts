@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LANGUAGES, STAKING_DURATION_KEYS, THEMES } from '../constants';
-import { objectId, positiveAmount } from './common';
+import { idempotencyKey, objectId, pageInput, positiveAmount } from './common';
 import { tonAddress } from './catalog';
 
 export const telegramUsername = z
@@ -41,7 +41,7 @@ export const stakeQuoteInput = z.object({
 });
 export const stakeInput = stakeQuoteInput.extend({
   /** Client-chosen key so a double tap stakes once. */
-  idempotencyKey: z.string().trim().min(8).max(100),
+  idempotencyKey,
 });
 export const stakeRef = z.object({ stakeId: objectId });
 
@@ -66,18 +66,13 @@ export const withdrawInput = z.object({
   coinId: objectId,
   amount: positiveAmount,
   /** Client-chosen key so a double tap withdraws once. */
-  idempotencyKey: z.string().trim().min(8).max(100),
+  idempotencyKey,
 });
 
 export const walletRef = z.object({ address: tonAddress });
 
-export const withdrawalHistoryInput = z.object({
-  page: z.number().int().min(1).max(10_000).default(1),
-  pageSize: z.number().int().min(1).max(100).default(20),
-});
+/** A page of a player's withdrawals. */
+export const withdrawalHistoryInput = pageInput;
 
 /** A page of the friends a player invited. */
-export const friendsInput = z.object({
-  page: z.number().int().min(1).max(10_000).default(1),
-  pageSize: z.number().int().min(1).max(100).default(20),
-});
+export const friendsInput = pageInput;

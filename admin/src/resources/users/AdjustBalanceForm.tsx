@@ -16,6 +16,7 @@ import { useConsoleCalls } from '../../dataProvider';
 import { balanceAdjustmentInput } from '@gift/shared';
 import { schemaResolver } from '../../forms/schemaResolver';
 import { AMOUNT_HELP } from '../sharedInputs';
+import { newIdempotencyKey } from '@gift/shared/idempotency';
 
 const DIRECTIONS = [
   { id: 'credit', name: 'Gift (add to the balance)' },
@@ -23,7 +24,7 @@ const DIRECTIONS = [
 ];
 
 /** A new key per form: pressing Save twice on the same form adjusts once. */
-const freshValues = () => ({ direction: 'credit', amount: '', note: '', coin: null, idempotencyKey: crypto.randomUUID() });
+const freshValues = () => ({ direction: 'credit', amount: '', note: '', coin: null, idempotencyKey: newIdempotencyKey() });
 
 /** A gift or a correction of the player's balance through the ledger, always with a reason; the audit names the operator. */
 export function AdjustBalanceForm() {

@@ -9,13 +9,9 @@ import { NotFoundNotice } from '../../ui/NotFoundNotice';
 import { PageHeader } from '../../ui/PageHeader';
 import { useToast } from '../../ui/toast';
 import { StakePositions } from './components/StakePositions';
+import { newIdempotencyKey } from '@gift/shared/idempotency';
 
 type Offer = RouterOutputs['staking']['offers'][number];
-
-/** A fresh key per stake the player means to make: a double tap or a retry sends the same one. */
-function newTapKey(): string {
-  return typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
-}
 
 function useDebounced<T>(value: T, ms: number): T {
   const [settled, setSettled] = useState(value);
@@ -35,7 +31,7 @@ function StakeForm({ offer }: { offer: Offer }) {
   const balancesChanged = useBalancesChanged();
   const [amount, setAmount] = useState('');
   const [duration, setDuration] = useState(offer.durations[0]?.duration ?? 'week');
-  const tapKey = useRef(newTapKey());
+  const tapKey = useRef(newIdempotencyKey());
   // React's isPending lags a render behind a double tap: this lock does not
   const inFlight = useRef(false);
   const quotedAmount = useDebounced(amount.trim(), 300);
@@ -43,7 +39,7 @@ function StakeForm({ offer }: { offer: Offer }) {
   const stake = trpc.staking.stake.useMutation({
     onSuccess: async (position) => {
       toast(t('staking.staked', { amount: position.amount, symbol: position.coin.symbol }), 'success');
-      tapKey.current = newTapKey();
+      tapKey.current = newIdempotencyKey();
       setAmount('');
       await Promise.all([utils.staking.positions.invalidate(), balancesChanged()]);
     },

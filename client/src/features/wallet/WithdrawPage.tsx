@@ -10,13 +10,9 @@ import { amountProblem, balanceBelowMinimum, maxAmount } from './amount';
 import { ConnectWalletButton } from './components/ConnectWalletButton';
 import { WithdrawalHistory } from './components/WithdrawalHistory';
 import { LinkOutcomeMessage, WalletConnection } from './WalletConnection';
+import { newIdempotencyKey } from '@gift/shared/idempotency';
 
 type WithdrawableCoin = RouterOutputs['withdrawals']['coins'][number];
-
-/** A fresh key per tap on Withdraw: the confirmation sends it, so a double tap withdraws once. */
-function tapKey(): string {
-  return Array.from(crypto.getRandomValues(new Uint8Array(12)), (byte) => byte.toString(16).padStart(2, '0')).join('');
-}
 
 function useMinimumMessage() {
   const { t } = useTranslation();
@@ -93,7 +89,7 @@ function WithdrawForm({ coin, address, onRequested }: { coin: WithdrawableCoin; 
     if (found === 'belowMinimum') return setProblem(minimumMessage(coin));
     if (found) return setProblem(t(`withdraw.${found}`, { decimals: String(coin.decimals), symbol: coin.symbol }));
     setProblem(null);
-    setConfirming({ amount: amount.trim(), key: tapKey() });
+    setConfirming({ amount: amount.trim(), key: newIdempotencyKey() });
   };
 
   return (

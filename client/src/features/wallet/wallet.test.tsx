@@ -336,7 +336,7 @@ describe('Withdraw', () => {
     expect(await screen.findByText('Withdrawal of 150 GIFT requested. It is pending.')).toBeInTheDocument();
     const requests = server.calls.filter((call) => call.path === 'withdrawals.request');
     expect(new Set(requests.map((call) => (call.input as { idempotencyKey: string }).idempotencyKey)).size).toBe(1);
-    expect(requests[0]!.input).toEqual({ coinId: GIFT.coinId, amount: '150', idempotencyKey: expect.stringMatching(/^[0-9a-f]{24}$/) });
+    expect(requests[0]!.input).toEqual({ coinId: GIFT.coinId, amount: '150', idempotencyKey: expect.stringMatching(/^[0-9a-f]{32}$/) });
     const row = await screen.findByTestId('withdrawal');
     expect(row).toHaveTextContent('150 GIFT');
     expect(row).toHaveTextContent('Pending');
