@@ -9,6 +9,7 @@ import { expectLedgerMatchesBalances } from '../../../test/ledgerInvariant';
 import { consoleApi, createOperator } from '../../../test/operators';
 import { jettonPayment, randomAddress, startTonTestChain, tonPayment, type TonTestChain } from '../../../test/tonChain';
 import { onFault } from '../../lib/faults';
+import { AuditEntryModel } from '../audit/audit.model';
 import { AppConfigModel } from '../config/appConfig.model';
 import { runIfFree } from '../jobs/jobLease.service';
 import { balanceOf } from '../ledger/ledger.service';
@@ -318,6 +319,24 @@ describe('automated payouts from the hot wallet', () => {
       chainNote: expect.stringMatching(/could not be prepared/i),
     });
     await api.put(`/withdraws/${stuck.withdrawal.id}`, { status: 'rejected', rejectReason: 'Unknown jetton' }).expect(200);
+  });
+
+  it('lets only withdrawal operators see the treasury, only writers pause it, and audits the switch', async () => {
+    const missionsOnly = consoleApi(app, (await createOperator(['missions:write'])).token);
+    await missionsOnly.get('/treasury').expect(403);
+    await missionsOnly.put('/treasury/treasury', { paused: true }).expect(403);
+    const reader = consoleApi(app, (await createOperator(['withdraws:read'])).token);
+    expect((await reader.get('/treasury/treasury').expect(200)).body).toMatchObject({ id: 'treasury', mode: 'automated', paused: false });
+    await reader.put('/treasury/treasury', { paused: true }).expect(403);
+    expect((await api.put('/treasury/treasury', { paused: 'yes' }).expect(400)).body.errors).toEqual({ paused: 'paused must be true or false' });
+    expect((await api.put('/treasury/treasury', { paused: true }).expect(200)).body.paused).toBe(true);
+    expect(await runPayoutRound()).toMatchObject({ stopped: 'paused' });
+    expect((await api.put('/treasury/treasury', { paused: false }).expect(200)).body.paused).toBe(false);
+    const audited = await AuditEntryModel.find({ resource: 'treasury' }, { action: 1, after: 1, _id: 0 }).sort({ createdAt: 1 }).lean();
+    expect(audited).toEqual([
+      { action: 'update', after: { paused: true } },
+      { action: 'update', after: { paused: false } },
+    ]);
   });
 
   it('two instances sharing the database pay 100 approved withdrawals, each exactly once', async () => {
