@@ -103,12 +103,23 @@ export function internalOut(tx: Transaction): Message[] {
   return [...tx.outMessages.values()].filter((message) => message.info.type === 'internal');
 }
 
-/** Finds a transaction of `address` by its hash, looking back at most `depth` transactions. */
-export async function findTransaction(chain: TonChain, address: Address, hashHex: string, depth = 500): Promise<Transaction | null> {
+/**
+ * The newest transaction of `address` that `matches`, paging back through at most `depth` transactions, and never
+ * past `afterLt` (the transactions before it cannot be the one looked for).
+ */
+async function findTransactionWhere(
+  chain: TonChain,
+  address: Address,
+  matches: (tx: Transaction) => boolean,
+  { afterLt = 0n, depth }: { afterLt?: bigint; depth: number },
+): Promise<Transaction | null> {
   let before: { lt: string; hash: string } | undefined;
   for (let seen = 0; seen < depth;) {
     const page = await chain.transactions(address, { limit: 50, before });
-    for (const tx of page) if (tx.hash().toString('hex') === hashHex) return tx;
+    for (const tx of page) {
+      if (tx.lt <= afterLt) return null;
+      if (matches(tx)) return tx;
+    }
     if (page.length < 50) return null;
     seen += page.length;
     const last = page[page.length - 1]!;
@@ -117,21 +128,21 @@ export async function findTransaction(chain: TonChain, address: Address, hashHex
   return null;
 }
 
-/** The first transaction of `address` (newest first, back to `afterLt`) whose inbound message has the body hash. */
-export async function findByInboundBody(chain: TonChain, address: Address, bodyHashHex: string, afterLt = 0n, depth = 300): Promise<Transaction | null> {
-  let before: { lt: string; hash: string } | undefined;
-  for (let seen = 0; seen < depth;) {
-    const page = await chain.transactions(address, { limit: 50, before });
-    for (const tx of page) {
-      if (tx.lt <= afterLt) return null;
-      if (tx.inMessage?.body.hash().toString('hex') === bodyHashHex) return tx;
-    }
-    if (page.length < 50) return null;
-    seen += page.length;
-    const last = page[page.length - 1]!;
-    before = { lt: last.lt.toString(), hash: last.hash().toString('base64') };
-  }
-  return null;
+/** A transaction of `address` by its hash (hex), among its last 500. */
+export function findTransaction(chain: TonChain, address: Address, hashHex: string): Promise<Transaction | null> {
+  return findTransactionWhere(chain, address, (tx) => tx.hash().toString('hex') === hashHex, { depth: 500 });
+}
+
+/** The transaction of `address` after `afterLt` whose inbound message has this body hash (hex). */
+export function findByInboundBody(chain: TonChain, address: Address, bodyHashHex: string, afterLt = 0n): Promise<Transaction | null> {
+  return findTransactionWhere(chain, address, (tx) => tx.inMessage?.body.hash().toString('hex') === bodyHashHex, { afterLt, depth: 300 });
+}
+
+/** A wallet's seqno: 0 before it is deployed. */
+export async function walletSeqno(chain: TonChain, wallet: Address, state: string): Promise<number> {
+  if (state !== 'active') return 0;
+  const [seqno] = await chain.runGetMethod(wallet, 'seqno');
+  return seqno?.type === 'int' ? Number(seqno.value) : 0;
 }
 
 /** The words an operator reads for an amount of a coin. */

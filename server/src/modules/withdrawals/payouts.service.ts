@@ -22,6 +22,7 @@ import {
   payoutRuntime,
   readJettonTransfer,
   succeeded,
+  walletSeqno,
   type PayoutRuntime,
 } from './chainPayments';
 import { PayoutBatchModel, UsedTxHashModel } from './payoutBatch.model';
@@ -384,8 +385,7 @@ async function sendNextBatch(runtime: PayoutRuntime, report: PayoutRoundReport, 
   }
   if (!planned.length) return;
 
-  const seqnoItem = account.state === 'active' ? (await runtime.chain.runGetMethod(hot.contract.address, 'seqno'))[0] : undefined;
-  const seqno = seqnoItem?.type === 'int' ? Number(seqnoItem.value) : 0;
+  const seqno = await walletSeqno(runtime.chain, hot.contract.address, account.state);
   const batchId = new Types.ObjectId();
   const validUntil = account.chainTime + BATCH_TTL_SECONDS;
   const ids = planned.map((plan) => plan.withdrawal._id);
@@ -476,8 +476,7 @@ async function advanceBatch(runtime: PayoutRuntime, batch: BatchDocument, report
       await recordLanding(batch, landed, report);
     } else {
       const account = await runtime.chain.account(wallet);
-      const seqnoItem = account.state === 'active' ? (await runtime.chain.runGetMethod(wallet, 'seqno'))[0] : undefined;
-      const seqno = seqnoItem?.type === 'int' ? Number(seqnoItem.value) : 0;
+      const seqno = await walletSeqno(runtime.chain, wallet, account.state);
       // provably never landing: its time is over, or its seqno was used by something else; the check for its
       // transaction above came first, so nothing of it was paid
       if (account.chainTime > batch.validUntil || seqno > batch.seqno) {
