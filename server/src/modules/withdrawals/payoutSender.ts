@@ -1,0 +1,390 @@
+import { Address, beginCell, Cell, comment, external, internal, SendMode, storeMessage, toNano, type MessageRelaxed, type Transaction } from '@ton/core';
+import { Types } from 'mongoose';
+import { ChainUnavailable } from '../../lib/ton/tonChain';
+import { faultPoint } from '../../lib/faults';
+import type { Logger } from '../../lib/logger';
+import { objectId } from '../../db/ids';
+import { findGiftCoin } from '../coins/giftCoins.service';
+import { getAppConfig, setAppConfigFields } from '../config/config.service';
+import {
+  chainUnits,
+  findByInboundBody,
+  internalOut,
+  jettonTransferBody,
+  jettonWalletOf,
+  JETTON_INTERNAL_TRANSFER,
+  payoutRuntime,
+  succeeded,
+  walletSeqno,
+  type PayoutRuntime,
+} from './chainPayments';
+import { PayoutBatchModel } from './payoutBatch.model';
+import { WithdrawalModel } from './withdrawal.model';
+import { finishWithdrawal } from './withdrawals.service';
+
+/**
+ * The hot wallet's sender: approved withdrawals batched into signed W5 messages, sent until they land or provably
+ * expire, confirmed from the destinations' transactions. The recovery sweep runs it under its lease.
+ */
+
+type WithdrawalDocument = ReturnType<(typeof WithdrawalModel)['hydrate']>;
+type Coin = NonNullable<Awaited<ReturnType<typeof findGiftCoin>>>;
+
+/** W5 sends at most 255 messages per external message. */
+const MAX_BATCH = 255;
+/** How long a signed batch stays valid, in seconds of chain time. */
+const BATCH_TTL_SECONDS = 120;
+/** TON attached to each jetton transfer (the jetton wallet's gas, the recipient wallet's deployment, the 1 nanoton forward). */
+const JETTON_TRANSFER_TON = toNano('0.05');
+/** Kept aside for the wallet's own fees per message. */
+const FEE_RESERVE_PER_MESSAGE = toNano('0.01');
+
+/** The decimal query id of a withdrawal's jetton transfer: the last 8 bytes of its id, unique per withdrawal. */
+const queryIdOf = (id: Types.ObjectId) => BigInt(`0x${String(id).slice(-16)}`);
+const commentOf = (id: Types.ObjectId) => `Gift Rewards withdrawal ${String(id)}`;
+
+interface Planned {
+  withdrawal: WithdrawalDocument;
+  message: MessageRelaxed;
+  tonNeeded: bigint;
+  jetton?: { master: string; amount: bigint };
+}
+
+/** The internal message that pays one withdrawal from the hot wallet. */
+async function planPayout(runtime: PayoutRuntime, withdrawal: WithdrawalDocument, coin: Coin): Promise<Planned> {
+  const hot = runtime.hotWallet!.contract.address;
+  const to = Address.parse(withdrawal.address);
+  const amount = chainUnits(BigInt(withdrawal.amount), coin.decimals);
+  if (coin.network === 'ton') {
+    const body = comment(commentOf(withdrawal._id));
+    return { withdrawal, message: internal({ to, value: amount, bounce: false, body }), tonNeeded: amount + FEE_RESERVE_PER_MESSAGE };
+  }
+  const master = Address.parse(coin.jettonMaster);
+  const ourJettonWallet = await jettonWalletOf(runtime.chain, master, hot);
+  const body = jettonTransferBody({ queryId: queryIdOf(withdrawal._id), amount, destination: to, responseTo: hot, text: commentOf(withdrawal._id) });
+  return {
+    withdrawal,
+    message: internal({ to: ourJettonWallet, value: JETTON_TRANSFER_TON, bounce: true, body }),
+    tonNeeded: JETTON_TRANSFER_TON + FEE_RESERVE_PER_MESSAGE,
+    jetton: { master: coin.jettonMaster, amount },
+  };
+}
+
+export interface PayoutRoundReport {
+  batched: number;
+  confirmed: number;
+  bounced: number;
+  requeued: number;
+  /** Why nothing was sent, when something waits. */
+  stopped?: string;
+}
+
+/**
+ * One round of the hot wallet's sender; the recovery sweep runs it under its lease, so one instance sends at a
+ * time. It finishes the open batch first (confirms what landed, refunds bounces, re-queues what provably expired,
+ * re-sends the rest unchanged), and only then signs the next one.
+ */
+export async function runPayoutRound({ logger }: { logger?: Logger } = {}): Promise<PayoutRoundReport> {
+  const report: PayoutRoundReport = { batched: 0, confirmed: 0, bounced: 0, requeued: 0 };
+  const runtime = payoutRuntime();
+  if (!runtime?.hotWallet) return report;
+  try {
+    // what a round that died before signing had claimed goes back to the queue
+    await releaseUnsent();
+    const open = await PayoutBatchModel.find({ state: { $in: ['signed', 'sent', 'landed'] } }).sort({ createdAt: 1 });
+    for (const batch of open) await advanceBatch(runtime, batch, report);
+    if (open.some((batch) => batch.state === 'signed' || batch.state === 'sent')) return report;
+    const config = await getAppConfig();
+    if (config.payoutsPaused) {
+      report.stopped = 'paused';
+      return report;
+    }
+    await sendNextBatch(runtime, report, logger);
+  } catch (error) {
+    if (!(error instanceof ChainUnavailable)) throw error;
+    report.stopped = error.message;
+    logger?.warn({ err: error }, 'payouts: the TON API could not be reached');
+  }
+  // kept where every instance's console reads it, and written only when it changes
+  const stopped = report.stopped && report.stopped !== 'paused' ? report.stopped : '';
+  if (((await getAppConfig()).payoutsStopped ?? '') !== stopped) await setAppConfigFields({ payoutsStopped: stopped });
+  return report;
+}
+
+/**
+ * What a round that died (or stalled past its lease) left unsent goes back to the queue. With the lease, no other
+ * round runs now: a batch still claiming was never signed, so nothing of it can land; a withdrawal on its way in a
+ * batch that is not signed, sent, landed or confirmed was never sent. A stalled round that wakes up after this
+ * finds its batch expired and sends nothing (its signing is conditional on the batch still claiming).
+ */
+async function releaseUnsent() {
+  await PayoutBatchModel.updateMany({ state: 'claiming' }, { $set: { state: 'expired', finishedAt: new Date() } });
+  const claimed = await WithdrawalModel.find({ status: 'sending' }, { payout: 1 }).lean();
+  const batchIds = [...new Set(claimed.flatMap((w) => (w.payout?.batch ? [String(w.payout.batch)] : [])))];
+  const live = new Set(
+    (await PayoutBatchModel.find({ _id: { $in: batchIds }, state: { $in: ['signed', 'sent', 'landed', 'confirmed'] } }, { _id: 1 }).lean()).map((b) =>
+      String(b._id),
+    ),
+  );
+  const dead = batchIds.filter((id) => !live.has(id));
+  const unbatched = claimed.filter((w) => !w.payout?.batch).map((w) => w._id);
+  if (dead.length || unbatched.length) {
+    await WithdrawalModel.updateMany(
+      { status: 'sending', $or: [{ 'payout.batch': { $in: dead.map((id) => objectId(id)) } }, { _id: { $in: unbatched } }] },
+      { $set: { status: 'approved', 'payout.batch': null, 'payout.state': '', 'payout.batchedAt': null } },
+    );
+  }
+}
+
+async function sendNextBatch(runtime: PayoutRuntime, report: PayoutRoundReport, logger?: Logger) {
+  const hot = runtime.hotWallet!;
+  const queue = await WithdrawalModel.find({ status: 'approved' }).sort({ approvedAt: 1, _id: 1 }).limit(MAX_BATCH);
+  if (!queue.length) return;
+
+  const account = await runtime.chain.account(hot.contract.address);
+  const paidToday = await paidTodayByCoin();
+  const coins = new Map<string, Coin | null>();
+  const planned: Planned[] = [];
+  let tonLeft = account.balance;
+  const jettonLeft = new Map<string, bigint>();
+  const short: string[] = [];
+  const capped = new Set<string>();
+  const unpreparable = new Set<string>();
+  for (const withdrawal of queue) {
+    const key = String(withdrawal.coin);
+    if (!coins.has(key)) coins.set(key, await findGiftCoin(withdrawal.coin));
+    const coin = coins.get(key);
+    if (!coin) continue;
+    const cap = BigInt((coin.payoutDailyCap as number | undefined) ?? 0);
+    const today = paidToday.get(key) ?? 0n;
+    if (cap > 0n && today + BigInt(withdrawal.amount) > cap) {
+      capped.add(coin.symbol);
+      continue;
+    }
+    let plan: Planned;
+    try {
+      plan = await planPayout(runtime, withdrawal, coin);
+      if (plan.jetton && !jettonLeft.has(plan.jetton.master)) {
+        const ours = await jettonWalletOf(runtime.chain, Address.parse(plan.jetton.master), hot.contract.address);
+        jettonLeft.set(plan.jetton.master, await runtime.chain.jettonBalance(ours));
+      }
+    } catch (error) {
+      // one coin the chain cannot answer for (a master that is not there) does not hold up the others
+      if (!(error instanceof ChainUnavailable)) throw error;
+      unpreparable.add(coin.symbol);
+      await WithdrawalModel.updateOne({ _id: withdrawal._id }, { $set: { chainNote: `Could not be prepared for payout: ${error.message}` } });
+      continue;
+    }
+    const jettonsHere = plan.jetton ? jettonLeft.get(plan.jetton.master)! : 0n;
+    if (plan.tonNeeded > tonLeft || (plan.jetton && plan.jetton.amount > jettonsHere)) {
+      short.push(plan.jetton ? coin.symbol : 'TON');
+      continue;
+    }
+    tonLeft -= plan.tonNeeded;
+    paidToday.set(key, today + BigInt(withdrawal.amount));
+    if (plan.jetton) jettonLeft.set(plan.jetton.master, jettonsHere - plan.jetton.amount);
+    planned.push(plan);
+  }
+  if (unpreparable.size) report.stopped = `Payouts of ${[...unpreparable].join(', ')} could not be prepared: the TON API did not answer for them`;
+  if (capped.size) report.stopped = `Today's payout cap is reached for ${[...capped].join(', ')}: the rest waits for tomorrow (UTC)`;
+  if (short.length) {
+    report.stopped = `The hot wallet cannot cover the next payouts (${[...new Set(short)].join(', ')}): fund it`;
+    logger?.warn({ short: [...new Set(short)] }, 'payouts: the hot wallet cannot cover the queue');
+  }
+  if (!planned.length) return;
+
+  const seqno = await walletSeqno(runtime.chain, hot.contract.address, account.state);
+  const batchId = new Types.ObjectId();
+  const validUntil = account.chainTime + BATCH_TTL_SECONDS;
+  const ids = planned.map((plan) => plan.withdrawal._id);
+  // recorded first, then its withdrawals claimed, then signed: a round that dies in between leaves a batch still
+  // claiming, which the next round expires and whose withdrawals it queues again (releaseUnsent)
+  await PayoutBatchModel.create({
+    _id: batchId,
+    wallet: hot.contract.address.toRawString(),
+    seqno,
+    validUntil,
+    afterLt: account.lastTransaction?.lt ?? '0',
+    withdrawals: ids,
+    state: 'claiming',
+  });
+  await WithdrawalModel.updateMany(
+    { _id: { $in: ids }, status: 'approved' },
+    { $set: { status: 'sending', 'payout.batch': batchId, 'payout.state': 'in-batch', 'payout.batchedAt': new Date() } },
+  );
+  const claimed = new Set(
+    (await WithdrawalModel.find({ _id: { $in: ids }, status: 'sending', 'payout.batch': batchId }, { _id: 1 }).lean()).map((w) => String(w._id)),
+  );
+  const messages = planned.filter((plan) => claimed.has(String(plan.withdrawal._id)));
+  await faultPoint('payout:claimed');
+  for (const plan of messages) {
+    await WithdrawalModel.updateOne(
+      { _id: plan.withdrawal._id },
+      { $set: { 'payout.bodyHash': plan.message.body.hash().toString('hex'), 'payout.queryId': String(queryIdOf(plan.withdrawal._id)) } },
+    );
+  }
+  if (!messages.length) {
+    await PayoutBatchModel.updateOne({ _id: batchId, state: 'claiming' }, { $set: { state: 'expired', finishedAt: new Date() } });
+    return;
+  }
+  const body = hot.contract.createTransfer({
+    seqno,
+    secretKey: hot.secretKey,
+    timeout: validUntil,
+    sendMode: SendMode.PAY_GAS_SEPARATELY + SendMode.IGNORE_ERRORS,
+    messages: messages.map((plan) => plan.message),
+  });
+  const message = beginCell()
+    .store(storeMessage(external({ to: hot.contract.address, init: account.state === 'active' ? undefined : hot.contract.init, body })))
+    .endCell();
+  const batch = await PayoutBatchModel.findOneAndUpdate(
+    { _id: batchId, state: 'claiming' },
+    {
+      $set: {
+        message: message.toBoc().toString('base64'),
+        bodyHash: body.hash().toString('hex'),
+        withdrawals: messages.map((plan) => plan.withdrawal._id),
+        state: 'signed',
+      },
+    },
+    { returnDocument: 'after' },
+  );
+  // released by another round while this one stalled past its lease: nothing was sent, and nothing will be
+  if (!batch) return;
+  await faultPoint('payout:after-record');
+  report.batched += messages.length;
+  await sendBatch(runtime, batch);
+}
+
+type BatchDocument = ReturnType<(typeof PayoutBatchModel)['hydrate']>;
+
+/** What the hot wallet took into batches since the start of the UTC day, per coin (micro-units); bounced ones are given back. */
+export async function paidTodayByCoin(now = new Date()): Promise<Map<string, bigint>> {
+  const dayStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  const rows = await WithdrawalModel.aggregate<{ _id: unknown; total: number }>([
+    { $match: { 'payout.batchedAt': { $gte: dayStart }, status: { $in: ['sending', 'done'] } } },
+    { $group: { _id: '$coin', total: { $sum: '$amount' } } },
+  ]);
+  return new Map(rows.map((row) => [String(row._id), BigInt(row.total)]));
+}
+
+async function sendBatch(runtime: PayoutRuntime, batch: BatchDocument) {
+  await runtime.chain.sendExternal(Cell.fromBoc(Buffer.from(batch.message, 'base64'))[0]!);
+  await faultPoint('payout:after-send');
+  await PayoutBatchModel.updateOne({ _id: batch._id, state: { $in: ['signed', 'sent'] } }, { $set: { state: 'sent' }, $inc: { sends: 1 } });
+  await WithdrawalModel.updateMany({ 'payout.batch': batch._id, status: 'sending', 'payout.state': 'in-batch' }, { $set: { 'payout.state': 'sent' } });
+}
+
+/** Moves an open batch on by what the chain shows; every step is conditional, so a repeat after a crash is harmless. */
+async function advanceBatch(runtime: PayoutRuntime, batch: BatchDocument, report: PayoutRoundReport) {
+  const wallet = runtime.hotWallet!.contract.address;
+  if (batch.state === 'signed' || batch.state === 'sent') {
+    const landed = await findByInboundBody(runtime.chain, wallet, batch.bodyHash, BigInt(batch.afterLt));
+    if (landed) {
+      await recordLanding(batch, landed, report);
+    } else {
+      const account = await runtime.chain.account(wallet);
+      const seqno = await walletSeqno(runtime.chain, wallet, account.state);
+      // provably never landing: its time is over, or its seqno was used by something else; the check for its
+      // transaction above came first, so nothing of it was paid
+      if (account.chainTime > batch.validUntil || seqno > batch.seqno) {
+        const again = await findByInboundBody(runtime.chain, wallet, batch.bodyHash, BigInt(batch.afterLt));
+        if (again) return recordLanding(batch, again, report);
+        const expired = await PayoutBatchModel.updateOne(
+          { _id: batch._id, state: { $in: ['signed', 'sent'] } },
+          { $set: { state: 'expired', finishedAt: new Date() } },
+        );
+        if (expired.modifiedCount) {
+          const back = await WithdrawalModel.updateMany(
+            { 'payout.batch': batch._id, status: 'sending' },
+            { $set: { status: 'approved', 'payout.batch': null, 'payout.state': 'expired', 'payout.batchedAt': null } },
+          );
+          report.requeued += back.modifiedCount;
+        }
+        return;
+      }
+      await sendBatch(runtime, batch);
+      return;
+    }
+  }
+  const current = await PayoutBatchModel.findById(batch._id);
+  if (current?.state === 'landed') await confirmBatch(runtime, current, report);
+}
+
+async function recordLanding(batch: BatchDocument, tx: Transaction, report: PayoutRoundReport) {
+  const txHash = tx.hash().toString('hex');
+  const sent = new Set(internalOut(tx).map((message) => message.body.hash().toString('hex')));
+  const items = await WithdrawalModel.find({ 'payout.batch': batch._id, status: 'sending' });
+  for (const withdrawal of items) {
+    if (sent.has(withdrawal.payout?.bodyHash ?? '')) {
+      await WithdrawalModel.updateOne({ _id: withdrawal._id, status: 'sending' }, { $set: { txHash, 'payout.state': 'sent' } });
+    } else {
+      // the wallet skipped this message (its action failed): this batch's seqno is spent, so it cannot pay it any more
+      const back = await WithdrawalModel.updateOne(
+        { _id: withdrawal._id, status: 'sending', 'payout.batch': batch._id },
+        { $set: { status: 'approved', 'payout.batch': null, 'payout.state': 'unsent', 'payout.batchedAt': null } },
+      );
+      report.requeued += back.modifiedCount;
+    }
+  }
+  await PayoutBatchModel.updateOne(
+    { _id: batch._id, state: { $in: ['signed', 'sent'] } },
+    { $set: { state: 'landed', txHash, txLt: tx.lt.toString(), landedAt: new Date() } },
+  );
+}
+
+/** A landed batch's withdrawals turn done when their destination received the payment, or are refunded when it bounced. */
+async function confirmBatch(runtime: PayoutRuntime, batch: BatchDocument, report: PayoutRoundReport) {
+  const items = await WithdrawalModel.find({ 'payout.batch': batch._id, status: 'sending' });
+  const afterLt = BigInt(batch.txLt || '0');
+  for (const withdrawal of items) {
+    const coin = await findGiftCoin(withdrawal.coin);
+    if (!coin) continue;
+    const verdict = await deliveryOf(runtime, withdrawal, coin, afterLt);
+    if (verdict === 'waiting') continue;
+    if (verdict === 'delivered') {
+      await settle(withdrawal, { status: 'done', 'payout.state': 'confirmed' });
+      report.confirmed++;
+    } else {
+      await settle(withdrawal, { status: 'rejected', rejectReason: verdict.bounced, 'payout.state': 'bounced' });
+      report.bounced++;
+    }
+  }
+  if (!(await WithdrawalModel.exists({ 'payout.batch': batch._id, status: 'sending' }))) {
+    await PayoutBatchModel.updateOne({ _id: batch._id, state: 'landed' }, { $set: { state: 'confirmed', finishedAt: new Date() } });
+  }
+}
+
+async function settle(withdrawal: WithdrawalDocument, change: Record<string, unknown>) {
+  await faultPoint('payout:before-confirm');
+  const decided = await WithdrawalModel.updateOne({ _id: withdrawal._id, status: 'sending' }, { $set: { ...change, processedAt: new Date(), settled: false } });
+  if (decided.modifiedCount) await finishWithdrawal(withdrawal._id);
+}
+
+/** Where one payout stands on chain. */
+async function deliveryOf(
+  runtime: PayoutRuntime,
+  withdrawal: WithdrawalDocument,
+  coin: Coin,
+  afterLt: bigint,
+): Promise<'delivered' | 'waiting' | { bounced: string }> {
+  const bodyHash = withdrawal.payout?.bodyHash ?? '';
+  const player = Address.parse(withdrawal.address);
+  if (coin.network === 'ton') {
+    const received = await findByInboundBody(runtime.chain, player, bodyHash, afterLt);
+    return received ? 'delivered' : 'waiting';
+  }
+  const master = Address.parse(coin.jettonMaster);
+  const ours = await jettonWalletOf(runtime.chain, master, runtime.hotWallet!.contract.address);
+  const taken = await findByInboundBody(runtime.chain, ours, bodyHash, afterLt);
+  if (!taken) return 'waiting';
+  if (!succeeded(taken)) return { bounced: `The ${coin.symbol} transfer bounced: the hot wallet's jetton wallet refused it` };
+  const theirs = await jettonWalletOf(runtime.chain, master, player);
+  const internalBody = internalOut(taken).find((message) => message.info.type === 'internal' && message.info.dest.equals(theirs))?.body;
+  if (!internalBody) return { bounced: `The ${coin.symbol} transfer sent nothing on to the player's jetton wallet` };
+  const arrived = await findByInboundBody(runtime.chain, theirs, internalBody.hash().toString('hex'), afterLt);
+  if (!arrived) return 'waiting';
+  const op = arrived.inMessage?.body.beginParse().preloadUint(32);
+  if (op !== JETTON_INTERNAL_TRANSFER) return 'waiting';
+  return succeeded(arrived) ? 'delivered' : { bounced: `The ${coin.symbol} transfer bounced at the player's jetton wallet` };
+}
