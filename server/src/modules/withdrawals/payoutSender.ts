@@ -88,13 +88,14 @@ export async function runPayoutRound({ logger }: { logger?: Logger } = {}): Prom
   const report: PayoutRoundReport = { batched: 0, confirmed: 0, bounced: 0, requeued: 0 };
   const runtime = payoutRuntime();
   if (!runtime?.hotWallet) return report;
+  let config: Awaited<ReturnType<typeof getAppConfig>> | null = null;
   try {
     // what a round that died before signing had claimed goes back to the queue
     await releaseUnsent();
     const open = await PayoutBatchModel.find({ state: { $in: ['signed', 'sent', 'landed'] } }).sort({ createdAt: 1 });
     for (const batch of open) await advanceBatch(runtime, batch, report);
     if (open.some((batch) => batch.state === 'signed' || batch.state === 'sent')) return report;
-    const config = await getAppConfig();
+    config = await getAppConfig();
     if (config.payoutsPaused) {
       report.stopped = 'paused';
       return report;
@@ -107,7 +108,8 @@ export async function runPayoutRound({ logger }: { logger?: Logger } = {}): Prom
   }
   // kept where every instance's console reads it, and written only when it changes
   const stopped = report.stopped && report.stopped !== 'paused' ? report.stopped : '';
-  if (((await getAppConfig()).payoutsStopped ?? '') !== stopped) await setAppConfigFields({ payoutsStopped: stopped });
+  config ??= await getAppConfig();
+  if ((config.payoutsStopped ?? '') !== stopped) await setAppConfigFields({ payoutsStopped: stopped });
   return report;
 }
 
