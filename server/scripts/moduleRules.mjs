@@ -2,7 +2,7 @@
 // - no cycle between the modules of server/src/modules;
 // - code outside a module (another module, the doors) reaches it only through its services (`*.service.ts`);
 //   the composition roots (app.ts, index.ts, rest/registry.ts, trpc/root.ts) also mount its doors (routers,
-//   REST resources, the bot's runtime);
+//   `*.resource.ts` console resources, `*.rest.ts` Express routers, the bot's runtime);
 // - infrastructure (server/src/db, server/src/lib) never imports a module.
 // Tests (`*.test.ts`) may arrange data with any module's model. `node server/scripts/moduleRules.mjs [srcDir]`.
 import { readdirSync, readFileSync, statSync } from 'node:fs';

@@ -1,18 +1,18 @@
 import { accountsResource } from '../modules/accounts/accounts.resource';
-import { appConfigResource } from '../modules/config/appConfig.rest';
-import { usersResource } from '../modules/users/users.rest';
-import { ledgerEntriesResource } from '../modules/ledger/ledgerEntries.rest';
-import { miningSessionsResource } from '../modules/mining/miningSessions.rest';
-import { stakesResource } from '../modules/staking/stakes.rest';
-import { auditResource } from '../modules/audit/audit.rest';
-import { categoriesResource } from '../modules/content/categories.rest';
-import { coversResource } from '../modules/content/covers.rest';
-import { partnersResource } from '../modules/content/partners.rest';
-import { giftCoinsResource } from '../modules/coins/giftCoins.rest';
-import { missionsResource } from '../modules/missions/missions.rest';
-import { userMissionsResource } from '../modules/missions/userMissions.rest';
-import { stakingCoinsResource } from '../modules/staking/stakingCoins.rest';
-import { withdrawsResource } from '../modules/withdrawals/withdraws.rest';
+import { appConfigResource } from '../modules/config/appConfig.resource';
+import { usersResource } from '../modules/users/users.resource';
+import { ledgerEntriesResource } from '../modules/ledger/ledgerEntries.resource';
+import { miningSessionsResource } from '../modules/mining/miningSessions.resource';
+import { stakesResource } from '../modules/staking/stakes.resource';
+import { auditResource } from '../modules/audit/audit.resource';
+import { categoriesResource } from '../modules/content/categories.resource';
+import { coversResource } from '../modules/content/covers.resource';
+import { partnersResource } from '../modules/content/partners.resource';
+import { giftCoinsResource } from '../modules/coins/giftCoins.resource';
+import { missionsResource } from '../modules/missions/missions.resource';
+import { userMissionsResource } from '../modules/missions/userMissions.resource';
+import { stakingCoinsResource } from '../modules/staking/stakingCoins.resource';
+import { withdrawsResource } from '../modules/withdrawals/withdraws.resource';
 import type { ResourceDefinition } from './resource';
 
 /** Every console resource, each declared in its module. */

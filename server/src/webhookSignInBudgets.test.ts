@@ -99,7 +99,7 @@ const percentile = (values: number[], p: number) => {
 const figures = (values: number[]) =>
   `p50 ${percentile(values, 50).toFixed(1)} ms, p95 ${percentile(values, 95).toFixed(1)} ms, max ${Math.max(...values).toFixed(1)} ms`;
 
-describe('finding 1: a webhook that stalls the server', () => {
+describe('a webhook that stalls the server', () => {
   let standIn: BotApiStandIn;
   let runtime: BotRuntime;
   let served: { server: Server; port: number };
@@ -215,7 +215,7 @@ async function eventually<T>(look: () => T | undefined | Promise<T | undefined>,
   throw new Error(`never happened: ${what}`);
 }
 
-describe('finding 2: one IPv6 /64 is one address for every address limit', () => {
+describe('one IPv6 /64 is one address for every address limit', () => {
   // one window of each limit for the whole test, whenever it runs
   const now = new Date();
   const app = createApp({
@@ -269,7 +269,7 @@ describe('finding 2: one IPv6 /64 is one address for every address limit', () =>
   });
 });
 
-describe('findings 3 and 4: web sign-in codes', () => {
+describe('web sign-in codes', () => {
   const now = new Date();
   let standIn: BotApiStandIn;
   let app: Express;
@@ -360,7 +360,7 @@ describe('findings 3 and 4: web sign-in codes', () => {
   });
 });
 
-describe('finding 6: the signing secret outside production', () => {
+describe('the signing secret outside production', () => {
   /** The constant anyone can read in the source. */
   const CONSTANT_IN_THE_SOURCE = 'development-only-secret-change-me-0123456789';
 
@@ -412,7 +412,7 @@ describe('finding 6: the signing secret outside production', () => {
   });
 });
 
-describe('finding 7: a budget of calls per player', () => {
+describe('a budget of calls per player', () => {
   // one minute's window for the whole flood, whenever the test runs
   const now = new Date();
   const app = createApp({ env: testEnv(), logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent', clock: () => now });
@@ -443,7 +443,7 @@ describe('finding 7: a budget of calls per player', () => {
   });
 });
 
-describe('finding 9: small ones', () => {
+describe('framing, App Config edits, sign-out and request ids', () => {
   const app = createApp({ env: testEnv(), logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
 
   it('lets *.telegram.org frame the user app but nobody frame the console', async () => {

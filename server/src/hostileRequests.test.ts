@@ -41,7 +41,7 @@ const trpcErrorCodes = (body: Array<{ error?: { json: { data: { code: string; ap
   body.map((item) => item.error?.json.data.appCode ?? item.error?.json.data.code ?? 'OK');
 const count = (codes: string[], code: string) => codes.filter((c) => c === code).length;
 
-describe('finding 3: tRPC batches and floods', () => {
+describe('tRPC batches and floods', () => {
   const app = newApp();
 
   it('refuses a batch of 1,500 home.get calls in one GET, and serves a batch as large as the client sends', async () => {
@@ -112,7 +112,7 @@ describe('finding 3: tRPC batches and floods', () => {
   });
 });
 
-describe('finding 4: X-Forwarded-For and the sign-in lockout', () => {
+describe('X-Forwarded-For and the sign-in lockout', () => {
   it('does not let a client name a new address on every try when no proxy is configured', async () => {
     const app = newApp();
     const { account } = await createOperator();
@@ -153,7 +153,7 @@ describe('finding 4: X-Forwarded-For and the sign-in lockout', () => {
   });
 });
 
-describe('finding 5: malformed requests before sign-in', () => {
+describe('malformed requests before sign-in', () => {
   it('answers 415 to a compressed body and to an unknown charset, 400 to JSON nested 20,000 deep, and logs no error', async () => {
     const { logger, errors } = recordingLogger();
     const app = newApp({ LOG_LEVEL: 'info' }, logger);
@@ -191,7 +191,7 @@ describe('finding 5: malformed requests before sign-in', () => {
   });
 });
 
-describe('finding 7: small ones', () => {
+describe('usernames, caching and filters', () => {
   const app = newApp();
 
   it('keeps usernames unique whatever their case, and signs in by any case', async () => {
