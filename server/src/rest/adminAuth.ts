@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { hasPermission, type AdminResource } from '@gift/shared';
 import { AppError } from '../lib/errors';
+import type { Logger } from '../lib/logger';
 import { readToken, signToken } from '../lib/tokens';
 import { accountForToken } from '../modules/accounts/accounts.service';
 
@@ -14,6 +15,18 @@ declare module 'express-serve-static-core' {
   interface Request {
     account?: AdminPrincipal;
   }
+}
+
+/** Who acts, as a hook sees it: the signed-in operator (for permission rules and the audit) and the request's logger. */
+export interface OperatorContext {
+  operator: AdminPrincipal;
+  log: Logger;
+}
+
+/** The operator of a request that passed the permission check (every resource route has). */
+export function operatorContext(req: Request): OperatorContext {
+  if (!req.account) throw new AppError('UNAUTHORIZED');
+  return { operator: req.account, log: req.log };
 }
 
 const TOKEN_TTL = '12h';

@@ -25,7 +25,7 @@ const lists = adminResources.filter((resource) => resource.name !== 'app-config'
 
 describe.each(lists.map((resource) => [resource.name, resource] as const))('%s', (name, resource) => {
   it('answers every order it offers, both ways', async () => {
-    for (const field of ['id', 'createdAt', ...(resource.sortable ?? [])]) {
+    for (const field of ['id', 'createdAt', ...(resource.list?.sortable ?? [])]) {
       for (const order of ['ASC', 'DESC']) {
         const res = await api.get(`/${name}`, { sort: [field, order], range: [0, 9] });
         expect(`${field} ${order}: ${res.status}`).toBe(`${field} ${order}: 200`);
@@ -34,11 +34,11 @@ describe.each(lists.map((resource) => [resource.name, resource] as const))('%s',
   });
 
   it('answers every filter in its default order, and a search', async () => {
-    for (const [field, kind] of Object.entries(resource.filters ?? {})) {
+    for (const [field, kind] of Object.entries(resource.list?.filters ?? {})) {
       const res = await api.get(`/${name}`, { filter: { [field]: (sampleValue[kind] ?? sampleValue.equals)!() }, range: [0, 9] });
       expect(`${field}: ${res.status}`).toBe(`${field}: 200`);
     }
-    if (resource.searchFields?.length || resource.searchReferences) {
+    if (resource.list?.searchFields?.length || resource.list?.searchReferences) {
       const res = await api.get(`/${name}`, { filter: { q: 'abc' }, range: [0, 9] });
       expect(res.status).toBe(200);
     }

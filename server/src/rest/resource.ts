@@ -6,7 +6,7 @@ import { AppError, badInput } from '../lib/errors';
 import { escapeRegex, prefixPattern } from '../db/prefixSearch';
 import { checkJsonDepth } from '../lib/jsonBody';
 import { recordAudit } from '../modules/audit/audit.service';
-import { requirePermission } from './adminAuth';
+import { operatorContext, requirePermission, type OperatorContext } from './adminAuth';
 
 /** How a filter field of ra-data-simple-rest's `filter={...}` becomes a query. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any collection's model: a Model is invariant in its document type, so no narrower type admits them all
@@ -14,16 +14,8 @@ export type AnyModel = Model<any>;
 
 type FilterKind = 'equals' | 'objectId' | 'boolean' | 'number' | 'date';
 
-export interface ResourceDefinition<TCreate extends z.ZodType = z.ZodType, TUpdate extends z.ZodType = TCreate> {
-  /** The path under /api/admin and the name in Content-Range. */
-  name: string;
-  /** The permission that opens it; defaults to the name (a player's stakes open with 'users'). */
-  permission?: AdminResource;
-  model: AnyModel;
-  /** Body schema for POST; omit to refuse creation (405). */
-  createSchema?: TCreate;
-  /** Body schema for PUT; omit to refuse updates (405). Defaults to createSchema. */
-  updateSchema?: TUpdate;
+/** How the list of a resource is searched (`q`), filtered and sorted. */
+export interface ListRules {
   /**
    * Fields searched by the `q` filter. Large collections (players, withdrawals, reviews, the ledger, the audit)
    * search by prefix, which their indexes serve (`prefixPattern`); the small ones an operator fills by hand
@@ -37,27 +29,49 @@ export interface ResourceDefinition<TCreate extends z.ZodType = z.ZodType, TUpda
   filters?: Record<string, FilterKind>;
   /** Fields the list may be sorted by, besides id and createdAt: each has an index that serves it (the index test checks). */
   sortable?: string[];
-  canDelete?: boolean;
-  /** Conditions every list query carries (a ledger shows posted entries only). */
-  scope?: Record<string, unknown>;
+}
+
+/** How one stored record is loaded and shown. */
+export interface RecordRules {
+  /** Hidden fields (select: false) that present() needs to read, e.g. '+secretCode' to say whether one is set. */
+  select?: string;
   /** References loaded with each record, for present() to name them (the operator of a ledger entry). */
   populate?: { path: string; select: string }[];
-  /** Why a record cannot be deleted, answered to a DELETE when canDelete is false. */
-  deleteRefusal?: string;
-  /** Domain-rule writes: when given they replace the plain model writes. */
-  create?: (input: z.infer<TCreate>, req: Request) => Promise<unknown>;
-  update?: (id: string, input: z.infer<TUpdate>, req: Request) => Promise<unknown>;
-  /** How the audit names an update: 'review' where it is a decision on a player's request (as the bulk review names it). */
-  updateAction?: Extract<AuditAction, 'update' | 'review'>;
-  remove?: (id: string, req: Request) => Promise<unknown>;
   /** Shapes one record for the console (defaults to the model's toJSON). */
   present?: (doc: unknown) => unknown;
   /** Shapes the record of GET /:id when the show view carries more than a list row (defaults to present). */
-  show?: (doc: unknown, req: Request) => Promise<unknown>;
-  /** Hidden fields (select: false) that present() needs to read, e.g. '+secretCode' to say whether one is set. */
-  select?: string;
+  show?: (doc: unknown) => Promise<unknown>;
   /** Maps the id in the path to the record's id (e.g. a singleton's 'current'); null answers 404. */
   resolveId?: (id: string) => Promise<string | null>;
+}
+
+export interface ResourceDefinition<TCreate extends z.ZodType = z.ZodType, TUpdate extends z.ZodType = TCreate> {
+  /** The path under /api/admin and the name in Content-Range. */
+  name: string;
+  /** The permission that opens it; defaults to the name (a player's stakes open with 'users'). */
+  permission?: AdminResource;
+  model: AnyModel;
+  /** Conditions every query carries, for lists and single records alike (a ledger shows posted entries only). */
+  scope?: Record<string, unknown>;
+  list?: ListRules;
+  record?: RecordRules;
+  /** POST: the body's schema, and the domain-rule write that replaces the plain insert. Omitted, a POST answers 403. */
+  create?: { schema: TCreate; run?: (input: z.infer<TCreate>, context: OperatorContext) => Promise<unknown> };
+  /**
+   * PUT: the body's schema, and the domain-rule write that replaces the plain `$set` (`named` says which fields the
+   * body itself carried, as opposed to the schema's defaults). Omitted, a PUT answers 403. `auditAs` is 'review'
+   * where the update is a decision on a player's request, as the bulk review names it.
+   */
+  update?: {
+    schema: TUpdate;
+    run?: (id: string, input: z.infer<TUpdate>, context: OperatorContext & { named: (field: string) => boolean }) => Promise<unknown>;
+    auditAs?: Extract<AuditAction, 'update' | 'review'>;
+  };
+  /**
+   * DELETE: allowed, with the domain-rule delete that replaces the plain one, or refused with the reason the
+   * operator reads (405). Omitted, a DELETE answers 403.
+   */
+  remove?: { run?: (id: string, context: OperatorContext) => Promise<unknown> } | { refusal: string };
   /** Extra routes on the resource's router, after the permission check and before the /:id routes. */
   extraRoutes?: (router: Router) => void;
 }
@@ -125,23 +139,24 @@ async function buildFilter(definition: ResourceDefinition, filter: unknown): Pro
   if (!filter || typeof filter !== 'object' || Array.isArray(filter)) throw badInput({ filter: 'filter must be an object' });
   const query: Record<string, unknown> = {};
   const dates = dateFields(definition.model);
+  const filters = definition.list?.filters;
   for (const [key, value] of Object.entries(filter)) {
     if (value === '' || value === null || value === undefined) continue;
     if (key === 'id') {
       query._id = Array.isArray(value) ? { $in: value.map((v) => toObjectId(v, 'id')) } : toObjectId(value, 'id');
     } else if (key === 'q') {
       if (typeof value !== 'string') throw badInput({ q: 'Search must be text' });
-      const fields = definition.searchFields ?? [];
+      const { searchFields: fields = [], searchReferences, substringSearch } = definition.list ?? {};
       const text = value.trim().slice(0, 100);
-      if (!text || (!fields.length && !definition.searchReferences)) continue;
+      if (!text || (!fields.length && !searchReferences)) continue;
       const substring = new RegExp(escapeRegex(text), 'i');
       const isNumber = (f: string) => definition.model.schema.path(f)?.instance === 'Number';
       // a number field (a Telegram id) matches the whole number typed, not a part of it
       const or: Record<string, unknown>[] = fields
         .filter((f) => !isNumber(f) || /^\d{1,15}$/.test(text))
-        .map((f) => ({ [f]: isNumber(f) ? Number(text) : definition.substringSearch ? substring : prefixPattern(text, f) }));
+        .map((f) => ({ [f]: isNumber(f) ? Number(text) : substringSearch ? substring : prefixPattern(text, f) }));
       if (isValidObjectId(text) && OBJECT_ID_PATTERN.test(text)) or.push({ _id: new Types.ObjectId(text) });
-      for (const [field, idsMatching] of Object.entries(definition.searchReferences ?? {})) {
+      for (const [field, idsMatching] of Object.entries(searchReferences ?? {})) {
         const matches = await idsMatching(text, MAX_REFERENCE_MATCHES);
         if (matches.length) or.push({ [field]: { $in: matches.map((m) => m._id) } });
       }
@@ -151,9 +166,9 @@ async function buildFilter(definition: ResourceDefinition, filter: unknown): Pro
       const range = (query[field] as Record<string, unknown>) ?? {};
       range[key.endsWith('gte') ? '$gte' : '$lte'] = convert('date', value, key);
       query[field] = range;
-    } else if (definition.filters && Object.hasOwn(definition.filters, key)) {
+    } else if (filters && Object.hasOwn(filters, key)) {
       // own keys only: `constructor` or `__proto__` must not pass as a filter through Object's prototype
-      query[key] = convert(definition.filters[key]!, value, key);
+      query[key] = convert(filters[key]!, value, key);
     } else {
       throw badInput({ filter: `Unknown filter: ${key}` });
     }
@@ -166,7 +181,7 @@ function parseSort(definition: ResourceDefinition, sort: unknown): Record<string
   if (!Array.isArray(sort) || sort.length !== 2 || typeof sort[0] !== 'string' || !['ASC', 'DESC'].includes(String(sort[1])))
     throw badInput({ sort: 'sort must be ["field","ASC"|"DESC"]' });
   const [field, direction] = sort as [string, string];
-  const allowed = new Set(['id', 'createdAt', ...(definition.sortable ?? [])]);
+  const allowed = new Set(['id', 'createdAt', ...(definition.list?.sortable ?? [])]);
   if (!allowed.has(field)) throw badInput({ sort: `Cannot sort by ${field}` });
   const order = direction === 'ASC' ? 1 : -1;
   return field === 'id' ? { _id: order } : { [field]: order, _id: order };
@@ -201,23 +216,23 @@ type StoredRecord = { _id: Types.ObjectId; toJSON: () => unknown };
  */
 export function resourceRouter(definition: ResourceDefinition): Router {
   const router = Router();
-  const present = definition.present ?? ((doc: unknown) => (doc as { toJSON: () => unknown }).toJSON());
-  const select = definition.select ?? '';
+  const { select = '', populate = [], show, resolveId } = definition.record ?? {};
+  const present = definition.record?.present ?? ((doc: unknown) => (doc as { toJSON: () => unknown }).toJSON());
   const findOr404 = async (pathId: string) => {
-    const id = definition.resolveId ? await definition.resolveId(pathId) : pathId;
+    const id = resolveId ? await resolveId(pathId) : pathId;
     if (!id || !OBJECT_ID_PATTERN.test(id)) throw new AppError('NOT_FOUND');
     const doc = (await definition.model
       .findOne({ _id: id, ...definition.scope })
       .select(select)
-      .populate(definition.populate ?? [])) as StoredRecord | null;
+      .populate(populate)) as StoredRecord | null;
     if (!doc) throw new AppError('NOT_FOUND');
     return doc;
   };
   const resource = definition.permission ?? (definition.name as AdminResource);
   // a resource's own lists and records open to the reads other permissions imply; a sub-resource only to its own permission
   router.use(requirePermission(resource, { lookups: !definition.permission }));
-  const audit = (req: Request, action: AuditAction, record: string, before: unknown, after: unknown) =>
-    recordAudit({ operator: req.account!, action, resource: definition.name, record, before, after });
+  const audit = ({ operator }: OperatorContext, action: AuditAction, record: string, before: unknown, after: unknown) =>
+    recordAudit({ operator, action, resource: definition.name, record, before, after });
   definition.extraRoutes?.(router);
 
   router.get('/', async (req, res) => {
@@ -225,13 +240,7 @@ export function resourceRouter(definition: ResourceDefinition): Router {
     const sort = parseSort(definition, parseJsonParam(req, 'sort'));
     const { skip, limit } = parseRange(parseJsonParam(req, 'range'));
     const [rows, total] = await Promise.all([
-      definition.model
-        .find(query)
-        .select(select)
-        .sort(sort)
-        .skip(skip)
-        .limit(limit)
-        .populate(definition.populate ?? []) as Promise<StoredRecord[]>,
+      definition.model.find(query).select(select).sort(sort).skip(skip).limit(limit).populate(populate) as Promise<StoredRecord[]>,
       // an unfiltered list of a large collection is counted from the collection's metadata, not by a scan
       Object.keys(query).length ? definition.model.countDocuments(query) : definition.model.estimatedDocumentCount(),
     ]);
@@ -242,42 +251,49 @@ export function resourceRouter(definition: ResourceDefinition): Router {
 
   router.get('/:id', async (req, res) => {
     const doc = await findOr404(req.params.id);
-    res.json(definition.show ? await definition.show(doc, req) : present(doc));
+    res.json(show ? await show(doc) : present(doc));
   });
 
   router.post('/', async (req, res) => {
-    if (!definition.createSchema) throw new AppError('FORBIDDEN');
-    const input = validate(definition.createSchema, req.body);
-    const created = definition.create ? await definition.create(input, req) : ((await definition.model.create(input as object)) as StoredRecord);
+    const { create } = definition;
+    if (!create) throw new AppError('FORBIDDEN');
+    const context = operatorContext(req);
+    const input = validate(create.schema, req.body);
+    const created = create.run ? await create.run(input, context) : ((await definition.model.create(input as object)) as StoredRecord);
     const shown = present(created) as { id: string };
-    await audit(req, 'create', shown.id, null, shown);
+    await audit(context, 'create', shown.id, null, shown);
     res.status(201).json(shown);
   });
 
   router.put('/:id', async (req, res) => {
-    const schema = definition.updateSchema ?? definition.createSchema;
-    if (!schema) throw new AppError('FORBIDDEN');
+    const { update } = definition;
+    if (!update) throw new AppError('FORBIDDEN');
+    const context = operatorContext(req);
     const current = await findOr404(req.params.id);
     const id = String(current._id);
-    const input = validate(schema, req.body);
-    const updated = definition.update
-      ? await definition.update(id, input, req)
+    const input = validate(update.schema, req.body);
+    const named = (field: string) => typeof req.body === 'object' && req.body !== null && Object.hasOwn(req.body as object, field);
+    const updated = update.run
+      ? await update.run(id, input, { ...context, named })
       : ((await definition.model
           .findByIdAndUpdate(id, { $set: input as object }, { returnDocument: 'after', runValidators: true })
           .select(select)) as StoredRecord | null);
     if (!updated) throw new AppError('NOT_FOUND');
     const shown = present(updated);
-    await audit(req, definition.updateAction ?? 'update', id, present(current), shown);
+    await audit(context, update.auditAs ?? 'update', id, present(current), shown);
     res.json(shown);
   });
 
   router.delete('/:id', async (req, res) => {
-    if (!definition.canDelete) throw definition.deleteRefusal ? new AppError('CANNOT_DELETE', { reason: definition.deleteRefusal }) : new AppError('FORBIDDEN');
+    const { remove } = definition;
+    if (!remove) throw new AppError('FORBIDDEN');
+    if ('refusal' in remove) throw new AppError('CANNOT_DELETE', { reason: remove.refusal });
+    const context = operatorContext(req);
     const doc = await findOr404(req.params.id);
-    if (definition.remove) await definition.remove(String(doc._id), req);
+    if (remove.run) await remove.run(String(doc._id), context);
     else await definition.model.deleteOne({ _id: doc._id });
     const shown = present(doc);
-    await audit(req, 'delete', String(doc._id), shown, null);
+    await audit(context, 'delete', String(doc._id), shown, null);
     res.json(shown);
   });
 

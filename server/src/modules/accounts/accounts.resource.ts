@@ -7,14 +7,8 @@ import { createAccount, deleteAccount, updateAccount } from './accounts.service'
 export const accountsResource: ResourceDefinition<typeof accountCreateInput, typeof accountUpdateInput> = {
   name: 'accounts',
   model: AccountModel,
-  createSchema: accountCreateInput,
-  updateSchema: accountUpdateInput,
-  searchFields: ['username'],
-  substringSearch: true,
-  filters: { enabled: 'boolean' },
-  sortable: ['username', 'lastLoginAt', 'enabled'],
-  canDelete: true,
-  create: (input, req) => createAccount(input, req.account!),
-  update: (id, input, req) => updateAccount(id, input, { actor: req.account!, logger: req.log }),
-  remove: (id, req) => deleteAccount(id, req.account!),
+  list: { searchFields: ['username'], substringSearch: true, filters: { enabled: 'boolean' }, sortable: ['username', 'lastLoginAt', 'enabled'] },
+  create: { schema: accountCreateInput, run: (input, { operator }) => createAccount(input, operator) },
+  update: { schema: accountUpdateInput, run: (id, input, { operator, log }) => updateAccount(id, input, { actor: operator, logger: log }) },
+  remove: { run: (id, { operator }) => deleteAccount(id, operator) },
 };

@@ -3,7 +3,7 @@ import { loginInput } from '@gift/shared';
 import type { Env } from '../../env';
 import { addressKey } from '../../lib/clientAddress';
 import { AppError, tooManyRequests } from '../../lib/errors';
-import { requireAccount } from '../../rest/adminAuth';
+import { operatorContext, requireAccount } from '../../rest/adminAuth';
 import { validate } from '../../rest/resource';
 import { countHit, hitsSoFar, type RateLimit } from '../rateLimits/rateLimit.service';
 import { login } from './accounts.service';
@@ -63,7 +63,7 @@ export function adminLoginRouter(env: Env): Router {
   });
 
   router.get('/me', requireAccount(env.JWT_SECRET), (req, res) => {
-    const { id, username, permissions } = req.account!;
+    const { id, username, permissions } = operatorContext(req).operator;
     res.json({ id, username, permissions });
   });
 

@@ -5,7 +5,8 @@ import { AuditEntryModel } from './audit.model';
 export const auditResource: ResourceDefinition = {
   name: 'audit',
   model: AuditEntryModel,
-  searchFields: ['username', 'record'],
-  filters: { resource: 'equals', record: 'equals', account: 'objectId', action: 'equals' },
-  canDelete: false,
+  list: {
+    searchFields: ['username', 'record'],
+    filters: { resource: 'equals', record: 'equals', account: 'objectId', action: 'equals' },
+  },
 };

@@ -7,11 +7,13 @@ import { deleteGiftCoin } from './giftCoinDeletion.service';
 export const giftCoinsResource: ResourceDefinition<typeof giftCoinInput> = {
   name: 'gift-coins',
   model: GiftCoinModel,
-  createSchema: giftCoinInput,
-  searchFields: ['name', 'symbol'],
-  substringSearch: true,
-  filters: { enabled: 'boolean', network: 'equals', withdrawEnabled: 'boolean' },
-  sortable: ['order', 'symbol', 'name', 'network', 'withdrawEnabled', 'enabled'],
-  canDelete: true,
-  remove: deleteGiftCoin,
+  create: { schema: giftCoinInput },
+  update: { schema: giftCoinInput },
+  remove: { run: deleteGiftCoin },
+  list: {
+    searchFields: ['name', 'symbol'],
+    substringSearch: true,
+    filters: { enabled: 'boolean', network: 'equals', withdrawEnabled: 'boolean' },
+    sortable: ['order', 'symbol', 'name', 'network', 'withdrawEnabled', 'enabled'],
+  },
 };

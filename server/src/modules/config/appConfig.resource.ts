@@ -16,9 +16,12 @@ type ConfigDocument = { toJSON: () => Record<string, unknown>; botToken?: string
 export const appConfigResource: ResourceDefinition<typeof appConfigInput> = {
   name: 'app-config',
   model: AppConfigModel,
-  updateSchema: appConfigInput,
-  select: '+botToken',
-  resolveId: async (id) => (id === CURRENT_CONFIG_ID ? String((await getAppConfig())._id) : id),
+  record: {
+    select: '+botToken',
+    resolveId: async (id) => (id === CURRENT_CONFIG_ID ? String((await getAppConfig())._id) : id),
+    // toJSON already leaves the token out (a hidden field)
+    present: (doc) => ({ ...(doc as ConfigDocument).toJSON(), botTokenSet: !!(doc as ConfigDocument).botToken }),
+  },
   // the list always shows the one record, created with defaults on first sight
   extraRoutes: (router) => {
     router.get('/', async (_req, _res, next) => {
@@ -26,21 +29,21 @@ export const appConfigResource: ResourceDefinition<typeof appConfigInput> = {
       next();
     });
   },
-  // toJSON already leaves the token out (a hidden field)
-  present: (doc) => ({ ...(doc as ConfigDocument).toJSON(), botTokenSet: !!(doc as ConfigDocument).botToken }),
-  // an update changes only the fields the body names: the schema's defaults must not reset the others
-  update: async (id, input, req) => {
-    const named = (field: string) => Object.hasOwn(req.body as object, field);
-    const referrerCoin = input.referrerCoin || null;
-    const miningCoin = input.miningCoin || null;
-    if (referrerCoin && named('referrerCoin')) await requireGiftCoin('referrerCoin', referrerCoin);
-    if (miningCoin && named('miningCoin')) await requireGiftCoin('miningCoin', miningCoin);
-    const { botToken, ...fields } = { ...input, referrerCoin, miningCoin };
-    const changes = Object.fromEntries(Object.entries(fields).filter(([field]) => named(field)));
-    return AppConfigModel.findByIdAndUpdate(
-      id,
-      { $set: { ...changes, ...(botToken ? { botToken } : {}) } },
-      { returnDocument: 'after', runValidators: true },
-    ).select('+botToken');
+  update: {
+    schema: appConfigInput,
+    // an update changes only the fields the body names: the schema's defaults must not reset the others
+    run: async (id, input, { named }) => {
+      const referrerCoin = input.referrerCoin || null;
+      const miningCoin = input.miningCoin || null;
+      if (referrerCoin && named('referrerCoin')) await requireGiftCoin('referrerCoin', referrerCoin);
+      if (miningCoin && named('miningCoin')) await requireGiftCoin('miningCoin', miningCoin);
+      const { botToken, ...fields } = { ...input, referrerCoin, miningCoin };
+      const changes = Object.fromEntries(Object.entries(fields).filter(([field]) => named(field)));
+      return AppConfigModel.findByIdAndUpdate(
+        id,
+        { $set: { ...changes, ...(botToken ? { botToken } : {}) } },
+        { returnDocument: 'after', runValidators: true },
+      ).select('+botToken');
+    },
   },
 };

@@ -7,11 +7,13 @@ import { CategoryModel } from './content.models';
 export const categoriesResource: ResourceDefinition<typeof categoryInput> = {
   name: 'categories',
   model: CategoryModel,
-  createSchema: categoryInput,
-  searchFields: ['title'],
-  substringSearch: true,
-  filters: { enabled: 'boolean' },
-  sortable: ['order', 'title', 'enabled'],
-  canDelete: true,
-  remove: deleteCategory,
+  create: { schema: categoryInput },
+  update: { schema: categoryInput },
+  remove: { run: deleteCategory },
+  list: {
+    searchFields: ['title'],
+    substringSearch: true,
+    filters: { enabled: 'boolean' },
+    sortable: ['order', 'title', 'enabled'],
+  },
 };

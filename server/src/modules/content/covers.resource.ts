@@ -6,10 +6,13 @@ import { CoverModel } from './content.models';
 export const coversResource: ResourceDefinition<typeof coverInput> = {
   name: 'covers',
   model: CoverModel,
-  createSchema: coverInput,
-  searchFields: ['title'],
-  substringSearch: true,
-  filters: { enabled: 'boolean' },
-  sortable: ['order', 'title', 'enabled'],
-  canDelete: true,
+  create: { schema: coverInput },
+  update: { schema: coverInput },
+  remove: {},
+  list: {
+    searchFields: ['title'],
+    substringSearch: true,
+    filters: { enabled: 'boolean' },
+    sortable: ['order', 'title', 'enabled'],
+  },
 };

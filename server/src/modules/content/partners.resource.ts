@@ -6,10 +6,13 @@ import { PartnerModel } from './content.models';
 export const partnersResource: ResourceDefinition<typeof partnerInput> = {
   name: 'partners',
   model: PartnerModel,
-  createSchema: partnerInput,
-  searchFields: ['name'],
-  substringSearch: true,
-  filters: { enabled: 'boolean' },
-  sortable: ['order', 'name', 'enabled'],
-  canDelete: true,
+  create: { schema: partnerInput },
+  update: { schema: partnerInput },
+  remove: {},
+  list: {
+    searchFields: ['name'],
+    substringSearch: true,
+    filters: { enabled: 'boolean' },
+    sortable: ['order', 'name', 'enabled'],
+  },
 };

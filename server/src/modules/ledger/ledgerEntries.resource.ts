@@ -8,10 +8,10 @@ export const ledgerEntriesResource: ResourceDefinition = {
   permission: 'users',
   model: LedgerEntryModel,
   scope: { state: 'posted' },
-  searchFields: ['idempotencyKey', 'refId'],
-  filters: { user: 'objectId', coin: 'objectId', reason: 'equals', refType: 'equals', refId: 'equals' },
-  sortable: ['amount', 'reason'],
-  canDelete: false,
-  populate: [{ path: 'createdBy', select: 'username' }],
-  present: presentLedgerEntry,
+  list: {
+    searchFields: ['idempotencyKey', 'refId'],
+    filters: { user: 'objectId', coin: 'objectId', reason: 'equals', refType: 'equals', refId: 'equals' },
+    sortable: ['amount', 'reason'],
+  },
+  record: { populate: [{ path: 'createdBy', select: 'username' }], present: presentLedgerEntry },
 };

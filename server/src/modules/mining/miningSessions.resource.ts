@@ -6,7 +6,5 @@ export const miningSessionsResource: ResourceDefinition = {
   name: 'mining-sessions',
   permission: 'users',
   model: MiningSessionModel,
-  filters: { user: 'objectId', coin: 'objectId' },
-  sortable: ['startedAt', 'endsAt', 'movedAt'],
-  canDelete: false,
+  list: { filters: { user: 'objectId', coin: 'objectId' }, sortable: ['startedAt', 'endsAt', 'movedAt'] },
 };

@@ -22,26 +22,33 @@ function asStored({ secretCode, ...input }: MissionInput) {
 export const missionsResource: ResourceDefinition<typeof missionInput, typeof missionUpdateInput> = {
   name: 'missions',
   model: MissionModel,
-  createSchema: missionInput,
-  updateSchema: missionUpdateInput,
-  searchFields: ['title', 'description'],
-  substringSearch: true,
-  filters: { category: 'objectId', coin: 'objectId', verifyType: 'equals', enabled: 'boolean', mustDone: 'boolean' },
-  sortable: ['order', 'title', 'reward', 'category', 'verifyType', 'coin', 'mustDone', 'enabled'],
-  canDelete: true,
-  remove: deleteMission,
-  select: '+secretCode',
-  // toJSON already leaves the code out (a hidden field)
-  present: (doc) => ({ ...(doc as MissionDocument).toJSON(), secretCodeSet: !!(doc as MissionDocument).secretCode }),
-  create: async (input) => {
-    await checkReferences(input);
-    return MissionModel.create(asStored(input));
+  list: {
+    searchFields: ['title', 'description'],
+    substringSearch: true,
+    filters: { category: 'objectId', coin: 'objectId', verifyType: 'equals', enabled: 'boolean', mustDone: 'boolean' },
+    sortable: ['order', 'title', 'reward', 'category', 'verifyType', 'coin', 'mustDone', 'enabled'],
   },
-  update: async (id, input) => {
-    await checkReferences(input);
-    const saved = await MissionModel.findById(id).select('+secretCode');
-    if (!saved) throw new AppError('NOT_FOUND');
-    if (input.verifyType === 'youtube' && !input.secretCode && !saved.secretCode) throw badInput({ secretCode: 'A YouTube mission needs its secret code' });
-    return MissionModel.findByIdAndUpdate(id, { $set: asStored(input) }, { returnDocument: 'after', runValidators: true }).select('+secretCode');
+  record: {
+    select: '+secretCode',
+    // toJSON already leaves the code out (a hidden field)
+    present: (doc) => ({ ...(doc as MissionDocument).toJSON(), secretCodeSet: !!(doc as MissionDocument).secretCode }),
   },
+  create: {
+    schema: missionInput,
+    run: async (input) => {
+      await checkReferences(input);
+      return MissionModel.create(asStored(input));
+    },
+  },
+  update: {
+    schema: missionUpdateInput,
+    run: async (id, input) => {
+      await checkReferences(input);
+      const saved = await MissionModel.findById(id).select('+secretCode');
+      if (!saved) throw new AppError('NOT_FOUND');
+      if (input.verifyType === 'youtube' && !input.secretCode && !saved.secretCode) throw badInput({ secretCode: 'A YouTube mission needs its secret code' });
+      return MissionModel.findByIdAndUpdate(id, { $set: asStored(input) }, { returnDocument: 'after', runValidators: true }).select('+secretCode');
+    },
+  },
+  remove: { run: deleteMission },
 };

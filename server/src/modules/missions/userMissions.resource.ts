@@ -1,5 +1,6 @@
 import { userMissionBulkReviewInput, userMissionReviewInput } from '@gift/shared';
 import type { Router } from 'express';
+import { operatorContext } from '../../rest/adminAuth';
 import { validate, type ResourceDefinition } from '../../rest/resource';
 import { recordAudit } from '../audit/audit.service';
 import { playerIdsMatching } from '../users/players.service';
@@ -11,13 +12,14 @@ import { presentProgress } from './userMissions.service';
 function bulkReviewRoute(router: Router) {
   router.post('/bulk-review', async (req, res) => {
     const { ids, ...review } = validate(userMissionBulkReviewInput, req.body);
+    const { operator } = operatorContext(req);
     const reviewed: string[] = [];
     const refused: Record<string, string> = {};
     for (const id of [...new Set(ids)]) {
       const before = await UserMissionModel.findById(id);
       try {
-        const after = await reviewUserMission(id, review, req.account!.id, new Date());
-        await recordAudit({ operator: req.account!, action: 'review', resource: 'user-missions', record: id, before: before?.toJSON(), after: after.toJSON() });
+        const after = await reviewUserMission(id, review, operator.id, new Date());
+        await recordAudit({ operator, action: 'review', resource: 'user-missions', record: id, before: before?.toJSON(), after: after.toJSON() });
         reviewed.push(id);
       } catch (error) {
         refused[id] = error instanceof Error ? error.message : 'Failed';
@@ -31,22 +33,24 @@ function bulkReviewRoute(router: Router) {
 export const userMissionsResource: ResourceDefinition<typeof userMissionReviewInput> = {
   name: 'user-missions',
   model: UserMissionModel,
-  updateSchema: userMissionReviewInput,
-  updateAction: 'review',
-  searchReferences: {
-    user: playerIdsMatching,
-    mission: missionIdsMatching,
+  list: {
+    searchReferences: { user: playerIdsMatching, mission: missionIdsMatching },
+    filters: { status: 'equals', user: 'objectId', mission: 'objectId', category: 'objectId', coin: 'objectId' },
+    sortable: ['status', 'claimedAt', 'doneAt', 'startedAt'],
   },
-  filters: { status: 'equals', user: 'objectId', mission: 'objectId', category: 'objectId', coin: 'objectId' },
-  sortable: ['status', 'claimedAt', 'doneAt', 'startedAt'],
-  canDelete: false,
-  deleteRefusal: "a player's progress stays with them; reject a pending review instead",
+  record: {
+    // a reward is shown with its coin ('5 GIFT') without a lookup per row
+    populate: [
+      { path: 'coin', select: 'symbol' },
+      { path: 'reviewedBy', select: 'username' },
+    ],
+    present: presentProgress,
+  },
+  update: {
+    schema: userMissionReviewInput,
+    run: (id, review, { operator }) => reviewUserMission(id, review, operator.id, new Date()),
+    auditAs: 'review',
+  },
+  remove: { refusal: "a player's progress stays with them; reject a pending review instead" },
   extraRoutes: bulkReviewRoute,
-  // a reward is shown with its coin ('5 GIFT') without a lookup per row
-  populate: [
-    { path: 'coin', select: 'symbol' },
-    { path: 'reviewedBy', select: 'username' },
-  ],
-  present: presentProgress,
-  update: (id, review, req) => reviewUserMission(id, review, req.account!.id, new Date()),
 };

@@ -6,7 +6,8 @@ export const stakesResource: ResourceDefinition = {
   name: 'stakes',
   permission: 'users',
   model: StakeModel,
-  filters: { user: 'objectId', coin: 'objectId', stakingCoin: 'objectId', duration: 'equals' },
-  sortable: ['startedAt', 'unlocksAt', 'claimedAt', 'amount'],
-  canDelete: false,
+  list: {
+    filters: { user: 'objectId', coin: 'objectId', stakingCoin: 'objectId', duration: 'equals' },
+    sortable: ['startedAt', 'unlocksAt', 'claimedAt', 'amount'],
+  },
 };

@@ -14,17 +14,20 @@ const asStored = (input: StakingCoinInput) => ({
 export const stakingCoinsResource: ResourceDefinition<typeof stakingCoinInput> = {
   name: 'staking-coins',
   model: StakingCoinModel,
-  createSchema: stakingCoinInput,
-  filters: { coin: 'objectId', enabled: 'boolean' },
-  sortable: ['order', 'coin', 'enabled'],
-  canDelete: true,
-  remove: deleteStakingCoin,
-  create: async (input) => {
-    await requireGiftCoin('coin', input.coin);
-    return StakingCoinModel.create(asStored(input));
+  list: { filters: { coin: 'objectId', enabled: 'boolean' }, sortable: ['order', 'coin', 'enabled'] },
+  create: {
+    schema: stakingCoinInput,
+    run: async (input) => {
+      await requireGiftCoin('coin', input.coin);
+      return StakingCoinModel.create(asStored(input));
+    },
   },
-  update: async (id, input) => {
-    await requireGiftCoin('coin', input.coin);
-    return StakingCoinModel.findByIdAndUpdate(id, { $set: asStored(input) }, { returnDocument: 'after', runValidators: true });
+  update: {
+    schema: stakingCoinInput,
+    run: async (id, input) => {
+      await requireGiftCoin('coin', input.coin);
+      return StakingCoinModel.findByIdAndUpdate(id, { $set: asStored(input) }, { returnDocument: 'after', runValidators: true });
+    },
   },
+  remove: { run: deleteStakingCoin },
 };

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { badInput } from '../../lib/errors';
-import { requirePermission } from '../../rest/adminAuth';
+import { operatorContext, requirePermission } from '../../rest/adminAuth';
 import { recordAudit } from '../audit/audit.service';
 import { setPayoutsPaused, treasury } from './payouts.service';
 
@@ -26,7 +26,7 @@ export function treasuryRouter(): Router {
     await setPayoutsPaused(parsed.data.paused);
     const after = await treasury();
     await recordAudit({
-      operator: req.account!,
+      operator: operatorContext(req).operator,
       action: 'update',
       resource: 'treasury',
       record: 'treasury',

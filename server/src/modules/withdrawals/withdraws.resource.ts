@@ -7,12 +7,12 @@ import { presentForConsole } from './withdrawals.service';
 
 type WithdrawalDocument = ReturnType<(typeof WithdrawalModel)['hydrate']>;
 
-const withNames = (doc: WithdrawalDocument) =>
-  doc.populate([
-    { path: 'user', select: 'name username' },
-    { path: 'coin', select: 'symbol' },
-    { path: 'processedBy', select: 'username' },
-  ]);
+const NAMES = [
+  { path: 'user', select: 'name username' },
+  { path: 'coin', select: 'symbol' },
+  { path: 'processedBy', select: 'username' },
+];
+const withNames = (doc: WithdrawalDocument) => doc.populate(NAMES);
 
 /**
  * Withdrawals in the console: pending ones at /admin/withdraw, finished ones ({"status":["done","rejected"]})
@@ -21,21 +21,22 @@ const withNames = (doc: WithdrawalDocument) =>
 export const withdrawsResource: ResourceDefinition<typeof withdrawalReviewInput> = {
   name: 'withdraws',
   model: WithdrawalModel,
-  updateSchema: withdrawalReviewInput,
-  updateAction: 'review',
-  searchFields: ['address', 'txHash'],
-  searchReferences: { user: playerIdsMatching },
-  filters: { status: 'equals', user: 'objectId', coin: 'objectId' },
-  sortable: ['amount', 'status', 'processedAt'],
-  canDelete: false,
-  deleteRefusal: 'a withdrawal is part of the ledger; reject a pending one instead',
-  // the player's name and the coin's symbol come with each row: no lookup per row, and a withdraws-only account sees them
-  populate: [
-    { path: 'user', select: 'name username' },
-    { path: 'coin', select: 'symbol' },
-    { path: 'processedBy', select: 'username' },
-  ],
-  present: presentForConsole,
-  show: async (doc) => presentForConsole(await withNames(doc as WithdrawalDocument)),
-  update: async (id, review, req) => withNames(await decideWithdrawal({ withdrawalId: id, review, accountId: req.account!.id, now: new Date() })),
+  list: {
+    searchFields: ['address', 'txHash'],
+    searchReferences: { user: playerIdsMatching },
+    filters: { status: 'equals', user: 'objectId', coin: 'objectId' },
+    sortable: ['amount', 'status', 'processedAt'],
+  },
+  record: {
+    // the player's name and the coin's symbol come with each row: no lookup per row, and a withdraws-only account sees them
+    populate: NAMES,
+    present: presentForConsole,
+    show: async (doc) => presentForConsole(await withNames(doc as WithdrawalDocument)),
+  },
+  update: {
+    schema: withdrawalReviewInput,
+    run: async (id, review, { operator }) => withNames(await decideWithdrawal({ withdrawalId: id, review, accountId: operator.id, now: new Date() })),
+    auditAs: 'review',
+  },
+  remove: { refusal: 'a withdrawal is part of the ledger; reject a pending one instead' },
 };
