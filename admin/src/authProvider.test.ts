@@ -71,7 +71,7 @@ describe('what the console shows an account', () => {
     await expect(can('app-config', 'edit')).resolves.toBe(false);
   });
 
-  it('asks GET /api/admin/me when the login answer did not list permissions', async () => {
+  it('asks GET /api/admin/me, once, when this browser has a token but no saved account', async () => {
     localStorage.setItem(ADMIN_TOKEN_KEY, jwtWith({ sub: 'a3', username: 'ops' }));
     fetchMock.mockResolvedValueOnce(answer(200, { id: 'a3', username: 'ops', permissions: ['missions:write'] }));
 
@@ -79,5 +79,13 @@ describe('what the console shows an account', () => {
     await expect(authProvider.canAccess!({ resource: 'users', action: 'list' })).resolves.toBe(false);
     expect(fetchMock).toHaveBeenCalledTimes(1);
     expect(new Headers(fetchMock.mock.calls[0]![1]?.headers).get('Authorization')).toMatch(/^Bearer /);
+  });
+
+  it('shows nothing but the dashboard when the server does not confirm the account (its check refuses the token)', async () => {
+    localStorage.setItem(ADMIN_TOKEN_KEY, jwtWith({ sub: 'a4', username: 'gone' }));
+    fetchMock.mockResolvedValueOnce(answer(401, { message: 'Please sign in' }));
+
+    await expect(authProvider.canAccess!({ resource: 'users', action: 'list' })).resolves.toBe(false);
+    await expect(authProvider.canAccess!({ resource: 'dashboard', action: 'list' })).resolves.toBe(true);
   });
 });

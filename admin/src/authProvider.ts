@@ -1,44 +1,29 @@
 import type { AuthProvider } from 'react-admin';
-import { API_URL } from './dataProvider';
+import type { ConsoleAccount, ConsoleSession } from '@gift/server';
 import { hasPermission } from '@gift/shared';
-import { adminToken, clearSession, saveSession, storedAccount, tokenClaims, tokenExpired, type SignedInAccount } from './session';
+import { API_URL } from './dataProvider';
+import { adminToken, clearSession, saveSession, storedAccount, tokenExpired } from './session';
 
 const READ_ACTIONS = new Set(['list', 'show', 'export']);
 
-interface LoginAnswer {
-  token?: string;
-  account?: { id?: string; username?: string; permissions?: string[] };
-  message?: string;
-}
+/** The signed-in account: saved at sign-in, or asked of GET /me once per token when this browser has none saved. */
+const lookups = new Map<string, Promise<ConsoleAccount | null>>();
 
-async function readJson(response: Response): Promise<LoginAnswer> {
-  try {
-    return (await response.json()) as LoginAnswer;
-  } catch {
-    return {};
-  }
-}
-
-/** GET /me answers, remembered per token so a server without it is asked once. */
-const lookups = new Map<string, Promise<string[] | null>>();
-
-async function askServer(token: string): Promise<string[] | null> {
+async function askServer(token: string): Promise<ConsoleAccount | null> {
   try {
     const response = await fetch(`${API_URL}/me`, { headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' } });
     if (!response.ok) return null;
-    const me = (await response.json()) as Partial<SignedInAccount>;
-    if (!Array.isArray(me.permissions)) return null;
-    saveSession(token, { id: String(me.id ?? ''), username: me.username ?? '', permissions: me.permissions });
-    return me.permissions;
+    const account = (await response.json()) as ConsoleAccount;
+    saveSession(token, account);
+    return account;
   } catch {
     return null;
   }
 }
 
-/** The account's permissions: from the login answer, else GET /me; null when the server does not say. */
-async function permissions(): Promise<string[] | null> {
+async function signedInAccount(): Promise<ConsoleAccount | null> {
   const account = storedAccount();
-  if (account?.permissions) return account.permissions;
+  if (account) return account;
   const token = adminToken();
   if (!token) return null;
   if (!lookups.has(token)) lookups.set(token, askServer(token));
@@ -52,17 +37,9 @@ export const authProvider: AuthProvider = {
       headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
       body: JSON.stringify({ username, password }),
     });
-    const answer = await readJson(response);
-    if (!response.ok || !answer.token) throw new Error(answer.message ?? 'Invalid username or password');
-    const claims = tokenClaims(answer.token);
-    const account = answer.account
-      ? {
-          id: String(answer.account.id ?? claims?.sub ?? ''),
-          username: answer.account.username ?? username,
-          permissions: Array.isArray(answer.account.permissions) ? answer.account.permissions : null,
-        }
-      : null;
-    saveSession(answer.token, account);
+    const answer = (await response.json().catch(() => ({}))) as Partial<ConsoleSession> & { message?: string };
+    if (!response.ok || !answer.token || !answer.account) throw new Error(answer.message ?? 'Invalid username or password');
+    saveSession(answer.token, answer.account);
   },
 
   logout() {
@@ -84,23 +61,20 @@ export const authProvider: AuthProvider = {
     return Promise.reject(new Error('Your session has ended, please sign in again'));
   },
 
-  getIdentity() {
-    const token = adminToken();
-    const account = storedAccount();
-    const claims = token ? tokenClaims(token) : null;
-    const username = account?.username || claims?.username || 'operator';
-    return Promise.resolve({ id: account?.id || claims?.sub || username, fullName: username });
+  async getIdentity() {
+    const account = await signedInAccount();
+    if (!account) throw new Error('Please sign in');
+    return { id: account.id, fullName: account.username };
   },
 
   async getPermissions() {
-    return permissions();
+    return (await signedInAccount())?.permissions ?? [];
   },
 
   /** Hides what the account may not use; the server enforces the same rule on every call. */
   async canAccess({ resource, action }: { resource: string; action: string }) {
-    const granted = await permissions();
-    if (!granted) return true;
     if (resource === 'dashboard') return true;
+    const granted = (await signedInAccount())?.permissions ?? [];
     return hasPermission(granted, resource, READ_ACTIONS.has(action) ? 'read' : 'write');
   },
 };

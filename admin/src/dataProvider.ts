@@ -1,5 +1,6 @@
 import { fetchUtils, useDataProvider, type DataProvider, type Identifier, type RaRecord } from 'react-admin';
 import simpleRestProvider from 'ra-data-simple-rest';
+import type { BalanceAdjustment, BulkReviewAnswer, DashboardFigures } from '@gift/server';
 import { adminToken } from './session';
 
 export const API_URL = '/api/admin';
@@ -17,17 +18,17 @@ function httpClient(url: string, options: fetchUtils.Options = {}) {
 
 const rest = simpleRestProvider(API_URL, httpClient);
 
+/** The console's own calls beside react-admin's, answering the server's types. */
+interface ConsoleCalls {
+  getDashboard(): Promise<DashboardFigures>;
+  bulkReview(body: { ids: string[]; status: string; rejectReason?: string }): Promise<BulkReviewAnswer>;
+  adjustBalance(userId: string, body: Record<string, unknown>): Promise<BalanceAdjustment>;
+}
+
 /**
  * ra-data-simple-rest conventions (sort/range/filter, Content-Range) against /api/admin/<resource>.
  * A singleton keeps the id it was asked for, since react-admin's Edit requires the record's id to match it.
  */
-/** The console's own calls beside react-admin's; each caller names the shape of its answer. */
-interface ConsoleCalls {
-  getDashboard(): Promise<unknown>;
-  bulkReview(body: { ids: string[]; status: string; rejectReason?: string }): Promise<unknown>;
-  adjustBalance(userId: string, body: Record<string, unknown>): Promise<unknown>;
-}
-
 export const dataProvider: DataProvider & ConsoleCalls = {
   ...rest,
   getOne: async (resource, params) => {
@@ -40,13 +41,13 @@ export const dataProvider: DataProvider & ConsoleCalls = {
     return SINGLETONS.has(resource) ? { ...result, data: { ...(result.data as RaRecord), id: params.id as Identifier } } : result;
   },
   /** Every figure of the dashboard, in one call. */
-  getDashboard: async (): Promise<unknown> => (await httpClient(`${API_URL}/dashboard`)).json,
+  getDashboard: async () => (await httpClient(`${API_URL}/dashboard`)).json as DashboardFigures,
   /** One decision on several pending Manual missions: { reviewed, refused }. */
-  bulkReview: async (body: { ids: string[]; status: string; rejectReason?: string }): Promise<unknown> =>
-    (await httpClient(`${API_URL}/user-missions/bulk-review`, { method: 'POST', body: JSON.stringify(body) })).json,
+  bulkReview: async (body) =>
+    (await httpClient(`${API_URL}/user-missions/bulk-review`, { method: 'POST', body: JSON.stringify(body) })).json as BulkReviewAnswer,
   /** A gift or correction of a player's balance through the ledger. */
-  adjustBalance: async (userId: string, body: Record<string, unknown>): Promise<unknown> =>
-    (await httpClient(`${API_URL}/users/${encodeURIComponent(userId)}/adjustments`, { method: 'POST', body: JSON.stringify(body) })).json,
+  adjustBalance: async (userId, body) =>
+    (await httpClient(`${API_URL}/users/${encodeURIComponent(userId)}/adjustments`, { method: 'POST', body: JSON.stringify(body) })).json as BalanceAdjustment,
 };
 
 /** The console's own calls from the app's data provider (DataProvider's index signature would type them `any`). */

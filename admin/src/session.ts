@@ -1,32 +1,27 @@
-/** The operator's session in this browser: the token from /api/admin/login and what it says. */
+import type { ConsoleAccount } from '@gift/server';
+
+/** The operator's session in this browser: the token from /api/admin/login and the account it signs in. */
 export const ADMIN_TOKEN_KEY = 'adminToken';
 const ADMIN_ACCOUNT_KEY = 'adminAccount';
-
-export interface SignedInAccount {
-  id: string;
-  username: string;
-  /** '*' or '<resource>:read' / '<resource>:write'; null when the server did not say. */
-  permissions: string[] | null;
-}
 
 export function adminToken(): string | null {
   return localStorage.getItem(ADMIN_TOKEN_KEY);
 }
 
-export function storedAccount(): SignedInAccount | null {
+/** The account saved at sign-in; null when this browser has none saved (or a damaged one). */
+export function storedAccount(): ConsoleAccount | null {
   const raw = localStorage.getItem(ADMIN_ACCOUNT_KEY);
   if (!raw) return null;
   try {
-    return JSON.parse(raw) as SignedInAccount;
+    return JSON.parse(raw) as ConsoleAccount;
   } catch {
     return null;
   }
 }
 
-export function saveSession(token: string, account: SignedInAccount | null): void {
+export function saveSession(token: string, account: ConsoleAccount): void {
   localStorage.setItem(ADMIN_TOKEN_KEY, token);
-  if (account) localStorage.setItem(ADMIN_ACCOUNT_KEY, JSON.stringify(account));
-  else localStorage.removeItem(ADMIN_ACCOUNT_KEY);
+  localStorage.setItem(ADMIN_ACCOUNT_KEY, JSON.stringify(account));
 }
 
 export function clearSession(): void {
@@ -34,8 +29,8 @@ export function clearSession(): void {
   localStorage.removeItem(ADMIN_ACCOUNT_KEY);
 }
 
-/** The JWT's claims, read without verifying (the server verifies; this only shows a name and an expiry). */
-export function tokenClaims(token: string): { sub?: string; username?: string; exp?: number } | null {
+/** The JWT's expiry, read without verifying (the server verifies; the console only signs out in time). */
+function tokenExpiry(token: string): number | null {
   const payload = token.split('.')[1];
   if (!payload) return null;
   try {
@@ -43,14 +38,14 @@ export function tokenClaims(token: string): { sub?: string; username?: string; e
       .replace(/-/g, '+')
       .replace(/_/g, '/')
       .padEnd(Math.ceil(payload.length / 4) * 4, '=');
-    const json = decodeURIComponent(Array.from(atob(base64), (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join(''));
-    return JSON.parse(json) as { sub?: string; username?: string; exp?: number };
+    const { exp } = JSON.parse(atob(base64)) as { exp?: unknown };
+    return typeof exp === 'number' ? exp : null;
   } catch {
     return null;
   }
 }
 
 export function tokenExpired(token: string, now = Date.now()): boolean {
-  const exp = tokenClaims(token)?.exp;
-  return typeof exp === 'number' && exp * 1000 <= now;
+  const exp = tokenExpiry(token);
+  return exp !== null && exp * 1000 <= now;
 }

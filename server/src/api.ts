@@ -6,6 +6,9 @@ import type { presentForConsole as presentWithdrawal } from './modules/withdrawa
 import type { presentCoinFigures } from './modules/users/users.service';
 import type { presentLedgerEntry } from './modules/ledger/ledger.service';
 import type { presentProgress } from './modules/missions/userMissions.service';
+import type { BulkReviewAnswer } from './modules/missions/userMissions.resource';
+import type { adjustBalance } from './modules/users/balanceAdjustment.service';
+import type { login } from './modules/accounts/accounts.service';
 import type { AppRouter } from './trpc/root';
 
 export type { AppRouter };
@@ -19,6 +22,10 @@ export type CoinAmount = NonNullable<DashboardFigures['coinsIssued']>[number];
 /** GET /api/admin/treasury: the hot wallet, per-coin balances and caps, what is owed and the batches in flight. */
 export type Treasury = Awaited<ReturnType<typeof treasury>>;
 
+/** POST /api/admin/login: the console's token and the account it signs in (GET /api/admin/me answers the account). */
+export type ConsoleSession = Awaited<ReturnType<typeof login>>;
+export type ConsoleAccount = ConsoleSession['account'];
+
 /** What JSON makes of a presenter's value: dates arrive as strings. */
 type Json<T> = T extends Date ? string : T extends (infer U)[] ? Json<U>[] : T extends object ? { [K in keyof T]: Json<T[K]> } : T;
 
@@ -30,3 +37,6 @@ export type CoinFigures = Json<ReturnType<typeof presentCoinFigures>>;
 export type LedgerRow = Json<ReturnType<typeof presentLedgerEntry>>;
 /** GET /api/admin/user-missions and /user-missions/:id: a player's progress on one mission, as reviews show it. */
 export type ProgressRecord = Json<ReturnType<typeof presentProgress>>;
+export type { BulkReviewAnswer };
+/** POST /api/admin/users/:id/adjustments: the entry, whether this call applied it (false: the key was used) and the new balance. */
+export type BalanceAdjustment = Awaited<ReturnType<typeof adjustBalance>>;

@@ -1,8 +1,7 @@
+// The only place that reads process.env. Validated once at start; each bad value gets its own message.
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { DEMO_PAYOUT_MNEMONIC } from './lib/ton/hotWallet';
-
-/** The only place that reads process.env. Validated once at start; each bad value gets its own message. */
 
 /** Signs tokens on the embedded demo database only: it is in the source, so a server on a real database never uses it. */
 export const DEV_JWT_SECRET = 'development-only-secret-change-me-0123456789';

@@ -4,7 +4,7 @@ import { Box, Card, CardContent, Typography } from '@mui/material';
 import { Link } from 'react-router';
 import { Title, useBasename, useTranslate } from 'react-admin';
 import { useConsoleCalls } from '../dataProvider';
-import type { CoinAmount, DashboardFigures } from '@gift/server';
+import type { CoinAmount } from '@gift/server';
 
 // the chart library is most of the console's weight: it loads with the dashboard's figures, not with the console
 const TrendChart = lazy(() => import('./TrendChart').then((module) => ({ default: module.TrendChart })));
@@ -12,7 +12,7 @@ const TrendChart = lazy(() => import('./TrendChart').then((module) => ({ default
 /** The dashboard's one call, GET /api/admin/dashboard, through react-admin's query client (cached, retried, refetched on focus). */
 function useDashboard() {
   const dataProvider = useConsoleCalls();
-  const { data, isError } = useQuery({ queryKey: ['dashboard'], queryFn: async () => (await dataProvider.getDashboard()) as DashboardFigures });
+  const { data, isError } = useQuery({ queryKey: ['dashboard'], queryFn: () => dataProvider.getDashboard() });
   return { figures: data ?? null, failed: isError };
 }
 

@@ -8,7 +8,7 @@ export function money<const O extends Omit<SchemaTypeOptions<number>, 'type'>>(o
     default: 0,
     set: (value: unknown) => (typeof value === 'string' ? Number(toMicros(value)) : value),
     validate: { validator: (v: number) => Number.isSafeInteger(v), message: 'Amount out of range' },
-    // custom marker read by applyConventions
+    // a marker applyConventions reads, to turn the micro-units into a decimal string in JSON
     money: true,
     ...options,
   };
@@ -22,13 +22,13 @@ function setPath(target: Record<string, unknown>, path: string[], value: unknown
   if (parent && typeof parent === 'object') (parent as Record<string, unknown>)[path[path.length - 1]!] = value;
 }
 
-/**
- * Every schema passes through here so JSON output is uniform: `id` instead of `_id`, no `__v`,
- * fields marked `hidden` (password hashes, secret codes) never serialised, money as decimal strings,
- * ObjectId references as strings.
- */
+/** The options of every schema: createdAt and updatedAt kept, no `__v`. */
 export const schemaOptions = { timestamps: true, versionKey: false } as const;
 
+/**
+ * Every schema passes through here so JSON output is uniform: `id` instead of `_id`, fields marked `hidden`
+ * (password hashes, secret codes) never serialised, money as decimal strings, ObjectId references as strings.
+ */
 export function applyConventions<S extends Schema>(schema: S): S {
   const moneyPaths: string[][] = [];
   const hiddenPaths: string[] = [];
@@ -57,6 +57,7 @@ export function applyConventions<S extends Schema>(schema: S): S {
   return schema;
 }
 
+/** A reference to another collection's record by its ObjectId. */
 export const ref = <const O extends { required?: boolean; default?: null }>(model: string, options: O = {} as O) => ({
   type: Schema.Types.ObjectId,
   ref: model,

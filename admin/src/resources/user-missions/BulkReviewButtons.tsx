@@ -6,11 +6,6 @@ import { Button, Confirm, useListContext, useNotify, useRefresh, useUnselectAll 
 import { useConsoleCalls } from '../../dataProvider';
 import { userMissionBulkReviewInput } from '@gift/shared';
 
-interface BulkAnswer {
-  reviewed: string[];
-  refused: Record<string, string>;
-}
-
 /** One call reviews every selected mission through the same service as a single review. */
 function useBulkReview() {
   const dataProvider = useConsoleCalls();
@@ -22,7 +17,7 @@ function useBulkReview() {
   const review = async (decision: { status: 'done' } | { status: 'rejected'; rejectReason: string }) => {
     setBusy(true);
     try {
-      const { reviewed, refused } = (await dataProvider.bulkReview({ ids: selectedIds.map(String), ...decision })) as BulkAnswer;
+      const { reviewed, refused } = await dataProvider.bulkReview({ ids: selectedIds.map(String), ...decision });
       const failures = Object.values(refused);
       const verb = decision.status === 'done' ? 'Approved' : 'Rejected';
       notify(failures.length ? `${verb} ${reviewed.length}; ${failures.length} not changed: ${failures[0]}` : `${verb} ${reviewed.length}`, {

@@ -36,7 +36,7 @@ export function AdjustBalanceForm() {
   if (!player) return null;
   const submit = async (values: Record<string, unknown>) => {
     try {
-      const result = (await dataProvider.adjustBalance(player.id, values)) as { balance: string; applied: boolean };
+      const result = await dataProvider.adjustBalance(player.id, values);
       notify(result.applied ? `Saved: the balance is now ${result.balance}` : 'Already saved', { type: 'info' });
       setDefaults(freshValues());
       refresh();

@@ -8,6 +8,12 @@ import { UserMissionModel } from './mission.models';
 import { missionIdsMatching, reviewUserMission } from './missions.service';
 import { presentProgress } from './userMissions.service';
 
+/** POST /user-missions/bulk-review: the ids reviewed, and why each other one was not changed. */
+export interface BulkReviewAnswer {
+  reviewed: string[];
+  refused: Record<string, string>;
+}
+
 /** One review decision per record, each through the same service call as a single review, each audited. */
 function bulkReviewRoute(router: Router) {
   router.post('/bulk-review', async (req, res) => {
@@ -25,7 +31,7 @@ function bulkReviewRoute(router: Router) {
         refused[id] = error instanceof Error ? error.message : 'Failed';
       }
     }
-    res.json({ reviewed, refused });
+    res.json({ reviewed, refused } satisfies BulkReviewAnswer);
   });
 }
 
