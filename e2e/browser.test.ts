@@ -1,6 +1,6 @@
 import bcrypt from 'bcryptjs';
 import type { Page } from 'playwright-core';
-import { seedDemoData } from '../server/src/db/seed';
+import { seedDemoData } from '../server/src/modules/demo/demo.service';
 import { AccountModel } from '../server/src/modules/accounts/account.model';
 import { AppConfigModel } from '../server/src/modules/config/appConfig.model';
 import { CategoryModel } from '../server/src/modules/content/content.models';

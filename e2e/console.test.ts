@@ -2,7 +2,7 @@
 import bcrypt from 'bcryptjs';
 import type { Page } from 'playwright-core';
 import { toMicros } from '@gift/shared';
-import { seedDemoData } from '../server/src/db/seed';
+import { seedDemoData } from '../server/src/modules/demo/demo.service';
 import { AccountModel } from '../server/src/modules/accounts/account.model';
 import { AuditEntryModel } from '../server/src/modules/audit/audit.model';
 import { GiftCoinModel } from '../server/src/modules/coins/giftCoin.model';

@@ -1,6 +1,6 @@
 // The player's flows in a real Chromium, launched as Telegram launches the app: signed initData in the URL hash.
 import type { Page } from 'playwright-core';
-import { seedDemoData } from '../server/src/db/seed';
+import { seedDemoData } from '../server/src/modules/demo/demo.service';
 import { GiftCoinModel } from '../server/src/modules/coins/giftCoin.model';
 import { AppConfigModel } from '../server/src/modules/config/appConfig.model';
 import { postEntry } from '../server/src/modules/ledger/ledger.service';

@@ -14,7 +14,7 @@ import express from 'express';
 import mongoose from 'mongoose';
 import { createApp } from '../src/app';
 import { withDatabaseName } from '../src/db/connect';
-import { seedDemoData, seedPlayers, type SeededPlayer } from '../src/db/seed';
+import { seedDemoData, seedPlayers, type SeededPlayer } from '../src/modules/demo/demo.service';
 import { createLogger } from '../src/lib/logger';
 import { AccountModel } from '../src/modules/accounts/account.model';
 import { MissionModel } from '../src/modules/missions/mission.models';

@@ -15,7 +15,7 @@ import mongoose from 'mongoose';
 import { toMicros } from '@gift/shared';
 import { createApp } from '../src/app';
 import { withDatabaseName } from '../src/db/connect';
-import { seedDemoData, seedPlayers, type SeededPlayer } from '../src/db/seed';
+import { seedDemoData, seedPlayers, type SeededPlayer } from '../src/modules/demo/demo.service';
 import { createLogger } from '../src/lib/logger';
 import { AccountModel } from '../src/modules/accounts/account.model';
 import { GiftCoinModel } from '../src/modules/coins/giftCoin.model';

@@ -10,7 +10,7 @@ import mongoose from 'mongoose';
 import { createApp } from '../src/app';
 import { withDatabaseName } from '../src/db/connect';
 import { startEmbeddedMongo } from '../src/db/embeddedMongo.mjs';
-import { seedDemoData } from '../src/db/seed';
+import { seedDemoData } from '../src/modules/demo/demo.service';
 import { loadEnv } from '../src/env';
 import { createLogger } from '../src/lib/logger';
 import { bootstrapSuperAdmin } from '../src/modules/accounts/accounts.service';

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app';
 import { connectDatabase } from './db/connect';
-import { seedDemoData } from './db/seed';
+import { seedDemoData } from './modules/demo/demo.service';
 import { EnvError, loadEnv } from './env';
 import { createLogger } from './lib/logger';
 import { backfillUsernameKeys, bootstrapSuperAdmin } from './modules/accounts/accounts.service';

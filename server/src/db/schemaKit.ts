@@ -1,5 +1,8 @@
-import { Schema, type SchemaTypeOptions, type Types } from 'mongoose';
+import { Schema, type InferSchemaType, type SchemaTypeOptions, type Types } from 'mongoose';
 import { fromMicros, toMicros } from '@gift/shared';
+
+/** The fields of a new record of a model, typed by its schema (for the inserts the demo seed makes through each module). */
+export type NewRecord<M extends { schema: unknown }> = Partial<InferSchemaType<M['schema']>>;
 
 /** Money is stored as integer micro-units; a decimal string assigned to it is converted exactly. */
 export function money<const O extends Omit<SchemaTypeOptions<number>, 'type'>>(options: O = {} as O) {

@@ -1,6 +1,7 @@
 import { isValidObjectId, type ProjectionType, type Types } from 'mongoose';
 import { objectId, type Id } from '../../db/ids';
 import { badInput } from '../../lib/errors';
+import type { NewRecord } from '../../db/schemaKit';
 import { GiftCoinModel, type GiftCoin } from './giftCoin.model';
 
 type Fields = ProjectionType<GiftCoin>;
@@ -32,4 +33,14 @@ export function listGiftCoins(fields: Fields, only: { enabled?: true; withdrawEn
 
 export async function giftCoinIsEnabled(id: Id): Promise<boolean> {
   return !!(await GiftCoinModel.exists({ _id: id, enabled: true }));
+}
+
+/** Whether any coin exists: the demo seed fills only a database without one. */
+export async function anyCoinExists(): Promise<boolean> {
+  return !!(await GiftCoinModel.exists({}));
+}
+
+/** Inserts coins as given, in order (the demo seed; operators create them through the console's resource). */
+export function insertCoins(records: NewRecord<typeof GiftCoinModel>[]) {
+  return GiftCoinModel.insertMany(records);
 }

@@ -1,4 +1,5 @@
 import type { Env } from '../../env';
+import type { NewRecord } from '../../db/schemaKit';
 import { AppConfigModel } from './appConfig.model';
 import { registerCoinUse } from '../coins/giftCoinDeletion.service';
 
@@ -29,8 +30,8 @@ function countConfigUsesOf(coinId: string): Promise<number> {
 
 registerCoinUse({ order: 4, count: countConfigUsesOf, describe: () => 'the App Config (referrer or mining coin)' });
 
-/** Sets a few App Config fields without touching the others (the treasury's pause switch). */
-export async function setAppConfigFields(fields: { payoutsPaused?: boolean; payoutsStopped?: string }): Promise<void> {
+/** Sets App Config fields without touching the others (the treasury's pause switch, the demo seed). */
+export async function setAppConfigFields(fields: NewRecord<typeof AppConfigModel>): Promise<void> {
   await getAppConfig();
   await AppConfigModel.updateOne({ key: 'app' }, { $set: fields });
 }

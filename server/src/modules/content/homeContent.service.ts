@@ -1,4 +1,5 @@
 import type { Types } from 'mongoose';
+import type { NewRecord } from '../../db/schemaKit';
 import { CategoryModel, CoverModel, PartnerModel } from './content.models';
 
 export interface ContentRow {
@@ -23,3 +24,8 @@ export function homeContent(): Promise<ContentRow[]> {
     { $project: { kind: 1, title: 1, name: 1, description: 1, image: 1, link: 1 } },
   ]);
 }
+
+/** Inserts categories, covers and partners as given (the demo seed; operators create them through the console). */
+export const insertCategories = (records: NewRecord<typeof CategoryModel>[]) => CategoryModel.insertMany(records);
+export const insertCovers = (records: NewRecord<typeof CoverModel>[]) => CoverModel.insertMany(records);
+export const insertPartners = (records: NewRecord<typeof PartnerModel>[]) => PartnerModel.insertMany(records);

@@ -7,6 +7,8 @@ import { faultPoint } from '../../lib/faults';
 import { BalanceModel, LedgerEntryModel } from './ledger.models';
 import { plural, registerCoinUse } from '../coins/giftCoinDeletion.service';
 
+export { entryKeys } from './entryKeys';
+
 /**
  * How long a balance keeps the key of an entry after the entry is marked posted. Until then a caller that
  * read the entry as pending a moment earlier could still try to apply it, and the key refuses it; a call

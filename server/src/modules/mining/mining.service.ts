@@ -3,9 +3,10 @@ import { formatMessage, fromMicros } from '@gift/shared';
 import { AppError } from '../../lib/errors';
 import { isDuplicateKey } from '../../db/mongoErrors';
 import { objectId, type Id } from '../../db/ids';
+import type { NewRecord } from '../../db/schemaKit';
 import { findGiftCoin, findGiftCoins } from '../coins/giftCoins.service';
 import { getAppConfig } from '../config/config.service';
-import { postEntry } from '../ledger/ledger.service';
+import { entryKeys, postEntry } from '../ledger/ledger.service';
 import { notify } from '../notifications/notifications.service';
 import { faultPoint } from '../../lib/faults';
 import { MiningSessionModel } from './miningSession.model';
@@ -142,7 +143,7 @@ async function creditMovedSession(session: { _id: Types.ObjectId; user: Types.Ob
     reason: 'mining',
     refType: 'MiningSession',
     refId: String(session._id),
-    idempotencyKey: `mining:${session._id}`,
+    idempotencyKey: entryKeys.miningMove(session._id),
   });
   await faultPoint('mining:after-credit');
   await MiningSessionModel.updateOne({ _id: session._id, awaitingCredit: true }, { $set: { awaitingCredit: false } });
@@ -189,4 +190,9 @@ export async function recoverMiningMoves(olderThanMs = 30_000): Promise<number> 
 /** How many mining sessions are running now (not ended, not yet moved to a balance). */
 export function countMiningRunning(now: Date): Promise<number> {
   return MiningSessionModel.countDocuments({ endsAt: { $gt: now }, movedAt: null });
+}
+
+/** Inserts mining sessions as given (the demo seed); one still `running` takes the player's running slot. */
+export function insertMiningSessions(records: Array<NewRecord<typeof MiningSessionModel> & { user: Types.ObjectId; running?: boolean }>) {
+  return MiningSessionModel.insertMany(records.map(({ running, ...session }) => (running ? { ...session, slot: runningSlot(session.user) } : session)));
 }

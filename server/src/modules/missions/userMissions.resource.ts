@@ -6,13 +6,7 @@ import { recordAudit } from '../audit/audit.service';
 import { playerIdsMatching } from '../users/players.service';
 import { UserMissionModel } from './mission.models';
 import { missionIdsMatching, reviewUserMission } from './missions.service';
-import { presentProgress } from './userMissions.service';
-
-/** POST /user-missions/bulk-review: the ids reviewed, and why each other one was not changed. */
-export interface BulkReviewAnswer {
-  reviewed: string[];
-  refused: Record<string, string>;
-}
+import { presentProgress, type BulkReviewAnswer } from './userMissions.service';
 
 /** One review decision per record, each through the same service call as a single review, each audited. */
 function bulkReviewRoute(router: Router) {

@@ -6,6 +6,12 @@ type ProgressDocument = ReturnType<(typeof UserMissionModel)['hydrate']>;
 /** Populated: a document; its target deleted: the bare ObjectId, whose `_id` (a mongoose getter) is itself. */
 type Named = { _id: Types.ObjectId; symbol?: string; username?: string } | null | undefined;
 
+/** POST /user-missions/bulk-review: the ids reviewed, and why each other one was not changed. */
+export interface BulkReviewAnswer {
+  reviewed: string[];
+  refused: Record<string, string>;
+}
+
 /** A player's progress on one mission as the console lists and reviews it: the reward with its coin, and who reviewed it. */
 export function presentProgress(doc: unknown) {
   const progress = doc as ProgressDocument;

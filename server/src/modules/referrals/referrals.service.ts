@@ -3,7 +3,7 @@ import { fromMicros } from '@gift/shared';
 import { AppError } from '../../lib/errors';
 import { findGiftCoin } from '../coins/giftCoins.service';
 import { getAppConfig } from '../config/config.service';
-import { postEntry } from '../ledger/ledger.service';
+import { entryKeys, postEntry } from '../ledger/ledger.service';
 import { notify } from '../notifications/notifications.service';
 import { faultPoint } from '../../lib/faults';
 import { countFriendsOf, countInvite, friendsPageOf, playerNames, referralToFinish, settleReferral, unfinishedReferrals } from '../users/players.service';
@@ -37,7 +37,7 @@ async function finishReferral(friendId: Types.ObjectId): Promise<ReferralOutcome
       reason: 'referral',
       refType: 'User',
       refId: String(friendId),
-      idempotencyKey: `referral:${friendId}`,
+      idempotencyKey: entryKeys.referralReward(friendId),
     });
     credited = posted.applied;
     await faultPoint('referral:after-credit');

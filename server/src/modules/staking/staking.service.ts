@@ -3,9 +3,10 @@ import { Types } from 'mongoose';
 import { fromMicros, STAKING_DURATION_KEYS, STAKING_DURATIONS, toMicros, type StakingDuration } from '@gift/shared';
 import { AppError, badInput } from '../../lib/errors';
 import { isDuplicateKey } from '../../db/mongoErrors';
-import { objectId, type Id } from '../../db/ids';
+import { objectId, scopedKey, type Id } from '../../db/ids';
+import type { NewRecord } from '../../db/schemaKit';
 import { findGiftCoin, findGiftCoins, giftCoinIsEnabled } from '../coins/giftCoins.service';
-import { balancesOf, entryWithKey, postEntry } from '../ledger/ledger.service';
+import { balancesOf, entryKeys, entryWithKey, postEntry } from '../ledger/ledger.service';
 import { notify } from '../notifications/notifications.service';
 import { faultPoint } from '../../lib/faults';
 import { StakeModel, StakingCoinModel } from './staking.models';
@@ -97,8 +98,8 @@ export async function quoteStake(input: StakeTerms, now: Date) {
 }
 
 /** The same client key of the same player always names the same stake, so a retry finds it. */
-function stakeIdFor(scopedKey: string): Types.ObjectId {
-  return new Types.ObjectId(createHash('sha256').update(`stake:${scopedKey}`).digest().subarray(0, 12));
+function stakeIdFor(stakeKey: string): Types.ObjectId {
+  return new Types.ObjectId(createHash('sha256').update(`stake:${stakeKey}`).digest().subarray(0, 12));
 }
 
 interface StakeRow {
@@ -150,8 +151,8 @@ function isInsufficient(error: unknown): boolean {
 export async function stake(userId: Id, input: StakeTerms & { idempotencyKey: string }, now: Date) {
   const offer = await enabledOffer(input.stakingCoinId);
   const terms = termsOf(offer, input, now);
-  const scopedKey = `${userId}:${input.idempotencyKey}`;
-  const stakeId = stakeIdFor(scopedKey);
+  const stakeKey = scopedKey(userId, input.idempotencyKey);
+  const stakeId = stakeIdFor(stakeKey);
   const record = {
     user: objectId(userId),
     stakingCoin: offer._id,
@@ -163,7 +164,7 @@ export async function stake(userId: Id, input: StakeTerms & { idempotencyKey: st
     startedAt: terms.startedAt,
     unlocksAt: terms.unlocksAt,
     claimedAt: null,
-    idempotencyKey: scopedKey,
+    idempotencyKey: stakeKey,
     state: 'opening',
   };
   let saved;
@@ -207,14 +208,14 @@ async function finishStake(stakeId: Id): Promise<StakeRow | null> {
         reason: 'stake',
         refType: 'Stake',
         refId: String(current._id),
-        idempotencyKey: `stake:${current.idempotencyKey}`,
+        idempotencyKey: entryKeys.stakeLock(current.idempotencyKey),
       });
     } catch (error) {
       if (!isInsufficient(error)) throw error;
       await StakeModel.deleteOne({ _id: current._id, state: 'opening' });
       await faultPoint('stake:undone');
       // a concurrent finisher took the amount a moment after this one found the balance short: the stake stands
-      if ((await entryWithKey(`stake:${current.idempotencyKey}`))?.state !== 'posted') return null;
+      if ((await entryWithKey(entryKeys.stakeLock(current.idempotencyKey)))?.state !== 'posted') return null;
       await restoreStake(current);
       return finishStake(current._id);
     }
@@ -244,7 +245,7 @@ async function finishStake(stakeId: Id): Promise<StakeRow | null> {
       reason: 'unstake',
       refType: 'Stake',
       refId: String(current._id),
-      idempotencyKey: `unstake:${current._id}`,
+      idempotencyKey: entryKeys.stakeReturn(current._id),
     });
     await faultPoint('stake:after-claim-credit');
     current = (await StakeModel.findOneAndUpdate({ _id: current._id }, { $set: { paidOut: true } }, { returnDocument: 'after' }).lean<StakeRow>()) ?? current;
@@ -335,3 +336,7 @@ export async function lockedStakeChangeBetween(from: Date, to: Date) {
 }
 
 registerCoinUse({ order: 3, count: countStakingOffersOf, describe: (count) => plural(count, 'staking coin') });
+
+/** Inserts staking offers and stakes as given (the demo seed); a stake's coins are locked by the caller's ledger entry. */
+export const insertStakingOffers = (records: NewRecord<typeof StakingCoinModel>[]) => StakingCoinModel.insertMany(records);
+export const insertStakes = (records: NewRecord<typeof StakeModel>[]) => StakeModel.insertMany(records);

@@ -58,6 +58,9 @@ interface Adjustment {
   note: string;
 }
 
+/** The audit record of one adjustment, by its ledger entry: written once, even when a crash makes recovery write it. */
+const auditKey = (entryId: unknown) => `adjust:${String(entryId)}`;
+
 function auditAdjustment(operator: Operator, adjustment: Adjustment) {
   const { entryId, userId, coin, symbol, signed, balance, note } = adjustment;
   return recordAudit({
@@ -68,7 +71,7 @@ function auditAdjustment(operator: Operator, adjustment: Adjustment) {
     before: null,
     after: { coin, symbol, amount: signed, balance, entryId },
     note,
-    key: `adjust:${entryId}`,
+    key: auditKey(entryId),
   });
 }
 
@@ -78,7 +81,7 @@ export async function recoverGiftAudits(olderThanMs = 30_000): Promise<number> {
   const gifts = await postedEntriesBetween('gift', new Date(now - 24 * 3_600_000), new Date(now - olderThanMs));
   let audited = 0;
   for (const gift of gifts) {
-    if (!gift.createdBy || (await isAudited(`adjust:${gift._id}`))) continue;
+    if (!gift.createdBy || (await isAudited(auditKey(gift._id)))) continue;
     const [username, coin] = await Promise.all([accountUsername(String(gift.createdBy)), findGiftCoin(gift.coin, { symbol: 1 })]);
     await auditAdjustment(
       { id: String(gift.createdBy), username: username ?? String(gift.createdBy) },

@@ -1,6 +1,7 @@
 import type { Types } from 'mongoose';
 import type { Id } from '../../db/ids';
 import { prefixPattern } from '../../db/prefixSearch';
+import type { NewRecord } from '../../db/schemaKit';
 import { UserModel } from './user.model';
 
 export type { UserDocument } from './user.model';
@@ -138,4 +139,12 @@ export async function backfillSearchFields(batch = 500): Promise<number> {
   const players = await UserModel.find({ nameWords: { $exists: false } }).limit(batch);
   for (const player of players) await player.save();
   return players.length;
+}
+
+/** Inserts players as given (the demo seed and the benchmarks); players otherwise arrive through Telegram. */
+export const insertPlayers = (records: NewRecord<typeof UserModel>[]) => UserModel.insertMany(records, { ordered: false });
+
+/** The highest Telegram id of any player, or 0. */
+export async function highestTelegramId(): Promise<number> {
+  return (await UserModel.findOne({}, { telegramId: 1 }).sort({ telegramId: -1 }).lean())?.telegramId ?? 0;
 }

@@ -7,6 +7,7 @@ import type { Logger } from '../../lib/logger';
 import { verifyTonProof } from '../../lib/tonProof';
 import { isDuplicateKey } from '../../db/mongoErrors';
 import { type Id } from '../../db/ids';
+import type { NewRecord } from '../../db/schemaKit';
 import { getAppConfig } from '../config/config.service';
 import { miniAppLink } from '../referrals/referrals.service';
 import { TonProofPayloadModel, WalletLinkModel } from './wallet.models';
@@ -143,3 +144,6 @@ export async function unlinkWallet(userId: Id, address: string, now: Date) {
 export async function removeExpiredProofPayloads(now: Date): Promise<number> {
   return (await TonProofPayloadModel.deleteMany({ expiresAt: { $lte: new Date(now.getTime() - 86_400_000) } })).deletedCount;
 }
+
+/** Inserts wallet links as given (the demo seed; players link wallets with a signed ton_proof). */
+export const insertWalletLinks = (records: NewRecord<typeof WalletLinkModel>[]) => WalletLinkModel.insertMany(records);

@@ -2,9 +2,10 @@ import type { Types } from 'mongoose';
 import type { z } from 'zod';
 import { fitsDecimals, fromMicros, MONEY_DECIMALS, microsToStored, toMicros, type withdrawalReviewInput } from '@gift/shared';
 import { AppError, badInput } from '../../lib/errors';
-import { objectId, type Id } from '../../db/ids';
+import { objectId, scopedKey, type Id } from '../../db/ids';
+import type { NewRecord } from '../../db/schemaKit';
 import { findGiftCoin, listGiftCoins } from '../coins/giftCoins.service';
-import { balanceOf, balancesOf, entryWithKey, postEntry } from '../ledger/ledger.service';
+import { balanceOf, balancesOf, entryKeys, entryWithKey, postEntry } from '../ledger/ledger.service';
 import { notify } from '../notifications/notifications.service';
 import { currentWallet } from '../wallet/wallet.service';
 import { faultPoint } from '../../lib/faults';
@@ -55,7 +56,7 @@ function takeAmount(withdrawal: WithdrawalDocument) {
     reason: 'withdraw',
     refType: 'Withdrawal',
     refId: String(withdrawal._id),
-    idempotencyKey: `withdraw:${withdrawal._id}`,
+    idempotencyKey: entryKeys.withdrawalDebit(withdrawal._id),
   });
 }
 
@@ -92,7 +93,7 @@ async function returnAmount(withdrawal: WithdrawalDocument) {
     reason: 'refund',
     refType: 'Withdrawal',
     refId: String(withdrawal._id),
-    idempotencyKey: `refund:${withdrawal._id}`,
+    idempotencyKey: entryKeys.withdrawalRefund(withdrawal._id),
     note: withdrawal.rejectReason,
     createdBy: withdrawal.processedBy ?? null,
   });
@@ -117,7 +118,7 @@ export async function finishWithdrawal(withdrawalId: Id): Promise<WithdrawalDocu
       if (!isInsufficient(error)) throw error;
       await WithdrawalModel.deleteOne({ _id: current._id, status: 'pending', amountTaken: { $ne: true } });
       // a concurrent finisher took the amount a moment after this one found the balance short: the request stands
-      if ((await entryWithKey(`withdraw:${current._id}`))?.state !== 'posted') throw error;
+      if ((await entryWithKey(entryKeys.withdrawalDebit(current._id)))?.state !== 'posted') throw error;
     }
     await faultPoint('withdrawal:after-take');
     await WithdrawalModel.updateOne({ _id: current._id, amountTaken: { $ne: true } }, { $set: { amountTaken: true } });
@@ -174,7 +175,7 @@ export interface WithdrawalRequest {
  * withdrawal waits for an operator. The same key (a double tap) gives the same withdrawal, taken once.
  */
 export async function requestWithdrawal({ userId, coinId, amount, idempotencyKey }: WithdrawalRequest) {
-  const key = `${userId}:${idempotencyKey}`;
+  const key = scopedKey(userId, idempotencyKey);
   const replay = async () => {
     const sameTap = await WithdrawalModel.findOne({ idempotencyKey: key }, { _id: 1 }).lean();
     return sameTap ? finishWithdrawal(sameTap._id) : null;
@@ -368,3 +369,6 @@ export function presentForConsole(doc: unknown) {
     updatedAt: withdrawal.updatedAt,
   };
 }
+
+/** Inserts withdrawals as given (the demo seed); their coins are taken by the caller's ledger entry. */
+export const insertWithdrawals = (records: NewRecord<typeof WithdrawalModel>[]) => WithdrawalModel.insertMany(records);

@@ -2,17 +2,18 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Address } from '@ton/core';
 import { Types } from 'mongoose';
 import { microsToStored, toMicros, type LedgerReason } from '@gift/shared';
-import type { Logger } from '../lib/logger';
-import { GiftCoinModel } from '../modules/coins/giftCoin.model';
-import { AppConfigModel } from '../modules/config/appConfig.model';
-import { CategoryModel, CoverModel, PartnerModel } from '../modules/content/content.models';
-import { postEntry } from '../modules/ledger/ledger.service';
-import { MiningSessionModel } from '../modules/mining/miningSession.model';
-import { MissionModel, UserMissionModel } from '../modules/missions/mission.models';
-import { StakeModel, StakingCoinModel } from '../modules/staking/staking.models';
-import { UserModel } from '../modules/users/user.model';
-import { WalletLinkModel } from '../modules/wallet/wallet.models';
-import { WithdrawalModel } from '../modules/withdrawals/withdrawal.model';
+import type { Logger } from '../../lib/logger';
+import { scopedKey } from '../../db/ids';
+import { anyCoinExists, insertCoins } from '../coins/giftCoins.service';
+import { setAppConfigFields } from '../config/config.service';
+import { insertCategories, insertCovers, insertPartners } from '../content/homeContent.service';
+import { entryKeys, postEntry } from '../ledger/ledger.service';
+import { insertMiningSessions } from '../mining/mining.service';
+import { insertMissions, insertProgress } from '../missions/missions.service';
+import { insertStakes, insertStakingOffers } from '../staking/staking.service';
+import { countInvite, highestTelegramId, insertPlayers } from '../users/players.service';
+import { insertWalletLinks } from '../wallet/wallet.service';
+import { insertWithdrawals } from '../withdrawals/withdrawals.service';
 
 const HOUR = 3_600_000;
 /** A decimal amount as the micro-units a money field stores. */
@@ -265,12 +266,12 @@ export async function seedDemoData(
   now: Date = new Date(),
   { jettonMasters = {} }: { jettonMasters?: Record<string, string> } = {},
 ): Promise<boolean> {
-  if (await GiftCoinModel.exists({})) return false;
+  if (await anyCoinExists()) return false;
   const at = (ms: number) => new Date(now.getTime() - ms);
 
   const gift = demoAddress('GIFT jetton master');
   const star = demoAddress('STAR jetton master');
-  const [ton, giftCoin, starCoin] = await GiftCoinModel.create([
+  const [ton, giftCoin, starCoin] = await insertCoins([
     {
       name: 'Toncoin',
       symbol: 'TON',
@@ -309,19 +310,15 @@ export async function seedDemoData(
   ]);
   const coins = { TON: ton!, GIFT: giftCoin!, STAR: starCoin! };
 
-  const categories = new Map<string, Types.ObjectId>();
-  for (const [order, category] of CATEGORIES.entries()) {
-    const created = await CategoryModel.create({ title: category.title, description: category.description, order, image: '' });
-    categories.set(category.key, created._id);
-  }
+  const createdCategories = await insertCategories(
+    CATEGORIES.map((category, order) => ({ title: category.title, description: category.description, order, image: '' })),
+  );
+  const categories = new Map<string, Types.ObjectId>(CATEGORIES.map((category, index) => [category.key, createdCategories[index]!._id]));
 
-  const missions = new Map<string, { _id: Types.ObjectId; category: Types.ObjectId; coin: Types.ObjectId; reward: string }>();
-  for (const [order, mission] of MISSIONS.entries()) {
-    const coin = coins[mission.coin ?? 'GIFT']._id;
-    const category = categories.get(mission.category)!;
-    const created = await MissionModel.create({
-      category,
-      coin,
+  const createdMissions = await insertMissions(
+    MISSIONS.map((mission, order) => ({
+      category: categories.get(mission.category)!,
+      coin: coins[mission.coin ?? 'GIFT']._id,
       order,
       title: mission.title,
       description: mission.description,
@@ -335,11 +332,16 @@ export async function seedDemoData(
       claimButton: mission.claimButton ?? 'Claim',
       mustDone: mission.mustDone ?? false,
       enabled: mission.enabled ?? true,
-    });
-    missions.set(mission.key, { _id: created._id, category, coin, reward: mission.reward });
-  }
+    })),
+  );
+  const missions = new Map(
+    MISSIONS.map((mission, index) => {
+      const { _id, category, coin } = createdMissions[index]!;
+      return [mission.key, { _id, category: category!, coin: coin!, reward: mission.reward }];
+    }),
+  );
 
-  await StakingCoinModel.create([
+  const [giftOffer] = await insertStakingOffers([
     {
       coin: coins.GIFT._id,
       minAmount: stored('100'),
@@ -356,37 +358,31 @@ export async function seedDemoData(
     },
   ]);
 
-  await CoverModel.create([
+  await insertCovers([
     { title: 'Welcome to Gift Rewards', image: demoImage('cover-welcome.svg'), link: '', order: 0 },
     { title: 'Stake GIFT for up to 100% a year', image: demoImage('cover-staking.svg'), link: '', order: 1 },
     { title: 'Invite friends: 50 GIFT each', image: demoImage('cover-invite.svg'), link: '', order: 2 },
   ]);
-  await PartnerModel.create([
+  await insertPartners([
     { name: 'TON', image: demoImage('partner-ton.svg'), link: 'https://ton.org', order: 0 },
     { name: 'Tonkeeper', image: demoImage('partner-tonkeeper.svg'), link: 'https://tonkeeper.com', order: 1 },
     { name: 'STON.fi', image: demoImage('partner-stonfi.svg'), link: 'https://ston.fi', order: 2 },
     { name: 'Getgems', image: demoImage('partner-getgems.svg'), link: 'https://getgems.io', order: 3 },
   ]);
 
-  await AppConfigModel.findOneAndUpdate(
-    { key: 'app' },
-    {
-      $set: {
-        botUsername: 'GiftRewardsBot',
-        miniAppName: 'app',
-        referrerMessage: 'Join me on Gift Rewards 🎁 Complete missions, mine GIFT and stake it for profit.',
-        referrerCoin: coins.GIFT._id,
-        referrerCoinAmount: stored('50'),
-        miningCoin: coins.GIFT._id,
-        earnDurationHours: 8,
-        earnAmount: stored('240'),
-        defaultInviteLimit: 100,
-      },
-    },
-    { upsert: true, setDefaultsOnInsert: true },
-  );
+  await setAppConfigFields({
+    botUsername: 'GiftRewardsBot',
+    miniAppName: 'app',
+    referrerMessage: 'Join me on Gift Rewards 🎁 Complete missions, mine GIFT and stake it for profit.',
+    referrerCoin: coins.GIFT._id,
+    referrerCoinAmount: stored('50'),
+    miningCoin: coins.GIFT._id,
+    earnDurationHours: 8,
+    earnAmount: stored('240'),
+    defaultInviteLimit: 100,
+  });
 
-  await seedDemoPlayers(now, at, coins, missions);
+  await seedDemoPlayers(now, at, coins, missions, giftOffer!._id);
   logger.info({ coins: 3, categories: CATEGORIES.length, missions: MISSIONS.length, players: DEMO_PLAYERS.length }, 'seeded demo data');
   return true;
 }
@@ -396,6 +392,7 @@ async function seedDemoPlayers(
   at: (ms: number) => Date,
   coins: Record<'TON' | 'GIFT' | 'STAR', { _id: Types.ObjectId }>,
   missions: Map<string, { _id: Types.ObjectId; category: Types.ObjectId; coin: Types.ObjectId; reward: string }>,
+  giftOffer: Types.ObjectId,
 ) {
   const players = new Map<string, Types.ObjectId>();
   const credit = (user: Types.ObjectId, coin: Types.ObjectId, amount: string, reason: LedgerReason, refType: string, refId: string, key: string, note = '') =>
@@ -414,129 +411,146 @@ async function seedDemoPlayers(
     const history = DEMO_HISTORY[player.key]!;
     const joined = at(player.daysAgo * DAY);
     const referrer = 'referrer' in player ? (players.get(player.referrer!) ?? null) : null;
-    const user = await UserModel.create({
-      telegramId: player.telegramId,
-      firstName: player.firstName,
-      lastName: player.lastName,
-      name: `${player.firstName} ${player.lastName}`,
-      username: player.username,
-      usernameLower: player.username.toLowerCase(),
-      languageCode: player.language,
-      language: player.language,
-      messagePermission: true,
-      isPremium: player.isPremium,
-      referralCode: randomBytes(6).toString('base64url'),
-      referrer,
-      inviteLimit: 100,
-      missionsCount: history.done.length + (history.pending?.length ?? 0) + (history.started?.length ?? 0),
-      doneMissionsCount: history.done.length,
-      lastSeenAt: at(Math.max(1, player.daysAgo - 1) * HOUR),
-      createdAt: joined,
-    });
+    const [user] = await insertPlayers([
+      {
+        telegramId: player.telegramId,
+        firstName: player.firstName,
+        lastName: player.lastName,
+        name: `${player.firstName} ${player.lastName}`,
+        username: player.username,
+        usernameLower: player.username.toLowerCase(),
+        languageCode: player.language,
+        language: player.language,
+        messagePermission: true,
+        isPremium: player.isPremium,
+        referralCode: randomBytes(6).toString('base64url'),
+        referrer,
+        inviteLimit: 100,
+        missionsCount: history.done.length + (history.pending?.length ?? 0) + (history.started?.length ?? 0),
+        doneMissionsCount: history.done.length,
+        lastSeenAt: at(Math.max(1, player.daysAgo - 1) * HOUR),
+        createdAt: joined,
+      },
+    ]);
+    if (!user) throw new Error(`the demo player ${player.key} was not created`);
     players.set(player.key, user._id);
 
     if (referrer) {
-      await UserModel.updateOne({ _id: referrer }, { $inc: { referrersCount: 1 } });
-      await credit(referrer, coins.GIFT._id, '50', 'referral', 'User', String(user._id), `referral:${user._id}`);
+      await countInvite(referrer, user._id);
+      await credit(referrer, coins.GIFT._id, '50', 'referral', 'User', String(user._id), entryKeys.referralReward(user._id));
     }
 
     for (const [index, key] of history.done.entries()) {
       const mission = missions.get(key)!;
       const doneAt = new Date(joined.getTime() + (index + 1) * HOUR);
-      const userMission = await UserMissionModel.create({
-        user: user._id,
-        mission: mission._id,
-        category: mission.category,
-        coin: mission.coin,
-        reward: stored(mission.reward),
-        status: 'done',
-        startedAt: new Date(doneAt.getTime() - 5 * 60_000),
-        claimedAt: doneAt,
-        doneAt,
-      });
-      await credit(user._id, mission.coin, mission.reward, 'mission', 'UserMission', String(userMission._id), `mission:${userMission._id}`);
+      const [userMission] = await insertProgress([
+        {
+          user: user._id,
+          mission: mission._id,
+          category: mission.category,
+          coin: mission.coin,
+          reward: stored(mission.reward),
+          status: 'done',
+          startedAt: new Date(doneAt.getTime() - 5 * 60_000),
+          claimedAt: doneAt,
+          doneAt,
+        },
+      ]);
+      await credit(user._id, mission.coin, mission.reward, 'mission', 'UserMission', String(userMission!._id), entryKeys.missionReward(userMission!._id));
     }
     for (const key of history.pending ?? []) {
       const mission = missions.get(key)!;
-      await UserMissionModel.create({
-        user: user._id,
-        mission: mission._id,
-        category: mission.category,
-        coin: mission.coin,
-        reward: stored(mission.reward),
-        status: 'pending',
-        startedAt: at(3 * HOUR),
-        claimedAt: at(2 * HOUR),
-      });
+      await insertProgress([
+        {
+          user: user._id,
+          mission: mission._id,
+          category: mission.category,
+          coin: mission.coin,
+          reward: stored(mission.reward),
+          status: 'pending',
+          startedAt: at(3 * HOUR),
+          claimedAt: at(2 * HOUR),
+        },
+      ]);
     }
     for (const key of history.started ?? []) {
       const mission = missions.get(key)!;
-      await UserMissionModel.create({
-        user: user._id,
-        mission: mission._id,
-        category: mission.category,
-        coin: mission.coin,
-        reward: stored(mission.reward),
-        status: 'started',
-        startedAt: at(30 * 60_000),
-      });
+      await insertProgress([
+        {
+          user: user._id,
+          mission: mission._id,
+          category: mission.category,
+          coin: mission.coin,
+          reward: stored(mission.reward),
+          status: 'started',
+          startedAt: at(30 * 60_000),
+        },
+      ]);
     }
 
     for (let session = 0; session < (history.miningMoved ?? 0); session++) {
       const endsAt = at((session * 24 + 10) * HOUR);
-      const mining = await MiningSessionModel.create({
-        user: user._id,
-        coin: coins.GIFT._id,
-        amount: stored('240'),
-        startedAt: new Date(endsAt.getTime() - 8 * HOUR),
-        endsAt,
-        movedAt: at((session * 24 + 9) * HOUR),
-      });
-      await credit(user._id, coins.GIFT._id, '240', 'mining', 'MiningSession', String(mining._id), `mining:${mining._id}`);
+      const [mining] = await insertMiningSessions([
+        {
+          user: user._id,
+          coin: coins.GIFT._id,
+          amount: stored('240'),
+          startedAt: new Date(endsAt.getTime() - 8 * HOUR),
+          endsAt,
+          movedAt: at((session * 24 + 9) * HOUR),
+        },
+      ]);
+      await credit(user._id, coins.GIFT._id, '240', 'mining', 'MiningSession', String(mining!._id), entryKeys.miningMove(mining!._id));
     }
     if (history.miningRunning) {
-      await MiningSessionModel.create({
-        user: user._id,
-        coin: coins.GIFT._id,
-        amount: stored('240'),
-        startedAt: at(3 * HOUR),
-        endsAt: new Date(now.getTime() + 5 * HOUR),
-        slot: `running:${user._id}`,
-      });
+      await insertMiningSessions([
+        {
+          user: user._id,
+          coin: coins.GIFT._id,
+          amount: stored('240'),
+          startedAt: at(3 * HOUR),
+          endsAt: new Date(now.getTime() + 5 * HOUR),
+          running: true,
+        },
+      ]);
     }
 
     if (history.gift) {
       await credit(user._id, coins.GIFT._id, history.gift, 'gift', 'User', String(user._id), `seed-gift:${user._id}`, 'Thanks for the feedback on the beta');
     }
     if (history.stake) {
-      const stakingCoin = await StakingCoinModel.findOne({ coin: coins.GIFT._id }).lean();
       const startedAt = at(2 * DAY);
-      const stake = await StakeModel.create({
-        user: user._id,
-        stakingCoin: stakingCoin!._id,
-        coin: coins.GIFT._id,
-        amount: stored(history.stake),
-        duration: 'month',
-        profitPercent: '5',
-        profit: stored('25'),
-        startedAt,
-        unlocksAt: new Date(startedAt.getTime() + 30 * DAY),
-        idempotencyKey: `${user._id}:seed-stake`,
-      });
-      await credit(user._id, coins.GIFT._id, history.stake, 'stake', 'Stake', String(stake._id), `stake:${stake.idempotencyKey}`);
+      const stakeKey = scopedKey(user._id, 'seed-stake');
+      const [stake] = await insertStakes([
+        {
+          user: user._id,
+          stakingCoin: giftOffer,
+          coin: coins.GIFT._id,
+          amount: stored(history.stake),
+          duration: 'month',
+          profitPercent: '5',
+          profit: stored('25'),
+          startedAt,
+          unlocksAt: new Date(startedAt.getTime() + 30 * DAY),
+          idempotencyKey: stakeKey,
+        },
+      ]);
+      await credit(user._id, coins.GIFT._id, history.stake, 'stake', 'Stake', String(stake!._id), entryKeys.stakeLock(stakeKey));
     }
     if (history.withdraw) {
       const wallet = demoAddress(`wallet of ${player.key}`, false);
-      await WalletLinkModel.create({ address: wallet.raw, user: user._id, network: '-239', linkedAt: at(DAY) });
-      const withdrawal = await WithdrawalModel.create({
-        user: user._id,
-        coin: coins.GIFT._id,
-        amount: stored(history.withdraw),
-        address: wallet.friendly,
-        status: 'pending',
-        idempotencyKey: `${user._id}:seed-withdraw`,
-      });
-      await credit(user._id, coins.GIFT._id, history.withdraw, 'withdraw', 'Withdrawal', String(withdrawal._id), `withdraw:${withdrawal._id}`);
+      await insertWalletLinks([{ address: wallet.raw, user: user._id, network: '-239', linkedAt: at(DAY) }]);
+      const [withdrawal] = await insertWithdrawals([
+        {
+          user: user._id,
+          coin: coins.GIFT._id,
+          amount: stored(history.withdraw),
+          address: wallet.friendly,
+          status: 'pending',
+          idempotencyKey: scopedKey(user._id, 'seed-withdraw'),
+        },
+      ]);
+      await credit(user._id, coins.GIFT._id, history.withdraw, 'withdraw', 'Withdrawal', String(withdrawal!._id), entryKeys.withdrawalDebit(withdrawal!._id));
     }
   }
 }
@@ -551,8 +565,7 @@ export interface SeededPlayer {
 
 /** Inserts many plain players at once (for the benchmark): batches of insertMany, no per-player round trips. */
 export async function seedPlayers(count: number, batchSize = 1000): Promise<SeededPlayer[]> {
-  const highest = await UserModel.findOne({}, { telegramId: 1 }).sort({ telegramId: -1 }).lean();
-  const first = Math.max((highest?.telegramId ?? 0) + 1, 8_000_000_000);
+  const first = Math.max((await highestTelegramId()) + 1, 8_000_000_000);
   const seeded: SeededPlayer[] = [];
   for (let start = 0; start < count; start += batchSize) {
     const batch = Array.from({ length: Math.min(batchSize, count - start) }, (_, offset) => {
@@ -568,7 +581,7 @@ export async function seedPlayers(count: number, batchSize = 1000): Promise<Seed
         referralCode: randomBytes(6).toString('base64url'),
       };
     });
-    await UserModel.insertMany(batch, { ordered: false });
+    await insertPlayers(batch);
     for (const player of batch)
       seeded.push({ id: String(player._id), telegramId: player.telegramId, firstName: player.firstName, lastName: player.lastName, username: player.username });
   }

@@ -1,13 +1,13 @@
 import { coverInput, giftCoinInput, missionInput, partnerInput, stakingCoinInput, VERIFY_TYPES } from '@gift/shared';
-import { silentLogger } from '../../test/helpers';
-import { GiftCoinModel } from '../modules/coins/giftCoin.model';
-import { AppConfigModel } from '../modules/config/appConfig.model';
-import { CategoryModel, CoverModel, PartnerModel } from '../modules/content/content.models';
-import { BalanceModel, LedgerEntryModel } from '../modules/ledger/ledger.models';
-import { MissionModel, UserMissionModel } from '../modules/missions/mission.models';
-import { StakingCoinModel } from '../modules/staking/staking.models';
-import { UserModel } from '../modules/users/user.model';
-import { seedDemoData, seedPlayers } from './seed';
+import { silentLogger } from '../../../test/helpers';
+import { GiftCoinModel } from '../coins/giftCoin.model';
+import { AppConfigModel } from '../config/appConfig.model';
+import { CategoryModel, CoverModel, PartnerModel } from '../content/content.models';
+import { BalanceModel, LedgerEntryModel } from '../ledger/ledger.models';
+import { MissionModel, UserMissionModel } from '../missions/mission.models';
+import { StakingCoinModel } from '../staking/staking.models';
+import { UserModel } from '../users/user.model';
+import { seedDemoData, seedPlayers } from './demo.service';
 
 describe('the demo data of the embedded database', () => {
   beforeAll(async () => {

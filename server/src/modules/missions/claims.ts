@@ -1,0 +1,152 @@
+import type { Types } from 'mongoose';
+import { fromMicros } from '@gift/shared';
+import type { Env } from '../../env';
+import { AppError } from '../../lib/errors';
+import { isDuplicateKey } from '../../db/mongoErrors';
+import { objectId, type Id } from '../../db/ids';
+import { faultPoint } from '../../lib/faults';
+import { raiseMissionCount } from '../users/players.service';
+import { codeMatches, decideClaim } from './missionRules';
+import { MissionModel, UserMissionModel } from './mission.models';
+import { creditApproval, finishInterruptedCredit } from './missionCredit';
+import { progressOf } from './playerMissions';
+import { requireMembership } from './telegramMembership';
+
+type StartableMission = { _id: Types.ObjectId; category: Types.ObjectId | null | undefined; coin: Types.ObjectId | null | undefined; reward: number };
+
+/**
+ * Records that the player tapped Go: creates their progress once (counting it in missionsCount),
+ * restarts a rejected one, and leaves a started, pending or done one as it is (Go again does not reset a wait).
+ */
+async function startProgress(userId: Id, mission: StartableMission, now: Date) {
+  const user = objectId(userId);
+  let created = false;
+  let progress;
+  try {
+    const result = await UserMissionModel.findOneAndUpdate(
+      { user, mission: mission._id },
+      {
+        $setOnInsert: {
+          user,
+          mission: mission._id,
+          category: mission.category,
+          coin: mission.coin,
+          reward: mission.reward,
+          status: 'started',
+          startedAt: now,
+        },
+      },
+      { upsert: true, returnDocument: 'after', includeResultMetadata: true, setDefaultsOnInsert: true },
+    );
+    progress = result.value!;
+    created = !result.lastErrorObject?.updatedExisting;
+  } catch (error) {
+    // real MongoDB: a simultaneous first Go won the unique (user, mission) index
+    if (!isDuplicateKey(error)) throw error;
+    progress = (await UserMissionModel.findOne({ user, mission: mission._id }))!;
+  }
+  if (created) {
+    await raiseMissionCount(user, 'missionsCount', await UserMissionModel.countDocuments({ user }));
+    return progress;
+  }
+  if (progress.status === 'rejected') {
+    const restarted = await UserMissionModel.findOneAndUpdate(
+      { _id: progress._id, status: 'rejected' },
+      { $set: { status: 'started', startedAt: now, claimedAt: null, rejectReason: '' } },
+      { returnDocument: 'after' },
+    );
+    return restarted ?? (await UserMissionModel.findById(progress._id))!;
+  }
+  return progress;
+}
+
+async function findEnabledMission(missionId: string, withSecret = false) {
+  const query = MissionModel.findOne({ _id: objectId(missionId), enabled: true });
+  const mission = await (withSecret ? query.select('+secretCode') : query).lean();
+  if (!mission) throw new AppError('NOT_FOUND');
+  return mission;
+}
+
+/** Go: records the start and gives the link to open. */
+export async function startMission(userId: Id, missionId: string, now: Date): Promise<{ link: string }> {
+  const mission = await findEnabledMission(missionId);
+  await startProgress(userId, mission, now);
+  return { link: mission.link ?? '' };
+}
+
+async function refusalFor(progressId: Types.ObjectId): Promise<AppError> {
+  await finishInterruptedCredit(progressId);
+  const current = await UserMissionModel.findById(progressId, { status: 1 }).lean();
+  if (current?.status === 'done') return new AppError('ALREADY_DONE');
+  if (current?.status === 'pending') return new AppError('ALREADY_PENDING');
+  return new AppError('MISSION_NOT_STARTED');
+}
+
+export interface ClaimResult {
+  status: 'done' | 'pending';
+  reward: string;
+  coinId: string;
+}
+
+export interface ClaimMissionInput {
+  user: { id: Id; telegramId: number };
+  missionId: string;
+  code?: string;
+  now: Date;
+  env: Env;
+}
+
+/**
+ * Claim: decides by the rules, verifies by the mission's type, then completes.
+ * Completing credits the ledger under its key (`entryKeys.missionReward`) before the conditional
+ * started → done step: the key makes every repeat harmless, so simultaneous claims credit once and a
+ * crash between the two writes loses nothing (the next claim finishes it). Only the claim that wins the
+ * step counts it in doneMissionsCount.
+ */
+export async function claimMission(input: ClaimMissionInput): Promise<ClaimResult> {
+  const { user, missionId, now } = input;
+  const [mission, starMissions, progress] = await Promise.all([
+    findEnabledMission(missionId, true),
+    MissionModel.find({ mustDone: true, enabled: true }, { _id: 1 }).lean(),
+    progressOf(user.id),
+  ]);
+  const mine = progress.find((p) => String(p.mission) === String(mission._id));
+  // a claim that repeats one a crash or an outage interrupted finishes its credit before being told it is done
+  if (mine?.status === 'done') await finishInterruptedCredit(mine._id);
+  const done = new Set(progress.filter((p) => p.status === 'done').map((p) => String(p.mission)));
+  const decision = decideClaim({
+    verifyType: mission.verifyType,
+    verifyDuration: mission.verifyDuration ?? 0,
+    mustDone: !!mission.mustDone,
+    status: mine?.status ?? 'not_started',
+    startedAt: mine?.startedAt ?? null,
+    unfinishedStarMissions: starMissions.filter((s) => !done.has(String(s._id))).length,
+    now,
+  });
+  if ('refuse' in decision) throw new AppError(decision.refuse, decision.params);
+
+  if (decision.step === 'checkMembership') await requireMembership(input.env, mission.link ?? '', user.telegramId);
+  if (decision.step === 'checkCode' && !codeMatches(mission.secretCode, input.code)) throw new AppError('INCORRECT_CODE');
+
+  const progressId = decision.startFirst ? (await startProgress(user.id, mission, now))._id : mine!._id;
+  const result: ClaimResult = { status: 'done', reward: fromMicros(mission.reward), coinId: String(mission.coin) };
+
+  if (decision.step === 'review') {
+    const waiting = await UserMissionModel.findOneAndUpdate(
+      { _id: progressId, status: 'started' },
+      { $set: { status: 'pending', claimedAt: now, reward: mission.reward, coin: mission.coin } },
+    );
+    if (!waiting) throw await refusalFor(progressId);
+    return { ...result, status: 'pending' };
+  }
+
+  const completed = await UserMissionModel.findOneAndUpdate(
+    { _id: progressId, status: 'started' },
+    { $set: { status: 'done', claimedAt: now, doneAt: now, reward: mission.reward, coin: mission.coin, awaitingCredit: true } },
+    { returnDocument: 'after' },
+  );
+  if (!completed) throw await refusalFor(progressId);
+  await faultPoint('mission:after-done');
+  await creditApproval(completed);
+  return result;
+}

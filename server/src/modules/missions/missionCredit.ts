@@ -1,0 +1,57 @@
+import type { Types } from 'mongoose';
+import { entryKeys, postEntry } from '../ledger/ledger.service';
+import { raiseMissionCount } from '../users/players.service';
+import { faultPoint } from '../../lib/faults';
+import type { Id } from '../../db/ids';
+import { UserMissionModel } from './mission.models';
+
+interface CreditableProgress {
+  _id: Id;
+  user: Types.ObjectId;
+  coin: Types.ObjectId;
+  reward: number;
+  reviewedBy?: Types.ObjectId | null;
+}
+
+/** A mission's reward goes to the ledger under `mission:<userMissionId>`, so it is credited once whoever calls. */
+async function creditMissionReward(progress: CreditableProgress): Promise<void> {
+  if (progress.reward <= 0) return;
+  await postEntry({
+    userId: progress.user,
+    coinId: progress.coin,
+    amount: BigInt(progress.reward),
+    reason: 'mission',
+    refType: 'UserMission',
+    refId: String(progress._id),
+    idempotencyKey: entryKeys.missionReward(progress._id),
+    createdBy: progress.reviewedBy ?? null,
+  });
+}
+
+/**
+ * Finishes a mission marked done with its credit owed (`awaitingCredit`, set in the same step as done, by a
+ * claim or an approval): credits it once (by its key), brings doneMissionsCount up to the records, and
+ * clears the flag. The claim, the review, a repeated claim and the recovery sweep all call this; true for
+ * the caller that cleared the flag.
+ */
+export async function creditApproval(approved: CreditableProgress): Promise<boolean> {
+  await creditMissionReward(approved);
+  await faultPoint('mission:after-credit');
+  await raiseMissionCount(approved.user, 'doneMissionsCount', await UserMissionModel.countDocuments({ user: approved.user, status: 'done' }));
+  const finished = await UserMissionModel.updateOne({ _id: approved._id, awaitingCredit: true }, { $set: { awaitingCredit: false } });
+  return finished.modifiedCount > 0;
+}
+
+/** Finishes claims and approvals a crash interrupted between done and the credit; returns how many this call finished. Safe to run any time. */
+export async function recoverApprovedMissions(olderThanMs = 30_000): Promise<number> {
+  const interrupted = await UserMissionModel.find({ status: 'done', awaitingCredit: true, doneAt: { $lte: new Date(Date.now() - olderThanMs) } }).limit(1000);
+  let finished = 0;
+  for (const approved of interrupted) if (await creditApproval(approved)) finished++;
+  return finished;
+}
+
+/** Finishes the credit of a done mission whose credit is still owed (`awaitingCredit`); nothing otherwise. */
+export async function finishInterruptedCredit(progressId: Types.ObjectId): Promise<void> {
+  const owed = await UserMissionModel.findOne({ _id: progressId, status: 'done', awaitingCredit: true }, { user: 1, coin: 1, reward: 1, reviewedBy: 1 }).lean();
+  if (owed) await creditApproval(owed);
+}
