@@ -407,7 +407,8 @@ describe('every list, on a desktop and on a phone', () => {
     await page.close();
   });
 
-  it('raised no script error on any page', () => {
+  it('raised no script error and showed no label without a translation on any page', () => {
     expect(browser.pageErrors).toEqual([]);
+    expect(browser.missingTranslations).toEqual([]);
   });
 });

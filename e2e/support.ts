@@ -36,6 +36,8 @@ export interface TestBrowser {
   context: BrowserContext;
   /** Script errors any page raised; a test file ends by expecting none. */
   pageErrors: string[];
+  /** Console labels shown without a translation, as the console's i18n provider reports them. */
+  missingTranslations: string[];
   openPage(viewport?: { width: number; height: number }): Promise<Page>;
   close(): Promise<void>;
 }
@@ -57,13 +59,19 @@ export async function launchBrowser(options: { serviceWorkers?: 'allow' | 'block
   // generous: CI machines run other suites at the same time
   context.setDefaultTimeout(60_000);
   const pageErrors: string[] = [];
+  const missingTranslations: string[] = [];
   return {
     context,
     pageErrors,
+    missingTranslations,
     async openPage(viewport = PHONE) {
       const page = await context.newPage();
       await page.setViewportSize(viewport);
       page.on('pageerror', (error) => pageErrors.push(`${page.url()}: ${error.message}`));
+      // the console's i18n provider says so when a label has no translation (admin/src/i18n/i18nProvider.ts)
+      page.on('console', (message) => {
+        if (message.text().startsWith('Missing console translation:')) missingTranslations.push(message.text());
+      });
       return page;
     },
     async close() {

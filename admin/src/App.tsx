@@ -30,7 +30,7 @@ function Console({ dataProvider = defaultDataProvider, authProvider = defaultAut
   return (
     <Admin
       basename={basename}
-      title="Gift Rewards console"
+      title="app.title"
       dataProvider={dataProvider}
       authProvider={authProvider}
       i18nProvider={i18nProvider}

@@ -67,7 +67,7 @@ export function Dashboard() {
   const basename = useBasename();
   const { figures, failed } = useDashboard();
   const reviewFilter = encodeURIComponent(JSON.stringify({ status: 'pending' }));
-  if (failed) return <Typography sx={{ mt: 2 }}>The dashboard could not be loaded.</Typography>;
+  if (failed) return <Typography sx={{ mt: 2 }}>{translate('dashboard.loadFailed')}</Typography>;
   const loading = '…';
   const f = figures;
   const cards: Array<{ id: string; label: string; value: ReactNode; detail?: ReactNode; to?: string } | null> = [
@@ -76,7 +76,7 @@ export function Dashboard() {
           id: 'players',
           label: translate('dashboard.players'),
           value: f?.players ?? loading,
-          detail: f ? `${f.activeToday} active today` : undefined,
+          detail: f ? translate('dashboard.activeToday', { count: f.activeToday }) : undefined,
           to: `${basename}/users`,
         }
       : null,
@@ -99,9 +99,13 @@ export function Dashboard() {
           to: `${basename}/withdraw`,
         }
       : null,
-    f?.coinsIssued !== null ? { id: 'coinsIssued', label: 'Coins issued', value: f?.coinsIssued ? coinLines(f.coinsIssued) : loading } : null,
-    f?.miningRunning !== null ? { id: 'miningRunning', label: 'Mining sessions running', value: f?.miningRunning ?? loading } : null,
-    f?.stakedLocked !== null ? { id: 'stakedLocked', label: 'Locked in stakes', value: f?.stakedLocked ? coinLines(f.stakedLocked) : loading } : null,
+    f?.coinsIssued !== null
+      ? { id: 'coinsIssued', label: translate('dashboard.coinsIssued'), value: f?.coinsIssued ? coinLines(f.coinsIssued) : loading }
+      : null,
+    f?.miningRunning !== null ? { id: 'miningRunning', label: translate('dashboard.miningRunning'), value: f?.miningRunning ?? loading } : null,
+    f?.stakedLocked !== null
+      ? { id: 'stakedLocked', label: translate('dashboard.stakedLocked'), value: f?.stakedLocked ? coinLines(f.stakedLocked) : loading }
+      : null,
   ];
   return (
     <Box sx={{ mt: 2, display: 'flex', flexDirection: 'column', gap: 2 }}>
@@ -112,7 +116,7 @@ export function Dashboard() {
           <TrendChart days={f.chart} />
         </Suspense>
       )}
-      {f && cards.every((c) => c === null) && <Typography>Choose a page from the menu.</Typography>}
+      {f && cards.every((c) => c === null) && <Typography>{translate('dashboard.nothingToShow')}</Typography>}
     </Box>
   );
 }

@@ -1,9 +1,10 @@
 import { Tab, Tabs } from '@mui/material';
 import { Link } from 'react-router';
-import { useGetList } from 'react-admin';
+import { useGetList, useTranslate } from 'react-admin';
 
 export interface CountedTab {
   value: string;
+  /** A translation key. */
   label: string;
   /** What the tab lists, counted like the demo's order tabs (one request of one row, read from Content-Range). */
   filter: Record<string, unknown>;
@@ -12,10 +13,11 @@ export interface CountedTab {
 }
 
 function TabLabel({ resource, tab }: { resource: string; tab: CountedTab }) {
+  const translate = useTranslate();
   const { total } = useGetList(resource, { pagination: { page: 1, perPage: 1 }, sort: { field: 'createdAt', order: 'DESC' }, filter: tab.filter });
   return (
     <span>
-      {tab.label} ({total ?? '…'})
+      {translate(tab.label)} ({total ?? '…'})
     </span>
   );
 }

@@ -26,9 +26,6 @@ export function OrderAndEnabledInputs() {
   );
 }
 
-/** Money is a decimal string (at most 6 decimals): a text input keeps it exact. */
-export const AMOUNT_HELP = 'For example 12 or 12.5 (at most 6 decimals)';
-
 /** For records the console may change but never delete (players, reviews, withdraws, App Config). */
 export function SaveOnlyToolbar() {
   return (
@@ -47,7 +44,7 @@ export function HistoryButton() {
   if (!record || !canAccess) return null;
   const filter = encodeURIComponent(JSON.stringify({ resource, record: String(record.id) }));
   return (
-    <Button component={Link} to={`${basename}/audit?filter=${filter}`} label="History">
+    <Button component={Link} to={`${basename}/audit?filter=${filter}`} label="common.history">
       <HistoryIcon />
     </Button>
   );

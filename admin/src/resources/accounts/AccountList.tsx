@@ -1,7 +1,7 @@
-import { BooleanField, Datagrid, DateField, FunctionField, List, SearchInput, SimpleList, TextField } from 'react-admin';
+import { BooleanField, Datagrid, DateField, FunctionField, List, SearchInput, SimpleList, TextField, useTranslate } from 'react-admin';
 import { Chip, Stack } from '@mui/material';
 import { useIsSmall } from '../../layout/useIsSmall';
-import { permissionLabel } from './permissions';
+import { usePermissionLabel } from './permissions';
 
 interface AccountRow {
   id: string;
@@ -11,6 +11,7 @@ interface AccountRow {
 }
 
 function Permissions({ record }: { record: AccountRow }) {
+  const permissionLabel = usePermissionLabel();
   return (
     <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 0.5 }}>
       {record.permissions.map((p) => (
@@ -22,13 +23,15 @@ function Permissions({ record }: { record: AccountRow }) {
 
 export function AccountList() {
   const isSmall = useIsSmall();
+  const translate = useTranslate();
+  const permissionLabel = usePermissionLabel();
   return (
     <List filters={[<SearchInput key="q" source="q" alwaysOn />]}>
       {isSmall ? (
         <SimpleList<AccountRow>
           primaryText={(r) => r.username}
           secondaryText={(r) => r.permissions.map(permissionLabel).join(', ') || '—'}
-          tertiaryText={(r) => (r.enabled ? '' : 'Disabled')}
+          tertiaryText={(r) => (r.enabled ? '' : translate('accounts.disabled'))}
           linkType="edit"
         />
       ) : (

@@ -1,7 +1,7 @@
 import { BooleanInput, Edit, PasswordInput, ReferenceInput, SelectInput, SimpleForm, TextArrayInput, TextInput, TopToolbar } from 'react-admin';
 import { appConfigInput } from '@gift/shared';
 import { schemaResolver } from '../../forms/schemaResolver';
-import { AMOUNT_HELP, HistoryButton, SaveOnlyToolbar } from '../sharedInputs';
+import { HistoryButton, SaveOnlyToolbar } from '../sharedInputs';
 
 /** The one App Config record, edited in one form at /admin/app-config. */
 export function AppConfigEdit() {
@@ -11,7 +11,7 @@ export function AppConfigEdit() {
       id="current"
       mutationMode="pessimistic"
       redirect={false}
-      title="App Config"
+      title="appConfig.title"
       actions={
         <TopToolbar>
           <HistoryButton />
@@ -19,31 +19,22 @@ export function AppConfigEdit() {
       }
     >
       <SimpleForm toolbar={<SaveOnlyToolbar />} resolver={schemaResolver(appConfigInput)}>
-        <PasswordInput
-          source="botToken"
-          fullWidth
-          autoComplete="off"
-          helperText="Never shown again once saved: type a new one to replace it, or leave empty to keep it"
-        />
-        <TextInput source="botUsername" helperText="Without the @; leave empty when there is no bot yet" />
-        <TextInput source="miniAppName" helperText="The short name of the mini app in BotFather (t.me/<bot>/<name>)" />
+        <PasswordInput source="botToken" fullWidth autoComplete="off" helperText="common.secretKept" />
+        <TextInput source="botUsername" helperText="appConfig.botUsernameHelp" />
+        <TextInput source="miniAppName" helperText="appConfig.miniAppNameHelp" />
         <TextInput source="referrerMessage" multiline fullWidth />
         <ReferenceInput source="referrerCoin" reference="gift-coins">
-          <SelectInput optionText="symbol" emptyText="None" />
+          <SelectInput optionText="symbol" emptyText="common.none" />
         </ReferenceInput>
-        <TextInput source="referrerCoinAmount" helperText={AMOUNT_HELP} />
+        <TextInput source="referrerCoinAmount" helperText="common.amountHelp" />
         <TextInput source="defaultInviteLimit" inputMode="numeric" />
         <ReferenceInput source="miningCoin" reference="gift-coins">
-          <SelectInput optionText="symbol" emptyText="None" />
+          <SelectInput optionText="symbol" emptyText="common.none" />
         </ReferenceInput>
         <TextInput source="earnDurationHours" inputMode="numeric" />
-        <TextInput source="earnAmount" helperText={AMOUNT_HELP} />
-        <TextArrayInput
-          source="tonProofDomains"
-          helperText="Domains wallets may prove ownership for; press Enter after each (default: this site's own)"
-          fullWidth
-        />
-        <BooleanInput source="allowTestnetWallets" helperText="Off: players cannot link TON testnet wallets, which mainnet payouts cannot reach" />
+        <TextInput source="earnAmount" helperText="common.amountHelp" />
+        <TextArrayInput source="tonProofDomains" helperText="appConfig.domainsHelp" fullWidth />
+        <BooleanInput source="allowTestnetWallets" helperText="appConfig.testnetHelp" />
       </SimpleForm>
     </Edit>
   );

@@ -1,3 +1,5 @@
+import { createElement } from 'react';
+import { RecordLabel } from '../../lists/RecordLabel';
 import SettingsIcon from '@mui/icons-material/Settings';
 import { AppConfigEdit } from './AppConfigEdit';
 
@@ -5,5 +7,5 @@ import { AppConfigEdit } from './AppConfigEdit';
 export default {
   list: AppConfigEdit,
   icon: SettingsIcon,
-  recordRepresentation: () => 'App Config',
+  recordRepresentation: createElement(RecordLabel, { message: 'appConfig.title' }),
 };

@@ -1,7 +1,19 @@
 import { Box, Typography } from '@mui/material';
 import { AUDIT_ACTIONS } from '@gift/shared/constants';
 import { Link } from 'react-router';
-import { Datagrid, DateField, List, SearchInput, SelectInput, SimpleList, TextField, TextInput, useBasename, useRecordContext } from 'react-admin';
+import {
+  Datagrid,
+  DateField,
+  List,
+  SearchInput,
+  SelectInput,
+  SimpleList,
+  TextField,
+  TextInput,
+  useBasename,
+  useRecordContext,
+  useTranslate,
+} from 'react-admin';
 import { useIsSmall } from '../../layout/useIsSmall';
 
 interface AuditRow {
@@ -16,19 +28,20 @@ interface AuditRow {
   createdAt: string;
 }
 
-const ACTIONS = AUDIT_ACTIONS.map((id) => ({ id, name: id[0]!.toUpperCase() + id.slice(1) }));
+const ACTIONS = AUDIT_ACTIONS.map((id) => ({ id, name: `audit.actions.${id}` }));
 
 const show = (value: unknown) => (value === null || value === undefined || value === '' ? '—' : typeof value === 'string' ? value : JSON.stringify(value));
 
 /** The fields a write changed: before → after, one line each. */
 function Changes(_props: { label?: string }) {
   const entry = useRecordContext<AuditRow>();
+  const translate = useTranslate();
   if (!entry) return null;
   const fields = [...new Set([...Object.keys(entry.before ?? {}), ...Object.keys(entry.after ?? {})])];
   if (!fields.length)
     return (
       <Typography variant="body2" color="text.secondary">
-        No field changed
+        {translate('audit.noChange')}
       </Typography>
     );
   const cut = (text: string) => (text.length > 60 ? `${text.slice(0, 57)}…` : text);
@@ -60,16 +73,16 @@ function RecordLink(_props: { label?: string }) {
   );
 }
 
-const filters = [
-  <SearchInput key="q" source="q" alwaysOn placeholder="Operator, resource or record" />,
-  <SelectInput key="action" source="action" choices={ACTIONS} />,
-  <TextInput key="resource" source="resource" />,
-  <TextInput key="record" source="record" />,
-];
-
 /** Every operator write, newest first; read-only. */
 export function AuditList() {
   const isSmall = useIsSmall();
+  const translate = useTranslate();
+  const filters = [
+    <SearchInput key="q" source="q" alwaysOn placeholder={translate('audit.search')} />,
+    <SelectInput key="action" source="action" choices={ACTIONS} />,
+    <TextInput key="resource" source="resource" />,
+    <TextInput key="record" source="record" />,
+  ];
   return (
     <List filters={filters} sort={{ field: 'createdAt', order: 'DESC' }} exporter={false}>
       {isSmall ? (
@@ -80,12 +93,12 @@ export function AuditList() {
         />
       ) : (
         <Datagrid bulkActionButtons={false} rowClick={false}>
-          <DateField source="createdAt" label="When" showTime />
-          <TextField source="username" label="Operator" sortable={false} />
+          <DateField source="createdAt" showTime />
+          <TextField source="username" sortable={false} />
           <TextField source="action" sortable={false} />
           <TextField source="resource" sortable={false} />
           <RecordLink label="resources.audit.fields.record" />
-          <Changes label="Changes" />
+          <Changes label="audit.changes" />
           <TextField source="note" sortable={false} emptyText="" />
         </Datagrid>
       )}

@@ -8,7 +8,7 @@ export function CategoryForm() {
     <SimpleForm resolver={schemaResolver(categoryInput)}>
       <TextInput source="title" fullWidth />
       <TextInput source="description" multiline fullWidth />
-      <TextInput source="image" fullWidth helperText="An http(s) URL or a path on this site like /images/category.png" />
+      <TextInput source="image" fullWidth helperText="content.categoryImageHelp" />
       <OrderAndEnabledInputs />
     </SimpleForm>
   );

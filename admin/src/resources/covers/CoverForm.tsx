@@ -7,7 +7,7 @@ export function CoverForm() {
   return (
     <SimpleForm resolver={schemaResolver(coverInput)}>
       <TextInput source="title" fullWidth />
-      <TextInput source="image" fullWidth helperText="An http(s) URL or a path on this site like /demo/cover-invite.svg" />
+      <TextInput source="image" fullWidth helperText="content.coverImageHelp" />
       <TextInput source="link" fullWidth />
       <OrderAndEnabledInputs />
     </SimpleForm>

@@ -1,5 +1,6 @@
-import { BooleanField, Datagrid, DateField, ImageField, List, NumberField, SearchInput, SelectField, SimpleList, TextField } from 'react-admin';
+import { BooleanField, Datagrid, DateField, ImageField, List, NumberField, SearchInput, SelectField, SimpleList, TextField, useTranslate } from 'react-admin';
 import { useIsSmall } from '../../layout/useIsSmall';
+import { NETWORK_CHOICES } from './networks';
 
 interface CoinRow {
   id: string;
@@ -12,21 +13,17 @@ interface CoinRow {
   withdrawEnabled: boolean;
 }
 
-const NETWORK_CHOICES = [
-  { id: 'ton', name: 'TON (native)' },
-  { id: 'jetton', name: 'Jetton' },
-];
-
 export function GiftCoinList() {
   const isSmall = useIsSmall();
+  const translate = useTranslate();
   return (
     <List sort={{ field: 'order', order: 'ASC' }} filters={[<SearchInput key="q" source="q" alwaysOn />]}>
       {isSmall ? (
         <SimpleList<CoinRow>
           leftAvatar={(r) => (r.icon ? <img src={r.icon} alt="" style={{ width: 40, height: 40, borderRadius: '50%' }} /> : r.symbol.slice(0, 2))}
           primaryText={(r) => `${r.name} (${r.symbol})`}
-          secondaryText={(r) => (r.usdPrice ? `$${r.usdPrice}` : 'No USD price')}
-          tertiaryText={(r) => (r.withdrawEnabled ? `Min ${r.minWithdraw}` : 'No withdrawals')}
+          secondaryText={(r) => (r.usdPrice ? `$${r.usdPrice}` : translate('coins.noUsdPrice'))}
+          tertiaryText={(r) => (r.withdrawEnabled ? translate('coins.minWithdraw', { amount: r.minWithdraw }) : translate('coins.noWithdrawals'))}
           linkType="edit"
         />
       ) : (

@@ -1,7 +1,7 @@
 import { BooleanInput, FormDataConsumer, ReferenceInput, SelectInput, SimpleForm, TextInput } from 'react-admin';
 import { missionInput, missionUpdateInput } from '@gift/shared';
 import { schemaResolver } from '../../forms/schemaResolver';
-import { AMOUNT_HELP, OrderAndEnabledInputs } from '../sharedInputs';
+import { OrderAndEnabledInputs } from '../sharedInputs';
 import { VERIFY_TYPE_CHOICES } from './verifyTypes';
 
 export function MissionForm({ editing = false }: { editing?: boolean }) {
@@ -13,8 +13,8 @@ export function MissionForm({ editing = false }: { editing?: boolean }) {
       <TextInput source="title" fullWidth />
       <TextInput source="description" multiline fullWidth />
       <TextInput source="link" fullWidth />
-      <TextInput source="image" fullWidth helperText="An http(s) URL or a path on this site; empty shows an icon" />
-      <TextInput source="reward" helperText={AMOUNT_HELP} />
+      <TextInput source="image" fullWidth helperText="content.missionImageHelp" />
+      <TextInput source="reward" helperText="common.amountHelp" />
       <ReferenceInput source="coin" reference="gift-coins" sort={{ field: 'order', order: 'ASC' }}>
         <SelectInput optionText="symbol" />
       </ReferenceInput>
@@ -23,12 +23,7 @@ export function MissionForm({ editing = false }: { editing?: boolean }) {
         {({ formData }) => (
           <>
             {(formData.verifyType === 'time' || formData.verifyType === 'instagram') && <TextInput source="verifyDuration" inputMode="numeric" />}
-            {formData.verifyType === 'youtube' && (
-              <TextInput
-                source="secretCode"
-                helperText={editing ? 'Never shown again once saved: type a new one to replace it, or leave empty to keep it' : 'The code said in the video'}
-              />
-            )}
+            {formData.verifyType === 'youtube' && <TextInput source="secretCode" helperText={editing ? 'common.secretKept' : 'content.secretCodeHelp'} />}
           </>
         )}
       </FormDataConsumer>

@@ -12,9 +12,10 @@ import {
   SelectInput,
   SimpleList,
   TextField,
+  useTranslate,
 } from 'react-admin';
 import { useIsSmall } from '../../layout/useIsSmall';
-import { VERIFY_TYPE_CHOICES, verifyTypeLabel } from './verifyTypes';
+import { VERIFY_TYPE_CHOICES } from './verifyTypes';
 
 interface MissionRow {
   id: string;
@@ -42,13 +43,14 @@ const Reward = () => (
 
 export function MissionList() {
   const isSmall = useIsSmall();
+  const translate = useTranslate();
   return (
     <List sort={{ field: 'order', order: 'ASC' }} filters={filters}>
       {isSmall ? (
         <SimpleList<MissionRow>
           primaryText={(r) => `${r.mustDone ? '⭐ ' : ''}${r.title}`}
           secondaryText={() => <Reward />}
-          tertiaryText={(r) => `${verifyTypeLabel(r.verifyType)}${r.enabled ? '' : ' · disabled'}`}
+          tertiaryText={(r) => `${translate(`verifyTypes.${r.verifyType}`)}${r.enabled ? '' : ` · ${translate('common.disabled')}`}`}
           linkType="edit"
         />
       ) : (

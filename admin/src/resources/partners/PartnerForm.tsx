@@ -7,7 +7,7 @@ export function PartnerForm() {
   return (
     <SimpleForm resolver={schemaResolver(partnerInput)}>
       <TextInput source="name" fullWidth />
-      <TextInput source="image" fullWidth helperText="An http(s) URL or a path on this site like /demo/partner.svg" />
+      <TextInput source="image" fullWidth helperText="content.partnerImageHelp" />
       <TextInput source="link" fullWidth />
       <OrderAndEnabledInputs />
     </SimpleForm>

@@ -1,6 +1,7 @@
 import { DateField, ReferenceField, Show, SimpleShowLayout, TextField } from 'react-admin';
 import SavingsIcon from '@mui/icons-material/Savings';
 import BoltIcon from '@mui/icons-material/Bolt';
+import { RecordLabel } from '../../lists/RecordLabel';
 
 const Player = () => <ReferenceField source="user" reference="users" link="show" />;
 const Coin = () => (
@@ -45,5 +46,13 @@ function MiningSessionShow() {
   );
 }
 
-export const stakes = { show: StakeShow, icon: SavingsIcon, recordRepresentation: (r: { amount?: string }) => `Stake of ${r.amount ?? ''}` };
-export const miningSessions = { show: MiningSessionShow, icon: BoltIcon, recordRepresentation: (r: { amount?: string }) => `Mining ${r.amount ?? ''}` };
+export const stakes = {
+  show: StakeShow,
+  icon: SavingsIcon,
+  recordRepresentation: <RecordLabel message="records.stake" args={(r) => ({ amount: String(r.amount ?? '') })} />,
+};
+export const miningSessions = {
+  show: MiningSessionShow,
+  icon: BoltIcon,
+  recordRepresentation: <RecordLabel message="records.mining" args={(r) => ({ amount: String(r.amount ?? '') })} />,
+};

@@ -1,9 +1,9 @@
 import { ReferenceInput, SelectInput, SimpleForm, TextInput } from 'react-admin';
 import { stakingCoinInput } from '@gift/shared';
 import { schemaResolver } from '../../forms/schemaResolver';
-import { AMOUNT_HELP, OrderAndEnabledInputs } from '../sharedInputs';
+import { OrderAndEnabledInputs } from '../sharedInputs';
 
-const PERCENT_HELP = 'Empty: this duration is not offered';
+const PERCENT_HELP = 'content.percentHelp';
 
 export function StakingCoinForm() {
   return (
@@ -11,8 +11,8 @@ export function StakingCoinForm() {
       <ReferenceInput source="coin" reference="gift-coins">
         <SelectInput optionText="symbol" />
       </ReferenceInput>
-      <TextInput source="minAmount" helperText={AMOUNT_HELP} />
-      <TextInput source="maxAmount" helperText={AMOUNT_HELP} />
+      <TextInput source="minAmount" helperText="common.amountHelp" />
+      <TextInput source="maxAmount" helperText="common.amountHelp" />
       <TextInput source="profits.week" helperText={PERCENT_HELP} />
       <TextInput source="profits.month" helperText={PERCENT_HELP} />
       <TextInput source="profits.threeMonths" helperText={PERCENT_HELP} />

@@ -1,3 +1,5 @@
+import { createElement } from 'react';
+import { RecordLabel, shortId } from '../../lists/RecordLabel';
 import SavingsIcon from '@mui/icons-material/Savings';
 import { StakingCoinCreate } from './StakingCoinCreate';
 import { StakingCoinEdit } from './StakingCoinEdit';
@@ -8,5 +10,5 @@ export default {
   edit: StakingCoinEdit,
   create: StakingCoinCreate,
   icon: SavingsIcon,
-  recordRepresentation: (record: { id?: string }) => `Staking offer ${String(record.id ?? '').slice(-6)}`,
+  recordRepresentation: createElement(RecordLabel, { message: 'records.stakingOffer', args: shortId }),
 };

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { TextField as ReasonField } from '@mui/material';
 import CheckIcon from '@mui/icons-material/Check';
 import CloseIcon from '@mui/icons-material/Close';
-import { Button, Confirm, useListContext, useNotify, useRefresh, useUnselectAll } from 'react-admin';
+import { Button, Confirm, useListContext, useNotify, useRefresh, useTranslate, useUnselectAll } from 'react-admin';
 import { useConsoleCalls } from '../../dataProvider';
 import { userMissionBulkReviewInput } from '@gift/shared';
 
@@ -13,20 +13,25 @@ function useBulkReview() {
   const notify = useNotify();
   const refresh = useRefresh();
   const unselectAll = useUnselectAll('user-missions');
+  const translate = useTranslate();
   const [busy, setBusy] = useState(false);
   const review = async (decision: { status: 'done' } | { status: 'rejected'; rejectReason: string }) => {
     setBusy(true);
     try {
       const { reviewed, refused } = await dataProvider.bulkReview({ ids: selectedIds.map(String), ...decision });
       const failures = Object.values(refused);
-      const verb = decision.status === 'done' ? 'Approved' : 'Rejected';
-      notify(failures.length ? `${verb} ${reviewed.length}; ${failures.length} not changed: ${failures[0]}` : `${verb} ${reviewed.length}`, {
-        type: failures.length ? 'warning' : 'info',
-      });
+      const done = decision.status === 'done' ? 'reviews.approved' : 'reviews.rejected';
+      if (!failures.length) notify(done, { type: 'info', messageArgs: { count: reviewed.length } });
+      else
+        notify('reviews.notChanged', {
+          type: 'warning',
+          messageArgs: { done: translate(done, { count: reviewed.length }), count: failures.length, reason: failures[0] },
+        });
       unselectAll();
       refresh();
     } catch (error) {
-      notify((error as Error).message || 'Save failed', { type: 'error' });
+      const message = (error as Error).message;
+      notify(message || 'common.saveFailed', { type: 'error', messageArgs: { _: message } });
     } finally {
       setBusy(false);
     }
@@ -36,19 +41,20 @@ function useBulkReview() {
 
 export function BulkApproveButton() {
   const { review, busy } = useBulkReview();
-  return <Button label="Approve" startIcon={<CheckIcon />} disabled={busy} onClick={() => void review({ status: 'done' })} />;
+  return <Button label="reviews.bulkApprove" startIcon={<CheckIcon />} disabled={busy} onClick={() => void review({ status: 'done' })} />;
 }
 
 /** Rejecting asks for the reason the players will read, checked with the same schema as the server. */
 export function BulkRejectButton() {
   const { review, busy, count } = useBulkReview();
+  const translate = useTranslate();
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState('');
   const [error, setError] = useState('');
   const confirm = async () => {
     const checked = userMissionBulkReviewInput.safeParse({ ids: ['0'.repeat(24)], status: 'rejected', rejectReason: reason });
     if (!checked.success) {
-      setError(checked.error.issues[0]?.message ?? 'Invalid input');
+      setError(checked.error.issues[0]?.message ?? translate('ra.message.invalid_form'));
       return;
     }
     await review({ status: 'rejected', rejectReason: reason });
@@ -57,15 +63,16 @@ export function BulkRejectButton() {
   };
   return (
     <>
-      <Button label="Reject" startIcon={<CloseIcon />} disabled={busy} onClick={() => setOpen(true)} color="error" />
+      <Button label="reviews.bulkReject" startIcon={<CloseIcon />} disabled={busy} onClick={() => setOpen(true)} color="error" />
       <Confirm
         isOpen={open}
         loading={busy}
-        title={`Reject ${count} mission${count === 1 ? '' : 's'}`}
+        title="reviews.rejectTitle"
+        translateOptions={{ smart_count: count }}
         content={
           <ReasonField
-            label="Reject reason"
-            helperText={error || 'The players see it and can try again'}
+            label={translate('reviews.rejectReason')}
+            helperText={error || translate('reviews.playersSee')}
             error={!!error}
             value={reason}
             onChange={(event) => {

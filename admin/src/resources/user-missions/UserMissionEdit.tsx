@@ -20,8 +20,8 @@ import { USER_MISSION_STATUS_CHOICES } from './statuses';
 import type { ProgressRecord } from '@gift/server';
 
 const REVIEW_CHOICES = [
-  { id: 'done', name: 'Approve (credits the reward)' },
-  { id: 'rejected', name: 'Reject' },
+  { id: 'done', name: 'reviews.approve' },
+  { id: 'rejected', name: 'reviews.reject' },
 ];
 
 function ProgressFacts() {
@@ -69,11 +69,9 @@ function ReviewOrRecord() {
   return (
     <SimpleForm toolbar={<SaveOnlyToolbar />} resolver={schemaResolver(userMissionReviewInput)} defaultValues={{ status: null }}>
       <ProgressFacts />
-      <SelectInput source="status" label="Decision" choices={REVIEW_CHOICES} />
+      <SelectInput source="status" label="reviews.decision" choices={REVIEW_CHOICES} />
       <FormDataConsumer<{ status?: string }>>
-        {({ formData }) =>
-          formData.status === 'rejected' && <TextInput source="rejectReason" multiline fullWidth helperText="The player sees it and can try again" />
-        }
+        {({ formData }) => formData.status === 'rejected' && <TextInput source="rejectReason" multiline fullWidth helperText="reviews.rejectHelp" />}
       </FormDataConsumer>
     </SimpleForm>
   );

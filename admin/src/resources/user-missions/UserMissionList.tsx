@@ -1,10 +1,22 @@
 import { Fragment } from 'react';
 import { Divider } from '@mui/material';
-import { Datagrid, DateField, FunctionField, List, ReferenceField, SearchInput, SelectField, SimpleList, TextField, useListContext } from 'react-admin';
+import {
+  Datagrid,
+  DateField,
+  FunctionField,
+  List,
+  ReferenceField,
+  SearchInput,
+  SelectField,
+  SimpleList,
+  TextField,
+  useListContext,
+  useTranslate,
+} from 'react-admin';
 import { CountedTabs } from '../../lists/CountedTabs';
 import { useIsSmall } from '../../layout/useIsSmall';
 import { BulkApproveButton, BulkRejectButton } from './BulkReviewButtons';
-import { USER_MISSION_STATUS_CHOICES, userMissionStatusLabel } from './statuses';
+import { USER_MISSION_STATUS_CHOICES } from './statuses';
 import type { ProgressRecord } from '@gift/server';
 
 type UserMissionRow = ProgressRecord;
@@ -30,7 +42,7 @@ function TabbedUserMissions() {
   const isSmall = useIsSmall();
   const status = (filterValues.status as string | undefined) ?? 'pending';
   const { status: _status, ...others } = filterValues;
-  const tabs = TAB_ORDER.map((value) => ({ value, label: userMissionStatusLabel(value), filter: { ...others, status: value } }));
+  const tabs = TAB_ORDER.map((value) => ({ value, label: `statuses.progress.${value}`, filter: { ...others, status: value } }));
   return (
     <Fragment>
       <CountedTabs
@@ -63,9 +75,10 @@ function TabbedUserMissions() {
 }
 
 export function UserMissionList() {
+  const translate = useTranslate();
   return (
     <List
-      filters={[<SearchInput key="q" source="q" alwaysOn placeholder="Player or mission" />]}
+      filters={[<SearchInput key="q" source="q" alwaysOn placeholder={translate('reviews.search')} />]}
       filterDefaultValues={{ status: 'pending' }}
       sort={{ field: 'createdAt', order: 'DESC' }}
     >

@@ -1,3 +1,5 @@
+import { createElement } from 'react';
+import { RecordLabel, shortId } from '../../lists/RecordLabel';
 import FactCheckIcon from '@mui/icons-material/FactCheck';
 import { UserMissionEdit } from './UserMissionEdit';
 import { UserMissionList } from './UserMissionList';
@@ -6,5 +8,5 @@ export default {
   list: UserMissionList,
   edit: UserMissionEdit,
   icon: FactCheckIcon,
-  recordRepresentation: (record: { id?: string }) => `User mission ${String(record.id ?? '').slice(-6)}`,
+  recordRepresentation: createElement(RecordLabel, { message: 'records.userMission', args: shortId }),
 };

@@ -1,11 +1,4 @@
 import { USER_MISSION_STATUSES } from '@gift/shared/constants';
 
-const LABELS: Record<(typeof USER_MISSION_STATUSES)[number], string> = {
-  started: 'Started',
-  pending: 'Pending review',
-  done: 'Done',
-  rejected: 'Rejected',
-};
-
-export const USER_MISSION_STATUS_CHOICES = USER_MISSION_STATUSES.map((id) => ({ id, name: LABELS[id] }));
-export const userMissionStatusLabel = (status: string) => LABELS[status as keyof typeof LABELS] ?? status;
+/** A player's progress on a mission, by status; the names are translation keys (react-admin translates choices). */
+export const USER_MISSION_STATUS_CHOICES = USER_MISSION_STATUSES.map((id) => ({ id, name: `statuses.progress.${id}` }));

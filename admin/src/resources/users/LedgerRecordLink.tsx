@@ -1,24 +1,26 @@
 import { Link } from 'react-router';
-import { useBasename, useRecordContext } from 'react-admin';
+import { useBasename, useRecordContext, useTranslate } from 'react-admin';
 
 /** Where a ledger entry came from, as a link to that record's page. */
-const RECORD_PAGES: Record<string, { label: string; path: (id: string) => string }> = {
-  UserMission: { label: 'Mission', path: (id) => `/user-missions/${id}` },
-  Withdrawal: { label: 'Withdrawal', path: (id) => `/withdraws/${id}` },
-  Stake: { label: 'Stake', path: (id) => `/stakes/${id}/show` },
-  MiningSession: { label: 'Mining session', path: (id) => `/mining-sessions/${id}/show` },
-  User: { label: 'Friend', path: (id) => `/users/${id}/show` },
+const RECORD_PAGES: Record<string, (id: string) => string> = {
+  UserMission: (id) => `/user-missions/${id}`,
+  Withdrawal: (id) => `/withdraws/${id}`,
+  Stake: (id) => `/stakes/${id}/show`,
+  MiningSession: (id) => `/mining-sessions/${id}/show`,
+  User: (id) => `/users/${id}/show`,
 };
 
 export function LedgerRecordLink(_props: { label?: string }) {
   const record = useRecordContext<{ id: string; refType: string; refId: string }>();
   const basename = useBasename();
+  const translate = useTranslate();
   if (!record?.refType) return <span>—</span>;
+  const name = translate(`players.records.${record.refType}`, { _: record.refType });
   const page = RECORD_PAGES[record.refType];
-  if (!page) return <span>{record.refType === 'Account' ? 'Operator' : record.refType}</span>;
+  if (!page) return <span>{name}</span>;
   return (
-    <Link to={`${basename}${page.path(record.refId)}`} onClick={(event) => event.stopPropagation()}>
-      {page.label}
+    <Link to={`${basename}${page(record.refId)}`} onClick={(event) => event.stopPropagation()}>
+      {name}
     </Link>
   );
 }

@@ -4,8 +4,8 @@ import { schemaResolver } from '../../forms/schemaResolver';
 import { EditActions, SaveOnlyToolbar } from '../sharedInputs';
 
 const LANGUAGES = [
-  { id: 'en', name: 'English' },
-  { id: 'fa', name: 'فارسی' },
+  { id: 'en', name: 'languages.en' },
+  { id: 'fa', name: 'languages.fa' },
 ];
 
 /** Only what an operator may change: figures follow from the ledger and are never edited by hand. */

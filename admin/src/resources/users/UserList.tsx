@@ -1,4 +1,4 @@
-import { BooleanField, BooleanInput, Datagrid, DateField, List, NumberField, SearchInput, SimpleList, TextField } from 'react-admin';
+import { BooleanField, BooleanInput, Datagrid, DateField, List, NumberField, SearchInput, SimpleList, TextField, useTranslate } from 'react-admin';
 import { useIsSmall } from '../../layout/useIsSmall';
 
 interface UserRow {
@@ -11,17 +11,17 @@ interface UserRow {
   blocked: boolean;
 }
 
-const filters = [<SearchInput key="q" source="q" alwaysOn placeholder="Name, username or Telegram id" />, <BooleanInput key="blocked" source="blocked" />];
-
 export function UserList() {
   const isSmall = useIsSmall();
+  const translate = useTranslate();
+  const filters = [<SearchInput key="q" source="q" alwaysOn placeholder={translate('players.search')} />, <BooleanInput key="blocked" source="blocked" />];
   return (
     <List filters={filters}>
       {isSmall ? (
         <SimpleList<UserRow>
-          primaryText={(r) => `${r.name}${r.blocked ? ' · blocked' : ''}`}
+          primaryText={(r) => (r.blocked ? `${r.name} · ${translate('players.blocked')}` : r.name)}
           secondaryText={(r) => (r.username ? `@${r.username}` : String(r.telegramId))}
-          tertiaryText={(r) => `${r.doneMissionsCount} done · ${r.referrersCount} friends`}
+          tertiaryText={(r) => translate('players.doneAndFriends', { done: r.doneMissionsCount, friends: r.referrersCount })}
           linkType="show"
         />
       ) : (

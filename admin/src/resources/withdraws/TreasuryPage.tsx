@@ -1,22 +1,23 @@
 import { Alert, Box, Card, CardContent, FormControlLabel, Switch, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
-import { Loading, Title, useGetOne, useNotify, useUpdate } from 'react-admin';
+import { Loading, Title, useGetOne, useNotify, useTranslate, useUpdate } from 'react-admin';
 import type { Treasury } from '@gift/server';
 
 const wrap = { wordBreak: 'break-all' } as const;
 
 function CoinRows({ treasury }: { treasury: Treasury }) {
+  const translate = useTranslate();
   const owed = (coin: string, status: string) => treasury.owed.find((row) => row.coin === coin && row.status === status);
   return (
-    <Table size="small" aria-label="Coins">
+    <Table size="small" aria-label={translate('treasury.coins')}>
       <TableHead>
         <TableRow>
-          <TableCell>Coin</TableCell>
-          <TableCell align="right">Hot wallet</TableCell>
-          <TableCell align="right">Pending</TableCell>
-          <TableCell align="right">Approved</TableCell>
-          <TableCell align="right">Sending</TableCell>
-          <TableCell align="right">Paid today / cap</TableCell>
-          <TableCell align="right">Two approvals above</TableCell>
+          <TableCell>{translate('treasury.columns.coin')}</TableCell>
+          <TableCell align="right">{translate('treasury.columns.hotWallet')}</TableCell>
+          <TableCell align="right">{translate('treasury.columns.pending')}</TableCell>
+          <TableCell align="right">{translate('treasury.columns.approved')}</TableCell>
+          <TableCell align="right">{translate('treasury.columns.sending')}</TableCell>
+          <TableCell align="right">{translate('treasury.columns.paidToday')}</TableCell>
+          <TableCell align="right">{translate('treasury.columns.twoApprovals')}</TableCell>
         </TableRow>
       </TableHead>
       <TableBody>
@@ -33,9 +34,9 @@ function CoinRows({ treasury }: { treasury: Treasury }) {
               );
             })}
             <TableCell align="right">
-              {coin.paidToday} / {coin.dailyCap === '0' ? 'no cap' : coin.dailyCap}
+              {coin.paidToday} / {coin.dailyCap === '0' ? translate('treasury.noCap') : coin.dailyCap}
             </TableCell>
-            <TableCell align="right">{coin.secondApprovalAbove === '0' ? 'never' : coin.secondApprovalAbove}</TableCell>
+            <TableCell align="right">{coin.secondApprovalAbove === '0' ? translate('treasury.never') : coin.secondApprovalAbove}</TableCell>
           </TableRow>
         ))}
       </TableBody>
@@ -44,17 +45,18 @@ function CoinRows({ treasury }: { treasury: Treasury }) {
 }
 
 function Batches({ treasury }: { treasury: Treasury }) {
-  if (!treasury.batches.length) return <Typography color="text.secondary">No batch in flight.</Typography>;
+  const translate = useTranslate();
+  if (!treasury.batches.length) return <Typography color="text.secondary">{translate('treasury.noBatches')}</Typography>;
   return (
-    <Table size="small" aria-label="Batches in flight">
+    <Table size="small" aria-label={translate('treasury.batches')}>
       <TableHead>
         <TableRow>
-          <TableCell>Seqno</TableCell>
-          <TableCell>State</TableCell>
-          <TableCell align="right">Payouts</TableCell>
-          <TableCell align="right">Sends</TableCell>
-          <TableCell>Valid until</TableCell>
-          <TableCell>Transaction</TableCell>
+          <TableCell>{translate('treasury.columns.seqno')}</TableCell>
+          <TableCell>{translate('treasury.columns.state')}</TableCell>
+          <TableCell align="right">{translate('treasury.columns.payouts')}</TableCell>
+          <TableCell align="right">{translate('treasury.columns.sends')}</TableCell>
+          <TableCell>{translate('treasury.columns.validUntil')}</TableCell>
+          <TableCell>{translate('treasury.columns.transaction')}</TableCell>
         </TableRow>
       </TableHead>
       <TableBody>
@@ -76,10 +78,11 @@ function Batches({ treasury }: { treasury: Treasury }) {
 /** The treasury: the hot wallet and what it owes, the batches in flight, and the pause switch (GET and PUT /api/admin/treasury). */
 export function TreasuryPage() {
   const notify = useNotify();
+  const translate = useTranslate();
   const { data, isPending, error, refetch } = useGetOne<Treasury & { id: string }>('treasury', { id: 'treasury' }, { refetchInterval: 5_000 });
   const [update, { isPending: saving }] = useUpdate<Treasury & { id: string }>();
   if (isPending) return <Loading />;
-  if (error || !data) return <Alert severity="error">The treasury could not be loaded.</Alert>;
+  if (error || !data) return <Alert severity="error">{translate('treasury.loadFailed')}</Alert>;
   const togglePause = (paused: boolean) =>
     void update(
       'treasury',
@@ -87,24 +90,27 @@ export function TreasuryPage() {
       {
         mutationMode: 'pessimistic',
         onSuccess: () => {
-          notify(paused ? 'Payouts paused' : 'Payouts resumed', { type: 'info' });
+          notify(paused ? 'treasury.paused' : 'treasury.resumed', { type: 'info' });
           void refetch();
         },
-        onError: (failure) => notify(failure instanceof Error ? failure.message : 'Save failed', { type: 'error' }),
+        onError: (failure) => {
+          const message = failure instanceof Error ? failure.message : '';
+          notify(message || 'common.saveFailed', { type: 'error', messageArgs: { _: message } });
+        },
       },
     );
   return (
     <Box sx={{ mt: 2 }}>
-      <Title title="Treasury" />
+      <Title title="treasury.title" />
       <Card>
         <CardContent>
-          <Typography variant="h6">Hot wallet</Typography>
+          <Typography variant="h6">{translate('treasury.hotWallet')}</Typography>
           {data.hotWallet ? (
             <Typography sx={wrap} data-testid="treasury-hot-wallet">
               {data.hotWallet} ({data.network})
             </Typography>
           ) : (
-            <Typography color="text.secondary">No hot wallet: withdrawals are paid by hand, and their hashes are checked on chain.</Typography>
+            <Typography color="text.secondary">{translate('treasury.noHotWallet')}</Typography>
           )}
           {data.stopped && (
             <Alert severity="warning" sx={{ mt: 1 }} data-testid="treasury-stopped">
@@ -114,19 +120,19 @@ export function TreasuryPage() {
           <FormControlLabel
             sx={{ mt: 1 }}
             control={<Switch checked={data.paused} disabled={saving || !data.hotWallet} onChange={(event) => togglePause(event.target.checked)} />}
-            label={data.paused ? 'Payouts paused' : 'Payouts running'}
+            label={translate(data.paused ? 'treasury.paused' : 'treasury.running')}
           />
         </CardContent>
       </Card>
       <Card sx={{ mt: 2 }}>
         <CardContent sx={{ overflowX: 'auto' }}>
-          <Typography variant="h6">Coins</Typography>
+          <Typography variant="h6">{translate('treasury.coins')}</Typography>
           <CoinRows treasury={data} />
         </CardContent>
       </Card>
       <Card sx={{ mt: 2 }}>
         <CardContent sx={{ overflowX: 'auto' }}>
-          <Typography variant="h6">Batches in flight</Typography>
+          <Typography variant="h6">{translate('treasury.batches')}</Typography>
           <Batches treasury={data} />
         </CardContent>
       </Card>

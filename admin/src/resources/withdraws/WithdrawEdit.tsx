@@ -11,6 +11,7 @@ import {
   TextField,
   TextInput,
   useRecordContext,
+  useTranslate,
 } from 'react-admin';
 import { Link as MuiLink, Stack } from '@mui/material';
 import { withdrawalReviewInput } from '@gift/shared';
@@ -20,9 +21,9 @@ import { EditActions, SaveOnlyToolbar } from '../sharedInputs';
 import { WITHDRAWAL_STATUS_CHOICES } from './statuses';
 
 const DECISIONS = [
-  { id: 'approved', name: 'Approve (the hot wallet pays it; needs automated payouts)' },
-  { id: 'done', name: 'Done (paid by hand: its transaction hash is checked on chain)' },
-  { id: 'rejected', name: 'Reject (the amount goes back to the player)' },
+  { id: 'approved', name: 'withdraws.decisions.approved' },
+  { id: 'done', name: 'withdraws.decisions.done' },
+  { id: 'rejected', name: 'withdraws.decisions.rejected' },
 ];
 
 const wrap = { wordBreak: 'break-all' } as const;
@@ -52,6 +53,7 @@ function WithdrawFacts() {
 /** Only a pending withdrawal offers a decision; a processed one is shown as it was settled. */
 function DecisionOrRecord() {
   const record = useRecordContext<WithdrawRecord>();
+  const translate = useTranslate();
   if (!record) return null;
   // an approved one may still be paid by hand or rejected until the hot wallet takes it into a batch
   if (record.status !== 'pending' && record.status !== 'approved') {
@@ -70,7 +72,7 @@ function DecisionOrRecord() {
             render={(r) =>
               r.explorerUrl ? (
                 <MuiLink href={r.explorerUrl} target="_blank" rel="noreferrer">
-                  View the transaction on the explorer
+                  {translate('withdraws.explorer')}
                 </MuiLink>
               ) : (
                 '—'
@@ -96,7 +98,7 @@ function DecisionOrRecord() {
       <Labeled>
         <TextField source="chainNote" emptyText="—" />
       </Labeled>
-      <SelectInput source="status" label="Decision" choices={DECISIONS} />
+      <SelectInput source="status" label="withdraws.decision" choices={DECISIONS} />
       <FormDataConsumer<{ status?: string }>>
         {({ formData }) =>
           formData.status === 'done' ? (

@@ -16,12 +16,13 @@ import {
   SimpleList,
   TextField,
   useBasename,
+  useTranslate,
 } from 'react-admin';
 import type { WithdrawRecord } from '@gift/server';
 import { CountedTabs } from '../../lists/CountedTabs';
 import { ShortText } from '../../lists/ShortText';
 import { useIsSmall } from '../../layout/useIsSmall';
-import { WITHDRAWAL_STATUS_CHOICES, withdrawalStatusLabel } from './statuses';
+import { WITHDRAWAL_STATUS_CHOICES } from './statuses';
 
 type WithdrawRow = WithdrawRecord;
 
@@ -37,9 +38,9 @@ const money = (r: WithdrawRow) => `${r.amount} ${r.coinSymbol ?? ''}`.trim();
 function WithdrawTabs({ tab }: { tab: Tab }) {
   const basename = useBasename();
   const tabs = [
-    { value: 'pending', label: 'Pending', filter: PENDING, to: `${basename}/withdraw` },
-    { value: 'payout', label: 'In payout', filter: IN_PAYOUT, to: `${basename}/withdraw/payout` },
-    { value: 'done', label: 'Done', filter: FINISHED, to: `${basename}/withdraw/done` },
+    { value: 'pending', label: 'withdraws.tabs.pending', filter: PENDING, to: `${basename}/withdraw` },
+    { value: 'payout', label: 'withdraws.tabs.payout', filter: IN_PAYOUT, to: `${basename}/withdraw/payout` },
+    { value: 'done', label: 'withdraws.tabs.done', filter: FINISHED, to: `${basename}/withdraw/done` },
   ];
   return <CountedTabs resource="withdraws" tabs={tabs} value={tab} />;
 }
@@ -49,7 +50,7 @@ function WithdrawActions() {
   const basename = useBasename();
   return (
     <TopToolbar>
-      <Button component={Link} to={`${basename}/treasury`} label="Treasury">
+      <Button component={Link} to={`${basename}/treasury`} label="withdraws.treasury">
         <SavingsIcon />
       </Button>
       <ExportButton />
@@ -61,12 +62,12 @@ function WithdrawActions() {
 function ApproveButton() {
   return (
     <BulkUpdateButton
-      label="Approve for payout"
+      label="withdraws.approve"
       data={{ status: 'approved' }}
       mutationMode="pessimistic"
       icon={<DoneAllIcon />}
-      confirmTitle="Approve for payout"
-      confirmContent="The hot wallet pays the selected withdrawals. Above a coin's threshold a second operator must approve as well."
+      confirmTitle="withdraws.approve"
+      confirmContent="withdraws.approveConfirm"
     />
   );
 }
@@ -74,6 +75,7 @@ function ApproveButton() {
 /** Pending withdraws wait for an operator; in payout, the hot wallet has them; finished ones are done or rejected. */
 function WithdrawList({ tab }: { tab: Tab }) {
   const isSmall = useIsSmall();
+  const translate = useTranslate();
   const finished = tab === 'done';
   return (
     <List
@@ -82,7 +84,7 @@ function WithdrawList({ tab }: { tab: Tab }) {
       actions={<WithdrawActions />}
       filter={FILTERS[tab]}
       sort={{ field: 'createdAt', order: finished ? 'DESC' : 'ASC' }}
-      filters={[<SearchInput key="q" source="q" alwaysOn placeholder="Player, address or hash" />]}
+      filters={[<SearchInput key="q" source="q" alwaysOn placeholder={translate('withdraws.search')} />]}
       storeKey={`withdraws.${tab}`}
       // an empty list keeps its tabs, so the operator can still switch between pending and done
       empty={false}
@@ -93,7 +95,7 @@ function WithdrawList({ tab }: { tab: Tab }) {
         <SimpleList<WithdrawRow>
           primaryText={money}
           secondaryText={player}
-          tertiaryText={(r) => (finished ? withdrawalStatusLabel(r.status) : new Date(r.createdAt).toLocaleDateString())}
+          tertiaryText={(r) => (finished ? translate(`statuses.withdrawal.${r.status}`) : new Date(r.createdAt).toLocaleDateString())}
           linkType="edit"
         />
       ) : (
@@ -102,7 +104,7 @@ function WithdrawList({ tab }: { tab: Tab }) {
           <FunctionField<WithdrawRow> source="amount" sortable={false} render={money} />
           <ShortText source="address" sortable={false} />
           <SelectField source="status" choices={WITHDRAWAL_STATUS_CHOICES} />
-          {tab === 'payout' && <TextField source="chainState" label="Chain" emptyText="queued" />}
+          {tab === 'payout' && <TextField source="chainState" label="withdraws.chain" emptyText="withdraws.queued" />}
           {finished && <ShortText source="txHash" sortable={false} />}
           {finished && <DateField source="processedAt" showTime emptyText="—" />}
           <DateField source="createdAt" showTime />

@@ -1,0 +1,65 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { ADMIN_RESOURCES, AUDIT_ACTIONS, USER_MISSION_STATUSES, VERIFY_TYPES, WITHDRAWAL_STATUSES } from '@gift/shared/constants';
+import { englishConsoleMessages } from './en';
+
+/** Every message as polyglot reads it: nested objects joined with dots. */
+function flatten(messages: object, prefix = ''): Map<string, string> {
+  const flat = new Map<string, string>();
+  for (const [key, value] of Object.entries(messages)) {
+    if (typeof value === 'string') flat.set(`${prefix}${key}`, value);
+    else if (value && typeof value === 'object') for (const [k, v] of flatten(value as object, `${prefix}${key}.`)) flat.set(k, v);
+  }
+  return flat;
+}
+
+const keys = flatten(englishConsoleMessages);
+const sourceDir = path.resolve(__dirname, '..');
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) return name === 'i18n' ? [] : sources(full);
+    return /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) ? [full] : [];
+  });
+}
+
+/** Each literal a console file shows a person, with where it is. */
+function shownLiterals(): Array<{ where: string; text: string }> {
+  const found: Array<{ where: string; text: string }> = [];
+  for (const file of sources(sourceDir)) {
+    const code = readFileSync(file, 'utf8');
+    const where = path.relative(sourceDir, file);
+    const patterns = [
+      // props react-admin translates, written as a literal
+      /\b(?:label|title|helperText|placeholder|emptyText|confirmTitle|confirmContent|primaryText)="([^"]*)"/g,
+      // translate('…') and notify('…') with a literal message
+      /\b(?:translate|notify)\('([^']+)'/g,
+      // choices: { id: …, name: '…' }
+      /\bname: '([^']+)'/g,
+    ];
+    for (const pattern of patterns) for (const [, text] of code.matchAll(pattern)) found.push({ where, text: text! });
+    // text between JSX tags: words written into the page (not a type's generic, `Record<…>`, nor an expression)
+    for (const [, text, space] of code.matchAll(/>\s*([^<>{}()=;&|?]*[A-Za-z]{2,}[^<>{}()=;&|?]*?)(\s*)</g))
+      if (space || !/^[A-Za-z.]+$/.test(text!)) found.push({ where, text: text! });
+  }
+  return found;
+}
+
+describe("the console's labels", () => {
+  it('are all keys of en.ts: no label, help text, choice or message is written inline', () => {
+    const inline = shownLiterals().filter(({ text }) => text !== '' && text !== '—' && !keys.has(text));
+    expect(inline).toEqual([]);
+  });
+
+  it('have a key for every status, verify type, audit action and resource the server can send', () => {
+    const needed = [
+      ...USER_MISSION_STATUSES.map((status) => `statuses.progress.${status}`),
+      ...WITHDRAWAL_STATUSES.map((status) => `statuses.withdrawal.${status}`),
+      ...VERIFY_TYPES.map((type) => `verifyTypes.${type}`),
+      ...AUDIT_ACTIONS.map((action) => `audit.actions.${action}`),
+      ...ADMIN_RESOURCES.map((resource) => `resources.${resource}.name`),
+    ];
+    expect(needed.filter((key) => !keys.has(key))).toEqual([]);
+  });
+});

@@ -1,0 +1,29 @@
+import { DateField, FunctionField, ReferenceField, SelectField, SimpleList, useTranslate } from 'react-admin';
+import { USER_MISSION_STATUS_CHOICES } from '../../user-missions/statuses';
+import { PlayerRecords, text, type Row, type TabContentProps } from './PlayerRecords';
+
+const reward = (r: Row) => `${text(r.reward)} ${text(r.coinSymbol)}`;
+
+/** The player's progress on each mission they touched; a row opens its review. */
+export function MissionsTab(_props: TabContentProps) {
+  const translate = useTranslate();
+  return (
+    <PlayerRecords
+      reference="user-missions"
+      link="edit"
+      simple={
+        <SimpleList<Row>
+          primaryText={() => <ReferenceField source="mission" reference="missions" link={false} />}
+          secondaryText={(r) => translate(`statuses.progress.${text(r.status)}`)}
+          tertiaryText={reward}
+          linkType="edit"
+        />
+      }
+    >
+      <ReferenceField source="mission" reference="missions" link={false} sortable={false} />
+      <SelectField source="status" choices={USER_MISSION_STATUS_CHOICES} sortable={false} />
+      <FunctionField<Row> source="reward" sortable={false} render={reward} />
+      <DateField source="createdAt" showTime sortable={false} />
+    </PlayerRecords>
+  );
+}

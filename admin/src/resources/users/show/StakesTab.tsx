@@ -1,0 +1,32 @@
+import { DateField, FunctionField, SimpleList, TextField, useTranslate } from 'react-admin';
+import { CoinSymbol, day, PlayerRecords, text, type Row, type TabContentProps } from './PlayerRecords';
+
+/** The player's stakes: amount, term, profit and when each unlocks. */
+export function StakesTab(_props: TabContentProps) {
+  const translate = useTranslate();
+  return (
+    <PlayerRecords
+      reference="stakes"
+      link="show"
+      simple={
+        <SimpleList<Row>
+          primaryText={(r) => (
+            <span>
+              {text(r.amount)} <CoinSymbol />
+            </span>
+          )}
+          secondaryText={(r) => translate('players.stakeTerms', { duration: text(r.duration), percent: text(r.profitPercent) })}
+          tertiaryText={(r) => (r.claimedAt ? translate('players.claimed') : translate('players.unlocks', { date: day(r.unlocksAt) }))}
+          linkType="show"
+        />
+      }
+    >
+      <FunctionField<Row> source="amount" sortable={false} render={(r) => text(r.amount)} />
+      <CoinSymbol />
+      <TextField source="duration" sortable={false} />
+      <TextField source="profit" sortable={false} />
+      <DateField source="unlocksAt" showTime sortable={false} />
+      <DateField source="claimedAt" showTime sortable={false} emptyText="—" />
+    </PlayerRecords>
+  );
+}

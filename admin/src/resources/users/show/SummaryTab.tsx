@@ -1,0 +1,85 @@
+import type { CoinFigures } from '@gift/server';
+import { ArrayField, BooleanField, Datagrid, DateField, Labeled, NumberField, ReferenceField, SimpleList, TextField, useTranslate } from 'react-admin';
+import { Stack } from '@mui/material';
+import { useIsSmall } from '../../../layout/useIsSmall';
+import type { TabContentProps } from './PlayerRecords';
+
+/** Figures per coin: a table on a wide screen, one line per coin on a phone. */
+function CoinFiguresField() {
+  const isSmall = useIsSmall();
+  const translate = useTranslate();
+  return (
+    <Labeled label="players.figures" fullWidth>
+      <ArrayField source="coins">
+        {isSmall ? (
+          <SimpleList<CoinFigures>
+            primaryText={(r) => `${r.balance} ${r.symbol}`}
+            secondaryText={(r) => translate('players.rewardsLine', { rewards: r.rewards, earned: r.earned })}
+            tertiaryText={(r) => translate('players.withdrawnLine', { withdrawn: r.withdrawn, gifts: r.gifts })}
+            linkType={false}
+          />
+        ) : (
+          <Datagrid bulkActionButtons={false} rowClick={false} empty={<span>—</span>}>
+            <TextField source="symbol" label="resources.gift-coins.fields.symbol" />
+            <TextField source="balance" textAlign="right" />
+            <TextField source="rewards" textAlign="right" />
+            <TextField source="earned" textAlign="right" />
+            <TextField source="withdrawn" textAlign="right" />
+            <TextField source="gifts" textAlign="right" />
+          </Datagrid>
+        )}
+      </ArrayField>
+    </Labeled>
+  );
+}
+
+/** Who the player is, their figures per coin and their counters. */
+export function SummaryTab(_props: TabContentProps) {
+  return (
+    <Stack spacing={1}>
+      <Labeled>
+        <TextField source="name" />
+      </Labeled>
+      <Labeled>
+        <TextField source="username" emptyText="—" />
+      </Labeled>
+      <Labeled>
+        <NumberField source="telegramId" options={{ useGrouping: false }} />
+      </Labeled>
+      <CoinFiguresField />
+      <Labeled>
+        <ReferenceField source="referrer" reference="users" emptyText="—" link="show" />
+      </Labeled>
+      <Labeled>
+        <NumberField source="referrersCount" />
+      </Labeled>
+      <Labeled>
+        <NumberField source="inviteLimit" />
+      </Labeled>
+      <Labeled>
+        <NumberField source="missionsCount" />
+      </Labeled>
+      <Labeled>
+        <NumberField source="doneMissionsCount" />
+      </Labeled>
+      <Labeled>
+        <TextField source="language" />
+      </Labeled>
+      <Labeled>
+        <BooleanField source="messagePermission" />
+      </Labeled>
+      <Labeled>
+        <BooleanField source="isPremium" />
+      </Labeled>
+      <Labeled>
+        <BooleanField source="blocked" />
+      </Labeled>
+      <Labeled>
+        <DateField source="lastSeenAt" showTime />
+      </Labeled>
+      <Labeled>
+        <DateField source="createdAt" showTime />
+      </Labeled>
+    </Stack>
+  );
+}

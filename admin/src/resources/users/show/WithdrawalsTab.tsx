@@ -1,0 +1,29 @@
+import { DateField, FunctionField, SelectField, SimpleList, useTranslate } from 'react-admin';
+import { WITHDRAWAL_STATUS_CHOICES } from '../../withdraws/statuses';
+import { day, PlayerRecords, text, type Row, type TabContentProps } from './PlayerRecords';
+
+const money = (r: Row) => `${text(r.amount)} ${text(r.coinSymbol)}`;
+
+/** The player's withdrawals; a row opens its decision. */
+export function WithdrawalsTab(_props: TabContentProps) {
+  const translate = useTranslate();
+  return (
+    <PlayerRecords
+      reference="withdraws"
+      link="edit"
+      simple={
+        <SimpleList<Row>
+          primaryText={money}
+          secondaryText={(r) => translate(`statuses.withdrawal.${text(r.status)}`)}
+          tertiaryText={(r) => day(r.createdAt)}
+          linkType="edit"
+        />
+      }
+    >
+      <FunctionField<Row> source="amount" sortable={false} render={money} />
+      <SelectField source="status" choices={WITHDRAWAL_STATUS_CHOICES} sortable={false} />
+      <DateField source="createdAt" showTime sortable={false} />
+      <DateField source="processedAt" showTime sortable={false} emptyText="—" />
+    </PlayerRecords>
+  );
+}
