@@ -15,13 +15,13 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const LEDGER_REASONS = ['mission', 'referral', 'mining', 'stake', 'unstake', 'withdraw', 'refund', 'gift'] as const;
 export type LedgerReason = (typeof LEDGER_REASONS)[number];
 
-/** Staking terms offered to players, with their length in days. */
+/** Staking terms offered to players, with their length in days; each front end names them in its locale. */
 export const STAKING_DURATIONS = {
-  week: { days: 7, label: '1 week' },
-  month: { days: 30, label: '1 month' },
-  threeMonths: { days: 90, label: '3 months' },
-  sixMonths: { days: 180, label: '6 months' },
-  year: { days: 365, label: '1 year' },
+  week: { days: 7 },
+  month: { days: 30 },
+  threeMonths: { days: 90 },
+  sixMonths: { days: 180 },
+  year: { days: 365 },
 } as const;
 export type StakingDuration = keyof typeof STAKING_DURATIONS;
 export const STAKING_DURATION_KEYS = Object.keys(STAKING_DURATIONS) as StakingDuration[];

@@ -190,6 +190,7 @@ const domain = {
     domainsHelp: "Domains wallets may prove ownership for; press Enter after each (default: this site's own)",
     testnetHelp: 'Off: players cannot link TON testnet wallets, which mainnet payouts cannot reach',
   },
+  staking: { durations: { week: '1 week', month: '1 month', threeMonths: '3 months', sixMonths: '6 months', year: '1 year' } },
   records: {
     stake: 'Stake of %{amount}',
     mining: 'Mining %{amount}',

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { ADMIN_RESOURCES, AUDIT_ACTIONS, USER_MISSION_STATUSES, VERIFY_TYPES, WITHDRAWAL_STATUSES } from '@gift/shared/constants';
+import { ADMIN_RESOURCES, AUDIT_ACTIONS, STAKING_DURATION_KEYS, USER_MISSION_STATUSES, VERIFY_TYPES, WITHDRAWAL_STATUSES } from '@gift/shared/constants';
 import { englishConsoleMessages } from './en';
 
 /** Every message as polyglot reads it: nested objects joined with dots. */
@@ -52,13 +52,14 @@ describe("the console's labels", () => {
     expect(inline).toEqual([]);
   });
 
-  it('have a key for every status, verify type, audit action and resource the server can send', () => {
+  it('have a key for every status, verify type, audit action, resource and staking term the server can send', () => {
     const needed = [
       ...USER_MISSION_STATUSES.map((status) => `statuses.progress.${status}`),
       ...WITHDRAWAL_STATUSES.map((status) => `statuses.withdrawal.${status}`),
       ...VERIFY_TYPES.map((type) => `verifyTypes.${type}`),
       ...AUDIT_ACTIONS.map((action) => `audit.actions.${action}`),
       ...ADMIN_RESOURCES.map((resource) => `resources.${resource}.name`),
+      ...STAKING_DURATION_KEYS.map((duration) => `staking.durations.${duration}`),
     ];
     expect(needed.filter((key) => !keys.has(key))).toEqual([]);
   });

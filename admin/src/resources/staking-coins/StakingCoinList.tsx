@@ -1,5 +1,5 @@
-import { BooleanField, Datagrid, DateField, List, NumberField, ReferenceField, SimpleList, TextField } from 'react-admin';
-import { STAKING_DURATIONS, STAKING_DURATION_KEYS } from '@gift/shared';
+import { BooleanField, Datagrid, DateField, List, NumberField, ReferenceField, SimpleList, TextField, useTranslate, type TranslateFunction } from 'react-admin';
+import { STAKING_DURATION_KEYS } from '@gift/shared';
 import { useIsSmall } from '../../layout/useIsSmall';
 
 interface StakingRow {
@@ -10,19 +10,20 @@ interface StakingRow {
   profits: Record<string, string>;
 }
 
-const offered = (r: StakingRow) =>
+const offered = (translate: TranslateFunction) => (r: StakingRow) =>
   STAKING_DURATION_KEYS.filter((k) => r.profits?.[k])
-    .map((k) => `${STAKING_DURATIONS[k].label} ${r.profits[k]}%`)
+    .map((k) => `${translate(`staking.durations.${k}`)} ${r.profits[k]}%`)
     .join(' · ') || '—';
 
 export function StakingCoinList() {
   const isSmall = useIsSmall();
+  const translate = useTranslate();
   return (
     <List sort={{ field: 'order', order: 'ASC' }}>
       {isSmall ? (
         <SimpleList<StakingRow>
           primaryText={() => <ReferenceField source="coin" reference="gift-coins" link={false} />}
-          secondaryText={offered}
+          secondaryText={offered(translate)}
           tertiaryText={(r) => `${r.minAmount}–${r.maxAmount}${r.enabled ? '' : ' · disabled'}`}
           linkType="edit"
         />

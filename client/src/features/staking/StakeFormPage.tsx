@@ -82,7 +82,7 @@ function StakeForm({ offer }: { offer: Offer }) {
           <div className="segmented wrap" role="group" aria-labelledby="duration-label">
             {offer.durations.map((d) => (
               <button key={d.duration} type="button" aria-pressed={duration === d.duration} onClick={() => setDuration(d.duration)}>
-                {t(`staking.durations.${d.duration}`, { defaultValue: d.label })}
+                {t(`staking.durations.${d.duration}`)}
                 <small>
                   <bdi dir="ltr">{d.percent}%</bdi>
                 </small>
@@ -116,8 +116,7 @@ function StakeForm({ offer }: { offer: Offer }) {
       </form>
       {stake.data && (
         <div className="notice" role="status" data-testid="new-stake">
-          {t('staking.staked', { amount: stake.data.amount, symbol: stake.data.coin.symbol })} ·{' '}
-          {t(`staking.durations.${stake.data.duration}`, { defaultValue: stake.data.durationLabel })}
+          {t('staking.staked', { amount: stake.data.amount, symbol: stake.data.coin.symbol })} · {t(`staking.durations.${stake.data.duration}`)}
           {' · '}
           <Link to="/staking">{t('staking.positions')}</Link>
         </div>

@@ -9,11 +9,11 @@ type Offer = OutputOf<'staking.offers'>[number];
 type Position = OutputOf<'staking.positions'>[number];
 
 const DURATIONS: Offer['durations'] = [
-  { duration: 'week', label: '1 week', days: 7, percent: '1' },
-  { duration: 'month', label: '1 month', days: 30, percent: '5' },
-  { duration: 'threeMonths', label: '3 months', days: 90, percent: '18' },
-  { duration: 'sixMonths', label: '6 months', days: 180, percent: '40' },
-  { duration: 'year', label: '1 year', days: 365, percent: '100' },
+  { duration: 'week', days: 7, percent: '1' },
+  { duration: 'month', days: 30, percent: '5' },
+  { duration: 'threeMonths', days: 90, percent: '18' },
+  { duration: 'sixMonths', days: 180, percent: '40' },
+  { duration: 'year', days: 365, percent: '100' },
 ];
 const OFFER: Offer = {
   id: OFFER_ID,
@@ -32,7 +32,6 @@ function position(overrides: Partial<Omit<Position, 'secondsLeft' | 'claimable'>
     coin: { id: 'c1', symbol: 'GIFT' },
     amount: '200',
     duration: 'week' as const,
-    durationLabel: '1 week' as const,
     percent: '1',
     profit: '2',
     total: '202',
@@ -90,7 +89,6 @@ it("shows the server's exact profit and payout before confirming, and stakes onc
       const created = position({
         amount: input.amount,
         duration: 'month',
-        durationLabel: '1 month',
         profit: '62.525',
         total: '1313.025',
         unlocksAt: new Date(Date.now() + 30 * DAY),

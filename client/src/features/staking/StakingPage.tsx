@@ -35,7 +35,7 @@ export function StakingPage() {
                   <ul className="chips">
                     {offer.durations.map((d) => (
                       <li key={d.duration}>
-                        {t(`staking.durations.${d.duration}`, { defaultValue: d.label })} · <bdi dir="ltr">{d.percent}%</bdi>
+                        {t(`staking.durations.${d.duration}`)} · <bdi dir="ltr">{d.percent}%</bdi>
                       </li>
                     ))}
                   </ul>

@@ -40,9 +40,9 @@ describe('staking.offers', () => {
         minAmount: '10',
         maxAmount: '1000',
         durations: [
-          { duration: 'week', label: '1 week', days: 7, percent: '1.5' },
-          { duration: 'month', label: '1 month', days: 30, percent: '5' },
-          { duration: 'year', label: '1 year', days: 365, percent: '40' },
+          { duration: 'week', days: 7, percent: '1.5' },
+          { duration: 'month', days: 30, percent: '5' },
+          { duration: 'year', days: 365, percent: '40' },
         ],
         balance: '25.5',
       },
@@ -86,7 +86,7 @@ describe('staking.stake and claim', () => {
     expect(fromMicros(await balanceOf(player._id, offer.coin))).toBe('50');
 
     expect(await on(29.5).staking.positions()).toEqual([
-      expect.objectContaining({ id: position.id, secondsLeft: 12 * 3600, claimable: false, durationLabel: '1 month' }),
+      expect.objectContaining({ id: position.id, secondsLeft: 12 * 3600, claimable: false, duration: 'month' }),
     ]);
     await expect(on(29.5).staking.claim({ stakeId: position.id })).rejects.toMatchObject({
       message: 'This stake is still locked',

@@ -26,7 +26,7 @@ interface OfferRow {
 function offeredDurations(offer: OfferRow) {
   return STAKING_DURATION_KEYS.flatMap((duration) => {
     const percent = offer.profits?.[duration];
-    return percent ? [{ duration, label: STAKING_DURATIONS[duration].label, days: STAKING_DURATIONS[duration].days, percent }] : [];
+    return percent ? [{ duration, days: STAKING_DURATIONS[duration].days, percent }] : [];
   });
 }
 
@@ -127,7 +127,6 @@ function presentStake(stake: StakeRow, symbol: string, now: Date) {
     coin: { id: String(stake.coin), symbol },
     amount: fromMicros(stake.amount),
     duration: stake.duration,
-    durationLabel: STAKING_DURATIONS[stake.duration]?.label ?? stake.duration,
     percent: stake.profitPercent,
     profit: fromMicros(stake.profit),
     total: fromMicros(BigInt(stake.amount) + BigInt(stake.profit)),

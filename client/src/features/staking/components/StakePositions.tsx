@@ -28,7 +28,7 @@ function PositionRow({ position, now }: { position: Position; now: number }) {
           <bdi dir="ltr">
             {position.amount} {position.coin.symbol}
           </bdi>{' '}
-          · {t(`staking.durations.${position.duration}`, { defaultValue: position.durationLabel })}
+          · {t(`staking.durations.${position.duration}`)}
         </div>
         <div className="muted">
           {t('staking.payout')}:{' '}
