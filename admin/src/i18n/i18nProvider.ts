@@ -2,7 +2,7 @@ import polyglotI18nProvider from 'ra-i18n-polyglot';
 import { englishConsoleMessages } from './en';
 
 /** The prefix of the warning a label without a translation logs; the browser tests fail on it. */
-export const MISSING_TRANSLATION = 'Missing console translation:';
+const MISSING_TRANSLATION = 'Missing console translation:';
 
 /**
  * Every label of the console is a key of `en.ts`. A key that is missing shows as the key itself and says so in

@@ -15,7 +15,7 @@ export type AnyModel = Model<any>;
 type FilterKind = 'equals' | 'objectId' | 'boolean' | 'number' | 'date';
 
 /** How the list of a resource is searched (`q`), filtered and sorted. */
-export interface ListRules {
+interface ListRules {
   /**
    * Fields searched by the `q` filter. Large collections (players, withdrawals, reviews, the ledger, the audit)
    * search by prefix, which their indexes serve (`prefixPattern`); the small ones an operator fills by hand
@@ -32,7 +32,7 @@ export interface ListRules {
 }
 
 /** How one stored record is loaded and shown. */
-export interface RecordRules {
+interface RecordRules {
   /** Hidden fields (select: false) that present() needs to read, e.g. '+secretCode' to say whether one is set. */
   select?: string;
   /** References loaded with each record, for present() to name them (the operator of a ledger entry). */

@@ -6,8 +6,8 @@
  * - `missionCredit.ts`: the reward's credit, exactly once, and its recovery after a crash;
  * - `missionRecords.ts`: the console's queries and the delete guards (registered with coins and content).
  */
-export { playerMissions, missionsOfCategory, type PlayerMission } from './playerMissions';
-export { startMission, claimMission, type ClaimResult, type ClaimMissionInput } from './claims';
+export { playerMissions, missionsOfCategory } from './playerMissions';
+export { startMission, claimMission } from './claims';
 export { reviewUserMission } from './reviews';
 export { recoverApprovedMissions } from './missionCredit';
 export { deleteMission, missionIdsMatching, countDoneBetween, countReviewsWaiting, insertMissions, insertProgress } from './missionRecords';
