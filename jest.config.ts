@@ -3,7 +3,10 @@ import type { Config } from 'jest';
 
 const swc = [
   '@swc/jest',
-  { jsc: { parser: { syntax: 'typescript', tsx: true }, transform: { react: { runtime: 'automatic' } }, target: 'es2022' }, module: { type: 'commonjs' } },
+  {
+    jsc: { parser: { syntax: 'typescript', tsx: true }, transform: { react: { runtime: 'automatic' } }, target: 'es2022' },
+    module: { type: 'commonjs' },
+  },
 ] as const;
 // ESM-only packages that jest (CommonJS) must transform
 const esmPackages = ['superjson', 'copy-anything', 'is-what', '@trpc'];

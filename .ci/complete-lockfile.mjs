@@ -84,10 +84,14 @@ for (const [from, entry] of Object.entries(packages)) {
 }
 
 if (added.length) {
-  lock.packages = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b, 'en'))));
+  lock.packages = Object.fromEntries(
+    Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b, 'en'))),
+  );
   writeFileSync(lockPath, `${JSON.stringify(lock, null, 2)}\n`);
 }
 console.log(
-  added.length ? `package-lock.json: added ${added.length} other-platform optional entries:\n  ${added.join('\n  ')}` : 'package-lock.json: complete',
+  added.length
+    ? `package-lock.json: added ${added.length} other-platform optional entries:\n  ${added.join('\n  ')}`
+    : 'package-lock.json: complete',
 );
 if (skipped.length) console.log(`missing optional dependencies left as they are (not platform binaries):\n  ${skipped.join('\n  ')}`);

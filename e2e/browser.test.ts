@@ -119,7 +119,10 @@ describe('the user app at /', () => {
       'Currency',
       'Profile',
     ]);
-    await expect(page.evaluate(() => [document.documentElement.dir, document.documentElement.dataset.theme])).resolves.toEqual(['ltr', 'dark']);
+    await expect(page.evaluate(() => [document.documentElement.dir, document.documentElement.dataset.theme])).resolves.toEqual([
+      'ltr',
+      'dark',
+    ]);
     // the seeded categories, with the demo player's progress, come from home.get
     await page.getByRole('link', { name: /Get started/ }).waitFor();
     await page.getByRole('link', { name: /Social/ }).waitFor();

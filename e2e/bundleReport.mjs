@@ -27,7 +27,12 @@ for (const app of ['client', 'admin']) {
   }
   const rows = filesUnder(dist).map((file) => {
     const bytes = readFileSync(file);
-    return { file: path.relative(dist, file), raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length, kind: path.extname(file).slice(1) || 'other' };
+    return {
+      file: path.relative(dist, file),
+      raw: bytes.length,
+      gzip: gzipSync(bytes, { level: 9 }).length,
+      kind: path.extname(file).slice(1) || 'other',
+    };
   });
   rows.sort((a, b) => b.raw - a.raw);
   const width = Math.max(...rows.map((row) => row.file.length), 10);
@@ -76,7 +81,11 @@ if (!missing) {
       if (request.resourceType() !== 'script') return;
       const response = await request.response();
       const sizes = await request.sizes();
-      scripts.push({ url: new URL(request.url()).pathname, encoding: response?.headers()['content-encoding'] ?? 'none', wire: sizes.responseBodySize });
+      scripts.push({
+        url: new URL(request.url()).pathname,
+        encoding: response?.headers()['content-encoding'] ?? 'none',
+        wire: sizes.responseBodySize,
+      });
     });
     await page.goto(`${product.base}/`, { waitUntil: 'networkidle' });
     await page.getByText('Categories').first().waitFor();

@@ -44,7 +44,8 @@ function ensureChromium() {
   if (process.env.CHROMIUM_PATH) throw new Error(`CHROMIUM_PATH is ${chromium}, which does not exist: ${how}.`);
   const asRoot = process.getuid?.() === 0;
   const viaSudo = !asRoot && succeeds('sudo', ['-n', 'true']);
-  if (!succeeds('sh', ['-c', 'command -v apt-get']) || (!asRoot && !viaSudo)) throw new Error(`The browser tests need Chromium at /usr/bin/chromium: ${how}.`);
+  if (!succeeds('sh', ['-c', 'command -v apt-get']) || (!asRoot && !viaSudo))
+    throw new Error(`The browser tests need Chromium at /usr/bin/chromium: ${how}.`);
   console.log('\n[e2e] Chromium is missing: installing it with apt-get…');
   const apt = (args) =>
     execFileSync(viaSudo ? 'sudo' : 'apt-get', viaSudo ? ['-n', 'apt-get', ...args] : args, {

@@ -33,11 +33,18 @@ try {
   console.log(`Lighthouse ${result.lhr.lighthouseVersion}, mobile, ${product.base}/`);
   console.log(`  performance     ${score(categories.performance)}   (aim: 90 or more)`);
   console.log(`  accessibility   ${score(categories.accessibility)}   (aim: 100)`);
-  for (const id of ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index']) {
+  for (const id of [
+    'first-contentful-paint',
+    'largest-contentful-paint',
+    'total-blocking-time',
+    'cumulative-layout-shift',
+    'speed-index',
+  ]) {
     console.log(`  ${audits[id].title.padEnd(26)} ${audits[id].displayValue}`);
   }
   const failing = Object.values(audits).filter(
-    (audit) => categories.accessibility.auditRefs.some((ref) => ref.id === audit.id && ref.weight > 0) && audit.score !== null && audit.score < 1,
+    (audit) =>
+      categories.accessibility.auditRefs.some((ref) => ref.id === audit.id && ref.weight > 0) && audit.score !== null && audit.score < 1,
   );
   for (const audit of failing) console.log(`  accessibility issue: ${audit.title}`);
 } finally {

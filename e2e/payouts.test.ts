@@ -8,7 +8,16 @@ import { WithdrawalModel } from '../server/src/modules/withdrawals/withdrawal.mo
 import { createCoin, createPlayer, fund, playerCaller } from '../server/test/factories';
 import { TEST_BOT_TOKEN } from '../server/test/helpers';
 import { randomAddress, startTonTestChain, type TonTestChain } from '../server/test/tonChain';
-import { DESKTOP, launchBrowser, PHONE, shot, startProductServer, telegramLaunchUrl, type ProductServer, type TestBrowser } from './support';
+import {
+  DESKTOP,
+  launchBrowser,
+  PHONE,
+  shot,
+  startProductServer,
+  telegramLaunchUrl,
+  type ProductServer,
+  type TestBrowser,
+} from './support';
 
 jest.setTimeout(240_000);
 
@@ -19,7 +28,11 @@ let ton: TonTestChain;
 
 beforeAll(async () => {
   ton = await startTonTestChain();
-  await AccountModel.create({ username: 'treasurer', passwordHash: await bcrypt.hash(PASSWORD, 8), permissions: ['withdraws:write', 'users:read'] });
+  await AccountModel.create({
+    username: 'treasurer',
+    passwordHash: await bcrypt.hash(PASSWORD, 8),
+    permissions: ['withdraws:write', 'users:read'],
+  });
   product = await startProductServer({ TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN });
   browser = await launchBrowser();
 });
@@ -79,11 +92,18 @@ it('approves in the console, the treasury shows the batch, and the player sees i
 
   const app = await browser.openPage(PHONE);
   await app.goto(
-    telegramLaunchUrl(product.base, '/profile/withdraw', { user: { id: player.telegramId, first_name: 'Reza', language_code: 'en' } }, TEST_BOT_TOKEN),
+    telegramLaunchUrl(
+      product.base,
+      '/profile/withdraw',
+      { user: { id: player.telegramId, first_name: 'Reza', language_code: 'en' } },
+      TEST_BOT_TOKEN,
+    ),
   );
   const item = app.getByTestId('withdrawal').first();
   await item.getByText('Done').waitFor();
-  await expect(item.getByRole('link', { name: 'View transaction' }).getAttribute('href')).resolves.toBe(`https://tonviewer.com/transaction/${paid!.txHash}`);
+  await expect(item.getByRole('link', { name: 'View transaction' }).getAttribute('href')).resolves.toBe(
+    `https://tonviewer.com/transaction/${paid!.txHash}`,
+  );
   await shot(app, 'payouts-player-history-done-phone');
   await app.close();
   await page.close();

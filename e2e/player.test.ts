@@ -45,7 +45,12 @@ async function launch(path: string, language = 'en'): Promise<{ page: Page; tele
     sessionStorage.clear();
   });
   await page.goto(
-    telegramLaunchUrl(product.base, path, { user: { id: telegramId, first_name: `Player ${telegramId}`, language_code: language } }, TEST_BOT_TOKEN),
+    telegramLaunchUrl(
+      product.base,
+      path,
+      { user: { id: telegramId, first_name: `Player ${telegramId}`, language_code: language } },
+      TEST_BOT_TOKEN,
+    ),
   );
   return { page, telegramId };
 }
@@ -304,7 +309,9 @@ it('installs the Workbox service worker at /sw.js (scope /), and an offline relo
     await page
       .getByRole('alert')
       .filter({
-        hasText: browserSaysOffline ? 'You are offline. Check your connection and try again.' : 'The server could not be reached. Try again in a moment.',
+        hasText: browserSaysOffline
+          ? 'You are offline. Check your connection and try again.'
+          : 'The server could not be reached. Try again in a moment.',
       })
       .waitFor();
     await shot(page, 'player-offline-en');

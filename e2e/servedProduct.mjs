@@ -22,11 +22,15 @@ export async function startServedProduct() {
   // the demo as `npm start` gives it: embedded database, no bot, so the demo player opens the app
   const env = { ...process.env, PORT: String(port), NODE_ENV: 'development', LOG_LEVEL: 'silent' };
   for (const name of ['MONGO_URL', 'TELEGRAM_BOT_TOKEN', 'JWT_SECRET', 'ADMIN_USERNAME', 'ADMIN_PASSWORD']) delete env[name];
-  const child = spawn(process.execPath, [path.join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(root, 'server', 'src', 'index.ts')], {
-    cwd: path.join(root, 'server'),
-    env,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [path.join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(root, 'server', 'src', 'index.ts')],
+    {
+      cwd: path.join(root, 'server'),
+      env,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000;
   for (;;) {

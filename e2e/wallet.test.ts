@@ -5,7 +5,16 @@ import { WithdrawalModel } from '../server/src/modules/withdrawals/withdrawal.mo
 import { createCoin, createPlayer, fund } from '../server/test/factories';
 import { TEST_BOT_TOKEN } from '../server/test/helpers';
 import { signTonProof, testWallet, type TestWallet } from '../server/test/tonWallet';
-import { DESKTOP, launchBrowser, PHONE, shot, startProductServer, telegramLaunchUrl, type ProductServer, type TestBrowser } from './support';
+import {
+  DESKTOP,
+  launchBrowser,
+  PHONE,
+  shot,
+  startProductServer,
+  telegramLaunchUrl,
+  type ProductServer,
+  type TestBrowser,
+} from './support';
 
 // a real browser against a live server: minutes, not the 5 s of unit tests
 jest.setTimeout(240_000);
@@ -64,7 +73,13 @@ function injectWalletBridge(key: string) {
   (window as unknown as Record<string, unknown>)[key] = {
     tonconnect: {
       deviceInfo: device,
-      walletInfo: { name: 'E2E Wallet', app_name: key, image: `${location.origin}/icon-192.png`, about_url: `${location.origin}/`, platforms: ['chrome'] },
+      walletInfo: {
+        name: 'E2E Wallet',
+        app_name: key,
+        image: `${location.origin}/icon-192.png`,
+        about_url: `${location.origin}/`,
+        platforms: ['chrome'],
+      },
       protocolVersion: 2,
       isWalletBrowser: false,
       async connect(_version: number, request: unknown) {
@@ -99,7 +114,11 @@ async function answerWallet(page: Page, method: string, request: unknown) {
     walletStateInit: '',
   };
   const proofItem = items.find((item) => item.name === 'ton_proof');
-  const signed = signTonProof(wallet, { payload: proofItem?.payload ?? '', domain: new URL(page.url()).host, timestamp: Math.floor(Date.now() / 1000) });
+  const signed = signTonProof(wallet, {
+    payload: proofItem?.payload ?? '',
+    domain: new URL(page.url()).host,
+    timestamp: Math.floor(Date.now() / 1000),
+  });
   account.walletStateInit = signed.proof.stateInit;
   if (!proofItem) return [account];
   const { stateInit: _stateInit, ...proof } = signed.proof;

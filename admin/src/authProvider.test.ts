@@ -60,7 +60,9 @@ describe('errors from the API', () => {
 describe('what the console shows an account', () => {
   it('hides resources the account has no permission for, and read-only ones from editing', async () => {
     const token = jwtWith({ sub: 'a2', username: 'support' });
-    fetchMock.mockResolvedValueOnce(answer(200, { token, account: { id: 'a2', username: 'support', permissions: ['users:read', 'withdraws:write'] } }));
+    fetchMock.mockResolvedValueOnce(
+      answer(200, { token, account: { id: 'a2', username: 'support', permissions: ['users:read', 'withdraws:write'] } }),
+    );
     await authProvider.login({ username: 'support', password: 'x' });
 
     const can = (resource: string, action: string) => authProvider.canAccess!({ resource, action });

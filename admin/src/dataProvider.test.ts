@@ -32,10 +32,17 @@ it("sends the operator's token and reads the total from Content-Range", async ()
 it("carries the server's field messages so the form can show them next to each input", async () => {
   localStorage.setItem(ADMIN_TOKEN_KEY, 'the.operator.token');
   fetchMock.mockResolvedValueOnce(
-    new Response(JSON.stringify({ message: 'Invalid input', code: 'BAD_INPUT', errors: { reward: 'Enter an amount like 12 or 12.5 (at most 6 decimals)' } }), {
-      status: 400,
-      headers: { 'Content-Type': 'application/json' },
-    }),
+    new Response(
+      JSON.stringify({
+        message: 'Invalid input',
+        code: 'BAD_INPUT',
+        errors: { reward: 'Enter an amount like 12 or 12.5 (at most 6 decimals)' },
+      }),
+      {
+        status: 400,
+        headers: { 'Content-Type': 'application/json' },
+      },
+    ),
   );
 
   await expect(dataProvider.create('missions', { data: { title: 'Join', reward: '1.2345678' } })).rejects.toMatchObject({
@@ -50,10 +57,16 @@ it("carries the server's field messages so the form can show them next to each i
 it("reads and saves App Config under the singleton id 'current', as its one form asks", async () => {
   localStorage.setItem(ADMIN_TOKEN_KEY, 'the.operator.token');
   const stored = { id: '6b014184f85788bdcff624f7', botUsername: 'GiftRewardsBot' };
-  fetchMock.mockImplementation(async () => new Response(JSON.stringify(stored), { status: 200, headers: { 'Content-Type': 'application/json' } }));
+  fetchMock.mockImplementation(
+    async () => new Response(JSON.stringify(stored), { status: 200, headers: { 'Content-Type': 'application/json' } }),
+  );
 
   const read = await dataProvider.getOne('app-config', { id: 'current' });
-  const saved = await dataProvider.update('app-config', { id: 'current', data: { botUsername: 'GiftRewardsBot' }, previousData: read.data });
+  const saved = await dataProvider.update('app-config', {
+    id: 'current',
+    data: { botUsername: 'GiftRewardsBot' },
+    previousData: read.data,
+  });
 
   expect(read.data).toEqual({ id: 'current', botUsername: 'GiftRewardsBot' });
   expect(saved.data.id).toBe('current');

@@ -47,7 +47,8 @@ export const dataProvider: DataProvider & ConsoleCalls = {
     (await httpClient(`${API_URL}/user-missions/bulk-review`, { method: 'POST', body: JSON.stringify(body) })).json as BulkReviewAnswer,
   /** A gift or correction of a player's balance through the ledger. */
   adjustBalance: async (userId, body) =>
-    (await httpClient(`${API_URL}/users/${encodeURIComponent(userId)}/adjustments`, { method: 'POST', body: JSON.stringify(body) })).json as BalanceAdjustment,
+    (await httpClient(`${API_URL}/users/${encodeURIComponent(userId)}/adjustments`, { method: 'POST', body: JSON.stringify(body) }))
+      .json as BalanceAdjustment,
 };
 
 /** The console's own calls from the app's data provider (DataProvider's index signature would type them `any`). */

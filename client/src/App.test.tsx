@@ -66,7 +66,8 @@ describe('outside Telegram without a session', () => {
       },
       'auth.requestLoginCode': () => ({ expiresInSeconds: 300, resendInSeconds: 60, requestId: 'Zq3xK9mB2vT7wL1nR5cY8A' }),
       'auth.verifyLoginCode': (input) => {
-        if (input.requestId !== 'Zq3xK9mB2vT7wL1nR5cY8A' || input.code !== '123456') throw new Refusal('INCORRECT_CODE', 400, 'Incorrect code');
+        if (input.requestId !== 'Zq3xK9mB2vT7wL1nR5cY8A' || input.code !== '123456')
+          throw new Refusal('INCORRECT_CODE', 400, 'Incorrect code');
         token = 'player.token';
         return { token };
       },

@@ -55,7 +55,9 @@ export function fakeTrpcServer(handlers: Handlers) {
     const requested = new URL(url instanceof Request ? url.url : String(url), 'http://app.test');
     const paths = decodeURIComponent(requested.pathname.replace(/^\/trpc\//, '')).split(',');
     const raw =
-      init?.method === 'POST' ? JSON.parse(String((init.body as string | undefined) ?? '{}')) : JSON.parse(requested.searchParams.get('input') ?? '{}');
+      init?.method === 'POST'
+        ? JSON.parse(String((init.body as string | undefined) ?? '{}'))
+        : JSON.parse(requested.searchParams.get('input') ?? '{}');
     const authorization = new Headers(init?.headers).get('authorization');
     const results = await Promise.all(
       paths.map(async (path, index) => {

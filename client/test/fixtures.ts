@@ -18,7 +18,19 @@ export const DEMO_PLAYER: OutputOf<'user.me'> = {
   missionsCount: 9,
   doneMissionsCount: 7,
   createdAt: new Date('2026-01-01T00:00:00Z'),
-  coins: [{ coinId: 'c1', symbol: 'GIFT', name: 'Gift Coin', icon: '', balance: '1250.5', rewards: '1000', earned: '250.5', withdrawn: '0', gifts: '0' }],
+  coins: [
+    {
+      coinId: 'c1',
+      symbol: 'GIFT',
+      name: 'Gift Coin',
+      icon: '',
+      balance: '1250.5',
+      rewards: '1000',
+      earned: '250.5',
+      withdrawn: '0',
+      gifts: '0',
+    },
+  ],
 };
 
 export const HOME: OutputOf<'home.get'> = {

@@ -116,7 +116,10 @@ export function bareRoutes(): Router {
   router.get('/bare/users', async (req, res) => {
     const skip = Number(req.query.skip ?? 0);
     const limit = Number(req.query.limit ?? 25);
-    const [rows, total] = await Promise.all([UserModel.find({}).sort({ createdAt: -1, _id: -1 }).skip(skip).limit(limit), UserModel.countDocuments({})]);
+    const [rows, total] = await Promise.all([
+      UserModel.find({}).sort({ createdAt: -1, _id: -1 }).skip(skip).limit(limit),
+      UserModel.countDocuments({}),
+    ]);
     res.set('Content-Range', `users ${skip}-${skip + rows.length - 1}/${total}`);
     res.json(rows.map((row) => row.toJSON()));
   });

@@ -30,7 +30,8 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const MAX_MS = Number(process.env.BENCH_MAX_SECONDS ?? 20) * 1000;
 const WARMUP = 200;
 
-const load = (port: number, count: number, call: (i: number) => Call, maxMs = MAX_MS) => loadWith(port, count, call, { maxMs, concurrency: CONCURRENCY });
+const load = (port: number, count: number, call: (i: number) => Call, maxMs = MAX_MS) =>
+  loadWith(port, count, call, { maxMs, concurrency: CONCURRENCY });
 
 interface Measurement {
   requests: number;
@@ -96,7 +97,11 @@ async function main() {
   const players = await seedPlayers(PLAYERS);
   console.log(`seeded in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s (${await UserModel.countDocuments()} players)`);
 
-  const operator = await AccountModel.create({ username: 'bench-operator', passwordHash: await bcrypt.hash('bench-operator-password', 4), permissions: ['*'] });
+  const operator = await AccountModel.create({
+    username: 'bench-operator',
+    passwordHash: await bcrypt.hash('bench-operator-password', 4),
+    permissions: ['*'],
+  });
   const operatorToken = signAdminToken({ id: String(operator._id), username: operator.username }, env.JWT_SECRET);
   const autoStar = await MissionModel.findOne({ verifyType: 'auto', mustDone: true, enabled: true }).lean();
   if (!autoStar) throw new Error('The demo data has no Auto ⭐ mission to claim');
@@ -115,7 +120,11 @@ async function main() {
   const homePlayers = take(Math.min(1000, Math.floor(players.length / 4))).map((p) => ({ ...p, header: launch(p) }));
   const claimBody = JSON.stringify({ json: { missionId } });
 
-  const homeCall = (i: number): Call => ({ method: 'GET', path: '/trpc/home.get', headers: { authorization: homePlayers[i % homePlayers.length]!.header } });
+  const homeCall = (i: number): Call => ({
+    method: 'GET',
+    path: '/trpc/home.get',
+    headers: { authorization: homePlayers[i % homePlayers.length]!.header },
+  });
   const bareHomeCall = (i: number): Call => ({
     method: 'GET',
     path: '/bare/home',
@@ -169,7 +178,12 @@ async function main() {
   let bareClaimIndex = 0;
   await measure(
     'missions.claim (first claim, Auto ⭐)',
-    () => ({ method: 'POST', path: '/trpc/missions.claim', headers: { authorization: productClaimers[productClaimIndex++]!.header }, body: claimBody }),
+    () => ({
+      method: 'POST',
+      path: '/trpc/missions.claim',
+      headers: { authorization: productClaimers[productClaimIndex++]!.header },
+      body: claimBody,
+    }),
     () => ({
       method: 'POST',
       path: '/bare/claim',
@@ -217,7 +231,9 @@ async function main() {
   console.log(line);
   console.log(`database commands per call, product / bare (commands sent together with Promise.all share one wait):`);
   console.log(`  home.get        ${homeTrips.count} / ${bareHomeTrips.count}   [${homeTrips.commands.join(', ')}]`);
-  console.log(`  home.get, first launch in a minute (refreshes the player): ${homeRefreshTrips.count}   [${homeRefreshTrips.commands.join(', ')}]`);
+  console.log(
+    `  home.get, first launch in a minute (refreshes the player): ${homeRefreshTrips.count}   [${homeRefreshTrips.commands.join(', ')}]`,
+  );
   console.log(`  missions.claim  ${claimTrips.count} / ${bareClaimTrips.count}   [${claimTrips.commands.join(', ')}]`);
   console.log(`  users list      ${usersTrips.count} / ${bareUsersTrips.count}   [${usersTrips.commands.join(', ')}]`);
   for (const [name, probe] of Object.entries({

@@ -115,14 +115,18 @@ async function measureSize(uri: string, size: number): Promise<Map<string, Figur
   await addHistory(players, now);
   await rollUpClosedDays(now);
   await refreshLiveFigures(now, { force: true });
-  console.log(`${size} players: seeded in ${((Date.now() - started) / 1000).toFixed(1)} s (${await UserModel.estimatedDocumentCount()} players)`);
+  console.log(
+    `${size} players: seeded in ${((Date.now() - started) / 1000).toFixed(1)} s (${await UserModel.estimatedDocumentCount()} players)`,
+  );
 
   const operator = await AccountModel.create({
     username: 'growth-operator',
     passwordHash: await bcrypt.hash('growth-operator-password', 4),
     permissions: ['*'],
   });
-  const operatorAuth = { authorization: `Bearer ${signAdminToken({ id: String(operator._id), username: operator.username }, env.JWT_SECRET)}` };
+  const operatorAuth = {
+    authorization: `Bearer ${signAdminToken({ id: String(operator._id), username: operator.username }, env.JWT_SECRET)}`,
+  };
   const star = (await MissionModel.findOne({ verifyType: 'auto', mustDone: true, enabled: true }).lean())!;
   const product = await listen(createApp({ env, logger, clientDist: '/nonexistent', adminDist: '/nonexistent' }));
   const launch = (player: SeededPlayer) => ({
@@ -142,10 +146,18 @@ async function measureSize(uri: string, size: number): Promise<Map<string, Figur
     ['profile', (i) => ({ method: 'GET', path: '/trpc/user.me', headers: readers[i % readers.length] })],
     [
       'first claim',
-      (i) => ({ method: 'POST', path: '/trpc/missions.claim', headers: claimers[i]!, body: JSON.stringify({ json: { missionId: String(star._id) } }) }),
+      (i) => ({
+        method: 'POST',
+        path: '/trpc/missions.claim',
+        headers: claimers[i]!,
+        body: JSON.stringify({ json: { missionId: String(star._id) } }),
+      }),
     ],
     ['dashboard', () => ({ method: 'GET', path: '/api/admin/dashboard', headers: operatorAuth })],
-    ['users list', () => ({ method: 'GET', path: `/api/admin/users?${query({ sort: ['createdAt', 'DESC'], range: [0, 24] })}`, headers: operatorAuth })],
+    [
+      'users list',
+      () => ({ method: 'GET', path: `/api/admin/users?${query({ sort: ['createdAt', 'DESC'], range: [0, 24] })}`, headers: operatorAuth }),
+    ],
     [
       'pending withdrawals',
       () => ({
@@ -198,11 +210,19 @@ async function main() {
   const [smallest, largest] = [SIZES[0]!, SIZES[SIZES.length - 1]!];
   const names = [...bySize.get(smallest)!.keys()];
   const ms = (value: number) => value.toFixed(1);
-  const header = ['call', ...SIZES.map((size) => `${size.toLocaleString('en')}: p50 / p95 ms`), `p50 ${largest / 1000}k / ${smallest / 1000}k`];
+  const header = [
+    'call',
+    ...SIZES.map((size) => `${size.toLocaleString('en')}: p50 / p95 ms`),
+    `p50 ${largest / 1000}k / ${smallest / 1000}k`,
+  ];
   const rows = names.map((name) => {
     const figures = SIZES.map((size) => bySize.get(size)!.get(name)!);
     const ratio = figures[figures.length - 1]!.p50 / figures[0]!.p50;
-    return [name, ...figures.map((f) => `${ms(f.p50)} / ${ms(f.p95)}${f.failures ? ` (${f.failures} failed)` : ''}`), `${ratio.toFixed(2)}×`];
+    return [
+      name,
+      ...figures.map((f) => `${ms(f.p50)} / ${ms(f.p95)}${f.failures ? ` (${f.failures} failed)` : ''}`),
+      `${ratio.toFixed(2)}×`,
+    ];
   });
   console.log(`\n| ${header.join(' | ')} |\n| ${header.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`);
   for (const row of rows) console.log(`| ${row.join(' | ')} |`);

@@ -52,7 +52,10 @@ function sendOnce(agent: http.Agent, port: number, call: Call): Promise<{ status
         port,
         method: call.method,
         path: call.path,
-        headers: { ...(call.body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(call.body) } : {}), ...call.headers },
+        headers: {
+          ...(call.body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(call.body) } : {}),
+          ...call.headers,
+        },
       },
       (res) => {
         let body = '';

@@ -20,8 +20,13 @@ const { values } = parseArgs({
 async function main() {
   const standIn = await startTonStandIn({ port: Number(values.port) });
   const readyFile = path.resolve(values['ready-file']);
-  writeFileSync(readyFile, JSON.stringify({ root: standIn.root, hotWallet: standIn.hotWallet, jettons: standIn.jettons, pid: process.pid }, null, 2));
-  console.log(`TON sandbox (TON Center v2 API) at ${standIn.root}; hot wallet ${standIn.hotWallet}; jettons ${JSON.stringify(standIn.jettons)}`);
+  writeFileSync(
+    readyFile,
+    JSON.stringify({ root: standIn.root, hotWallet: standIn.hotWallet, jettons: standIn.jettons, pid: process.pid }, null, 2),
+  );
+  console.log(
+    `TON sandbox (TON Center v2 API) at ${standIn.root}; hot wallet ${standIn.hotWallet}; jettons ${JSON.stringify(standIn.jettons)}`,
+  );
 
   const stop = async () => {
     rmSync(readyFile, { force: true });

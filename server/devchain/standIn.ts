@@ -154,7 +154,12 @@ export async function startTonStandIn({
     },
     runGetMethod: async (params) => {
       const result = await blockchain.runGetMethod(Address.parse(String(params.address)), String(params.method), parseStack(params.stack));
-      return { '@type': 'smc.runResult', gas_used: Number(result.gasUsed), exit_code: result.exitCode, stack: result.stack.map(presentStackItem) };
+      return {
+        '@type': 'smc.runResult',
+        gas_used: Number(result.gasUsed),
+        exit_code: result.exitCode,
+        stack: result.stack.map(presentStackItem),
+      };
     },
     sendBoc: async (params) => {
       const cell = Cell.fromBoc(Buffer.from(String(params.boc), 'base64'))[0]!;
@@ -169,11 +174,14 @@ export async function startTonStandIn({
       await send(loadMessage(cell.beginParse()));
       return { '@type': 'ok' };
     },
-    getMasterchainInfo: () => Promise.resolve({ '@type': 'blocks.masterchainInfo', last: blockId(block), init: blockId(0), state_root_hash: '' }),
+    getMasterchainInfo: () =>
+      Promise.resolve({ '@type': 'blocks.masterchainInfo', last: blockId(block), init: blockId(0), state_root_hash: '' }),
   };
 
   const server: Server = createServer((req, res) => {
-    void handle(req, res).catch((error: unknown) => answer(res, 500, { ok: false, error: String(error instanceof Error ? error.message : error), code: 500 }));
+    void handle(req, res).catch((error: unknown) =>
+      answer(res, 500, { ok: false, error: String(error instanceof Error ? error.message : error), code: 500 }),
+    );
   });
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://stand-in');

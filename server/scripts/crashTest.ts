@@ -15,7 +15,9 @@ if (!(budgetSeconds > 0) || !(players >= 6)) throw new Error('usage: npm run cra
 
 async function main() {
   const database = fork(path.join(__dirname, '../bench/database.mjs'), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const { uri } = await new Promise<{ uri: string }>((resolve) => database.once('message', (message) => resolve(message as { uri: string })));
+  const { uri } = await new Promise<{ uri: string }>((resolve) =>
+    database.once('message', (message) => resolve(message as { uri: string })),
+  );
   const mongoUrl = withDatabaseName(uri, `crash_${randomBytes(4).toString('hex')}`);
   await mongoose.connect(mongoUrl);
   await mongoose.connection.syncIndexes();

@@ -84,7 +84,9 @@ if (process.argv[1]?.endsWith(path.join('scripts', 'moduleRules.mjs'))) {
   const violations = moduleRuleViolations(srcDir);
   for (const line of violations) console.error(line);
   if (violations.length) {
-    console.error(`\n${violations.length} breach${violations.length === 1 ? '' : 'es'} of the module rules (server/scripts/moduleRules.mjs)`);
+    console.error(
+      `\n${violations.length} breach${violations.length === 1 ? '' : 'es'} of the module rules (server/scripts/moduleRules.mjs)`,
+    );
     process.exit(1);
   }
   console.log('module rules: no cycle between modules, modules reached through their services, infrastructure imports none');

@@ -12,8 +12,16 @@ describe('the server', () => {
   });
 
   it('builds the TON Connect manifest from the request origin, honouring a configured proxy', async () => {
-    const behindProxy = createApp({ env: testEnv({ TRUST_PROXY: 'loopback' }), logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
-    const res = await request(behindProxy).get('/tonconnect-manifest.json').set('Host', 'play.example.com').set('X-Forwarded-Proto', 'https');
+    const behindProxy = createApp({
+      env: testEnv({ TRUST_PROXY: 'loopback' }),
+      logger: silentLogger,
+      clientDist: '/nonexistent',
+      adminDist: '/nonexistent',
+    });
+    const res = await request(behindProxy)
+      .get('/tonconnect-manifest.json')
+      .set('Host', 'play.example.com')
+      .set('X-Forwarded-Proto', 'https');
     expect(res.status).toBe(200);
     expect(res.body.url).toBe('https://play.example.com');
     expect(res.body.iconUrl).toBe('https://play.example.com/icon-192.png');

@@ -56,7 +56,8 @@ function spa(app: Express, base: string, dist: string, name: string) {
       maxAge: '1h',
       setHeaders: (res, file) => {
         const name = path.relative(dist, file).split(path.sep).join('/');
-        if (name.startsWith('assets/') || /^workbox-[\w-]+\.js$/.test(name)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+        if (name.startsWith('assets/') || /^workbox-[\w-]+\.js$/.test(name))
+          res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
         else if (/^(sw\.js|builds\/|manifest\.webmanifest)/.test(name)) res.setHeader('Cache-Control', 'no-cache');
       },
     }),
@@ -171,11 +172,15 @@ export function createApp(options: AppOptions): Express {
       createContext: (opts) => createContext(opts, env, logger, options.clock),
       onError: ({ error, path: procedure }) => {
         if (error.code === 'INTERNAL_SERVER_ERROR') logger.error({ err: error.cause ?? error, procedure }, 'tRPC call failed');
-        if (error.cause instanceof AppError && error.cause.code === 'UNAVAILABLE') logger.warn({ err: error.cause.cause, procedure }, 'database unavailable');
+        if (error.cause instanceof AppError && error.cause.code === 'UNAVAILABLE')
+          logger.warn({ err: error.cause.cause, procedure }, 'database unavailable');
       },
       // a 429 or 503 says when to try again (a batch: the longest wait of its calls)
       responseMeta: ({ errors }) => {
-        const retryAfter = Math.max(0, ...errors.map((error) => (error.cause instanceof AppError ? (error.cause.retryAfterSeconds ?? 0) : 0)));
+        const retryAfter = Math.max(
+          0,
+          ...errors.map((error) => (error.cause instanceof AppError ? (error.cause.retryAfterSeconds ?? 0) : 0)),
+        );
         return retryAfter ? { headers: { 'Retry-After': String(retryAfter) } } : {};
       },
     }),
@@ -206,14 +211,18 @@ export function createApp(options: AppOptions): Express {
     if (appError) {
       if (appError.code === 'UNAVAILABLE') req.log?.warn({ err: appError.cause }, 'database unavailable');
       if (appError.retryAfterSeconds) res.set('Retry-After', String(appError.retryAfterSeconds));
-      res.status(appError.status).json({ message: appError.message, code: appError.code, ...(appError.fieldErrors ? { errors: appError.fieldErrors } : {}) });
+      res
+        .status(appError.status)
+        .json({ message: appError.message, code: appError.code, ...(appError.fieldErrors ? { errors: appError.fieldErrors } : {}) });
       return;
     }
     const status = typeof error?.status === 'number' ? error.status : 500;
     if (status === 413) return void res.status(413).json({ message: 'Request body too large', code: 'BAD_INPUT' });
-    if (status === 415) return void res.status(415).json({ message: 'Send the body as uncompressed UTF-8 application/json', code: 'BAD_INPUT' });
+    if (status === 415)
+      return void res.status(415).json({ message: 'Send the body as uncompressed UTF-8 application/json', code: 'BAD_INPUT' });
     if (error?.type === TOO_DEEP) return void res.status(400).json({ message: tooDeep().message, code: 'BAD_INPUT' });
-    if (status === 400 && error?.type === 'entity.parse.failed') return void res.status(400).json({ message: 'Malformed JSON body', code: 'BAD_INPUT' });
+    if (status === 400 && error?.type === 'entity.parse.failed')
+      return void res.status(400).json({ message: 'Malformed JSON body', code: 'BAD_INPUT' });
     // any other fault of the request itself (an aborted upload, a wrong length) is the client's, not an error of ours
     if (status >= 400 && status < 500) return void res.status(status).json({ message: ERROR_MESSAGES.BAD_INPUT, code: 'BAD_INPUT' });
     req.log?.error({ err: caught }, 'request failed');

@@ -80,7 +80,12 @@ describe('loadEnv', () => {
   it('trusts no proxy by default, and takes a hop count or a list of addresses', () => {
     expect(loadEnv({}).TRUST_PROXY).toBeUndefined();
     expect(loadEnv({ TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1);
-    expect(loadEnv({ TRUST_PROXY: '10.0.0.2, 172.16.0.0/12,loopback,::1' }).TRUST_PROXY).toEqual(['10.0.0.2', '172.16.0.0/12', 'loopback', '::1']);
+    expect(loadEnv({ TRUST_PROXY: '10.0.0.2, 172.16.0.0/12,loopback,::1' }).TRUST_PROXY).toEqual([
+      '10.0.0.2',
+      '172.16.0.0/12',
+      'loopback',
+      '::1',
+    ]);
     expect(problems({ TRUST_PROXY: 'true' })).toEqual([expect.stringMatching(/^TRUST_PROXY: TRUST_PROXY must be a hop count/)]);
     expect(problems({ TRUST_PROXY: '10.0.0.0/40' })).toHaveLength(1);
   });

@@ -17,7 +17,9 @@ function isProxyAddress(entry: string): boolean {
 
 const envSchema = z
   .object({
-    NODE_ENV: z.enum(['development', 'test', 'production'], { message: 'NODE_ENV must be development, test or production' }).default('development'),
+    NODE_ENV: z
+      .enum(['development', 'test', 'production'], { message: 'NODE_ENV must be development, test or production' })
+      .default('development'),
     PORT: z.coerce
       .number({ message: 'PORT must be a number' })
       .int('PORT must be a whole number')
@@ -36,7 +38,10 @@ const envSchema = z
     /** The public address of the site (https in production): the webhook, the menu button, the ton_proof domain. */
     PUBLIC_URL: z
       .string()
-      .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*[^\s/?#])?$/, 'PUBLIC_URL must be an http(s) URL without a trailing slash, e.g. https://rewards.example.com')
+      .regex(
+        /^https?:\/\/[^\s/?#]+(\/[^\s?#]*[^\s/?#])?$/,
+        'PUBLIC_URL must be an http(s) URL without a trailing slash, e.g. https://rewards.example.com',
+      )
       .optional(),
     JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
     ADMIN_USERNAME: z.string().min(3, 'ADMIN_USERNAME must be at least 3 characters').optional(),
@@ -48,7 +53,11 @@ const envSchema = z
       .int()
       .min(100, 'SWEEP_INTERVAL_MS must be at least 100')
       .default(5_000),
-    SWEEP_GRACE_MS: z.coerce.number({ message: 'SWEEP_GRACE_MS must be a number' }).int().min(0, 'SWEEP_GRACE_MS must be 0 or more').default(10_000),
+    SWEEP_GRACE_MS: z.coerce
+      .number({ message: 'SWEEP_GRACE_MS must be a number' })
+      .int()
+      .min(0, 'SWEEP_GRACE_MS must be 0 or more')
+      .default(10_000),
     /** A TON Center-compatible API (v2). Unset: toncenter.com for TON_NETWORK in production; the local stand-in in development. */
     TON_API_ROOT: z
       .string()
@@ -71,7 +80,8 @@ const envSchema = z
         if (entries.every(isProxyAddress)) return entries;
         ctx.addIssue({
           code: 'custom',
-          message: 'TRUST_PROXY must be a hop count (1) or a comma-separated list of addresses or subnets (10.0.0.2, 172.16.0.0/12, loopback)',
+          message:
+            'TRUST_PROXY must be a hop count (1) or a comma-separated list of addresses or subnets (10.0.0.2, 172.16.0.0/12, loopback)',
         });
         return z.NEVER;
       })
@@ -81,9 +91,17 @@ const envSchema = z
     if (env.NODE_ENV !== 'production') return;
     if (!env.JWT_SECRET) ctx.addIssue({ code: 'custom', path: ['JWT_SECRET'], message: 'JWT_SECRET is required in production' });
     if (!env.MONGO_URL)
-      ctx.addIssue({ code: 'custom', path: ['MONGO_URL'], message: 'MONGO_URL is required in production (the embedded database is for development)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['MONGO_URL'],
+        message: 'MONGO_URL is required in production (the embedded database is for development)',
+      });
     if (env.PUBLIC_URL && !env.PUBLIC_URL.startsWith('https://'))
-      ctx.addIssue({ code: 'custom', path: ['PUBLIC_URL'], message: 'PUBLIC_URL must be https:// in production (Telegram opens mini apps over HTTPS only)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PUBLIC_URL'],
+        message: 'PUBLIC_URL must be https:// in production (Telegram opens mini apps over HTTPS only)',
+      });
     if (env.PAYOUT_WALLET_MNEMONIC && env.PAYOUT_WALLET_MNEMONIC.split(/\s+/).join(' ') === DEMO_PAYOUT_MNEMONIC)
       ctx.addIssue({
         code: 'custom',

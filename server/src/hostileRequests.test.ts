@@ -63,7 +63,10 @@ describe('tRPC batches and floods', () => {
   it('stops a signed-out flood of sign-in code guesses from one address', async () => {
     const batch = Array.from({ length: TRPC_MAX_BATCH_SIZE }, () => 'auth.verifyLoginCode').join(',');
     const input = Object.fromEntries(
-      Array.from({ length: TRPC_MAX_BATCH_SIZE }, (_, i) => [i, { json: { username: 'flood_target', requestId: 'AAAAAAAAAAAAAAAAAAAAAA', code: '123456' } }]),
+      Array.from({ length: TRPC_MAX_BATCH_SIZE }, (_, i) => [
+        i,
+        { json: { username: 'flood_target', requestId: 'AAAAAAAAAAAAAAAAAAAAAA', code: '123456' } },
+      ]),
     );
     const codes: string[] = [];
     for (let i = 0; i < 4; i++) {
@@ -90,7 +93,9 @@ describe('tRPC batches and floods', () => {
   it('limits claims and ton_proof payloads per player', async () => {
     const player = await createPlayer();
     const claims = await Promise.allSettled(
-      Array.from({ length: CLAIMS_PER_PLAYER.limit + 5 }, () => playerCaller(player).missions.claim({ missionId: '64b000000000000000000000' })),
+      Array.from({ length: CLAIMS_PER_PLAYER.limit + 5 }, () =>
+        playerCaller(player).missions.claim({ missionId: '64b000000000000000000000' }),
+      ),
     );
     const claimCodes = claims.map((o) => (o.status === 'rejected' ? (o.reason as { cause?: { code?: string } }).cause?.code : 'OK'));
     expect(count(claimCodes as string[], 'RATE_LIMITED')).toBe(5);
@@ -159,7 +164,11 @@ describe('malformed requests before sign-in', () => {
     const app = newApp({ LOG_LEVEL: 'info' }, logger);
     const body = JSON.stringify({ username: 'admin', password: 'whatever it is' });
 
-    const br = await request(app).post('/api/admin/login').set('Content-Type', 'application/json').set('Content-Encoding', 'br').send(brotliCompressSync(body));
+    const br = await request(app)
+      .post('/api/admin/login')
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', 'br')
+      .send(brotliCompressSync(body));
     expect(br.status).toBe(415);
     const charset = await request(app).post('/api/admin/login').set('Content-Type', 'application/json; charset=foo').send(body);
     expect(charset.status).toBe(415);
@@ -210,7 +219,9 @@ describe('usernames, caching and filters', () => {
     expect(await AccountModel.countDocuments({ usernameKey: 'secadmin' })).toBe(1);
 
     const racers = await Promise.all(
-      ['RaceName', 'racename', 'RACENAME', 'raceName', 'RaceNAME'].map((username) => api.post('/accounts', { username, password: 'long enough password' })),
+      ['RaceName', 'racename', 'RACENAME', 'raceName', 'RaceNAME'].map((username) =>
+        api.post('/accounts', { username, password: 'long enough password' }),
+      ),
     );
     expect(racers.filter((r) => r.status === 201)).toHaveLength(1);
     expect(await AccountModel.countDocuments({ usernameKey: 'racename' })).toBe(1);
@@ -232,7 +243,11 @@ describe('usernames, caching and filters', () => {
     const api = consoleApi(app, (await createOperator()).token);
     for (const key of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
       const res = await api.get('/accounts', { filter: { [key]: 'x' } });
-      expect({ key, status: res.status, errors: res.body.errors }).toEqual({ key, status: 400, errors: { filter: `Unknown filter: ${key}` } });
+      expect({ key, status: res.status, errors: res.body.errors }).toEqual({
+        key,
+        status: 400,
+        errors: { filter: `Unknown filter: ${key}` },
+      });
     }
   });
 

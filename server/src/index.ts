@@ -31,7 +31,11 @@ async function main() {
   // the chain comes first: the demo's coins point at the stand-in's jetton masters
   const ton = await setUpTon(env, logger);
   const credentials =
-    env.ADMIN_USERNAME && env.ADMIN_PASSWORD ? { username: env.ADMIN_USERNAME, password: env.ADMIN_PASSWORD } : database.embedded ? DEMO_ADMIN : undefined;
+    env.ADMIN_USERNAME && env.ADMIN_PASSWORD
+      ? { username: env.ADMIN_USERNAME, password: env.ADMIN_PASSWORD }
+      : database.embedded
+        ? DEMO_ADMIN
+        : undefined;
   // instances sharing the database run these one at a time; the next one finds them done
   await runExclusively('start-up', async () => {
     await backfillUsernameKeys();

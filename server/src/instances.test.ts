@@ -131,10 +131,13 @@ afterAll(async () => {
 describe('two server processes on one database', () => {
   it('their sweeps finish each pending entry and approval a crash left exactly once between them, and one super-admin exists', async () => {
     await waitFor(
-      async () => (await LedgerEntryModel.countDocuments({ state: 'pending' })) === 0 && !(await UserMissionModel.exists({ awaitingCredit: true })),
+      async () =>
+        (await LedgerEntryModel.countDocuments({ state: 'pending' })) === 0 && !(await UserMissionModel.exists({ awaitingCredit: true })),
     );
     const reports = instances.flatMap((instance) =>
-      instance.logs.filter((entry) => entry.msg === 'recovery sweep finished interrupted operations').map((entry) => entry.recovered as Record<string, number>),
+      instance.logs
+        .filter((entry) => entry.msg === 'recovery sweep finished interrupted operations')
+        .map((entry) => entry.recovered as Record<string, number>),
     );
     // between them, the two instances finished every one exactly once
     expect(reports.reduce((sum, r) => sum + (r.pendingEntries ?? 0), 0)).toBe(pending.entries);
@@ -210,7 +213,11 @@ describe('two server processes on one database', () => {
     victim.kill('SIGKILL');
     await exited;
     // as if it died holding the sweep's lease
-    await JobLeaseModel.updateOne({ name: 'recovery-sweep' }, { $set: { holder: 'killed-instance', heldUntil: new Date(Date.now() + 600) } }, { upsert: true });
+    await JobLeaseModel.updateOne(
+      { name: 'recovery-sweep' },
+      { $set: { holder: 'killed-instance', heldUntil: new Date(Date.now() + 600) } },
+      { upsert: true },
+    );
     const [coin, player] = await Promise.all([createCoin(), createPlayer()]);
     await LedgerEntryModel.create({
       user: player._id,
@@ -221,7 +228,9 @@ describe('two server processes on one database', () => {
     });
     const started = Date.now();
     await waitFor(async () => (await LedgerEntryModel.countDocuments({ state: 'pending' })) === 0);
-    console.log(`the survivor finished the killed instance's pending entry ${Date.now() - started} ms after it was left (sweep every 300 ms, grace 1 s)`);
+    console.log(
+      `the survivor finished the killed instance's pending entry ${Date.now() - started} ms after it was left (sweep every 300 ms, grace 1 s)`,
+    );
     expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('14'));
     // the sweep logs what it finished once its whole pass is over, a moment after the entry is posted
     await waitFor(async () => survivor.logs.some((entry) => entry.msg === 'recovery sweep finished interrupted operations'));

@@ -175,7 +175,10 @@ describe('a webhook that stalls the server', () => {
     const large = Buffer.from(JSON.stringify({ update_id: 2, message: { text: 'x'.repeat(200_000) } }));
     expect((await send(served.port, 'POST', '/telegram/webhook', withSecret, large)).status).toBe(413);
     // Telegram's own update still goes through
-    const update = { update_id: 3, message: { message_id: 1, date: Math.floor(Date.now() / 1000), chat: { id: 77, type: 'private' }, text: 'hello' } };
+    const update = {
+      update_id: 3,
+      message: { message_id: 1, date: Math.floor(Date.now() / 1000), chat: { id: 77, type: 'private' }, text: 'hello' },
+    };
     expect((await send(served.port, 'POST', '/telegram/webhook', withSecret, Buffer.from(JSON.stringify(update)))).status).toBe(200);
   });
 
@@ -203,7 +206,11 @@ interface Answered {
 async function mutation(app: Express, procedure: string, input: unknown, address: string): Promise<Answered> {
   const res = await request(app).post(`/trpc/${procedure}`).set('X-Forwarded-For', address).send({ json: input });
   const body = res.body as { result?: { data: { json: unknown } }; error?: { json: { data: { appCode: string | null; code: string } } } };
-  return { status: res.status, code: body.error ? (body.error.json.data.appCode ?? body.error.json.data.code) : 'OK', result: body.result?.data.json };
+  return {
+    status: res.status,
+    code: body.error ? (body.error.json.data.appCode ?? body.error.json.data.code) : 'OK',
+    result: body.result?.data.json,
+  };
 }
 
 async function eventually<T>(look: () => T | undefined | Promise<T | undefined>, what: string): Promise<T> {
@@ -229,7 +236,8 @@ describe('one IPv6 /64 is one address for every address limit', () => {
   it('stops sign-in code requests from 2⁶⁴ addresses of one /64 after the limit of one address', async () => {
     const limit = LOGIN_CODE_REQUESTS_PER_ADDRESS.limit;
     const statuses: number[] = [];
-    for (let i = 0; i < limit + 10; i++) statuses.push((await mutation(app, 'auth.requestLoginCode', { username: `someone_${i}` }, inOne64(i))).status);
+    for (let i = 0; i < limit + 10; i++)
+      statuses.push((await mutation(app, 'auth.requestLoginCode', { username: `someone_${i}` }, inOne64(i))).status);
     expect(statuses).toEqual([...Array(limit).fill(200), ...Array(10).fill(429)]);
     // a neighbour in another /64 is not held back
     expect((await mutation(app, 'auth.requestLoginCode', { username: 'neighbour' }, '2001:db8:14:2::1')).status).toBe(200);
@@ -239,7 +247,10 @@ describe('one IPv6 /64 is one address for every address limit', () => {
     const codes: string[] = [];
     const batch = Array.from({ length: TRPC_MAX_BATCH_SIZE }, () => 'auth.verifyLoginCode').join(',');
     const input = Object.fromEntries(
-      Array.from({ length: TRPC_MAX_BATCH_SIZE }, (_, i) => [i, { json: { username: 'flood_target', requestId: 'AAAAAAAAAAAAAAAAAAAAAA', code: '123456' } }]),
+      Array.from({ length: TRPC_MAX_BATCH_SIZE }, (_, i) => [
+        i,
+        { json: { username: 'flood_target', requestId: 'AAAAAAAAAAAAAAAAAAAAAA', code: '123456' } },
+      ]),
     );
     for (let i = 0; i < 12; i++) {
       const res = await request(app)
@@ -302,7 +313,9 @@ describe('web sign-in codes', () => {
       const attackerRequest = await askForCode('victim_web', attacker);
       const outcomes = [];
       for (const code of wrongCodes)
-        outcomes.push((await mutation(app, 'auth.verifyLoginCode', { username: 'victim_web', requestId: attackerRequest, code }, attacker)).code);
+        outcomes.push(
+          (await mutation(app, 'auth.verifyLoginCode', { username: 'victim_web', requestId: attackerRequest, code }, attacker)).code,
+        );
       expect(outcomes).toEqual([
         'INCORRECT_CODE',
         'INCORRECT_CODE',
@@ -314,7 +327,10 @@ describe('web sign-in codes', () => {
       ]);
     }
     // once a minute from one address: the victim got one of the attacker's codes, no more
-    const fromAttacker = await eventually(() => (codesTo(victim.telegramId).length ? codesTo(victim.telegramId) : undefined), "the attacker's code");
+    const fromAttacker = await eventually(
+      () => (codesTo(victim.telegramId).length ? codesTo(victim.telegramId) : undefined),
+      "the attacker's code",
+    );
     expect(fromAttacker).toHaveLength(1);
 
     // the victim, right after, asks for a code from their phone and signs in with it
@@ -399,7 +415,11 @@ describe('the signing secret outside production', () => {
     const demo = await chooseSigningSecret(loadEnv({ LOG_LEVEL: 'silent' }), { embedded: true }, silentLogger);
     expect(demo).toMatchObject({ source: 'development constant (embedded demo database)', env: { JWT_SECRET: CONSTANT_IN_THE_SOURCE } });
     const chosen = 'an operator chose this secret, 32+ chars';
-    const configured = await chooseSigningSecret(loadEnv({ MONGO_URL: 'mongodb://db/gift', JWT_SECRET: chosen }), { embedded: false }, silentLogger);
+    const configured = await chooseSigningSecret(
+      loadEnv({ MONGO_URL: 'mongodb://db/gift', JWT_SECRET: chosen }),
+      { embedded: false },
+      silentLogger,
+    );
     expect(configured).toMatchObject({ source: 'JWT_SECRET', env: { JWT_SECRET: chosen } });
     // set to the constant itself, it is as good as unset
     const copied = await chooseSigningSecret(
@@ -425,7 +445,9 @@ describe('a budget of calls per player', () => {
       const codes: string[] = [];
       for (let i = 0; i < perConnection; i++) {
         const res = await request(app).get(batch).set('Authorization', flooder);
-        codes.push(...(res.body as Array<{ error?: { json: { data: { appCode: string } } } }>).map((item) => item.error?.json.data.appCode ?? 'OK'));
+        codes.push(
+          ...(res.body as Array<{ error?: { json: { data: { appCode: string } } } }>).map((item) => item.error?.json.data.appCode ?? 'OK'),
+        );
       }
       return codes;
     };
@@ -462,7 +484,14 @@ describe('framing, App Config edits, sign-out and request ids', () => {
     const api = consoleApi(app, (await createOperator(['app-config:write'])).token);
     const coin = await createCoin({ symbol: 'MINE' });
     const [config] = (await api.get('/app-config')).body as Array<Record<string, unknown>>;
-    const set = { ...config, miningCoin: String(coin._id), earnAmount: '12.5', earnDurationHours: 6, referrerCoin: String(coin._id), referrerCoinAmount: '50' };
+    const set = {
+      ...config,
+      miningCoin: String(coin._id),
+      earnAmount: '12.5',
+      earnDurationHours: 6,
+      referrerCoin: String(coin._id),
+      referrerCoinAmount: '50',
+    };
     expect((await api.put('/app-config/current', set)).status).toBe(200);
     const before = (await api.get('/app-config/current')).body as Record<string, unknown>;
 

@@ -52,7 +52,8 @@ export async function startBotApiStandIn(token: string): Promise<BotApiStandIn> 
     reply(res, status, { ok: false, error_code: status, description, ...(parameters ? { parameters } : {}) });
 
   function getUpdates(res: ServerResponse, params: Record<string, unknown>) {
-    if (state.webhook) return fail(res, 409, "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first");
+    if (state.webhook)
+      return fail(res, 409, "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first");
     const offset = Number(params.offset ?? 0);
     // confirming an offset forgets every earlier update, as Telegram does
     while (updates.length && updates[0]!.update_id < offset) updates.shift();
@@ -104,7 +105,12 @@ export async function startBotApiStandIn(token: string): Promise<BotApiStandIn> 
             return fail(res, 429, `Too Many Requests: retry after ${retryAfter}`, { retry_after: retryAfter });
           }
           sent.push({ ...(params as { chat_id: number; text: string }), at: Date.now() });
-          return ok(res, { message_id: sent.length, date: Math.floor(Date.now() / 1000), chat: { id: chatId, type: 'private' }, text: params.text });
+          return ok(res, {
+            message_id: sent.length,
+            date: Math.floor(Date.now() / 1000),
+            chat: { id: chatId, type: 'private' },
+            text: params.text,
+          });
         }
         case 'getUpdates':
           return getUpdates(res, params);

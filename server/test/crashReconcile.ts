@@ -39,7 +39,9 @@ async function unfinished(): Promise<string[]> {
     UserModel.find({ referralState: 'pending' }, { _id: 1 }).lean(),
   ]);
   const gifts = await LedgerEntryModel.find({ reason: 'gift', state: 'posted', refType: 'Account' }, { _id: 1 }).lean();
-  const audited = new Set((await AuditEntryModel.find({ key: { $in: gifts.map((g) => `adjust:${String(g._id)}`) } }, { key: 1 }).lean()).map((a) => a.key));
+  const audited = new Set(
+    (await AuditEntryModel.find({ key: { $in: gifts.map((g) => `adjust:${String(g._id)}`) } }, { key: 1 }).lean()).map((a) => a.key),
+  );
   return [
     ...entries.map((e) => `ledger entry ${e.idempotencyKey} still pending`),
     ...withdrawals.map((w) => `withdrawal ${String(w._id)} not finished`),
@@ -67,7 +69,10 @@ async function balanceMismatches() {
     const sum = sums.get(key) ?? 0n;
     if (balance !== sum) mismatched.push(`balance ${key} is ${balance}, posted entries sum to ${sum}`);
   }
-  return { mismatched, negative: balances.filter((b) => BigInt(b.amount) < 0n).map((b) => `balance ${String(b.user)}:${String(b.coin)} is negative`) };
+  return {
+    mismatched,
+    negative: balances.filter((b) => BigInt(b.amount) < 0n).map((b) => `balance ${String(b.user)}:${String(b.coin)} is negative`),
+  };
 }
 
 async function orphanDebits(): Promise<string[]> {
@@ -85,7 +90,10 @@ async function orphanDebits(): Promise<string[]> {
 async function unrefundedRejections(): Promise<string[]> {
   const rejected = await WithdrawalModel.find({ status: 'rejected' }, { _id: 1 }).lean();
   const ids = rejected.map((w) => String(w._id));
-  const entries = await LedgerEntryModel.find({ state: 'posted', refType: 'Withdrawal', refId: { $in: ids } }, { reason: 1, refId: 1 }).lean();
+  const entries = await LedgerEntryModel.find(
+    { state: 'posted', refType: 'Withdrawal', refId: { $in: ids } },
+    { reason: 1, refId: 1 },
+  ).lean();
   const taken = new Set(entries.filter((e) => e.reason === 'withdraw').map((e) => e.refId));
   const refunded = new Set(entries.filter((e) => e.reason === 'refund').map((e) => e.refId));
   return ids.filter((id) => taken.has(id) && !refunded.has(id)).map((id) => `rejected withdrawal ${id} was never refunded`);
@@ -102,7 +110,10 @@ async function unrewardedReferrals(): Promise<string[]> {
 
 async function appliedTwice(): Promise<string[]> {
   const [sameKey, sameRecord] = await Promise.all([
-    LedgerEntryModel.aggregate<{ _id: string; n: number }>([{ $group: { _id: '$idempotencyKey', n: { $sum: 1 } } }, { $match: { n: { $gt: 1 } } }]),
+    LedgerEntryModel.aggregate<{ _id: string; n: number }>([
+      { $group: { _id: '$idempotencyKey', n: { $sum: 1 } } },
+      { $match: { n: { $gt: 1 } } },
+    ]),
     LedgerEntryModel.aggregate<{ _id: { reason: string; refId: string }; n: number }>([
       { $match: { state: 'posted', reason: { $in: ONE_PER_RECORD } } },
       { $group: { _id: { reason: '$reason', refId: '$refId' }, n: { $sum: 1 } } },
@@ -119,7 +130,10 @@ async function appliedTwice(): Promise<string[]> {
  * Waits (up to `settleMs`) for the sweep to finish what the kills left, then counts. The acknowledged writes are
  * what the clients were told had happened: each must hold.
  */
-export async function findings(acknowledged: Array<{ what: string; holds: () => Promise<boolean> }>, { settleMs }: { settleMs: number }): Promise<Findings> {
+export async function findings(
+  acknowledged: Array<{ what: string; holds: () => Promise<boolean> }>,
+  { settleMs }: { settleMs: number },
+): Promise<Findings> {
   const deadline = Date.now() + settleMs;
   let left = await unfinished();
   while (left.length && Date.now() < deadline) {
@@ -129,7 +143,12 @@ export async function findings(acknowledged: Array<{ what: string; holds: () => 
   const lost: string[] = [];
   for (const write of acknowledged) if (!(await write.holds())) lost.push(`acknowledged but not there: ${write.what}`);
   const { mismatched, negative } = await balanceMismatches();
-  const [orphans, unrefunded, unrewarded, twice] = await Promise.all([orphanDebits(), unrefundedRejections(), unrewardedReferrals(), appliedTwice()]);
+  const [orphans, unrefunded, unrewarded, twice] = await Promise.all([
+    orphanDebits(),
+    unrefundedRejections(),
+    unrewardedReferrals(),
+    appliedTwice(),
+  ]);
   return {
     counts: {
       'lost acknowledged writes': lost.length,

@@ -195,8 +195,15 @@ class Clients {
   }
 
   /** A player's tRPC call, signed as Telegram signs a launch. */
-  async player(telegramId: number, procedure: string, input?: unknown, startParam?: string): Promise<Answer & { data?: unknown; appCode?: string }> {
-    const headers = { authorization: tmaHeader({ user: { id: telegramId, first_name: 'Crash', username: `crash${telegramId}` }, startParam }) };
+  async player(
+    telegramId: number,
+    procedure: string,
+    input?: unknown,
+    startParam?: string,
+  ): Promise<Answer & { data?: unknown; appCode?: string }> {
+    const headers = {
+      authorization: tmaHeader({ user: { id: telegramId, first_name: 'Crash', username: `crash${telegramId}` }, startParam }),
+    };
     const isQuery = procedure === 'home.get';
     const answer = isQuery
       ? await this.send(`/trpc/${procedure}`, { method: 'GET', headers })
@@ -284,7 +291,8 @@ class Load {
     });
     const ok = answer.status === 200 || answer.status === 201;
     this.tally('gift', ok);
-    if (ok) this.acknowledged.push({ what: `gift ${idempotencyKey}`, holds: () => postedOnce({ idempotencyKey: `admin:${idempotencyKey}` }) });
+    if (ok)
+      this.acknowledged.push({ what: `gift ${idempotencyKey}`, holds: () => postedOnce({ idempotencyKey: `admin:${idempotencyKey}` }) });
   }
 
   async claim(player: World['players'][number]) {
@@ -330,7 +338,8 @@ class Load {
         what: `mining move by ${player.id}`,
         holds: async () => {
           const sessions = await MiningSessionModel.find({ user: player.id, movedAt: { $ne: null } }, { _id: 1 }).lean();
-          for (const session of sessions) if (!(await postedOnce({ refType: 'MiningSession', refId: String(session._id), reason: 'mining' }))) return false;
+          for (const session of sessions)
+            if (!(await postedOnce({ refType: 'MiningSession', refId: String(session._id), reason: 'mining' }))) return false;
           return sessions.length > 0;
         },
       });
@@ -348,7 +357,9 @@ class Load {
           const friend = await UserModel.findOne({ telegramId }).lean();
           if (!friend || String(friend.referrer) !== referrer.id) return false;
           if (friend.referralState === 'over-limit') return true;
-          return friend.referralState === 'rewarded' && (await postedOnce({ refType: 'User', refId: String(friend._id), reason: 'referral' }));
+          return (
+            friend.referralState === 'rewarded' && (await postedOnce({ refType: 'User', refId: String(friend._id), reason: 'referral' }))
+          );
         },
       });
   }
@@ -357,7 +368,11 @@ class Load {
   // request alone is the operation under crashes, and the withdrawal waits for an operator
   async withdrawal(player: World['players'][number], decision: 'rejected' | 'left-pending') {
     const idempotencyKey = `crash-withdraw-${randomBytes(6).toString('hex')}`;
-    const requested = await this.clients.player(player.telegramId, 'withdrawals.request', { coinId: String(this.world.coin), amount: '5', idempotencyKey });
+    const requested = await this.clients.player(player.telegramId, 'withdrawals.request', {
+      coinId: String(this.world.coin),
+      amount: '5',
+      idempotencyKey,
+    });
     const ok = requested.status === 200;
     this.tally('withdrawal.request', ok);
     if (!ok) return;
@@ -405,7 +420,11 @@ class Load {
     const claimed = await this.clients.player(player.telegramId, 'staking.claim', { stakeId });
     const claimOk = claimed.status === 200 || (claimed.retries > 0 && claimed.appCode === 'STAKE_CLAIMED');
     this.tally('stake.claim', claimOk);
-    if (claimOk) this.acknowledged.push({ what: `stake ${stakeId} claimed`, holds: () => postedOnce({ refType: 'Stake', refId: stakeId, reason: 'unstake' }) });
+    if (claimOk)
+      this.acknowledged.push({
+        what: `stake ${stakeId} claimed`,
+        holds: () => postedOnce({ refType: 'Stake', refId: stakeId, reason: 'unstake' }),
+      });
   }
 }
 
@@ -444,7 +463,14 @@ const OPERATION_AT: Record<FaultPoint, (load: Load, world: World) => Promise<voi
 // ---------------------------------------------------------------------------------------------------------
 
 async function arrangeWorld(): Promise<Omit<World, 'players'>> {
-  const coin = await GiftCoinModel.create({ name: 'Crash Coin', symbol: 'CRASH', decimals: 9, minWithdraw: '1', withdrawEnabled: true, network: 'ton' });
+  const coin = await GiftCoinModel.create({
+    name: 'Crash Coin',
+    symbol: 'CRASH',
+    decimals: 9,
+    minWithdraw: '1',
+    withdrawEnabled: true,
+    network: 'ton',
+  });
   const referrerCoin = coin._id;
   await AppConfigModel.updateOne(
     { key: 'app' },

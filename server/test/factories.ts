@@ -26,12 +26,26 @@ export async function createPlayer(fields: Record<string, unknown> = {}): Promis
 
 export async function createCoin(fields: Record<string, unknown> = {}) {
   const symbol = `C${randomBytes(2).toString('hex').toUpperCase()}`;
-  return GiftCoinModel.create({ name: `Coin ${symbol}`, symbol, decimals: 9, minWithdraw: '1', withdrawEnabled: true, network: 'ton', ...fields });
+  return GiftCoinModel.create({
+    name: `Coin ${symbol}`,
+    symbol,
+    decimals: 9,
+    minWithdraw: '1',
+    withdrawEnabled: true,
+    network: 'ton',
+    ...fields,
+  });
 }
 
 /** Credits a player through the ledger, as any real credit would. */
 export async function fund(userId: Types.ObjectId | string, coinId: Types.ObjectId | string, amount: string) {
-  return postEntry({ userId, coinId, amount: toMicros(amount), reason: 'gift', idempotencyKey: `test-fund:${randomBytes(8).toString('hex')}` });
+  return postEntry({
+    userId,
+    coinId,
+    amount: toMicros(amount),
+    reason: 'gift',
+    idempotencyKey: `test-fund:${randomBytes(8).toString('hex')}`,
+  });
 }
 
 /** A tRPC caller signed in as this player, with an optional fixed clock. */

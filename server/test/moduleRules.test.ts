@@ -51,13 +51,19 @@ describe('the module rules', () => {
   it("catch an import of another module's model, router or other file", () => {
     const violations = check({
       ...healthy,
-      'modules/missions/missions.service.ts': "import { CoinModel } from '../coins/coin.model';\nexport const missions = () => CoinModel;\n",
+      'modules/missions/missions.service.ts':
+        "import { CoinModel } from '../coins/coin.model';\nexport const missions = () => CoinModel;\n",
     });
-    expect(violations).toEqual(['modules/missions/missions.service.ts imports modules/coins/coin.model: another module is reached through its services only']);
+    expect(violations).toEqual([
+      'modules/missions/missions.service.ts imports modules/coins/coin.model: another module is reached through its services only',
+    ]);
   });
 
   it('catch infrastructure importing a module, even its service', () => {
-    const violations = check({ ...healthy, 'lib/errors.ts': "import { coins } from '../modules/coins/coins.service';\nexport const x = coins;\n" });
+    const violations = check({
+      ...healthy,
+      'lib/errors.ts': "import { coins } from '../modules/coins/coins.service';\nexport const x = coins;\n",
+    });
     expect(violations).toEqual(['lib/errors.ts imports modules/coins/coins.service: infrastructure never imports a module']);
   });
 });

@@ -18,7 +18,11 @@ export async function createOperator(permissions: string[] = ['*'], fields: Reco
     permissions,
     ...fields,
   });
-  return { account, id: String(account._id), token: signAdminToken({ id: String(account._id), username: account.username }, testEnv().JWT_SECRET) };
+  return {
+    account,
+    id: String(account._id),
+    token: signAdminToken({ id: String(account._id), username: account.username }, testEnv().JWT_SECRET),
+  };
 }
 
 /** supertest calls to the console API carrying an operator's token. */

@@ -110,7 +110,10 @@ it.each(POINTS)('a payout killed at %s is finished by the restarted product, eac
 
   const restarted = startProduct([]);
   try {
-    await waitFor(async () => (await WithdrawalModel.countDocuments({ _id: { $in: ids }, status: 'done' })) === ids.length, 'every payout confirmed');
+    await waitFor(
+      async () => (await WithdrawalModel.countDocuments({ _id: { $in: ids }, status: 'done' })) === ids.length,
+      'every payout confirmed',
+    );
   } finally {
     restarted.child.kill('SIGTERM');
     await restarted.exited;
@@ -145,7 +148,11 @@ it('two instances of the product on one database pay 100 approved withdrawals, e
       await fund(player._id, coin._id, '10');
       const address = randomAddress();
       await WalletLinkModel.create({ address: address.toRawString(), user: player._id, network: '-239' });
-      const withdrawal = await playerCaller(player).withdrawals.request({ coinId: coin.id, amount: '0.75', idempotencyKey: `two-instances-${i}` });
+      const withdrawal = await playerCaller(player).withdrawals.request({
+        coinId: coin.id,
+        amount: '0.75',
+        idempotencyKey: `two-instances-${i}`,
+      });
       return { player, address, withdrawal };
     }),
   );
@@ -155,7 +162,11 @@ it('two instances of the product on one database pay 100 approved withdrawals, e
   // both at once, as `docker compose up --scale app=2` starts them; each one's sweep offers to run the sender
   const instances = [startProduct([]), startProduct([])];
   try {
-    await waitFor(async () => (await WithdrawalModel.countDocuments({ _id: { $in: ids }, status: 'done' })) === ids.length, 'every payout confirmed', 90);
+    await waitFor(
+      async () => (await WithdrawalModel.countDocuments({ _id: { $in: ids }, status: 'done' })) === ids.length,
+      'every payout confirmed',
+      90,
+    );
   } finally {
     for (const instance of instances) instance.child.kill('SIGTERM');
     await Promise.all(instances.map((instance) => instance.exited));
@@ -170,5 +181,6 @@ it('two instances of the product on one database pay 100 approved withdrawals, e
   for (const withdrawal of await WithdrawalModel.find({ _id: { $in: ids } }).lean()) {
     expect(sent.filter((hash) => hash === withdrawal.payout?.bodyHash)).toHaveLength(1);
   }
-  for (const { player } of requests.slice(0, 10)) expect((await expectLedgerMatchesBalances(player._id)).get(coin.id)).toBe(toMicros('9.25'));
+  for (const { player } of requests.slice(0, 10))
+    expect((await expectLedgerMatchesBalances(player._id)).get(coin.id)).toBe(toMicros('9.25'));
 });

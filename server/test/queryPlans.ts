@@ -71,7 +71,8 @@ function fieldsOf(filter: Record<string, unknown>, shape: Shape) {
       if (operators.some((op) => op === '$regex')) {
         const regex = (condition as { $regex: unknown; $options?: string }).$regex;
         const source = regex instanceof RegExp ? regex.source : String(regex);
-        const insensitive = (regex instanceof RegExp && regex.flags.includes('i')) || (condition as { $options?: string }).$options?.includes('i');
+        const insensitive =
+          (regex instanceof RegExp && regex.flags.includes('i')) || (condition as { $options?: string }).$options?.includes('i');
         (source.startsWith('^') && !insensitive ? shape.other : shape.unservable).push(field);
       } else if (operators.length === 1 && (operators[0] === '$in' || operators[0] === '$eq')) shape.equal.push(field);
       else shape.other.push(field);
@@ -83,7 +84,12 @@ function emptyShape(collection: string, where: string): Shape {
   return { collection, equal: [], other: [], unservable: [], sort: [], branches: [], where };
 }
 
-function shapeOf(collection: string, filter: Record<string, unknown> | undefined, sort: Record<string, 1 | -1 | 'asc' | 'desc'> | undefined, where: string) {
+function shapeOf(
+  collection: string,
+  filter: Record<string, unknown> | undefined,
+  sort: Record<string, 1 | -1 | 'asc' | 'desc'> | undefined,
+  where: string,
+) {
   const shape = emptyShape(collection, where);
   fieldsOf(filter ?? {}, shape);
   shape.sort = Object.entries(sort ?? {}).map(([field, direction]) => [field, direction === -1 || direction === 'desc' ? -1 : 1]);
@@ -107,7 +113,11 @@ export function recordQueries() {
   mongoose.set('debug', (collection: string, method: string, ...args: unknown[]) => {
     const where = productCaller();
     if (!where) return;
-    const [first, second, third] = args as [Record<string, unknown> | undefined, Record<string, unknown> | undefined, Record<string, unknown> | undefined];
+    const [first, second, third] = args as [
+      Record<string, unknown> | undefined,
+      Record<string, unknown> | undefined,
+      Record<string, unknown> | undefined,
+    ];
     switch (method) {
       case 'find':
       case 'findOne':
@@ -122,7 +132,14 @@ export function recordQueries() {
       case 'findOneAndUpdate':
       case 'findOneAndDelete':
       case 'replaceOne':
-        recorded.push(shapeOf(collection, method === 'distinct' ? second : first, (method === 'findOneAndUpdate' ? third?.sort : undefined) as never, where));
+        recorded.push(
+          shapeOf(
+            collection,
+            method === 'distinct' ? second : first,
+            (method === 'findOneAndUpdate' ? third?.sort : undefined) as never,
+            where,
+          ),
+        );
         break;
       case 'aggregate': {
         const pipeline = (first as unknown as Array<Record<string, unknown>>) ?? [];
@@ -170,7 +187,8 @@ function unserved(shape: Shape): string | null {
     const failing = shape.branches.map((branch) => unserved({ ...branch, sort: [] })).filter(Boolean);
     return failing.length ? failing.join('; ') : null;
   }
-  if (shape.unservable.length) return `${shape.collection}: ${shape.unservable.join(', ')} is matched by a regex no index can use (${shape.where})`;
+  if (shape.unservable.length)
+    return `${shape.collection}: ${shape.unservable.join(', ')} is matched by a regex no index can use (${shape.where})`;
   if (shape.equal.includes('_id')) return null;
   // the _id index serves an order by id alone
   const target =

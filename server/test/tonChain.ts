@@ -78,7 +78,13 @@ export const jettonPayment = (jettonWallet: Address, to: string | Address, units
     to: jettonWallet,
     value: toNano('0.1'),
     bounce: true,
-    body: jettonTransferBody({ queryId: 7n, amount: units, destination: typeof to === 'string' ? Address.parse(to) : to, responseTo, text: 'Paid by hand' }),
+    body: jettonTransferBody({
+      queryId: 7n,
+      amount: units,
+      destination: typeof to === 'string' ? Address.parse(to) : to,
+      responseTo,
+      text: 'Paid by hand',
+    }),
   });
 
 /** A fresh basechain address nobody holds the keys of: a player's wallet that only ever receives. */

@@ -54,7 +54,15 @@ function walletSigningHash(address: Address, domain: string, timestamp: number, 
   domainLength.writeUInt32LE(Buffer.byteLength(domain));
   const ts = Buffer.alloc(8);
   ts.writeBigUInt64LE(BigInt(timestamp));
-  const message = Buffer.concat([Buffer.from('ton-proof-item-v2/'), wc, address.hash, domainLength, Buffer.from(domain), ts, Buffer.from(payload)]);
+  const message = Buffer.concat([
+    Buffer.from('ton-proof-item-v2/'),
+    wc,
+    address.hash,
+    domainLength,
+    Buffer.from(domain),
+    ts,
+    Buffer.from(payload),
+  ]);
   return sha256(Buffer.concat([Buffer.from('ffff', 'hex'), Buffer.from('ton-connect'), sha256(message)]));
 }
 
@@ -73,7 +81,10 @@ export function signTonProof(
     network?: TonProofInput['network'];
   },
 ): TonProofInput {
-  const signature = sign(walletSigningHash(wallet.address, options.domain, options.timestamp, options.payload), options.signingKey ?? wallet.keyPair.secretKey);
+  const signature = sign(
+    walletSigningHash(wallet.address, options.domain, options.timestamp, options.payload),
+    options.signingKey ?? wallet.keyPair.secretKey,
+  );
   return {
     address: options.address ?? wallet.address.toRawString(),
     network: options.network ?? '-239',

@@ -27,6 +27,7 @@ export function hasPermission(permissions: readonly string[], resource: string, 
   if (permissions.includes(`${resource}:read`)) return true;
   if (access === 'read') return false;
   return Object.entries(IMPLIED_READS).some(
-    ([holder, reads]) => reads.includes(resource as AdminResource) && (permissions.includes(`${holder}:read`) || permissions.includes(`${holder}:write`)),
+    ([holder, reads]) =>
+      reads.includes(resource as AdminResource) && (permissions.includes(`${holder}:read`) || permissions.includes(`${holder}:write`)),
   );
 }

@@ -81,7 +81,9 @@ export function Dashboard() {
         }
       : null,
     f?.newToday !== null ? { id: 'newToday', label: translate('dashboard.newToday'), value: f?.newToday ?? loading } : null,
-    f?.missionsDoneToday !== null ? { id: 'missionsDone', label: translate('dashboard.missionsDone'), value: f?.missionsDoneToday ?? loading } : null,
+    f?.missionsDoneToday !== null
+      ? { id: 'missionsDone', label: translate('dashboard.missionsDone'), value: f?.missionsDoneToday ?? loading }
+      : null,
     f?.reviewsWaiting !== null
       ? {
           id: 'pendingReviews',
@@ -102,7 +104,9 @@ export function Dashboard() {
     f?.coinsIssued !== null
       ? { id: 'coinsIssued', label: translate('dashboard.coinsIssued'), value: f?.coinsIssued ? coinLines(f.coinsIssued) : loading }
       : null,
-    f?.miningRunning !== null ? { id: 'miningRunning', label: translate('dashboard.miningRunning'), value: f?.miningRunning ?? loading } : null,
+    f?.miningRunning !== null
+      ? { id: 'miningRunning', label: translate('dashboard.miningRunning'), value: f?.miningRunning ?? loading }
+      : null,
     f?.stakedLocked !== null
       ? { id: 'stakedLocked', label: translate('dashboard.stakedLocked'), value: f?.stakedLocked ? coinLines(f.stakedLocked) : loading }
       : null,

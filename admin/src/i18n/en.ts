@@ -64,7 +64,14 @@ const domain = {
     unlocks: 'Unlocks %{date}',
     ends: 'Ends %{date}',
     moved: 'Moved',
-    records: { UserMission: 'Mission', Withdrawal: 'Withdrawal', Stake: 'Stake', MiningSession: 'Mining session', User: 'Friend', Account: 'Operator' },
+    records: {
+      UserMission: 'Mission',
+      Withdrawal: 'Withdrawal',
+      Stake: 'Stake',
+      MiningSession: 'Mining session',
+      User: 'Friend',
+      Account: 'Operator',
+    },
   },
   adjust: {
     title: 'Gift or correction',
@@ -341,7 +348,15 @@ const domain = {
     },
     'ledger-entries': {
       name: 'Ledger entry |||| Ledger',
-      fields: { createdAt: 'When', amount: 'Amount', coin: 'Coin', reason: 'Reason', note: 'Note', operator: 'Operator', idempotencyKey: 'Key' },
+      fields: {
+        createdAt: 'When',
+        amount: 'Amount',
+        coin: 'Coin',
+        reason: 'Reason',
+        note: 'Note',
+        operator: 'Operator',
+        idempotencyKey: 'Key',
+      },
     },
     stakes: {
       name: 'Stake |||| Stakes',

@@ -1,6 +1,13 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { ADMIN_RESOURCES, AUDIT_ACTIONS, STAKING_DURATION_KEYS, USER_MISSION_STATUSES, VERIFY_TYPES, WITHDRAWAL_STATUSES } from '@gift/shared/constants';
+import {
+  ADMIN_RESOURCES,
+  AUDIT_ACTIONS,
+  STAKING_DURATION_KEYS,
+  USER_MISSION_STATUSES,
+  VERIFY_TYPES,
+  WITHDRAWAL_STATUSES,
+} from '@gift/shared/constants';
 import { englishConsoleMessages } from './en';
 
 /** Every message as polyglot reads it: nested objects joined with dots. */

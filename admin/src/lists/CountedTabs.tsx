@@ -14,7 +14,11 @@ export interface CountedTab {
 
 function TabLabel({ resource, tab }: { resource: string; tab: CountedTab }) {
   const translate = useTranslate();
-  const { total } = useGetList(resource, { pagination: { page: 1, perPage: 1 }, sort: { field: 'createdAt', order: 'DESC' }, filter: tab.filter });
+  const { total } = useGetList(resource, {
+    pagination: { page: 1, perPage: 1 },
+    sort: { field: 'createdAt', order: 'DESC' },
+    filter: tab.filter,
+  });
   return (
     <span>
       {translate(tab.label)} ({total ?? '…'})
@@ -23,7 +27,17 @@ function TabLabel({ resource, tab }: { resource: string; tab: CountedTab }) {
 }
 
 /** Status tabs with their counts above a list; they scroll sideways on a phone rather than hide. */
-export function CountedTabs({ resource, tabs, value, onChange }: { resource: string; tabs: CountedTab[]; value: string; onChange?: (value: string) => void }) {
+export function CountedTabs({
+  resource,
+  tabs,
+  value,
+  onChange,
+}: {
+  resource: string;
+  tabs: CountedTab[];
+  value: string;
+  onChange?: (value: string) => void;
+}) {
   return (
     <Tabs
       value={value}

@@ -8,7 +8,8 @@ async function freshClient() {
   return { createTrpcClient, trpc };
 }
 
-const SIGNED_LAUNCH = 'query_id=AAE&user=%7B%22id%22%3A42%2C%22first_name%22%3A%22Sara%22%2C%22language_code%22%3A%22fa%22%7D&auth_date=1767225600&hash=abc123';
+const SIGNED_LAUNCH =
+  'query_id=AAE&user=%7B%22id%22%3A42%2C%22first_name%22%3A%22Sara%22%2C%22language_code%22%3A%22fa%22%7D&auth_date=1767225600&hash=abc123';
 
 async function credentialSent() {
   const server = fakeTrpcServer({ 'user.me': () => ({ ...DEMO_PLAYER, id: 'p1' }) });

@@ -21,7 +21,12 @@ export function BottomNav() {
   return (
     <nav className="bottom-nav" aria-label="Main">
       {TABS.map(({ to, label, icon: TabIcon, end }) => (
-        <NavLink key={to} to={to} end={end} className={({ isActive }) => (isActive || (to === '/' && isHomeChild(pathname)) ? 'tab tab-active' : 'tab')}>
+        <NavLink
+          key={to}
+          to={to}
+          end={end}
+          className={({ isActive }) => (isActive || (to === '/' && isHomeChild(pathname)) ? 'tab tab-active' : 'tab')}
+        >
           <TabIcon />
           <span>{t(label)}</span>
         </NavLink>

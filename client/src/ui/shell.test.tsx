@@ -79,7 +79,10 @@ describe('a fatal error', () => {
   });
 
   it('is logged and shows no error page to a crawler', () => {
-    Object.defineProperty(navigator, 'userAgent', { value: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)', configurable: true });
+    Object.defineProperty(navigator, 'userAgent', {
+      value: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+      configurable: true,
+    });
     const { container } = render(
       <ErrorBoundary>
         <Broken />
@@ -99,7 +102,9 @@ it('says the player is offline when a page cannot load without a connection', as
         throw new TypeError('Failed to fetch');
       },
     });
-    expect(await screen.findByRole('alert', {}, { timeout: 4000 })).toHaveTextContent('You are offline. Check your connection and try again.');
+    expect(await screen.findByRole('alert', {}, { timeout: 4000 })).toHaveTextContent(
+      'You are offline. Check your connection and try again.',
+    );
   } finally {
     Object.defineProperty(navigator, 'onLine', { value: true, configurable: true });
   }
@@ -115,7 +120,10 @@ it("offers 'Install the app' on the profile where the browser has an install pro
   act(
     () =>
       void window.dispatchEvent(
-        Object.assign(new Event('beforeinstallprompt', { cancelable: true }), { prompt, userChoice: Promise.resolve({ outcome: 'accepted' }) }),
+        Object.assign(new Event('beforeinstallprompt', { cancelable: true }), {
+          prompt,
+          userChoice: Promise.resolve({ outcome: 'accepted' }),
+        }),
       ),
   );
   await userEvent.click(await screen.findByRole('button', { name: 'Install the app' }));

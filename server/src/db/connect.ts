@@ -17,7 +17,12 @@ export function withDatabaseName(uri: string, name: string): string {
  * connection attempt to a hung database; the client retries on 503 instead. Any of these may be set in
  * MONGO_URL's query instead (`?socketTimeoutMS=30000`): the query wins.
  */
-const DATABASE_OPTIONS = { serverSelectionTimeoutMS: 5_000, connectTimeoutMS: 2_000, socketTimeoutMS: 5_000, maxAdaptiveRetries: 0 } as const;
+const DATABASE_OPTIONS = {
+  serverSelectionTimeoutMS: 5_000,
+  connectTimeoutMS: 2_000,
+  socketTimeoutMS: 5_000,
+  maxAdaptiveRetries: 0,
+} as const;
 
 /**
  * The product's connection options for `uri`: the options above, except those its query names, and no buffering
@@ -42,7 +47,9 @@ export async function checkDatabase(): Promise<{ up: true } | { up: false; reaso
     .command({ ping: 1 })
     .then(() => ({ up: true }) as const)
     .catch((error: unknown) => ({ up: false, reason: `ping failed: ${(error as Error).message}` }) as const);
-  const late = delay(PING_TIMEOUT_MS, { up: false, reason: `no answer to a ping within ${PING_TIMEOUT_MS} ms` } as const, { signal: timeout.signal });
+  const late = delay(PING_TIMEOUT_MS, { up: false, reason: `no answer to a ping within ${PING_TIMEOUT_MS} ms` } as const, {
+    signal: timeout.signal,
+  });
   try {
     return await Promise.race([ping, late]);
   } finally {

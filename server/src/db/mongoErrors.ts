@@ -16,7 +16,11 @@ const UNREACHABLE = new Set([
   'MongoWaitQueueTimeoutError',
   'MongoOperationTimeoutError',
 ]);
-/** Server answers of a database that is stopping, failing over or out of time: MaxTimeMSExpired, ExceededTimeLimit, ShutdownInProgress, PrimarySteppedDown, NotWritablePrimary, InterruptedAtShutdown, InterruptedDueToReplStateChange, NotPrimaryNoSecondaryOk, NotPrimaryOrSecondary. */
+/**
+ * Server answers of a database that is stopping, failing over or out of time: MaxTimeMSExpired, ExceededTimeLimit, ShutdownInProgress,
+ * PrimarySteppedDown, NotWritablePrimary, InterruptedAtShutdown, InterruptedDueToReplStateChange, NotPrimaryNoSecondaryOk,
+ * NotPrimaryOrSecondary.
+ */
 const UNAVAILABLE_CODES = new Set([50, 262, 91, 189, 10107, 11600, 11602, 13435, 13436]);
 
 /**

@@ -18,7 +18,10 @@ export function money<const O extends Omit<SchemaTypeOptions<number>, 'type'>>(o
 }
 
 function getPath(target: Record<string, unknown>, path: string[]): unknown {
-  return path.reduce<unknown>((node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), target);
+  return path.reduce<unknown>(
+    (node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined),
+    target,
+  );
 }
 function setPath(target: Record<string, unknown>, path: string[], value: unknown): void {
   const parent = getPath(target, path.slice(0, -1));

@@ -52,7 +52,8 @@ export function jsonBody(limit: string): RequestHandler[] {
     limit,
     inflate: false,
     verify: (_req, _res, buffer) => {
-      if (jsonNestsDeeperThan(buffer.toString('utf8'), MAX_JSON_DEPTH)) throw Object.assign(new Error('too deep'), { status: 400, type: TOO_DEEP });
+      if (jsonNestsDeeperThan(buffer.toString('utf8'), MAX_JSON_DEPTH))
+        throw Object.assign(new Error('too deep'), { status: 400, type: TOO_DEEP });
     },
   });
   return [requireJson, parse];

@@ -27,7 +27,11 @@ describe('request log', () => {
       .set('User-Agent', 'Mozilla/5.0 (a long browser name)');
     expect(lines).toHaveLength(1);
     const line = JSON.parse(lines[0]!);
-    expect(line).toMatchObject({ req: { method: 'GET', path: '/trpc/home.get' }, res: { status: response.status }, reqId: response.headers['x-request-id'] });
+    expect(line).toMatchObject({
+      req: { method: 'GET', path: '/trpc/home.get' },
+      res: { status: response.status },
+      reqId: response.headers['x-request-id'],
+    });
     expect(line.msg).toMatch(/^GET \/trpc\/home\.get \d{3} \d+ ms$/);
     expect(typeof line.ms).toBe('number');
     for (const leak of ['secret-looking-hash', 'session=abc', 'Mozilla', '123456', 'headers']) expect(lines[0]).not.toContain(leak);
@@ -40,7 +44,10 @@ describe('request log', () => {
       .post('/api/admin/login')
       .set('X-Request-Id', '0b9e3c1a-7f3a-4d2e-9c8b-5a6f7e8d9c0b')
       .send({ username: 'nobody', password: 'a-password-to-hide' });
-    const refused = await request(app).get('/api/admin/users').set('X-Request-Id', 'not a plain token').set('Authorization', 'Bearer eyJ.fake.token');
+    const refused = await request(app)
+      .get('/api/admin/users')
+      .set('X-Request-Id', 'not a plain token')
+      .set('Authorization', 'Bearer eyJ.fake.token');
     expect(lines.map((l) => JSON.parse(l).reqId)).toEqual(['0b9e3c1a-7f3a-4d2e-9c8b-5a6f7e8d9c0b', refused.headers['x-request-id']]);
     expect(refused.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(lines.map((l) => JSON.parse(l).msg)).toEqual([

@@ -29,7 +29,13 @@ function refusal(run: () => unknown): string | undefined {
 describe('Telegram launch check', () => {
   it('accepts the launch published in the documentation, for its bot', () => {
     const result = verifyInitData(PUBLISHED_INIT_DATA, PUBLISHED_TOKEN, new Date(1662771648_000 + 60_000));
-    expect(result.user).toMatchObject({ id: 279058397, first_name: 'Vladislav', last_name: 'Kibenko', username: 'vdkfrost', is_premium: true });
+    expect(result.user).toMatchObject({
+      id: 279058397,
+      first_name: 'Vladislav',
+      last_name: 'Kibenko',
+      username: 'vdkfrost',
+      is_premium: true,
+    });
     expect(result.query_id).toBe('AAHdF6IQAAAAAN0XohDhrOrc');
     expect(result.auth_date).toBe(1662771648);
   });

@@ -43,7 +43,12 @@ describe('ton_proof verification', () => {
 
   it('accepts a masterchain wallet and the address in its user-friendly form', () => {
     const wallet = testWallet('v4R2', -1);
-    const proof = signTonProof(wallet, { payload, domain: DOMAIN, timestamp: nowSeconds, address: wallet.address.toString({ bounceable: false }) });
+    const proof = signTonProof(wallet, {
+      payload,
+      domain: DOMAIN,
+      timestamp: nowSeconds,
+      address: wallet.address.toString({ bounceable: false }),
+    });
     expect(verifyTonProof(proof, check)).toMatchObject({ ok: true });
   });
 
@@ -70,7 +75,12 @@ describe('ton_proof verification', () => {
 
   it('refuses a signature made with another key', () => {
     const wallet = testWallet();
-    const proof = signTonProof(wallet, { payload, domain: DOMAIN, timestamp: nowSeconds, signingKey: keyPairFromSeed(randomBytes(32)).secretKey });
+    const proof = signTonProof(wallet, {
+      payload,
+      domain: DOMAIN,
+      timestamp: nowSeconds,
+      signingKey: keyPairFromSeed(randomBytes(32)).secretKey,
+    });
     expect(verifyTonProof(proof, check)).toEqual({ ok: false, reason: 'bad_signature' });
   });
 

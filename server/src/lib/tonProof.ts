@@ -20,7 +20,8 @@ type TonProofRefusal =
   | 'from_the_future'
   | 'bad_signature';
 
-export type TonProofVerdict = { ok: true; address: Address; publicKey: string; wallet: WalletVersion } | { ok: false; reason: TonProofRefusal };
+export type TonProofVerdict =
+  { ok: true; address: Address; publicKey: string; wallet: WalletVersion } | { ok: false; reason: TonProofRefusal };
 
 type WalletVersion = 'v3R1' | 'v3R2' | 'v4R1' | 'v4R2' | 'v5Beta' | 'v5R1';
 
@@ -137,7 +138,10 @@ function parseAddress(text: string): Address | null {
  * public key and hashes to the claimed address, the domain is ours, the proof is recent, and the
  * signature is that key's. Whether the payload was issued to this player is the caller's business.
  */
-export function verifyTonProof(input: TonProofInput, options: { allowedDomains: readonly string[]; now: Date; allowTestnet?: boolean }): TonProofVerdict {
+export function verifyTonProof(
+  input: TonProofInput,
+  options: { allowedDomains: readonly string[]; now: Date; allowTestnet?: boolean },
+): TonProofVerdict {
   const { proof } = input;
   const address = parseAddress(input.address);
   const stateInit = readStateInit(proof.stateInit);

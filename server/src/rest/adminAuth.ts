@@ -33,10 +33,16 @@ const TOKEN_TTL = '12h';
 
 /** A console token; `ver` is the account's token version, so raising it ends every token signed before. */
 export function signAdminToken(account: { id: string; username: string; tokenVersion?: number }, secret: string): string {
-  return signToken({ sub: account.id, username: account.username, ver: account.tokenVersion ?? 0 }, { secret, audience: 'admin', expiresIn: TOKEN_TTL });
+  return signToken(
+    { sub: account.id, username: account.username, ver: account.tokenVersion ?? 0 },
+    { secret, audience: 'admin', expiresIn: TOKEN_TTL },
+  );
 }
 
-/** 401 unless a valid token of an enabled account at its current token version; the account is re-read so revoked access takes effect at once. */
+/**
+ * 401 unless a valid token of an enabled account at its current token version; the account is re-read so revoked access takes effect at
+ * once.
+ */
 export function requireAccount(secret: string) {
   return async (req: Request, _res: Response, next: NextFunction) => {
     const header = req.get('authorization') ?? '';

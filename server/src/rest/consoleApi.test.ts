@@ -258,7 +258,11 @@ describe('create, show, update, delete, for every resource that has them', () =>
     {
       resource: 'accounts',
       model: AccountModel,
-      valid: () => ({ username: `support_${Math.random().toString(36).slice(2, 8)}`, password: 'long enough password', permissions: ['users:read'] }),
+      valid: () => ({
+        username: `support_${Math.random().toString(36).slice(2, 8)}`,
+        password: 'long enough password',
+        permissions: ['users:read'],
+      }),
       shows: { permissions: ['users:read'], enabled: true, lastLoginAt: null },
       change: () => ({ username: 'support_renamed', permissions: ['users:write'], enabled: false }),
       invalid: () => ({ username: 'a!', password: 'short', permissions: ['users:admin'] }),

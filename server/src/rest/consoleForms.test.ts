@@ -41,7 +41,9 @@ describe('what a console form sends, as operators found it', () => {
   it('names the nested staking profit that is wrong', async () => {
     const coin = await createCoin();
     for (const week of ['abc', '-5']) {
-      const res = await api.post('/staking-coins', { coin: String(coin._id), minAmount: '1', maxAmount: '10', profits: { week, month: '3' } }).expect(400);
+      const res = await api
+        .post('/staking-coins', { coin: String(coin._id), minAmount: '1', maxAmount: '10', profits: { week, month: '3' } })
+        .expect(400);
       expect(res.body.errors).toEqual({ 'profits.week': 'Enter a percent like 5 or 12.5' });
     }
   });
@@ -58,7 +60,13 @@ describe('what a console form sends, as operators found it', () => {
   it('finds withdrawals by the player', async () => {
     const coin = await createCoin();
     const player = await createPlayer({ name: 'Zahra Karimi', username: 'zahra_k' });
-    const withdrawal = await WithdrawalModel.create({ user: player._id, coin: coin._id, amount: 1_000_000, address: 'UQz', idempotencyKey: 'find-me' });
+    const withdrawal = await WithdrawalModel.create({
+      user: player._id,
+      coin: coin._id,
+      amount: 1_000_000,
+      address: 'UQz',
+      idempotencyKey: 'find-me',
+    });
     for (const q of ['zahra', 'Karimi', 'ZAHRA_K']) {
       const res = await api.get('/withdraws', { filter: { q } }).expect(200);
       expect(res.body.map((w: { id: string }) => w.id)).toEqual([String(withdrawal._id)]);

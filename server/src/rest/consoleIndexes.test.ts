@@ -13,7 +13,10 @@ import { adminResources } from './registry';
 const app = createApp({ env: testEnv(), logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
 let api: ReturnType<typeof consoleApi>;
 
-const sampleValue = { objectId: () => String(new Types.ObjectId()), boolean: () => true, equals: () => 'x', number: () => 1 } as Record<string, () => unknown>;
+const sampleValue = { objectId: () => String(new Types.ObjectId()), boolean: () => true, equals: () => 'x', number: () => 1 } as Record<
+  string,
+  () => unknown
+>;
 
 beforeAll(async () => {
   api = consoleApi(app, (await createOperator(['*'])).token);

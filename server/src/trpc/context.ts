@@ -21,7 +21,8 @@ export interface ContextInner {
 
 /** Transport-free context: tests build it directly and call createCaller. */
 export function createContextInner(options: Partial<ContextInner> & Pick<ContextInner, 'env'>): ContextInner {
-  const runNow = (task: () => Promise<unknown>) => void task().catch((err: unknown) => options.logger?.error({ err }, 'after-response task failed'));
+  const runNow = (task: () => Promise<unknown>) =>
+    void task().catch((err: unknown) => options.logger?.error({ err }, 'after-response task failed'));
   return { user: null, now: () => new Date(), afterResponse: runNow, ...options };
 }
 
@@ -42,7 +43,15 @@ export async function createContext(
   res.once('close', () => {
     for (const task of tasks) void task().catch((err: unknown) => logger?.error({ err }, 'after-response task failed'));
   });
-  return createContextInner({ env, logger, now, ip: req.ip, user: auth.user, authError: auth.error, afterResponse: (task) => void tasks.push(task) });
+  return createContextInner({
+    env,
+    logger,
+    now,
+    ip: req.ip,
+    user: auth.user,
+    authError: auth.error,
+    afterResponse: (task) => void tasks.push(task),
+  });
 }
 
 export type Context = ContextInner;

@@ -54,7 +54,10 @@ const t = initTRPC.context<Context>().create({
   },
 });
 
-/** Turns the domain's AppError (and a database that could not answer: 503) into a TRPCError with the matching status, keeping it as the cause. */
+/**
+ * Turns the domain's AppError (and a database that could not answer: 503) into a TRPCError with the matching status, keeping it as the
+ * cause.
+ */
 const domainErrors = t.middleware(async ({ next }) => {
   const result = await next();
   if (!result.ok) {

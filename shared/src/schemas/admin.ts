@@ -95,7 +95,10 @@ export const userMissionReviewInput = z.discriminatedUnion('status', [
   z.object({ status: z.literal('rejected'), rejectReason: nonEmpty(300) }),
 ]);
 /** The same decision on several pending Manual missions at once. */
-export const userMissionBulkReviewInput = z.intersection(z.object({ ids: z.array(objectId).min(1, 'Choose at least one').max(100) }), userMissionReviewInput);
+export const userMissionBulkReviewInput = z.intersection(
+  z.object({ ids: z.array(objectId).min(1, 'Choose at least one').max(100) }),
+  userMissionReviewInput,
+);
 export const userMissionStatus = z.enum(USER_MISSION_STATUSES);
 
 export const withdrawalReviewInput = z.discriminatedUnion('status', [

@@ -1,7 +1,19 @@
 import { z } from 'zod';
 import { STAKING_DURATION_KEYS, VERIFY_TYPES } from '../constants';
 import { toMicros } from '../money';
-import { amount, blankable, imageUrl, nonEmpty, nullAsAbsent, objectId, optionalImage, optionalUrl, order, percent, positiveAmount } from './common';
+import {
+  amount,
+  blankable,
+  imageUrl,
+  nonEmpty,
+  nullAsAbsent,
+  objectId,
+  optionalImage,
+  optionalUrl,
+  order,
+  percent,
+  positiveAmount,
+} from './common';
 
 export const tonAddress = z
   .string()

@@ -40,7 +40,9 @@ export const httpUrl = z
  * none, stored as ''; anything else must pass the field's own schema, whose message names the problem.
  */
 export const blankable = <T extends z.ZodType<string, string>>(schema: T) =>
-  z.preprocess((v) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v), schema.optional()).transform((v) => v ?? '');
+  z
+    .preprocess((v) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v), schema.optional())
+    .transform((v) => v ?? '');
 export const optionalUrl = blankable(httpUrl);
 /** A field with a default: a cleared console input (null) takes the default, like an absent one. */
 export const nullAsAbsent = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === null ? undefined : v), schema);

@@ -12,7 +12,12 @@ export function AccountForm({ editing = false }: { editing?: boolean }) {
   return (
     <SimpleForm resolver={schemaResolver(editing ? accountUpdateInput : accountCreateInput)}>
       <TextInput source="username" autoComplete="off" />
-      <PasswordInput source="password" parse={keepEmpty} helperText={editing ? 'accounts.passwordKeep' : 'accounts.passwordNew'} autoComplete="new-password" />
+      <PasswordInput
+        source="password"
+        parse={keepEmpty}
+        helperText={editing ? 'accounts.passwordKeep' : 'accounts.passwordNew'}
+        autoComplete="new-password"
+      />
       <AutocompleteArrayInput source="permissions" choices={choices} translateChoice={false} defaultValue={[]} fullWidth />
       <BooleanInput source="enabled" defaultValue />
     </SimpleForm>

@@ -1,4 +1,14 @@
-import { BooleanInput, Edit, PasswordInput, ReferenceInput, SelectInput, SimpleForm, TextArrayInput, TextInput, TopToolbar } from 'react-admin';
+import {
+  BooleanInput,
+  Edit,
+  PasswordInput,
+  ReferenceInput,
+  SelectInput,
+  SimpleForm,
+  TextArrayInput,
+  TextInput,
+  TopToolbar,
+} from 'react-admin';
 import { appConfigInput } from '@gift/shared';
 import { schemaResolver } from '../../forms/schemaResolver';
 import { HistoryButton, SaveOnlyToolbar } from '../sharedInputs';

@@ -30,7 +30,8 @@ interface AuditRow {
 
 const ACTIONS = AUDIT_ACTIONS.map((id) => ({ id, name: `audit.actions.${id}` }));
 
-const show = (value: unknown) => (value === null || value === undefined || value === '' ? '—' : typeof value === 'string' ? value : JSON.stringify(value));
+const show = (value: unknown) =>
+  value === null || value === undefined || value === '' ? '—' : typeof value === 'string' ? value : JSON.stringify(value);
 
 /** The fields a write changed: before → after, one line each. */
 function Changes(_props: { label?: string }) {

@@ -14,7 +14,11 @@ export function CategoryList() {
   return (
     <List sort={{ field: 'order', order: 'ASC' }} filters={[<SearchInput key="q" source="q" alwaysOn />]}>
       {isSmall ? (
-        <SimpleList<CategoryRow> primaryText={(r) => r.title} secondaryText={(r) => `Order ${r.order}${r.enabled ? '' : ' · disabled'}`} linkType="edit" />
+        <SimpleList<CategoryRow>
+          primaryText={(r) => r.title}
+          secondaryText={(r) => `Order ${r.order}${r.enabled ? '' : ' · disabled'}`}
+          linkType="edit"
+        />
       ) : (
         <Datagrid rowClick="edit" bulkActionButtons={false}>
           <ImageField source="image" sx={{ '& img': { maxWidth: 40, maxHeight: 40, objectFit: 'cover' } }} sortable={false} />

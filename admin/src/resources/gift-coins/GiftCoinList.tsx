@@ -1,4 +1,16 @@
-import { BooleanField, Datagrid, DateField, ImageField, List, NumberField, SearchInput, SelectField, SimpleList, TextField, useTranslate } from 'react-admin';
+import {
+  BooleanField,
+  Datagrid,
+  DateField,
+  ImageField,
+  List,
+  NumberField,
+  SearchInput,
+  SelectField,
+  SimpleList,
+  TextField,
+  useTranslate,
+} from 'react-admin';
 import { useIsSmall } from '../../layout/useIsSmall';
 import { NETWORK_CHOICES } from './networks';
 
@@ -20,10 +32,14 @@ export function GiftCoinList() {
     <List sort={{ field: 'order', order: 'ASC' }} filters={[<SearchInput key="q" source="q" alwaysOn />]}>
       {isSmall ? (
         <SimpleList<CoinRow>
-          leftAvatar={(r) => (r.icon ? <img src={r.icon} alt="" style={{ width: 40, height: 40, borderRadius: '50%' }} /> : r.symbol.slice(0, 2))}
+          leftAvatar={(r) =>
+            r.icon ? <img src={r.icon} alt="" style={{ width: 40, height: 40, borderRadius: '50%' }} /> : r.symbol.slice(0, 2)
+          }
           primaryText={(r) => `${r.name} (${r.symbol})`}
           secondaryText={(r) => (r.usdPrice ? `$${r.usdPrice}` : translate('coins.noUsdPrice'))}
-          tertiaryText={(r) => (r.withdrawEnabled ? translate('coins.minWithdraw', { amount: r.minWithdraw }) : translate('coins.noWithdrawals'))}
+          tertiaryText={(r) =>
+            r.withdrawEnabled ? translate('coins.minWithdraw', { amount: r.minWithdraw }) : translate('coins.noWithdrawals')
+          }
           linkType="edit"
         />
       ) : (

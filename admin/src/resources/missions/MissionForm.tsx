@@ -22,8 +22,12 @@ export function MissionForm({ editing = false }: { editing?: boolean }) {
       <FormDataConsumer<{ verifyType?: string }>>
         {({ formData }) => (
           <>
-            {(formData.verifyType === 'time' || formData.verifyType === 'instagram') && <TextInput source="verifyDuration" inputMode="numeric" />}
-            {formData.verifyType === 'youtube' && <TextInput source="secretCode" helperText={editing ? 'common.secretKept' : 'content.secretCodeHelp'} />}
+            {(formData.verifyType === 'time' || formData.verifyType === 'instagram') && (
+              <TextInput source="verifyDuration" inputMode="numeric" />
+            )}
+            {formData.verifyType === 'youtube' && (
+              <TextInput source="secretCode" helperText={editing ? 'common.secretKept' : 'content.secretCodeHelp'} />
+            )}
           </>
         )}
       </FormDataConsumer>

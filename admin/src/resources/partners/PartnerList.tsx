@@ -1,4 +1,15 @@
-import { BooleanField, Datagrid, DateField, ImageField, List, NumberField, SearchInput, SimpleList, TextField, UrlField } from 'react-admin';
+import {
+  BooleanField,
+  Datagrid,
+  DateField,
+  ImageField,
+  List,
+  NumberField,
+  SearchInput,
+  SimpleList,
+  TextField,
+  UrlField,
+} from 'react-admin';
 import { useIsSmall } from '../../layout/useIsSmall';
 
 interface PartnerRow {

@@ -55,7 +55,11 @@ it('marks the nested profit field with the shared schema, before anything is sen
 
 it("puts the server's flat 'profits.week' error on its nested field", async () => {
   const update = jest.fn(async () => {
-    throw new HttpError('Invalid input', 400, { message: 'Invalid input', code: 'BAD_INPUT', errors: { 'profits.week': 'Refused by the server' } });
+    throw new HttpError('Invalid input', 400, {
+      message: 'Invalid input',
+      code: 'BAD_INPUT',
+      errors: { 'profits.week': 'Refused by the server' },
+    });
   });
   render(<App dataProvider={api(update as never)} authProvider={operator} />);
   const week = await screen.findByLabelText('Profit % — 1 week', undefined, { timeout: 8000 });

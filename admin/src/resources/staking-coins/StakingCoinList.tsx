@@ -1,4 +1,15 @@
-import { BooleanField, Datagrid, DateField, List, NumberField, ReferenceField, SimpleList, TextField, useTranslate, type TranslateFunction } from 'react-admin';
+import {
+  BooleanField,
+  Datagrid,
+  DateField,
+  List,
+  NumberField,
+  ReferenceField,
+  SimpleList,
+  TextField,
+  useTranslate,
+  type TranslateFunction,
+} from 'react-admin';
 import { STAKING_DURATION_KEYS } from '@gift/shared';
 import { useIsSmall } from '../../layout/useIsSmall';
 

@@ -71,7 +71,9 @@ function ReviewOrRecord() {
       <ProgressFacts />
       <SelectInput source="status" label="reviews.decision" choices={REVIEW_CHOICES} />
       <FormDataConsumer<{ status?: string }>>
-        {({ formData }) => formData.status === 'rejected' && <TextInput source="rejectReason" multiline fullWidth helperText="reviews.rejectHelp" />}
+        {({ formData }) =>
+          formData.status === 'rejected' && <TextInput source="rejectReason" multiline fullWidth helperText="reviews.rejectHelp" />
+        }
       </FormDataConsumer>
     </SimpleForm>
   );

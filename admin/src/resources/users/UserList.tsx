@@ -1,4 +1,15 @@
-import { BooleanField, BooleanInput, Datagrid, DateField, List, NumberField, SearchInput, SimpleList, TextField, useTranslate } from 'react-admin';
+import {
+  BooleanField,
+  BooleanInput,
+  Datagrid,
+  DateField,
+  List,
+  NumberField,
+  SearchInput,
+  SimpleList,
+  TextField,
+  useTranslate,
+} from 'react-admin';
 import { useIsSmall } from '../../layout/useIsSmall';
 
 interface UserRow {
@@ -14,7 +25,10 @@ interface UserRow {
 export function UserList() {
   const isSmall = useIsSmall();
   const translate = useTranslate();
-  const filters = [<SearchInput key="q" source="q" alwaysOn placeholder={translate('players.search')} />, <BooleanInput key="blocked" source="blocked" />];
+  const filters = [
+    <SearchInput key="q" source="q" alwaysOn placeholder={translate('players.search')} />,
+    <BooleanInput key="blocked" source="blocked" />,
+  ];
   return (
     <List filters={filters}>
       {isSmall ? (

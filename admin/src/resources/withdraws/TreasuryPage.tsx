@@ -1,4 +1,17 @@
-import { Alert, Box, Card, CardContent, FormControlLabel, Switch, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Card,
+  CardContent,
+  FormControlLabel,
+  Switch,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
 import { Loading, Title, useGetOne, useNotify, useTranslate, useUpdate } from 'react-admin';
 import type { Treasury } from '@gift/server';
 
@@ -79,7 +92,11 @@ function Batches({ treasury }: { treasury: Treasury }) {
 export function TreasuryPage() {
   const notify = useNotify();
   const translate = useTranslate();
-  const { data, isPending, error, refetch } = useGetOne<Treasury & { id: string }>('treasury', { id: 'treasury' }, { refetchInterval: 5_000 });
+  const { data, isPending, error, refetch } = useGetOne<Treasury & { id: string }>(
+    'treasury',
+    { id: 'treasury' },
+    { refetchInterval: 5_000 },
+  );
   const [update, { isPending: saving }] = useUpdate<Treasury & { id: string }>();
   if (isPending) return <Loading />;
   if (error || !data) return <Alert severity="error">{translate('treasury.loadFailed')}</Alert>;
@@ -119,7 +136,9 @@ export function TreasuryPage() {
           )}
           <FormControlLabel
             sx={{ mt: 1 }}
-            control={<Switch checked={data.paused} disabled={saving || !data.hotWallet} onChange={(event) => togglePause(event.target.checked)} />}
+            control={
+              <Switch checked={data.paused} disabled={saving || !data.hotWallet} onChange={(event) => togglePause(event.target.checked)} />
+            }
             label={translate(data.paused ? 'treasury.paused' : 'treasury.running')}
           />
         </CardContent>

@@ -17,10 +17,18 @@ const SUMMARY = {
   reward: { amount: '50', symbol: 'GIFT' },
 };
 const friends = (page: number) => {
-  const all = Array.from({ length: 25 }, (_, i) => ({ name: `Friend ${i + 1}`, username: `friend_${i + 1}`, joinedAt: new Date('2026-11-01') }));
+  const all = Array.from({ length: 25 }, (_, i) => ({
+    name: `Friend ${i + 1}`,
+    username: `friend_${i + 1}`,
+    joinedAt: new Date('2026-11-01'),
+  }));
   return { items: all.slice((page - 1) * 20, page * 20), total: all.length, page, pageSize: 20 };
 };
-const invite: Handlers = { ...signedInPlayer, 'referrals.summary': () => SUMMARY, 'referrals.friends': (input) => friends(input?.page ?? 1) };
+const invite: Handlers = {
+  ...signedInPlayer,
+  'referrals.summary': () => SUMMARY,
+  'referrals.friends': (input) => friends(input?.page ?? 1),
+};
 
 beforeAll(() => initI18n());
 afterEach(() => {

@@ -91,7 +91,11 @@ export function InvitePage() {
               <button type="button" className="button" onClick={() => openLink(data.shareUrl)}>
                 {t('invite.share')}
               </button>
-              <button type="button" className="button button-ghost" onClick={() => void copyText(data.inviteLink).then((ok) => setCopied(ok))}>
+              <button
+                type="button"
+                className="button button-ghost"
+                onClick={() => void copyText(data.inviteLink).then((ok) => setCopied(ok))}
+              >
                 {copied ? t('invite.copied') : t('invite.copy')}
               </button>
             </div>

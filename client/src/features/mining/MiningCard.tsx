@@ -108,7 +108,9 @@ export function MiningCard() {
       {data && !data.configured && <p className="muted">{t('mining.notConfigured')}</p>}
       {data?.configured && (
         <>
-          <p className="muted">{t('mining.session', { amount: data.earnAmount, symbol, duration: sessionLength(t, data.earnDurationHours) })}</p>
+          <p className="muted">
+            {t('mining.session', { amount: data.earnAmount, symbol, duration: sessionLength(t, data.earnDurationHours) })}
+          </p>
           {data.active ? (
             <RunningSession
               key={data.active.id}
@@ -150,7 +152,12 @@ export function MiningCard() {
         </div>
       )}
       {data && (
-        <button type="button" className={data.readyToMove > 0 ? 'button' : 'button button-ghost'} disabled={move.isPending} onClick={() => move.mutate()}>
+        <button
+          type="button"
+          className={data.readyToMove > 0 ? 'button' : 'button button-ghost'}
+          disabled={move.isPending}
+          onClick={() => move.mutate()}
+        >
           {t('mining.move')}
         </button>
       )}

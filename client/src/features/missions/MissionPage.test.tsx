@@ -99,10 +99,13 @@ it("asks for the YouTube code after Go and answers a wrong one with 'Incorrect c
     opened.push(url);
     return null;
   }) as typeof window.open;
-  missionServer(mission({ verifyType: 'youtube', link: 'https://www.youtube.com/watch?v=abc', goButton: 'Watch', mustDone: false }), (input) => {
-    if (input.code !== 'OPEN') throw new Refusal('INCORRECT_CODE', 400, 'Incorrect code');
-    return { status: 'done', reward: '100' };
-  });
+  missionServer(
+    mission({ verifyType: 'youtube', link: 'https://www.youtube.com/watch?v=abc', goButton: 'Watch', mustDone: false }),
+    (input) => {
+      if (input.code !== 'OPEN') throw new Refusal('INCORRECT_CODE', 400, 'Incorrect code');
+      return { status: 'done', reward: '100' };
+    },
+  );
   expect(await screen.findByText('Watch the video with Go and type the secret code said in it.')).toBeInTheDocument();
   await userEvent.click(screen.getByRole('button', { name: 'Watch' }));
   expect(opened).toEqual(['https://www.youtube.com/watch?v=abc']);
@@ -124,10 +127,13 @@ it("puts the Telegram join check's refusal in words", async () => {
 });
 
 it('counts down a Time mission until Claim works', async () => {
-  missionServer(mission({ verifyType: 'time', verifyDuration: 1, status: 'started', claimableAt: new Date(Date.now() + 45_000), mustDone: false }), () => ({
-    status: 'done',
-    reward: '100',
-  }));
+  missionServer(
+    mission({ verifyType: 'time', verifyDuration: 1, status: 'started', claimableAt: new Date(Date.now() + 45_000), mustDone: false }),
+    () => ({
+      status: 'done',
+      reward: '100',
+    }),
+  );
   const timer = await screen.findByRole('timer');
   expect(timer.textContent).toMatch(/^Claim in 00:4[4-5]$/);
   expect(screen.getByRole('button', { name: 'Claim' })).toBeDisabled();
@@ -135,7 +141,13 @@ it('counts down a Time mission until Claim works', async () => {
 
 it('sends a Manual mission to review, and shows a rejection with its reason and Go again', async () => {
   missionServer(
-    mission({ verifyType: 'manual', status: 'rejected', rejectReason: 'The story was not public', mustDone: false, link: 'https://example.com/story' }),
+    mission({
+      verifyType: 'manual',
+      status: 'rejected',
+      rejectReason: 'The story was not public',
+      mustDone: false,
+      link: 'https://example.com/story',
+    }),
     () => ({ status: 'pending', reward: '100' }),
   );
   window.open = () => null;

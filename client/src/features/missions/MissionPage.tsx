@@ -27,7 +27,9 @@ function MissionActions({ mission }: { mission: Mission }) {
   const claim = trpc.missions.claim.useMutation({
     onSuccess: async (result) => {
       toast(
-        result.status === 'pending' ? t('mission.sentForReview') : t('mission.credited', { reward: result.reward, symbol: mission.coin.symbol }),
+        result.status === 'pending'
+          ? t('mission.sentForReview')
+          : t('mission.credited', { reward: result.reward, symbol: mission.coin.symbol }),
         'success',
       );
       await balancesChanged();
@@ -93,7 +95,12 @@ function MissionActions({ mission }: { mission: Mission }) {
       )}
       <div className="actions">
         {canGo && (
-          <button type="button" className={mission.status === 'started' ? 'button button-ghost' : 'button'} onClick={onGo} disabled={go.isPending}>
+          <button
+            type="button"
+            className={mission.status === 'started' ? 'button button-ghost' : 'button'}
+            onClick={onGo}
+            disabled={go.isPending}
+          >
             {mission.goButton}
           </button>
         )}
@@ -177,7 +184,9 @@ export function HomeTaskPage() {
   const [categoryId, setCategoryId] = useState<string | null>(null);
   const starCategory = home.data?.starMissions.find((m) => m.id === taskId)?.categoryId;
   const searchCategories = !!home.data && !starCategory && !categoryId && isObjectId(taskId);
-  const lists = trpc.useQueries((q) => (searchCategories ? home.data.categories.map((c) => q.missions.byCategory({ categoryId: c.id })) : []));
+  const lists = trpc.useQueries((q) =>
+    searchCategories ? home.data.categories.map((c) => q.missions.byCategory({ categoryId: c.id })) : [],
+  );
   const listedCategory = lists.find((list) => list.data?.missions.some((m) => m.id === taskId))?.data?.category.id;
   const found = starCategory ?? listedCategory;
   if (found && found !== categoryId) setCategoryId(found);

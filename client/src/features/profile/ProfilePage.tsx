@@ -105,7 +105,12 @@ export function ProfilePage() {
           </button>
         )}
         {credential !== 'demo' && (
-          <button type="button" className="button button-ghost" disabled={signOutEverywhere.isPending} onClick={() => signOutEverywhere.mutate()}>
+          <button
+            type="button"
+            className="button button-ghost"
+            disabled={signOutEverywhere.isPending}
+            onClick={() => signOutEverywhere.mutate()}
+          >
             {t('profile.signOutEverywhere')}
           </button>
         )}

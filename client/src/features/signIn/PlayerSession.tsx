@@ -38,7 +38,8 @@ export function PlayerSession({ children }: { children: ReactNode }) {
   // a player's saved choices follow them to a new device, unless this device already chose
   useEffect(() => {
     if (!player) return;
-    if (!hasLocalChoice(LOCALE_STORAGE_KEY) && isLanguage(player.language) && player.language !== currentLanguage()) void setLanguage(player.language);
+    if (!hasLocalChoice(LOCALE_STORAGE_KEY) && isLanguage(player.language) && player.language !== currentLanguage())
+      void setLanguage(player.language);
     if (!hasLocalChoice(THEME_STORAGE_KEY) && isThemeChoice(player.theme)) setChoice(player.theme);
   }, [player, setChoice]);
 

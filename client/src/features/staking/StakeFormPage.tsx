@@ -35,7 +35,10 @@ function StakeForm({ offer }: { offer: Offer }) {
   // React's isPending lags a render behind a double tap: this lock does not
   const inFlight = useRef(false);
   const quotedAmount = useDebounced(amount.trim(), 300);
-  const quote = trpc.staking.quote.useQuery({ stakingCoinId: offer.id, amount: quotedAmount, duration }, { enabled: isAmount(quotedAmount), retry: false });
+  const quote = trpc.staking.quote.useQuery(
+    { stakingCoinId: offer.id, amount: quotedAmount, duration },
+    { enabled: isAmount(quotedAmount), retry: false },
+  );
   const stake = trpc.staking.stake.useMutation({
     onSuccess: async (position) => {
       toast(t('staking.staked', { amount: position.amount, symbol: position.coin.symbol }), 'success');
@@ -68,14 +71,22 @@ function StakeForm({ offer }: { offer: Offer }) {
         <label className="field">
           <span>{t('staking.amount')}</span>
           <div className="input-with-button">
-            <input inputMode="decimal" dir="ltr" value={amount} onChange={(event) => setAmount(event.target.value)} placeholder="0" autoComplete="off" />
+            <input
+              inputMode="decimal"
+              dir="ltr"
+              value={amount}
+              onChange={(event) => setAmount(event.target.value)}
+              placeholder="0"
+              autoComplete="off"
+            />
             <button type="button" className="button button-ghost button-small" onClick={() => setAmount(offer.balance)}>
               {t('staking.max')}
             </button>
           </div>
         </label>
         <p className="muted">
-          {t('staking.balance', { amount: offer.balance, symbol })} · {t('staking.bounds', { min: offer.minAmount, max: offer.maxAmount, symbol })}
+          {t('staking.balance', { amount: offer.balance, symbol })} ·{' '}
+          {t('staking.bounds', { min: offer.minAmount, max: offer.maxAmount, symbol })}
         </p>
         <div className="field">
           <span id="duration-label">{t('staking.duration')}</span>
@@ -116,7 +127,8 @@ function StakeForm({ offer }: { offer: Offer }) {
       </form>
       {stake.data && (
         <div className="notice" role="status" data-testid="new-stake">
-          {t('staking.staked', { amount: stake.data.amount, symbol: stake.data.coin.symbol })} · {t(`staking.durations.${stake.data.duration}`)}
+          {t('staking.staked', { amount: stake.data.amount, symbol: stake.data.coin.symbol })} ·{' '}
+          {t(`staking.durations.${stake.data.duration}`)}
           {' · '}
           <Link to="/staking">{t('staking.positions')}</Link>
         </div>

@@ -113,7 +113,12 @@ it("shows the server's exact profit and payout before confirming, and stakes onc
   expect(await screen.findByText('Staked 1250.5 GIFT', { selector: '.toast' })).toBeInTheDocument();
   const stakeCalls = server.calls.filter((call) => call.path === 'staking.stake');
   expect(stakeCalls).toHaveLength(1);
-  expect(stakeCalls[0]!.input).toMatchObject({ stakingCoinId: OFFER_ID, amount: '1250.5', duration: 'month', idempotencyKey: expect.any(String) });
+  expect(stakeCalls[0]!.input).toMatchObject({
+    stakingCoinId: OFFER_ID,
+    amount: '1250.5',
+    duration: 'month',
+    idempotencyKey: expect.any(String),
+  });
   const shown = await screen.findByTestId('stake-position');
   expect(shown).toHaveTextContent(/Unlocks in (30d 00:00:00|29d 23:59:5\d)/);
 });

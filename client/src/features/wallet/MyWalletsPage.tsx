@@ -98,7 +98,12 @@ function MyWallets() {
       {wallets.data && wallets.data.length > 0 && (
         <ul className="list">
           {wallets.data.map((wallet) => (
-            <WalletRow key={wallet.rawAddress} wallet={wallet} unlinking={unlink.isPending} onUnlink={() => unlink.mutate({ address: wallet.rawAddress })} />
+            <WalletRow
+              key={wallet.rawAddress}
+              wallet={wallet}
+              unlinking={unlink.isPending}
+              onUnlink={() => unlink.mutate({ address: wallet.rawAddress })}
+            />
           ))}
         </ul>
       )}

@@ -19,13 +19,26 @@ function useMinimumMessage() {
   return (coin: WithdrawableCoin) => formatMessage(t('errors.WITHDRAW_MINIMUM'), { amount: coin.minimum, symbol: coin.symbol });
 }
 
-function CoinChoice({ coins, chosen, onChoose }: { coins: WithdrawableCoin[]; chosen: WithdrawableCoin | undefined; onChoose: (coinId: string) => void }) {
+function CoinChoice({
+  coins,
+  chosen,
+  onChoose,
+}: {
+  coins: WithdrawableCoin[];
+  chosen: WithdrawableCoin | undefined;
+  onChoose: (coinId: string) => void;
+}) {
   const { t } = useTranslation();
   return (
     <ul className="list" aria-label={t('withdraw.coin')}>
       {coins.map((coin) => (
         <li key={coin.coinId}>
-          <button type="button" className="list-row coin-choice" aria-pressed={coin.coinId === chosen?.coinId} onClick={() => onChoose(coin.coinId)}>
+          <button
+            type="button"
+            className="list-row coin-choice"
+            aria-pressed={coin.coinId === chosen?.coinId}
+            onClick={() => onChoose(coin.coinId)}
+          >
             {coin.icon ? (
               <img src={coin.icon} alt="" />
             ) : (
@@ -56,7 +69,15 @@ function CoinChoice({ coins, chosen, onChoose }: { coins: WithdrawableCoin[]; ch
 
 type Requested = RouterOutputs['withdrawals']['request'];
 
-function WithdrawForm({ coin, address, onRequested }: { coin: WithdrawableCoin; address: string; onRequested: (withdrawal: Requested | null) => void }) {
+function WithdrawForm({
+  coin,
+  address,
+  onRequested,
+}: {
+  coin: WithdrawableCoin;
+  address: string;
+  onRequested: (withdrawal: Requested | null) => void;
+}) {
   const { t } = useTranslation();
   const minimumMessage = useMinimumMessage();
   const utils = trpc.useUtils();

@@ -52,8 +52,21 @@ const PLAYER: OutputOf<'user.me'> = {
   createdAt: new Date('2026-01-01T00:00:00Z'),
   coins: [],
 };
-const linked = (address: string, rawAddress: string) => ({ address, rawAddress, network: '-239', linkedAt: new Date('2026-11-01T10:00:00Z') });
-const GIFT = { coinId: '65f0000000000000000000a1', symbol: 'GIFT', name: 'Gift Coin', icon: '', balance: '1250.123456', minimum: '100', decimals: 2 };
+const linked = (address: string, rawAddress: string) => ({
+  address,
+  rawAddress,
+  network: '-239',
+  linkedAt: new Date('2026-11-01T10:00:00Z'),
+});
+const GIFT = {
+  coinId: '65f0000000000000000000a1',
+  symbol: 'GIFT',
+  name: 'Gift Coin',
+  icon: '',
+  balance: '1250.123456',
+  minimum: '100',
+  decimals: 2,
+};
 const TON = { coinId: '65f0000000000000000000a2', symbol: 'TON', name: 'Toncoin', icon: '', balance: '0.5', minimum: '1', decimals: 6 };
 const EMPTY_HISTORY: OutputOf<'withdrawals.history'> = { items: [], total: 0, page: 1, pageSize: 20 };
 
@@ -75,7 +88,12 @@ function walletConnects(proof: 'signed' | 'refused' | 'none' = 'signed') {
     proof === 'signed'
       ? {
           name: 'ton_proof',
-          proof: { timestamp: 1_790_000_000, domain: { lengthBytes: 12, value: 'gift.example' }, payload: 'a'.repeat(64), signature: 'c2lnbmF0dXJl' },
+          proof: {
+            timestamp: 1_790_000_000,
+            domain: { lengthBytes: 12, value: 'gift.example' },
+            payload: 'a'.repeat(64),
+            signature: 'c2lnbmF0dXJl',
+          },
         }
       : { name: 'ton_proof', error: { code: 400, message: 'Method not supported' } };
   const wallet = {
@@ -102,7 +120,12 @@ describe('My wallets', () => {
   it('with no wallet linked, invites the player to connect and opens TON Connect with a fresh ton_proof payload', async () => {
     renderApp('/profile/my-wallets', handlers());
     expect(await screen.findByText('No wallet linked yet. Connect your TON wallet to withdraw.')).toBeInTheDocument();
-    await waitFor(() => expect(mockTonConnectUI.setConnectRequestParameters).toHaveBeenLastCalledWith({ state: 'ready', value: { tonProof: 'a'.repeat(64) } }));
+    await waitFor(() =>
+      expect(mockTonConnectUI.setConnectRequestParameters).toHaveBeenLastCalledWith({
+        state: 'ready',
+        value: { tonProof: 'a'.repeat(64) },
+      }),
+    );
     expect(mockTonConnectUI.setConnectRequestParameters).toHaveBeenCalledWith({ state: 'loading' });
     expect(mockSetOptions).toHaveBeenLastCalledWith(
       expect.objectContaining({
@@ -125,7 +148,9 @@ describe('My wallets', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Connect wallet' }));
     expect(mockTonConnectUI.disconnect).toHaveBeenCalledTimes(1);
     expect(mockTonConnectUI.openModal).toHaveBeenCalledTimes(1);
-    await waitFor(() => expect(mockTonConnectUI.setConnectRequestParameters).toHaveBeenLastCalledWith({ state: 'ready', value: { tonProof: 'payload-1' } }));
+    await waitFor(() =>
+      expect(mockTonConnectUI.setConnectRequestParameters).toHaveBeenLastCalledWith({ state: 'ready', value: { tonProof: 'payload-1' } }),
+    );
     expect(server.calls.filter((call) => call.path === 'wallet.proofPayload')).toHaveLength(1);
   });
 
@@ -206,7 +231,10 @@ describe('My wallets', () => {
 
   it.each([
     [new Refusal('WALLET_TAKEN', 409, 'This wallet is linked to another account'), 'This wallet is linked to another account.'],
-    [new Refusal('TON_PROOF_INVALID', 400, 'Wallet proof is invalid', { reason: 'expired' }), 'Your wallet’s proof is out of date. Please connect again.'],
+    [
+      new Refusal('TON_PROOF_INVALID', 400, 'Wallet proof is invalid', { reason: 'expired' }),
+      'Your wallet’s proof is out of date. Please connect again.',
+    ],
     [
       new Refusal('TON_PROOF_INVALID', 400, 'Wallet proof is invalid', { reason: 'unknown_wallet' }),
       'This wallet is not supported. Please use a standard TON wallet (v3, v4 or W5).',
@@ -229,7 +257,9 @@ describe('My wallets', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(words);
     expect(mockTonConnectUI.disconnect).toHaveBeenCalledTimes(1);
     // a new payload is ready for the next try
-    await waitFor(() => expect(mockTonConnectUI.setConnectRequestParameters.mock.calls.filter(([p]) => p?.state === 'ready')).toHaveLength(2));
+    await waitFor(() =>
+      expect(mockTonConnectUI.setConnectRequestParameters.mock.calls.filter(([p]) => p?.state === 'ready')).toHaveLength(2),
+    );
   });
 
   it('links nothing when the wallet connects without a proof', async () => {
@@ -393,7 +423,10 @@ describe('Withdraw', () => {
     );
     const [pending, done, rejected] = await screen.findAllByTestId('withdrawal');
     expect(pending).toHaveTextContent('Pending');
-    expect(within(done!).getByRole('link', { name: 'View transaction' })).toHaveAttribute('href', `https://tonviewer.com/transaction/${'f00dbabe'.repeat(8)}`);
+    expect(within(done!).getByRole('link', { name: 'View transaction' })).toHaveAttribute(
+      'href',
+      `https://tonviewer.com/transaction/${'f00dbabe'.repeat(8)}`,
+    );
     expect(done).toHaveTextContent('Done');
     expect(rejected).toHaveTextContent('Rejected');
     expect(rejected).toHaveTextContent('Reason: Address is a bounceable contract');

@@ -27,7 +27,9 @@ const TARGETS: string[][] = [
 /** The rule of issue 6, restated: the operator holds each of the target's permissions ('*' only by '*'; read also by write). */
 function holdsAll(operator: string[], target: string[]): boolean {
   if (operator.includes('*')) return true;
-  return target.every((p) => p !== '*' && (operator.includes(p) || (p.endsWith(':read') && operator.includes(p.replace(/:read$/, ':write')))));
+  return target.every(
+    (p) => p !== '*' && (operator.includes(p) || (p.endsWith(':read') && operator.includes(p.replace(/:read$/, ':write')))),
+  );
 }
 
 describe('the accounts resource, for each pair of operator and target permissions', () => {

@@ -56,7 +56,10 @@ describe('the accounts resource', () => {
 
     const disable = await api.put(`/accounts/${me.id}`, { ...self, enabled: false });
     expect(disable.status).toBe(400);
-    expect(disable.body).toMatchObject({ message: 'You cannot disable your own account', errors: { enabled: 'You cannot disable your own account' } });
+    expect(disable.body).toMatchObject({
+      message: 'You cannot disable your own account',
+      errors: { enabled: 'You cannot disable your own account' },
+    });
     const demote = await api.put(`/accounts/${me.id}`, { ...self, permissions: ['users:write'] });
     expect(demote.status).toBe(400);
     expect(demote.body.errors).toEqual({ permissions: 'You cannot remove your own full access' });
@@ -75,7 +78,11 @@ describe('the accounts resource', () => {
     const api = consoleApi(app, manager.token);
     const before = await AccountModel.countDocuments();
     for (const permissions of [['*'], ['withdraws:write'], ['users:write']]) {
-      const res = await api.post('/accounts', { username: `climber_${permissions[0]!.replace(/\W/g, '')}`, password: 'long enough password', permissions });
+      const res = await api.post('/accounts', {
+        username: `climber_${permissions[0]!.replace(/\W/g, '')}`,
+        password: 'long enough password',
+        permissions,
+      });
       expect(res.status).toBe(400);
       expect(Object.keys(res.body.errors)).toEqual(['permissions']);
     }

@@ -7,7 +7,12 @@ import { createAccount, deleteAccount, updateAccount } from './accounts.service'
 export const accountsResource: ResourceDefinition<typeof accountCreateInput, typeof accountUpdateInput> = {
   name: 'accounts',
   model: AccountModel,
-  list: { searchFields: ['username'], substringSearch: true, filters: { enabled: 'boolean' }, sortable: ['username', 'lastLoginAt', 'enabled'] },
+  list: {
+    searchFields: ['username'],
+    substringSearch: true,
+    filters: { enabled: 'boolean' },
+    sortable: ['username', 'lastLoginAt', 'enabled'],
+  },
   create: { schema: accountCreateInput, run: (input, { operator }) => createAccount(input, operator) },
   update: { schema: accountUpdateInput, run: (id, input, { operator, log }) => updateAccount(id, input, { actor: operator, logger: log }) },
   remove: { run: (id, { operator }) => deleteAccount(id, operator) },

@@ -136,7 +136,9 @@ describe('the super-admin from the environment', () => {
     await bootstrapSuperAdmin('restored_admin', 'second password 456');
     expect(await AccountModel.countDocuments({ username: 'restored_admin' })).toBe(1);
     const app = newApp();
-    expect((await request(app).post('/api/admin/login').send({ username: 'restored_admin', password: 'first password 123' })).status).toBe(401);
+    expect((await request(app).post('/api/admin/login').send({ username: 'restored_admin', password: 'first password 123' })).status).toBe(
+      401,
+    );
     const res = await request(app).post('/api/admin/login').send({ username: 'restored_admin', password: 'second password 456' });
     expect(res.status).toBe(200);
     const me = await request(app).get('/api/admin/me').set('Authorization', `Bearer ${res.body.token}`);

@@ -28,7 +28,10 @@ async function refuseWhenLockedOut(lockouts: Lockout[], now: Date) {
   if (full) throw tooManyRequests(secondsUntil(full.resetAt, now));
 }
 
-/** Counts one failure on every counter; the failure that goes beyond a limit (a guess racing others) is answered 429 like the ones after it. */
+/**
+ * Counts one failure on every counter; the failure that goes beyond a limit (a guess racing others) is answered 429 like the ones after
+ * it.
+ */
 async function countFailure(lockouts: Lockout[], now: Date) {
   const hits = await Promise.all(lockouts.map(({ rule, subject }) => countHit(rule, subject, now)));
   const beyond = hits.find((hit) => !hit.allowed);

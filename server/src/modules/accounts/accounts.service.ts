@@ -1,6 +1,13 @@
 import bcrypt from 'bcryptjs';
 import type { z } from 'zod';
-import { ADMIN_RESOURCES, hasPermission, OBJECT_ID_PATTERN, type accountCreateInput, type accountUpdateInput, type AdminResource } from '@gift/shared';
+import {
+  ADMIN_RESOURCES,
+  hasPermission,
+  OBJECT_ID_PATTERN,
+  type accountCreateInput,
+  type accountUpdateInput,
+  type AdminResource,
+} from '@gift/shared';
 import { AppError, badInput, forbidden } from '../../lib/errors';
 import { signAdminToken, type AdminPrincipal } from '../../rest/adminAuth';
 import type { Logger } from '../../lib/logger';
@@ -38,7 +45,8 @@ export async function bootstrapSuperAdmin(username: string, password: string) {
 /** Accounts stored before usernames had a case-free key get one, so they sign in and stay unique. */
 export async function backfillUsernameKeys() {
   const missing = await AccountModel.find({ usernameKey: { $exists: false } }, { username: 1 }).lean();
-  for (const account of missing) await AccountModel.updateOne({ _id: account._id }, { $set: { usernameKey: usernameKeyOf(account.username) } });
+  for (const account of missing)
+    await AccountModel.updateOne({ _id: account._id }, { $set: { usernameKey: usernameKeyOf(account.username) } });
 }
 
 /** An operator's username, for records written on their behalf (the recovery sweep's audit of a gift). */
@@ -58,7 +66,10 @@ function principalOf(account: { _id: unknown; username: string; permissions: str
   return { id: String(account._id), username: account.username, permissions: [...account.permissions] };
 }
 
-/** A token for the right password of an enabled account, by its username in any case; every other case answers the same, after the same work. */
+/**
+ * A token for the right password of an enabled account, by its username in any case; every other case answers the same, after the same
+ * work.
+ */
 export async function login(username: string, password: string, secret: string, now = new Date()) {
   const account = await AccountModel.findOne({ usernameKey: usernameKeyOf(username) }).select('+passwordHash');
   const matches = await bcrypt.compare(password, account?.passwordHash ?? DUMMY_HASH);
@@ -136,7 +147,11 @@ export interface AccountChangeContext {
   now?: Date;
 }
 
-export async function updateAccount(id: string, input: z.infer<typeof accountUpdateInput>, { actor, logger, now = new Date() }: AccountChangeContext) {
+export async function updateAccount(
+  id: string,
+  input: z.infer<typeof accountUpdateInput>,
+  { actor, logger, now = new Date() }: AccountChangeContext,
+) {
   const target = await AccountModel.findById(id);
   if (!target) throw new AppError('NOT_FOUND');
   checkMayManage(actor, target, input.password ? 'set the password of' : 'change');
@@ -149,13 +164,19 @@ export async function updateAccount(id: string, input: z.infer<typeof accountUpd
   const usernameKey = usernameKeyOf(input.username);
   if (usernameKey !== target.usernameKey && (await AccountModel.exists({ usernameKey, _id: { $ne: target._id } }))) throw badInput(TAKEN);
 
-  const changes: Record<string, unknown> = { username: input.username, usernameKey, permissions: input.permissions, enabled: input.enabled };
+  const changes: Record<string, unknown> = {
+    username: input.username,
+    usernameKey,
+    permissions: input.permissions,
+    enabled: input.enabled,
+  };
   if (input.password) {
     changes.passwordHash = await hashPassword(input.password);
     changes.passwordChangedAt = now;
     changes.passwordChangedBy = actor.id === id ? null : actor.id;
   }
-  const samePermissions = input.permissions.length === target.permissions.length && input.permissions.every((p) => target.permissions.includes(p));
+  const samePermissions =
+    input.permissions.length === target.permissions.length && input.permissions.every((p) => target.permissions.includes(p));
   const endsSessions = !!input.password || !input.enabled || input.username !== target.username || !samePermissions;
   try {
     const updated = await AccountModel.findByIdAndUpdate(
@@ -164,7 +185,10 @@ export async function updateAccount(id: string, input: z.infer<typeof accountUpd
       { returnDocument: 'after', runValidators: true },
     );
     if (input.password && actor.id !== id)
-      logger?.warn({ accountId: id, username: target.username, by: actor.id, byUsername: actor.username }, 'operator password set by another operator');
+      logger?.warn(
+        { accountId: id, username: target.username, by: actor.id, byUsername: actor.username },
+        'operator password set by another operator',
+      );
     return updated;
   } catch (error) {
     if (isDuplicateKey(error)) throw badInput(TAKEN);

@@ -44,9 +44,15 @@ describe('the audit of operator writes', () => {
     await api.put(`/categories/${created.body.id}`, { ...created.body, title: 'Weekly quests' }).expect(200);
     await api.delete(`/categories/${created.body.id}`).expect(200);
 
-    const history = await api.get('/audit', { filter: { resource: 'categories', record: created.body.id }, sort: ['createdAt', 'ASC'] }).expect(200);
+    const history = await api
+      .get('/audit', { filter: { resource: 'categories', record: created.body.id }, sort: ['createdAt', 'ASC'] })
+      .expect(200);
     expect(history.body.map((e: { action: string }) => e.action)).toEqual(['create', 'update', 'delete']);
-    expect(history.body.every((e: { username: string; account: string }) => e.username === operator.account.username && e.account === operator.id)).toBe(true);
+    expect(
+      history.body.every(
+        (e: { username: string; account: string }) => e.username === operator.account.username && e.account === operator.id,
+      ),
+    ).toBe(true);
     expect(history.body[0]).toMatchObject({ before: null, after: { title: 'Weekly', order: 1 } });
     expect(history.body[1]).toMatchObject({ before: { title: 'Weekly' }, after: { title: 'Weekly quests' } });
     expect(Object.keys(history.body[1].after)).toEqual(['title']);
@@ -55,7 +61,9 @@ describe('the audit of operator writes', () => {
 
   it('never records a password or a bot token', async () => {
     const api = consoleApi(app, (await createOperator(['*'])).token);
-    await api.post('/accounts', { username: `audited_${Date.now()}`, password: 'a secret password', permissions: ['users:read'] }).expect(201);
+    await api
+      .post('/accounts', { username: `audited_${Date.now()}`, password: 'a secret password', permissions: ['users:read'] })
+      .expect(201);
     await api.put('/app-config/current', { botToken: `123456:${'A'.repeat(35)}` }).expect(200);
     const trail = JSON.stringify((await api.get('/audit', { range: [0, 99] })).body);
     expect(trail).not.toContain('a secret password');
@@ -75,7 +83,13 @@ describe('the audit of operator writes', () => {
 
     const ledger = await api.get('/ledger-entries', { filter: { user: String(player._id) } }).expect(200);
     expect(ledger.body).toEqual([
-      expect.objectContaining({ amount: '10', reason: 'gift', note: 'Contest winner', createdBy: operator.id, operator: operator.account.username }),
+      expect.objectContaining({
+        amount: '10',
+        reason: 'gift',
+        note: 'Contest winner',
+        createdBy: operator.id,
+        operator: operator.account.username,
+      }),
     ]);
     const audit = await AuditEntryModel.find({ resource: 'users', record: String(player._id) }).lean();
     expect(audit).toHaveLength(1);
@@ -110,7 +124,9 @@ describe('bulk review of Manual missions', () => {
     expect(fromMicros(await balanceOf(players[1]!._id, coin._id))).toBe('5');
     expect(await balanceOf(players[2]!._id, coin._id)).toBe(0n);
     expect(await LedgerEntryModel.countDocuments({ refId: { $in: [first!, second!] }, createdBy: operator.account._id })).toBe(2);
-    expect(await AuditEntryModel.countDocuments({ action: 'review', record: { $in: [first!, second!] }, 'after.status': 'done' } as never)).toBe(2);
+    expect(
+      await AuditEntryModel.countDocuments({ action: 'review', record: { $in: [first!, second!] }, 'after.status': 'done' } as never),
+    ).toBe(2);
 
     const again = await api.post('/user-missions/bulk-review', { ids: [first, ids[2]], status: 'done' }).expect(200);
     expect(again.body.reviewed).toEqual([ids[2]]);
@@ -155,7 +171,9 @@ describe('bulk review of Manual missions', () => {
     const { players, ids } = await pendingReviews(2);
     const byPlayer = await api.get('/user-missions', { filter: { q: players[1]!.username } }).expect(200);
     expect(byPlayer.body.map((r: { id: string }) => r.id)).toEqual([ids[1]]);
-    const byMission = await api.get('/user-missions', { filter: { q: 'post a SCREENSHOT', status: 'pending' }, range: [0, 99] }).expect(200);
+    const byMission = await api
+      .get('/user-missions', { filter: { q: 'post a SCREENSHOT', status: 'pending' }, range: [0, 99] })
+      .expect(200);
     expect(byMission.body.map((r: { id: string }) => r.id)).toEqual(expect.arrayContaining(ids));
     expect((await api.get('/user-missions', { filter: { q: 'nobody-has-this-name' } })).body).toEqual([]);
   });

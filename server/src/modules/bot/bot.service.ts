@@ -111,7 +111,9 @@ export function createBot(token: string, { env, logger, botInfo, clock = () => n
   const privateChats = bot.chatType('private');
   privateChats.command('start', (ctx) => answerStart(ctx, env, logger, clock));
   privateChats.command('help', answerHelp);
-  bot.catch(({ error, ctx }) => logger.warn({ err: toBotApiError(error, 'reply'), updateId: ctx.update.update_id }, 'bot update not answered'));
+  bot.catch(({ error, ctx }) =>
+    logger.warn({ err: toBotApiError(error, 'reply'), updateId: ctx.update.update_id }, 'bot update not answered'),
+  );
   return bot;
 }
 

@@ -40,7 +40,8 @@ const message = (text: string, from: { id: number; language_code?: string; first
 
 function lastReplyTo(chatId: number) {
   const reply = standIn.sent.filter((m) => m.chat_id === chatId).at(-1);
-  const button = (reply?.reply_markup as { inline_keyboard: Array<Array<{ text: string; url: string }>> } | undefined)?.inline_keyboard[0]?.[0];
+  const button = (reply?.reply_markup as { inline_keyboard: Array<Array<{ text: string; url: string }>> } | undefined)
+    ?.inline_keyboard[0]?.[0];
   return { text: reply?.text, button };
 }
 
@@ -54,7 +55,8 @@ async function eventually(condition: () => boolean | Promise<boolean>, what: str
 
 describe('/start and /help', () => {
   const botInfo = { ...STAND_IN_BOT, can_join_groups: true, can_read_all_group_messages: false, supports_inline_queries: false } as never;
-  const handle = (update: ReturnType<typeof message>) => createBot(TEST_BOT_TOKEN, { env, logger: silentLogger, botInfo }).handleUpdate(update as never);
+  const handle = (update: ReturnType<typeof message>) =>
+    createBot(TEST_BOT_TOKEN, { env, logger: silentLogger, botInfo }).handleUpdate(update as never);
 
   it('answers /start <code> with a button that opens the app with the code, and credits the referrer once', async () => {
     const referrer = await createPlayer({ referralCode: 'Ab3_x-9Z' });

@@ -109,7 +109,9 @@ export class BotRuntime {
     // the chat's extras are conveniences: a refusal of one must not keep the bot from answering
     await registerCommands(bot).catch((error) => logger.warn({ err: toBotApiError(error, 'setMyCommands') }, 'bot commands not set'));
     if (env.PUBLIC_URL) {
-      await registerMenuButton(bot, env.PUBLIC_URL).catch((error) => logger.warn({ err: toBotApiError(error, 'setChatMenuButton') }, 'menu button not set'));
+      await registerMenuButton(bot, env.PUBLIC_URL).catch((error) =>
+        logger.warn({ err: toBotApiError(error, 'setChatMenuButton') }, 'menu button not set'),
+      );
       this.webhook = webhookCallback(bot, 'express', { secretToken: webhookSecretToken(token, env.JWT_SECRET) });
     }
   }
@@ -185,7 +187,10 @@ export class BotRuntime {
         await this.webhook(req, res, next);
       } catch (error) {
         // Telegram gets its 200 anyway: redelivering an update whose answer failed would only fail again
-        this.options.logger.warn({ err: error instanceof BotError ? toBotApiError(error.error, 'reply') : error }, 'bot update not answered');
+        this.options.logger.warn(
+          { err: error instanceof BotError ? toBotApiError(error.error, 'reply') : error },
+          'bot update not answered',
+        );
         if (!res.headersSent) res.end();
       }
     };

@@ -35,7 +35,9 @@ describe('gift coins in the console', () => {
     const config = await getAppConfig();
     config.set({ miningCoin: mined._id });
     await config.save();
-    expect((await api.delete(`/gift-coins/${mined._id}`)).body.message).toBe('Cannot delete: it is still used by the App Config (referrer or mining coin)');
+    expect((await api.delete(`/gift-coins/${mined._id}`)).body.message).toBe(
+      'Cannot delete: it is still used by the App Config (referrer or mining coin)',
+    );
 
     const unused = await createCoin();
     expect((await api.delete(`/gift-coins/${unused._id}`)).status).toBe(200);
@@ -44,7 +46,13 @@ describe('gift coins in the console', () => {
 
   it('searches name and symbol, filters network and withdrawals, sorts by symbol', async () => {
     await api.post('/gift-coins', { name: 'Pearl Dollar', symbol: 'PRLD', network: 'ton', withdrawEnabled: true });
-    await api.post('/gift-coins', { name: 'Pearl Jetton', symbol: 'PRLJ', network: 'jetton', jettonMaster: `0:${'a'.repeat(64)}`, withdrawEnabled: true });
+    await api.post('/gift-coins', {
+      name: 'Pearl Jetton',
+      symbol: 'PRLJ',
+      network: 'jetton',
+      jettonMaster: `0:${'a'.repeat(64)}`,
+      withdrawEnabled: true,
+    });
     await api.post('/gift-coins', { name: 'Other', symbol: 'PRLX', network: 'jetton' });
     const symbols = (res: { body: Array<{ symbol: string }> }) => res.body.map((c) => c.symbol);
     expect(symbols(await api.get('/gift-coins', { filter: { q: 'prl' }, sort: ['symbol', 'DESC'] }))).toEqual(['PRLX', 'PRLJ', 'PRLD']);

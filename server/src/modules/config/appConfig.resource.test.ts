@@ -32,7 +32,12 @@ describe('App Config in the console', () => {
     expect(current.status).toBe(200);
     expect(current.body).toEqual(byId.body);
 
-    const saved = await api.put('/app-config/current', { ...current.body, referrerMessage: 'Join me!', earnAmount: '12.5', earnDurationHours: 6 });
+    const saved = await api.put('/app-config/current', {
+      ...current.body,
+      referrerMessage: 'Join me!',
+      earnAmount: '12.5',
+      earnDurationHours: 6,
+    });
     expect(saved.status).toBe(200);
     expect(saved.body).toMatchObject({ id: record.id, referrerMessage: 'Join me!', earnAmount: '12.5', earnDurationHours: 6 });
     const again = await api.put(`/app-config/${record.id}`, { ...saved.body, referrerMessage: 'Come play' });
@@ -75,7 +80,11 @@ describe('App Config in the console', () => {
       referrerCoinAmount: '3',
     });
     expect(saved.status).toBe(200);
-    expect(saved.body).toMatchObject({ referrerCoin: String(referrerCoin._id), miningCoin: String(miningCoin._id), referrerCoinAmount: '3' });
+    expect(saved.body).toMatchObject({
+      referrerCoin: String(referrerCoin._id),
+      miningCoin: String(miningCoin._id),
+      referrerCoinAmount: '3',
+    });
 
     const missing = '0123456789abcdef01234567';
     const bad = await api.put('/app-config/current', { ...saved.body, referrerCoin: missing, miningCoin: missing });
@@ -89,7 +98,13 @@ describe('App Config in the console', () => {
 
   it('refuses bad values field by field and changes nothing', async () => {
     const current = (await api.get('/app-config/current')).body;
-    const res = await api.put('/app-config/current', { ...current, botToken: 'not-a-token', earnDurationHours: 0, earnAmount: '1.1234567', botUsername: 'ab' });
+    const res = await api.put('/app-config/current', {
+      ...current,
+      botToken: 'not-a-token',
+      earnDurationHours: 0,
+      earnAmount: '1.1234567',
+      botUsername: 'ab',
+    });
     expect(res.status).toBe(400);
     expect(Object.keys(res.body.errors).sort()).toEqual(['botToken', 'botUsername', 'earnAmount', 'earnDurationHours']);
     expect((await api.get('/app-config/current')).body).toEqual(current);

@@ -32,7 +32,11 @@ async function storedSecret(): Promise<string> {
  * database (MONGO_URL, with or without NODE_ENV=production) a random secret generated once and kept in
  * the database, so every instance signs alike and a token forged with the constant opens nothing.
  */
-export async function chooseSigningSecret(env: Env, database: { embedded: boolean }, logger: Logger): Promise<{ env: Env; source: SigningSecretSource }> {
+export async function chooseSigningSecret(
+  env: Env,
+  database: { embedded: boolean },
+  logger: Logger,
+): Promise<{ env: Env; source: SigningSecretSource }> {
   let source: SigningSecretSource;
   let secret = env.JWT_SECRET;
   if (env.JWT_SECRET !== DEV_JWT_SECRET) source = 'JWT_SECRET';

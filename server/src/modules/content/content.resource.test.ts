@@ -16,7 +16,8 @@ describe('categories, covers and partners in the console', () => {
   it('refuses to delete a category that still holds missions, and deletes it once empty', async () => {
     const coin = await createCoin();
     const { body: category } = await api.post('/categories', { title: 'Socials' });
-    for (const title of ['Follow', 'Share']) await MissionModel.create({ category: category.id, coin: coin._id, title, reward: 1_000_000, verifyType: 'auto' });
+    for (const title of ['Follow', 'Share'])
+      await MissionModel.create({ category: category.id, coin: coin._id, title, reward: 1_000_000, verifyType: 'auto' });
 
     const refused = await api.delete(`/categories/${category.id}`);
     expect(refused.status).toBe(409);
@@ -30,8 +31,16 @@ describe('categories, covers and partners in the console', () => {
 
   it.each([
     ['categories', 'title', (text: string, order: number, enabled: boolean) => ({ title: text, order, enabled })],
-    ['covers', 'title', (text: string, order: number, enabled: boolean) => ({ title: text, image: 'https://example.com/c.png', order, enabled })],
-    ['partners', 'name', (text: string, order: number, enabled: boolean) => ({ name: text, image: 'https://example.com/p.png', order, enabled })],
+    [
+      'covers',
+      'title',
+      (text: string, order: number, enabled: boolean) => ({ title: text, image: 'https://example.com/c.png', order, enabled }),
+    ],
+    [
+      'partners',
+      'name',
+      (text: string, order: number, enabled: boolean) => ({ name: text, image: 'https://example.com/p.png', order, enabled }),
+    ],
   ])('%s: searches the %s, filters enabled ones and sorts by order', async (resource, field, body) => {
     await api.post(`/${resource}`, body('Lunar one', 3, true));
     await api.post(`/${resource}`, body('Lunar two', 1, false));

@@ -20,7 +20,14 @@ describe("the dashboard's closed days", () => {
       const entry = await fund(player._id, coin._id, String(i + 1));
       await LedgerEntryModel.updateOne({ _id: entry.entryId }, { $set: { createdAt: daysAgo(i + 1) } });
     }
-    await WithdrawalModel.create({ user: players[0]!._id, coin: coin._id, amount: 1_000_000, address: 'UQa', idempotencyKey: 'days-1', createdAt: daysAgo(2) });
+    await WithdrawalModel.create({
+      user: players[0]!._id,
+      coin: coin._id,
+      amount: 1_000_000,
+      address: 'UQa',
+      idempotencyKey: 'days-1',
+      createdAt: daysAgo(2),
+    });
     const offer = await StakingCoinModel.create({ coin: coin._id, minAmount: 1, maxAmount: 1e12, profits: { week: '5' } });
     const stake = {
       user: players[1]!._id,
@@ -47,7 +54,10 @@ describe("the dashboard's closed days", () => {
     expect(rolled).toBe(40);
     expect(await DailyFiguresModel.countDocuments()).toBe(40);
     // the live figures now count today alone, the closed days come from their records
-    expect(await refreshLiveFigures(now, { force: true })).toMatchObject({ since: new Date('2026-11-20T00:00:00.000Z'), days: [{ day: '2026-11-20' }] });
+    expect(await refreshLiveFigures(now, { force: true })).toMatchObject({
+      since: new Date('2026-11-20T00:00:00.000Z'),
+      days: [{ day: '2026-11-20' }],
+    });
     expect(await dashboardFigures(now, everything)).toEqual(live);
 
     // a second pass, or a second instance, rolls nothing up again

@@ -21,7 +21,13 @@ describe('GET /api/admin/dashboard', () => {
     await fund(today._id, gift._id, '12.5');
     await fund(old._id, ton._id, '1');
     const category = await CategoryModel.create({ title: 'Dash' });
-    const mission = await MissionModel.create({ category: category._id, coin: gift._id, title: 'Dash', reward: 1_000_000, verifyType: 'manual' });
+    const mission = await MissionModel.create({
+      category: category._id,
+      coin: gift._id,
+      title: 'Dash',
+      reward: 1_000_000,
+      verifyType: 'manual',
+    });
     const progress = { mission: mission._id, category: category._id, coin: gift._id, reward: 1_000_000 };
     await UserMissionModel.create([
       { ...progress, user: today._id, status: 'done' as const, doneAt: new Date() },

@@ -102,7 +102,8 @@ const LIVE_FIGURES_STALE_MS = 2 * 60_000;
  * when it recounted.
  */
 export async function refreshLiveFigures(now: Date, { force = false } = {}) {
-  if (!force && (await LiveFiguresModel.exists({ key: 'live', computedAt: { $gt: new Date(now.getTime() - LIVE_FIGURES_MS) } }))) return null;
+  if (!force && (await LiveFiguresModel.exists({ key: 'live', computedAt: { $gt: new Date(now.getTime() - LIVE_FIGURES_MS) } })))
+    return null;
   const today = startOfDay(now);
   const latest = await DailyFiguresModel.findOne({}, { day: 1 }).sort({ day: -1 }).lean();
   // everything after the last rolled-up day is counted here (a fresh database: from the beginning)
@@ -176,12 +177,16 @@ export async function dashboardFigures(now: Date, canRead: (resource: AdminResou
   });
   const sums = (part: 'issued' | 'staked') =>
     addUp(
-      [...rolled.filter((record) => Date.parse(record.day) < live.since.getTime()).flatMap((record) => record[part]), ...live[part]].map((row) => ({
-        _id: row.coin,
-        total: row.amount,
-      })),
+      [...rolled.filter((record) => Date.parse(record.day) < live.since.getTime()).flatMap((record) => record[part]), ...live[part]].map(
+        (row) => ({
+          _id: row.coin,
+          total: row.amount,
+        }),
+      ),
     );
-  const pendingWithdrawals = withdraws ? await perCoin(live.pendingWithdrawals.map((row) => ({ _id: row.coin, total: row.amount, count: row.count }))) : null;
+  const pendingWithdrawals = withdraws
+    ? await perCoin(live.pendingWithdrawals.map((row) => ({ _id: row.coin, total: row.amount, count: row.count })))
+    : null;
 
   return {
     players: users ? live.players : null,

@@ -17,7 +17,9 @@ describe('the demo data of the embedded database', () => {
   it('is created once however many times the server starts', async () => {
     const counts = () =>
       Promise.all(
-        [GiftCoinModel, MissionModel, CategoryModel, UserModel, LedgerEntryModel].map((m: { countDocuments: () => Promise<number> }) => m.countDocuments()),
+        [GiftCoinModel, MissionModel, CategoryModel, UserModel, LedgerEntryModel].map((m: { countDocuments: () => Promise<number> }) =>
+          m.countDocuments(),
+        ),
       );
     const before = await counts();
     expect(await seedDemoData(silentLogger)).toBe(false);
@@ -39,7 +41,8 @@ describe('the demo data of the embedded database', () => {
     const youtube = await MissionModel.findOne({ verifyType: 'youtube' }).select('+secretCode').lean();
     expect(youtube!.secretCode).not.toBe('');
     expect(JSON.stringify((await MissionModel.findById(youtube!._id))!.toJSON())).not.toContain(youtube!.secretCode);
-    for (const mission of await MissionModel.find({ verifyType: 'telegram' }).lean()) expect(mission.link).toMatch(/^https:\/\/t\.me\/[A-Za-z0-9_]{4,}$/);
+    for (const mission of await MissionModel.find({ verifyType: 'telegram' }).lean())
+      expect(mission.link).toMatch(/^https:\/\/t\.me\/[A-Za-z0-9_]{4,}$/);
   });
 
   it('passes the same checks an operator saving it in the console would', async () => {

@@ -80,7 +80,8 @@ const MISSIONS: MissionSeed[] = [
     key: 'story',
     category: 'start',
     title: 'Post a story about Gift Rewards',
-    description: 'Share a Telegram story that mentions @GiftRewardsBot. Tap Claim once it is up: an operator checks it and credits the reward.',
+    description:
+      'Share a Telegram story that mentions @GiftRewardsBot. Tap Claim once it is up: an operator checks it and credits the reward.',
     verifyType: 'manual',
     reward: '1000',
     link: 'https://t.me/GiftRewardsBot',
@@ -190,7 +191,15 @@ const MISSIONS: MissionSeed[] = [
     reward: '10',
     coin: 'STAR',
   },
-  { key: 'spring', category: 'events', title: 'Spring quest', description: 'This quest has ended.', verifyType: 'auto', reward: '500', enabled: false },
+  {
+    key: 'spring',
+    category: 'events',
+    title: 'Spring quest',
+    description: 'This quest has ended.',
+    verifyType: 'auto',
+    reward: '500',
+    enabled: false,
+  },
 ];
 
 const DEMO_PLAYERS = [
@@ -242,7 +251,16 @@ const DEMO_PLAYERS = [
 /** What each demo player has done, in the order it happened. */
 const DEMO_HISTORY: Record<
   string,
-  { done: string[]; pending?: string[]; started?: string[]; miningMoved?: number; miningRunning?: boolean; gift?: string; stake?: string; withdraw?: string }
+  {
+    done: string[];
+    pending?: string[];
+    started?: string[];
+    miningMoved?: number;
+    miningRunning?: boolean;
+    gift?: string;
+    stake?: string;
+    withdraw?: string;
+  }
 > = {
   sara: {
     done: ['welcome', 'guide', 'ton-channel', 'telegram-news', 'youtube', 'website', 'tonkeeper'],
@@ -395,7 +413,16 @@ async function seedDemoPlayers(
   giftOffer: Types.ObjectId,
 ) {
   const players = new Map<string, Types.ObjectId>();
-  const credit = (user: Types.ObjectId, coin: Types.ObjectId, amount: string, reason: LedgerReason, refType: string, refId: string, key: string, note = '') =>
+  const credit = (
+    user: Types.ObjectId,
+    coin: Types.ObjectId,
+    amount: string,
+    reason: LedgerReason,
+    refType: string,
+    refId: string,
+    key: string,
+    note = '',
+  ) =>
     postEntry({
       userId: user,
       coinId: coin,
@@ -456,7 +483,15 @@ async function seedDemoPlayers(
           doneAt,
         },
       ]);
-      await credit(user._id, mission.coin, mission.reward, 'mission', 'UserMission', String(userMission!._id), entryKeys.missionReward(userMission!._id));
+      await credit(
+        user._id,
+        mission.coin,
+        mission.reward,
+        'mission',
+        'UserMission',
+        String(userMission!._id),
+        entryKeys.missionReward(userMission!._id),
+      );
     }
     for (const key of history.pending ?? []) {
       const mission = missions.get(key)!;
@@ -516,7 +551,16 @@ async function seedDemoPlayers(
     }
 
     if (history.gift) {
-      await credit(user._id, coins.GIFT._id, history.gift, 'gift', 'User', String(user._id), `seed-gift:${user._id}`, 'Thanks for the feedback on the beta');
+      await credit(
+        user._id,
+        coins.GIFT._id,
+        history.gift,
+        'gift',
+        'User',
+        String(user._id),
+        `seed-gift:${user._id}`,
+        'Thanks for the feedback on the beta',
+      );
     }
     if (history.stake) {
       const startedAt = at(2 * DAY);
@@ -550,7 +594,15 @@ async function seedDemoPlayers(
           idempotencyKey: scopedKey(user._id, 'seed-withdraw'),
         },
       ]);
-      await credit(user._id, coins.GIFT._id, history.withdraw, 'withdraw', 'Withdrawal', String(withdrawal!._id), entryKeys.withdrawalDebit(withdrawal!._id));
+      await credit(
+        user._id,
+        coins.GIFT._id,
+        history.withdraw,
+        'withdraw',
+        'Withdrawal',
+        String(withdrawal!._id),
+        entryKeys.withdrawalDebit(withdrawal!._id),
+      );
     }
   }
 }
@@ -583,7 +635,13 @@ export async function seedPlayers(count: number, batchSize = 1000): Promise<Seed
     });
     await insertPlayers(batch);
     for (const player of batch)
-      seeded.push({ id: String(player._id), telegramId: player.telegramId, firstName: player.firstName, lastName: player.lastName, username: player.username });
+      seeded.push({
+        id: String(player._id),
+        telegramId: player.telegramId,
+        firstName: player.firstName,
+        lastName: player.lastName,
+        username: player.username,
+      });
   }
   return seeded;
 }

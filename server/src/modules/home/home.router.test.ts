@@ -42,7 +42,15 @@ describe('home.get', () => {
     ]);
     await CategoryModel.create({ title: 'Retired', enabled: false });
     const starDone = await createMission({ category: social!._id, coin: coin._id, mustDone: true, title: 'Join', order: 1 });
-    await createMission({ category: social!._id, coin: coin._id, mustDone: true, title: 'Follow', order: 2, verifyType: 'youtube', secretCode: 'hush-hush' });
+    await createMission({
+      category: social!._id,
+      coin: coin._id,
+      mustDone: true,
+      title: 'Follow',
+      order: 2,
+      verifyType: 'youtube',
+      secretCode: 'hush-hush',
+    });
     await createMission({ category: social!._id, coin: coin._id, mustDone: true, title: 'Old star', enabled: false });
     await createMission({ category: videos!._id, coin: coin._id, title: 'Watch' });
     const player = await createPlayer();
@@ -59,7 +67,13 @@ describe('home.get', () => {
       expect.objectContaining({ id: String(videos!._id), title: 'Videos', missionsTotal: 1, missionsDone: 0 }),
     ]);
     expect(home.starMissions).toEqual([
-      expect.objectContaining({ title: 'Follow', status: 'not_started', mustDone: true, reward: '1', coin: { id: String(coin._id), symbol: 'GIFT' } }),
+      expect.objectContaining({
+        title: 'Follow',
+        status: 'not_started',
+        mustDone: true,
+        reward: '1',
+        coin: { id: String(coin._id), symbol: 'GIFT' },
+      }),
     ]);
     expect(JSON.stringify(home)).not.toMatch(/hush-hush|secretCode/);
   });

@@ -27,7 +27,11 @@ describe('job leases in MongoDB', () => {
   });
 
   it('waits while another instance holds the lease, and takes it over once the lease of a holder that died runs out', async () => {
-    await JobLeaseModel.create({ name: 'test-dead-holder', holder: 'an instance that crashed', heldUntil: new Date(Date.now() + 3_600_000) });
+    await JobLeaseModel.create({
+      name: 'test-dead-holder',
+      holder: 'an instance that crashed',
+      heldUntil: new Date(Date.now() + 3_600_000),
+    });
     let ran = false;
     const job = runExclusively(
       'test-dead-holder',

@@ -62,7 +62,11 @@ async function whileHolding<T>(name: string, holder: string, ttlMs: number, job:
  * others wait and run it after (finding nothing left to do), or take over once the lease of a holder that
  * died has run out (ttlMs, seconds).
  */
-export async function runExclusively<T>(name: string, job: () => Promise<T>, { ttlMs = 10_000, pollMs = 200 }: LeaseOptions = {}): Promise<T> {
+export async function runExclusively<T>(
+  name: string,
+  job: () => Promise<T>,
+  { ttlMs = 10_000, pollMs = 200 }: LeaseOptions = {},
+): Promise<T> {
   const holder = randomUUID();
   while (!(await holdLease(name, holder, new Date(), ttlMs))) await sleep(pollMs);
   return whileHolding(name, holder, ttlMs, job);

@@ -26,7 +26,9 @@ describe('ledger', () => {
   it('applies one idempotency key once, however many times it is posted at once', async () => {
     const [user, coin] = await Promise.all([createPlayer(), createCoin()]);
     const results = await Promise.all(
-      Array.from({ length: 100 }, () => postEntry({ userId: user.id, coinId: coin.id, amount: toMicros('5'), reason: 'mission', idempotencyKey: 'l2:same' })),
+      Array.from({ length: 100 }, () =>
+        postEntry({ userId: user.id, coinId: coin.id, amount: toMicros('5'), reason: 'mission', idempotencyKey: 'l2:same' }),
+      ),
     );
     expect(results.filter((r) => r.applied)).toHaveLength(1);
     expect(fromMicros(await balanceOf(user.id, coin.id))).toBe('5');
@@ -37,7 +39,9 @@ describe('ledger', () => {
     const [user, coin] = await Promise.all([createPlayer(), createCoin()]);
     await postEntry({ userId: user.id, coinId: coin.id, amount: toMicros('1'), reason: 'gift', idempotencyKey: 'l6:fund' });
     await Promise.all(
-      Array.from({ length: 50 }, () => postEntry({ userId: user.id, coinId: coin.id, amount: toMicros('2'), reason: 'refund', idempotencyKey: 'l6:same' })),
+      Array.from({ length: 50 }, () =>
+        postEntry({ userId: user.id, coinId: coin.id, amount: toMicros('2'), reason: 'refund', idempotencyKey: 'l6:same' }),
+      ),
     );
     expect(await BalanceModel.countDocuments({ user: user._id, coin: coin._id })).toBe(1);
     expect(fromMicros(await balanceOf(user.id, coin.id))).toBe('3');
@@ -70,7 +74,13 @@ describe('ledger', () => {
     expect(await recoverPendingEntries(0)).toBe(0);
     expect(fromMicros(await balanceOf(user.id, coin.id))).toBe('7');
     // the balance remembers the key, so even re-applying a posted key changes nothing
-    const again = await postEntry({ userId: user.id, coinId: coin.id, amount: toMicros('7'), reason: 'mining', idempotencyKey: 'l4:crash' });
+    const again = await postEntry({
+      userId: user.id,
+      coinId: coin.id,
+      amount: toMicros('7'),
+      reason: 'mining',
+      idempotencyKey: 'l4:crash',
+    });
     expect(again.applied).toBe(false);
     expect(fromMicros(await balanceOf(user.id, coin.id))).toBe('7');
   });
@@ -87,7 +97,13 @@ describe('ledger', () => {
     await post(toMicros('5.5'), 'unstake', 'u');
     await post(-toMicros('4'), 'withdraw', 'w');
     const [figures] = await figuresByCoin(user.id);
-    expect(figures).toEqual({ coin: coin.id, rewards: toMicros('12'), earned: toMicros('3.5'), withdrawn: toMicros('4'), gifts: toMicros('1') });
+    expect(figures).toEqual({
+      coin: coin.id,
+      rewards: toMicros('12'),
+      earned: toMicros('3.5'),
+      withdrawn: toMicros('4'),
+      gifts: toMicros('1'),
+    });
     const balance = await BalanceModel.findOne({ user: user._id, coin: coin._id }).lean();
     expect(BigInt(balance!.amount)).toBe(await ledgerTotal(user._id, coin._id));
   });

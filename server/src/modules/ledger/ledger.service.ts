@@ -45,7 +45,12 @@ type ApplyOutcome = 'applied' | 'already' | 'insufficient' | 'over-limit';
  * A debit also requires the balance to cover it (no balance goes below zero), a credit requires room
  * below 2^53 - 1 micro-units (the largest the database stores exactly).
  */
-async function applyToBalance(entry: { user: Types.ObjectId; coin: Types.ObjectId; amount: number; idempotencyKey: string }): Promise<ApplyOutcome> {
+async function applyToBalance(entry: {
+  user: Types.ObjectId;
+  coin: Types.ObjectId;
+  amount: number;
+  idempotencyKey: string;
+}): Promise<ApplyOutcome> {
   const pair = { user: entry.user, coin: entry.coin };
   const keyUpdate = { $inc: { amount: entry.amount }, $push: { appliedKeys: entry.idempotencyKey } };
   if (entry.amount >= 0) {
@@ -185,7 +190,10 @@ export async function releasePostedKeys(now = new Date(), releaseAfterMs = KEY_R
   let released = 0;
   // up to 10,000 a pass: a sweep every few seconds keeps up with thousands of entries a second
   for (let batch = 0; batch < 10; batch++) {
-    const posted = await LedgerEntryModel.find({ keyReleased: false, state: 'posted', postedAt: { $lte: cutoff } }, { user: 1, coin: 1, idempotencyKey: 1 })
+    const posted = await LedgerEntryModel.find(
+      { keyReleased: false, state: 'posted', postedAt: { $lte: cutoff } },
+      { user: 1, coin: 1, idempotencyKey: 1 },
+    )
       .limit(1000)
       .lean();
     for (const entry of posted) {

@@ -132,7 +132,21 @@ describe('mining when the server clock steps', () => {
     const coin = await configureMining('8', 8);
     const player = await createPlayer();
     // hours of the server's clock, in the order it shows them; 'move' taps Move to Wallet at that time
-    const steps: Array<[number, 'move'?]> = [[0], [3], [9, 'move'], [2], [5], [14], [1, 'move'], [23, 'move'], [12], [40], [30], [31, 'move'], [50, 'move']];
+    const steps: Array<[number, 'move'?]> = [
+      [0],
+      [3],
+      [9, 'move'],
+      [2],
+      [5],
+      [14],
+      [1, 'move'],
+      [23, 'move'],
+      [12],
+      [40],
+      [30],
+      [31, 'move'],
+      [50, 'move'],
+    ];
     for (const [hour, move] of steps) {
       const at = playerCaller(player, { now: atHour(hour) });
       if (move) await at.mining.move().catch((error: { cause?: { code?: string } }) => expect(error.cause?.code).toBe('NOTHING_TO_MOVE'));

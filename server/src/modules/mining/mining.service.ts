@@ -29,7 +29,10 @@ const runningFilter = (user: Types.ObjectId, now: Date) => ({ slot: runningSlot(
  * if the clock has since stepped back before its end).
  */
 const readyFilter = (user: Types.ObjectId, now: Date) => ({ user, movedAt: null, $or: [{ endsAt: { $lte: now } }, { slot: null }] });
-const heldButNotRunning = (user: Types.ObjectId, now: Date) => ({ slot: runningSlot(user), $or: [{ endsAt: { $lte: now } }, { movedAt: { $ne: null } }] });
+const heldButNotRunning = (user: Types.ObjectId, now: Date) => ({
+  slot: runningSlot(user),
+  $or: [{ endsAt: { $lte: now } }, { movedAt: { $ne: null } }],
+});
 
 interface SessionRow {
   _id: Types.ObjectId;
@@ -135,7 +138,12 @@ export async function startMining(userId: Id, now: Date) {
  * then clears the flag. The move, a repeated move and the recovery sweep all call this; the key makes
  * repeats harmless.
  */
-async function creditMovedSession(session: { _id: Types.ObjectId; user: Types.ObjectId; coin: Types.ObjectId; amount: number }): Promise<void> {
+async function creditMovedSession(session: {
+  _id: Types.ObjectId;
+  user: Types.ObjectId;
+  coin: Types.ObjectId;
+  amount: number;
+}): Promise<void> {
   await postEntry({
     userId: session.user,
     coinId: session.coin,
@@ -158,12 +166,17 @@ export async function moveMiningRewards(userId: Id, now: Date) {
   const user = objectId(userId);
   const [finished, interrupted] = await Promise.all([
     MiningSessionModel.find(readyFilter(user, now), { coin: 1, amount: 1 }).lean<SessionRow[]>(),
-    MiningSessionModel.find({ user, awaitingCredit: true }, { user: 1, coin: 1, amount: 1 }).lean<Array<SessionRow & { user: Types.ObjectId }>>(),
+    MiningSessionModel.find({ user, awaitingCredit: true }, { user: 1, coin: 1, amount: 1 }).lean<
+      Array<SessionRow & { user: Types.ObjectId }>
+    >(),
   ]);
   await Promise.all(interrupted.map((session) => creditMovedSession(session)));
   const moved = await Promise.all(
     finished.map(async (session) => {
-      const marked = await MiningSessionModel.updateOne({ _id: session._id, movedAt: null }, { $set: { movedAt: now, awaitingCredit: true } });
+      const marked = await MiningSessionModel.updateOne(
+        { _id: session._id, movedAt: null },
+        { $set: { movedAt: now, awaitingCredit: true } },
+      );
       if (marked.modifiedCount !== 1) return [];
       await faultPoint('mining:after-mark');
       await creditMovedSession({ ...session, user });
@@ -194,5 +207,7 @@ export function countMiningRunning(now: Date): Promise<number> {
 
 /** Inserts mining sessions as given (the demo seed); one still `running` takes the player's running slot. */
 export function insertMiningSessions(records: Array<NewRecord<typeof MiningSessionModel> & { user: Types.ObjectId; running?: boolean }>) {
-  return MiningSessionModel.insertMany(records.map(({ running, ...session }) => (running ? { ...session, slot: runningSlot(session.user) } : session)));
+  return MiningSessionModel.insertMany(
+    records.map(({ running, ...session }) => (running ? { ...session, slot: runningSlot(session.user) } : session)),
+  );
 }

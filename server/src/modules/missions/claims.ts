@@ -12,7 +12,12 @@ import { creditApproval, finishInterruptedCredit } from './missionCredit';
 import { progressOf } from './playerMissions';
 import { requireMembership } from './telegramMembership';
 
-type StartableMission = { _id: Types.ObjectId; category: Types.ObjectId | null | undefined; coin: Types.ObjectId | null | undefined; reward: number };
+type StartableMission = {
+  _id: Types.ObjectId;
+  category: Types.ObjectId | null | undefined;
+  coin: Types.ObjectId | null | undefined;
+  reward: number;
+};
 
 /**
  * Records that the player tapped Go: creates their progress once (counting it in missionsCount),

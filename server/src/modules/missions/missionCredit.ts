@@ -37,14 +37,25 @@ async function creditMissionReward(progress: CreditableProgress): Promise<void> 
 export async function creditApproval(approved: CreditableProgress): Promise<boolean> {
   await creditMissionReward(approved);
   await faultPoint('mission:after-credit');
-  await raiseMissionCount(approved.user, 'doneMissionsCount', await UserMissionModel.countDocuments({ user: approved.user, status: 'done' }));
+  await raiseMissionCount(
+    approved.user,
+    'doneMissionsCount',
+    await UserMissionModel.countDocuments({ user: approved.user, status: 'done' }),
+  );
   const finished = await UserMissionModel.updateOne({ _id: approved._id, awaitingCredit: true }, { $set: { awaitingCredit: false } });
   return finished.modifiedCount > 0;
 }
 
-/** Finishes claims and approvals a crash interrupted between done and the credit; returns how many this call finished. Safe to run any time. */
+/**
+ * Finishes claims and approvals a crash interrupted between done and the credit; returns how many this call finished. Safe to run any
+ * time.
+ */
 export async function recoverApprovedMissions(olderThanMs = 30_000): Promise<number> {
-  const interrupted = await UserMissionModel.find({ status: 'done', awaitingCredit: true, doneAt: { $lte: new Date(Date.now() - olderThanMs) } }).limit(1000);
+  const interrupted = await UserMissionModel.find({
+    status: 'done',
+    awaitingCredit: true,
+    doneAt: { $lte: new Date(Date.now() - olderThanMs) },
+  }).limit(1000);
   let finished = 0;
   for (const approved of interrupted) if (await creditApproval(approved)) finished++;
   return finished;
@@ -52,6 +63,9 @@ export async function recoverApprovedMissions(olderThanMs = 30_000): Promise<num
 
 /** Finishes the credit of a done mission whose credit is still owed (`awaitingCredit`); nothing otherwise. */
 export async function finishInterruptedCredit(progressId: Types.ObjectId): Promise<void> {
-  const owed = await UserMissionModel.findOne({ _id: progressId, status: 'done', awaitingCredit: true }, { user: 1, coin: 1, reward: 1, reviewedBy: 1 }).lean();
+  const owed = await UserMissionModel.findOne(
+    { _id: progressId, status: 'done', awaitingCredit: true },
+    { user: 1, coin: 1, reward: 1, reviewedBy: 1 },
+  ).lean();
   if (owed) await creditApproval(owed);
 }

@@ -18,7 +18,8 @@ function countMissionsInCategory(categoryId: string): Promise<number> {
 /** Deletes a mission no player has started: progress and credited rewards point at it, so disable it instead. */
 export async function deleteMission(id: string): Promise<void> {
   const progress = await UserMissionModel.countDocuments({ mission: id });
-  if (progress) throw new AppError('IN_USE', { uses: `${progress} player${progress === 1 ? "'s progress" : "s' progress"} (disable it instead)` });
+  if (progress)
+    throw new AppError('IN_USE', { uses: `${progress} player${progress === 1 ? "'s progress" : "s' progress"} (disable it instead)` });
   await MissionModel.deleteOne({ _id: id });
 }
 

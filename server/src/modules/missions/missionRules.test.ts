@@ -52,7 +52,10 @@ describe('claim readiness by verify type', () => {
   it.each(['time', 'instagram'] as const)('makes %s wait its verify duration from Go, to the second', (verifyType) => {
     const early = decideClaim(situation({ verifyType, verifyDuration: 10, now: new Date(minutesAfterGo(10).getTime() - 1000) }));
     expect(early).toEqual({ refuse: 'TOO_EARLY', params: { claimableAt: minutesAfterGo(10).toISOString() } });
-    expect(decideClaim(situation({ verifyType, verifyDuration: 10, now: minutesAfterGo(10) }))).toEqual({ step: 'complete', startFirst: false });
+    expect(decideClaim(situation({ verifyType, verifyDuration: 10, now: minutesAfterGo(10) }))).toEqual({
+      step: 'complete',
+      startFirst: false,
+    });
   });
 
   it('sends Telegram to the membership check, YouTube to the code check and Manual to review', () => {

@@ -23,7 +23,11 @@ describe('missions in the console', () => {
     const created = await api.post('/missions', { ...base(), secretCode: 'OPEN-SESAME' });
     expect(created.status).toBe(201);
     expect(created.body.secretCodeSet).toBe(true);
-    for (const res of [created, await api.get(`/missions/${created.body.id}`), await api.get('/missions', { filter: { id: [created.body.id] } })]) {
+    for (const res of [
+      created,
+      await api.get(`/missions/${created.body.id}`),
+      await api.get('/missions', { filter: { id: [created.body.id] } }),
+    ]) {
       expect(JSON.stringify(res.body)).not.toContain('OPEN-SESAME');
       expect(JSON.stringify(res.body)).not.toContain('"secretCode"');
     }
@@ -76,7 +80,11 @@ describe('missions in the console', () => {
     await make('Zephyr big', '10', { mustDone: true });
     await make('Plain', '3', { description: 'about zephyr winds', enabled: false });
     const titles = (res: { body: Array<{ title: string }> }) => res.body.map((m) => m.title);
-    expect(titles(await api.get('/missions', { filter: { q: 'zephyr' }, sort: ['reward', 'DESC'] }))).toEqual(['Zephyr big', 'Plain', 'Zephyr small']);
+    expect(titles(await api.get('/missions', { filter: { q: 'zephyr' }, sort: ['reward', 'DESC'] }))).toEqual([
+      'Zephyr big',
+      'Plain',
+      'Zephyr small',
+    ]);
     expect(titles(await api.get('/missions', { filter: { category, mustDone: true } }))).toEqual(['Zephyr big']);
     expect(titles(await api.get('/missions', { filter: { category, enabled: false, verifyType: 'auto' } }))).toEqual(['Plain']);
     expect((await api.get('/missions', { filter: { category, verifyType: 'youtube' } })).body).toEqual([]);
@@ -89,7 +97,13 @@ describe('missions in the console', () => {
 
     const used = await api.post('/missions', { ...base(), verifyType: 'auto' });
     const player = await createPlayer();
-    await UserMissionModel.create({ user: player._id, mission: used.body.id, category: used.body.category, coin: used.body.coin, status: 'done' });
+    await UserMissionModel.create({
+      user: player._id,
+      mission: used.body.id,
+      category: used.body.category,
+      coin: used.body.coin,
+      status: 'done',
+    });
     const refused = await api.delete(`/missions/${used.body.id}`);
     expect(refused.status).toBe(409);
     expect(refused.body.message).toBe("Cannot delete: it is still used by 1 player's progress (disable it instead)");

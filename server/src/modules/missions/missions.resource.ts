@@ -46,8 +46,11 @@ export const missionsResource: ResourceDefinition<typeof missionInput, typeof mi
       await checkReferences(input);
       const saved = await MissionModel.findById(id).select('+secretCode');
       if (!saved) throw new AppError('NOT_FOUND');
-      if (input.verifyType === 'youtube' && !input.secretCode && !saved.secretCode) throw badInput({ secretCode: 'A YouTube mission needs its secret code' });
-      return MissionModel.findByIdAndUpdate(id, { $set: asStored(input) }, { returnDocument: 'after', runValidators: true }).select('+secretCode');
+      if (input.verifyType === 'youtube' && !input.secretCode && !saved.secretCode)
+        throw badInput({ secretCode: 'A YouTube mission needs its secret code' });
+      return MissionModel.findByIdAndUpdate(id, { $set: asStored(input) }, { returnDocument: 'after', runValidators: true }).select(
+        '+secretCode',
+      );
     },
   },
   remove: { run: deleteMission },

@@ -114,7 +114,9 @@ describe('missions.claim', () => {
     const user = (await UserModel.findById(player._id).lean())!;
     expect([user.missionsCount, user.doneMissionsCount]).toEqual([1, 1]);
     const progress = (await UserMissionModel.findOne({ user: player._id }).lean())!;
-    expect(await LedgerEntryModel.countDocuments({ idempotencyKey: `mission:${progress._id}`, reason: 'mission', state: 'posted' })).toBe(1);
+    expect(await LedgerEntryModel.countDocuments({ idempotencyKey: `mission:${progress._id}`, reason: 'mission', state: 'posted' })).toBe(
+      1,
+    );
     await expectLedgerMatchesBalances(player._id);
   });
 
@@ -258,7 +260,9 @@ describe('missions.claim', () => {
   it('credits one of 100 simultaneous claims of a mission, once', async () => {
     const player = await createPlayer();
     const mission = await createMission({ reward: '7.000001' });
-    const outcomes = await Promise.allSettled(Array.from({ length: 100 }, () => playerCaller(player).missions.claim({ missionId: String(mission._id) })));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 100 }, () => playerCaller(player).missions.claim({ missionId: String(mission._id) })),
+    );
 
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
     const refusals = outcomes.flatMap((o) => (o.status === 'rejected' ? [(o.reason as { cause?: { code?: string } }).cause?.code] : []));
@@ -306,8 +310,15 @@ describe('Manual missions and their review in User Missions', () => {
     expect(fromMicros(await balanceOf(player._id, mission.coin))).toBe('10');
     expect((await UserModel.findById(player._id).lean())!.doneMissionsCount).toBe(1);
 
-    const again = await request(app).put(`/api/admin/user-missions/${progressId}`).set('Authorization', `Bearer ${token}`).send({ status: 'done' }).expect(409);
-    expect(again.body).toEqual({ code: 'MISSION_NOT_PENDING', message: 'Only a pending mission can be approved or rejected; this one is done' });
+    const again = await request(app)
+      .put(`/api/admin/user-missions/${progressId}`)
+      .set('Authorization', `Bearer ${token}`)
+      .send({ status: 'done' })
+      .expect(409);
+    expect(again.body).toEqual({
+      code: 'MISSION_NOT_PENDING',
+      message: 'Only a pending mission can be approved or rejected; this one is done',
+    });
     expect(fromMicros(await balanceOf(player._id, mission.coin))).toBe('10');
     await expectLedgerMatchesBalances(player._id);
   });
@@ -339,7 +350,9 @@ describe('Manual missions and their review in User Missions', () => {
     const page = await caller.missions.byCategory({ categoryId: String(mission.category) });
     expect(page.missions[0]).toMatchObject({ status: 'rejected', rejectReason: 'Screenshot missing' });
 
-    await expect(caller.missions.claim({ missionId: String(mission._id) })).rejects.toMatchObject({ cause: { code: 'MISSION_NOT_STARTED' } });
+    await expect(caller.missions.claim({ missionId: String(mission._id) })).rejects.toMatchObject({
+      cause: { code: 'MISSION_NOT_STARTED' },
+    });
     await caller.missions.go({ missionId: String(mission._id) });
     expect(await caller.missions.claim({ missionId: String(mission._id) })).toMatchObject({ status: 'pending' });
     expect((await UserModel.findById(player._id).lean())!.missionsCount).toBe(1);

@@ -88,7 +88,9 @@ function enabledMissions(match: Record<string, unknown>): Promise<MissionRow[]> 
 
 /** One query: this player's progress on every mission they touched (bounded by the number of missions). */
 export function progressOf(userId: Id): Promise<PlayerProgress[]> {
-  return UserMissionModel.find({ user: objectId(userId) }, { mission: 1, status: 1, startedAt: 1, rejectReason: 1 }).lean<PlayerProgress[]>();
+  return UserMissionModel.find({ user: objectId(userId) }, { mission: 1, status: 1, startedAt: 1, rejectReason: 1 }).lean<
+    PlayerProgress[]
+  >();
 }
 
 /** The enabled missions (optionally of one category) with this player's status: two queries, run together. */
@@ -100,7 +102,10 @@ export async function playerMissions(userId: Id, match: Record<string, unknown> 
 
 /** A category and its enabled missions for this player; a disabled category is not found. */
 export async function missionsOfCategory(userId: Id, categoryId: string) {
-  const [category, missions] = await Promise.all([findEnabledCategory(categoryId), playerMissions(userId, { category: objectId(categoryId) })]);
+  const [category, missions] = await Promise.all([
+    findEnabledCategory(categoryId),
+    playerMissions(userId, { category: objectId(categoryId) }),
+  ]);
   if (!category) throw new AppError('NOT_FOUND');
   return {
     category: { id: String(category._id), title: category.title, description: category.description ?? '', image: category.image ?? '' },

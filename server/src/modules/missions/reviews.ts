@@ -12,7 +12,12 @@ import { creditApproval } from './missionCredit';
  * The conditional pending → done/rejected step comes first so an approval and a rejection arriving
  * together cannot both happen; only the approval that wins it credits, under its key (`entryKeys.missionReward`).
  */
-export async function reviewUserMission(userMissionId: string, review: { status: 'done' | 'rejected'; rejectReason?: string }, reviewerId: string, now: Date) {
+export async function reviewUserMission(
+  userMissionId: string,
+  review: { status: 'done' | 'rejected'; rejectReason?: string },
+  reviewerId: string,
+  now: Date,
+) {
   const id = objectId(userMissionId);
   const reviewedBy = objectId(reviewerId);
   const update =
@@ -41,13 +46,19 @@ async function notifyReview(reviewed: {
   rejectReason: string;
   claimedAt?: Date | null;
 }) {
-  const [mission, coin] = await Promise.all([MissionModel.findById(reviewed.mission, { title: 1 }).lean(), findGiftCoin(reviewed.coin, { symbol: 1 })]);
+  const [mission, coin] = await Promise.all([
+    MissionModel.findById(reviewed.mission, { title: 1 }).lean(),
+    findGiftCoin(reviewed.coin, { symbol: 1 }),
+  ]);
   const title = mission?.title ?? '';
   if (reviewed.status === 'done') {
     const reward = reviewed.reward > 0 && coin ? { amount: fromMicros(reviewed.reward), symbol: coin.symbol } : {};
     await notify(reviewed.user, `mission-approved:${reviewed._id}`, 'mission-approved', { mission: title, ...reward });
   } else {
     const claim = reviewed.claimedAt?.getTime() ?? 0;
-    await notify(reviewed.user, `mission-rejected:${reviewed._id}:${claim}`, 'mission-rejected', { mission: title, reason: reviewed.rejectReason });
+    await notify(reviewed.user, `mission-rejected:${reviewed._id}:${claim}`, 'mission-rejected', {
+      mission: title,
+      reason: reviewed.rejectReason,
+    });
   }
 }

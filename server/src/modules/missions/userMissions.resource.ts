@@ -19,7 +19,14 @@ function bulkReviewRoute(router: Router) {
       const before = await UserMissionModel.findById(id);
       try {
         const after = await reviewUserMission(id, review, operator.id, new Date());
-        await recordAudit({ operator, action: 'review', resource: 'user-missions', record: id, before: before?.toJSON(), after: after.toJSON() });
+        await recordAudit({
+          operator,
+          action: 'review',
+          resource: 'user-missions',
+          record: id,
+          before: before?.toJSON(),
+          after: after.toJSON(),
+        });
         reviewed.push(id);
       } catch (error) {
         refused[id] = error instanceof Error ? error.message : 'Failed';

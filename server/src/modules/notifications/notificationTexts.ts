@@ -45,9 +45,11 @@ function quotedPlayerText(text: string, language: Language): string {
 /** Persian text reads right to left; numbers, symbols and links keep their own direction inside it. */
 const TEXTS: { [L in Language]: { [E in NotificationEvent]: (facts: NotificationFacts[E]) => string } & { open: string } } = {
   en: {
-    'friend-joined': (f) => `🎉 ${quotedPlayerText(f.friend, 'en')} joined with your invite link.${f.amount ? ` You earned ${f.amount} ${f.symbol}.` : ''}`,
+    'friend-joined': (f) =>
+      `🎉 ${quotedPlayerText(f.friend, 'en')} joined with your invite link.${f.amount ? ` You earned ${f.amount} ${f.symbol}.` : ''}`,
     'mission-approved': (f) => `✅ Your mission "${f.mission}" was approved.${f.amount ? ` You earned ${f.amount} ${f.symbol}.` : ''}`,
-    'mission-rejected': (f) => `❌ Your mission "${f.mission}" was not approved.${f.reason ? `\nReason: ${f.reason}` : ''}\nYou can try it again.`,
+    'mission-rejected': (f) =>
+      `❌ Your mission "${f.mission}" was not approved.${f.reason ? `\nReason: ${f.reason}` : ''}\nYou can try it again.`,
     'withdrawal-paid': (f) => `💸 Your withdrawal of ${f.amount} ${f.symbol} was sent.\nTransaction: ${f.explorerUrl ?? f.txHash}`,
     'withdrawal-rejected': (f) =>
       `↩️ Your withdrawal of ${f.amount} ${f.symbol} was rejected.${f.reason ? `\nReason: ${f.reason}` : ''}\n${f.amount} ${f.symbol} went back to your balance.`,
@@ -56,9 +58,11 @@ const TEXTS: { [L in Language]: { [E in NotificationEvent]: (facts: Notification
     open: 'Open the app',
   },
   fa: {
-    'friend-joined': (f) => `🎉 ${quotedPlayerText(f.friend, 'fa')} با لینک دعوت شما عضو شد.${f.amount ? ` شما ${f.amount} ${f.symbol} دریافت کردید.` : ''}`,
+    'friend-joined': (f) =>
+      `🎉 ${quotedPlayerText(f.friend, 'fa')} با لینک دعوت شما عضو شد.${f.amount ? ` شما ${f.amount} ${f.symbol} دریافت کردید.` : ''}`,
     'mission-approved': (f) => `✅ ماموریت «${f.mission}» شما تأیید شد.${f.amount ? ` شما ${f.amount} ${f.symbol} دریافت کردید.` : ''}`,
-    'mission-rejected': (f) => `❌ ماموریت «${f.mission}» شما تأیید نشد.${f.reason ? `\nدلیل: ${f.reason}` : ''}\nمی‌توانید دوباره امتحان کنید.`,
+    'mission-rejected': (f) =>
+      `❌ ماموریت «${f.mission}» شما تأیید نشد.${f.reason ? `\nدلیل: ${f.reason}` : ''}\nمی‌توانید دوباره امتحان کنید.`,
     'withdrawal-paid': (f) => `💸 برداشت ${f.amount} ${f.symbol} شما ارسال شد.\nتراکنش: ${f.explorerUrl ?? f.txHash}`,
     'withdrawal-rejected': (f) =>
       `↩️ برداشت ${f.amount} ${f.symbol} شما رد شد.${f.reason ? `\nدلیل: ${f.reason}` : ''}\n${f.amount} ${f.symbol} به موجودی شما برگشت.`,

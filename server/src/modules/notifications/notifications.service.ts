@@ -28,14 +28,32 @@ export function reportNotificationProblemsTo(logger: Logger): void {
  * `key`. Called by the services after their state change succeeded; it never throws, so the event
  * stands even when the queue is unreachable. Players without message permission get none.
  */
-export async function notify<E extends NotificationEvent>(userId: Id, key: string, event: E, facts: NotificationFacts[E], scheduledFor?: Date): Promise<void> {
+export async function notify<E extends NotificationEvent>(
+  userId: Id,
+  key: string,
+  event: E,
+  facts: NotificationFacts[E],
+  scheduledFor?: Date,
+): Promise<void> {
   try {
     const user = objectId(userId);
     // a scheduled message is checked when due instead: the player may allow messages by then
     if (!scheduledFor && !(await allowsMessages(user))) return;
     await NotificationModel.updateOne(
       { key },
-      { $setOnInsert: { key, user, event, facts, status: 'queued', dueAt: scheduledFor ?? new Date(), leaseUntil: null, leaseHolder: '', attempts: 0 } },
+      {
+        $setOnInsert: {
+          key,
+          user,
+          event,
+          facts,
+          status: 'queued',
+          dueAt: scheduledFor ?? new Date(),
+          leaseUntil: null,
+          leaseHolder: '',
+          attempts: 0,
+        },
+      },
       { upsert: true },
     );
   } catch (error) {

@@ -100,7 +100,11 @@ describe('notifications of each event', () => {
     config.set({ referrerCoin: coin._id, referrerCoinAmount: '50' });
     await config.save();
     const referrer = await reachable({ referralCode: 'friendly1' });
-    const launch = { user: { id: 77_001, first_name: 'Sara', language_code: 'en' }, auth_date: Math.floor(Date.now() / 1000), start_param: 'friendly1' };
+    const launch = {
+      user: { id: 77_001, first_name: 'Sara', language_code: 'en' },
+      auth_date: Math.floor(Date.now() / 1000),
+      start_param: 'friendly1',
+    };
     await upsertFromTelegram(launch, new Date());
     await upsertFromTelegram({ ...launch, user: { ...launch.user, last_name: 'again' } }, new Date());
     await drained(running);
@@ -114,7 +118,8 @@ describe('notifications of each event', () => {
   it('does not let a newcomer phish the referrer through the bot with their Telegram name (issue 14, finding 5)', async () => {
     const referrer = await reachable({ referralCode: 'phished01' });
     const persian = await reachable({ referralCode: 'phished02', language: 'fa' });
-    const bait = '⚠️ Gift Rewards Support: your GIFT is frozen, verify at https://gift-support.example/verify or t.me/GiftSupportBot @GiftSupport';
+    const bait =
+      '⚠️ Gift Rewards Support: your GIFT is frozen, verify at https://gift-support.example/verify or t.me/GiftSupportBot @GiftSupport';
     const joinWith = (id: number, code: string) =>
       upsertFromTelegram(
         {
@@ -187,7 +192,12 @@ describe('notifications of each event', () => {
     const miner = await reachable();
     const coin = await createCoin({ symbol: 'GIFT' });
     await fund(staker._id, coin._id, '1000');
-    const offer = await StakingCoinModel.create({ coin: coin._id, minAmount: micros('10'), maxAmount: micros('10000'), profits: { week: '10' } });
+    const offer = await StakingCoinModel.create({
+      coin: coin._id,
+      minAmount: micros('10'),
+      maxAmount: micros('10000'),
+      profits: { week: '10' },
+    });
     await stake(staker._id, { stakingCoinId: String(offer._id), amount: '100', duration: 'week', idempotencyKey: 'tap-1' }, new Date());
     const config = await getAppConfig();
     config.set({ miningCoin: coin._id, earnAmount: '240', earnDurationHours: 8 });
@@ -215,7 +225,13 @@ describe('notifications of each event', () => {
       now: new Date(),
     });
     // a scheduled one is queued, then dropped when due because the permission is still missing
-    await notify(silent._id, `mining-ready:${new Types.ObjectId()}`, 'mining-ready', { amount: '1', symbol: 'GIFT', sessionId: 'x' }, new Date());
+    await notify(
+      silent._id,
+      `mining-ready:${new Types.ObjectId()}`,
+      'mining-ready',
+      { amount: '1', symbol: 'GIFT', sessionId: 'x' },
+      new Date(),
+    );
     await drained(running);
     expect(messagesTo(silent)).toHaveLength(0);
     expect(await NotificationModel.find({ user: silent._id }, { status: 1, outcome: 1 }).lean()).toEqual([
@@ -256,7 +272,11 @@ describe('notifications of each event', () => {
     await drained(running, ahead);
     ahead.ms = 0;
     expect(messagesTo(player)).toHaveLength(1);
-    expect(await NotificationModel.findOne({ key }).lean()).toMatchObject({ status: 'sent', attempts: 2, leaseHolder: expect.stringMatching(/^test-/) });
+    expect(await NotificationModel.findOne({ key }).lean()).toMatchObject({
+      status: 'sent',
+      attempts: 2,
+      leaseHolder: expect.stringMatching(/^test-/),
+    });
   });
 
   it('sends a message once when two instances send from the same queue', async () => {
@@ -307,7 +327,11 @@ describe("pacing within Telegram's limits (fake timers)", () => {
   it('paces a queue of 100 notifications to one chat at one a second', async () => {
     const player = await reachable();
     for (let i = 0; i < 100; i++)
-      await notify(player._id, `test-pace:${player._id}:${i}`, 'mining-ready', { amount: String(i + 1), symbol: 'GIFT', sessionId: String(i) });
+      await notify(player._id, `test-pace:${player._id}:${i}`, 'mining-ready', {
+        amount: String(i + 1),
+        symbol: 'GIFT',
+        sessionId: String(i),
+      });
     const running = sender();
     running.start();
     await advanceUntil(() => messagesTo(player).length === 100);

@@ -76,11 +76,14 @@ describe('the ledger across a crash', () => {
     );
     // applied, not yet marked posted
     expect(await balanceOf(player._id, coin._id)).toBe(toMicros('107'));
-    for (let i = 0; i < 70; i++) await postEntry({ userId: player._id, coinId: coin._id, amount: toMicros('1'), reason: 'gift', idempotencyKey: `other-${i}` });
+    for (let i = 0; i < 70; i++)
+      await postEntry({ userId: player._id, coinId: coin._id, amount: toMicros('1'), reason: 'gift', idempotencyKey: `other-${i}` });
 
     expect(await recoverPendingEntries(0)).toBe(1);
     // the player's own retry finds it posted, however late it comes
-    expect(await postEntry({ userId: player._id, coinId: coin._id, amount: toMicros('7'), reason: 'gift', idempotencyKey: 'crashed-credit' })).toMatchObject({
+    expect(
+      await postEntry({ userId: player._id, coinId: coin._id, amount: toMicros('7'), reason: 'gift', idempotencyKey: 'crashed-credit' }),
+    ).toMatchObject({
       applied: false,
     });
     expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('177'));
@@ -91,7 +94,8 @@ describe('the ledger across a crash', () => {
     await crashAt('ledger:after-apply', () =>
       postEntry({ userId: player._id, coinId: coin._id, amount: -toMicros('20'), reason: 'gift', idempotencyKey: 'crashed-debit' }),
     );
-    for (let i = 0; i < 100; i++) await postEntry({ userId: player._id, coinId: coin._id, amount: toMicros('1'), reason: 'gift', idempotencyKey: `d-${i}` });
+    for (let i = 0; i < 100; i++)
+      await postEntry({ userId: player._id, coinId: coin._id, amount: toMicros('1'), reason: 'gift', idempotencyKey: `d-${i}` });
     await postEntry({ userId: player._id, coinId: coin._id, amount: -toMicros('20'), reason: 'gift', idempotencyKey: 'crashed-debit' });
     await recoverPendingEntries(0);
     expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('130'));
@@ -134,7 +138,8 @@ describe('a debit refused while a concurrent caller with the same key applies it
 
   it('ends with one posted entry when the refusal removes the entry after the other caller applied it', async () => {
     const { player, coin } = await fundedPlayer('5');
-    const debit = () => postEntry({ userId: player._id, coinId: coin._id, amount: -toMicros('10'), reason: 'gift', idempotencyKey: 'raced-debit' });
+    const debit = () =>
+      postEntry({ userId: player._id, coinId: coin._id, amount: -toMicros('10'), reason: 'gift', idempotencyKey: 'raced-debit' });
     const [otherApplied, refusalDone] = [signal(), signal()];
     let other: Promise<unknown> | undefined;
     onFault(async (point) => {
@@ -176,46 +181,60 @@ describe('a debit refused while a concurrent caller with the same key applies it
 });
 
 describe('withdrawals across a crash', () => {
-  it.each(['withdrawal:after-record', 'withdrawal:after-take'] as const)('a request killed at %s is taken once by the sweep', async (point) => {
-    const { player, coin } = await fundedPlayer('100');
-    await linkWallet(player._id);
-    await crashAt(point, () => playerCaller(player).withdrawals.request({ coinId: String(coin._id), amount: '30', idempotencyKey: tap() }));
-    await sweepOnce(0);
-    const withdrawal = (await WithdrawalModel.findOne({ user: player._id }).lean())!;
-    expect(withdrawal).toMatchObject({ status: 'pending', amountTaken: true });
-    expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('70'));
-  });
+  it.each(['withdrawal:after-record', 'withdrawal:after-take'] as const)(
+    'a request killed at %s is taken once by the sweep',
+    async (point) => {
+      const { player, coin } = await fundedPlayer('100');
+      await linkWallet(player._id);
+      await crashAt(point, () =>
+        playerCaller(player).withdrawals.request({ coinId: String(coin._id), amount: '30', idempotencyKey: tap() }),
+      );
+      await sweepOnce(0);
+      const withdrawal = (await WithdrawalModel.findOne({ user: player._id }).lean())!;
+      expect(withdrawal).toMatchObject({ status: 'pending', amountTaken: true });
+      expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('70'));
+    },
+  );
 
   it('a request killed before its amount was taken is undone when the balance no longer covers it', async () => {
     const { player, coin } = await fundedPlayer('100');
     await linkWallet(player._id);
-    await crashAt('withdrawal:after-record', () => playerCaller(player).withdrawals.request({ coinId: String(coin._id), amount: '80', idempotencyKey: tap() }));
+    await crashAt('withdrawal:after-record', () =>
+      playerCaller(player).withdrawals.request({ coinId: String(coin._id), amount: '80', idempotencyKey: tap() }),
+    );
     await postEntry({ userId: player._id, coinId: coin._id, amount: -toMicros('50'), reason: 'gift', idempotencyKey: 'spent-meanwhile' });
     await sweepOnce(0);
     expect(await WithdrawalModel.countDocuments({ user: player._id })).toBe(0);
     expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('50'));
   });
 
-  it.each(['withdrawal:after-decision', 'withdrawal:after-refund'] as const)('a rejection killed at %s is refunded once by the sweep', async (point) => {
-    const { player, coin } = await fundedPlayer('100');
-    await linkWallet(player._id);
-    const requested = await playerCaller(player).withdrawals.request({ coinId: String(coin._id), amount: '40', idempotencyKey: tap() });
-    const operator = await AccountModel.create({ username: `ops-${randomBytes(3).toString('hex')}`, passwordHash: 'x', permissions: ['*'] });
-    const reject = () =>
-      processWithdrawal({
-        withdrawalId: requested.id,
-        review: { status: 'rejected', rejectReason: 'Wrong address' },
-        accountId: operator._id,
-        now: new Date(),
+  it.each(['withdrawal:after-decision', 'withdrawal:after-refund'] as const)(
+    'a rejection killed at %s is refunded once by the sweep',
+    async (point) => {
+      const { player, coin } = await fundedPlayer('100');
+      await linkWallet(player._id);
+      const requested = await playerCaller(player).withdrawals.request({ coinId: String(coin._id), amount: '40', idempotencyKey: tap() });
+      const operator = await AccountModel.create({
+        username: `ops-${randomBytes(3).toString('hex')}`,
+        passwordHash: 'x',
+        permissions: ['*'],
       });
-    await crashAt(point, reject);
-    await sweepOnce(0);
-    // a second click afterwards changes nothing
-    await expect(reject()).rejects.toMatchObject({ code: 'WITHDRAWAL_PROCESSED' });
-    expect(await WithdrawalModel.findById(requested.id).lean()).toMatchObject({ status: 'rejected', settled: true });
-    expect(await LedgerEntryModel.countDocuments({ refId: requested.id, reason: 'refund' })).toBe(1);
-    expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('100'));
-  });
+      const reject = () =>
+        processWithdrawal({
+          withdrawalId: requested.id,
+          review: { status: 'rejected', rejectReason: 'Wrong address' },
+          accountId: operator._id,
+          now: new Date(),
+        });
+      await crashAt(point, reject);
+      await sweepOnce(0);
+      // a second click afterwards changes nothing
+      await expect(reject()).rejects.toMatchObject({ code: 'WITHDRAWAL_PROCESSED' });
+      expect(await WithdrawalModel.findById(requested.id).lean()).toMatchObject({ status: 'rejected', settled: true });
+      expect(await LedgerEntryModel.countDocuments({ refId: requested.id, reason: 'refund' })).toBe(1);
+      expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('100'));
+    },
+  );
 });
 
 async function stakingOffer() {
@@ -226,20 +245,32 @@ async function stakingOffer() {
 }
 
 describe('stakes across a crash', () => {
-  it.each(['stake:after-record', 'stake:after-debit'] as const)('a stake killed at %s is debited and opened once by the sweep', async (point) => {
-    const { coin, offer } = await stakingOffer();
-    const player = await createPlayer();
-    await fund(player._id, coin._id, '500');
-    const idempotencyKey = tap();
-    await crashAt(point, () => playerCaller(player).staking.stake({ stakingCoinId: String(offer._id), amount: '120', duration: 'week', idempotencyKey }));
-    await sweepOnce(0);
-    expect(await StakeModel.find({ user: player._id }).lean()).toEqual([expect.objectContaining({ state: 'open', amount: Number(toMicros('120')) })]);
-    // the player's retry gives the same stake, debited once
-    const retried = await playerCaller(player).staking.stake({ stakingCoinId: String(offer._id), amount: '120', duration: 'week', idempotencyKey });
-    expect(await StakeModel.countDocuments({ user: player._id })).toBe(1);
-    expect(retried.amount).toBe('120');
-    expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('380'));
-  });
+  it.each(['stake:after-record', 'stake:after-debit'] as const)(
+    'a stake killed at %s is debited and opened once by the sweep',
+    async (point) => {
+      const { coin, offer } = await stakingOffer();
+      const player = await createPlayer();
+      await fund(player._id, coin._id, '500');
+      const idempotencyKey = tap();
+      await crashAt(point, () =>
+        playerCaller(player).staking.stake({ stakingCoinId: String(offer._id), amount: '120', duration: 'week', idempotencyKey }),
+      );
+      await sweepOnce(0);
+      expect(await StakeModel.find({ user: player._id }).lean()).toEqual([
+        expect.objectContaining({ state: 'open', amount: Number(toMicros('120')) }),
+      ]);
+      // the player's retry gives the same stake, debited once
+      const retried = await playerCaller(player).staking.stake({
+        stakingCoinId: String(offer._id),
+        amount: '120',
+        duration: 'week',
+        idempotencyKey,
+      });
+      expect(await StakeModel.countDocuments({ user: player._id })).toBe(1);
+      expect(retried.amount).toBe('120');
+      expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('380'));
+    },
+  );
 
   it('a stake killed before its debit is undone when the balance no longer covers it', async () => {
     const { coin, offer } = await stakingOffer();
@@ -266,28 +297,33 @@ describe('stakes across a crash', () => {
       playerCaller(player).staking.stake({ stakingCoinId: String(offer._id), amount: '400', duration: 'week', idempotencyKey }),
     ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
     await sweepOnce(0);
-    expect(await StakeModel.find({ user: player._id }).lean()).toEqual([expect.objectContaining({ amount: Number(toMicros('100')), state: 'open' })]);
+    expect(await StakeModel.find({ user: player._id }).lean()).toEqual([
+      expect.objectContaining({ amount: Number(toMicros('100')), state: 'open' }),
+    ]);
     expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('400'));
   });
 
-  it.each(['stake:after-claim-mark', 'stake:after-claim-credit'] as const)('a claim killed at %s pays principal and profit once', async (point) => {
-    const { coin, offer } = await stakingOffer();
-    const player = await createPlayer();
-    await fund(player._id, coin._id, '100');
-    const start = new Date('2026-01-01T00:00:00Z');
-    const staked = await playerCaller(player, { now: () => start }).staking.stake({
-      stakingCoinId: String(offer._id),
-      amount: '100',
-      duration: 'week',
-      idempotencyKey: tap(),
-    });
-    const later = playerCaller(player, { now: () => new Date(start.getTime() + 8 * 86_400_000) });
-    await crashAt(point, () => later.staking.claim({ stakeId: staked.id }));
-    await sweepOnce(0);
-    await expect(later.staking.claim({ stakeId: staked.id })).rejects.toMatchObject({ message: 'This stake has already been claimed' });
-    expect(await StakeModel.findById(staked.id).lean()).toMatchObject({ paidOut: true });
-    expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('110'));
-  });
+  it.each(['stake:after-claim-mark', 'stake:after-claim-credit'] as const)(
+    'a claim killed at %s pays principal and profit once',
+    async (point) => {
+      const { coin, offer } = await stakingOffer();
+      const player = await createPlayer();
+      await fund(player._id, coin._id, '100');
+      const start = new Date('2026-01-01T00:00:00Z');
+      const staked = await playerCaller(player, { now: () => start }).staking.stake({
+        stakingCoinId: String(offer._id),
+        amount: '100',
+        duration: 'week',
+        idempotencyKey: tap(),
+      });
+      const later = playerCaller(player, { now: () => new Date(start.getTime() + 8 * 86_400_000) });
+      await crashAt(point, () => later.staking.claim({ stakeId: staked.id }));
+      await sweepOnce(0);
+      await expect(later.staking.claim({ stakeId: staked.id })).rejects.toMatchObject({ message: 'This stake has already been claimed' });
+      expect(await StakeModel.findById(staked.id).lean()).toMatchObject({ paidOut: true });
+      expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('110'));
+    },
+  );
 });
 
 describe('missions, mining and referrals across a crash', () => {
@@ -300,7 +336,9 @@ describe('missions, mining and referrals across a crash', () => {
     const player = await createPlayer();
     await crashAt(point, () => playerCaller(player).missions.claim({ missionId: String(mission._id) }));
     // the player's retry finishes it (as the sweep would); the sweep after it finds nothing left
-    await expect(playerCaller(player).missions.claim({ missionId: String(mission._id) })).rejects.toMatchObject({ message: 'Already done' });
+    await expect(playerCaller(player).missions.claim({ missionId: String(mission._id) })).rejects.toMatchObject({
+      message: 'Already done',
+    });
     expect(await LedgerEntryModel.countDocuments({ user: player._id, state: 'posted' })).toBe(1);
     expect((await sweepOnce(0)).missions).toBe(0);
     expect(await UserMissionModel.findOne({ user: player._id }).lean()).toMatchObject({ status: 'done', awaitingCredit: false });
@@ -322,7 +360,10 @@ describe('missions, mining and referrals across a crash', () => {
     await crashAt(point, () => playerCaller(player).mining.move());
     await sweepOnce(0);
     await expect(playerCaller(player).mining.move()).rejects.toMatchObject({ message: 'Nothing to move' });
-    expect(await MiningSessionModel.findOne({ user: player._id }).lean()).toMatchObject({ awaitingCredit: false, movedAt: expect.any(Date) });
+    expect(await MiningSessionModel.findOne({ user: player._id }).lean()).toMatchObject({
+      awaitingCredit: false,
+      movedAt: expect.any(Date),
+    });
     expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('8'));
   });
 
@@ -330,10 +371,18 @@ describe('missions, mining and referrals across a crash', () => {
     'a newcomer registered with a code and killed at %s earns the referrer one reward and one invite',
     async (point) => {
       const coin = await createCoin();
-      await AppConfigModel.updateOne({ key: 'app' }, { $set: { referrerCoin: coin._id, referrerCoinAmount: Number(toMicros('5')) } }, { upsert: true });
+      await AppConfigModel.updateOne(
+        { key: 'app' },
+        { $set: { referrerCoin: coin._id, referrerCoinAmount: Number(toMicros('5')) } },
+        { upsert: true },
+      );
       const referrer = await createPlayer({ referralCode: `ref${randomBytes(4).toString('hex')}`, inviteLimit: 10 });
       const telegramId = 7_000_000 + Math.floor(Math.random() * 1_000_000);
-      const launch = { user: { id: telegramId, first_name: 'Friend' }, auth_date: Math.floor(Date.now() / 1000), start_param: referrer.referralCode };
+      const launch = {
+        user: { id: telegramId, first_name: 'Friend' },
+        auth_date: Math.floor(Date.now() / 1000),
+        start_param: referrer.referralCode,
+      };
       await crashAt(point, () => upsertFromTelegram(launch, new Date()));
       // finished by the sweep alone, or by the friend's next launch (not a registration, but it finishes the referral too)
       if (point !== 'referral:after-create') expect((await upsertFromTelegram(launch, new Date(Date.now() + 120_000))).created).toBe(false);
@@ -350,13 +399,18 @@ describe('gifts across a crash', () => {
   it('a gift killed between its entry and its audit is audited once, by a repeat or by the sweep', async () => {
     const coin = await createCoin();
     const player = await createPlayer();
-    const operator = { id: String((await AccountModel.create({ username: 'giver', passwordHash: 'x', permissions: ['*'] }))._id), username: 'giver' };
+    const operator = {
+      id: String((await AccountModel.create({ username: 'giver', passwordHash: 'x', permissions: ['*'] }))._id),
+      username: 'giver',
+    };
     const input = { coin: String(coin._id), amount: '12', direction: 'credit' as const, note: 'Contest prize', idempotencyKey: tap() };
     await crashAt('gift:after-entry', () => adjustBalance(String(player._id), input, operator));
     await sweepOnce(0);
     await adjustBalance(String(player._id), input, operator);
     const audits = await AuditEntryModel.find({ action: 'adjust', record: String(player._id) }).lean();
-    expect(audits).toEqual([expect.objectContaining({ username: 'giver', note: 'Contest prize', after: expect.objectContaining({ amount: '+12' }) })]);
+    expect(audits).toEqual([
+      expect.objectContaining({ username: 'giver', note: 'Contest prize', after: expect.objectContaining({ amount: '+12' }) }),
+    ]);
     expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('12'));
   });
 });
@@ -379,6 +433,8 @@ describe('what TTL indexes remove on MongoDB, and the embedded engine keeps for 
     expect(await RateLimitCounterModel.find({ key: /^sweep-test/ }, { key: 1 }).lean()).toEqual([
       expect.objectContaining({ key: expect.stringMatching(/^sweep-test:live/) }),
     ]);
-    expect((await NotificationModel.find({ key: /^sweep-test/ }, { key: 1 }).lean()).map((n) => n.key)).toEqual(['sweep-test:settled-yesterday']);
+    expect((await NotificationModel.find({ key: /^sweep-test/ }, { key: 1 }).lean()).map((n) => n.key)).toEqual([
+      'sweep-test:settled-yesterday',
+    ]);
   });
 });

@@ -39,7 +39,8 @@ describe('referrals.summary', () => {
       code: 'Ab3_x-9Z',
       inviteLink: 'https://t.me/GiftRewardsBot/play?startapp=Ab3_x-9Z',
       botLink: 'https://t.me/GiftRewardsBot?start=Ab3_x-9Z',
-      shareUrl: 'https://t.me/share/url?url=https%3A%2F%2Ft.me%2FGiftRewardsBot%2Fplay%3Fstartapp%3DAb3_x-9Z&text=Join%20me%20%26%20earn%205%20GIFT!',
+      shareUrl:
+        'https://t.me/share/url?url=https%3A%2F%2Ft.me%2FGiftRewardsBot%2Fplay%3Fstartapp%3DAb3_x-9Z&text=Join%20me%20%26%20earn%205%20GIFT!',
       shareText: 'Join me & earn 5 GIFT!',
       invitedCount: 3,
       inviteLimit: 20,

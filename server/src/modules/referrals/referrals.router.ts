@@ -5,5 +5,7 @@ import { friendsOf, referralSummary } from './referrals.service';
 export const referralsRouter = createTRPCRouter({
   /** The player's invite link, share link, and how many friends counted toward the limit. */
   summary: protectedProcedure.query(({ ctx }) => referralSummary(ctx.user)),
-  friends: protectedProcedure.input(friendsInput.optional()).query(({ ctx, input }) => friendsOf(ctx.user, input?.page ?? 1, input?.pageSize ?? 20)),
+  friends: protectedProcedure
+    .input(friendsInput.optional())
+    .query(({ ctx, input }) => friendsOf(ctx.user, input?.page ?? 1, input?.pageSize ?? 20)),
 });

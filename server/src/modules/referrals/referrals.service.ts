@@ -6,7 +6,15 @@ import { getAppConfig } from '../config/config.service';
 import { entryKeys, postEntry } from '../ledger/ledger.service';
 import { notify } from '../notifications/notifications.service';
 import { faultPoint } from '../../lib/faults';
-import { countFriendsOf, countInvite, friendsPageOf, playerNames, referralToFinish, settleReferral, unfinishedReferrals } from '../users/players.service';
+import {
+  countFriendsOf,
+  countInvite,
+  friendsPageOf,
+  playerNames,
+  referralToFinish,
+  settleReferral,
+  unfinishedReferrals,
+} from '../users/players.service';
 import type { ReferralOutcome, UserDocument } from '../users/players.service';
 import { registerReferralFinisher } from '../users/users.service';
 

@@ -58,16 +58,30 @@ describe('staking.quote', () => {
       amount: '333.333333',
       duration: 'week',
     });
-    expect(quote).toEqual({ amount: '333.333333', duration: 'week', percent: '1.5', profit: '4.999999', total: '338.333332', unlocksAt: atDay(7)() });
+    expect(quote).toEqual({
+      amount: '333.333333',
+      duration: 'week',
+      percent: '1.5',
+      profit: '4.999999',
+      total: '338.333332',
+      unlocksAt: atDay(7)(),
+    });
   });
 
   it('refuses amounts outside the offer, durations it does not offer, and disabled offers', async () => {
     const offer = await createOffer();
     const caller = playerCaller(await createPlayer());
-    const quote = (amount: string, duration = 'month', id = String(offer._id)) => caller.staking.quote({ stakingCoinId: id, amount, duration });
+    const quote = (amount: string, duration = 'month', id = String(offer._id)) =>
+      caller.staking.quote({ stakingCoinId: id, amount, duration });
 
-    await expect(quote('9.999999')).rejects.toMatchObject({ message: 'Amount is below the minimum', cause: { code: 'AMOUNT_BELOW_MINIMUM' } });
-    await expect(quote('1000.000001')).rejects.toMatchObject({ message: 'Amount is above the maximum', cause: { code: 'AMOUNT_ABOVE_MAXIMUM' } });
+    await expect(quote('9.999999')).rejects.toMatchObject({
+      message: 'Amount is below the minimum',
+      cause: { code: 'AMOUNT_BELOW_MINIMUM' },
+    });
+    await expect(quote('1000.000001')).rejects.toMatchObject({
+      message: 'Amount is above the maximum',
+      cause: { code: 'AMOUNT_ABOVE_MAXIMUM' },
+    });
     await expect(quote('50', 'sixMonths')).rejects.toMatchObject({ cause: { code: 'BAD_INPUT' } });
     await expect(quote('50', 'fortnight')).rejects.toMatchObject({ code: 'BAD_REQUEST' });
     const disabled = await createOffer({ enabled: false });
@@ -81,8 +95,20 @@ describe('staking.stake and claim', () => {
     const player = await fundedPlayer(offer.coin, '150');
     const on = (day: number) => playerCaller(player, { now: atDay(day) });
 
-    const position = await on(0).staking.stake({ stakingCoinId: String(offer._id), amount: '100', duration: 'month', idempotencyKey: 'tap-0001' });
-    expect(position).toMatchObject({ amount: '100', profit: '5', total: '105', unlocksAt: atDay(30)(), claimable: false, coin: { symbol: 'STK' } });
+    const position = await on(0).staking.stake({
+      stakingCoinId: String(offer._id),
+      amount: '100',
+      duration: 'month',
+      idempotencyKey: 'tap-0001',
+    });
+    expect(position).toMatchObject({
+      amount: '100',
+      profit: '5',
+      total: '105',
+      unlocksAt: atDay(30)(),
+      claimable: false,
+      coin: { symbol: 'STK' },
+    });
     expect(fromMicros(await balanceOf(player._id, offer.coin))).toBe('50');
 
     expect(await on(29.5).staking.positions()).toEqual([
@@ -139,7 +165,9 @@ describe('staking.stake and claim', () => {
       idempotencyKey: 'claim-race',
     });
 
-    const outcomes = await Promise.allSettled(Array.from({ length: 100 }, () => playerCaller(player, { now: atDay(8) }).staking.claim({ stakeId: id })));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 100 }, () => playerCaller(player, { now: atDay(8) }).staking.claim({ stakeId: id })),
+    );
 
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
     for (const o of outcomes) if (o.status === 'rejected') expect(o.reason).toMatchObject({ cause: { code: 'STAKE_CLAIMED' } });
@@ -158,7 +186,9 @@ describe('staking.stake and claim', () => {
       idempotencyKey: 'mine-only',
     });
     const thief = await createPlayer();
-    await expect(playerCaller(thief, { now: atDay(8) }).staking.claim({ stakeId: id })).rejects.toMatchObject({ cause: { code: 'NOT_FOUND' } });
+    await expect(playerCaller(thief, { now: atDay(8) }).staking.claim({ stakeId: id })).rejects.toMatchObject({
+      cause: { code: 'NOT_FOUND' },
+    });
     expect(await balanceOf(thief._id, offer.coin)).toBe(0n);
     expect((await StakeModel.findById(id).lean())!.claimedAt).toBeNull();
   });

@@ -32,7 +32,10 @@ function offeredDurations(offer: OfferRow) {
 
 /** Every enabled staking offer whose coin is enabled, with the player's balance of that coin. */
 export async function stakingOffers(userId: Id) {
-  const [offers, balances] = await Promise.all([StakingCoinModel.find({ enabled: true }).sort({ order: 1, _id: 1 }).lean<OfferRow[]>(), balancesOf(userId)]);
+  const [offers, balances] = await Promise.all([
+    StakingCoinModel.find({ enabled: true }).sort({ order: 1, _id: 1 }).lean<OfferRow[]>(),
+    balancesOf(userId),
+  ]);
   const coins = await findGiftCoins(
     offers.map((o) => o.coin),
     { name: 1, symbol: 1, icon: 1 },
@@ -168,7 +171,11 @@ export async function stake(userId: Id, input: StakeTerms & { idempotencyKey: st
   };
   let saved;
   try {
-    saved = await StakeModel.findOneAndUpdate({ _id: stakeId }, { $setOnInsert: record }, { upsert: true, returnDocument: 'after' }).lean<StakeRow>();
+    saved = await StakeModel.findOneAndUpdate(
+      { _id: stakeId },
+      { $setOnInsert: record },
+      { upsert: true, returnDocument: 'after' },
+    ).lean<StakeRow>();
   } catch (error) {
     if (!isDuplicateKey(error)) throw error;
     saved = await StakeModel.findById(stakeId).lean<StakeRow>();
@@ -232,7 +239,11 @@ async function finishStake(stakeId: Id): Promise<StakeRow | null> {
       },
       current.unlocksAt,
     );
-    const opened = await StakeModel.findOneAndUpdate({ _id: current._id }, { $set: { state: 'open' } }, { returnDocument: 'after' }).lean<StakeRow>();
+    const opened = await StakeModel.findOneAndUpdate(
+      { _id: current._id },
+      { $set: { state: 'open' } },
+      { returnDocument: 'after' },
+    ).lean<StakeRow>();
     // removed by a concurrent finisher that found the balance short before this one took the amount: paid for, so it stands
     current = opened ?? (await restoreStake({ ...current, state: 'open' }));
   }
@@ -247,7 +258,12 @@ async function finishStake(stakeId: Id): Promise<StakeRow | null> {
       idempotencyKey: entryKeys.stakeReturn(current._id),
     });
     await faultPoint('stake:after-claim-credit');
-    current = (await StakeModel.findOneAndUpdate({ _id: current._id }, { $set: { paidOut: true } }, { returnDocument: 'after' }).lean<StakeRow>()) ?? current;
+    current =
+      (await StakeModel.findOneAndUpdate(
+        { _id: current._id },
+        { $set: { paidOut: true } },
+        { returnDocument: 'after' },
+      ).lean<StakeRow>()) ?? current;
   }
   return current;
 }

@@ -40,14 +40,29 @@ describe('staking coins in the console', () => {
   it('refuses a coin that does not exist, a maximum below the minimum and an offer with no duration', async () => {
     const coin = await createCoin();
     const before = await StakingCoinModel.countDocuments();
-    const missing = await api.post('/staking-coins', { coin: '0123456789abcdef01234567', minAmount: '1', maxAmount: '2', profits: { week: '1' } });
+    const missing = await api.post('/staking-coins', {
+      coin: '0123456789abcdef01234567',
+      minAmount: '1',
+      maxAmount: '2',
+      profits: { week: '1' },
+    });
     expect(missing.status).toBe(400);
     expect(missing.body.errors).toEqual({ coin: 'Choose an existing gift coin' });
-    const backwards = await api.post('/staking-coins', { coin: String(coin._id), minAmount: '5', maxAmount: '4.999999', profits: { week: '1' } });
+    const backwards = await api.post('/staking-coins', {
+      coin: String(coin._id),
+      minAmount: '5',
+      maxAmount: '4.999999',
+      profits: { week: '1' },
+    });
     expect(backwards.body.errors).toEqual({ maxAmount: 'The maximum must be at least the minimum' });
     const nothing = await api.post('/staking-coins', { coin: String(coin._id), minAmount: '1', maxAmount: '2', profits: { week: '' } });
     expect(nothing.body.errors).toEqual({ 'profits.week': 'Offer at least one duration' });
-    const huge = await api.post('/staking-coins', { coin: String(coin._id), minAmount: '1', maxAmount: '999999999999', profits: { week: '1' } });
+    const huge = await api.post('/staking-coins', {
+      coin: String(coin._id),
+      minAmount: '1',
+      maxAmount: '999999999999',
+      profits: { week: '1' },
+    });
     expect(huge.body.errors).toEqual({ maxAmount: 'Amount too large' });
     expect(await StakingCoinModel.countDocuments()).toBe(before);
   });

@@ -28,6 +28,9 @@ describe('staking rules', () => {
     const unlocksAt = new Date(START.getTime() + 90_500);
     expect(stakeCountdown({ unlocksAt, claimedAt: null }, START)).toEqual({ secondsLeft: 91, claimable: false });
     expect(stakeCountdown({ unlocksAt, claimedAt: null }, unlocksAt)).toEqual({ secondsLeft: 0, claimable: true });
-    expect(stakeCountdown({ unlocksAt, claimedAt: unlocksAt }, new Date(unlocksAt.getTime() + 1))).toEqual({ secondsLeft: 0, claimable: false });
+    expect(stakeCountdown({ unlocksAt, claimedAt: unlocksAt }, new Date(unlocksAt.getTime() + 1))).toEqual({
+      secondsLeft: 0,
+      claimable: false,
+    });
   });
 });

@@ -35,7 +35,13 @@ async function telegramPlayer(fields: { username: string; allowsMessages?: boole
   const id = ++nextId;
   const launch = verifyInitData(
     signInitData({
-      user: { id, first_name: 'Web', username: fields.username, allows_write_to_pm: fields.allowsMessages ?? true, language_code: fields.language },
+      user: {
+        id,
+        first_name: 'Web',
+        username: fields.username,
+        allows_write_to_pm: fields.allowsMessages ?? true,
+        language_code: fields.language,
+      },
       authDate: T0,
     }),
     TEST_BOT_TOKEN,
@@ -98,21 +104,27 @@ describe('web sign-in with a one-time code', () => {
       message: 'Incorrect code',
       code: 'INCORRECT_CODE',
     });
-    expect(await failure(guest(at(10)).auth.verifyLoginCode({ username: 'web_wrong', requestId: wrongRequest, code: code! }))).toBeUndefined();
+    expect(
+      await failure(guest(at(10)).auth.verifyLoginCode({ username: 'web_wrong', requestId: wrongRequest, code: code! })),
+    ).toBeUndefined();
   });
 
   it('lets a code live 5 minutes', async () => {
     const player = await telegramPlayer({ username: 'web_late' });
     const { requestId: lateRequest } = await guest(T0).auth.requestLoginCode({ username: 'web_late' });
     const [code] = await codesSentTo(player.telegramId);
-    expect(await failure(guest(at(300)).auth.verifyLoginCode({ username: 'web_late', requestId: lateRequest, code: code! }))).toMatchObject({
-      code: 'CODE_EXPIRED',
-    });
+    expect(await failure(guest(at(300)).auth.verifyLoginCode({ username: 'web_late', requestId: lateRequest, code: code! }))).toMatchObject(
+      {
+        code: 'CODE_EXPIRED',
+      },
+    );
 
     const other = await telegramPlayer({ username: 'web_intime' });
     const { requestId: intimeRequest } = await guest(T0).auth.requestLoginCode({ username: 'web_intime' });
     const [inTime] = await codesSentTo(other.telegramId);
-    expect(await failure(guest(at(299)).auth.verifyLoginCode({ username: 'web_intime', requestId: intimeRequest, code: inTime! }))).toBeUndefined();
+    expect(
+      await failure(guest(at(299)).auth.verifyLoginCode({ username: 'web_intime', requestId: intimeRequest, code: inTime! })),
+    ).toBeUndefined();
   });
 
   it('allows 5 tries: the 6th is refused even with the right code', async () => {
@@ -121,11 +133,15 @@ describe('web sign-in with a one-time code', () => {
     const [code] = await codesSentTo(player.telegramId);
     const wrong = code === '123456' ? '654321' : '123456';
     for (let i = 0; i < 5; i++) {
-      expect(await failure(guest(at(10)).auth.verifyLoginCode({ username: 'web_tries', requestId: triesRequest, code: wrong }))).toMatchObject({
+      expect(
+        await failure(guest(at(10)).auth.verifyLoginCode({ username: 'web_tries', requestId: triesRequest, code: wrong })),
+      ).toMatchObject({
         code: 'INCORRECT_CODE',
       });
     }
-    expect(await failure(guest(at(10)).auth.verifyLoginCode({ username: 'web_tries', requestId: triesRequest, code: code! }))).toMatchObject({
+    expect(
+      await failure(guest(at(10)).auth.verifyLoginCode({ username: 'web_tries', requestId: triesRequest, code: code! })),
+    ).toMatchObject({
       code: 'TOO_MANY_ATTEMPTS',
     });
   });
@@ -168,10 +184,14 @@ describe('web sign-in with a one-time code', () => {
     const sentFor = (await LoginCodeModel.find({ user: player._id }).select('+requestHash').lean()).length;
     expect(sentFor).toBe(2);
     // the second code with the id of a request that sent nothing, or of another request, is just a wrong code
-    expect(await failure(guest(at(62)).auth.verifyLoginCode({ username: 'web_spam', requestId: firstRequest!.requestId, code: second! }))).toMatchObject({
+    expect(
+      await failure(guest(at(62)).auth.verifyLoginCode({ username: 'web_spam', requestId: firstRequest!.requestId, code: second! })),
+    ).toMatchObject({
       code: 'INCORRECT_CODE',
     });
-    expect(await failure(guest(at(62)).auth.verifyLoginCode({ username: 'web_spam', requestId: secondRequest.requestId, code: second! }))).toBeUndefined();
+    expect(
+      await failure(guest(at(62)).auth.verifyLoginCode({ username: 'web_spam', requestId: secondRequest.requestId, code: second! })),
+    ).toBeUndefined();
     for (let minute = 2; minute <= 6; minute++) {
       await guest(at(minute * 61)).auth.requestLoginCode({ username: 'web_spam' });
       await delivered();
@@ -191,7 +211,9 @@ describe('web sign-in with a one-time code', () => {
     });
     await delivered();
     expect(standIn.sent.length).toBe(before);
-    expect(await failure(guest(at(5)).auth.verifyLoginCode({ username: 'nobody_here', requestId: nobody.requestId, code: '123456' }))).toMatchObject({
+    expect(
+      await failure(guest(at(5)).auth.verifyLoginCode({ username: 'nobody_here', requestId: nobody.requestId, code: '123456' })),
+    ).toMatchObject({
       code: 'INCORRECT_CODE',
     });
     expect(await LoginCodeModel.countDocuments({ user: silent._id })).toBe(0);
@@ -200,7 +222,10 @@ describe('web sign-in with a one-time code', () => {
   it('frees the minute when Telegram refuses the message, so the player can try again', async () => {
     const player = await telegramPlayer({ username: 'web_fail' });
     const broken = testEnv({ TELEGRAM_API_ROOT: 'http://127.0.0.1:1' });
-    expect(await guest(T0, broken).auth.requestLoginCode({ username: 'web_fail' })).toMatchObject({ expiresInSeconds: 300, resendInSeconds: 60 });
+    expect(await guest(T0, broken).auth.requestLoginCode({ username: 'web_fail' })).toMatchObject({
+      expiresInSeconds: 300,
+      resendInSeconds: 60,
+    });
     await delivered();
     expect(await LoginCodeModel.countDocuments({ user: player._id })).toBe(0);
     await guest(at(5)).auth.requestLoginCode({ username: 'web_fail' });
@@ -211,7 +236,10 @@ describe('web sign-in with a one-time code', () => {
     const player = await telegramPlayer({ username: 'web_blocked' });
     standIn.blocked.add(player.telegramId);
     try {
-      expect(await guest(T0).auth.requestLoginCode({ username: 'web_blocked' })).toMatchObject({ expiresInSeconds: 300, resendInSeconds: 60 });
+      expect(await guest(T0).auth.requestLoginCode({ username: 'web_blocked' })).toMatchObject({
+        expiresInSeconds: 300,
+        resendInSeconds: 60,
+      });
       await delivered();
       expect((await UserModel.findById(player._id).lean())!.messagePermission).toBe(false);
       expect(await LoginCodeModel.countDocuments({ user: player._id })).toBe(0);

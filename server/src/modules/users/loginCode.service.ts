@@ -20,7 +20,8 @@ const LOGIN_CODES_PER_HOUR = 20;
 
 const CODE_MESSAGE = {
   en: (code: string) => `Your sign-in code: <code>${code}</code>\nIt works for 5 minutes. If you did not ask for it, ignore this message.`,
-  fa: (code: string) => `کد ورود شما: <code>${code}</code>\nاین کد ۵ دقیقه اعتبار دارد. اگر شما آن را درخواست نکرده‌اید، این پیام را نادیده بگیرید.`,
+  fa: (code: string) =>
+    `کد ورود شما: <code>${code}</code>\nاین کد ۵ دقیقه اعتبار دارد. اگر شما آن را درخواست نکرده‌اید، این پیام را نادیده بگیرید.`,
 };
 
 /** Codes are stored only as an HMAC under a key derived from the server secret, bound to the request. */
@@ -74,7 +75,10 @@ export async function requestLoginCode(
 /** Whether the player may be sent another code now from this address, as far as the hourly limits go. */
 async function withinHourlyLimits(userId: Types.ObjectId, address: string, now: Date): Promise<boolean> {
   const recent = { user: userId, createdAt: { $gt: new Date(now.getTime() - 3600_000) } };
-  const [fromAddress, fromAll] = await Promise.all([LoginCodeModel.countDocuments({ ...recent, address }), LoginCodeModel.countDocuments(recent)]);
+  const [fromAddress, fromAll] = await Promise.all([
+    LoginCodeModel.countDocuments({ ...recent, address }),
+    LoginCodeModel.countDocuments(recent),
+  ]);
   return fromAddress < LOGIN_CODES_PER_HOUR_PER_ADDRESS && fromAll < LOGIN_CODES_PER_HOUR;
 }
 
@@ -95,10 +99,12 @@ async function issueLoginCode(username: string, requestHash: string, { env, botT
     createdAt: now,
     updatedAt: now,
   };
-  const sentToNobody = () => LoginCodeModel.create({ ...request, codeHash: hashCode(requestHash, randomBytes(16).toString('hex'), env.JWT_SECRET) });
+  const sentToNobody = () =>
+    LoginCodeModel.create({ ...request, codeHash: hashCode(requestHash, randomBytes(16).toString('hex'), env.JWT_SECRET) });
 
   const user = await playerByUsername(username);
-  if (!user || user.blocked || !user.messagePermission || !(await withinHourlyLimits(user._id, address, now))) return void (await sentToNobody());
+  if (!user || user.blocked || !user.messagePermission || !(await withinHourlyLimits(user._id, address, now)))
+    return void (await sentToNobody());
 
   // one conditional upsert: a code is sent only when none went from this address in the last minute, so parallel requests send one
   const resendFrom = new Date(now.getTime() - LOGIN_CODE_RESEND_SECONDS * 1000);
@@ -121,7 +127,11 @@ async function issueLoginCode(username: string, requestHash: string, { env, botT
 }
 
 /** The one place a sign-in code leaves the server: the bot's message to the player's chat, in their language. */
-async function sendLoginCode(user: { telegramId: number; language?: string | null }, code: string, { env, botToken }: { env: Env; botToken: string }) {
+async function sendLoginCode(
+  user: { telegramId: number; language?: string | null },
+  code: string,
+  { env, botToken }: { env: Env; botToken: string },
+) {
   const text = CODE_MESSAGE[user.language === 'fa' ? 'fa' : 'en'](code);
   await sendMessage({ apiRoot: env.TELEGRAM_API_ROOT, token: botToken }, user.telegramId, text, { parse_mode: 'HTML' });
 }

@@ -57,11 +57,21 @@ describe('a player inside Telegram (tma)', () => {
     const serverNow = new Date('2026-06-01T09:00:00Z');
     const telegramNow = new Date(serverNow.getTime() + 5 * 60_000);
     for (const id of [8011, 8012, 8013]) {
-      const result = await authenticatePlayer(tmaHeader({ user: { id, first_name: 'Early' }, authDate: telegramNow }), env, serverNow, logger);
+      const result = await authenticatePlayer(
+        tmaHeader({ user: { id, first_name: 'Early' }, authDate: telegramNow }),
+        env,
+        serverNow,
+        logger,
+      );
       expect(result.user).toMatchObject({ telegramId: id });
     }
     // a launch within a minute of this server's clock is nothing to report
-    await authenticatePlayer(tmaHeader({ user: { id: 8014, first_name: 'Early' }, authDate: serverNow }), env, new Date(serverNow.getTime() + 120_000), logger);
+    await authenticatePlayer(
+      tmaHeader({ user: { id: 8014, first_name: 'Early' }, authDate: serverNow }),
+      env,
+      new Date(serverNow.getTime() + 120_000),
+      logger,
+    );
     expect(lines).toHaveLength(1);
     expect(JSON.parse(lines[0]!)).toMatchObject({
       level: 40,

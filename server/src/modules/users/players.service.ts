@@ -32,7 +32,10 @@ export interface ReferralOutcome {
 }
 
 async function referrerWithCode(code: string, newcomerTelegramId: number): Promise<Types.ObjectId | null> {
-  const referrer = await UserModel.findOne({ referralCode: code, telegramId: { $ne: newcomerTelegramId }, blocked: { $ne: true } }, { _id: 1 }).lean();
+  const referrer = await UserModel.findOne(
+    { referralCode: code, telegramId: { $ne: newcomerTelegramId }, blocked: { $ne: true } },
+    { _id: 1 },
+  ).lean();
   return referrer?._id ?? null;
 }
 
@@ -77,7 +80,11 @@ export function countFriendsOf(playerId: Id): Promise<number> {
 
 /** The friends a player invited, newest first: names and join dates only. */
 export function friendsPageOf(playerId: Id, skip: number, limit: number) {
-  return UserModel.find({ referrer: playerId }, { name: 1, username: 1, createdAt: 1 }).sort({ createdAt: -1, _id: -1 }).skip(skip).limit(limit).lean();
+  return UserModel.find({ referrer: playerId }, { name: 1, username: 1, createdAt: 1 })
+    .sort({ createdAt: -1, _id: -1 })
+    .skip(skip)
+    .limit(limit)
+    .lean();
 }
 
 export async function allowsMessages(playerId: Id): Promise<boolean> {
@@ -103,9 +110,15 @@ export async function raiseMissionCount(playerId: Id, counter: 'missionsCount' |
   await UserModel.updateOne({ _id: playerId, [counter]: { $lt: count } }, { $set: { [counter]: count } });
 }
 
-/** The ids of players whose name or username (or a word of it) starts with the text, in any case: the console finds a player's records by name. */
+/**
+ * The ids of players whose name or username (or a word of it) starts with the text, in any case: the console finds a player's records by
+ * name.
+ */
 export function playerIdsMatching(text: string, limit: number) {
-  return UserModel.find({ $or: [{ nameWords: prefixPattern(text, 'nameWords') }, { usernameLower: prefixPattern(text, 'usernameLower') }] }, { _id: 1 })
+  return UserModel.find(
+    { $or: [{ nameWords: prefixPattern(text, 'nameWords') }, { usernameLower: prefixPattern(text, 'usernameLower') }] },
+    { _id: 1 },
+  )
     .limit(limit)
     .lean();
 }

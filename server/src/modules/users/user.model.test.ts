@@ -12,14 +12,19 @@ describe("a player's search fields", () => {
       usernameLower: 'zahra_k',
     });
 
-    const [inserted] = await UserModel.insertMany([{ telegramId: 70_000_001, name: 'Ali Rezaei', username: 'ALI', referralCode: 'insert-many-1' }]);
+    const [inserted] = await UserModel.insertMany([
+      { telegramId: 70_000_001, name: 'Ali Rezaei', username: 'ALI', referralCode: 'insert-many-1' },
+    ]);
     expect(await UserModel.findById(inserted!._id, { nameWords: 1, usernameLower: 1 }).lean()).toMatchObject({
       nameWords: ['ali rezaei', 'ali', 'rezaei'],
       usernameLower: 'ali',
     });
 
     await UserModel.findOneAndUpdate({ _id: created._id }, { $set: { name: 'Sara', username: 'SaraB' } });
-    expect(await UserModel.findById(created._id, { nameWords: 1, usernameLower: 1 }).lean()).toMatchObject({ nameWords: ['sara'], usernameLower: 'sarab' });
+    expect(await UserModel.findById(created._id, { nameWords: 1, usernameLower: 1 }).lean()).toMatchObject({
+      nameWords: ['sara'],
+      usernameLower: 'sarab',
+    });
   });
 
   it('are filled by the sweep for players saved before they existed', async () => {

@@ -34,7 +34,17 @@ describe('players in the console', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: String(player._id), telegramId: player.telegramId, inviteLimit: 100 });
     expect(res.body.coins).toEqual([
-      { id: String(ton._id), coin: String(ton._id), name: 'Toncoin', symbol: 'TON', balance: '1.5', rewards: '0', earned: '3', withdrawn: '1.5', gifts: '0' },
+      {
+        id: String(ton._id),
+        coin: String(ton._id),
+        name: 'Toncoin',
+        symbol: 'TON',
+        balance: '1.5',
+        rewards: '0',
+        earned: '3',
+        withdrawn: '1.5',
+        gifts: '0',
+      },
       {
         id: String(gold._id),
         coin: String(gold._id),
@@ -55,9 +65,23 @@ describe('players in the console', () => {
   it('changes the invite limit, blocked flag and language, and nothing else', async () => {
     const player = await createPlayer({ language: 'fa', referrersCount: 4 });
     const current = (await api.get(`/users/${player._id}`)).body;
-    const res = await api.put(`/users/${player._id}`, { ...current, inviteLimit: 3, blocked: true, referrersCount: 999, telegramId: 1, name: 'Renamed' });
+    const res = await api.put(`/users/${player._id}`, {
+      ...current,
+      inviteLimit: 3,
+      blocked: true,
+      referrersCount: 999,
+      telegramId: 1,
+      name: 'Renamed',
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ inviteLimit: 3, blocked: true, language: 'fa', referrersCount: 4, telegramId: player.telegramId, name: player.name });
+    expect(res.body).toMatchObject({
+      inviteLimit: 3,
+      blocked: true,
+      language: 'fa',
+      referrersCount: 4,
+      telegramId: player.telegramId,
+      name: player.name,
+    });
     const english = await api.put(`/users/${player._id}`, { inviteLimit: 3, blocked: false, language: 'en' });
     expect(english.body).toMatchObject({ language: 'en', blocked: false });
   });
@@ -155,12 +179,24 @@ describe('players in the console', () => {
       const player = await createPlayer();
       const coin = await createCoin();
       await fund(player._id, coin._id, '5');
-      const debit = await adjust(player._id, { coin: String(coin._id), amount: '2', direction: 'debit', note: 'Correction', idempotencyKey: key() });
+      const debit = await adjust(player._id, {
+        coin: String(coin._id),
+        amount: '2',
+        direction: 'debit',
+        note: 'Correction',
+        idempotencyKey: key(),
+      });
       expect(debit.status).toBe(201);
       expect(debit.body.balance).toBe('3');
       const entriesBefore = await LedgerEntryModel.countDocuments({ user: player._id });
 
-      const tooMuch = await adjust(player._id, { coin: String(coin._id), amount: '3.000001', direction: 'debit', note: 'Too much', idempotencyKey: key() });
+      const tooMuch = await adjust(player._id, {
+        coin: String(coin._id),
+        amount: '3.000001',
+        direction: 'debit',
+        note: 'Too much',
+        idempotencyKey: key(),
+      });
       expect(tooMuch.status).toBe(409);
       expect(tooMuch.body).toEqual({ message: 'Not enough balance', code: 'INSUFFICIENT_BALANCE' });
       expect(await balanceOf(player._id, coin._id)).toBe(toMicros('3'));
@@ -183,7 +219,9 @@ describe('players in the console', () => {
       const coin = await createCoin();
       await fund(player._id, coin._id, '10');
       const results = await Promise.all(
-        Array.from({ length: 40 }, () => adjust(player._id, { coin: String(coin._id), amount: '1', direction: 'debit', note: 'Drain', idempotencyKey: key() })),
+        Array.from({ length: 40 }, () =>
+          adjust(player._id, { coin: String(coin._id), amount: '1', direction: 'debit', note: 'Drain', idempotencyKey: key() }),
+        ),
       );
       expect(results.filter((r) => r.status === 201)).toHaveLength(10);
       expect(results.filter((r) => r.status === 409)).toHaveLength(30);

@@ -36,8 +36,13 @@ describe('user.me', () => {
       createCoin({ symbol: 'GONE', order: 4, enabled: false }),
     ]);
     const player = await createPlayer({ name: 'Mina', missionsCount: 4, doneMissionsCount: 3, referrersCount: 2, inviteLimit: 50 });
-    const post = (coinId: unknown, amount: string, reason: 'mission' | 'referral' | 'mining' | 'withdraw' | 'refund', key: string, sign = 1n) =>
-      postEntry({ userId: player._id, coinId: String(coinId), amount: sign * toMicros(amount), reason, idempotencyKey: `me:${key}` });
+    const post = (
+      coinId: unknown,
+      amount: string,
+      reason: 'mission' | 'referral' | 'mining' | 'withdraw' | 'refund',
+      key: string,
+      sign = 1n,
+    ) => postEntry({ userId: player._id, coinId: String(coinId), amount: sign * toMicros(amount), reason, idempotencyKey: `me:${key}` });
     await post(gold._id, '10.5', 'mission', 'a');
     await post(gold._id, '2', 'referral', 'b');
     await post(gold._id, '0.000001', 'mining', 'c');
@@ -48,7 +53,15 @@ describe('user.me', () => {
 
     const me = await playerCaller(player).user.me();
     expect(Object.keys(me).sort()).toEqual(PROFILE_FIELDS);
-    expect(me).toMatchObject({ id: player.id, name: 'Mina', missionsCount: 4, doneMissionsCount: 3, referrersCount: 2, inviteLimit: 50, isDemo: false });
+    expect(me).toMatchObject({
+      id: player.id,
+      name: 'Mina',
+      missionsCount: 4,
+      doneMissionsCount: 3,
+      referrersCount: 2,
+      inviteLimit: 50,
+      isDemo: false,
+    });
     expect(me.coins.map((c) => c.symbol)).toEqual(['GOLD', 'SLVR', 'OLD']);
     expect(me.coins[0]).toEqual({
       coinId: gold.id,
@@ -85,7 +98,14 @@ describe('user.me over HTTP', () => {
     expect(res.status).toBe(200);
     const me = res.body.result.data.json;
     expect(Object.keys(me).sort()).toEqual(PROFILE_FIELDS);
-    expect(me).toMatchObject({ telegramId: 6001, name: 'Reza Ahmadi', username: 'reza_a', language: 'fa', messagePermission: true, isDemo: false });
+    expect(me).toMatchObject({
+      telegramId: 6001,
+      name: 'Reza Ahmadi',
+      username: 'reza_a',
+      language: 'fa',
+      messagePermission: true,
+      isDemo: false,
+    });
     expect(await UserModel.countDocuments({ telegramId: 6001 })).toBe(1);
   });
 

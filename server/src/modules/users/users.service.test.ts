@@ -80,7 +80,10 @@ describe('a Telegram launch', () => {
     await UserModel.updateOne({ _id: first.user._id }, { $set: { language: 'en', theme: 'light' } });
 
     const second = await upsertFromTelegram(
-      launchOf({ user: { id: 5003, first_name: 'Ali', last_name: 'Rezaei', username: 'ali_new', is_premium: true, language_code: 'fa' } }, later(3600_000)),
+      launchOf(
+        { user: { id: 5003, first_name: 'Ali', last_name: 'Rezaei', username: 'ali_new', is_premium: true, language_code: 'fa' } },
+        later(3600_000),
+      ),
       later(3600_000),
     );
     expect(second.created).toBe(false);
@@ -144,7 +147,10 @@ describe('referrals at registration', () => {
     const coin = await configureReferralReward('1');
     const { user } = await upsertFromTelegram(launchOf({ user: { id: 5010, first_name: 'Self' } }), NOW);
     expect(await findReferrer(user.referralCode, 5010)).toBeNull();
-    const again = await upsertFromTelegram(launchOf({ user: { id: 5010, first_name: 'Self' }, startParam: user.referralCode }, later(120_000)), later(120_000));
+    const again = await upsertFromTelegram(
+      launchOf({ user: { id: 5010, first_name: 'Self' }, startParam: user.referralCode }, later(120_000)),
+      later(120_000),
+    );
     expect(again.user.referrer).toBeNull();
     expect(await balanceOf(user._id, coin._id)).toBe(0n);
   });

@@ -131,7 +131,10 @@ export async function upsertFromTelegram(launch: TelegramLaunch, now: Date): Pro
   const created = result.lastErrorObject?.updatedExisting === false;
   if (fields.usernameLower) {
     // Telegram usernames move between accounts: whoever held this one before no longer does
-    await UserModel.updateMany({ usernameLower: fields.usernameLower, telegramId: { $ne: telegramId } }, { $set: { username: '', usernameLower: '' } });
+    await UserModel.updateMany(
+      { usernameLower: fields.usernameLower, telegramId: { $ne: telegramId } },
+      { $set: { username: '', usernameLower: '' } },
+    );
   }
   if (!created || !user.referrer) return { user, created };
   await faultPoint('referral:after-create');
@@ -153,7 +156,11 @@ export interface BotChatUser {
  * registered here, with the referrer of the code, exactly as a first launch of the mini app would.
  */
 export async function registerFromBotStart(from: BotChatUser, code: string | undefined, now: Date): Promise<LaunchOutcome> {
-  const existing = await UserModel.findOneAndUpdate({ telegramId: from.id }, { $set: { messagePermission: true } }, { returnDocument: 'after' });
+  const existing = await UserModel.findOneAndUpdate(
+    { telegramId: from.id },
+    { $set: { messagePermission: true } },
+    { returnDocument: 'after' },
+  );
   if (existing) return { user: existing, created: false };
   const { id, first_name, last_name, username, language_code, is_premium } = from;
   return upsertFromTelegram(
@@ -193,7 +200,11 @@ export async function demoPlayer(now: Date): Promise<UserDocument> {
  * hold or earned in and, for the player's own screens, every enabled coin too.
  */
 export async function moneyByCoin(userId: Id, { everyEnabledCoin }: { everyEnabledCoin: boolean }) {
-  const [balances, figures, coins] = await Promise.all([balancesOf(userId), figuresByCoin(userId), listGiftCoins({ symbol: 1, name: 1, icon: 1, enabled: 1 })]);
+  const [balances, figures, coins] = await Promise.all([
+    balancesOf(userId),
+    figuresByCoin(userId),
+    listGiftCoins({ symbol: 1, name: 1, icon: 1, enabled: 1 }),
+  ]);
   const figuresOf = new Map(figures.map((row) => [row.coin, row]));
   return coins
     .filter((coin) => (everyEnabledCoin && coin.enabled) || balances.has(String(coin._id)) || figuresOf.has(String(coin._id)))
@@ -239,7 +250,11 @@ export async function profileOf(user: UserDocument) {
 
 export async function updateSettings(user: UserDocument, settings: { language?: Language; theme?: Theme }, now: Date) {
   const changes = Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
-  const updated = await UserModel.findOneAndUpdate({ _id: user._id }, { $set: { ...changes, updatedAt: now } }, { returnDocument: 'after', timestamps: false });
+  const updated = await UserModel.findOneAndUpdate(
+    { _id: user._id },
+    { $set: { ...changes, updatedAt: now } },
+    { returnDocument: 'after', timestamps: false },
+  );
   return { language: updated!.language, theme: updated!.theme };
 }
 

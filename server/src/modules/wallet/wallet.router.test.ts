@@ -30,7 +30,10 @@ async function proveAndLink(user: UserDocument, wallet: TestWallet, overrides: P
   return caller(user).wallet.link(signTonProof(wallet, { payload, domain: DOMAIN, timestamp: seconds(start), ...overrides }));
 }
 
-const refusedBecause = (reason: string) => ({ code: 'BAD_REQUEST', cause: expect.objectContaining({ code: 'TON_PROOF_INVALID', params: { reason } }) });
+const refusedBecause = (reason: string) => ({
+  code: 'BAD_REQUEST',
+  cause: expect.objectContaining({ code: 'TON_PROOF_INVALID', params: { reason } }),
+});
 
 describe('wallet linking with ton_proof', () => {
   it('links a wallet the player proved they own, shown in both address forms', async () => {
@@ -99,7 +102,9 @@ describe('wallet linking with ton_proof', () => {
 
   it('refuses a proof made for another site, and links nothing', async () => {
     const player = await createPlayer();
-    await expect(proveAndLink(player, testWallet(), { domain: 'evil.example' })).rejects.toMatchObject(refusedBecause('domain_not_allowed'));
+    await expect(proveAndLink(player, testWallet(), { domain: 'evil.example' })).rejects.toMatchObject(
+      refusedBecause('domain_not_allowed'),
+    );
     expect(await caller(player).wallet.list()).toEqual([]);
   });
 
@@ -153,13 +158,17 @@ describe('wallet linking with ton_proof', () => {
   it('refuses an address the wallet state init does not hash to', async () => {
     const player = await createPlayer();
     const victim = testWallet();
-    await expect(proveAndLink(player, testWallet(), { address: victim.address.toRawString() })).rejects.toMatchObject(refusedBecause('address_mismatch'));
+    await expect(proveAndLink(player, testWallet(), { address: victim.address.toRawString() })).rejects.toMatchObject(
+      refusedBecause('address_mismatch'),
+    );
   });
 
   it('refuses a signature not made by the wallet key', async () => {
     const player = await createPlayer();
     const forger = keyPairFromSeed(randomBytes(32));
-    await expect(proveAndLink(player, testWallet(), { signingKey: forger.secretKey })).rejects.toMatchObject(refusedBecause('bad_signature'));
+    await expect(proveAndLink(player, testWallet(), { signingKey: forger.secretKey })).rejects.toMatchObject(
+      refusedBecause('bad_signature'),
+    );
   });
 
   it('links an address to one player only, until they unlink it', async () => {

@@ -60,7 +60,10 @@ export async function allowedProofDomains(
 
 /** Consumes the payload in one conditional update, so a proof links at most once even when sent twice at once. */
 async function consumePayload(payload: string, userId: Id, now: Date): Promise<string | null> {
-  const used = await TonProofPayloadModel.findOneAndUpdate({ payload, user: userId, usedAt: null, expiresAt: { $gt: now } }, { $set: { usedAt: now } });
+  const used = await TonProofPayloadModel.findOneAndUpdate(
+    { payload, user: userId, usedAt: null, expiresAt: { $gt: now } },
+    { $set: { usedAt: now } },
+  );
   if (used) return null;
   const issued = await TonProofPayloadModel.findOne({ payload }).lean();
   if (!issued) return 'unknown_payload';
@@ -105,7 +108,11 @@ export async function linkWallet({ userId, input, env, now, logger }: LinkWallet
     return new AppError('TON_PROOF_INVALID', { reason: shown });
   };
   const config = await getAppConfig();
-  const verdict = verifyTonProof(input, { allowedDomains: await allowedProofDomains(env, config), now, allowTestnet: config.allowTestnetWallets });
+  const verdict = verifyTonProof(input, {
+    allowedDomains: await allowedProofDomains(env, config),
+    now,
+    allowTestnet: config.allowTestnetWallets,
+  });
   if (!verdict.ok) throw refuse(verdict.reason);
   const payloadProblem = await consumePayload(input.proof.payload, userId, now);
   // another player's payload is reported as unknown: whether it exists is none of this caller's business

@@ -76,7 +76,13 @@ export function readJettonTransfer(body: Cell): JettonTransfer | null {
 }
 
 /** The body of a jetton transfer from the hot wallet: the amount to `destination`, excess back to the wallet, a comment forwarded. */
-export function jettonTransferBody({ queryId, amount, destination, responseTo, text }: JettonTransfer & { responseTo: Address; text: string }): Cell {
+export function jettonTransferBody({
+  queryId,
+  amount,
+  destination,
+  responseTo,
+  text,
+}: JettonTransfer & { responseTo: Address; text: string }): Cell {
   return beginCell()
     .storeUint(JETTON_TRANSFER, 32)
     .storeUint(queryId, 64)

@@ -3,7 +3,8 @@ import { applyConventions, schemaOptions } from '../../db/schemaKit';
 
 /**
  * One signed external message of the hot wallet, carrying up to 255 payouts. It is recorded before its withdrawals
- * are claimed, signed before it is sent, and re-sent unchanged until it lands or provably expires (the chain's time passed `validUntil`, or the
+ * are claimed, signed before it is sent, and re-sent unchanged until it lands or provably expires (the chain's time passed `validUntil`,
+ * or the
  * wallet's seqno moved past it, and it is not among the wallet's transactions).
  */
 const payoutBatchSchema = applyConventions(

@@ -91,7 +91,9 @@ async function checkManualPayment(withdrawal: WithdrawalDocument, coin: Coin, ty
     chainDown(error);
   }
   if (!tx || !from)
-    throw badInput({ txHash: 'No transaction with this hash was sent from the payout wallets (it is not on chain, or it came from another wallet)' });
+    throw badInput({
+      txHash: 'No transaction with this hash was sent from the payout wallets (it is not on chain, or it came from another wallet)',
+    });
   if (!succeeded(tx)) throw badInput({ txHash: 'This transaction failed on chain: it paid nothing' });
 
   const to = Address.parse(withdrawal.address);
@@ -104,12 +106,16 @@ async function checkManualPayment(withdrawal: WithdrawalDocument, coin: Coin, ty
     const toPlayer = messages.filter((message) => message.info.type === 'internal' && sameAddress(message.info.dest, to));
     if (!toPlayer.length) {
       const jetton = messages.some((message) => readJettonTransfer(message.body));
-      throw badInput({ txHash: jetton ? `This transaction moves a jetton, not ${coin.symbol}` : `This transaction sends nothing to ${withdrawal.address}` });
+      throw badInput({
+        txHash: jetton ? `This transaction moves a jetton, not ${coin.symbol}` : `This transaction sends nothing to ${withdrawal.address}`,
+      });
     }
     const paid = toPlayer.find((message) => message.info.type === 'internal' && message.info.value.coins === expected);
     if (!paid) {
       const sent = toPlayer[0]!.info.type === 'internal' ? toPlayer[0]!.info.value.coins : 0n;
-      throw badInput({ txHash: `This transaction sends ${formatChainUnits(sent, coin.decimals)} ${coin.symbol} to this address, not ${want}` });
+      throw badInput({
+        txHash: `This transaction sends ${formatChainUnits(sent, coin.decimals)} ${coin.symbol} to this address, not ${want}`,
+      });
     }
     return hash;
   }
@@ -130,7 +136,9 @@ async function checkManualPayment(withdrawal: WithdrawalDocument, coin: Coin, ty
   const toPlayer = ofThisCoin.filter((transfer) => sameAddress(transfer.destination, to));
   if (!toPlayer.length) throw badInput({ txHash: `This transaction sends ${coin.symbol} to another address, not ${withdrawal.address}` });
   if (!toPlayer.some((transfer) => transfer.amount === expected)) {
-    throw badInput({ txHash: `This transaction sends ${formatChainUnits(toPlayer[0]!.amount, coin.decimals)} ${coin.symbol} to this address, not ${want}` });
+    throw badInput({
+      txHash: `This transaction sends ${formatChainUnits(toPlayer[0]!.amount, coin.decimals)} ${coin.symbol} to this address, not ${want}`,
+    });
   }
   return hash;
 }
@@ -164,7 +172,11 @@ export async function decideWithdrawal({ withdrawalId, review, accountId, now }:
   });
   // one hash pays one withdrawal, however many operators type it at once
   const claim = () =>
-    UsedTxHashModel.findOneAndUpdate({ hash }, { $setOnInsert: { hash, withdrawal: withdrawal._id } }, { upsert: true, returnDocument: 'after' }).lean();
+    UsedTxHashModel.findOneAndUpdate(
+      { hash },
+      { $setOnInsert: { hash, withdrawal: withdrawal._id } },
+      { upsert: true, returnDocument: 'after' },
+    ).lean();
   const owner = await claim().catch((error: unknown) => {
     if (isDuplicateKey(error)) return claim();
     throw error;
@@ -207,7 +219,9 @@ async function approveWithdrawal(given: WithdrawalDocument, accountId: Id, now: 
       withdrawal = (await WithdrawalModel.findById(withdrawal._id)) ?? withdrawal;
     }
     if (String(withdrawal.firstApprovedBy) === String(accountId)) {
-      throw forbidden(`A withdrawal above ${describeAmount(threshold, coin?.symbol ?? '')} needs a second operator's approval; you gave the first`);
+      throw forbidden(
+        `A withdrawal above ${describeAmount(threshold, coin?.symbol ?? '')} needs a second operator's approval; you gave the first`,
+      );
     }
   }
   const approved = await WithdrawalModel.findOneAndUpdate(

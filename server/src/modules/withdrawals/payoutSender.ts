@@ -1,4 +1,16 @@
-import { Address, beginCell, Cell, comment, external, internal, SendMode, storeMessage, toNano, type MessageRelaxed, type Transaction } from '@ton/core';
+import {
+  Address,
+  beginCell,
+  Cell,
+  comment,
+  external,
+  internal,
+  SendMode,
+  storeMessage,
+  toNano,
+  type MessageRelaxed,
+  type Transaction,
+} from '@ton/core';
 import { Types } from 'mongoose';
 import { ChainUnavailable } from '../../lib/ton/tonChain';
 import { faultPoint } from '../../lib/faults';
@@ -61,7 +73,13 @@ async function planPayout(runtime: PayoutRuntime, withdrawal: WithdrawalDocument
   }
   const master = Address.parse(coin.jettonMaster);
   const ourJettonWallet = await jettonWalletOf(runtime.chain, master, hot);
-  const body = jettonTransferBody({ queryId: queryIdOf(withdrawal._id), amount, destination: to, responseTo: hot, text: commentOf(withdrawal._id) });
+  const body = jettonTransferBody({
+    queryId: queryIdOf(withdrawal._id),
+    amount,
+    destination: to,
+    responseTo: hot,
+    text: commentOf(withdrawal._id),
+  });
   return {
     withdrawal,
     message: internal({ to: ourJettonWallet, value: JETTON_TRANSFER_TON, bounce: true, body }),
@@ -124,9 +142,9 @@ async function releaseUnsent() {
   const claimed = await WithdrawalModel.find({ status: 'sending' }, { payout: 1 }).lean();
   const batchIds = [...new Set(claimed.flatMap((w) => (w.payout?.batch ? [String(w.payout.batch)] : [])))];
   const live = new Set(
-    (await PayoutBatchModel.find({ _id: { $in: batchIds }, state: { $in: ['signed', 'sent', 'landed', 'confirmed'] } }, { _id: 1 }).lean()).map((b) =>
-      String(b._id),
-    ),
+    (
+      await PayoutBatchModel.find({ _id: { $in: batchIds }, state: { $in: ['signed', 'sent', 'landed', 'confirmed'] } }, { _id: 1 }).lean()
+    ).map((b) => String(b._id)),
   );
   const dead = batchIds.filter((id) => !live.has(id));
   const unbatched = claimed.filter((w) => !w.payout?.batch).map((w) => w._id);
@@ -174,7 +192,10 @@ async function sendNextBatch(runtime: PayoutRuntime, report: PayoutRoundReport, 
       // one coin the chain cannot answer for (a master that is not there) does not hold up the others
       if (!(error instanceof ChainUnavailable)) throw error;
       unpreparable.add(coin.symbol);
-      await WithdrawalModel.updateOne({ _id: withdrawal._id }, { $set: { chainNote: `Could not be prepared for payout: ${error.message}` } });
+      await WithdrawalModel.updateOne(
+        { _id: withdrawal._id },
+        { $set: { chainNote: `Could not be prepared for payout: ${error.message}` } },
+      );
       continue;
     }
     const jettonsHere = plan.jetton ? jettonLeft.get(plan.jetton.master)! : 0n;
@@ -187,7 +208,8 @@ async function sendNextBatch(runtime: PayoutRuntime, report: PayoutRoundReport, 
     if (plan.jetton) jettonLeft.set(plan.jetton.master, jettonsHere - plan.jetton.amount);
     planned.push(plan);
   }
-  if (unpreparable.size) report.stopped = `Payouts of ${[...unpreparable].join(', ')} could not be prepared: the TON API did not answer for them`;
+  if (unpreparable.size)
+    report.stopped = `Payouts of ${[...unpreparable].join(', ')} could not be prepared: the TON API did not answer for them`;
   if (capped.size) report.stopped = `Today's payout cap is reached for ${[...capped].join(', ')}: the rest waits for tomorrow (UTC)`;
   if (short.length) {
     report.stopped = `The hot wallet cannot cover the next payouts (${[...new Set(short)].join(', ')}): fund it`;
@@ -215,7 +237,9 @@ async function sendNextBatch(runtime: PayoutRuntime, report: PayoutRoundReport, 
     { $set: { status: 'sending', 'payout.batch': batchId, 'payout.state': 'in-batch', 'payout.batchedAt': new Date() } },
   );
   const claimed = new Set(
-    (await WithdrawalModel.find({ _id: { $in: ids }, status: 'sending', 'payout.batch': batchId }, { _id: 1 }).lean()).map((w) => String(w._id)),
+    (await WithdrawalModel.find({ _id: { $in: ids }, status: 'sending', 'payout.batch': batchId }, { _id: 1 }).lean()).map((w) =>
+      String(w._id),
+    ),
   );
   const messages = planned.filter((plan) => claimed.has(String(plan.withdrawal._id)));
   await faultPoint('payout:claimed');
@@ -274,7 +298,10 @@ async function sendBatch(runtime: PayoutRuntime, batch: BatchDocument) {
   await runtime.chain.sendExternal(Cell.fromBoc(Buffer.from(batch.message, 'base64'))[0]!);
   await faultPoint('payout:after-send');
   await PayoutBatchModel.updateOne({ _id: batch._id, state: { $in: ['signed', 'sent'] } }, { $set: { state: 'sent' }, $inc: { sends: 1 } });
-  await WithdrawalModel.updateMany({ 'payout.batch': batch._id, status: 'sending', 'payout.state': 'in-batch' }, { $set: { 'payout.state': 'sent' } });
+  await WithdrawalModel.updateMany(
+    { 'payout.batch': batch._id, status: 'sending', 'payout.state': 'in-batch' },
+    { $set: { 'payout.state': 'sent' } },
+  );
 }
 
 /** Moves an open batch on by what the chain shows; every step is conditional, so a repeat after a crash is harmless. */
@@ -359,7 +386,10 @@ async function confirmBatch(runtime: PayoutRuntime, batch: BatchDocument, report
 
 async function settle(withdrawal: WithdrawalDocument, change: Record<string, unknown>) {
   await faultPoint('payout:before-confirm');
-  const decided = await WithdrawalModel.updateOne({ _id: withdrawal._id, status: 'sending' }, { $set: { ...change, processedAt: new Date(), settled: false } });
+  const decided = await WithdrawalModel.updateOne(
+    { _id: withdrawal._id, status: 'sending' },
+    { $set: { ...change, processedAt: new Date(), settled: false } },
+  );
   if (decided.modifiedCount) await finishWithdrawal(withdrawal._id);
 }
 

@@ -42,7 +42,11 @@ async function withdrawalOf(coin: Awaited<ReturnType<typeof createCoin>>, amount
   await fund(user._id, coin._id, '1000');
   const address = randomAddress();
   await WalletLinkModel.create({ address: address.toRawString(), user: user._id, network: '-239' });
-  const withdrawal = await playerCaller(user).withdrawals.request({ coinId: coin.id, amount, idempotencyKey: `tap-${randomBytes(6).toString('hex')}` });
+  const withdrawal = await playerCaller(user).withdrawals.request({
+    coinId: coin.id,
+    amount,
+    idempotencyKey: `tap-${randomBytes(6).toString('hex')}`,
+  });
   return { user, coin, withdrawal, address };
 }
 
@@ -60,7 +64,8 @@ async function payoutRounds(max = 10) {
 }
 
 const received = async (address: Address) => (await ton.chain.account(address)).balance;
-const jettonsOf = async (owner: Address) => ton.chain.jettonBalance(await jettonWalletOf(ton.chain, Address.parse(ton.standIn.jettons.GIFT!), owner));
+const jettonsOf = async (owner: Address) =>
+  ton.chain.jettonBalance(await jettonWalletOf(ton.chain, Address.parse(ton.standIn.jettons.GIFT!), owner));
 
 describe('manual mode: a typed hash must be the transaction that paid this withdrawal', () => {
   let api: ReturnType<typeof consoleApi>;
@@ -75,9 +80,14 @@ describe('manual mode: a typed hash must be the transaction that paid this withd
   it('accepts the hash of a TON payment of this amount to this address from a payout wallet, once', async () => {
     const { withdrawal, address, user } = await withdrawalOf(await tonCoin(), '2.5');
     const hash = await payer.send([tonPayment(address, toNano('2.5'))]);
-    const res = await api.put(`/withdraws/${withdrawal.id}`, { status: 'done', txHash: Buffer.from(hash, 'hex').toString('base64') }).expect(200);
+    const res = await api
+      .put(`/withdraws/${withdrawal.id}`, { status: 'done', txHash: Buffer.from(hash, 'hex').toString('base64') })
+      .expect(200);
     expect(res.body).toMatchObject({ status: 'done', txHash: hash, explorerUrl: `https://tonviewer.com/transaction/${hash}` });
-    expect((await playerCaller(user).withdrawals.history({ page: 1, pageSize: 5 })).items[0]).toMatchObject({ status: 'done', txHash: hash });
+    expect((await playerCaller(user).withdrawals.history({ page: 1, pageSize: 5 })).items[0]).toMatchObject({
+      status: 'done',
+      txHash: hash,
+    });
 
     // the same hash cannot pay a second withdrawal
     const other = await withdrawalOf(await tonCoin(), '2.5');
@@ -104,7 +114,9 @@ describe('manual mode: a typed hash must be the transaction that paid this withd
     expect((await put(await stranger.send([tonPayment(address, toNano('3'))]))).body.errors.txHash).toMatch(/came from another wallet/);
     // a jetton transfer for a TON withdrawal
     const hot = Address.parse(ton.standIn.hotWallet);
-    expect((await put(await payer.send([jettonPayment(hot, address, 3n, payer.address)]))).body.errors.txHash).toMatch(/moves a jetton, not/);
+    expect((await put(await payer.send([jettonPayment(hot, address, 3n, payer.address)]))).body.errors.txHash).toMatch(
+      /moves a jetton, not/,
+    );
 
     expect(await WithdrawalModel.findById(withdrawal.id).lean()).toMatchObject({ status: 'pending', txHash: '' });
   });
@@ -172,7 +184,10 @@ describe('automated payouts from the hot wallet', () => {
       const shown = (await api.get(`/withdraws/${withdrawal.id}`).expect(200)).body;
       expect(shown).toMatchObject({ status: 'done', chainState: 'confirmed' });
       expect(shown.txHash).toMatch(/^[0-9a-f]{64}$/);
-      expect((await playerCaller(user).withdrawals.history({ page: 1, pageSize: 5 })).items[0]).toMatchObject({ status: 'done', txHash: shown.txHash });
+      expect((await playerCaller(user).withdrawals.history({ page: 1, pageSize: 5 })).items[0]).toMatchObject({
+        status: 'done',
+        txHash: shown.txHash,
+      });
     }
   });
 
@@ -216,7 +231,9 @@ describe('automated payouts from the hot wallet', () => {
     const drained = await jettonWalletOf(ton.chain, Address.parse(ton.standIn.jettons.GIFT!), Address.parseRaw(`0:${'77'.repeat(32)}`));
     await ton.standIn.blockchain
       .openContract(JettonWallet.createFromAddress(drained))
-      .send(ton.standIn.blockchain.sender(Address.parseRaw(`0:${'77'.repeat(32)}`)), hot, await ton.chain.jettonBalance(drained), { value: toNano('0.2') });
+      .send(ton.standIn.blockchain.sender(Address.parseRaw(`0:${'77'.repeat(32)}`)), hot, await ton.chain.jettonBalance(drained), {
+        value: toNano('0.2'),
+      });
   });
 
   it('re-pays once a batch that provably expired unsent', async () => {
@@ -232,7 +249,10 @@ describe('automated payouts from the hot wallet', () => {
     await ton.control({ advanceSeconds: 200, dropSends: 0 });
     const report = await payoutRounds();
     expect(report.requeued).toBe(1);
-    expect((await PayoutBatchModel.find({ withdrawals: withdrawal.id }).sort({ createdAt: 1 }).lean()).map((b) => b.state)).toEqual(['expired', 'confirmed']);
+    expect((await PayoutBatchModel.find({ withdrawals: withdrawal.id }).sort({ createdAt: 1 }).lean()).map((b) => b.state)).toEqual([
+      'expired',
+      'confirmed',
+    ]);
     expect(await received(address)).toBe(toNano('2'));
     expect(await WithdrawalModel.findById(withdrawal.id).lean()).toMatchObject({ status: 'done' });
   });
@@ -275,7 +295,11 @@ describe('automated payouts from the hot wallet', () => {
     expect(await received(over.address)).toBe(0n);
     expect((await runPayoutRound()).stopped).toBe(`Today's payout cap is reached for ${coin.symbol}: the rest waits for tomorrow (UTC)`);
     const treasury = (await api.get('/treasury').expect(200)).body;
-    expect(treasury.coins.find((row: { coin: string }) => row.coin === coin.id)).toMatchObject({ paidToday: '20', dailyCap: '25', secondApprovalAbove: '12' });
+    expect(treasury.coins.find((row: { coin: string }) => row.coin === coin.id)).toMatchObject({
+      paidToday: '20',
+      dailyCap: '25',
+      secondApprovalAbove: '12',
+    });
     await api.put(`/withdraws/${over.withdrawal.id}`, { status: 'rejected', rejectReason: 'Over the cap' }).expect(200);
   });
 
@@ -311,7 +335,10 @@ describe('automated payouts from the hot wallet', () => {
     const fine = await withdrawalOf(await tonCoin(), '2');
     for (const { withdrawal } of [stuck, fine]) await api.put(`/withdraws/${withdrawal.id}`, { status: 'approved' }).expect(200);
     const report = await runPayoutRound();
-    expect(report).toMatchObject({ batched: 1, stopped: `Payouts of ${lost.symbol} could not be prepared: the TON API did not answer for them` });
+    expect(report).toMatchObject({
+      batched: 1,
+      stopped: `Payouts of ${lost.symbol} could not be prepared: the TON API did not answer for them`,
+    });
     await payoutRounds(3);
     expect(await received(fine.address)).toBe(toNano('2'));
     expect(await WithdrawalModel.findById(stuck.withdrawal.id).lean()).toMatchObject({
@@ -328,7 +355,9 @@ describe('automated payouts from the hot wallet', () => {
     const reader = consoleApi(app, (await createOperator(['withdraws:read'])).token);
     expect((await reader.get('/treasury/treasury').expect(200)).body).toMatchObject({ id: 'treasury', mode: 'automated', paused: false });
     await reader.put('/treasury/treasury', { paused: true }).expect(403);
-    expect((await api.put('/treasury/treasury', { paused: 'yes' }).expect(400)).body.errors).toEqual({ paused: 'paused must be true or false' });
+    expect((await api.put('/treasury/treasury', { paused: 'yes' }).expect(400)).body.errors).toEqual({
+      paused: 'paused must be true or false',
+    });
     expect((await api.put('/treasury/treasury', { paused: true }).expect(200)).body.paused).toBe(true);
     expect(await runPayoutRound()).toMatchObject({ stopped: 'paused' });
     expect((await api.put('/treasury/treasury', { paused: false }).expect(200)).body.paused).toBe(false);
@@ -342,7 +371,10 @@ describe('automated payouts from the hot wallet', () => {
   it('two instances sharing the database pay 100 approved withdrawals, each exactly once', async () => {
     const coin = await tonCoin();
     const all = await Promise.all(Array.from({ length: 100 }, () => withdrawalOf(coin, '0.5')));
-    await WithdrawalModel.updateMany({ _id: { $in: all.map((a) => a.withdrawal.id) } }, { $set: { status: 'approved', approvedAt: new Date() } });
+    await WithdrawalModel.updateMany(
+      { _id: { $in: all.map((a) => a.withdrawal.id) } },
+      { $set: { status: 'approved', approvedAt: new Date() } },
+    );
     // each instance's sweep runs the sender under the sweep's lease, as startRecoverySweep does
     const instance = () => runIfFree('recovery-sweep', () => runPayoutRound(), { ttlMs: 30_000 });
     for (let round = 0; round < 12; round++) {

@@ -53,7 +53,9 @@ export async function treasury() {
     id: 'treasury',
     mode: runtime?.hotWallet ? 'automated' : 'manual',
     network: runtime?.network ?? 'mainnet',
-    hotWallet: runtime?.hotWallet ? runtime.hotWallet.contract.address.toString({ bounceable: false, testOnly: runtime.network === 'testnet' }) : null,
+    hotWallet: runtime?.hotWallet
+      ? runtime.hotWallet.contract.address.toString({ bounceable: false, testOnly: runtime.network === 'testnet' })
+      : null,
     coins: perCoin,
     paused: !!config.payoutsPaused,
     stopped: config.payoutsStopped || chainProblem,

@@ -97,7 +97,13 @@ describe('withdrawals, as a player', () => {
     expect(withdrawal).toMatchObject({ amount: '7.25', status: 'pending', address, coin: { id: coin.id, symbol: 'GIFT' }, txHash: '' });
     expect(fromMicros(await balanceOf(user._id, coin._id))).toBe('13.25');
     const entry = await LedgerEntryModel.findOne({ idempotencyKey: `withdraw:${withdrawal.id}` }).lean();
-    expect(entry).toMatchObject({ reason: 'withdraw', amount: -Number(toMicros('7.25')), state: 'posted', refType: 'Withdrawal', refId: withdrawal.id });
+    expect(entry).toMatchObject({
+      reason: 'withdraw',
+      amount: -Number(toMicros('7.25')),
+      state: 'posted',
+      refType: 'Withdrawal',
+      refId: withdrawal.id,
+    });
   });
 
   it('gives the same withdrawal for a second tap with the same key, taken once', async () => {

@@ -104,7 +104,8 @@ async function returnAmount(withdrawal: WithdrawalDocument) {
  * Finishes whatever a withdrawal still owes, from the record alone, and returns it as it now stands (null
  * when a request that could not be covered was undone). Every step is keyed or conditional, so a request,
  * a decision, a retry and the recovery sweep all call this same function, any number of times:
- * - a request not yet taken (`amountTaken` false, or absent on records older than the flag): the amount leaves the balance, or the request is removed when the
+ * - a request not yet taken (`amountTaken` false, or absent on records older than the flag): the amount leaves the balance, or the
+ * request is removed when the
  *   balance cannot cover it (INSUFFICIENT_BALANCE);
  * - a decision (`settled: false`): a rejection's amount goes back, the player is told, and it is settled.
  */
@@ -133,7 +134,11 @@ export async function finishWithdrawal(withdrawalId: Id): Promise<WithdrawalDocu
   if (current && current.status !== 'pending' && current.settled === false) {
     if (current.status === 'rejected') await returnAmount(current);
     await notifyDecision(current);
-    const settled = await WithdrawalModel.findOneAndUpdate({ _id: current._id, settled: false }, { $set: { settled: true } }, { returnDocument: 'after' });
+    const settled = await WithdrawalModel.findOneAndUpdate(
+      { _id: current._id, settled: false },
+      { $set: { settled: true } },
+      { returnDocument: 'after' },
+    );
     current = settled ?? current;
   }
   return current;
@@ -188,7 +193,8 @@ export async function requestWithdrawal({ userId, coinId, amount, idempotencyKey
   const coin = await findGiftCoin(coinId);
   if (!coin) throw new AppError('NOT_FOUND');
   if (!coin.enabled || !coin.withdrawEnabled) throw new AppError('WITHDRAW_DISABLED');
-  if (!fitsDecimals(amount, coin.decimals)) throw badInput({ amount: `At most ${Math.min(coin.decimals, MONEY_DECIMALS)} decimals for ${coin.symbol}` });
+  if (!fitsDecimals(amount, coin.decimals))
+    throw badInput({ amount: `At most ${Math.min(coin.decimals, MONEY_DECIMALS)} decimals for ${coin.symbol}` });
   const wallet = await currentWallet(userId);
   if (!wallet) throw new AppError('WALLET_REQUIRED');
 
@@ -315,7 +321,10 @@ async function notifyDecision(withdrawal: {
       explorerUrl: explorerLink(withdrawal.txHash),
     });
   } else {
-    await notify(withdrawal.user, `withdrawal-rejected:${withdrawal._id}`, 'withdrawal-rejected', { ...money, reason: withdrawal.rejectReason });
+    await notify(withdrawal.user, `withdrawal-rejected:${withdrawal._id}`, 'withdrawal-rejected', {
+      ...money,
+      reason: withdrawal.rejectReason,
+    });
   }
 }
 

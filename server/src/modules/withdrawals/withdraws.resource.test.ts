@@ -27,15 +27,23 @@ beforeAll(async () => {
 afterAll(() => ton.close());
 
 /** Pays a withdrawal from the payout wallet, as an operator does by hand; returns the transaction's hash. */
-const payByHand = (withdrawal: { address: string; amount: string }) => payer.send([tonPayment(withdrawal.address, toNano(withdrawal.amount))]);
+const payByHand = (withdrawal: { address: string; amount: string }) =>
+  payer.send([tonPayment(withdrawal.address, toNano(withdrawal.amount))]);
 
 /** A player with a linked wallet and a balance, who asked to withdraw `amount`. */
 async function pendingWithdrawal(amount = '10', balance = '100') {
-  const [user, coin] = await Promise.all([createPlayer({ name: 'Sara Ahmadi', username: `sara${randomBytes(3).toString('hex')}` }), createCoin()]);
+  const [user, coin] = await Promise.all([
+    createPlayer({ name: 'Sara Ahmadi', username: `sara${randomBytes(3).toString('hex')}` }),
+    createCoin(),
+  ]);
   await fund(user._id, coin._id, balance);
   const raw = `0:${randomBytes(32).toString('hex')}`;
   await WalletLinkModel.create({ address: raw, user: user._id, network: '-239' });
-  const withdrawal = await playerCaller(user).withdrawals.request({ coinId: coin.id, amount, idempotencyKey: `tap-${randomBytes(6).toString('hex')}` });
+  const withdrawal = await playerCaller(user).withdrawals.request({
+    coinId: coin.id,
+    amount,
+    idempotencyKey: `tap-${randomBytes(6).toString('hex')}`,
+  });
   return { user, coin, withdrawal, address: Address.parse(raw).toString({ bounceable: false }) };
 }
 
@@ -83,7 +91,10 @@ describe('withdrawals in the console', () => {
     expect(res.body).toMatchObject({ status: 'done', txHash: paidWith, processedBy: operatorId, coinSymbol: coin.symbol });
     expect(res.body.processedAt).toEqual(expect.any(String));
     expect(fromMicros(await balanceOf(user._id, coin._id))).toBe('90');
-    expect((await playerCaller(user).withdrawals.history({ page: 1, pageSize: 10 })).items[0]).toMatchObject({ status: 'done', txHash: paidWith });
+    expect((await playerCaller(user).withdrawals.history({ page: 1, pageSize: 10 })).items[0]).toMatchObject({
+      status: 'done',
+      txHash: paidWith,
+    });
   });
 
   it('rejects one with a reason and gives the amount back, then refuses to process it again', async () => {

@@ -35,7 +35,8 @@ export const withdrawsResource: ResourceDefinition<typeof withdrawalReviewInput>
   },
   update: {
     schema: withdrawalReviewInput,
-    run: async (id, review, { operator }) => withNames(await decideWithdrawal({ withdrawalId: id, review, accountId: operator.id, now: new Date() })),
+    run: async (id, review, { operator }) =>
+      withNames(await decideWithdrawal({ withdrawalId: id, review, accountId: operator.id, now: new Date() })),
     auditAs: 'review',
   },
   remove: { refusal: 'a withdrawal is part of the ledger; reject a pending one instead' },

@@ -17,7 +17,9 @@ export function LedgerTab(_props: TabContentProps) {
               {signed(r.amount)} <CoinSymbol />
             </span>
           )}
-          secondaryText={(r) => [r.reason, r.note, r.operator ? translate('players.byOperator', { operator: r.operator }) : ''].filter(Boolean).join(' · ')}
+          secondaryText={(r) =>
+            [r.reason, r.note, r.operator ? translate('players.byOperator', { operator: r.operator }) : ''].filter(Boolean).join(' · ')
+          }
           tertiaryText={(r) => day(r.createdAt)}
           linkType={false}
         />

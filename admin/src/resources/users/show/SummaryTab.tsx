@@ -1,5 +1,16 @@
 import type { CoinFigures } from '@gift/server';
-import { ArrayField, BooleanField, Datagrid, DateField, Labeled, NumberField, ReferenceField, SimpleList, TextField, useTranslate } from 'react-admin';
+import {
+  ArrayField,
+  BooleanField,
+  Datagrid,
+  DateField,
+  Labeled,
+  NumberField,
+  ReferenceField,
+  SimpleList,
+  TextField,
+  useTranslate,
+} from 'react-admin';
 import { Stack } from '@mui/material';
 import { useIsSmall } from '../../../layout/useIsSmall';
 import type { TabContentProps } from './PlayerRecords';

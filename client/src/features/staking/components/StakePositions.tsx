@@ -46,7 +46,12 @@ function PositionRow({ position, now }: { position: Position; now: number }) {
       {position.claimedAt ? (
         <span className="badge">{t('staking.claimed')}</span>
       ) : left <= 0 ? (
-        <button type="button" className="button button-small" disabled={claim.isPending} onClick={() => claim.mutate({ stakeId: position.id })}>
+        <button
+          type="button"
+          className="button button-small"
+          disabled={claim.isPending}
+          onClick={() => claim.mutate({ stakeId: position.id })}
+        >
           {t('staking.claim')}
         </button>
       ) : null}
