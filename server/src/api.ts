@@ -3,12 +3,18 @@ import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import type { dashboardFigures } from './modules/dashboard/dashboard.service';
 import type { treasury } from './modules/withdrawals/payouts.service';
 import type { presentForConsole as presentWithdrawal } from './modules/withdrawals/withdrawals.service';
-import type { presentCoinFigures } from './modules/users/users.service';
+import type { PlayerRecord, presentCoinFigures } from './modules/users/users.service';
 import type { presentLedgerEntry } from './modules/ledger/ledger.service';
 import type { BulkReviewAnswer, presentProgress } from './modules/missions/userMissions.service';
 import type { adjustBalance } from './modules/users/balanceAdjustment.service';
-import type { login } from './modules/accounts/accounts.service';
+import type { AccountRecord, login } from './modules/accounts/accounts.service';
+import type { AuditEntryRecord } from './modules/audit/audit.service';
+import type { CategoryRecord, CoverRecord, PartnerRecord } from './modules/content/homeContent.service';
+import type { GiftCoinRecord } from './modules/coins/giftCoins.service';
+import type { StakingOfferRecord } from './modules/staking/staking.service';
+import type { MissionRecord } from './modules/missions/missions.service';
 import type { AppRouter } from './trpc/root';
+import type { Json } from './db/schemaKit';
 
 export type { AppRouter };
 export type RouterInputs = inferRouterInputs<AppRouter>;
@@ -25,9 +31,6 @@ export type Treasury = Awaited<ReturnType<typeof treasury>>;
 export type ConsoleSession = Awaited<ReturnType<typeof login>>;
 export type ConsoleAccount = ConsoleSession['account'];
 
-/** What JSON makes of a presenter's value: dates arrive as strings. */
-type Json<T> = T extends Date ? string : T extends (infer U)[] ? Json<U>[] : T extends object ? { [K in keyof T]: Json<T[K]> } : T;
-
 /** GET /api/admin/withdraws and /withdraws/:id: one withdrawal as the console lists and shows it. */
 export type WithdrawRecord = Json<ReturnType<typeof presentWithdrawal>>;
 /** One coin's figures on a player's page (GET /api/admin/users/:id, `coins`). */
@@ -37,5 +40,8 @@ export type LedgerRow = Json<ReturnType<typeof presentLedgerEntry>>;
 /** GET /api/admin/user-missions and /user-missions/:id: a player's progress on one mission, as reviews show it. */
 export type ProgressRecord = Json<ReturnType<typeof presentProgress>>;
 export type { BulkReviewAnswer };
+/** The records of the console's resources that answer their model's own JSON (see ConsoleRecord). */
+export type { CategoryRecord, CoverRecord, PartnerRecord, GiftCoinRecord, StakingOfferRecord, MissionRecord };
+export type { PlayerRecord, AccountRecord, AuditEntryRecord };
 /** POST /api/admin/users/:id/adjustments: the entry, whether this call applied it (false: the key was used) and the new balance. */
 export type BalanceAdjustment = Awaited<ReturnType<typeof adjustBalance>>;

@@ -23,6 +23,7 @@ const domain = {
     amountHelp: `For example 12 or 12.5 (at most ${MONEY_DECIMALS} decimals)`,
     secretKept: 'Never shown again once saved: type a new one to replace it, or leave empty to keep it',
     disabled: 'disabled',
+    orderLine: 'Order %{order}',
   },
   dashboard: {
     title: 'Dashboard',

@@ -8,6 +8,7 @@ import {
   VERIFY_TYPES,
   WITHDRAWAL_STATUSES,
 } from '@gift/shared/constants';
+import ts from 'typescript';
 import { englishConsoleMessages } from './en';
 
 /** Every message as polyglot reads it: nested objects joined with dots. */
@@ -31,6 +32,25 @@ function sources(dir: string): string[] {
   });
 }
 
+/**
+ * Words that template literals and suffix strings put on a page (`Order ${n}`, ' · disabled'), read with TypeScript's parser:
+ * keys, paths and the auth header have no word beside a space.
+ */
+function templateWords(code: string): string[] {
+  const words: string[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateExpression(node)) {
+      const text = ts.isTemplateExpression(node)
+        ? [node.head.text, ...node.templateSpans.map((span) => span.literal.text)].join('')
+        : node.text;
+      if (/[A-Za-z]{3,}\s|\s[A-Za-z]{3,}/.test(text) && text !== 'Bearer ') words.push(text);
+    } else if (ts.isStringLiteral(node) && /^\s*·\s*[A-Za-z]/.test(node.text)) words.push(node.text);
+    ts.forEachChild(node, visit);
+  };
+  visit(ts.createSourceFile('console.tsx', code, ts.ScriptTarget.Latest, false, ts.ScriptKind.TSX));
+  return words;
+}
+
 /** Each literal a console file shows a person, with where it is. */
 function shownLiterals(): Array<{ where: string; text: string }> {
   const found: Array<{ where: string; text: string }> = [];
@@ -46,6 +66,7 @@ function shownLiterals(): Array<{ where: string; text: string }> {
       /\bname: '([^']+)'/g,
     ];
     for (const pattern of patterns) for (const [, text] of code.matchAll(pattern)) found.push({ where, text: text! });
+    for (const text of templateWords(code)) found.push({ where, text });
     // text between JSX tags: words written into the page (not a type's generic, `Record<…>`, nor an expression)
     for (const [, text, space] of code.matchAll(/>\s*([^<>{}()=;&|?]*[A-Za-z]{2,}[^<>{}()=;&|?]*?)(\s*)</g))
       if (space || !/^[A-Za-z.]+$/.test(text!)) found.push({ where, text: text! });

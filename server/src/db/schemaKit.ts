@@ -4,6 +4,27 @@ import { fromMicros, toMicros } from '@gift/shared';
 /** The fields of a new record of a model, typed by its schema (for the inserts the demo seed makes through each module). */
 export type NewRecord<M extends { schema: unknown }> = Partial<InferSchemaType<M['schema']>>;
 
+/** What JSON makes of a value: dates and ObjectIds arrive as strings. */
+export type Json<T> = T extends Date | Types.ObjectId
+  ? string
+  : T extends (infer U)[]
+    ? Json<U>[]
+    : T extends object
+      ? { [K in keyof T]: Json<T[K]> }
+      : T;
+
+type Fields<M extends { schema: unknown }> = InferSchemaType<M['schema']>;
+
+/**
+ * A record of a model as the console's REST API answers it (the model's toJSON under applyConventions): `id` for `_id`, the
+ * `Money` fields, stored as micro-units, as decimal strings, and the `Hidden` fields (marked `hidden`) left out.
+ */
+export type ConsoleRecord<
+  M extends { schema: unknown },
+  Money extends keyof Fields<M> = never,
+  Hidden extends keyof Fields<M> = never,
+> = Json<{ id: string; createdAt: Date; updatedAt: Date } & Omit<Fields<M>, Money | Hidden> & { [K in Money]: string }>;
+
 /** Money is stored as integer micro-units; a decimal string assigned to it is converted exactly. */
 export function money<const O extends Omit<SchemaTypeOptions<number>, 'type'>>(options: O = {} as O) {
   return {

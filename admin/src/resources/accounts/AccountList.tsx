@@ -1,16 +1,10 @@
-import { BooleanField, Datagrid, DateField, FunctionField, List, SearchInput, SimpleList, TextField, useTranslate } from 'react-admin';
+import type { AccountRecord } from '@gift/server';
+import { BooleanField, DateField, FunctionField, List, TextField, useTranslate } from 'react-admin';
 import { Chip, Stack } from '@mui/material';
-import { useIsSmall } from '../../layout/useIsSmall';
+import { ResponsiveList, searchFilter } from '../../lists/ResponsiveList';
 import { usePermissionLabel } from './permissions';
 
-interface AccountRow {
-  id: string;
-  username: string;
-  permissions: string[];
-  enabled: boolean;
-}
-
-function Permissions({ record }: { record: AccountRow }) {
+function Permissions({ record }: { record: AccountRecord }) {
   const permissionLabel = usePermissionLabel();
   return (
     <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 0.5 }}>
@@ -22,27 +16,23 @@ function Permissions({ record }: { record: AccountRow }) {
 }
 
 export function AccountList() {
-  const isSmall = useIsSmall();
   const translate = useTranslate();
   const permissionLabel = usePermissionLabel();
   return (
-    <List filters={[<SearchInput key="q" source="q" alwaysOn />]}>
-      {isSmall ? (
-        <SimpleList<AccountRow>
-          primaryText={(r) => r.username}
-          secondaryText={(r) => r.permissions.map(permissionLabel).join(', ') || '—'}
-          tertiaryText={(r) => (r.enabled ? '' : translate('accounts.disabled'))}
-          linkType="edit"
-        />
-      ) : (
-        <Datagrid rowClick="edit" bulkActionButtons={false}>
-          <TextField source="username" />
-          <FunctionField<AccountRow> source="permissions" sortable={false} render={(record) => <Permissions record={record} />} />
-          <BooleanField source="enabled" />
-          <DateField source="lastLoginAt" showTime emptyText="—" />
-          <DateField source="createdAt" showTime />
-        </Datagrid>
-      )}
+    <List filters={[searchFilter()]}>
+      <ResponsiveList<AccountRecord>
+        phone={{
+          primaryText: (r) => r.username,
+          secondaryText: (r) => r.permissions.map(permissionLabel).join(', ') || '—',
+          tertiaryText: (r) => (r.enabled ? '' : translate('accounts.disabled')),
+        }}
+      >
+        <TextField source="username" />
+        <FunctionField<AccountRecord> source="permissions" sortable={false} render={(record) => <Permissions record={record} />} />
+        <BooleanField source="enabled" />
+        <DateField source="lastLoginAt" showTime emptyText="—" />
+        <DateField source="createdAt" showTime />
+      </ResponsiveList>
     </List>
   );
 }

@@ -1,32 +1,9 @@
+import type { AuditEntryRecord } from '@gift/server';
 import { Box, Typography } from '@mui/material';
 import { AUDIT_ACTIONS } from '@gift/shared/constants';
 import { Link } from 'react-router';
-import {
-  Datagrid,
-  DateField,
-  List,
-  SearchInput,
-  SelectInput,
-  SimpleList,
-  TextField,
-  TextInput,
-  useBasename,
-  useRecordContext,
-  useTranslate,
-} from 'react-admin';
-import { useIsSmall } from '../../layout/useIsSmall';
-
-interface AuditRow {
-  id: string;
-  username: string;
-  action: string;
-  resource: string;
-  record: string;
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
-  note: string;
-  createdAt: string;
-}
+import { DateField, List, SelectInput, TextField, TextInput, useBasename, useRecordContext, useTranslate } from 'react-admin';
+import { ResponsiveList, searchFilter } from '../../lists/ResponsiveList';
 
 const ACTIONS = AUDIT_ACTIONS.map((id) => ({ id, name: `audit.actions.${id}` }));
 
@@ -35,7 +12,7 @@ const show = (value: unknown) =>
 
 /** The fields a write changed: before → after, one line each. */
 function Changes(_props: { label?: string }) {
-  const entry = useRecordContext<AuditRow>();
+  const entry = useRecordContext<AuditEntryRecord>();
   const translate = useTranslate();
   if (!entry) return null;
   const fields = [...new Set([...Object.keys(entry.before ?? {}), ...Object.keys(entry.after ?? {})])];
@@ -64,7 +41,7 @@ const recordPath = (resource: string, id: string) =>
   resource === 'users' ? `/users/${id}/show` : resource === 'app-config' ? '/app-config' : `/${resource}/${id}`;
 
 function RecordLink(_props: { label?: string }) {
-  const entry = useRecordContext<AuditRow>();
+  const entry = useRecordContext<AuditEntryRecord>();
   const basename = useBasename();
   if (!entry) return null;
   return (
@@ -76,33 +53,29 @@ function RecordLink(_props: { label?: string }) {
 
 /** Every operator write, newest first; read-only. */
 export function AuditList() {
-  const isSmall = useIsSmall();
-  const translate = useTranslate();
   const filters = [
-    <SearchInput key="q" source="q" alwaysOn placeholder={translate('audit.search')} />,
+    searchFilter('audit.search'),
     <SelectInput key="action" source="action" choices={ACTIONS} />,
     <TextInput key="resource" source="resource" />,
     <TextInput key="record" source="record" />,
   ];
   return (
     <List filters={filters} sort={{ field: 'createdAt', order: 'DESC' }} exporter={false}>
-      {isSmall ? (
-        <SimpleList<AuditRow>
-          primaryText={(r) => `${r.username} · ${r.action} ${r.resource} · ${new Date(r.createdAt).toLocaleString()}`}
-          secondaryText={() => <Changes />}
-          linkType={false}
-        />
-      ) : (
-        <Datagrid bulkActionButtons={false} rowClick={false}>
-          <DateField source="createdAt" showTime />
-          <TextField source="username" sortable={false} />
-          <TextField source="action" sortable={false} />
-          <TextField source="resource" sortable={false} />
-          <RecordLink label="resources.audit.fields.record" />
-          <Changes label="audit.changes" />
-          <TextField source="note" sortable={false} emptyText="" />
-        </Datagrid>
-      )}
+      <ResponsiveList<AuditEntryRecord>
+        rowClick={false}
+        phone={{
+          primaryText: (r) => `${r.username} · ${r.action} ${r.resource} · ${new Date(r.createdAt).toLocaleString()}`,
+          secondaryText: () => <Changes />,
+        }}
+      >
+        <DateField source="createdAt" showTime />
+        <TextField source="username" sortable={false} />
+        <TextField source="action" sortable={false} />
+        <TextField source="resource" sortable={false} />
+        <RecordLink label="resources.audit.fields.record" />
+        <Changes label="audit.changes" />
+        <TextField source="note" sortable={false} emptyText="" />
+      </ResponsiveList>
     </List>
   );
 }

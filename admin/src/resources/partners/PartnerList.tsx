@@ -1,47 +1,22 @@
-import {
-  BooleanField,
-  Datagrid,
-  DateField,
-  ImageField,
-  List,
-  NumberField,
-  SearchInput,
-  SimpleList,
-  TextField,
-  UrlField,
-} from 'react-admin';
-import { useIsSmall } from '../../layout/useIsSmall';
-
-interface PartnerRow {
-  id: string;
-  name: string;
-  image: string;
-  link: string;
-  order: number;
-  enabled: boolean;
-}
+import type { PartnerRecord } from '@gift/server';
+import { BooleanField, DateField, ImageField, List, NumberField, TextField, UrlField } from 'react-admin';
+import { BY_ORDER, ResponsiveList, searchFilter, useOrderLine } from '../../lists/ResponsiveList';
+import { Thumbnail } from '../../lists/Thumbnail';
 
 export function PartnerList() {
-  const isSmall = useIsSmall();
+  const orderLine = useOrderLine();
   return (
-    <List sort={{ field: 'order', order: 'ASC' }} filters={[<SearchInput key="q" source="q" alwaysOn />]}>
-      {isSmall ? (
-        <SimpleList<PartnerRow>
-          leftAvatar={(r) => <img src={r.image} alt="" style={{ width: 40, height: 40, objectFit: 'cover', borderRadius: 4 }} />}
-          primaryText={(r) => r.name}
-          secondaryText={(r) => r.link || '—'}
-          linkType="edit"
-        />
-      ) : (
-        <Datagrid rowClick="edit" bulkActionButtons={false}>
-          <ImageField source="image" sx={{ '& img': { maxWidth: 40, maxHeight: 40, objectFit: 'cover' } }} sortable={false} />
-          <TextField source="name" />
-          <UrlField source="link" sortable={false} />
-          <NumberField source="order" />
-          <BooleanField source="enabled" />
-          <DateField source="createdAt" showTime />
-        </Datagrid>
-      )}
+    <List sort={BY_ORDER} filters={[searchFilter()]}>
+      <ResponsiveList<PartnerRecord>
+        phone={{ leftAvatar: (r) => <Thumbnail src={r.image} />, primaryText: (r) => r.name, secondaryText: (r) => r.link || orderLine(r) }}
+      >
+        <ImageField source="image" sx={{ '& img': { maxWidth: 40, maxHeight: 40, objectFit: 'cover' } }} sortable={false} />
+        <TextField source="name" />
+        <UrlField source="link" sortable={false} />
+        <NumberField source="order" />
+        <BooleanField source="enabled" />
+        <DateField source="createdAt" showTime />
+      </ResponsiveList>
     </List>
   );
 }

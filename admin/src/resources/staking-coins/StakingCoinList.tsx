@@ -1,56 +1,34 @@
-import {
-  BooleanField,
-  Datagrid,
-  DateField,
-  List,
-  NumberField,
-  ReferenceField,
-  SimpleList,
-  TextField,
-  useTranslate,
-  type TranslateFunction,
-} from 'react-admin';
+import type { StakingOfferRecord } from '@gift/server';
+import { BooleanField, DateField, List, NumberField, ReferenceField, TextField, useTranslate, type TranslateFunction } from 'react-admin';
 import { STAKING_DURATION_KEYS } from '@gift/shared';
-import { useIsSmall } from '../../layout/useIsSmall';
+import { BY_ORDER, ResponsiveList } from '../../lists/ResponsiveList';
 
-interface StakingRow {
-  id: string;
-  minAmount: string;
-  maxAmount: string;
-  enabled: boolean;
-  profits: Record<string, string>;
-}
-
-const offered = (translate: TranslateFunction) => (r: StakingRow) =>
+const offered = (translate: TranslateFunction) => (r: StakingOfferRecord) =>
   STAKING_DURATION_KEYS.filter((k) => r.profits?.[k])
-    .map((k) => `${translate(`staking.durations.${k}`)} ${r.profits[k]}%`)
+    .map((k) => `${translate(`staking.durations.${k}`)} ${r.profits?.[k]}%`)
     .join(' · ') || '—';
 
 export function StakingCoinList() {
-  const isSmall = useIsSmall();
   const translate = useTranslate();
   return (
-    <List sort={{ field: 'order', order: 'ASC' }}>
-      {isSmall ? (
-        <SimpleList<StakingRow>
-          primaryText={() => <ReferenceField source="coin" reference="gift-coins" link={false} />}
-          secondaryText={offered(translate)}
-          tertiaryText={(r) => `${r.minAmount}–${r.maxAmount}${r.enabled ? '' : ' · disabled'}`}
-          linkType="edit"
-        />
-      ) : (
-        <Datagrid rowClick="edit" bulkActionButtons={false}>
-          <ReferenceField source="coin" reference="gift-coins" sortable={false} />
-          <TextField source="minAmount" sortable={false} />
-          <TextField source="maxAmount" sortable={false} />
-          {STAKING_DURATION_KEYS.map((k) => (
-            <TextField key={k} source={`profits.${k}`} sortable={false} emptyText="—" />
-          ))}
-          <BooleanField source="enabled" />
-          <NumberField source="order" />
-          <DateField source="createdAt" showTime />
-        </Datagrid>
-      )}
+    <List sort={BY_ORDER}>
+      <ResponsiveList<StakingOfferRecord>
+        phone={{
+          primaryText: () => <ReferenceField source="coin" reference="gift-coins" link={false} />,
+          secondaryText: offered(translate),
+          tertiaryText: (r) => [`${r.minAmount}–${r.maxAmount}`, r.enabled ? '' : translate('common.disabled')].filter(Boolean).join(' · '),
+        }}
+      >
+        <ReferenceField source="coin" reference="gift-coins" sortable={false} />
+        <TextField source="minAmount" sortable={false} />
+        <TextField source="maxAmount" sortable={false} />
+        {STAKING_DURATION_KEYS.map((k) => (
+          <TextField key={k} source={`profits.${k}`} sortable={false} emptyText="—" />
+        ))}
+        <BooleanField source="enabled" />
+        <NumberField source="order" />
+        <DateField source="createdAt" showTime />
+      </ResponsiveList>
     </List>
   );
 }

@@ -1,20 +1,8 @@
 import { Fragment } from 'react';
 import { Divider } from '@mui/material';
-import {
-  Datagrid,
-  DateField,
-  FunctionField,
-  List,
-  ReferenceField,
-  SearchInput,
-  SelectField,
-  SimpleList,
-  TextField,
-  useListContext,
-  useTranslate,
-} from 'react-admin';
+import { DateField, FunctionField, List, ReferenceField, SelectField, TextField, useListContext } from 'react-admin';
 import { CountedTabs } from '../../lists/CountedTabs';
-import { useIsSmall } from '../../layout/useIsSmall';
+import { ResponsiveList, searchFilter } from '../../lists/ResponsiveList';
 import { BulkApproveButton, BulkRejectButton } from './BulkReviewButtons';
 import { USER_MISSION_STATUS_CHOICES } from './statuses';
 import type { ProgressRecord } from '@gift/server';
@@ -39,7 +27,6 @@ function TabbedUserMissions() {
   const list = useListContext();
   // react-admin types a list's filters as `any`
   const filterValues = list.filterValues as Record<string, unknown>;
-  const isSmall = useIsSmall();
   const status = (filterValues.status as string | undefined) ?? 'pending';
   const { status: _status, ...others } = filterValues;
   const tabs = TAB_ORDER.map((value) => ({ value, label: `statuses.progress.${value}`, filter: { ...others, status: value } }));
@@ -52,33 +39,30 @@ function TabbedUserMissions() {
         onChange={(next) => list.setFilters({ ...filterValues, status: next }, list.displayedFilters as Record<string, boolean>)}
       />
       <Divider />
-      {isSmall ? (
-        <SimpleList<UserMissionRow>
-          primaryText={() => <ReferenceField source="mission" reference="missions" link={false} />}
-          secondaryText={() => <ReferenceField source="user" reference="users" link={false} />}
-          tertiaryText={rewardText}
-          linkType="edit"
-        />
-      ) : (
-        <Datagrid rowClick="edit" bulkActionButtons={status === 'pending' ? <ReviewBulkActions /> : false}>
-          <ReferenceField source="user" reference="users" sortable={false} />
-          <ReferenceField source="mission" reference="missions" sortable={false} />
-          <SelectField source="status" choices={USER_MISSION_STATUS_CHOICES} />
-          <FunctionField<UserMissionRow> source="reward" sortable={false} render={rewardText} />
-          <DateField source="claimedAt" showTime emptyText="—" />
-          <TextField source="rejectReason" sortable={false} emptyText="" />
-          <DateField source="createdAt" showTime />
-        </Datagrid>
-      )}
+      <ResponsiveList<UserMissionRow>
+        bulkActionButtons={status === 'pending' ? <ReviewBulkActions /> : false}
+        phone={{
+          primaryText: () => <ReferenceField source="mission" reference="missions" link={false} />,
+          secondaryText: () => <ReferenceField source="user" reference="users" link={false} />,
+          tertiaryText: rewardText,
+        }}
+      >
+        <ReferenceField source="user" reference="users" sortable={false} />
+        <ReferenceField source="mission" reference="missions" sortable={false} />
+        <SelectField source="status" choices={USER_MISSION_STATUS_CHOICES} />
+        <FunctionField<UserMissionRow> source="reward" sortable={false} render={rewardText} />
+        <DateField source="claimedAt" showTime emptyText="—" />
+        <TextField source="rejectReason" sortable={false} emptyText="" />
+        <DateField source="createdAt" showTime />
+      </ResponsiveList>
     </Fragment>
   );
 }
 
 export function UserMissionList() {
-  const translate = useTranslate();
   return (
     <List
-      filters={[<SearchInput key="q" source="q" alwaysOn placeholder={translate('reviews.search')} />]}
+      filters={[searchFilter('reviews.search')]}
       filterDefaultValues={{ status: 'pending' }}
       sort={{ field: 'createdAt', order: 'DESC' }}
     >

@@ -1,3 +1,4 @@
+import type { ComponentType } from 'react';
 import { EditButton, Show, TabbedShowLayout, TabbedShowLayoutTabs, TopToolbar, useCanAccess } from 'react-admin';
 import { HistoryButton } from '../sharedInputs';
 import { AdjustBalanceForm } from './AdjustBalanceForm';
@@ -5,6 +6,7 @@ import { FriendsTab } from './show/FriendsTab';
 import { LedgerTab } from './show/LedgerTab';
 import { MiningTab } from './show/MiningTab';
 import { MissionsTab } from './show/MissionsTab';
+import type { TabContentProps } from './show/PlayerRecords';
 import { StakesTab } from './show/StakesTab';
 import { SummaryTab } from './show/SummaryTab';
 import { WithdrawalsTab } from './show/WithdrawalsTab';
@@ -18,11 +20,23 @@ function UserShowActions() {
   );
 }
 
+type Tab = [label: string, path: string | undefined, Content: ComponentType<TabContentProps>, shown: boolean];
+
 /** The player's page: tabbed like the demo's customer page, one file per tab. Tabs the account may not read are left out. */
 export function UserShow() {
-  const missions = useCanAccess({ resource: 'user-missions', action: 'list' }).canAccess;
-  const withdraws = useCanAccess({ resource: 'withdraws', action: 'list' }).canAccess;
-  const writes = useCanAccess({ resource: 'users', action: 'edit' }).canAccess;
+  const missions = useCanAccess({ resource: 'user-missions', action: 'list' }).canAccess ?? false;
+  const withdraws = useCanAccess({ resource: 'withdraws', action: 'list' }).canAccess ?? false;
+  const writes = useCanAccess({ resource: 'users', action: 'edit' }).canAccess ?? false;
+  const tabs: Tab[] = [
+    ['summary', undefined, SummaryTab, true],
+    ['ledger', 'ledger', LedgerTab, true],
+    ['adjust', 'adjust', AdjustBalanceForm, writes],
+    ['missions', 'missions', MissionsTab, missions],
+    ['stakes', 'stakes', StakesTab, true],
+    ['mining', 'mining', MiningTab, true],
+    ['withdrawals', 'withdrawals', WithdrawalsTab, withdraws],
+    ['friends', 'friends', FriendsTab, true],
+  ];
   return (
     <Show actions={<UserShowActions />}>
       <TabbedShowLayout
@@ -35,36 +49,13 @@ export function UserShow() {
           />
         }
       >
-        <TabbedShowLayout.Tab label="players.tabs.summary">
-          <SummaryTab label={false} />
-        </TabbedShowLayout.Tab>
-        <TabbedShowLayout.Tab label="players.tabs.ledger" path="ledger">
-          <LedgerTab label={false} />
-        </TabbedShowLayout.Tab>
-        {writes && (
-          <TabbedShowLayout.Tab label="players.tabs.adjust" path="adjust">
-            <AdjustBalanceForm label={false} />
-          </TabbedShowLayout.Tab>
-        )}
-        {missions && (
-          <TabbedShowLayout.Tab label="players.tabs.missions" path="missions">
-            <MissionsTab label={false} />
-          </TabbedShowLayout.Tab>
-        )}
-        <TabbedShowLayout.Tab label="players.tabs.stakes" path="stakes">
-          <StakesTab label={false} />
-        </TabbedShowLayout.Tab>
-        <TabbedShowLayout.Tab label="players.tabs.mining" path="mining">
-          <MiningTab label={false} />
-        </TabbedShowLayout.Tab>
-        {withdraws && (
-          <TabbedShowLayout.Tab label="players.tabs.withdrawals" path="withdrawals">
-            <WithdrawalsTab label={false} />
-          </TabbedShowLayout.Tab>
-        )}
-        <TabbedShowLayout.Tab label="players.tabs.friends" path="friends">
-          <FriendsTab label={false} />
-        </TabbedShowLayout.Tab>
+        {tabs
+          .filter(([, , , shown]) => shown)
+          .map(([label, path, Content]) => (
+            <TabbedShowLayout.Tab key={label} label={`players.tabs.${label}`} path={path}>
+              <Content label={false} />
+            </TabbedShowLayout.Tab>
+          ))}
       </TabbedShowLayout>
     </Show>
   );

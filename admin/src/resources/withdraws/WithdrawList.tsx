@@ -5,15 +5,12 @@ import { Link } from 'react-router';
 import {
   BulkUpdateButton,
   Button,
-  Datagrid,
   ExportButton,
   TopToolbar,
   DateField,
   FunctionField,
   List,
-  SearchInput,
   SelectField,
-  SimpleList,
   TextField,
   useBasename,
   useTranslate,
@@ -21,7 +18,7 @@ import {
 import type { WithdrawRecord } from '@gift/server';
 import { CountedTabs } from '../../lists/CountedTabs';
 import { ShortText } from '../../lists/ShortText';
-import { useIsSmall } from '../../layout/useIsSmall';
+import { ResponsiveList, searchFilter } from '../../lists/ResponsiveList';
 import { WITHDRAWAL_STATUS_CHOICES } from './statuses';
 
 type WithdrawRow = WithdrawRecord;
@@ -74,7 +71,6 @@ function ApproveButton() {
 
 /** Pending withdraws wait for an operator; in payout, the hot wallet has them; finished ones are done or rejected. */
 function WithdrawList({ tab }: { tab: Tab }) {
-  const isSmall = useIsSmall();
   const translate = useTranslate();
   const finished = tab === 'done';
   return (
@@ -84,32 +80,30 @@ function WithdrawList({ tab }: { tab: Tab }) {
       actions={<WithdrawActions />}
       filter={FILTERS[tab]}
       sort={{ field: 'createdAt', order: finished ? 'DESC' : 'ASC' }}
-      filters={[<SearchInput key="q" source="q" alwaysOn placeholder={translate('withdraws.search')} />]}
+      filters={[searchFilter('withdraws.search')]}
       storeKey={`withdraws.${tab}`}
       // an empty list keeps its tabs, so the operator can still switch between pending and done
       empty={false}
     >
       <WithdrawTabs tab={tab} />
       <Divider />
-      {isSmall ? (
-        <SimpleList<WithdrawRow>
-          primaryText={money}
-          secondaryText={player}
-          tertiaryText={(r) => (finished ? translate(`statuses.withdrawal.${r.status}`) : new Date(r.createdAt).toLocaleDateString())}
-          linkType="edit"
-        />
-      ) : (
-        <Datagrid rowClick="edit" bulkActionButtons={tab === 'pending' ? <ApproveButton /> : false}>
-          <FunctionField<WithdrawRow> label="resources.withdraws.fields.user" render={player} />
-          <FunctionField<WithdrawRow> source="amount" sortable={false} render={money} />
-          <ShortText source="address" sortable={false} />
-          <SelectField source="status" choices={WITHDRAWAL_STATUS_CHOICES} />
-          {tab === 'payout' && <TextField source="chainState" label="withdraws.chain" emptyText="withdraws.queued" />}
-          {finished && <ShortText source="txHash" sortable={false} />}
-          {finished && <DateField source="processedAt" showTime emptyText="—" />}
-          <DateField source="createdAt" showTime />
-        </Datagrid>
-      )}
+      <ResponsiveList<WithdrawRow>
+        bulkActionButtons={tab === 'pending' ? <ApproveButton /> : false}
+        phone={{
+          primaryText: money,
+          secondaryText: player,
+          tertiaryText: (r) => (finished ? translate(`statuses.withdrawal.${r.status}`) : new Date(r.createdAt).toLocaleDateString()),
+        }}
+      >
+        <FunctionField<WithdrawRow> label="resources.withdraws.fields.user" render={player} />
+        <FunctionField<WithdrawRow> source="amount" sortable={false} render={money} />
+        <ShortText source="address" sortable={false} />
+        <SelectField source="status" choices={WITHDRAWAL_STATUS_CHOICES} />
+        {tab === 'payout' && <TextField source="chainState" label="withdraws.chain" emptyText="withdraws.queued" />}
+        {finished && <ShortText source="txHash" sortable={false} />}
+        {finished && <DateField source="processedAt" showTime emptyText="—" />}
+        <DateField source="createdAt" showTime />
+      </ResponsiveList>
     </List>
   );
 }

@@ -12,9 +12,13 @@ import { AppError, badInput, forbidden } from '../../lib/errors';
 import { signAdminToken, type AdminPrincipal } from '../../rest/adminAuth';
 import type { Logger } from '../../lib/logger';
 import { isDuplicateKey } from '../../db/mongoErrors';
+import type { ConsoleRecord } from '../../db/schemaKit';
 import { AccountModel, usernameKeyOf } from './account.model';
 
 /** bcrypt cost: slow enough to make guessing expensive, about a second per try on a small server. */
+/** GET /api/admin/accounts: an operator's account as the console lists it, without its password hash. */
+export type AccountRecord = ConsoleRecord<typeof AccountModel, never, 'usernameKey' | 'passwordHash' | 'tokenVersion'>;
+
 export const PASSWORD_HASH_COST = 12;
 /** A cost-12 hash of a random string nobody knows: unknown usernames are checked against it so they take as long. */
 const DUMMY_HASH = '$2b$12$OgLAUtU38P2YtU8kezWggeNPbXljZx4IlTbIEGEw9xqcHjr8wwbam';

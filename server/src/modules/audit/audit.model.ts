@@ -9,7 +9,7 @@ const auditEntrySchema = applyConventions(
       account: ref('Account', { required: true }),
       /** The operator's username when they wrote, kept even if the account is renamed or deleted. */
       username: { type: String, required: true },
-      /** create, update, delete, review, adjust. */
+      /** One of AUDIT_ACTIONS, the closed list in shared. */
       action: { type: String, enum: AUDIT_ACTIONS, required: true },
       resource: { type: String, required: true },
       record: { type: String, required: true },

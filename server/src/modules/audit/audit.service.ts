@@ -1,4 +1,5 @@
 import type { AuditAction } from '@gift/shared';
+import type { ConsoleRecord } from '../../db/schemaKit';
 import { AuditEntryModel } from './audit.model';
 
 export interface Operator {
@@ -44,6 +45,13 @@ export interface AuditRecord {
 }
 
 /** Records an operator's write; an update that changed nothing is still recorded, since someone pressed Save. */
+/** GET /api/admin/audit: one operator write as the console's audit log shows it. */
+export type AuditEntryRecord = Omit<ConsoleRecord<typeof AuditEntryModel>, 'before' | 'after'> & {
+  /** The changed fields as they were and as they became (stored as Mixed, so typed here). */
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+};
+
 export async function recordAudit(entry: AuditRecord): Promise<void> {
   const { before, after } = changedFields(plain(entry.before), plain(entry.after));
   const fields = {

@@ -1,11 +1,14 @@
 import { isValidObjectId, type ProjectionType, type Types } from 'mongoose';
 import { objectId, type Id } from '../../db/ids';
 import { badInput } from '../../lib/errors';
-import type { NewRecord } from '../../db/schemaKit';
+import type { ConsoleRecord, NewRecord } from '../../db/schemaKit';
 import { GiftCoinModel, type GiftCoin } from './giftCoin.model';
 
 type Fields = ProjectionType<GiftCoin>;
 /** A coin as read: the fields asked for are there (the others are not, whatever the type says). */
+/** GET /api/admin/gift-coins: a coin as the console lists and edits it. */
+export type GiftCoinRecord = ConsoleRecord<typeof GiftCoinModel, 'minWithdraw' | 'payoutApprovalAbove' | 'payoutDailyCap'>;
+
 export type GiftCoinRow = GiftCoin & { _id: Types.ObjectId };
 
 /** A form's coin field must name a gift coin that exists; the answer names the field. */

@@ -1,5 +1,5 @@
 import type { Types } from 'mongoose';
-import type { NewRecord } from '../../db/schemaKit';
+import type { ConsoleRecord, NewRecord } from '../../db/schemaKit';
 import { CategoryModel, CoverModel, PartnerModel } from './content.models';
 
 export interface ContentRow {
@@ -26,6 +26,11 @@ export function homeContent(): Promise<ContentRow[]> {
 }
 
 /** Inserts categories, covers and partners as given (the demo seed; operators create them through the console). */
+/** The console's records of the home screen's content (GET /api/admin/categories, /covers, /partners). */
+export type CategoryRecord = ConsoleRecord<typeof CategoryModel>;
+export type CoverRecord = ConsoleRecord<typeof CoverModel>;
+export type PartnerRecord = ConsoleRecord<typeof PartnerModel>;
+
 export const insertCategories = (records: NewRecord<typeof CategoryModel>[]) => CategoryModel.insertMany(records);
 export const insertCovers = (records: NewRecord<typeof CoverModel>[]) => CoverModel.insertMany(records);
 export const insertPartners = (records: NewRecord<typeof PartnerModel>[]) => PartnerModel.insertMany(records);

@@ -1,6 +1,6 @@
 import { AppError } from '../../lib/errors';
 import { escapeRegex } from '../../db/prefixSearch';
-import type { NewRecord } from '../../db/schemaKit';
+import type { ConsoleRecord, NewRecord } from '../../db/schemaKit';
 import { plural, registerCoinUse } from '../coins/giftCoinDeletion.service';
 import { registerCategoryUse } from '../content/categoryDeletion.service';
 import { MissionModel, UserMissionModel } from './mission.models';
@@ -16,6 +16,9 @@ function countMissionsInCategory(categoryId: string): Promise<number> {
 }
 
 /** Deletes a mission no player has started: progress and credited rewards point at it, so disable it instead. */
+/** GET /api/admin/missions: a mission as the console lists and edits it; its YouTube code is never sent, only whether one is set. */
+export type MissionRecord = ConsoleRecord<typeof MissionModel, 'reward', 'secretCode'> & { secretCodeSet: boolean };
+
 export async function deleteMission(id: string): Promise<void> {
   const progress = await UserMissionModel.countDocuments({ mission: id });
   if (progress)

@@ -10,4 +10,5 @@ export { playerMissions, missionsOfCategory } from './playerMissions';
 export { startMission, claimMission } from './claims';
 export { reviewUserMission } from './reviews';
 export { recoverApprovedMissions } from './missionCredit';
+export type { MissionRecord } from './missionRecords';
 export { deleteMission, missionIdsMatching, countDoneBetween, countReviewsWaiting, insertMissions, insertProgress } from './missionRecords';

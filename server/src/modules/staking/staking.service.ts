@@ -4,7 +4,7 @@ import { fromMicros, STAKING_DURATION_KEYS, STAKING_DURATIONS, toMicros, type St
 import { AppError, badInput } from '../../lib/errors';
 import { isDuplicateKey } from '../../db/mongoErrors';
 import { objectId, scopedKey, type Id } from '../../db/ids';
-import type { NewRecord } from '../../db/schemaKit';
+import type { ConsoleRecord, NewRecord } from '../../db/schemaKit';
 import { findGiftCoin, findGiftCoins, giftCoinIsEnabled } from '../coins/giftCoins.service';
 import { balancesOf, entryKeys, entryWithKey, postEntry } from '../ledger/ledger.service';
 import { notify } from '../notifications/notifications.service';
@@ -30,7 +30,11 @@ function offeredDurations(offer: OfferRow) {
   });
 }
 
+/** GET /api/admin/staking-coins: a staking offer as the console lists and edits it. */
+export type StakingOfferRecord = ConsoleRecord<typeof StakingCoinModel, 'minAmount' | 'maxAmount'>;
+
 /** Every enabled staking offer whose coin is enabled, with the player's balance of that coin. */
+
 export async function stakingOffers(userId: Id) {
   const [offers, balances] = await Promise.all([
     StakingCoinModel.find({ enabled: true }).sort({ order: 1, _id: 1 }).lean<OfferRow[]>(),

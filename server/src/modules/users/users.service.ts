@@ -3,6 +3,7 @@ import type { Types } from 'mongoose';
 import { fromMicros, type Language, type Theme } from '@gift/shared';
 import type { TelegramLaunch } from '../../lib/telegramAuth';
 import type { Id } from '../../db/ids';
+import type { ConsoleRecord } from '../../db/schemaKit';
 import { isDuplicateKey } from '../../db/mongoErrors';
 import { listGiftCoins } from '../coins/giftCoins.service';
 import { getAppConfig } from '../config/config.service';
@@ -37,6 +38,9 @@ async function unusedReferralCode(): Promise<string> {
  * crash before this runs is finished by the next launch or the sweep.
  */
 let referralFinisher: ((friendId: Types.ObjectId) => Promise<ReferralOutcome>) | null = null;
+
+/** GET /api/admin/users: a player as the console lists them. */
+export type PlayerRecord = ConsoleRecord<typeof UserModel, never, 'nameWords' | 'tokenVersion'>;
 
 export function registerReferralFinisher(finish: (friendId: Types.ObjectId) => Promise<ReferralOutcome>): void {
   referralFinisher = finish;

@@ -1,5 +1,5 @@
-import { DateField, SimpleList, TextField } from 'react-admin';
-import { day, PlayerRecords, text, type Row, type TabContentProps } from './PlayerRecords';
+import { DateField, TextField } from 'react-admin';
+import { day, PlayerRecords, text, type TabContentProps } from './PlayerRecords';
 
 /** The players who joined with this player's invite. */
 export function FriendsTab(_props: TabContentProps) {
@@ -8,14 +8,9 @@ export function FriendsTab(_props: TabContentProps) {
       reference="users"
       target="referrer"
       link="show"
-      simple={
-        <SimpleList<Row>
-          primaryText={(r) => text(r.name)}
-          secondaryText={(r) => (r.username ? `@${text(r.username)}` : '')}
-          tertiaryText={(r) => day(r.createdAt)}
-          linkType="show"
-        />
-      }
+      primary={(r) => text(r.name)}
+      secondary={(r) => (r.username ? `@${text(r.username)}` : '')}
+      tertiary={(r) => day(r.createdAt)}
     >
       <TextField source="name" sortable={false} />
       <TextField source="username" sortable={false} emptyText="—" />

@@ -1,5 +1,5 @@
-import { DateField, FunctionField, SimpleList, useTranslate } from 'react-admin';
-import { CoinSymbol, day, PlayerRecords, text, type Row, type TabContentProps } from './PlayerRecords';
+import { DateField, FunctionField, useTranslate } from 'react-admin';
+import { CoinAmount, CoinSymbol, day, PlayerRecords, text, type Row, type TabContentProps } from './PlayerRecords';
 
 /** The player's mining sessions: what each mined and whether it was moved to the wallet. */
 export function MiningTab(_props: TabContentProps) {
@@ -8,18 +8,9 @@ export function MiningTab(_props: TabContentProps) {
     <PlayerRecords
       reference="mining-sessions"
       link="show"
-      simple={
-        <SimpleList<Row>
-          primaryText={(r) => (
-            <span>
-              {text(r.amount)} <CoinSymbol />
-            </span>
-          )}
-          secondaryText={(r) => translate('players.ends', { date: day(r.endsAt) })}
-          tertiaryText={(r) => (r.movedAt ? translate('players.moved') : '')}
-          linkType="show"
-        />
-      }
+      primary={(r) => <CoinAmount amount={text(r.amount)} />}
+      secondary={(r) => translate('players.ends', { date: day(r.endsAt) })}
+      tertiary={(r) => (r.movedAt ? translate('players.moved') : '')}
     >
       <FunctionField<Row> source="amount" sortable={false} render={(r) => text(r.amount)} />
       <CoinSymbol />

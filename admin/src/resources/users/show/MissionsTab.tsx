@@ -1,4 +1,4 @@
-import { DateField, FunctionField, ReferenceField, SelectField, SimpleList, useTranslate } from 'react-admin';
+import { DateField, FunctionField, ReferenceField, SelectField, useTranslate } from 'react-admin';
 import { USER_MISSION_STATUS_CHOICES } from '../../user-missions/statuses';
 import { PlayerRecords, text, type Row, type TabContentProps } from './PlayerRecords';
 
@@ -11,14 +11,9 @@ export function MissionsTab(_props: TabContentProps) {
     <PlayerRecords
       reference="user-missions"
       link="edit"
-      simple={
-        <SimpleList<Row>
-          primaryText={() => <ReferenceField source="mission" reference="missions" link={false} />}
-          secondaryText={(r) => translate(`statuses.progress.${text(r.status)}`)}
-          tertiaryText={reward}
-          linkType="edit"
-        />
-      }
+      primary={() => <ReferenceField source="mission" reference="missions" link={false} />}
+      secondary={(r) => translate(`statuses.progress.${text(r.status)}`)}
+      tertiary={reward}
     >
       <ReferenceField source="mission" reference="missions" link={false} sortable={false} />
       <SelectField source="status" choices={USER_MISSION_STATUS_CHOICES} sortable={false} />

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
-import { Datagrid, Pagination, ReferenceField, ReferenceManyField, TextField, useTranslate } from 'react-admin';
+import { Pagination, ReferenceField, ReferenceManyField, TextField, useTranslate, type RaRecord } from 'react-admin';
 import { Box } from '@mui/material';
-import { useIsSmall } from '../../../layout/useIsSmall';
+import { ResponsiveList } from '../../../lists/ResponsiveList';
 
 /** A tab's content: `label={false}` keeps the tab from labelling it as if it were one field. */
 export interface TabContentProps {
@@ -25,26 +25,41 @@ export const CoinSymbol = () => (
   </ReferenceField>
 );
 
+/** An amount followed by the symbol of the row's coin, for a phone's list line. */
+export const CoinAmount = ({ amount }: { amount: string }) => (
+  <span>
+    {amount} <CoinSymbol />
+  </span>
+);
+
 function NoneYet() {
   const translate = useTranslate();
   return <Box sx={{ p: 2 }}>{translate('common.noneYet')}</Box>;
 }
 
-/** One of the player's record lists, paged, newest first; each row opens its record. A phone shows `simple` instead. */
-export function PlayerRecords({
+type Line<R> = (record: R) => ReactNode;
+
+/**
+ * One of the player's record lists, paged, newest first; each row opens its record (`link`). A desktop shows the columns in
+ * `children`; a phone shows one list item per row, with the three lines given.
+ */
+export function PlayerRecords<R extends RaRecord = Row>({
   reference,
   target = 'user',
   link,
   children,
-  simple,
+  primary,
+  secondary,
+  tertiary,
 }: {
   reference: string;
   target?: string;
   link: 'edit' | 'show' | false;
   children: ReactNode;
-  simple: ReactNode;
+  primary: Line<R>;
+  secondary: Line<R>;
+  tertiary: Line<R>;
 }) {
-  const isSmall = useIsSmall();
   return (
     <ReferenceManyField
       reference={reference}
@@ -53,13 +68,13 @@ export function PlayerRecords({
       sort={{ field: 'createdAt', order: 'DESC' }}
       pagination={<Pagination rowsPerPageOptions={[10, 25, 50]} />}
     >
-      {isSmall ? (
-        simple
-      ) : (
-        <Datagrid rowClick={link} bulkActionButtons={false} empty={<NoneYet />}>
-          {children}
-        </Datagrid>
-      )}
+      <ResponsiveList<R>
+        rowClick={link}
+        empty={<NoneYet />}
+        phone={{ primaryText: primary, secondaryText: secondary, tertiaryText: tertiary }}
+      >
+        {children}
+      </ResponsiveList>
     </ReferenceManyField>
   );
 }

@@ -1,5 +1,5 @@
-import { DateField, FunctionField, SimpleList, TextField, useTranslate } from 'react-admin';
-import { CoinSymbol, day, PlayerRecords, text, type Row, type TabContentProps } from './PlayerRecords';
+import { DateField, FunctionField, TextField, useTranslate } from 'react-admin';
+import { CoinAmount, CoinSymbol, day, PlayerRecords, text, type Row, type TabContentProps } from './PlayerRecords';
 
 /** The player's stakes: amount, term, profit and when each unlocks. */
 export function StakesTab(_props: TabContentProps) {
@@ -8,18 +8,9 @@ export function StakesTab(_props: TabContentProps) {
     <PlayerRecords
       reference="stakes"
       link="show"
-      simple={
-        <SimpleList<Row>
-          primaryText={(r) => (
-            <span>
-              {text(r.amount)} <CoinSymbol />
-            </span>
-          )}
-          secondaryText={(r) => translate('players.stakeTerms', { duration: text(r.duration), percent: text(r.profitPercent) })}
-          tertiaryText={(r) => (r.claimedAt ? translate('players.claimed') : translate('players.unlocks', { date: day(r.unlocksAt) }))}
-          linkType="show"
-        />
-      }
+      primary={(r) => <CoinAmount amount={text(r.amount)} />}
+      secondary={(r) => translate('players.stakeTerms', { duration: text(r.duration), percent: text(r.profitPercent) })}
+      tertiary={(r) => (r.claimedAt ? translate('players.claimed') : translate('players.unlocks', { date: day(r.unlocksAt) }))}
     >
       <FunctionField<Row> source="amount" sortable={false} render={(r) => text(r.amount)} />
       <CoinSymbol />

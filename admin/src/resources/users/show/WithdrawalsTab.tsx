@@ -1,4 +1,4 @@
-import { DateField, FunctionField, SelectField, SimpleList, useTranslate } from 'react-admin';
+import { DateField, FunctionField, SelectField, useTranslate } from 'react-admin';
 import { WITHDRAWAL_STATUS_CHOICES } from '../../withdraws/statuses';
 import { day, PlayerRecords, text, type Row, type TabContentProps } from './PlayerRecords';
 
@@ -11,14 +11,9 @@ export function WithdrawalsTab(_props: TabContentProps) {
     <PlayerRecords
       reference="withdraws"
       link="edit"
-      simple={
-        <SimpleList<Row>
-          primaryText={money}
-          secondaryText={(r) => translate(`statuses.withdrawal.${text(r.status)}`)}
-          tertiaryText={(r) => day(r.createdAt)}
-          linkType="edit"
-        />
-      }
+      primary={money}
+      secondary={(r) => translate(`statuses.withdrawal.${text(r.status)}`)}
+      tertiary={(r) => day(r.createdAt)}
     >
       <FunctionField<Row> source="amount" sortable={false} render={money} />
       <SelectField source="status" choices={WITHDRAWAL_STATUS_CHOICES} sortable={false} />

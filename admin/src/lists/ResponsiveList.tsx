@@ -1,0 +1,50 @@
+import type { ReactElement, ReactNode } from 'react';
+import { Datagrid, SearchInput, SimpleList, useTranslate, type RaRecord, type SimpleListProps } from 'react-admin';
+import { useIsSmall } from '../layout/useIsSmall';
+
+type PhoneLines<R extends RaRecord> = Pick<SimpleListProps<R>, 'leftAvatar' | 'primaryText' | 'secondaryText' | 'tertiaryText'>;
+
+/**
+ * The records of a list as the demo draws them: a table of the `children` columns on a desktop, one line per record on a phone
+ * (`phone`). A row opens its record (`rowClick`); tables select rows only where `bulkActionButtons` are given.
+ */
+export function ResponsiveList<R extends RaRecord>({
+  phone,
+  children,
+  rowClick = 'edit',
+  bulkActionButtons = false,
+  empty,
+}: {
+  phone: PhoneLines<R>;
+  children: ReactNode;
+  rowClick?: 'edit' | 'show' | false;
+  bulkActionButtons?: ReactElement | false;
+  empty?: ReactElement;
+}) {
+  const isSmall = useIsSmall();
+  return isSmall ? (
+    <SimpleList<R> {...phone} linkType={rowClick} />
+  ) : (
+    <Datagrid rowClick={rowClick} bulkActionButtons={bulkActionButtons} empty={empty}>
+      {children}
+    </Datagrid>
+  );
+}
+
+/** A list's search box, kept open; `placeholder` is an i18n key (the list's filter form reads `source` and `alwaysOn`). */
+function SearchBox({ placeholder }: { source: 'q'; alwaysOn: true; placeholder?: string }) {
+  const translate = useTranslate();
+  return <SearchInput source="q" placeholder={placeholder && translate(placeholder)} />;
+}
+
+export const searchFilter = (placeholder?: string) => <SearchBox key="q" source="q" alwaysOn placeholder={placeholder} />;
+
+/** Records the operator orders by hand (content, coins, offers) list in that order. */
+export const BY_ORDER = { field: 'order', order: 'ASC' } as const;
+
+/** A phone's line for an ordered record: its place, and whether players see it. */
+export function useOrderLine() {
+  const translate = useTranslate();
+  return (r: { order: number; enabled: boolean }) =>
+    [translate('common.orderLine', { order: r.order }), r.enabled ? '' : translate('common.disabled')].filter(Boolean).join(' · ');
+}
