@@ -76,6 +76,36 @@ export interface ResourceDefinition<TCreate extends z.ZodType = z.ZodType, TUpda
   extraRoutes?: (router: Router) => void;
 }
 
+/**
+ * A resource an operator fills and orders by hand (home content, coins): one schema for create and update, `search` fields
+ * searched as substrings, filtered by enabled (and `filters`), sorted by order, the searched fields and enabled (and `sortable`).
+ */
+export function orderedResource<T extends z.ZodType>(
+  name: string,
+  model: AnyModel,
+  schema: T,
+  {
+    search,
+    remove = {},
+    filters = {},
+    sortable = [],
+  }: { search: string[]; remove?: ResourceDefinition<T>['remove']; filters?: ListRules['filters']; sortable?: string[] },
+): ResourceDefinition<T> {
+  return {
+    name,
+    model,
+    create: { schema },
+    update: { schema },
+    remove,
+    list: {
+      searchFields: search,
+      substringSearch: true,
+      filters: { enabled: 'boolean', ...filters },
+      sortable: ['order', ...search, ...sortable, 'enabled'],
+    },
+  };
+}
+
 const MAX_PAGE = 500;
 
 function parseJsonParam(req: Request, name: string): unknown {

@@ -1,12 +1,14 @@
 import ViewCarouselIcon from '@mui/icons-material/ViewCarousel';
-import { CoverCreate } from './CoverCreate';
-import { CoverEdit } from './CoverEdit';
-import { CoverList } from './CoverList';
+import { coverInput } from '@gift/shared';
+import type { CoverRecord } from '@gift/server';
+import { imageLinkResource } from '../home-content/imageLinkResource';
 
-export default {
-  list: CoverList,
-  edit: CoverEdit,
-  create: CoverCreate,
+/** The home screen's banners. */
+export default imageLinkResource<CoverRecord>({
+  nameField: 'title',
+  schema: coverInput,
+  imageHelp: 'content.coverImageHelp',
   icon: ViewCarouselIcon,
-  recordRepresentation: 'title',
-};
+  searchable: false,
+  preview: { maxWidth: 120, maxHeight: 60 },
+});

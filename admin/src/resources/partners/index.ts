@@ -1,12 +1,14 @@
 import HandshakeIcon from '@mui/icons-material/Handshake';
-import { PartnerCreate } from './PartnerCreate';
-import { PartnerEdit } from './PartnerEdit';
-import { PartnerList } from './PartnerList';
+import { partnerInput } from '@gift/shared';
+import type { PartnerRecord } from '@gift/server';
+import { imageLinkResource } from '../home-content/imageLinkResource';
 
-export default {
-  list: PartnerList,
-  edit: PartnerEdit,
-  create: PartnerCreate,
+/** The partners shown on the home screen. */
+export default imageLinkResource<PartnerRecord>({
+  nameField: 'name',
+  schema: partnerInput,
+  imageHelp: 'content.partnerImageHelp',
   icon: HandshakeIcon,
-  recordRepresentation: 'name',
-};
+  searchable: true,
+  preview: { maxWidth: 40, maxHeight: 40 },
+});

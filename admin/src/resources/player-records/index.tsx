@@ -1,50 +1,45 @@
+import type { ReactNode } from 'react';
 import { DateField, ReferenceField, Show, SimpleShowLayout, TextField } from 'react-admin';
 import SavingsIcon from '@mui/icons-material/Savings';
 import BoltIcon from '@mui/icons-material/Bolt';
 import { RecordLabel } from '../../lists/RecordLabel';
 
-const Player = () => <ReferenceField source="user" reference="users" link="show" />;
-const Coin = () => (
-  <ReferenceField source="coin" reference="gift-coins" link={false}>
-    <TextField source="symbol" />
-  </ReferenceField>
+/** A record a player's own actions made, read-only: whose it is, how much of which coin and since when, then `children`. */
+function PlayerRecordShow({ children }: { children: ReactNode }) {
+  return (
+    <Show>
+      <SimpleShowLayout>
+        <ReferenceField source="user" reference="users" link="show" />
+        <TextField source="amount" />
+        <ReferenceField source="coin" reference="gift-coins" link={false}>
+          <TextField source="symbol" />
+        </ReferenceField>
+        <DateField source="startedAt" showTime />
+        {children}
+      </SimpleShowLayout>
+    </Show>
+  );
+}
+
+/** A player's stake: it moves only through the player's own actions and the ledger. */
+const StakeShow = () => (
+  <PlayerRecordShow>
+    <TextField source="duration" />
+    <TextField source="profitPercent" />
+    <TextField source="profit" />
+    <DateField source="unlocksAt" showTime />
+    <DateField source="claimedAt" showTime emptyText="—" />
+    <TextField source="idempotencyKey" />
+  </PlayerRecordShow>
 );
 
-/** A player's stake, read-only: it moves only through the player's own actions and the ledger. */
-function StakeShow() {
-  return (
-    <Show>
-      <SimpleShowLayout>
-        <Player />
-        <TextField source="amount" />
-        <Coin />
-        <TextField source="duration" />
-        <TextField source="profitPercent" />
-        <TextField source="profit" />
-        <DateField source="startedAt" showTime />
-        <DateField source="unlocksAt" showTime />
-        <DateField source="claimedAt" showTime emptyText="—" />
-        <TextField source="idempotencyKey" />
-      </SimpleShowLayout>
-    </Show>
-  );
-}
-
-/** A player's mining session, read-only. */
-function MiningSessionShow() {
-  return (
-    <Show>
-      <SimpleShowLayout>
-        <Player />
-        <TextField source="amount" />
-        <Coin />
-        <DateField source="startedAt" showTime />
-        <DateField source="endsAt" showTime />
-        <DateField source="movedAt" showTime emptyText="—" />
-      </SimpleShowLayout>
-    </Show>
-  );
-}
+/** A player's mining session. */
+const MiningSessionShow = () => (
+  <PlayerRecordShow>
+    <DateField source="endsAt" showTime />
+    <DateField source="movedAt" showTime emptyText="—" />
+  </PlayerRecordShow>
+);
 
 export const stakes = {
   show: StakeShow,

@@ -1,23 +1,9 @@
-import {
-  DateField,
-  Edit,
-  FormDataConsumer,
-  FunctionField,
-  Labeled,
-  ReferenceField,
-  SelectField,
-  SelectInput,
-  SimpleForm,
-  TextField,
-  TextInput,
-  useRecordContext,
-  useTranslate,
-} from 'react-admin';
-import { Link as MuiLink, Stack } from '@mui/material';
+import { DateField, Edit, FunctionField, ReferenceField, SelectField, TextField, TextInput, useTranslate } from 'react-admin';
+import { Link as MuiLink } from '@mui/material';
 import { withdrawalReviewInput } from '@gift/shared';
 import type { WithdrawRecord } from '@gift/server';
-import { schemaResolver } from '../../forms/schemaResolver';
-import { EditActions, SaveOnlyToolbar } from '../sharedInputs';
+import { EditActions } from '../sharedInputs';
+import { DecisionOrRecord } from '../decisionForm';
 import { WITHDRAWAL_STATUS_CHOICES } from './statuses';
 
 const DECISIONS = [
@@ -28,95 +14,62 @@ const DECISIONS = [
 
 const wrap = { wordBreak: 'break-all' } as const;
 
-function WithdrawFacts() {
-  return (
-    <>
-      <Labeled>
-        <ReferenceField source="user" reference="users" link="show" />
-      </Labeled>
-      <Labeled>
-        <FunctionField<WithdrawRecord> source="amount" render={(r) => `${r.amount} ${r.coinSymbol ?? ''}`.trim()} />
-      </Labeled>
-      <Labeled>
-        <TextField source="address" sx={wrap} />
-      </Labeled>
-      <Labeled>
-        <SelectField source="status" choices={WITHDRAWAL_STATUS_CHOICES} />
-      </Labeled>
-      <Labeled>
-        <DateField source="createdAt" showTime />
-      </Labeled>
-    </>
-  );
-}
-
-/** Only a pending withdrawal offers a decision; a processed one is shown as it was settled. */
-function DecisionOrRecord() {
-  const record = useRecordContext<WithdrawRecord>();
+/** The transaction's page on the explorer, once the chain has one. */
+function ExplorerLink(_props: { source: string }) {
   const translate = useTranslate();
-  if (!record) return null;
-  // an approved one may still be paid by hand or rejected until the hot wallet takes it into a batch
-  if (record.status !== 'pending' && record.status !== 'approved') {
-    return (
-      <Stack sx={{ p: 2 }} spacing={1}>
-        <WithdrawFacts />
-        <Labeled>
-          <TextField source="chainState" emptyText="—" />
-        </Labeled>
-        <Labeled>
-          <TextField source="txHash" emptyText="—" sx={wrap} />
-        </Labeled>
-        <Labeled>
-          <FunctionField<WithdrawRecord>
-            source="explorerUrl"
-            render={(r) =>
-              r.explorerUrl ? (
-                <MuiLink href={r.explorerUrl} target="_blank" rel="noreferrer">
-                  {translate('withdraws.explorer')}
-                </MuiLink>
-              ) : (
-                '—'
-              )
-            }
-          />
-        </Labeled>
-        <Labeled>
-          <TextField source="rejectReason" emptyText="—" />
-        </Labeled>
-        <Labeled>
-          <DateField source="processedAt" showTime emptyText="—" />
-        </Labeled>
-        <Labeled>
-          <TextField source="processedByName" label="resources.withdraws.fields.processedBy" emptyText="—" />
-        </Labeled>
-      </Stack>
-    );
-  }
   return (
-    <SimpleForm toolbar={<SaveOnlyToolbar />} resolver={schemaResolver(withdrawalReviewInput)} defaultValues={{ status: null }}>
-      <WithdrawFacts />
-      <Labeled>
-        <TextField source="chainNote" emptyText="—" />
-      </Labeled>
-      <SelectInput source="status" label="withdraws.decision" choices={DECISIONS} />
-      <FormDataConsumer<{ status?: string }>>
-        {({ formData }) =>
-          formData.status === 'done' ? (
-            <TextInput source="txHash" fullWidth />
-          ) : formData.status === 'rejected' ? (
-            <TextInput source="rejectReason" multiline fullWidth />
-          ) : null
-        }
-      </FormDataConsumer>
-    </SimpleForm>
+    <FunctionField<WithdrawRecord>
+      source="explorerUrl"
+      render={(r) =>
+        r.explorerUrl ? (
+          <MuiLink href={r.explorerUrl} target="_blank" rel="noreferrer">
+            {translate('withdraws.explorer')}
+          </MuiLink>
+        ) : (
+          '—'
+        )
+      }
+    />
   );
 }
 
-/** Settling a withdraw: approved for the hot wallet, done with its (checked) transaction hash, or rejected with a reason. */
+/**
+ * Settling a withdraw: approved for the hot wallet, done with its (checked) transaction hash, or rejected with a reason. An
+ * approved one may still be paid by hand or rejected until the hot wallet takes it into a batch; a processed one is shown as
+ * it was settled.
+ */
 export function WithdrawEdit() {
   return (
     <Edit mutationMode="pessimistic" redirect={() => 'withdraw'} actions={<EditActions list={false} />}>
-      <DecisionOrRecord />
+      <DecisionOrRecord<WithdrawRecord>
+        open={(r) => r.status === 'pending' || r.status === 'approved'}
+        facts={[
+          <ReferenceField key="user" source="user" reference="users" link="show" />,
+          <FunctionField<WithdrawRecord> key="amount" source="amount" render={(r) => `${r.amount} ${r.coinSymbol ?? ''}`.trim()} />,
+          <TextField key="address" source="address" sx={wrap} />,
+          <SelectField key="status" source="status" choices={WITHDRAWAL_STATUS_CHOICES} />,
+          <DateField key="createdAt" source="createdAt" showTime />,
+        ]}
+        settled={[
+          <TextField key="chainState" source="chainState" emptyText="—" />,
+          <TextField key="txHash" source="txHash" emptyText="—" sx={wrap} />,
+          <ExplorerLink key="explorer" source="explorerUrl" />,
+          <TextField key="rejectReason" source="rejectReason" emptyText="—" />,
+          <DateField key="processedAt" source="processedAt" showTime emptyText="—" />,
+          <TextField key="processedBy" source="processedByName" label="resources.withdraws.fields.processedBy" emptyText="—" />,
+        ]}
+        waiting={<TextField source="chainNote" emptyText="—" />}
+        schema={withdrawalReviewInput}
+        label="withdraws.decision"
+        decisions={DECISIONS}
+        inputsFor={(status) =>
+          status === 'done' ? (
+            <TextInput source="txHash" fullWidth />
+          ) : status === 'rejected' ? (
+            <TextInput source="rejectReason" multiline fullWidth />
+          ) : null
+        }
+      />
     </Edit>
   );
 }

@@ -1,0 +1,92 @@
+import type { ComponentType } from 'react';
+import {
+  BooleanField,
+  Create,
+  DateField,
+  Edit,
+  ImageField,
+  List,
+  NumberField,
+  SimpleForm,
+  TextField,
+  TextInput,
+  UrlField,
+} from 'react-admin';
+import type { z } from 'zod';
+import { schemaResolver } from '../../forms/schemaResolver';
+import { BY_ORDER, ResponsiveList, searchFilter, useOrderLine } from '../../lists/ResponsiveList';
+import { Thumbnail } from '../../lists/Thumbnail';
+import { EditActions, OrderAndEnabledInputs } from '../sharedInputs';
+
+interface ImageLinkRecord {
+  id: string;
+  image: string;
+  link: string;
+  order: number;
+  enabled: boolean;
+}
+
+/**
+ * A resource of the home screen made of an image that opens a link (covers, partners): its list, create and edit pages.
+ * `nameField` is the field that names a record, `imageHelp` the key of the image's help text, `preview` the table's image size.
+ */
+export function imageLinkResource<R extends ImageLinkRecord>({
+  nameField,
+  schema,
+  imageHelp,
+  icon,
+  searchable,
+  preview,
+}: {
+  nameField: keyof R & string;
+  schema: z.ZodType;
+  imageHelp: string;
+  icon: ComponentType;
+  searchable: boolean;
+  preview: { maxWidth: number; maxHeight: number };
+}) {
+  function ImageLinkForm() {
+    return (
+      <SimpleForm resolver={schemaResolver(schema)}>
+        <TextInput source={nameField} fullWidth />
+        <TextInput source="image" fullWidth helperText={imageHelp} />
+        <TextInput source="link" fullWidth />
+        <OrderAndEnabledInputs />
+      </SimpleForm>
+    );
+  }
+
+  function ImageLinkList() {
+    const orderLine = useOrderLine();
+    return (
+      <List sort={BY_ORDER} filters={searchable ? [searchFilter()] : undefined}>
+        <ResponsiveList<R>
+          phone={{
+            leftAvatar: (r) => <Thumbnail src={r.image} />,
+            primaryText: (r) => String(r[nameField] || '—'),
+            secondaryText: orderLine,
+          }}
+        >
+          <ImageField source="image" sx={{ '& img': { ...preview, objectFit: 'cover' } }} sortable={false} />
+          <TextField source={nameField} />
+          <UrlField source="link" sortable={false} />
+          <NumberField source="order" />
+          <BooleanField source="enabled" />
+          <DateField source="createdAt" showTime />
+        </ResponsiveList>
+      </List>
+    );
+  }
+
+  const ImageLinkCreate = () => (
+    <Create redirect="list">
+      <ImageLinkForm />
+    </Create>
+  );
+  const ImageLinkEdit = () => (
+    <Edit mutationMode="pessimistic" actions={<EditActions />}>
+      <ImageLinkForm />
+    </Edit>
+  );
+  return { list: ImageLinkList, create: ImageLinkCreate, edit: ImageLinkEdit, icon, recordRepresentation: nameField };
+}
