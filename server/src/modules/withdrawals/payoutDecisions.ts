@@ -1,9 +1,13 @@
+/**
+ * An operator's decisions on a withdrawal: paid by hand (its hash checked on chain), approved for the hot wallet
+ * (by two operators above the coin's threshold), or rejected.
+ */
 import { Address, type Transaction } from '@ton/core';
 import { AppError, badInput, forbidden } from '../../lib/errors';
 import { ChainUnavailable, normaliseTxHash } from '../../lib/ton/tonChain';
 import { objectId, type Id } from '../../db/ids';
 import { isDuplicateKey } from '../../db/mongoErrors';
-import { findGiftCoin } from '../coins/giftCoins.service';
+import { findGiftCoin, type GiftCoinRow } from '../coins/giftCoins.service';
 import { getAppConfig } from '../config/config.service';
 import {
   chainUnits,
@@ -18,16 +22,8 @@ import {
   type PayoutRuntime,
 } from './chainPayments';
 import { UsedTxHashModel } from './payoutBatch.model';
-import { WithdrawalModel } from './withdrawal.model';
+import { WithdrawalModel, type WithdrawalDocument } from './withdrawal.model';
 import { ensureAmountTaken, processWithdrawal, type DecisionRequest } from './withdrawals.service';
-
-/**
- * An operator's decisions on a withdrawal: paid by hand (its hash checked on chain), approved for the hot wallet
- * (by two operators above the coin's threshold), or rejected.
- */
-
-type WithdrawalDocument = ReturnType<(typeof WithdrawalModel)['hydrate']>;
-type Coin = NonNullable<Awaited<ReturnType<typeof findGiftCoin>>>;
 
 function chainDown(error: unknown): never {
   if (error instanceof ChainUnavailable) throw new AppError('CHAIN_UNAVAILABLE');
@@ -66,7 +62,7 @@ const sameAddress = (a: Address, b: Address) => a.equals(b);
  * amount of this coin (TON, or a jetton transfer of this coin's master) to this withdrawal's address. Throws
  * BAD_INPUT on `txHash` saying exactly what did not match, or CHAIN_UNAVAILABLE.
  */
-async function checkManualPayment(withdrawal: WithdrawalDocument, coin: Coin, typed: string): Promise<string> {
+async function checkManualPayment(withdrawal: WithdrawalDocument, coin: GiftCoinRow, typed: string): Promise<string> {
   const hash = normaliseTxHash(typed);
   if (!hash) throw badInput({ txHash: 'A transaction hash: 64 hex digits (or 44 base64 characters), as tonviewer shows it' });
   const used = await UsedTxHashModel.findOne({ hash }).lean();

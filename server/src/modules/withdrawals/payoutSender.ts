@@ -1,3 +1,7 @@
+/**
+ * The hot wallet's sender: approved withdrawals batched into signed W5 messages, sent until they land or provably
+ * expire, confirmed from the destinations' transactions. The recovery sweep runs it under its lease.
+ */
 import {
   Address,
   beginCell,
@@ -16,7 +20,7 @@ import { ChainUnavailable } from '../../lib/ton/tonChain';
 import { faultPoint } from '../../lib/faults';
 import type { Logger } from '../../lib/logger';
 import { objectId } from '../../db/ids';
-import { findGiftCoin } from '../coins/giftCoins.service';
+import { findGiftCoin, type GiftCoinRow } from '../coins/giftCoins.service';
 import { getAppConfig, setAppConfigFields } from '../config/config.service';
 import {
   chainUnits,
@@ -31,16 +35,8 @@ import {
   type PayoutRuntime,
 } from './chainPayments';
 import { PayoutBatchModel } from './payoutBatch.model';
-import { WithdrawalModel } from './withdrawal.model';
+import { WithdrawalModel, type WithdrawalDocument } from './withdrawal.model';
 import { finishWithdrawal } from './withdrawals.service';
-
-/**
- * The hot wallet's sender: approved withdrawals batched into signed W5 messages, sent until they land or provably
- * expire, confirmed from the destinations' transactions. The recovery sweep runs it under its lease.
- */
-
-type WithdrawalDocument = ReturnType<(typeof WithdrawalModel)['hydrate']>;
-type Coin = NonNullable<Awaited<ReturnType<typeof findGiftCoin>>>;
 
 /** W5 sends at most 255 messages per external message. */
 const MAX_BATCH = 255;
@@ -63,7 +59,7 @@ interface Planned {
 }
 
 /** The internal message that pays one withdrawal from the hot wallet. */
-async function planPayout(runtime: PayoutRuntime, withdrawal: WithdrawalDocument, coin: Coin): Promise<Planned> {
+async function planPayout(runtime: PayoutRuntime, withdrawal: WithdrawalDocument, coin: GiftCoinRow): Promise<Planned> {
   const hot = runtime.hotWallet!.contract.address;
   const to = Address.parse(withdrawal.address);
   const amount = chainUnits(BigInt(withdrawal.amount), coin.decimals);
@@ -163,7 +159,7 @@ async function sendNextBatch(runtime: PayoutRuntime, report: PayoutRoundReport, 
 
   const account = await runtime.chain.account(hot.contract.address);
   const paidToday = await paidTodayByCoin();
-  const coins = new Map<string, Coin | null>();
+  const coins = new Map<string, GiftCoinRow | null>();
   const planned: Planned[] = [];
   let tonLeft = account.balance;
   const jettonLeft = new Map<string, bigint>();
@@ -397,7 +393,7 @@ async function settle(withdrawal: WithdrawalDocument, change: Record<string, unk
 async function deliveryOf(
   runtime: PayoutRuntime,
   withdrawal: WithdrawalDocument,
-  coin: Coin,
+  coin: GiftCoinRow,
   afterLt: bigint,
 ): Promise<'delivered' | 'waiting' | { bounced: string }> {
   const bodyHash = withdrawal.payout?.bodyHash ?? '';

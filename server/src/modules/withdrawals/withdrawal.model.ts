@@ -60,3 +60,5 @@ withdrawalSchema.index({ idempotencyKey: 1 }, { unique: true });
 withdrawalSchema.index({ amountTaken: 1, createdAt: 1 }, { partialFilterExpression: { amountTaken: false } });
 withdrawalSchema.index({ settled: 1, processedAt: 1 }, { partialFilterExpression: { settled: false } });
 export const WithdrawalModel = model('Withdrawal', withdrawalSchema);
+/** A withdrawal as mongoose loads it (a hydrated document, with save and toJSON). */
+export type WithdrawalDocument = ReturnType<(typeof WithdrawalModel)['hydrate']>;

@@ -9,10 +9,9 @@ import { balanceOf, balancesOf, entryKeys, entryWithKey, postEntry } from '../le
 import { notify } from '../notifications/notifications.service';
 import { currentWallet } from '../wallet/wallet.service';
 import { faultPoint } from '../../lib/faults';
-import { WithdrawalModel } from './withdrawal.model';
+import { WithdrawalModel, type WithdrawalDocument } from './withdrawal.model';
 import { explorerLink } from './chainPayments';
 
-type WithdrawalDocument = ReturnType<(typeof WithdrawalModel)['hydrate']>;
 /** A decision that records at once: paid (a hash already checked) or rejected. Approval goes through payouts.service. */
 export type WithdrawalReview = Exclude<z.infer<typeof withdrawalReviewInput>, { status: 'approved' }>;
 

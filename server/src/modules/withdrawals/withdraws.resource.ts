@@ -1,11 +1,9 @@
 import { withdrawalReviewInput } from '@gift/shared';
 import type { ResourceDefinition } from '../../rest/resource';
 import { playerIdsMatching } from '../users/players.service';
-import { WithdrawalModel } from './withdrawal.model';
+import { WithdrawalModel, type WithdrawalDocument } from './withdrawal.model';
 import { decideWithdrawal } from './payouts.service';
 import { presentForConsole } from './withdrawals.service';
-
-type WithdrawalDocument = ReturnType<(typeof WithdrawalModel)['hydrate']>;
 
 const NAMES = [
   { path: 'user', select: 'name username' },
