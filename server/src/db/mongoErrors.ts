@@ -3,6 +3,19 @@ export function isDuplicateKey(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: number }).code === 11000;
 }
 
+/**
+ * Runs an upsert, and once more when a concurrent upsert inserted the same document first: real MongoDB refuses the
+ * second insert on the unique index, and the retry then updates the document that now exists.
+ */
+export async function upsertWithRetry<T>(upsert: () => Promise<T>): Promise<T> {
+  try {
+    return await upsert();
+  } catch (error) {
+    if (!isDuplicateKey(error)) throw error;
+    return upsert();
+  }
+}
+
 /** Driver errors that mean the database could not be reached or did not answer in time (mongoose wraps some under its own names). */
 const UNREACHABLE = new Set([
   'MongoNetworkError',

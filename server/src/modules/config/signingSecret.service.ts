@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { isDuplicateKey } from '../../db/mongoErrors';
+import { upsertWithRetry } from '../../db/mongoErrors';
 import { DEV_JWT_SECRET, type Env } from '../../env';
 import type { Logger } from '../../lib/logger';
 import { SigningSecretModel } from './signingSecret.model';
@@ -11,19 +11,14 @@ export type SigningSecretSource = 'JWT_SECRET' | 'generated and stored in the da
 
 /** The database's own secret: created once, by whichever instance comes first, and read by all of them after. */
 async function storedSecret(): Promise<string> {
-  const create = () =>
+  const stored = await upsertWithRetry(() =>
     SigningSecretModel.findOneAndUpdate(
       { name: SECRET_NAME },
       { $setOnInsert: { name: SECRET_NAME, secret: randomBytes(48).toString('base64url'), createdAt: new Date() } },
       { upsert: true, returnDocument: 'after', lean: true },
-    );
-  try {
-    return (await create())!.secret;
-  } catch (error) {
-    // real MongoDB: another instance inserted it first; now it exists
-    if (!isDuplicateKey(error)) throw error;
-    return (await create())!.secret;
-  }
+    ),
+  );
+  return stored!.secret;
 }
 
 /**

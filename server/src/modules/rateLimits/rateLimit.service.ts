@@ -1,5 +1,5 @@
 import { AppError } from '../../lib/errors';
-import { isDuplicateKey } from '../../db/mongoErrors';
+import { upsertWithRetry } from '../../db/mongoErrors';
 import { RateLimitCounterModel } from './rateLimit.model';
 
 /** How many hits one subject may make in each fixed window. */
@@ -19,19 +19,14 @@ function windowOf(windowMs: number, now: Date) {
  * counts together and concurrent hits are all counted; returns the count after it.
  */
 async function addHits(key: string, by: number, resetAt: Date): Promise<number> {
-  const add = () =>
+  const counter = await upsertWithRetry(() =>
     RateLimitCounterModel.findOneAndUpdate(
       { key },
       { $inc: { count: by }, $setOnInsert: { expiresAt: resetAt } },
       { upsert: true, returnDocument: 'after', lean: true },
-    );
-  try {
-    return (await add())!.count;
-  } catch (error) {
-    // real MongoDB: a concurrent upsert inserted the counter first; now it exists
-    if (!isDuplicateKey(error)) throw error;
-    return (await add())!.count;
-  }
+    ),
+  );
+  return counter!.count;
 }
 
 /** Counts one hit of `subject`; answers whether it is within the limit and when the window ends. */
