@@ -467,22 +467,22 @@ async function seedDemoPlayers(
       await credit(referrer, coins.GIFT._id, '50', 'referral', 'User', String(user._id), entryKeys.referralReward(user._id));
     }
 
-    for (const [index, key] of history.done.entries()) {
+    /** The player's progress on one demo mission, with the dates its status carries. */
+    const progress = (key: string, status: 'done' | 'pending' | 'started', dates: Record<string, Date>) => {
       const mission = missions.get(key)!;
+      const record = {
+        user: user._id,
+        mission: mission._id,
+        category: mission.category,
+        coin: mission.coin,
+        reward: stored(mission.reward),
+      };
+      return { mission, record: { ...record, status, ...dates } };
+    };
+    for (const [index, key] of history.done.entries()) {
       const doneAt = new Date(joined.getTime() + (index + 1) * HOUR);
-      const [userMission] = await insertProgress([
-        {
-          user: user._id,
-          mission: mission._id,
-          category: mission.category,
-          coin: mission.coin,
-          reward: stored(mission.reward),
-          status: 'done',
-          startedAt: new Date(doneAt.getTime() - 5 * 60_000),
-          claimedAt: doneAt,
-          doneAt,
-        },
-      ]);
+      const { mission, record } = progress(key, 'done', { startedAt: new Date(doneAt.getTime() - 5 * 60_000), claimedAt: doneAt, doneAt });
+      const [userMission] = await insertProgress([record]);
       await credit(
         user._id,
         mission.coin,
@@ -493,35 +493,9 @@ async function seedDemoPlayers(
         entryKeys.missionReward(userMission!._id),
       );
     }
-    for (const key of history.pending ?? []) {
-      const mission = missions.get(key)!;
-      await insertProgress([
-        {
-          user: user._id,
-          mission: mission._id,
-          category: mission.category,
-          coin: mission.coin,
-          reward: stored(mission.reward),
-          status: 'pending',
-          startedAt: at(3 * HOUR),
-          claimedAt: at(2 * HOUR),
-        },
-      ]);
-    }
-    for (const key of history.started ?? []) {
-      const mission = missions.get(key)!;
-      await insertProgress([
-        {
-          user: user._id,
-          mission: mission._id,
-          category: mission.category,
-          coin: mission.coin,
-          reward: stored(mission.reward),
-          status: 'started',
-          startedAt: at(30 * 60_000),
-        },
-      ]);
-    }
+    for (const key of history.pending ?? [])
+      await insertProgress([progress(key, 'pending', { startedAt: at(3 * HOUR), claimedAt: at(2 * HOUR) }).record]);
+    for (const key of history.started ?? []) await insertProgress([progress(key, 'started', { startedAt: at(30 * 60_000) }).record]);
 
     for (let session = 0; session < (history.miningMoved ?? 0); session++) {
       const endsAt = at((session * 24 + 10) * HOUR);
