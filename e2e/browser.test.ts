@@ -5,7 +5,7 @@ import { AccountModel } from '../server/src/modules/accounts/account.model';
 import { AppConfigModel } from '../server/src/modules/config/appConfig.model';
 import { CategoryModel } from '../server/src/modules/content/content.models';
 import { silentLogger } from '../server/test/helpers';
-import { DESKTOP, launchBrowser, shot, startProductServer, type ProductServer, type TestBrowser } from './support';
+import { DESKTOP, closeAll, openProductInBrowser, shot, type ProductServer, type TestBrowser } from './support';
 
 // a real browser against a live server: minutes, not the 5 s of unit tests
 jest.setTimeout(240_000);
@@ -20,15 +20,11 @@ beforeAll(async () => {
   await seedDemoData(silentLogger);
   await AccountModel.create({ username: OPERATOR.username, passwordHash: await bcrypt.hash(OPERATOR.password, 8), permissions: ['*'] });
   // development without a bot token: the server accepts the demo player a plain browser asks for
-  product = await startProductServer();
+  ({ product, browser } = await openProductInBrowser());
   base = product.base;
-  browser = await launchBrowser();
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await product?.close();
-});
+afterAll(() => closeAll(browser, product));
 
 const openPage = (viewport?: { width: number; height: number }) => browser.openPage(viewport);
 

@@ -14,7 +14,7 @@ import { StakingCoinModel } from '../server/src/modules/staking/staking.models';
 import { UserModel } from '../server/src/modules/users/user.model';
 import { WithdrawalModel } from '../server/src/modules/withdrawals/withdrawal.model';
 import { silentLogger } from '../server/test/helpers';
-import { DESKTOP, PHONE, launchBrowser, shot, startProductServer, type ProductServer, type TestBrowser } from './support';
+import { DESKTOP, PHONE, closeAll, openProductInBrowser, shot, type ProductServer, type TestBrowser } from './support';
 
 // a real browser against a live server: minutes, not the 5 s of unit tests
 jest.setTimeout(300_000);
@@ -48,15 +48,11 @@ beforeAll(async () => {
     processedAt: new Date(),
     idempotencyKey: 'e2e-done-withdrawal',
   });
-  product = await startProductServer();
+  ({ product, browser } = await openProductInBrowser());
   base = product.base;
-  browser = await launchBrowser();
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await product?.close();
-});
+afterAll(() => closeAll(browser, product));
 
 /** Signs in through the form, as an operator does; the browser profile is shared, so it starts signed out. */
 async function signIn(username: string, viewport = DESKTOP): Promise<Page> {

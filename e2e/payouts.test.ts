@@ -8,16 +8,7 @@ import { WithdrawalModel } from '../server/src/modules/withdrawals/withdrawal.mo
 import { createCoin, createPlayer, fund, playerCaller } from '../server/test/factories';
 import { TEST_BOT_TOKEN } from '../server/test/helpers';
 import { randomAddress, startTonTestChain, type TonTestChain } from '../server/test/tonChain';
-import {
-  DESKTOP,
-  launchBrowser,
-  PHONE,
-  shot,
-  startProductServer,
-  telegramLaunchUrl,
-  type ProductServer,
-  type TestBrowser,
-} from './support';
+import { DESKTOP, closeAll, openProductInBrowser, PHONE, shot, telegramLaunchUrl, type ProductServer, type TestBrowser } from './support';
 
 jest.setTimeout(240_000);
 
@@ -33,15 +24,10 @@ beforeAll(async () => {
     passwordHash: await bcrypt.hash(PASSWORD, 8),
     permissions: ['withdraws:write', 'users:read'],
   });
-  product = await startProductServer({ TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN });
-  browser = await launchBrowser();
+  ({ product, browser } = await openProductInBrowser({ TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN }));
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await product?.close();
-  await ton?.close();
-});
+afterAll(() => closeAll(browser, product, ton));
 
 it('approves in the console, the treasury shows the batch, and the player sees it done with its transaction', async () => {
   const coin = await createCoin({ symbol: 'TON', name: 'Toncoin', network: 'ton', decimals: 9, minWithdraw: '0.5' });

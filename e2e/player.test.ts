@@ -7,7 +7,16 @@ import { postEntry } from '../server/src/modules/ledger/ledger.service';
 import { MissionModel, UserMissionModel } from '../server/src/modules/missions/mission.models';
 import { UserModel } from '../server/src/modules/users/user.model';
 import { silentLogger, TEST_BOT_TOKEN } from '../server/test/helpers';
-import { launchBrowser, PHONE, shot, startProductServer, telegramLaunchUrl, type ProductServer, type TestBrowser } from './support';
+import {
+  closeAll,
+  launchBrowser,
+  openProductInBrowser,
+  PHONE,
+  shot,
+  telegramLaunchUrl,
+  type ProductServer,
+  type TestBrowser,
+} from './support';
 
 // a real browser against a live server: minutes, not the 5 s of unit tests
 jest.setTimeout(240_000);
@@ -18,15 +27,11 @@ let nextTelegramId = 7_000_001;
 
 beforeAll(async () => {
   await seedDemoData(silentLogger);
-  product = await startProductServer({ TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN });
-  browser = await launchBrowser();
+  ({ product, browser } = await openProductInBrowser({ TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN }));
   await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: product.base });
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await product?.close();
-});
+afterAll(() => closeAll(browser, product));
 
 afterAll(() => {
   expect(browser.pageErrors).toEqual([]);

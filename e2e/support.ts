@@ -42,6 +42,19 @@ export interface TestBrowser {
   close(): Promise<void>;
 }
 
+/** The product on a random port and a fresh Chromium, for a test file's beforeAll. */
+export async function openProductInBrowser(
+  overrides: Record<string, string> = {},
+): Promise<{ product: ProductServer; browser: TestBrowser }> {
+  const product = await startProductServer(overrides);
+  return { product, browser: await launchBrowser() };
+}
+
+/** Closes what a test file opened (each may be missing when its beforeAll failed half way), last opened first. */
+export async function closeAll(...opened: Array<{ close: () => Promise<unknown> } | undefined>): Promise<void> {
+  for (const thing of opened) await thing?.close();
+}
+
 /** A real headless Chromium with a fresh profile; fails with the install command when it is missing. */
 export async function launchBrowser(options: { serviceWorkers?: 'allow' | 'block' } = {}): Promise<TestBrowser> {
   if (!existsSync(CHROMIUM)) {

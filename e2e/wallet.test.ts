@@ -7,6 +7,7 @@ import { TEST_BOT_TOKEN } from '../server/test/helpers';
 import { signTonProof, testWallet, type TestWallet } from '../server/test/tonWallet';
 import {
   DESKTOP,
+  closeAll,
   launchBrowser,
   PHONE,
   shot,
@@ -152,10 +153,7 @@ beforeAll(async () => {
   await prepareContext(browser.context, product.base);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await product?.close();
-});
+afterAll(() => closeAll(browser, product));
 
 const launch = (telegramId: number, pagePath: string) =>
   telegramLaunchUrl(product.base, pagePath, { user: { id: telegramId, first_name: 'Player', language_code: 'en' } }, TEST_BOT_TOKEN);
