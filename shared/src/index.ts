@@ -2,6 +2,7 @@ export * from './constants';
 export * from './errors';
 export * from './idempotency';
 export * from './money';
+export * from './staking';
 export * from './schemas/common';
 export * from './schemas/catalog';
 export * from './schemas/admin';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Types } from 'mongoose';
-import { fromMicros, STAKING_DURATION_KEYS, STAKING_DURATIONS, toMicros, type StakingDuration } from '@gift/shared';
+import { fromMicros, stakeAmountRefusal, STAKING_DURATION_KEYS, STAKING_DURATIONS, toMicros, type StakingDuration } from '@gift/shared';
 import { AppError, badInput } from '../../lib/errors';
 import { isDuplicateKey } from '../../db/mongoErrors';
 import { objectId, scopedKey, type Id } from '../../db/ids';
@@ -10,7 +10,7 @@ import { balancesOf, entryKeys, entryWithKey, postEntry } from '../ledger/ledger
 import { notify } from '../notifications/notifications.service';
 import { faultPoint } from '../../lib/faults';
 import { StakeModel, StakingCoinModel } from './staking.models';
-import { amountRefusal, stakeCountdown, stakeProfit, unlockDate } from './stakingRules';
+import { stakeCountdown, stakeProfit, unlockDate } from './stakingRules';
 import { plural, registerCoinUse } from '../coins/giftCoinDeletion.service';
 
 interface OfferRow {
@@ -82,7 +82,7 @@ function termsOf(offer: OfferRow, input: StakeTerms, now: Date) {
   const percent = STAKING_DURATION_KEYS.includes(duration) ? offer.profits?.[duration] : undefined;
   if (!percent) throw badInput({ duration: 'This duration is not offered for this coin' });
   const amount = toMicros(input.amount);
-  const refusal = amountRefusal(amount, BigInt(offer.minAmount), BigInt(offer.maxAmount));
+  const refusal = stakeAmountRefusal(amount, BigInt(offer.minAmount), BigInt(offer.maxAmount));
   if (refusal) throw new AppError(refusal, { min: fromMicros(offer.minAmount), max: fromMicros(offer.maxAmount) });
   const profit = stakeProfit(amount, percent);
   return { amount, duration, percent, profit, total: amount + profit, startedAt: now, unlocksAt: unlockDate(now, duration) };

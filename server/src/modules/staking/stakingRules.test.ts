@@ -1,5 +1,5 @@
-import { toMicros } from '@gift/shared';
-import { amountRefusal, stakeCountdown, stakeProfit, unlockDate } from './stakingRules';
+import { stakeAmountRefusal, toMicros } from '@gift/shared';
+import { stakeCountdown, stakeProfit, unlockDate } from './stakingRules';
 
 const START = new Date('2025-01-01T12:00:00Z');
 
@@ -18,10 +18,18 @@ describe('staking rules', () => {
 
   it('keeps the amount within the offer, bounds included', () => {
     const [min, max] = [toMicros('10'), toMicros('1000')];
-    expect(amountRefusal(toMicros('9.999999'), min, max)).toBe('AMOUNT_BELOW_MINIMUM');
-    expect(amountRefusal(min, min, max)).toBeNull();
-    expect(amountRefusal(max, min, max)).toBeNull();
-    expect(amountRefusal(toMicros('1000.000001'), min, max)).toBe('AMOUNT_ABOVE_MAXIMUM');
+    expect(stakeAmountRefusal(toMicros('9.999999'), min, max)).toBe('AMOUNT_BELOW_MINIMUM');
+    expect(stakeAmountRefusal(min, min, max)).toBeNull();
+    expect(stakeAmountRefusal(max, min, max)).toBeNull();
+    expect(stakeAmountRefusal(toMicros('1000.000001'), min, max)).toBe('AMOUNT_ABOVE_MAXIMUM');
+  });
+
+  it('with a balance given (as the app checks while the player types), refuses more than the player holds', () => {
+    const [min, max] = [toMicros('10'), toMicros('1000')];
+    expect(stakeAmountRefusal(toMicros('500'), min, max, toMicros('499.999999'))).toBe('INSUFFICIENT_BALANCE');
+    expect(stakeAmountRefusal(toMicros('500'), min, max, toMicros('500'))).toBeNull();
+    // the offer's bounds are named first: the player learns the range before the balance
+    expect(stakeAmountRefusal(toMicros('5'), min, max, 0n)).toBe('AMOUNT_BELOW_MINIMUM');
   });
 
   it('counts down to the unlock and is claimable from then until claimed', () => {

@@ -1,4 +1,4 @@
-import { percentOf, STAKING_DURATIONS, type ErrorCode, type StakingDuration } from '@gift/shared';
+import { percentOf, STAKING_DURATIONS, type StakingDuration } from '@gift/shared';
 
 const DAY_MS = 86_400_000;
 
@@ -10,13 +10,6 @@ export function stakeProfit(amount: bigint, percent: string): bigint {
 /** A stake unlocks the chosen number of days after it starts. */
 export function unlockDate(startedAt: Date, duration: StakingDuration): Date {
   return new Date(startedAt.getTime() + STAKING_DURATIONS[duration].days * DAY_MS);
-}
-
-/** Why an amount cannot be staked under an offer's bounds, or null when it can. */
-export function amountRefusal(amount: bigint, minAmount: bigint, maxAmount: bigint): ErrorCode | null {
-  if (amount < minAmount) return 'AMOUNT_BELOW_MINIMUM';
-  if (amount > maxAmount) return 'AMOUNT_ABOVE_MAXIMUM';
-  return null;
 }
 
 /** The countdown of a position: whole seconds left (rounded up) and whether it can be claimed now. */
