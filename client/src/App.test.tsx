@@ -82,8 +82,10 @@ describe('outside Telegram without a session', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Incorrect code');
 
+    // a Persian keypad types Persian digits: the field reads them as the code
     await userEvent.clear(screen.getByLabelText('Code'));
-    await userEvent.type(screen.getByLabelText('Code'), '123456');
+    await userEvent.type(screen.getByLabelText('Code'), '۱۲۳۴۵۶');
+    expect(screen.getByLabelText('Code')).toHaveValue('123456');
     await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
 
     expect(await screen.findByText('Hi, Sara')).toBeInTheDocument();

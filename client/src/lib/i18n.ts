@@ -3,6 +3,7 @@ import { initReactI18next } from 'react-i18next';
 import { LANGUAGES, type Language } from '@gift/shared/constants';
 import { en } from '../locales/en';
 import { fa } from '../locales/fa';
+import { formatAmount, formatNumber } from './format';
 
 /** Browser storage key of the chosen language (spec §9). */
 export const LOCALE_STORAGE_KEY = 'locale';
@@ -41,6 +42,9 @@ export function initI18n(hint?: string | null) {
       initAsync: false,
       returnNull: false,
     });
+    // `{{amount, amount}}` writes an exact decimal amount, `{{count, number}}` a number, in the language's digits with separators
+    i18next.services.formatter?.add('amount', (value: unknown, language?: string) => formatAmount(String(value), language ?? 'en'));
+    i18next.services.formatter?.add('number', (value: unknown, language?: string) => formatNumber(Number(value), language ?? 'en'));
     i18next.on('languageChanged', (next) => {
       if (isLanguage(next)) applyDocumentLanguage(next);
     });

@@ -1,3 +1,4 @@
+import { useFormat } from '../../lib/format';
 import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { OBJECT_ID_PATTERN } from '@gift/shared/constants';
@@ -11,6 +12,7 @@ export const isObjectId = (id: string) => OBJECT_ID_PATTERN.test(id);
 /** A category's missions, star missions marked, each with the player's status and opening its mission. */
 export function CategoryMissionsPage({ backTo = '/' }: { backTo?: string }) {
   const { t } = useTranslation();
+  const format = useFormat();
   const { id = '' } = useParams();
   const valid = isObjectId(id);
   const query = trpc.missions.byCategory.useQuery({ categoryId: id }, { enabled: valid });
@@ -37,7 +39,7 @@ export function CategoryMissionsPage({ backTo = '/' }: { backTo?: string }) {
                   </div>
                   <div className="muted">
                     <bdi dir="ltr">
-                      +{mission.reward} {mission.coin.symbol}
+                      +{format.amount(mission.reward)} {mission.coin.symbol}
                     </bdi>
                   </div>
                 </div>

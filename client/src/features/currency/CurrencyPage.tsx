@@ -1,3 +1,4 @@
+import { useFormat } from '../../lib/format';
 import { useTranslation } from 'react-i18next';
 import { trpc } from '../../lib/trpc';
 import { ErrorMessage } from '../../ui/ErrorMessage';
@@ -6,6 +7,7 @@ import { PageHeader } from '../../ui/PageHeader';
 /** Every coin with the player's balance and, when it has a price, its value in USD. */
 export function CurrencyPage() {
   const { t } = useTranslation();
+  const format = useFormat();
   const coins = trpc.home.currency.useQuery();
   return (
     <section className="page">
@@ -27,12 +29,12 @@ export function CurrencyPage() {
                 <div className="title">{coin.name}</div>
                 <div className="muted">
                   <bdi dir="ltr">
-                    {coin.balance} {coin.symbol}
+                    {format.amount(coin.balance)} {coin.symbol}
                   </bdi>
                 </div>
               </div>
               <div className="value">
-                <bdi dir="ltr">{coin.value === null ? '—' : `$${coin.value}`}</bdi>
+                <bdi dir="ltr">{coin.value === null ? '—' : `$${format.amount(coin.value)}`}</bdi>
               </div>
             </li>
           ))}

@@ -1,3 +1,4 @@
+import { useFormat } from '../../lib/format';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { trpc } from '../../lib/trpc';
@@ -29,6 +30,7 @@ function Banner({ banner }: { banner: HomeBanner }) {
 /** Home: covers, the ⭐ missions still to do, categories with the player's progress, partners. */
 export function HomePage() {
   const { t } = useTranslation();
+  const format = useFormat();
   const { player } = useSession();
   const home = trpc.home.get.useQuery();
   return (
@@ -60,7 +62,7 @@ export function HomePage() {
                     </div>
                     <div className="muted">
                       <bdi dir="ltr">
-                        +{mission.reward} {mission.coin.symbol}
+                        +{format.amount(mission.reward)} {mission.coin.symbol}
                       </bdi>
                     </div>
                   </div>

@@ -1,3 +1,4 @@
+import { useFormat } from '../../lib/format';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { copyText } from '../../lib/clipboard';
@@ -12,6 +13,7 @@ const FRIENDS_PAGE_SIZE = 20;
 
 function Friends() {
   const { t } = useTranslation();
+  const format = useFormat();
   const [page, setPage] = useState(1);
   const friends = trpc.referrals.friends.useQuery({ page, pageSize: FRIENDS_PAGE_SIZE }, { placeholderData: (previous) => previous });
   const pages = friends.data ? Math.max(1, Math.ceil(friends.data.total / FRIENDS_PAGE_SIZE)) : 1;
@@ -41,7 +43,7 @@ function Friends() {
                   </div>
                 )}
               </div>
-              <span className="muted">{new Date(friend.joinedAt).toLocaleDateString()}</span>
+              <span className="muted">{format.date(friend.joinedAt)}</span>
             </li>
           ))}
         </ul>
@@ -64,6 +66,7 @@ function Friends() {
 /** Invite a friend: the link, Telegram's share link, copy, the reward per friend and the limit used. */
 export function InvitePage() {
   const { t } = useTranslation();
+  const format = useFormat();
   const summary = trpc.referrals.summary.useQuery();
   const [copied, setCopied] = useState(false);
   useEffect(() => {
@@ -103,7 +106,7 @@ export function InvitePage() {
           <div className="figures">
             <div className="figure">
               <div className="value">
-                <bdi dir="ltr">{data.reward ? `${data.reward.amount} ${data.reward.symbol}` : '—'}</bdi>
+                <bdi dir="ltr">{data.reward ? `${format.amount(data.reward.amount)} ${data.reward.symbol}` : '—'}</bdi>
               </div>
               <div className="label">{t('invite.reward')}</div>
             </div>

@@ -58,7 +58,8 @@ it("when idle says 'No GIFT mining is active, tap Start to begin.' and Start sta
   const mining = await card();
   expect(await mining.findByText('No GIFT mining is active, tap Start to begin.')).toBeInTheDocument();
   expect(mining.getByText('240 GIFT every 8 h')).toBeInTheDocument();
-  await userEvent.click(mining.getByRole('button', { name: 'Start' }));
+  // a double tap starts one session: the second tap sends nothing, so no "already running" follows
+  await userEvent.dblClick(mining.getByRole('button', { name: 'Start' }));
   expect(await screen.findByText('Mining started')).toBeInTheDocument();
   expect(await mining.findByText('30 GIFT / h')).toBeInTheDocument();
   expect(server.calls.filter((call) => call.path === 'mining.start')).toHaveLength(1);
@@ -79,7 +80,7 @@ it('while running, ticks the coins and the time remaining every second without a
 
 it("shows 'Completed mining ready to move' with the count, and Move answers 'Moved 2 mining rewards to wallet', then 'Nothing to move'", async () => {
   let ready = 2;
-  renderApp('/', {
+  const server = renderApp('/', {
     ...signedInPlayer,
     'mining.status': () => ({ ...idle(), readyToMove: ready, readyAmounts: ready ? [{ coin: COIN, amount: '480' }] : [] }),
     'mining.move': () => {
@@ -92,8 +93,10 @@ it("shows 'Completed mining ready to move' with the count, and Move answers 'Mov
   const mining = await card();
   expect(await mining.findByText('Completed mining ready to move')).toBeInTheDocument();
   expect(mining.getByTestId('ready-count')).toHaveTextContent('2');
-  await userEvent.click(mining.getByRole('button', { name: 'Move to Wallet' }));
+  await userEvent.dblClick(mining.getByRole('button', { name: 'Move to Wallet' }));
   expect(await screen.findByText('Moved 2 mining rewards to wallet')).toBeInTheDocument();
+  expect(server.calls.filter((call) => call.path === 'mining.move')).toHaveLength(1);
+  expect(screen.queryByText('Nothing to move')).not.toBeInTheDocument();
   await waitFor(() => expect(mining.queryByText('Completed mining ready to move')).not.toBeInTheDocument());
   await userEvent.click(mining.getByRole('button', { name: 'Move to Wallet' }));
   expect(await screen.findByText('Nothing to move')).toBeInTheDocument();
@@ -112,4 +115,12 @@ it('shows a failed status as an error', async () => {
     },
   });
   expect(await (await card()).findByRole('alert')).toHaveTextContent('You do not have permission to do this');
+});
+
+it('writes the mined coins, the rate and the time left in Persian digits in Persian', async () => {
+  await setLanguage('fa');
+  renderApp('/', { ...signedInPlayer, 'mining.status': () => running(3600_000, 8 * 3600_000) });
+  const mining = within((await screen.findByRole('heading', { name: 'استخراج' })).closest('section')!);
+  expect((await mining.findByTestId('mined-so-far')).textContent).toMatch(/^۳۰(٫[۰-۹]+)? GIFT$/);
+  expect(mining.getByRole('timer').textContent).toMatch(/^(۰۷:۰۰:۰۰|۰۶:۵۹:۵[۰-۹])$/);
 });

@@ -1,9 +1,11 @@
+import { useSingleFlight } from '../../ui/useSingleFlight';
+import { useFormat } from '../../lib/format';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fromMicros, toMicros } from '@gift/shared/money';
 import { useBalancesChanged } from '../../lib/balances';
 import { appErrorOf, trpc, type RouterOutputs } from '../../lib/trpc';
-import { formatCountdown, useNow } from '../../ui/countdown';
+import { useNow } from '../../ui/countdown';
 import { ErrorMessage, errorText } from '../../ui/ErrorMessage';
 import { useToast } from '../../ui/toast';
 
@@ -39,6 +41,7 @@ function RunningSession({
   onFinished: () => void;
 }) {
   const { t } = useTranslation();
+  const format = useFormat();
   const now = useNow() + serverOffset;
   const remaining = new Date(session.endsAt).getTime() - now;
   const finished = remaining <= 0;
@@ -54,7 +57,7 @@ function RunningSession({
       <div className="figure">
         <div className="value" data-testid="mined-so-far">
           <bdi dir="ltr">
-            {minedAt(session, now)} {symbol}
+            {format.amount(minedAt(session, now))} {symbol}
           </bdi>
         </div>
         <div className="label">{t('mining.soFar')}</div>
@@ -67,7 +70,7 @@ function RunningSession({
       </div>
       <div className="figure">
         <div className="value" role="timer">
-          <bdi dir="ltr">{formatCountdown(remaining)}</bdi>
+          <bdi dir="ltr">{format.countdown(remaining)}</bdi>
         </div>
         <div className="label">{t('mining.remaining')}</div>
       </div>
@@ -78,6 +81,7 @@ function RunningSession({
 /** Home's mining card (spec §4): idle with Start, running and ticking, finished sessions to move. */
 export function MiningCard() {
   const { t } = useTranslation();
+  const format = useFormat();
   const toast = useToast();
   const balancesChanged = useBalancesChanged();
   const utils = trpc.useUtils();
@@ -98,6 +102,8 @@ export function MiningCard() {
     onSettled: () => utils.mining.status.invalidate(),
   });
 
+  // Start and Move change money: one at a time, a double tap sends one call
+  const flight = useSingleFlight();
   const data = status.data;
   const symbol = data?.coin?.symbol ?? '';
   return (
@@ -125,8 +131,8 @@ export function MiningCard() {
               <button
                 type="button"
                 className={data.readyToMove > 0 ? 'button button-ghost' : 'button'}
-                disabled={start.isPending}
-                onClick={() => start.mutate()}
+                disabled={flight.busy}
+                onClick={() => flight.run((done) => start.mutate(undefined, { onSettled: done }))}
               >
                 {t('mining.start')}
               </button>
@@ -145,7 +151,7 @@ export function MiningCard() {
           <p className="muted">
             {data.readyAmounts.map((ready) => (
               <bdi key={ready.coin.id} dir="ltr">
-                +{ready.amount} {ready.coin.symbol}{' '}
+                +{format.amount(ready.amount)} {ready.coin.symbol}{' '}
               </bdi>
             ))}
           </p>
@@ -155,8 +161,8 @@ export function MiningCard() {
         <button
           type="button"
           className={data.readyToMove > 0 ? 'button' : 'button button-ghost'}
-          disabled={move.isPending}
-          onClick={() => move.mutate()}
+          disabled={flight.busy}
+          onClick={() => flight.run((done) => move.mutate(undefined, { onSettled: done }))}
         >
           {t('mining.move')}
         </button>

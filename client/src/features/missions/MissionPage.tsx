@@ -1,10 +1,12 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useSingleFlight } from '../../ui/useSingleFlight';
+import { useFormat } from '../../lib/format';
+import { useState, type FormEvent } from 'react';
 import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useBalancesChanged } from '../../lib/balances';
 import { openLink } from '../../lib/telegram';
 import { trpc, type RouterOutputs } from '../../lib/trpc';
-import { formatCountdown, useNow } from '../../ui/countdown';
+import { useNow } from '../../ui/countdown';
 import { ErrorMessage, errorText } from '../../ui/ErrorMessage';
 import { TasksIcon } from '../../ui/icons';
 import { NotFoundNotice } from '../../ui/NotFoundNotice';
@@ -17,12 +19,12 @@ type Mission = RouterOutputs['missions']['byCategory']['missions'][number];
 /** Go, the wait or the code the check needs, and Claim, for every verify type. */
 function MissionActions({ mission }: { mission: Mission }) {
   const { t } = useTranslation();
+  const format = useFormat();
   const toast = useToast();
   const balancesChanged = useBalancesChanged();
   const utils = trpc.useUtils();
   const [code, setCode] = useState('');
-  // React's isPending lags a render behind a double tap: this lock does not
-  const inFlight = useRef(false);
+  const flight = useSingleFlight();
   const go = trpc.missions.go.useMutation({ onSettled: () => utils.missions.byCategory.invalidate({ categoryId: mission.categoryId }) });
   const claim = trpc.missions.claim.useMutation({
     onSuccess: async (result) => {
@@ -61,15 +63,8 @@ function MissionActions({ mission }: { mission: Mission }) {
   };
   const onClaim = (event: FormEvent) => {
     event.preventDefault();
-    if (inFlight.current) return;
-    inFlight.current = true;
-    claim.mutate(
-      { missionId: mission.id, ...(mission.verifyType === 'youtube' ? { code } : {}) },
-      {
-        onSettled: () => {
-          inFlight.current = false;
-        },
-      },
+    flight.run((done) =>
+      claim.mutate({ missionId: mission.id, ...(mission.verifyType === 'youtube' ? { code } : {}) }, { onSettled: done }),
     );
   };
   const canGo = mission.verifyType !== 'auto' || !!mission.link;
@@ -90,7 +85,7 @@ function MissionActions({ mission }: { mission: Mission }) {
       )}
       {waiting && (
         <p className="muted" role="timer">
-          {t('mission.claimIn', { time: formatCountdown(claimableAt - now) })}
+          {t('mission.claimIn', { time: format.countdown(claimableAt - now) })}
         </p>
       )}
       <div className="actions">
@@ -105,7 +100,7 @@ function MissionActions({ mission }: { mission: Mission }) {
           </button>
         )}
         {(mission.status === 'started' || mission.verifyType === 'auto') && (
-          <button type="submit" className="button" disabled={claim.isPending || waiting}>
+          <button type="submit" className="button" disabled={flight.busy || waiting}>
             {mission.claimButton}
           </button>
         )}
@@ -119,6 +114,7 @@ function MissionActions({ mission }: { mission: Mission }) {
 /** One mission: its picture (or an icon), description, reward with its coin, and what its check needs. */
 export function MissionView({ categoryId, missionId, backTo }: { categoryId: string; missionId: string; backTo: string }) {
   const { t } = useTranslation();
+  const format = useFormat();
   const valid = isObjectId(categoryId) && isObjectId(missionId);
   const query = trpc.missions.byCategory.useQuery({ categoryId }, { enabled: valid });
   const mission = query.data?.missions.find((m) => m.id === missionId);
@@ -149,7 +145,7 @@ export function MissionView({ categoryId, missionId, backTo }: { categoryId: str
               <div className="reward">
                 <span className="muted">{t('mission.reward')}</span>{' '}
                 <bdi dir="ltr">
-                  +{mission.reward} {mission.coin.symbol}
+                  +{format.amount(mission.reward)} {mission.coin.symbol}
                 </bdi>
               </div>
             </div>

@@ -1,3 +1,4 @@
+import { useFormat } from '../../lib/format';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useInstallPrompt } from '../../lib/installPrompt';
@@ -21,6 +22,7 @@ function Avatar({ player }: { player: Player }) {
 /** The player's figures, and the way to settings, withdraw and wallets. */
 export function ProfilePage() {
   const { t } = useTranslation();
+  const format = useFormat();
   const { player, credential, signOut } = useSession();
   const { canInstall, install } = useInstallPrompt();
   const toast = useToast();
@@ -53,7 +55,7 @@ export function ProfilePage() {
         <div className="figures">
           {COUNTS.map((count) => (
             <div className="figure" key={count}>
-              <div className="value">{player[count]}</div>
+              <div className="value">{format.number(player[count])}</div>
               <div className="label">{t(`profile.figures.${count}`)}</div>
             </div>
           ))}
@@ -65,7 +67,7 @@ export function ProfilePage() {
           <h2>
             {coin.name}{' '}
             <span className="muted" dir="ltr">
-              {coin.balance} {coin.symbol}
+              {format.amount(coin.balance)} {coin.symbol}
             </span>
           </h2>
           <div className="figures">

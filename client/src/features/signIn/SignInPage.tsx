@@ -1,3 +1,4 @@
+import { asciiDigits } from '@gift/shared/numerals';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { telegramUsername, verifyLoginCodeInput } from '@gift/shared/schemas/player';
@@ -78,7 +79,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: () => void }) {
               autoComplete="one-time-code"
               maxLength={6}
               value={code}
-              onChange={(event) => setCode(event.target.value.replace(/\D/g, ''))}
+              onChange={(event) => setCode(asciiDigits(event.target.value).replace(/\D/g, ''))}
             />
           </label>
           {localError && (

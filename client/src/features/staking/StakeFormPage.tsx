@@ -1,7 +1,11 @@
+import { useFormat } from '../../lib/format';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { AMOUNT_PATTERN, toMicros } from '@gift/shared/money';
+import { typedAmount } from '@gift/shared/numerals';
+import { stakeAmountRefusal } from '@gift/shared/staking';
+import { useSingleFlight } from '../../ui/useSingleFlight';
 import { useBalancesChanged } from '../../lib/balances';
 import { trpc, type RouterOutputs } from '../../lib/trpc';
 import { ErrorMessage, errorText } from '../../ui/ErrorMessage';
@@ -23,18 +27,26 @@ function useDebounced<T>(value: T, ms: number): T {
 }
 
 const isAmount = (value: string) => AMOUNT_PATTERN.test(value) && toMicros(value) > 0n;
+const smaller = (a: string, b: string) => (toMicros(a) <= toMicros(b) ? a : b);
 
 function StakeForm({ offer }: { offer: Offer }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const format = useFormat();
   const toast = useToast();
   const utils = trpc.useUtils();
   const balancesChanged = useBalancesChanged();
-  const [amount, setAmount] = useState('');
+  // what the player typed, as typed (Persian digits, a decimal comma); read as an amount only as a whole
+  const [typed, setTyped] = useState('');
   const [duration, setDuration] = useState(offer.durations[0]?.duration ?? 'week');
+  const [confirming, setConfirming] = useState(false);
   const tapKey = useRef(newIdempotencyKey());
-  // React's isPending lags a render behind a double tap: this lock does not
-  const inFlight = useRef(false);
-  const quotedAmount = useDebounced(amount.trim(), 300);
+  const flight = useSingleFlight();
+  const amount = typedAmount(typed);
+  // the offer's bounds and the balance, checked as the player types: Confirm stays off and says why
+  const refusal = isAmount(amount)
+    ? stakeAmountRefusal(toMicros(amount), toMicros(offer.minAmount), toMicros(offer.maxAmount), toMicros(offer.balance))
+    : null;
+  const quotedAmount = useDebounced(refusal ? '' : amount, 300);
   const quote = trpc.staking.quote.useQuery(
     { stakingCoinId: offer.id, amount: quotedAmount, duration },
     { enabled: isAmount(quotedAmount), retry: false },
@@ -43,43 +55,53 @@ function StakeForm({ offer }: { offer: Offer }) {
     onSuccess: async (position) => {
       toast(t('staking.staked', { amount: position.amount, symbol: position.coin.symbol }), 'success');
       tapKey.current = newIdempotencyKey();
-      setAmount('');
+      setTyped('');
+      setConfirming(false);
       await Promise.all([utils.staking.positions.invalidate(), balancesChanged()]);
     },
-    onError: (error) => toast(errorText(t, error), 'error'),
+    onError: (error) => {
+      setConfirming(false);
+      toast(errorText(t, error), 'error');
+    },
   });
   const symbol = offer.coin.symbol;
-  const quoted = quote.data && quotedAmount === amount.trim() ? quote.data : null;
+  const quoted = quote.data && !refusal && quotedAmount === amount ? quote.data : null;
 
+  const edit = (next: string) => {
+    setTyped(next);
+    setConfirming(false);
+  };
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (inFlight.current || !quoted) return;
-    inFlight.current = true;
-    stake.mutate(
-      { stakingCoinId: offer.id, amount: quoted.amount, duration, idempotencyKey: tapKey.current },
-      {
-        onSettled: () => {
-          inFlight.current = false;
-        },
-      },
+    if (quoted) setConfirming(true);
+  };
+  const lock = () => {
+    if (!quoted) return;
+    flight.run((done) =>
+      stake.mutate({ stakingCoinId: offer.id, amount: quoted.amount, duration, idempotencyKey: tapKey.current }, { onSettled: done }),
     );
   };
 
   return (
     <>
-      <form className="card menu" onSubmit={onSubmit}>
+      <form className="card menu" onSubmit={onSubmit} noValidate>
         <label className="field">
           <span>{t('staking.amount')}</span>
           <div className="input-with-button">
             <input
               inputMode="decimal"
               dir="ltr"
-              value={amount}
-              onChange={(event) => setAmount(event.target.value)}
+              value={typed}
+              onChange={(event) => edit(event.target.value)}
               placeholder="0"
               autoComplete="off"
+              aria-invalid={!!refusal}
             />
-            <button type="button" className="button button-ghost button-small" onClick={() => setAmount(offer.balance)}>
+            <button
+              type="button"
+              className="button button-ghost button-small"
+              onClick={() => edit(smaller(offer.balance, offer.maxAmount))}
+            >
               {t('staking.max')}
             </button>
           </div>
@@ -92,38 +114,75 @@ function StakeForm({ offer }: { offer: Offer }) {
           <span id="duration-label">{t('staking.duration')}</span>
           <div className="segmented wrap" role="group" aria-labelledby="duration-label">
             {offer.durations.map((d) => (
-              <button key={d.duration} type="button" aria-pressed={duration === d.duration} onClick={() => setDuration(d.duration)}>
+              <button
+                key={d.duration}
+                type="button"
+                aria-pressed={duration === d.duration}
+                onClick={() => {
+                  setDuration(d.duration);
+                  setConfirming(false);
+                }}
+              >
                 {t(`staking.durations.${d.duration}`)}
                 <small>
-                  <bdi dir="ltr">{d.percent}%</bdi>
+                  <bdi dir="ltr">{format.amount(d.percent)}%</bdi>
                 </small>
               </button>
             ))}
           </div>
         </div>
-        {!isAmount(amount.trim()) && <p className="muted">{t('staking.enterAmount')}</p>}
-        {quote.error && quotedAmount === amount.trim() && <ErrorMessage error={quote.error} />}
+        {!isAmount(amount) && <p className="muted">{t('staking.enterAmount')}</p>}
+        {refusal && (
+          <p className="error-text" role="alert">
+            {t(`errors.${refusal}`)}
+          </p>
+        )}
+        {quote.error && quotedAmount === amount && <ErrorMessage error={quote.error} />}
         {quoted && (
           <dl className="quote" data-testid="stake-quote">
             <dt>{t('staking.profit')}</dt>
             <dd>
               <bdi dir="ltr">
-                +{quoted.profit} {symbol} ({quoted.percent}%)
+                +{format.amount(quoted.profit)} {symbol} ({format.amount(quoted.percent)}%)
               </bdi>
             </dd>
             <dt>{t('staking.payout')}</dt>
             <dd>
               <bdi dir="ltr">
-                {quoted.total} {symbol}
+                {format.amount(quoted.total)} {symbol}
               </bdi>
             </dd>
             <dt>{t('staking.unlocks')}</dt>
-            <dd>{new Date(quoted.unlocksAt).toLocaleString(i18n.language)}</dd>
+            <dd>{format.dateTime(quoted.unlocksAt)}</dd>
           </dl>
         )}
-        <button type="submit" className="button" disabled={!quoted || stake.isPending}>
-          {t('staking.confirm')}
-        </button>
+        {!confirming && (
+          <button type="submit" className="button" disabled={!quoted}>
+            {t('staking.confirm')}
+          </button>
+        )}
+        {confirming && quoted && (
+          <div className="card confirm" role="alertdialog" aria-label={t('staking.confirmTitle')}>
+            <h3>{t('staking.confirmTitle')}</h3>
+            <p>
+              {t('staking.confirmText', {
+                amount: quoted.amount,
+                total: quoted.total,
+                symbol,
+                duration: t(`staking.durations.${duration}`),
+                date: format.dateTime(quoted.unlocksAt),
+              })}
+            </p>
+            <div className="wallet-actions">
+              <button type="button" className="button" disabled={flight.busy} onClick={lock}>
+                {t('staking.lock')}
+              </button>
+              <button type="button" className="button button-ghost" disabled={flight.busy} onClick={() => setConfirming(false)}>
+                {t('staking.cancel')}
+              </button>
+            </div>
+          </div>
+        )}
       </form>
       {stake.data && (
         <div className="notice" role="status" data-testid="new-stake">

@@ -97,7 +97,7 @@ it("shows the server's exact profit and payout before confirming, and stakes onc
       return created;
     },
   });
-  expect(await screen.findByText(/Balance: 1250.5 GIFT/)).toBeInTheDocument();
+  expect(await screen.findByText(/Balance: 1,250.5 GIFT/)).toBeInTheDocument();
   expect(screen.getByText('Enter an amount to see your profit')).toBeInTheDocument();
   await userEvent.type(screen.getByRole('textbox'), '50');
   expect(await screen.findByRole('alert')).toHaveTextContent('Amount is below the minimum');
@@ -107,10 +107,15 @@ it("shows the server's exact profit and payout before confirming, and stakes onc
   await userEvent.click(screen.getByRole('button', { name: /1 month/ }));
   const quote = await screen.findByTestId('stake-quote');
   await waitFor(() => expect(quote).toHaveTextContent('+62.525 GIFT (5%)'));
-  expect(quote).toHaveTextContent('1313.025 GIFT');
+  expect(quote).toHaveTextContent('1,313.025 GIFT');
 
-  await userEvent.dblClick(screen.getByRole('button', { name: 'Confirm stake' }));
-  expect(await screen.findByText('Staked 1250.5 GIFT', { selector: '.toast' })).toBeInTheDocument();
+  // Confirm opens a sheet naming what gets locked, for how long and what comes back; nothing is sent yet
+  await userEvent.click(screen.getByRole('button', { name: 'Confirm stake' }));
+  const sheet = screen.getByRole('alertdialog', { name: 'Lock your coins?' });
+  expect(sheet).toHaveTextContent(/^Lock your coins\?1,250.5 GIFT stay locked for 1 month\. On .+ you can claim 1,313.025 GIFT\./);
+  expect(server.calls.filter((call) => call.path === 'staking.stake')).toHaveLength(0);
+  await userEvent.dblClick(within(sheet).getByRole('button', { name: 'Stake now' }));
+  expect(await screen.findByText('Staked 1,250.5 GIFT', { selector: '.toast' })).toBeInTheDocument();
   const stakeCalls = server.calls.filter((call) => call.path === 'staking.stake');
   expect(stakeCalls).toHaveLength(1);
   expect(stakeCalls[0]!.input).toMatchObject({
@@ -156,4 +161,61 @@ it('counts a position down to its unlock, then offers Claim, which pays once', a
 it('says an offer that does not exist is not found', async () => {
   renderApp('/staking/65f0000000000000000000ff', { ...signedInPlayer, 'staking.offers': () => [OFFER], 'staking.positions': () => [] });
   expect(await screen.findByText('This staking offer does not exist or is closed.')).toBeInTheDocument();
+});
+
+describe('the stake form checks the amount as the player types', () => {
+  const handlers = (offer: Offer) => ({
+    ...signedInPlayer,
+    'staking.offers': () => [offer],
+    'staking.positions': () => [],
+    'staking.quote': ({ amount }: { amount: string }) => ({
+      amount,
+      duration: 'week' as const,
+      percent: '1',
+      profit: '1',
+      total: amount,
+      unlocksAt: new Date(Date.now() + 7 * DAY),
+    }),
+  });
+
+  it('refuses more than the balance at once, with the reason, and asks the server nothing', async () => {
+    const server = renderApp(`/staking/${OFFER_ID}`, handlers({ ...OFFER, balance: '0' }));
+    await userEvent.type(await screen.findByRole('textbox'), '5000');
+    expect(screen.getByRole('alert')).toHaveTextContent('Not enough balance');
+    expect(screen.getByRole('textbox')).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByRole('button', { name: 'Confirm stake' })).toBeDisabled();
+    expect(screen.queryByTestId('stake-quote')).not.toBeInTheDocument();
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(server.calls.filter((call) => call.path === 'staking.quote')).toHaveLength(0);
+  });
+
+  it("fills Max with the balance or the offer's maximum, whichever is smaller", async () => {
+    renderApp(`/staking/${OFFER_ID}`, handlers({ ...OFFER, maxAmount: '1000', balance: '1250.5' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Max' }));
+    expect(screen.getByRole('textbox')).toHaveValue('1000');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(await screen.findByTestId('stake-quote')).toHaveTextContent('1,000 GIFT');
+  });
+
+  it('reads Persian digits and a Persian decimal separator, and shows Persian figures back', async () => {
+    await setLanguage('fa');
+    const server = renderApp(`/staking/${OFFER_ID}`, handlers(OFFER));
+    await userEvent.type(await screen.findByRole('textbox'), '۱۲۰۰٫۵');
+    await waitFor(() => expect(server.calls.some((call) => call.path === 'staking.quote')).toBe(true));
+    expect(server.calls.find((call) => call.path === 'staking.quote')!.input).toMatchObject({ amount: '1200.5' });
+    expect(await screen.findByTestId('stake-quote')).toHaveTextContent('۱٬۲۰۰٫۵ GIFT');
+    expect(screen.getByText(/موجودی/)).toHaveTextContent('۱٬۲۵۰٫۵ GIFT');
+  });
+
+  it('reads a decimal comma as a point, and refuses "1,000" rather than read it as 1', async () => {
+    const server = renderApp(`/staking/${OFFER_ID}`, handlers(OFFER));
+    const field = await screen.findByRole('textbox');
+    await userEvent.type(field, '150,5');
+    await waitFor(() => expect(server.calls.some((call) => call.path === 'staking.quote')).toBe(true));
+    expect(server.calls.find((call) => call.path === 'staking.quote')!.input).toMatchObject({ amount: '150.5' });
+    await userEvent.clear(field);
+    await userEvent.type(field, '1,000');
+    expect(screen.getByText('Enter an amount to see your profit')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Confirm stake' })).toBeDisabled();
+  });
 });

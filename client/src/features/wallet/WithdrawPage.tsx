@@ -1,3 +1,6 @@
+import { typedAmount } from '@gift/shared/numerals';
+import { useSingleFlight } from '../../ui/useSingleFlight';
+import { useFormat } from '../../lib/format';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -29,6 +32,7 @@ function CoinChoice({
   onChoose: (coinId: string) => void;
 }) {
   const { t } = useTranslation();
+  const format = useFormat();
   return (
     <ul className="list" aria-label={t('withdraw.coin')}>
       {coins.map((coin) => (
@@ -51,13 +55,13 @@ function CoinChoice({
               <span className="muted">
                 {t('withdraw.minimum')}:{' '}
                 <bdi dir="ltr">
-                  {coin.minimum} {coin.symbol}
+                  {format.amount(coin.minimum)} {coin.symbol}
                 </bdi>
               </span>
             </span>
             <span className="value" aria-label={t('withdraw.balance')}>
               <bdi dir="ltr">
-                {coin.balance} {coin.symbol}
+                {format.amount(coin.balance)} {coin.symbol}
               </bdi>
             </span>
           </button>
@@ -84,6 +88,7 @@ function WithdrawForm({
   const [amount, setAmount] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<{ amount: string; key: string } | null>(null);
+  const flight = useSingleFlight();
   const request = trpc.withdrawals.request.useMutation({
     onSuccess: (withdrawal) => {
       setConfirming(null);
@@ -106,11 +111,12 @@ function WithdrawForm({
     event.preventDefault();
     request.reset();
     onRequested(null);
-    const found = amountProblem(amount, coin);
+    const typed = typedAmount(amount);
+    const found = amountProblem(typed, coin);
     if (found === 'belowMinimum') return setProblem(minimumMessage(coin));
     if (found) return setProblem(t(`withdraw.${found}`, { decimals: String(coin.decimals), symbol: coin.symbol }));
     setProblem(null);
-    setConfirming({ amount: amount.trim(), key: newIdempotencyKey() });
+    setConfirming({ amount: typed, key: newIdempotencyKey() });
   };
 
   return (
@@ -126,7 +132,8 @@ function WithdrawForm({
             value={amount}
             aria-invalid={!!problem}
             onChange={(event) => {
-              setAmount(event.target.value.replace(',', '.'));
+              // kept as typed (Persian digits, a decimal comma) and read as a whole when reviewed
+              setAmount(event.target.value);
               setProblem(null);
               setConfirming(null);
             }}
@@ -159,8 +166,12 @@ function WithdrawForm({
             <button
               type="button"
               className="button"
-              disabled={request.isPending}
-              onClick={() => request.mutate({ coinId: coin.coinId, amount: confirming.amount, idempotencyKey: confirming.key })}
+              disabled={flight.busy}
+              onClick={() =>
+                flight.run((done) =>
+                  request.mutate({ coinId: coin.coinId, amount: confirming.amount, idempotencyKey: confirming.key }, { onSettled: done }),
+                )
+              }
             >
               {t('withdraw.confirm')}
             </button>
@@ -184,7 +195,9 @@ function Withdraw() {
   const [requested, setRequested] = useState<Requested | null>(null);
   // the server pays to the wallet linked last, which the list gives first
   const wallet = wallets.data?.[0];
-  const chosen = coins.data?.find((coin) => coin.coinId === chosenId) ?? coins.data?.[0];
+  // opens on a coin the player can withdraw (the first with at least its minimum), not on one they hold none of
+  const chosen =
+    coins.data?.find((coin) => coin.coinId === chosenId) ?? coins.data?.find((coin) => !balanceBelowMinimum(coin)) ?? coins.data?.[0];
 
   return (
     <section className="page">

@@ -291,7 +291,7 @@ describe('Withdraw', () => {
     expect(screen.getByRole('button', { name: 'Connect wallet' })).toBeInTheDocument();
     const gift = (await screen.findByText('Gift Coin')).closest('button')!;
     expect(gift).toHaveTextContent('Minimum: 100 GIFT');
-    expect(gift).toHaveTextContent('1250.123456 GIFT');
+    expect(gift).toHaveTextContent('1,250.123456 GIFT');
     expect(screen.queryByLabelText('Amount')).not.toBeInTheDocument();
   });
 
@@ -365,11 +365,33 @@ describe('Withdraw', () => {
     await user.dblClick(within(confirm).getByRole('button', { name: 'Confirm' }));
     expect(await screen.findByText('Withdrawal of 150 GIFT requested. It is pending.')).toBeInTheDocument();
     const requests = server.calls.filter((call) => call.path === 'withdrawals.request');
-    expect(new Set(requests.map((call) => (call.input as { idempotencyKey: string }).idempotencyKey)).size).toBe(1);
+    // the second tap of the double tap sends nothing: one call, not two with one key
+    expect(requests).toHaveLength(1);
     expect(requests[0]!.input).toEqual({ coinId: GIFT.coinId, amount: '150', idempotencyKey: expect.stringMatching(/^[0-9a-f]{32}$/) });
     const row = await screen.findByTestId('withdrawal');
     expect(row).toHaveTextContent('150 GIFT');
     expect(row).toHaveTextContent('Pending');
+  });
+
+  it('opens on a coin the player can withdraw, not on the first coin they hold too little of', async () => {
+    renderApp('/profile/withdraw', withWallet({ 'withdrawals.coins': () => [TON, GIFT] }));
+    expect(await screen.findByLabelText('Amount')).toBeInTheDocument();
+    expect(screen.getByText('Gift Coin').closest('button')).toHaveAttribute('aria-pressed', 'true');
+    expect(screen.getByText('Toncoin').closest('button')).toHaveAttribute('aria-pressed', 'false');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('reads an amount typed in Persian digits with a Persian decimal separator', async () => {
+    const user = userEvent.setup();
+    const server = renderApp('/profile/withdraw', withWallet({ 'withdrawals.request': () => new Promise(() => {}) }));
+    await user.type(await screen.findByLabelText('Amount'), '۱۵۰٫۵');
+    await user.click(screen.getByRole('button', { name: 'Withdraw' }));
+    const confirm = screen.getByRole('alertdialog', { name: 'Confirm withdrawal' });
+    expect(confirm).toHaveTextContent('Send 150.5 GIFT to this wallet?');
+    await user.click(within(confirm).getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(server.calls.some((call) => call.path === 'withdrawals.request')).toBe(true));
+    expect(server.calls.find((call) => call.path === 'withdrawals.request')!.input).toMatchObject({ amount: '150.5' });
+    expect(within(confirm).getByRole('button', { name: 'Confirm' })).toBeDisabled();
   });
 
   it("shows the server's refusal of a withdrawal", async () => {

@@ -1,7 +1,9 @@
+import { useSingleFlight } from '../../../ui/useSingleFlight';
+import { useFormat } from '../../../lib/format';
 import { useTranslation } from 'react-i18next';
 import { useBalancesChanged } from '../../../lib/balances';
 import { trpc, type RouterOutputs } from '../../../lib/trpc';
-import { formatCountdown, useNow } from '../../../ui/countdown';
+import { useNow } from '../../../ui/countdown';
 import { ErrorMessage, errorText } from '../../../ui/ErrorMessage';
 import { useToast } from '../../../ui/toast';
 
@@ -9,6 +11,7 @@ type Position = RouterOutputs['staking']['positions'][number];
 
 function PositionRow({ position, now }: { position: Position; now: number }) {
   const { t } = useTranslation();
+  const format = useFormat();
   const toast = useToast();
   const utils = trpc.useUtils();
   const balancesChanged = useBalancesChanged();
@@ -20,26 +23,27 @@ function PositionRow({ position, now }: { position: Position; now: number }) {
     onError: (error) => toast(errorText(t, error), 'error'),
     onSettled: () => utils.staking.positions.invalidate(),
   });
+  const flight = useSingleFlight();
   const left = new Date(position.unlocksAt).getTime() - now;
   return (
     <li className="list-row" data-testid="stake-position">
       <div className="grow">
         <div className="title">
           <bdi dir="ltr">
-            {position.amount} {position.coin.symbol}
+            {format.amount(position.amount)} {position.coin.symbol}
           </bdi>{' '}
           · {t(`staking.durations.${position.duration}`)}
         </div>
         <div className="muted">
           {t('staking.payout')}:{' '}
           <bdi dir="ltr">
-            {position.total} {position.coin.symbol}
+            {format.amount(position.total)} {position.coin.symbol}
           </bdi>{' '}
-          (<bdi dir="ltr">+{position.profit}</bdi>)
+          (<bdi dir="ltr">+{format.amount(position.profit)}</bdi>)
         </div>
         {!position.claimedAt && left > 0 && (
           <div className="muted" role="timer">
-            {t('staking.unlocksIn', { time: formatCountdown(left) })}
+            {t('staking.unlocksIn', { time: format.countdown(left) })}
           </div>
         )}
       </div>
@@ -49,8 +53,8 @@ function PositionRow({ position, now }: { position: Position; now: number }) {
         <button
           type="button"
           className="button button-small"
-          disabled={claim.isPending}
-          onClick={() => claim.mutate({ stakeId: position.id })}
+          disabled={flight.busy}
+          onClick={() => flight.run((done) => claim.mutate({ stakeId: position.id }, { onSettled: done }))}
         >
           {t('staking.claim')}
         </button>

@@ -1,3 +1,4 @@
+import { useFormat } from '../../../lib/format';
 import { useTranslation } from 'react-i18next';
 import { trpc, type RouterOutputs } from '../../../lib/trpc';
 import { ErrorMessage } from '../../../ui/ErrorMessage';
@@ -5,17 +6,18 @@ import { ErrorMessage } from '../../../ui/ErrorMessage';
 type Withdrawal = RouterOutputs['withdrawals']['history']['items'][number];
 
 function WithdrawalRow({ withdrawal }: { withdrawal: Withdrawal }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const format = useFormat();
   const symbol = withdrawal.coin?.symbol ?? '';
   return (
     <li className="list-row withdrawal" data-testid="withdrawal" data-status={withdrawal.status}>
       <div className="grow">
         <div className="title">
           <bdi dir="ltr">
-            {withdrawal.amount} {symbol}
+            {format.amount(withdrawal.amount)} {symbol}
           </bdi>
         </div>
-        <div className="muted">{new Date(withdrawal.createdAt).toLocaleString(i18n.language)}</div>
+        <div className="muted">{format.dateTime(withdrawal.createdAt)}</div>
         {withdrawal.status === 'done' && withdrawal.explorerUrl && (
           <a href={withdrawal.explorerUrl} target="_blank" rel="noreferrer">
             {t('withdraw.viewTransaction')}
