@@ -226,7 +226,12 @@ it('stakes for 1 week with the quoted profit and sees the position with its coun
   await quote.filter({ hasText: '+2 GIFT (1%)' }).waitFor();
   await expect(quote.textContent()).resolves.toContain('202 GIFT');
   await shot(page, 'player-stake-form-en');
-  await page.getByRole('button', { name: 'Confirm stake' }).dblclick();
+  // Confirm opens the sheet that names what is locked and until when; a double tap on its button stakes once
+  await page.getByRole('button', { name: 'Confirm stake' }).click();
+  const sheet = page.getByRole('alertdialog', { name: 'Lock your coins?' });
+  await sheet.filter({ hasText: '200 GIFT stay locked for 1 week' }).waitFor();
+  await shot(page, 'player-stake-confirm-en');
+  await sheet.getByRole('button', { name: 'Stake now' }).dblclick();
   await toast(page, 'Staked 200 GIFT');
   await expect(page.locator('.toast', { hasText: 'Staked' }).count()).resolves.toBe(1);
 

@@ -22,6 +22,7 @@ export const en = {
   home: {
     title: 'Tasks',
     hello: 'Hi, {{name}}',
+    balances: 'Your coins',
     starMissions: '⭐ Do these first',
     categories: 'Categories',
     missions: '{{done, number}} / {{total, number}} done',

@@ -60,6 +60,7 @@ export const fa: Translation = {
   home: {
     title: 'ماموریت‌ها',
     hello: 'سلام، {{name}}',
+    balances: 'سکه‌های شما',
     starMissions: '⭐ اول این‌ها را انجام دهید',
     categories: 'دسته‌بندی‌ها',
     missions: '{{done, number}} از {{total, number}} انجام شده',

@@ -8,6 +8,7 @@ import { PageHeader } from '../../ui/PageHeader';
 import { useSession } from '../signIn/PlayerSession';
 import { CategoryRow } from './components/CategoryRow';
 import { MiningCard } from '../mining/MiningCard';
+import { Balances } from './components/Balances';
 
 type HomeBanner = { id: string; image: string; link: string; title?: string; name?: string };
 
@@ -47,6 +48,7 @@ export function HomePage() {
           ))}
         </div>
       )}
+      <Balances />
       <MiningCard />
       {!!home.data?.starMissions.length && (
         <>

@@ -73,7 +73,7 @@ export function ProfilePage() {
           <div className="figures">
             {COIN_FIGURES.map((figure) => (
               <div className="figure" key={figure}>
-                <div className="value">{coin[figure]}</div>
+                <div className="value">{format.amount(coin[figure])}</div>
                 <div className="label">{t(`profile.figures.${figure}`)}</div>
               </div>
             ))}
