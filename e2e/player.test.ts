@@ -136,6 +136,92 @@ it('finishes the Auto ⭐ mission and sees the balance grow on the currency page
   await page.close();
 });
 
+/** A launch inside a Telegram webview that records every message the app posts through TelegramWebviewProxy. */
+async function launchInWebview(path: string, options: { version: string; themeParams?: Record<string, string> }) {
+  const telegramId = nextTelegramId++;
+  const page = await browser.openPage(PHONE);
+  await page.addInitScript(() => {
+    const sent: Array<[string, unknown]> = [];
+    Object.assign(window, {
+      e2eTelegramSent: sent,
+      TelegramWebviewProxy: { postEvent: (type: string, data: string) => sent.push([type, JSON.parse(data) as unknown]) },
+    });
+  });
+  await page.goto(`${product.base}/healthz`);
+  await page.evaluate(() => {
+    localStorage.clear();
+    sessionStorage.clear();
+  });
+  const url = telegramLaunchUrl(
+    product.base,
+    path,
+    { user: { id: telegramId, first_name: `Player ${telegramId}`, language_code: 'en' } },
+    TEST_BOT_TOKEN,
+    options,
+  );
+  await page.goto(url);
+  const sent = () => page.evaluate(() => (window as unknown as { e2eTelegramSent: Array<[string, unknown]> }).e2eTelegramSent);
+  return { page, sent };
+}
+
+it("inside Telegram's webview: ready and expand, Telegram's light theme, the colours, the Back button and a haptic on a claim", async () => {
+  const { page, sent } = await launchInWebview('/', { version: '8.0', themeParams: { bg_color: '#ffffff', text_color: '#000000' } });
+  await page.getByRole('heading', { name: 'Tasks' }).waitFor();
+  const types = async () => (await sent()).map(([type]) => type);
+  await expect(types()).resolves.toEqual(expect.arrayContaining(['web_app_ready', 'web_app_expand', 'web_app_request_theme']));
+  // a light Telegram gives the light app, and Telegram's header and background take the app's light colour
+  await expect(page.evaluate(() => document.documentElement.dataset.theme)).resolves.toBe('light');
+  await expect(sent()).resolves.toEqual(
+    expect.arrayContaining([
+      ['web_app_set_header_color', { color: '#edf2eb' }],
+      ['web_app_set_background_color', { color: '#edf2eb' }],
+      ['web_app_set_bottom_bar_color', { color: '#edf2eb' }],
+    ]),
+  );
+  // home is a tab: no Back button
+  await expect(types()).resolves.not.toContain('web_app_setup_back_button');
+  await shot(page, 'player-telegram-light-home-en');
+
+  await page.getByRole('link', { name: /Claim your welcome bonus/ }).click();
+  await page.getByRole('heading', { name: /Claim your welcome bonus/ }).waitFor();
+  await expect(sent()).resolves.toContainEqual(['web_app_setup_back_button', { is_visible: true }]);
+  // Telegram's Back button replaces the page's own arrow
+  await expect(page.getByRole('link', { name: 'Back' }).count()).resolves.toBe(0);
+  await shot(page, 'player-telegram-nested-en');
+
+  await page.getByRole('button', { name: 'Claim' }).click();
+  await toast(page, '+100 GIFT received');
+  await expect(sent()).resolves.toContainEqual(['web_app_trigger_haptic_feedback', { type: 'notification', notification_type: 'success' }]);
+  await expect(sent()).resolves.toContainEqual(['web_app_setup_closing_behavior', { need_confirmation: true }]);
+
+  // Telegram's Back button goes back, and the button is hidden on the tab it leads to
+  await page.evaluate(() =>
+    (window as unknown as { Telegram: { WebView: { receiveEvent(type: string): void } } }).Telegram.WebView.receiveEvent(
+      'back_button_pressed',
+    ),
+  );
+  await page.getByRole('heading', { name: 'Tasks' }).waitFor();
+  await page.waitForFunction(() =>
+    (window as unknown as { e2eTelegramSent: Array<[string, { is_visible?: boolean }]> }).e2eTelegramSent.some(
+      ([type, data]) => type === 'web_app_setup_back_button' && data.is_visible === false,
+    ),
+  );
+  await page.close();
+});
+
+it('sends an old Telegram (6.0) nothing its version lacks', async () => {
+  const { page, sent } = await launchInWebview('/', { version: '6.0' });
+  await page.getByRole('heading', { name: 'Tasks' }).waitFor();
+  await page.getByRole('link', { name: /Claim your welcome bonus/ }).click();
+  await page.getByRole('button', { name: 'Claim' }).click();
+  await toast(page, '+100 GIFT received');
+  const types = new Set((await sent()).map(([type]) => type));
+  expect([...types].sort()).toEqual(['web_app_expand', 'web_app_ready', 'web_app_request_theme']);
+  // without Telegram's Back button the page keeps its own
+  await expect(page.getByRole('link', { name: 'Back' }).count()).resolves.toBe(1);
+  await page.close();
+});
+
 it('refuses a non-⭐ mission before the ⭐ ones with the ⭐ message', async () => {
   const { page } = await launch('/');
   await openMission(page, 'Events', 'Collect launch-week Stars');

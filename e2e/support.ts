@@ -100,7 +100,18 @@ export const shot = (page: Page, name: string) => page.screenshot({ path: path.j
  * The address Telegram opens a mini app at: the page, then the launch in the URL hash
  * (`tgWebAppData` signed with real HMAC by the test, as Telegram signs it with the bot token).
  */
-export function telegramLaunchUrl(base: string, pagePath: string, launch: LaunchToSign, botToken?: string): string {
-  const hash = new URLSearchParams({ tgWebAppData: signInitData(launch, botToken), tgWebAppVersion: '8.0', tgWebAppPlatform: 'tdesktop' });
+export function telegramLaunchUrl(
+  base: string,
+  pagePath: string,
+  launch: LaunchToSign,
+  botToken?: string,
+  { version = '8.0', themeParams }: { version?: string; themeParams?: Record<string, string> } = {},
+): string {
+  const hash = new URLSearchParams({
+    tgWebAppData: signInitData(launch, botToken),
+    tgWebAppVersion: version,
+    tgWebAppPlatform: 'tdesktop',
+  });
+  if (themeParams) hash.set('tgWebAppThemeParams', JSON.stringify(themeParams));
   return `${base}${pagePath}#${hash.toString()}`;
 }

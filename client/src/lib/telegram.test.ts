@@ -29,7 +29,7 @@ describe('opening a t.me link inside Telegram (spec §5, §7)', () => {
 });
 
 describe('Go', () => {
-  it('opens t.me links inside Telegram and other links in the browser', () => {
+  it('opens t.me links inside Telegram and other links in the browser', async () => {
     const opened: string[] = [];
     window.open = ((url: string) => {
       opened.push(url);
@@ -39,7 +39,113 @@ describe('Go', () => {
     openLink('https://t.me/toncoin');
     openLink('https://ton.org/');
     openLink('javascript:alert(1)');
-    expect(posted.map((p) => p.data)).toEqual([{ path_full: '/toncoin' }]);
+    // inside Telegram, Telegram opens other links in the player's browser
+    expect(posted).toEqual([
+      { type: 'web_app_open_tg_link', data: { path_full: '/toncoin' } },
+      { type: 'web_app_open_link', data: { url: 'https://ton.org/' } },
+    ]);
+    expect(opened).toEqual([]);
+
+    window.location.hash = '';
+    sessionStorage.clear();
+    // a fresh page outside Telegram: a new tab
+    (await launchWith('')).openLink('https://ton.org/');
     expect(opened).toEqual(['https://ton.org/']);
+  });
+});
+
+/** A fresh copy of the bridge for a launch with this hash (the launch data is read once per page load). */
+async function launchWith(hash: string): Promise<typeof import('./telegram')> {
+  window.location.hash = hash;
+  sessionStorage.clear();
+  jest.resetModules();
+  return import('./telegram');
+}
+const LIGHT = encodeURIComponent(JSON.stringify({ bg_color: '#ffffff', text_color: '#000000' }));
+const DARK = { bg_color: '#17212b', text_color: '#f5f5f5' };
+
+describe("the Telegram bridge, without telegram.org's script", () => {
+  it('at launch says ready, expands and asks for the theme, and paints the header, background and bottom bar', async () => {
+    const bridge = await launchWith(`#tgWebAppData=query_id%3D1&tgWebAppVersion=8.0&tgWebAppThemeParams=${LIGHT}`);
+    bridge.connectToTelegram();
+    bridge.paintTelegramChrome('#edf2eb');
+    expect(posted.map((p) => p.type)).toEqual([
+      'web_app_ready',
+      'web_app_expand',
+      'web_app_request_theme',
+      'web_app_set_header_color',
+      'web_app_set_background_color',
+      'web_app_set_bottom_bar_color',
+    ]);
+    expect(posted[3]!.data).toEqual({ color: '#edf2eb' });
+  });
+
+  it('sends an old Telegram nothing its version lacks', async () => {
+    const bridge = await launchWith('#tgWebAppData=query_id%3D1&tgWebAppVersion=6.0');
+    bridge.connectToTelegram();
+    bridge.paintTelegramChrome('#191919');
+    bridge.haptic('success');
+    bridge.confirmClosing(true);
+    expect(bridge.showTelegramBackButton(() => {})).toBeNull();
+    expect(posted.map((p) => p.type)).toEqual(['web_app_ready', 'web_app_expand', 'web_app_request_theme']);
+  });
+
+  it('names the header colour by key before 6.10, when a colour by value did not exist', async () => {
+    const bridge = await launchWith('#tgWebAppData=query_id%3D1&tgWebAppVersion=6.9');
+    bridge.paintTelegramChrome('#191919');
+    expect(posted).toEqual([
+      { type: 'web_app_set_header_color', data: { color_key: 'bg_color' } },
+      { type: 'web_app_set_background_color', data: { color: '#191919' } },
+    ]);
+  });
+
+  it("follows Telegram's scheme: light at launch, dark when Telegram's theme changes", async () => {
+    const bridge = await launchWith(`#tgWebAppData=query_id%3D1&tgWebAppVersion=8.0&tgWebAppThemeParams=${LIGHT}`);
+    bridge.connectToTelegram();
+    expect(bridge.telegramColorScheme()).toBe('light');
+    const seen: string[] = [];
+    bridge.onTelegramSchemeChange((scheme) => seen.push(scheme));
+    window.Telegram!.WebView!.receiveEvent('theme_changed', { theme_params: DARK });
+    expect(seen).toEqual(['dark']);
+  });
+
+  it("shows Telegram's Back button, goes back when it is pressed, and hides it again", async () => {
+    const bridge = await launchWith('#tgWebAppData=query_id%3D1&tgWebAppVersion=7.0');
+    bridge.connectToTelegram();
+    posted.length = 0;
+    const back = jest.fn();
+    const hide = bridge.showTelegramBackButton(back)!;
+    window.Telegram!.WebView!.receiveEvent('back_button_pressed');
+    expect(back).toHaveBeenCalledTimes(1);
+    hide();
+    window.Telegram!.WebView!.receiveEvent('back_button_pressed');
+    expect(back).toHaveBeenCalledTimes(1);
+    expect(posted).toEqual([
+      { type: 'web_app_setup_back_button', data: { is_visible: true } },
+      { type: 'web_app_setup_back_button', data: { is_visible: false } },
+    ]);
+  });
+
+  it('sends haptics and the closing confirmation the protocol names', async () => {
+    const bridge = await launchWith('#tgWebAppData=query_id%3D1&tgWebAppVersion=7.0');
+    bridge.haptic('success');
+    bridge.haptic('error');
+    bridge.haptic('selection');
+    bridge.confirmClosing(true);
+    expect(posted).toEqual([
+      { type: 'web_app_trigger_haptic_feedback', data: { type: 'notification', notification_type: 'success' } },
+      { type: 'web_app_trigger_haptic_feedback', data: { type: 'notification', notification_type: 'error' } },
+      { type: 'web_app_trigger_haptic_feedback', data: { type: 'selection_change' } },
+      { type: 'web_app_setup_closing_behavior', data: { need_confirmation: true } },
+    ]);
+  });
+
+  it('outside Telegram sends nothing at all', async () => {
+    delete (window as unknown as { TelegramWebviewProxy?: unknown }).TelegramWebviewProxy;
+    const bridge = await launchWith('');
+    bridge.connectToTelegram();
+    bridge.haptic('success');
+    expect(bridge.telegramColorScheme()).toBeNull();
+    expect(posted).toEqual([]);
   });
 });

@@ -1,24 +1,24 @@
-/** The bits of Telegram's WebApp object (telegram-web-app.js) this app uses. */
+/** Telegram's WebApp object, when a page loaded telegram.org's script itself: only its signed initData is read. */
 interface TelegramWebApp {
   initData: string;
-  initDataUnsafe?: { user?: { language_code?: string }; start_param?: string };
-  platform?: string;
-  version?: string;
-  ready(): void;
-  expand(): void;
-  openLink(url: string): void;
-  openTelegramLink(url: string): void;
-  setHeaderColor?(color: string): void;
-  setBackgroundColor?(color: string): void;
 }
+
+/** Where Telegram delivers events to a Mini App (what telegram-web-app.js would define), and the native transports. */
+interface TelegramHost {
+  Telegram?: { WebApp?: TelegramWebApp; WebView?: { receiveEvent: Receive } };
+  TelegramGameProxy?: { receiveEvent: Receive };
+  TelegramGameProxy_receiveEvent?: Receive;
+  TelegramWebviewProxy?: { postEvent(type: string, data: string): void };
+  external?: { notify?(message: string): void };
+}
+type Receive = (eventType: string, eventData?: unknown) => void;
 
 declare global {
   interface Window {
-    Telegram?: { WebApp?: TelegramWebApp };
+    Telegram?: TelegramHost['Telegram'];
   }
 }
 
-const TELEGRAM_SCRIPT = 'https://telegram.org/js/telegram-web-app.js';
 const SESSION_KEY = 'tgWebAppData';
 
 function launchParams(): URLSearchParams {
@@ -72,18 +72,154 @@ export function telegramLanguage(): string | null {
   }
 }
 
-/** Loads Telegram's script only inside Telegram, so the web app does not wait on telegram.org. */
+/**
+ * The methods this app sends, each with the first protocol version that has it (Telegram Mini Apps' method list): a launch
+ * of an older version is sent nothing it lacks.
+ */
+const SINCE = {
+  web_app_ready: '6.0',
+  web_app_expand: '6.0',
+  web_app_request_theme: '6.0',
+  web_app_open_link: '6.0',
+  web_app_open_tg_link: '6.1',
+  web_app_set_background_color: '6.1',
+  web_app_set_header_color: '6.1',
+  web_app_setup_back_button: '6.1',
+  web_app_trigger_haptic_feedback: '6.1',
+  web_app_setup_closing_behavior: '6.2',
+  web_app_set_bottom_bar_color: '7.10',
+} as const;
+type Method = keyof typeof SINCE;
+
+/** Whether there is a Telegram client to post to: the native proxy, the external notify, or a parent window. */
+function hasTransport(): boolean {
+  const host = window as unknown as TelegramHost;
+  return !!host.TelegramWebviewProxy || !!host.external?.notify || window.parent !== window;
+}
+
+/** Whether this launch's Telegram knows `method` and can be reached. */
+export function telegramSupports(method: Method): boolean {
+  return (
+    isInsideTelegram() && hasTransport() && versionAtLeast(telegramVersion(), SINCE[method].split('.').map(Number) as [number, number])
+  );
+}
+
+/** Sends a method to Telegram when this launch is inside Telegram and its version has it; otherwise nothing. */
+export function sendToTelegram(method: Method, data: Record<string, unknown> = {}): boolean {
+  if (!telegramSupports(method)) return false;
+  try {
+    postToTelegram(method, data);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const listeners = new Map<string, Set<(data: unknown) => void>>();
+
+/** Listens to an event Telegram sends (theme_changed, back_button_pressed, …); returns the way to stop. */
+export function onTelegramEvent(eventType: string, listener: (data: unknown) => void): () => void {
+  if (!listeners.has(eventType)) listeners.set(eventType, new Set());
+  listeners.get(eventType)!.add(listener);
+  return () => listeners.get(eventType)?.delete(listener);
+}
+
+const receive: Receive = (eventType, eventData) => {
+  for (const listener of listeners.get(eventType) ?? []) listener(eventData);
+};
+
+/** The receivers Telegram calls: the native apps call Telegram.WebView.receiveEvent, the web clients post a message. */
+function listenToTelegram(): void {
+  const host = window as unknown as TelegramHost;
+  host.Telegram = { ...host.Telegram, WebView: { receiveEvent: receive } };
+  host.TelegramGameProxy = { receiveEvent: receive };
+  host.TelegramGameProxy_receiveEvent = receive;
+  window.addEventListener('message', (event) => {
+    if (event.source !== window.parent || typeof event.data !== 'string') return;
+    try {
+      const { eventType, eventData } = JSON.parse(event.data) as { eventType?: unknown; eventData?: unknown };
+      if (typeof eventType === 'string') receive(eventType, eventData);
+    } catch {
+      // another frame's message, not Telegram's
+    }
+  });
+}
+
+/** The palette Telegram launched the app with (tgWebAppThemeParams), or null outside Telegram. */
+function launchThemeParams(): Record<string, string> | null {
+  const raw = launchParams().get('tgWebAppThemeParams') ?? sessionValue('tgWebAppThemeParams');
+  if (!raw) return null;
+  try {
+    if (launchParams().get('tgWebAppThemeParams')) sessionStorage.setItem('tgWebAppThemeParams', raw);
+  } catch {
+    // storage off: this page load still has the hash
+  }
+  try {
+    return JSON.parse(raw) as Record<string, string>;
+  } catch {
+    return null;
+  }
+}
+
+/** Light or dark, from a palette's background colour (how Telegram itself tells its schemes apart). */
+function schemeOf(params: Record<string, unknown> | null): 'light' | 'dark' | null {
+  const match = typeof params?.bg_color === 'string' ? /^#?([0-9a-f]{6})$/i.exec(params.bg_color) : null;
+  if (!match) return null;
+  const [r, g, b] = [0, 2, 4].map((at) => parseInt(match[1]!.slice(at, at + 2), 16));
+  return 0.299 * r! + 0.587 * g! + 0.114 * b! > 128 ? 'light' : 'dark';
+}
+
+/** The colour scheme of the player's Telegram at launch, or null outside Telegram. */
+export function telegramColorScheme(): 'light' | 'dark' | null {
+  return isInsideTelegram() ? schemeOf(launchThemeParams()) : null;
+}
+
+/** Follows the player's Telegram when it switches between light and dark (theme_changed). */
+export function onTelegramSchemeChange(listener: (scheme: 'light' | 'dark') => void): () => void {
+  return onTelegramEvent('theme_changed', (data) => {
+    const scheme = schemeOf((data as { theme_params?: Record<string, unknown> } | undefined)?.theme_params ?? null);
+    if (scheme) listener(scheme);
+  });
+}
+
+/**
+ * Inside Telegram, without telegram.org's script: listens to Telegram's events, says the app is ready, takes the full
+ * height and asks for the current theme. Outside Telegram it does nothing.
+ */
 export function connectToTelegram(): void {
-  if (!isInsideTelegram() || document.querySelector(`script[src="${TELEGRAM_SCRIPT}"]`)) return;
-  const script = document.createElement('script');
-  script.src = TELEGRAM_SCRIPT;
-  script.async = true;
-  script.onload = () => {
-    const webApp = window.Telegram?.WebApp;
-    webApp?.ready();
-    webApp?.expand();
+  if (!isInsideTelegram()) return;
+  listenToTelegram();
+  sendToTelegram('web_app_ready');
+  sendToTelegram('web_app_expand');
+  sendToTelegram('web_app_request_theme');
+}
+
+type Haptic = 'success' | 'error' | 'selection' | 'tap';
+
+/** A haptic the player feels: a credit or a claim (success), a refusal (error), a choice (selection), a tap. */
+export function haptic(kind: Haptic): void {
+  const data =
+    kind === 'selection'
+      ? { type: 'selection_change' }
+      : kind === 'tap'
+        ? { type: 'impact', impact_style: 'light' }
+        : { type: 'notification', notification_type: kind };
+  sendToTelegram('web_app_trigger_haptic_feedback', data);
+}
+
+/** Asks Telegram to confirm before closing the app while a money action is on its way (and to stop asking after). */
+export function confirmClosing(needed: boolean): void {
+  sendToTelegram('web_app_setup_closing_behavior', { need_confirmation: needed });
+}
+
+/** Shows Telegram's own Back button, which calls `onBack`; the returned function hides it again. */
+export function showTelegramBackButton(onBack: () => void): (() => void) | null {
+  if (!sendToTelegram('web_app_setup_back_button', { is_visible: true })) return null;
+  const stop = onTelegramEvent('back_button_pressed', onBack);
+  return () => {
+    stop();
+    sendToTelegram('web_app_setup_back_button', { is_visible: false });
   };
-  document.head.appendChild(script);
 }
 
 /** Why a link cannot go through Telegram's open-link message (spec §5). */
@@ -96,12 +232,12 @@ function versionAtLeast(version: string, wanted: [number, number]): boolean {
 }
 
 function telegramVersion(): string {
-  return window.Telegram?.WebApp?.version ?? launchParams().get('tgWebAppVersion') ?? sessionVersion() ?? '6.0';
+  return launchParams().get('tgWebAppVersion') ?? sessionValue('tgWebAppVersion') ?? '6.0';
 }
 
-function sessionVersion(): string | null {
+function sessionValue(key: string): string | null {
   try {
-    return sessionStorage.getItem('tgWebAppVersion');
+    return sessionStorage.getItem(key);
   } catch {
     return null;
   }
@@ -109,10 +245,7 @@ function sessionVersion(): string | null {
 
 /** Posts a message to the Telegram client: the native proxy, the external notify, or the parent window. */
 function postToTelegram(eventType: string, eventData: Record<string, unknown>): void {
-  const host = window as unknown as {
-    TelegramWebviewProxy?: { postEvent(type: string, data: string): void };
-    external?: { notify?(message: string): void };
-  };
+  const host = window as unknown as TelegramHost;
   const data = JSON.stringify(eventData);
   if (host.TelegramWebviewProxy) return host.TelegramWebviewProxy.postEvent(eventType, data);
   if (host.external?.notify) return host.external.notify(JSON.stringify({ eventType, eventData }));
@@ -135,8 +268,6 @@ export function openTelegramLink(url: string, fallback?: () => void): void {
     if (fallback) return fallback();
     throw new TelegramLinkError(refusal);
   }
-  const webApp = window.Telegram?.WebApp;
-  if (webApp) return webApp.openTelegramLink(url);
   const insideIframe = window.parent !== window;
   if (versionAtLeast(telegramVersion(), [6, 1]) || insideIframe) {
     return postToTelegram('web_app_open_tg_link', { path_full: parsed.pathname + parsed.search });
@@ -153,10 +284,9 @@ export function openLink(url: string): void {
     return;
   }
   if (!['http:', 'https:'].includes(parsed.protocol)) return;
+  // inside Telegram, Telegram opens it in the player's browser; elsewhere a new tab
   const openInBrowser = () => {
-    const webApp = window.Telegram?.WebApp;
-    if (webApp) webApp.openLink(parsed.href);
-    else window.open(parsed.href, '_blank', 'noopener,noreferrer');
+    if (!sendToTelegram('web_app_open_link', { url: parsed.href })) window.open(parsed.href, '_blank', 'noopener,noreferrer');
   };
   if (parsed.hostname === 't.me' && isInsideTelegram()) {
     try {
@@ -167,9 +297,10 @@ export function openLink(url: string): void {
   } else openInBrowser();
 }
 
-/** Keeps Telegram's header and background in the app's colours. */
+/** Keeps Telegram's header, background and bottom bar in the app's colours (a colour by value from 6.10, by key before). */
 export function paintTelegramChrome(background: string): void {
-  const webApp = window.Telegram?.WebApp;
-  webApp?.setHeaderColor?.(background);
-  webApp?.setBackgroundColor?.(background);
+  if (versionAtLeast(telegramVersion(), [6, 10])) sendToTelegram('web_app_set_header_color', { color: background });
+  else sendToTelegram('web_app_set_header_color', { color_key: 'bg_color' });
+  sendToTelegram('web_app_set_background_color', { color: background });
+  sendToTelegram('web_app_set_bottom_bar_color', { color: background });
 }

@@ -25,7 +25,7 @@ it("inside Telegram, sends the launch's signed initData, read from the URL Teleg
 });
 
 it("prefers Telegram's own script when it is loaded", async () => {
-  window.Telegram = { WebApp: { initData: SIGNED_LAUNCH } as never };
+  window.Telegram = { WebApp: { initData: SIGNED_LAUNCH } };
   try {
     expect(await credentialSent()).toBe(`tma ${SIGNED_LAUNCH}`);
   } finally {

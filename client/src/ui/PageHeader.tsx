@@ -1,13 +1,24 @@
-import type { ReactNode } from 'react';
-import { Link } from 'react-router';
+import { useEffect, type ReactNode } from 'react';
+import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { showTelegramBackButton, telegramSupports } from '../lib/telegram';
 
-/** A page title, with a way back for pages below a tab. */
+/**
+ * A page title, with a way back for pages below a tab: Telegram's own Back button inside Telegram (from protocol 6.1), the
+ * page's arrow elsewhere.
+ */
 export function PageHeader({ title, backTo, children }: { title: string; backTo?: string; children?: ReactNode }) {
   const { t } = useTranslation();
+  const navigate = useNavigate();
+  const telegramBack = !!backTo && telegramSupports('web_app_setup_back_button');
+  useEffect(() => {
+    if (!backTo) return;
+    const hide = showTelegramBackButton(() => void navigate(backTo));
+    return () => hide?.();
+  }, [backTo, navigate]);
   return (
     <header className="page-header">
-      {backTo && (
+      {backTo && !telegramBack && (
         <Link to={backTo} className="back-link" aria-label={t('common.back')}>
           <span aria-hidden="true" className="back-arrow">
             ‹

@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { THEMES, type Theme } from '@gift/shared/constants';
-import { paintTelegramChrome } from '../lib/telegram';
+import { onTelegramSchemeChange, paintTelegramChrome, telegramColorScheme } from '../lib/telegram';
 
 export type ThemeChoice = Theme;
 export const THEME_STORAGE_KEY = 'theme';
@@ -16,12 +16,13 @@ export function isThemeChoice(value: unknown): value is ThemeChoice {
   return (THEMES as readonly unknown[]).includes(value);
 }
 
-function storedTheme(): ThemeChoice {
+/** The theme chosen on this device, or null when none was. */
+function storedTheme(): ThemeChoice | null {
   try {
     const value = localStorage.getItem(THEME_STORAGE_KEY);
-    return isThemeChoice(value) ? value : 'dark';
+    return isThemeChoice(value) ? value : null;
   } catch {
-    return 'dark';
+    return null;
   }
 }
 
@@ -31,17 +32,23 @@ function systemPrefersLight(): boolean {
 
 interface ThemeState {
   choice: ThemeChoice;
-  /** The theme actually shown ('system' resolved). */
+  /** The theme actually shown ('system' resolved: Telegram's scheme inside Telegram, the device's outside). */
   resolved: 'dark' | 'light';
   setChoice: (choice: ThemeChoice) => void;
 }
 
 const ThemeContext = createContext<ThemeState | null>(null);
 
-/** Dark is the app default; the choice is remembered on this device. */
+/**
+ * The choice is remembered on this device. Without one, the app follows Telegram's light or dark scheme inside Telegram (at
+ * launch and whenever it changes), and is dark, the spec's default, outside it.
+ */
 export function ThemeProvider({ children }: { children: ReactNode }) {
-  const [choice, setChoiceState] = useState<ThemeChoice>(storedTheme);
+  const [stored, setChoiceState] = useState<ThemeChoice | null>(storedTheme);
   const [prefersLight, setPrefersLight] = useState(systemPrefersLight);
+  const [telegramScheme, setTelegramScheme] = useState(telegramColorScheme);
+  useEffect(() => onTelegramSchemeChange(setTelegramScheme), []);
+  const choice: ThemeChoice = stored ?? (telegramScheme ? 'system' : 'dark');
 
   useEffect(() => {
     if (typeof window.matchMedia !== 'function') return;
@@ -51,7 +58,7 @@ export function ThemeProvider({ children }: { children: ReactNode }) {
     return () => query.removeEventListener?.('change', onChange);
   }, []);
 
-  const resolved = choice === 'system' ? (prefersLight ? 'light' : 'dark') : choice;
+  const resolved = choice === 'system' ? (telegramScheme ?? (prefersLight ? 'light' : 'dark')) : choice;
 
   useEffect(() => {
     document.documentElement.dataset.theme = resolved;

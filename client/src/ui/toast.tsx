@@ -1,3 +1,4 @@
+import { haptic } from '../lib/telegram';
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
 
 /** How long a toast stays (spec §9: the app's toast auto-close is 1000 ms). */
@@ -18,6 +19,8 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([]);
   const nextId = useRef(1);
   const show = useCallback<ShowToast>((text, kind = 'info') => {
+    // a credit or a claim is felt as a success, a refusal as an error (inside Telegram)
+    if (kind !== 'info') haptic(kind);
     const id = nextId.current++;
     setToasts((current) => [...current, { id, text, kind }]);
     setTimeout(() => setToasts((current) => current.filter((toast) => toast.id !== id)), TOAST_MS);

@@ -1,4 +1,5 @@
 import { useCallback, useRef, useState } from 'react';
+import { confirmClosing } from '../lib/telegram';
 
 /**
  * A money action sent at most once at a time: from the tap to the answer its button is disabled, and a second tap (even
@@ -11,9 +12,12 @@ export function useSingleFlight() {
     if (inFlight.current) return false;
     inFlight.current = true;
     setBusy(true);
+    // closing the app now would leave the player not knowing whether it went through: Telegram asks first
+    confirmClosing(true);
     send(() => {
       inFlight.current = false;
       setBusy(false);
+      confirmClosing(false);
     });
     return true;
   }, []);

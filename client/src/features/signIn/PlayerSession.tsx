@@ -4,6 +4,7 @@ import { currentLanguage, isLanguage, LOCALE_STORAGE_KEY, setLanguage } from '..
 import { appErrorOf, playerCredential, storePlayerToken, trpc, type CredentialKind, type RouterOutputs } from '../../lib/trpc';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { isThemeChoice, THEME_STORAGE_KEY, useTheme } from '../../ui/theme';
+import { telegramColorScheme } from '../../lib/telegram';
 
 // only players outside Telegram sign in here: its code (and the form checks) load when needed
 const SignInPage = lazy(() => import('./SignInPage').then((module) => ({ default: module.SignInPage })));
@@ -40,7 +41,8 @@ export function PlayerSession({ children }: { children: ReactNode }) {
     if (!player) return;
     if (!hasLocalChoice(LOCALE_STORAGE_KEY) && isLanguage(player.language) && player.language !== currentLanguage())
       void setLanguage(player.language);
-    if (!hasLocalChoice(THEME_STORAGE_KEY) && isThemeChoice(player.theme)) setChoice(player.theme);
+    // inside Telegram, a player who never chose on this device sees Telegram's own scheme, not the stored default
+    if (!hasLocalChoice(THEME_STORAGE_KEY) && isThemeChoice(player.theme) && !telegramColorScheme()) setChoice(player.theme);
   }, [player, setChoice]);
 
   const refresh = () => {

@@ -6,6 +6,7 @@ import { AMOUNT_PATTERN, toMicros } from '@gift/shared/money';
 import { typedAmount } from '@gift/shared/numerals';
 import { stakeAmountRefusal } from '@gift/shared/staking';
 import { useSingleFlight } from '../../ui/useSingleFlight';
+import { haptic } from '../../lib/telegram';
 import { useBalancesChanged } from '../../lib/balances';
 import { trpc, type RouterOutputs } from '../../lib/trpc';
 import { ErrorMessage, errorText } from '../../ui/ErrorMessage';
@@ -119,6 +120,7 @@ function StakeForm({ offer }: { offer: Offer }) {
                 type="button"
                 aria-pressed={duration === d.duration}
                 onClick={() => {
+                  haptic('selection');
                   setDuration(d.duration);
                   setConfirming(false);
                 }}

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { LANGUAGES, THEMES, type Language } from '@gift/shared/constants';
 import { currentLanguage, setLanguage } from '../../../lib/i18n';
 import { useTheme, type ThemeChoice } from '../../../ui/theme';
+import { haptic } from '../../../lib/telegram';
 
 /** The language and theme selector (spec §2); `onChange` lets the page also keep the choice on the server. */
 export function PreferencesForm({ onChange }: { onChange?: (settings: { language?: Language; theme?: ThemeChoice }) => void }) {
@@ -21,6 +22,7 @@ export function PreferencesForm({ onChange }: { onChange?: (settings: { language
               lang={code}
               aria-pressed={language === code}
               onClick={() => {
+                haptic('selection');
                 void setLanguage(code);
                 onChange?.({ language: code });
               }}
@@ -39,6 +41,7 @@ export function PreferencesForm({ onChange }: { onChange?: (settings: { language
               type="button"
               aria-pressed={choice === theme}
               onClick={() => {
+                haptic('selection');
                 setChoice(theme);
                 onChange?.({ theme });
               }}
