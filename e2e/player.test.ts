@@ -209,6 +209,25 @@ it("inside Telegram's webview: ready and expand, Telegram's light theme, the col
   await page.close();
 });
 
+it('outside Telegram shows the sign-in page with the app, Open in Telegram and the language switch', async () => {
+  await AppConfigModel.updateOne({ key: 'app' }, { $set: { botUsername: 'GiftRewardsBot', miniAppName: 'app' } }, { upsert: true });
+  const page = await browser.openPage(PHONE);
+  await page.goto(`${product.base}/healthz`);
+  await page.evaluate(() => {
+    localStorage.clear();
+    sessionStorage.clear();
+  });
+  await page.goto(`${product.base}/`);
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  await expect(page.getByRole('link', { name: 'Open in Telegram' }).getAttribute('href')).resolves.toBe('https://t.me/GiftRewardsBot/app');
+  await shot(page, 'player-sign-in-en');
+  await page.getByRole('button', { name: 'فارسی' }).click();
+  await page.getByRole('heading', { name: 'ورود' }).waitFor();
+  await expect(page.evaluate(() => document.documentElement.dir)).resolves.toBe('rtl');
+  await shot(page, 'player-sign-in-fa');
+  await page.close();
+});
+
 it('sends an old Telegram (6.0) nothing its version lacks', async () => {
   const { page, sent } = await launchInWebview('/', { version: '6.0' });
   await page.getByRole('heading', { name: 'Tasks' }).waitFor();

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Refusal } from '../test/fakeTrpcServer';
 import { DEMO_PLAYER, renderApp, signedInPlayer } from '../test/renderApp';
@@ -64,6 +64,7 @@ describe('outside Telegram without a session', () => {
         if (!token) throw new Refusal('UNAUTHORIZED', 401, 'Please sign in again');
         return { ...DEMO_PLAYER, isDemo: false, name: 'Sara' };
       },
+      'auth.signInSettings': () => ({ openInTelegram: 'https://t.me/GiftRewardsBot/app' }),
       'auth.requestLoginCode': () => ({ expiresInSeconds: 300, resendInSeconds: 60, requestId: 'Zq3xK9mB2vT7wL1nR5cY8A' }),
       'auth.verifyLoginCode': (input) => {
         if (input.requestId !== 'Zq3xK9mB2vT7wL1nR5cY8A' || input.code !== '123456')
@@ -73,10 +74,21 @@ describe('outside Telegram without a session', () => {
       },
     });
 
+    // the page names the app, opens it in Telegram and offers its languages
+    expect(await screen.findByText('Gift Rewards')).toBeInTheDocument();
+    expect(await screen.findByRole('link', { name: 'Open in Telegram' })).toHaveAttribute('href', 'https://t.me/GiftRewardsBot/app');
+    expect(screen.getByRole('button', { name: 'فارسی' })).toHaveAttribute('aria-pressed', 'false');
+
     await userEvent.type(await screen.findByLabelText('Telegram username'), '@sara_k');
     await userEvent.click(screen.getByRole('button', { name: 'Send code' }));
-    expect(await screen.findByText('We sent a code to @sara_k in Telegram.')).toBeInTheDocument();
+    // the server answers alike whether a code went out or not: the page says what is true either way
+    expect(
+      await screen.findByText('If @sara_k has started our bot in Telegram, a code is on its way there. It works for 5 minutes.'),
+    ).toBeInTheDocument();
     expect(server.calls.find((call) => call.path === 'auth.requestLoginCode')?.input).toEqual({ username: 'sara_k' });
+    // another code only after the resend wait, counted down
+    expect(screen.getByRole('timer')).toHaveTextContent(/^You can ask for another code in (01:00|00:5\d)\.$/);
+    expect(screen.queryByRole('button', { name: 'Send another code' })).not.toBeInTheDocument();
 
     await userEvent.type(screen.getByLabelText('Code'), '000000');
     await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
@@ -91,6 +103,22 @@ describe('outside Telegram without a session', () => {
     expect(await screen.findByText('Hi, Sara')).toBeInTheDocument();
     expect(localStorage.getItem(PLAYER_TOKEN_KEY)).toBe('player.token');
     expect(server.calls.at(-1)?.authorization).toBe('Bearer player.token');
+  });
+
+  it('offers another code when the resend wait is over, and switches the page to Persian', async () => {
+    const server = renderApp('/', {
+      'user.me': () => {
+        throw new Refusal('UNAUTHORIZED', 401);
+      },
+      'auth.requestLoginCode': () => ({ expiresInSeconds: 300, resendInSeconds: 0, requestId: 'Zq3xK9mB2vT7wL1nR5cY8A' }),
+    });
+    await userEvent.type(await screen.findByLabelText('Telegram username'), 'sara_k');
+    await userEvent.click(screen.getByRole('button', { name: 'Send code' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Send another code' }));
+    await waitFor(() => expect(server.calls.filter((call) => call.path === 'auth.requestLoginCode')).toHaveLength(2));
+    await userEvent.click(screen.getByRole('button', { name: 'فارسی' }));
+    expect(await screen.findByRole('button', { name: 'ورود' })).toBeInTheDocument();
+    expect(document.documentElement.dir).toBe('rtl');
   });
 
   it('refuses a username Telegram would not accept before asking the server', async () => {

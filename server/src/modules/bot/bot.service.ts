@@ -5,8 +5,7 @@ import type { Language } from '@gift/shared';
 import type { Env } from '../../env';
 import type { Logger } from '../../lib/logger';
 import { toBotApiError } from '../../lib/telegramBot';
-import { getAppConfig } from '../config/config.service';
-import { miniAppLink } from '../referrals/referrals.service';
+import { getAppConfig, miniAppLink } from '../config/config.service';
 import { REFERRAL_CODE_PATTERN } from '../users/players.service';
 import { languageFor, registerFromBotStart } from '../users/users.service';
 

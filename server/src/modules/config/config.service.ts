@@ -4,6 +4,21 @@ import { AppConfigModel } from './appConfig.model';
 import { registerCoinUse } from '../coins/giftCoinDeletion.service';
 
 /** The one App Config record, created with defaults the first time it is read. */
+/** A t.me link that opens the mini app (the bot's main one when no name is set), carrying the code as `startapp`. */
+export function miniAppLink(botUsername: string, miniAppName: string, code?: string): string {
+  const bot = botUsername.trim().replace(/^@/, '');
+  const app = miniAppName.trim().replace(/^\/+|\/+$/g, '');
+  const start = code ? `startapp=${code}` : 'startapp';
+  return app ? `https://t.me/${bot}/${app}${code ? `?${start}` : ''}` : `https://t.me/${bot}?${start}`;
+}
+
+/** The link that opens the app in Telegram, for a sign-in page outside it; null until App Config names the bot. */
+export async function openInTelegramLink(): Promise<string | null> {
+  const config = await getAppConfig();
+  const bot = config.botUsername.trim();
+  return bot ? miniAppLink(bot, config.miniAppName) : null;
+}
+
 export async function getAppConfig() {
   // read first: the upsert would touch updatedAt on every read
   const existing = await AppConfigModel.findOne({ key: 'app' });

@@ -2,7 +2,7 @@ import type { Types } from 'mongoose';
 import { fromMicros } from '@gift/shared';
 import { AppError } from '../../lib/errors';
 import { findGiftCoin } from '../coins/giftCoins.service';
-import { getAppConfig } from '../config/config.service';
+import { getAppConfig, miniAppLink } from '../config/config.service';
 import { entryKeys, postEntry } from '../ledger/ledger.service';
 import { notify } from '../notifications/notifications.service';
 import { faultPoint } from '../../lib/faults';
@@ -69,14 +69,6 @@ async function notifyFriendJoined(referrerId: Types.ObjectId, friendId: Types.Ob
   const friend = await playerNames(friendId);
   const name = friend?.name || (friend?.username ? `@${friend.username}` : 'A friend');
   await notify(referrerId, `friend-joined:${friendId}`, 'friend-joined', { friend: name, ...reward });
-}
-
-/** A t.me link that opens the mini app (the bot's main one when no name is set), carrying the code as `startapp`. */
-export function miniAppLink(botUsername: string, miniAppName: string, code?: string): string {
-  const bot = botUsername.trim().replace(/^@/, '');
-  const app = miniAppName.trim().replace(/^\/+|\/+$/g, '');
-  const start = code ? `startapp=${code}` : 'startapp';
-  return app ? `https://t.me/${bot}/${app}${code ? `?${start}` : ''}` : `https://t.me/${bot}?${start}`;
 }
 
 function inviteLinks(botUsername: string, miniAppName: string, code: string, referrerMessage: string) {

@@ -8,6 +8,7 @@ import { startBotApiStandIn, type BotApiStandIn } from '../../../test/botApiStan
 import { TEST_BOT_TOKEN, silentLogger, testEnv } from '../../../test/helpers';
 import { LoginCodeModel } from './loginCode.model';
 import { UserModel } from './user.model';
+import { AppConfigModel } from '../config/appConfig.model';
 import { upsertFromTelegram } from './users.service';
 import { verifyInitData } from '../../lib/telegramAuth';
 import { signInitData } from '../../../test/telegram';
@@ -253,5 +254,14 @@ describe('web sign-in with a one-time code', () => {
     const noBot = testEnv({ TELEGRAM_BOT_TOKEN: '' });
     expect(await failure(guest(T0, noBot).auth.requestLoginCode({ username: 'web_sara' }))).toMatchObject({ code: 'NOT_CONFIGURED' });
     expect(await UserModel.countDocuments({ usernameLower: 'a b' })).toBe(0);
+  });
+});
+
+describe('the sign-in page outside Telegram', () => {
+  it('offers the link that opens the app in Telegram once App Config names the bot, and none before', async () => {
+    await AppConfigModel.updateOne({ key: 'app' }, { $set: { botUsername: '', miniAppName: '' } }, { upsert: true });
+    await expect(guest(T0).auth.signInSettings()).resolves.toEqual({ openInTelegram: null });
+    await AppConfigModel.updateOne({ key: 'app' }, { $set: { botUsername: '@GiftRewardsBot', miniAppName: 'app' } });
+    await expect(guest(T0).auth.signInSettings()).resolves.toEqual({ openInTelegram: 'https://t.me/GiftRewardsBot/app' });
   });
 });

@@ -1,6 +1,7 @@
 import { requestLoginCodeInput, verifyLoginCodeInput } from '@gift/shared';
 import { addressKey } from '../../lib/clientAddress';
-import { addressLimitedProcedure, createTRPCRouter, protectedProcedure } from '../../trpc/trpc';
+import { addressLimitedProcedure, createTRPCRouter, protectedProcedure, publicProcedure } from '../../trpc/trpc';
+import { openInTelegramLink } from '../config/config.service';
 import { endWebSessions } from './playerAuth.service';
 import { requestLoginCode, verifyLoginCode } from './loginCode.service';
 
@@ -10,6 +11,8 @@ export const LOGIN_CODE_CHECKS_PER_ADDRESS = { name: 'auth.verifyLoginCode', lim
 
 /** Signing in outside Telegram (the installed web app): a one-time code sent by the bot. */
 export const authRouter = createTRPCRouter({
+  /** What the sign-in page outside Telegram offers besides the code: the link that opens the app in Telegram. */
+  signInSettings: publicProcedure.query(async () => ({ openInTelegram: await openInTelegramLink() })),
   requestLoginCode: addressLimitedProcedure(LOGIN_CODE_REQUESTS_PER_ADDRESS)
     .input(requestLoginCodeInput)
     .mutation(({ ctx, input }) =>

@@ -42,7 +42,10 @@ function playerByUsername(username: string) {
  * whether the bot may message them; the client explains that the player must have opened the app
  * in Telegram (with messages allowed) to receive a code.
  */
-const REQUESTED = { expiresInSeconds: LOGIN_CODE_TTL_SECONDS, resendInSeconds: LOGIN_CODE_RESEND_SECONDS } as const;
+const REQUESTED: { expiresInSeconds: number; resendInSeconds: number } = {
+  expiresInSeconds: LOGIN_CODE_TTL_SECONDS,
+  resendInSeconds: LOGIN_CODE_RESEND_SECONDS,
+};
 
 interface Issue {
   env: Env;

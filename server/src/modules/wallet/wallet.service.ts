@@ -8,8 +8,7 @@ import { verifyTonProof } from '../../lib/tonProof';
 import { isDuplicateKey } from '../../db/mongoErrors';
 import { type Id } from '../../db/ids';
 import type { NewRecord } from '../../db/schemaKit';
-import { getAppConfig } from '../config/config.service';
-import { miniAppLink } from '../referrals/referrals.service';
+import { getAppConfig, openInTelegramLink } from '../config/config.service';
 import { TonProofPayloadModel, WalletLinkModel } from './wallet.models';
 
 type WalletLinkDocument = NonNullable<Awaited<ReturnType<typeof WalletLinkModel.findOne>>>;
@@ -31,9 +30,7 @@ function friendlyAddress(rawAddress: string, network: string): string {
 
 /** What the TON Connect widget needs from the server: where a wallet inside Telegram returns the player to. */
 export async function connectSettings() {
-  const config = await getAppConfig();
-  const bot = config.botUsername.trim();
-  return { twaReturnUrl: bot ? miniAppLink(bot, config.miniAppName) : null };
+  return { twaReturnUrl: await openInTelegramLink() };
 }
 
 /** A fresh single-use payload for the wallet to sign in its ton_proof. */
