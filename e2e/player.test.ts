@@ -136,6 +136,15 @@ it('finishes the Auto ⭐ mission and sees the balance grow on the currency page
   await page.close();
 });
 
+/** Waits until the player's record says the bot may message them. */
+async function waitForPermission(telegramId: number): Promise<void> {
+  for (let tries = 0; tries < 50; tries++) {
+    if ((await UserModel.findOne({ telegramId }).lean())?.messagePermission) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`player ${telegramId} was never allowed to be messaged`);
+}
+
 /** A launch inside a Telegram webview that records every message the app posts through TelegramWebviewProxy. */
 async function launchInWebview(path: string, options: { version: string; themeParams?: Record<string, string> }) {
   const telegramId = nextTelegramId++;
@@ -161,11 +170,14 @@ async function launchInWebview(path: string, options: { version: string; themePa
   );
   await page.goto(url);
   const sent = () => page.evaluate(() => (window as unknown as { e2eTelegramSent: Array<[string, unknown]> }).e2eTelegramSent);
-  return { page, sent };
+  return { page, sent, telegramId };
 }
 
 it("inside Telegram's webview: ready and expand, Telegram's light theme, the colours, the Back button and a haptic on a claim", async () => {
-  const { page, sent } = await launchInWebview('/', { version: '8.0', themeParams: { bg_color: '#ffffff', text_color: '#000000' } });
+  const { page, sent, telegramId } = await launchInWebview('/', {
+    version: '8.0',
+    themeParams: { bg_color: '#ffffff', text_color: '#000000' },
+  });
   await page.getByRole('heading', { name: 'Tasks' }).waitFor();
   const types = async () => (await sent()).map(([type]) => type);
   await expect(types()).resolves.toEqual(expect.arrayContaining(['web_app_ready', 'web_app_expand', 'web_app_request_theme']));
@@ -193,6 +205,17 @@ it("inside Telegram's webview: ready and expand, Telegram's light theme, the col
   await toast(page, '+100 GIFT received');
   await expect(sent()).resolves.toContainEqual(['web_app_trigger_haptic_feedback', { type: 'notification', notification_type: 'success' }]);
   await expect(sent()).resolves.toContainEqual(['web_app_setup_closing_behavior', { need_confirmation: true }]);
+  // after the first credit the app asks Telegram to let the bot message the player, and records the allowance
+  await page.waitForFunction(() =>
+    (window as unknown as { e2eTelegramSent: Array<[string]> }).e2eTelegramSent.some(([type]) => type === 'web_app_request_write_access'),
+  );
+  await page.evaluate(() =>
+    (window as unknown as { Telegram: { WebView: { receiveEvent(type: string, data: unknown): void } } }).Telegram.WebView.receiveEvent(
+      'write_access_requested',
+      { status: 'allowed' },
+    ),
+  );
+  await waitForPermission(telegramId);
 
   // Telegram's Back button goes back, and the button is hidden on the tab it leads to
   await page.evaluate(() =>

@@ -140,6 +140,22 @@ describe("the Telegram bridge, without telegram.org's script", () => {
     ]);
   });
 
+  it("asks for write access from 6.9 and answers with the player's choice; an older Telegram is not asked", async () => {
+    const bridge = await launchWith('#tgWebAppData=query_id%3D1&tgWebAppVersion=7.0');
+    bridge.connectToTelegram();
+    posted.length = 0;
+    const answer = bridge.requestWriteAccess();
+    expect(posted).toEqual([{ type: 'web_app_request_write_access', data: {} }]);
+    window.Telegram!.WebView!.receiveEvent('write_access_requested', { status: 'allowed' });
+    await expect(answer).resolves.toBe(true);
+
+    const old = await launchWith('#tgWebAppData=query_id%3D1&tgWebAppVersion=6.4');
+    old.connectToTelegram();
+    posted.length = 0;
+    await expect(old.requestWriteAccess()).resolves.toBe(false);
+    expect(posted).toEqual([]);
+  });
+
   it('outside Telegram sends nothing at all', async () => {
     delete (window as unknown as { TelegramWebviewProxy?: unknown }).TelegramWebviewProxy;
     const bridge = await launchWith('');

@@ -87,6 +87,7 @@ const SINCE = {
   web_app_setup_back_button: '6.1',
   web_app_trigger_haptic_feedback: '6.1',
   web_app_setup_closing_behavior: '6.2',
+  web_app_request_write_access: '6.9',
   web_app_set_bottom_bar_color: '7.10',
 } as const;
 type Method = keyof typeof SINCE;
@@ -205,6 +206,23 @@ export function haptic(kind: Haptic): void {
         ? { type: 'impact', impact_style: 'light' }
         : { type: 'notification', notification_type: kind };
   sendToTelegram('web_app_trigger_haptic_feedback', data);
+}
+
+/**
+ * Asks the player, through Telegram, to let the bot message them; resolves with whether they allowed it (false at once where
+ * this Telegram cannot ask).
+ */
+export function requestWriteAccess(): Promise<boolean> {
+  return new Promise((resolve) => {
+    const stop = onTelegramEvent('write_access_requested', (data) => {
+      stop();
+      resolve((data as { status?: unknown } | undefined)?.status === 'allowed');
+    });
+    if (!sendToTelegram('web_app_request_write_access')) {
+      stop();
+      resolve(false);
+    }
+  });
 }
 
 /** Asks Telegram to confirm before closing the app while a money action is on its way (and to stop asking after). */

@@ -1,3 +1,4 @@
+import { useAskToMessage } from '../signIn/useAskToMessage';
 import { useSingleFlight } from '../../ui/useSingleFlight';
 import { useFormat } from '../../lib/format';
 import { useState, type FormEvent } from 'react';
@@ -25,6 +26,7 @@ function MissionActions({ mission }: { mission: Mission }) {
   const utils = trpc.useUtils();
   const [code, setCode] = useState('');
   const flight = useSingleFlight();
+  const askToMessage = useAskToMessage();
   const go = trpc.missions.go.useMutation({ onSettled: () => utils.missions.byCategory.invalidate({ categoryId: mission.categoryId }) });
   const claim = trpc.missions.claim.useMutation({
     onSuccess: async (result) => {
@@ -34,6 +36,7 @@ function MissionActions({ mission }: { mission: Mission }) {
           : t('mission.credited', { reward: result.reward, symbol: mission.coin.symbol }),
         'success',
       );
+      if (result.status !== 'pending') askToMessage();
       await balancesChanged();
     },
     onError: (error) => toast(errorText(t, error), 'error'),

@@ -142,3 +142,14 @@ describe('user.updateSettings', () => {
     expect((await UserModel.findById(player._id))!.toObject()).toMatchObject({ language: 'fa', theme: 'light', isDemo: false });
   });
 });
+
+describe('user.allowMessages', () => {
+  it("records the player's allowance from Telegram's write-access answer, for that player only", async () => {
+    const [asked, other] = await Promise.all([createPlayer({ messagePermission: false }), createPlayer({ messagePermission: false })]);
+    await expect(playerCaller(asked).user.allowMessages()).resolves.toEqual({ messagePermission: true });
+    expect((await UserModel.findById(asked._id))!.messagePermission).toBe(true);
+    expect((await UserModel.findById(other._id))!.messagePermission).toBe(false);
+    // the next request (which loads the player afresh) shows it
+    await expect(playerCaller(await UserModel.findById(asked._id)).user.me()).resolves.toMatchObject({ messagePermission: true });
+  });
+});

@@ -72,7 +72,7 @@ describe('a Telegram launch', () => {
     expect(user.name).toBe('Tom');
   });
 
-  it('refreshes name, username, message permission and premium on later launches, keeping the rest', async () => {
+  it('refreshes name, username and premium on later launches, keeping the rest and the message permission', async () => {
     const first = await upsertFromTelegram(
       launchOf({ user: { id: 5003, first_name: 'Ali', username: 'ali_old', allows_write_to_pm: true, language_code: 'fa' } }),
       NOW,
@@ -91,7 +91,8 @@ describe('a Telegram launch', () => {
       name: 'Ali Rezaei',
       username: 'ali_new',
       usernameLower: 'ali_new',
-      messagePermission: false,
+      // a launch without allows_write_to_pm does not withdraw it: a refused bot message does
+      messagePermission: true,
       isPremium: true,
       language: 'en',
       theme: 'light',

@@ -68,8 +68,10 @@ function launchFields(launch: TelegramLaunch, now: Date) {
     username,
     usernameLower: username.toLowerCase(),
     languageCode: user.language_code ?? '',
-    // Telegram sends allows_write_to_pm only when the player allowed it
-    messagePermission: user.allows_write_to_pm === true,
+    // Telegram sends allows_write_to_pm only when the player allowed it, and its absence does not say the allowance was
+    // withdrawn (a launch signed before the player pressed /start or answered the app's write-access request lacks it): a
+    // launch only ever grants; the bot's first refused message (403) clears it
+    ...(user.allows_write_to_pm === true ? { messagePermission: true } : {}),
     isPremium: user.is_premium === true,
     photoUrl: user.photo_url ?? '',
     lastSeenAt: now,
@@ -250,6 +252,15 @@ export async function profileOf(user: UserDocument) {
     createdAt: user.createdAt,
     coins: await moneyByCoin(user._id, { everyEnabledCoin: true }),
   };
+}
+
+/**
+ * The player allowed the bot to message them when the app asked (Telegram's write-access request): notifications and
+ * sign-in codes can reach them. Only an allowance is taken from the app; a bot message that Telegram refuses clears it again.
+ */
+export async function allowMessages(user: UserDocument, now: Date): Promise<{ messagePermission: boolean }> {
+  await UserModel.updateOne({ _id: user._id }, { $set: { messagePermission: true, updatedAt: now } }, { timestamps: false });
+  return { messagePermission: true };
 }
 
 export async function updateSettings(user: UserDocument, settings: { language?: Language; theme?: Theme }, now: Date) {
