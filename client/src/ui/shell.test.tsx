@@ -1,4 +1,4 @@
-import { act, render, screen } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Refusal } from '../../test/fakeTrpcServer';
 import { renderApp, signedInPlayer } from '../../test/renderApp';
@@ -51,6 +51,9 @@ it("says 'Saved' when a setting is kept on the account and 'Save failed' when it
   fail = true;
   await userEvent.click(screen.getByRole('button', { name: 'Dark' }));
   expect(await screen.findByText('Save failed')).toBeInTheDocument();
+  // the refused change does not stay on the screen: the light theme that was saved comes back
+  await waitFor(() => expect(document.documentElement.dataset.theme).toBe('light'));
+  expect(screen.getByRole('button', { name: 'Light' })).toHaveAttribute('aria-pressed', 'true');
 });
 
 function Broken(): never {

@@ -1,12 +1,19 @@
+import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { isLanguage, setLanguage } from '../../lib/i18n';
 import { trpc } from '../../lib/trpc';
 import { PageHeader } from '../../ui/PageHeader';
+import { useTheme } from '../../ui/theme';
 import { useToast } from '../../ui/toast';
 import { PreferencesForm } from './components/PreferencesForm';
 
-/** Language and theme: applied at once on this device, kept on the player's account too. */
+/**
+ * Language and theme: applied at once on this device, kept on the player's account too. When the account refuses a change,
+ * the device goes back to what it showed before, so the screen never keeps a setting that was not saved.
+ */
 export function SettingsPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const theme = useTheme();
   const utils = trpc.useUtils();
   const toast = useToast();
   const save = trpc.user.updateSettings.useMutation({
@@ -16,10 +23,24 @@ export function SettingsPage() {
     },
     onError: () => toast(t('common.saveFailed'), 'error'),
   });
+  // what the device shows; PreferencesForm applies a choice before it calls onChange
+  const shown = useRef({ language: i18n.language, theme: theme.choice });
   return (
     <section className="page">
       <PageHeader title={t('settings.title')} backTo="/profile" />
-      <PreferencesForm onChange={(settings) => save.mutate(settings)} />
+      <PreferencesForm
+        onChange={(settings) => {
+          const before = shown.current;
+          shown.current = { language: settings.language ?? before.language, theme: settings.theme ?? before.theme };
+          save.mutate(settings, {
+            onError: () => {
+              shown.current = before;
+              theme.setChoice(before.theme);
+              if (isLanguage(before.language)) void setLanguage(before.language);
+            },
+          });
+        }}
+      />
     </section>
   );
 }
