@@ -12,22 +12,42 @@ function intlLocale(language: string): string {
   return language.startsWith('fa') ? 'fa-IR-u-ca-persian' : 'en-US';
 }
 
-const cache = new Map<string, Intl.NumberFormat>();
-function numbers(language: string): Intl.NumberFormat {
-  const locale = intlLocale(language);
-  let format = cache.get(locale);
-  if (!format) cache.set(locale, (format = new Intl.NumberFormat(locale, { maximumFractionDigits: 20 })));
-  return format;
+/** What one language writes numbers with, built once per locale: countdowns and lists format many numbers a second. */
+interface Formats {
+  numbers: Intl.NumberFormat;
+  days: Intl.NumberFormat;
+  date: Intl.DateTimeFormat;
+  dateTime: Intl.DateTimeFormat;
+  decimal: string;
+  minus: string;
+  plus: string;
 }
 
-function symbolOf(format: Intl.NumberFormat, type: 'decimal' | 'minusSign' | 'plusSign', fallback: string): string {
-  const sample = type === 'plusSign' ? new Intl.NumberFormat(format.resolvedOptions().locale, { signDisplay: 'always' }) : format;
-  return sample.formatToParts(type === 'minusSign' ? -1.5 : 1.5).find((part) => part.type === type)?.value ?? fallback;
+const cache = new Map<string, Formats>();
+function formats(language: string): Formats {
+  const locale = intlLocale(language);
+  let found = cache.get(locale);
+  if (!found) {
+    const numbers = new Intl.NumberFormat(locale, { maximumFractionDigits: 20 });
+    const symbol = (format: Intl.NumberFormat, value: number, type: string, fallback: string) =>
+      format.formatToParts(value).find((part) => part.type === type)?.value ?? fallback;
+    found = {
+      numbers,
+      days: new Intl.NumberFormat(locale, { style: 'unit', unit: 'day', unitDisplay: 'narrow' }),
+      date: new Intl.DateTimeFormat(locale, { dateStyle: 'medium' }),
+      dateTime: new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }),
+      decimal: symbol(numbers, 1.5, 'decimal', '.'),
+      minus: symbol(numbers, -1, 'minusSign', '-'),
+      plus: symbol(new Intl.NumberFormat(locale, { signDisplay: 'always' }), 1, 'plusSign', '+'),
+    };
+    cache.set(locale, found);
+  }
+  return found;
 }
 
 /** A count or a percent-like number ("1,234", "۱٬۲۳۴"). */
 export function formatNumber(value: number, language: string): string {
-  return numbers(language).format(value);
+  return formats(language).numbers.format(value);
 }
 
 /** An exact decimal amount ("1234567.5" as "1,234,567.5" or "۱٬۲۳۴٬۵۶۷٫۵"); a leading + or - is kept. Anything else as it is. */
@@ -35,22 +55,22 @@ export function formatAmount(amount: string, language: string): string {
   const match = /^([-+]?)(\d+)(?:\.(\d+))?$/.exec(amount.trim());
   if (!match) return amount;
   const [, sign = '', whole = '0', fraction = ''] = match;
-  const format = numbers(language);
-  const digits = [...fraction].map((digit) => format.format(Number(digit))).join('');
-  const text = format.format(BigInt(whole)) + (fraction ? symbolOf(format, 'decimal', '.') + digits : '');
-  if (sign === '-') return symbolOf(format, 'minusSign', '-') + text;
-  if (sign === '+') return symbolOf(format, 'plusSign', '+') + text;
+  const { numbers, decimal, minus, plus } = formats(language);
+  const digits = [...fraction].map((digit) => numbers.format(Number(digit))).join('');
+  const text = numbers.format(BigInt(whole)) + (fraction ? decimal + digits : '');
+  if (sign === '-') return minus + text;
+  if (sign === '+') return plus + text;
   return text;
 }
 
 /** A date and time ("Nov 17, 2026, 3:04 PM", or the Persian calendar's date in Persian). */
 export function formatDateTime(value: string | number | Date, language: string): string {
-  return new Intl.DateTimeFormat(intlLocale(language), { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(value));
+  return formats(language).dateTime.format(new Date(value));
 }
 
 /** A date alone. */
 export function formatDate(value: string | number | Date, language: string): string {
-  return new Intl.DateTimeFormat(intlLocale(language), { dateStyle: 'medium' }).format(new Date(value));
+  return formats(language).date.format(new Date(value));
 }
 
 const two = (n: number) => String(n).padStart(2, '0');
@@ -62,14 +82,12 @@ export function formatCountdown(ms: number, language: string): string {
   const hours = Math.floor((total % 86_400) / 3600);
   const minutes = Math.floor((total % 3600) / 60);
   const seconds = total % 60;
-  const format = numbers(language);
+  const { numbers, days: dayUnit } = formats(language);
   const clock = (hours || days ? `${two(hours)}:${two(minutes)}:${two(seconds)}` : `${two(minutes)}:${two(seconds)}`).replace(
     /\d/g,
-    (digit) => format.format(Number(digit)),
+    (digit) => numbers.format(Number(digit)),
   );
-  if (!days) return clock;
-  const dayText = new Intl.NumberFormat(intlLocale(language), { style: 'unit', unit: 'day', unitDisplay: 'narrow' }).format(days);
-  return `${dayText} ${clock}`;
+  return days ? `${dayUnit.format(days)} ${clock}` : clock;
 }
 
 /** The formatters bound to the app's current language. */

@@ -243,7 +243,7 @@ export function showTelegramBackButton(onBack: () => void): (() => void) | null 
 /** Why a link cannot go through Telegram's open-link message (spec §5). */
 class TelegramLinkError extends Error {}
 
-/** Telegram's open-link message exists from protocol 6.1, and inside an iframe (web clients). */
+/** Whether a protocol version ("7.10") is at least `wanted` ([major, minor]). */
 function versionAtLeast(version: string, wanted: [number, number]): boolean {
   const [major = 0, minor = 0] = version.split('.').map(Number);
   return major > wanted[0] || (major === wanted[0] && minor >= wanted[1]);
