@@ -15,6 +15,7 @@ import { checkJsonDepth, jsonBody, tooDeep, TOO_DEEP } from './lib/jsonBody';
 import { createLogger, requestLogging, type Logger } from './lib/logger';
 import { requireAccount } from './rest/adminAuth';
 import { adminResources } from './rest/registry';
+import { configureBroadcasts } from './modules/broadcasts/broadcasts.service';
 import { resourceRouter } from './rest/resource';
 import { adminLoginRouter } from './modules/accounts/accounts.rest';
 import { dashboardRouter } from './modules/dashboard/dashboard.rest';
@@ -117,6 +118,7 @@ function webhookSecretCheck(bot: BotRuntime | undefined): RequestHandler {
 
 export function createApp(options: AppOptions): Express {
   const { env } = options;
+  configureBroadcasts(env);
   const logger = options.logger ?? createLogger(env.LOG_LEVEL);
   const app = express();
   app.disable('x-powered-by');

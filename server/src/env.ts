@@ -58,6 +58,18 @@ const envSchema = z
       .int()
       .min(0, 'SWEEP_GRACE_MS must be 0 or more')
       .default(10_000),
+    /** Broadcast messages a second, across every instance: below Telegram's 30, leaving room for the transactional ones. */
+    BROADCAST_RATE: z.coerce
+      .number({ message: 'BROADCAST_RATE must be a number' })
+      .min(0.1, 'BROADCAST_RATE must be at least 0.1')
+      .max(1000, 'BROADCAST_RATE must be at most 1000')
+      .default(20),
+    /** How long a broadcast message being sent is held: after it, a sender that stopped mid-send has its message settled as failed. */
+    BROADCAST_LEASE_MS: z.coerce
+      .number({ message: 'BROADCAST_LEASE_MS must be a number' })
+      .int()
+      .min(500, 'BROADCAST_LEASE_MS must be at least 500')
+      .default(20 * 60_000),
     /** A TON Center-compatible API (v2). Unset: toncenter.com for TON_NETWORK in production; the local stand-in in development. */
     TON_API_ROOT: z
       .string()

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
  * A local stand-in for the Telegram Bot API, answering the methods the product calls the way
  * Telegram does: getChatMember from a membership table, sendMessage recorded (or refused with a 429
  * and retry_after, or a 403 for a player who blocked the bot), getUpdates long polling over a queue
- * of updates, setWebhook/deleteWebhook, setChatMenuButton, setMyCommands and getMe.
+ * of updates, sendPhoto like sendMessage (the caption as its text), setWebhook/deleteWebhook, setChatMenuButton, setMyCommands and getMe.
  * Refuses any token but the expected one, as Telegram does.
  */
 export interface BotApiStandIn {
@@ -96,7 +96,8 @@ export async function startBotApiStandIn(token: string): Promise<BotApiStandIn> 
           const member = chat.get(Number(params.user_id)) ?? { status: 'left' };
           return ok(res, { user: { id: Number(params.user_id) }, ...member });
         }
-        case 'sendMessage': {
+        case 'sendMessage':
+        case 'sendPhoto': {
           const chatId = Number(params.chat_id);
           if (blocked.has(chatId)) return fail(res, 403, 'Forbidden: bot was blocked by the user');
           const retryAfter = rateLimitNext.get(chatId);
@@ -104,7 +105,12 @@ export async function startBotApiStandIn(token: string): Promise<BotApiStandIn> 
             rateLimitNext.delete(chatId);
             return fail(res, 429, `Too Many Requests: retry after ${retryAfter}`, { retry_after: retryAfter });
           }
-          sent.push({ ...(params as { chat_id: number; text: string }), at: Date.now() });
+          sent.push({
+            ...(params as { chat_id: number; text: string }),
+            ...(method === 'sendPhoto' ? { text: typeof params.caption === 'string' ? params.caption : '' } : {}),
+            method,
+            at: Date.now(),
+          });
           return ok(res, {
             message_id: sent.length,
             date: Math.floor(Date.now() / 1000),

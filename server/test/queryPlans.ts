@@ -36,6 +36,7 @@ const ADMITTED_SCANS: Record<string, string> = {
   stakingcoins: 'the staking offers: a handful, listed whole',
   missions: 'the missions: at most a few hundred, listed whole by category',
   accounts: 'the operators: a few dozen',
+  broadcasts: 'the broadcasts: a few a week, searched by text',
   jobleases: 'one lease per job name: a few records',
 };
 

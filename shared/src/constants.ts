@@ -40,6 +40,7 @@ export const ADMIN_RESOURCES = [
   'accounts',
   'app-config',
   'audit',
+  'broadcasts',
 ] as const;
 export type AdminResource = (typeof ADMIN_RESOURCES)[number];
 

@@ -39,6 +39,9 @@ export const ERROR_MESSAGES = {
   RATE_LIMITED: 'Too many requests, try again later',
   NOT_CONFIGURED: 'This feature is not configured yet',
   UNAVAILABLE: 'The service is briefly unavailable, try again in a few seconds',
+  BROADCAST_STATE: 'This broadcast is {status}: it cannot be {action}',
+  NO_TELEGRAM_ID: 'Add your Telegram id to your account first (and press Start in the bot)',
+  TELEGRAM_REFUSED: 'Telegram refused the message: {reason}',
   INTERNAL: 'Something went wrong',
 } as const;
 export type ErrorCode = keyof typeof ERROR_MESSAGES;

@@ -7,4 +7,5 @@ export * from './schemas/common';
 export * from './schemas/catalog';
 export * from './schemas/admin';
 export * from './schemas/player';
+export * from './schemas/broadcasts';
 export * from './permissions';

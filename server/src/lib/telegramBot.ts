@@ -40,7 +40,7 @@ export function isUnreachableChat(error: unknown): boolean {
   return error instanceof BotApiError && error.status === 403;
 }
 
-function interactiveApi(bot: BotApi): Api {
+export function interactiveApi(bot: BotApi): Api {
   return new Api(bot.token, { apiRoot: bot.apiRoot.replace(/\/$/, ''), timeoutSeconds: INTERACTIVE_TIMEOUT_SECONDS });
 }
 

@@ -13,6 +13,7 @@ import { missionsResource } from '../modules/missions/missions.resource';
 import { userMissionsResource } from '../modules/missions/userMissions.resource';
 import { stakingCoinsResource } from '../modules/staking/stakingCoins.resource';
 import { withdrawsResource } from '../modules/withdrawals/withdraws.resource';
+import { broadcastsResource } from '../modules/broadcasts/broadcasts.resource';
 import type { ResourceDefinition } from './resource';
 
 /** Every console resource, each declared in its module. */
@@ -32,4 +33,5 @@ export const adminResources: ResourceDefinition[] = [
   ledgerEntriesResource,
   stakesResource,
   miningSessionsResource,
+  broadcastsResource,
 ];

@@ -24,6 +24,18 @@ const accountBase = {
     .max(ADMIN_RESOURCES.length * 2 + 1)
     .default([]),
   enabled: z.boolean().default(true),
+  /** The operator's own Telegram id (tests of broadcasts go there); empty for none. */
+  telegramId: z
+    .preprocess(
+      (v) => (v === '' || v === undefined ? null : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : v),
+      z
+        .number({ error: 'Digits only, as @userinfobot shows it' })
+        .int('Digits only, as @userinfobot shows it')
+        .min(1)
+        .max(Number.MAX_SAFE_INTEGER)
+        .nullable(),
+    )
+    .default(null),
 };
 const strongPassword = z.string().min(10, 'At least 10 characters').max(200);
 

@@ -16,6 +16,8 @@ const accountSchema = applyConventions(
       /** '*' or '<resource>:read' / '<resource>:write'. */
       permissions: { type: [String], default: [] },
       enabled: { type: Boolean, default: true },
+      /** The operator's own Telegram account: where a broadcast's test is sent. */
+      telegramId: { type: Number, default: null },
       lastLoginAt: { type: Date, default: null },
       /** Raised by a password change, a disable, a rename or a permission change: tokens of an earlier version stop working. */
       tokenVersion: { type: Number, default: 0, hidden: true },

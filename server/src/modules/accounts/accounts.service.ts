@@ -59,6 +59,12 @@ export async function accountUsername(id: string): Promise<string | null> {
 }
 
 /** The signed-in operator a console token names: an enabled account still at the token's version, or null. */
+/** The operator's own Telegram id, where tests of broadcasts go; null when the account has none. */
+export async function operatorTelegramId(id: string): Promise<number | null> {
+  const account = await AccountModel.findById(id, { telegramId: 1 }).lean();
+  return account?.telegramId ?? null;
+}
+
 export async function accountForToken(subject: string, version: unknown): Promise<AdminPrincipal | null> {
   const account = OBJECT_ID_PATTERN.test(subject) ? await AccountModel.findById(subject).lean() : null;
   if (!account || !account.enabled || version !== (account.tokenVersion ?? 0)) return null;
@@ -127,6 +133,7 @@ export async function createAccount(input: z.infer<typeof accountCreateInput>, a
           passwordHash,
           permissions: input.permissions,
           enabled: input.enabled,
+          telegramId: input.telegramId,
           lastLoginAt: null,
           tokenVersion: 0,
           passwordChangedAt: null,
@@ -173,6 +180,7 @@ export async function updateAccount(
     usernameKey,
     permissions: input.permissions,
     enabled: input.enabled,
+    telegramId: input.telegramId,
   };
   if (input.password) {
     changes.passwordHash = await hashPassword(input.password);

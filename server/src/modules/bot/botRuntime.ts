@@ -8,6 +8,7 @@ import type { Logger } from '../../lib/logger';
 import { pacedApi, toBotApiError } from '../../lib/telegramBot';
 import { resolveBotToken } from '../config/config.service';
 import { NotificationSender, reportNotificationProblemsTo } from '../notifications/notifications.service';
+import { BroadcastSender } from '../broadcasts/broadcastSender.service';
 import { createBot, openAppUrl, registerCommands, registerMenuButton, webhookSecretToken } from './bot.service';
 import { holdLease, releaseLease } from '../jobs/jobLease.service';
 
@@ -49,6 +50,8 @@ export class BotRuntime {
   private round: Promise<void> = Promise.resolve();
   private readonly clock: () => Date;
   readonly sender: NotificationSender;
+  /** Sends broadcasts on every instance: their pace is shared through the database. */
+  readonly broadcasts: BroadcastSender;
 
   constructor(private readonly options: BotRuntimeOptions) {
     this.clock = options.clock ?? (() => new Date());
@@ -57,6 +60,15 @@ export class BotRuntime {
     this.sender = new NotificationSender({
       api: () => this.paced,
       openAppUrl: () => openAppUrl(this.bot?.botInfo.username),
+      holder: this.holder,
+      logger: options.logger,
+      clock: this.clock,
+    });
+    this.broadcasts = new BroadcastSender({
+      api: () => this.paced,
+      links: { publicUrl: options.env.PUBLIC_URL, openAppUrl: () => openAppUrl(this.bot?.botInfo.username) },
+      rate: options.env.BROADCAST_RATE,
+      sendingLeaseMs: options.env.BROADCAST_LEASE_MS,
       holder: this.holder,
       logger: options.logger,
       clock: this.clock,
@@ -141,6 +153,7 @@ export class BotRuntime {
     }
     if (await holdLease(SENDER_LEASE, this.holder, now, LEASE_MS)) this.sender.start();
     else this.sender.stop();
+    this.broadcasts.start();
   }
 
   private startPolling(bot: Bot): void {
@@ -163,6 +176,7 @@ export class BotRuntime {
 
   private async teardown(): Promise<void> {
     this.sender.stop();
+    await this.broadcasts.stop();
     await this.stopPolling();
     this.bot = null;
     this.paced = null;

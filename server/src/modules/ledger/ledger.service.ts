@@ -211,6 +211,15 @@ export async function balanceOf(userId: Id, coinId: Id): Promise<bigint> {
   return BigInt(balance?.amount ?? 0);
 }
 
+/** Of these players, the ids of those holding at least `atLeast` micro-units of the coin. */
+export async function holdersAmong(playerIds: Id[], coinId: Id, atLeast: bigint): Promise<Set<string>> {
+  const holders = await BalanceModel.find(
+    { user: { $in: playerIds.map(objectId) }, coin: objectId(coinId), amount: { $gte: Number(atLeast) } },
+    { user: 1 },
+  ).lean();
+  return new Set(holders.map((h) => String(h.user)));
+}
+
 /** Every balance of a player, by coin id. */
 export async function balancesOf(userId: Id): Promise<Map<string, bigint>> {
   const balances = await BalanceModel.find({ user: userId }, { coin: 1, amount: 1 }).lean();

@@ -1,4 +1,5 @@
 import { AppError } from '../../lib/errors';
+import { objectId, type Id } from '../../db/ids';
 import { escapeRegex } from '../../db/prefixSearch';
 import type { ConsoleRecord, NewRecord } from '../../db/schemaKit';
 import { plural, registerCoinUse } from '../coins/giftCoinDeletion.service';
@@ -47,5 +48,14 @@ registerCoinUse({ order: 2, count: countMissionsPayingIn, describe: (count) => p
 registerCategoryUse(countMissionsInCategory);
 
 /** Inserts missions and players' progress as given (the demo seed: a history written as it would have happened). */
+/** Of these players, the ids of those who finished the mission. */
+export async function finishedAmong(playerIds: Id[], missionId: Id): Promise<Set<string>> {
+  const done = await UserMissionModel.find(
+    { user: { $in: playerIds.map(objectId) }, mission: objectId(missionId), status: 'done' },
+    { user: 1 },
+  ).lean();
+  return new Set(done.map((d) => String(d.user)));
+}
+
 export const insertMissions = (records: NewRecord<typeof MissionModel>[]) => MissionModel.insertMany(records);
 export const insertProgress = (records: NewRecord<typeof UserMissionModel>[]) => UserMissionModel.insertMany(records);

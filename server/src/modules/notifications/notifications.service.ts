@@ -61,6 +61,16 @@ export async function notify<E extends NotificationEvent>(
   }
 }
 
+/** Whether a transactional message is due and free to send: broadcasts give way to it. */
+export async function notificationsWaiting(now: Date): Promise<boolean> {
+  const due = await NotificationModel.exists({
+    status: 'queued',
+    dueAt: { $lte: now },
+    $or: [{ leaseUntil: null }, { leaseUntil: { $lte: now } }],
+  });
+  return due !== null;
+}
+
 type Claimed = NonNullable<Awaited<ReturnType<typeof claimNext>>>;
 
 /** Takes the next due message for `holder`: one conditional update, so two senders never take the same. */

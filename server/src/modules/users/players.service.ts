@@ -1,7 +1,8 @@
 import type { Types } from 'mongoose';
-import type { Id } from '../../db/ids';
+import { objectId, type Id } from '../../db/ids';
 import { prefixPattern } from '../../db/prefixSearch';
 import type { NewRecord } from '../../db/schemaKit';
+import type { Language } from '@gift/shared';
 import { UserModel } from './user.model';
 
 export type { UserDocument } from './user.model';
@@ -94,6 +95,28 @@ export async function allowsMessages(playerId: Id): Promise<boolean> {
 /** What the bot needs to write to a player: where, whether it may, and in which language. */
 export function messageRecipient(playerId: Id) {
   return UserModel.findById(playerId, { telegramId: 1, messagePermission: 1, language: 1 }).lean();
+}
+
+/** Conditions on a player's own record a broadcast's segment may set (language, last seen, join date, blocked). */
+export interface PlayerConditions {
+  language?: Language;
+  lastSeenAt?: { $gte?: Date; $lt?: Date };
+  createdAt?: { $gte?: Date; $lte?: Date };
+  blocked?: boolean;
+}
+
+/**
+ * The next page, in id order after `afterId`, of players the bot may message who meet `conditions`: what a
+ * broadcast counts and records as its audience.
+ */
+export function messageablePlayersPage(conditions: PlayerConditions, afterId: Id | null, limit: number) {
+  return UserModel.find(
+    { ...conditions, messagePermission: true, ...(afterId ? { _id: { $gt: objectId(afterId) } } : {}) },
+    { telegramId: 1, language: 1 },
+  )
+    .sort({ _id: 1 })
+    .limit(limit)
+    .lean();
 }
 
 /** The player blocked the bot (or left Telegram): no more messages until they start it again. */

@@ -70,6 +70,8 @@ userSchema.index({ referralState: 1, createdAt: 1 }, { partialFilterExpression: 
 // the console's list: its default order, each filter in that order, and each column it sorts by (with the id as tie-breaker)
 userSchema.index({ createdAt: -1, _id: -1 });
 userSchema.index({ blocked: 1, createdAt: -1, _id: -1 });
+// a broadcast's audience: the players the bot may message, paged in id order
+userSchema.index({ messagePermission: 1, _id: 1 });
 userSchema.index({ isDemo: 1, createdAt: -1, _id: -1 });
 for (const column of ['telegramId', 'referrersCount', 'missionsCount', 'doneMissionsCount', 'name', 'username', 'lastSeenAt'])
   userSchema.index({ [column]: 1, _id: 1 });

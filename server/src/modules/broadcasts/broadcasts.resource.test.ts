@@ -1,0 +1,253 @@
+import { Types } from 'mongoose';
+import { createApp } from '../../app';
+import { startBotApiStandIn, type BotApiStandIn } from '../../../test/botApiStandIn';
+import { createCoin, createPlayer, fund } from '../../../test/factories';
+import { silentLogger, testEnv } from '../../../test/helpers';
+import { consoleApi, createOperator } from '../../../test/operators';
+import { AuditEntryModel } from '../audit/audit.model';
+import { CategoryModel } from '../content/content.models';
+import { MissionModel, UserMissionModel } from '../missions/mission.models';
+import { UserModel } from '../users/user.model';
+import { BroadcastModel } from './broadcast.model';
+import { startDueBroadcasts } from './broadcasts.service';
+
+let standIn: BotApiStandIn;
+let app: ReturnType<typeof createApp>;
+beforeAll(async () => {
+  standIn = await startBotApiStandIn('123456789:AAHtestTokenForTheTestSuiteOnly_abcdef');
+  app = createApp({
+    env: testEnv({ TELEGRAM_API_ROOT: standIn.apiRoot, PUBLIC_URL: 'https://gift.test' }),
+    logger: silentLogger,
+    clientDist: '/nonexistent',
+    adminDist: '/nonexistent',
+  });
+});
+afterAll(() => standIn.close());
+beforeEach(async () => {
+  standIn.sent.length = 0;
+  await Promise.all([UserModel.deleteMany({}), BroadcastModel.deleteMany({})]);
+});
+
+const DRAFT = {
+  text: '<b>Payout round</b> starts today &amp; ends Friday',
+  fa: { text: '<b>دور پرداخت</b> امروز شروع می‌شود' },
+  button: { text: 'Open missions', fa: { text: 'ماموریت‌ها' }, path: '/missions' },
+  segment: {},
+};
+
+async function operator(permissions = ['broadcasts:write'], fields: Record<string, unknown> = {}) {
+  const { token, id } = await createOperator(permissions, fields);
+  return { api: consoleApi(app, token), id };
+}
+
+describe('a draft', () => {
+  it('is created with its English and Persian texts, and listed with its progress', async () => {
+    const { api } = await operator();
+    const created = await api.post('/broadcasts', DRAFT);
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      text: DRAFT.text,
+      fa: { text: DRAFT.fa.text },
+      button: { text: 'Open missions', fa: { text: 'ماموریت‌ها' }, path: '/missions' },
+      status: 'draft',
+      sent: 0,
+      failed: 0,
+      blocked: 0,
+      remaining: 0,
+      expectedFinish: null,
+    });
+    const list = await api.get('/broadcasts', { filter: { status: 'draft' } });
+    expect(list.body.map((b: { id: string }) => b.id)).toEqual([created.body.id]);
+  });
+
+  it.each([
+    [{ ...DRAFT, text: '' }, 'text', 'This field is required'],
+    [{ ...DRAFT, text: '<script>x</script>' }, 'text', 'Telegram does not know <script>'],
+    [{ ...DRAFT, text: '<b>bold' }, 'text', '<b> is never closed'],
+    [{ ...DRAFT, text: 'a < b' }, 'text', 'Write < as &lt;'],
+    [{ ...DRAFT, text: '<a href="javascript:alert(1)">x</a>' }, 'text', 'A link needs href="https://…"'],
+    [{ ...DRAFT, text: 'x'.repeat(4097) }, 'text', 'At most 4096 characters'],
+    [{ ...DRAFT, imageUrl: 'https://cdn.example/a.png', text: 'x'.repeat(1025) }, 'text', 'at most 1024 characters'],
+    [{ ...DRAFT, button: { text: 'Go', path: 'missions' } }, 'button.path', 'A page of the app, like /missions'],
+    [{ ...DRAFT, segment: { language: 'de' } }, 'segment.language', ''],
+    [{ ...DRAFT, segment: { activeWithinDays: 0 } }, 'segment.activeWithinDays', 'At least 1 day'],
+    [{ ...DRAFT, segment: { holds: { coin: 'nope', atLeast: '5' } } }, 'segment.holds.coin', 'Invalid id'],
+    [{ ...DRAFT, segment: { wallet: true } }, 'segment', ''],
+  ])('%# a bad draft is refused with the field named, and nothing is saved', async (body, field, message) => {
+    const { api } = await operator();
+    const refused = await api.post('/broadcasts', body);
+    expect(refused.status).toBe(400);
+    expect(Object.keys(refused.body.errors ?? {})).toContain(field);
+    expect(refused.body.errors[field]).toContain(message);
+    expect(await BroadcastModel.countDocuments()).toBe(0);
+  });
+
+  it('is deleted by nobody: it is cancelled instead', async () => {
+    const { api } = await operator();
+    const created = await api.post('/broadcasts', DRAFT);
+    const refused = await api.delete(`/broadcasts/${created.body.id}`);
+    expect(refused.status).toBe(405);
+    expect(refused.body.message).toBe('Cannot delete: a broadcast is kept as a record; cancel it instead');
+  });
+});
+
+describe('the segment count', () => {
+  it('counts only players who allow messages, narrowed by each condition', async () => {
+    const { api } = await operator();
+    const count = async (segment: object) => {
+      const answer = await api.post('/broadcasts/count', { segment });
+      expect(answer.status).toBe(200);
+      return answer.body.count as number;
+    };
+    const DAY = 24 * 3600_000;
+    const [coin, category] = await Promise.all([createCoin(), CategoryModel.create({ title: 'Social' })]);
+    const mission = await MissionModel.create({ category: category._id, title: 'Join', reward: 1, coin: coin._id, verifyType: 'manual' });
+    const rich = await createPlayer({ messagePermission: true, language: 'fa', lastSeenAt: new Date() });
+    const idle = await createPlayer({ messagePermission: true, lastSeenAt: new Date(Date.now() - 40 * DAY) });
+    const blocked = await createPlayer({ messagePermission: true, blocked: true, lastSeenAt: new Date() });
+    await createPlayer({ messagePermission: false, language: 'fa' });
+    await fund(rich._id, coin._id, '500');
+    await fund(idle._id, coin._id, '20');
+    await UserMissionModel.create({
+      user: idle._id,
+      mission: mission._id,
+      category: category._id,
+      coin: coin._id,
+      reward: 1,
+      status: 'done',
+    });
+    // straight to the collection: mongoose keeps createdAt as it was made
+    await UserModel.collection.updateOne({ _id: blocked._id }, { $set: { createdAt: new Date('2026-01-15') } });
+
+    expect(await count({})).toBe(3);
+    expect(await count({ language: 'fa' })).toBe(1);
+    expect(await count({ activeWithinDays: 7 })).toBe(2);
+    expect(await count({ inactiveForDays: 30 })).toBe(1);
+    expect(await count({ holds: { coin: coin.id, atLeast: '100' } })).toBe(1);
+    expect(await count({ holds: { coin: coin.id, atLeast: '20' } })).toBe(2);
+    expect(await count({ mission: { id: String(mission._id), done: true } })).toBe(1);
+    expect(await count({ mission: { id: String(mission._id), done: false } })).toBe(2);
+    expect(await count({ joinedFrom: '2026-01-01', joinedTo: '2026-02-01' })).toBe(1);
+    expect(await count({ status: 'blocked' })).toBe(1);
+    expect(await count({ status: 'active', activeWithinDays: 7, holds: { coin: coin.id, atLeast: '1' } })).toBe(1);
+  });
+});
+
+describe('sending a test', () => {
+  it("goes to the operator's own Telegram, in English and in Persian, as players will get it", async () => {
+    const { api } = await operator(['broadcasts:write'], { telegramId: 777001 });
+    const created = await api.post('/broadcasts', DRAFT);
+    const tested = await api.post(`/broadcasts/${created.body.id}/test`);
+    expect(tested.status).toBe(200);
+    expect(tested.body).toEqual({ languages: ['en', 'fa'] });
+    expect(standIn.sent.map((m) => [m.chat_id, m.text])).toEqual([
+      [777001, DRAFT.text],
+      [777001, DRAFT.fa.text],
+    ]);
+    // the button opens the mini app at the page it names
+    expect(standIn.sent[0]!.reply_markup).toEqual({
+      inline_keyboard: [[{ text: 'Open missions', web_app: { url: 'https://gift.test/missions' } }]],
+    });
+    expect(standIn.sent[1]!.reply_markup).toEqual({
+      inline_keyboard: [[{ text: 'ماموریت‌ها', web_app: { url: 'https://gift.test/missions' } }]],
+    });
+    // a test changes nothing of the broadcast
+    expect((await api.get(`/broadcasts/${created.body.id}`)).body).toMatchObject({ status: 'draft', sent: 0 });
+  });
+
+  it('asks for the Telegram id first, and passes on what Telegram refused', async () => {
+    const without = await operator();
+    const created = await without.api.post('/broadcasts', DRAFT);
+    const refused = await without.api.post(`/broadcasts/${created.body.id}/test`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe('Add your Telegram id to your account first (and press Start in the bot)');
+
+    const blockedOperator = await operator(['broadcasts:write'], { telegramId: 777002 });
+    standIn.blocked.add(777002);
+    const blocked = await blockedOperator.api.post(`/broadcasts/${created.body.id}/test`);
+    expect(blocked.status).toBe(502);
+    expect(blocked.body.message).toBe('Telegram refused the message: Forbidden: bot was blocked by the user');
+    expect(standIn.sent).toHaveLength(0);
+  });
+});
+
+describe('starting, pausing, resuming and cancelling', () => {
+  it('moves the broadcast by PUT {status}, refuses what its state does not allow, and audits each step with the text as sent', async () => {
+    const { api } = await operator();
+    const { body: draft } = await api.post('/broadcasts', DRAFT);
+    const put = (body: object) => api.put(`/broadcasts/${draft.id}`, body);
+
+    const started = await put({ status: 'sending' });
+    expect(started.status).toBe(200);
+    expect(started.body).toMatchObject({ status: 'sending', startedAt: expect.any(String) });
+    const edit = await put({ text: 'changed' });
+    expect(edit.status).toBe(409);
+    expect(edit.body.message).toBe('This broadcast is sending: it cannot be edited');
+    expect((await put({ status: 'paused' })).body.status).toBe('paused');
+    expect((await put({ status: 'sending' })).body.status).toBe('sending');
+    expect((await put({ status: 'cancelled' })).body).toMatchObject({ status: 'cancelled', finishedAt: expect.any(String) });
+    const again = await put({ status: 'sending' });
+    expect(again.status).toBe(409);
+    expect(again.body.message).toBe('This broadcast is cancelled: it cannot be started');
+    const bad = await put({ status: 'done' });
+    expect(bad.status).toBe(400);
+
+    const audit = await AuditEntryModel.find({ resource: 'broadcasts', record: draft.id }).sort({ createdAt: 1, _id: 1 }).lean();
+    expect(audit.map((a) => [a.action, a.note, (a.after as { status?: string } | null)?.status ?? null])).toEqual([
+      ['create', '', 'draft'],
+      ['update', 'started: the message as sent', null],
+      ['update', '', 'sending'],
+      ['update', '', 'paused'],
+      ['update', '', 'sending'],
+      ['update', '', 'cancelled'],
+    ]);
+    expect(audit[1]!.after).toMatchObject({ text: DRAFT.text, fa: { text: DRAFT.fa.text } });
+  });
+
+  it('150 simultaneous starts start it once', async () => {
+    const { api } = await operator();
+    const { body: draft } = await api.post('/broadcasts', DRAFT);
+    const answers = await Promise.all(Array.from({ length: 150 }, () => api.put(`/broadcasts/${draft.id}`, { status: 'sending' })));
+    expect(answers.every((a) => a.status === 200 || a.status === 409)).toBe(true);
+    expect((await BroadcastModel.findById(draft.id).lean())!.status).toBe('sending');
+    expect(await AuditEntryModel.countDocuments({ resource: 'broadcasts', record: draft.id, note: 'started: the message as sent' })).toBe(
+      1,
+    );
+  });
+
+  it('a start with a time in the future schedules it, and it starts when the time comes', async () => {
+    const { api } = await operator();
+    const at = new Date(Date.now() + 3600_000);
+    const { body: draft } = await api.post('/broadcasts', { ...DRAFT, scheduledAt: at.toISOString() });
+    const scheduled = await api.put(`/broadcasts/${draft.id}`, { status: 'sending' });
+    expect(scheduled.body).toMatchObject({ status: 'scheduled', scheduledAt: at.toISOString() });
+    expect(await startDueBroadcasts(new Date())).toBe(0);
+    expect(await startDueBroadcasts(new Date(at.getTime() + 1))).toBe(1);
+    expect((await BroadcastModel.findById(draft.id).lean())!.status).toBe('sending');
+  });
+});
+
+describe('permissions', () => {
+  it('broadcasts are their own permission: read shows them, only write creates, counts, tests or starts', async () => {
+    const writer = await operator();
+    const { body: draft } = await writer.api.post('/broadcasts', DRAFT);
+    const reader = await operator(['broadcasts:read'], { telegramId: 777003 });
+    expect((await reader.api.get('/broadcasts')).status).toBe(200);
+    expect((await reader.api.post('/broadcasts', DRAFT)).status).toBe(403);
+    expect((await reader.api.post('/broadcasts/count', { segment: {} })).status).toBe(403);
+    expect((await reader.api.post(`/broadcasts/${draft.id}/test`)).status).toBe(403);
+    expect((await reader.api.put(`/broadcasts/${draft.id}`, { status: 'sending' })).status).toBe(403);
+    const support = await operator(['users:write']);
+    expect((await support.api.get('/broadcasts')).status).toBe(403);
+    expect((await support.api.get(`/broadcasts/${draft.id}/failures`)).status).toBe(403);
+    expect(standIn.sent).toHaveLength(0);
+    expect((await BroadcastModel.findById(draft.id).lean())!.status).toBe('draft');
+  });
+
+  it('a record that does not exist is not found', async () => {
+    const { api } = await operator();
+    const missing = String(new Types.ObjectId());
+    expect((await api.put(`/broadcasts/${missing}`, { status: 'sending' })).status).toBe(404);
+    expect((await api.post(`/broadcasts/${missing}/test`)).status).toBe(404);
+  });
+});

@@ -1,0 +1,39 @@
+import { broadcastInput, broadcastUpdate, segmentCountInput } from '@gift/shared';
+import { AppError } from '../../lib/errors';
+import { operatorContext } from '../../rest/adminAuth';
+import { validate, type ResourceDefinition } from '../../rest/resource';
+import { BroadcastModel } from './broadcast.model';
+import { broadcastRate, createBroadcast, failuresOf, presentBroadcast, sendTestBroadcast, updateBroadcast } from './broadcasts.service';
+import { countSegment } from './segments';
+
+/**
+ * Broadcasts in the console (`broadcasts`, its own permission): a draft is written and edited, counted, tested on
+ * the operator's own Telegram and started; then paused, resumed or cancelled with `PUT {status}`. Kept for the
+ * record: a broadcast is cancelled, not deleted.
+ */
+export const broadcastsResource: ResourceDefinition<typeof broadcastInput, typeof broadcastUpdate> = {
+  name: 'broadcasts',
+  model: BroadcastModel,
+  list: { searchFields: ['text'], substringSearch: true, filters: { status: 'equals' } },
+  record: { present: (doc) => presentBroadcast(doc, broadcastRate()) },
+  create: { schema: broadcastInput, run: (input, { operator }) => createBroadcast(input, operator) },
+  update: { schema: broadcastUpdate, run: (id, input, { operator, named }) => updateBroadcast(id, input, named, operator) },
+  remove: { refusal: 'a broadcast is kept as a record; cancel it instead' },
+  extraRoutes: (router) => {
+    // how many players a segment reaches now, before anything is saved (a POST: the segment is a body)
+    router.post('/count', async (req, res) => {
+      const { segment } = validate(segmentCountInput, req.body);
+      res.json({ count: await countSegment(segment) });
+    });
+    // the players it did not reach, with Telegram's reasons: the first FAILURES_SHOWN of them
+    router.get('/:id/failures', async (req, res) => {
+      if (!/^[0-9a-f]{24}$/.test(req.params.id)) throw new AppError('NOT_FOUND');
+      res.json(await failuresOf(req.params.id));
+    });
+    router.post('/:id/test', async (req, res) => {
+      const { operator } = operatorContext(req);
+      if (!/^[0-9a-f]{24}$/.test(req.params.id)) throw new AppError('NOT_FOUND');
+      res.json(await sendTestBroadcast(req.params.id, operator.id));
+    });
+  },
+};

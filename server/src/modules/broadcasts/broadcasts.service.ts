@@ -1,0 +1,279 @@
+import type { Api } from 'grammy';
+import type { BroadcastInput, BroadcastSegment, BroadcastStatus, BroadcastUpdate, Language } from '@gift/shared';
+import type { Env } from '../../env';
+import { AppError } from '../../lib/errors';
+import { BotApiError, interactiveApi, toBotApiError } from '../../lib/telegramBot';
+import { operatorTelegramId } from '../accounts/accounts.service';
+import { openInTelegramLink, resolveBotToken } from '../config/config.service';
+import { isDuplicateKey } from '../../db/mongoErrors';
+import { objectId, type Id } from '../../db/ids';
+import { recordAudit, type Operator } from '../audit/audit.service';
+import { BroadcastModel, BroadcastRecipientModel, recipientId, type BroadcastDocument, type BroadcastRecord } from './broadcast.model';
+import { forEachSegmentPage } from './segments';
+
+/** Where a broadcast's button leads: the mini app at a page (a web_app button needs the app's https address). */
+export interface AppLinks {
+  /** The app's public https address (PUBLIC_URL), when it has one. */
+  publicUrl?: string;
+  /** The t.me link that opens the mini app, used when there is no public address. */
+  openAppUrl: () => Promise<string | undefined>;
+}
+
+/** What the console's routes need of the server's settings, given once by the app (createApp). */
+let settings: Pick<Env, 'BROADCAST_RATE' | 'PUBLIC_URL' | 'TELEGRAM_API_ROOT' | 'TELEGRAM_BOT_TOKEN'> | null = null;
+
+export function configureBroadcasts(env: Env): void {
+  settings = env;
+}
+
+/** Broadcast messages a second across every instance. */
+export const broadcastRate = () => settings?.BROADCAST_RATE ?? 20;
+
+/** Where buttons lead when the bot's own name is not at hand: App Config's bot. */
+export function appLinks(publicUrl = settings?.PUBLIC_URL): AppLinks {
+  return { publicUrl, openAppUrl: async () => (await openInTelegramLink()) ?? undefined };
+}
+
+type Content = Pick<BroadcastDocument, 'text' | 'fa' | 'imageUrl' | 'button'>;
+
+/** The message as a player in `language` gets it: the Persian text where one is given, else the English. */
+export async function renderBroadcast(broadcast: Content, language: Language, links: AppLinks) {
+  const text = (language === 'fa' && broadcast.fa?.text) || broadcast.text;
+  const button = broadcast.button;
+  let reply_markup: { inline_keyboard: Array<Array<Record<string, unknown>>> } | undefined;
+  if (button?.text) {
+    const label = (language === 'fa' && button.fa?.text) || button.text;
+    const path = button.path || '/';
+    if (links.publicUrl?.startsWith('https://')) {
+      reply_markup = { inline_keyboard: [[{ text: label, web_app: { url: `${links.publicUrl.replace(/\/$/, '')}${path}` } }]] };
+    } else {
+      const url = await links.openAppUrl();
+      if (url) reply_markup = { inline_keyboard: [[{ text: label, url }]] };
+    }
+  }
+  return { text, imageUrl: broadcast.imageUrl || '', reply_markup };
+}
+
+/** Sends one rendered broadcast message: a photo with the text as its caption, or the text. */
+export async function sendBroadcastMessage(api: Api, chatId: number, message: Awaited<ReturnType<typeof renderBroadcast>>) {
+  const extra = { parse_mode: 'HTML' as const, ...(message.reply_markup ? { reply_markup: message.reply_markup as never } : {}) };
+  if (message.imageUrl) await api.sendPhoto(chatId, message.imageUrl, { caption: message.text, ...extra });
+  else await api.sendMessage(chatId, message.text, { link_preview_options: { is_disabled: true }, ...extra });
+}
+
+/** The console's record: the stored figures, what is left, and when the rest should be out at `rate` a second. */
+export function presentBroadcast(doc: unknown, rate: number, now = new Date()): BroadcastRecord {
+  const record = (doc as BroadcastDocument).toJSON() as unknown as BroadcastRecord;
+  const remaining = Math.max(0, record.audience - record.sent - record.failed - record.blocked);
+  const live = record.status === 'sending' || record.status === 'scheduled';
+  const from =
+    record.status === 'scheduled' && record.scheduledAt ? Math.max(new Date(record.scheduledAt).getTime(), now.getTime()) : now.getTime();
+  return {
+    ...record,
+    remaining,
+    rate,
+    expectedFinish: live && record.materialisedAt ? new Date(from + Math.ceil((remaining / rate) * 1000)).toISOString() : null,
+  };
+}
+
+export async function createBroadcast(input: BroadcastInput, operator: Operator): Promise<BroadcastDocument> {
+  return BroadcastModel.create({ ...input, status: 'draft', createdBy: operator.id });
+}
+
+/** Statuses a command may come from, and what it is called in a refusal. */
+const MOVES: Record<'sending' | 'paused' | 'cancelled', { from: BroadcastStatus[]; action: string }> = {
+  sending: { from: ['draft', 'scheduled', 'paused', 'sending'], action: 'started' },
+  paused: { from: ['sending', 'scheduled', 'paused'], action: 'paused' },
+  cancelled: { from: ['draft', 'scheduled', 'sending', 'paused'], action: 'cancelled' },
+};
+const EDITABLE: BroadcastStatus[] = ['draft', 'scheduled'];
+
+/**
+ * PUT /api/admin/broadcasts/:id. Content changes only before sending starts; a status command moves the
+ * broadcast by one conditional update, so two operators pressing at once leave one outcome. Starting a draft
+ * with a time in the future schedules it; a paused one goes back to sending (or to its schedule).
+ */
+export async function updateBroadcast(
+  id: string,
+  input: BroadcastUpdate,
+  named: (field: string) => boolean,
+  operator: Operator,
+  now = new Date(),
+): Promise<BroadcastDocument> {
+  const current = await BroadcastModel.findById(id);
+  if (!current) throw new AppError('NOT_FOUND');
+  const content: Record<string, unknown> = {};
+  for (const field of ['text', 'fa', 'imageUrl', 'button', 'segment', 'scheduledAt'] as const)
+    if (named(field) && input[field] !== undefined) content[field] = input[field];
+  if (Object.keys(content).length && !EDITABLE.includes(current.status)) {
+    throw new AppError('BROADCAST_STATE', { status: current.status, action: 'edited' });
+  }
+  const command = input.status;
+  if (!command) {
+    const edited = await BroadcastModel.findOneAndUpdate(
+      { _id: id, status: { $in: EDITABLE } },
+      { $set: content },
+      { returnDocument: 'after' },
+    );
+    if (!edited) throw new AppError('BROADCAST_STATE', { status: current.status, action: 'edited' });
+    return edited;
+  }
+  const move = MOVES[command];
+  if (!move.from.includes(current.status)) throw new AppError('BROADCAST_STATE', { status: current.status, action: move.action });
+  const scheduledAt = (content.scheduledAt as Date | null | undefined) ?? current.scheduledAt;
+  const next: BroadcastStatus = command === 'sending' && scheduledAt && scheduledAt > now ? 'scheduled' : command;
+  const set: Record<string, unknown> = { ...content, status: next };
+  if (next === 'sending' && !current.startedAt) set.startedAt = now;
+  if (command === 'cancelled') set.finishedAt = now;
+  const moved = await BroadcastModel.findOneAndUpdate({ _id: id, status: current.status }, { $set: set }, { returnDocument: 'after' });
+  if (!moved) {
+    const now = await BroadcastModel.findById(id, { status: 1 }).lean();
+    throw new AppError('BROADCAST_STATE', { status: now?.status ?? 'gone', action: move.action });
+  }
+  if (command === 'sending' && current.status !== 'sending' && current.status !== 'paused') {
+    // the text as it goes out, beside the status change the console's audit records
+    await recordAudit({
+      operator,
+      action: 'update',
+      resource: 'broadcasts',
+      record: id,
+      before: null,
+      after: {
+        text: moved.text,
+        fa: moved.fa,
+        imageUrl: moved.imageUrl,
+        button: moved.button,
+        segment: moved.segment as BroadcastSegment,
+        scheduledAt: moved.scheduledAt,
+      },
+      note: 'started: the message as sent',
+      key: `broadcast-started:${id}`,
+    });
+  }
+  return moved;
+}
+
+/** Scheduled broadcasts whose time has come start sending (one conditional update each, whichever instance sees it first). */
+export async function startDueBroadcasts(now: Date): Promise<number> {
+  const due = await BroadcastModel.updateMany(
+    { status: 'scheduled', scheduledAt: { $lte: now } },
+    { $set: { status: 'sending', startedAt: now } },
+  );
+  return due.modifiedCount;
+}
+
+/**
+ * Records the audience of a started broadcast: one recipient per player the segment reaches now. Their ids come
+ * from the broadcast and the player, so a second run after a crash adds only the players the first one did not
+ * reach, and nobody twice. Returns the audience.
+ */
+export async function materialise(broadcastId: Id, now = new Date()): Promise<number> {
+  const broadcast = await BroadcastModel.findById(broadcastId).lean();
+  if (!broadcast || broadcast.materialisedAt) return broadcast?.audience ?? 0;
+  await forEachSegmentPage((broadcast.segment ?? {}) as BroadcastSegment, now, async (members) => {
+    const records = members.map((m) => ({
+      _id: recipientId(broadcast._id, String(m._id)),
+      broadcast: broadcast._id,
+      user: m._id,
+      telegramId: m.telegramId,
+      language: m.language === 'fa' ? 'fa' : 'en',
+      // a lean insert (no casting of a page of documents) writes no defaults: every field is given
+      status: 'queued',
+      dueAt: new Date(0),
+      leaseUntil: null,
+      leaseHolder: '',
+      attempts: 0,
+      outcome: '',
+      sentAt: null,
+    }));
+    try {
+      await BroadcastRecipientModel.insertMany(records, { ordered: false, lean: true });
+    } catch (error) {
+      // recorded by an earlier, interrupted run
+      if (!isDuplicateKey(error) && !(error as { writeErrors?: unknown[] }).writeErrors) throw error;
+    }
+  });
+  const audience = await BroadcastRecipientModel.countDocuments({ broadcast: broadcast._id });
+  await BroadcastModel.updateOne({ _id: broadcast._id, materialisedAt: null }, { $set: { materialisedAt: now, audience } });
+  return audience;
+}
+
+/** The figures from the recipients themselves: exact whatever a crash did to the running counts. */
+export async function recountProgress(broadcastId: Id): Promise<void> {
+  const id = objectId(broadcastId);
+  const rows = await BroadcastRecipientModel.aggregate<{ _id: string; count: number }>([
+    { $match: { broadcast: id } },
+    { $group: { _id: '$status', count: { $sum: 1 } } },
+  ]);
+  const by = Object.fromEntries(rows.map((r) => [r._id, r.count])) as Record<string, number>;
+  const audience = rows.reduce((sum, r) => sum + r.count, 0);
+  await BroadcastModel.updateOne({ _id: id }, { $set: { audience, sent: by.sent ?? 0, failed: by.failed ?? 0, blocked: by.blocked ?? 0 } });
+}
+
+/**
+ * A broadcast with nothing left to send is done: the status first, conditionally (a pause or cancel pressed
+ * meanwhile stands), then its figures recounted from the recipients, which no sender changes any more (their
+ * running counts stop applying to a done broadcast), so they are exact whatever a crash did to them.
+ */
+export async function finishIfDrained(broadcastId: Id, now: Date): Promise<boolean> {
+  const open = await BroadcastRecipientModel.exists({ broadcast: broadcastId, status: { $in: ['queued', 'sending'] } });
+  if (open) return false;
+  const done = await BroadcastModel.updateOne(
+    { _id: broadcastId, status: 'sending', materialisedAt: { $ne: null } },
+    { $set: { status: 'done', finishedAt: now } },
+  );
+  if (done.modifiedCount !== 1) return false;
+  await recountProgress(broadcastId);
+  return true;
+}
+
+/** Broadcasts being sent now, and whether each has its audience recorded. */
+export function sendingBroadcasts() {
+  return BroadcastModel.find({ status: 'sending' }, { materialisedAt: 1, text: 1, fa: 1, imageUrl: 1, button: 1 }).lean();
+}
+
+/**
+ * POST /api/admin/broadcasts/:id/test: the message as players will get it, sent now to the operator's own
+ * Telegram account, in English and (when it has a Persian text) in Persian. Telegram's refusal is the answer.
+ */
+export async function sendTestBroadcast(id: string, operatorId: string): Promise<{ languages: Language[] }> {
+  const broadcast = await BroadcastModel.findById(id, { text: 1, fa: 1, imageUrl: 1, button: 1 }).lean();
+  if (!broadcast) throw new AppError('NOT_FOUND');
+  const chatId = await operatorTelegramId(operatorId);
+  if (!chatId) throw new AppError('NO_TELEGRAM_ID');
+  const token = settings ? await resolveBotToken(settings as Env) : undefined;
+  if (!token || !settings) throw new AppError('NOT_CONFIGURED');
+  const api = interactiveApi({ apiRoot: settings.TELEGRAM_API_ROOT, token });
+  const languages: Language[] = broadcast.fa?.text || broadcast.button?.fa?.text ? ['en', 'fa'] : ['en'];
+  for (const language of languages) {
+    try {
+      await sendBroadcastMessage(api, chatId, await renderBroadcast(broadcast, language, appLinks()));
+    } catch (caught) {
+      const error = toBotApiError(caught, 'sendMessage');
+      throw new AppError('TELEGRAM_REFUSED', { reason: error instanceof BotApiError ? error.description : 'no answer' });
+    }
+  }
+  return { languages };
+}
+
+/** How many of a broadcast's failures its page lists. */
+export const FAILURES_SHOWN = 100;
+
+/** GET /api/admin/broadcasts/:id/failures: players it did not reach (failed or blocked), with the reason, in the order recorded. */
+export async function failuresOf(broadcastId: string) {
+  const rows = await BroadcastRecipientModel.find(
+    { broadcast: objectId(broadcastId), status: { $in: ['failed', 'blocked'] } },
+    { user: 1, telegramId: 1, status: 1, outcome: 1, attempts: 1 },
+  )
+    .sort({ _id: 1 })
+    .limit(FAILURES_SHOWN)
+    .lean();
+  return rows.map((row) => ({
+    id: String(row._id),
+    user: String(row.user),
+    telegramId: row.telegramId,
+    status: row.status,
+    outcome: row.outcome,
+    attempts: row.attempts,
+  }));
+}
