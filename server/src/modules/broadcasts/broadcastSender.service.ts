@@ -185,7 +185,7 @@ export class BroadcastSender {
     const ids = candidates.map((c) => c._id);
     await BroadcastRecipientModel.updateMany(
       { _id: { $in: ids }, status: 'queued', ...free },
-      { $set: { leaseHolder: token, leaseUntil: new Date(now.getTime() + CLAIM_LEASE_MS) } },
+      { $set: { leaseHolder: token, leaseUntil: new Date(now.getTime() + Math.min(CLAIM_LEASE_MS, this.options.sendingLeaseMs)) } },
     );
     return BroadcastRecipientModel.find({ _id: { $in: ids }, leaseHolder: token }).lean();
   }
