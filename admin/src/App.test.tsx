@@ -56,7 +56,7 @@ it("lists players with the spec's columns and the created date", async () => {
   }
 });
 
-it("shows the spec's menu, in its order, to an operator with every permission", async () => {
+it("shows the spec's menu, in its order, then Broadcasts, to an operator with every permission", async () => {
   render(<App dataProvider={fakeApi()} authProvider={signedIn(['*'])} />);
   await screen.findByText('Ali Rezaei', undefined, { timeout: 8000 });
   const menu = await screen.findByRole('menu');
@@ -77,6 +77,7 @@ it("shows the spec's menu, in its order, to an operator with every permission", 
     'Accounts',
     'App Config',
     'Audit',
+    'Broadcasts',
     'Logout',
   ]);
   expect(within(menu).getByRole('menuitem', { name: 'Withdraws' })).toHaveAttribute('href', '/admin/withdraw');

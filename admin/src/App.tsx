@@ -8,6 +8,7 @@ import { ConsoleLayout } from './layout/ConsoleLayout';
 import { consoleTheme } from './theme';
 import accounts from './resources/accounts';
 import audit from './resources/audit';
+import broadcasts from './resources/broadcasts';
 import { miningSessions, stakes } from './resources/player-records';
 import appConfig from './resources/app-config';
 import categories from './resources/categories';
@@ -52,6 +53,7 @@ function Console({ dataProvider = defaultDataProvider, authProvider = defaultAut
       <Resource name="accounts" {...accounts} />
       <Resource name="app-config" {...appConfig} />
       <Resource name="audit" {...audit} />
+      <Resource name="broadcasts" {...broadcasts} />
       <Resource name="ledger-entries" />
       <Resource name="stakes" {...stakes} />
       <Resource name="mining-sessions" {...miningSessions} />

@@ -1,6 +1,6 @@
 import { fetchUtils, useDataProvider, type DataProvider, type Identifier, type RaRecord } from 'react-admin';
 import simpleRestProvider from 'ra-data-simple-rest';
-import type { BalanceAdjustment, BulkReviewAnswer, DashboardFigures } from '@gift/server';
+import type { BalanceAdjustment, BroadcastFailure, BulkReviewAnswer, DashboardFigures } from '@gift/server';
 import { adminToken } from './session';
 
 export const API_URL = '/api/admin';
@@ -23,6 +23,9 @@ interface ConsoleCalls {
   getDashboard(): Promise<DashboardFigures>;
   bulkReview(body: { ids: string[]; status: string; rejectReason?: string }): Promise<BulkReviewAnswer>;
   adjustBalance(userId: string, body: Record<string, unknown>): Promise<BalanceAdjustment>;
+  countSegment(segment: unknown): Promise<{ count: number }>;
+  testBroadcast(id: string): Promise<{ languages: string[] }>;
+  broadcastFailures(id: string): Promise<BroadcastFailure[]>;
 }
 
 /**
@@ -49,6 +52,17 @@ export const dataProvider: DataProvider & ConsoleCalls = {
   adjustBalance: async (userId, body) =>
     (await httpClient(`${API_URL}/users/${encodeURIComponent(userId)}/adjustments`, { method: 'POST', body: JSON.stringify(body) }))
       .json as BalanceAdjustment,
+  /** How many players a broadcast's segment reaches now. */
+  countSegment: async (segment) =>
+    (await httpClient(`${API_URL}/broadcasts/count`, { method: 'POST', body: JSON.stringify({ segment }) })).json as { count: number },
+  /** The broadcast sent now to the operator's own Telegram, in each of its languages. */
+  testBroadcast: async (id) =>
+    (await httpClient(`${API_URL}/broadcasts/${encodeURIComponent(id)}/test`, { method: 'POST', body: '{}' })).json as {
+      languages: string[];
+    },
+  /** The players a broadcast did not reach, with the reasons. */
+  broadcastFailures: async (id) =>
+    (await httpClient(`${API_URL}/broadcasts/${encodeURIComponent(id)}/failures`)).json as BroadcastFailure[],
 };
 
 /** The console's own calls from the app's data provider (DataProvider's index signature would type them `any`). */

@@ -13,6 +13,8 @@ import type { CategoryRecord, CoverRecord, PartnerRecord } from './modules/conte
 import type { GiftCoinRecord } from './modules/coins/giftCoins.service';
 import type { StakingOfferRecord } from './modules/staking/staking.service';
 import type { MissionRecord } from './modules/missions/missions.service';
+import type { BroadcastRecord } from './modules/broadcasts/broadcast.model';
+import type { failuresOf } from './modules/broadcasts/broadcasts.service';
 import type { AppRouter } from './trpc/root';
 import type { Json } from './db/schemaKit';
 
@@ -45,3 +47,8 @@ export type { CategoryRecord, CoverRecord, PartnerRecord, GiftCoinRecord, Stakin
 export type { PlayerRecord, AccountRecord, AuditEntryRecord };
 /** POST /api/admin/users/:id/adjustments: the entry, whether this call applied it (false: the key was used) and the new balance. */
 export type BalanceAdjustment = Awaited<ReturnType<typeof adjustBalance>>;
+
+/** GET /api/admin/broadcasts and /broadcasts/:id: a broadcast with its progress (sent, failed, blocked, remaining) and expected finish. */
+export type { BroadcastRecord };
+/** GET /api/admin/broadcasts/:id/failures: the players it did not reach, with Telegram's reason. */
+export type BroadcastFailure = Awaited<ReturnType<typeof failuresOf>>[number];

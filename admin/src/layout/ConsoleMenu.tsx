@@ -20,7 +20,7 @@ function AppConfigItem() {
   return <Menu.Item to={`${basename}/app-config`} primaryText={translate('menu.appConfig')} leftIcon={<SettingsIcon />} />;
 }
 
-/** The spec's menu, in its order; Covers and Partners sit with the other home-screen content. */
+/** The spec's menu, in its order, then what came after it; Covers and Partners sit with the other home-screen content. */
 export function ConsoleMenu() {
   const translate = useTranslate();
   return (
@@ -38,6 +38,8 @@ export function ConsoleMenu() {
       <Menu.ResourceItem name="accounts" />
       <AppConfigItem />
       <Menu.ResourceItem name="audit" />
+      {/* beyond the spec's menu: what later issues added */}
+      <Menu.ResourceItem name="broadcasts" />
       <Logout />
     </Menu>
   );

@@ -82,15 +82,24 @@ const date = z.coerce.date({ error: 'Enter a date' });
  */
 export const broadcastSegment = z
   .object({
-    language: z.enum(LANGUAGES).optional(),
+    language: nullAsUndefined(z.enum(LANGUAGES)),
     /** Opened the app in the last N days. */
     activeWithinDays: nullAsUndefined(days),
     /** Has not opened the app for N days. */
     inactiveForDays: nullAsUndefined(days),
     /** Holds at least this amount of this coin. */
-    holds: nullAsUndefined(z.object({ coin: objectId, atLeast: positiveAmount }).strict()),
+    holds: z.preprocess(
+      (v) => (isBlank(v) || (isObject(v) && isBlank(v.coin) && isBlank(v.atLeast)) ? undefined : v),
+      z.object({ coin: objectId, atLeast: positiveAmount }).strict().optional(),
+    ),
     /** Did (or did not) finish this mission. */
-    mission: nullAsUndefined(z.object({ id: objectId, done: z.boolean().default(true) }).strict()),
+    mission: z.preprocess(
+      (v) => (isBlank(v) || (isObject(v) && isBlank(v.id)) ? undefined : v),
+      z
+        .object({ id: objectId, done: z.boolean().default(true) })
+        .strict()
+        .optional(),
+    ),
     joinedFrom: nullAsUndefined(date),
     joinedTo: nullAsUndefined(date),
     /** Blocked in the console, or not. */
@@ -103,8 +112,12 @@ export const broadcastSegment = z
   });
 export type BroadcastSegment = z.infer<typeof broadcastSegment>;
 
+const isBlank = (v: unknown) => v === null || v === undefined || v === '';
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+
+/** A condition left empty in the console's form (null, '', or a group with nothing chosen) is no condition. */
 function nullAsUndefined<T extends z.ZodType>(schema: T) {
-  return z.preprocess((v) => (v === null || v === '' ? undefined : v), schema.optional());
+  return z.preprocess((v) => (isBlank(v) ? undefined : v), schema.optional());
 }
 
 /** A path of the mini app a button opens (`/missions`, `/category/…`). */
@@ -129,7 +142,8 @@ const content = {
     .default({ text: '' }),
   /** A photo sent with the text as its caption. */
   imageUrl: blankable(imageUrl),
-  button: nullAsUndefined(button).transform((v) => v ?? null),
+  // a button without a label is no button (the console's empty fields)
+  button: z.preprocess((v) => (isObject(v) && isBlank(v.text) ? undefined : v), nullAsUndefined(button)).transform((v) => v ?? null),
   segment: broadcastSegment.default({}),
   /** Sent at this time once started; none sends at once. */
   scheduledAt: nullAsUndefined(date).transform((v) => v ?? null),
@@ -145,7 +159,7 @@ const captionFits = (input: { imageUrl?: string; text?: string; fa?: { text: str
 const CAPTION_PROBLEM = { message: `With an image the text is its caption: at most ${CAPTION_MAX} characters`, path: ['text'] };
 
 /** POST /api/admin/broadcasts: a draft. */
-export const broadcastInput = z.object(content).strict().refine(captionFits, CAPTION_PROBLEM);
+export const broadcastInput = z.object(content).refine(captionFits, CAPTION_PROBLEM);
 export type BroadcastInput = z.infer<typeof broadcastInput>;
 
 /**

@@ -20,6 +20,7 @@ export function AccountForm({ editing = false }: { editing?: boolean }) {
       />
       <AutocompleteArrayInput source="permissions" choices={choices} translateChoice={false} defaultValue={[]} fullWidth />
       <BooleanInput source="enabled" defaultValue />
+      <TextInput source="telegramId" helperText="accounts.telegramIdHelp" parse={(v: string) => v} />
     </SimpleForm>
   );
 }

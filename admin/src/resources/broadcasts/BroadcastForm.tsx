@@ -1,0 +1,148 @@
+import { useEffect, useState } from 'react';
+import { useWatch } from 'react-hook-form';
+import { Alert, Box, Grid, Typography } from '@mui/material';
+import {
+  AutocompleteInput,
+  BooleanInput,
+  DateInput,
+  DateTimeInput,
+  NumberInput,
+  ReferenceInput,
+  SelectInput,
+  SimpleForm,
+  TextInput,
+  useLocale,
+  useTranslate,
+} from 'react-admin';
+import { broadcastInput } from '@gift/shared/schemas/broadcasts';
+import { schemaResolver } from '../../forms/schemaResolver';
+import { useConsoleCalls } from '../../dataProvider';
+import { MessagePreview } from './MessagePreview';
+
+const LANGUAGE_CHOICES = [
+  { id: 'en', name: 'languages.en' },
+  { id: 'fa', name: 'languages.fa' },
+];
+const STATUS_CHOICES = [
+  { id: 'active', name: 'broadcasts.segment.active' },
+  { id: 'blocked', name: 'broadcasts.segment.blocked' },
+];
+
+const SEGMENT = 'segment';
+
+/** How many players the segment being written reaches, counted by the server a moment after each change. */
+export function SegmentCount() {
+  const translate = useTranslate();
+  const locale = useLocale();
+  const segment = useWatch({ name: SEGMENT }) as unknown;
+  const calls = useConsoleCalls();
+  const [answer, setAnswer] = useState<{ count?: number; failed?: boolean }>({});
+  const key = JSON.stringify(segment ?? {});
+  useEffect(() => {
+    let current = true;
+    const timer = setTimeout(() => {
+      calls
+        .countSegment(JSON.parse(key))
+        .then(({ count }) => current && setAnswer({ count }))
+        .catch(() => current && setAnswer({ failed: true }));
+    }, 400);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [key, calls]);
+  if (answer.failed) return <Alert severity="warning">{translate('broadcasts.countFailed')}</Alert>;
+  if (answer.count === undefined) return <Alert severity="info">{translate('broadcasts.counting')}</Alert>;
+  return (
+    <Alert severity={answer.count ? 'info' : 'warning'} role="status">
+      {translate('broadcasts.reaches', { smart_count: answer.count, count: new Intl.NumberFormat(locale).format(answer.count) })}
+    </Alert>
+  );
+}
+
+function Previews() {
+  const translate = useTranslate();
+  const [text, fa, imageUrl, button] = useWatch({ name: ['text', 'fa.text', 'imageUrl', 'button'] }) as [
+    string,
+    string,
+    string,
+    { text?: string; fa?: { text?: string } } | null,
+  ];
+  return (
+    <Grid container spacing={2} sx={{ width: '100%' }}>
+      <Grid size={{ xs: 12, md: 6 }}>
+        <Typography variant="caption">{translate('languages.en')}</Typography>
+        <MessagePreview text={text} imageUrl={imageUrl} button={button?.text} />
+      </Grid>
+      <Grid size={{ xs: 12, md: 6 }}>
+        <Typography variant="caption">{translate('languages.fa')}</Typography>
+        <MessagePreview text={fa || text} imageUrl={imageUrl} button={button?.fa?.text || button?.text} rtl={!!fa} />
+      </Grid>
+    </Grid>
+  );
+}
+
+/** The message in both languages side by side with its preview, the button, the segment and its count, and the time. */
+export function BroadcastForm() {
+  const translate = useTranslate();
+  return (
+    <SimpleForm resolver={schemaResolver(broadcastInput)} defaultValues={{ fa: { text: '' }, segment: {}, button: null }}>
+      <Typography variant="h6">{translate('broadcasts.message')}</Typography>
+      <Typography variant="body2" color="text.secondary">
+        {translate('broadcasts.formatting')}
+      </Typography>
+      <Grid container spacing={2} sx={{ width: '100%' }}>
+        <Grid size={{ xs: 12, md: 6 }}>
+          <TextInput source="text" multiline minRows={4} fullWidth />
+        </Grid>
+        <Grid size={{ xs: 12, md: 6 }}>
+          <TextInput
+            source="fa.text"
+            multiline
+            minRows={4}
+            fullWidth
+            helperText="broadcasts.faHelp"
+            slotProps={{ htmlInput: { dir: 'rtl' } }}
+          />
+        </Grid>
+      </Grid>
+      <TextInput source="imageUrl" fullWidth helperText="broadcasts.imageHelp" />
+      <Grid container spacing={2} sx={{ width: '100%' }}>
+        <Grid size={{ xs: 12, md: 4 }}>
+          <TextInput source="button.text" fullWidth helperText="broadcasts.buttonHelp" />
+        </Grid>
+        <Grid size={{ xs: 12, md: 4 }}>
+          <TextInput source="button.fa.text" fullWidth slotProps={{ htmlInput: { dir: 'rtl' } }} />
+        </Grid>
+        <Grid size={{ xs: 12, md: 4 }}>
+          <TextInput source="button.path" fullWidth helperText="broadcasts.pathHelp" />
+        </Grid>
+      </Grid>
+      <Previews />
+
+      <Typography variant="h6" sx={{ mt: 2 }}>
+        {translate('broadcasts.audience')}
+      </Typography>
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, width: '100%' }}>
+        <SelectInput source="segment.language" choices={LANGUAGE_CHOICES} emptyText="broadcasts.segment.anyLanguage" />
+        <NumberInput source="segment.activeWithinDays" min={1} />
+        <NumberInput source="segment.inactiveForDays" min={1} />
+        <SelectInput source="segment.status" choices={STATUS_CHOICES} emptyText="broadcasts.segment.anyStatus" />
+        <DateInput source="segment.joinedFrom" />
+        <DateInput source="segment.joinedTo" />
+      </Box>
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, width: '100%' }}>
+        <ReferenceInput source="segment.holds.coin" reference="gift-coins">
+          <AutocompleteInput optionText="symbol" />
+        </ReferenceInput>
+        <TextInput source="segment.holds.atLeast" />
+        <ReferenceInput source="segment.mission.id" reference="missions">
+          <AutocompleteInput optionText="title" />
+        </ReferenceInput>
+        <BooleanInput source="segment.mission.done" defaultValue />
+      </Box>
+      <SegmentCount />
+      <DateTimeInput source="scheduledAt" helperText="broadcasts.scheduleHelp" />
+    </SimpleForm>
+  );
+}

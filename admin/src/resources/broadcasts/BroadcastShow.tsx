@@ -1,0 +1,240 @@
+import { useEffect, useState } from 'react';
+import type { BroadcastFailure, BroadcastRecord } from '@gift/server';
+import { Box, Button, Card, CardContent, Grid, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import {
+  Confirm,
+  EditButton,
+  Show,
+  TopToolbar,
+  useLocale,
+  useNotify,
+  useRecordContext,
+  useTranslate,
+  useUpdate,
+  type HttpError,
+} from 'react-admin';
+import { useConsoleCalls } from '../../dataProvider';
+import { MessagePreview } from './MessagePreview';
+import { Progress, StatusChip } from './BroadcastList';
+
+type Command = 'sending' | 'paused' | 'cancelled';
+
+/** Start, pause, resume and cancel: `PUT {status}`, each after a confirmation that says what it does. */
+function Controls({ record }: { record: BroadcastRecord }) {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const locale = useLocale();
+  const calls = useConsoleCalls();
+  const [update, { isPending }] = useUpdate<BroadcastRecord>();
+  const [asking, setAsking] = useState<Command | null>(null);
+  const [audience, setAudience] = useState<number | null>(null);
+  const [testing, setTesting] = useState(false);
+  const draft = record.status === 'draft' || record.status === 'scheduled';
+
+  const ask = (command: Command) => {
+    setAsking(command);
+    if (command === 'sending' && draft) {
+      setAudience(null);
+      calls
+        .countSegment(record.segment)
+        .then(({ count }) => setAudience(count))
+        .catch(() => setAudience(null));
+    }
+  };
+  const run = () => {
+    const status = asking!;
+    setAsking(null);
+    void update(
+      'broadcasts',
+      { id: record.id, data: { status }, previousData: record },
+      {
+        onSuccess: () => notify(`broadcasts.done.${status}`, { type: 'info' }),
+        onError: (error) => notify((error as HttpError).message || 'common.saveFailed', { type: 'error' }),
+      },
+    );
+  };
+  const test = async () => {
+    setTesting(true);
+    try {
+      const { languages } = await calls.testBroadcast(record.id);
+      notify('broadcasts.testSent', {
+        type: 'info',
+        messageArgs: { languages: languages.map((l) => translate(`languages.${l}`)).join(', ') },
+      });
+    } catch (error) {
+      notify((error as Error).message || 'common.saveFailed', { type: 'error' });
+    } finally {
+      setTesting(false);
+    }
+  };
+  const count = audience === null ? '…' : new Intl.NumberFormat(locale).format(audience);
+  const when = record.scheduledAt
+    ? new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(record.scheduledAt))
+    : '';
+  const confirmText = {
+    sending: draft
+      ? translate(record.scheduledAt ? 'broadcasts.confirm.schedule' : 'broadcasts.confirm.start', { count, when })
+      : translate('broadcasts.confirm.resume', { remaining: record.remaining }),
+    paused: translate('broadcasts.confirm.pause'),
+    cancelled: translate('broadcasts.confirm.cancel', { remaining: record.remaining }),
+  };
+  return (
+    <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap' }}>
+      {record.status === 'draft' || record.status === 'scheduled' ? (
+        <Button variant="outlined" onClick={() => void test()} disabled={testing}>
+          {translate('broadcasts.actions.test')}
+        </Button>
+      ) : null}
+      {record.status === 'draft' ? (
+        <Button variant="contained" onClick={() => ask('sending')} disabled={isPending}>
+          {translate(record.scheduledAt ? 'broadcasts.actions.schedule' : 'broadcasts.actions.start')}
+        </Button>
+      ) : null}
+      {record.status === 'sending' || record.status === 'scheduled' ? (
+        <Button variant="outlined" onClick={() => ask('paused')} disabled={isPending}>
+          {translate('broadcasts.actions.pause')}
+        </Button>
+      ) : null}
+      {record.status === 'paused' ? (
+        <Button variant="contained" onClick={() => ask('sending')} disabled={isPending}>
+          {translate('broadcasts.actions.resume')}
+        </Button>
+      ) : null}
+      {['draft', 'scheduled', 'sending', 'paused'].includes(record.status) ? (
+        <Button color="error" onClick={() => ask('cancelled')} disabled={isPending}>
+          {translate('broadcasts.actions.cancel')}
+        </Button>
+      ) : null}
+      <Confirm
+        isOpen={asking !== null}
+        title="broadcasts.confirm.title"
+        content={asking ? confirmText[asking] : ''}
+        onConfirm={run}
+        onClose={() => setAsking(null)}
+      />
+    </Stack>
+  );
+}
+
+/** Sent, failed, blocked and remaining, and when the rest should be out. */
+function Figures({ record }: { record: BroadcastRecord }) {
+  const translate = useTranslate();
+  const locale = useLocale();
+  const number = new Intl.NumberFormat(locale);
+  const figure = (key: 'sent' | 'failed' | 'blocked' | 'remaining') => (
+    <Box key={key} data-figure={key}>
+      <Typography variant="caption" color="text.secondary">
+        {translate(`resources.broadcasts.fields.${key}`)}
+      </Typography>
+      <Typography variant="h6">{number.format(record[key])}</Typography>
+    </Box>
+  );
+  return (
+    <Stack sx={{ gap: 1 }}>
+      <Stack direction="row" sx={{ gap: 2, alignItems: 'center', flexWrap: 'wrap' }}>
+        <StatusChip record={record} />
+        <Progress record={record} />
+      </Stack>
+      <Stack direction="row" sx={{ gap: 4, flexWrap: 'wrap' }}>
+        {(['sent', 'failed', 'blocked', 'remaining'] as const).map(figure)}
+      </Stack>
+      {record.expectedFinish ? (
+        <Typography variant="body2">
+          {translate('broadcasts.expectedFinish', {
+            when: new Intl.DateTimeFormat(locale, { timeStyle: 'short', dateStyle: 'medium' }).format(new Date(record.expectedFinish)),
+            rate: record.rate,
+          })}
+        </Typography>
+      ) : null}
+    </Stack>
+  );
+}
+
+/** The players it did not reach, with Telegram's reason. */
+function Failures({ record }: { record: BroadcastRecord }) {
+  const translate = useTranslate();
+  const calls = useConsoleCalls();
+  const [rows, setRows] = useState<BroadcastFailure[]>([]);
+  const misses = record.failed + record.blocked;
+  useEffect(() => {
+    if (!misses) return;
+    let current = true;
+    calls
+      .broadcastFailures(record.id)
+      .then((answer) => current && setRows(answer))
+      .catch(() => undefined);
+    return () => {
+      current = false;
+    };
+  }, [record.id, misses, calls]);
+  if (!rows.length) return null;
+  return (
+    <Box>
+      <Typography variant="subtitle1">{translate('broadcasts.failures')}</Typography>
+      <Table size="small">
+        <TableHead>
+          <TableRow>
+            <TableCell>{translate('broadcasts.telegramId')}</TableCell>
+            <TableCell>{translate('resources.broadcasts.fields.status')}</TableCell>
+            <TableCell>{translate('broadcasts.reason')}</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {rows.map((row) => (
+            <TableRow key={row.id}>
+              <TableCell>{row.telegramId}</TableCell>
+              <TableCell>{translate(`broadcasts.recipientStatuses.${row.status}`)}</TableCell>
+              <TableCell>{row.outcome}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </Box>
+  );
+}
+
+function BroadcastPage() {
+  const translate = useTranslate();
+  const record = useRecordContext<BroadcastRecord>();
+  if (!record) return null;
+  return (
+    <Card>
+      <CardContent>
+        <Stack sx={{ gap: 3 }}>
+          <Figures record={record} />
+          <Controls record={record} />
+          <Grid container spacing={2}>
+            <Grid size={{ xs: 12, md: 6 }}>
+              <Typography variant="caption">{translate('languages.en')}</Typography>
+              <MessagePreview text={record.text} imageUrl={record.imageUrl} button={record.button?.text} />
+            </Grid>
+            <Grid size={{ xs: 12, md: 6 }}>
+              <Typography variant="caption">{translate('languages.fa')}</Typography>
+              <MessagePreview
+                text={record.fa?.text || record.text}
+                imageUrl={record.imageUrl}
+                button={record.button?.fa?.text || record.button?.text}
+                rtl={!!record.fa?.text}
+              />
+            </Grid>
+          </Grid>
+          <Failures record={record} />
+        </Stack>
+      </CardContent>
+    </Card>
+  );
+}
+
+function ShowActions() {
+  const record = useRecordContext<BroadcastRecord>();
+  return <TopToolbar>{record?.status === 'draft' || record?.status === 'scheduled' ? <EditButton /> : null}</TopToolbar>;
+}
+
+/** A broadcast's page: its progress live (read again every two seconds), its controls, its preview and its failures. */
+export function BroadcastShow() {
+  return (
+    <Show actions={<ShowActions />} queryOptions={{ refetchInterval: 2000 }}>
+      <BroadcastPage />
+    </Show>
+  );
+}
