@@ -29,6 +29,8 @@ const STATUS_CHOICES = [
 ];
 
 const SEGMENT = 'segment';
+/** The segment's conditions sit side by side, not one per line. */
+const INLINE = { fullWidth: false, sx: { minWidth: 220 } } as const;
 
 /** How many players the segment being written reaches, counted by the server a moment after each change. */
 export function SegmentCount() {
@@ -124,20 +126,20 @@ export function BroadcastForm() {
         {translate('broadcasts.audience')}
       </Typography>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, width: '100%' }}>
-        <SelectInput source="segment.language" choices={LANGUAGE_CHOICES} emptyText="broadcasts.segment.anyLanguage" />
-        <NumberInput source="segment.activeWithinDays" min={1} />
-        <NumberInput source="segment.inactiveForDays" min={1} />
-        <SelectInput source="segment.status" choices={STATUS_CHOICES} emptyText="broadcasts.segment.anyStatus" />
-        <DateInput source="segment.joinedFrom" />
-        <DateInput source="segment.joinedTo" />
+        <SelectInput {...INLINE} source="segment.language" choices={LANGUAGE_CHOICES} emptyText="broadcasts.segment.anyLanguage" />
+        <NumberInput {...INLINE} source="segment.activeWithinDays" min={1} />
+        <NumberInput {...INLINE} source="segment.inactiveForDays" min={1} />
+        <SelectInput {...INLINE} source="segment.status" choices={STATUS_CHOICES} emptyText="broadcasts.segment.anyStatus" />
+        <DateInput {...INLINE} source="segment.joinedFrom" />
+        <DateInput {...INLINE} source="segment.joinedTo" />
       </Box>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, width: '100%' }}>
         <ReferenceInput source="segment.holds.coin" reference="gift-coins">
-          <AutocompleteInput optionText="symbol" />
+          <AutocompleteInput {...INLINE} optionText="symbol" />
         </ReferenceInput>
-        <TextInput source="segment.holds.atLeast" />
+        <TextInput {...INLINE} source="segment.holds.atLeast" />
         <ReferenceInput source="segment.mission.id" reference="missions">
-          <AutocompleteInput optionText="title" />
+          <AutocompleteInput {...INLINE} optionText="title" />
         </ReferenceInput>
         <BooleanInput source="segment.mission.done" defaultValue />
       </Box>

@@ -9,4 +9,9 @@ export default {
   create: BroadcastCreate,
   edit: BroadcastEdit,
   icon: CampaignIcon,
+  // the title of its page: the start of the message, formatting left out
+  recordRepresentation: (record: { text?: string }) => {
+    const plain = (record.text ?? '').replace(/<[^>]+>/g, '');
+    return plain.length > 48 ? `${plain.slice(0, 47)}…` : plain;
+  },
 };

@@ -1,0 +1,159 @@
+// An operator's broadcast in a real Chromium, sent by the product's own bot runtime through the Bot API stand-in.
+import bcrypt from 'bcryptjs';
+import type { Page } from 'playwright-core';
+import { AccountModel } from '../server/src/modules/accounts/account.model';
+import { BotRuntime } from '../server/src/modules/bot/botRuntime';
+import { BroadcastModel } from '../server/src/modules/broadcasts/broadcast.model';
+import { UserModel } from '../server/src/modules/users/user.model';
+import { startBotApiStandIn, type BotApiStandIn } from '../server/test/botApiStandIn';
+import { TEST_BOT_TOKEN, silentLogger } from '../server/test/helpers';
+import { DESKTOP, closeAll, openProductInBrowser, shot, type ProductServer, type TestBrowser } from './support';
+
+jest.setTimeout(300_000);
+
+const PASSWORD = 'a long operator password';
+const OPERATOR_TELEGRAM = 555_000_111;
+const PLAYERS = 240;
+const TEXT = '<b>Round two</b> is open: new missions &amp; a bigger pool';
+const FA_TEXT = '<b>دور دوم</b> باز شد: ماموریت‌های تازه';
+
+let standIn: BotApiStandIn;
+let product: ProductServer;
+let browser: TestBrowser;
+let bot: BotRuntime;
+
+beforeAll(async () => {
+  standIn = await startBotApiStandIn(TEST_BOT_TOKEN);
+  await AccountModel.create({
+    username: 'announcer',
+    passwordHash: await bcrypt.hash(PASSWORD, 8),
+    permissions: ['*'],
+    telegramId: OPERATOR_TELEGRAM,
+  });
+  // players who allow messages, a quarter of them in Persian, and some who never allowed any
+  await UserModel.insertMany(
+    Array.from({ length: PLAYERS + 20 }, (_, i) => ({
+      telegramId: 8_000_000 + i,
+      name: `Player ${i}`,
+      referralCode: `e2ebroadcast${i}`,
+      language: i % 4 === 0 ? 'fa' : 'en',
+      messagePermission: i < PLAYERS,
+    })),
+  );
+  ({ product, browser } = await openProductInBrowser({
+    TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN,
+    TELEGRAM_API_ROOT: standIn.apiRoot,
+    BROADCAST_RATE: '20',
+  }));
+  // the bot as the server runs it: its notification sender and its broadcast sender
+  bot = new BotRuntime({ env: product.env, logger: silentLogger });
+  await bot.start();
+});
+
+afterAll(async () => {
+  // stopped by the last test while the database is there; here only when a test failed before it
+  await bot?.stop().catch(() => undefined);
+  await closeAll(browser, product, standIn);
+});
+
+const toPlayers = () => standIn.sent.filter((m) => m.chat_id !== OPERATOR_TELEGRAM);
+
+async function signIn(): Promise<Page> {
+  const page = await browser.openPage(DESKTOP);
+  await page.goto(`${product.base}/admin/login`);
+  await page.locator('input[name="username"]').fill('announcer');
+  await page.locator('input[name="password"]').fill(PASSWORD);
+  await page.locator('button[type="submit"]').click();
+  await page.waitForURL(`${product.base}/admin/`);
+  return page;
+}
+
+async function confirm(page: Page) {
+  await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+}
+
+it('an operator writes a broadcast in both languages with a button, counts it, tests it, starts, pauses, resumes and watches it finish', async () => {
+  const page = await signIn();
+  await page.goto(`${product.base}/admin/broadcasts/create`);
+  await page.locator('textarea[name="text"]').fill(TEXT);
+  await page.locator('textarea[name="fa.text"]').fill(FA_TEXT);
+  await page.locator('input[name="button.text"]').fill('Open missions');
+  await page.locator('input[name="button.fa.text"]').fill('ماموریت‌ها');
+  await page.locator('input[name="button.path"]').fill('/missions');
+  // the preview reads the formatting as Telegram will; the count is everyone who allows messages
+  await page.locator('b', { hasText: 'Round two' }).first().waitFor();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `This reaches ${PLAYERS} players who allow messages` })
+    .waitFor();
+  // narrowed to Persian players, the count follows
+  await page.getByLabel('Language').click();
+  await page.getByRole('option', { name: 'فارسی' }).click();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `This reaches ${PLAYERS / 4} players` })
+    .waitFor();
+  await page.getByLabel('Language').click();
+  // the empty choice, as react-admin names it
+  await page.getByRole('option', { name: 'Clear value' }).click();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `This reaches ${PLAYERS} players` })
+    .waitFor();
+  await shot(page, 'console-broadcast-write');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.waitForURL(/\/admin\/broadcasts\/[0-9a-f]{24}\/show$/);
+
+  // a test to the operator's own Telegram, in both languages, before anyone else gets it
+  await page.getByRole('button', { name: 'Send a test to me' }).click();
+  await page.getByText('Test sent to your Telegram (English, فارسی)').waitFor();
+  expect(standIn.sent.filter((m) => m.chat_id === OPERATOR_TELEGRAM).map((m) => m.text)).toEqual([TEXT, FA_TEXT]);
+  expect(toPlayers()).toHaveLength(0);
+
+  await page.getByRole('button', { name: 'Start sending' }).click();
+  await page.getByRole('dialog').getByText(`Send this to ${PLAYERS} players now?`).waitFor();
+  await confirm(page);
+  await page.getByText('Sending', { exact: true }).first().waitFor();
+  for (let i = 0; i < 600 && toPlayers().length < 40; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(toPlayers().length).toBeGreaterThanOrEqual(40);
+
+  await page.getByRole('button', { name: 'Pause' }).click();
+  await confirm(page);
+  await page.getByText('Paused', { exact: true }).first().waitFor();
+  // what was claimed before the pause is settled; then nothing more goes out
+  await new Promise((resolve) => setTimeout(resolve, 2500));
+  const atPause = toPlayers().length;
+  await new Promise((resolve) => setTimeout(resolve, 2500));
+  expect(toPlayers().length).toBe(atPause);
+  expect(atPause).toBeLessThan(PLAYERS);
+  await page.locator('[data-figure="sent"]').getByText(String(atPause)).waitFor({ timeout: 10_000 });
+  await shot(page, 'console-broadcast-paused');
+
+  await page.getByRole('button', { name: 'Resume' }).click();
+  await page
+    .getByRole('dialog')
+    .getByText(/Resume sending to the \d+ players left\?/)
+    .waitFor();
+  await confirm(page);
+  await page.getByText('Done', { exact: true }).first().waitFor({ timeout: 120_000 });
+  await page.locator('[data-figure="sent"]').getByText(String(PLAYERS)).waitFor();
+  await page.locator('[data-figure="remaining"]').getByText('0', { exact: true }).waitFor();
+  await shot(page, 'console-broadcast-done');
+
+  // each player once, in their language, with the button to the missions page
+  const chats = toPlayers().map((m) => m.chat_id);
+  expect(chats).toHaveLength(PLAYERS);
+  expect(new Set(chats).size).toBe(PLAYERS);
+  const persian = toPlayers().find((m) => m.chat_id === 8_000_000)!;
+  expect(persian.text).toBe(FA_TEXT);
+  expect(persian.reply_markup).toEqual({ inline_keyboard: [[{ text: 'ماموریت‌ها', url: expect.stringContaining('t.me/') as string }]] });
+  const record = (await BroadcastModel.findOne().lean())!;
+  expect(record).toMatchObject({ status: 'done', audience: PLAYERS, sent: PLAYERS, failed: 0, blocked: 0 });
+  await page.close();
+});
+
+it('raised no script error and showed no label without a translation', async () => {
+  await bot.stop();
+  expect(browser.pageErrors).toEqual([]);
+  expect(browser.missingTranslations).toEqual([]);
+});
