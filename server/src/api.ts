@@ -13,8 +13,7 @@ import type { CategoryRecord, CoverRecord, PartnerRecord } from './modules/conte
 import type { GiftCoinRecord } from './modules/coins/giftCoins.service';
 import type { StakingOfferRecord } from './modules/staking/staking.service';
 import type { MissionRecord } from './modules/missions/missions.service';
-import type { BroadcastRecord } from './modules/broadcasts/broadcast.model';
-import type { failuresOf } from './modules/broadcasts/broadcasts.service';
+import type { BroadcastRecord, failuresOf } from './modules/broadcasts/broadcasts.service';
 import type { AppRouter } from './trpc/root';
 import type { Json } from './db/schemaKit';
 

@@ -40,6 +40,7 @@ export const ERROR_MESSAGES = {
   NOT_CONFIGURED: 'This feature is not configured yet',
   UNAVAILABLE: 'The service is briefly unavailable, try again in a few seconds',
   BROADCAST_STATE: 'This broadcast is {status}: it cannot be {action}',
+  BOT_MISSING: 'Save the bot token in App Config first: the bot sends broadcasts',
   NO_TELEGRAM_ID: 'Add your Telegram id to your account first (and press Start in the bot)',
   TELEGRAM_REFUSED: 'Telegram refused the message: {reason}',
   INTERNAL: 'Something went wrong',

@@ -54,6 +54,7 @@ export const fa: Translation = {
     NOT_CONFIGURED: 'این بخش هنوز پیکربندی نشده است',
     UNAVAILABLE: 'سرویس لحظه‌ای در دسترس نیست، چند ثانیه دیگر دوباره تلاش کنید',
     BROADCAST_STATE: 'این پیام همگانی {status} است و نمی‌توان آن را {action}',
+    BOT_MISSING: 'ابتدا توکن ربات را در App Config ذخیره کنید: پیام‌های همگانی را ربات می‌فرستد',
     NO_TELEGRAM_ID: 'ابتدا شناسه تلگرام خود را به حساب اضافه کنید (و در ربات Start را بزنید)',
     TELEGRAM_REFUSED: 'تلگرام پیام را نپذیرفت: {reason}',
     INTERNAL: 'مشکلی پیش آمد',

@@ -244,6 +244,37 @@ describe('permissions', () => {
     expect((await BroadcastModel.findById(draft.id).lean())!.status).toBe('draft');
   });
 
+  it('without a bot token, a start and a test are refused with what to do, and nothing moves', async () => {
+    const noBot = createApp({
+      env: testEnv({ TELEGRAM_BOT_TOKEN: '' }),
+      logger: silentLogger,
+      clientDist: '/nonexistent',
+      adminDist: '/nonexistent',
+    });
+    try {
+      const { token } = await createOperator(['broadcasts:write'], { telegramId: 777004 });
+      const api = consoleApi(noBot, token);
+      const { body: draft } = await api.post('/broadcasts', DRAFT);
+      for (const refused of [
+        await api.put(`/broadcasts/${draft.id}`, { status: 'sending' }),
+        await api.post(`/broadcasts/${draft.id}/test`),
+      ]) {
+        expect(refused.status).toBe(409);
+        expect(refused.body.message).toBe('Save the bot token in App Config first: the bot sends broadcasts');
+      }
+      expect((await BroadcastModel.findById(draft.id).lean())!.status).toBe('draft');
+      expect(standIn.sent).toHaveLength(0);
+    } finally {
+      // the broadcasts' settings are the app's: give them back to this file's app
+      createApp({
+        env: testEnv({ TELEGRAM_API_ROOT: standIn.apiRoot, PUBLIC_URL: 'https://gift.test' }),
+        logger: silentLogger,
+        clientDist: '/nonexistent',
+        adminDist: '/nonexistent',
+      });
+    }
+  });
+
   it('a record that does not exist is not found', async () => {
     const { api } = await operator();
     const missing = String(new Types.ObjectId());

@@ -3,7 +3,15 @@ import { AppError } from '../../lib/errors';
 import { operatorContext } from '../../rest/adminAuth';
 import { validate, type ResourceDefinition } from '../../rest/resource';
 import { BroadcastModel } from './broadcast.model';
-import { broadcastRate, createBroadcast, failuresOf, presentBroadcast, sendTestBroadcast, updateBroadcast } from './broadcasts.service';
+import {
+  broadcastRate,
+  createBroadcast,
+  failuresOf,
+  presentBroadcast,
+  requireBotToken,
+  sendTestBroadcast,
+  updateBroadcast,
+} from './broadcasts.service';
 import { countSegment } from './segments';
 
 /**
@@ -17,7 +25,14 @@ export const broadcastsResource: ResourceDefinition<typeof broadcastInput, typeo
   list: { searchFields: ['text'], substringSearch: true, filters: { status: 'equals' } },
   record: { present: (doc) => presentBroadcast(doc, broadcastRate()) },
   create: { schema: broadcastInput, run: (input, { operator }) => createBroadcast(input, operator) },
-  update: { schema: broadcastUpdate, run: (id, input, { operator, named }) => updateBroadcast(id, input, named, operator) },
+  update: {
+    schema: broadcastUpdate,
+    run: async (id, input, { operator, named }) => {
+      // a start without a bot would wait for ever: said at once instead
+      if (input.status === 'sending') await requireBotToken();
+      return updateBroadcast(id, input, named, operator);
+    },
+  },
   remove: { refusal: 'a broadcast is kept as a record; cancel it instead' },
   extraRoutes: (router) => {
     // how many players a segment reaches now, before anything is saved (a POST: the segment is a body)

@@ -11,6 +11,8 @@ import { recordAudit, type Operator } from '../audit/audit.service';
 import { BroadcastModel, BroadcastRecipientModel, recipientId, type BroadcastDocument, type BroadcastRecord } from './broadcast.model';
 import { forEachSegmentPage } from './segments';
 
+export type { BroadcastRecord };
+
 /** Where a broadcast's button leads: the mini app at a page (a web_app button needs the app's https address). */
 export interface AppLinks {
   /** The app's public https address (PUBLIC_URL), when it has one. */
@@ -24,6 +26,13 @@ let settings: Pick<Env, 'BROADCAST_RATE' | 'PUBLIC_URL' | 'TELEGRAM_API_ROOT' | 
 
 export function configureBroadcasts(env: Env): void {
   settings = env;
+}
+
+/** The bot's token, which sends broadcasts; a console action that needs it is refused without one. */
+export async function requireBotToken(): Promise<string> {
+  const token = settings ? await resolveBotToken(settings as Env) : undefined;
+  if (!token) throw new AppError('BOT_MISSING');
+  return token;
 }
 
 /** Broadcast messages a second across every instance. */
@@ -241,9 +250,8 @@ export async function sendTestBroadcast(id: string, operatorId: string): Promise
   if (!broadcast) throw new AppError('NOT_FOUND');
   const chatId = await operatorTelegramId(operatorId);
   if (!chatId) throw new AppError('NO_TELEGRAM_ID');
-  const token = settings ? await resolveBotToken(settings as Env) : undefined;
-  if (!token || !settings) throw new AppError('NOT_CONFIGURED');
-  const api = interactiveApi({ apiRoot: settings.TELEGRAM_API_ROOT, token });
+  const token = await requireBotToken();
+  const api = interactiveApi({ apiRoot: settings!.TELEGRAM_API_ROOT, token });
   const languages: Language[] = broadcast.fa?.text || broadcast.button?.fa?.text ? ['en', 'fa'] : ['en'];
   for (const language of languages) {
     try {

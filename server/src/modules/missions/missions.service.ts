@@ -11,4 +11,12 @@ export { startMission, claimMission } from './claims';
 export { reviewUserMission } from './reviews';
 export { recoverApprovedMissions } from './missionCredit';
 export type { MissionRecord } from './missionRecords';
-export { deleteMission, missionIdsMatching, countDoneBetween, countReviewsWaiting, finishedAmong, insertMissions, insertProgress } from './missionRecords';
+export {
+  deleteMission,
+  missionIdsMatching,
+  countDoneBetween,
+  countReviewsWaiting,
+  finishedAmong,
+  insertMissions,
+  insertProgress,
+} from './missionRecords';
