@@ -156,12 +156,23 @@ export class BroadcastSender {
     const interval = 1000 / this.options.rate;
     const start = await reserveSlots(batch.length, interval, now);
     for (const [i, recipient] of batch.entries()) {
+      if (!this.running) {
+        // stopping: the rest of the round goes back to the queue for another instance (or this one, restarted)
+        await release(batch.slice(i));
+        break;
+      }
       while (this.inFlight.size >= MAX_IN_FLIGHT) await Promise.race(this.inFlight);
       const message = await this.render(recipient);
       // marked before its time comes, so the call itself starts right at its time
       if (!(await this.markSending(recipient))) continue;
       const wait = Math.max(start + i * interval, this.holdUntil) - this.clock().getTime();
       if (wait > 0) await this.sleep(wait);
+      if (!this.running) {
+        // woken by a stop before its time: not sent, so back to the queue with its try given back
+        await this.requeue(recipient, new Date(0), '', -1);
+        await release(batch.slice(i + 1));
+        break;
+      }
       const sending = this.deliver(api, recipient, message).catch((error) =>
         this.options.logger.warn({ err: error, recipient: String(recipient._id) }, 'broadcast message not settled'),
       );
@@ -273,6 +284,14 @@ export class BroadcastSender {
       );
     }
   }
+}
+
+/** Gives claimed recipients back before their time: they were not marked, so nothing of them was sent. */
+async function release(recipients: Recipient[]): Promise<void> {
+  await BroadcastRecipientModel.updateMany(
+    { _id: { $in: recipients.map((r) => r._id) }, status: 'queued', leaseHolder: recipients[0]?.leaseHolder },
+    { $set: { leaseUntil: null, leaseHolder: '' } },
+  );
 }
 
 /**

@@ -372,3 +372,25 @@ it('instances reserving send times at once get runs that never overlap: together
   runs.slice(1).forEach((start, i) => expect(start - runs[i]!).toBe(500));
   expect((await BroadcastPaceModel.findOne().lean())!.nextAt.getTime()).toBe(now.getTime() + 40 * 500);
 });
+
+it('a sender stopped mid-round gives back what it had not sent, and another finishes it, each player once', async () => {
+  await players(120);
+  const broadcast = await startedBroadcast();
+  const time = fakeClock();
+  const first = sender(time, { rate: 20 });
+  first.running.start();
+  await until(async () => standIn.sent.length >= 30, 'the first messages');
+  await first.running.stop();
+  // nothing left mid-send, nothing held by the stopped sender
+  expect(await BroadcastRecipientModel.countDocuments({ broadcast: broadcast._id, status: 'sending' })).toBe(0);
+  const held = await BroadcastRecipientModel.countDocuments({ broadcast: broadcast._id, status: 'queued', leaseUntil: { $ne: null } });
+  expect(held).toBe(0);
+  const second = sender(time, { rate: 20 });
+  second.running.start();
+  await until(isDone(broadcast._id), 'the broadcast to finish');
+  await second.running.stop();
+  const chats = standIn.sent.map((m) => m.chat_id);
+  expect(chats).toHaveLength(120);
+  expect(new Set(chats).size).toBe(120);
+  expect(await statusOf(broadcast._id)).toMatchObject({ status: 'done', sent: 120, failed: 0 });
+});

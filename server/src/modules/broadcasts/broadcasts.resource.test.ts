@@ -225,6 +225,15 @@ describe('starting, pausing, resuming and cancelling', () => {
     expect(await startDueBroadcasts(new Date(at.getTime() + 1))).toBe(1);
     expect((await BroadcastModel.findById(draft.id).lean())!.status).toBe('sending');
   });
+
+  it('an edit of a scheduled broadcast takes it back to a draft, to be started again', async () => {
+    const { api } = await operator();
+    const at = new Date(Date.now() + 3600_000).toISOString();
+    const { body: draft } = await api.post('/broadcasts', { ...DRAFT, scheduledAt: at });
+    expect((await api.put(`/broadcasts/${draft.id}`, { status: 'sending' })).body.status).toBe('scheduled');
+    const edited = await api.put(`/broadcasts/${draft.id}`, { text: 'Round two opens tomorrow', scheduledAt: null });
+    expect(edited.body).toMatchObject({ status: 'draft', text: 'Round two opens tomorrow', scheduledAt: null });
+  });
 });
 
 describe('permissions', () => {

@@ -119,9 +119,10 @@ export async function updateBroadcast(
   }
   const command = input.status;
   if (!command) {
+    // an edit takes a scheduled broadcast back to a draft: what goes out is confirmed again with its new content
     const edited = await BroadcastModel.findOneAndUpdate(
       { _id: id, status: { $in: EDITABLE } },
-      { $set: content },
+      { $set: { ...content, status: 'draft' } },
       { returnDocument: 'after' },
     );
     if (!edited) throw new AppError('BROADCAST_STATE', { status: current.status, action: 'edited' });
