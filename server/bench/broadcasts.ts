@@ -53,7 +53,8 @@ async function main() {
         };
       }),
     );
-    if ((from + 1000) % 10_000 === 0) process.stdout.write(`  ${from + 1000} (${((performance.now() - seedingStarted) / 1000).toFixed(0)} s)\n`);
+    if ((from + 1000) % 10_000 === 0)
+      process.stdout.write(`  ${from + 1000} (${((performance.now() - seedingStarted) / 1000).toFixed(0)} s)\n`);
   }
 
   const [all, countAllMs] = await timed(() => countSegment({}));
@@ -67,7 +68,9 @@ async function main() {
   );
   await updateBroadcast(String(draft._id), { status: 'sending' }, (field) => field === 'status', operator);
   const [audience, materialiseMs] = await timed(() => materialise(draft._id));
-  process.stdout.write(`recipients recorded: ${audience} in ${(materialiseMs / 1000).toFixed(1)} s (${Math.round(audience / (materialiseMs / 1000))} a second)\n`);
+  process.stdout.write(
+    `recipients recorded: ${audience} in ${(materialiseMs / 1000).toFixed(1)} s (${Math.round(audience / (materialiseMs / 1000))} a second)\n`,
+  );
 
   // the writes of sending alone: counted from the first message to the `send`th
   const writes = new Map<string, number>();

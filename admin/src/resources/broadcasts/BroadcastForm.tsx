@@ -33,7 +33,7 @@ const SEGMENT = 'segment';
 const INLINE = { fullWidth: false, sx: { minWidth: 220 } } as const;
 
 /** How many players the segment being written reaches, counted by the server a moment after each change. */
-export function SegmentCount() {
+function SegmentCount() {
   const translate = useTranslate();
   const locale = useLocale();
   const segment = useWatch({ name: SEGMENT }) as unknown;

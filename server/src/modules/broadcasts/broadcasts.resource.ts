@@ -40,7 +40,7 @@ export const broadcastsResource: ResourceDefinition<typeof broadcastInput, typeo
       const { segment } = validate(segmentCountInput, req.body);
       res.json({ count: await countSegment(segment) });
     });
-    // the players it did not reach, with Telegram's reasons: the first FAILURES_SHOWN of them
+    // the players it did not reach, with Telegram's reasons: the first hundred
     router.get('/:id/failures', async (req, res) => {
       if (!/^[0-9a-f]{24}$/.test(req.params.id)) throw new AppError('NOT_FOUND');
       res.json(await failuresOf(req.params.id));

@@ -39,7 +39,7 @@ export async function requireBotToken(): Promise<string> {
 export const broadcastRate = () => settings?.BROADCAST_RATE ?? 20;
 
 /** Where buttons lead when the bot's own name is not at hand: App Config's bot. */
-export function appLinks(publicUrl = settings?.PUBLIC_URL): AppLinks {
+function appLinks(publicUrl = settings?.PUBLIC_URL): AppLinks {
   return { publicUrl, openAppUrl: async () => (await openInTelegramLink()) ?? undefined };
 }
 
@@ -209,7 +209,7 @@ export async function materialise(broadcastId: Id, now = new Date()): Promise<nu
 }
 
 /** The figures from the recipients themselves: exact whatever a crash did to the running counts. */
-export async function recountProgress(broadcastId: Id): Promise<void> {
+async function recountProgress(broadcastId: Id): Promise<void> {
   const id = objectId(broadcastId);
   const rows = await BroadcastRecipientModel.aggregate<{ _id: string; count: number }>([
     { $match: { broadcast: id } },
@@ -266,7 +266,7 @@ export async function sendTestBroadcast(id: string, operatorId: string): Promise
 }
 
 /** How many of a broadcast's failures its page lists. */
-export const FAILURES_SHOWN = 100;
+const FAILURES_SHOWN = 100;
 
 /** GET /api/admin/broadcasts/:id/failures: players it did not reach (failed or blocked), with the reason, in the order recorded. */
 export async function failuresOf(broadcastId: string) {

@@ -5,7 +5,7 @@ import { messageablePlayersPage, type PlayerConditions } from '../users/players.
 
 const DAY_MS = 24 * 3600_000;
 /** Players read per round trip while counting or recording an audience. */
-export const SEGMENT_PAGE = 2000;
+const SEGMENT_PAGE = 2000;
 
 export interface SegmentMember {
   _id: unknown;
