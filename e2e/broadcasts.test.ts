@@ -7,7 +7,7 @@ import { BroadcastModel } from '../server/src/modules/broadcasts/broadcast.model
 import { UserModel } from '../server/src/modules/users/user.model';
 import { startBotApiStandIn, type BotApiStandIn } from '../server/test/botApiStandIn';
 import { TEST_BOT_TOKEN, silentLogger } from '../server/test/helpers';
-import { DESKTOP, closeAll, openProductInBrowser, shot, type ProductServer, type TestBrowser } from './support';
+import { DESKTOP, closeAll, openProductInBrowser, shot, signInToConsole, type ProductServer, type TestBrowser } from './support';
 
 jest.setTimeout(300_000);
 
@@ -60,11 +60,7 @@ const toPlayers = () => standIn.sent.filter((m) => m.chat_id !== OPERATOR_TELEGR
 
 async function signIn(): Promise<Page> {
   const page = await browser.openPage(DESKTOP);
-  await page.goto(`${product.base}/admin/login`);
-  await page.locator('input[name="username"]').fill('announcer');
-  await page.locator('input[name="password"]').fill(PASSWORD);
-  await page.locator('button[type="submit"]').click();
-  await page.waitForURL(`${product.base}/admin/`);
+  await signInToConsole(page, product.base, 'announcer', PASSWORD);
   return page;
 }
 

@@ -8,7 +8,17 @@ import { WithdrawalModel } from '../server/src/modules/withdrawals/withdrawal.mo
 import { createCoin, createPlayer, fund, playerCaller } from '../server/test/factories';
 import { TEST_BOT_TOKEN } from '../server/test/helpers';
 import { randomAddress, startTonTestChain, type TonTestChain } from '../server/test/tonChain';
-import { DESKTOP, closeAll, openProductInBrowser, PHONE, shot, telegramLaunchUrl, type ProductServer, type TestBrowser } from './support';
+import {
+  DESKTOP,
+  closeAll,
+  openProductInBrowser,
+  PHONE,
+  shot,
+  signInToConsole,
+  telegramLaunchUrl,
+  type ProductServer,
+  type TestBrowser,
+} from './support';
 
 jest.setTimeout(240_000);
 
@@ -38,11 +48,7 @@ it('approves in the console, the treasury shows the batch, and the player sees i
   const withdrawal = await playerCaller(player).withdrawals.request({ coinId: coin.id, amount: '3.5', idempotencyKey: 'e2e-payout' });
 
   const page = await browser.openPage(DESKTOP);
-  await page.goto(`${product.base}/admin/login`);
-  await page.locator('input[name="username"]').fill('treasurer');
-  await page.locator('input[name="password"]').fill(PASSWORD);
-  await page.locator('button[type="submit"]').click();
-  await page.waitForURL(`${product.base}/admin/`);
+  await signInToConsole(page, product.base, 'treasurer', PASSWORD);
 
   // approve from the pending list, with the bulk button
   await page.goto(`${product.base}/admin/withdraw`);

@@ -94,6 +94,15 @@ export async function launchBrowser(options: { serviceWorkers?: 'allow' | 'block
   };
 }
 
+/** Signs an operator in through the console's form and waits for the dashboard. */
+export async function signInToConsole(page: Page, base: string, username: string, password: string): Promise<void> {
+  await page.goto(`${base}/admin/login`);
+  await page.locator('input[name="username"]').fill(username);
+  await page.locator('input[name="password"]').fill(password);
+  await page.locator('button[type="submit"]').click();
+  await page.waitForURL(`${base}/admin/`);
+}
+
 export const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 
 /**
