@@ -99,6 +99,7 @@ it('an operator writes a broadcast in both languages with a button, counts it, t
   await shot(page, 'console-broadcast-write');
   await page.getByRole('button', { name: 'Save' }).click();
   await page.waitForURL(/\/admin\/broadcasts\/[0-9a-f]{24}\/show$/);
+  await page.getByText('Goes to: every player who allows messages').waitFor();
 
   // a test to the operator's own Telegram, in both languages, before anyone else gets it
   await page.getByRole('button', { name: 'Send a test to me' }).click();
@@ -143,6 +144,12 @@ it('an operator writes a broadcast in both languages with a button, counts it, t
   const persian = toPlayers().find((m) => m.chat_id === 8_000_000)!;
   expect(persian.text).toBe(FA_TEXT);
   expect(persian.reply_markup).toEqual({ inline_keyboard: [[{ text: 'ماموریت‌ها', url: expect.stringContaining('t.me/') as string }]] });
+  // the list reads the message as players do, with its outcome
+  await page.goto(`${product.base}/admin/broadcasts`);
+  const row = page.getByRole('row').filter({ hasText: 'Round two is open: new missions & a bigger pool' });
+  await row.getByText('Done', { exact: true }).waitFor();
+  await row.getByText(`${PLAYERS} of ${PLAYERS}`).waitFor();
+  await shot(page, 'console-broadcast-list');
   const record = (await BroadcastModel.findOne().lean())!;
   expect(record).toMatchObject({ status: 'done', audience: PLAYERS, sent: PLAYERS, failed: 0, blocked: 0 });
   await page.close();

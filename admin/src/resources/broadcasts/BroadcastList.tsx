@@ -1,8 +1,15 @@
 import type { BroadcastRecord } from '@gift/server';
 import { Chip, LinearProgress, Stack, Typography } from '@mui/material';
-import { DateField, FunctionField, List, SelectInput, TextField, useTranslate } from 'react-admin';
+import { DateField, FunctionField, List, SelectInput, useTranslate } from 'react-admin';
+import { parseTelegramHtml, plainTextOf } from '@gift/shared/schemas/broadcasts';
 import { ResponsiveList, searchFilter } from '../../lists/ResponsiveList';
 import { BROADCAST_STATUS_CHOICES } from './statuses';
+
+/** A message as players read it: formatting tags left out, entities as their characters. */
+export function plainText(html: string): string {
+  const read = parseTelegramHtml(html);
+  return 'problem' in read ? html : plainTextOf(read.pieces);
+}
 
 /** Sent, failed and blocked out of the audience, as a bar and figures. */
 export function Progress({ record }: { record: BroadcastRecord }) {
@@ -41,15 +48,22 @@ export function BroadcastList() {
       <ResponsiveList<BroadcastRecord>
         rowClick="show"
         phone={{
-          primaryText: (r) => r.text.replace(/<[^>]+>/g, '').slice(0, 80),
+          primaryText: (r) => plainText(r.text).slice(0, 80),
           secondaryText: (r) => translate(`broadcasts.statuses.${r.status}`),
           tertiaryText: (r) =>
             r.audience ? translate('broadcasts.progressLine', { done: r.sent + r.failed + r.blocked, audience: r.audience }) : '',
         }}
       >
-        <TextField
+        <FunctionField<BroadcastRecord>
           source="text"
-          sx={{ display: '-webkit-box', WebkitLineClamp: 2, WebkitBoxOrient: 'vertical', overflow: 'hidden', maxWidth: 420 }}
+          render={(record) => (
+            <Typography
+              variant="body2"
+              sx={{ display: '-webkit-box', WebkitLineClamp: 2, WebkitBoxOrient: 'vertical', overflow: 'hidden', maxWidth: 420 }}
+            >
+              {plainText(record.text)}
+            </Typography>
+          )}
         />
         <FunctionField<BroadcastRecord> source="status" render={(record) => <StatusChip record={record} />} />
         <FunctionField<BroadcastRecord> source="sent" sortable={false} render={(record) => <Progress record={record} />} />

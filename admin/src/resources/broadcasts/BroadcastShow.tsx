@@ -9,10 +9,12 @@ import {
   useLocale,
   useNotify,
   useRecordContext,
+  useGetOne,
   useTranslate,
   useUpdate,
   type HttpError,
 } from 'react-admin';
+import type { BroadcastSegment } from '@gift/shared/schemas/broadcasts';
 import { useConsoleCalls } from '../../dataProvider';
 import { MessagePreview } from './MessagePreview';
 import { Progress, StatusChip } from './BroadcastList';
@@ -138,6 +140,13 @@ function Figures({ record }: { record: BroadcastRecord }) {
       <Stack direction="row" sx={{ gap: 4, flexWrap: 'wrap' }}>
         {(['sent', 'failed', 'blocked', 'remaining'] as const).map(figure)}
       </Stack>
+      {record.finishedAt ? (
+        <Typography variant="body2">
+          {translate(record.status === 'done' ? 'broadcasts.finished' : 'broadcasts.cancelledAt', {
+            when: new Intl.DateTimeFormat(locale, { timeStyle: 'short', dateStyle: 'medium' }).format(new Date(record.finishedAt)),
+          })}
+        </Typography>
+      ) : null}
       {record.expectedFinish ? (
         <Typography variant="body2">
           {translate('broadcasts.expectedFinish', {
@@ -147,6 +156,41 @@ function Figures({ record }: { record: BroadcastRecord }) {
         </Typography>
       ) : null}
     </Stack>
+  );
+}
+
+/** Who it goes to, in words: each condition of its segment, or everyone who allows messages. */
+function Audience({ record }: { record: BroadcastRecord }) {
+  const translate = useTranslate();
+  const locale = useLocale();
+  const segment = (record.segment ?? {}) as BroadcastSegment;
+  const coin = useGetOne('gift-coins', { id: segment.holds?.coin ?? '' }, { enabled: !!segment.holds?.coin });
+  const mission = useGetOne('missions', { id: segment.mission?.id ?? '' }, { enabled: !!segment.mission?.id });
+  const day = (value: unknown) => new Intl.DateTimeFormat(locale, { dateStyle: 'medium' }).format(new Date(String(value)));
+  const parts = [
+    segment.language && translate(`languages.${segment.language}`),
+    segment.activeWithinDays && translate('broadcasts.segmentLine.active', { days: segment.activeWithinDays }),
+    segment.inactiveForDays && translate('broadcasts.segmentLine.inactive', { days: segment.inactiveForDays }),
+    segment.holds &&
+      translate('broadcasts.segmentLine.holds', {
+        amount: segment.holds.atLeast,
+        coin: (coin.data as { symbol?: string } | undefined)?.symbol ?? '…',
+      }),
+    segment.mission &&
+      translate(segment.mission.done ? 'broadcasts.segmentLine.did' : 'broadcasts.segmentLine.didNot', {
+        mission: (mission.data as { title?: string } | undefined)?.title ?? '…',
+      }),
+    segment.joinedFrom && translate('broadcasts.segmentLine.joinedFrom', { date: day(segment.joinedFrom) }),
+    segment.joinedTo && translate('broadcasts.segmentLine.joinedTo', { date: day(segment.joinedTo) }),
+    segment.status && translate(`broadcasts.segment.${segment.status}`),
+  ].filter(Boolean);
+  return (
+    <Typography variant="body2">
+      {translate('broadcasts.goesTo', { who: parts.length ? parts.join(' · ') : translate('broadcasts.everyone') })}
+      {record.scheduledAt
+        ? ` · ${translate('broadcasts.sendAt', { when: new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(record.scheduledAt)) })}`
+        : ''}
+    </Typography>
   );
 }
 
@@ -202,6 +246,7 @@ function BroadcastPage() {
       <CardContent>
         <Stack sx={{ gap: 3 }}>
           <Figures record={record} />
+          <Audience record={record} />
           <Controls record={record} />
           <Grid container spacing={2}>
             <Grid size={{ xs: 12, md: 6 }}>

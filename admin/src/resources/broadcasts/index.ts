@@ -1,6 +1,6 @@
 import CampaignIcon from '@mui/icons-material/Campaign';
 import { BroadcastCreate, BroadcastEdit } from './BroadcastEditors';
-import { BroadcastList } from './BroadcastList';
+import { BroadcastList, plainText } from './BroadcastList';
 import { BroadcastShow } from './BroadcastShow';
 
 export default {
@@ -11,7 +11,7 @@ export default {
   icon: CampaignIcon,
   // the title of its page: the start of the message, formatting left out
   recordRepresentation: (record: { text?: string }) => {
-    const plain = (record.text ?? '').replace(/<[^>]+>/g, '');
+    const plain = plainText(record.text ?? '');
     return plain.length > 48 ? `${plain.slice(0, 47)}…` : plain;
   },
 };
