@@ -178,7 +178,7 @@ const domain = {
     formatting:
       'Telegram formatting: <b>bold</b>, <i>italic</i>, <u>underline</u>, <s>strike</s>, <code>code</code>, <a href="https://…">link</a>; write & < > as &amp; &lt; &gt;',
     faHelp: 'Persian players get this; empty: they get the English',
-    imageHelp: 'Optional: an image sent with the text as its caption (then at most 1024 characters)',
+    imageHelp: 'Optional: the https address of an image, sent with the text as its caption (then at most 1024 characters)',
     buttonHelp: 'Optional: a button that opens the mini app',
     pathHelp: 'The page it opens, like /missions',
     scheduleHelp: 'Optional: sent from this time once started; empty sends at once',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LANGUAGES } from '../constants';
-import { blankable, imageUrl, objectId, positiveAmount } from './common';
+import { blankable, httpUrl, objectId, positiveAmount } from './common';
 
 /** Telegram's own limits: a message's text, and a photo's caption. */
 export const MESSAGE_MAX = 4096;
@@ -140,8 +140,8 @@ const content = {
     .object({ text: blankable(formatted(MESSAGE_MAX)) })
     .strict()
     .default({ text: '' }),
-  /** A photo sent with the text as its caption. */
-  imageUrl: blankable(imageUrl),
+  /** A photo sent with the text as its caption: Telegram fetches it, so an address on the internet, not a path of this site. */
+  imageUrl: blankable(httpUrl),
   // a button without a label is no button (the console's empty fields)
   button: z.preprocess((v) => (isObject(v) && isBlank(v.text) ? undefined : v), nullAsUndefined(button)).transform((v) => v ?? null),
   segment: broadcastSegment.default({}),

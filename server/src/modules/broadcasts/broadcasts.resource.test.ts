@@ -69,6 +69,7 @@ describe('a draft', () => {
     [{ ...DRAFT, text: 'x'.repeat(4097) }, 'text', 'At most 4096 characters'],
     [{ ...DRAFT, imageUrl: 'https://cdn.example/a.png', text: 'x'.repeat(1025) }, 'text', 'at most 1024 characters'],
     [{ ...DRAFT, button: { text: 'Go', path: 'missions' } }, 'button.path', 'A page of the app, like /missions'],
+    [{ ...DRAFT, imageUrl: '/demo/cover.svg' }, 'imageUrl', 'Enter a valid URL'],
     [{ ...DRAFT, segment: { language: 'de' } }, 'segment.language', ''],
     [{ ...DRAFT, segment: { activeWithinDays: 0 } }, 'segment.activeWithinDays', 'At least 1 day'],
     [{ ...DRAFT, segment: { holds: { coin: 'nope', atLeast: '5' } } }, 'segment.holds.coin', 'Invalid id'],
