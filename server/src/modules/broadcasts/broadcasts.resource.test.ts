@@ -234,6 +234,15 @@ describe('starting, pausing, resuming and cancelling', () => {
     expect((await api.put(`/broadcasts/${draft.id}`, { status: 'sending' })).body.status).toBe('scheduled');
     const edited = await api.put(`/broadcasts/${draft.id}`, { text: 'Round two opens tomorrow', scheduledAt: null });
     expect(edited.body).toMatchObject({ status: 'draft', text: 'Round two opens tomorrow', scheduledAt: null });
+    // started again, the audit holds the message as it now goes out
+    expect((await api.put(`/broadcasts/${draft.id}`, { status: 'sending' })).body.status).toBe('sending');
+    const notes = await AuditEntryModel.find({ resource: 'broadcasts', record: draft.id, note: { $ne: '' } })
+      .sort({ createdAt: 1, _id: 1 })
+      .lean();
+    expect(notes.map((a) => [a.note, (a.after as { text: string }).text])).toEqual([
+      ['scheduled: the message as it will be sent', DRAFT.text],
+      ['started: the message as sent', 'Round two opens tomorrow'],
+    ]);
   });
 });
 

@@ -39,8 +39,8 @@ export async function requireBotToken(): Promise<string> {
 export const broadcastRate = () => settings?.BROADCAST_RATE ?? 20;
 
 /** Where buttons lead when the bot's own name is not at hand: App Config's bot. */
-function appLinks(publicUrl = settings?.PUBLIC_URL): AppLinks {
-  return { publicUrl, openAppUrl: async () => (await openInTelegramLink()) ?? undefined };
+function appLinks(): AppLinks {
+  return { publicUrl: settings?.PUBLIC_URL, openAppUrl: async () => (await openInTelegramLink()) ?? undefined };
 }
 
 type Content = Pick<BroadcastDocument, 'text' | 'fa' | 'imageUrl' | 'button'>;
@@ -74,14 +74,12 @@ export async function sendBroadcastMessage(api: Api, chatId: number, message: Aw
 export function presentBroadcast(doc: unknown, rate: number, now = new Date()): BroadcastRecord {
   const record = (doc as BroadcastDocument).toJSON() as unknown as BroadcastRecord;
   const remaining = Math.max(0, record.audience - record.sent - record.failed - record.blocked);
-  const live = record.status === 'sending' || record.status === 'scheduled';
-  const from =
-    record.status === 'scheduled' && record.scheduledAt ? Math.max(new Date(record.scheduledAt).getTime(), now.getTime()) : now.getTime();
+  const sending = record.status === 'sending' && record.materialisedAt;
   return {
     ...record,
     remaining,
     rate,
-    expectedFinish: live && record.materialisedAt ? new Date(from + Math.ceil((remaining / rate) * 1000)).toISOString() : null,
+    expectedFinish: sending ? new Date(now.getTime() + Math.ceil((remaining / rate) * 1000)).toISOString() : null,
   };
 }
 
@@ -137,11 +135,12 @@ export async function updateBroadcast(
   if (command === 'cancelled') set.finishedAt = now;
   const moved = await BroadcastModel.findOneAndUpdate({ _id: id, status: current.status }, { $set: set }, { returnDocument: 'after' });
   if (!moved) {
-    const now = await BroadcastModel.findById(id, { status: 1 }).lean();
-    throw new AppError('BROADCAST_STATE', { status: now?.status ?? 'gone', action: move.action });
+    const latest = await BroadcastModel.findById(id, { status: 1 }).lean();
+    throw new AppError('BROADCAST_STATE', { status: latest?.status ?? 'gone', action: move.action });
   }
-  if (command === 'sending' && current.status !== 'sending' && current.status !== 'paused') {
-    // the text as it goes out, beside the status change the console's audit records
+  if (command === 'sending' && current.status === 'draft') {
+    // the text as it goes out, beside the status change the console's audit records; once per start (a draft
+    // edited after its schedule is started again, with its new text)
     await recordAudit({
       operator,
       action: 'update',
@@ -156,8 +155,8 @@ export async function updateBroadcast(
         segment: moved.segment as BroadcastSegment,
         scheduledAt: moved.scheduledAt,
       },
-      note: 'started: the message as sent',
-      key: `broadcast-started:${id}`,
+      note: next === 'scheduled' ? 'scheduled: the message as it will be sent' : 'started: the message as sent',
+      key: `broadcast-started:${id}:${moved.updatedAt.toISOString()}`,
     });
   }
   return moved;
