@@ -154,3 +154,49 @@ it('signs out of the web app on every device from the profile, and shows the sig
   expect(call?.authorization).toBe('Bearer player.token');
   expect(localStorage.getItem(PLAYER_TOKEN_KEY)).toBeNull();
 });
+
+describe('inside Telegram, a launch the server no longer accepts', () => {
+  const posted: Array<{ type: string; data: unknown }> = [];
+  const wayOut = ({ type }: { type: string }) => type === 'web_app_open_tg_link' || type === 'web_app_close';
+  beforeEach(() => {
+    posted.length = 0;
+    // the launch as telegram.org's script would hold it, and Telegram's native transport
+    window.Telegram = { WebApp: { initData: 'auth_date=1700000000&hash=stale' } };
+    (window as unknown as { TelegramWebviewProxy?: unknown }).TelegramWebviewProxy = {
+      postEvent: (type: string, data: string) => posted.push({ type, data: JSON.parse(data) as unknown }),
+    };
+    sessionStorage.setItem('tgWebAppVersion', '7.0');
+  });
+  afterEach(() => {
+    delete window.Telegram;
+    delete (window as unknown as { TelegramWebviewProxy?: unknown }).TelegramWebviewProxy;
+    sessionStorage.clear();
+  });
+
+  it('offers to open the app again through its t.me link, not a Retry that sends the same launch', async () => {
+    const server = renderApp('/', {
+      'user.me': () => {
+        throw new Refusal('UNAUTHORIZED', 401, 'Please sign in again');
+      },
+      'auth.signInSettings': () => ({ openInTelegram: 'https://t.me/GiftRewardsBot/app' }),
+    });
+    expect(await screen.findByRole('alert')).toHaveTextContent('This session has expired. Open the app again to go on.');
+    expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
+    expect(screen.queryByLabelText('Telegram username')).not.toBeInTheDocument();
+    await userEvent.click(await screen.findByRole('button', { name: 'Open the app again' }));
+    // (the app also paints Telegram's header and background: only the ways out are looked at)
+    expect(posted.filter(wayOut)).toEqual([{ type: 'web_app_open_tg_link', data: { path_full: '/GiftRewardsBot/app' } }]);
+    expect(server.calls.find((call) => call.path === 'user.me')?.authorization).toBe('tma auth_date=1700000000&hash=stale');
+  });
+
+  it('without the link, closes the app so the player opens it from the bot', async () => {
+    renderApp('/', {
+      'user.me': () => {
+        throw new Refusal('UNAUTHORIZED', 401);
+      },
+      'auth.signInSettings': () => ({ openInTelegram: null }),
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Close, then open it from the bot' }));
+    expect(posted.filter(wayOut)).toEqual([{ type: 'web_app_close', data: {} }]);
+  });
+});

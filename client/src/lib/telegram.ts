@@ -81,6 +81,7 @@ const SINCE = {
   web_app_expand: '6.0',
   web_app_request_theme: '6.0',
   web_app_open_link: '6.0',
+  web_app_close: '6.0',
   web_app_open_tg_link: '6.1',
   web_app_set_background_color: '6.1',
   web_app_set_header_color: '6.1',

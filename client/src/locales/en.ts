@@ -166,6 +166,9 @@ export const en = {
     code: 'Code',
     verify: 'Sign in',
     changeUsername: 'Use another username',
+    launchExpired: 'This session has expired. Open the app again to go on.',
+    reopen: 'Open the app again',
+    close: 'Close, then open it from the bot',
   },
 };
 

@@ -4,7 +4,7 @@ import { currentLanguage, isLanguage, LOCALE_STORAGE_KEY, setLanguage } from '..
 import { appErrorOf, playerCredential, storePlayerToken, trpc, type CredentialKind, type RouterOutputs } from '../../lib/trpc';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { isThemeChoice, THEME_STORAGE_KEY, useTheme } from '../../ui/theme';
-import { telegramColorScheme } from '../../lib/telegram';
+import { openTelegramLink, sendToTelegram, telegramColorScheme } from '../../lib/telegram';
 
 // only players outside Telegram sign in here: its code (and the form checks) load when needed
 const SignInPage = lazy(() => import('./SignInPage').then((module) => ({ default: module.SignInPage })));
@@ -25,6 +25,29 @@ function hasLocalChoice(key: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * A launch Telegram signed over a day ago (the app stayed open, or was restored from memory) is refused: the way on is to
+ * open the app again, through its t.me link, or by closing it when that link is unknown.
+ */
+function LaunchExpired() {
+  const { t } = useTranslation();
+  const settings = trpc.auth.signInSettings.useQuery(undefined, { retry: false });
+  const link = settings.data?.openInTelegram;
+  const reopen = () => {
+    const close = () => void sendToTelegram('web_app_close');
+    if (link) openTelegramLink(link, close);
+    else close();
+  };
+  return (
+    <section className="page status-page">
+      <p role="alert">{t('signIn.launchExpired')}</p>
+      <button type="button" className="button" onClick={reopen} disabled={settings.isPending}>
+        {t(link || settings.isPending ? 'signIn.reopen' : 'signIn.close')}
+      </button>
+    </section>
+  );
 }
 
 /** Shows the app once the server knows the player; outside Telegram without a session, the sign-in. */
@@ -67,6 +90,8 @@ export function PlayerSession({ children }: { children: ReactNode }) {
         </Suspense>
       );
     }
+    // inside Telegram a Retry sends the same expired launch again: only a fresh launch signs the player in
+    if (unauthorized) return <LaunchExpired />;
     return (
       <section className="page status-page">
         <ErrorMessage error={me.error} />
