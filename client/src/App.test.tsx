@@ -55,6 +55,13 @@ it("shows 'Page Not Found' on an unknown address", async () => {
   expect(await screen.findByRole('heading', { name: 'Page Not Found' })).toBeInTheDocument();
 });
 
+it('a one-segment address that is no category id is no page, not a missing category', async () => {
+  renderApp('/wallet', signedInPlayer);
+  expect(await screen.findByRole('heading', { name: 'Page Not Found' })).toBeInTheDocument();
+  expect(screen.getByText('There is nothing at this address.')).toBeInTheDocument();
+  expect(screen.queryByText('This category does not exist or is closed.')).not.toBeInTheDocument();
+});
+
 describe('outside Telegram without a session', () => {
   it('signs in with a Telegram username and the code the bot sent, then opens the app', async () => {
     let token: string | null = null;

@@ -1,7 +1,7 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState, type ComponentType, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { BrowserRouter, Outlet, Route, Routes } from 'react-router';
+import { BrowserRouter, Outlet, Route, Routes, useParams } from 'react-router';
 import { createQueryClient, createTrpcClient, trpc } from './lib/trpc';
 import { BottomNav } from './ui/BottomNav';
 import { ErrorBoundary } from './ui/ErrorBoundary';
@@ -11,7 +11,7 @@ import { ThemeProvider } from './ui/theme';
 import { ToastProvider } from './ui/toast';
 import { PlayerSession } from './features/signIn/PlayerSession';
 import { HomePage } from './features/home/HomePage';
-import { CategoryMissionsPage } from './features/categories/CategoryMissionsPage';
+import { CategoryMissionsPage, isObjectId } from './features/categories/CategoryMissionsPage';
 
 // the first screen is home: every other page loads when it is opened, keeping the first download small
 const page = <T extends Record<string, unknown>>(load: () => Promise<T>, name: keyof T) =>
@@ -73,6 +73,12 @@ function PlayerLayout() {
   );
 }
 
+/** A one-segment address is a category from home only when it is a category's id; anything else is no page at all. */
+function HomeCategoryOrNotFound() {
+  const { id = '' } = useParams();
+  return isObjectId(id) ? <CategoryMissionsPage /> : <NotFoundPage />;
+}
+
 /**
  * The player's routes (spec §2). Home's nested `:id` opens a category and `tasks/:taskId` a ⭐ mission
  * from home; both keep home's tab active.
@@ -82,7 +88,7 @@ export function AppRoutes() {
     <Routes>
       <Route element={<PlayerLayout />}>
         <Route index element={<HomePage />} />
-        <Route path=":id" element={<CategoryMissionsPage />} />
+        <Route path=":id" element={<HomeCategoryOrNotFound />} />
         <Route path="tasks/:taskId" element={<HomeTaskPage />} />
         <Route path="invite" element={<InvitePage />} />
         <Route path="profile">
