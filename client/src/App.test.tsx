@@ -16,6 +16,8 @@ it('opens on the tasks: ⭐ missions first, categories with progress, the five t
   expect(star.compareDocumentPosition(screen.getByText('Get started')) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   expect(star.closest('a')).toHaveAttribute('href', '/tasks/65f0000000000000000000a1');
   expect(screen.getByText('Get started').closest('a')).toHaveAttribute('href', '/65f0000000000000000000c1');
+  // the categories' own page is one tap away
+  expect(screen.getByRole('link', { name: 'See all' })).toHaveAttribute('href', '/categories');
   expect(screen.getByText('Demo player')).toBeInTheDocument();
   const tabs = within(screen.getByRole('navigation', { name: 'Main' })).getAllByRole('link');
   expect(tabs.map((tab) => tab.textContent)).toEqual(['Tasks', 'Staking', 'Invite a friend', 'Currency', 'Profile']);

@@ -25,6 +25,7 @@ export const en = {
     balances: 'Your coins',
     starMissions: '⭐ Do these first',
     categories: 'Categories',
+    allCategories: 'See all',
     missions: '{{done, number}} / {{total, number}} done',
     noCategories: 'No missions yet. Check back soon.',
     partners: 'Partners',

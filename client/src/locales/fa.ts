@@ -67,6 +67,7 @@ export const fa: Translation = {
     balances: 'سکه‌های شما',
     starMissions: '⭐ اول این‌ها را انجام دهید',
     categories: 'دسته‌بندی‌ها',
+    allCategories: 'همه',
     missions: '{{done, number}} از {{total, number}} انجام شده',
     noCategories: 'هنوز ماموریتی وجود ندارد. به‌زودی سر بزنید.',
     partners: 'همکاران',

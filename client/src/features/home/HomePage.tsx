@@ -76,7 +76,10 @@ export function HomePage() {
       )}
       {home.data && (
         <>
-          <h2>{t('home.categories')}</h2>
+          <div className="section-title">
+            <h2>{t('home.categories')}</h2>
+            {home.data.categories.length > 0 && <Link to="/categories">{t('home.allCategories')}</Link>}
+          </div>
           {home.data.categories.length === 0 ? (
             <p className="muted">{t('home.noCategories')}</p>
           ) : (
