@@ -99,7 +99,9 @@ export function createQueryClient(): QueryClient {
         retry: (failureCount, error) => failureCount < 2 && isNetworkFailure(error),
         retryDelay: (failureCount) => 500 * (failureCount + 1),
       },
-      mutations: { retry: false },
+      // a money action is tried at once even offline, so it fails at once with 'You are offline' instead of waiting
+      // silently and firing by itself when the connection comes back, when the player may no longer mean it
+      mutations: { retry: false, networkMode: 'always' },
     },
   });
 }

@@ -1,3 +1,4 @@
+import { onlineManager } from '@tanstack/react-query';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Refusal, type OutputOf } from '../../../test/fakeTrpcServer';
@@ -83,6 +84,32 @@ it('credits an Auto ⭐ mission once on a double tap, says so in a toast, and th
   await userEvent.click(tabs.getByRole('link', { name: 'Currency' }));
   expect(await screen.findByText('100 GIFT')).toBeInTheDocument();
   await waitFor(() => expect(server.calls.filter((call) => call.path === 'user.me').length).toBeGreaterThan(1));
+});
+
+it('refuses a claim at once while offline, and does not send it by itself when the connection returns', async () => {
+  let offline = false;
+  const server = missionServer(mission(), () => {
+    if (offline) throw new TypeError('Failed to fetch');
+    return { status: 'done', reward: '100' };
+  });
+  const claim = await screen.findByRole('button', { name: 'Claim' });
+  offline = true;
+  onlineManager.setOnline(false);
+  Object.defineProperty(navigator, 'onLine', { value: false, configurable: true });
+  try {
+    await userEvent.click(claim);
+    expect(await screen.findByRole('alert', {}, { timeout: 2000 })).toHaveTextContent(
+      'You are offline. Check your connection and try again.',
+    );
+  } finally {
+    offline = false;
+    Object.defineProperty(navigator, 'onLine', { value: true, configurable: true });
+    onlineManager.setOnline(true);
+  }
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  // the one try made offline, and nothing more: the player taps again if they still mean it
+  expect(server.calls.filter((call) => call.path === 'missions.claim')).toHaveLength(1);
+  expect(screen.queryByText('+100 GIFT received')).not.toBeInTheDocument();
 });
 
 it("answers a mission claimed before the ⭐ ones with 'You must done all ⭐ tasks'", async () => {
