@@ -21,7 +21,7 @@ function Saver() {
   );
 }
 
-it('shows toasts top-right and closes each after 1000 ms', () => {
+it('shows toasts top-right and closes each after 1000 ms, collapsing over 300 ms', () => {
   jest.useFakeTimers();
   render(
     <ToastProvider>
@@ -32,6 +32,12 @@ it('shows toasts top-right and closes each after 1000 ms', () => {
   const toast = screen.getByText('Saved');
   expect(toast.parentElement).toHaveClass('toasts');
   act(() => jest.advanceTimersByTime(999));
+  expect(screen.getByText('Saved')).toBeInTheDocument();
+  expect(screen.getByText('Saved')).not.toHaveClass('toast-leaving');
+  act(() => jest.advanceTimersByTime(1));
+  // closing: it folds away while the toasts below move up
+  expect(screen.getByText('Saved')).toHaveClass('toast-leaving');
+  act(() => jest.advanceTimersByTime(299));
   expect(screen.getByText('Saved')).toBeInTheDocument();
   act(() => jest.advanceTimersByTime(1));
   expect(screen.queryByText('Saved')).not.toBeInTheDocument();

@@ -1,20 +1,23 @@
 import { haptic } from '../lib/telegram';
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
 
-/** How long a toast stays (spec §9: the app's toast auto-close is 1000 ms). */
+/** How long a toast stays (spec §9: the app's toast auto-close is 1000 ms), then collapses (spec §9: 300 ms). */
 const TOAST_MS = 1000;
+const COLLAPSE_MS = 300;
 
 type ToastKind = 'success' | 'error' | 'info';
 interface Toast {
   id: number;
   text: string;
   kind: ToastKind;
+  /** Closing: it collapses, and the toasts below it move up, before it is gone. */
+  leaving?: boolean;
 }
 
 type ShowToast = (text: string, kind?: ToastKind) => void;
 const ToastContext = createContext<ShowToast | null>(null);
 
-/** Toasts top-right (spec §2), each closing after TOAST_MS. */
+/** Toasts top-right (spec §2), each closing after TOAST_MS and collapsing over COLLAPSE_MS. */
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([]);
   const nextId = useRef(1);
@@ -23,7 +26,10 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     if (kind !== 'info') haptic(kind);
     const id = nextId.current++;
     setToasts((current) => [...current, { id, text, kind }]);
-    setTimeout(() => setToasts((current) => current.filter((toast) => toast.id !== id)), TOAST_MS);
+    setTimeout(() => {
+      setToasts((current) => current.map((toast) => (toast.id === id ? { ...toast, leaving: true } : toast)));
+      setTimeout(() => setToasts((current) => current.filter((toast) => toast.id !== id)), COLLAPSE_MS);
+    }, TOAST_MS);
   }, []);
   const value = useMemo(() => show, [show]);
   return (
@@ -31,7 +37,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
       {children}
       <div className="toasts" role="status" aria-live="polite">
         {toasts.map((toast) => (
-          <div key={toast.id} className={`toast toast-${toast.kind}`}>
+          <div key={toast.id} className={`toast toast-${toast.kind}${toast.leaving ? ' toast-leaving' : ''}`}>
             {toast.text}
           </div>
         ))}
