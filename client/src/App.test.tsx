@@ -1,9 +1,10 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Refusal } from '../test/fakeTrpcServer';
 import { DEMO_PLAYER, renderApp, signedInPlayer } from '../test/renderApp';
 import { initI18n, setLanguage } from './lib/i18n';
 import { PLAYER_TOKEN_KEY } from './lib/trpc';
+import { launchInTelegram } from '../test/telegramLaunch';
 
 beforeAll(() => initI18n());
 afterEach(() => setLanguage('en'));
@@ -164,23 +165,14 @@ it('signs out of the web app on every device from the profile, and shows the sig
   expect(localStorage.getItem(PLAYER_TOKEN_KEY)).toBeNull();
 });
 
+const WAYS_OUT = ['web_app_open_tg_link', 'web_app_close'];
+
 describe('inside Telegram, a launch the server no longer accepts', () => {
-  const posted: Array<{ type: string; data: unknown }> = [];
-  const wayOut = ({ type }: { type: string }) => type === 'web_app_open_tg_link' || type === 'web_app_close';
+  let telegram: ReturnType<typeof launchInTelegram>;
   beforeEach(() => {
-    posted.length = 0;
-    // the launch as telegram.org's script would hold it, and Telegram's native transport
-    window.Telegram = { WebApp: { initData: 'auth_date=1700000000&hash=stale' } };
-    (window as unknown as { TelegramWebviewProxy?: unknown }).TelegramWebviewProxy = {
-      postEvent: (type: string, data: string) => posted.push({ type, data: JSON.parse(data) as unknown }),
-    };
-    sessionStorage.setItem('tgWebAppVersion', '7.0');
+    telegram = launchInTelegram({ version: '7.0', initData: 'auth_date=1700000000&hash=stale' });
   });
-  afterEach(() => {
-    delete window.Telegram;
-    delete (window as unknown as { TelegramWebviewProxy?: unknown }).TelegramWebviewProxy;
-    sessionStorage.clear();
-  });
+  afterEach(() => telegram.end());
 
   it('offers to open the app again through its t.me link, not a Retry that sends the same launch', async () => {
     const server = renderApp('/', {
@@ -194,7 +186,7 @@ describe('inside Telegram, a launch the server no longer accepts', () => {
     expect(screen.queryByLabelText('Telegram username')).not.toBeInTheDocument();
     await userEvent.click(await screen.findByRole('button', { name: 'Open the app again' }));
     // (the app also paints Telegram's header and background: only the ways out are looked at)
-    expect(posted.filter(wayOut)).toEqual([{ type: 'web_app_open_tg_link', data: { path_full: '/GiftRewardsBot/app' } }]);
+    expect(telegram.postedOf(...WAYS_OUT)).toEqual([{ type: 'web_app_open_tg_link', data: { path_full: '/GiftRewardsBot/app' } }]);
     expect(server.calls.find((call) => call.path === 'user.me')?.authorization).toBe('tma auth_date=1700000000&hash=stale');
   });
 
@@ -206,6 +198,37 @@ describe('inside Telegram, a launch the server no longer accepts', () => {
       'auth.signInSettings': () => ({ openInTelegram: null }),
     });
     await userEvent.click(await screen.findByRole('button', { name: 'Close, then open it from the bot' }));
-    expect(posted.filter(wayOut)).toEqual([{ type: 'web_app_close', data: {} }]);
+    expect(telegram.postedOf(...WAYS_OUT)).toEqual([{ type: 'web_app_close', data: {} }]);
+  });
+});
+
+describe('the home-screen shortcut, inside a Telegram that has it', () => {
+  it('is offered on the profile until the player adds it, and not where Telegram says it is there', async () => {
+    const telegram = launchInTelegram({ version: '8.0' });
+    try {
+      renderApp('/profile', signedInPlayer);
+      await screen.findByTestId('player-name');
+      expect(telegram.postedOf('web_app_check_home_screen')).toHaveLength(1);
+      act(() => telegram.event('home_screen_checked', { status: 'missed' }));
+      await userEvent.click(await screen.findByRole('button', { name: 'Add to home screen' }));
+      expect(telegram.postedOf('web_app_add_to_home_screen')).toEqual([{ type: 'web_app_add_to_home_screen', data: {} }]);
+      act(() => telegram.event('home_screen_added'));
+      expect(await screen.findByText('Added to your home screen')).toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: 'Add to home screen' })).not.toBeInTheDocument();
+    } finally {
+      telegram.end();
+    }
+  });
+
+  it('is not offered by a Telegram older than 8.0, nor outside Telegram', async () => {
+    const telegram = launchInTelegram({ version: '7.10' });
+    try {
+      renderApp('/profile', signedInPlayer);
+      await screen.findByTestId('player-name');
+      expect(telegram.postedOf('web_app_check_home_screen')).toEqual([]);
+      expect(screen.queryByRole('button', { name: 'Add to home screen' })).not.toBeInTheDocument();
+    } finally {
+      telegram.end();
+    }
   });
 });

@@ -89,7 +89,10 @@ const SINCE = {
   web_app_trigger_haptic_feedback: '6.1',
   web_app_setup_closing_behavior: '6.2',
   web_app_request_write_access: '6.9',
+  web_app_share_to_story: '7.8',
   web_app_set_bottom_bar_color: '7.10',
+  web_app_add_to_home_screen: '8.0',
+  web_app_check_home_screen: '8.0',
 } as const;
 type Method = keyof typeof SINCE;
 
@@ -224,6 +227,44 @@ export function requestWriteAccess(): Promise<boolean> {
       resolve(false);
     }
   });
+}
+
+/** Whether this Telegram can post a story from the app (7.8 and later). */
+export const canShareToStory = () => telegramSupports('web_app_share_to_story');
+
+/**
+ * Opens Telegram's story editor with an image and a caption; the link widget is for Premium players only (Telegram refuses
+ * it from others), so it is added only for them.
+ */
+export function shareToStory(mediaUrl: string, text: string, link?: { url: string; name: string }): boolean {
+  return sendToTelegram('web_app_share_to_story', { media_url: mediaUrl, text, ...(link ? { widget_link: link } : {}) });
+}
+
+/**
+ * Whether the app's shortcut can be added to the device's home screen here (8.0 and later, on a device that supports it):
+ * resolves false where it cannot, or where it is there already.
+ */
+export function homeScreenShortcutMissing(): Promise<boolean> {
+  return new Promise((resolve) => {
+    const stop = onTelegramEvent('home_screen_checked', (data) => {
+      stop();
+      const status = (data as { status?: unknown } | undefined)?.status;
+      resolve(status === 'missed' || status === 'unknown');
+    });
+    if (!sendToTelegram('web_app_check_home_screen')) {
+      stop();
+      resolve(false);
+    }
+  });
+}
+
+/** Asks Telegram to add the app's shortcut to the home screen; `onAdded` runs when the player has added it. */
+export function addToHomeScreen(onAdded: () => void): void {
+  const stop = onTelegramEvent('home_screen_added', () => {
+    stop();
+    onAdded();
+  });
+  if (!sendToTelegram('web_app_add_to_home_screen')) stop();
 }
 
 /** Asks Telegram to confirm before closing the app while a money action is on its way (and to stop asking after). */

@@ -15,6 +15,8 @@ export const fa: Translation = {
     offline: 'شما آفلاین هستید. اتصال خود را بررسی کنید و دوباره تلاش کنید.',
     unreachable: 'دسترسی به سرور ممکن نشد. کمی بعد دوباره تلاش کنید.',
     install: 'نصب برنامه',
+    addToHomeScreen: 'افزودن به صفحه اصلی',
+    addedToHomeScreen: 'به صفحه اصلی شما اضافه شد',
   },
   errors: {
     BAD_INPUT: 'ورودی نامعتبر است',
@@ -156,6 +158,8 @@ export const fa: Translation = {
     introNoReward: 'لینک خود را با دوستانتان به اشتراک بگذارید.',
     link: 'لینک دعوت شما',
     share: 'اشتراک‌گذاری در تلگرام',
+    shareToStory: 'اشتراک در استوری',
+    storyLink: 'به من بپیوند',
     copy: 'کپی لینک',
     copied: 'لینک کپی شد',
     reward: 'پاداش هر دوست',

@@ -1,7 +1,8 @@
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Refusal, type Handlers } from '../../../test/fakeTrpcServer';
-import { renderApp, signedInPlayer } from '../../../test/renderApp';
+import { DEMO_PLAYER, renderApp, signedInPlayer } from '../../../test/renderApp';
+import { launchInTelegram } from '../../../test/telegramLaunch';
 import { initI18n, setLanguage } from '../../lib/i18n';
 
 const LINK = 'https://t.me/GiftRewardsBot/app?startapp=DEMO42';
@@ -104,4 +105,47 @@ it('says when invites are not set up yet', async () => {
     },
   });
   expect(await within(await screen.findByRole('main')).findByRole('alert')).toHaveTextContent('This feature is not configured yet');
+});
+
+describe('a story, inside a Telegram that can post one (7.8 and later)', () => {
+  it("opens the story editor with the app's picture and the invite link in the caption", async () => {
+    const telegram = launchInTelegram({ version: '7.8' });
+    try {
+      renderApp('/invite', invite);
+      await userEvent.click(await screen.findByRole('button', { name: 'Share to story' }));
+      expect(telegram.postedOf('web_app_share_to_story')).toEqual([
+        {
+          type: 'web_app_share_to_story',
+          data: { media_url: `${window.location.origin}/icon-512.png`, text: `${LINK}\nJoin me` },
+        },
+      ]);
+    } finally {
+      telegram.end();
+    }
+  });
+
+  it('adds the link widget for a Premium player, whom Telegram lets post one', async () => {
+    const telegram = launchInTelegram({ version: '8.0' });
+    try {
+      renderApp('/invite', { ...invite, 'user.me': () => ({ ...DEMO_PLAYER, isPremium: true }) });
+      await userEvent.click(await screen.findByRole('button', { name: 'Share to story' }));
+      expect(telegram.postedOf('web_app_share_to_story')[0]?.data).toMatchObject({ widget_link: { url: LINK, name: 'Join me' } });
+    } finally {
+      telegram.end();
+    }
+  });
+
+  it('is not offered by an older Telegram, nor outside Telegram', async () => {
+    renderApp('/invite', invite);
+    expect(await screen.findByText(LINK)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Share to story' })).not.toBeInTheDocument();
+    const telegram = launchInTelegram({ version: '7.7' });
+    try {
+      renderApp('/invite', invite);
+      expect((await screen.findAllByText(LINK)).length).toBeGreaterThan(0);
+      expect(screen.queryByRole('button', { name: 'Share to story' })).not.toBeInTheDocument();
+    } finally {
+      telegram.end();
+    }
+  });
 });

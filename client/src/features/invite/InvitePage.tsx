@@ -2,7 +2,8 @@ import { useFormat } from '../../lib/format';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { copyText } from '../../lib/clipboard';
-import { openLink } from '../../lib/telegram';
+import { canShareToStory, openLink, shareToStory } from '../../lib/telegram';
+import { useSession } from '../signIn/PlayerSession';
 import { trpc } from '../../lib/trpc';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { PageHeader } from '../../ui/PageHeader';
@@ -68,6 +69,7 @@ export function InvitePage() {
   const { t } = useTranslation();
   const format = useFormat();
   const summary = trpc.referrals.summary.useQuery();
+  const { player } = useSession();
   const [copied, setCopied] = useState(false);
   useEffect(() => {
     if (!copied) return;
@@ -94,6 +96,22 @@ export function InvitePage() {
               <button type="button" className="button" onClick={() => openLink(data.shareUrl)}>
                 {t('invite.share')}
               </button>
+              {canShareToStory() && (
+                <button
+                  type="button"
+                  className="button button-ghost"
+                  onClick={() =>
+                    shareToStory(
+                      new URL('/icon-512.png', window.location.origin).href,
+                      // a story's caption holds 200 characters (2,048 for Premium): the link comes first so it always fits
+                      `${data.inviteLink}\n${data.shareText}`.slice(0, player.isPremium ? 2048 : 200),
+                      player.isPremium ? { url: data.inviteLink, name: t('invite.storyLink') } : undefined,
+                    )
+                  }
+                >
+                  {t('invite.shareToStory')}
+                </button>
+              )}
               <button
                 type="button"
                 className="button button-ghost"

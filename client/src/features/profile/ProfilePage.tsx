@@ -1,7 +1,9 @@
 import { useFormat } from '../../lib/format';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { useEffect, useState } from 'react';
 import { useInstallPrompt } from '../../lib/installPrompt';
+import { addToHomeScreen, homeScreenShortcutMissing } from '../../lib/telegram';
 import { trpc } from '../../lib/trpc';
 import { PageHeader } from '../../ui/PageHeader';
 import { useToast } from '../../ui/toast';
@@ -16,6 +18,31 @@ function Avatar({ player }: { player: Player }) {
     <div className="avatar" aria-hidden="true">
       {player.photoUrl ? <img src={player.photoUrl} alt="" /> : (player.name || player.username || '?').slice(0, 1).toUpperCase()}
     </div>
+  );
+}
+
+/** Inside a Telegram that can (8.0 and later), the app's shortcut on the device's home screen, offered until it is there. */
+function HomeScreenShortcut() {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const [missing, setMissing] = useState(false);
+  useEffect(() => {
+    let current = true;
+    void homeScreenShortcutMissing().then((answer) => current && setMissing(answer));
+    return () => {
+      current = false;
+    };
+  }, []);
+  if (!missing) return null;
+  const add = () =>
+    addToHomeScreen(() => {
+      setMissing(false);
+      toast(t('common.addedToHomeScreen'), 'success');
+    });
+  return (
+    <button type="button" className="button button-ghost" onClick={add}>
+      {t('common.addToHomeScreen')}
+    </button>
   );
 }
 
@@ -101,6 +128,7 @@ export function ProfilePage() {
             {t('common.install')}
           </button>
         )}
+        <HomeScreenShortcut />
         {credential === 'web' && (
           <button type="button" className="button button-ghost" onClick={signOut}>
             {t('profile.signOut')}
