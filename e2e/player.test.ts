@@ -264,6 +264,53 @@ it('sends an old Telegram (6.0) nothing its version lacks', async () => {
   await page.close();
 });
 
+it('inside Telegram Web (an iframe): the app talks to its parent window, and follows the theme the parent sends', async () => {
+  const telegramId = nextTelegramId++;
+  const app = telegramLaunchUrl(
+    product.base,
+    '/',
+    { user: { id: telegramId, first_name: `Player ${telegramId}`, language_code: 'en' } },
+    TEST_BOT_TOKEN,
+    { version: '7.0', themeParams: { bg_color: '#17212b', text_color: '#f5f5f5' } },
+  );
+  const page = await browser.openPage(PHONE);
+  // a parent page like Telegram Web's, which frames the app and records what the app posts to it. It is served (by the
+  // browser's request routing) from the app's own origin: the app's CSP lets only itself and *.telegram.org frame it, and
+  // Chromium keeps a public origin from framing a loopback one. The bridge cannot tell: it talks to window.parent.
+  const TELEGRAM_WEB = `${product.base}/telegram-web.html`;
+  await page.route(TELEGRAM_WEB, (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: `<!doctype html><script>
+        window.received = [];
+        addEventListener('message', (e) => { try { window.received.push(JSON.parse(e.data)); } catch {} });
+      </script><iframe id="app" src="${app}" style="width:390px;height:800px;border:0"></iframe>`,
+    }),
+  );
+  // no theme or language chosen on this device by an earlier test: the app follows Telegram's
+  await page.goto(`${product.base}/healthz`);
+  await page.evaluate(() => {
+    localStorage.clear();
+    sessionStorage.clear();
+  });
+  await page.goto(TELEGRAM_WEB);
+  const received = () =>
+    page.evaluate(() => (window as unknown as { received: Array<{ eventType: string }> }).received.map((m) => m.eventType));
+  await page.frameLocator('#app').getByRole('heading', { name: 'Tasks' }).waitFor();
+  await expect(received()).resolves.toEqual(expect.arrayContaining(['web_app_ready', 'web_app_expand', 'web_app_request_theme']));
+  const frame = (await (await page.$('#app'))!.contentFrame())!;
+  // a dark Telegram gave the dark app; the parent's theme_changed turns it light, live
+  await expect(frame.evaluate(() => document.documentElement.dataset.theme)).resolves.toBe('dark');
+  await page.evaluate(() =>
+    (document.getElementById('app') as HTMLIFrameElement).contentWindow!.postMessage(
+      JSON.stringify({ eventType: 'theme_changed', eventData: { theme_params: { bg_color: '#ffffff', text_color: '#000000' } } }),
+      '*',
+    ),
+  );
+  await frame.waitForFunction(() => document.documentElement.dataset.theme === 'light');
+  await page.close();
+});
+
 it('refuses a non-⭐ mission before the ⭐ ones with the ⭐ message', async () => {
   const { page } = await launch('/');
   await openMission(page, 'Events', 'Collect launch-week Stars');
