@@ -137,11 +137,13 @@ export class BroadcastSender {
     const api = this.options.api();
     const live = await sendingBroadcasts();
     if (!api || !live.length) return IDLE_MS;
-    for (const broadcast of live.filter((b) => !b.materialisedAt)) {
+    const unrecorded = live.filter((b) => !b.materialisedAt);
+    for (const broadcast of unrecorded) {
       // one instance records the audience; the others send what is recorded meanwhile
       await runIfFree(`broadcast-audience:${String(broadcast._id)}`, () => materialise(broadcast._id, now), { ttlMs: 60_000 });
     }
-    const ready = (await sendingBroadcasts()).filter((b) => b.materialisedAt);
+    // read again only when an audience was being recorded: it may be complete now
+    const ready = (unrecorded.length ? await sendingBroadcasts() : live).filter((b) => b.materialisedAt);
     if (!ready.length) return IDLE_MS;
     if (await notificationsWaiting(now)) return GIVE_WAY_MS;
     const batch = await this.claim(

@@ -13,14 +13,17 @@ import { startDueBroadcasts } from './broadcasts.service';
 
 let standIn: BotApiStandIn;
 let app: ReturnType<typeof createApp>;
-beforeAll(async () => {
-  standIn = await startBotApiStandIn('123456789:AAHtestTokenForTheTestSuiteOnly_abcdef');
-  app = createApp({
-    env: testEnv({ TELEGRAM_API_ROOT: standIn.apiRoot, PUBLIC_URL: 'https://gift.test' }),
+/** The console API on this environment (the stand-in's Bot API and a public address unless overridden). */
+const appWith = (overrides: Record<string, string> = {}) =>
+  createApp({
+    env: testEnv({ TELEGRAM_API_ROOT: standIn.apiRoot, PUBLIC_URL: 'https://gift.test', ...overrides }),
     logger: silentLogger,
     clientDist: '/nonexistent',
     adminDist: '/nonexistent',
   });
+beforeAll(async () => {
+  standIn = await startBotApiStandIn('123456789:AAHtestTokenForTheTestSuiteOnly_abcdef');
+  app = appWith();
 });
 afterAll(() => standIn.close());
 beforeEach(async () => {
@@ -264,12 +267,7 @@ describe('permissions', () => {
   });
 
   it('without a bot token, a start and a test are refused with what to do, and nothing moves', async () => {
-    const noBot = createApp({
-      env: testEnv({ TELEGRAM_BOT_TOKEN: '' }),
-      logger: silentLogger,
-      clientDist: '/nonexistent',
-      adminDist: '/nonexistent',
-    });
+    const noBot = appWith({ TELEGRAM_BOT_TOKEN: '' });
     try {
       const { token } = await createOperator(['broadcasts:write'], { telegramId: 777004 });
       const api = consoleApi(noBot, token);
@@ -285,12 +283,7 @@ describe('permissions', () => {
       expect(standIn.sent).toHaveLength(0);
     } finally {
       // the broadcasts' settings are the app's: give them back to this file's app
-      createApp({
-        env: testEnv({ TELEGRAM_API_ROOT: standIn.apiRoot, PUBLIC_URL: 'https://gift.test' }),
-        logger: silentLogger,
-        clientDist: '/nonexistent',
-        adminDist: '/nonexistent',
-      });
+      appWith();
     }
   });
 

@@ -236,9 +236,9 @@ export async function finishIfDrained(broadcastId: Id, now: Date): Promise<boole
   return true;
 }
 
-/** Broadcasts being sent now, and whether each has its audience recorded. */
+/** Broadcasts being sent now, and whether each has its audience recorded (the sender reads their content when it renders). */
 export function sendingBroadcasts() {
-  return BroadcastModel.find({ status: 'sending' }, { materialisedAt: 1, text: 1, fa: 1, imageUrl: 1, button: 1 }).lean();
+  return BroadcastModel.find({ status: 'sending' }, { materialisedAt: 1 }).lean();
 }
 
 /**
