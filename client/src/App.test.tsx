@@ -232,3 +232,48 @@ describe('the home-screen shortcut, inside a Telegram that has it', () => {
     }
   });
 });
+
+describe("a player an operator froze or banned reads why, in the app's language", () => {
+  it('frozen: the app stays open, with the reason above it', async () => {
+    renderApp('/', {
+      ...signedInPlayer,
+      'user.me': () => ({ ...DEMO_PLAYER, isDemo: false, status: 'frozen', statusReason: 'Fifty friends joined in one minute' }),
+    });
+    expect(
+      await screen.findByText(
+        'Your account is frozen: Fifty friends joined in one minute. You can look around; claims, mining, staking and withdrawals wait until it is reviewed.',
+      ),
+    ).toHaveAttribute('role', 'status');
+    expect(await screen.findByText('Get started')).toBeInTheDocument();
+  });
+
+  it('frozen, in Persian: the notice is Persian, with the reason the server gave in Persian', async () => {
+    await setLanguage('fa');
+    renderApp('/', {
+      ...signedInPlayer,
+      'user.me': () => ({ ...DEMO_PLAYER, language: 'fa', isDemo: false, status: 'frozen', statusReason: 'پنجاه دوست در یک دقیقه' }),
+    });
+    expect(await screen.findByText(/^حساب شما مسدود موقت است: پنجاه دوست در یک دقیقه\./)).toHaveAttribute('role', 'status');
+  });
+
+  it('banned: only the reason, without a Retry that could never work', async () => {
+    renderApp('/', {
+      'user.me': () => {
+        throw new Refusal('ACCOUNT_BANNED', 403, 'Your account is blocked: Several accounts', { reason: 'Several accounts' });
+      },
+    });
+    expect(await screen.findByRole('alert')).toHaveTextContent('Your account is blocked: Several accounts');
+    expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('navigation', { name: 'Main' })).not.toBeInTheDocument();
+  });
+
+  it('banned, in Persian', async () => {
+    await setLanguage('fa');
+    renderApp('/', {
+      'user.me': () => {
+        throw new Refusal('ACCOUNT_BANNED', 403, 'Your account is blocked: چند حساب', { reason: 'چند حساب' });
+      },
+    });
+    expect(await screen.findByRole('alert')).toHaveTextContent('حساب شما مسدود شده است: چند حساب');
+  });
+});

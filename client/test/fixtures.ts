@@ -18,6 +18,8 @@ export const DEMO_PLAYER: OutputOf<'user.me'> = {
   missionsCount: 9,
   doneMissionsCount: 7,
   createdAt: new Date('2026-01-01T00:00:00Z'),
+  status: 'active',
+  statusReason: '',
   coins: [
     {
       coinId: 'c1',

@@ -519,13 +519,13 @@ describe('framing, App Config edits, sign-out and request ids', () => {
     expect((await me(phone)).status).toBe(401);
     expect((await me(laptop)).status).toBe(401);
 
-    // signed in again, then blocked by an operator, then unblocked: the token from before the block stays dead
+    // signed in again, then banned by an operator, then made active again: the token from before the ban stays dead
     const again = signPlayerToken(String(player._id), testEnv().JWT_SECRET, new Date(), 1);
     expect((await me(again)).status).toBe(200);
     const api = consoleApi(app, (await createOperator(['users:write'])).token);
-    expect((await api.put(`/users/${String(player._id)}`, { inviteLimit: 100, blocked: true })).status).toBe(200);
+    expect((await api.put(`/users/${String(player._id)}`, { status: 'banned', statusReason: 'Fake referrals' })).status).toBe(200);
     expect((await me(again)).status).toBe(401);
-    expect((await api.put(`/users/${String(player._id)}`, { inviteLimit: 100, blocked: false })).status).toBe(200);
+    expect((await api.put(`/users/${String(player._id)}`, { status: 'active' })).status).toBe(200);
     expect((await me(again)).status).toBe(401);
     // the console never sees the version
     expect(JSON.stringify((await api.get(`/users/${String(player._id)}`)).body)).not.toContain('tokenVersion');

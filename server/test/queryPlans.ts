@@ -37,6 +37,7 @@ const ADMITTED_SCANS: Record<string, string> = {
   missions: 'the missions: at most a few hundred, listed whole by category',
   accounts: 'the operators: a few dozen',
   broadcasts: 'the broadcasts: a few a week, searched by text',
+  ledgerholds: 'the frozen and banned players: a few, compared whole with their statuses',
   jobleases: 'one lease per job name: a few records',
 };
 

@@ -44,6 +44,46 @@ export const ADMIN_RESOURCES = [
 ] as const;
 export type AdminResource = (typeof ADMIN_RESOURCES)[number];
 
+/**
+ * A player's standing: active plays; frozen may look but not claim, stake, move mining, link a wallet or withdraw (their
+ * pending withdrawals are held); banned is signed out of everything. Frozen and banned always carry the reason the player reads.
+ */
+export const PLAYER_STATUSES = ['active', 'frozen', 'banned'] as const;
+export type PlayerStatus = (typeof PLAYER_STATUSES)[number];
+
+/** A risk score's level: low plays on, review asks an operator to look, high is frozen-worthy. */
+export const RISK_LEVELS = ['low', 'review', 'high'] as const;
+export type RiskLevel = (typeof RISK_LEVELS)[number];
+
+/** The signals a player's risk score is made of; each has a weight in App Config. */
+export const RISK_SIGNALS = [
+  'newAccount',
+  'notPremium',
+  'friendBurst',
+  'sameSecondJoins',
+  'idleFriends',
+  'deepTree',
+  'sharedWallet',
+  'networkBurst',
+  'fastClaims',
+  'freshWalletWithdrawal',
+] as const;
+export type RiskSignal = (typeof RISK_SIGNALS)[number];
+
+/** How much each risk signal weighs at full strength, out of a score whose review level starts at 30 and high at 60. */
+export const DEFAULT_RISK_WEIGHTS: Record<RiskSignal, number> = {
+  newAccount: 10,
+  notPremium: 5,
+  friendBurst: 30,
+  sameSecondJoins: 25,
+  idleFriends: 20,
+  deepTree: 10,
+  sharedWallet: 35,
+  networkBurst: 25,
+  fastClaims: 20,
+  freshWalletWithdrawal: 20,
+};
+
 export const LANGUAGES = ['en', 'fa'] as const;
 export type Language = (typeof LANGUAGES)[number];
 

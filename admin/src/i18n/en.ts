@@ -197,7 +197,7 @@ const domain = {
     telegramId: 'Telegram id',
     reason: 'Reason',
     testSent: 'Test sent to your Telegram (%{languages})',
-    segment: { active: 'Active', blocked: 'Blocked', anyLanguage: 'Any language', anyStatus: 'Any status' },
+    segment: { active: 'Active', frozen: 'Frozen', banned: 'Banned', anyLanguage: 'Any language', anyStatus: 'Any status' },
     goesTo: 'Goes to: %{who}',
     everyone: 'every player who allows messages',
     sendAt: 'sent at %{when}',

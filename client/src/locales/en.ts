@@ -158,6 +158,9 @@ export const en = {
     themes: { dark: 'Dark', light: 'Light', system: 'System' },
     languages: { en: 'English', fa: 'فارسی' },
   },
+  account: {
+    frozen: 'Your account is frozen: {{reason}}. You can look around; claims, mining, staking and withdrawals wait until it is reviewed.',
+  },
   signIn: {
     title: 'Sign in',
     intro: 'Open the app from Telegram, or sign in with your Telegram username: our bot sends you a 6-digit code.',

@@ -59,6 +59,8 @@ export const fa: Translation = {
     BOT_MISSING: 'ابتدا توکن ربات را در App Config ذخیره کنید: پیام‌های همگانی را ربات می‌فرستد',
     NO_TELEGRAM_ID: 'ابتدا شناسه تلگرام خود را به حساب اضافه کنید (و در ربات Start را بزنید)',
     TELEGRAM_REFUSED: 'تلگرام پیام را نپذیرفت: {reason}',
+    ACCOUNT_FROZEN: 'حساب شما مسدود موقت است: {reason}',
+    ACCOUNT_BANNED: 'حساب شما مسدود شده است: {reason}',
     INTERNAL: 'مشکلی پیش آمد',
   },
   notFound: { title: 'صفحه پیدا نشد', text: 'در این نشانی چیزی وجود ندارد.', home: 'بازگشت به ماموریت‌ها' },
@@ -200,6 +202,10 @@ export const fa: Translation = {
     theme: 'پوسته',
     themes: { dark: 'تیره', light: 'روشن', system: 'سیستم' },
     languages: { en: 'English', fa: 'فارسی' },
+  },
+  account: {
+    frozen:
+      'حساب شما مسدود موقت است: {{reason}}. می‌توانید برنامه را ببینید؛ دریافت پاداش، استخراج، استیکینگ و برداشت تا بررسی حساب منتظر می‌مانند.',
   },
   signIn: {
     title: 'ورود',

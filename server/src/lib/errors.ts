@@ -37,6 +37,8 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   WITHDRAW_MINIMUM: 409,
   WITHDRAW_DISABLED: 409,
   WITHDRAWAL_PROCESSED: 409,
+  ACCOUNT_FROZEN: 403,
+  ACCOUNT_BANNED: 403,
   CHAIN_UNAVAILABLE: 503,
   RATE_LIMITED: 429,
   NOT_CONFIGURED: 503,
@@ -66,6 +68,11 @@ export class AppError extends Error {
   get status(): number {
     return HTTP_STATUS[this.code];
   }
+}
+
+/** A player's own money move refused because they are frozen or banned (the ledger's hold): what is owed stays owed. */
+export function isHold(error: unknown): boolean {
+  return error instanceof AppError && (error.code === 'ACCOUNT_FROZEN' || error.code === 'ACCOUNT_BANNED');
 }
 
 export function badInput(fieldErrors: Record<string, string>, message: string = ERROR_MESSAGES.BAD_INPUT): AppError {

@@ -47,8 +47,11 @@ type RacePoint = 'ledger:refusing' | 'ledger:refused' | 'stake:undone' | 'payout
 /** The steps of an automated payout, walked by the payout crash test (they need a chain, which the money crash test has not). */
 type PayoutFaultPoint = 'payout:after-record' | 'payout:after-send' | 'payout:before-confirm';
 
+/** A freeze or ban between the player's status and the ledger's hold, walked in-process by the status test (the sweep finishes it). */
+type StatusFaultPoint = 'status:after-player';
+
 /** Marks a point between two writes. */
-export async function faultPoint(point: FaultPoint | RacePoint | PayoutFaultPoint): Promise<void> {
+export async function faultPoint(point: FaultPoint | RacePoint | PayoutFaultPoint | StatusFaultPoint): Promise<void> {
   if (killAt.has(point)) {
     process.stderr.write(`fault point ${point}: killing the process\n`);
     process.kill(process.pid, 'SIGKILL');

@@ -93,7 +93,7 @@ describe('lists: paging, sorting, filters', () => {
         usernameLower: `paged${i}`,
         referralCode: `paged-${i}`,
         referrersCount: i % 7,
-        blocked: i % 10 === 0,
+        status: i % 10 === 0 ? 'banned' : 'active',
       })),
     );
   });
@@ -119,10 +119,10 @@ describe('lists: paging, sorting, filters', () => {
   });
 
   it('filters, and combines a filter with the search', async () => {
-    const blocked = await api.get('/users', { filter: { blocked: true } });
-    expect(blocked.headers['content-range']).toBe('users 0-24/32');
-    expect(blocked.body.every((u: { blocked: boolean }) => u.blocked)).toBe(true);
-    const search = await api.get('/users', { filter: { q: 'paged31', blocked: false } });
+    const banned = await api.get('/users', { filter: { status: 'banned' } });
+    expect(banned.headers['content-range']).toBe('users 0-24/32');
+    expect(banned.body.every((u: { status: string }) => u.status === 'banned')).toBe(true);
+    const search = await api.get('/users', { filter: { q: 'paged31', status: 'active' } });
     expect(search.body.map((u: { username: string }) => u.username).sort()).toEqual([
       'paged31',
       'paged311',
@@ -148,7 +148,7 @@ describe('lists: paging, sorting, filters', () => {
     ['an unknown filter', { filter: { passwordHash: 'x' } }, 'filter'],
     ['a filter that is not an object', { filter: ['x'] }, 'filter'],
     ['a bad id in a filter', { filter: { referrer: 'not-an-id' } }, 'referrer'],
-    ['a bad boolean', { filter: { blocked: 'maybe' } }, 'blocked'],
+    ['a bad boolean', { filter: { isDemo: 'maybe' } }, 'isDemo'],
     ['a field that cannot be sorted by', { sort: ['referralCode', 'ASC'] }, 'sort'],
     ['a bad sort order', { sort: ['name', 'UP'] }, 'sort'],
     ['a range that is not two numbers', { range: [10] }, 'range'],

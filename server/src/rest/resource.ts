@@ -25,6 +25,8 @@ interface ListRules {
   substringSearch?: boolean;
   /** Reference fields the `q` filter also searches, through the referenced records' own fields (a review's player by name). */
   searchReferences?: Record<string, (text: string, limit: number) => Promise<Array<{ _id: unknown }>>>;
+  /** Rewrites the text typed before it is searched (a wallet address in any of its forms to the raw form stored). */
+  searchText?: (text: string) => string;
   /** Filterable fields and how to read them; every schema date field also takes `<field>_gte` / `<field>_lte`. */
   filters?: Record<string, FilterKind>;
   /** Fields the list may be sorted by, besides id and createdAt: each has an index that serves it (the index test checks). */
@@ -176,8 +178,8 @@ async function buildFilter(definition: ResourceDefinition, filter: unknown): Pro
       query._id = Array.isArray(value) ? { $in: value.map((v) => toObjectId(v, 'id')) } : toObjectId(value, 'id');
     } else if (key === 'q') {
       if (typeof value !== 'string') throw badInput({ q: 'Search must be text' });
-      const { searchFields: fields = [], searchReferences, substringSearch } = definition.list ?? {};
-      const text = value.trim().slice(0, 100);
+      const { searchFields: fields = [], searchReferences, substringSearch, searchText = (typed: string) => typed } = definition.list ?? {};
+      const text = searchText(value.trim().slice(0, 100));
       if (!text || (!fields.length && !searchReferences)) continue;
       const substring = new RegExp(escapeRegex(text), 'i');
       const isNumber = (f: string) => definition.model.schema.path(f)?.instance === 'Number';

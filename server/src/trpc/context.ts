@@ -34,7 +34,7 @@ export async function createContext(
   now: () => Date = () => new Date(),
 ): Promise<ContextInner> {
   // a database that cannot answer fails the player's calls with 503 (protectedProcedure), not the whole batch with 500
-  const auth = await authenticatePlayer(req.get('authorization'), env, now(), logger).catch((error: unknown) => {
+  const auth = await authenticatePlayer(req.get('authorization'), env, now(), logger, req.ip).catch((error: unknown) => {
     if (!isDatabaseUnavailable(error)) throw error;
     return { user: null, error: 'UNAVAILABLE' as const };
   });

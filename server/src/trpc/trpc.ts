@@ -6,6 +6,7 @@ import { isDatabaseUnavailable } from '../db/mongoErrors';
 import { addressKey } from '../lib/clientAddress';
 import { AppError, databaseUnavailable } from '../lib/errors';
 import { enforceRateLimit, type RateLimit } from '../modules/rateLimits/rateLimit.service';
+import { standingRefusal } from '../modules/users/playerStatus.service';
 import type { Context } from './context';
 
 type TrpcCode = TRPCError['code'];
@@ -84,14 +85,26 @@ export const CALLS_PER_PLAYER = { name: 'player.calls', limit: 300, windowSecond
  */
 export const protectedProcedure = publicProcedure.use(async ({ ctx, next }) => {
   if (!ctx.user) throw new AppError(ctx.authError ?? 'UNAUTHORIZED');
-  if (ctx.user.blocked) throw new AppError('FORBIDDEN');
+  // a banned player is told why, on every call
+  const refusal = standingRefusal(ctx.user, { money: false });
+  if (refusal) throw refusal;
   if (ctx.ip) await enforceRateLimit(CALLS_PER_PLAYER, String(ctx.user._id), ctx.now());
   return next({ ctx: { ...ctx, user: ctx.user } });
 });
 
-/** A signed-in player's procedure that costs enough to be counted per player. */
-export function playerLimitedProcedure(rule: RateLimit) {
-  return protectedProcedure.use(async ({ ctx, next }) => {
+/**
+ * A player's own money move (a claim, mining, a stake, a wallet, a withdrawal): refused while they are frozen, with the reason
+ * in their language. The ledger holds the same moves too (`guarded` entries), for the ones already past this door.
+ */
+export const moneyProcedure = protectedProcedure.use(({ ctx, next }) => {
+  const refusal = standingRefusal(ctx.user, { money: true });
+  if (refusal) throw refusal;
+  return next();
+});
+
+/** A signed-in player's procedure (a money move with `moneyProcedure`) that costs enough to be counted per player. */
+export function playerLimitedProcedure(rule: RateLimit, base: typeof protectedProcedure = protectedProcedure) {
+  return base.use(async ({ ctx, next }) => {
     await enforceRateLimit(rule, String(ctx.user._id), ctx.now());
     return next();
   });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ADMIN_RESOURCES, LANGUAGES, USER_MISSION_STATUSES, LEDGER_REASONS } from '../constants';
+import { ADMIN_RESOURCES, LANGUAGES, USER_MISSION_STATUSES, LEDGER_REASONS, PLAYER_STATUSES, RISK_SIGNALS } from '../constants';
 import { amount, blankable, idempotencyKey, nonEmpty, nullAsAbsent, objectId, positiveAmount, txHash } from './common';
 import { tonAddress } from './catalog';
 
@@ -43,6 +43,26 @@ export const accountCreateInput = z.object({ ...accountBase, password: strongPas
 /** On edit the password is optional: empty keeps the current one. */
 export const accountUpdateInput = z.object({ ...accountBase, password: strongPassword.optional().or(z.literal('')) });
 
+/** The weight of each risk signal (0 turns it off) and the scores where review and high begin. */
+export const riskSettingsInput = z
+  .object({
+    weights: z
+      .object(
+        Object.fromEntries(RISK_SIGNALS.map((signal) => [signal, z.coerce.number().int().min(0).max(100)])) as Record<
+          (typeof RISK_SIGNALS)[number],
+          z.ZodCoercedNumber
+        >,
+      )
+      .partial(),
+    reviewAt: z.coerce.number().int().min(1).max(1000),
+    highAt: z.coerce.number().int().min(1).max(1000),
+  })
+  .partial()
+  .refine((v) => v.reviewAt === undefined || v.highAt === undefined || v.highAt > v.reviewAt, {
+    path: ['highAt'],
+    message: 'High must start above review',
+  });
+
 export const appConfigInput = z.object({
   botToken: z
     .string()
@@ -81,15 +101,43 @@ export const appConfigInput = z.object({
   payoutWallets: z.array(tonAddress).max(20).default([]),
   /** On: automated payouts send nothing until it is turned off. */
   payoutsPaused: z.boolean().default(false),
+  risk: riskSettingsInput.optional(),
 });
 export type AppConfigInput = z.infer<typeof appConfigInput>;
 
-/** What an operator may change on a player: the rest follows from Telegram and the ledger. */
-export const userUpdateInput = z.object({
-  inviteLimit: z.coerce.number().int().min(0).max(1_000_000),
-  blocked: z.boolean().default(false),
-  language: z.enum(LANGUAGES).optional(),
-});
+const statusReason = z.string().trim().max(300, 'At most 300 characters');
+
+/** A frozen or banned player is told why, in English and (when written) in Persian; back to active clears the reason. */
+const playerStanding = {
+  status: z.enum(PLAYER_STATUSES).optional(),
+  statusReason: statusReason.optional(),
+  fa: z.object({ statusReason: statusReason.optional() }).optional(),
+};
+function requireReason(standing: { status?: string; statusReason?: string }, ctx: z.RefinementCtx) {
+  if (standing.status && standing.status !== 'active' && !standing.statusReason)
+    ctx.addIssue({ code: 'custom', path: ['statusReason'], message: 'Say why: the player reads this reason' });
+}
+
+/**
+ * What an operator may change on a player (each field optional: a PUT of `{ status, statusReason }` alone sets the
+ * status); the rest follows from Telegram and the ledger.
+ */
+export const userUpdateInput = z
+  .object({
+    inviteLimit: z.coerce.number().int().min(0).max(1_000_000).optional(),
+    language: z.enum(LANGUAGES).optional(),
+    ...playerStanding,
+  })
+  .superRefine(requireReason);
+
+/** One status, with its reason, for many players at once (the console's bulk freeze and ban). */
+export const userStatusBulkInput = z
+  .object({
+    ids: z.array(objectId).min(1, 'Choose players').max(500, 'At most 500 players at once'),
+    ...playerStanding,
+    status: z.enum(PLAYER_STATUSES),
+  })
+  .superRefine(requireReason);
 
 /** A gift or a correction of a player's balance, always with a reason. */
 export const balanceAdjustmentInput = z.object({

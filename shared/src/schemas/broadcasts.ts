@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LANGUAGES } from '../constants';
+import { LANGUAGES, PLAYER_STATUSES } from '../constants';
 import { blankable, httpUrl, objectId, positiveAmount } from './common';
 
 /** Telegram's own limits: a message's text, and a photo's caption. */
@@ -103,7 +103,7 @@ export const broadcastSegment = z
     joinedFrom: nullAsUndefined(date),
     joinedTo: nullAsUndefined(date),
     /** Blocked in the console, or not. */
-    status: nullAsUndefined(z.enum(['active', 'blocked'])),
+    status: nullAsUndefined(z.enum(PLAYER_STATUSES)),
   })
   .strict()
   .refine((s) => !(s.joinedFrom && s.joinedTo) || s.joinedFrom <= s.joinedTo, {

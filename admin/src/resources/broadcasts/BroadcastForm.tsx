@@ -25,7 +25,8 @@ const LANGUAGE_CHOICES = [
 ];
 const STATUS_CHOICES = [
   { id: 'active', name: 'broadcasts.segment.active' },
-  { id: 'blocked', name: 'broadcasts.segment.blocked' },
+  { id: 'frozen', name: 'broadcasts.segment.frozen' },
+  { id: 'banned', name: 'broadcasts.segment.banned' },
 ];
 
 const SEGMENT = 'segment';

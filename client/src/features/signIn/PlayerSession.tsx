@@ -92,6 +92,13 @@ export function PlayerSession({ children }: { children: ReactNode }) {
     }
     // inside Telegram a Retry sends the same expired launch again: only a fresh launch signs the player in
     if (unauthorized) return <LaunchExpired />;
+    // a banned player reads why; a Retry would only be refused again
+    if (appErrorOf(me.error)?.code === 'ACCOUNT_BANNED')
+      return (
+        <section className="page status-page">
+          <ErrorMessage error={me.error} />
+        </section>
+      );
     return (
       <section className="page status-page">
         <ErrorMessage error={me.error} />
@@ -115,6 +122,11 @@ export function PlayerSession({ children }: { children: ReactNode }) {
       {me.data.isDemo && (
         <p className="notice" role="note">
           <span className="badge">{t('common.demo')}</span> {t('common.demoHint')}
+        </p>
+      )}
+      {me.data.status === 'frozen' && (
+        <p className="notice notice-frozen" role="status">
+          {t('account.frozen', { reason: me.data.statusReason })}
         </p>
       )}
       {children}

@@ -50,6 +50,8 @@ const PLAYER: OutputOf<'user.me'> = {
   missionsCount: 0,
   doneMissionsCount: 0,
   createdAt: new Date('2026-01-01T00:00:00Z'),
+  status: 'active',
+  statusReason: '',
   coins: [],
 };
 const linked = (address: string, rawAddress: string) => ({

@@ -108,7 +108,7 @@ describe('the segment count', () => {
     const mission = await MissionModel.create({ category: category._id, title: 'Join', reward: 1, coin: coin._id, verifyType: 'manual' });
     const rich = await createPlayer({ messagePermission: true, language: 'fa', lastSeenAt: new Date() });
     const idle = await createPlayer({ messagePermission: true, lastSeenAt: new Date(Date.now() - 40 * DAY) });
-    const blocked = await createPlayer({ messagePermission: true, blocked: true, lastSeenAt: new Date() });
+    const blocked = await createPlayer({ messagePermission: true, status: 'banned', statusReason: 'Farm', lastSeenAt: new Date() });
     await createPlayer({ messagePermission: false, language: 'fa' });
     await fund(rich._id, coin._id, '500');
     await fund(idle._id, coin._id, '20');
@@ -132,7 +132,8 @@ describe('the segment count', () => {
     expect(await count({ mission: { id: String(mission._id), done: true } })).toBe(1);
     expect(await count({ mission: { id: String(mission._id), done: false } })).toBe(2);
     expect(await count({ joinedFrom: '2026-01-01', joinedTo: '2026-02-01' })).toBe(1);
-    expect(await count({ status: 'blocked' })).toBe(1);
+    expect(await count({ status: 'banned' })).toBe(1);
+    expect(await count({ status: 'frozen' })).toBe(0);
     expect(await count({ status: 'active', activeWithinDays: 7, holds: { coin: coin.id, atLeast: '1' } })).toBe(1);
   });
 });

@@ -25,7 +25,7 @@ function playerConditions(segment: BroadcastSegment, now: Date): PlayerCondition
   if (segment.joinedFrom) joined.$gte = new Date(segment.joinedFrom);
   if (segment.joinedTo) joined.$lte = new Date(segment.joinedTo);
   if (Object.keys(joined).length) conditions.createdAt = joined;
-  if (segment.status) conditions.blocked = segment.status === 'blocked';
+  if (segment.status) conditions.status = segment.status;
   return conditions;
 }
 

@@ -1,4 +1,5 @@
 import { model, Schema } from 'mongoose';
+import { DEFAULT_RISK_WEIGHTS, RISK_SIGNALS } from '@gift/shared';
 import { applyConventions, schemaOptions, money, ref } from '../../db/schemaKit';
 
 /** The one App Config record. */
@@ -24,6 +25,20 @@ const appConfigSchema = applyConventions(
       payoutsPaused: { type: Boolean, default: false },
       /** Why the hot wallet's sender last stopped by itself (not enough funds, the cap, the chain away); empty while it runs. */
       payoutsStopped: { type: String, default: '' },
+      /** The risk score's weights (points a signal adds at full strength; 0 turns it off) and where review and high begin. */
+      risk: {
+        weights: {
+          type: new Schema(
+            Object.fromEntries(RISK_SIGNALS.map((signal) => [signal, { type: Number, default: DEFAULT_RISK_WEIGHTS[signal] }])),
+            {
+              _id: false,
+            },
+          ),
+          default: () => ({}),
+        },
+        reviewAt: { type: Number, default: 30 },
+        highAt: { type: Number, default: 60 },
+      },
     },
     schemaOptions,
   ),

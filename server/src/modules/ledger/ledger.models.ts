@@ -38,6 +38,8 @@ const ledgerEntrySchema = applyConventions(
       /** false until the balance forgot this entry's key, some minutes after it was posted (see releasePostedKeys). */
       keyReleased: { type: Boolean },
       note: { type: String, default: '' },
+      /** The player's own doing: refused once they are frozen or banned (see PostEntry.guarded). */
+      guarded: { type: Boolean },
       createdBy: ref('Account', { default: null }),
     },
     schemaOptions,
@@ -53,3 +55,14 @@ for (const filter of ['user', 'coin', 'refType', 'refId']) ledgerEntrySchema.ind
 for (const column of ['amount', 'reason']) ledgerEntrySchema.index({ state: 1, [column]: 1, _id: 1 });
 ledgerEntrySchema.index({ keyReleased: 1, postedAt: 1 }, { partialFilterExpression: { keyReleased: false } });
 export const LedgerEntryModel = model('LedgerEntry', ledgerEntrySchema);
+
+/** A frozen or banned player (by their id): their own entries are refused with this code and reason. */
+const ledgerHoldSchema = new Schema(
+  {
+    _id: { type: Schema.Types.ObjectId, required: true },
+    code: { type: String, enum: ['ACCOUNT_FROZEN', 'ACCOUNT_BANNED'], required: true },
+    reason: { type: String, default: '' },
+  },
+  { versionKey: false, timestamps: true },
+);
+export const LedgerHoldModel = model('LedgerHold', ledgerHoldSchema);

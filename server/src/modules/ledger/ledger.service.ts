@@ -4,7 +4,7 @@ import { AppError } from '../../lib/errors';
 import { isDuplicateKey } from '../../db/mongoErrors';
 import { objectId, type Id } from '../../db/ids';
 import { faultPoint } from '../../lib/faults';
-import { BalanceModel, LedgerEntryModel } from './ledger.models';
+import { BalanceModel, LedgerEntryModel, LedgerHoldModel } from './ledger.models';
 import { plural, registerCoinUse } from '../coins/giftCoinDeletion.service';
 
 export { entryKeys } from './entryKeys';
@@ -28,6 +28,48 @@ export interface PostEntry {
   idempotencyKey: string;
   note?: string;
   createdBy?: Id | null;
+  /**
+   * The player's own doing (a claim, a mining move, a stake, a withdrawal): refused, with nothing changed, once the player
+   * is frozen or banned. The check runs after the entry is recorded and before it is applied, so a freeze that waits for the
+   * player's recorded entries (`guardedEntriesInFlight`) leaves no such entry to be applied after it.
+   */
+  guarded?: boolean;
+}
+
+export type HoldCode = 'ACCOUNT_FROZEN' | 'ACCOUNT_BANNED';
+
+/**
+ * Holds a player's own entries (a freeze or a ban): from now on each is refused with `code` and the reason, and the
+ * caller then waits for the ones already recorded (`guardedEntriesInFlight`).
+ */
+export async function holdPlayer(userId: Id, code: HoldCode, reason: string): Promise<void> {
+  await LedgerHoldModel.updateOne({ _id: objectId(userId) }, { $set: { code, reason } }, { upsert: true });
+}
+
+/** The player is active again: their own entries apply. */
+export async function releasePlayer(userId: Id): Promise<void> {
+  await LedgerHoldModel.deleteOne({ _id: objectId(userId) });
+}
+
+/** Every hold (frozen and banned players are few): the recovery sweep compares them with the players' statuses. */
+export function heldPlayers() {
+  return LedgerHoldModel.find({}, { code: 1 }).lean();
+}
+
+/** The hold on a player (frozen or banned, with the reason), or null. */
+export function holdOf(userId: Id) {
+  return LedgerHoldModel.findById(objectId(userId), { code: 1, reason: 1 }).lean();
+}
+
+async function guardRefusal(entry: { user: Types.ObjectId; guarded?: boolean | null }): Promise<AppError | null> {
+  if (!entry.guarded) return null;
+  const hold = await LedgerHoldModel.findById(entry.user, { code: 1, reason: 1 }).lean();
+  return hold ? new AppError(hold.code, { reason: hold.reason }) : null;
+}
+
+/** How many of the player's own entries recorded at or before `before` are still being applied. */
+export function guardedEntriesInFlight(userId: Id, before: Date): Promise<number> {
+  return LedgerEntryModel.countDocuments({ user: objectId(userId), state: 'pending', guarded: true, createdAt: { $lte: before } });
 }
 
 export interface PostResult {
@@ -111,7 +153,7 @@ async function settlePosted(entry: EntryDocument): Promise<boolean> {
  * A refused entry leaves nothing behind, and says why. Unless a concurrent caller with the same key applied
  * it meanwhile (the balance had been topped up): then it stands, posted, and this caller is told it was.
  */
-async function refuse(entry: EntryDocument, outcome: 'insufficient' | 'over-limit'): Promise<PostResult> {
+async function refuse(entry: EntryDocument, outcome: 'insufficient' | 'over-limit' | AppError): Promise<PostResult> {
   await faultPoint('ledger:refusing');
   await LedgerEntryModel.deleteOne({ _id: entry._id, state: 'pending' });
   await faultPoint('ledger:refused');
@@ -119,6 +161,7 @@ async function refuse(entry: EntryDocument, outcome: 'insufficient' | 'over-limi
     await settlePosted(entry);
     return { entryId: String(entry._id), applied: false };
   }
+  if (outcome instanceof AppError) throw outcome;
   throw new AppError(outcome === 'insufficient' ? 'INSUFFICIENT_BALANCE' : 'BALANCE_LIMIT');
 }
 
@@ -139,6 +182,7 @@ export async function postEntry(input: PostEntry): Promise<PostResult> {
     idempotencyKey: input.idempotencyKey,
     note: input.note ?? '',
     createdBy: input.createdBy ? objectId(input.createdBy) : null,
+    ...(input.guarded ? { guarded: true } : {}),
     state: 'pending' as const,
     keyReleased: false,
   };
@@ -156,6 +200,8 @@ export async function postEntry(input: PostEntry): Promise<PostResult> {
   }
   if (entry.state === 'posted') return { entryId: String(entry._id), applied: false };
   await faultPoint('ledger:after-record');
+  const refusal = await guardRefusal(entry);
+  if (refusal) return refuse(entry, refusal);
 
   const outcome = await applyToBalance(entry);
   if (outcome === 'insufficient' || outcome === 'over-limit') return refuse(entry, outcome);
@@ -172,6 +218,14 @@ export async function recoverPendingEntries(olderThanMs = 30_000): Promise<numbe
     .limit(1000);
   let recovered = 0;
   for (const entry of stale) {
+    // a player frozen or banned since their own entry was recorded: it is undone as the refusal undoes it (kept if a
+    // crash came after the balance took it)
+    if (await guardRefusal(entry)) {
+      await refuse(entry, 'insufficient').catch((error: unknown) => {
+        if (!(error instanceof AppError)) throw error;
+      });
+      continue;
+    }
     const outcome = await applyToBalance(entry);
     if (outcome === 'insufficient' || outcome === 'over-limit') await LedgerEntryModel.deleteOne({ _id: entry._id, state: 'pending' });
     else if (await settlePosted(entry)) recovered++;

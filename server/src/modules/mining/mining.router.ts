@@ -1,11 +1,11 @@
-import { createTRPCRouter, protectedProcedure } from '../../trpc/trpc';
+import { createTRPCRouter, protectedProcedure, moneyProcedure } from '../../trpc/trpc';
 import { miningStatus, moveMiningRewards, startMining } from './mining.service';
 
 export const miningRouter = createTRPCRouter({
   /** Progress at server time, finished sessions ready to move, and the App Config terms. */
   status: protectedProcedure.query(({ ctx }) => miningStatus(ctx.user._id, ctx.now())),
   /** Starts a session; one running at a time. */
-  start: protectedProcedure.mutation(({ ctx }) => startMining(ctx.user._id, ctx.now())),
+  start: moneyProcedure.mutation(({ ctx }) => startMining(ctx.user._id, ctx.now())),
   /** Credits every finished session to the wallet: 'Moved {count} mining rewards to wallet' or 'Nothing to move'. */
-  move: protectedProcedure.mutation(({ ctx }) => moveMiningRewards(ctx.user._id, ctx.now())),
+  move: moneyProcedure.mutation(({ ctx }) => moveMiningRewards(ctx.user._id, ctx.now())),
 });

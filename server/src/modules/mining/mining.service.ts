@@ -1,6 +1,6 @@
 import type { Types } from 'mongoose';
 import { formatMessage, fromMicros } from '@gift/shared';
-import { AppError } from '../../lib/errors';
+import { AppError, isHold } from '../../lib/errors';
 import { isDuplicateKey } from '../../db/mongoErrors';
 import { objectId, type Id } from '../../db/ids';
 import type { NewRecord } from '../../db/schemaKit';
@@ -152,6 +152,8 @@ async function creditMovedSession(session: {
     refType: 'MiningSession',
     refId: String(session._id),
     idempotencyKey: entryKeys.miningMove(session._id),
+    // held while the player is frozen or banned: the move stays owed (awaitingCredit) until they are active
+    guarded: true,
   });
   await faultPoint('mining:after-credit');
   await MiningSessionModel.updateOne({ _id: session._id, awaitingCredit: true }, { $set: { awaitingCredit: false } });
@@ -196,8 +198,16 @@ export async function recoverMiningMoves(olderThanMs = 30_000): Promise<number> 
   )
     .limit(500)
     .lean<Array<SessionRow & { user: Types.ObjectId }>>();
-  for (const session of interrupted) await creditMovedSession(session);
-  return interrupted.length;
+  let credited = 0;
+  for (const session of interrupted) {
+    try {
+      await creditMovedSession(session);
+      credited++;
+    } catch (error) {
+      if (!isHold(error)) throw error;
+    }
+  }
+  return credited;
 }
 
 /** How many mining sessions are running now (not ended, not yet moved to a balance). */

@@ -5,7 +5,7 @@ import { AppError } from '../../lib/errors';
 import { isDuplicateKey } from '../../db/mongoErrors';
 import { objectId, type Id } from '../../db/ids';
 import { faultPoint } from '../../lib/faults';
-import { raiseMissionCount } from '../users/players.service';
+import { markRiskDue, raiseMissionCount } from '../users/players.service';
 import { codeMatches, decideClaim } from './missionRules';
 import { MissionModel, UserMissionModel } from './mission.models';
 import { creditApproval, finishInterruptedCredit } from './missionCredit';
@@ -133,6 +133,8 @@ export async function claimMission(input: ClaimMissionInput): Promise<ClaimResul
   if (decision.step === 'checkMembership') await requireMembership(input.env, mission.link ?? '', user.telegramId);
   if (decision.step === 'checkCode' && !codeMatches(mission.secretCode, input.code)) throw new AppError('INCORRECT_CODE');
 
+  // the pace of claims is one of the risk score's signals
+  await markRiskDue([user.id], now);
   const progressId = decision.startFirst ? (await startProgress(user.id, mission, now))._id : mine!._id;
   const result: ClaimResult = { status: 'done', reward: fromMicros(mission.reward), coinId: String(mission.coin) };
 
@@ -152,6 +154,6 @@ export async function claimMission(input: ClaimMissionInput): Promise<ClaimResul
   );
   if (!completed) throw await refusalFor(progressId);
   await faultPoint('mission:after-done');
-  await creditApproval(completed);
+  await creditApproval(completed, { holdThrows: true });
   return result;
 }

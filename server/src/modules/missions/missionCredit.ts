@@ -2,6 +2,7 @@ import type { Types } from 'mongoose';
 import { entryKeys, postEntry } from '../ledger/ledger.service';
 import { raiseMissionCount } from '../users/players.service';
 import { faultPoint } from '../../lib/faults';
+import { isHold } from '../../lib/errors';
 import type { Id } from '../../db/ids';
 import { UserMissionModel } from './mission.models';
 
@@ -25,6 +26,8 @@ async function creditMissionReward(progress: CreditableProgress): Promise<void> 
     refId: String(progress._id),
     idempotencyKey: entryKeys.missionReward(progress._id),
     createdBy: progress.reviewedBy ?? null,
+    // held while the player is frozen or banned: the credit stays owed (awaitingCredit) and is paid once they are active
+    guarded: true,
   });
 }
 
@@ -34,8 +37,14 @@ async function creditMissionReward(progress: CreditableProgress): Promise<void> 
  * clears the flag. The claim, the review, a repeated claim and the recovery sweep all call this; true for
  * the caller that cleared the flag.
  */
-export async function creditApproval(approved: CreditableProgress): Promise<boolean> {
-  await creditMissionReward(approved);
+export async function creditApproval(approved: CreditableProgress, { holdThrows = false } = {}): Promise<boolean> {
+  try {
+    await creditMissionReward(approved);
+  } catch (error) {
+    // a frozen or banned player's credit stays owed; the claim tells the player why, a review and the sweep go on
+    if (isHold(error) && !holdThrows) return false;
+    throw error;
+  }
   await faultPoint('mission:after-credit');
   await raiseMissionCount(
     approved.user,

@@ -59,3 +59,11 @@ export async function finishedAmong(playerIds: Id[], missionId: Id): Promise<Set
 
 export const insertMissions = (records: NewRecord<typeof MissionModel>[]) => MissionModel.insertMany(records);
 export const insertProgress = (records: NewRecord<typeof UserMissionModel>[]) => UserMissionModel.insertMany(records);
+
+/** A player's claims, newest first (up to `limit`): when they tapped Go and when they claimed, for the risk score's claim pace. */
+export function claimTimesOf(playerId: Id, limit: number) {
+  return UserMissionModel.find({ user: objectId(playerId) }, { startedAt: 1, claimedAt: 1 })
+    .sort({ createdAt: -1, _id: -1 })
+    .limit(limit)
+    .lean();
+}

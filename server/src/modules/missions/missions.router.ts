@@ -1,5 +1,5 @@
 import { categoryRef, claimMissionInput, missionRef } from '@gift/shared';
-import { createTRPCRouter, playerLimitedProcedure, protectedProcedure } from '../../trpc/trpc';
+import { createTRPCRouter, moneyProcedure, playerLimitedProcedure, protectedProcedure } from '../../trpc/trpc';
 import { claimMission, missionsOfCategory, startMission } from './missions.service';
 
 /** Claims are the costliest call (a verification and a ledger entry): two a second is more than any player taps. */
@@ -13,7 +13,7 @@ export const missionsRouter = createTRPCRouter({
   go: protectedProcedure.input(missionRef).mutation(({ ctx, input }) => startMission(ctx.user._id, input.missionId, ctx.now())),
 
   /** Claim: verified by the mission's type; credits the reward once, or waits for review (Manual). */
-  claim: playerLimitedProcedure(CLAIMS_PER_PLAYER)
+  claim: playerLimitedProcedure(CLAIMS_PER_PLAYER, moneyProcedure)
     .input(claimMissionInput)
     .mutation(({ ctx, input }) =>
       claimMission({

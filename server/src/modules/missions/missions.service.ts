@@ -19,4 +19,5 @@ export {
   finishedAmong,
   insertMissions,
   insertProgress,
+  claimTimesOf,
 } from './missionRecords';

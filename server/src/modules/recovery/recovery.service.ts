@@ -11,6 +11,8 @@ import { recoverStakes } from '../staking/staking.service';
 import { recoverGiftAudits } from '../users/balanceAdjustment.service';
 import { removeExpiredLoginCodes } from '../users/loginCode.service';
 import { backfillSearchFields } from '../users/players.service';
+import { reconcileHolds } from '../users/playerStatus.service';
+import { assessDuePlayers } from '../risk/risk.service';
 import { removeExpiredProofPayloads } from '../wallet/wallet.service';
 import { recoverWithdrawals } from '../withdrawals/withdrawals.service';
 import { runPayoutRound } from '../withdrawals/payouts.service';
@@ -29,6 +31,7 @@ const HOUSEKEEPING = new Set([
   'expiredProofPayloads',
   'expiredLoginCodes',
   'searchFieldsFilled',
+  'riskAssessed',
   'payoutsBatched',
   'payoutsConfirmed',
   'payoutsBounced',
@@ -51,6 +54,7 @@ export async function sweepOnce(graceMs = SWEEP_GRACE_MS, now = new Date()): Pro
   report.miningMoves = await recoverMiningMoves(graceMs);
   report.referrals = await recoverReferrals(graceMs);
   report.giftAudits = await recoverGiftAudits(graceMs);
+  report.holds = await reconcileHolds(graceMs);
   report.releasedKeys = await releasePostedKeys(now);
   // what a TTL index removes on MongoDB and the embedded engine keeps for ever
   report.expiredCounters = await removeExpiredCounters(now);
@@ -58,6 +62,7 @@ export async function sweepOnce(graceMs = SWEEP_GRACE_MS, now = new Date()): Pro
   report.expiredProofPayloads = await removeExpiredProofPayloads(now);
   report.expiredLoginCodes = await removeExpiredLoginCodes(now);
   report.searchFieldsFilled = await backfillSearchFields();
+  report.riskAssessed = await assessDuePlayers(now);
   // the dashboard's figures: each day once it has been over for an hour, and the live ones every 30 s
   report.daysRolledUp = await rollUpClosedDays(now);
   report.liveFigures = (await refreshLiveFigures(now, { force: report.daysRolledUp > 0 })) ? 1 : 0;

@@ -1,5 +1,5 @@
 import { stakeInput, stakeQuoteInput, stakeRef } from '@gift/shared';
-import { createTRPCRouter, protectedProcedure } from '../../trpc/trpc';
+import { createTRPCRouter, protectedProcedure, moneyProcedure } from '../../trpc/trpc';
 import { claimStake, quoteStake, stake, stakePositions, stakingOffers } from './staking.service';
 
 export const stakingRouter = createTRPCRouter({
@@ -8,9 +8,9 @@ export const stakingRouter = createTRPCRouter({
   /** The profit and unlock date of an amount and duration, before the player confirms. */
   quote: protectedProcedure.input(stakeQuoteInput).query(({ ctx, input }) => quoteStake(input, ctx.now())),
   /** Takes the amount and locks it; a double tap with the same key stakes once. */
-  stake: protectedProcedure.input(stakeInput).mutation(({ ctx, input }) => stake(ctx.user._id, input, ctx.now())),
+  stake: moneyProcedure.input(stakeInput).mutation(({ ctx, input }) => stake(ctx.user._id, input, ctx.now())),
   /** The player's stakes with their countdown. */
   positions: protectedProcedure.query(({ ctx }) => stakePositions(ctx.user._id, ctx.now())),
   /** Principal plus profit, once, after the unlock date. */
-  claim: protectedProcedure.input(stakeRef).mutation(({ ctx, input }) => claimStake(ctx.user._id, input.stakeId, ctx.now())),
+  claim: moneyProcedure.input(stakeRef).mutation(({ ctx, input }) => claimStake(ctx.user._id, input.stakeId, ctx.now())),
 });

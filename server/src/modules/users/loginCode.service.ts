@@ -106,7 +106,7 @@ async function issueLoginCode(username: string, requestHash: string, { env, botT
     LoginCodeModel.create({ ...request, codeHash: hashCode(requestHash, randomBytes(16).toString('hex'), env.JWT_SECRET) });
 
   const user = await playerByUsername(username);
-  if (!user || user.blocked || !user.messagePermission || !(await withinHourlyLimits(user._id, address, now)))
+  if (!user || user.status === 'banned' || !user.messagePermission || !(await withinHourlyLimits(user._id, address, now)))
     return void (await sentToNobody());
 
   // one conditional upsert: a code is sent only when none went from this address in the last minute, so parallel requests send one

@@ -4,6 +4,7 @@ import type { Env } from '../../env';
 import type { Logger } from '../../lib/logger';
 import { verifyInitData, warnIfClockBehind, type TelegramLaunch } from '../../lib/telegramAuth';
 import { readToken, signToken } from '../../lib/tokens';
+import { networkKey } from '../../lib/clientAddress';
 import { resolveBotToken } from '../config/config.service';
 import type { UserDocument } from './user.model';
 import { UserModel } from './user.model';
@@ -41,7 +42,7 @@ async function fromToken(token: string, env: Env, now: Date): Promise<PlayerAuth
   return { user };
 }
 
-async function fromLaunch(raw: string, env: Env, now: Date, logger?: Logger): Promise<PlayerAuthResult> {
+async function fromLaunch(raw: string, env: Env, now: Date, logger?: Logger, ip?: string): Promise<PlayerAuthResult> {
   const botToken = await resolveBotToken(env);
   if (!botToken) return { user: null, error: 'NOT_CONFIGURED' };
   let launch: TelegramLaunch;
@@ -51,7 +52,7 @@ async function fromLaunch(raw: string, env: Env, now: Date, logger?: Logger): Pr
     return { user: null, error: 'UNAUTHORIZED' };
   }
   warnIfClockBehind(launch, now, logger);
-  return { user: (await upsertFromTelegram(launch, now)).user };
+  return { user: (await upsertFromTelegram(launch, now, ip ? networkKey(ip) : '')).user };
 }
 
 /**
@@ -59,13 +60,19 @@ async function fromLaunch(raw: string, env: Env, now: Date, logger?: Logger): Pr
  * `tma <initData>` (inside Telegram), `Bearer <token>` (installed web app after the one-time code),
  * `demo` (development without a bot token only). No header: no player, no error.
  */
-export async function authenticatePlayer(header: string | undefined, env: Env, now: Date, logger?: Logger): Promise<PlayerAuthResult> {
+export async function authenticatePlayer(
+  header: string | undefined,
+  env: Env,
+  now: Date,
+  logger?: Logger,
+  ip?: string,
+): Promise<PlayerAuthResult> {
   if (!header) return { user: null };
   const [scheme = '', ...rest] = header.trim().split(' ');
   const credential = rest.join(' ').trim();
   switch (scheme.toLowerCase()) {
     case 'tma':
-      return credential ? fromLaunch(credential, env, now, logger) : { user: null, error: 'UNAUTHORIZED' };
+      return credential ? fromLaunch(credential, env, now, logger, ip) : { user: null, error: 'UNAUTHORIZED' };
     case 'bearer':
       return credential ? fromToken(credential, env, now) : { user: null, error: 'UNAUTHORIZED' };
     case 'demo':

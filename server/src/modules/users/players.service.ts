@@ -2,7 +2,7 @@ import type { Types } from 'mongoose';
 import { objectId, type Id } from '../../db/ids';
 import { prefixPattern } from '../../db/prefixSearch';
 import type { NewRecord } from '../../db/schemaKit';
-import type { Language } from '@gift/shared';
+import type { Language, PlayerStatus, RiskLevel } from '@gift/shared';
 import { UserModel } from './user.model';
 
 export type { UserDocument } from './user.model';
@@ -12,13 +12,12 @@ export type { UserDocument } from './user.model';
  * single-document reads and conditional updates, with no rules of their own.
  */
 
-/** An existing, unblocked player with this referral code other than the newcomer themselves. */
 /** What a `startapp` / `start` parameter may look like (Telegram allows A-Z a-z 0-9 _ -, up to 64). */
 export const REFERRAL_CODE_PATTERN = /^[A-Za-z0-9_-]{4,64}$/;
 
 /**
  * The player whose referral code a new player arrived with, if it may refer them:
- * an existing, unblocked player other than the newcomer themselves.
+ * an existing player, not banned, other than the newcomer themselves.
  */
 export async function findReferrer(code: string | undefined, newcomerTelegramId: number): Promise<Types.ObjectId | null> {
   if (!code || !REFERRAL_CODE_PATTERN.test(code)) return null;
@@ -34,7 +33,7 @@ export interface ReferralOutcome {
 
 async function referrerWithCode(code: string, newcomerTelegramId: number): Promise<Types.ObjectId | null> {
   const referrer = await UserModel.findOne(
-    { referralCode: code, telegramId: { $ne: newcomerTelegramId }, blocked: { $ne: true } },
+    { referralCode: code, telegramId: { $ne: newcomerTelegramId }, status: { $ne: 'banned' } },
     { _id: 1 },
   ).lean();
   return referrer?._id ?? null;
@@ -102,7 +101,7 @@ export interface PlayerConditions {
   language?: Language;
   lastSeenAt?: { $gte?: Date; $lt?: Date };
   createdAt?: { $gte?: Date; $lte?: Date };
-  blocked?: boolean;
+  status?: PlayerStatus | { $ne: PlayerStatus };
 }
 
 /**
@@ -168,12 +167,21 @@ export async function firstJoinDate(): Promise<Date | null> {
 }
 
 /**
- * Gives players saved before the search fields existed their nameWords and usernameLower (a save through the
- * model computes both), a batch per sweep pass; returns how many it updated.
+ * Gives players saved before the search fields existed their nameWords, usernameLower and lookupWords (a save through the
+ * model computes them), and players blocked before statuses existed the status banned; a batch per sweep pass; returns
+ * how many it updated.
  */
 export async function backfillSearchFields(batch = 500): Promise<number> {
-  const players = await UserModel.find({ nameWords: { $exists: false } }).limit(batch);
-  for (const player of players) await player.save();
+  const players = await UserModel.find({
+    $or: [{ nameWords: { $exists: false } }, { lookupWords: { $exists: false } }, { blocked: { $exists: true } }],
+  })
+    .select('+blocked')
+    .limit(batch);
+  for (const player of players) {
+    if (player.get('blocked') === true && player.status === 'active') player.status = 'banned';
+    player.set('blocked', undefined);
+    await player.save();
+  }
   return players.length;
 }
 
@@ -183,4 +191,70 @@ export const insertPlayers = (records: NewRecord<typeof UserModel>[]) => UserMod
 /** The highest Telegram id of any player, or 0. */
 export async function highestTelegramId(): Promise<number> {
   return (await UserModel.findOne({}, { telegramId: 1 }).sort({ telegramId: -1 }).lean())?.telegramId ?? 0;
+}
+
+/** Something a player's risk score reads changed: the risk sweep assesses them again soon (an earlier mark stays). */
+export async function markRiskDue(playerIds: Id[], now: Date): Promise<void> {
+  const ids = playerIds.filter(Boolean).map(objectId);
+  if (ids.length) await UserModel.updateMany({ _id: { $in: ids }, riskDueAt: null }, { $set: { riskDueAt: now } }, { timestamps: false });
+}
+
+/**
+ * A wallet the player proved is theirs joins their wallets, current and past, which the console searches and the risk score
+ * compares: every other player who ever had it is assessed again, and so is this one.
+ */
+export async function recordPlayerWallet(playerId: Id, rawAddress: string, now: Date): Promise<void> {
+  await UserModel.updateOne(
+    { _id: objectId(playerId) },
+    { $addToSet: { walletAddresses: rawAddress, lookupWords: rawAddress.toLowerCase() } },
+    { timestamps: false },
+  );
+  const others = await UserModel.find({ walletAddresses: rawAddress }, { _id: 1 }).limit(1000).lean();
+  await markRiskDue([playerId, ...others.map((other) => other._id)], now);
+}
+
+/** The players whose risk score is due (something it reads changed), oldest mark first. */
+export function playersDueForRisk(now: Date, limit: number) {
+  return UserModel.find({ riskDueAt: { $lte: now } }, { _id: 1 })
+    .sort({ riskDueAt: 1 })
+    .limit(limit)
+    .lean();
+}
+
+/** What the risk score reads of the player themselves. */
+export function riskSubject(playerId: Id) {
+  return UserModel.findById(playerId, { telegramId: 1, isPremium: 1, createdAt: 1, joinNetwork: 1, walletAddresses: 1 }).lean();
+}
+
+/** The friends of these players (up to `limit`): when they joined and whether they ever did a mission. */
+export function friendsOfPlayers(playerIds: Id[], limit: number) {
+  return UserModel.find({ referrer: { $in: playerIds.map(objectId) } }, { referrer: 1, createdAt: 1, missionsCount: 1 })
+    .limit(limit)
+    .lean();
+}
+
+/** How many players first launched from this network between the two times. */
+export function countJoinedFromNetwork(network: string, from: Date, to: Date): Promise<number> {
+  return UserModel.countDocuments({ joinNetwork: network, createdAt: { $gte: from, $lte: to } });
+}
+
+/** Other players who have (or had) one of these wallets. */
+export function playersWithWallets(addresses: string[], except: Id, limit: number) {
+  return UserModel.find({ walletAddresses: { $in: addresses }, _id: { $ne: objectId(except) } }, { _id: 1, walletAddresses: 1 })
+    .limit(limit)
+    .lean();
+}
+
+/** Keeps a player's newly assessed score; the due mark is cleared unless something changed again since `assessedFrom`. */
+export async function saveRisk(
+  playerId: Id,
+  risk: { score: number; level: RiskLevel; signals: unknown[]; assessedAt: Date },
+  assessedFrom: Date,
+): Promise<void> {
+  await UserModel.updateOne({ _id: objectId(playerId) }, { $set: { risk } }, { timestamps: false });
+  await UserModel.updateOne(
+    { _id: objectId(playerId), riskDueAt: { $lte: assessedFrom } },
+    { $set: { riskDueAt: null } },
+    { timestamps: false },
+  );
 }

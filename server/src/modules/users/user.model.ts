@@ -1,6 +1,20 @@
 import { model, Schema } from 'mongoose';
-import { LANGUAGES, THEMES } from '@gift/shared';
+import { LANGUAGES, PLAYER_STATUSES, RISK_LEVELS, RISK_SIGNALS, THEMES } from '@gift/shared';
 import { applyConventions, schemaOptions, ref } from '../../db/schemaKit';
+
+/** One signal of a player's risk score: how strong (0 to 1), the points it added, and its evidence in words and figures. */
+const riskSignalSchema = new Schema(
+  {
+    signal: { type: String, enum: RISK_SIGNALS, required: true },
+    strength: { type: Number, required: true },
+    points: { type: Number, required: true },
+    /** The figures behind it (friends in a minute, players on the network…), which the console puts into words. */
+    evidence: { type: Schema.Types.Mixed, default: {} },
+    /** A filter of the console's player list that shows the cluster behind the signal (the friends, the network, the wallet's players). */
+    cluster: { type: Schema.Types.Mixed, default: null },
+  },
+  { _id: false },
+);
 
 const userSchema = applyConventions(
   new Schema(
@@ -33,7 +47,28 @@ const userSchema = applyConventions(
       referrersCount: { type: Number, default: 0 },
       missionsCount: { type: Number, default: 0 },
       doneMissionsCount: { type: Number, default: 0 },
-      blocked: { type: Boolean, default: false },
+      /** active, frozen (looks, cannot move money) or banned (signed out of everything), with the reason the player reads. */
+      status: { type: String, enum: PLAYER_STATUSES, default: 'active' },
+      statusReason: { type: String, default: '' },
+      fa: { statusReason: { type: String, default: '' } },
+      statusChangedAt: { type: Date, default: null },
+      /** Before statuses: a blocked player, read as banned (the sweep moves them to status 'banned'). */
+      blocked: { type: Boolean, select: false, hidden: true },
+      /** The network (a hash of its IPv4 /24 or IPv6 /64) of the player's first launch: the risk score's network burst. */
+      joinNetwork: { type: String, default: '' },
+      /** The player's wallets, current and past, in raw form: the console finds a player by any of them. */
+      walletAddresses: { type: [String], default: [] },
+      /** What the console's search also matches by prefix, lower-cased: the Telegram id's digits, the referral code, the wallets. */
+      lookupWords: { type: [String], default: [], hidden: true },
+      /** The risk score, its level and each signal with its evidence, as last assessed. */
+      risk: {
+        score: { type: Number, default: 0 },
+        level: { type: String, enum: RISK_LEVELS, default: 'low' },
+        signals: { type: [riskSignalSchema], default: [] },
+        assessedAt: { type: Date, default: null },
+      },
+      /** Set when something the score reads changed (a friend joined, a wallet moved, a claim, a withdrawal): the sweep assesses the player again. */
+      riskDueAt: { type: Date, default: null },
       /** Raised to end every web sign-in token issued before it (a block, "sign out everywhere"). */
       tokenVersion: { type: Number, default: 0, hidden: true },
       isDemo: { type: Boolean, default: false },
@@ -47,9 +82,15 @@ function wordsOf(name: string): string[] {
   return lower ? [...new Set([lower, ...lower.split(/\s+/)])] : [];
 }
 /** nameWords and usernameLower follow name and username in every write: a new player, a save, an update that sets them. */
+/** The lookup words of a player: Telegram id, referral code and wallets, lower-cased for the search by prefix. */
+function lookupWordsOf(player: { telegramId?: number | null; referralCode?: string | null; walletAddresses?: string[] | null }) {
+  const words = [player.telegramId ? String(player.telegramId) : '', player.referralCode ?? '', ...(player.walletAddresses ?? [])];
+  return [...new Set(words.filter(Boolean).map((word) => word.toLowerCase()))];
+}
 userSchema.pre('validate', function () {
   this.nameWords = wordsOf(this.name ?? '');
   this.usernameLower = (this.username ?? '').toLowerCase();
+  this.lookupWords = lookupWordsOf(this);
 });
 userSchema.pre(['findOneAndUpdate', 'updateOne', 'updateMany'], function () {
   const update = this.getUpdate() as Record<string, Record<string, unknown> | undefined> | null;
@@ -57,6 +98,15 @@ userSchema.pre(['findOneAndUpdate', 'updateOne', 'updateMany'], function () {
     const fields = update?.[operator];
     if (typeof fields?.name === 'string') fields.nameWords = wordsOf(fields.name);
     if (typeof fields?.username === 'string') fields.usernameLower = fields.username.toLowerCase();
+  }
+  // a registration's upsert names the Telegram id in its filter and the referral code on insert
+  const inserted = update?.$setOnInsert;
+  if (typeof inserted?.referralCode === 'string') {
+    const filter = this.getFilter() as { telegramId?: number };
+    inserted.lookupWords = lookupWordsOf({
+      telegramId: filter.telegramId ?? (inserted.telegramId as number),
+      referralCode: inserted.referralCode,
+    });
   }
 });
 
@@ -69,11 +119,19 @@ userSchema.index({ referrer: 1, createdAt: -1, _id: -1 });
 userSchema.index({ referralState: 1, createdAt: 1 }, { partialFilterExpression: { referralState: 'pending' } });
 // the console's list: its default order, each filter in that order, and each column it sorts by (with the id as tie-breaker)
 userSchema.index({ createdAt: -1, _id: -1 });
-userSchema.index({ blocked: 1, createdAt: -1, _id: -1 });
+userSchema.index({ status: 1, createdAt: -1, _id: -1 });
+userSchema.index({ lookupWords: 1 });
+// the sweep that moves players blocked before statuses existed to banned
+userSchema.index({ blocked: 1 }, { sparse: true });
+userSchema.index({ joinNetwork: 1, createdAt: -1, _id: -1 });
+userSchema.index({ walletAddresses: 1 });
+userSchema.index({ 'risk.level': 1, createdAt: -1, _id: -1 });
+// the risk sweep: players whose score is due
+userSchema.index({ riskDueAt: 1 });
 // a broadcast's audience: the players the bot may message, paged in id order
 userSchema.index({ messagePermission: 1, _id: 1 });
 userSchema.index({ isDemo: 1, createdAt: -1, _id: -1 });
-for (const column of ['telegramId', 'referrersCount', 'missionsCount', 'doneMissionsCount', 'name', 'username', 'lastSeenAt'])
+for (const column of ['telegramId', 'referrersCount', 'missionsCount', 'doneMissionsCount', 'name', 'username', 'lastSeenAt', 'risk.score'])
   userSchema.index({ [column]: 1, _id: 1 });
 
 export const UserModel = model('User', userSchema);

@@ -62,13 +62,14 @@ describe('players in the console', () => {
     expect(listed.body[0]).not.toHaveProperty('coins');
   });
 
-  it('changes the invite limit, blocked flag and language, and nothing else', async () => {
+  it('changes the invite limit, status and language, and nothing else', async () => {
     const player = await createPlayer({ language: 'fa', referrersCount: 4 });
     const current = (await api.get(`/users/${player._id}`)).body;
     const res = await api.put(`/users/${player._id}`, {
       ...current,
       inviteLimit: 3,
-      blocked: true,
+      status: 'frozen',
+      statusReason: 'Five friends joined in one second',
       referrersCount: 999,
       telegramId: 1,
       name: 'Renamed',
@@ -76,22 +77,27 @@ describe('players in the console', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       inviteLimit: 3,
-      blocked: true,
+      status: 'frozen',
+      statusReason: 'Five friends joined in one second',
       language: 'fa',
       referrersCount: 4,
       telegramId: player.telegramId,
       name: player.name,
     });
-    const english = await api.put(`/users/${player._id}`, { inviteLimit: 3, blocked: false, language: 'en' });
-    expect(english.body).toMatchObject({ language: 'en', blocked: false });
+    const english = await api.put(`/users/${player._id}`, { inviteLimit: 3, status: 'active', language: 'en' });
+    expect(english.body).toMatchObject({ language: 'en', status: 'active', statusReason: '' });
   });
 
   it('refuses a bad edit field by field and changes nothing', async () => {
     const player = await createPlayer();
-    const res = await api.put(`/users/${player._id}`, { inviteLimit: -1, blocked: 'yes', language: 'de' });
+    const res = await api.put(`/users/${player._id}`, { inviteLimit: -1, status: 'asleep', language: 'de' });
     expect(res.status).toBe(400);
-    expect(Object.keys(res.body.errors).sort()).toEqual(['blocked', 'inviteLimit', 'language']);
-    expect(await UserModel.findById(player._id).lean()).toMatchObject({ inviteLimit: 100, blocked: false, language: 'en' });
+    expect(Object.keys(res.body.errors).sort()).toEqual(['inviteLimit', 'language', 'status']);
+    // a freeze or ban without a reason: the player would not know why
+    const silent = await api.put(`/users/${player._id}`, { status: 'frozen', statusReason: '  ' });
+    expect(silent.status).toBe(400);
+    expect(silent.body.errors).toEqual({ statusReason: 'Say why: the player reads this reason' });
+    expect(await UserModel.findById(player._id).lean()).toMatchObject({ inviteLimit: 100, status: 'active', language: 'en' });
   });
 
   it('finds players by name, username or exact Telegram id, and filters by referrer and demo', async () => {

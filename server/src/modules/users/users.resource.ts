@@ -1,18 +1,53 @@
 import type { Router } from 'express';
-import { balanceAdjustmentInput, userUpdateInput } from '@gift/shared';
+import { Address } from '@ton/core';
+import { balanceAdjustmentInput, userStatusBulkInput, userUpdateInput } from '@gift/shared';
+import { recordAudit } from '../audit/audit.service';
+import { setPlayerStatus } from './playerStatus.service';
 import { operatorContext } from '../../rest/adminAuth';
 import { validate, type ResourceDefinition } from '../../rest/resource';
 import { adjustBalance } from './balanceAdjustment.service';
 import { moneyByCoin, presentCoinFigures } from './users.service';
 import { UserModel } from './user.model';
 
-function adjustmentRoutes(router: Router) {
+function playerRoutes(router: Router) {
+  /** One status, with its reason, for many players (the console's bulk freeze and ban): each audited as its own update. */
+  router.post('/status', async (req, res) => {
+    const { ids, ...change } = validate(userStatusBulkInput, req.body);
+    const context = operatorContext(req);
+    const changed: string[] = [];
+    for (const id of new Set(ids)) {
+      const before = await UserModel.findById(id);
+      if (!before) continue;
+      const after = await setPlayerStatus(id, change, new Date());
+      await recordAudit({
+        operator: context.operator,
+        action: 'update',
+        resource: 'users',
+        record: id,
+        before: before.toJSON(),
+        after: after.toJSON(),
+      });
+      changed.push(id);
+    }
+    res.json({ changed });
+  });
+
   /** A gift or correction through the ledger; the same key twice adjusts once. */
   router.post('/:id/adjustments', async (req, res) => {
     const input = validate(balanceAdjustmentInput, req.body);
     const result = await adjustBalance(req.params.id, input, operatorContext(req).operator);
     res.status(result.applied ? 201 : 200).json(result);
   });
+}
+
+/** A TON address typed in any form (EQ…, UQ…, 0:…) becomes the raw form players' wallets are kept in; other text stays. */
+function rawAddressOr(text: string): string {
+  if (!/^(?:[A-Za-z0-9_-]{48}|-?\d+:[0-9a-fA-F]{64})$/.test(text)) return text;
+  try {
+    return Address.parse(text).toRawString();
+  } catch {
+    return text;
+  }
 }
 
 /**
@@ -23,9 +58,18 @@ export const usersResource: ResourceDefinition<typeof userUpdateInput> = {
   name: 'users',
   model: UserModel,
   list: {
-    searchFields: ['nameWords', 'usernameLower', 'telegramId'],
-    filters: { blocked: 'boolean', isDemo: 'boolean', referrer: 'objectId' },
-    sortable: ['telegramId', 'referrersCount', 'missionsCount', 'doneMissionsCount', 'name', 'username', 'lastSeenAt'],
+    // by name or @username, the whole Telegram id or its first digits, the referral code, a wallet in any form
+    searchFields: ['nameWords', 'usernameLower', 'telegramId', 'lookupWords'],
+    searchText: rawAddressOr,
+    filters: {
+      status: 'equals',
+      'risk.level': 'equals',
+      joinNetwork: 'equals',
+      walletAddresses: 'equals',
+      isDemo: 'boolean',
+      referrer: 'objectId',
+    },
+    sortable: ['telegramId', 'referrersCount', 'missionsCount', 'doneMissionsCount', 'name', 'username', 'lastSeenAt', 'risk.score'],
   },
   record: {
     show: async (doc) => {
@@ -38,13 +82,15 @@ export const usersResource: ResourceDefinition<typeof userUpdateInput> = {
   },
   update: {
     schema: userUpdateInput,
-    run: (id, input) => {
-      const changes = { inviteLimit: input.inviteLimit, blocked: input.blocked, ...(input.language ? { language: input.language } : {}) };
-      // a block ends the player's web sign-in tokens at once, and they stay ended after an unblock
-      const endSessions = input.blocked ? { $inc: { tokenVersion: 1 } } : {};
-      return UserModel.findByIdAndUpdate(id, { $set: changes, ...endSessions }, { returnDocument: 'after', runValidators: true });
+    run: async (id, input) => {
+      const { inviteLimit, language, status, statusReason, fa } = input;
+      const changes = Object.fromEntries(Object.entries({ inviteLimit, language }).filter(([, value]) => value !== undefined));
+      if (Object.keys(changes).length) await UserModel.updateOne({ _id: id }, { $set: changes }, { runValidators: true });
+      // a status is set (again, even the same: a repeat finishes what a crash left) with its reason and the ledger's hold
+      if (status) return setPlayerStatus(id, { status, statusReason, fa }, new Date());
+      return UserModel.findById(id);
     },
   },
   remove: { refusal: 'a player keeps their ledger and records; block them instead' },
-  extraRoutes: adjustmentRoutes,
+  extraRoutes: playerRoutes,
 };

@@ -24,6 +24,8 @@ const PROFILE_FIELDS = [
   'missionsCount',
   'doneMissionsCount',
   'createdAt',
+  'status',
+  'statusReason',
   'coins',
 ].sort();
 
@@ -79,10 +81,21 @@ describe('user.me', () => {
     expect(me.coins.some((c) => c.coinId === unused.id)).toBe(false);
   });
 
-  it('refuses a caller who is not signed in, and a blocked player', async () => {
+  it('refuses a caller who is not signed in, and tells a banned player why, in their language', async () => {
     await expect(playerCaller(null).user.me()).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
-    const blocked = await createPlayer({ blocked: true });
-    await expect(playerCaller(blocked).user.me()).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    const banned = await createPlayer({ status: 'banned', statusReason: 'Fake referrals', fa: { statusReason: 'دعوت‌های جعلی' } });
+    await expect(playerCaller(banned).user.me()).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+      message: 'Your account is blocked: Fake referrals',
+      cause: { code: 'ACCOUNT_BANNED', params: { reason: 'Fake referrals' } },
+    });
+    const persian = await createPlayer({
+      language: 'fa',
+      status: 'banned',
+      statusReason: 'Fake referrals',
+      fa: { statusReason: 'دعوت‌های جعلی' },
+    });
+    await expect(playerCaller(persian).user.me()).rejects.toMatchObject({ cause: { params: { reason: 'دعوت‌های جعلی' } } });
   });
 });
 

@@ -171,9 +171,9 @@ describe('referrals at registration', () => {
     expect(fromMicros(await balanceOf(first._id, coin._id))).toBe('1');
   });
 
-  it('ignores unknown codes and blocked referrers', async () => {
+  it('ignores unknown codes and banned referrers', async () => {
     const coin = await configureReferralReward('1');
-    const blocked = await createPlayer({ blocked: true });
+    const blocked = await createPlayer({ status: 'banned', statusReason: 'Farm' });
     const unknown = await upsertFromTelegram(launchOf({ startParam: 'nobody12' }), NOW);
     const toBlocked = await upsertFromTelegram(launchOf({ startParam: blocked.referralCode }), NOW);
     expect(unknown.user.referrer).toBeNull();

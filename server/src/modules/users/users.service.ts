@@ -9,7 +9,8 @@ import { listGiftCoins } from '../coins/giftCoins.service';
 import { getAppConfig } from '../config/config.service';
 import { balancesOf, figuresByCoin } from '../ledger/ledger.service';
 import { faultPoint } from '../../lib/faults';
-import { findReferrer, type ReferralOutcome } from './players.service';
+import { findReferrer, markRiskDue, type ReferralOutcome } from './players.service';
+import { statusReasonFor } from './playerStatus.service';
 import { UserModel, type UserDocument } from './user.model';
 
 /** The development demo player is no Telegram user: real Telegram ids are positive. */
@@ -97,7 +98,7 @@ export interface LaunchOutcome {
  * One conditional upsert on the Telegram id, so simultaneous first launches make one player.
  * The referrer is decided by the registering upsert itself: once, at first registration, never oneself.
  */
-export async function upsertFromTelegram(launch: TelegramLaunch, now: Date): Promise<LaunchOutcome> {
+export async function upsertFromTelegram(launch: TelegramLaunch, now: Date, network = ''): Promise<LaunchOutcome> {
   const telegramId = launch.user.id;
   const fields = launchFields(launch, now);
   const existing = await UserModel.findOne({ telegramId });
@@ -116,6 +117,9 @@ export async function upsertFromTelegram(launch: TelegramLaunch, now: Date): Pro
         ...(referrer ? { referralState: 'pending' } : {}),
         language: languageFor(launch.user.language_code),
         inviteLimit: (await getAppConfig()).defaultInviteLimit,
+        // the network of the first launch (hashed), for the risk score; a newcomer is assessed by the next risk sweep
+        joinNetwork: network,
+        riskDueAt: now,
         createdAt: now,
       };
   let result;
@@ -143,6 +147,8 @@ export async function upsertFromTelegram(launch: TelegramLaunch, now: Date): Pro
     );
   }
   if (!created || !user.referrer) return { user, created };
+  // a friend joined: their referrer's score reads the friends
+  await markRiskDue([user.referrer], now);
   await faultPoint('referral:after-create');
   return { user, created, referral: await finishReferral(user._id) };
 }
@@ -250,6 +256,9 @@ export async function profileOf(user: UserDocument) {
     missionsCount: user.missionsCount,
     doneMissionsCount: user.doneMissionsCount,
     createdAt: user.createdAt,
+    /** active or frozen (a banned player is refused before this), with the reason in the player's language. */
+    status: user.status,
+    statusReason: statusReasonFor(user),
     coins: await moneyByCoin(user._id, { everyEnabledCoin: true }),
   };
 }

@@ -1,5 +1,5 @@
 import { tonProofInput, walletRef } from '@gift/shared';
-import { createTRPCRouter, playerLimitedProcedure, protectedProcedure } from '../../trpc/trpc';
+import { createTRPCRouter, playerLimitedProcedure, protectedProcedure, moneyProcedure } from '../../trpc/trpc';
 import { connectSettings, issueProofPayload, linkWallet, listWallets, unlinkWallet } from './wallet.service';
 
 /** Each payload is a stored record: a player connecting wallets needs a few, not a flood. */
@@ -9,9 +9,9 @@ export const PROOF_PAYLOADS_PER_PLAYER = { name: 'wallet.proofPayload', limit: 2
 export const walletRouter = createTRPCRouter({
   connectSettings: protectedProcedure.query(() => connectSettings()),
   proofPayload: playerLimitedProcedure(PROOF_PAYLOADS_PER_PLAYER).mutation(({ ctx }) => issueProofPayload(ctx.user._id, ctx.now())),
-  link: protectedProcedure
+  link: moneyProcedure
     .input(tonProofInput)
     .mutation(({ ctx, input }) => linkWallet({ userId: ctx.user._id, input, env: ctx.env, now: ctx.now(), logger: ctx.logger })),
   list: protectedProcedure.query(({ ctx }) => listWallets(ctx.user._id)),
-  unlink: protectedProcedure.input(walletRef).mutation(({ ctx, input }) => unlinkWallet(ctx.user._id, input.address, ctx.now())),
+  unlink: moneyProcedure.input(walletRef).mutation(({ ctx, input }) => unlinkWallet(ctx.user._id, input.address, ctx.now())),
 });

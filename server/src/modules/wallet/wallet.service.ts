@@ -9,6 +9,7 @@ import { isDuplicateKey } from '../../db/mongoErrors';
 import { type Id } from '../../db/ids';
 import type { NewRecord } from '../../db/schemaKit';
 import { getAppConfig, openInTelegramLink } from '../config/config.service';
+import { recordPlayerWallet } from '../users/players.service';
 import { TonProofPayloadModel, WalletLinkModel } from './wallet.models';
 
 type WalletLinkDocument = NonNullable<Awaited<ReturnType<typeof WalletLinkModel.findOne>>>;
@@ -117,6 +118,7 @@ export async function linkWallet({ userId, input, env, now, logger }: LinkWallet
 
   const link = await claimAddress(verdict.address.toRawString(), userId, { network: input.network, publicKey: verdict.publicKey, now });
   if (String(link.user) !== String(userId)) throw new AppError('WALLET_TAKEN');
+  await recordPlayerWallet(userId, link.address, now);
   return presentWallet(link);
 }
 
@@ -151,3 +153,9 @@ export async function removeExpiredProofPayloads(now: Date): Promise<number> {
 
 /** Inserts wallet links as given (the demo seed; players link wallets with a signed ton_proof). */
 export const insertWalletLinks = (records: NewRecord<typeof WalletLinkModel>[]) => WalletLinkModel.insertMany(records);
+
+/** When the player linked each of their wallets (raw address to time), for the risk score's withdrawal to a fresh wallet. */
+export async function linkTimesOf(playerId: Id): Promise<Map<string, Date>> {
+  const links = await WalletLinkModel.find({ user: playerId }, { address: 1, linkedAt: 1 }).limit(100).lean();
+  return new Map(links.map((link) => [link.address, link.linkedAt]));
+}

@@ -4,6 +4,7 @@
  */
 import { Address, type Transaction } from '@ton/core';
 import { AppError, badInput, forbidden } from '../../lib/errors';
+import { holdOf } from '../ledger/ledger.service';
 import { ChainUnavailable, normaliseTxHash } from '../../lib/ton/tonChain';
 import { objectId, type Id } from '../../db/ids';
 import { isDuplicateKey } from '../../db/mongoErrors';
@@ -148,7 +149,15 @@ export type WithdrawalDecision = { status: 'done'; txHash: string } | { status: 
 export async function decideWithdrawal({ withdrawalId, review, accountId, now }: DecisionRequest<WithdrawalDecision>) {
   const withdrawal = await WithdrawalModel.findById(withdrawalId);
   if (!withdrawal) throw new AppError('NOT_FOUND');
-  if (review.status === 'approved') return approveWithdrawal(withdrawal, accountId, now);
+  if (review.status === 'approved') {
+    // a frozen or banned player's withdrawals are held: nothing is queued for the hot wallet until they are active again
+    const hold = await holdOf(withdrawal.user);
+    if (hold)
+      throw forbidden(
+        `The player is ${hold.code === 'ACCOUNT_BANNED' ? 'banned' : 'frozen'} (${hold.reason}): their withdrawals wait. Reject it to give the amount back`,
+      );
+    return approveWithdrawal(withdrawal, accountId, now);
+  }
   if (review.status === 'rejected') return processWithdrawal({ withdrawalId, review, accountId, now });
 
   if (!['pending', 'approved'].includes(withdrawal.status)) throw new AppError('WITHDRAWAL_PROCESSED');

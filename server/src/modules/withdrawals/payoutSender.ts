@@ -34,6 +34,7 @@ import {
   walletSeqno,
   type PayoutRuntime,
 } from './chainPayments';
+import { heldPlayers } from '../ledger/ledger.service';
 import { PayoutBatchModel } from './payoutBatch.model';
 import { WithdrawalModel, type WithdrawalDocument } from './withdrawal.model';
 import { finishWithdrawal } from './withdrawals.service';
@@ -154,7 +155,11 @@ async function releaseUnsent() {
 
 async function sendNextBatch(runtime: PayoutRuntime, report: PayoutRoundReport, logger?: Logger) {
   const hot = runtime.hotWallet!;
-  const queue = await WithdrawalModel.find({ status: 'approved' }).sort({ approvedAt: 1, _id: 1 }).limit(MAX_BATCH);
+  // a player frozen or banned after their withdrawal was approved: it waits in the queue until they are active again
+  const held = (await heldPlayers()).map((hold) => hold._id);
+  const queue = await WithdrawalModel.find({ status: 'approved', ...(held.length ? { user: { $nin: held } } : {}) })
+    .sort({ approvedAt: 1, _id: 1 })
+    .limit(MAX_BATCH);
   if (!queue.length) return;
 
   const account = await runtime.chain.account(hot.contract.address);

@@ -8,6 +8,7 @@ import { findGiftCoin, listGiftCoins } from '../coins/giftCoins.service';
 import { balanceOf, balancesOf, entryKeys, entryWithKey, postEntry } from '../ledger/ledger.service';
 import { notify } from '../notifications/notifications.service';
 import { currentWallet } from '../wallet/wallet.service';
+import { markRiskDue } from '../users/players.service';
 import { faultPoint } from '../../lib/faults';
 import { WithdrawalModel, type WithdrawalDocument } from './withdrawal.model';
 import { explorerLink } from './chainPayments';
@@ -196,6 +197,8 @@ export async function requestWithdrawal({ userId, coinId, amount, idempotencyKey
     throw badInput({ amount: `At most ${Math.min(coin.decimals, MONEY_DECIMALS)} decimals for ${coin.symbol}` });
   const wallet = await currentWallet(userId);
   if (!wallet) throw new AppError('WALLET_REQUIRED');
+  // a withdrawal soon after a wallet was linked is one of the risk score's signals
+  await markRiskDue([userId], new Date());
 
   const requested = toMicros(amount);
   const minimum = BigInt(coin.minWithdraw as number);
@@ -380,3 +383,11 @@ export function presentForConsole(doc: unknown) {
 
 /** Inserts withdrawals as given (the demo seed); their coins are taken by the caller's ledger entry. */
 export const insertWithdrawals = (records: NewRecord<typeof WithdrawalModel>[]) => WithdrawalModel.insertMany(records);
+
+/** A player's withdrawal requests, newest first (up to `limit`): where to and when, for the risk score. */
+export function withdrawalTimesOf(playerId: Id, limit: number) {
+  return WithdrawalModel.find({ user: objectId(playerId) }, { address: 1, createdAt: 1 })
+    .sort({ createdAt: -1, _id: -1 })
+    .limit(limit)
+    .lean();
+}
