@@ -12,7 +12,8 @@ const PLAYERS = [
     missionsCount: 5,
     doneMissionsCount: 3,
     inviteLimit: 100,
-    blocked: false,
+    status: 'active',
+    risk: { score: 0, level: 'low', signals: [] },
     createdAt: '2026-01-02T10:00:00.000Z',
   },
 ];
@@ -56,7 +57,7 @@ it("lists players with the spec's columns and the created date", async () => {
   }
 });
 
-it("shows the spec's menu, in its order, then Broadcasts, to an operator with every permission", async () => {
+it("shows the spec's menu, in its order (the Risk list beside Users), then Broadcasts, to an operator with every permission", async () => {
   render(<App dataProvider={fakeApi()} authProvider={signedIn(['*'])} />);
   await screen.findByText('Ali Rezaei', undefined, { timeout: 8000 });
   const menu = await screen.findByRole('menu');
@@ -71,6 +72,7 @@ it("shows the spec's menu, in its order, then Broadcasts, to an operator with ev
     'Partners',
     'Missions',
     'Users',
+    'Risk',
     'User Missions',
     'Staking Coins',
     'Withdraws',
@@ -92,7 +94,7 @@ it('hides from the menu what the account may not use', async () => {
   const labels = within(menu)
     .getAllByRole('menuitem')
     .map((item) => item.textContent?.trim());
-  expect(labels).toEqual(['Dashboard', 'Users', 'Logout']);
+  expect(labels).toEqual(['Dashboard', 'Users', 'Risk', 'Logout']);
 });
 
 it("shows a player's balance and ledger figures per coin on the player's page", async () => {

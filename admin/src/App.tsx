@@ -19,6 +19,7 @@ import partners from './resources/partners';
 import stakingCoins from './resources/staking-coins';
 import userMissions from './resources/user-missions';
 import users from './resources/users';
+import { RiskList } from './resources/users/risk/RiskList';
 import withdraws, { DoneWithdrawList, InPayoutWithdrawList, PendingWithdrawList, TreasuryPage } from './resources/withdraws';
 
 interface ConsoleProps {
@@ -62,6 +63,7 @@ function Console({ dataProvider = defaultDataProvider, authProvider = defaultAut
         <Route path="/withdraw/done" element={<DoneWithdrawList />} />
         <Route path="/withdraw/payout" element={<InPayoutWithdrawList />} />
         <Route path="/treasury" element={<TreasuryPage />} />
+        <Route path="/risk" element={<RiskList />} />
       </CustomRoutes>
     </Admin>
   );

@@ -26,6 +26,12 @@ interface ConsoleCalls {
   countSegment(segment: unknown): Promise<{ count: number }>;
   testBroadcast(id: string): Promise<{ languages: string[] }>;
   broadcastFailures(id: string): Promise<BroadcastFailure[]>;
+  setPlayerStatus(body: {
+    ids: string[];
+    status: string;
+    statusReason?: string;
+    fa?: { statusReason?: string };
+  }): Promise<{ changed: string[] }>;
 }
 
 /**
@@ -60,6 +66,9 @@ export const dataProvider: DataProvider & ConsoleCalls = {
     (await httpClient(`${API_URL}/broadcasts/${encodeURIComponent(id)}/test`, { method: 'POST', body: '{}' })).json as {
       languages: string[];
     },
+  /** One status, with its reason, for several players at once. */
+  setPlayerStatus: async (body) =>
+    (await httpClient(`${API_URL}/users/status`, { method: 'POST', body: JSON.stringify(body) })).json as { changed: string[] },
   /** The players a broadcast did not reach, with the reasons. */
   broadcastFailures: async (id) =>
     (await httpClient(`${API_URL}/broadcasts/${encodeURIComponent(id)}/failures`)).json as BroadcastFailure[],

@@ -1,6 +1,7 @@
 import DashboardIcon from '@mui/icons-material/Dashboard';
 import AccountBalanceWalletIcon from '@mui/icons-material/AccountBalanceWallet';
 import SettingsIcon from '@mui/icons-material/Settings';
+import GppMaybeIcon from '@mui/icons-material/GppMaybe';
 import { Logout, Menu, useBasename, useCanAccess, useTranslate } from 'react-admin';
 
 // custom items link past react-admin's resource routes, so they add the /admin basename themselves
@@ -10,6 +11,14 @@ function WithdrawsItem() {
   const { canAccess } = useCanAccess({ resource: 'withdraws', action: 'list' });
   if (canAccess === false) return null;
   return <Menu.Item to={`${basename}/withdraw`} primaryText={translate('menu.withdraws')} leftIcon={<AccountBalanceWalletIcon />} />;
+}
+
+function RiskItem() {
+  const translate = useTranslate();
+  const basename = useBasename();
+  const { canAccess } = useCanAccess({ resource: 'users', action: 'list' });
+  if (canAccess === false) return null;
+  return <Menu.Item to={`${basename}/risk`} primaryText={translate('menu.risk')} leftIcon={<GppMaybeIcon />} />;
 }
 
 function AppConfigItem() {
@@ -32,6 +41,7 @@ export function ConsoleMenu() {
       <Menu.ResourceItem name="partners" />
       <Menu.ResourceItem name="missions" />
       <Menu.ResourceItem name="users" />
+      <RiskItem />
       <Menu.ResourceItem name="user-missions" />
       <Menu.ResourceItem name="staking-coins" />
       <WithdrawsItem />

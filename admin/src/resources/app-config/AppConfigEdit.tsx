@@ -8,13 +8,16 @@ import {
   TextArrayInput,
   TextInput,
   TopToolbar,
+  useTranslate,
 } from 'react-admin';
-import { appConfigInput } from '@gift/shared';
+import { Stack, Typography } from '@mui/material';
+import { appConfigInput, DEFAULT_RISK_WEIGHTS, RISK_SIGNALS } from '@gift/shared';
 import { schemaResolver } from '../../forms/schemaResolver';
 import { HistoryButton, SaveOnlyToolbar } from '../sharedInputs';
 
 /** The one App Config record, edited in one form at /admin/app-config. */
 export function AppConfigEdit() {
+  const translate = useTranslate();
   return (
     <Edit
       resource="app-config"
@@ -45,6 +48,28 @@ export function AppConfigEdit() {
         <TextInput source="earnAmount" helperText="common.amountHelp" />
         <TextArrayInput source="tonProofDomains" helperText="appConfig.domainsHelp" fullWidth />
         <BooleanInput source="allowTestnetWallets" helperText="appConfig.testnetHelp" />
+        <Typography variant="h6" sx={{ mt: 2 }}>
+          {translate('appConfig.riskTitle')}
+        </Typography>
+        <Typography variant="body2" color="text.secondary">
+          {translate('appConfig.riskHelp')}
+        </Typography>
+        <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
+          <TextInput source="risk.reviewAt" inputMode="numeric" label="appConfig.reviewAt" />
+          <TextInput source="risk.highAt" inputMode="numeric" label="appConfig.highAt" />
+        </Stack>
+        <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
+          {RISK_SIGNALS.map((signal) => (
+            <TextInput
+              key={signal}
+              source={`risk.weights.${signal}`}
+              inputMode="numeric"
+              label={`risk.short.${signal}`}
+              helperText={translate('appConfig.weightDefault', { weight: DEFAULT_RISK_WEIGHTS[signal] })}
+              sx={{ width: 200 }}
+            />
+          ))}
+        </Stack>
       </SimpleForm>
     </Edit>
   );

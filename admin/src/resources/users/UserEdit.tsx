@@ -1,5 +1,5 @@
-import { BooleanInput, Edit, SelectInput, SimpleForm, TextField, Labeled, TextInput } from 'react-admin';
-import { userUpdateInput } from '@gift/shared';
+import { Edit, FormDataConsumer, Labeled, SelectInput, SimpleForm, TextField, TextInput } from 'react-admin';
+import { PLAYER_STATUSES, userUpdateInput } from '@gift/shared';
 import { schemaResolver } from '../../forms/schemaResolver';
 import { EditActions, SaveOnlyToolbar } from '../sharedInputs';
 
@@ -8,7 +8,7 @@ const LANGUAGES = [
   { id: 'fa', name: 'languages.fa' },
 ];
 
-/** Only what an operator may change: figures follow from the ledger and are never edited by hand. */
+/** Only what an operator may change: figures follow from the ledger and are never edited by hand. A status other than active needs its reason. */
 export function UserEdit() {
   return (
     <Edit mutationMode="pessimistic" redirect="show" actions={<EditActions show list={false} />}>
@@ -17,8 +17,24 @@ export function UserEdit() {
           <TextField source="name" />
         </Labeled>
         <TextInput source="inviteLimit" inputMode="numeric" />
-        <BooleanInput source="blocked" />
         <SelectInput source="language" choices={LANGUAGES} />
+        <SelectInput source="status" choices={PLAYER_STATUSES.map((id) => ({ id, name: `players.status.${id}` }))} />
+        <FormDataConsumer<{ status?: string }>>
+          {({ formData }) =>
+            formData.status && formData.status !== 'active' ? (
+              <>
+                <TextInput source="statusReason" multiline fullWidth helperText="players.status.playersSee" />
+                <TextInput
+                  source="fa.statusReason"
+                  label="players.status.reasonFa"
+                  multiline
+                  fullWidth
+                  slotProps={{ htmlInput: { dir: 'rtl', lang: 'fa' } }}
+                />
+              </>
+            ) : null
+          }
+        </FormDataConsumer>
       </SimpleForm>
     </Edit>
   );

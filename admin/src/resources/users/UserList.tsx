@@ -1,16 +1,36 @@
 import type { PlayerRecord } from '@gift/server';
-import { BooleanField, BooleanInput, DateField, List, NumberField, TextField, useTranslate } from 'react-admin';
+import { PLAYER_STATUSES, RISK_LEVELS } from '@gift/shared';
+import { DateField, FunctionField, List, NumberField, SelectInput, TextField, TextInput, useTranslate } from 'react-admin';
 import { ResponsiveList, searchFilter } from '../../lists/ResponsiveList';
+import { BulkStatusButtons, StatusChip } from './StatusButtons';
+import { RiskChip } from './risk/RiskViews';
 
+/**
+ * Players: searched by name, @username, Telegram id (or its first digits), referral code or wallet; filtered by status, risk level and
+ * the clusters the risk signals link to (a referrer's friends, a network, a wallet's players); frozen or banned in bulk.
+ */
 export function UserList() {
   const translate = useTranslate();
-  const filters = [searchFilter('players.search'), <BooleanInput key="blocked" source="blocked" />];
+  const filters = [
+    searchFilter('players.search'),
+    <SelectInput key="status" source="status" choices={PLAYER_STATUSES.map((id) => ({ id, name: `players.status.${id}` }))} />,
+    <SelectInput
+      key="level"
+      source="risk.level"
+      label="risk.level"
+      choices={RISK_LEVELS.map((id) => ({ id, name: `risk.levels.${id}` }))}
+    />,
+    <TextInput key="referrer" source="referrer" />,
+    <TextInput key="joinNetwork" source="joinNetwork" />,
+    <TextInput key="walletAddresses" source="walletAddresses" />,
+  ];
   return (
     <List filters={filters}>
       <ResponsiveList<PlayerRecord>
         rowClick="show"
+        bulkActionButtons={<BulkStatusButtons />}
         phone={{
-          primaryText: (r) => (r.blocked ? `${r.name} · ${translate('players.blocked')}` : r.name),
+          primaryText: (r) => (r.status !== 'active' ? `${r.name} · ${translate(`players.status.${r.status}`)}` : r.name),
           secondaryText: (r) => (r.username ? `@${r.username}` : String(r.telegramId)),
           tertiaryText: (r) => translate('players.doneAndFriends', { done: r.doneMissionsCount, friends: r.referrersCount }),
         }}
@@ -19,10 +39,13 @@ export function UserList() {
         <TextField source="name" />
         <TextField source="username" />
         <NumberField source="referrersCount" />
-        <NumberField source="missionsCount" />
         <NumberField source="doneMissionsCount" />
-        <NumberField source="inviteLimit" sortable={false} />
-        <BooleanField source="blocked" sortable={false} />
+        <FunctionField<PlayerRecord>
+          source="risk.score"
+          label="risk.scoreColumn"
+          render={(r) => <RiskChip level={r.risk?.level} score={r.risk?.score} />}
+        />
+        <FunctionField<PlayerRecord> source="status" sortable={false} render={(r) => <StatusChip status={r.status} />} />
         <DateField source="createdAt" showTime />
       </ResponsiveList>
     </List>

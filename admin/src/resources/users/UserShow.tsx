@@ -2,6 +2,8 @@ import type { ComponentType } from 'react';
 import { EditButton, Show, TabbedShowLayout, TabbedShowLayoutTabs, TopToolbar, useCanAccess } from 'react-admin';
 import { HistoryButton } from '../sharedInputs';
 import { AdjustBalanceForm } from './AdjustBalanceForm';
+import { PlayerStatusButtons } from './StatusButtons';
+import { RiskTab } from './risk/RiskViews';
 import { FriendsTab } from './show/FriendsTab';
 import { LedgerTab } from './show/LedgerTab';
 import { MiningTab } from './show/MiningTab';
@@ -12,9 +14,11 @@ import { SummaryTab } from './show/SummaryTab';
 import { WithdrawalsTab } from './show/WithdrawalsTab';
 
 function UserShowActions() {
+  const writes = useCanAccess({ resource: 'users', action: 'edit' }).canAccess ?? false;
   return (
     <TopToolbar>
       <HistoryButton />
+      {writes && <PlayerStatusButtons />}
       <EditButton />
     </TopToolbar>
   );
@@ -29,6 +33,7 @@ export function UserShow() {
   const writes = useCanAccess({ resource: 'users', action: 'edit' }).canAccess ?? false;
   const tabs: Tab[] = [
     ['summary', undefined, SummaryTab, true],
+    ['risk', 'risk', RiskTab, true],
     ['ledger', 'ledger', LedgerTab, true],
     ['adjust', 'adjust', AdjustBalanceForm, writes],
     ['missions', 'missions', MissionsTab, missions],

@@ -45,6 +45,26 @@ describe('App Config in the console', () => {
     expect(await AppConfigModel.countDocuments()).toBe(1);
   });
 
+  it("keeps the risk score's weights and levels, each signal at its default until changed, and refuses high below review", async () => {
+    const current = (await api.get('/app-config/current')).body;
+    expect(current.risk).toMatchObject({ reviewAt: 30, highAt: 60, weights: { sharedWallet: 35, friendBurst: 30 } });
+    const saved = await api.put('/app-config/current', {
+      ...current,
+      risk: { ...current.risk, weights: { ...current.risk.weights, sharedWallet: 50 }, reviewAt: 20 },
+    });
+    expect(saved.status).toBe(200);
+    expect(saved.body.risk).toMatchObject({ reviewAt: 20, highAt: 60, weights: { sharedWallet: 50, friendBurst: 30 } });
+    const refused = await api.put('/app-config/current', { ...saved.body, risk: { ...saved.body.risk, highAt: 10 } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors).toEqual({ 'risk.highAt': 'High must start above review' });
+    const negative = await api.put('/app-config/current', { ...saved.body, risk: { weights: { fastClaims: -5 } } });
+    expect(Object.keys(negative.body.errors)).toEqual(['risk.weights.fastClaims']);
+    await api.put('/app-config/current', {
+      ...saved.body,
+      risk: { ...saved.body.risk, weights: { ...saved.body.risk.weights, sharedWallet: 35 }, reviewAt: 30 },
+    });
+  });
+
   it('keeps testnet wallets off until an operator allows them', async () => {
     const current = (await api.get('/app-config/current')).body;
     expect(current.allowTestnetWallets).toBe(false);

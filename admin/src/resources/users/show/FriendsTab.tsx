@@ -1,7 +1,10 @@
-import { DateField, TextField } from 'react-admin';
-import { day, PlayerRecords, text, type TabContentProps } from './PlayerRecords';
+import { DateField, FunctionField, TextField } from 'react-admin';
+import type { PlayerStatus, RiskLevel } from '@gift/shared';
+import { StatusChip } from '../StatusButtons';
+import { RiskChip } from '../risk/RiskViews';
+import { day, PlayerRecords, text, type Row, type TabContentProps } from './PlayerRecords';
 
-/** The players who joined with this player's invite. */
+/** The players who joined with this player's invite, each with their own risk score and status. */
 export function FriendsTab(_props: TabContentProps) {
   return (
     <PlayerRecords
@@ -14,6 +17,13 @@ export function FriendsTab(_props: TabContentProps) {
     >
       <TextField source="name" sortable={false} />
       <TextField source="username" sortable={false} emptyText="—" />
+      <FunctionField<Row>
+        source="risk.score"
+        label="risk.scoreColumn"
+        sortable={false}
+        render={(r) => <RiskChip {...(r.risk as { level?: RiskLevel; score?: number })} />}
+      />
+      <FunctionField<Row> source="status" sortable={false} render={(r) => <StatusChip status={r.status as PlayerStatus} />} />
       <DateField source="createdAt" showTime sortable={false} />
     </PlayerRecords>
   );

@@ -9,8 +9,11 @@ import {
   ReferenceField,
   SimpleList,
   TextField,
+  useRecordContext,
   useTranslate,
 } from 'react-admin';
+import type { PlayerStatus } from '@gift/shared';
+import { StatusChip } from '../StatusButtons';
 import { Stack } from '@mui/material';
 import { useIsSmall } from '../../../layout/useIsSmall';
 import type { TabContentProps } from './PlayerRecords';
@@ -44,10 +47,39 @@ function CoinFiguresField() {
   );
 }
 
-/** Who the player is, their figures per coin and their counters. */
+/** The player's status and, when frozen or banned, the reason they read in each language. */
+function StatusSummary() {
+  const record = useRecordContext<{
+    status?: PlayerStatus;
+    statusReason?: string;
+    fa?: { statusReason?: string };
+    statusChangedAt?: string;
+  }>();
+  const translate = useTranslate();
+  if (!record) return null;
+  return (
+    <Labeled label="resources.users.fields.status">
+      <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap', alignItems: 'center' }}>
+        <StatusChip status={record.status} />
+        {record.statusReason && <span>{record.statusReason}</span>}
+        {record.fa?.statusReason && (
+          <span dir="rtl" lang="fa">
+            {record.fa.statusReason}
+          </span>
+        )}
+        {record.status !== 'active' && record.statusChangedAt && (
+          <span>{translate('players.status.since', { at: new Date(record.statusChangedAt).toLocaleString() })}</span>
+        )}
+      </Stack>
+    </Labeled>
+  );
+}
+
+/** Who the player is, their status, their figures per coin and their counters. */
 export function SummaryTab(_props: TabContentProps) {
   return (
     <Stack spacing={1}>
+      <StatusSummary />
       <Labeled>
         <TextField source="name" />
       </Labeled>
@@ -83,7 +115,7 @@ export function SummaryTab(_props: TabContentProps) {
         <BooleanField source="isPremium" />
       </Labeled>
       <Labeled>
-        <BooleanField source="blocked" />
+        <TextField source="referralCode" />
       </Labeled>
       <Labeled>
         <DateField source="lastSeenAt" showTime />

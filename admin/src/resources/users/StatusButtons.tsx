@@ -1,0 +1,162 @@
+import { useState, type ReactElement } from 'react';
+import { Chip, MenuItem, Stack, TextField as Field } from '@mui/material';
+import AcUnitIcon from '@mui/icons-material/AcUnit';
+import BlockIcon from '@mui/icons-material/Block';
+import PlayArrowIcon from '@mui/icons-material/PlayArrow';
+import { Button, Confirm, useListContext, useNotify, useRecordContext, useRefresh, useTranslate, useUnselectAll } from 'react-admin';
+import { userStatusBulkInput, type PlayerStatus } from '@gift/shared';
+import { useConsoleCalls } from '../../dataProvider';
+
+/** Reasons operators give most, written in both languages the players read. */
+const COMMON_REASONS = ['farm', 'sharedWallet', 'fakeFriends', 'automation', 'review'] as const;
+
+function iconOf(status: PlayerStatus): ReactElement {
+  if (status === 'frozen') return <AcUnitIcon />;
+  return status === 'banned' ? <BlockIcon /> : <PlayArrowIcon />;
+}
+
+/**
+ * Sets one status on the players `ids`, asking for the reason the players read (English, and Persian when written), checked with the
+ * server's own schema. Freezing and banning name how many players they change.
+ */
+function StatusDialog({ ids, status, onDone }: { ids: string[]; status: PlayerStatus; onDone: () => void }) {
+  const translate = useTranslate();
+  const calls = useConsoleCalls();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [reason, setReason] = useState('');
+  const [persian, setPersian] = useState('');
+  const [error, setError] = useState('');
+  const submit = async () => {
+    const body = { ids, status, ...(status === 'active' ? {} : { statusReason: reason, fa: { statusReason: persian } }) };
+    const checked = userStatusBulkInput.safeParse(body);
+    if (!checked.success) {
+      setError(checked.error.issues[0]?.message ?? translate('ra.message.invalid_form'));
+      return;
+    }
+    setBusy(true);
+    try {
+      const { changed } = await calls.setPlayerStatus(body);
+      notify('players.status.changed', {
+        type: 'info',
+        messageArgs: { smart_count: changed.length, status: translate(`players.status.${status}`) },
+      });
+      setOpen(false);
+      setReason('');
+      setPersian('');
+      onDone();
+      refresh();
+    } catch (failure) {
+      notify((failure as Error).message || 'common.saveFailed', { type: 'error' });
+    } finally {
+      setBusy(false);
+    }
+  };
+  const pick = (key: (typeof COMMON_REASONS)[number]) => {
+    setReason(translate(`players.status.reasons.${key}.en`));
+    setPersian(translate(`players.status.reasons.${key}.fa`));
+    setError('');
+  };
+  return (
+    <>
+      <Button
+        label={`players.status.set.${status}`}
+        startIcon={iconOf(status)}
+        color={status === 'active' ? 'primary' : 'error'}
+        onClick={() => setOpen(true)}
+      />
+      <Confirm
+        isOpen={open}
+        loading={busy}
+        title="players.status.title"
+        translateOptions={{ smart_count: ids.length, status: translate(`players.status.${status}`) }}
+        content={
+          status === 'active' ? (
+            translate('players.status.activeNote')
+          ) : (
+            <Stack spacing={2} sx={{ pt: 1 }}>
+              <span>{translate(`players.status.note.${status}`)}</span>
+              <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
+                {COMMON_REASONS.map((key) => (
+                  <Chip key={key} label={translate(`players.status.reasons.${key}.en`)} onClick={() => pick(key)} size="small" />
+                ))}
+              </Stack>
+              <Field
+                label={translate('players.status.reason')}
+                helperText={error || translate('players.status.playersSee')}
+                error={!!error}
+                value={reason}
+                onChange={(event) => {
+                  setReason(event.target.value);
+                  setError('');
+                }}
+                name="statusReason"
+                multiline
+                fullWidth
+                autoFocus
+              />
+              <Field
+                label={translate('players.status.reasonFa')}
+                value={persian}
+                onChange={(event) => setPersian(event.target.value)}
+                name="fa.statusReason"
+                slotProps={{ htmlInput: { dir: 'rtl', lang: 'fa' } }}
+                multiline
+                fullWidth
+              />
+            </Stack>
+          )
+        }
+        confirm={`players.status.set.${status}`}
+        confirmColor={status === 'active' ? 'primary' : 'warning'}
+        onConfirm={() => void submit()}
+        onClose={() => setOpen(false)}
+      />
+    </>
+  );
+}
+
+/** The list's bulk actions: freeze, ban or make active every selected player, with one reason. */
+export function BulkStatusButtons() {
+  const { selectedIds } = useListContext();
+  const unselectAll = useUnselectAll('users');
+  const ids = selectedIds.map(String);
+  return (
+    <>
+      {(['frozen', 'banned', 'active'] as const).map((status) => (
+        <StatusDialog key={status} ids={ids} status={status} onDone={unselectAll} />
+      ))}
+    </>
+  );
+}
+
+/** The player's page: the statuses they are not in. */
+export function PlayerStatusButtons() {
+  const record = useRecordContext<{ id: string; status?: PlayerStatus }>();
+  if (!record) return null;
+  return (
+    <>
+      {(['frozen', 'banned', 'active'] as const)
+        .filter((status) => status !== (record.status ?? 'active'))
+        .map((status) => (
+          <StatusDialog key={status} ids={[String(record.id)]} status={status} onDone={() => undefined} />
+        ))}
+    </>
+  );
+}
+
+/** A status as a chip: frozen and banned stand out. */
+export function StatusChip({ status }: { status?: PlayerStatus }) {
+  const translate = useTranslate();
+  const current = status ?? 'active';
+  return (
+    <Chip
+      size="small"
+      label={translate(`players.status.${current}`)}
+      color={current === 'banned' ? 'error' : current === 'frozen' ? 'warning' : 'default'}
+      variant={current === 'active' ? 'outlined' : 'filled'}
+    />
+  );
+}

@@ -1,0 +1,68 @@
+import { DateField, FunctionField, List, SelectInput, TextField, useTranslate } from 'react-admin';
+import { RISK_LEVELS, PLAYER_STATUSES } from '@gift/shared';
+import { ResponsiveList, searchFilter } from '../../../lists/ResponsiveList';
+import { BulkStatusButtons, StatusChip } from '../StatusButtons';
+import { RiskChip, type RiskRecord } from './RiskViews';
+
+type Row = RiskRecord & { name: string; username: string; status?: 'active' | 'frozen' | 'banned'; createdAt: string };
+
+/**
+ * The Risk list: players by score, highest first, with the signals that scored as columns of words; filtered by level (review and high
+ * by default) and status; a row opens the player, selected rows are frozen or banned at once.
+ */
+export function RiskList() {
+  const translate = useTranslate();
+  const filters = [
+    searchFilter('players.search'),
+    <SelectInput
+      key="level"
+      source="risk.level"
+      label="risk.level"
+      choices={RISK_LEVELS.map((id) => ({ id, name: `risk.levels.${id}` }))}
+      alwaysOn
+    />,
+    <SelectInput
+      key="status"
+      source="status"
+      label="resources.users.fields.status"
+      choices={PLAYER_STATUSES.map((id) => ({ id, name: `players.status.${id}` }))}
+      alwaysOn
+    />,
+  ];
+  const signals = (r: Row) =>
+    (r.risk?.signals ?? [])
+      .slice(0, 3)
+      .map((s) => translate(`risk.short.${s.signal}`, s.evidence))
+      .join(' · ');
+  return (
+    <List
+      resource="users"
+      title="risk.title"
+      storeKey="users.risk"
+      sort={{ field: 'risk.score', order: 'DESC' }}
+      filterDefaultValues={{ 'risk.level': 'high' }}
+      filters={filters}
+      empty={false}
+    >
+      <ResponsiveList<Row>
+        rowClick="show"
+        bulkActionButtons={<BulkStatusButtons />}
+        phone={{
+          primaryText: (r) => `${r.name} · ${r.risk?.score ?? 0}`,
+          secondaryText: signals,
+          tertiaryText: (r) => translate(`players.status.${r.status ?? 'active'}`),
+        }}
+      >
+        <TextField source="name" sortable={false} />
+        <FunctionField<Row>
+          source="risk.score"
+          label="risk.scoreColumn"
+          render={(r) => <RiskChip level={r.risk?.level} score={r.risk?.score} />}
+        />
+        <FunctionField<Row> label="risk.signalsTitle" render={signals} />
+        <FunctionField<Row> source="status" sortable={false} render={(r) => <StatusChip status={r.status} />} />
+        <DateField source="createdAt" showTime />
+      </ResponsiveList>
+    </List>
+  );
+}

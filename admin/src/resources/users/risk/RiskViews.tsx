@@ -1,0 +1,109 @@
+import { Alert, Chip, List as MuiList, ListItem, ListItemText, Stack, Typography } from '@mui/material';
+import { Button, Labeled, useBasename, useRecordContext, useTranslate } from 'react-admin';
+import { Link } from 'react-router';
+import type { RiskLevel, RiskSignal } from '@gift/shared';
+
+interface SignalRow {
+  signal: RiskSignal;
+  strength: number;
+  points: number;
+  evidence: Record<string, string | number>;
+  cluster?: Record<string, string> | null;
+}
+export interface RiskRecord {
+  id: string;
+  risk?: { score: number; level: RiskLevel; signals: SignalRow[]; assessedAt?: string | null };
+  walletAddresses?: string[];
+}
+
+/** A level as a chip: review and high stand out. */
+export function RiskChip({ level, score }: { level?: RiskLevel; score?: number }) {
+  const translate = useTranslate();
+  const current = level ?? 'low';
+  return (
+    <Chip
+      size="small"
+      label={`${score ?? 0} · ${translate(`risk.levels.${current}`)}`}
+      color={current === 'high' ? 'error' : current === 'review' ? 'warning' : 'default'}
+      variant={current === 'low' ? 'outlined' : 'filled'}
+    />
+  );
+}
+
+/** The console's list of players that shows a signal's cluster (the friends, the network, the wallet's players), newest first. */
+function ClusterLink({ cluster }: { cluster: Record<string, string> }) {
+  const basename = useBasename();
+  const filter = encodeURIComponent(JSON.stringify(cluster));
+  return (
+    <Button
+      component={Link}
+      to={`${basename}/users?filter=${filter}&order=DESC&sort=createdAt`}
+      label="risk.showCluster"
+      size="small"
+      // the row's own click opens nothing: only the button moves
+      onClick={(event) => event.stopPropagation()}
+    />
+  );
+}
+
+/** One signal in words, with its points and the cluster behind it. */
+export function SignalLine({ signal }: { signal: SignalRow }) {
+  const translate = useTranslate();
+  return (
+    <ListItem disableGutters secondaryAction={signal.cluster ? <ClusterLink cluster={signal.cluster} /> : undefined}>
+      <ListItemText
+        primary={translate(`risk.signals.${signal.signal}`, signal.evidence)}
+        secondary={translate('risk.points', { points: signal.points, strength: Math.round(signal.strength * 100) })}
+      />
+    </ListItem>
+  );
+}
+
+/** Why the player scores what they score, in words, and what an operator does at that level; then their wallets, current and past. */
+export function RiskTab(_props: { label?: false }) {
+  const record = useRecordContext<RiskRecord>();
+  const translate = useTranslate();
+  if (!record) return null;
+  const risk = record.risk ?? { score: 0, level: 'low' as const, signals: [] };
+  return (
+    <Stack spacing={2}>
+      <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+        <Typography variant="h6">{translate('risk.score', { score: risk.score })}</Typography>
+        <RiskChip level={risk.level} score={risk.score} />
+        <Typography variant="body2" color="text.secondary">
+          {risk.assessedAt
+            ? translate('risk.assessedAt', { at: new Date(risk.assessedAt).toLocaleString() })
+            : translate('risk.notAssessed')}
+        </Typography>
+      </Stack>
+      <Alert severity={risk.level === 'high' ? 'error' : risk.level === 'review' ? 'warning' : 'success'}>
+        {translate(`risk.advice.${risk.level}`)}
+      </Alert>
+      {risk.signals.length ? (
+        <MuiList dense aria-label={translate('risk.signalsTitle')}>
+          {risk.signals.map((signal) => (
+            <SignalLine key={signal.signal} signal={signal} />
+          ))}
+        </MuiList>
+      ) : (
+        <Typography>{translate('risk.noSignals')}</Typography>
+      )}
+      <Labeled label="risk.wallets">
+        <Stack spacing={0.5}>
+          {(record.walletAddresses ?? []).length ? (
+            record.walletAddresses!.map((address) => (
+              <Stack key={address} direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+                <Typography variant="body2" sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>
+                  {address}
+                </Typography>
+                <ClusterLink cluster={{ walletAddresses: address }} />
+              </Stack>
+            ))
+          ) : (
+            <Typography variant="body2">—</Typography>
+          )}
+        </Stack>
+      </Labeled>
+    </Stack>
+  );
+}
