@@ -1,5 +1,5 @@
 import { useState, type ReactElement } from 'react';
-import { Chip, MenuItem, Stack, TextField as Field } from '@mui/material';
+import { Chip, Stack, TextField as Field } from '@mui/material';
 import AcUnitIcon from '@mui/icons-material/AcUnit';
 import BlockIcon from '@mui/icons-material/Block';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
