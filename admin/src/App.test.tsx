@@ -1,6 +1,7 @@
 import { render, screen, within } from '@testing-library/react';
 import type { AuthProvider, DataProvider } from 'react-admin';
 import { App } from './App';
+import { mayAccess } from './authProvider';
 
 const PLAYERS = [
   {
@@ -40,7 +41,7 @@ function signedIn(permissions: string[]): AuthProvider {
     checkError: async () => undefined,
     getIdentity: async () => ({ id: 'a1', fullName: 'maria' }),
     getPermissions: async () => permissions,
-    canAccess: async ({ resource }) => permissions.includes('*') || permissions.some((p) => p.startsWith(`${resource}:`)),
+    canAccess: async ({ resource, action }) => mayAccess(permissions, resource, action),
   };
 }
 
@@ -116,4 +117,31 @@ it("shows a player's balance and ledger figures per coin on the player's page", 
   expect(within(gift).getByText('240.5')).toBeInTheDocument();
   const ton = screen.getByText('TON').closest('tr')!;
   expect(within(ton).getByText('2')).toBeInTheDocument();
+});
+
+it("opens a withdrawal's player to a withdrawals operator, read-only: figures and risk, not the ledger, the edit or the status", async () => {
+  const api = fakeApi();
+  api.getOne = async () =>
+    ({
+      data: {
+        ...PLAYERS[0]!,
+        walletAddresses: ['0:' + 'ab'.repeat(32)],
+        risk: {
+          score: 35,
+          level: 'review',
+          signals: [{ signal: 'sharedWallet', strength: 1, points: 35, evidence: { players: 1, address: '0:' + 'ab'.repeat(32) } }],
+        },
+        coins: [{ coin: 'c1', symbol: 'GIFT', balance: '12', rewards: '0', earned: '0', withdrawn: '0', gifts: '0' }],
+      },
+    }) as never;
+  window.history.replaceState({}, '', '/admin/users/u1/show');
+  render(<App dataProvider={api} authProvider={signedIn(['withdraws:write'])} />);
+  expect(await screen.findByText('GIFT', undefined, { timeout: 8000 })).toBeInTheDocument();
+  const tabs = screen.getAllByRole('tab').map((tab) => tab.textContent);
+  expect(tabs).toEqual(['Summary', 'Risk', 'Withdrawals']);
+  expect(screen.queryByRole('link', { name: 'Edit' })).not.toBeInTheDocument();
+  expect(screen.queryByRole('button', { name: 'Freeze' })).not.toBeInTheDocument();
+  screen.getByRole('tab', { name: 'Risk' }).click();
+  expect(await screen.findByText('A wallet of theirs is, or was, also linked to other players: 1')).toBeInTheDocument();
+  expect(screen.getByText(/^Review: read the signals/)).toBeInTheDocument();
 });

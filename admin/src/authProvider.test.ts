@@ -73,12 +73,23 @@ describe('what the console shows an account', () => {
     await expect(can('app-config', 'edit')).resolves.toBe(false);
   });
 
+  it("lets a withdrawals operator open a withdrawal's player, read-only, and not the list of players", async () => {
+    const token = jwtWith({ sub: 'a5', username: 'payouts' });
+    fetchMock.mockResolvedValueOnce(answer(200, { token, account: { id: 'a5', username: 'payouts', permissions: ['withdraws:write'] } }));
+    await authProvider.login({ username: 'payouts', password: 'x' });
+    const can = (resource: string, action: string) => authProvider.canAccess!({ resource, action });
+    await expect(can('users', 'show')).resolves.toBe(true);
+    await expect(can('users', 'list')).resolves.toBe(false);
+    await expect(can('users', 'edit')).resolves.toBe(false);
+  });
+
   it('asks GET /api/admin/me, once, when this browser has a token but no saved account', async () => {
     localStorage.setItem(ADMIN_TOKEN_KEY, jwtWith({ sub: 'a3', username: 'ops' }));
     fetchMock.mockResolvedValueOnce(answer(200, { id: 'a3', username: 'ops', permissions: ['missions:write'] }));
 
     await expect(authProvider.canAccess!({ resource: 'missions', action: 'create' })).resolves.toBe(true);
     await expect(authProvider.canAccess!({ resource: 'users', action: 'list' })).resolves.toBe(false);
+    await expect(authProvider.canAccess!({ resource: 'users', action: 'show' })).resolves.toBe(false);
     expect(fetchMock).toHaveBeenCalledTimes(1);
     expect(new Headers(fetchMock.mock.calls[0]![1]?.headers).get('Authorization')).toMatch(/^Bearer /);
   });

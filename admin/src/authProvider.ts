@@ -30,6 +30,14 @@ async function signedInAccount(): Promise<ConsoleAccount | null> {
   return lookups.get(token)!;
 }
 
+/**
+ * What an account with these permissions may do with a resource's page: lists and forms by its own permission; a record's page also
+ * through the reads another permission implies (a withdrawal's player, for a withdrawals operator), read-only.
+ */
+export function mayAccess(permissions: readonly string[], resource: string, action: string): boolean {
+  return hasPermission(permissions, resource, action === 'show' ? 'lookup' : READ_ACTIONS.has(action) ? 'read' : 'write');
+}
+
 export const authProvider: AuthProvider = {
   async login({ username, password }: { username: string; password: string }) {
     const response = await fetch(`${API_URL}/login`, {
@@ -74,7 +82,6 @@ export const authProvider: AuthProvider = {
   /** Hides what the account may not use; the server enforces the same rule on every call. */
   async canAccess({ resource, action }: { resource: string; action: string }) {
     if (resource === 'dashboard') return true;
-    const granted = (await signedInAccount())?.permissions ?? [];
-    return hasPermission(granted, resource, READ_ACTIONS.has(action) ? 'read' : 'write');
+    return mayAccess((await signedInAccount())?.permissions ?? [], resource, action);
   },
 };

@@ -66,7 +66,7 @@ const domain = {
       sameSecondJoins: '%{sameSecond} friends joined in the same second',
       idleFriends: '%{idle} of %{friends} friends never did a mission',
       deepTree: 'Referral tree: %{firstLevel} friends, %{secondLevel} friends of friends, %{thirdLevel} on the third level',
-      sharedWallet: 'A wallet of theirs is, or was, linked to %{players} other players',
+      sharedWallet: 'A wallet of theirs is, or was, also linked to other players: %{players}',
       networkBurst: '%{players} players first opened the app from the same network within %{minutes} minutes',
       fastClaims: '%{fast} of their last %{claims} claims came less than 3 seconds after Go',
       freshWalletWithdrawal: 'Asked to withdraw within %{minutes} minutes of linking the wallet',

@@ -19,7 +19,7 @@ function UserShowActions() {
     <TopToolbar>
       <HistoryButton />
       {writes && <PlayerStatusButtons />}
-      <EditButton />
+      {writes && <EditButton />}
     </TopToolbar>
   );
 }
@@ -31,16 +31,18 @@ export function UserShow() {
   const missions = useCanAccess({ resource: 'user-missions', action: 'list' }).canAccess ?? false;
   const withdraws = useCanAccess({ resource: 'withdraws', action: 'list' }).canAccess ?? false;
   const writes = useCanAccess({ resource: 'users', action: 'edit' }).canAccess ?? false;
+  // an operator who only opens a player through another permission (a withdrawal's player) sees their figures, wallets and risk
+  const reads = useCanAccess({ resource: 'users', action: 'list' }).canAccess ?? false;
   const tabs: Tab[] = [
     ['summary', undefined, SummaryTab, true],
     ['risk', 'risk', RiskTab, true],
-    ['ledger', 'ledger', LedgerTab, true],
+    ['ledger', 'ledger', LedgerTab, reads],
     ['adjust', 'adjust', AdjustBalanceForm, writes],
     ['missions', 'missions', MissionsTab, missions],
-    ['stakes', 'stakes', StakesTab, true],
-    ['mining', 'mining', MiningTab, true],
+    ['stakes', 'stakes', StakesTab, reads],
+    ['mining', 'mining', MiningTab, reads],
     ['withdrawals', 'withdrawals', WithdrawalsTab, withdraws],
-    ['friends', 'friends', FriendsTab, true],
+    ['friends', 'friends', FriendsTab, reads],
   ];
   return (
     <Show actions={<UserShowActions />}>
