@@ -103,7 +103,8 @@ export async function signInToConsole(page: Page, base: string, username: string
   await page.waitForURL(`${base}/admin/`);
 }
 
-export const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+export const screenshotPath = (name: string) => path.join(SCREENSHOTS, `${name}.png`);
+export const shot = (page: Page, name: string) => page.screenshot({ path: screenshotPath(name), fullPage: true });
 
 /**
  * The address Telegram opens a mini app at: the page, then the launch in the URL hash

@@ -37,7 +37,7 @@ function ClusterLink({ cluster }: { cluster: Record<string, string> }) {
   return (
     <Button
       component={Link}
-      to={`${basename}/users?filter=${filter}&order=DESC&sort=createdAt`}
+      to={`${basename}/users?filter=${filter}&order=DESC&sort=createdAt&perPage=50`}
       label="risk.showCluster"
       size="small"
       // the row's own click opens nothing: only the button moves

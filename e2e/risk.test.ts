@@ -1,0 +1,140 @@
+// Fraud defence in a real Chromium: an operator finds a farm on the Risk list, opens its cluster and freezes it in bulk; a frozen
+// player then reads the reason in the app, in English and in Persian.
+import bcrypt from 'bcryptjs';
+import type { Page } from 'playwright-core';
+import { AccountModel } from '../server/src/modules/accounts/account.model';
+import { assessPlayer } from '../server/src/modules/risk/risk.service';
+import { UserModel } from '../server/src/modules/users/user.model';
+import { TEST_BOT_TOKEN } from '../server/test/helpers';
+import {
+  DESKTOP,
+  PHONE,
+  closeAll,
+  openProductInBrowser,
+  screenshotPath,
+  shot,
+  signInToConsole,
+  telegramLaunchUrl,
+  type ProductServer,
+  type TestBrowser,
+} from './support';
+
+jest.setTimeout(300_000);
+
+const PASSWORD = 'a long operator password';
+const FARM = 50;
+const BOSS_TELEGRAM = 6_100_000;
+const FRIEND_TELEGRAM = 6_100_100;
+
+let product: ProductServer;
+let browser: TestBrowser;
+
+beforeAll(async () => {
+  await AccountModel.create({ username: 'sentinel', passwordHash: await bcrypt.hash(PASSWORD, 8), permissions: ['*'] });
+  const boss = await UserModel.create({
+    telegramId: BOSS_TELEGRAM,
+    name: 'Farm Boss',
+    referralCode: 'e2efarmboss',
+    createdAt: new Date(Date.now() - 86_400_000),
+  });
+  // fifty accounts through one invite within a minute, five at a time in the same second, none doing anything
+  const start = Date.now() - 3_600_000;
+  for (let i = 0; i < FARM; i++)
+    await UserModel.create({
+      telegramId: FRIEND_TELEGRAM + i,
+      firstName: `Farmhand ${i}`,
+      name: `Farmhand ${i}`,
+      referralCode: `e2efarm${i}`,
+      referrer: boss._id,
+      language: i === 1 ? 'fa' : 'en',
+      createdAt: new Date(start + Math.floor(i / 5) * 5_000),
+    });
+  await UserModel.create({ telegramId: 6_200_000, name: 'Honest Player', referralCode: 'e2ehonest', isPremium: true });
+  // the sweep assesses players as their records change; here at once, so the list is ready
+  for (const player of await UserModel.find({}, { _id: 1 }).lean()) await assessPlayer(player._id);
+  ({ product, browser } = await openProductInBrowser({ TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN }));
+});
+
+afterAll(() => closeAll(browser, product));
+
+afterAll(() => {
+  expect(browser.pageErrors).toEqual([]);
+});
+
+it('an operator finds the farm on the Risk list, reads why, opens its cluster and freezes all fifty at once', async () => {
+  const page = await browser.openPage(DESKTOP);
+  await signInToConsole(page, product.base, 'sentinel', PASSWORD);
+  await page.getByRole('menuitem', { name: 'Risk' }).click();
+  // high risk first: the farm's referrer, with the signals in words
+  const first = page.locator('tbody tr').first();
+  await first.getByText('Farm Boss').waitFor();
+  await first.getByText('50 friends in a minute').waitFor();
+  await expect(page.getByText('Honest Player').count()).resolves.toBe(0);
+  await shot(page, 'console-risk-list');
+
+  await first.getByText('Farm Boss').click();
+  await page.getByRole('tab', { name: 'Risk' }).click();
+  await page.getByText('50 friends joined within one minute (50 friends in all)').waitFor();
+  await page.getByText('5 friends joined in the same second').waitFor();
+  await page.getByText('50 of 50 friends never did a mission').waitFor();
+  await page.getByText(/^High: freeze the player/).waitFor();
+  await shot(page, 'console-player-risk');
+
+  // the cluster: the friends, newest first, fifty to a page
+  await page
+    .getByRole('listitem')
+    .filter({ hasText: '50 friends joined within one minute' })
+    .getByRole('link', { name: 'Show these players' })
+    .click();
+  await page.getByText('Farmhand 49').waitFor();
+  await expect(page.locator('tbody tr').count()).resolves.toBe(FARM);
+  await page.locator('thead input[type="checkbox"]').check();
+  await page.getByRole('button', { name: 'Freeze' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByText('Frozen: 50 players').waitFor();
+  // the common reason fills both languages
+  await dialog.getByRole('button', { name: 'Many accounts joined together through one invite' }).click();
+  await expect(dialog.locator('textarea[name="fa.statusReason"]').inputValue()).resolves.toBe('حساب‌های زیادی با یک دعوت با هم وارد شدند');
+  // the dialog as the operator sees it (a full-page capture resizes the window, which closes it)
+  await page.screenshot({ path: screenshotPath('console-cluster-freeze') });
+  await dialog.getByRole('button', { name: 'Freeze' }).click();
+  await page.getByText('Frozen: 50 players').last().waitFor();
+  await page.locator('tbody tr').first().getByText('Frozen').waitFor();
+  await shot(page, 'console-cluster-frozen');
+
+  const frozen = await UserModel.find({ referrer: (await UserModel.findOne({ telegramId: BOSS_TELEGRAM }))!._id }).lean();
+  expect(frozen.map((friend) => friend.status)).toEqual(Array(FARM).fill('frozen'));
+  expect(frozen[1]).toMatchObject({
+    statusReason: 'Many accounts joined together through one invite',
+    fa: { statusReason: 'حساب‌های زیادی با یک دعوت با هم وارد شدند' },
+  });
+  await page.close();
+});
+
+async function openAs(telegramId: number, language: string): Promise<Page> {
+  const page = await browser.openPage(PHONE);
+  await page.goto(`${product.base}/healthz`);
+  await page.evaluate(() => localStorage.clear());
+  await page.goto(
+    telegramLaunchUrl(product.base, '/', { user: { id: telegramId, first_name: 'Farmhand', language_code: language } }, TEST_BOT_TOKEN),
+  );
+  return page;
+}
+
+it('a frozen player reads the reason in the app, in English', async () => {
+  const page = await openAs(FRIEND_TELEGRAM, 'en');
+  await page
+    .getByRole('status')
+    .filter({ hasText: 'Your account is frozen: Many accounts joined together through one invite. You can look around;' })
+    .waitFor();
+  await shot(page, 'player-frozen-en');
+  await page.close();
+});
+
+it('a frozen player reads the reason in the app, in Persian', async () => {
+  const page = await openAs(FRIEND_TELEGRAM + 1, 'fa');
+  await page.getByRole('status').filter({ hasText: 'حساب شما مسدود موقت است: حساب‌های زیادی با یک دعوت با هم وارد شدند.' }).waitFor();
+  await expect(page.locator('html').getAttribute('dir')).resolves.toBe('rtl');
+  await shot(page, 'player-frozen-fa');
+  await page.close();
+});
