@@ -256,6 +256,10 @@ describe('review work and the player page', () => {
     await page.getByRole('checkbox', { name: 'Select all' }).check();
     await shot(page, 'console-user-missions-bulk');
     await page.getByRole('button', { name: 'Approve' }).click();
+    // approving in bulk credits rewards: it asks first, naming how many
+    const confirmation = page.getByRole('dialog');
+    await confirmation.getByText('Approve 2 missions').waitFor();
+    await confirmation.getByRole('button', { name: 'Approve' }).click();
     await page.getByText('Approved 2').waitFor();
     await page.getByRole('tab', { name: /^Pending review \(0\)$/ }).waitFor();
     const after = await Promise.all(pending.map((p) => balanceOf(p.user, p.coin)));
@@ -279,6 +283,10 @@ describe('review work and the player page', () => {
     await page.getByLabel('Reason').fill('Winner of the November contest');
     await shot(page, 'console-player-gift-desktop');
     await save(page);
+    // no gift without a confirmation that names the amount and the player
+    const confirmation = page.getByRole('dialog');
+    await confirmation.getByText('Add 10 GIFT to the balance of Maya Patel').waitFor();
+    await confirmation.getByRole('button', { name: 'Confirm' }).click();
     await page.getByText(/^Saved: the balance is now/).waitFor();
     expect(await balanceOf(maya._id, gift._id)).toBe(before + toMicros('10'));
 

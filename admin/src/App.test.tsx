@@ -58,7 +58,7 @@ it("lists players with the spec's columns and the created date", async () => {
   }
 });
 
-it("shows the spec's menu, in its order (the Risk list beside Users), then Broadcasts, to an operator with every permission", async () => {
+it("shows the spec's menu, in its order (the Risk list beside Users), then Broadcasts and Gifts, to an operator with every permission", async () => {
   render(<App dataProvider={fakeApi()} authProvider={signedIn(['*'])} />);
   await screen.findByText('Ali Rezaei', undefined, { timeout: 8000 });
   const menu = await screen.findByRole('menu');
@@ -81,6 +81,7 @@ it("shows the spec's menu, in its order (the Risk list beside Users), then Broad
     'App Config',
     'Audit',
     'Broadcasts',
+    'Gifts',
     'Logout',
   ]);
   expect(within(menu).getByRole('menuitem', { name: 'Withdraws' })).toHaveAttribute('href', '/admin/withdraw');

@@ -9,6 +9,7 @@ import { consoleTheme } from './theme';
 import accounts from './resources/accounts';
 import audit from './resources/audit';
 import broadcasts from './resources/broadcasts';
+import gifts from './resources/gifts';
 import { miningSessions, stakes } from './resources/player-records';
 import appConfig from './resources/app-config';
 import categories from './resources/categories';
@@ -55,6 +56,7 @@ function Console({ dataProvider = defaultDataProvider, authProvider = defaultAut
       <Resource name="app-config" {...appConfig} />
       <Resource name="audit" {...audit} />
       <Resource name="broadcasts" {...broadcasts} />
+      <Resource name="gifts" {...gifts} />
       <Resource name="ledger-entries" />
       <Resource name="stakes" {...stakes} />
       <Resource name="mining-sessions" {...miningSessions} />

@@ -26,6 +26,8 @@ interface ConsoleCalls {
   countSegment(segment: unknown): Promise<{ count: number }>;
   testBroadcast(id: string): Promise<{ languages: string[] }>;
   broadcastFailures(id: string): Promise<BroadcastFailure[]>;
+  approveGift(id: string): Promise<unknown>;
+  rejectGift(id: string, rejectReason: string): Promise<unknown>;
   setPlayerStatus(body: {
     ids: string[];
     status: string;
@@ -66,6 +68,13 @@ export const dataProvider: DataProvider & ConsoleCalls = {
     (await httpClient(`${API_URL}/broadcasts/${encodeURIComponent(id)}/test`, { method: 'POST', body: '{}' })).json as {
       languages: string[];
     },
+  /** A second operator's approval of a gift that waits: posted at once. */
+  approveGift: async (id) =>
+    (await httpClient(`${API_URL}/gifts/${encodeURIComponent(id)}/approve`, { method: 'POST', body: '{}' })).json as unknown,
+  /** A gift that waits, turned down with the reason. */
+  rejectGift: async (id, rejectReason) =>
+    (await httpClient(`${API_URL}/gifts/${encodeURIComponent(id)}/reject`, { method: 'POST', body: JSON.stringify({ rejectReason }) }))
+      .json as unknown,
   /** One status, with its reason, for several players at once. */
   setPlayerStatus: async (body) =>
     (await httpClient(`${API_URL}/users/status`, { method: 'POST', body: JSON.stringify(body) })).json as { changed: string[] },

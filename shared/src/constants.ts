@@ -41,6 +41,7 @@ export const ADMIN_RESOURCES = [
   'app-config',
   'audit',
   'broadcasts',
+  'gifts',
 ] as const;
 export type AdminResource = (typeof ADMIN_RESOURCES)[number];
 

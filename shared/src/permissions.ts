@@ -13,6 +13,7 @@ export const IMPLIED_READS: Readonly<Partial<Record<AdminResource, readonly Admi
   withdraws: ['users', 'gift-coins'],
   'app-config': ['gift-coins'],
   audit: ['accounts'],
+  gifts: ['users', 'gift-coins', 'accounts'],
 };
 
 /**

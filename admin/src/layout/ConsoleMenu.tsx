@@ -50,6 +50,7 @@ export function ConsoleMenu() {
       <Menu.ResourceItem name="audit" />
       {/* beyond the spec's menu: what later issues added */}
       <Menu.ResourceItem name="broadcasts" />
+      <Menu.ResourceItem name="gifts" />
       <Logout />
     </Menu>
   );

@@ -18,7 +18,7 @@ const app = createApp({ env: testEnv(), logger: silentLogger, clientDist: '/none
 const list = (resource: string, token: string) => request(app).get(`/api/admin/${resource}`).set('Authorization', `Bearer ${token}`);
 const someId = () => String(new Types.ObjectId());
 /** Resources other helpers fill in: only access and listing are asserted here. */
-const reviewedElsewhere = new Set<AdminResource>(['user-missions', 'withdraws']);
+const reviewedElsewhere = new Set<AdminResource>(['user-missions', 'withdraws', 'gifts']);
 /** Written only as a side effect of other writes. */
 const readOnly = new Set<AdminResource>(['audit']);
 

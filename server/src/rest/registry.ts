@@ -1,6 +1,7 @@
 import { accountsResource } from '../modules/accounts/accounts.resource';
 import { appConfigResource } from '../modules/config/appConfig.resource';
 import { usersResource } from '../modules/users/users.resource';
+import { giftsResource } from '../modules/users/gifts.resource';
 import { ledgerEntriesResource } from '../modules/ledger/ledgerEntries.resource';
 import { miningSessionsResource } from '../modules/mining/miningSessions.resource';
 import { stakesResource } from '../modules/staking/stakes.resource';
@@ -34,4 +35,5 @@ export const adminResources: ResourceDefinition[] = [
   stakesResource,
   miningSessionsResource,
   broadcastsResource,
+  giftsResource,
 ];

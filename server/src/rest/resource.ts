@@ -76,6 +76,8 @@ export interface ResourceDefinition<TCreate extends z.ZodType = z.ZodType, TUpda
   remove?: { run?: (id: string, context: OperatorContext) => Promise<unknown> } | { refusal: string };
   /** Extra routes on the resource's router, after the permission check and before the /:id routes. */
   extraRoutes?: (router: Router) => void;
+  /** Routes guarded by another permission than the resource's own (a player's gifts: `gifts`), before the resource's check. */
+  ownDoors?: (router: Router) => void;
 }
 
 /**
@@ -261,6 +263,7 @@ export function resourceRouter(definition: ResourceDefinition): Router {
     return doc;
   };
   const resource = definition.permission ?? (definition.name as AdminResource);
+  definition.ownDoors?.(router);
   // a resource's own lists and records open to the reads other permissions imply; a sub-resource only to its own permission
   router.use(requirePermission(resource, { lookups: !definition.permission }));
   const audit = ({ operator }: OperatorContext, action: AuditAction, record: string, before: unknown, after: unknown) =>

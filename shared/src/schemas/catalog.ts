@@ -36,6 +36,8 @@ export const giftCoinInput = z
     withdrawEnabled: z.boolean().default(false),
     /** Above this, a withdrawal needs two operators' approvals before the hot wallet pays it; 0: one is enough. */
     payoutApprovalAbove: nullAsAbsent(amount.default('0')),
+    /** Above this, an operator's gift or correction of a balance waits for a second operator's approval; 0: never. */
+    giftApprovalAbove: nullAsAbsent(amount.default('0')),
     /** The most the hot wallet pays out of this coin per UTC day; 0: no cap. */
     payoutDailyCap: nullAsAbsent(amount.default('0')),
     network: z.enum(['ton', 'jetton']).default('jetton'),

@@ -16,6 +16,7 @@ export function GiftCoinForm() {
       <BooleanInput source="withdrawEnabled" defaultValue={false} />
       <TextInput source="payoutApprovalAbove" defaultValue="0" helperText="coins.approvalAboveHelp" />
       <TextInput source="payoutDailyCap" defaultValue="0" helperText="coins.dailyCapHelp" />
+      <TextInput source="giftApprovalAbove" defaultValue="0" helperText="coins.giftApprovalHelp" />
       <SelectInput source="network" choices={NETWORK_CHOICES} defaultValue="jetton" />
       <TextInput source="jettonMaster" fullWidth helperText="coins.jettonMasterHelp" />
       <OrderAndEnabledInputs />

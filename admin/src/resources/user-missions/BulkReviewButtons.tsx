@@ -39,9 +39,25 @@ function useBulkReview() {
   return { review, busy, count: selectedIds.length };
 }
 
+/** Approving credits every selected mission's reward: it asks first, naming how many. */
 export function BulkApproveButton() {
-  const { review, busy } = useBulkReview();
-  return <Button label="reviews.bulkApprove" startIcon={<CheckIcon />} disabled={busy} onClick={() => void review({ status: 'done' })} />;
+  const { review, busy, count } = useBulkReview();
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button label="reviews.bulkApprove" startIcon={<CheckIcon />} disabled={busy} onClick={() => setOpen(true)} />
+      <Confirm
+        isOpen={open}
+        loading={busy}
+        title="reviews.approveTitle"
+        translateOptions={{ smart_count: count }}
+        content="reviews.approveConfirm"
+        confirm="reviews.bulkApprove"
+        onConfirm={() => void review({ status: 'done' }).then(() => setOpen(false))}
+        onClose={() => setOpen(false)}
+      />
+    </>
+  );
 }
 
 /** Rejecting asks for the reason the players will read, checked with the same schema as the server. */

@@ -11,6 +11,8 @@ import {
   useRecordContext,
   useRefresh,
   useTranslate,
+  Confirm,
+  useGetOne,
   type HttpError,
 } from 'react-admin';
 import { useConsoleCalls } from '../../dataProvider';
@@ -30,33 +32,47 @@ const freshValues = () => ({ direction: 'credit', amount: '', note: '', coin: nu
 /** A gift or a correction of the player's balance through the ledger, always with a reason; the audit names the operator. */
 export function AdjustBalanceForm(_props: TabContentProps) {
   const translate = useTranslate();
-  const player = useRecordContext<{ id: string }>();
+  const player = useRecordContext<{ id: string; name?: string; username?: string }>();
   const dataProvider = useConsoleCalls();
   const notify = useNotify();
   const refresh = useRefresh();
   const [defaults, setDefaults] = useState(freshValues);
+  // the form's values wait here while the operator reads the confirmation naming the amount and the player
+  const [asking, setAsking] = useState<Record<string, unknown> | null>(null);
+  const coin = useGetOne<{ id: string; symbol: string }>(
+    'gift-coins',
+    { id: typeof asking?.coin === 'string' ? asking.coin : '' },
+    { enabled: !!asking?.coin },
+  );
   if (!player) return null;
-  const submit = async (values: Record<string, unknown>) => {
+  const send = async (values: Record<string, unknown>) => {
+    setAsking(null);
     try {
       const result = await dataProvider.adjustBalance(player.id, values);
-      notify(result.applied ? 'adjust.saved' : 'adjust.alreadySaved', { type: 'info', messageArgs: { balance: result.balance } });
+      if (result.pending) notify('adjust.pending', { type: 'info' });
+      else notify(result.applied ? 'adjust.saved' : 'adjust.alreadySaved', { type: 'info', messageArgs: { balance: result.balance } });
       setDefaults(freshValues());
       refresh();
     } catch (error) {
+      // a field the server refused (more decimals than the coin has) is named in the message
       const fieldErrors = ((error as HttpError).body as { errors?: Record<string, string> } | undefined)?.errors;
-      if (fieldErrors) return fieldErrors;
-      const message = (error as Error).message;
+      const message = (fieldErrors && Object.values(fieldErrors)[0]) || (error as Error).message;
       notify(message || 'common.saveFailed', { type: 'error', messageArgs: { _: message } });
     }
-    return undefined;
   };
+  const playerName = player.username ? `${player.name ?? ''} (@${player.username})` : (player.name ?? player.id);
   return (
     <Card variant="outlined" sx={{ maxWidth: 560 }}>
       <CardContent>
         <Typography variant="h6" gutterBottom>
           {translate('adjust.title')}
         </Typography>
-        <Form key={defaults.idempotencyKey} defaultValues={defaults} onSubmit={submit} resolver={schemaResolver(balanceAdjustmentInput)}>
+        <Form
+          key={defaults.idempotencyKey}
+          defaultValues={defaults}
+          onSubmit={(values: Record<string, unknown>) => setAsking(values)}
+          resolver={schemaResolver(balanceAdjustmentInput)}
+        >
           <RadioButtonGroupInput source="direction" choices={DIRECTIONS} label="adjust.kind" />
           <ReferenceInput source="coin" reference="gift-coins" sort={{ field: 'order', order: 'ASC' }}>
             <SelectInput optionText="symbol" label="adjust.coin" />
@@ -65,6 +81,17 @@ export function AdjustBalanceForm(_props: TabContentProps) {
           <TextInput source="note" label="adjust.reason" multiline fullWidth helperText="adjust.reasonHelp" />
           <SaveButton label="common.save" alwaysEnable />
         </Form>
+        <Confirm
+          isOpen={!!asking}
+          title="adjust.confirmTitle"
+          content={translate(asking?.direction === 'debit' ? 'adjust.confirmDebit' : 'adjust.confirmCredit', {
+            amount: typeof asking?.amount === 'string' ? asking.amount : '',
+            symbol: coin.data?.symbol ?? '',
+            player: playerName,
+          })}
+          onConfirm={() => void (asking && send(asking))}
+          onClose={() => setAsking(null)}
+        />
       </CardContent>
     </Card>
   );

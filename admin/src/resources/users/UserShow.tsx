@@ -30,14 +30,15 @@ type Tab = [label: string, path: string | undefined, Content: ComponentType<TabC
 export function UserShow() {
   const missions = useCanAccess({ resource: 'user-missions', action: 'list' }).canAccess ?? false;
   const withdraws = useCanAccess({ resource: 'withdraws', action: 'list' }).canAccess ?? false;
-  const writes = useCanAccess({ resource: 'users', action: 'edit' }).canAccess ?? false;
+  // moving money is the gifts permission, apart from editing and freezing players
+  const gives = useCanAccess({ resource: 'gifts', action: 'create' }).canAccess ?? false;
   // an operator who only opens a player through another permission (a withdrawal's player) sees their figures, wallets and risk
   const reads = useCanAccess({ resource: 'users', action: 'list' }).canAccess ?? false;
   const tabs: Tab[] = [
     ['summary', undefined, SummaryTab, true],
     ['risk', 'risk', RiskTab, true],
     ['ledger', 'ledger', LedgerTab, reads],
-    ['adjust', 'adjust', AdjustBalanceForm, writes],
+    ['adjust', 'adjust', AdjustBalanceForm, gives],
     ['missions', 'missions', MissionsTab, missions],
     ['stakes', 'stakes', StakesTab, reads],
     ['mining', 'mining', MiningTab, reads],

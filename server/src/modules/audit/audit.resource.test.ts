@@ -72,7 +72,7 @@ describe('the audit of operator writes', () => {
   });
 
   it('traces a gift back to the operator: the ledger entry and the audit entry both name them', async () => {
-    const operator = await createOperator(['users:write']);
+    const operator = await createOperator(['users:write', 'gifts:write']);
     const api = consoleApi(app, operator.token);
     const player = await createPlayer();
     const coin = await createCoin({ symbol: 'GIFT' });

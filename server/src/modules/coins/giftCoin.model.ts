@@ -17,6 +17,8 @@ const giftCoinSchema = applyConventions(
       payoutApprovalAbove: money(),
       /** At most this much is paid out by the hot wallet per UTC day (0: no cap). */
       payoutDailyCap: money(),
+      /** Above this, a gift or correction waits for a second operator's approval; 0: never. */
+      giftApprovalAbove: money(),
       network: { type: String, enum: ['ton', 'jetton'], default: 'jetton' },
       jettonMaster: { type: String, default: '' },
       enabled: { type: Boolean, default: true },

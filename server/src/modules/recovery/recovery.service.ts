@@ -8,7 +8,7 @@ import { removeSettledNotifications } from '../notifications/notifications.servi
 import { removeExpiredCounters } from '../rateLimits/rateLimit.service';
 import { recoverReferrals } from '../referrals/referrals.service';
 import { recoverStakes } from '../staking/staking.service';
-import { recoverGiftAudits } from '../users/balanceAdjustment.service';
+import { recoverApprovedGifts, recoverGiftAudits } from '../users/balanceAdjustment.service';
 import { removeExpiredLoginCodes } from '../users/loginCode.service';
 import { backfillSearchFields } from '../users/players.service';
 import { reconcileHolds } from '../users/playerStatus.service';
@@ -53,6 +53,8 @@ export async function sweepOnce(graceMs = SWEEP_GRACE_MS, now = new Date()): Pro
   report.missions = await recoverApprovedMissions(graceMs);
   report.miningMoves = await recoverMiningMoves(graceMs);
   report.referrals = await recoverReferrals(graceMs);
+  // an approved gift is posted (and audited as its approver's) before the audit sweep would name the operator who asked
+  report.approvedGifts = await recoverApprovedGifts(graceMs);
   report.giftAudits = await recoverGiftAudits(graceMs);
   report.holds = await reconcileHolds(graceMs);
   report.releasedKeys = await releasePostedKeys(now);

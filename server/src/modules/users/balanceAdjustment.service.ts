@@ -1,11 +1,14 @@
 import type { z } from 'zod';
 import { fitsDecimals, fromMicros, microsToStored, toMicros, type balanceAdjustmentInput } from '@gift/shared';
-import { AppError, badInput } from '../../lib/errors';
+import { AppError, badInput, forbidden } from '../../lib/errors';
+import { objectId } from '../../db/ids';
+import { isDuplicateKey } from '../../db/mongoErrors';
 import { faultPoint } from '../../lib/faults';
 import { accountUsername } from '../accounts/accounts.service';
 import { isAudited, recordAudit, type Operator } from '../audit/audit.service';
 import { findGiftCoin } from '../coins/giftCoins.service';
 import { balanceOf, entryWithKey, postEntry, postedEntriesBetween } from '../ledger/ledger.service';
+import { GiftApprovalModel, type GiftApprovalDocument } from './giftApproval.model';
 import { UserModel } from './user.model';
 
 /**
@@ -27,6 +30,11 @@ export async function adjustBalance(userId: string, input: z.infer<typeof balanc
   if (earlier && (String(earlier.user) !== userId || String(earlier.coin) !== input.coin || earlier.amount !== microsToStored(amount)))
     throw badInput({ idempotencyKey: 'This key was already used for a different adjustment' });
 
+  // above the coin's threshold a second operator approves before anything reaches the ledger
+  const threshold = BigInt((coin.giftApprovalAbove as number | undefined) ?? 0);
+  if (!earlier && threshold > 0n && toMicros(input.amount) > threshold)
+    return requestApproval({ userId, coin: input.coin, amount, note: input.note, idempotencyKey }, operator);
+
   const { entryId, applied } = await postEntry({
     userId,
     coinId: input.coin,
@@ -43,7 +51,155 @@ export async function adjustBalance(userId: string, input: z.infer<typeof balanc
   // a repeat of a gift whose audit a crash prevented writes it now; the key keeps it to one
   const signed = `${input.direction === 'credit' ? '+' : '-'}${input.amount}`;
   await auditAdjustment(operator, { entryId, userId, coin: input.coin, symbol: coin.symbol, signed, balance, note: input.note });
-  return { entryId, applied, balance };
+  return { entryId, applied, balance, pending: false as const, approvalId: null };
+}
+
+interface GiftAsked {
+  userId: string;
+  coin: string;
+  /** Signed micro-units. */
+  amount: bigint;
+  note: string;
+  idempotencyKey: string;
+}
+
+/** Records a gift that waits for a second operator (once per key), audited as the request it is. */
+async function requestApproval(gift: GiftAsked, operator: Operator) {
+  const fields = {
+    user: objectId(gift.userId),
+    coin: objectId(gift.coin),
+    amount: microsToStored(gift.amount),
+    note: gift.note,
+    idempotencyKey: gift.idempotencyKey,
+    requestedBy: objectId(operator.id),
+  };
+  let asked;
+  try {
+    asked = await GiftApprovalModel.findOneAndUpdate(
+      { idempotencyKey: gift.idempotencyKey },
+      { $setOnInsert: fields },
+      { upsert: true, returnDocument: 'after', includeResultMetadata: true, setDefaultsOnInsert: true },
+    );
+  } catch (error) {
+    if (!isDuplicateKey(error)) throw error;
+    asked = { value: await GiftApprovalModel.findOne({ idempotencyKey: gift.idempotencyKey }), lastErrorObject: { updatedExisting: true } };
+  }
+  const request = asked.value!;
+  if (String(request.user) !== gift.userId || String(request.coin) !== gift.coin || request.amount !== fields.amount)
+    throw badInput({ idempotencyKey: 'This key was already used for a different adjustment' });
+  if (asked.lastErrorObject?.updatedExisting === false)
+    await recordAudit({
+      operator,
+      action: 'create',
+      resource: 'gifts',
+      record: String(request._id),
+      before: null,
+      after: request.toJSON(),
+      note: gift.note,
+      key: `gift-asked:${String(request._id)}`,
+    });
+  return {
+    entryId: null,
+    applied: false,
+    balance: fromMicros(await balanceOf(gift.userId, gift.coin)),
+    pending: true as const,
+    approvalId: String(request._id),
+  };
+}
+
+/** Posts an approved gift through the ledger (by its key: once, whoever calls), audits it as the approver's adjustment, marks it applied. */
+async function applyApproved(request: GiftApprovalDocument, approver: Operator) {
+  const userId = String(request.user);
+  const coinId = String(request.coin);
+  const amount = BigInt(request.amount);
+  let posted;
+  try {
+    posted = await postEntry({
+      userId,
+      coinId,
+      amount,
+      reason: 'gift',
+      refType: 'Account',
+      refId: String(request.requestedBy),
+      idempotencyKey: request.idempotencyKey,
+      note: request.note,
+      createdBy: request.requestedBy,
+    });
+  } catch (error) {
+    // a correction the balance no longer covers: the request ends, saying why
+    if (!(error instanceof AppError && error.code === 'INSUFFICIENT_BALANCE')) throw error;
+    await GiftApprovalModel.updateOne(
+      { _id: request._id, status: 'approved' },
+      { $set: { status: 'rejected', rejectReason: 'The balance no longer covers this correction' } },
+    );
+    throw error;
+  }
+  const coin = await findGiftCoin(coinId, { symbol: 1 });
+  const balance = fromMicros(await balanceOf(userId, coinId));
+  const signed = amount > 0n ? `+${fromMicros(amount)}` : fromMicros(amount);
+  await auditAdjustment(approver, {
+    entryId: posted.entryId,
+    userId,
+    coin: coinId,
+    symbol: coin?.symbol ?? '',
+    signed,
+    balance,
+    note: request.note,
+  });
+  await GiftApprovalModel.updateOne({ _id: request._id, status: 'approved' }, { $set: { status: 'applied', entryId: posted.entryId } });
+  return { entryId: posted.entryId, balance };
+}
+
+/**
+ * A second operator's approval of a gift waiting for one: never the operator who asked. One conditional step from pending,
+ * so two approvals at once post it once; a repeat of an approval a crash interrupted finishes it.
+ */
+export async function approveGift(approvalId: string, operator: Operator, now: Date) {
+  const request = await GiftApprovalModel.findById(approvalId);
+  if (!request) throw new AppError('NOT_FOUND');
+  if (String(request.requestedBy) === operator.id) throw forbidden('A second operator must approve this gift: you asked for it');
+  if (request.status === 'pending') {
+    await GiftApprovalModel.updateOne(
+      { _id: request._id, status: 'pending' },
+      { $set: { status: 'approved', decidedBy: objectId(operator.id), decidedAt: now } },
+    );
+  }
+  const current = (await GiftApprovalModel.findById(approvalId))!;
+  if (current.status !== 'approved' || String(current.decidedBy) !== operator.id)
+    throw new AppError('GIFT_DECIDED', { status: current.status });
+  await faultPoint('gift:after-approval');
+  const applied = await applyApproved(current, operator);
+  return { ...((await GiftApprovalModel.findById(approvalId))!.toJSON() as object), balance: applied.balance };
+}
+
+/** Turns down a gift waiting for approval, with the reason; the operator who asked may withdraw their own. */
+export async function rejectGift(approvalId: string, operator: Operator, reason: string, now: Date) {
+  const rejected = await GiftApprovalModel.findOneAndUpdate(
+    { _id: objectId(approvalId), status: 'pending' },
+    { $set: { status: 'rejected', rejectReason: reason, decidedBy: objectId(operator.id), decidedAt: now } },
+    { returnDocument: 'after' },
+  );
+  if (rejected) return rejected.toJSON();
+  const current = await GiftApprovalModel.findById(approvalId);
+  if (!current) throw new AppError('NOT_FOUND');
+  throw new AppError('GIFT_DECIDED', { status: current.status });
+}
+
+/** Posts gifts approved but left unposted by a crash, older than `olderThanMs`, as their approver; returns how many. */
+export async function recoverApprovedGifts(olderThanMs = 30_000): Promise<number> {
+  const stalled = await GiftApprovalModel.find({ status: 'approved', decidedAt: { $lte: new Date(Date.now() - olderThanMs) } }).limit(100);
+  let finished = 0;
+  for (const request of stalled) {
+    const approverId = String(request.decidedBy);
+    const username = (await accountUsername(approverId)) ?? approverId;
+    try {
+      await applyApproved(request, { id: approverId, username });
+      finished++;
+    } catch (error) {
+      if (!(error instanceof AppError && error.code === 'INSUFFICIENT_BALANCE')) throw error;
+    }
+  }
+  return finished;
 }
 
 interface Adjustment {

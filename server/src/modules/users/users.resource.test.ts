@@ -15,7 +15,7 @@ describe('players in the console', () => {
   let api: ReturnType<typeof consoleApi>;
   let operatorId: string;
   beforeAll(async () => {
-    const operator = await createOperator(['users:write']);
+    const operator = await createOperator(['users:write', 'gifts:write']);
     api = consoleApi(app, operator.token);
     operatorId = operator.id;
   });
@@ -253,19 +253,22 @@ describe('players in the console', () => {
       expect((await adjust('0123456789abcdef01234567', { ...form, idempotencyKey: key() })).status).toBe(404);
     });
 
-    it('needs users write access', async () => {
+    it('needs the gifts permission: support who may freeze and edit players (users:write) cannot move money', async () => {
       const player = await createPlayer();
       const coin = await createCoin();
-      const reader = consoleApi(app, (await createOperator(['users:read'])).token);
-      const res = await reader.post(`/users/${player._id}/adjustments`, {
-        coin: String(coin._id),
-        amount: '1',
-        direction: 'credit',
-        note: 'x',
-        idempotencyKey: key(),
-      });
-      expect(res.status).toBe(403);
+      const form = () => ({ coin: String(coin._id), amount: '1', direction: 'credit', note: 'x', idempotencyKey: key() });
+      for (const permissions of [['users:read'], ['users:write']]) {
+        const res = await consoleApi(app, (await createOperator(permissions)).token).post(`/users/${player._id}/adjustments`, form());
+        expect([permissions, res.status]).toEqual([permissions, 403]);
+      }
       expect(await balanceOf(player._id, coin._id)).toBe(0n);
+      // the gifts permission alone moves money, and opens the player it gives to (read-only), not the list of players
+      const treasurer = consoleApi(app, (await createOperator(['gifts:write'])).token);
+      expect((await treasurer.post(`/users/${player._id}/adjustments`, form())).status).toBe(201);
+      expect((await treasurer.get(`/users/${player._id}`)).status).toBe(200);
+      expect((await treasurer.get('/users')).status).toBe(200);
+      expect((await treasurer.put(`/users/${player._id}`, { status: 'frozen', statusReason: 'x' })).status).toBe(403);
+      expect(await balanceOf(player._id, coin._id)).toBe(toMicros('1'));
     });
   });
 });

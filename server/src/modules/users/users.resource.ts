@@ -1,13 +1,23 @@
-import type { Router } from 'express';
+import type { Request, Router } from 'express';
 import { Address } from '@ton/core';
 import { balanceAdjustmentInput, userStatusBulkInput, userUpdateInput } from '@gift/shared';
 import { recordAudit } from '../audit/audit.service';
 import { setPlayerStatus } from './playerStatus.service';
-import { operatorContext } from '../../rest/adminAuth';
+import { operatorContext, requirePermission } from '../../rest/adminAuth';
 import { validate, type ResourceDefinition } from '../../rest/resource';
 import { adjustBalance } from './balanceAdjustment.service';
 import { moneyByCoin, presentCoinFigures } from './users.service';
 import { UserModel } from './user.model';
+
+/** A gift or correction moves money: the `gifts` permission, apart from `users:write` (which blocks and edits players). */
+function giftDoors(router: Router) {
+  /** A gift or correction through the ledger; the same key twice adjusts once; above the coin's threshold it waits for a second operator (202). */
+  router.post('/:id/adjustments', requirePermission('gifts'), async (req: Request<{ id: string }>, res) => {
+    const input = validate(balanceAdjustmentInput, req.body);
+    const result = await adjustBalance(req.params.id, input, operatorContext(req).operator);
+    res.status(result.pending ? 202 : result.applied ? 201 : 200).json(result);
+  });
+}
 
 function playerRoutes(router: Router) {
   /** One status, with its reason, for many players (the console's bulk freeze and ban): each audited as its own update. */
@@ -30,13 +40,6 @@ function playerRoutes(router: Router) {
       changed.push(id);
     }
     res.json({ changed });
-  });
-
-  /** A gift or correction through the ledger; the same key twice adjusts once. */
-  router.post('/:id/adjustments', async (req, res) => {
-    const input = validate(balanceAdjustmentInput, req.body);
-    const result = await adjustBalance(req.params.id, input, operatorContext(req).operator);
-    res.status(result.applied ? 201 : 200).json(result);
   });
 }
 
@@ -93,4 +96,5 @@ export const usersResource: ResourceDefinition<typeof userUpdateInput> = {
   },
   remove: { refusal: 'a player keeps their ledger and records; block them instead' },
   extraRoutes: playerRoutes,
+  ownDoors: giftDoors,
 };

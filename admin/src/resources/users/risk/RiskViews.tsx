@@ -47,7 +47,7 @@ function ClusterLink({ cluster }: { cluster: Record<string, string> }) {
 }
 
 /** One signal in words, with its points and the cluster behind it. */
-export function SignalLine({ signal }: { signal: SignalRow }) {
+function SignalLine({ signal }: { signal: SignalRow }) {
   const translate = useTranslate();
   return (
     <ListItem disableGutters secondaryAction={signal.cluster ? <ClusterLink cluster={signal.cluster} /> : undefined}>

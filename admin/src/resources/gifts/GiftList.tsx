@@ -1,0 +1,126 @@
+import { useState } from 'react';
+import { TextField as ReasonField } from '@mui/material';
+import CheckIcon from '@mui/icons-material/Check';
+import CloseIcon from '@mui/icons-material/Close';
+import {
+  Button,
+  Confirm,
+  DateField,
+  FunctionField,
+  List,
+  ReferenceField,
+  SelectField,
+  SelectInput,
+  TextField,
+  useGetIdentity,
+  useNotify,
+  useRecordContext,
+  useRefresh,
+  useTranslate,
+} from 'react-admin';
+import { useConsoleCalls } from '../../dataProvider';
+import { ResponsiveList } from '../../lists/ResponsiveList';
+
+interface GiftRow {
+  id: string;
+  user: string;
+  coin: string;
+  amount: string;
+  note: string;
+  requestedBy: string;
+  status: 'pending' | 'approved' | 'applied' | 'rejected';
+  rejectReason: string;
+  createdAt: string;
+}
+
+const STATUSES = ['pending', 'approved', 'applied', 'rejected'].map((id) => ({ id, name: `gifts.statuses.${id}` }));
+
+/** Approve (never one's own) or reject with a reason, for a gift that waits. */
+function Decision() {
+  const record = useRecordContext<GiftRow>();
+  const { identity } = useGetIdentity();
+  const calls = useConsoleCalls();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const translate = useTranslate();
+  const [rejecting, setRejecting] = useState(false);
+  const [reason, setReason] = useState('');
+  const [busy, setBusy] = useState(false);
+  if (!record || record.status !== 'pending') return null;
+  const own = identity?.id !== undefined && String(identity.id) === String(record.requestedBy);
+  const act = async (run: () => Promise<unknown>, done: string) => {
+    setBusy(true);
+    try {
+      await run();
+      notify(done, { type: 'info' });
+      setRejecting(false);
+      refresh();
+    } catch (error) {
+      notify((error as Error).message || 'common.saveFailed', { type: 'error' });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <span onClick={(event) => event.stopPropagation()}>
+      <Button
+        label="gifts.approve"
+        startIcon={<CheckIcon />}
+        disabled={busy || own}
+        title={own ? translate('gifts.ownGift') : undefined}
+        onClick={() => void act(() => calls.approveGift(record.id), 'gifts.approved')}
+      />
+      <Button label="gifts.reject" color="error" startIcon={<CloseIcon />} disabled={busy} onClick={() => setRejecting(true)} />
+      <Confirm
+        isOpen={rejecting}
+        loading={busy}
+        title="gifts.rejectTitle"
+        content={
+          <ReasonField
+            label={translate('gifts.rejectReason')}
+            value={reason}
+            onChange={(event) => setReason(event.target.value)}
+            name="rejectReason"
+            multiline
+            fullWidth
+            autoFocus
+          />
+        }
+        confirm="gifts.reject"
+        onConfirm={() => void act(() => calls.rejectGift(record.id, reason), 'gifts.rejected')}
+        onClose={() => setRejecting(false)}
+      />
+    </span>
+  );
+}
+
+/** Gifts and corrections above their coin's threshold: pending ones first, each waiting for a second operator. */
+export function GiftList() {
+  const translate = useTranslate();
+  return (
+    <List filters={[<SelectInput key="status" source="status" choices={STATUSES} alwaysOn />]} filterDefaultValues={{ status: 'pending' }}>
+      <ResponsiveList<GiftRow>
+        rowClick={false}
+        phone={{
+          primaryText: (r) => `${r.amount} · ${translate(`gifts.statuses.${r.status}`)}`,
+          secondaryText: (r) => r.note,
+          tertiaryText: (r) => new Date(r.createdAt).toLocaleString(),
+        }}
+      >
+        <ReferenceField source="user" reference="users" link="show" sortable={false} />
+        <FunctionField<GiftRow> source="amount" render={(r) => (r.amount.startsWith('-') ? r.amount : `+${r.amount}`)} />
+        <ReferenceField source="coin" reference="gift-coins" link={false} sortable={false}>
+          <TextField source="symbol" />
+        </ReferenceField>
+        <TextField source="note" sortable={false} />
+        <ReferenceField source="requestedBy" reference="accounts" link={false} sortable={false}>
+          <TextField source="username" />
+        </ReferenceField>
+        <SelectField source="status" choices={STATUSES} sortable={false} />
+        <TextField source="rejectReason" sortable={false} emptyText="—" />
+        <DateField source="createdAt" showTime />
+        <FunctionField label="gifts.decision" render={() => <Decision />} />
+      </ResponsiveList>
+    </List>
+  );
+}

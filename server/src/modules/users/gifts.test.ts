@@ -1,0 +1,149 @@
+import { toMicros } from '@gift/shared';
+import { createApp } from '../../app';
+import { onFault } from '../../lib/faults';
+import { AuditEntryModel } from '../audit/audit.model';
+import { LedgerEntryModel } from '../ledger/ledger.models';
+import { balanceOf, postEntry } from '../ledger/ledger.service';
+import { createCoin, createPlayer, fund } from '../../../test/factories';
+import { consoleApi, createOperator } from '../../../test/operators';
+import { silentLogger, testEnv } from '../../../test/helpers';
+import { expectLedgerMatchesBalances } from '../../../test/ledgerInvariant';
+import { recoverApprovedGifts } from './balanceAdjustment.service';
+import { GiftApprovalModel } from './giftApproval.model';
+
+const app = createApp({ env: testEnv(), logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
+let keys = 0;
+const key = () => `gift-test-${++keys}-${Date.now()}`;
+
+async function setting() {
+  const [asker, second, third] = await Promise.all([
+    createOperator(['gifts:write']),
+    createOperator(['gifts:write']),
+    createOperator(['gifts:write', 'audit:read']),
+  ]);
+  const player = await createPlayer();
+  // above 100 GIFT a second operator approves
+  const coin = await createCoin({ symbol: 'GIFT', giftApprovalAbove: '100' });
+  return {
+    asker: consoleApi(app, asker.token),
+    second: consoleApi(app, second.token),
+    third: consoleApi(app, third.token),
+    player,
+    coin,
+    ids: { second: second.id, third: third.id },
+  };
+}
+
+describe("a gift above the coin's threshold", () => {
+  afterEach(() => onFault(null));
+
+  it('waits for a second operator: the one who asked cannot approve it, another can, once', async () => {
+    const { asker, second, third, player, coin, ids } = await setting();
+    const form = { coin: String(coin._id), amount: '9000000', direction: 'credit', note: 'Tournament prize', idempotencyKey: key() };
+    const asked = await asker.post(`/users/${String(player._id)}/adjustments`, form);
+    expect(asked.status).toBe(202);
+    expect(asked.body).toMatchObject({ pending: true, applied: false, balance: '0' });
+    // a double submit asks once
+    expect((await asker.post(`/users/${String(player._id)}/adjustments`, form)).body.approvalId).toBe(asked.body.approvalId);
+    expect(await balanceOf(player._id, coin._id)).toBe(0n);
+    const waiting = await second.get('/gifts', { filter: { status: 'pending' } });
+    expect(waiting.body).toMatchObject([{ id: asked.body.approvalId, amount: '9000000', status: 'pending', note: 'Tournament prize' }]);
+
+    const own = await asker.post(`/gifts/${String(asked.body.approvalId)}/approve`);
+    expect(own.status).toBe(403);
+    expect(own.body.message).toBe('A second operator must approve this gift: you asked for it');
+    expect(await balanceOf(player._id, coin._id)).toBe(0n);
+
+    // a second and a third operator approving at once, many times over: one credit
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => (i % 2 ? second : third).post(`/gifts/${String(asked.body.approvalId)}/approve`)),
+    );
+    // the approval goes to one operator (their repeats finish it, harmlessly); the other is told it was decided
+    const approvedBy = new Set(answers.flatMap((a, i) => (a.status === 200 ? [i % 2 ? ids.second : ids.third] : [])));
+    expect(approvedBy.size).toBe(1);
+    expect(new Set(answers.filter((a) => a.status !== 200).map((a) => a.body.code))).toEqual(new Set(['GIFT_DECIDED']));
+    expect(await balanceOf(player._id, coin._id)).toBe(toMicros('9000000'));
+    expect(await GiftApprovalModel.findById(asked.body.approvalId).lean()).toMatchObject({ status: 'applied' });
+    expect(await LedgerEntryModel.countDocuments({ user: player._id, reason: 'gift', state: 'posted' })).toBe(1);
+    const audit = await AuditEntryModel.find({ record: String(player._id), action: 'adjust' }).lean();
+    // audited once, as the approving operator's adjustment
+    expect(audit.map((entry) => String(entry.account))).toEqual([...approvedBy]);
+    await expectLedgerMatchesBalances(player._id);
+  });
+
+  it('is turned down with a reason and never reaches the ledger; below the threshold a gift is applied at once', async () => {
+    const { asker, second, player, coin } = await setting();
+    const asked = await asker.post(`/users/${String(player._id)}/adjustments`, {
+      coin: String(coin._id),
+      amount: '500',
+      direction: 'credit',
+      note: 'Typo?',
+      idempotencyKey: key(),
+    });
+    expect((await second.post(`/gifts/${String(asked.body.approvalId)}/reject`, {})).body.errors).toEqual({
+      rejectReason: 'This field is required',
+    });
+    const rejected = await second.post(`/gifts/${String(asked.body.approvalId)}/reject`, { rejectReason: 'Should be 50' });
+    expect(rejected.body).toMatchObject({ status: 'rejected', rejectReason: 'Should be 50' });
+    expect((await second.post(`/gifts/${String(asked.body.approvalId)}/approve`)).body).toMatchObject({
+      code: 'GIFT_DECIDED',
+      message: 'This gift was already rejected',
+    });
+    expect(await balanceOf(player._id, coin._id)).toBe(0n);
+
+    const small = await asker.post(`/users/${String(player._id)}/adjustments`, {
+      coin: String(coin._id),
+      amount: '100',
+      direction: 'credit',
+      note: 'Small',
+      idempotencyKey: key(),
+    });
+    expect(small.status).toBe(201);
+    expect(await balanceOf(player._id, coin._id)).toBe(toMicros('100'));
+  });
+
+  it('is posted by the sweep when a crash stops the approval before the ledger; a correction the balance no longer covers ends refused', async () => {
+    const { asker, second, player, coin } = await setting();
+    const asked = await asker.post(`/users/${String(player._id)}/adjustments`, {
+      coin: String(coin._id),
+      amount: '250',
+      direction: 'credit',
+      note: 'Prize',
+      idempotencyKey: key(),
+    });
+    onFault((point) => {
+      if (point === 'gift:after-approval') throw new Error('killed');
+    });
+    expect((await second.post(`/gifts/${String(asked.body.approvalId)}/approve`)).status).toBe(500);
+    onFault(null);
+    expect(await balanceOf(player._id, coin._id)).toBe(0n);
+    expect(await recoverApprovedGifts(0)).toBe(1);
+    expect(await balanceOf(player._id, coin._id)).toBe(toMicros('250'));
+    expect(await recoverApprovedGifts(0)).toBe(0);
+
+    await fund(player._id, coin._id, '50');
+    const take = await asker.post(`/users/${String(player._id)}/adjustments`, {
+      coin: String(coin._id),
+      amount: '200',
+      direction: 'debit',
+      note: 'Clawed back',
+      idempotencyKey: key(),
+    });
+    expect(take.status).toBe(202);
+    // meanwhile the player spent most of it
+    await postEntry({
+      userId: player._id,
+      coinId: coin._id,
+      amount: -toMicros('250'),
+      reason: 'withdraw',
+      idempotencyKey: `spent-${key()}`,
+    });
+    const refused = await second.post(`/gifts/${String(take.body.approvalId)}/approve`);
+    expect(refused.body.code).toBe('INSUFFICIENT_BALANCE');
+    expect(await GiftApprovalModel.findById(take.body.approvalId).lean()).toMatchObject({
+      status: 'rejected',
+      rejectReason: 'The balance no longer covers this correction',
+    });
+    await expectLedgerMatchesBalances(player._id);
+  });
+});
