@@ -27,6 +27,10 @@ interface ConsoleCalls {
   testBroadcast(id: string): Promise<{ languages: string[] }>;
   broadcastFailures(id: string): Promise<BroadcastFailure[]>;
   approveGift(id: string): Promise<unknown>;
+  clawBack(
+    userId: string,
+    body: { entryId: string; reason: string },
+  ): Promise<{ status: string; taken: string; owed: string; symbol: string }>;
   rejectGift(id: string, rejectReason: string): Promise<unknown>;
   setPlayerStatus(body: {
     ids: string[];
@@ -68,6 +72,10 @@ export const dataProvider: DataProvider & ConsoleCalls = {
     (await httpClient(`${API_URL}/broadcasts/${encodeURIComponent(id)}/test`, { method: 'POST', body: '{}' })).json as {
       languages: string[];
     },
+  /** One credit taken back with the reason: what the balance covers now, the rest owed. */
+  clawBack: async (userId, body) =>
+    (await httpClient(`${API_URL}/users/${encodeURIComponent(userId)}/claw-backs`, { method: 'POST', body: JSON.stringify(body) }))
+      .json as { status: string; taken: string; owed: string; symbol: string },
   /** A second operator's approval of a gift that waits: posted at once. */
   approveGift: async (id) =>
     (await httpClient(`${API_URL}/gifts/${encodeURIComponent(id)}/approve`, { method: 'POST', body: '{}' })).json as unknown,

@@ -12,7 +12,7 @@ export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
 export const AUDIT_ACTIONS = ['create', 'update', 'delete', 'review', 'adjust'] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const LEDGER_REASONS = ['mission', 'referral', 'mining', 'stake', 'unstake', 'withdraw', 'refund', 'gift'] as const;
+export const LEDGER_REASONS = ['mission', 'referral', 'mining', 'stake', 'unstake', 'withdraw', 'refund', 'gift', 'clawback'] as const;
 export type LedgerReason = (typeof LEDGER_REASONS)[number];
 
 /** Staking terms offered to players, with their length in days; each front end names them in its locale. */

@@ -43,6 +43,7 @@ export const ERROR_MESSAGES = {
   BOT_MISSING: 'Save the bot token in App Config first: the bot sends broadcasts',
   NO_TELEGRAM_ID: 'Add your Telegram id to your account first (and press Start in the bot)',
   TELEGRAM_REFUSED: 'Telegram refused the message: {reason}',
+  DEBT_OWED: '{amount} {symbol} was taken back ({reason}) and is still owed: withdrawals open once it is settled',
   GIFT_DECIDED: 'This gift was already {status}',
   ACCOUNT_FROZEN: 'Your account is frozen: {reason}',
   ACCOUNT_BANNED: 'Your account is blocked: {reason}',

@@ -158,6 +158,17 @@ const domain = {
     confirmCredit: 'Add %{amount} %{symbol} to the balance of %{player}?',
     confirmDebit: 'Take %{amount} %{symbol} from the balance of %{player}?',
   },
+  clawBack: {
+    action: 'Take back',
+    column: 'Take back',
+    title: 'Take back %{amount}',
+    reason: 'Why',
+    help: "What the balance covers is taken now; the rest is owed, and the player's withdrawals wait until it is covered",
+    settled: 'Taken back: %{taken} %{symbol}',
+    owed: 'Taken back %{taken} %{symbol}; %{owed} %{symbol} is owed',
+    owedTitle: 'Owed (taken back, not yet covered)',
+    owedLine: '%{owed} %{symbol}: %{reason}',
+  },
   gifts: {
     approve: 'Approve',
     reject: 'Reject',

@@ -59,6 +59,7 @@ export const fa: Translation = {
     BOT_MISSING: 'ابتدا توکن ربات را در App Config ذخیره کنید: پیام‌های همگانی را ربات می‌فرستد',
     NO_TELEGRAM_ID: 'ابتدا شناسه تلگرام خود را به حساب اضافه کنید (و در ربات Start را بزنید)',
     TELEGRAM_REFUSED: 'تلگرام پیام را نپذیرفت: {reason}',
+    DEBT_OWED: '\u2066{amount} {symbol}\u2069 پس گرفته شد ({reason}) و هنوز بدهکار هستید: برداشت پس از تسویه باز می‌شود',
     GIFT_DECIDED: 'درباره این هدیه قبلاً تصمیم گرفته شده است: {status}',
     ACCOUNT_FROZEN: 'حساب شما مسدود موقت است: {reason}',
     ACCOUNT_BANNED: 'حساب شما مسدود شده است: {reason}',

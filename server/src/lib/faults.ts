@@ -48,7 +48,7 @@ type RacePoint = 'ledger:refusing' | 'ledger:refused' | 'stake:undone' | 'payout
 type PayoutFaultPoint = 'payout:after-record' | 'payout:after-send' | 'payout:before-confirm';
 
 /** A freeze or ban between the player's status and the ledger's hold, walked in-process by the status test (the sweep finishes it). */
-type StatusFaultPoint = 'status:after-player' | 'gift:after-approval';
+type StatusFaultPoint = 'status:after-player' | 'gift:after-approval' | 'clawback:after-take';
 
 /** Marks a point between two writes. */
 export async function faultPoint(point: FaultPoint | RacePoint | PayoutFaultPoint | StatusFaultPoint): Promise<void> {

@@ -149,6 +149,9 @@ export const balanceAdjustmentInput = z.object({
   idempotencyKey,
 });
 
+/** A credit taken back by an operator, always with the reason (the ledger and the audit keep it). */
+export const clawBackInput = z.object({ entryId: objectId, reason: nonEmpty(300) });
+
 /** Approve, or reject with the reason the player is shown. */
 export const userMissionReviewInput = z.discriminatedUnion('status', [
   z.object({ status: z.literal('done') }),

@@ -1,5 +1,5 @@
 import type { Types } from 'mongoose';
-import { fromMicros, microsToStored, type LedgerReason } from '@gift/shared';
+import { fromMicros, microsToStored, OBJECT_ID_PATTERN, type LedgerReason } from '@gift/shared';
 import { AppError } from '../../lib/errors';
 import { isDuplicateKey } from '../../db/mongoErrors';
 import { objectId, type Id } from '../../db/ids';
@@ -298,7 +298,7 @@ export interface CoinFigures {
   earned: bigint;
   /** Withdrawn, net of refunds. */
   withdrawn: bigint;
-  /** Operator gifts and corrections. */
+  /** Operator gifts, corrections and claw-backs. */
   gifts: bigint;
 }
 
@@ -311,7 +311,7 @@ export async function figuresByCoin(userId: Id): Promise<CoinFigures[]> {
     if (reason === 'mission' || reason === 'referral') row.rewards += total;
     else if (reason === 'mining') row.earned += total;
     else if (reason === 'withdraw' || reason === 'refund') row.withdrawn -= total;
-    else if (reason === 'gift') row.gifts += total;
+    else if (reason === 'gift' || reason === 'clawback') row.gifts += total;
     else stakes.set(coin, (stakes.get(coin) ?? 0n) + total);
   }
   // staked principal goes out and comes back; what is left over after claims is profit
@@ -341,6 +341,11 @@ export function postedEntriesBetween(reason: LedgerReason, from: Date, to: Date)
 }
 
 /** The entry written under this idempotency key, if any. */
+/** One entry by its id (an operator's claw-back names the credit), or null. */
+export function entryById(entryId: string) {
+  return OBJECT_ID_PATTERN.test(entryId) ? LedgerEntryModel.findById(entryId).lean() : Promise.resolve(null);
+}
+
 export function entryWithKey(idempotencyKey: string) {
   return LedgerEntryModel.findOne({ idempotencyKey }).lean();
 }

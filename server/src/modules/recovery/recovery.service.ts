@@ -12,6 +12,7 @@ import { recoverApprovedGifts, recoverGiftAudits } from '../users/balanceAdjustm
 import { removeExpiredLoginCodes } from '../users/loginCode.service';
 import { backfillSearchFields } from '../users/players.service';
 import { reconcileHolds } from '../users/playerStatus.service';
+import { collectOwed } from '../users/clawBack.service';
 import { assessDuePlayers } from '../risk/risk.service';
 import { removeExpiredProofPayloads } from '../wallet/wallet.service';
 import { recoverWithdrawals } from '../withdrawals/withdrawals.service';
@@ -32,6 +33,7 @@ const HOUSEKEEPING = new Set([
   'expiredLoginCodes',
   'searchFieldsFilled',
   'riskAssessed',
+  'clawBacksSettled',
   'payoutsBatched',
   'payoutsConfirmed',
   'payoutsBounced',
@@ -65,6 +67,8 @@ export async function sweepOnce(graceMs = SWEEP_GRACE_MS, now = new Date()): Pro
   report.expiredLoginCodes = await removeExpiredLoginCodes(now);
   report.searchFieldsFilled = await backfillSearchFields();
   report.riskAssessed = await assessDuePlayers(now);
+  // claw-backs still owed take what the players' balances now cover
+  report.clawBacksSettled = await collectOwed();
   // the dashboard's figures: each day once it has been over for an hour, and the live ones every 30 s
   report.daysRolledUp = await rollUpClosedDays(now);
   report.liveFigures = (await refreshLiveFigures(now, { force: report.daysRolledUp > 0 })) ? 1 : 0;

@@ -1,6 +1,7 @@
 import type { Request, Router } from 'express';
 import { Address } from '@ton/core';
-import { balanceAdjustmentInput, userStatusBulkInput, userUpdateInput } from '@gift/shared';
+import { balanceAdjustmentInput, clawBackInput, userStatusBulkInput, userUpdateInput } from '@gift/shared';
+import { clawBack, owedBy } from './clawBack.service';
 import { recordAudit } from '../audit/audit.service';
 import { setPlayerStatus } from './playerStatus.service';
 import { operatorContext, requirePermission } from '../../rest/adminAuth';
@@ -16,6 +17,11 @@ function giftDoors(router: Router) {
     const input = validate(balanceAdjustmentInput, req.body);
     const result = await adjustBalance(req.params.id, input, operatorContext(req).operator);
     res.status(result.pending ? 202 : result.applied ? 201 : 200).json(result);
+  });
+  /** Takes back one credit (a mistaken approval, a farm's reward) with a reason: what the balance covers now, the rest owed. */
+  router.post('/:id/claw-backs', requirePermission('gifts'), async (req: Request<{ id: string }>, res) => {
+    const input = validate(clawBackInput, req.body);
+    res.status(201).json(await clawBack(req.params.id, input, operatorContext(req).operator));
   });
 }
 
@@ -80,6 +86,8 @@ export const usersResource: ResourceDefinition<typeof userUpdateInput> = {
       return {
         ...user.toJSON(),
         coins: (await moneyByCoin(String(user._id), { everyEnabledCoin: false })).map(presentCoinFigures),
+        // claw-backs not yet covered: they block withdrawals
+        owed: await owedBy(String(user._id)),
       };
     },
   },

@@ -5,6 +5,7 @@
 import { Address, type Transaction } from '@ton/core';
 import { AppError, badInput, forbidden } from '../../lib/errors';
 import { holdOf } from '../ledger/ledger.service';
+import { requireNoDebt } from '../users/clawBack.service';
 import { ChainUnavailable, normaliseTxHash } from '../../lib/ton/tonChain';
 import { objectId, type Id } from '../../db/ids';
 import { isDuplicateKey } from '../../db/mongoErrors';
@@ -156,6 +157,8 @@ export async function decideWithdrawal({ withdrawalId, review, accountId, now }:
       throw forbidden(
         `The player is ${hold.code === 'ACCOUNT_BANNED' ? 'banned' : 'frozen'} (${hold.reason}): their withdrawals wait. Reject it to give the amount back`,
       );
+    // nor while they owe a claw-back
+    await requireNoDebt(withdrawal.user);
     return approveWithdrawal(withdrawal, accountId, now);
   }
   if (review.status === 'rejected') return processWithdrawal({ withdrawalId, review, accountId, now });

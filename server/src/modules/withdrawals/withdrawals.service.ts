@@ -9,6 +9,7 @@ import { balanceOf, balancesOf, entryKeys, entryWithKey, postEntry } from '../le
 import { notify } from '../notifications/notifications.service';
 import { currentWallet } from '../wallet/wallet.service';
 import { markRiskDue } from '../users/players.service';
+import { requireNoDebt } from '../users/clawBack.service';
 import { faultPoint } from '../../lib/faults';
 import { WithdrawalModel, type WithdrawalDocument } from './withdrawal.model';
 import { explorerLink } from './chainPayments';
@@ -197,6 +198,8 @@ export async function requestWithdrawal({ userId, coinId, amount, idempotencyKey
     throw badInput({ amount: `At most ${Math.min(coin.decimals, MONEY_DECIMALS)} decimals for ${coin.symbol}` });
   const wallet = await currentWallet(userId);
   if (!wallet) throw new AppError('WALLET_REQUIRED');
+  // a claw-back still owed blocks withdrawals until the balance has covered it
+  await requireNoDebt(userId);
   // a withdrawal soon after a wallet was linked is one of the risk score's signals
   await markRiskDue([userId], new Date());
 

@@ -1,11 +1,13 @@
 import type { LedgerRow } from '@gift/server';
-import { DateField, FunctionField, TextField, useTranslate } from 'react-admin';
+import { DateField, FunctionField, TextField, useRecordContext, useTranslate } from 'react-admin';
+import { TakeBackButton } from './TakeBackButton';
 import { LedgerRecordLink } from '../LedgerRecordLink';
 import { CoinAmount, CoinSymbol, day, PlayerRecords, signed, type TabContentProps } from './PlayerRecords';
 
 /** Every posted entry of the player's ledger: amount, reason, the record it came from, the operator and its key. */
 export function LedgerTab(_props: TabContentProps) {
   const translate = useTranslate();
+  const player = useRecordContext<{ id: string }>();
   return (
     <PlayerRecords<LedgerRow>
       reference="ledger-entries"
@@ -24,6 +26,7 @@ export function LedgerTab(_props: TabContentProps) {
       <LedgerRecordLink label="players.record" />
       <TextField source="operator" sortable={false} emptyText="—" />
       <TextField source="idempotencyKey" sortable={false} sx={{ fontFamily: 'monospace', fontSize: 12 }} />
+      {player && <FunctionField<LedgerRow> label="clawBack.column" render={() => <TakeBackButton playerId={String(player.id)} />} />}
     </PlayerRecords>
   );
 }

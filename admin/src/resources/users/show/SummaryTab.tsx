@@ -75,11 +75,28 @@ function StatusSummary() {
   );
 }
 
-/** Who the player is, their status, their figures per coin and their counters. */
+/** Claw-backs the player's balance has not yet covered: they block withdrawals. */
+function OwedSummary() {
+  const record = useRecordContext<{ owed?: Array<{ id: string; owed: string; symbol: string; reason: string }> }>();
+  const translate = useTranslate();
+  if (!record?.owed?.length) return null;
+  return (
+    <Labeled label="clawBack.owedTitle">
+      <Stack spacing={0.5}>
+        {record.owed.map((debt) => (
+          <span key={debt.id}>{translate('clawBack.owedLine', { owed: debt.owed, symbol: debt.symbol, reason: debt.reason })}</span>
+        ))}
+      </Stack>
+    </Labeled>
+  );
+}
+
+/** Who the player is, their status, what they owe, their figures per coin and their counters. */
 export function SummaryTab(_props: TabContentProps) {
   return (
     <Stack spacing={1}>
       <StatusSummary />
+      <OwedSummary />
       <Labeled>
         <TextField source="name" />
       </Labeled>

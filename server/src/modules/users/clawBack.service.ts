@@ -1,0 +1,145 @@
+import { fromMicros } from '@gift/shared';
+import { objectId, type Id } from '../../db/ids';
+import { isDuplicateKey } from '../../db/mongoErrors';
+import { AppError, badInput } from '../../lib/errors';
+import { faultPoint } from '../../lib/faults';
+import { recordAudit, type Operator } from '../audit/audit.service';
+import { findGiftCoin } from '../coins/giftCoins.service';
+import { balanceOf, entryById, entryWithKey, postEntry } from '../ledger/ledger.service';
+import { ClawBackModel, type ClawBackDocument } from './clawBack.model';
+
+/** Credits an operator may take back: rewards, mining, gifts; never a refund or a stake's return, which were the player's own. */
+const TAKEN_BACK = new Set(['mission', 'referral', 'mining', 'gift']);
+
+/** The key of the next take: by what was taken before it, so a retry after a crash takes the same step once. */
+const takeKey = (clawBack: { _id: unknown }, takenBefore: number) => `clawback:${String(clawBack._id)}:${takenBefore}`;
+
+/**
+ * Takes what the balance covers of what is still owed, step by step: each step is one ledger entry keyed by what was taken
+ * before it, then the record's `taken` raised from that value. A crash between the two is finished by the next call (the same
+ * key posts nothing new, and the entry's own amount is counted). Settled once all is taken.
+ */
+async function collect(clawBack: ClawBackDocument): Promise<ClawBackDocument> {
+  let current = clawBack;
+  for (let step = 0; step < 10 && current.status === 'owed'; step++) {
+    const takenBefore = current.taken as number;
+    const remaining = BigInt(current.amount) - BigInt(takenBefore);
+    if (remaining <= 0n) {
+      current =
+        (await ClawBackModel.findOneAndUpdate(
+          { _id: current._id, status: 'owed' },
+          { $set: { status: 'settled', settledAt: new Date() } },
+          { returnDocument: 'after' },
+        )) ?? (await ClawBackModel.findById(current._id))!;
+      break;
+    }
+    const key = takeKey(current, takenBefore);
+    // an earlier call may have posted this step before a crash: its own amount is what was taken
+    let posted = await entryWithKey(key);
+    if (!posted || posted.state !== 'posted') {
+      const balance = await balanceOf(current.user, current.coin);
+      const take = balance < remaining ? balance : remaining;
+      if (take <= 0n) break;
+      try {
+        await postEntry({
+          userId: current.user,
+          coinId: current.coin,
+          amount: -take,
+          reason: 'clawback',
+          refType: 'ClawBack',
+          refId: String(current._id),
+          idempotencyKey: key,
+          note: current.reason,
+          createdBy: current.createdBy,
+        });
+      } catch (error) {
+        // the balance moved under this step: the next pass sees it as it is now
+        if (error instanceof AppError && error.code === 'INSUFFICIENT_BALANCE') continue;
+        throw error;
+      }
+      posted = await entryWithKey(key);
+    }
+    await faultPoint('clawback:after-take');
+    const taken = -Number(posted!.amount);
+    await ClawBackModel.updateOne({ _id: current._id, taken: takenBefore }, { $set: { taken: takenBefore + taken } });
+    current = (await ClawBackModel.findById(current._id))!;
+  }
+  return current;
+}
+
+/** As the console shows a claw-back: amounts as decimals, what is still owed, and the coin's symbol. */
+async function present(clawBack: ClawBackDocument) {
+  const coin = await findGiftCoin(clawBack.coin, { symbol: 1 });
+  const owed = BigInt(clawBack.amount) - BigInt(clawBack.taken as number);
+  return {
+    ...(clawBack.toJSON() as Record<string, unknown>),
+    reason: clawBack.reason,
+    owed: fromMicros(owed > 0n ? owed : 0n),
+    symbol: coin?.symbol ?? '',
+  };
+}
+
+/**
+ * An operator takes back one credit of a player, with the reason: what the balance covers at once, never below zero; the rest
+ * is owed (and blocks withdrawals) until the player's balance covers it. The same credit is taken back once, however often asked.
+ */
+export async function clawBack(userId: string, input: { entryId: string; reason: string }, operator: Operator) {
+  const credit = await entryById(input.entryId);
+  if (!credit || String(credit.user) !== userId || credit.state !== 'posted') throw new AppError('NOT_FOUND');
+  if (credit.amount <= 0 || !TAKEN_BACK.has(credit.reason))
+    throw badInput({ entryId: 'Only a reward, a mining credit or a gift can be taken back' });
+  let record;
+  try {
+    record = await ClawBackModel.findOneAndUpdate(
+      { entry: String(credit._id) },
+      {
+        $setOnInsert: {
+          user: credit.user,
+          coin: credit.coin,
+          entry: String(credit._id),
+          amount: credit.amount,
+          taken: 0,
+          reason: input.reason,
+          createdBy: objectId(operator.id),
+        },
+      },
+      { upsert: true, returnDocument: 'after', includeResultMetadata: true, setDefaultsOnInsert: true },
+    );
+  } catch (error) {
+    if (!isDuplicateKey(error)) throw error;
+    record = { value: await ClawBackModel.findOne({ entry: String(credit._id) }), lastErrorObject: { updatedExisting: true } };
+  }
+  const claw = record.value!;
+  if (record.lastErrorObject?.updatedExisting === false)
+    await recordAudit({
+      operator,
+      action: 'adjust',
+      resource: 'users',
+      record: userId,
+      before: null,
+      after: { clawBack: String(claw._id), entryId: String(credit._id), amount: `-${fromMicros(credit.amount)}` },
+      note: input.reason,
+      key: `clawback:${String(claw._id)}`,
+    });
+  return present(await collect(claw));
+}
+
+/** What a player still owes from claw-backs, per claw-back (for their page and the withdrawal check). */
+export async function owedBy(userId: Id) {
+  const owed = await ClawBackModel.find({ user: objectId(userId), status: 'owed' });
+  return Promise.all(owed.map(present));
+}
+
+/** A player who owes a claw-back may not withdraw until it is settled: the reason, the amount and the coin. */
+export async function requireNoDebt(userId: Id): Promise<void> {
+  const [first] = await owedBy(userId);
+  if (first) throw new AppError('DEBT_OWED', { amount: first.owed, symbol: first.symbol, reason: first.reason });
+}
+
+/** The sweep: takes what owed claw-backs can now take (a player credited since); returns how many it settled. */
+export async function collectOwed(limit = 200): Promise<number> {
+  const owed = await ClawBackModel.find({ status: 'owed' }).sort({ updatedAt: 1 }).limit(limit);
+  let settled = 0;
+  for (const claw of owed) if ((await collect(claw)).status === 'settled') settled++;
+  return settled;
+}
