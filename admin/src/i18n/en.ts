@@ -353,6 +353,12 @@ const domain = {
     miniAppNameHelp: 'The short name of the mini app in BotFather (t.me/<bot>/<name>)',
     domainsHelp: "Domains wallets may prove ownership for; press Enter after each (default: this site's own)",
     testnetHelp: 'Off: players cannot link TON testnet wallets, which mainnet payouts cannot reach',
+    referralTitle: 'Qualified referrals',
+    referralHelp:
+      'A referrer earns the reward when the friend qualifies: after this many missions done, or still playing this many days after joining (0 and 0: at the join). Premium friends earn this percent of the reward.',
+    qualifyMissions: 'Missions done',
+    qualifyDays: 'Days still playing',
+    premiumPercent: 'Premium friend (%)',
     riskTitle: 'Risk score',
     riskHelp:
       "Each signal adds up to its weight to a player's score (0 turns it off); the score reaches Review and High at these levels. Players are assessed again when their records change.",

@@ -121,6 +121,13 @@ export const en = {
     copied: 'Link Copied',
     reward: 'Reward per friend',
     limit: 'Invite limit used',
+    joined: 'Friends joined',
+    qualified: 'Friends qualified',
+    qualifyMissions: 'A friend earns you the reward once they finish {{count, number}} missions.',
+    qualifyDays: 'A friend earns you the reward once they are still playing {{count, number}} days after joining.',
+    qualifyEither:
+      'A friend earns you the reward once they finish {{missions, number}} missions or are still playing {{days, number}} days after joining.',
+    premiumBonus: 'Telegram Premium friends earn you {{percent, number}}% of it.',
     limitValue: '{{used, number}} / {{limit, number}}',
     friends: 'Friends',
     noFriends: 'No friends yet. Share your link!',

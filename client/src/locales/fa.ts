@@ -168,6 +168,13 @@ export const fa: Translation = {
     copied: 'لینک کپی شد',
     reward: 'پاداش هر دوست',
     limit: 'سقف دعوت استفاده‌شده',
+    joined: 'دوستان پیوسته',
+    qualified: 'دوستان واجد شرایط',
+    qualifyMissions: 'دوست شما وقتی {{count, number}} ماموریت را انجام دهد، پاداش را برای شما می‌آورد.',
+    qualifyDays: 'دوست شما وقتی {{count, number}} روز پس از پیوستن هنوز بازی کند، پاداش را برای شما می‌آورد.',
+    qualifyEither:
+      'دوست شما وقتی {{missions, number}} ماموریت انجام دهد یا {{days, number}} روز پس از پیوستن هنوز بازی کند، پاداش را برای شما می‌آورد.',
+    premiumBonus: 'دوستان تلگرام پرمیوم {{percent, number}}٪ آن را برای شما می‌آورند.',
     limitValue: '{{used, number}} / {{limit, number}}',
     friends: 'دوستان',
     noFriends: 'هنوز دوستی ندارید. لینک خود را به اشتراک بگذارید!',

@@ -102,6 +102,18 @@ export const appConfigInput = z.object({
   /** On: automated payouts send nothing until it is turned off. */
   payoutsPaused: z.boolean().default(false),
   risk: riskSettingsInput.optional(),
+  /**
+   * When a friend earns their referrer the reward: after this many missions done, or this many days after joining while still
+   * playing (0 and 0: at the join); a Premium friend's reward is this percent of the amount (100: the same).
+   */
+  referralQualification: z
+    .object({
+      doneMissions: z.coerce.number().int().min(0).max(1000),
+      activeDays: z.coerce.number().int().min(0).max(365),
+      premiumRewardPercent: z.coerce.number().int().min(100, 'At least 100 (the same as others)').max(1000),
+    })
+    .partial()
+    .optional(),
 });
 export type AppConfigInput = z.infer<typeof appConfigInput>;
 

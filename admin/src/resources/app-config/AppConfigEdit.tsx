@@ -49,6 +49,17 @@ export function AppConfigEdit() {
         <TextArrayInput source="tonProofDomains" helperText="appConfig.domainsHelp" fullWidth />
         <BooleanInput source="allowTestnetWallets" helperText="appConfig.testnetHelp" />
         <Typography variant="h6" sx={{ mt: 2 }}>
+          {translate('appConfig.referralTitle')}
+        </Typography>
+        <Typography variant="body2" color="text.secondary">
+          {translate('appConfig.referralHelp')}
+        </Typography>
+        <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
+          <TextInput source="referralQualification.doneMissions" inputMode="numeric" label="appConfig.qualifyMissions" />
+          <TextInput source="referralQualification.activeDays" inputMode="numeric" label="appConfig.qualifyDays" />
+          <TextInput source="referralQualification.premiumRewardPercent" inputMode="numeric" label="appConfig.premiumPercent" />
+        </Stack>
+        <Typography variant="h6" sx={{ mt: 2 }}>
           {translate('appConfig.riskTitle')}
         </Typography>
         <Typography variant="body2" color="text.secondary">

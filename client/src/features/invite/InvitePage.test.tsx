@@ -15,6 +15,8 @@ const SUMMARY = {
   invitedCount: 4,
   inviteLimit: 100,
   friendsCount: 25,
+  qualifiedCount: 0,
+  qualification: { doneMissions: 0, activeDays: 0, premiumRewardPercent: 100 },
   reward: { amount: '50', symbol: 'GIFT' },
 };
 const friends = (page: number) => {
@@ -44,6 +46,39 @@ it('is in the navigation under its spec label, and shows the link, the reward pe
   expect(screen.getByText('Share your link. You get 50 GIFT for every friend who joins.')).toBeInTheDocument();
   expect(screen.getByText('Reward per friend').previousSibling).toHaveTextContent('50 GIFT');
   expect(screen.getByTestId('invite-limit')).toHaveTextContent('4 / 100');
+});
+
+it('shows friends who joined apart from those who qualified, and what a friend must do', async () => {
+  const qualifying: Handlers = {
+    ...invite,
+    'referrals.summary': () => ({
+      ...SUMMARY,
+      qualifiedCount: 9,
+      qualification: { doneMissions: 3, activeDays: 0, premiumRewardPercent: 200 },
+    }),
+  };
+  renderApp('/invite', qualifying);
+  expect(await screen.findByTestId('invite-joined')).toHaveTextContent('25');
+  expect(screen.getByTestId('invite-qualified')).toHaveTextContent('9');
+  expect(screen.getByText('Friends qualified')).toBeInTheDocument();
+  expect(
+    screen.getByText('A friend earns you the reward once they finish 3 missions. Telegram Premium friends earn you 200% of it.'),
+  ).toBeInTheDocument();
+});
+
+it('says what a friend must do in Persian, with Persian digits', async () => {
+  await setLanguage('fa');
+  renderApp('/invite', {
+    ...invite,
+    'referrals.summary': () => ({
+      ...SUMMARY,
+      qualifiedCount: 9,
+      qualification: { doneMissions: 0, activeDays: 7, premiumRewardPercent: 100 },
+    }),
+  });
+  expect(await screen.findByText('دوست شما وقتی ۷ روز پس از پیوستن هنوز بازی کند، پاداش را برای شما می‌آورد.')).toBeInTheDocument();
+  expect(screen.getByTestId('invite-qualified')).toHaveTextContent('۹');
+  await setLanguage('en');
 });
 
 it("shares through Telegram's share link with the referrer message", async () => {

@@ -65,6 +65,23 @@ function Friends() {
 }
 
 /** Invite a friend: the link, Telegram's share link, copy, the reward per friend and the limit used. */
+/** What a friend must do before the referrer is rewarded, and a Premium friend's share, as App Config sets them. */
+function QualificationRule({ rule }: { rule: { doneMissions: number; activeDays: number; premiumRewardPercent: number } }) {
+  const { t } = useTranslation();
+  const { doneMissions: missions, activeDays: days, premiumRewardPercent: percent } = rule;
+  const when =
+    missions && days
+      ? t('invite.qualifyEither', { missions, days })
+      : missions
+        ? t('invite.qualifyMissions', { count: missions })
+        : days
+          ? t('invite.qualifyDays', { count: days })
+          : '';
+  const premium = percent !== 100 ? t('invite.premiumBonus', { percent }) : '';
+  if (!when && !premium) return null;
+  return <p className="muted">{[when, premium].filter(Boolean).join(' ')}</p>;
+}
+
 export function InvitePage() {
   const { t } = useTranslation();
   const format = useFormat();
@@ -85,6 +102,7 @@ export function InvitePage() {
       {data && (
         <>
           <p>{data.reward ? t('invite.intro', { amount: data.reward.amount, symbol: data.reward.symbol }) : t('invite.introNoReward')}</p>
+          {data.reward && <QualificationRule rule={data.qualification} />}
           <div className="card menu">
             <span className="muted" id="invite-link-label">
               {t('invite.link')}
@@ -127,6 +145,18 @@ export function InvitePage() {
                 <bdi dir="ltr">{data.reward ? `${format.amount(data.reward.amount)} ${data.reward.symbol}` : '—'}</bdi>
               </div>
               <div className="label">{t('invite.reward')}</div>
+            </div>
+            <div className="figure">
+              <div className="value" data-testid="invite-joined">
+                <bdi dir="ltr">{format.number(data.friendsCount)}</bdi>
+              </div>
+              <div className="label">{t('invite.joined')}</div>
+            </div>
+            <div className="figure">
+              <div className="value" data-testid="invite-qualified">
+                <bdi dir="ltr">{format.number(data.qualifiedCount)}</bdi>
+              </div>
+              <div className="label">{t('invite.qualified')}</div>
             </div>
             <div className="figure">
               <div className="value" data-testid="invite-limit">

@@ -25,6 +25,12 @@ const appConfigSchema = applyConventions(
       payoutsPaused: { type: Boolean, default: false },
       /** Why the hot wallet's sender last stopped by itself (not enough funds, the cap, the chain away); empty while it runs. */
       payoutsStopped: { type: String, default: '' },
+      /** When a friend earns their referrer the reward (see appConfigInput), and a Premium friend's share. */
+      referralQualification: {
+        doneMissions: { type: Number, default: 0 },
+        activeDays: { type: Number, default: 0 },
+        premiumRewardPercent: { type: Number, default: 100 },
+      },
       /** The risk score's weights (points a signal adds at full strength; 0 turns it off) and where review and high begin. */
       risk: {
         weights: {

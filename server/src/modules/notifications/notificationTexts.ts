@@ -3,6 +3,7 @@ import type { Language } from '@gift/shared';
 /** The facts each notification names; amounts are decimal strings. */
 export interface NotificationFacts {
   'friend-joined': { friend: string; amount?: string; symbol?: string };
+  'friend-qualified': { friend: string; amount?: string; symbol?: string };
   'mission-approved': { mission: string; amount?: string; symbol?: string };
   'mission-rejected': { mission: string; reason: string };
   /** explorerUrl: the transaction on the configured explorer (absent on messages queued before it was added). */
@@ -47,6 +48,8 @@ const TEXTS: { [L in Language]: { [E in NotificationEvent]: (facts: Notification
   en: {
     'friend-joined': (f) =>
       `🎉 ${quotedPlayerText(f.friend, 'en')} joined with your invite link.${f.amount ? ` You earned ${f.amount} ${f.symbol}.` : ''}`,
+    'friend-qualified': (f) =>
+      `⭐ ${quotedPlayerText(f.friend, 'en')} qualified as your friend.${f.amount ? ` You earned ${f.amount} ${f.symbol}.` : ''}`,
     'mission-approved': (f) => `✅ Your mission "${f.mission}" was approved.${f.amount ? ` You earned ${f.amount} ${f.symbol}.` : ''}`,
     'mission-rejected': (f) =>
       `❌ Your mission "${f.mission}" was not approved.${f.reason ? `\nReason: ${f.reason}` : ''}\nYou can try it again.`,
@@ -60,6 +63,8 @@ const TEXTS: { [L in Language]: { [E in NotificationEvent]: (facts: Notification
   fa: {
     'friend-joined': (f) =>
       `🎉 ${quotedPlayerText(f.friend, 'fa')} با لینک دعوت شما عضو شد.${f.amount ? ` شما ${f.amount} ${f.symbol} دریافت کردید.` : ''}`,
+    'friend-qualified': (f) =>
+      `⭐ ${quotedPlayerText(f.friend, 'fa')} به‌عنوان دوست شما واجد شرایط شد.${f.amount ? ` شما ${f.amount} ${f.symbol} دریافت کردید.` : ''}`,
     'mission-approved': (f) => `✅ ماموریت «${f.mission}» شما تأیید شد.${f.amount ? ` شما ${f.amount} ${f.symbol} دریافت کردید.` : ''}`,
     'mission-rejected': (f) =>
       `❌ ماموریت «${f.mission}» شما تأیید نشد.${f.reason ? `\nدلیل: ${f.reason}` : ''}\nمی‌توانید دوباره امتحان کنید.`,

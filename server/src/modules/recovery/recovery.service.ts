@@ -6,7 +6,7 @@ import { recoverMiningMoves } from '../mining/mining.service';
 import { recoverApprovedMissions } from '../missions/missions.service';
 import { removeSettledNotifications } from '../notifications/notifications.service';
 import { removeExpiredCounters } from '../rateLimits/rateLimit.service';
-import { recoverReferrals } from '../referrals/referrals.service';
+import { qualifyReferrals, recoverReferrals } from '../referrals/referrals.service';
 import { recoverStakes } from '../staking/staking.service';
 import { recoverApprovedGifts, recoverGiftAudits } from '../users/balanceAdjustment.service';
 import { removeExpiredLoginCodes } from '../users/loginCode.service';
@@ -33,6 +33,7 @@ const HOUSEKEEPING = new Set([
   'expiredLoginCodes',
   'searchFieldsFilled',
   'riskAssessed',
+  'referralsQualified',
   'clawBacksSettled',
   'payoutsBatched',
   'payoutsConfirmed',
@@ -55,6 +56,7 @@ export async function sweepOnce(graceMs = SWEEP_GRACE_MS, now = new Date()): Pro
   report.missions = await recoverApprovedMissions(graceMs);
   report.miningMoves = await recoverMiningMoves(graceMs);
   report.referrals = await recoverReferrals(graceMs);
+  report.referralsQualified = await qualifyReferrals();
   // an approved gift is posted (and audited as its approver's) before the audit sweep would name the operator who asked
   report.approvedGifts = await recoverApprovedGifts(graceMs);
   report.giftAudits = await recoverGiftAudits(graceMs);

@@ -45,6 +45,8 @@ describe('referrals.summary', () => {
       invitedCount: 3,
       inviteLimit: 20,
       friendsCount: 2,
+      qualifiedCount: 0,
+      qualification: { doneMissions: 0, activeDays: 0, premiumRewardPercent: 100 },
       reward: { amount: '5', symbol: 'GIFT' },
     });
   });

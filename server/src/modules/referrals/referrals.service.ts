@@ -1,6 +1,6 @@
 import type { Types } from 'mongoose';
 import { fromMicros } from '@gift/shared';
-import { AppError } from '../../lib/errors';
+import { AppError, isHold } from '../../lib/errors';
 import { findGiftCoin } from '../coins/giftCoins.service';
 import { getAppConfig, miniAppLink } from '../config/config.service';
 import { entryKeys, postEntry } from '../ledger/ledger.service';
@@ -9,6 +9,8 @@ import { faultPoint } from '../../lib/faults';
 import {
   countFriendsOf,
   countInvite,
+  countQualifiedFriends,
+  referralsToQualify,
   friendsPageOf,
   playerNames,
   referralToFinish,
@@ -35,26 +37,102 @@ async function finishReferral(friendId: Types.ObjectId): Promise<ReferralOutcome
     return { counted: false, credited: false };
   }
   const config = await getAppConfig();
-  let credited = false;
-  let reward: { amount: string; symbol: string } | undefined;
-  if (config.referrerCoin && config.referrerCoinAmount > 0) {
-    const posted = await postEntry({
-      userId: referrerId,
+  // a friend who must first qualify (missions done, days played) earns the reward later, in the sweep's qualification pass
+  if (mustQualify(config)) {
+    await notifyFriendJoined(referrerId, friendId);
+    await settleReferral(friendId, 'joined');
+    return { counted: true, credited: false };
+  }
+  const rewarded = await creditReferrer({ ...friend, referrer: referrerId }, config);
+  // a frozen or banned referrer's reward is held: the referral stays pending, and the sweep pays it once they are active
+  if (rewarded === 'held') return { counted: true, credited: false };
+  await notifyFriendJoined(referrerId, friendId, rewarded.reward);
+  await settleReferral(friendId, 'rewarded');
+  return { counted: true, credited: rewarded.credited };
+}
+
+type Config = Awaited<ReturnType<typeof getAppConfig>>;
+interface Qualification {
+  doneMissions?: number | null;
+  activeDays?: number | null;
+  premiumRewardPercent?: number | null;
+}
+const qualificationOf = (config: Config): Qualification => config.toObject().referralQualification ?? {};
+
+function mustQualify(config: Config): boolean {
+  const rule = qualificationOf(config);
+  return (rule.doneMissions ?? 0) > 0 || (rule.activeDays ?? 0) > 0;
+}
+
+/** The referrer's reward for this friend: the App Config amount, or its Premium share for a Premium friend. Exact, in micro-units. */
+function rewardFor(friend: { isPremium?: boolean | null }, config: Config): bigint {
+  const base = BigInt(config.referrerCoinAmount as number);
+  const percent = BigInt(friend.isPremium ? (qualificationOf(config).premiumRewardPercent ?? 100) : 100);
+  return (base * percent) / 100n;
+}
+
+/** Credits the referrer once for this friend (under `referral:<friendId>`); 'held' while the referrer is frozen or banned. */
+async function creditReferrer(friend: { _id: Types.ObjectId; referrer: Types.ObjectId; isPremium?: boolean | null }, config: Config) {
+  if (!config.referrerCoin || !(config.referrerCoinAmount > 0)) return { credited: false, reward: undefined };
+  const amount = rewardFor(friend, config);
+  let posted;
+  try {
+    posted = await postEntry({
+      userId: friend.referrer,
       coinId: config.referrerCoin,
-      amount: BigInt(config.referrerCoinAmount as number),
+      amount,
       reason: 'referral',
       refType: 'User',
-      refId: String(friendId),
-      idempotencyKey: entryKeys.referralReward(friendId),
+      refId: String(friend._id),
+      idempotencyKey: entryKeys.referralReward(friend._id),
+      guarded: true,
     });
-    credited = posted.applied;
-    await faultPoint('referral:after-credit');
-    const coin = await findGiftCoin(config.referrerCoin, { symbol: 1 });
-    if (coin) reward = { amount: fromMicros(config.referrerCoinAmount as number), symbol: coin.symbol };
+  } catch (error) {
+    if (isHold(error)) return 'held' as const;
+    throw error;
   }
-  await notifyFriendJoined(referrerId, friendId, reward);
-  await settleReferral(friendId, 'rewarded');
-  return { counted: true, credited };
+  await faultPoint('referral:after-credit');
+  const coin = await findGiftCoin(config.referrerCoin, { symbol: 1 });
+  return { credited: posted.applied, reward: coin ? { amount: fromMicros(amount), symbol: coin.symbol } : undefined };
+}
+
+/**
+ * Has this friend qualified by App Config's rule: this many missions done, or still playing this many days after joining
+ * (seen on or after that day)? With both set, either is enough.
+ */
+function qualifies(friend: { doneMissionsCount?: number; createdAt?: Date; lastSeenAt?: Date }, config: Config): boolean {
+  const rule = qualificationOf(config);
+  const missions = rule.doneMissions ?? 0;
+  const days = rule.activeDays ?? 0;
+  if (missions > 0 && (friend.doneMissionsCount ?? 0) >= missions) return true;
+  if (days > 0 && friend.createdAt && friend.lastSeenAt && friend.lastSeenAt.getTime() - friend.createdAt.getTime() >= days * 86_400_000)
+    return true;
+  return !mustQualify(config);
+}
+
+/**
+ * The sweep's qualification pass: friends counted and waiting ('joined') who now meet the rule earn their referrer the reward,
+ * once (by its key), and the referrer is told; a held referrer's waits. Returns how many were rewarded.
+ */
+export async function qualifyReferrals(limit = 500): Promise<number> {
+  const config = await getAppConfig();
+  let rewardedCount = 0;
+  let afterId: Types.ObjectId | null = null;
+  for (let page = 0; page < 20; page++) {
+    const waiting = await referralsToQualify(limit, afterId);
+    for (const friend of waiting) {
+      if (!friend.referrer || !qualifies(friend, config)) continue;
+      const rewarded = await creditReferrer({ ...friend, referrer: friend.referrer }, config);
+      if (rewarded === 'held') continue;
+      if (await settleReferral(friend._id, 'rewarded', 'joined')) {
+        rewardedCount++;
+        await notifyFriendQualified(friend.referrer, friend._id, rewarded.reward);
+      }
+    }
+    if (waiting.length < limit) break;
+    afterId = waiting[waiting.length - 1]!._id;
+  }
+  return rewardedCount;
 }
 
 /** Finishes referrals a crash left unfinished, of newcomers registered before `olderThanMs` ago; returns how many. */
@@ -62,6 +140,13 @@ export async function recoverReferrals(olderThanMs = 30_000): Promise<number> {
   const unfinished = await unfinishedReferrals(new Date(Date.now() - olderThanMs), 500);
   for (const { _id } of unfinished) await finishReferral(_id);
   return unfinished.length;
+}
+
+/** Tells the referrer that a friend qualified, and what it earned them. */
+async function notifyFriendQualified(referrerId: Types.ObjectId, friendId: Types.ObjectId, reward?: { amount: string; symbol: string }) {
+  const friend = await playerNames(friendId);
+  const name = friend?.name || (friend?.username ? `@${friend.username}` : 'A friend');
+  await notify(referrerId, `friend-qualified:${friendId}`, 'friend-qualified', { friend: name, ...reward });
 }
 
 /** Tells the referrer who joined with their link, and what it earned them. */
@@ -84,7 +169,8 @@ export async function referralSummary(player: UserDocument) {
   const config = await getAppConfig();
   if (!config.botUsername.trim()) throw new AppError('NOT_CONFIGURED');
   const coin = config.referrerCoin && config.referrerCoinAmount > 0 ? await findGiftCoin(config.referrerCoin, { symbol: 1 }) : null;
-  const friendsCount = await countFriendsOf(player._id);
+  const [friendsCount, qualifiedCount] = await Promise.all([countFriendsOf(player._id), countQualifiedFriends(player._id)]);
+  const rule = qualificationOf(config);
   return {
     code: player.referralCode,
     ...inviteLinks(config.botUsername.trim(), config.miniAppName.trim(), player.referralCode, config.referrerMessage),
@@ -93,6 +179,14 @@ export async function referralSummary(player: UserDocument) {
     inviteLimit: player.inviteLimit,
     /** Every friend who joined with the link, including those beyond the limit. */
     friendsCount,
+    /** Friends who earned the reward (qualified), apart from those who only joined. */
+    qualifiedCount,
+    /** What a friend must do to qualify (0: nothing), and a Premium friend's share of the reward in percent. */
+    qualification: {
+      doneMissions: rule.doneMissions ?? 0,
+      activeDays: rule.activeDays ?? 0,
+      premiumRewardPercent: rule.premiumRewardPercent ?? 100,
+    },
     reward: coin ? { amount: fromMicros(config.referrerCoinAmount as number), symbol: coin.symbol } : null,
   };
 }

@@ -55,12 +55,35 @@ export async function countInvite(referrerId: Id, friendId: Types.ObjectId): Pro
 
 /** A newcomer whose referral is still to be counted and rewarded. */
 export function referralToFinish(friendId: Id) {
-  return UserModel.findOne({ _id: friendId, referralState: 'pending' }, { referrer: 1 }).lean();
+  return UserModel.findOne({ _id: friendId, referralState: 'pending' }, { referrer: 1, isPremium: 1 }).lean();
 }
 
-/** The referral of this friend is finished: counted and rewarded, or beyond the referrer's limit. */
-export async function settleReferral(friendId: Id, outcome: 'rewarded' | 'over-limit'): Promise<void> {
-  await UserModel.updateOne({ _id: friendId, referralState: 'pending' }, { $set: { referralState: outcome } });
+/**
+ * The referral of this friend moves on: counted and waiting to qualify ('joined'), rewarded, or beyond the referrer's limit;
+ * one conditional step from the state the caller read, so a repeat moves it once.
+ */
+export async function settleReferral(
+  friendId: Id,
+  outcome: 'joined' | 'rewarded' | 'over-limit',
+  from: 'pending' | 'joined' = 'pending',
+): Promise<boolean> {
+  return (await UserModel.updateOne({ _id: friendId, referralState: from }, { $set: { referralState: outcome } })).modifiedCount > 0;
+}
+
+/** Friends counted and waiting to qualify, in id order after `afterId`: what they did and when they joined and were last seen. */
+export function referralsToQualify(limit: number, afterId: Id | null = null) {
+  return UserModel.find(
+    { referralState: 'joined', ...(afterId ? { _id: { $gt: objectId(afterId) } } : {}) },
+    { referrer: 1, isPremium: 1, doneMissionsCount: 1, createdAt: 1, lastSeenAt: 1 },
+  )
+    .sort({ _id: 1 })
+    .limit(limit)
+    .lean();
+}
+
+/** How many of a player's friends qualified (earned them the reward). */
+export function countQualifiedFriends(playerId: Id): Promise<number> {
+  return UserModel.countDocuments({ referrer: objectId(playerId), referralState: 'rewarded' });
 }
 
 /** Newcomers whose referral a crash left unfinished, created before `before`. */

@@ -38,8 +38,11 @@ const userSchema = applyConventions(
       photoUrl: { type: String, default: '' },
       referralCode: { type: String, required: true },
       referrer: ref('User', { default: null }),
-      /** 'pending' from registration with a referrer until the referral is counted and rewarded (or over the limit). */
-      referralState: { type: String, enum: ['pending', 'rewarded', 'over-limit'] },
+      /**
+       * 'pending' from registration with a referrer until the referral is counted; then 'joined' while the friend has yet to qualify
+       * (App Config's referralQualification), 'rewarded' once the referrer is credited, or 'over-limit'.
+       */
+      referralState: { type: String, enum: ['pending', 'joined', 'rewarded', 'over-limit'] },
       /** The friends counted toward referrersCount (at most inviteLimit): a repeat never counts one twice. */
       countedFriends: { type: [Schema.Types.ObjectId], default: undefined, select: false },
       inviteLimit: { type: Number, default: 100, min: 0 },
@@ -117,6 +120,8 @@ userSchema.index({ usernameLower: 1, lastSeenAt: -1 });
 userSchema.index({ nameWords: 1 });
 userSchema.index({ referrer: 1, createdAt: -1, _id: -1 });
 userSchema.index({ referralState: 1, createdAt: 1 }, { partialFilterExpression: { referralState: 'pending' } });
+// friends counted and waiting to qualify: the sweep's qualification pass
+userSchema.index({ referralState: 1, _id: 1 }, { partialFilterExpression: { referralState: 'joined' } });
 // the console's list: its default order, each filter in that order, and each column it sorts by (with the id as tie-breaker)
 userSchema.index({ createdAt: -1, _id: -1 });
 userSchema.index({ status: 1, createdAt: -1, _id: -1 });
