@@ -21,6 +21,7 @@ import stakingCoins from './resources/staking-coins';
 import userMissions from './resources/user-missions';
 import users from './resources/users';
 import { RiskList } from './resources/users/risk/RiskList';
+import { HoldersList } from './resources/users/HoldersList';
 import withdraws, { DoneWithdrawList, InPayoutWithdrawList, PendingWithdrawList, TreasuryPage } from './resources/withdraws';
 
 interface ConsoleProps {
@@ -58,6 +59,7 @@ function Console({ dataProvider = defaultDataProvider, authProvider = defaultAut
       <Resource name="broadcasts" {...broadcasts} />
       <Resource name="gifts" {...gifts} />
       <Resource name="ledger-entries" />
+      <Resource name="balances" />
       <Resource name="stakes" {...stakes} />
       <Resource name="mining-sessions" {...miningSessions} />
       <CustomRoutes>
@@ -66,6 +68,7 @@ function Console({ dataProvider = defaultDataProvider, authProvider = defaultAut
         <Route path="/withdraw/payout" element={<InPayoutWithdrawList />} />
         <Route path="/treasury" element={<TreasuryPage />} />
         <Route path="/risk" element={<RiskList />} />
+        <Route path="/holders" element={<HoldersList />} />
       </CustomRoutes>
     </Admin>
   );

@@ -158,6 +158,14 @@ const domain = {
     confirmCredit: 'Add %{amount} %{symbol} to the balance of %{player}?',
     confirmDebit: 'Take %{amount} %{symbol} from the balance of %{player}?',
   },
+  holders: {
+    title: 'Players by balance',
+    open: 'By balance',
+    coin: 'Coin',
+    player: 'Player',
+    amount: 'Balance',
+    openPlayer: 'Open the player',
+  },
   clawBack: {
     action: 'Take back',
     column: 'Take back',

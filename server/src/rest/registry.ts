@@ -3,6 +3,7 @@ import { appConfigResource } from '../modules/config/appConfig.resource';
 import { usersResource } from '../modules/users/users.resource';
 import { giftsResource } from '../modules/users/gifts.resource';
 import { ledgerEntriesResource } from '../modules/ledger/ledgerEntries.resource';
+import { balancesResource } from '../modules/ledger/balances.resource';
 import { miningSessionsResource } from '../modules/mining/miningSessions.resource';
 import { stakesResource } from '../modules/staking/stakes.resource';
 import { auditResource } from '../modules/audit/audit.resource';
@@ -32,6 +33,7 @@ export const adminResources: ResourceDefinition[] = [
   appConfigResource,
   auditResource,
   ledgerEntriesResource,
+  balancesResource,
   stakesResource,
   miningSessionsResource,
   broadcastsResource,

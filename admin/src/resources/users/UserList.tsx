@@ -1,9 +1,37 @@
 import type { PlayerRecord } from '@gift/server';
 import { PLAYER_STATUSES, RISK_LEVELS } from '@gift/shared';
-import { DateField, FunctionField, List, NumberField, SelectInput, TextField, TextInput, useTranslate } from 'react-admin';
+import {
+  Button,
+  DateField,
+  ExportButton,
+  FilterButton,
+  FunctionField,
+  List,
+  NumberField,
+  SelectInput,
+  TextField,
+  TextInput,
+  TopToolbar,
+  useBasename,
+  useTranslate,
+} from 'react-admin';
+import { Link } from 'react-router';
+import SortIcon from '@mui/icons-material/Sort';
 import { ResponsiveList, searchFilter } from '../../lists/ResponsiveList';
 import { BulkStatusButtons, StatusChip } from './StatusButtons';
 import { RiskChip } from './risk/RiskViews';
+
+/** The list's own actions, and a way to the players ordered by their balance of a coin. */
+function UserListActions() {
+  const basename = useBasename();
+  return (
+    <TopToolbar>
+      <FilterButton />
+      <Button component={Link} to={`${basename}/holders`} label="holders.open" startIcon={<SortIcon />} />
+      <ExportButton />
+    </TopToolbar>
+  );
+}
 
 /**
  * Players: searched by name, @username, Telegram id (or its first digits), referral code or wallet; filtered by status, risk level and
@@ -25,7 +53,7 @@ export function UserList() {
     <TextInput key="walletAddresses" source="walletAddresses" />,
   ];
   return (
-    <List filters={filters}>
+    <List filters={filters} actions={<UserListActions />}>
       <ResponsiveList<PlayerRecord>
         rowClick="show"
         bulkActionButtons={<BulkStatusButtons />}

@@ -457,6 +457,8 @@ async function seedDemoPlayers(
         doneMissionsCount: history.done.length,
         lastSeenAt: at(Math.max(1, player.daysAgo - 1) * HOUR),
         createdAt: joined,
+        // the recovery sweep gives each demo player a risk score, as it does a newcomer
+        riskDueAt: joined,
       },
     ]);
     if (!user) throw new Error(`the demo player ${player.key} was not created`);

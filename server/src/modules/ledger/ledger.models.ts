@@ -16,8 +16,12 @@ const balanceSchema = applyConventions(
   ),
 );
 balanceSchema.index({ user: 1, coin: 1 }, { unique: true });
-// a coin's delete guard: does anyone hold it
-balanceSchema.index({ coin: 1 });
+// a coin's delete guard (does anyone hold it), and the console's players by their balance of a coin, largest first
+balanceSchema.index({ coin: 1, amount: -1, _id: -1 });
+// the console's list of balances in its other orders
+balanceSchema.index({ coin: 1, createdAt: -1, _id: -1 });
+balanceSchema.index({ createdAt: -1, _id: -1 });
+balanceSchema.index({ amount: 1, _id: 1 });
 export const BalanceModel = model('Balance', balanceSchema);
 
 /** Every change of a balance, signed, with the record it came from and a unique idempotency key. */

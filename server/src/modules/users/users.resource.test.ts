@@ -155,6 +155,24 @@ describe('players in the console', () => {
     });
   });
 
+  it('sorts players by their balance of a coin, largest first, for an operator who may read players', async () => {
+    const [gift, ton] = [await createCoin({ symbol: 'GIFT' }), await createCoin({ symbol: 'TON' })];
+    const [small, large, tiny] = [await createPlayer(), await createPlayer(), await createPlayer()];
+    await fund(small._id, gift._id, '5');
+    await fund(large._id, gift._id, '50');
+    await fund(tiny._id, gift._id, '0.5');
+    await fund(small._id, ton._id, '999');
+    const reader = consoleApi(app, (await createOperator(['users:read'])).token);
+    const res = await reader.get('/balances', { filter: { coin: String(gift._id) }, sort: ['amount', 'DESC'], range: [0, 9] });
+    expect(res.body.map((b: { user: string; amount: string }) => [b.user, b.amount])).toEqual([
+      [String(large._id), '50'],
+      [String(small._id), '5'],
+      [String(tiny._id), '0.5'],
+    ]);
+    expect(res.body[0]).not.toHaveProperty('appliedKeys');
+    expect((await consoleApi(app, (await createOperator(['missions:write'])).token).get('/balances')).status).toBe(403);
+  });
+
   describe('balance adjustments', () => {
     const adjust = (userId: unknown, body: Record<string, unknown>) => api.post(`/users/${String(userId)}/adjustments`, body);
 

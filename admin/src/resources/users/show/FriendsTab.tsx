@@ -1,10 +1,10 @@
-import { DateField, FunctionField, TextField } from 'react-admin';
+import { DateField, FunctionField, NumberField, TextField } from 'react-admin';
 import type { PlayerStatus, RiskLevel } from '@gift/shared';
 import { StatusChip } from '../StatusButtons';
 import { RiskChip } from '../risk/RiskViews';
 import { day, PlayerRecords, text, type Row, type TabContentProps } from './PlayerRecords';
 
-/** The players who joined with this player's invite, each with their own risk score and status. */
+/** The players who joined with this player's invite, each with their own friends, risk score and status. */
 export function FriendsTab(_props: TabContentProps) {
   return (
     <PlayerRecords
@@ -17,6 +17,8 @@ export function FriendsTab(_props: TabContentProps) {
     >
       <TextField source="name" sortable={false} />
       <TextField source="username" sortable={false} emptyText="—" />
+      {/* the tree's second level: each friend's own friends, on their page */}
+      <NumberField source="referrersCount" sortable={false} />
       <FunctionField<Row>
         source="risk.score"
         label="risk.scoreColumn"
