@@ -14,6 +14,7 @@ import { consoleApi, createOperator } from '../../../test/operators';
 import { silentLogger, testEnv } from '../../../test/helpers';
 import { expectLedgerMatchesBalances } from '../../../test/ledgerInvariant';
 import { reconcileHolds, setPlayerStatus } from './playerStatus.service';
+import { appRouter } from '../../trpc/root';
 import { UserModel } from './user.model';
 
 const FREEZE = {
@@ -93,6 +94,57 @@ describe('a frozen player', () => {
     await setPlayerStatus(player._id, { status: 'active' }, new Date());
     expect(await (await callerOf(player._id)).user.me()).toMatchObject({ status: 'active', statusReason: '' });
     expect(await LedgerHoldModel.countDocuments({ _id: player._id })).toBe(0);
+  });
+});
+
+describe('every player procedure', () => {
+  // what a frozen player may still do: look, change their settings, sign out, allow messages, tap Go, ask for a wallet proof payload
+  const FROZEN_MAY = new Set(['user.updateSettings', 'user.allowMessages', 'auth.signOutEverywhere', 'missions.go', 'wallet.proofPayload']);
+  const procedures = Object.entries(appRouter._def.procedures as unknown as Record<string, { _def: { type: string } }>)
+    // open to anyone: the health check and signing in
+    .filter(([path]) => path !== 'health' && !['auth.signInSettings', 'auth.requestLoginCode', 'auth.verifyLoginCode'].includes(path));
+
+  async function call(caller: ReturnType<typeof playerCaller>, path: string): Promise<unknown> {
+    const procedure = path.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], caller) as (
+      input?: unknown,
+    ) => Promise<unknown>;
+    return procedure({}).then(
+      () => null,
+      (error: { cause?: { code?: string } }) => error.cause?.code ?? null,
+    );
+  }
+
+  it('refuses a banned player every one of them, with the reason', async () => {
+    const player = await createPlayer();
+    await setPlayerStatus(player._id, { status: 'banned', statusReason: 'Several accounts' }, new Date());
+    const caller = await callerOf(player._id);
+    const answers = await Promise.all(procedures.map(async ([path]) => [path, await call(caller, path)]));
+    expect(answers.filter(([, code]) => code !== 'ACCOUNT_BANNED')).toEqual([]);
+  });
+
+  it('refuses a frozen player every mutation that moves money, and nothing else: a new procedure must say which it is', async () => {
+    const player = await createPlayer();
+    await setPlayerStatus(player._id, FREEZE, new Date());
+    const caller = await callerOf(player._id);
+    const mutations = procedures.filter(([, procedure]) => procedure._def.type === 'mutation').map(([path]) => path);
+    const answers = await Promise.all(mutations.map(async (path) => [path, await call(caller, path)] as const));
+    expect(answers.filter(([path, code]) => !FROZEN_MAY.has(path) && code !== 'ACCOUNT_FROZEN')).toEqual([]);
+    expect(answers.filter(([path, code]) => FROZEN_MAY.has(path) && code === 'ACCOUNT_FROZEN')).toEqual([]);
+    expect(
+      answers
+        .filter(([, code]) => code === 'ACCOUNT_FROZEN')
+        .map(([path]) => path)
+        .sort(),
+    ).toEqual([
+      'mining.move',
+      'mining.start',
+      'missions.claim',
+      'staking.claim',
+      'staking.stake',
+      'wallet.link',
+      'wallet.unlink',
+      'withdrawals.request',
+    ]);
   });
 });
 
@@ -186,7 +238,7 @@ describe('status in the console', () => {
     });
     expect(bulk.status).toBe(200);
     expect(bulk.body.changed).toHaveLength(2);
-    const listed = await api.get('/users', { filter: { status: 'banned' } });
+    const listed = await api.get('/users', { filter: { status: 'banned', id: players.map((p) => String(p._id)) } });
     expect(listed.body.map((u: { id: string }) => u.id).sort()).toEqual(rest.map((p) => String(p._id)).sort());
     const audit = await api.get('/audit', { filter: { resource: 'users' } });
     expect(audit.body.filter((row: { record: string }) => rest.some((p) => String(p._id) === row.record))).toHaveLength(2);
