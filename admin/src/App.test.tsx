@@ -146,3 +146,38 @@ it("opens a withdrawal's player to a withdrawals operator, read-only: figures an
   expect(await screen.findByText('A wallet of theirs is, or was, also linked to other players: 1')).toBeInTheDocument();
   expect(screen.getByText(/^Review: read the signals/)).toBeInTheDocument();
 });
+
+it("shows the referral tree two levels deep on the player's Friends tab, each friend with their score", async () => {
+  const api = fakeApi();
+  const friend = {
+    id: 'f1',
+    name: 'First Friend',
+    username: 'first',
+    referrersCount: 1,
+    status: 'active',
+    risk: { score: 35, level: 'review', signals: [] },
+    createdAt: '2026-02-01T10:00:00.000Z',
+  };
+  const friendOfFriend = {
+    id: 'g1',
+    name: 'Second Level',
+    username: 'second',
+    status: 'frozen',
+    risk: { score: 80, level: 'high', signals: [] },
+    createdAt: '2026-03-01T10:00:00.000Z',
+  };
+  api.getManyReference = async (_resource, params) =>
+    ({
+      data: params.id === 'u1' ? [friend] : params.id === 'f1' ? [friendOfFriend] : [],
+      total: params.id === 'u1' || params.id === 'f1' ? 1 : 0,
+    }) as never;
+  window.history.replaceState({}, '', '/admin/users/u1/show/friends');
+  render(<App dataProvider={api} authProvider={signedIn(['*'])} />);
+  const row = (await screen.findByText('First Friend', undefined, { timeout: 8000 })).closest('tr')!;
+  expect(within(row).getByText('35 · Review')).toBeInTheDocument();
+  // react-admin hides its expand icon from assistive technology (aria-hidden): found by the row it controls
+  row.querySelector<HTMLElement>('[aria-controls="f1-expand"]')!.click();
+  expect(await screen.findByText('Second Level')).toBeInTheDocument();
+  expect(screen.getByText('80 · High')).toBeInTheDocument();
+  expect(screen.getByText('Frozen')).toBeInTheDocument();
+});

@@ -14,7 +14,9 @@ export function ResponsiveList<R extends RaRecord>({
   rowClick = 'edit',
   bulkActionButtons = false,
   empty,
+  expand,
 }: {
+  expand?: ReactElement;
   phone: PhoneLines<R>;
   children: ReactNode;
   rowClick?: 'edit' | 'show' | false;
@@ -25,7 +27,7 @@ export function ResponsiveList<R extends RaRecord>({
   return isSmall ? (
     <SimpleList<R> {...phone} linkType={rowClick} />
   ) : (
-    <Datagrid rowClick={rowClick} bulkActionButtons={bulkActionButtons} empty={empty}>
+    <Datagrid rowClick={rowClick} bulkActionButtons={bulkActionButtons} empty={empty} expand={expand}>
       {children}
     </Datagrid>
   );

@@ -1,15 +1,35 @@
-import { DateField, FunctionField, NumberField, TextField } from 'react-admin';
+import { Datagrid, DateField, FunctionField, NumberField, ReferenceManyField, TextField } from 'react-admin';
 import type { PlayerStatus, RiskLevel } from '@gift/shared';
 import { StatusChip } from '../StatusButtons';
 import { RiskChip } from '../risk/RiskViews';
 import { day, PlayerRecords, text, type Row, type TabContentProps } from './PlayerRecords';
 
-/** The players who joined with this player's invite, each with their own friends, risk score and status. */
+/** A friend's own friends, below their row: the referral tree's second level, each with a score and status. */
+function SecondLevel() {
+  return (
+    <ReferenceManyField reference="users" target="referrer" perPage={25} sort={{ field: 'createdAt', order: 'DESC' }}>
+      <Datagrid rowClick="show" bulkActionButtons={false} empty={<span>—</span>}>
+        <TextField source="name" sortable={false} />
+        <FunctionField<Row>
+          source="risk.score"
+          label="risk.scoreColumn"
+          sortable={false}
+          render={(r) => <RiskChip {...(r.risk as { level?: RiskLevel; score?: number })} />}
+        />
+        <FunctionField<Row> source="status" sortable={false} render={(r) => <StatusChip status={r.status as PlayerStatus} />} />
+        <DateField source="createdAt" showTime sortable={false} />
+      </Datagrid>
+    </ReferenceManyField>
+  );
+}
+
+/** The players who joined with this player's invite, each with their own friends (open a row for them), risk score and status. */
 export function FriendsTab(_props: TabContentProps) {
   return (
     <PlayerRecords
       reference="users"
       target="referrer"
+      expand={<SecondLevel />}
       link="show"
       primary={(r) => text(r.name)}
       secondary={(r) => (r.username ? `@${text(r.username)}` : '')}

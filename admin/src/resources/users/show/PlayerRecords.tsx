@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { ReactElement, ReactNode } from 'react';
 import { Pagination, ReferenceField, ReferenceManyField, TextField, useTranslate, type RaRecord } from 'react-admin';
 import { Box } from '@mui/material';
 import { ResponsiveList } from '../../../lists/ResponsiveList';
@@ -51,7 +51,10 @@ export function PlayerRecords<R extends RaRecord = Row>({
   primary,
   secondary,
   tertiary,
+  expand,
 }: {
+  /** What a row opens below itself on a desktop (a friend's own friends). */
+  expand?: ReactElement;
   reference: string;
   target?: string;
   link: 'edit' | 'show' | false;
@@ -70,6 +73,7 @@ export function PlayerRecords<R extends RaRecord = Row>({
     >
       <ResponsiveList<R>
         rowClick={link}
+        expand={expand}
         empty={<NoneYet />}
         phone={{ primaryText: primary, secondaryText: secondary, tertiaryText: tertiary }}
       >
