@@ -1,5 +1,5 @@
 import { useFormat } from '../../lib/format';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { copyText } from '../../lib/clipboard';
 import { canShareToStory, openLink, shareToStory } from '../../lib/telegram';
@@ -65,6 +65,18 @@ function Friends() {
 }
 
 /** Invite a friend: the link, Telegram's share link, copy, the reward per friend and the limit used. */
+/** One figure of the invite page: its value (read left to right in either language) above its label. */
+function Figure({ label, testId, children }: { label: string; testId?: string; children: ReactNode }) {
+  return (
+    <div className="figure">
+      <div className="value" data-testid={testId}>
+        <bdi dir="ltr">{children}</bdi>
+      </div>
+      <div className="label">{label}</div>
+    </div>
+  );
+}
+
 /** What a friend must do before the referrer is rewarded, and a Premium friend's share, as App Config sets them. */
 function QualificationRule({ rule }: { rule: { doneMissions: number; activeDays: number; premiumRewardPercent: number } }) {
   const { t } = useTranslation();
@@ -140,30 +152,16 @@ export function InvitePage() {
             </div>
           </div>
           <div className="figures">
-            <div className="figure">
-              <div className="value">
-                <bdi dir="ltr">{data.reward ? `${format.amount(data.reward.amount)} ${data.reward.symbol}` : '—'}</bdi>
-              </div>
-              <div className="label">{t('invite.reward')}</div>
-            </div>
-            <div className="figure">
-              <div className="value" data-testid="invite-joined">
-                <bdi dir="ltr">{format.number(data.friendsCount)}</bdi>
-              </div>
-              <div className="label">{t('invite.joined')}</div>
-            </div>
-            <div className="figure">
-              <div className="value" data-testid="invite-qualified">
-                <bdi dir="ltr">{format.number(data.qualifiedCount)}</bdi>
-              </div>
-              <div className="label">{t('invite.qualified')}</div>
-            </div>
-            <div className="figure">
-              <div className="value" data-testid="invite-limit">
-                <bdi dir="ltr">{t('invite.limitValue', { used: data.invitedCount, limit: data.inviteLimit })}</bdi>
-              </div>
-              <div className="label">{t('invite.limit')}</div>
-            </div>
+            <Figure label={t('invite.reward')}>{data.reward ? `${format.amount(data.reward.amount)} ${data.reward.symbol}` : '—'}</Figure>
+            <Figure label={t('invite.joined')} testId="invite-joined">
+              {format.number(data.friendsCount)}
+            </Figure>
+            <Figure label={t('invite.qualified')} testId="invite-qualified">
+              {format.number(data.qualifiedCount)}
+            </Figure>
+            <Figure label={t('invite.limit')} testId="invite-limit">
+              {t('invite.limitValue', { used: data.invitedCount, limit: data.inviteLimit })}
+            </Figure>
           </div>
           <Friends />
         </>

@@ -4,19 +4,18 @@ import { StatusChip } from '../StatusButtons';
 import { RiskChip } from '../risk/RiskViews';
 import { day, PlayerRecords, text, type Row, type TabContentProps } from './PlayerRecords';
 
+/** A friend's score and status, as chips: the two columns both levels of the tree show. */
+const riskOf = (r: Row) => <RiskChip {...(r.risk as { level?: RiskLevel; score?: number })} />;
+const statusOf = (r: Row) => <StatusChip status={r.status as PlayerStatus} />;
+
 /** A friend's own friends, below their row: the referral tree's second level, each with a score and status. */
 function SecondLevel() {
   return (
     <ReferenceManyField reference="users" target="referrer" perPage={25} sort={{ field: 'createdAt', order: 'DESC' }}>
       <Datagrid rowClick="show" bulkActionButtons={false} empty={<span>—</span>}>
         <TextField source="name" sortable={false} />
-        <FunctionField<Row>
-          source="risk.score"
-          label="risk.scoreColumn"
-          sortable={false}
-          render={(r) => <RiskChip {...(r.risk as { level?: RiskLevel; score?: number })} />}
-        />
-        <FunctionField<Row> source="status" sortable={false} render={(r) => <StatusChip status={r.status as PlayerStatus} />} />
+        <FunctionField<Row> source="risk.score" label="risk.scoreColumn" sortable={false} render={riskOf} />
+        <FunctionField<Row> source="status" sortable={false} render={statusOf} />
         <DateField source="createdAt" showTime sortable={false} />
       </Datagrid>
     </ReferenceManyField>
@@ -37,15 +36,10 @@ export function FriendsTab(_props: TabContentProps) {
     >
       <TextField source="name" sortable={false} />
       <TextField source="username" sortable={false} emptyText="—" />
-      {/* the tree's second level: each friend's own friends, on their page */}
+      {/* how many friends each friend has: open the row for them */}
       <NumberField source="referrersCount" sortable={false} />
-      <FunctionField<Row>
-        source="risk.score"
-        label="risk.scoreColumn"
-        sortable={false}
-        render={(r) => <RiskChip {...(r.risk as { level?: RiskLevel; score?: number })} />}
-      />
-      <FunctionField<Row> source="status" sortable={false} render={(r) => <StatusChip status={r.status as PlayerStatus} />} />
+      <FunctionField<Row> source="risk.score" label="risk.scoreColumn" sortable={false} render={riskOf} />
+      <FunctionField<Row> source="status" sortable={false} render={statusOf} />
       <DateField source="createdAt" showTime sortable={false} />
     </PlayerRecords>
   );
