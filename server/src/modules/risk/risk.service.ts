@@ -21,6 +21,7 @@ const DAY_MS = 24 * 60 * MINUTE_MS;
 /** Enough of a player's records to judge them; a farm's referrer with more friends than this is judged on these. */
 const MAX_FRIENDS_READ = 5_000;
 const MAX_CLAIMS_READ = 200;
+const MAX_INVITERS_READ = 200;
 
 /** The thresholds of each signal: where it starts to count and where it counts in full. */
 const RISK_THRESHOLDS = {
@@ -137,22 +138,24 @@ async function readSignals(playerId: Id, now: Date): Promise<SignalReading[] | n
     cluster: byReferrer,
   });
 
-  const second = friends.length
-    ? await friendsOfPlayers(
-        friends.map((friend) => friend._id),
-        MAX_FRIENDS_READ,
+  // the tree's next levels from the counters each player keeps (friends counted toward their limit): the second level is their
+  // sum, the third the sum over the second level's players, read only for the friends who have friends themselves
+  const sum = (rows: Array<{ referrersCount?: number | null }>) => rows.reduce((total, row) => total + (row.referrersCount ?? 0), 0);
+  const secondLevel = sum(friends);
+  // (the third level is read for at most MAX_INVITERS_READ of them: a tree that wide is deep enough to count in full)
+  const inviters = friends.filter((friend) => (friend.referrersCount ?? 0) > 0).slice(0, MAX_INVITERS_READ);
+  const thirdLevel = inviters.length
+    ? sum(
+        await friendsOfPlayers(
+          inviters.map((friend) => friend._id),
+          MAX_FRIENDS_READ,
+        ),
       )
-    : [];
-  const third = second.length
-    ? await friendsOfPlayers(
-        second.map((friend) => friend._id),
-        MAX_FRIENDS_READ,
-      )
-    : [];
+    : 0;
   readings.push({
     signal: 'deepTree',
-    strength: ramp(second.length + third.length, T.deepTreeFrom, T.deepTreeFull),
-    evidence: { firstLevel: friends.length, secondLevel: second.length, thirdLevel: third.length },
+    strength: ramp(secondLevel + thirdLevel, T.deepTreeFrom, T.deepTreeFull),
+    evidence: { firstLevel: friends.length, secondLevel, thirdLevel },
     cluster: byReferrer,
   });
 
@@ -232,9 +235,19 @@ export async function assessPlayer(playerId: Id, now = new Date()) {
   return risk;
 }
 
-/** The risk sweep: assesses players whose records changed (a friend joined, a wallet moved, a claim, a withdrawal); returns how many. */
-export async function assessDuePlayers(now = new Date(), limit = 200): Promise<number> {
+/**
+ * The risk sweep: assesses players whose records changed (a friend joined, a wallet moved, a claim, a withdrawal), oldest mark
+ * first, for at most `budgetMs` so the sweep's recoveries never wait long behind it (the rest stay due for the next pass);
+ * returns how many it assessed.
+ */
+export async function assessDuePlayers(now = new Date(), limit = 200, budgetMs = 1_000): Promise<number> {
+  const started = Date.now();
   const due = await playersDueForRisk(now, limit);
-  for (const player of due) await assessPlayer(player._id, now);
-  return due.length;
+  let assessed = 0;
+  for (const player of due) {
+    await assessPlayer(player._id, now);
+    assessed++;
+    if (Date.now() - started >= budgetMs) break;
+  }
+  return assessed;
 }

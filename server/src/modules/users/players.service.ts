@@ -249,9 +249,9 @@ export function riskSubject(playerId: Id) {
   return UserModel.findById(playerId, { telegramId: 1, isPremium: 1, createdAt: 1, joinNetwork: 1, walletAddresses: 1 }).lean();
 }
 
-/** The friends of these players (up to `limit`): when they joined and whether they ever did a mission. */
+/** The friends of these players (up to `limit`): when they joined, whether they ever did a mission, and how many friends they counted. */
 export function friendsOfPlayers(playerIds: Id[], limit: number) {
-  return UserModel.find({ referrer: { $in: playerIds.map(objectId) } }, { referrer: 1, createdAt: 1, missionsCount: 1 })
+  return UserModel.find({ referrer: { $in: playerIds.map(objectId) } }, { referrer: 1, createdAt: 1, missionsCount: 1, referrersCount: 1 })
     .limit(limit)
     .lean();
 }
