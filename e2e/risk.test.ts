@@ -2,7 +2,11 @@
 // player then reads the reason in the app, in English and in Persian.
 import bcrypt from 'bcryptjs';
 import type { Page } from 'playwright-core';
+import { toMicros } from '@gift/shared';
 import { AccountModel } from '../server/src/modules/accounts/account.model';
+import { GiftCoinModel } from '../server/src/modules/coins/giftCoin.model';
+import { AppConfigModel } from '../server/src/modules/config/appConfig.model';
+import { setPlayerStatus } from '../server/src/modules/users/playerStatus.service';
 import { assessPlayer } from '../server/src/modules/risk/risk.service';
 import { UserModel } from '../server/src/modules/users/user.model';
 import { TEST_BOT_TOKEN } from '../server/test/helpers';
@@ -137,4 +141,82 @@ it('a frozen player reads the reason in the app, in Persian', async () => {
   await expect(page.locator('html').getAttribute('dir')).resolves.toBe('rtl');
   await shot(page, 'player-frozen-fa');
   await page.close();
+});
+
+it('a banned player reads why, and nothing else, in English and in Persian', async () => {
+  const boss = (await UserModel.findOne({ telegramId: BOSS_TELEGRAM }))!;
+  const banned = await UserModel.create({ telegramId: 6_300_000, name: 'Banned', referralCode: 'e2ebanned', language: 'fa' });
+  for (const id of [boss._id, banned._id])
+    await setPlayerStatus(id, { status: 'banned', statusReason: 'Several accounts', fa: { statusReason: 'چند حساب' } }, new Date());
+  const english = await openAs(BOSS_TELEGRAM, 'en');
+  await english.getByRole('alert').filter({ hasText: 'Your account is blocked: Several accounts' }).waitFor();
+  await expect(english.getByRole('navigation', { name: 'Main' }).count()).resolves.toBe(0);
+  await shot(english, 'player-banned-en');
+  await english.close();
+  const persian = await openAs(6_300_000, 'fa');
+  await persian.getByRole('alert').filter({ hasText: 'حساب شما مسدود شده است: چند حساب' }).waitFor();
+  await shot(persian, 'player-banned-fa');
+  await persian.close();
+});
+
+it('the invite page shows friends joined apart from qualified, and what a friend must do, in English and in Persian', async () => {
+  const coin = await GiftCoinModel.create({ name: 'Gift Coin', symbol: 'GIFT', decimals: 9 });
+  await AppConfigModel.updateOne(
+    { key: 'app' },
+    {
+      $set: {
+        botUsername: 'GiftRewardsBot',
+        miniAppName: 'app',
+        referrerCoin: coin._id,
+        referrerCoinAmount: Number(toMicros('5')),
+        referralQualification: { doneMissions: 3, activeDays: 0, premiumRewardPercent: 200 },
+      },
+    },
+    { upsert: true },
+  );
+  const inviter = await UserModel.create({ telegramId: 6_400_000, name: 'Inviter', referralCode: 'e2einviter', referrersCount: 3 });
+  for (let i = 0; i < 3; i++)
+    await UserModel.create({
+      telegramId: 6_400_001 + i,
+      name: `Invited ${i}`,
+      referralCode: `e2einvited${i}`,
+      referrer: inviter._id,
+      referralState: i === 0 ? 'rewarded' : 'joined',
+    });
+  for (const [language, rule, shotName] of [
+    [
+      'en',
+      'A friend earns you the reward once they finish 3 missions. Telegram Premium friends earn you 200% of it.',
+      'player-invite-qualified-en',
+    ],
+    ['fa', 'دوست شما وقتی ۳ ماموریت را انجام دهد، پاداش را برای شما می‌آورد.', 'player-invite-qualified-fa'],
+  ] as const) {
+    const page = await browser.openPage(PHONE);
+    await page.goto(`${product.base}/healthz`);
+    await page.evaluate(() => localStorage.clear());
+    await page.goto(
+      telegramLaunchUrl(
+        product.base,
+        '/invite',
+        { user: { id: 6_400_000, first_name: 'Inviter', language_code: language } },
+        TEST_BOT_TOKEN,
+      ),
+    );
+    if (language === 'fa') {
+      // the app follows the player's saved language; the first launch saved English
+      await UserModel.updateOne({ telegramId: 6_400_000 }, { $set: { language: 'fa' } });
+      await page.reload();
+    }
+    await page.getByText(rule).waitFor();
+    await page
+      .getByTestId('invite-joined')
+      .filter({ hasText: language === 'fa' ? '۳' : '3' })
+      .waitFor();
+    await page
+      .getByTestId('invite-qualified')
+      .filter({ hasText: language === 'fa' ? '۱' : '1' })
+      .waitFor();
+    await shot(page, shotName);
+    await page.close();
+  }
 });
