@@ -148,6 +148,20 @@ describe('the risk score', () => {
     expect(risk).toMatchObject({ score: 45, level: 'review' });
   });
 
+  it('finds a deep, wide referral tree from the counts its players keep, and says how deep', async () => {
+    const top = await createPlayer({ isPremium: true, createdAt: ago(200 * DAY) });
+    // eight friends over weeks, each active, each with friends of their own (counted), one of them with a tree below too
+    const friends = [];
+    for (let i = 0; i < 8; i++)
+      friends.push(await createPlayer({ referrer: top._id, createdAt: ago((100 - i * 10) * DAY), missionsCount: 4, referrersCount: 12 }));
+    await createPlayer({ referrer: friends[0]!._id, createdAt: ago(5 * DAY), missionsCount: 1, referrersCount: 40 });
+    const risk = (await assessPlayer(top._id, NOW))!;
+    expect(signalOf(risk, 'deepTree')).toMatchObject({ evidence: { firstLevel: 8, secondLevel: 96, thirdLevel: 40 }, points: 6 });
+    // an honest referrer's other signals stay quiet: only the tree speaks
+    expect(risk.signals.map((s) => s.signal)).toEqual(['deepTree']);
+    expect(risk.level).toBe('low');
+  });
+
   it('reads its weights and levels from App Config', async () => {
     const raw = `0:${'e2'.repeat(32)}`;
     const [first, second] = [await createPlayer({ isPremium: true }), await createPlayer({ isPremium: true })];
