@@ -84,6 +84,11 @@ describe('players in the console', () => {
       telegramId: player.telegramId,
       name: player.name,
     });
+    // saving the form again with another invite limit keeps the freeze as it began
+    const frozenSince = (await UserModel.findById(player._id).lean())!.statusChangedAt;
+    const again = await api.put(`/users/${player._id}`, { ...res.body, inviteLimit: 4 });
+    expect(again.body).toMatchObject({ inviteLimit: 4, status: 'frozen' });
+    expect((await UserModel.findById(player._id).lean())!.statusChangedAt).toEqual(frozenSince);
     const english = await api.put(`/users/${player._id}`, { inviteLimit: 3, status: 'active', language: 'en' });
     expect(english.body).toMatchObject({ language: 'en', status: 'active', statusReason: '' });
   });

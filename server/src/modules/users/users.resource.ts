@@ -97,8 +97,13 @@ export const usersResource: ResourceDefinition<typeof userUpdateInput> = {
       const { inviteLimit, language, status, statusReason, fa } = input;
       const changes = Object.fromEntries(Object.entries({ inviteLimit, language }).filter(([, value]) => value !== undefined));
       if (Object.keys(changes).length) await UserModel.updateOne({ _id: id }, { $set: changes }, { runValidators: true });
-      // a status is set (again, even the same: a repeat finishes what a crash left) with its reason and the ledger's hold
-      if (status) return setPlayerStatus(id, { status, statusReason, fa }, new Date());
+      // the edit form sends the status it shows: only a new status or reason is set (with the ledger's hold), so saving an invite
+      // limit keeps the time a freeze began; a freeze a crash left half-done is finished by the sweep
+      const current = await UserModel.findById(id, { status: 1, statusReason: 1, fa: 1 }).lean();
+      const reasonOf = (standing: { statusReason?: string; fa?: { statusReason?: string } | null } | null | undefined) =>
+        `${standing?.statusReason ?? ''}\n${standing?.fa?.statusReason ?? ''}`;
+      const changed = status !== current?.status || (status !== 'active' && reasonOf({ statusReason, fa }) !== reasonOf(current));
+      if (status && changed) return setPlayerStatus(id, { status, statusReason, fa }, new Date());
       return UserModel.findById(id);
     },
   },
