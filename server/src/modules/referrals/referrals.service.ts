@@ -39,14 +39,14 @@ async function finishReferral(friendId: Types.ObjectId): Promise<ReferralOutcome
   const config = await getAppConfig();
   // a friend who must first qualify (missions done, days played) earns the reward later, in the sweep's qualification pass
   if (mustQualify(config)) {
-    await notifyFriendJoined(referrerId, friendId);
+    await notifyReferrer('friend-joined', referrerId, friendId);
     await settleReferral(friendId, 'joined');
     return { counted: true, credited: false };
   }
   const rewarded = await creditReferrer({ ...friend, referrer: referrerId }, config);
   // a frozen or banned referrer's reward is held: the referral stays pending, and the sweep pays it once they are active
   if (rewarded === 'held') return { counted: true, credited: false };
-  await notifyFriendJoined(referrerId, friendId, rewarded.reward);
+  await notifyReferrer('friend-joined', referrerId, friendId, rewarded.reward);
   await settleReferral(friendId, 'rewarded');
   return { counted: true, credited: rewarded.credited };
 }
@@ -126,7 +126,7 @@ export async function qualifyReferrals(limit = 500): Promise<number> {
       if (rewarded === 'held') continue;
       if (await settleReferral(friend._id, 'rewarded', 'joined')) {
         rewardedCount++;
-        await notifyFriendQualified(friend.referrer, friend._id, rewarded.reward);
+        await notifyReferrer('friend-qualified', friend.referrer, friend._id, rewarded.reward);
       }
     }
     if (waiting.length < limit) break;
@@ -142,18 +142,16 @@ export async function recoverReferrals(olderThanMs = 30_000): Promise<number> {
   return unfinished.length;
 }
 
-/** Tells the referrer that a friend qualified, and what it earned them. */
-async function notifyFriendQualified(referrerId: Types.ObjectId, friendId: Types.ObjectId, reward?: { amount: string; symbol: string }) {
+/** Tells the referrer that a friend joined with their link, or later qualified, and what it earned them (once per friend and event). */
+async function notifyReferrer(
+  event: 'friend-joined' | 'friend-qualified',
+  referrerId: Types.ObjectId,
+  friendId: Types.ObjectId,
+  reward?: { amount: string; symbol: string },
+) {
   const friend = await playerNames(friendId);
   const name = friend?.name || (friend?.username ? `@${friend.username}` : 'A friend');
-  await notify(referrerId, `friend-qualified:${friendId}`, 'friend-qualified', { friend: name, ...reward });
-}
-
-/** Tells the referrer who joined with their link, and what it earned them. */
-async function notifyFriendJoined(referrerId: Types.ObjectId, friendId: Types.ObjectId, reward?: { amount: string; symbol: string }) {
-  const friend = await playerNames(friendId);
-  const name = friend?.name || (friend?.username ? `@${friend.username}` : 'A friend');
-  await notify(referrerId, `friend-joined:${friendId}`, 'friend-joined', { friend: name, ...reward });
+  await notify(referrerId, `${event}:${friendId}`, event, { friend: name, ...reward });
 }
 
 function inviteLinks(botUsername: string, miniAppName: string, code: string, referrerMessage: string) {
