@@ -1,4 +1,4 @@
-import { act, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Refusal } from '../../test/fakeTrpcServer';
 import { renderApp, signedInPlayer } from '../../test/renderApp';
@@ -138,4 +138,39 @@ it("offers 'Install the app' on the profile where the browser has an install pro
   await userEvent.click(await screen.findByRole('button', { name: 'Install the app' }));
   expect(prompt).toHaveBeenCalledTimes(1);
   expect(screen.queryByRole('button', { name: 'Install the app' })).not.toBeInTheDocument();
+});
+
+describe('the loading bar', () => {
+  const bar = () => document.querySelector('.loading-bar');
+
+  it('stays calm on the sign-in page and on the banned notice: those answers are the page, not a failure', async () => {
+    renderApp('/', {
+      'auth.signInSettings': () => ({ openInTelegram: null }),
+      'user.me': () => {
+        throw new Refusal('UNAUTHORIZED', 401, 'Please sign in again');
+      },
+    });
+    expect(await screen.findByRole('button', { name: 'Send code' })).toBeInTheDocument();
+    await waitFor(() => expect(bar()).toHaveClass('loading-bar-idle'));
+    cleanup();
+
+    renderApp('/', {
+      'user.me': () => {
+        throw new Refusal('ACCOUNT_BANNED', 403, 'Your account is blocked: Several accounts', { reason: 'Several accounts' });
+      },
+    });
+    expect(await screen.findByRole('alert')).toHaveTextContent('Several accounts');
+    await waitFor(() => expect(bar()).toHaveClass('loading-bar-idle'));
+  });
+
+  it('turns red when a page fails, and is named for screen readers while it runs', async () => {
+    renderApp('/currency', {
+      ...signedInPlayer,
+      'home.currency': () => {
+        throw new Refusal('INTERNAL', 500, 'Something went wrong');
+      },
+    });
+    expect(await screen.findByRole('progressbar', { name: 'Loading…' })).toBe(bar());
+    await waitFor(() => expect(bar()).toHaveClass('loading-bar-error'), { timeout: 4000 });
+  });
 });
