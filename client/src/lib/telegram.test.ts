@@ -73,11 +73,13 @@ describe("the Telegram bridge, without telegram.org's script", () => {
       'web_app_ready',
       'web_app_expand',
       'web_app_request_theme',
+      'web_app_request_safe_area',
+      'web_app_request_content_safe_area',
       'web_app_set_header_color',
       'web_app_set_background_color',
       'web_app_set_bottom_bar_color',
     ]);
-    expect(posted[3]!.data).toEqual({ color: '#edf2eb' });
+    expect(posted[5]!.data).toEqual({ color: '#edf2eb' });
   });
 
   it('sends an old Telegram nothing its version lacks', async () => {
@@ -163,5 +165,68 @@ describe("the Telegram bridge, without telegram.org's script", () => {
     bridge.haptic('success');
     expect(bridge.telegramColorScheme()).toBeNull();
     expect(posted).toEqual([]);
+  });
+});
+
+describe('fullscreen and safe areas (Telegram 8.0 and later)', () => {
+  afterEach(() => {
+    localStorage.clear();
+    document.documentElement.removeAttribute('style');
+  });
+
+  it("pads the app by the insets Telegram reports: the device's, plus the band over which its buttons float", async () => {
+    const bridge = await launchWith('#tgWebAppData=query_id%3D1&tgWebAppVersion=8.0');
+    bridge.connectToTelegram();
+    window.Telegram!.WebView!.receiveEvent('safe_area_changed', { top: 47, bottom: 34, left: 0, right: 0 });
+    window.Telegram!.WebView!.receiveEvent('content_safe_area_changed', { top: 46, bottom: 0, left: 0, right: 0 });
+    const style = document.documentElement.style;
+    expect(style.getPropertyValue('--tg-safe-area-top')).toBe('47px');
+    expect(style.getPropertyValue('--tg-safe-area-bottom')).toBe('34px');
+    expect(style.getPropertyValue('--tg-content-safe-area-top')).toBe('46px');
+    // nonsense from a buggy client changes nothing
+    window.Telegram!.WebView!.receiveEvent('safe_area_changed', { top: -5, bottom: 'x' });
+    expect(style.getPropertyValue('--tg-safe-area-top')).toBe('47px');
+    expect(style.getPropertyValue('--tg-safe-area-bottom')).toBe('34px');
+  });
+
+  it('goes fullscreen when asked, says so only once Telegram answers, and opens fullscreen at the next launch', async () => {
+    const bridge = await launchWith('#tgWebAppData=query_id%3D1&tgWebAppVersion=8.0');
+    bridge.connectToTelegram();
+    expect(bridge.canGoFullscreen()).toBe(true);
+    expect(bridge.isFullscreen()).toBe(false);
+    posted.length = 0;
+    const answer = bridge.setFullscreen(true);
+    expect(posted).toEqual([{ type: 'web_app_request_fullscreen', data: {} }]);
+    window.Telegram!.WebView!.receiveEvent('fullscreen_changed', { is_fullscreen: true });
+    await expect(answer).resolves.toBe(true);
+    expect(bridge.isFullscreen()).toBe(true);
+
+    const next = await launchWith('#tgWebAppData=query_id%3D2&tgWebAppVersion=8.0');
+    next.connectToTelegram();
+    expect(posted.map((p) => p.type)).toContain('web_app_request_fullscreen');
+    // launched fullscreen already (the link's mode): nothing to ask
+    posted.length = 0;
+    (await launchWith('#tgWebAppData=query_id%3D3&tgWebAppVersion=8.0&tgWebAppFullscreen=1')).connectToTelegram();
+    expect(posted.map((p) => p.type)).not.toContain('web_app_request_fullscreen');
+  });
+
+  it('stays in a window where the device cannot go fullscreen, and back to a window when chosen', async () => {
+    const bridge = await launchWith('#tgWebAppData=query_id%3D1&tgWebAppVersion=8.0&tgWebAppFullscreen=1');
+    bridge.connectToTelegram();
+    const refused = bridge.setFullscreen(false);
+    window.Telegram!.WebView!.receiveEvent('fullscreen_changed', { is_fullscreen: false });
+    await expect(refused).resolves.toBe(false);
+    const failed = bridge.setFullscreen(true);
+    window.Telegram!.WebView!.receiveEvent('fullscreen_failed', { error: 'UNSUPPORTED' });
+    await expect(failed).resolves.toBe(false);
+  });
+
+  it('sends a 7.x Telegram no fullscreen or safe-area message', async () => {
+    localStorage.setItem('fullscreen', 'on');
+    const bridge = await launchWith('#tgWebAppData=query_id%3D1&tgWebAppVersion=7.10');
+    bridge.connectToTelegram();
+    expect(bridge.canGoFullscreen()).toBe(false);
+    await expect(bridge.setFullscreen(true)).resolves.toBe(false);
+    expect(posted.map((p) => p.type)).toEqual(['web_app_ready', 'web_app_expand', 'web_app_request_theme']);
   });
 });

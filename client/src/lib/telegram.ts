@@ -41,8 +41,10 @@ export function telegramInitData(): string | null {
     try {
       if (fromHash) sessionStorage.setItem(SESSION_KEY, fromHash);
       const version = launchParams().get('tgWebAppVersion');
-      if (version) sessionStorage.setItem('tgWebAppVersion', version);
-      else fromSession = sessionStorage.getItem(SESSION_KEY);
+      if (version) {
+        sessionStorage.setItem('tgWebAppVersion', version);
+        sessionStorage.setItem('tgWebAppFullscreen', launchParams().has('tgWebAppFullscreen') ? '1' : '0');
+      } else fromSession = sessionStorage.getItem(SESSION_KEY);
     } catch {
       // storage can be off in some webviews: the hash alone is enough for this page load
     }
@@ -93,6 +95,11 @@ const SINCE = {
   web_app_set_bottom_bar_color: '7.10',
   web_app_add_to_home_screen: '8.0',
   web_app_check_home_screen: '8.0',
+  web_app_request_fullscreen: '8.0',
+  web_app_exit_fullscreen: '8.0',
+  web_app_request_safe_area: '8.0',
+  web_app_request_content_safe_area: '8.0',
+  web_app_send_prepared_message: '8.0',
 } as const;
 type Method = keyof typeof SINCE;
 
@@ -194,9 +201,90 @@ export function onTelegramSchemeChange(listener: (scheme: 'light' | 'dark') => v
 export function connectToTelegram(): void {
   if (!isInsideTelegram()) return;
   listenToTelegram();
+  followSafeAreas();
   sendToTelegram('web_app_ready');
   sendToTelegram('web_app_expand');
   sendToTelegram('web_app_request_theme');
+  sendToTelegram('web_app_request_safe_area');
+  sendToTelegram('web_app_request_content_safe_area');
+  if (fullscreenWanted() && !fullscreen) sendToTelegram('web_app_request_fullscreen');
+}
+
+const SIDES = ['top', 'bottom', 'left', 'right'] as const;
+
+/**
+ * Keeps the insets Telegram reports in CSS variables the layout pads with: the device's own (notch, home indicator) and,
+ * in fullscreen, the band Telegram's close and menu buttons float over.
+ */
+function followSafeAreas(): void {
+  const follow = (event: string, prefix: string) =>
+    onTelegramEvent(event, (data) => {
+      const insets = (data ?? {}) as Partial<Record<(typeof SIDES)[number], unknown>>;
+      for (const side of SIDES) {
+        const value = insets[side];
+        if (typeof value === 'number' && Number.isFinite(value) && value >= 0)
+          document.documentElement.style.setProperty(`--tg-${prefix}-${side}`, `${value}px`);
+      }
+    });
+  follow('safe_area_changed', 'safe-area');
+  follow('content_safe_area_changed', 'content-safe-area');
+  onTelegramEvent('fullscreen_changed', (data) => {
+    fullscreen = (data as { is_fullscreen?: unknown } | undefined)?.is_fullscreen === true;
+    for (const listener of fullscreenListeners) listener(fullscreen);
+  });
+}
+
+const FULLSCREEN_KEY = 'fullscreen';
+/** Whether the app is in fullscreen now: from the launch (tgWebAppFullscreen), then from Telegram's fullscreen_changed. */
+let fullscreen = launchParams().has('tgWebAppFullscreen') || sessionValue('tgWebAppFullscreen') === '1';
+const fullscreenListeners = new Set<(on: boolean) => void>();
+
+function fullscreenWanted(): boolean {
+  try {
+    return localStorage.getItem(FULLSCREEN_KEY) === 'on';
+  } catch {
+    return false;
+  }
+}
+
+/** Whether this Telegram can show the app fullscreen (8.0 and later). */
+export const canGoFullscreen = () => telegramSupports('web_app_request_fullscreen');
+
+export const isFullscreen = () => fullscreen;
+
+/** Follows the app going in and out of fullscreen; returns the way to stop. */
+export function onFullscreenChange(listener: (on: boolean) => void): () => void {
+  fullscreenListeners.add(listener);
+  return () => fullscreenListeners.delete(listener);
+}
+
+/**
+ * Asks Telegram to show the app fullscreen or not, and keeps the choice on this device so the next launch opens the same
+ * way; resolves with whether the app is fullscreen once Telegram answered (it refuses on devices that cannot).
+ */
+export function setFullscreen(on: boolean): Promise<boolean> {
+  try {
+    localStorage.setItem(FULLSCREEN_KEY, on ? 'on' : 'off');
+  } catch {
+    // storage off: this launch only
+  }
+  return new Promise((resolve) => {
+    const stops = [
+      onFullscreenChange((now) => {
+        stops.forEach((stop) => stop());
+        resolve(now);
+      }),
+      onTelegramEvent('fullscreen_failed', (data) => {
+        stops.forEach((stop) => stop());
+        // asked for what already is: that is the answer
+        resolve((data as { error?: unknown } | undefined)?.error === 'ALREADY_FULLSCREEN' ? true : fullscreen);
+      }),
+    ];
+    if (!sendToTelegram(on ? 'web_app_request_fullscreen' : 'web_app_exit_fullscreen')) {
+      stops.forEach((stop) => stop());
+      resolve(fullscreen);
+    }
+  });
 }
 
 type Haptic = 'success' | 'error' | 'selection' | 'tap';

@@ -163,6 +163,9 @@ export const en = {
     language: 'Language',
     theme: 'Theme',
     themes: { dark: 'Dark', light: 'Light', system: 'System' },
+    display: 'Display',
+    fullscreen: 'Full screen',
+    window: 'Window',
     languages: { en: 'English', fa: 'فارسی' },
   },
   account: {

@@ -210,6 +210,9 @@ export const fa: Translation = {
     language: 'زبان',
     theme: 'پوسته',
     themes: { dark: 'تیره', light: 'روشن', system: 'سیستم' },
+    display: 'نمایش',
+    fullscreen: 'تمام‌صفحه',
+    window: 'پنجره',
     languages: { en: 'English', fa: 'فارسی' },
   },
   account: {

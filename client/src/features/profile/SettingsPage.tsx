@@ -5,6 +5,7 @@ import { trpc } from '../../lib/trpc';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTheme } from '../../ui/theme';
 import { useToast } from '../../ui/toast';
+import { FullscreenField } from './components/FullscreenField';
 import { PreferencesForm } from './components/PreferencesForm';
 
 /**
@@ -41,6 +42,7 @@ export function SettingsPage() {
           });
         }}
       />
+      <FullscreenField />
     </section>
   );
 }
