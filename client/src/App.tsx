@@ -1,11 +1,11 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState, type ComponentType, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { BrowserRouter, Outlet, Route, Routes, useParams } from 'react-router';
 import { createQueryClient, createTrpcClient, trpc } from './lib/trpc';
 import { BottomNav } from './ui/BottomNav';
 import { ErrorBoundary } from './ui/ErrorBoundary';
 import { LoadingBar } from './ui/LoadingBar';
+import { PageSkeleton } from './ui/Skeleton';
 import { NotFoundPage } from './ui/NotFoundPage';
 import { ThemeProvider } from './ui/theme';
 import { ToastProvider } from './ui/toast';
@@ -57,13 +57,12 @@ export function AppProviders({
 }
 
 function PlayerLayout() {
-  const { t } = useTranslation();
   return (
     <div className="app">
       <LoadingBar />
       <PlayerSession>
         <main>
-          <Suspense fallback={<p className="page muted">{t('common.loading')}</p>}>
+          <Suspense fallback={<PageSkeleton />}>
             <Outlet />
           </Suspense>
         </main>

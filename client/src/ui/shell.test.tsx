@@ -174,3 +174,19 @@ describe('the loading bar', () => {
     await waitFor(() => expect(bar()).toHaveClass('loading-bar-error'), { timeout: 4000 });
   });
 });
+
+it('shows a page loading as its own shape, not as text: rows for a list, the covers and rows on home', async () => {
+  const never = () => new Promise<never>(() => {});
+  renderApp('/currency', { ...signedInPlayer, 'home.currency': never });
+  expect(await screen.findByRole('heading', { name: 'Currency' })).toBeInTheDocument();
+  const loading = screen.getByRole('status', { busy: true });
+  expect(loading).toHaveTextContent('Loading…');
+  expect(loading.querySelectorAll('.skeleton-row')).toHaveLength(3);
+  cleanup();
+
+  renderApp('/', { ...signedInPlayer, 'home.get': never });
+  expect(await screen.findByText('Your coins')).toBeInTheDocument();
+  const shapes = screen.getAllByRole('status', { busy: true });
+  expect(shapes.some((shape) => shape.querySelector('.skeleton-cover'))).toBe(true);
+  expect(shapes.some((shape) => shape.querySelectorAll('.skeleton-row').length === 4)).toBe(true);
+});

@@ -3,6 +3,7 @@ import { trpc } from '../../lib/trpc';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { PageHeader } from '../../ui/PageHeader';
 import { CategoryRow } from '../home/components/CategoryRow';
+import { Skeleton } from '../../ui/Skeleton';
 
 /** Every category with the player's progress (the same data as home, from the same cache). */
 export function CategoriesPage() {
@@ -12,7 +13,7 @@ export function CategoriesPage() {
     <section className="page">
       <PageHeader title={t('categories.title')} backTo="/" />
       {home.error && <ErrorMessage error={home.error} />}
-      {home.isPending && <p className="muted">{t('common.loading')}</p>}
+      {home.isPending && <Skeleton rows={4} />}
       {home.data && home.data.categories.length === 0 && <p className="muted">{t('home.noCategories')}</p>}
       {home.data && (
         <ul className="list">

@@ -6,6 +6,7 @@ import { trpc } from '../../lib/trpc';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { NotFoundNotice } from '../../ui/NotFoundNotice';
 import { PageHeader } from '../../ui/PageHeader';
+import { Skeleton } from '../../ui/Skeleton';
 
 export const isObjectId = (id: string) => OBJECT_ID_PATTERN.test(id);
 
@@ -23,7 +24,7 @@ export function CategoryMissionsPage({ backTo = '/' }: { backTo?: string }) {
   return (
     <section className="page">
       <PageHeader title={query.data?.category.title ?? t('categories.missions')} backTo={backTo} />
-      {query.isPending && <p className="muted">{t('common.loading')}</p>}
+      {query.isPending && <Skeleton rows={4} />}
       {query.error && <ErrorMessage error={query.error} />}
       {query.data && query.data.missions.length === 0 && <p className="muted">{t('categories.noMissions')}</p>}
       {query.data && (

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { trpc } from '../../lib/trpc';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { PageHeader } from '../../ui/PageHeader';
+import { Skeleton } from '../../ui/Skeleton';
 
 /** Every coin with the player's balance and, when it has a price, its value in USD. */
 export function CurrencyPage() {
@@ -13,7 +14,7 @@ export function CurrencyPage() {
     <section className="page">
       <PageHeader title={t('currency.title')} />
       {coins.error && <ErrorMessage error={coins.error} />}
-      {coins.isPending && <p className="muted">{t('common.loading')}</p>}
+      {coins.isPending && <Skeleton rows={3} />}
       {coins.data && (
         <ul className="list">
           {coins.data.map((coin) => (

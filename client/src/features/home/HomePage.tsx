@@ -9,6 +9,7 @@ import { useSession } from '../signIn/PlayerSession';
 import { CategoryRow } from './components/CategoryRow';
 import { MiningCard } from '../mining/MiningCard';
 import { Balances } from './components/Balances';
+import { Skeleton } from '../../ui/Skeleton';
 
 type HomeBanner = { id: string; image: string; link: string; title?: string; name?: string };
 
@@ -40,7 +41,7 @@ export function HomePage() {
         <span className="muted">{t('home.hello', { name: player.name || player.username })}</span>
       </PageHeader>
       {home.error && <ErrorMessage error={home.error} />}
-      {home.isPending && <p className="muted">{t('common.loading')}</p>}
+      {home.isPending && <Skeleton shape="covers" />}
       {!!home.data?.covers?.length && (
         <div className="covers">
           {home.data.covers.map((cover) => (
@@ -50,6 +51,7 @@ export function HomePage() {
       )}
       <Balances />
       <MiningCard />
+      {home.isPending && <Skeleton rows={4} />}
       {!!home.data?.starMissions.length && (
         <>
           <h2>{t('home.starMissions')}</h2>

@@ -7,6 +7,7 @@ import { useSession } from '../signIn/PlayerSession';
 import { trpc } from '../../lib/trpc';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { PageHeader } from '../../ui/PageHeader';
+import { Skeleton } from '../../ui/Skeleton';
 
 /** How long 'Link Copied' shows (spec §4). */
 export const COPIED_MS = 1500;
@@ -24,7 +25,7 @@ function Friends() {
         {t('invite.friends')}
         {friends.data ? ` (${friends.data.total})` : ''}
       </h2>
-      {friends.isPending && <p className="muted">{t('common.loading')}</p>}
+      {friends.isPending && <Skeleton rows={3} />}
       {friends.error && <ErrorMessage error={friends.error} />}
       {friends.data?.total === 0 && <p className="muted">{t('invite.noFriends')}</p>}
       {!!friends.data?.items.length && (
@@ -109,7 +110,7 @@ export function InvitePage() {
   return (
     <section className="page">
       <PageHeader title={t('invite.title')} />
-      {summary.isPending && <p className="muted">{t('common.loading')}</p>}
+      {summary.isPending && <Skeleton shape="card" />}
       {summary.error && <ErrorMessage error={summary.error} />}
       {data && (
         <>

@@ -8,6 +8,7 @@ import { appErrorOf, trpc, type RouterOutputs } from '../../lib/trpc';
 import { useNow } from '../../ui/countdown';
 import { ErrorMessage, errorText } from '../../ui/ErrorMessage';
 import { useToast } from '../../ui/toast';
+import { Skeleton } from '../../ui/Skeleton';
 
 type MiningStatus = RouterOutputs['mining']['status'];
 type ActiveSession = NonNullable<MiningStatus['active']>;
@@ -109,7 +110,7 @@ export function MiningCard() {
   return (
     <section className="card mining" aria-labelledby="mining-title">
       <h2 id="mining-title">{t('mining.title')}</h2>
-      {status.isPending && <p className="muted">{t('common.loading')}</p>}
+      {status.isPending && <Skeleton shape="card" />}
       {status.error && <ErrorMessage error={status.error} />}
       {data && !data.configured && <p className="muted">{t('mining.notConfigured')}</p>}
       {data?.configured && (

@@ -14,6 +14,7 @@ import { NotFoundNotice } from '../../ui/NotFoundNotice';
 import { PageHeader } from '../../ui/PageHeader';
 import { useToast } from '../../ui/toast';
 import { isObjectId } from '../categories/CategoryMissionsPage';
+import { Skeleton } from '../../ui/Skeleton';
 
 type Mission = RouterOutputs['missions']['byCategory']['missions'][number];
 
@@ -128,7 +129,7 @@ export function MissionView({ categoryId, missionId, backTo }: { categoryId: str
   return (
     <section className="page">
       <PageHeader title={query.data?.category.title ?? t('mission.title')} backTo={backTo} />
-      {query.isPending && <p className="muted">{t('common.loading')}</p>}
+      {query.isPending && <Skeleton shape="card" />}
       {query.error && <ErrorMessage error={query.error} />}
       {mission && (
         <>
@@ -196,7 +197,7 @@ export function HomeTaskPage() {
   return (
     <section className="page">
       <PageHeader title={t('mission.title')} backTo="/" />
-      {home.error ? <ErrorMessage error={home.error} /> : <p className="muted">{t('common.loading')}</p>}
+      {home.error ? <ErrorMessage error={home.error} /> : <Skeleton shape="card" />}
     </section>
   );
 }

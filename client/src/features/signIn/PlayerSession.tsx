@@ -5,6 +5,7 @@ import { appErrorOf, playerCredential, storePlayerToken, trpc, type CredentialKi
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { isThemeChoice, THEME_STORAGE_KEY, useTheme } from '../../ui/theme';
 import { openTelegramLink, sendToTelegram, telegramColorScheme } from '../../lib/telegram';
+import { PageSkeleton } from '../../ui/Skeleton';
 
 // only players outside Telegram sign in here: its code (and the form checks) load when needed
 const SignInPage = lazy(() => import('./SignInPage').then((module) => ({ default: module.SignInPage })));
@@ -73,11 +74,7 @@ export function PlayerSession({ children }: { children: ReactNode }) {
     void utils.invalidate();
   };
 
-  const splash = (
-    <div className="splash" aria-busy="true">
-      {t('common.loading')}
-    </div>
-  );
+  const splash = <PageSkeleton />;
   if (me.isPending) return splash;
 
   if (me.error) {

@@ -15,6 +15,7 @@ import { PageHeader } from '../../ui/PageHeader';
 import { useToast } from '../../ui/toast';
 import { StakePositions } from './components/StakePositions';
 import { newIdempotencyKey } from '@gift/shared/idempotency';
+import { Skeleton } from '../../ui/Skeleton';
 
 type Offer = RouterOutputs['staking']['offers'][number];
 
@@ -208,7 +209,7 @@ export function StakeFormPage() {
   return (
     <section className="page">
       <PageHeader title={offer ? `${t('staking.stake')} ${offer.coin.symbol}` : t('staking.title')} backTo="/staking" />
-      {offers.isPending && <p className="muted">{t('common.loading')}</p>}
+      {offers.isPending && <Skeleton shape="form" />}
       {offers.error && <ErrorMessage error={offers.error} />}
       {offer && <StakeForm key={offer.id} offer={offer} />}
       {offer && <StakePositions />}

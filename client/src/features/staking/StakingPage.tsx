@@ -4,6 +4,7 @@ import { trpc } from '../../lib/trpc';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { PageHeader } from '../../ui/PageHeader';
 import { StakePositions } from './components/StakePositions';
+import { Skeleton } from '../../ui/Skeleton';
 
 /** /staking: the offers (coin, durations and their profit) and the player's stakes. */
 export function StakingPage() {
@@ -13,7 +14,7 @@ export function StakingPage() {
     <section className="page">
       <PageHeader title={t('staking.title')} />
       <h2>{t('staking.offers')}</h2>
-      {offers.isPending && <p className="muted">{t('common.loading')}</p>}
+      {offers.isPending && <Skeleton rows={3} />}
       {offers.error && <ErrorMessage error={offers.error} />}
       {offers.data?.length === 0 && <p className="muted">{t('staking.noOffers')}</p>}
       {!!offers.data?.length && (

@@ -6,6 +6,7 @@ import { trpc, type RouterOutputs } from '../../../lib/trpc';
 import { useNow } from '../../../ui/countdown';
 import { ErrorMessage, errorText } from '../../../ui/ErrorMessage';
 import { useToast } from '../../../ui/toast';
+import { Skeleton } from '../../../ui/Skeleton';
 
 type Position = RouterOutputs['staking']['positions'][number];
 
@@ -72,7 +73,7 @@ export function StakePositions() {
   return (
     <>
       <h2>{t('staking.positions')}</h2>
-      {positions.isPending && <p className="muted">{t('common.loading')}</p>}
+      {positions.isPending && <Skeleton rows={2} />}
       {positions.error && <ErrorMessage error={positions.error} />}
       {positions.data?.length === 0 && <p className="muted">{t('staking.noPositions')}</p>}
       {!!positions.data?.length && (
