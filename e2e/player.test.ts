@@ -506,6 +506,35 @@ it('installs the Workbox service worker at /sw.js (scope /), and an offline relo
   }
 });
 
+it("fetches every page's code after the first screen: without a service worker, a tab first opened offline still opens", async () => {
+  // this browser blocks service workers, as a webview without one: only the app's own prefetch can have the code
+  const { page } = await launch('/');
+  await page.getByText('Categories').waitFor();
+  await page.waitForLoadState('networkidle');
+  await browser.context.setOffline(true);
+  try {
+    for (const [tab, heading] of [
+      ['Invite a friend', 'Invite a friend'],
+      ['Currency', 'Currency'],
+      ['Staking', 'Staking'],
+    ] as const) {
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: tab }).click();
+      await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+    }
+    expect(await page.getByText('Internal Server Error').count()).toBe(0);
+    // offline said as offline, while the page waits in its own shape
+    await page.getByRole('status').filter({ hasText: 'You are offline. The app will update when the connection is back.' }).waitFor();
+    await shot(page, 'player-offline-tab-en');
+    await browser.context.setOffline(false);
+    await page.getByRole('heading', { name: 'My stakes' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'You are offline' }).waitFor({ state: 'detached' });
+    await page.locator('.skeleton').first().waitFor({ state: 'detached' });
+  } finally {
+    await browser.context.setOffline(false);
+    await page.close();
+  }
+});
+
 it('shows every screen in English, and the active tab readable in the light theme', async () => {
   const { page } = await launch('/');
   const nav = page.getByRole('navigation', { name: 'Main' });

@@ -1,5 +1,5 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useState, type ComponentType, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ComponentType, type ReactNode } from 'react';
 import { BrowserRouter, Outlet, Route, Routes, useParams } from 'react-router';
 import { createQueryClient, createTrpcClient, trpc } from './lib/trpc';
 import { BottomNav } from './ui/BottomNav';
@@ -7,15 +7,33 @@ import { ErrorBoundary } from './ui/ErrorBoundary';
 import { LoadingBar } from './ui/LoadingBar';
 import { PageSkeleton } from './ui/Skeleton';
 import { NotFoundPage } from './ui/NotFoundPage';
+import { OfflineNotice } from './ui/OfflineNotice';
 import { ThemeProvider } from './ui/theme';
 import { ToastProvider } from './ui/toast';
 import { PlayerSession } from './features/signIn/PlayerSession';
 import { HomePage } from './features/home/HomePage';
 import { CategoryMissionsPage, isObjectId } from './features/categories/CategoryMissionsPage';
 
-// the first screen is home: every other page loads when it is opened, keeping the first download small
-const page = <T extends Record<string, unknown>>(load: () => Promise<T>, name: keyof T) =>
-  lazy(() => load().then((module) => ({ default: module[name] as ComponentType })));
+// the first screen is home: every other page loads when it is opened, or once the first screen is up (see prefetchPages)
+const loaders: Array<() => Promise<unknown>> = [];
+const page = <T extends Record<string, unknown>>(load: () => Promise<T>, name: keyof T) => {
+  loaders.push(load);
+  return lazy(() => load().then((module) => ({ default: module[name] as ComponentType })));
+};
+
+let prefetched = false;
+/**
+ * Fetches every page's code once the first screen is up and the browser is idle, so a tab opened later works even when the
+ * connection is gone by then (the service worker's precache does the same, where Telegram's webview runs one). A module
+ * already fetched is not fetched again; a failed fetch is left for the page's own load to retry.
+ */
+function prefetchPages(): void {
+  if (prefetched) return;
+  prefetched = true;
+  const fetchAll = () => loaders.forEach((load) => void load().catch(() => undefined));
+  if ('requestIdleCallback' in window) window.requestIdleCallback(fetchAll, { timeout: 3000 });
+  else setTimeout(fetchAll, 1500);
+}
 const CategoriesPage = page(() => import('./features/categories/CategoriesPage'), 'CategoriesPage');
 const StakingPage = page(() => import('./features/staking/StakingPage'), 'StakingPage');
 const StakeFormPage = page(() => import('./features/staking/StakeFormPage'), 'StakeFormPage');
@@ -56,11 +74,19 @@ export function AppProviders({
   );
 }
 
+/** Signed in, with the first screen up: time to fetch the other pages' code. */
+function PrefetchPages() {
+  useEffect(prefetchPages, []);
+  return null;
+}
+
 function PlayerLayout() {
   return (
     <div className="app">
       <LoadingBar />
+      <OfflineNotice />
       <PlayerSession>
+        <PrefetchPages />
         <main>
           <Suspense fallback={<PageSkeleton />}>
             <Outlet />

@@ -13,6 +13,7 @@ export const en = {
     demo: 'Demo player',
     demoHint: 'Development mode: you are using the demo player, not a Telegram account.',
     offline: 'You are offline. Check your connection and try again.',
+    offlineWaiting: 'You are offline. The app will update when the connection is back.',
     unreachable: 'The server could not be reached. Try again in a moment.',
     install: 'Install the app',
     addToHomeScreen: 'Add to home screen',

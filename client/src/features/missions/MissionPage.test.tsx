@@ -1,5 +1,5 @@
 import { onlineManager } from '@tanstack/react-query';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Refusal, type OutputOf } from '../../../test/fakeTrpcServer';
 import { HOME, renderApp, signedInPlayer } from '../../../test/renderApp';
@@ -94,7 +94,7 @@ it('refuses a claim at once while offline, and does not send it by itself when t
   });
   const claim = await screen.findByRole('button', { name: 'Claim' });
   offline = true;
-  onlineManager.setOnline(false);
+  act(() => onlineManager.setOnline(false));
   Object.defineProperty(navigator, 'onLine', { value: false, configurable: true });
   try {
     await userEvent.click(claim);
@@ -104,7 +104,7 @@ it('refuses a claim at once while offline, and does not send it by itself when t
   } finally {
     offline = false;
     Object.defineProperty(navigator, 'onLine', { value: true, configurable: true });
-    onlineManager.setOnline(true);
+    act(() => onlineManager.setOnline(true));
   }
   await new Promise((resolve) => setTimeout(resolve, 300));
   // the one try made offline, and nothing more: the player taps again if they still mean it
