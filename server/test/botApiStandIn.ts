@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
  * A local stand-in for the Telegram Bot API, answering the methods the product calls the way
  * Telegram does: getChatMember from a membership table, sendMessage recorded (or refused with a 429
  * and retry_after, or a 403 for a player who blocked the bot), getUpdates long polling over a queue
- * of updates, sendPhoto like sendMessage (the caption as its text), setWebhook/deleteWebhook, setChatMenuButton, setMyCommands and getMe.
+ * of updates, sendPhoto like sendMessage (the caption as its text), setWebhook/deleteWebhook, setChatMenuButton, setMyCommands, savePreparedInlineMessage and getMe.
  * Refuses any token but the expected one, as Telegram does.
  */
 export interface BotApiStandIn {
@@ -21,6 +21,8 @@ export interface BotApiStandIn {
   rateLimitNext: Map<number, number>;
   /** method -> error: the next call of that method fails with it (Telegram down, a refused URL). */
   failNext: Map<string, { status: number; description: string }>;
+  /** Messages saved for a player to share (savePreparedInlineMessage), as the bot sent them. */
+  prepared: Array<Record<string, unknown>>;
   /** The registered webhook, as setWebhook left it. */
   webhook: { url: string; secret_token?: string } | null;
   /** Queues an update for getUpdates (long polling). */
@@ -37,6 +39,7 @@ export async function startBotApiStandIn(token: string): Promise<BotApiStandIn> 
   const blocked = new Set<number>();
   const rateLimitNext = new Map<number, number>();
   const failNext: BotApiStandIn['failNext'] = new Map();
+  const prepared: BotApiStandIn['prepared'] = [];
   const updates: Array<Record<string, unknown> & { update_id: number }> = [];
   let nextUpdateId = 1;
   let waiting: Array<() => void> = [];
@@ -132,6 +135,14 @@ export async function startBotApiStandIn(token: string): Promise<BotApiStandIn> 
         case 'setChatMenuButton':
         case 'setMyCommands':
           return ok(res, true);
+        case 'savePreparedInlineMessage': {
+          const result = params.result as { type?: unknown; id?: unknown } | undefined;
+          if (typeof params.user_id !== 'number' || !result || typeof result.type !== 'string' || typeof result.id !== 'string')
+            return fail(res, 400, 'Bad Request: invalid prepared message');
+          prepared.push(params);
+          // Telegram keeps a prepared message for a while (expiration_date, Unix seconds)
+          return ok(res, { id: `prepared-${prepared.length}`, expiration_date: Math.floor(Date.now() / 1000) + 3600 });
+        }
         default:
           return fail(res, 404, 'Not Found: method not found');
       }
@@ -147,6 +158,7 @@ export async function startBotApiStandIn(token: string): Promise<BotApiStandIn> 
     blocked,
     rateLimitNext,
     failNext,
+    prepared,
     get webhook() {
       return state.webhook;
     },

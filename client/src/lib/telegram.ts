@@ -328,6 +328,32 @@ export function shareToStory(mediaUrl: string, text: string, link?: { url: strin
   return sendToTelegram('web_app_share_to_story', { media_url: mediaUrl, text, ...(link ? { widget_link: link } : {}) });
 }
 
+/** Whether this Telegram can share a message the bot prepared, to chats the player picks (8.0 and later). */
+export const canShareMessage = () => telegramSupports('web_app_send_prepared_message');
+
+/**
+ * Opens Telegram's chat picker for a message the bot prepared (savePreparedInlineMessage); resolves 'sent', 'declined' when
+ * the player closed the picker, or 'failed' (unsupported, expired, refused) so the caller can fall back to a share link.
+ */
+export function shareMessage(id: string): Promise<'sent' | 'declined' | 'failed'> {
+  return new Promise((resolve) => {
+    const stops = [
+      onTelegramEvent('prepared_message_sent', () => {
+        stops.forEach((stop) => stop());
+        resolve('sent');
+      }),
+      onTelegramEvent('prepared_message_failed', (data) => {
+        stops.forEach((stop) => stop());
+        resolve((data as { error?: unknown } | undefined)?.error === 'USER_DECLINED' ? 'declined' : 'failed');
+      }),
+    ];
+    if (!sendToTelegram('web_app_send_prepared_message', { id })) {
+      stops.forEach((stop) => stop());
+      resolve('failed');
+    }
+  });
+}
+
 /**
  * Whether the app's shortcut can be added to the device's home screen here (8.0 and later, on a device that supports it):
  * resolves false where it cannot, or where it is there already.

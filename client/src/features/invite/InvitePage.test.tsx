@@ -1,4 +1,4 @@
-import { act, screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Refusal, type Handlers } from '../../../test/fakeTrpcServer';
 import { DEMO_PLAYER, renderApp, signedInPlayer } from '../../../test/renderApp';
@@ -179,6 +179,84 @@ describe('a story, inside a Telegram that can post one (7.8 and later)', () => {
       renderApp('/invite', invite);
       expect((await screen.findAllByText(LINK)).length).toBeGreaterThan(0);
       expect(screen.queryByRole('button', { name: 'Share to story' })).not.toBeInTheDocument();
+    } finally {
+      telegram.end();
+    }
+  });
+});
+
+describe("sharing the bot's prepared invite, inside Telegram 8.0 and later", () => {
+  let opened: string[] = [];
+  beforeEach(() => {
+    opened = [];
+    window.open = ((url: string) => {
+      opened.push(url);
+      return null;
+    }) as typeof window.open;
+  });
+
+  it("opens Telegram's chat picker on the prepared message; closing it sends nothing else", async () => {
+    const telegram = launchInTelegram({ version: '8.0' });
+    try {
+      const server = renderApp('/invite', { ...invite, 'referrals.prepareShare': () => ({ id: 'prepared-7' }) });
+      const share = await screen.findByRole('button', { name: 'Share in Telegram' });
+      await userEvent.click(share);
+      await waitFor(() =>
+        expect(telegram.postedOf('web_app_send_prepared_message')).toEqual([
+          { type: 'web_app_send_prepared_message', data: { id: 'prepared-7' } },
+        ]),
+      );
+      act(() => telegram.event('prepared_message_sent'));
+      await waitFor(() => expect(telegram.postedOf('web_app_trigger_haptic_feedback')).toHaveLength(1));
+
+      await userEvent.click(share);
+      await waitFor(() => expect(telegram.postedOf('web_app_send_prepared_message')).toHaveLength(2));
+      act(() => telegram.event('prepared_message_failed', { error: 'USER_DECLINED' }));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(opened).toEqual([]);
+      expect(telegram.postedOf('web_app_open_tg_link')).toEqual([]);
+      expect(server.calls.filter((call) => call.path === 'referrals.prepareShare')).toHaveLength(2);
+    } finally {
+      telegram.end();
+    }
+  });
+
+  it("falls back to Telegram's share link when the bot cannot prepare it, or Telegram cannot send it", async () => {
+    const telegram = launchInTelegram({ version: '8.0' });
+    try {
+      let refuse = true;
+      renderApp('/invite', {
+        ...invite,
+        'referrals.prepareShare': () => {
+          if (refuse) throw new Refusal('UNAVAILABLE', 503, 'The service is briefly unavailable, try again in a few seconds');
+          return { id: 'prepared-8' };
+        },
+      });
+      const share = await screen.findByRole('button', { name: 'Share in Telegram' });
+      await userEvent.click(share);
+      const shareLink = {
+        type: 'web_app_open_tg_link',
+        data: { path_full: new URL(SUMMARY.shareUrl).pathname + new URL(SUMMARY.shareUrl).search },
+      };
+      await waitFor(() => expect(telegram.postedOf('web_app_open_tg_link')).toEqual([shareLink]));
+
+      refuse = false;
+      await userEvent.click(share);
+      await waitFor(() => expect(telegram.postedOf('web_app_send_prepared_message')).toHaveLength(1));
+      act(() => telegram.event('prepared_message_failed', { error: 'MESSAGE_EXPIRED' }));
+      await waitFor(() => expect(telegram.postedOf('web_app_open_tg_link')).toEqual([shareLink, shareLink]));
+    } finally {
+      telegram.end();
+    }
+  });
+
+  it('uses the share link on an older Telegram, without asking the bot', async () => {
+    const telegram = launchInTelegram({ version: '7.10' });
+    try {
+      const server = renderApp('/invite', invite);
+      await userEvent.click(await screen.findByRole('button', { name: 'Share in Telegram' }));
+      await waitFor(() => expect(telegram.postedOf('web_app_open_tg_link')).toHaveLength(1));
+      expect(server.calls.filter((call) => call.path === 'referrals.prepareShare')).toHaveLength(0);
     } finally {
       telegram.end();
     }

@@ -2,7 +2,7 @@ import { useFormat } from '../../lib/format';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { copyText } from '../../lib/clipboard';
-import { canShareToStory, openLink, shareToStory } from '../../lib/telegram';
+import { canShareMessage, canShareToStory, haptic, openLink, shareMessage, shareToStory } from '../../lib/telegram';
 import { useSession } from '../signIn/PlayerSession';
 import { trpc } from '../../lib/trpc';
 import { ErrorMessage } from '../../ui/ErrorMessage';
@@ -107,6 +107,20 @@ export function InvitePage() {
     return () => clearTimeout(timer);
   }, [copied]);
   const data = summary.data;
+  const prepare = trpc.referrals.prepareShare.useMutation();
+  /**
+   * Inside Telegram 8.0+, the bot's prepared invite in Telegram's own chat picker; elsewhere, or when that cannot be
+   * done, Telegram's share link. A player who closes the picker is left alone.
+   */
+  const share = async (shareUrl: string) => {
+    if (canShareMessage()) {
+      const prepared = await prepare.mutateAsync().catch(() => null);
+      const outcome = prepared ? await shareMessage(prepared.id) : 'failed';
+      if (outcome === 'sent') haptic('success');
+      if (outcome !== 'failed') return;
+    }
+    openLink(shareUrl);
+  };
   return (
     <section className="page">
       <PageHeader title={t('invite.title')} />
@@ -124,7 +138,7 @@ export function InvitePage() {
               {data.inviteLink}
             </output>
             <div className="actions">
-              <button type="button" className="button" onClick={() => openLink(data.shareUrl)}>
+              <button type="button" className="button" disabled={prepare.isPending} onClick={() => void share(data.shareUrl)}>
                 {t('invite.share')}
               </button>
               {canShareToStory() && (

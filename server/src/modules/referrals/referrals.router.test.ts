@@ -2,7 +2,8 @@ import request from 'supertest';
 import { toMicros } from '@gift/shared';
 import { createApp } from '../../app';
 import { createCoin, createPlayer, playerCaller } from '../../../test/factories';
-import { silentLogger, testEnv } from '../../../test/helpers';
+import { startBotApiStandIn, type BotApiStandIn } from '../../../test/botApiStandIn';
+import { silentLogger, TEST_BOT_TOKEN, testEnv } from '../../../test/helpers';
 import { tmaHeader } from '../../../test/telegram';
 import { getAppConfig } from '../config/config.service';
 
@@ -94,5 +95,54 @@ describe('referrals.friends', () => {
     expect(last.items.map((f) => f.name)).toEqual(['Friend 1']);
     expect((await playerCaller(player).referrals.friends()).items).toHaveLength(5);
     await expect(playerCaller(player).referrals.friends({ page: 1, pageSize: 1000 })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+  });
+});
+
+describe('referrals.prepareShare (Telegram 8.0: share the invite to chats the player picks)', () => {
+  let standIn: BotApiStandIn;
+  let env: ReturnType<typeof testEnv>;
+  beforeAll(async () => {
+    standIn = await startBotApiStandIn(TEST_BOT_TOKEN);
+    env = testEnv({ TELEGRAM_API_ROOT: standIn.apiRoot });
+  });
+  afterAll(() => standIn.close());
+
+  it("saves the invite with the bot for this player: the message, the link and a button in the player's language", async () => {
+    await configure({ botUsername: 'GiftRewardsBot', miniAppName: 'play', referrerMessage: 'Join me & earn 5 GIFT!' });
+    const player = await createPlayer({ referralCode: 'share123', language: 'fa' });
+    const prepared = await playerCaller(player, { env }).referrals.prepareShare();
+    expect(prepared).toEqual({ id: expect.stringMatching(/^prepared-\d+$/) });
+    const saved = standIn.prepared.at(-1)!;
+    expect(saved).toMatchObject({
+      user_id: player.telegramId,
+      allow_user_chats: true,
+      allow_group_chats: true,
+      result: {
+        type: 'article',
+        input_message_content: { message_text: 'Join me & earn 5 GIFT!\nhttps://t.me/GiftRewardsBot/play?startapp=share123' },
+        reply_markup: { inline_keyboard: [[{ text: 'باز کردن برنامه', url: 'https://t.me/GiftRewardsBot/play?startapp=share123' }]] },
+      },
+    });
+
+    // a second share reuses it while Telegram keeps it; a changed message is prepared anew
+    const calls = standIn.prepared.length;
+    await expect(playerCaller(player, { env }).referrals.prepareShare()).resolves.toEqual(prepared);
+    expect(standIn.prepared).toHaveLength(calls);
+    await configure({ referrerMessage: 'New season: join me!' });
+    const changed = await playerCaller(player, { env }).referrals.prepareShare();
+    expect(changed.id).not.toBe(prepared.id);
+    expect(standIn.prepared).toHaveLength(calls + 1);
+  });
+
+  it('says so when Telegram refuses, and when there is no bot; the app then falls back to the share link', async () => {
+    await configure({ botUsername: 'GiftRewardsBot', miniAppName: 'play', referrerMessage: 'Refused' });
+    const player = await createPlayer();
+    standIn.failNext.set('savePreparedInlineMessage', { status: 400, description: 'Bad Request: USER_ID_INVALID' });
+    await expect(playerCaller(player, { env }).referrals.prepareShare()).rejects.toMatchObject({
+      message: 'The service is briefly unavailable, try again in a few seconds',
+    });
+    await expect(
+      playerCaller(player, { env: testEnv({ TELEGRAM_API_ROOT: standIn.apiRoot, TELEGRAM_BOT_TOKEN: '' }) }).referrals.prepareShare(),
+    ).rejects.toMatchObject({ message: 'This feature is not configured yet' });
   });
 });

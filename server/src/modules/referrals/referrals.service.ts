@@ -1,8 +1,12 @@
+import { createHash, randomBytes } from 'node:crypto';
 import type { Types } from 'mongoose';
 import { fromMicros } from '@gift/shared';
+import type { Env } from '../../env';
+import type { Logger } from '../../lib/logger';
+import { interactiveApi, toBotApiError } from '../../lib/telegramBot';
 import { AppError, isHold } from '../../lib/errors';
 import { findGiftCoin } from '../coins/giftCoins.service';
-import { getAppConfig, miniAppLink } from '../config/config.service';
+import { getAppConfig, miniAppLink, resolveBotToken } from '../config/config.service';
 import { entryKeys, postEntry } from '../ledger/ledger.service';
 import { notify } from '../notifications/notifications.service';
 import { faultPoint } from '../../lib/faults';
@@ -187,6 +191,58 @@ export async function referralSummary(player: UserDocument) {
     },
     reward: coin ? { amount: fromMicros(config.referrerCoinAmount as number), symbol: coin.symbol } : null,
   };
+}
+
+/** The button under a shared invite, in the sharer's language. */
+const OPEN_BUTTON = { en: 'Open the app', fa: 'باز کردن برنامه' } as const;
+/** Prepared invites still valid, by player and content: a second share reuses the first instead of calling Telegram again. */
+const preparedInvites = new Map<string, { id: string; expiresAt: number }>();
+const PREPARED_KEPT = 10_000;
+/** A prepared message is reused until this long before Telegram forgets it, so a share never opens on an expired one. */
+const REUSE_MARGIN_MS = 5 * 60_000;
+
+/**
+ * The invite as a message Telegram keeps for the player to share (Bot API savePreparedInlineMessage, Telegram 8.0): the
+ * referrer message, the link, and a button that opens the app with the player's code. The app then asks Telegram to let
+ * the player pick chats (web_app_send_prepared_message). Without a bot token this is NOT_CONFIGURED; Telegram refusing
+ * is UNAVAILABLE, and the app falls back to the share link.
+ */
+export async function prepareInviteMessage(player: UserDocument, { env, now, logger }: { env: Env; now: Date; logger?: Logger }) {
+  const config = await getAppConfig();
+  const token = await resolveBotToken(env);
+  if (!token || !config.botUsername.trim()) throw new AppError('NOT_CONFIGURED');
+  const { inviteLink, shareText } = inviteLinks(
+    config.botUsername.trim(),
+    config.miniAppName.trim(),
+    player.referralCode,
+    config.referrerMessage,
+  );
+  const language = player.language === 'fa' ? 'fa' : 'en';
+  const text = shareText ? `${shareText}\n${inviteLink}` : inviteLink;
+  const key = `${player._id}:${createHash('sha256').update(`${token}\n${language}\n${text}`).digest('base64url')}`;
+  const kept = preparedInvites.get(key);
+  if (kept && kept.expiresAt - REUSE_MARGIN_MS > now.getTime()) return { id: kept.id };
+  let prepared: { id: string; expiration_date: number };
+  try {
+    prepared = await interactiveApi({ apiRoot: env.TELEGRAM_API_ROOT, token }).savePreparedInlineMessage(
+      player.telegramId,
+      {
+        type: 'article',
+        id: randomBytes(8).toString('hex'),
+        title: (shareText || inviteLink).slice(0, 256),
+        description: inviteLink,
+        input_message_content: { message_text: text },
+        reply_markup: { inline_keyboard: [[{ text: OPEN_BUTTON[language], url: inviteLink }]] },
+      },
+      { allow_user_chats: true, allow_group_chats: true, allow_channel_chats: true },
+    );
+  } catch (error) {
+    logger?.warn({ err: toBotApiError(error, 'savePreparedInlineMessage') }, 'invite message not prepared');
+    throw new AppError('UNAVAILABLE');
+  }
+  if (preparedInvites.size >= PREPARED_KEPT) preparedInvites.delete(preparedInvites.keys().next().value!);
+  preparedInvites.set(key, { id: prepared.id, expiresAt: prepared.expiration_date * 1000 });
+  return { id: prepared.id };
 }
 
 /** The friends a player invited, newest first; never their Telegram ids. */

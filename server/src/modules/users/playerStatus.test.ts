@@ -98,8 +98,16 @@ describe('a frozen player', () => {
 });
 
 describe('every player procedure', () => {
-  // what a frozen player may still do: look, change their settings, sign out, allow messages, tap Go, ask for a wallet proof payload
-  const FROZEN_MAY = new Set(['user.updateSettings', 'user.allowMessages', 'auth.signOutEverywhere', 'missions.go', 'wallet.proofPayload']);
+  // what a frozen player may still do: look, change their settings, sign out, allow messages, tap Go, ask for a wallet proof
+  // payload, share their invite (the link is on the page anyway; a friend's reward waits while the referrer is frozen)
+  const FROZEN_MAY = new Set([
+    'user.updateSettings',
+    'user.allowMessages',
+    'auth.signOutEverywhere',
+    'missions.go',
+    'wallet.proofPayload',
+    'referrals.prepareShare',
+  ]);
   const procedures = Object.entries(appRouter._def.procedures as unknown as Record<string, { _def: { type: string } }>)
     // open to anyone: the health check and signing in
     .filter(([path]) => path !== 'health' && !['auth.signInSettings', 'auth.requestLoginCode', 'auth.verifyLoginCode'].includes(path));
