@@ -6,12 +6,14 @@ import { AppConfigModel } from '../server/src/modules/config/appConfig.model';
 import { postEntry } from '../server/src/modules/ledger/ledger.service';
 import { MissionModel, UserMissionModel } from '../server/src/modules/missions/mission.models';
 import { UserModel } from '../server/src/modules/users/user.model';
+import { startBotApiStandIn, type BotApiStandIn } from '../server/test/botApiStandIn';
 import { silentLogger, TEST_BOT_TOKEN } from '../server/test/helpers';
 import {
   closeAll,
   launchBrowser,
   openProductInBrowser,
   PHONE,
+  screenshotPath,
   shot,
   telegramLaunchUrl,
   type ProductServer,
@@ -25,13 +27,17 @@ let product: ProductServer;
 let browser: TestBrowser;
 let nextTelegramId = 7_000_001;
 
+let standIn: BotApiStandIn;
+
 beforeAll(async () => {
   await seedDemoData(silentLogger);
-  ({ product, browser } = await openProductInBrowser({ TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN }));
+  // the Bot API stand-in: what the bot sends (sign-in codes, notifications, prepared invites) goes there, not to Telegram
+  standIn = await startBotApiStandIn(TEST_BOT_TOKEN);
+  ({ product, browser } = await openProductInBrowser({ TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN, TELEGRAM_API_ROOT: standIn.apiRoot }));
   await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: product.base });
 });
 
-afterAll(() => closeAll(browser, product));
+afterAll(() => closeAll(browser, product, standIn));
 
 afterAll(() => {
   expect(browser.pageErrors).toEqual([]);
@@ -146,7 +152,7 @@ async function waitForPermission(telegramId: number): Promise<void> {
 }
 
 /** A launch inside a Telegram webview that records every message the app posts through TelegramWebviewProxy. */
-async function launchInWebview(path: string, options: { version: string; themeParams?: Record<string, string> }) {
+async function launchInWebview(path: string, options: { version: string; themeParams?: Record<string, string>; language?: string }) {
   const telegramId = nextTelegramId++;
   const page = await browser.openPage(PHONE);
   await page.addInitScript(() => {
@@ -164,7 +170,7 @@ async function launchInWebview(path: string, options: { version: string; themePa
   const url = telegramLaunchUrl(
     product.base,
     path,
-    { user: { id: telegramId, first_name: `Player ${telegramId}`, language_code: 'en' } },
+    { user: { id: telegramId, first_name: `Player ${telegramId}`, language_code: options.language ?? 'en' } },
     TEST_BOT_TOKEN,
     options,
   );
@@ -261,6 +267,80 @@ it('sends an old Telegram (6.0) nothing its version lacks', async () => {
   expect([...types].sort()).toEqual(['web_app_expand', 'web_app_ready', 'web_app_request_theme']);
   // without Telegram's Back button the page keeps its own
   await expect(page.getByRole('link', { name: 'Back' }).count()).resolves.toBe(1);
+  await page.close();
+});
+
+it("inside Telegram 8.0, dark and in Persian: fullscreen from Settings inside the safe areas, and the invite shared through Telegram's chat picker", async () => {
+  const { page, sent, telegramId } = await launchInWebview('/profile/settings', {
+    version: '8.0',
+    language: 'fa',
+    themeParams: { bg_color: '#17212b', text_color: '#f5f5f5' },
+  });
+  const receive = (type: string, data?: unknown) =>
+    page.evaluate(
+      ([eventType, eventData]) =>
+        (window as unknown as { Telegram: { WebView: { receiveEvent(type: string, data: unknown): void } } }).Telegram.WebView.receiveEvent(
+          eventType,
+          eventData,
+        ),
+      [type, data] as const,
+    );
+  await page.getByRole('heading', { name: 'تنظیمات' }).waitFor();
+  await expect(page.evaluate(() => [document.documentElement.dir, document.documentElement.dataset.theme])).resolves.toEqual([
+    'rtl',
+    'dark',
+  ]);
+  await expect(sent()).resolves.toEqual(
+    expect.arrayContaining([
+      ['web_app_request_safe_area', {}],
+      ['web_app_request_content_safe_area', {}],
+    ]),
+  );
+
+  await page.getByRole('button', { name: 'تمام‌صفحه' }).click();
+  await expect(sent()).resolves.toContainEqual(['web_app_request_fullscreen', {}]);
+  // Telegram goes fullscreen and reports a notch, a home indicator, and the band its close and menu buttons float over
+  await receive('fullscreen_changed', { is_fullscreen: true });
+  await receive('safe_area_changed', { top: 47, bottom: 34, left: 0, right: 0 });
+  await receive('content_safe_area_changed', { top: 46, bottom: 0, left: 0, right: 0 });
+  await expect(page.getByRole('button', { name: 'تمام‌صفحه' }).getAttribute('aria-pressed')).resolves.toBe('true');
+  const padding = () =>
+    page.evaluate(() => {
+      const app = getComputedStyle(document.querySelector('.app')!);
+      const nav = getComputedStyle(document.querySelector('.bottom-nav')!);
+      return { top: app.paddingTop, navBottom: nav.paddingBottom };
+    });
+  await expect(padding()).resolves.toEqual({ top: '93px', navBottom: '40px' });
+  await page.screenshot({ path: screenshotPath('player-telegram-fullscreen-settings-fa') });
+
+  await page.getByRole('navigation').getByRole('link', { name: 'دعوت از دوستان' }).click();
+  await page.getByRole('button', { name: 'اشتراک‌گذاری در تلگرام' }).click();
+  await page.waitForFunction(() =>
+    (window as unknown as { e2eTelegramSent: Array<[string]> }).e2eTelegramSent.some(([type]) => type === 'web_app_send_prepared_message'),
+  );
+  // the bot prepared the invite for this player, with a Persian button that opens the app with their code
+  const prepared = standIn.prepared.find((call) => call.user_id === telegramId)!;
+  const { id } = (await sent()).find(([type]) => type === 'web_app_send_prepared_message')![1] as { id: string };
+  expect(id).toMatch(/^prepared-\d+$/);
+  expect(prepared).toMatchObject({
+    result: {
+      reply_markup: { inline_keyboard: [[{ text: 'باز کردن برنامه', url: expect.stringMatching(/startapp=[A-Za-z0-9_-]{8}$/) }]] },
+    },
+  });
+  await receive('prepared_message_sent');
+  await expect(sent()).resolves.toContainEqual(['web_app_trigger_haptic_feedback', { type: 'notification', notification_type: 'success' }]);
+  await page.screenshot({ path: screenshotPath('player-telegram-fullscreen-invite-fa') });
+
+  // back in a window: Telegram's own header is back, so the app no longer pads for its buttons
+  await page.getByRole('navigation').getByRole('link', { name: 'پروفایل' }).click();
+  await page.getByRole('link', { name: 'تنظیمات' }).click();
+  await page.getByRole('button', { name: 'پنجره' }).click();
+  await expect(sent()).resolves.toContainEqual(['web_app_exit_fullscreen', {}]);
+  await receive('fullscreen_changed', { is_fullscreen: false });
+  await receive('content_safe_area_changed', { top: 0, bottom: 0, left: 0, right: 0 });
+  await receive('safe_area_changed', { top: 0, bottom: 0, left: 0, right: 0 });
+  await expect(padding()).resolves.toEqual({ top: '0px', navBottom: '6px' });
+  await expect(page.getByRole('button', { name: 'پنجره' }).getAttribute('aria-pressed')).resolves.toBe('true');
   await page.close();
 });
 
@@ -434,7 +514,7 @@ it('copies the invite link', async () => {
 });
 
 it('switches to Persian and turns every screen right-to-left', async () => {
-  const { page } = await launch('/profile/settings');
+  const { page, telegramId } = await launch('/profile/settings');
   await page.getByRole('button', { name: 'فارسی' }).click();
   await toast(page, 'ذخیره شد');
   await expect(page.evaluate(() => document.documentElement.dir)).resolves.toBe('rtl');
@@ -458,6 +538,25 @@ it('switches to Persian and turns every screen right-to-left', async () => {
   await page.getByRole('link', { name: /Gift Coin/ }).click();
   await page.getByRole('button', { name: 'تأیید استیک' }).waitFor();
   await shot(page, 'player-stake-form-fa');
+  // a Persian keypad's digits, and the sheet that names the amount, the term and the unlock date in Persian
+  const gift = await GiftCoinModel.findOne({ symbol: 'GIFT' }).lean();
+  await postEntry({
+    userId: await playerId(telegramId),
+    coinId: gift!._id,
+    amount: 1_500_000_000_000n,
+    reason: 'gift',
+    idempotencyKey: `e2e-gift:${telegramId}`,
+    refType: 'Test',
+    refId: String(telegramId),
+  });
+  await page.reload();
+  await page.getByText('۱٬۵۰۰٬۰۰۰ GIFT').first().waitFor();
+  await page.getByRole('textbox').fill('۱۲۰۰');
+  await page.getByRole('button', { name: /۱ هفته/ }).click();
+  await page.getByRole('button', { name: 'تأیید استیک' }).click();
+  await page.getByRole('alertdialog', { name: 'سکه‌ها قفل شوند؟' }).filter({ hasText: '۱٬۲۰۰ GIFT' }).waitFor();
+  await page.screenshot({ path: screenshotPath('player-stake-confirm-fa') });
+  await page.keyboard.press('Escape');
   await nav.getByRole('link', { name: 'ماموریت‌ها' }).click();
   await page.getByRole('link', { name: /Social/ }).click();
   await page.getByRole('link', { name: /Watch: what is TON\?/ }).waitFor();

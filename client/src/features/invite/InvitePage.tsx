@@ -23,7 +23,7 @@ function Friends() {
     <>
       <h2>
         {t('invite.friends')}
-        {friends.data ? ` (${friends.data.total})` : ''}
+        {friends.data ? ` (${format.number(friends.data.total)})` : ''}
       </h2>
       {friends.isPending && <Skeleton rows={3} />}
       {friends.error && <ErrorMessage error={friends.error} />}

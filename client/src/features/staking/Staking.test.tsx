@@ -60,6 +60,17 @@ it('lists the offers with their coin and each duration with its profit, and no s
   expect(await screen.findByText('You have no stakes yet.')).toBeInTheDocument();
 });
 
+it('writes the profits in Persian digits in Persian', async () => {
+  await setLanguage('fa');
+  renderApp('/staking', { ...signedInPlayer, 'staking.offers': () => [OFFER], 'staking.positions': () => [] });
+  const offer = await screen.findByRole('link', { name: /Gift Coin/ });
+  expect(
+    within(offer)
+      .getAllByRole('listitem')
+      .map((item) => item.textContent),
+  ).toEqual(['۱ هفته · ۱%', '۱ ماه · ۵%', '۳ ماه · ۱۸%', '۶ ماه · ۴۰%', '۱ سال · ۱۰۰%']);
+});
+
 it('says when there is no offer, and shows a failed load as an error', async () => {
   renderApp('/staking', {
     ...signedInPlayer,

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { useFormat } from '../../lib/format';
 import { trpc } from '../../lib/trpc';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { PageHeader } from '../../ui/PageHeader';
@@ -9,6 +10,7 @@ import { Skeleton } from '../../ui/Skeleton';
 /** /staking: the offers (coin, durations and their profit) and the player's stakes. */
 export function StakingPage() {
   const { t } = useTranslation();
+  const format = useFormat();
   const offers = trpc.staking.offers.useQuery();
   return (
     <section className="page">
@@ -36,7 +38,7 @@ export function StakingPage() {
                   <ul className="chips">
                     {offer.durations.map((d) => (
                       <li key={d.duration}>
-                        {t(`staking.durations.${d.duration}`)} · <bdi dir="ltr">{d.percent}%</bdi>
+                        {t(`staking.durations.${d.duration}`)} · <bdi dir="ltr">{format.amount(d.percent)}%</bdi>
                       </li>
                     ))}
                   </ul>
