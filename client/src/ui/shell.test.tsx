@@ -143,14 +143,16 @@ it("offers 'Install the app' on the profile where the browser has an install pro
 describe('the loading bar', () => {
   const bar = () => document.querySelector('.loading-bar');
 
-  it('stays calm on the sign-in page and on the banned notice: those answers are the page, not a failure', async () => {
+  it('stays calm on the sign-in page and on the banned notice: those answers are the page, not a failure; each is the main landmark', async () => {
     renderApp('/', {
       'auth.signInSettings': () => ({ openInTelegram: null }),
       'user.me': () => {
         throw new Refusal('UNAUTHORIZED', 401, 'Please sign in again');
       },
     });
-    expect(await screen.findByRole('button', { name: 'Send code' })).toBeInTheDocument();
+    const send = await screen.findByRole('button', { name: 'Send code' });
+    // the page's main content is a landmark, as on every other page
+    expect(screen.getByRole('main')).toContainElement(send);
     await waitFor(() => expect(bar()).toHaveClass('loading-bar-idle'));
     cleanup();
 
@@ -160,6 +162,7 @@ describe('the loading bar', () => {
       },
     });
     expect(await screen.findByRole('alert')).toHaveTextContent('Several accounts');
+    expect(screen.getByRole('main')).toContainElement(screen.getByRole('alert'));
     await waitFor(() => expect(bar()).toHaveClass('loading-bar-idle'));
   });
 

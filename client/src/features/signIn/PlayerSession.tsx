@@ -74,35 +74,43 @@ export function PlayerSession({ children }: { children: ReactNode }) {
     void utils.invalidate();
   };
 
+  // the states the session shows instead of the app are the page's main content (the app's own <main> is in its layout)
   const splash = <PageSkeleton />;
-  if (me.isPending) return splash;
+  if (me.isPending) return <main>{splash}</main>;
 
   if (me.error) {
     const unauthorized = appErrorOf(me.error)?.code === 'UNAUTHORIZED' || me.error.data?.httpStatus === 401;
     if (unauthorized && credential !== 'telegram') {
       if (credential === 'web') storePlayerToken(null);
       return (
-        <Suspense fallback={splash}>
-          <SignInPage onSignedIn={refresh} />
-        </Suspense>
+        <main>
+          <Suspense fallback={splash}>
+            <SignInPage onSignedIn={refresh} />
+          </Suspense>
+        </main>
       );
     }
     // inside Telegram a Retry sends the same expired launch again: only a fresh launch signs the player in
-    if (unauthorized) return <LaunchExpired />;
+    if (unauthorized)
+      return (
+        <main>
+          <LaunchExpired />
+        </main>
+      );
     // a banned player reads why; a Retry would only be refused again
     if (appErrorOf(me.error)?.code === 'ACCOUNT_BANNED')
       return (
-        <section className="page status-page">
+        <main className="page status-page">
           <ErrorMessage error={me.error} />
-        </section>
+        </main>
       );
     return (
-      <section className="page status-page">
+      <main className="page status-page">
         <ErrorMessage error={me.error} />
         <button type="button" className="button" onClick={() => void me.refetch()}>
           {t('common.retry')}
         </button>
-      </section>
+      </main>
     );
   }
 
