@@ -19,12 +19,56 @@ function buildManifest(): Plugin {
   };
 }
 
+/**
+ * Lists, in index.html, the code of every page the first screen does not load (the lazy pages, TON Connect's wallet
+ * screens) as `<script type="application/json" id="later-pages">`. Once the first screen is complete the app has the
+ * browser prefetch them into its cache (client/src/lib/laterPages.ts): idle priority, nothing run, and nothing taken from
+ * the first screen's bandwidth. A tab first opened later, even offline, then finds its code in the cache (the assets are
+ * immutable). The service worker's precache does the same where Telegram's webview runs one.
+ */
+function listLaterPages(): Plugin {
+  return {
+    name: 'gift-later-pages',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, { bundle }) {
+        if (!bundle) return html;
+        const chunks = Object.values(bundle).filter((file) => file.type === 'chunk');
+        const entry = chunks.find((chunk) => chunk.isEntry);
+        if (!entry) return html;
+        // what the first screen loads already: the entry and everything it imports statically
+        const loaded = new Set<string>();
+        const visit = (fileName: string) => {
+          if (loaded.has(fileName)) return;
+          loaded.add(fileName);
+          const chunk = bundle[fileName];
+          if (chunk?.type === 'chunk') chunk.imports.forEach(visit);
+        };
+        visit(entry.fileName);
+        const later = chunks.filter((chunk) => !loaded.has(chunk.fileName) && !chunk.fileName.startsWith('workbox'));
+        const files = [
+          ...later.map((chunk) => `/${chunk.fileName}`),
+          ...later.flatMap((chunk) => [...(chunk.viteMetadata?.importedCss ?? [])].map((css) => `/${css}`)),
+        ];
+        return {
+          html,
+          tags: [
+            { tag: 'script', attrs: { type: 'application/json', id: 'later-pages' }, children: JSON.stringify(files), injectTo: 'body' },
+          ],
+        };
+      },
+    },
+  };
+}
+
 export default defineConfig({
   base: '/',
   define: { __BUILD_VERSION__: JSON.stringify(BUILD_VERSION) },
   plugins: [
     react(),
     buildManifest(),
+    listLaterPages(),
     VitePWA({
       // registered from src/lib/serviceWorker.ts, which also remembers a failed registration
       injectRegister: false,

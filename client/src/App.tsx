@@ -1,6 +1,7 @@
-import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import { QueryClientProvider, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState, type ComponentType, type ReactNode } from 'react';
 import { BrowserRouter, Outlet, Route, Routes, useParams } from 'react-router';
+import { prefetchLaterPages } from './lib/laterPages';
 import { createQueryClient, createTrpcClient, trpc } from './lib/trpc';
 import { BottomNav } from './ui/BottomNav';
 import { ErrorBoundary } from './ui/ErrorBoundary';
@@ -14,26 +15,10 @@ import { PlayerSession } from './features/signIn/PlayerSession';
 import { HomePage } from './features/home/HomePage';
 import { CategoryMissionsPage, isObjectId } from './features/categories/CategoryMissionsPage';
 
-// the first screen is home: every other page loads when it is opened, or once the first screen is up (see prefetchPages)
-const loaders: Array<() => Promise<unknown>> = [];
-const page = <T extends Record<string, unknown>>(load: () => Promise<T>, name: keyof T) => {
-  loaders.push(load);
-  return lazy(() => load().then((module) => ({ default: module[name] as ComponentType })));
-};
-
-let prefetched = false;
-/**
- * Fetches every page's code once the first screen is up and the browser is idle, so a tab opened later works even when the
- * connection is gone by then (the service worker's precache does the same, where Telegram's webview runs one). A module
- * already fetched is not fetched again; a failed fetch is left for the page's own load to retry.
- */
-function prefetchPages(): void {
-  if (prefetched) return;
-  prefetched = true;
-  const fetchAll = () => loaders.forEach((load) => void load().catch(() => undefined));
-  if ('requestIdleCallback' in window) window.requestIdleCallback(fetchAll, { timeout: 3000 });
-  else setTimeout(fetchAll, 1500);
-}
+// the first screen is home: every other page loads when it is opened, and its code is prefetched once the first screen is
+// complete (lib/laterPages.ts), so a tab first opened offline still opens
+const page = <T extends Record<string, unknown>>(load: () => Promise<T>, name: keyof T) =>
+  lazy(() => load().then((module) => ({ default: module[name] as ComponentType })));
 const CategoriesPage = page(() => import('./features/categories/CategoriesPage'), 'CategoriesPage');
 const StakingPage = page(() => import('./features/staking/StakingPage'), 'StakingPage');
 const StakeFormPage = page(() => import('./features/staking/StakeFormPage'), 'StakeFormPage');
@@ -74,9 +59,10 @@ export function AppProviders({
   );
 }
 
-/** Signed in, with the first screen up: time to fetch the other pages' code. */
-function PrefetchPages() {
-  useEffect(prefetchPages, []);
+/** Signed in, with the first screen on its way: the other pages' code follows once it is complete. */
+function PrefetchLaterPages() {
+  const queryClient = useQueryClient();
+  useEffect(() => prefetchLaterPages(queryClient), [queryClient]);
   return null;
 }
 
@@ -86,7 +72,7 @@ function PlayerLayout() {
       <LoadingBar />
       <OfflineNotice />
       <PlayerSession>
-        <PrefetchPages />
+        <PrefetchLaterPages />
         <main>
           <Suspense fallback={<PageSkeleton />}>
             <Outlet />

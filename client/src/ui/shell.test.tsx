@@ -187,9 +187,27 @@ it('shows a page loading as its own shape, not as text: rows for a list, the cov
   expect(loading.querySelectorAll('.skeleton-row')).toHaveLength(3);
   cleanup();
 
-  renderApp('/', { ...signedInPlayer, 'home.get': never });
+  // home opened from another tab (a launch at home asks for its content with the session, in the same request)
+  renderApp('/currency', { ...signedInPlayer, 'home.get': never });
+  await userEvent.click(await screen.findByRole('link', { name: 'Tasks' }));
   expect(await screen.findByText('Your coins')).toBeInTheDocument();
   const shapes = screen.getAllByRole('status', { busy: true });
   expect(shapes.some((shape) => shape.querySelector('.skeleton-cover'))).toBe(true);
   expect(shapes.some((shape) => shape.querySelectorAll('.skeleton-row').length === 4)).toBe(true);
+});
+
+it("launched at home, asks for home's content with the session instead of one round trip after it", async () => {
+  let answerMe: () => void = () => {};
+  const server = renderApp('/', {
+    ...signedInPlayer,
+    'user.me': async () => {
+      await new Promise<void>((resolve) => (answerMe = resolve));
+      return signedInPlayer['user.me']!(undefined);
+    },
+  });
+  await waitFor(() => expect(server.calls.map((call) => call.path)).toEqual(expect.arrayContaining(['user.me', 'home.get'])));
+  answerMe();
+  expect(await screen.findByText('Your coins')).toBeInTheDocument();
+  // the home page then reads what was already asked for: home is asked for once
+  expect(server.calls.filter((call) => call.path === 'home.get')).toHaveLength(1);
 });

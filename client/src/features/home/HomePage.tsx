@@ -13,8 +13,16 @@ import { Skeleton } from '../../ui/Skeleton';
 
 type HomeBanner = { id: string; image: string; link: string; title?: string; name?: string };
 
-function Banner({ banner }: { banner: HomeBanner }) {
-  const image = <img src={banner.image} alt={banner.title ?? banner.name ?? ''} loading="lazy" />;
+/** A cover or a partner; the first cover is the page's largest picture, so it loads first instead of lazily. */
+function Banner({ banner, first = false }: { banner: HomeBanner; first?: boolean }) {
+  const image = (
+    <img
+      src={banner.image}
+      alt={banner.title ?? banner.name ?? ''}
+      loading={first ? 'eager' : 'lazy'}
+      {...(first ? { fetchPriority: 'high' as const } : {})}
+    />
+  );
   if (!banner.link) return <div>{image}</div>;
   return (
     <a
@@ -44,8 +52,8 @@ export function HomePage() {
       {home.isPending && <Skeleton shape="covers" />}
       {!!home.data?.covers?.length && (
         <div className="covers">
-          {home.data.covers.map((cover) => (
-            <Banner key={cover.id} banner={cover} />
+          {home.data.covers.map((cover, index) => (
+            <Banner key={cover.id} banner={cover} first={index === 0} />
           ))}
         </div>
       )}

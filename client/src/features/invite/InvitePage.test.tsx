@@ -1,4 +1,4 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Refusal, type Handlers } from '../../../test/fakeTrpcServer';
 import { DEMO_PLAYER, renderApp, signedInPlayer } from '../../../test/renderApp';
@@ -139,7 +139,7 @@ it('says when invites are not set up yet', async () => {
       throw new Refusal('NOT_CONFIGURED', 400, 'This feature is not configured yet');
     },
   });
-  expect(await within(await screen.findByRole('main')).findByRole('alert')).toHaveTextContent('This feature is not configured yet');
+  expect(await screen.findByRole('alert')).toHaveTextContent('This feature is not configured yet');
 });
 
 describe('a story, inside a Telegram that can post one (7.8 and later)', () => {

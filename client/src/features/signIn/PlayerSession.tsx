@@ -1,3 +1,4 @@
+import { useLocation } from 'react-router';
 import { createContext, lazy, Suspense, useContext, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentLanguage, isLanguage, LOCALE_STORAGE_KEY, setLanguage } from '../../lib/i18n';
@@ -59,6 +60,15 @@ export function PlayerSession({ children }: { children: ReactNode }) {
   const me = trpc.user.me.useQuery(undefined, { retry: false });
   const { setChoice } = useTheme();
   const player = me.data;
+  // launched at home: its content is asked for with the session, in the same batched request, rather than one round trip
+  // after it (home's cover is the launch's largest picture); a refusal is the session's to explain, so it is dropped here
+  const { pathname } = useLocation();
+  const [launchedAtHome] = useState(() => pathname === '/');
+  useEffect(() => {
+    if (!launchedAtHome) return;
+    void utils.home.get.prefetch();
+    void utils.mining.status.prefetch();
+  }, [launchedAtHome, utils]);
 
   // a player's saved choices follow them to a new device, unless this device already chose
   useEffect(() => {
