@@ -9,3 +9,4 @@ export * from './schemas/admin';
 export * from './schemas/player';
 export * from './schemas/broadcasts';
 export * from './permissions';
+export * from './telegramLinks';

@@ -353,6 +353,8 @@ const domain = {
     partnerImageHelp: 'An http(s) URL or a path on this site like /demo/partner.svg',
     missionImageHelp: 'An http(s) URL or a path on this site; empty shows an icon',
     secretCodeHelp: 'The code said in the video',
+    telegramChatIdHelp:
+      'Needed for an invite link (t.me/+…): the chat id the bot sees, for example -1001234567890. The bot must be an admin of the chat',
     percentHelp: 'Empty: this duration is not offered',
   },
   appConfig: {
@@ -444,6 +446,7 @@ const domain = {
         claimButton: 'Claim button',
         goButton: 'Go button',
         secretCode: 'Secret code',
+        telegramChatId: 'Chat id',
         order: 'Order',
         enabled: 'Enabled',
         mustDone: 'Must done ⭐',

@@ -74,10 +74,3 @@ export async function isChatMember(bot: BotApi, chatId: string | number, userId:
 export async function sendMessage(bot: BotApi, chatId: number, text: string, extra: Parameters<Api['sendMessage']>[2] = {}): Promise<void> {
   await call('sendMessage', () => interactiveApi(bot).sendMessage(chatId, text, extra));
 }
-
-/** "@channel" from a public t.me link (https://t.me/channel or t.me/channel/123). */
-export function chatIdFromLink(link: string): string | undefined {
-  const match = /^https:\/\/t\.me\/([A-Za-z0-9_]{4,})(?:[/?#].*)?$/.exec(link.trim());
-  if (!match || match[1]!.toLowerCase() === 'joinchat') return undefined;
-  return `@${match[1]}`;
-}

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { STAKING_DURATION_KEYS, VERIFY_TYPES } from '../constants';
 import { toMicros } from '../money';
+import { telegramMissionChat } from '../telegramLinks';
 import {
   amount,
   blankable,
@@ -81,15 +82,18 @@ const missionFields = z.object({
   goButton: nullAsAbsent(z.string().trim().max(30).default('Go')),
   /** Write-only: the console never gets it back, so an untouched field may come as empty, null or absent. */
   secretCode: z.string().trim().max(64).nullish(),
+  /** A Telegram mission's chat by id: needed for an invite link (t.me/+…), which does not name the chat. */
+  telegramChatId: blankable(z.string().trim().max(24)),
   order,
   enabled: z.boolean().default(true),
   mustDone: z.boolean().default(false),
 });
 const missionRules = (schema: typeof missionFields) =>
   schema
-    .refine((m) => m.verifyType !== 'telegram' || /^https:\/\/t\.me\/[A-Za-z0-9_]{4,}/.test(m.link ?? ''), {
-      message: 'A Telegram mission needs a public t.me link to the channel or group',
-      path: ['link'],
+    .superRefine((m, context) => {
+      if (m.verifyType !== 'telegram') return;
+      const chat = telegramMissionChat(m.link, m.telegramChatId);
+      if ('problem' in chat) context.addIssue({ code: 'custom', message: chat.problem, path: [chat.field] });
     })
     .refine((m) => !['time', 'instagram'].includes(m.verifyType) || m.verifyDuration > 0, {
       message: 'Set how many minutes to wait before claiming',

@@ -25,6 +25,7 @@ export function MissionForm({ editing = false }: { editing?: boolean }) {
             {(formData.verifyType === 'time' || formData.verifyType === 'instagram') && (
               <TextInput source="verifyDuration" inputMode="numeric" />
             )}
+            {formData.verifyType === 'telegram' && <TextInput source="telegramChatId" helperText="content.telegramChatIdHelp" />}
             {formData.verifyType === 'youtube' && (
               <TextInput source="secretCode" helperText={editing ? 'common.secretKept' : 'content.secretCodeHelp'} />
             )}

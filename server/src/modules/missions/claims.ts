@@ -130,7 +130,7 @@ export async function claimMission(input: ClaimMissionInput): Promise<ClaimResul
   });
   if ('refuse' in decision) throw new AppError(decision.refuse, decision.params);
 
-  if (decision.step === 'checkMembership') await requireMembership(input.env, mission.link ?? '', user.telegramId);
+  if (decision.step === 'checkMembership') await requireMembership(input.env, mission, user.telegramId);
   if (decision.step === 'checkCode' && !codeMatches(mission.secretCode, input.code)) throw new AppError('INCORRECT_CODE');
 
   // the pace of claims is one of the risk score's signals

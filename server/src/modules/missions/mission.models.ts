@@ -19,6 +19,8 @@ const missionSchema = applyConventions(
       goButton: { type: String, default: 'Go' },
       /** The code said in a YouTube video: never leaves the server. */
       secretCode: { type: String, default: '', select: false, hidden: true },
+      /** A Telegram mission's chat by id, for an invite link (t.me/+…) that does not name it. */
+      telegramChatId: { type: String, default: '' },
       order: { type: Number, default: 0 },
       enabled: { type: Boolean, default: true },
       /** A ⭐ mission: all of them must be done before any other can be claimed. */

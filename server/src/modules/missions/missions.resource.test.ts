@@ -66,8 +66,34 @@ describe('missions in the console', () => {
   });
 
   it('checks the rules of each verify type', async () => {
-    const telegram = await api.post('/missions', { ...base(), verifyType: 'telegram', link: 'https://example.com/channel' });
-    expect(telegram.body.errors).toEqual({ link: 'A Telegram mission needs a public t.me link to the channel or group' });
+    const before = await MissionModel.countDocuments();
+    const linkProblem =
+      'Use the public link of the channel or group (https://t.me/name), or an invite link (https://t.me/+…) with its chat id';
+    // links the claim check could never use: every claim would answer "not configured"
+    for (const link of ['https://example.com/channel', 'https://t.me/joinchat/AAAAAEkK', 'https://t.me/name.x', 'http://t.me/giftnews']) {
+      const telegram = await api.post('/missions', { ...base(), verifyType: 'telegram', link });
+      expect([link, telegram.status, telegram.body.errors]).toEqual([link, 400, { link: linkProblem }]);
+    }
+    const invite = await api.post('/missions', { ...base(), verifyType: 'telegram', link: 'https://t.me/+AbCdEf123456' });
+    expect(invite.body.errors).toEqual({
+      telegramChatId: 'An invite link needs the chat id the bot sees there, for example -1001234567890',
+    });
+    const badId = await api.post('/missions', {
+      ...base(),
+      verifyType: 'telegram',
+      link: 'https://t.me/+AbCdEf123456',
+      telegramChatId: 'abc',
+    });
+    expect(badId.body.errors).toEqual({ telegramChatId: 'A chat id is a number, for example -1001234567890' });
+    expect(await MissionModel.countDocuments()).toBe(before);
+    for (const [link, telegramChatId] of [
+      ['https://t.me/giftnews', ''],
+      ['https://t.me/giftnews/42', ''],
+      ['https://t.me/+AbCdEf123456', '-1001234567890'],
+    ]) {
+      const saved = await api.post('/missions', { ...base(), verifyType: 'telegram', link, telegramChatId });
+      expect([link, saved.status]).toEqual([link, 201]);
+    }
     const time = await api.post('/missions', { ...base(), verifyType: 'time', verifyDuration: 0 });
     expect(time.body.errors).toEqual({ verifyDuration: 'Set how many minutes to wait before claiming' });
   });

@@ -179,6 +179,21 @@ describe('missions.claim', () => {
       expect(standIn.calls.at(-1)).toEqual({ method: 'getChatMember', params: { chat_id: '@giftnews', user_id: player.telegramId } });
     });
 
+    it('asks about a private chat by the id the operator gave for its invite link', async () => {
+      const player = await createPlayer();
+      const mission = await createMission({
+        verifyType: 'telegram',
+        link: 'https://t.me/+AbCdEf123456',
+        telegramChatId: '-1001234567890',
+        reward: '4',
+      });
+      standIn.members.set('-1001234567890', new Map([[player.telegramId, { status: 'member' }]]));
+      const caller = playerCaller(player, { env: testEnv({ TELEGRAM_API_ROOT: standIn.apiRoot }) });
+      await caller.missions.go({ missionId: String(mission._id) });
+      expect(await caller.missions.claim({ missionId: String(mission._id) })).toMatchObject({ status: 'done' });
+      expect(standIn.calls.at(-1)).toEqual({ method: 'getChatMember', params: { chat_id: '-1001234567890', user_id: player.telegramId } });
+    });
+
     it('counts a restricted member who is still in the chat', async () => {
       const player = await createPlayer();
       const mission = await telegramMission('giftgroup');

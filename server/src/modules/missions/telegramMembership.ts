@@ -1,13 +1,22 @@
+import { telegramMissionChat } from '@gift/shared';
 import type { Env } from '../../env';
 import { AppError } from '../../lib/errors';
-import { BotApiError, chatIdFromLink, isChatMember } from '../../lib/telegramBot';
+import { BotApiError, isChatMember } from '../../lib/telegramBot';
 import { resolveBotToken } from '../config/config.service';
 
-/** Asks Telegram whether the player is in the mission's channel or group; never credits when it cannot tell. */
-export async function requireMembership(env: Env, link: string, telegramId: number): Promise<void> {
-  const chatId = chatIdFromLink(link);
+/**
+ * Asks Telegram whether the player is in the mission's channel or group, found by the same rule the console saved it by
+ * (shared `telegramMissionChat`); never credits when it cannot tell.
+ */
+export async function requireMembership(
+  env: Env,
+  mission: { link?: string | null; telegramChatId?: string | null },
+  telegramId: number,
+): Promise<void> {
+  const target = telegramMissionChat(mission.link, mission.telegramChatId);
   const token = await resolveBotToken(env);
-  if (!chatId || !token) throw new AppError('NOT_CONFIGURED');
+  if ('problem' in target || !token) throw new AppError('NOT_CONFIGURED');
+  const chatId = target.chat;
   let member: boolean;
   try {
     member = await isChatMember({ apiRoot: env.TELEGRAM_API_ROOT, token }, chatId, telegramId);

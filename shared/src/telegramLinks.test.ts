@@ -1,0 +1,31 @@
+import { telegramMissionChat } from './telegramLinks';
+
+it('finds the chat the bot can ask about: a public username (or a post of it), or the id given with an invite link', () => {
+  expect(telegramMissionChat('https://t.me/giftnews')).toEqual({ chat: '@giftnews' });
+  expect(telegramMissionChat(' https://t.me/GiftNews/42?single ')).toEqual({ chat: '@GiftNews' });
+  expect(telegramMissionChat('https://t.me/+AbCdEf123456', '-1001234567890')).toEqual({ chat: '-1001234567890' });
+  // an id given with a public link is what the bot asks about: it survives a renamed channel
+  expect(telegramMissionChat('https://t.me/giftnews', '-1001234567890')).toEqual({ chat: '-1001234567890' });
+});
+
+it('refuses what the check cannot use, saying which field to fix', () => {
+  for (const link of [
+    '',
+    'giftnews',
+    'https://example.com/giftnews',
+    'http://t.me/giftnews',
+    'https://t.me/joinchat/AAAAAEkK',
+    'https://t.me/c/1234567890/5',
+    'https://t.me/addstickers/Animals',
+    'https://t.me/share/url?url=x',
+    'https://t.me/name.x',
+    'https://t.me/abc',
+    'https://t.me/1channel',
+    'https://t.me/giftnews/about',
+    'https://t.me/giftnews/1/2',
+    'https://user@t.me/giftnews',
+  ])
+    expect([link, telegramMissionChat(link)]).toEqual([link, expect.objectContaining({ field: 'link' })]);
+  expect(telegramMissionChat('https://t.me/+AbCdEf123456')).toMatchObject({ field: 'telegramChatId' });
+  expect(telegramMissionChat('https://t.me/+AbCdEf123456', '@chat')).toMatchObject({ field: 'telegramChatId' });
+});
