@@ -190,6 +190,8 @@ interface CrudCase {
   errors: string[];
 }
 
+let coinSymbols = 0;
+
 describe('create, show, update, delete, for every resource that has them', () => {
   let api: ReturnType<typeof consoleApi>;
   let coinId: string;
@@ -231,9 +233,17 @@ describe('create, show, update, delete, for every resource that has them', () =>
     {
       resource: 'gift-coins',
       model: GiftCoinModel,
-      valid: () => ({ name: 'Gold', symbol: 'GLD', decimals: 9, minWithdraw: '1.5', network: 'ton' }),
-      shows: { name: 'Gold', symbol: 'GLD', minWithdraw: '1.5', withdrawEnabled: false },
-      change: () => ({ name: 'Gold', symbol: 'GOLD', minWithdraw: '0.000001', network: 'ton', withdrawEnabled: true }),
+      // a symbol is a coin's own: each record made here has another
+      valid: () => ({ name: 'Gold', symbol: `GLD${++coinSymbols}`, decimals: 9, minWithdraw: '1.5', network: 'jetton' }),
+      shows: { name: 'Gold', symbol: expect.stringMatching(/^GLD\d+$/), minWithdraw: '1.5', withdrawEnabled: false },
+      change: () => ({
+        name: 'Gold',
+        symbol: 'GOLD',
+        minWithdraw: '0.000001',
+        network: 'jetton',
+        jettonMaster: `0:${'b'.repeat(64)}`,
+        withdrawEnabled: true,
+      }),
       invalid: () => ({ name: '', symbol: 'G-1', decimals: 30, minWithdraw: '1.1234567' }),
       errors: ['decimals', 'minWithdraw', 'name', 'symbol'],
     },

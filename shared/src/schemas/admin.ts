@@ -63,6 +63,9 @@ export const riskSettingsInput = z
     message: 'High must start above review',
   });
 
+/** A host name as TON Connect's proof names the app (app.example.com, or localhost:5173 in development). */
+const DOMAIN = /^(?=.{1,253}(?::|$))(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?::\d{1,5})?$/i;
+
 export const appConfigInput = z.object({
   botToken: z
     .string()
@@ -94,7 +97,18 @@ export const appConfigInput = z.object({
     .max(24 * 30)
     .default(8),
   earnAmount: nullAsAbsent(amount.default('0')),
-  tonProofDomains: z.array(z.string().trim().min(1).max(253)).max(10).default([]),
+  tonProofDomains: z
+    .array(z.string().trim().min(1).max(253))
+    .max(10)
+    .default([])
+    .superRefine((domains, context) => {
+      const bad = domains.find((domain) => !DOMAIN.test(domain));
+      if (bad !== undefined)
+        context.addIssue({
+          code: 'custom',
+          message: `“${bad}” is not a domain: write it like app.example.com, without https:// or a path`,
+        });
+    }),
   /** Off: wallets on TON testnet cannot be linked, since mainnet payouts cannot reach them. */
   allowTestnetWallets: z.boolean().default(false),
   /** The wallets withdrawals are paid from by hand; a typed transaction hash must be one of theirs. */

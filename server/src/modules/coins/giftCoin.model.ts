@@ -31,3 +31,19 @@ giftCoinSchema.index({ symbol: 1 });
 giftCoinSchema.index({ enabled: 1, order: 1 });
 export const GiftCoinModel = model('GiftCoin', giftCoinSchema);
 export type GiftCoin = InferSchemaType<typeof giftCoinSchema>;
+
+/**
+ * Who holds a coin's symbol and its place on TON ('symbol:GIFT', 'chain:ton', 'chain:jetton:0:…'): one conditional upsert
+ * decides a race between two saves, since the embedded database does not enforce unique indexes. A hold whose coin is gone,
+ * or no longer has that key, is stale and may be taken over.
+ */
+const coinKeySchema = new Schema(
+  {
+    key: { type: String, required: true },
+    coin: { type: Schema.Types.ObjectId, ref: 'GiftCoin', required: true },
+  },
+  { timestamps: true },
+);
+coinKeySchema.index({ key: 1 }, { unique: true });
+coinKeySchema.index({ coin: 1 });
+export const CoinKeyModel = model('CoinKey', coinKeySchema);

@@ -1,3 +1,4 @@
+import { Types } from 'mongoose';
 import { createApp } from '../../app';
 import { silentLogger, testEnv } from '../../../test/helpers';
 import { createCoin, createPlayer, fund } from '../../../test/factories';
@@ -6,7 +7,7 @@ import { getAppConfig } from '../config/config.service';
 import { CategoryModel } from '../content/content.models';
 import { MissionModel } from '../missions/mission.models';
 import { StakingCoinModel } from '../staking/staking.models';
-import { GiftCoinModel } from './giftCoin.model';
+import { CoinKeyModel, GiftCoinModel } from './giftCoin.model';
 
 const app = createApp({ env: testEnv(), logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
 
@@ -44,7 +45,75 @@ describe('gift coins in the console', () => {
     expect(await GiftCoinModel.exists({ _id: unused._id })).toBeNull();
   });
 
+  it('keeps coins apart: a symbol whatever its case, one native TON, a jetton master once and valid, each refused by its field', async () => {
+    await GiftCoinModel.deleteMany({});
+    const master = 'EQBynBO23ywHy_CgarY9NK9FTz0yDsG82PtcbSTQgGoXwiuA';
+    expect((await api.post('/gift-coins', { name: 'Gift Coin', symbol: 'GIFT', network: 'jetton', jettonMaster: master })).status).toBe(
+      201,
+    );
+    expect((await api.post('/gift-coins', { name: 'Toncoin', symbol: 'TON', network: 'ton' })).status).toBe(201);
+
+    const again = await api.post('/gift-coins', { name: 'Gift again', symbol: 'gift', network: 'jetton' });
+    expect([again.status, again.body.errors]).toEqual([
+      400,
+      { symbol: 'Gift Coin already has the symbol GIFT: symbols are compared without case' },
+    ]);
+    const secondTon = await api.post('/gift-coins', { name: 'Toncoin 2', symbol: 'TON2', network: 'ton' });
+    expect(secondTon.body.errors).toEqual({ network: 'Toncoin is already the native TON coin: there is one' });
+    // the same master in its raw form is the same jetton
+    const raw = `0:${Buffer.from('72 9c 13 b6 df 2c 07 cb f0 a0 6a b6 3d 34 af 45 4f 3d 32 0e c1 bc d8 fb 5c 6d 24 d0 80 6a 17 c2'.split(' ').map((h) => parseInt(h, 16))).toString('hex')}`;
+    const sameMaster = await api.post('/gift-coins', { name: 'Copy', symbol: 'CPY', network: 'jetton', jettonMaster: raw });
+    expect(sameMaster.body.errors).toEqual({ jettonMaster: 'Gift Coin already has this jetton master' });
+    const badChecksum = await api.post('/gift-coins', {
+      name: 'Bad',
+      symbol: 'BAD',
+      network: 'jetton',
+      jettonMaster: `${master.slice(0, -1)}B`,
+    });
+    expect(badChecksum.body.errors).toEqual({ jettonMaster: 'This is not a valid TON address: check it in a blockchain explorer' });
+    expect(await GiftCoinModel.countDocuments()).toBe(2);
+
+    // an edit keeps its own symbol, and may not take another's
+    const gift = await GiftCoinModel.findOne({ symbol: 'GIFT' }).lean();
+    const kept = await api.put(`/gift-coins/${gift!._id}`, { name: 'Gift Coin', symbol: 'Gift', network: 'jetton', jettonMaster: master });
+    expect(kept.status).toBe(200);
+    const taken = await api.put(`/gift-coins/${gift!._id}`, { name: 'Gift Coin', symbol: 'ton', network: 'jetton', jettonMaster: master });
+    expect(taken.body.errors).toEqual({ symbol: 'Toncoin already has the symbol TON: symbols are compared without case' });
+  });
+
+  it('lets one of 30 simultaneous saves of a symbol through', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        api.post('/gift-coins', { name: `Race ${i}`, symbol: i % 2 ? 'RACE' : 'race', network: 'jetton' }),
+      ),
+    );
+    expect(answers.filter((res) => res.status === 201)).toHaveLength(1);
+    expect(
+      answers
+        .filter((res) => res.status !== 201)
+        .every((res) => res.status === 400 && /already has the symbol|was just saved/.test(res.body.errors.symbol)),
+    ).toBe(true);
+    expect(await GiftCoinModel.countDocuments({ symbol: { $in: ['RACE', 'race'] } })).toBe(1);
+  });
+
+  it('takes over a hold a killed save left behind, or one its coin gave up, and lets an edit free its old symbol', async () => {
+    // a save killed between holding the symbol and writing its coin
+    await CoinKeyModel.create({ key: 'symbol:GHOST', coin: new Types.ObjectId() });
+    expect((await api.post('/gift-coins', { name: 'Ghost', symbol: 'GHOST', network: 'jetton' })).status).toBe(201);
+    // an edit killed before it let go of the old symbol: the coin no longer has it, so it is free
+    const renamed = await api.post('/gift-coins', { name: 'Old name', symbol: 'OLDS', network: 'jetton' });
+    await GiftCoinModel.updateOne({ _id: renamed.body.id }, { $set: { symbol: 'NEWS' } });
+    expect((await api.post('/gift-coins', { name: 'Takes it', symbol: 'olds', network: 'jetton' })).status).toBe(201);
+    // an edit lets go of what it no longer has
+    const moving = await api.post('/gift-coins', { name: 'Moving', symbol: 'MOVA', network: 'jetton' });
+    await api.put(`/gift-coins/${moving.body.id}`, { name: 'Moving', symbol: 'MOVB', network: 'jetton' });
+    expect(await CoinKeyModel.countDocuments({ coin: moving.body.id })).toBe(1);
+    expect((await api.post('/gift-coins', { name: 'After', symbol: 'MOVA', network: 'jetton' })).status).toBe(201);
+  });
+
   it('searches name and symbol, filters network and withdrawals, sorts by symbol', async () => {
+    // the one native TON coin there may be is this test's
+    await GiftCoinModel.deleteMany({ network: 'ton' });
     await api.post('/gift-coins', { name: 'Pearl Dollar', symbol: 'PRLD', network: 'ton', withdrawEnabled: true });
     await api.post('/gift-coins', {
       name: 'Pearl Jetton',

@@ -130,6 +130,42 @@ describe('App Config in the console', () => {
     expect((await api.get('/app-config/current')).body).toEqual(current);
   });
 
+  it('refuses a mining coin or a referrer coin that pays 0, and domains that are not domains, saying which field', async () => {
+    const coin = await createCoin();
+    // mining off, paying nothing: allowed
+    expect((await api.put('/app-config/current', { miningCoin: null, earnAmount: '0' })).status).toBe(200);
+    const current = (await api.get('/app-config/current')).body;
+    const zero = await api.put('/app-config/current', {
+      ...current,
+      miningCoin: String(coin._id),
+      earnAmount: '0',
+      referrerCoin: String(coin._id),
+      referrerCoinAmount: '0',
+    });
+    expect([zero.status, zero.body.errors]).toEqual([
+      400,
+      {
+        earnAmount: 'Mining pays a positive amount per session: set it, or choose no mining coin',
+        referrerCoinAmount: 'The referral reward is a positive amount: set it, or choose no referrer coin',
+      },
+    ]);
+    // a coin named alone meets the amount already saved, which is 0 here
+    const alone = await api.put('/app-config/current', { miningCoin: String(coin._id) });
+    expect(alone.body.errors).toEqual({ earnAmount: 'Mining pays a positive amount per session: set it, or choose no mining coin' });
+    const domains = await api.put('/app-config/current', { tonProofDomains: ['gift.example.com', 'http://x y'] });
+    expect(domains.body.errors).toEqual({
+      tonProofDomains: '“http://x y” is not a domain: write it like app.example.com, without https:// or a path',
+    });
+    expect((await api.get('/app-config/current')).body).toEqual(current);
+
+    const saved = await api.put('/app-config/current', {
+      miningCoin: String(coin._id),
+      earnAmount: '240',
+      tonProofDomains: ['gift.example.com', 'localhost:5173'],
+    });
+    expect(saved.status).toBe(200);
+  });
+
   it('has no create or delete', async () => {
     const before = await AppConfigModel.countDocuments();
     expect((await api.post('/app-config', {})).status).toBe(403);

@@ -1,4 +1,5 @@
-import { appConfigInput } from '@gift/shared';
+import { appConfigInput, fromMicros, toMicros } from '@gift/shared';
+import { badInput } from '../../lib/errors';
 import type { ResourceDefinition } from '../../rest/resource';
 import { requireGiftCoin } from '../coins/giftCoins.service';
 import { AppConfigModel } from './appConfig.model';
@@ -39,6 +40,7 @@ export const appConfigResource: ResourceDefinition<typeof appConfigInput> = {
       if (miningCoin && named('miningCoin')) await requireGiftCoin('miningCoin', miningCoin);
       const { botToken, ...fields } = { ...input, referrerCoin, miningCoin };
       const changes = Object.fromEntries(Object.entries(fields).filter(([field]) => named(field)));
+      await refuseZeroRewards(id, changes);
       return AppConfigModel.findByIdAndUpdate(
         id,
         { $set: { ...changes, ...(botToken ? { botToken } : {}) } },
@@ -47,3 +49,28 @@ export const appConfigResource: ResourceDefinition<typeof appConfigInput> = {
     },
   },
 };
+
+/**
+ * A coin chosen for mining or for the referral reward pays a positive amount: a 0 with a coin is a mistake that looks set
+ * (mining sessions that pay nothing). The check reads the record as it will be, named fields over saved ones.
+ */
+async function refuseZeroRewards(id: string, changes: Record<string, unknown>): Promise<void> {
+  const saved = await AppConfigModel.findById(id, { miningCoin: 1, earnAmount: 1, referrerCoin: 1, referrerCoinAmount: 1 }).lean();
+  const after = <T>(field: string, fallback: T) => (field in changes ? changes[field] : fallback);
+  const positive = (value: unknown) => {
+    try {
+      return toMicros(String(value ?? '0')) > 0n;
+    } catch {
+      return false;
+    }
+  };
+  const errors: Record<string, string> = {};
+  if (after('miningCoin', saved?.miningCoin) && !positive(after('earnAmount', fromMicros(BigInt(saved?.earnAmount ?? 0)))))
+    errors.earnAmount = 'Mining pays a positive amount per session: set it, or choose no mining coin';
+  if (
+    after('referrerCoin', saved?.referrerCoin) &&
+    !positive(after('referrerCoinAmount', fromMicros(BigInt(saved?.referrerCoinAmount ?? 0))))
+  )
+    errors.referrerCoinAmount = 'The referral reward is a positive amount: set it, or choose no referrer coin';
+  if (Object.keys(errors).length) throw badInput(errors);
+}
