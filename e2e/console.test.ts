@@ -133,16 +133,20 @@ describe('what was broken, tried as it was found', () => {
     ).resolves.toEqual(['', '']);
 
     await open(page, '/app-config');
+    // the bot's username comes from its token (Telegram's getMe), and the page says which token runs the bot
     await expect(page.getByLabel('Bot username').inputValue()).resolves.toBe('GiftRewardsBot');
-    await page.getByLabel('Bot username').fill('');
+    await expect(page.getByLabel('Bot username').getAttribute('readonly')).resolves.not.toBeNull();
+    await page.getByTestId('bot-token-status').waitFor();
+    const message = await page.getByLabel('Referrer message').inputValue();
+    await page.getByLabel('Referrer message').fill('');
     await save(page);
     await page.getByText('Saved', { exact: true }).waitFor();
     await expect(
       AppConfigModel.findOne()
         .lean()
-        .then((c) => c?.botUsername),
+        .then((c) => c?.referrerMessage),
     ).resolves.toBe('');
-    await page.getByLabel('Bot username').fill('GiftRewardsBot');
+    await page.getByLabel('Referrer message').fill(message);
     await save(page);
     await page.getByText('Saved', { exact: true }).last().waitFor();
   });

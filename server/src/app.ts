@@ -16,6 +16,7 @@ import { createLogger, requestLogging, type Logger } from './lib/logger';
 import { requireAccount } from './rest/adminAuth';
 import { adminResources } from './rest/registry';
 import { configureBroadcasts } from './modules/broadcasts/broadcasts.service';
+import { configureBotSettings } from './modules/config/config.service';
 import { resourceRouter } from './rest/resource';
 import { adminLoginRouter } from './modules/accounts/accounts.rest';
 import { dashboardRouter } from './modules/dashboard/dashboard.rest';
@@ -119,6 +120,7 @@ function webhookSecretCheck(bot: BotRuntime | undefined): RequestHandler {
 export function createApp(options: AppOptions): Express {
   const { env } = options;
   configureBroadcasts(env);
+  configureBotSettings(env);
   const logger = options.logger ?? createLogger(env.LOG_LEVEL);
   const app = express();
   app.disable('x-powered-by');

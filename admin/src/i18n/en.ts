@@ -83,6 +83,19 @@ const domain = {
       fastClaims: '%{fast} instant claims',
       freshWalletWithdrawal: 'withdrew to a fresh wallet',
     },
+    /** A signal's name where no evidence is at hand (App Config's weights). */
+    weight: {
+      newAccount: 'new account',
+      notPremium: 'not Premium',
+      friendBurst: 'friends in one minute',
+      sameSecondJoins: 'friends in one second',
+      idleFriends: 'idle friends',
+      deepTree: 'deep referral tree',
+      sharedWallet: 'shared wallet',
+      networkBurst: 'players from one network',
+      fastClaims: 'instant claims',
+      freshWalletWithdrawal: 'withdrew to a fresh wallet',
+    },
   },
   players: {
     search: 'Name, @username, Telegram id, referral code or wallet',
@@ -359,7 +372,16 @@ const domain = {
   },
   appConfig: {
     title: 'App Config',
-    botUsernameHelp: 'Without the @; leave empty when there is no bot yet',
+    botUsernameHelp: 'Filled in from the token: Telegram says which bot it belongs to when it is saved',
+    botTokenHelp: 'Checked with Telegram when saved; leave empty to keep the saved one',
+    clearBotTokenHelp: 'On: the saved token is removed when you save, and the bot stops unless the environment sets one',
+    tokenSaved: 'A token is saved here.',
+    tokenNotSaved: 'No token is saved here.',
+    botTokenSource: {
+      environment: "%{saved} The bot runs with the server's TELEGRAM_BOT_TOKEN, which wins over a token saved here.",
+      appConfig: '%{saved} The bot runs with it.',
+      none: '%{saved} There is no bot: sign-in codes, notifications and Telegram missions wait for a token.',
+    },
     miniAppNameHelp: 'The short name of the mini app in BotFather (t.me/<bot>/<name>)',
     domainsHelp: "Domains wallets may prove ownership for; press Enter after each (default: this site's own)",
     testnetHelp: 'Off: players cannot link TON testnet wallets, which mainnet payouts cannot reach',
@@ -608,6 +630,7 @@ const domain = {
       name: 'App Config',
       fields: {
         botToken: 'Bot token',
+        clearBotToken: 'Remove the saved token',
         botUsername: 'Bot username',
         miniAppName: 'Mini app short name',
         referrerMessage: 'Referrer message',

@@ -72,6 +72,8 @@ export const appConfigInput = z.object({
     .trim()
     .regex(/^(\d+:[A-Za-z0-9_-]{30,})?$/, 'A bot token looks like 123456:ABC…')
     .nullish(),
+  /** Removes the saved token (the bot stops, unless the environment sets one). */
+  clearBotToken: z.boolean().optional(),
   botUsername: blankable(
     z
       .string()

@@ -1,6 +1,7 @@
 import {
   BooleanInput,
   Edit,
+  FormDataConsumer,
   PasswordInput,
   ReferenceInput,
   SelectInput,
@@ -8,12 +9,27 @@ import {
   TextArrayInput,
   TextInput,
   TopToolbar,
+  useRecordContext,
   useTranslate,
 } from 'react-admin';
-import { Stack, Typography } from '@mui/material';
+import { Alert, Stack, Typography } from '@mui/material';
 import { appConfigInput, DEFAULT_RISK_WEIGHTS, RISK_SIGNALS } from '@gift/shared';
 import { schemaResolver } from '../../forms/schemaResolver';
 import { HistoryButton, SaveOnlyToolbar } from '../sharedInputs';
+
+/** Whether a bot token is saved, and which one runs the bot: the environment's wins over App Config's. */
+function BotTokenStatus() {
+  const record = useRecordContext<{ botTokenSet?: boolean; botTokenSource?: 'environment' | 'appConfig' | null }>();
+  const translate = useTranslate();
+  const source = record?.botTokenSource ?? 'none';
+  return (
+    <Alert severity={source === 'none' ? 'warning' : 'info'} sx={{ mb: 2 }} data-testid="bot-token-status">
+      {translate(`appConfig.botTokenSource.${source}`, {
+        saved: translate(record?.botTokenSet ? 'appConfig.tokenSaved' : 'appConfig.tokenNotSaved'),
+      })}
+    </Alert>
+  );
+}
 
 /** The one App Config record, edited in one form at /admin/app-config. */
 export function AppConfigEdit() {
@@ -32,8 +48,12 @@ export function AppConfigEdit() {
       }
     >
       <SimpleForm toolbar={<SaveOnlyToolbar />} resolver={schemaResolver(appConfigInput)}>
-        <PasswordInput source="botToken" fullWidth autoComplete="off" helperText="common.secretKept" />
-        <TextInput source="botUsername" helperText="appConfig.botUsernameHelp" />
+        <BotTokenStatus />
+        <PasswordInput source="botToken" fullWidth autoComplete="off" helperText="appConfig.botTokenHelp" />
+        <FormDataConsumer<{ botTokenSet?: boolean }>>
+          {({ formData }) => formData.botTokenSet && <BooleanInput source="clearBotToken" helperText="appConfig.clearBotTokenHelp" />}
+        </FormDataConsumer>
+        <TextInput source="botUsername" helperText="appConfig.botUsernameHelp" readOnly />
         <TextInput source="miniAppName" helperText="appConfig.miniAppNameHelp" />
         <TextInput source="referrerMessage" multiline fullWidth />
         <ReferenceInput source="referrerCoin" reference="gift-coins">
@@ -75,7 +95,7 @@ export function AppConfigEdit() {
               key={signal}
               source={`risk.weights.${signal}`}
               inputMode="numeric"
-              label={`risk.short.${signal}`}
+              label={`risk.weight.${signal}`}
               helperText={translate('appConfig.weightDefault', { weight: DEFAULT_RISK_WEIGHTS[signal] })}
               sx={{ width: 200 }}
             />

@@ -6,7 +6,7 @@ import type { UserFromGetMe } from 'grammy/types';
 import type { Env } from '../../env';
 import type { Logger } from '../../lib/logger';
 import { pacedApi, toBotApiError } from '../../lib/telegramBot';
-import { resolveBotToken } from '../config/config.service';
+import { getAppConfig, resolveBotToken, setAppConfigFields } from '../config/config.service';
 import { NotificationSender, reportNotificationProblemsTo } from '../notifications/notifications.service';
 import { BroadcastSender } from '../broadcasts/broadcastSender.service';
 import { createBot, openAppUrl, registerCommands, registerMenuButton, webhookSecretToken } from './bot.service';
@@ -115,6 +115,9 @@ export class BotRuntime {
     const { env, logger, botInfo, clock } = this.options;
     const bot = createBot(token, { env, logger, botInfo, clock });
     await bot.init();
+    // the links the app and the bot give out name the bot that runs, whichever token runs it
+    const config = await getAppConfig();
+    if (config.botUsername !== bot.botInfo.username) await setAppConfigFields({ botUsername: bot.botInfo.username });
     this.token = token;
     this.bot = bot;
     this.paced = pacedApi({ apiRoot: env.TELEGRAM_API_ROOT, token });

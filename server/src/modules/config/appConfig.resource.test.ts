@@ -1,17 +1,32 @@
 import { createApp } from '../../app';
+import { startBotApiStandIn, type BotApiStandIn } from '../../../test/botApiStandIn';
 import { silentLogger, testEnv } from '../../../test/helpers';
 import { createCoin } from '../../../test/factories';
 import { consoleApi, createOperator } from '../../../test/operators';
 import { AppConfigModel } from './appConfig.model';
 import { resolveBotToken } from './config.service';
 
-const app = createApp({ env: testEnv(), logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
 const BOT_TOKEN = '987654321:AAFsavedInAppConfig_abcdefghijklmnopq';
+/** The Bot API stand-in knows this token only: getMe answers for it, and refuses any other. */
+let standIn: BotApiStandIn;
+const appWith = (overrides: Record<string, string> = {}) =>
+  createApp({
+    env: testEnv({ TELEGRAM_BOT_TOKEN: '', TELEGRAM_API_ROOT: standIn.apiRoot, ...overrides }),
+    logger: silentLogger,
+    clientDist: '/nonexistent',
+    adminDist: '/nonexistent',
+  });
+beforeAll(async () => {
+  standIn = await startBotApiStandIn(BOT_TOKEN);
+});
+afterAll(() => standIn.close());
 
 describe('App Config in the console', () => {
   let api: ReturnType<typeof consoleApi>;
+  let operatorToken: string;
   beforeAll(async () => {
-    api = consoleApi(app, (await createOperator()).token);
+    operatorToken = (await createOperator()).token;
+    api = consoleApi(appWith(), operatorToken);
   });
 
   it('lists exactly one record, created with defaults the first time', async () => {
@@ -87,6 +102,34 @@ describe('App Config in the console', () => {
     await api.put('/app-config/current', { ...saved.body, botToken: null });
     await api.put('/app-config/current', { ...saved.body, referrerMessage: 'no token field at all' });
     expect(await resolveBotToken(testEnv({ TELEGRAM_BOT_TOKEN: '' }))).toBe(BOT_TOKEN);
+  });
+
+  it("checks a new token with Telegram, fills in its bot's username, says where the running token comes from, and clears it", async () => {
+    const current = (await api.get('/app-config/current')).body;
+    const refused = await api.put('/app-config/current', { ...current, botToken: '123456789:AAWrongTokenForThisBot_abcdefghijklmn' });
+    expect([refused.status, refused.body.errors]).toEqual([
+      400,
+      { botToken: 'Telegram did not accept this token (Unauthorized): copy it again from BotFather' },
+    ]);
+    expect((await api.get('/app-config/current')).body).toEqual(current);
+
+    const saved = await api.put('/app-config/current', { ...current, botToken: BOT_TOKEN, botUsername: 'TypedByHand' });
+    expect(saved.body).toMatchObject({ botTokenSet: true, botTokenSource: 'appConfig', botUsername: 'GiftRewardsBot' });
+    // the environment's token wins, and the page says so
+    const fromEnvironment = consoleApi(appWith({ TELEGRAM_BOT_TOKEN: BOT_TOKEN }), operatorToken);
+    expect((await fromEnvironment.get('/app-config/current')).body).toMatchObject({ botTokenSet: true, botTokenSource: 'environment' });
+    // the bot settings are the last app's (createApp sets them): this file's app again
+    api = consoleApi(appWith(), operatorToken);
+
+    const cleared = await api.put('/app-config/current', { clearBotToken: true });
+    expect(cleared.body).toMatchObject({ botTokenSet: false, botTokenSource: null });
+    expect(await resolveBotToken(testEnv({ TELEGRAM_BOT_TOKEN: '' }))).toBeUndefined();
+
+    const unreachable = consoleApi(appWith({ TELEGRAM_API_ROOT: 'http://127.0.0.1:9' }), operatorToken);
+    const offline = await unreachable.put('/app-config/current', { botToken: BOT_TOKEN });
+    expect(offline.body.errors).toEqual({ botToken: 'Telegram could not be reached to check this token: nothing was saved, try again' });
+    api = consoleApi(appWith(), operatorToken);
+    expect((await api.get('/app-config/current')).body.botTokenSet).toBe(false);
   });
 
   it('accepts existing coins, clears them with an empty value, and refuses a coin that does not exist', async () => {

@@ -1,9 +1,10 @@
-import { appConfigInput, fromMicros, toMicros } from '@gift/shared';
+import { appConfigInput, toMicros } from '@gift/shared';
 import { badInput } from '../../lib/errors';
 import type { ResourceDefinition } from '../../rest/resource';
 import { requireGiftCoin } from '../coins/giftCoins.service';
 import { AppConfigModel } from './appConfig.model';
-import { getAppConfig } from './config.service';
+import { botTokenSource, getAppConfig, telegramApiRoot } from './config.service';
+import { BotApiError, interactiveApi, toBotApiError } from '../../lib/telegramBot';
 
 /** The id the console edits App Config by, whatever the record's own id is. */
 const CURRENT_CONFIG_ID = 'current';
@@ -21,7 +22,11 @@ export const appConfigResource: ResourceDefinition<typeof appConfigInput> = {
     select: '+botToken',
     resolveId: async (id) => (id === CURRENT_CONFIG_ID ? String((await getAppConfig())._id) : id),
     // toJSON already leaves the token out (a hidden field)
-    present: (doc) => ({ ...(doc as ConfigDocument).toJSON(), botTokenSet: !!(doc as ConfigDocument).botToken }),
+    present: (doc) => ({
+      ...(doc as ConfigDocument).toJSON(),
+      botTokenSet: !!(doc as ConfigDocument).botToken,
+      botTokenSource: botTokenSource(!!(doc as ConfigDocument).botToken),
+    }),
   },
   // the list always shows the one record, created with defaults on first sight
   extraRoutes: (router) => {
@@ -38,12 +43,14 @@ export const appConfigResource: ResourceDefinition<typeof appConfigInput> = {
       const miningCoin = input.miningCoin || null;
       if (referrerCoin && named('referrerCoin')) await requireGiftCoin('referrerCoin', referrerCoin);
       if (miningCoin && named('miningCoin')) await requireGiftCoin('miningCoin', miningCoin);
-      const { botToken, ...fields } = { ...input, referrerCoin, miningCoin };
+      const { botToken, clearBotToken, ...fields } = { ...input, referrerCoin, miningCoin };
       const changes = Object.fromEntries(Object.entries(fields).filter(([field]) => named(field)));
       await refuseZeroRewards(id, changes);
+      // a new token is Telegram's to accept, and names the bot: its username is not typed by hand
+      if (botToken) changes.botUsername = await botUsernameOf(botToken);
       return AppConfigModel.findByIdAndUpdate(
         id,
-        { $set: { ...changes, ...(botToken ? { botToken } : {}) } },
+        { $set: { ...changes, ...(botToken ? { botToken } : {}) }, ...(clearBotToken && !botToken ? { $unset: { botToken: 1 } } : {}) },
         { returnDocument: 'after', runValidators: true },
       ).select('+botToken');
     },
@@ -55,22 +62,40 @@ export const appConfigResource: ResourceDefinition<typeof appConfigInput> = {
  * (mining sessions that pay nothing). The check reads the record as it will be, named fields over saved ones.
  */
 async function refuseZeroRewards(id: string, changes: Record<string, unknown>): Promise<void> {
-  const saved = await AppConfigModel.findById(id, { miningCoin: 1, earnAmount: 1, referrerCoin: 1, referrerCoinAmount: 1 }).lean();
-  const after = <T>(field: string, fallback: T) => (field in changes ? changes[field] : fallback);
-  const positive = (value: unknown) => {
+  const saved = await AppConfigModel.findById(id, { miningCoin: 1, earnAmount: 1, referrerCoin: 1, referrerCoinAmount: 1 }).lean<{
+    miningCoin?: unknown;
+    earnAmount?: number;
+    referrerCoin?: unknown;
+    referrerCoinAmount?: number;
+  }>();
+  const chosen = (field: 'miningCoin' | 'referrerCoin') => Boolean(field in changes ? changes[field] : saved?.[field]);
+  // a named amount is the decimal the operator typed; a saved one is micro-units
+  const paysSomething = (field: 'earnAmount' | 'referrerCoinAmount') => {
+    const named = changes[field];
+    if (!(field in changes)) return (saved?.[field] ?? 0) > 0;
     try {
-      return toMicros(String(value ?? '0')) > 0n;
+      return typeof named === 'string' && toMicros(named) > 0n;
     } catch {
       return false;
     }
   };
   const errors: Record<string, string> = {};
-  if (after('miningCoin', saved?.miningCoin) && !positive(after('earnAmount', fromMicros(BigInt(saved?.earnAmount ?? 0)))))
+  if (chosen('miningCoin') && !paysSomething('earnAmount'))
     errors.earnAmount = 'Mining pays a positive amount per session: set it, or choose no mining coin';
-  if (
-    after('referrerCoin', saved?.referrerCoin) &&
-    !positive(after('referrerCoinAmount', fromMicros(BigInt(saved?.referrerCoinAmount ?? 0))))
-  )
+  if (chosen('referrerCoin') && !paysSomething('referrerCoinAmount'))
     errors.referrerCoinAmount = 'The referral reward is a positive amount: set it, or choose no referrer coin';
   if (Object.keys(errors).length) throw badInput(errors);
+}
+
+/** Asks Telegram who a token belongs to (getMe); a token it refuses, or no answer, is the field's error and saves nothing. */
+async function botUsernameOf(token: string): Promise<string> {
+  try {
+    const me = await interactiveApi({ apiRoot: telegramApiRoot(), token }).getMe();
+    return me.username;
+  } catch (error) {
+    const refusal = toBotApiError(error, 'getMe');
+    if (refusal instanceof BotApiError && refusal.status > 0)
+      throw badInput({ botToken: `Telegram did not accept this token (${refusal.description}): copy it again from BotFather` });
+    throw badInput({ botToken: 'Telegram could not be reached to check this token: nothing was saved, try again' });
+  }
 }

@@ -31,6 +31,22 @@ export async function getAppConfig() {
   return config;
 }
 
+/** What the console's App Config needs of the environment: whether it sets the bot token, and where Telegram is. */
+let botSettings: Pick<Env, 'TELEGRAM_BOT_TOKEN' | 'TELEGRAM_API_ROOT'> | null = null;
+
+/** Set by createApp: the App Config's bot fields say where the running token comes from, and check a new one. */
+export function configureBotSettings(env: Env): void {
+  botSettings = { TELEGRAM_BOT_TOKEN: env.TELEGRAM_BOT_TOKEN, TELEGRAM_API_ROOT: env.TELEGRAM_API_ROOT };
+}
+
+/** Where the running bot's token comes from: the environment (which wins), App Config, or nowhere yet. */
+export function botTokenSource(savedInAppConfig: boolean): 'environment' | 'appConfig' | null {
+  if (botSettings?.TELEGRAM_BOT_TOKEN) return 'environment';
+  return savedInAppConfig ? 'appConfig' : null;
+}
+
+export const telegramApiRoot = () => botSettings?.TELEGRAM_API_ROOT ?? 'https://api.telegram.org';
+
 /** TELEGRAM_BOT_TOKEN wins; otherwise the token saved in App Config; undefined when neither is set. */
 export async function resolveBotToken(env: Env): Promise<string | undefined> {
   if (env.TELEGRAM_BOT_TOKEN) return env.TELEGRAM_BOT_TOKEN;
