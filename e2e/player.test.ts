@@ -72,6 +72,20 @@ async function playerId(telegramId: number) {
   return user._id;
 }
 
+/** GIFT for a player, in micro-units, as an operator's gift: once per player. */
+async function giveGift(telegramId: number, micros: bigint) {
+  const gift = await GiftCoinModel.findOne({ symbol: 'GIFT' }).lean();
+  await postEntry({
+    userId: await playerId(telegramId),
+    coinId: gift!._id,
+    amount: micros,
+    reason: 'gift',
+    idempotencyKey: `e2e-gift:${telegramId}`,
+    refType: 'Test',
+    refId: String(telegramId),
+  });
+}
+
 /** The ⭐ missions done for this player, so a test can reach a mission behind the ⭐ gate. */
 async function finishStarMissions(telegramId: number) {
   const user = await playerId(telegramId);
@@ -458,16 +472,7 @@ it('starts mining, sees it tick, finishes a short session and moves it to the wa
 it('stakes for 1 week with the quoted profit and sees the position with its countdown', async () => {
   const { page, telegramId } = await launch('/staking');
   await page.getByRole('heading', { name: 'Offers' }).waitFor();
-  const gift = await GiftCoinModel.findOne({ symbol: 'GIFT' }).lean();
-  await postEntry({
-    userId: await playerId(telegramId),
-    coinId: gift!._id,
-    amount: 500_000_000n,
-    reason: 'gift',
-    idempotencyKey: `e2e-gift:${telegramId}`,
-    refType: 'Test',
-    refId: String(telegramId),
-  });
+  await giveGift(telegramId, 500_000_000n);
   await page.reload();
   await page.getByRole('heading', { name: 'Offers' }).waitFor();
   await page.getByText('You have no stakes yet.').waitFor();
@@ -539,16 +544,7 @@ it('switches to Persian and turns every screen right-to-left', async () => {
   await page.getByRole('button', { name: 'تأیید استیک' }).waitFor();
   await shot(page, 'player-stake-form-fa');
   // a Persian keypad's digits, and the sheet that names the amount, the term and the unlock date in Persian
-  const gift = await GiftCoinModel.findOne({ symbol: 'GIFT' }).lean();
-  await postEntry({
-    userId: await playerId(telegramId),
-    coinId: gift!._id,
-    amount: 1_500_000_000_000n,
-    reason: 'gift',
-    idempotencyKey: `e2e-gift:${telegramId}`,
-    refType: 'Test',
-    refId: String(telegramId),
-  });
+  await giveGift(telegramId, 1_500_000_000_000n);
   await page.reload();
   await page.getByText('۱٬۵۰۰٬۰۰۰ GIFT').first().waitFor();
   await page.getByRole('textbox').fill('۱۲۰۰');
