@@ -14,7 +14,7 @@ import { StakingCoinModel } from '../server/src/modules/staking/staking.models';
 import { UserModel } from '../server/src/modules/users/user.model';
 import { WithdrawalModel } from '../server/src/modules/withdrawals/withdrawal.model';
 import { silentLogger } from '../server/test/helpers';
-import { DESKTOP, PHONE, closeAll, openProductInBrowser, shot, type ProductServer, type TestBrowser } from './support';
+import { DESKTOP, PHONE, closeAll, openProductInBrowser, screenshotPath, shot, type ProductServer, type TestBrowser } from './support';
 
 // a real browser against a live server: minutes, not the 5 s of unit tests
 jest.setTimeout(300_000);
@@ -151,6 +151,45 @@ describe('what was broken, tried as it was found', () => {
     await page.getByText('Saved', { exact: true }).last().waitFor();
   });
 
+  it('asks before making a mission ⭐, naming how many players it holds back, and clones a mission', async () => {
+    const players = await UserModel.countDocuments();
+    await open(page, '/missions/create');
+    await page.getByLabel('Category').click();
+    await page.getByRole('option', { name: 'Social' }).click();
+    await page.getByLabel('Title').fill('Read the rules first');
+    await page.getByLabel('Reward amount').fill('1');
+    await page.getByLabel('Coin').click();
+    await page.getByRole('option', { name: 'GIFT' }).click();
+    await page.getByLabel('Verify type').click();
+    await page.getByRole('option', { name: 'Auto' }).click();
+    await page.getByLabel('Must done ⭐').check();
+    await save(page);
+    const dialog = page.getByRole('dialog', { name: 'Make this mission ⭐?' });
+    await dialog.filter({ hasText: `each of the ${players} players who have not done it must do it first` }).waitFor();
+    await page.screenshot({ path: screenshotPath('console-mission-star-confirm') });
+    // Cancel saves nothing
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(MissionModel.exists({ title: 'Read the rules first' })).resolves.toBeNull();
+    await save(page);
+    await page.getByRole('dialog', { name: 'Make this mission ⭐?' }).getByRole('button', { name: 'Make it ⭐' }).click();
+    await page.getByText('Saved', { exact: true }).waitFor();
+    const star = (await MissionModel.findOne({ title: 'Read the rules first' }).lean())!;
+    expect(star.mustDone).toBe(true);
+    await page.locator('tbody tr').first().filter({ hasText: 'Read the rules first' }).waitFor();
+
+    // a clone starts as a copy to change; it is its own mission once saved
+    await open(page, `/missions/${star._id}`);
+    await page.getByRole('link', { name: 'Clone' }).click();
+    await expect(page.getByLabel('Title').inputValue()).resolves.toBe('Read the rules first');
+    await page.getByLabel('Title').fill('Read the rules again');
+    await page.getByLabel('Must done ⭐').uncheck();
+    await save(page);
+    await page.getByText('Saved', { exact: true }).waitFor();
+    await expect(MissionModel.countDocuments({ title: /^Read the rules/ })).resolves.toBe(2);
+    // retire the ⭐ mission: it would hold back the other tests' players
+    await MissionModel.deleteMany({ title: /^Read the rules/ });
+  });
+
   it('refuses a reward of 0 on the field', async () => {
     await open(page, '/missions/create');
     await page.getByLabel('Reward amount').fill('0');
@@ -184,7 +223,8 @@ describe('what was broken, tried as it was found', () => {
   });
 
   it('names verify types, statuses, permissions and the coin of a reward', async () => {
-    await open(page, '/missions');
+    // every category (the list keeps the filter a saved mission left it on)
+    await open(page, `/missions?filter=${encodeURIComponent('{}')}`);
     await page.getByRole('cell', { name: 'Manual', exact: true }).first().waitFor();
     await expect(page.getByRole('cell', { name: 'manual', exact: true }).count()).resolves.toBe(0);
     await open(page, '/accounts');
@@ -236,6 +276,9 @@ describe('a missions-only account', () => {
     await save(page);
     await page.getByText('Saved', { exact: true }).waitFor();
     await expect(MissionModel.exists({ title: 'Follow our channel on X' }).then(Boolean)).resolves.toBe(true);
+    // the list it lands on is the mission's category, newest first: the saved mission is the first row
+    await page.waitForURL(/\/admin\/missions\?/);
+    await expect(page.locator('tbody tr').first().textContent()).resolves.toContain('Follow our channel on X');
     // the dashboard shows only what the account may read: no card is left waiting
     await open(page, '/');
     await page.getByText('Choose a page from the menu.').waitFor();

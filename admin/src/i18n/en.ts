@@ -398,6 +398,15 @@ const domain = {
     highAt: 'High from',
     weightDefault: 'default %{weight}',
   },
+  missions: {
+    starConfirm: {
+      title: 'Make this mission ⭐?',
+      players:
+        'A ⭐ mission comes before every other mission: the %{smart_count} player who has not done it must do it first. |||| A ⭐ mission comes before every other mission: each of the %{smart_count} players who have not done it must do it first.',
+      everyPlayer: 'A ⭐ mission comes before every other mission: every player who has not done it must do it first.',
+      confirm: 'Make it ⭐',
+    },
+  },
   staking: { durations: { week: '1 week', month: '1 month', threeMonths: '3 months', sixMonths: '6 months', year: '1 year' } },
   records: {
     stake: 'Stake of %{amount}',

@@ -2,11 +2,12 @@ import { BooleanInput, FormDataConsumer, ReferenceInput, SelectInput, SimpleForm
 import { missionInput, missionUpdateInput } from '@gift/shared';
 import { schemaResolver } from '../../forms/schemaResolver';
 import { OrderAndEnabledInputs } from '../sharedInputs';
+import { MissionToolbar } from './MissionToolbar';
 import { VERIFY_TYPE_CHOICES } from './verifyTypes';
 
 export function MissionForm({ editing = false }: { editing?: boolean }) {
   return (
-    <SimpleForm resolver={schemaResolver(editing ? missionUpdateInput : missionInput)}>
+    <SimpleForm resolver={schemaResolver(editing ? missionUpdateInput : missionInput)} toolbar={<MissionToolbar />}>
       <ReferenceInput source="category" reference="categories" sort={{ field: 'order', order: 'ASC' }}>
         <SelectInput optionText="title" />
       </ReferenceInput>
