@@ -181,11 +181,21 @@ describe('what was broken, tried as it was found', () => {
     await open(page, `/missions/${star._id}`);
     await page.getByRole('link', { name: 'Clone' }).click();
     await expect(page.getByLabel('Title').inputValue()).resolves.toBe('Read the rules first');
+    // the copied values settle once the form has them all: edit after that, or the edit is replaced
+    await page.getByLabel('Coin').filter({ hasText: 'GIFT' }).waitFor();
     await page.getByLabel('Title').fill('Read the rules again');
     await page.getByLabel('Must done ⭐').uncheck();
+    await expect(page.getByLabel('Title').inputValue()).resolves.toBe('Read the rules again');
     await save(page);
     await page.getByText('Saved', { exact: true }).waitFor();
-    await expect(MissionModel.countDocuments({ title: /^Read the rules/ })).resolves.toBe(2);
+    await expect(MissionModel.exists({ title: 'Read the rules again', mustDone: false }).then(Boolean)).resolves.toBe(true);
+
+    // both off at once, as a campaign ends (the saved clone's list is its category's, newest first)
+    for (const title of ['Read the rules again', 'Read the rules first'])
+      await page.locator('tbody tr').filter({ hasText: title }).getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Disable' }).click();
+    await page.getByText('2 missions disabled').waitFor();
+    await expect(MissionModel.countDocuments({ title: /^Read the rules/, enabled: false })).resolves.toBe(2);
     // retire the ⭐ mission: it would hold back the other tests' players
     await MissionModel.deleteMany({ title: /^Read the rules/ });
   });

@@ -32,6 +32,7 @@ interface ConsoleCalls {
     body: { entryId: string; reason: string },
   ): Promise<{ status: string; taken: string; owed: string; symbol: string }>;
   rejectGift(id: string, rejectReason: string): Promise<unknown>;
+  setMissionsEnabled(ids: string[], enabled: boolean): Promise<{ changed: string[] }>;
   setPlayerStatus(body: {
     ids: string[];
     status: string;
@@ -83,6 +84,11 @@ export const dataProvider: DataProvider & ConsoleCalls = {
   rejectGift: async (id, rejectReason) =>
     (await httpClient(`${API_URL}/gifts/${encodeURIComponent(id)}/reject`, { method: 'POST', body: JSON.stringify({ rejectReason }) }))
       .json as unknown,
+  /** Several missions enabled or disabled at once. */
+  setMissionsEnabled: async (ids, enabled) =>
+    (await httpClient(`${API_URL}/missions/enabled`, { method: 'POST', body: JSON.stringify({ ids, enabled }) })).json as {
+      changed: string[];
+    },
   /** One status, with its reason, for several players at once. */
   setPlayerStatus: async (body) =>
     (await httpClient(`${API_URL}/users/status`, { method: 'POST', body: JSON.stringify(body) })).json as { changed: string[] },

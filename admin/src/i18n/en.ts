@@ -399,6 +399,12 @@ const domain = {
     weightDefault: 'default %{weight}',
   },
   missions: {
+    bulk: {
+      enable: 'Enable',
+      disable: 'Disable',
+      enabled: '%{smart_count} mission enabled |||| %{smart_count} missions enabled',
+      disabled: '%{smart_count} mission disabled |||| %{smart_count} missions disabled',
+    },
     starConfirm: {
       title: 'Make this mission ⭐?',
       players:

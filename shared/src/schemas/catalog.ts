@@ -107,6 +107,12 @@ export const missionInput = missionRules(missionFields).refine((m) => m.verifyTy
 export const missionUpdateInput = missionRules(missionFields);
 export type MissionInput = z.infer<typeof missionInput>;
 
+/** Several missions enabled or disabled at once (the console's bulk action). */
+export const missionsEnabledInput = z.object({
+  ids: z.array(objectId).min(1, 'Choose missions').max(500, 'At most 500 missions at once'),
+  enabled: z.boolean(),
+});
+
 export const coverInput = z.object({
   title: blankable(z.string().trim().max(120)),
   image: imageUrl,

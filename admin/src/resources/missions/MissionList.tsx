@@ -13,6 +13,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { BY_ORDER, ResponsiveList, searchFilter } from '../../lists/ResponsiveList';
+import { BulkEnableButtons } from './BulkEnableButtons';
 import { VERIFY_TYPE_CHOICES } from './verifyTypes';
 
 const filters = [
@@ -35,6 +36,7 @@ export function MissionList() {
   return (
     <List sort={BY_ORDER} filters={filters}>
       <ResponsiveList<MissionRecord>
+        bulkActionButtons={<BulkEnableButtons />}
         phone={{
           primaryText: (r) => `${r.mustDone ? '⭐ ' : ''}${r.title}`,
           secondaryText: () => <Reward />,

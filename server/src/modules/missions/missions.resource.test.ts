@@ -3,6 +3,7 @@ import { silentLogger, testEnv } from '../../../test/helpers';
 import { createCoin, createPlayer } from '../../../test/factories';
 import { consoleApi, createOperator } from '../../../test/operators';
 import { CategoryModel } from '../content/content.models';
+import { AuditEntryModel } from '../audit/audit.model';
 import { MissionModel, UserMissionModel } from './mission.models';
 
 const app = createApp({ env: testEnv(), logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
@@ -96,6 +97,27 @@ describe('missions in the console', () => {
     }
     const time = await api.post('/missions', { ...base(), verifyType: 'time', verifyDuration: 0 });
     expect(time.body.errors).toEqual({ verifyDuration: 'Set how many minutes to wait before claiming' });
+  });
+
+  it('enables and disables missions in bulk, auditing each that changed, and refuses a reader or a bad body', async () => {
+    const [a, b, c] = await Promise.all(
+      ['Bulk A', 'Bulk B', 'Bulk C'].map((title, i) => api.post('/missions', { ...base(), verifyType: 'auto', title, enabled: i !== 2 })),
+    );
+    const ids = [a!.body.id, b!.body.id, c!.body.id];
+    const off = await api.post('/missions/enabled', { ids, enabled: false });
+    expect(off.body).toEqual({ changed: [a!.body.id, b!.body.id] });
+    expect(await MissionModel.countDocuments({ _id: { $in: ids }, enabled: false })).toBe(3);
+    expect(await AuditEntryModel.countDocuments({ resource: 'missions', record: { $in: ids }, action: 'update' })).toBe(2);
+    expect((await api.post('/missions/enabled', { ids, enabled: true })).body.changed).toHaveLength(3);
+
+    const bad = await api.post('/missions/enabled', { ids: [], enabled: 'yes' });
+    expect([bad.status, bad.body.errors]).toEqual([
+      400,
+      { ids: 'Choose missions', enabled: 'Invalid input: expected boolean, received string' },
+    ]);
+    const reader = consoleApi(app, (await createOperator(['missions:read'])).token);
+    expect((await reader.post('/missions/enabled', { ids, enabled: false })).status).toBe(403);
+    expect(await MissionModel.countDocuments({ _id: { $in: ids }, enabled: true })).toBe(3);
   });
 
   it('searches title and description, filters and sorts by reward', async () => {

@@ -1,6 +1,8 @@
-import { microsToStored, missionInput, missionUpdateInput, toMicros, type MissionInput } from '@gift/shared';
+import { microsToStored, missionInput, missionsEnabledInput, missionUpdateInput, toMicros, type MissionInput } from '@gift/shared';
+import { operatorContext } from '../../rest/adminAuth';
+import { recordAudit } from '../audit/audit.service';
 import { AppError, badInput } from '../../lib/errors';
-import type { ResourceDefinition } from '../../rest/resource';
+import { validate, type ResourceDefinition } from '../../rest/resource';
 import { requireGiftCoin } from '../coins/giftCoins.service';
 import { categoryExists } from '../content/categories.service';
 import { MissionModel } from './mission.models';
@@ -54,4 +56,26 @@ export const missionsResource: ResourceDefinition<typeof missionInput, typeof mi
     },
   },
   remove: { run: deleteMission },
+  extraRoutes: (router) => {
+    /** Enables or disables several missions (a campaign's start or end): each one that changes is audited as its own update. */
+    router.post('/enabled', async (req, res) => {
+      const { ids, enabled } = validate(missionsEnabledInput, req.body);
+      const context = operatorContext(req);
+      const changed: string[] = [];
+      for (const id of new Set(ids)) {
+        const before = await MissionModel.findOneAndUpdate({ _id: id, enabled: !enabled }, { $set: { enabled } });
+        if (!before) continue;
+        await recordAudit({
+          operator: context.operator,
+          action: 'update',
+          resource: 'missions',
+          record: id,
+          before: before.toJSON(),
+          after: { ...before.toJSON(), enabled },
+        });
+        changed.push(id);
+      }
+      res.json({ changed });
+    });
+  },
 };
