@@ -91,7 +91,7 @@ describe('what was broken, tried as it was found', () => {
     await open(page, `/covers/${cover._id}`);
     await expect(page.getByLabel('Image').inputValue()).resolves.toBe('/demo/cover-invite.svg');
     await expect(page.locator('input[type="url"], input[type="number"], input[min], input[step]').count()).resolves.toBe(0);
-    await page.getByLabel('Title').fill('Invite friends: 60 GIFT each');
+    await page.getByLabel('Title', { exact: true }).fill('Invite friends: 60 GIFT each');
     await save(page);
     await page.getByText('Saved', { exact: true }).waitFor();
     await expect(
@@ -156,7 +156,7 @@ describe('what was broken, tried as it was found', () => {
     await open(page, '/missions/create');
     await page.getByLabel('Category').click();
     await page.getByRole('option', { name: 'Social' }).click();
-    await page.getByLabel('Title').fill('Read the rules first');
+    await page.getByLabel('Title', { exact: true }).fill('Read the rules first');
     await page.getByLabel('Reward amount').fill('1');
     await page.getByLabel('Coin').click();
     await page.getByRole('option', { name: 'GIFT' }).click();
@@ -180,12 +180,12 @@ describe('what was broken, tried as it was found', () => {
     // a clone starts as a copy to change; it is its own mission once saved
     await open(page, `/missions/${star._id}`);
     await page.getByRole('link', { name: 'Clone' }).click();
-    await expect(page.getByLabel('Title').inputValue()).resolves.toBe('Read the rules first');
+    await expect(page.getByLabel('Title', { exact: true }).inputValue()).resolves.toBe('Read the rules first');
     // the copied values settle once the form has them all: edit after that, or the edit is replaced
     await page.getByLabel('Coin').filter({ hasText: 'GIFT' }).waitFor();
-    await page.getByLabel('Title').fill('Read the rules again');
+    await page.getByLabel('Title', { exact: true }).fill('Read the rules again');
     await page.getByLabel('Must done ⭐').uncheck();
-    await expect(page.getByLabel('Title').inputValue()).resolves.toBe('Read the rules again');
+    await expect(page.getByLabel('Title', { exact: true }).inputValue()).resolves.toBe('Read the rules again');
     await save(page);
     await page.getByText('Saved', { exact: true }).waitFor();
     await expect(MissionModel.exists({ title: 'Read the rules again', mustDone: false }).then(Boolean)).resolves.toBe(true);
@@ -276,7 +276,7 @@ describe('a missions-only account', () => {
     await page.getByRole('link', { name: 'Create' }).click();
     await page.getByLabel('Category').click();
     await page.getByRole('option', { name: 'Social' }).click();
-    await page.getByLabel('Title').fill('Follow our channel on X');
+    await page.getByLabel('Title', { exact: true }).fill('Follow our channel on X');
     await page.getByLabel('Reward amount').fill('25');
     await page.getByLabel('Coin').click();
     await page.getByRole('option', { name: 'GIFT' }).click();

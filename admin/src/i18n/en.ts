@@ -369,6 +369,10 @@ const domain = {
     telegramChatIdHelp:
       'Needed for an invite link (t.me/+…): the chat id the bot sees, for example -1001234567890. The bot must be an admin of the chat',
     percentHelp: 'Empty: this duration is not offered',
+    persianHelp: 'What Persian players read; empty: they read the English',
+    persian: 'Persian',
+    persianMissing: 'Persian missing',
+    persianDone: 'Persian ✓',
   },
   appConfig: {
     title: 'App Config',
@@ -474,6 +478,12 @@ const domain = {
         category: 'Category',
         title: 'Title',
         description: 'Description',
+        fa: {
+          title: 'Title in Persian',
+          description: 'Description in Persian',
+          claimButton: 'Claim button in Persian',
+          goButton: 'Go button in Persian',
+        },
         link: 'Link',
         image: 'Image',
         reward: 'Reward amount',
@@ -492,15 +502,39 @@ const domain = {
     },
     categories: {
       name: 'Category |||| Categories',
-      fields: { title: 'Title', description: 'Description', image: 'Image', order: 'Order', enabled: 'Enabled', createdAt: 'Created' },
+      fields: {
+        title: 'Title',
+        description: 'Description',
+        fa: { title: 'Title in Persian', description: 'Description in Persian' },
+        image: 'Image',
+        order: 'Order',
+        enabled: 'Enabled',
+        createdAt: 'Created',
+      },
     },
     covers: {
       name: 'Cover |||| Covers',
-      fields: { title: 'Title', image: 'Image', link: 'Link', order: 'Order', enabled: 'Enabled', createdAt: 'Created' },
+      fields: {
+        title: 'Title',
+        fa: { title: 'Title in Persian' },
+        image: 'Image',
+        link: 'Link',
+        order: 'Order',
+        enabled: 'Enabled',
+        createdAt: 'Created',
+      },
     },
     partners: {
       name: 'Partner |||| Partners',
-      fields: { name: 'Name', image: 'Image', link: 'Link', order: 'Order', enabled: 'Enabled', createdAt: 'Created' },
+      fields: {
+        name: 'Name',
+        fa: { name: 'Name in Persian' },
+        image: 'Image',
+        link: 'Link',
+        order: 'Order',
+        enabled: 'Enabled',
+        createdAt: 'Created',
+      },
     },
     'gift-coins': {
       name: 'Gift Coin |||| Gift Coins',

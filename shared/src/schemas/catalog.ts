@@ -16,6 +16,9 @@ import {
   positiveAmount,
 } from './common';
 
+/** A Persian text beside an English one: optional, and a blank one falls back to the English for Persian players. */
+const persian = (max: number) => blankable(z.string().trim().max(max));
+
 export const tonAddress = z
   .string()
   .trim()
@@ -55,6 +58,10 @@ export type GiftCoinInput = z.infer<typeof giftCoinInput>;
 export const categoryInput = z.object({
   title: nonEmpty(80),
   description: blankable(z.string().trim().max(500)),
+  fa: z
+    .object({ title: persian(80), description: persian(500) })
+    .partial()
+    .default({}),
   image: optionalImage,
   order,
   enabled: z.boolean().default(true),
@@ -80,6 +87,11 @@ const missionFields = z.object({
   ),
   claimButton: nullAsAbsent(z.string().trim().max(30).default('Claim')),
   goButton: nullAsAbsent(z.string().trim().max(30).default('Go')),
+  /** What Persian players read; each blank one falls back to the English. */
+  fa: z
+    .object({ title: persian(120), description: persian(1000), claimButton: persian(30), goButton: persian(30) })
+    .partial()
+    .default({}),
   /** Write-only: the console never gets it back, so an untouched field may come as empty, null or absent. */
   secretCode: z.string().trim().max(64).nullish(),
   /** A Telegram mission's chat by id: needed for an invite link (t.me/+…), which does not name the chat. */
@@ -115,6 +127,10 @@ export const missionsEnabledInput = z.object({
 
 export const coverInput = z.object({
   title: blankable(z.string().trim().max(120)),
+  fa: z
+    .object({ title: persian(120) })
+    .partial()
+    .default({}),
   image: imageUrl,
   link: optionalUrl,
   order,
@@ -124,6 +140,10 @@ export type CoverInput = z.infer<typeof coverInput>;
 
 export const partnerInput = z.object({
   name: nonEmpty(80),
+  fa: z
+    .object({ name: persian(80) })
+    .partial()
+    .default({}),
   image: imageUrl,
   link: optionalUrl,
   order,

@@ -1,6 +1,7 @@
 import type { CategoryRecord } from '@gift/server';
 import { BooleanField, DateField, ImageField, List, NumberField, TextField } from 'react-admin';
 import { BY_ORDER, ResponsiveList, searchFilter, useOrderLine } from '../../lists/ResponsiveList';
+import { TranslationField } from '../../forms/BilingualInput';
 
 export function CategoryList() {
   const orderLine = useOrderLine();
@@ -9,6 +10,7 @@ export function CategoryList() {
       <ResponsiveList<CategoryRecord> phone={{ primaryText: (r) => r.title, secondaryText: orderLine }}>
         <ImageField source="image" sx={{ '& img': { maxWidth: 40, maxHeight: 40, objectFit: 'cover' } }} sortable={false} />
         <TextField source="title" />
+        <TranslationField fields={['title', 'description']} />
         <NumberField source="order" />
         <BooleanField source="enabled" />
         <DateField source="createdAt" showTime />

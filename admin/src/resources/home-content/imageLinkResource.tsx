@@ -13,6 +13,7 @@ import {
   UrlField,
 } from 'react-admin';
 import type { z } from 'zod';
+import { BilingualInput, TranslationField } from '../../forms/BilingualInput';
 import { schemaResolver } from '../../forms/schemaResolver';
 import { BY_ORDER, ResponsiveList, searchFilter, useOrderLine } from '../../lists/ResponsiveList';
 import { Thumbnail } from '../../lists/Thumbnail';
@@ -48,7 +49,7 @@ export function imageLinkResource<R extends ImageLinkRecord>({
   function ImageLinkForm() {
     return (
       <SimpleForm resolver={schemaResolver(schema)}>
-        <TextInput source={nameField} fullWidth />
+        <BilingualInput source={nameField} />
         <TextInput source="image" fullWidth helperText={imageHelp} />
         <TextInput source="link" fullWidth />
         <OrderAndEnabledInputs />
@@ -69,6 +70,7 @@ export function imageLinkResource<R extends ImageLinkRecord>({
         >
           <ImageField source="image" sx={{ '& img': { ...preview, objectFit: 'cover' } }} sortable={false} />
           <TextField source={nameField} />
+          <TranslationField fields={[nameField]} />
           <UrlField source="link" sortable={false} />
           <NumberField source="order" />
           <BooleanField source="enabled" />

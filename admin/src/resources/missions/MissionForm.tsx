@@ -1,5 +1,6 @@
 import { BooleanInput, FormDataConsumer, ReferenceInput, SelectInput, SimpleForm, TextInput } from 'react-admin';
 import { missionInput, missionUpdateInput } from '@gift/shared';
+import { BilingualInput } from '../../forms/BilingualInput';
 import { schemaResolver } from '../../forms/schemaResolver';
 import { OrderAndEnabledInputs } from '../sharedInputs';
 import { MissionToolbar } from './MissionToolbar';
@@ -11,8 +12,8 @@ export function MissionForm({ editing = false }: { editing?: boolean }) {
       <ReferenceInput source="category" reference="categories" sort={{ field: 'order', order: 'ASC' }}>
         <SelectInput optionText="title" />
       </ReferenceInput>
-      <TextInput source="title" fullWidth />
-      <TextInput source="description" multiline fullWidth />
+      <BilingualInput source="title" />
+      <BilingualInput source="description" multiline />
       <TextInput source="link" fullWidth />
       <TextInput source="image" fullWidth helperText="content.missionImageHelp" />
       <TextInput source="reward" helperText="common.amountHelp" />
@@ -33,8 +34,8 @@ export function MissionForm({ editing = false }: { editing?: boolean }) {
           </>
         )}
       </FormDataConsumer>
-      <TextInput source="goButton" defaultValue="Go" />
-      <TextInput source="claimButton" defaultValue="Claim" />
+      <BilingualInput source="goButton" />
+      <BilingualInput source="claimButton" />
       <BooleanInput source="mustDone" defaultValue={false} />
       <OrderAndEnabledInputs />
     </SimpleForm>

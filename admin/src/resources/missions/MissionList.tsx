@@ -12,6 +12,7 @@ import {
   TextField,
   useTranslate,
 } from 'react-admin';
+import { TranslationField } from '../../forms/BilingualInput';
 import { BY_ORDER, ResponsiveList, searchFilter } from '../../lists/ResponsiveList';
 import { BulkEnableButtons } from './BulkEnableButtons';
 import { VERIFY_TYPE_CHOICES } from './verifyTypes';
@@ -44,6 +45,7 @@ export function MissionList() {
         }}
       >
         <TextField source="title" />
+        <TranslationField fields={['title', 'description']} />
         <ReferenceField source="category" reference="categories" sortable={false} />
         <SelectField source="verifyType" choices={VERIFY_TYPE_CHOICES} />
         <FunctionField source="reward" sortable={false} render={() => <Reward />} />

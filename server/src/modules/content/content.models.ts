@@ -6,6 +6,8 @@ const categorySchema = applyConventions(
     {
       title: { type: String, required: true },
       description: { type: String, default: '' },
+      /** What Persian players read; a blank text falls back to the English. */
+      fa: { title: { type: String, default: '' }, description: { type: String, default: '' } },
       image: { type: String, default: '' },
       order: { type: Number, default: 0 },
       enabled: { type: Boolean, default: true },
@@ -21,6 +23,7 @@ const coverSchema = applyConventions(
   new Schema(
     {
       title: { type: String, default: '' },
+      fa: { title: { type: String, default: '' } },
       image: { type: String, required: true },
       link: { type: String, default: '' },
       order: { type: Number, default: 0 },
@@ -36,6 +39,7 @@ const partnerSchema = applyConventions(
   new Schema(
     {
       name: { type: String, required: true },
+      fa: { name: { type: String, default: '' } },
       image: { type: String, required: true },
       link: { type: String, default: '' },
       order: { type: Number, default: 0 },

@@ -10,6 +10,7 @@ export interface ContentRow {
   description?: string;
   image?: string;
   link?: string;
+  fa?: { title?: string; name?: string; description?: string };
 }
 
 const enabledOf = (kind: ContentRow['kind']) => [{ $match: { enabled: true } }, { $addFields: { kind } }];
@@ -21,7 +22,7 @@ export function homeContent(): Promise<ContentRow[]> {
     { $unionWith: { coll: PartnerModel.collection.name, pipeline: enabledOf('partner') } },
     { $unionWith: { coll: CategoryModel.collection.name, pipeline: enabledOf('category') } },
     { $sort: { order: 1, _id: 1 } },
-    { $project: { kind: 1, title: 1, name: 1, description: 1, image: 1, link: 1 } },
+    { $project: { kind: 1, title: 1, name: 1, description: 1, image: 1, link: 1, fa: 1 } },
   ]);
 }
 

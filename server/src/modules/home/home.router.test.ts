@@ -117,3 +117,42 @@ describe('usdValue', () => {
     expect(usdValue(9_007_199_254_740_993n, '1000.000001')).toBe('9007199263748.19');
   });
 });
+
+describe("what operators wrote, in the player's language", () => {
+  it('gives a Persian player the Persian mission, category, cover and partner texts, and the English where none is written', async () => {
+    await Promise.all([CoverModel.deleteMany({}), PartnerModel.deleteMany({}), CategoryModel.deleteMany({}), MissionModel.deleteMany({})]);
+    const coin = await createCoin({ symbol: 'GIFT' });
+    await CoverModel.create({ title: 'Welcome', fa: { title: 'خوش آمدید' }, image: 'https://img.example/c.png' });
+    await PartnerModel.create({ name: 'TON', image: 'https://img.example/p.png' });
+    const category = await CategoryModel.create({ title: 'Social', description: 'Follow us', fa: { title: 'شبکه‌های اجتماعی' } });
+    const mission = await createMission({
+      category: category._id,
+      coin: coin._id,
+      mustDone: true,
+      title: 'Join the channel',
+      description: 'Our news, first',
+      claimButton: 'Check',
+      fa: { title: 'عضو کانال شوید', description: '', claimButton: 'بررسی' },
+    });
+    const persian = await createPlayer({ language: 'fa' });
+    const english = await createPlayer({ language: 'en' });
+
+    const home = await playerCaller(persian).home.get();
+    expect(home.covers.map((c) => c.title)).toEqual(['خوش آمدید']);
+    expect(home.partners.map((p) => p.name)).toEqual(['TON']);
+    expect(home.categories.map((c) => [c.title, c.description])).toEqual([['شبکه‌های اجتماعی', 'Follow us']]);
+    expect(home.starMissions.map((m) => [m.title, m.description, m.claimButton, m.goButton])).toEqual([
+      ['عضو کانال شوید', 'Our news, first', 'بررسی', 'Go'],
+    ]);
+    const byCategory = await playerCaller(persian).missions.byCategory({ categoryId: String(category._id) });
+    expect([byCategory.category.title, byCategory.missions[0]!.title]).toEqual(['شبکه‌های اجتماعی', 'عضو کانال شوید']);
+
+    const inEnglish = await playerCaller(english).home.get();
+    expect([inEnglish.covers[0]!.title, inEnglish.categories[0]!.title, inEnglish.starMissions[0]!.title]).toEqual([
+      'Welcome',
+      'Social',
+      'Join the channel',
+    ]);
+    await MissionModel.updateOne({ _id: mission._id }, { $set: { mustDone: false } });
+  });
+});

@@ -1,5 +1,6 @@
 import { fromMicros, MONEY_SCALE } from '@gift/shared';
 import { type Id } from '../../db/ids';
+import { textFor } from '../../lib/playerLanguage';
 import { listGiftCoins } from '../coins/giftCoins.service';
 import { balancesOf } from '../ledger/ledger.service';
 import { playerMissions } from '../missions/missions.service';
@@ -10,8 +11,10 @@ import { homeContent, type ContentRow } from '../content/homeContent.service';
  * still to do. Three queries, sent together (one round trip): the content union, the enabled missions
  * with their coins, and this player's progress.
  */
-export async function homeFor(userId: Id) {
-  const [content, missions] = await Promise.all([homeContent(), playerMissions(userId)]);
+export async function homeFor(player: { _id: Id; language?: string }) {
+  const [content, missions] = await Promise.all([homeContent(), playerMissions(player)]);
+  // what an operator wrote, in the player's language (Persian when written, else English)
+  const text = textFor(player.language);
   const progress = new Map<string, { total: number; done: number }>();
   for (const mission of missions) {
     const counts = progress.get(mission.categoryId) ?? { total: 0, done: 0 };
@@ -21,12 +24,12 @@ export async function homeFor(userId: Id) {
   }
   const of = (kind: ContentRow['kind']) => content.filter((row) => row.kind === kind);
   return {
-    covers: of('cover').map((c) => ({ id: String(c._id), title: c.title ?? '', image: c.image ?? '', link: c.link ?? '' })),
-    partners: of('partner').map((p) => ({ id: String(p._id), name: p.name ?? '', image: p.image ?? '', link: p.link ?? '' })),
+    covers: of('cover').map((c) => ({ id: String(c._id), title: text(c.title, c.fa?.title), image: c.image ?? '', link: c.link ?? '' })),
+    partners: of('partner').map((p) => ({ id: String(p._id), name: text(p.name, p.fa?.name), image: p.image ?? '', link: p.link ?? '' })),
     categories: of('category').map((c) => ({
       id: String(c._id),
-      title: c.title ?? '',
-      description: c.description ?? '',
+      title: text(c.title, c.fa?.title),
+      description: text(c.description, c.fa?.description),
       image: c.image ?? '',
       missionsTotal: progress.get(String(c._id))?.total ?? 0,
       missionsDone: progress.get(String(c._id))?.done ?? 0,

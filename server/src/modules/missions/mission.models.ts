@@ -17,6 +17,13 @@ const missionSchema = applyConventions(
       verifyDuration: { type: Number, default: 0 },
       claimButton: { type: String, default: 'Claim' },
       goButton: { type: String, default: 'Go' },
+      /** What Persian players read; a blank text falls back to the English. */
+      fa: {
+        title: { type: String, default: '' },
+        description: { type: String, default: '' },
+        claimButton: { type: String, default: '' },
+        goButton: { type: String, default: '' },
+      },
       /** The code said in a YouTube video: never leaves the server. */
       secretCode: { type: String, default: '', select: false, hidden: true },
       /** A Telegram mission's chat by id, for an invite link (t.me/+…) that does not name it. */

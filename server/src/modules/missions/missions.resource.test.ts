@@ -99,6 +99,15 @@ describe('missions in the console', () => {
     expect(time.body.errors).toEqual({ verifyDuration: 'Set how many minutes to wait before claiming' });
   });
 
+  it('keeps the Persian texts beside the English ones, each checked on its own field', async () => {
+    const fa = { title: 'عضو کانال شوید', description: 'اخبار ما', claimButton: 'بررسی', goButton: 'برو' };
+    const saved = await api.post('/missions', { ...base(), verifyType: 'auto', fa });
+    expect([saved.status, saved.body.fa]).toEqual([201, fa]);
+    const tooLong = await api.put(`/missions/${saved.body.id}`, { ...saved.body, fa: { ...fa, claimButton: 'ب'.repeat(31) } });
+    expect(tooLong.body.errors).toEqual({ 'fa.claimButton': expect.stringMatching(/30/) });
+    expect((await api.get(`/missions/${saved.body.id}`)).body.fa).toEqual(fa);
+  });
+
   it('enables and disables missions in bulk, auditing each that changed, and refuses a reader or a bad body', async () => {
     const [a, b, c] = await Promise.all(
       ['Bulk A', 'Bulk B', 'Bulk C'].map((title, i) => api.post('/missions', { ...base(), verifyType: 'auto', title, enabled: i !== 2 })),

@@ -1,6 +1,7 @@
 import type { Types } from 'mongoose';
 import { fromMicros, type UserMissionStatus, type VerifyType } from '@gift/shared';
 import { AppError } from '../../lib/errors';
+import { textFor } from '../../lib/playerLanguage';
 import { objectId, type Id } from '../../db/ids';
 import { GIFT_COINS_COLLECTION } from '../coins/giftCoins.service';
 import { findEnabledCategory } from '../content/categories.service';
@@ -42,6 +43,7 @@ interface MissionRow {
   verifyDuration: number;
   claimButton: string;
   goButton: string;
+  fa?: { title?: string; description?: string; claimButton?: string; goButton?: string };
   mustDone: boolean;
   coinDocs: Array<{ _id: Types.ObjectId; symbol: string }>;
 }
@@ -54,21 +56,22 @@ export interface PlayerProgress {
   rejectReason: string;
 }
 
-function presentMission(mission: MissionRow, progress: PlayerProgress | undefined): PlayerMission {
+function presentMission(mission: MissionRow, progress: PlayerProgress | undefined, language: string | undefined): PlayerMission {
   const status: PlayerMissionStatus = progress?.status ?? 'not_started';
+  const text = textFor(language);
   return {
     id: String(mission._id),
     categoryId: String(mission.category),
-    title: mission.title,
-    description: mission.description ?? '',
+    title: text(mission.title, mission.fa?.title),
+    description: text(mission.description, mission.fa?.description),
     link: mission.link ?? '',
     image: mission.image ?? '',
     reward: fromMicros(mission.reward ?? 0),
     coin: { id: String(mission.coin), symbol: mission.coinDocs[0]?.symbol ?? '' },
     verifyType: mission.verifyType,
     verifyDuration: mission.verifyDuration ?? 0,
-    claimButton: mission.claimButton || 'Claim',
-    goButton: mission.goButton || 'Go',
+    claimButton: text(mission.claimButton || 'Claim', mission.fa?.claimButton),
+    goButton: text(mission.goButton || 'Go', mission.fa?.goButton),
     mustDone: !!mission.mustDone,
     status,
     claimableAt: status === 'started' ? claimableAt(mission.verifyType, mission.verifyDuration, progress?.startedAt) : null,
@@ -93,22 +96,34 @@ export function progressOf(userId: Id): Promise<PlayerProgress[]> {
   >();
 }
 
-/** The enabled missions (optionally of one category) with this player's status: two queries, run together. */
-export async function playerMissions(userId: Id, match: Record<string, unknown> = {}): Promise<PlayerMission[]> {
-  const [missions, progress] = await Promise.all([enabledMissions(match), progressOf(userId)]);
+/**
+ * The enabled missions (optionally of one category) with this player's status, in the player's language: two queries, run
+ * together.
+ */
+export async function playerMissions(
+  player: { _id: Id; language?: string },
+  match: Record<string, unknown> = {},
+): Promise<PlayerMission[]> {
+  const [missions, progress] = await Promise.all([enabledMissions(match), progressOf(player._id)]);
   const byMission = new Map(progress.map((p) => [String(p.mission), p]));
-  return missions.map((m) => presentMission(m, byMission.get(String(m._id))));
+  return missions.map((m) => presentMission(m, byMission.get(String(m._id)), player.language));
 }
 
-/** A category and its enabled missions for this player; a disabled category is not found. */
-export async function missionsOfCategory(userId: Id, categoryId: string) {
+/** A category and its enabled missions for this player, in their language; a disabled category is not found. */
+export async function missionsOfCategory(player: { _id: Id; language?: string }, categoryId: string) {
   const [category, missions] = await Promise.all([
     findEnabledCategory(categoryId),
-    playerMissions(userId, { category: objectId(categoryId) }),
+    playerMissions(player, { category: objectId(categoryId) }),
   ]);
   if (!category) throw new AppError('NOT_FOUND');
+  const text = textFor(player.language);
   return {
-    category: { id: String(category._id), title: category.title, description: category.description ?? '', image: category.image ?? '' },
+    category: {
+      id: String(category._id),
+      title: text(category.title, category.fa?.title),
+      description: text(category.description, category.fa?.description),
+      image: category.image ?? '',
+    },
     missions,
   };
 }
