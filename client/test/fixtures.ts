@@ -60,8 +60,13 @@ export const HOME: OutputOf<'home.get'> = {
       status: 'not_started',
       claimableAt: null,
       rejectReason: '',
+      endsAt: null,
+      repeat: 'none',
+      full: false,
     },
   ],
+  daily: [],
+  streak: { days: 0, doneToday: false, next: null },
 };
 
 export const CURRENCY: OutputOf<'home.currency'> = [

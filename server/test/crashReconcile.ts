@@ -1,7 +1,7 @@
 import { AuditEntryModel } from '../src/modules/audit/audit.model';
 import { BalanceModel, LedgerEntryModel } from '../src/modules/ledger/ledger.models';
 import { MiningSessionModel } from '../src/modules/mining/miningSession.model';
-import { UserMissionModel } from '../src/modules/missions/mission.models';
+import { MissionModel, UserMissionModel } from '../src/modules/missions/mission.models';
 import { StakeModel } from '../src/modules/staking/staking.models';
 import { UserModel } from '../src/modules/users/user.model';
 import { WithdrawalModel } from '../src/modules/withdrawals/withdrawal.model';
@@ -20,6 +20,7 @@ export interface Findings {
     'unrefunded rejections': number;
     'unrewarded referrals': number;
     'keys applied twice': number;
+    'miscounted completions': number;
   };
   /** One line per finding, to say which record. */
   details: string[];
@@ -30,13 +31,14 @@ const ONE_PER_RECORD = ['mission', 'mining', 'stake', 'unstake', 'withdraw', 're
 
 /** Operations left half-done: each the sweep must have finished (or undone) once it had its turn. */
 async function unfinished(): Promise<string[]> {
-  const [entries, withdrawals, stakes, missions, mining, referrals] = await Promise.all([
+  const [entries, withdrawals, stakes, missions, mining, referrals, seats] = await Promise.all([
     LedgerEntryModel.find({ state: 'pending' }, { idempotencyKey: 1 }).lean(),
     WithdrawalModel.find({ $or: [{ amountTaken: false }, { settled: false }] }, { _id: 1 }).lean(),
     StakeModel.find({ $or: [{ state: 'opening' }, { paidOut: false }] }, { _id: 1 }).lean(),
     UserMissionModel.find({ awaitingCredit: true }, { _id: 1 }).lean(),
     MiningSessionModel.find({ awaitingCredit: true }, { _id: 1 }).lean(),
     UserModel.find({ referralState: 'pending' }, { _id: 1 }).lean(),
+    MissionModel.find({ 'seating.0': { $exists: true } }, { _id: 1 }).lean(),
   ]);
   const gifts = await LedgerEntryModel.find({ reason: 'gift', state: 'posted', refType: 'Account' }, { _id: 1 }).lean();
   const audited = new Set(
@@ -49,6 +51,7 @@ async function unfinished(): Promise<string[]> {
     ...missions.map((m) => `user mission ${String(m._id)} awaiting its credit`),
     ...mining.map((m) => `mining session ${String(m._id)} awaiting its credit`),
     ...referrals.map((u) => `referral of ${String(u._id)} still pending`),
+    ...seats.map((m) => `mission ${String(m._id)} has a place still held`),
     ...gifts.filter((g) => !audited.has(`adjust:${String(g._id)}`)).map((g) => `gift ${String(g._id)} without its audit`),
   ];
 }
@@ -126,6 +129,21 @@ async function appliedTwice(): Promise<string[]> {
   ];
 }
 
+/** Each mission's completions against its seated progress done or waiting for review. */
+async function miscountedCompletions(): Promise<string[]> {
+  const [missions, seated] = await Promise.all([
+    MissionModel.find({}, { completions: 1 }).lean(),
+    UserMissionModel.aggregate<{ _id: unknown; n: number }>([
+      { $match: { seated: true, status: { $in: ['done', 'pending'] } } },
+      { $group: { _id: '$mission', n: { $sum: 1 } } },
+    ]),
+  ]);
+  const counted = new Map(seated.map((row) => [String(row._id), row.n]));
+  return missions
+    .filter((m) => (m.completions ?? 0) !== (counted.get(String(m._id)) ?? 0))
+    .map((m) => `mission ${String(m._id)} counts ${m.completions} completions, its progress ${counted.get(String(m._id)) ?? 0}`);
+}
+
 /**
  * Waits (up to `settleMs`) for the sweep to finish what the kills left, then counts. The acknowledged writes are
  * what the clients were told had happened: each must hold.
@@ -143,11 +161,12 @@ export async function findings(
   const lost: string[] = [];
   for (const write of acknowledged) if (!(await write.holds())) lost.push(`acknowledged but not there: ${write.what}`);
   const { mismatched, negative } = await balanceMismatches();
-  const [orphans, unrefunded, unrewarded, twice] = await Promise.all([
+  const [orphans, unrefunded, unrewarded, twice, miscounted] = await Promise.all([
     orphanDebits(),
     unrefundedRejections(),
     unrewardedReferrals(),
     appliedTwice(),
+    miscountedCompletions(),
   ]);
   return {
     counts: {
@@ -159,7 +178,8 @@ export async function findings(
       'unrefunded rejections': unrefunded.length,
       'unrewarded referrals': unrewarded.length,
       'keys applied twice': twice.length,
+      'miscounted completions': miscounted.length,
     },
-    details: [...lost, ...mismatched, ...negative, ...left, ...orphans, ...unrefunded, ...unrewarded, ...twice],
+    details: [...lost, ...mismatched, ...negative, ...left, ...orphans, ...unrefunded, ...unrewarded, ...twice, ...miscounted],
   };
 }

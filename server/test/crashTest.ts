@@ -443,6 +443,7 @@ const OPERATION_AT: Record<FaultPoint, (load: Load, world: World) => Promise<voi
   'ledger:after-record': (load, world) => load.gift(world.players[0]!),
   'ledger:after-apply': (load, world) => load.gift(world.players[0]!),
   'gift:after-entry': (load, world) => load.gift(world.players[0]!),
+  'mission:after-seat': (load, world) => load.claim(world.players[1]!),
   'mission:after-done': (load, world) => load.claim(world.players[1]!),
   'mission:after-credit': (load, world) => load.claim(world.players[1]!),
   'mining:after-mark': (load, world) => load.mining(world.players[2]!),

@@ -1,6 +1,10 @@
 export const VERIFY_TYPES = ['auto', 'time', 'telegram', 'youtube', 'instagram', 'manual'] as const;
 export type VerifyType = (typeof VERIFY_TYPES)[number];
 
+/** How often a mission can be done: once, or again each day. */
+export const MISSION_REPEATS = ['none', 'daily'] as const;
+export type MissionRepeat = (typeof MISSION_REPEATS)[number];
+
 export const USER_MISSION_STATUSES = ['started', 'pending', 'done', 'rejected'] as const;
 export type UserMissionStatus = (typeof USER_MISSION_STATUSES)[number];
 
@@ -12,7 +16,18 @@ export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
 export const AUDIT_ACTIONS = ['create', 'update', 'delete', 'review', 'adjust'] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const LEDGER_REASONS = ['mission', 'referral', 'mining', 'stake', 'unstake', 'withdraw', 'refund', 'gift', 'clawback'] as const;
+export const LEDGER_REASONS = [
+  'mission',
+  'referral',
+  'mining',
+  'stake',
+  'unstake',
+  'withdraw',
+  'refund',
+  'gift',
+  'clawback',
+  'streak',
+] as const;
 export type LedgerReason = (typeof LEDGER_REASONS)[number];
 
 /** Staking terms offered to players, with their length in days; each front end names them in its locale. */

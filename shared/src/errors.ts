@@ -18,6 +18,8 @@ export const ERROR_MESSAGES = {
   TOO_EARLY: 'Please wait a little before claiming',
   MISSION_NOT_STARTED: 'Tap Go first',
   ALREADY_DONE: 'Already done',
+  MISSION_FULL: 'This mission is full: every place has been taken',
+  MISSION_ENDED: 'This mission has ended',
   ALREADY_PENDING: 'Waiting for review',
   MISSION_NOT_PENDING: 'Only a pending mission can be approved or rejected; this one is {status}',
   MINING_ACTIVE: 'Mining is already running',

@@ -32,6 +32,12 @@ export const en = {
     missions: '{{done, number}} / {{total, number}} done',
     noCategories: 'No missions yet. Check back soon.',
     partners: 'Partners',
+    today: 'Today',
+    streak: '🔥 {{days, number}}-day streak',
+    noStreak: 'Do a daily mission to start a streak',
+    streakToday: 'Today counts: come back tomorrow to keep it going.',
+    streakOpen: 'Do a daily mission today to keep it going.',
+    streakNext: 'At {{days, number}} days: +{{amount, amount}} {{symbol}}',
   },
   categories: {
     title: 'Categories',
@@ -61,6 +67,10 @@ export const en = {
     rejected: 'Rejected: {{reason}}',
     rejectedNoReason: 'Rejected. Tap Go to try again.',
     tryAgain: 'Tap Go to try again.',
+    endsIn: 'Ends in {{time}}',
+    full: 'Every place in this mission has been taken.',
+    daily: 'Daily',
+    doneToday: 'Done for today: +{{reward, amount}} {{symbol}}. It comes back tomorrow.',
   },
   mining: {
     title: 'Mining',

@@ -19,6 +19,7 @@ export const FAULT_POINTS = [
   'ledger:after-record',
   'ledger:after-apply',
   'gift:after-entry',
+  'mission:after-seat',
   'mission:after-done',
   'mission:after-credit',
   'mining:after-mark',

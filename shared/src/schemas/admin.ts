@@ -63,6 +63,23 @@ export const riskSettingsInput = z
     message: 'High must start above review',
   });
 
+/** Whether the runtime knows a timezone name (IANA, such as Asia/Tehran or UTC). */
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A reward for reaching a streak of this many days of daily missions. */
+const streakMilestone = z.object({
+  days: z.coerce.number().int('Whole days').min(2, 'At least 2 days').max(3650),
+  coin: objectId,
+  amount: positiveAmount,
+});
+
 /** A host name as TON Connect's proof names the app (app.example.com, or localhost:5173 in development). */
 const DOMAIN = /^(?=.{1,253}(?::|$))(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?::\d{1,5})?$/i;
 
@@ -111,6 +128,23 @@ export const appConfigInput = z.object({
           message: `“${bad}” is not a domain: write it like app.example.com, without https:// or a path`,
         });
     }),
+  /** The day daily missions and streaks count in (an IANA name such as Asia/Tehran). */
+  timezone: nullAsAbsent(z.string().trim().refine(isTimeZone, 'A timezone name such as UTC or Asia/Tehran').default('UTC')),
+  /** Rewards for streaks of daily missions: each paid once per streak, when it reaches its days. */
+  streakMilestones: nullAsAbsent(
+    z
+      .array(streakMilestone)
+      .max(20)
+      .default([])
+      .superRefine((milestones, context) => {
+        const seen = new Set<number>();
+        milestones.forEach((milestone, index) => {
+          if (seen.has(milestone.days))
+            context.addIssue({ code: 'custom', message: 'Each milestone needs its own number of days', path: [index, 'days'] });
+          seen.add(milestone.days);
+        });
+      }),
+  ),
   /** Off: wallets on TON testnet cannot be linked, since mainnet payouts cannot reach them. */
   allowTestnetWallets: z.boolean().default(false),
   /** The wallets withdrawals are paid from by hand; a typed transaction hash must be one of theirs. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { STAKING_DURATION_KEYS, VERIFY_TYPES } from '../constants';
+import { MISSION_REPEATS, STAKING_DURATION_KEYS, VERIFY_TYPES } from '../constants';
 import { toMicros } from '../money';
 import { telegramMissionChat } from '../telegramLinks';
 import {
@@ -9,6 +9,7 @@ import {
   nonEmpty,
   nullAsAbsent,
   objectId,
+  optionalDate,
   optionalImage,
   optionalUrl,
   order,
@@ -99,9 +100,25 @@ const missionFields = z.object({
   order,
   enabled: z.boolean().default(true),
   mustDone: z.boolean().default(false),
+  /** Players see the mission only from startsAt and before endsAt; null: no bound. */
+  startsAt: optionalDate,
+  endsAt: optionalDate,
+  /** The most completions (a claim waiting for review holds its place); null: no limit. */
+  cap: z
+    .preprocess(
+      (v) => (v === '' || v === undefined ? null : v),
+      z.coerce.number().int('Must be a whole number').min(1, 'At least 1, or empty for no limit').max(100_000_000).nullable(),
+    )
+    .default(null),
+  /** `daily`: done again each day, in the App Config's timezone, each day its own credit. */
+  repeat: z.enum(MISSION_REPEATS).default('none'),
 });
 const missionRules = (schema: typeof missionFields) =>
   schema
+    .refine((m) => !m.startsAt || !m.endsAt || m.endsAt > m.startsAt, {
+      message: 'The end must come after the start',
+      path: ['endsAt'],
+    })
     .superRefine((m, context) => {
       if (m.verifyType !== 'telegram') return;
       const chat = telegramMissionChat(m.link, m.telegramChatId);

@@ -53,6 +53,10 @@ export const imageUrl = z
   .trim()
   .refine((v) => SITE_PATH.test(v) || httpUrl.safeParse(v).success, 'Enter an http(s) URL or a path on this site like /images/banner.png');
 export const optionalImage = blankable(imageUrl);
+/** An optional moment: a date string or Date from a console form, stored as a Date; empty, null or absent: none. */
+export const optionalDate = z
+  .preprocess((v) => (v === '' || v === undefined ? null : v), z.coerce.date({ error: 'Enter a date and time' }).nullable())
+  .default(null);
 export const order = z.coerce.number().int('Must be a whole number').min(0).max(1_000_000).default(0);
 export const nonEmpty = (max = 200) => requiredString().trim().min(1, REQUIRED).max(max);
 

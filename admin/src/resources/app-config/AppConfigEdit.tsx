@@ -1,4 +1,5 @@
 import {
+  ArrayInput,
   BooleanInput,
   Edit,
   FormDataConsumer,
@@ -6,6 +7,7 @@ import {
   ReferenceInput,
   SelectInput,
   SimpleForm,
+  SimpleFormIterator,
   TextArrayInput,
   TextInput,
   TopToolbar,
@@ -68,6 +70,19 @@ export function AppConfigEdit() {
         <TextInput source="earnAmount" helperText="common.amountHelp" />
         <TextArrayInput source="tonProofDomains" helperText="appConfig.domainsHelp" fullWidth />
         <BooleanInput source="allowTestnetWallets" helperText="appConfig.testnetHelp" />
+        <Typography variant="h6" sx={{ mt: 2 }}>
+          {translate('appConfig.dailyTitle')}
+        </Typography>
+        <TextInput source="timezone" helperText="appConfig.timezoneHelp" />
+        <ArrayInput source="streakMilestones" helperText="appConfig.streakHelp">
+          <SimpleFormIterator inline disableReordering>
+            <TextInput source="days" inputMode="numeric" label="appConfig.milestoneDays" sx={{ width: 140 }} />
+            <ReferenceInput source="coin" reference="gift-coins">
+              <SelectInput optionText="symbol" label="appConfig.milestoneCoin" />
+            </ReferenceInput>
+            <TextInput source="amount" label="appConfig.milestoneAmount" helperText="common.amountHelp" />
+          </SimpleFormIterator>
+        </ArrayInput>
         <Typography variant="h6" sx={{ mt: 2 }}>
           {translate('appConfig.referralTitle')}
         </Typography>

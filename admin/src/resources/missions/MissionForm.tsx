@@ -1,10 +1,11 @@
-import { BooleanInput, FormDataConsumer, ReferenceInput, SelectInput, SimpleForm, TextInput } from 'react-admin';
+import { BooleanInput, DateTimeInput, FormDataConsumer, ReferenceInput, SelectInput, SimpleForm, TextInput } from 'react-admin';
+import { Stack } from '@mui/material';
 import { missionInput, missionUpdateInput } from '@gift/shared';
 import { BilingualInput } from '../../forms/BilingualInput';
 import { schemaResolver } from '../../forms/schemaResolver';
 import { OrderAndEnabledInputs } from '../sharedInputs';
 import { MissionToolbar } from './MissionToolbar';
-import { VERIFY_TYPE_CHOICES } from './verifyTypes';
+import { REPEAT_CHOICES, VERIFY_TYPE_CHOICES } from './verifyTypes';
 
 export function MissionForm({ editing = false }: { editing?: boolean }) {
   return (
@@ -37,6 +38,14 @@ export function MissionForm({ editing = false }: { editing?: boolean }) {
       <BilingualInput source="goButton" />
       <BilingualInput source="claimButton" />
       <BooleanInput source="mustDone" defaultValue={false} />
+      <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
+        <DateTimeInput source="startsAt" helperText="content.startsAtHelp" />
+        <DateTimeInput source="endsAt" helperText="content.endsAtHelp" />
+      </Stack>
+      <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
+        <TextInput source="cap" inputMode="numeric" helperText="content.capHelp" />
+        <SelectInput source="repeat" choices={REPEAT_CHOICES} defaultValue="none" helperText="content.repeatHelp" />
+      </Stack>
       <OrderAndEnabledInputs />
     </SimpleForm>
   );

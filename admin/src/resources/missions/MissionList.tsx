@@ -41,7 +41,16 @@ export function MissionList() {
         phone={{
           primaryText: (r) => `${r.mustDone ? '⭐ ' : ''}${r.title}`,
           secondaryText: () => <Reward />,
-          tertiaryText: (r) => `${translate(`verifyTypes.${r.verifyType}`)}${r.enabled ? '' : ` · ${translate('common.disabled')}`}`,
+          tertiaryText: (r) =>
+            [
+              translate(`verifyTypes.${r.verifyType}`),
+              translate('content.completionsShort', {
+                count: r.cap ? translate('content.completionsOfCap', { count: r.completions, cap: r.cap }) : r.completions,
+              }),
+              r.enabled ? '' : translate('common.disabled'),
+            ]
+              .filter(Boolean)
+              .join(' · '),
         }}
       >
         <TextField source="title" />
@@ -50,6 +59,11 @@ export function MissionList() {
         <SelectField source="verifyType" choices={VERIFY_TYPE_CHOICES} />
         <FunctionField source="reward" sortable={false} render={() => <Reward />} />
         <BooleanField source="mustDone" />
+        <FunctionField<MissionRecord>
+          source="completions"
+          render={(r) => (r.cap ? translate('content.completionsOfCap', { count: r.completions, cap: r.cap }) : r.completions)}
+        />
+        <DateField source="endsAt" showTime emptyText="—" />
         <NumberField source="order" />
         <BooleanField source="enabled" />
         <DateField source="createdAt" showTime />

@@ -7,6 +7,7 @@ import { ErrorMessage } from '../../ui/ErrorMessage';
 import { NotFoundNotice } from '../../ui/NotFoundNotice';
 import { PageHeader } from '../../ui/PageHeader';
 import { Skeleton } from '../../ui/Skeleton';
+import { EndsIn } from '../missions/EndsIn';
 
 export const isObjectId = (id: string) => OBJECT_ID_PATTERN.test(id);
 
@@ -41,7 +42,8 @@ export function CategoryMissionsPage({ backTo = '/' }: { backTo?: string }) {
                   <div className="muted">
                     <bdi dir="ltr">
                       +{format.amount(mission.reward)} {mission.coin.symbol}
-                    </bdi>
+                    </bdi>{' '}
+                    {mission.repeat === 'daily' && <span className="badge">{t('mission.daily')}</span>} <EndsIn endsAt={mission.endsAt} />
                   </div>
                 </div>
                 <span className={mission.status === 'done' ? 'badge' : 'muted'}>{t(`categories.status.${mission.status}`)}</span>

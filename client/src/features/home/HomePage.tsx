@@ -10,6 +10,7 @@ import { CategoryRow } from './components/CategoryRow';
 import { MiningCard } from '../mining/MiningCard';
 import { Balances } from './components/Balances';
 import { Skeleton } from '../../ui/Skeleton';
+import { TodayCard } from './components/TodayCard';
 
 type HomeBanner = { id: string; image: string; link: string; title?: string; name?: string };
 
@@ -37,7 +38,7 @@ function Banner({ banner, first = false }: { banner: HomeBanner; first?: boolean
   );
 }
 
-/** Home: covers, the ⭐ missions still to do, categories with the player's progress, partners. */
+/** Home: covers, balances, mining, the ⭐ missions still to do, today's daily missions and streak, categories with the player's progress, partners. */
 export function HomePage() {
   const { t } = useTranslation();
   const format = useFormat();
@@ -84,6 +85,7 @@ export function HomePage() {
           </ul>
         </>
       )}
+      {home.data && <TodayCard daily={home.data.daily} streak={home.data.streak} />}
       {home.data && (
         <>
           <div className="section-title">

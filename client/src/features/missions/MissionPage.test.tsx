@@ -28,6 +28,9 @@ function mission(overrides: Partial<PlayerMission> = {}): PlayerMission {
     status: 'not_started',
     claimableAt: null,
     rejectReason: '',
+    endsAt: null,
+    repeat: 'none',
+    full: false,
     ...overrides,
   };
 }
@@ -229,4 +232,19 @@ it('opens at tasks/:taskId a mission home no longer lists (done), found through 
   });
   expect(await screen.findByRole('heading', { name: 'Visit ton.org' })).toBeInTheDocument();
   expect(screen.getByText('Done! +100 GIFT')).toBeInTheDocument();
+});
+
+it('counts down to the end of a limited-time mission, and says so when every place is taken', async () => {
+  const endsAt = new Date(Date.now() + (2 * 24 * 3600 + 5 * 3600) * 1000 + 30_000);
+  missionServer(mission({ endsAt, full: true, mustDone: false }), () => ({ status: 'done', reward: '100' }));
+  expect(await screen.findByRole('timer')).toHaveTextContent(/^Ends in 2d 05:00:\d\d$/);
+  expect(screen.getByText('Every place in this mission has been taken.')).toHaveAttribute('role', 'status');
+  expect(screen.queryByRole('button', { name: 'Claim' })).not.toBeInTheDocument();
+});
+
+it('marks a daily mission, and once done today says it comes back tomorrow, in Persian too', async () => {
+  await setLanguage('fa');
+  missionServer(mission({ repeat: 'daily', status: 'done', reward: '20', mustDone: false }), () => ({ status: 'done', reward: '20' }));
+  expect(await screen.findByText('روزانه')).toBeInTheDocument();
+  expect(screen.getByText('امروز انجام شد: \u2066+۲۰ GIFT\u2069. فردا دوباره می‌آید.')).toHaveAttribute('role', 'status');
 });

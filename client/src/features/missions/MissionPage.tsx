@@ -15,6 +15,7 @@ import { PageHeader } from '../../ui/PageHeader';
 import { useToast } from '../../ui/toast';
 import { isObjectId } from '../categories/CategoryMissionsPage';
 import { Skeleton } from '../../ui/Skeleton';
+import { EndsIn } from './EndsIn';
 
 type Mission = RouterOutputs['missions']['byCategory']['missions'][number];
 
@@ -49,7 +50,7 @@ function MissionActions({ mission }: { mission: Mission }) {
   if (mission.status === 'done') {
     return (
       <p className="notice" role="status">
-        {t('mission.done', { reward: mission.reward, symbol: mission.coin.symbol })}
+        {t(mission.repeat === 'daily' ? 'mission.doneToday' : 'mission.done', { reward: mission.reward, symbol: mission.coin.symbol })}
       </p>
     );
   }
@@ -57,6 +58,13 @@ function MissionActions({ mission }: { mission: Mission }) {
     return (
       <p className="notice" role="status">
         {t('mission.pending')}
+      </p>
+    );
+
+  if (mission.full)
+    return (
+      <p className="notice" role="status">
+        {t('mission.full')}
       </p>
     );
 
@@ -152,6 +160,7 @@ export function MissionView({ categoryId, missionId, backTo }: { categoryId: str
                   +{format.amount(mission.reward)} {mission.coin.symbol}
                 </bdi>
               </div>
+              {mission.repeat === 'daily' && <span className="badge">{t('mission.daily')}</span>} <EndsIn endsAt={mission.endsAt} />
             </div>
           </div>
           {mission.description && (
@@ -182,7 +191,7 @@ export function HomeTaskPage() {
   const { taskId = '' } = useParams();
   const home = trpc.home.get.useQuery();
   const [categoryId, setCategoryId] = useState<string | null>(null);
-  const starCategory = home.data?.starMissions.find((m) => m.id === taskId)?.categoryId;
+  const starCategory = [...(home.data?.starMissions ?? []), ...(home.data?.daily ?? [])].find((m) => m.id === taskId)?.categoryId;
   const searchCategories = !!home.data && !starCategory && !categoryId && isObjectId(taskId);
   const lists = trpc.useQueries((q) =>
     searchCategories ? home.data.categories.map((c) => q.missions.byCategory({ categoryId: c.id })) : [],

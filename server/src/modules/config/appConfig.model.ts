@@ -17,6 +17,13 @@ const appConfigSchema = applyConventions(
       miningCoin: ref('GiftCoin', { default: null }),
       earnDurationHours: { type: Number, default: 8 },
       earnAmount: money(),
+      /** The day daily missions and streaks count in (IANA name). */
+      timezone: { type: String, default: 'UTC' },
+      /** A reward for each streak of daily missions reaching `days` (amount in micro-units; the console sees decimals). */
+      streakMilestones: {
+        type: [new Schema({ days: Number, coin: { type: Schema.Types.ObjectId, ref: 'GiftCoin' }, amount: Number }, { _id: false })],
+        default: [],
+      },
       tonProofDomains: { type: [String], default: [] },
       allowTestnetWallets: { type: Boolean, default: false },
       /** The wallets operators pay withdrawals from by hand: a typed hash must be a transaction of one of them. */

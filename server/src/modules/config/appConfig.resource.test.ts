@@ -209,6 +209,40 @@ describe('App Config in the console', () => {
     expect(saved.status).toBe(200);
   });
 
+  it('keeps the timezone and the streak milestones, refusing an unknown zone, a repeated day and a missing coin', async () => {
+    const coin = String((await createCoin())._id);
+    const current = (await api.get('/app-config/current')).body;
+    expect([current.timezone, current.streakMilestones]).toEqual(['UTC', []]);
+    const bad = await api.put('/app-config/current', {
+      timezone: 'Mars/Olympus',
+      streakMilestones: [
+        { days: 3, coin, amount: '10' },
+        { days: 3, coin, amount: '0' },
+        { days: 1, coin: '', amount: '5' },
+      ],
+    });
+    expect([bad.status, bad.body.errors]).toEqual([
+      400,
+      {
+        timezone: 'A timezone name such as UTC or Asia/Tehran',
+        'streakMilestones.1.amount': 'Must be more than 0',
+        'streakMilestones.1.days': 'Each milestone needs its own number of days',
+        'streakMilestones.2.coin': 'This field is required',
+        'streakMilestones.2.days': 'At least 2 days',
+      },
+    ]);
+    const gone = await api.put('/app-config/current', { streakMilestones: [{ days: 7, coin: '0123456789abcdef01234567', amount: '5' }] });
+    expect(gone.body.errors).toEqual({ 'streakMilestones.0.coin': 'Choose an existing gift coin' });
+    expect((await api.get('/app-config/current')).body).toEqual(current);
+
+    const milestones = [
+      { days: 3, coin, amount: '100' },
+      { days: 7, coin, amount: '500.5' },
+    ];
+    const saved = await api.put('/app-config/current', { timezone: 'Asia/Tehran', streakMilestones: milestones });
+    expect([saved.status, saved.body.timezone, saved.body.streakMilestones]).toEqual([200, 'Asia/Tehran', milestones]);
+  });
+
   it('has no create or delete', async () => {
     const before = await AppConfigModel.countDocuments();
     expect((await api.post('/app-config', {})).status).toBe(403);

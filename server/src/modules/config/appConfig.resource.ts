@@ -1,4 +1,4 @@
-import { appConfigInput, toMicros } from '@gift/shared';
+import { appConfigInput, fromMicros, toMicros } from '@gift/shared';
 import { badInput } from '../../lib/errors';
 import type { ResourceDefinition } from '../../rest/resource';
 import { requireGiftCoin } from '../coins/giftCoins.service';
@@ -9,7 +9,12 @@ import { BotApiError, interactiveApi, toBotApiError } from '../../lib/telegramBo
 /** The id the console edits App Config by, whatever the record's own id is. */
 const CURRENT_CONFIG_ID = 'current';
 
-type ConfigDocument = { toJSON: () => Record<string, unknown>; botToken?: string };
+type Milestone = { days: number; coin: unknown; amount: number };
+type ConfigDocument = { toJSON: () => Record<string, unknown>; botToken?: string; streakMilestones?: Milestone[] };
+
+/** The streak milestones as the console edits them: the coin's id and the amount as a decimal. */
+const presentMilestones = (milestones: Milestone[] = []) =>
+  milestones.map((m) => ({ days: m.days, coin: String(m.coin), amount: fromMicros(BigInt(m.amount)) }));
 
 /**
  * App Config: one record, read and edited, never created or deleted from the console.
@@ -26,6 +31,7 @@ export const appConfigResource: ResourceDefinition<typeof appConfigInput> = {
       ...(doc as ConfigDocument).toJSON(),
       botTokenSet: !!(doc as ConfigDocument).botToken,
       botTokenSource: botTokenSource(!!(doc as ConfigDocument).botToken),
+      streakMilestones: presentMilestones((doc as ConfigDocument).streakMilestones),
     }),
   },
   // the list always shows the one record, created with defaults on first sight
@@ -43,7 +49,11 @@ export const appConfigResource: ResourceDefinition<typeof appConfigInput> = {
       const miningCoin = input.miningCoin || null;
       if (referrerCoin && named('referrerCoin')) await requireGiftCoin('referrerCoin', referrerCoin);
       if (miningCoin && named('miningCoin')) await requireGiftCoin('miningCoin', miningCoin);
-      const { botToken, clearBotToken, ...fields } = { ...input, referrerCoin, miningCoin };
+      if (named('streakMilestones'))
+        for (const [index, milestone] of input.streakMilestones.entries())
+          await requireGiftCoin(`streakMilestones.${index}.coin`, milestone.coin);
+      const streakMilestones = input.streakMilestones.map((m) => ({ ...m, amount: Number(toMicros(m.amount)) }));
+      const { botToken, clearBotToken, ...fields } = { ...input, referrerCoin, miningCoin, streakMilestones };
       const changes = Object.fromEntries(Object.entries(fields).filter(([field]) => named(field)));
       await refuseZeroRewards(id, changes);
       // a new token is Telegram's to accept, and names the bot: its username is not typed by hand

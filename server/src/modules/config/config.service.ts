@@ -1,3 +1,4 @@
+import type { Types } from 'mongoose';
 import type { Env } from '../../env';
 import type { NewRecord } from '../../db/schemaKit';
 import { AppConfigModel } from './appConfig.model';
@@ -61,8 +62,17 @@ function countConfigUsesOf(coinId: string): Promise<number> {
 
 registerCoinUse({ order: 4, count: countConfigUsesOf, describe: () => 'the App Config (referrer or mining coin)' });
 
+/** A streak milestone as stored: the reward in micro-units. */
+interface StreakMilestoneRecord {
+  days: number;
+  coin: Types.ObjectId;
+  amount: number;
+}
+
 /** Sets App Config fields without touching the others (the treasury's pause switch, the demo seed). */
-export async function setAppConfigFields(fields: NewRecord<typeof AppConfigModel>): Promise<void> {
+export async function setAppConfigFields(
+  fields: Omit<NewRecord<typeof AppConfigModel>, 'streakMilestones'> & { streakMilestones?: StreakMilestoneRecord[] },
+): Promise<void> {
   await getAppConfig();
   await AppConfigModel.updateOne({ key: 'app' }, { $set: fields });
 }

@@ -9,7 +9,7 @@ import { setAppConfigFields } from '../config/config.service';
 import { insertCategories, insertCovers, insertPartners } from '../content/homeContent.service';
 import { entryKeys, postEntry } from '../ledger/ledger.service';
 import { insertMiningSessions } from '../mining/mining.service';
-import { insertMissions, insertProgress } from '../missions/missions.service';
+import { countEarlierCompletions, insertMissions, insertProgress } from '../missions/missions.service';
 import { insertStakes, insertStakingOffers } from '../staking/staking.service';
 import { countInvite, highestTelegramId, insertPlayers } from '../users/players.service';
 import { insertWalletLinks } from '../wallet/wallet.service';
@@ -44,13 +44,39 @@ type MissionSeed = {
   claimButton?: string;
   mustDone?: boolean;
   enabled?: boolean;
+  repeat?: 'none' | 'daily';
+  /** Days from the seed to the end of a limited-time mission. */
+  endsInDays?: number;
+  cap?: number;
+  /** What Persian players read. */
+  fa: { title: string; description: string; goButton?: string; claimButton?: string };
 };
 
 const CATEGORIES = [
-  { key: 'start', title: 'Get started', description: 'Your first steps: the ⭐ missions unlock everything else.' },
-  { key: 'social', title: 'Social', description: 'Follow Gift Rewards and the TON community.' },
-  { key: 'partners', title: 'Partners', description: 'Try the apps of our partners and earn more.' },
-  { key: 'events', title: 'Events', description: 'Limited-time quests.' },
+  {
+    key: 'start',
+    title: 'Get started',
+    description: 'Your first steps: the ⭐ missions unlock everything else.',
+    fa: { title: 'شروع کار', description: 'نخستین قدم‌ها: ماموریت‌های ⭐ همه چیز را باز می‌کنند.' },
+  },
+  {
+    key: 'social',
+    title: 'Social',
+    description: 'Follow Gift Rewards and the TON community.',
+    fa: { title: 'شبکه‌های اجتماعی', description: 'Gift Rewards و جامعهٔ TON را دنبال کنید.' },
+  },
+  {
+    key: 'partners',
+    title: 'Partners',
+    description: 'Try the apps of our partners and earn more.',
+    fa: { title: 'همکاران', description: 'برنامه‌های همکاران ما را امتحان کنید و بیشتر جایزه بگیرید.' },
+  },
+  {
+    key: 'events',
+    title: 'Events',
+    description: 'Limited-time quests, and the daily check-in.',
+    fa: { title: 'رویدادها', description: 'ماموریت‌های زمان‌دار، و حضور روزانه.' },
+  },
 ] as const;
 
 const MISSIONS: MissionSeed[] = [
@@ -63,6 +89,11 @@ const MISSIONS: MissionSeed[] = [
     reward: '100',
     mustDone: true,
     claimButton: 'Claim',
+    fa: {
+      title: 'دریافت جایزهٔ خوش\u200cآمد',
+      description: 'به Gift Rewards خوش آمدید! برای گرفتن نخستین GIFT خود روی دریافت بزنید.',
+      claimButton: 'دریافت',
+    },
   },
   {
     key: 'guide',
@@ -75,6 +106,12 @@ const MISSIONS: MissionSeed[] = [
     verifyDuration: 1,
     mustDone: true,
     goButton: 'Read',
+    fa: {
+      title: 'خواندن راهنمای Gift Rewards',
+      description:
+        'راهنمای کوتاه ماموریت\u200cها، استخراج و سپرده\u200cگذاری را باز کنید. دکمهٔ دریافت یک دقیقه پس از باز کردن آن فعال می\u200cشود.',
+      goButton: 'خواندن',
+    },
   },
   {
     key: 'story',
@@ -86,6 +123,12 @@ const MISSIONS: MissionSeed[] = [
     reward: '1000',
     link: 'https://t.me/GiftRewardsBot',
     goButton: 'Open',
+    fa: {
+      title: 'انتشار استوری دربارهٔ Gift Rewards',
+      description:
+        'یک استوری تلگرام منتشر کنید که \u200e@GiftRewardsBot را نام ببرد. پس از انتشار روی دریافت بزنید: یک اپراتور آن را بررسی و جایزه را واریز می\u200cکند.',
+      goButton: 'باز کردن',
+    },
   },
   {
     key: 'ton-channel',
@@ -96,6 +139,11 @@ const MISSIONS: MissionSeed[] = [
     reward: '300',
     link: 'https://t.me/toncoin',
     goButton: 'Join',
+    fa: {
+      title: 'عضویت در کانال جامعهٔ TON',
+      description: 'برای اخبار اکوسیستم در کانال TON عضو شوید. ربات عضویت شما را بررسی می\u200cکند.',
+      goButton: 'عضویت',
+    },
   },
   {
     key: 'telegram-news',
@@ -106,6 +154,7 @@ const MISSIONS: MissionSeed[] = [
     reward: '200',
     link: 'https://t.me/telegram',
     goButton: 'Join',
+    fa: { title: 'عضویت در اخبار تلگرام', description: 'از ویژگی\u200cهای تازهٔ تلگرام باخبر بمانید.', goButton: 'عضویت' },
   },
   {
     key: 'youtube',
@@ -117,6 +166,11 @@ const MISSIONS: MissionSeed[] = [
     link: 'https://www.youtube.com/@the_open_network',
     secretCode: 'OPENNETWORK',
     goButton: 'Watch',
+    fa: {
+      title: 'تماشا کنید: TON چیست؟',
+      description: 'ویدیو را تا پایان ببینید. کد مخفی در دقیقهٔ آخر گفته می\u200cشود: برای دریافت آن را وارد کنید.',
+      goButton: 'تماشا',
+    },
   },
   {
     key: 'instagram',
@@ -128,6 +182,11 @@ const MISSIONS: MissionSeed[] = [
     link: 'https://www.instagram.com/ton_blockchain/',
     verifyDuration: 2,
     goButton: 'Follow',
+    fa: {
+      title: 'دنبال کردن TON در اینستاگرام',
+      description: 'حساب TON را در اینستاگرام دنبال کنید. دکمهٔ دریافت دو دقیقه پس از باز کردن آن فعال می\u200cشود.',
+      goButton: 'دنبال کردن',
+    },
   },
   {
     key: 'website',
@@ -139,6 +198,7 @@ const MISSIONS: MissionSeed[] = [
     link: 'https://ton.org',
     verifyDuration: 1,
     goButton: 'Visit',
+    fa: { title: 'بازدید از ton.org', description: 'نگاهی به وب\u200cسایت TON بیندازید.', goButton: 'بازدید' },
   },
   {
     key: 'stonfi-channel',
@@ -149,6 +209,7 @@ const MISSIONS: MissionSeed[] = [
     reward: '250',
     link: 'https://t.me/stonfidex',
     goButton: 'Join',
+    fa: { title: 'عضویت در STON.fi در تلگرام', description: 'در کانال صرافی STON.fi عضو شوید.', goButton: 'عضویت' },
   },
   {
     key: 'tonkeeper',
@@ -159,6 +220,11 @@ const MISSIONS: MissionSeed[] = [
     reward: '75',
     link: 'https://tonkeeper.com',
     goButton: 'Open',
+    fa: {
+      title: 'نصب Tonkeeper',
+      description: 'کیف پول Tonkeeper را نصب کنید: برای برداشت به یک کیف پول TON نیاز دارید.',
+      goButton: 'باز کردن',
+    },
   },
   {
     key: 'getgems',
@@ -170,6 +236,7 @@ const MISSIONS: MissionSeed[] = [
     link: 'https://getgems.io',
     verifyDuration: 2,
     goButton: 'Explore',
+    fa: { title: 'گشتی در Getgems', description: 'دو دقیقه در بازار NFT شبکهٔ TON بگردید.', goButton: 'گشت زدن' },
   },
   {
     key: 'swap',
@@ -181,15 +248,23 @@ const MISSIONS: MissionSeed[] = [
     coin: 'TON',
     link: 'https://app.ston.fi/swap',
     goButton: 'Swap',
+    fa: {
+      title: 'نخستین مبادله در STON.fi',
+      description: 'هر مقداری را در STON.fi مبادله کنید، سپس روی دریافت بزنید: یک اپراتور آن را بررسی و جایزه را واریز می\u200cکند.',
+      goButton: 'مبادله',
+    },
   },
   {
     key: 'stars',
     category: 'events',
     title: 'Collect launch-week Stars',
-    description: 'A thank-you for joining in launch week.',
+    description: 'A thank-you for joining in launch week: for the first 1,000 players only.',
+    endsInDays: 5,
+    cap: 1000,
     verifyType: 'auto',
     reward: '10',
     coin: 'STAR',
+    fa: { title: 'دریافت ستاره\u200cهای هفتهٔ آغاز', description: 'هدیه\u200cای برای پیوستن در هفتهٔ آغاز: فقط برای ۱۰۰۰ بازیکن نخست.' },
   },
   {
     key: 'spring',
@@ -199,8 +274,25 @@ const MISSIONS: MissionSeed[] = [
     verifyType: 'auto',
     reward: '500',
     enabled: false,
+    fa: { title: 'ماموریت بهاری', description: 'این ماموریت به پایان رسیده است.' },
   },
 ];
+
+MISSIONS.push({
+  key: 'checkin',
+  category: 'events',
+  title: 'Daily check-in',
+  description: 'Come back every day: each check-in pays, and a streak of days pays a bonus.',
+  verifyType: 'auto',
+  reward: '20',
+  repeat: 'daily',
+  claimButton: 'Check in',
+  fa: {
+    title: 'حضور روزانه',
+    description: 'هر روز برگردید: هر حضور جایزه دارد و روزهای پیاپی پاداش بیشتری.',
+    claimButton: 'ثبت حضور',
+  },
+});
 
 const DEMO_PLAYERS = [
   {
@@ -329,7 +421,7 @@ export async function seedDemoData(
   const coins = { TON: ton!, GIFT: giftCoin!, STAR: starCoin! };
 
   const createdCategories = await insertCategories(
-    CATEGORIES.map((category, order) => ({ title: category.title, description: category.description, order, image: '' })),
+    CATEGORIES.map((category, order) => ({ title: category.title, description: category.description, fa: category.fa, order, image: '' })),
   );
   const categories = new Map<string, Types.ObjectId>(CATEGORIES.map((category, index) => [category.key, createdCategories[index]!._id]));
 
@@ -350,6 +442,12 @@ export async function seedDemoData(
       claimButton: mission.claimButton ?? 'Claim',
       mustDone: mission.mustDone ?? false,
       enabled: mission.enabled ?? true,
+      fa: { goButton: '', claimButton: '', ...mission.fa },
+      repeat: mission.repeat ?? 'none',
+      cap: mission.cap ?? null,
+      endsAt: mission.endsInDays ? new Date(now.getTime() + mission.endsInDays * DAY) : null,
+      // the seeded history below predates the counter: the sweep counts it
+      completionsCounted: false,
     })),
   );
   const missions = new Map(
@@ -377,12 +475,30 @@ export async function seedDemoData(
   ]);
 
   await insertCovers([
-    { title: 'Welcome to Gift Rewards', image: demoImage('cover-welcome.svg'), link: '', order: 0 },
-    { title: 'Stake GIFT for up to 100% a year', image: demoImage('cover-staking.svg'), link: '', order: 1 },
-    { title: 'Invite friends: 50 GIFT each', image: demoImage('cover-invite.svg'), link: '', order: 2 },
+    {
+      title: 'Welcome to Gift Rewards',
+      fa: { title: 'به Gift Rewards خوش آمدید' },
+      image: demoImage('cover-welcome.svg'),
+      link: '',
+      order: 0,
+    },
+    {
+      title: 'Stake GIFT for up to 100% a year',
+      fa: { title: 'با سپرده‌گذاری GIFT تا ۱۰۰٪ در سال سود بگیرید' },
+      image: demoImage('cover-staking.svg'),
+      link: '',
+      order: 1,
+    },
+    {
+      title: 'Invite friends: 50 GIFT each',
+      fa: { title: 'دوستان را دعوت کنید: هر نفر ۵۰ GIFT' },
+      image: demoImage('cover-invite.svg'),
+      link: '',
+      order: 2,
+    },
   ]);
   await insertPartners([
-    { name: 'TON', image: demoImage('partner-ton.svg'), link: 'https://ton.org', order: 0 },
+    { name: 'TON', fa: { name: 'تون' }, image: demoImage('partner-ton.svg'), link: 'https://ton.org', order: 0 },
     { name: 'Tonkeeper', image: demoImage('partner-tonkeeper.svg'), link: 'https://tonkeeper.com', order: 1 },
     { name: 'STON.fi', image: demoImage('partner-stonfi.svg'), link: 'https://ston.fi', order: 2 },
     { name: 'Getgems', image: demoImage('partner-getgems.svg'), link: 'https://getgems.io', order: 3 },
@@ -398,9 +514,15 @@ export async function seedDemoData(
     earnDurationHours: 8,
     earnAmount: stored('240'),
     defaultInviteLimit: 100,
+    timezone: 'Asia/Tehran',
+    streakMilestones: [
+      { days: 3, coin: coins.GIFT._id, amount: stored('100') },
+      { days: 7, coin: coins.GIFT._id, amount: stored('500') },
+    ],
   });
 
   await seedDemoPlayers(now, at, coins, missions, giftOffer!._id);
+  await countEarlierCompletions();
   logger.info({ coins: 3, categories: CATEGORIES.length, missions: MISSIONS.length, players: DEMO_PLAYERS.length }, 'seeded demo data');
   return true;
 }

@@ -78,10 +78,10 @@ describe('home.get', () => {
     expect(JSON.stringify(home)).not.toMatch(/hush-hush|secretCode/);
   });
 
-  it('reads the database with three queries', async () => {
+  it('reads the database with four queries, sent together', async () => {
     const caller = playerCaller(await createPlayer());
     const calls = await countDatabaseCalls(() => caller.home.get());
-    expect(calls.sort()).toEqual(['covers.aggregate', 'missions.aggregate', 'usermissions.find']);
+    expect(calls.sort()).toEqual(['appconfigs.findOne', 'covers.aggregate', 'missions.aggregate', 'usermissions.find']);
   });
 });
 
@@ -142,7 +142,8 @@ describe("what operators wrote, in the player's language", () => {
     expect(home.partners.map((p) => p.name)).toEqual(['TON']);
     expect(home.categories.map((c) => [c.title, c.description])).toEqual([['شبکه‌های اجتماعی', 'Follow us']]);
     expect(home.starMissions.map((m) => [m.title, m.description, m.claimButton, m.goButton])).toEqual([
-      ['عضو کانال شوید', 'Our news, first', 'بررسی', 'Go'],
+      // an untouched English default is the app's own Persian word
+      ['عضو کانال شوید', 'Our news, first', 'بررسی', 'برو'],
     ]);
     const byCategory = await playerCaller(persian).missions.byCategory({ categoryId: String(category._id) });
     expect([byCategory.category.title, byCategory.missions[0]!.title]).toEqual(['شبکه‌های اجتماعی', 'عضو کانال شوید']);

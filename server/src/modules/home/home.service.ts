@@ -3,16 +3,23 @@ import { type Id } from '../../db/ids';
 import { textFor } from '../../lib/playerLanguage';
 import { listGiftCoins } from '../coins/giftCoins.service';
 import { balancesOf } from '../ledger/ledger.service';
-import { playerMissions } from '../missions/missions.service';
+import { playerMissions, streakFor } from '../missions/missions.service';
 import { homeContent, type ContentRow } from '../content/homeContent.service';
+import { getAppConfig } from '../config/config.service';
 
 /**
- * The home screen of a player: covers, partners, categories with their progress, and the ⭐ missions
- * still to do. Three queries, sent together (one round trip): the content union, the enabled missions
+ * The home screen of a player: covers, partners, categories with their progress, the ⭐ missions
+ * still to do, and today's daily missions with the streak. Three queries, sent together (one round trip): the content union, the enabled missions
  * with their coins, and this player's progress.
  */
-export async function homeFor(player: { _id: Id; language?: string }) {
-  const [content, missions] = await Promise.all([homeContent(), playerMissions(player)]);
+export async function homeFor(player: Parameters<typeof streakFor>[0] & { _id: Id; language?: string }, now: Date) {
+  // one read of the App Config for the day and the streak's milestones, sent with the others
+  const config = getAppConfig();
+  const [content, missions, streak] = await Promise.all([
+    homeContent(),
+    playerMissions(player, now, {}, config),
+    streakFor(player, now, config),
+  ]);
   // what an operator wrote, in the player's language (Persian when written, else English)
   const text = textFor(player.language);
   const progress = new Map<string, { total: number; done: number }>();
@@ -35,6 +42,9 @@ export async function homeFor(player: { _id: Id; language?: string }) {
       missionsDone: progress.get(String(c._id))?.done ?? 0,
     })),
     starMissions: missions.filter((m) => m.mustDone && m.status !== 'done'),
+    /** Today's daily missions, done or not, and the streak they build. */
+    daily: missions.filter((m) => m.repeat === 'daily'),
+    streak,
   };
 }
 

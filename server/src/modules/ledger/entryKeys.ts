@@ -7,6 +7,8 @@ import type { Id } from '../../db/ids';
 export const entryKeys = {
   /** A mission's reward: one per player's progress on a mission. */
   missionReward: (progressId: Id) => `mission:${String(progressId)}`,
+  /** A streak milestone's reward: once per streak (named by its first day) and milestone. */
+  streakMilestone: (playerId: Id, streakStart: string, days: number) => `streak:${String(playerId)}:${streakStart}:${days}`,
   /** A referrer's reward for one friend. */
   referralReward: (friendId: Id) => `referral:${String(friendId)}`,
   /** A finished mining session moved to the wallet. */

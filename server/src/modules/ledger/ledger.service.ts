@@ -308,7 +308,7 @@ export async function figuresByCoin(userId: Id): Promise<CoinFigures[]> {
   for (const { coin, reason, total } of await totalsByReason(userId)) {
     const row = byCoin.get(coin) ?? { coin, rewards: 0n, earned: 0n, withdrawn: 0n, gifts: 0n };
     byCoin.set(coin, row);
-    if (reason === 'mission' || reason === 'referral') row.rewards += total;
+    if (reason === 'mission' || reason === 'referral' || reason === 'streak') row.rewards += total;
     else if (reason === 'mining') row.earned += total;
     else if (reason === 'withdraw' || reason === 'refund') row.withdrawn -= total;
     else if (reason === 'gift' || reason === 'clawback') row.gifts += total;

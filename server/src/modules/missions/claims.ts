@@ -9,31 +9,36 @@ import { markRiskDue, raiseMissionCount } from '../users/players.service';
 import { codeMatches, decideClaim } from './missionRules';
 import { MissionModel, UserMissionModel } from './mission.models';
 import { creditApproval, finishInterruptedCredit } from './missionCredit';
-import { progressOf } from './playerMissions';
+import { ofToday, progressOf, todayForMissions } from './playerMissions';
 import { requireMembership } from './telegramMembership';
+import { settleSeat, takeSeat } from './missionSeats';
 
 type StartableMission = {
   _id: Types.ObjectId;
   category: Types.ObjectId | null | undefined;
   coin: Types.ObjectId | null | undefined;
   reward: number;
+  repeat?: string | null;
 };
 
 /**
  * Records that the player tapped Go: creates their progress once (counting it in missionsCount),
  * restarts a rejected one, and leaves a started, pending or done one as it is (Go again does not reset a wait).
  */
-async function startProgress(userId: Id, mission: StartableMission, now: Date) {
+async function startProgress(userId: Id, mission: StartableMission, now: Date, today: string) {
   const user = objectId(userId);
+  // a daily mission is done again each day: each day is its own progress
+  const day = mission.repeat === 'daily' ? today : null;
   let created = false;
   let progress;
   try {
     const result = await UserMissionModel.findOneAndUpdate(
-      { user, mission: mission._id },
+      { user, mission: mission._id, day },
       {
         $setOnInsert: {
           user,
           mission: mission._id,
+          day,
           category: mission.category,
           coin: mission.coin,
           reward: mission.reward,
@@ -48,7 +53,7 @@ async function startProgress(userId: Id, mission: StartableMission, now: Date) {
   } catch (error) {
     // real MongoDB: a simultaneous first Go won the unique (user, mission) index
     if (!isDuplicateKey(error)) throw error;
-    progress = (await UserMissionModel.findOne({ user, mission: mission._id }))!;
+    progress = (await UserMissionModel.findOne({ user, mission: mission._id, day }))!;
   }
   if (created) {
     await raiseMissionCount(user, 'missionsCount', await UserMissionModel.countDocuments({ user }));
@@ -65,17 +70,19 @@ async function startProgress(userId: Id, mission: StartableMission, now: Date) {
   return progress;
 }
 
-async function findEnabledMission(missionId: string, withSecret = false) {
+/** An enabled mission inside its dates: one not started yet is not found, one past its end says it has ended. */
+async function findOpenMission(missionId: string, now: Date, withSecret = false) {
   const query = MissionModel.findOne({ _id: objectId(missionId), enabled: true });
   const mission = await (withSecret ? query.select('+secretCode') : query).lean();
-  if (!mission) throw new AppError('NOT_FOUND');
+  if (!mission || (mission.startsAt && mission.startsAt > now)) throw new AppError('NOT_FOUND');
+  if (mission.endsAt && mission.endsAt <= now) throw new AppError('MISSION_ENDED');
   return mission;
 }
 
 /** Go: records the start and gives the link to open. */
 export async function startMission(userId: Id, missionId: string, now: Date): Promise<{ link: string }> {
-  const mission = await findEnabledMission(missionId);
-  await startProgress(userId, mission, now);
+  const [mission, today] = await Promise.all([findOpenMission(missionId, now), todayForMissions(now)]);
+  await startProgress(userId, mission, now, today);
   return { link: mission.link ?? '' };
 }
 
@@ -110,14 +117,18 @@ export interface ClaimMissionInput {
  */
 export async function claimMission(input: ClaimMissionInput): Promise<ClaimResult> {
   const { user, missionId, now } = input;
-  const [mission, starMissions, progress] = await Promise.all([
-    findEnabledMission(missionId, true),
+  const [mission, starMissions, everyDay, today] = await Promise.all([
+    findOpenMission(missionId, now, true),
     MissionModel.find({ mustDone: true, enabled: true }, { _id: 1 }).lean(),
-    progressOf(user.id),
+    progressOf(user.id, now),
+    todayForMissions(now),
   ]);
+  const progress = ofToday(everyDay, today);
   const mine = progress.find((p) => String(p.mission) === String(mission._id));
   // a claim that repeats one a crash or an outage interrupted finishes its credit before being told it is done
   if (mine?.status === 'done') await finishInterruptedCredit(mine._id);
+  // and settles the place it took, if a crash left it held
+  if (mine?.status === 'done' || mine?.status === 'pending') await settleSeat(mission._id, mine._id);
   const done = new Set(progress.filter((p) => p.status === 'done').map((p) => String(p.mission)));
   const decision = decideClaim({
     verifyType: mission.verifyType,
@@ -135,25 +146,28 @@ export async function claimMission(input: ClaimMissionInput): Promise<ClaimResul
 
   // the pace of claims is one of the risk score's signals
   await markRiskDue([user.id], now);
-  const progressId = decision.startFirst ? (await startProgress(user.id, mission, now))._id : mine!._id;
+  const progressId = decision.startFirst ? (await startProgress(user.id, mission, now, today))._id : mine!._id;
   const result: ClaimResult = { status: 'done', reward: fromMicros(mission.reward), coinId: String(mission.coin) };
 
-  if (decision.step === 'review') {
-    const waiting = await UserMissionModel.findOneAndUpdate(
-      { _id: progressId, status: 'started' },
-      { $set: { status: 'pending', claimedAt: now, reward: mission.reward, coin: mission.coin } },
-    );
-    if (!waiting) throw await refusalFor(progressId);
-    return { ...result, status: 'pending' };
+  // a place among the mission's completions (refused once a cap is reached), then the progress seated in it
+  if (!(await takeSeat(mission._id, progressId, mission.cap, now))) {
+    const current = await UserMissionModel.findById(progressId, { status: 1 }).lean();
+    throw current?.status === 'started' ? new AppError('MISSION_FULL') : await refusalFor(progressId);
   }
-
-  const completed = await UserMissionModel.findOneAndUpdate(
+  const review = decision.step === 'review';
+  const seated = await UserMissionModel.findOneAndUpdate(
     { _id: progressId, status: 'started' },
-    { $set: { status: 'done', claimedAt: now, doneAt: now, reward: mission.reward, coin: mission.coin, awaitingCredit: true } },
+    {
+      $set: review
+        ? { status: 'pending', claimedAt: now, reward: mission.reward, coin: mission.coin, seated: true }
+        : { status: 'done', claimedAt: now, doneAt: now, reward: mission.reward, coin: mission.coin, awaitingCredit: true, seated: true },
+    },
     { returnDocument: 'after' },
   );
-  if (!completed) throw await refusalFor(progressId);
+  await settleSeat(mission._id, progressId);
+  if (!seated) throw await refusalFor(progressId);
+  if (review) return { ...result, status: 'pending' };
   await faultPoint('mission:after-done');
-  await creditApproval(completed, { holdThrows: true });
+  await creditApproval(seated, { holdThrows: true });
   return result;
 }

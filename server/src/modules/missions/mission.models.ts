@@ -1,5 +1,5 @@
 import { model, Schema } from 'mongoose';
-import { USER_MISSION_STATUSES, VERIFY_TYPES } from '@gift/shared';
+import { MISSION_REPEATS, USER_MISSION_STATUSES, VERIFY_TYPES } from '@gift/shared';
 import { applyConventions, schemaOptions, money, ref } from '../../db/schemaKit';
 
 const missionSchema = applyConventions(
@@ -32,10 +32,23 @@ const missionSchema = applyConventions(
       enabled: { type: Boolean, default: true },
       /** A ⭐ mission: all of them must be done before any other can be claimed. */
       mustDone: { type: Boolean, default: false },
+      /** Players see it only from startsAt and before endsAt (null: unbounded). */
+      startsAt: { type: Date, default: null },
+      endsAt: { type: Date, default: null },
+      /** The most completions; null: no limit. */
+      cap: { type: Number, default: null },
+      repeat: { type: String, enum: MISSION_REPEATS, default: 'none' },
+      /** Places taken: players' progress done or waiting for review (`missionSeats.ts`). */
+      completions: { type: Number, default: 0 },
+      /** False (or absent) on a mission whose progress predates the counter: the sweep counts it once. */
+      completionsCounted: { type: Boolean, default: true, hidden: true },
+      /** Places taken or given back by an operation still in flight, settled by the progress's status (`missionSeats.ts`). */
+      seating: { type: [{ _id: false, progress: Schema.Types.ObjectId, at: Date }], default: [], hidden: true },
     },
     schemaOptions,
   ),
 );
+missionSchema.index({ 'seating.at': 1 });
 missionSchema.index({ category: 1, enabled: 1, order: 1 });
 missionSchema.index({ mustDone: 1, enabled: 1 });
 export const MissionModel = model('Mission', missionSchema);
@@ -46,6 +59,8 @@ const userMissionSchema = applyConventions(
     {
       user: ref('User', { required: true }),
       mission: ref('Mission', { required: true }),
+      /** A daily mission's day (YYYY-MM-DD in the App Config's timezone), each its own progress; null for a mission done once. */
+      day: { type: String, default: null },
       category: ref('Category', { required: true }),
       status: { type: String, enum: USER_MISSION_STATUSES, default: 'started' },
       startedAt: { type: Date, default: () => new Date() },
@@ -57,11 +72,13 @@ const userMissionSchema = applyConventions(
       reviewedBy: ref('Account', { default: null }),
       /** Set with an approval, cleared once its reward is credited: lets a crash in between be finished at start. */
       awaitingCredit: { type: Boolean, default: false },
+      /** Counted in its mission's completions (done or waiting for review since the counter exists). */
+      seated: { type: Boolean, default: false },
     },
     schemaOptions,
   ),
 );
-userMissionSchema.index({ user: 1, mission: 1 }, { unique: true });
+userMissionSchema.index({ user: 1, mission: 1, day: 1 }, { unique: true });
 userMissionSchema.index({ mission: 1, status: 1 });
 // the console's reviews: newest first, each filter, each column it sorts by
 userMissionSchema.index({ createdAt: -1, _id: -1 });

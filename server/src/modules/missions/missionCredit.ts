@@ -5,6 +5,7 @@ import { faultPoint } from '../../lib/faults';
 import { isHold } from '../../lib/errors';
 import type { Id } from '../../db/ids';
 import { UserMissionModel } from './mission.models';
+import { countStreakDay } from './streaks';
 
 interface CreditableProgress {
   _id: Id;
@@ -12,6 +13,8 @@ interface CreditableProgress {
   coin: Types.ObjectId;
   reward: number;
   reviewedBy?: Types.ObjectId | null;
+  /** A daily mission's day: counted in the player's streak with the credit. */
+  day?: string | null;
 }
 
 /** A mission's reward goes to the ledger under `mission:<userMissionId>`, so it is credited once whoever calls. */
@@ -34,12 +37,13 @@ async function creditMissionReward(progress: CreditableProgress): Promise<void> 
 /**
  * Finishes a mission marked done with its credit owed (`awaitingCredit`, set in the same step as done, by a
  * claim or an approval): credits it once (by its key), brings doneMissionsCount up to the records, and
- * clears the flag. The claim, the review, a repeated claim and the recovery sweep all call this; true for
+ * clears the flag; a daily mission's day also counts in the player's streak (`streaks.ts`). The claim, the review, a repeated claim and the recovery sweep all call this; true for
  * the caller that cleared the flag.
  */
 export async function creditApproval(approved: CreditableProgress, { holdThrows = false } = {}): Promise<boolean> {
   try {
     await creditMissionReward(approved);
+    await countStreakDay(approved);
   } catch (error) {
     // a frozen or banned player's credit stays owed; the claim tells the player why, a review and the sweep go on
     if (isHold(error) && !holdThrows) return false;
@@ -74,7 +78,7 @@ export async function recoverApprovedMissions(olderThanMs = 30_000): Promise<num
 export async function finishInterruptedCredit(progressId: Types.ObjectId): Promise<void> {
   const owed = await UserMissionModel.findOne(
     { _id: progressId, status: 'done', awaitingCredit: true },
-    { user: 1, coin: 1, reward: 1, reviewedBy: 1 },
+    { user: 1, coin: 1, reward: 1, reviewedBy: 1, day: 1 },
   ).lean();
   if (owed) await creditApproval(owed);
 }

@@ -129,6 +129,53 @@ describe('missions in the console', () => {
     expect(await MissionModel.countDocuments({ _id: { $in: ids }, enabled: true })).toBe(3);
   });
 
+  it('keeps start and end times, a cap and a daily repeat, refusing each bad one on its field and saving nothing', async () => {
+    const fields = { startsAt: '2026-12-01T08:00:00.000Z', endsAt: '2026-12-08T08:00:00.000Z', cap: 1000, repeat: 'daily' };
+    const saved = await api.post('/missions', { ...base(), verifyType: 'auto', ...fields });
+    expect([saved.status, saved.body]).toEqual([201, expect.objectContaining({ ...fields, completions: 0 })]);
+    expect(saved.body).not.toHaveProperty('seating');
+    // the console sends back what it read, completions included: the count is not the form's to change
+    const edited = await api.put(`/missions/${saved.body.id}`, { ...saved.body, completions: 5, cap: '', endsAt: null });
+    expect(edited.body).toMatchObject({ cap: null, endsAt: null, completions: 0 });
+
+    const before = await MissionModel.countDocuments();
+    const bad = await api.post('/missions', {
+      ...base(),
+      verifyType: 'auto',
+      cap: 0,
+      repeat: 'weekly',
+    });
+    expect([bad.status, bad.body.errors]).toEqual([
+      400,
+      { cap: 'At least 1, or empty for no limit', repeat: expect.stringMatching(/none|daily/) },
+    ]);
+    const backwards = await api.post('/missions', {
+      ...base(),
+      verifyType: 'auto',
+      startsAt: '2026-12-08T08:00:00.000Z',
+      endsAt: '2026-12-01T08:00:00.000Z',
+    });
+    expect(backwards.body.errors).toEqual({ endsAt: 'The end must come after the start' });
+    const notADate = await api.post('/missions', { ...base(), verifyType: 'auto', startsAt: 'next week', cap: 2.5 });
+    expect(notADate.body.errors).toEqual({ startsAt: 'Enter a date and time', cap: 'Must be a whole number' });
+    expect(await MissionModel.countDocuments()).toBe(before);
+  });
+
+  it('sorts missions by their completions', async () => {
+    const category = String((await CategoryModel.create({ title: 'Sorted' }))._id);
+    const made = await Promise.all(
+      ['Few', 'Many', 'None'].map((title) => api.post('/missions', { ...base(), category, verifyType: 'auto', title })),
+    );
+    await MissionModel.updateOne({ _id: made[0]!.body.id }, { $set: { completions: 3 } });
+    await MissionModel.updateOne({ _id: made[1]!.body.id }, { $set: { completions: 40 } });
+    const sorted = await api.get('/missions', { filter: { category }, sort: ['completions', 'DESC'] });
+    expect(sorted.body.map((m: { title: string; completions: number }) => [m.title, m.completions])).toEqual([
+      ['Many', 40],
+      ['Few', 3],
+      ['None', 0],
+    ]);
+  });
+
   it('searches title and description, filters and sorts by reward', async () => {
     const category = String((await CategoryModel.create({ title: 'Filter me' }))._id);
     const make = (title: string, reward: string, extra: Record<string, unknown> = {}) =>

@@ -28,7 +28,7 @@ export const missionsResource: ResourceDefinition<typeof missionInput, typeof mi
     searchFields: ['title', 'description'],
     substringSearch: true,
     filters: { category: 'objectId', coin: 'objectId', verifyType: 'equals', enabled: 'boolean', mustDone: 'boolean' },
-    sortable: ['order', 'title', 'reward', 'category', 'verifyType', 'coin', 'mustDone', 'enabled'],
+    sortable: ['order', 'title', 'reward', 'category', 'verifyType', 'coin', 'mustDone', 'enabled', 'completions', 'startsAt', 'endsAt'],
   },
   record: {
     select: '+secretCode',

@@ -7,7 +7,7 @@ export const CLAIMS_PER_PLAYER = { name: 'missions.claim', limit: 120, windowSec
 
 export const missionsRouter = createTRPCRouter({
   /** A category and its enabled missions, in order, with this player's status on each. */
-  byCategory: protectedProcedure.input(categoryRef).query(({ ctx, input }) => missionsOfCategory(ctx.user, input.categoryId)),
+  byCategory: protectedProcedure.input(categoryRef).query(({ ctx, input }) => missionsOfCategory(ctx.user, input.categoryId, ctx.now())),
 
   /** Go: records the start (the wait of Time and Instagram missions counts from here) and gives the link. */
   go: protectedProcedure.input(missionRef).mutation(({ ctx, input }) => startMission(ctx.user._id, input.missionId, ctx.now())),

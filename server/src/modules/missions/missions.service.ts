@@ -4,9 +4,13 @@
  * - `claims.ts`: Go and Claim, by each verify type (`telegramMembership.ts` reads Telegram's answers);
  * - `reviews.ts`: an operator's decision on a Manual mission;
  * - `missionCredit.ts`: the reward's credit, exactly once, and its recovery after a crash;
+ * - `missionSeats.ts`: the count of completions and the cap, through holds a crash cannot leave counted wrong;
+ * - `streaks.ts`: the streak of daily missions and its milestones;
  * - `missionRecords.ts`: the console's queries and the delete guards (registered with coins and content).
  */
 export { playerMissions, missionsOfCategory } from './playerMissions';
+export { streakFor } from './streaks';
+export { settleStaleSeats, countEarlierCompletions } from './missionSeats';
 export { startMission, claimMission } from './claims';
 export { reviewUserMission } from './reviews';
 export { recoverApprovedMissions } from './missionCredit';

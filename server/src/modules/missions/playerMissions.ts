@@ -1,6 +1,8 @@
 import type { Types } from 'mongoose';
-import { fromMicros, type UserMissionStatus, type VerifyType } from '@gift/shared';
+import { fromMicros, type MissionRepeat, type UserMissionStatus, type VerifyType } from '@gift/shared';
 import { AppError } from '../../lib/errors';
+import { calendarDay } from '../../lib/calendarDay';
+import { getAppConfig } from '../config/config.service';
 import { textFor } from '../../lib/playerLanguage';
 import { objectId, type Id } from '../../db/ids';
 import { GIFT_COINS_COLLECTION } from '../coins/giftCoins.service';
@@ -28,6 +30,12 @@ export interface PlayerMission {
   claimableAt: Date | null;
   /** Why an operator rejected it, while it is rejected. */
   rejectReason: string;
+  /** When it stops being offered (a countdown to it); null: no end. */
+  endsAt: Date | null;
+  /** `daily`: its status is today's, and it can be done again tomorrow. */
+  repeat: MissionRepeat;
+  /** Every place is taken (its cap reached) and this player holds none: Claim would be refused. */
+  full: boolean;
 }
 
 interface MissionRow {
@@ -45,6 +53,10 @@ interface MissionRow {
   goButton: string;
   fa?: { title?: string; description?: string; claimButton?: string; goButton?: string };
   mustDone: boolean;
+  endsAt?: Date | null;
+  repeat?: MissionRepeat;
+  cap?: number | null;
+  completions?: number;
   coinDocs: Array<{ _id: Types.ObjectId; symbol: string }>;
 }
 
@@ -54,6 +66,18 @@ export interface PlayerProgress {
   status: UserMissionStatus;
   startedAt: Date | null;
   rejectReason: string;
+  day?: string | null;
+}
+
+/** The buttons' default words, in each language the app speaks: an untouched English default is not shown to a Persian player. */
+const DEFAULT_BUTTONS = { claim: { en: 'Claim', fa: 'دریافت' }, go: { en: 'Go', fa: 'برو' } } as const;
+
+/** A button's text: the operator's own words in the player's language, else the default in it. */
+function buttonText(language: string | undefined, kind: keyof typeof DEFAULT_BUTTONS, english: string | undefined, fa: string | undefined) {
+  const words = DEFAULT_BUTTONS[kind];
+  const typed = english?.trim() && english.trim() !== words.en ? english : '';
+  if (language === 'fa') return fa?.trim() || typed || words.fa;
+  return typed || words.en;
 }
 
 function presentMission(mission: MissionRow, progress: PlayerProgress | undefined, language: string | undefined): PlayerMission {
@@ -70,31 +94,64 @@ function presentMission(mission: MissionRow, progress: PlayerProgress | undefine
     coin: { id: String(mission.coin), symbol: mission.coinDocs[0]?.symbol ?? '' },
     verifyType: mission.verifyType,
     verifyDuration: mission.verifyDuration ?? 0,
-    claimButton: text(mission.claimButton || 'Claim', mission.fa?.claimButton),
-    goButton: text(mission.goButton || 'Go', mission.fa?.goButton),
+    claimButton: buttonText(language, 'claim', mission.claimButton, mission.fa?.claimButton),
+    goButton: buttonText(language, 'go', mission.goButton, mission.fa?.goButton),
     mustDone: !!mission.mustDone,
     status,
     claimableAt: status === 'started' ? claimableAt(mission.verifyType, mission.verifyDuration, progress?.startedAt) : null,
     rejectReason: status === 'rejected' ? (progress?.rejectReason ?? '') : '',
+    endsAt: mission.endsAt ?? null,
+    repeat: mission.repeat ?? 'none',
+    full:
+      !!mission.cap &&
+      (mission.completions ?? 0) >= mission.cap &&
+      (status === 'not_started' || status === 'started' || status === 'rejected'),
   };
 }
 
-/** One query: the enabled missions matching `match`, in their order, each with its coin; the secret code left out. */
-function enabledMissions(match: Record<string, unknown>): Promise<MissionRow[]> {
+/** One query: the enabled missions matching `match` and inside their dates, in their order, each with its coin; the secret code left out. */
+function enabledMissions(match: Record<string, unknown>, now: Date): Promise<MissionRow[]> {
   return MissionModel.aggregate<MissionRow>([
-    { $match: { ...match, enabled: true } },
+    {
+      $match: {
+        ...match,
+        enabled: true,
+        $and: [{ $or: [{ startsAt: null }, { startsAt: { $lte: now } }] }, { $or: [{ endsAt: null }, { endsAt: { $gt: now } }] }],
+      },
+    },
     { $sort: { order: 1, _id: 1 } },
-    { $project: { secretCode: 0 } },
+    { $project: { secretCode: 0, seating: 0 } },
     { $lookup: { from: GIFT_COINS_COLLECTION, localField: 'coin', foreignField: '_id', as: 'coinDocs' } },
   ]);
 }
 
-/** One query: this player's progress on every mission they touched (bounded by the number of missions). */
-export function progressOf(userId: Id): Promise<PlayerProgress[]> {
-  return UserMissionModel.find({ user: objectId(userId) }, { mission: 1, status: 1, startedAt: 1, rejectReason: 1 }).lean<
-    PlayerProgress[]
-  >();
+/** The App Config, as a promise several readers of one request share: one query. */
+export type ConfigRead = ReturnType<typeof getAppConfig>;
+
+/** Today, as daily missions and streaks count days: the calendar day in the App Config's timezone. */
+export async function todayForMissions(now: Date, config: ConfigRead = getAppConfig()): Promise<string> {
+  return calendarDay(now, (await config).timezone || 'UTC');
 }
+
+/** Every day it may be today somewhere (UTC-12 to UTC+14): progress can be asked for before the timezone is read. */
+function daysAround(now: Date): string[] {
+  const day = (offsetHours: number) => new Date(now.getTime() + offsetHours * 3_600_000).toISOString().slice(0, 10);
+  return [...new Set([day(-12), day(0), day(14)])];
+}
+
+/**
+ * One query, sent without waiting for the App Config: this player's progress on every mission they touched, a daily
+ * one's of the days around now only (bounded by the number of missions). `ofToday` keeps today's.
+ */
+export function progressOf(userId: Id, now: Date): Promise<PlayerProgress[]> {
+  return UserMissionModel.find(
+    { user: objectId(userId), day: { $in: [null, ...daysAround(now)] } },
+    { mission: 1, status: 1, startedAt: 1, rejectReason: 1, day: 1 },
+  ).lean<PlayerProgress[]>();
+}
+
+/** Progress on missions done once, and on daily ones today. */
+export const ofToday = (progress: PlayerProgress[], today: string) => progress.filter((p) => !p.day || p.day === today);
 
 /**
  * The enabled missions (optionally of one category) with this player's status, in the player's language: two queries, run
@@ -102,18 +159,25 @@ export function progressOf(userId: Id): Promise<PlayerProgress[]> {
  */
 export async function playerMissions(
   player: { _id: Id; language?: string },
+  now: Date,
   match: Record<string, unknown> = {},
+  config: ConfigRead = getAppConfig(),
 ): Promise<PlayerMission[]> {
-  const [missions, progress] = await Promise.all([enabledMissions(match), progressOf(player._id)]);
+  const [missions, everyDay, today] = await Promise.all([
+    enabledMissions(match, now),
+    progressOf(player._id, now),
+    todayForMissions(now, config),
+  ]);
+  const progress = ofToday(everyDay, today);
   const byMission = new Map(progress.map((p) => [String(p.mission), p]));
   return missions.map((m) => presentMission(m, byMission.get(String(m._id)), player.language));
 }
 
 /** A category and its enabled missions for this player, in their language; a disabled category is not found. */
-export async function missionsOfCategory(player: { _id: Id; language?: string }, categoryId: string) {
+export async function missionsOfCategory(player: { _id: Id; language?: string }, categoryId: string, now: Date) {
   const [category, missions] = await Promise.all([
     findEnabledCategory(categoryId),
-    playerMissions(player, { category: objectId(categoryId) }),
+    playerMissions(player, now, { category: objectId(categoryId) }),
   ]);
   if (!category) throw new AppError('NOT_FOUND');
   const text = textFor(player.language);

@@ -6,6 +6,7 @@ import { findGiftCoin } from '../coins/giftCoins.service';
 import { notify } from '../notifications/notifications.service';
 import { MissionModel, UserMissionModel } from './mission.models';
 import { creditApproval } from './missionCredit';
+import { holdSeatForRelease, settleSeat } from './missionSeats';
 
 /**
  * An operator approves (reward credited now) or rejects (the player may try again) a pending mission.
@@ -23,8 +24,15 @@ export async function reviewUserMission(
   const update =
     review.status === 'done'
       ? { status: 'done', doneAt: now, reviewedBy, rejectReason: '', awaitingCredit: true }
-      : { status: 'rejected', reviewedBy, rejectReason: review.rejectReason ?? '' };
+      : { status: 'rejected', reviewedBy, rejectReason: review.rejectReason ?? '', seated: false };
+  // a rejection gives its place back: held first, so a crash before the hold is settled cannot keep it counted
+  const seat =
+    review.status === 'rejected'
+      ? await UserMissionModel.findOne({ _id: id, status: 'pending', seated: true }, { mission: 1 }).lean()
+      : null;
+  if (seat) await holdSeatForRelease(seat.mission, id, now);
   const reviewed = await UserMissionModel.findOneAndUpdate({ _id: id, status: 'pending' }, { $set: update }, { returnDocument: 'after' });
+  if (seat) await settleSeat(seat.mission, id);
   if (!reviewed) {
     const current = await UserMissionModel.findById(id, { status: 1 }).lean();
     if (!current) throw new AppError('NOT_FOUND');

@@ -3,7 +3,7 @@ import { recoverPendingEntries, releasePostedKeys } from '../ledger/ledger.servi
 import { runIfFree } from '../jobs/jobLease.service';
 import { refreshLiveFigures, rollUpClosedDays } from '../dashboard/dashboard.service';
 import { recoverMiningMoves } from '../mining/mining.service';
-import { recoverApprovedMissions } from '../missions/missions.service';
+import { countEarlierCompletions, recoverApprovedMissions, settleStaleSeats } from '../missions/missions.service';
 import { removeSettledNotifications } from '../notifications/notifications.service';
 import { removeExpiredCounters } from '../rateLimits/rateLimit.service';
 import { qualifyReferrals, recoverReferrals } from '../referrals/referrals.service';
@@ -32,6 +32,7 @@ const HOUSEKEEPING = new Set([
   'expiredProofPayloads',
   'expiredLoginCodes',
   'searchFieldsFilled',
+  'completionsCounted',
   'riskAssessed',
   'referralsQualified',
   'clawBacksSettled',
@@ -54,6 +55,8 @@ export async function sweepOnce(graceMs = SWEEP_GRACE_MS, now = new Date()): Pro
   report.withdrawals = await recoverWithdrawals(graceMs);
   report.stakes = await recoverStakes(graceMs);
   report.missions = await recoverApprovedMissions(graceMs);
+  report.missionSeats = await settleStaleSeats(graceMs);
+  report.completionsCounted = await countEarlierCompletions();
   report.miningMoves = await recoverMiningMoves(graceMs);
   report.referrals = await recoverReferrals(graceMs);
   report.referralsQualified = await qualifyReferrals();

@@ -155,6 +155,33 @@ export async function raiseMissionCount(playerId: Id, counter: 'missionsCount' |
   await UserModel.updateOne({ _id: playerId, [counter]: { $lt: count } }, { $set: { [counter]: count } });
 }
 
+/** A player's streak of daily missions: consecutive days, the first of them and the last (YYYY-MM-DD). */
+export interface Streak {
+  days: number;
+  startDay: string;
+  lastDay: string;
+}
+
+/**
+ * Counts a day with a daily mission done: the day after the streak's last one adds a day, a later one starts a new streak,
+ * the same day or an earlier one changes nothing. Each is one conditional update, so repeats and races count a day once.
+ * Returns the streak as it stands.
+ */
+export async function advanceStreak(playerId: Id, day: string, yesterday: string): Promise<Streak> {
+  const _id = objectId(playerId);
+  const continued = await UserModel.updateOne(
+    { _id, 'streak.lastDay': yesterday },
+    { $inc: { 'streak.days': 1 }, $set: { 'streak.lastDay': day } },
+  );
+  if (!continued.modifiedCount)
+    await UserModel.updateOne(
+      { _id, $or: [{ 'streak.lastDay': { $lt: yesterday } }, { 'streak.lastDay': null }] },
+      { $set: { streak: { days: 1, startDay: day, lastDay: day } } },
+    );
+  const player = await UserModel.findById(_id, { streak: 1 }).lean();
+  return { days: player?.streak?.days ?? 0, startDay: player?.streak?.startDay ?? '', lastDay: player?.streak?.lastDay ?? '' };
+}
+
 /**
  * The ids of players whose name or username (or a word of it) starts with the text, in any case: the console finds a player's records by
  * name.

@@ -50,6 +50,12 @@ const userSchema = applyConventions(
       referrersCount: { type: Number, default: 0 },
       missionsCount: { type: Number, default: 0 },
       doneMissionsCount: { type: Number, default: 0 },
+      /** Consecutive days (App Config's timezone) with a daily mission done: how many, the first and the last. */
+      streak: {
+        days: { type: Number, default: 0 },
+        startDay: { type: String, default: '' },
+        lastDay: { type: String, default: '' },
+      },
       /** active, frozen (looks, cannot move money) or banned (signed out of everything), with the reason the player reads. */
       status: { type: String, enum: PLAYER_STATUSES, default: 'active' },
       statusReason: { type: String, default: '' },

@@ -1,0 +1,50 @@
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import type { RouterOutputs } from '../../../lib/trpc';
+import { useFormat } from '../../../lib/format';
+import { EndsIn } from '../../missions/EndsIn';
+
+type Home = RouterOutputs['home']['get'];
+
+/** Home's today: the streak of days with a daily mission done, its next milestone, and today's daily missions. */
+export function TodayCard({ daily, streak }: Pick<Home, 'daily' | 'streak'>) {
+  const { t } = useTranslation();
+  const format = useFormat();
+  if (!daily.length && !streak.days) return null;
+  return (
+    <>
+      <h2>{t('home.today')}</h2>
+      <div className="card streak" role="group" aria-label={t('home.today')}>
+        <div className="title">{streak.days ? t('home.streak', { days: streak.days }) : t('home.noStreak')}</div>
+        {streak.days > 0 && <div className="muted">{streak.doneToday ? t('home.streakToday') : t('home.streakOpen')}</div>}
+        {streak.next && (
+          <div className="muted">
+            {t('home.streakNext', { days: streak.next.days, amount: streak.next.amount, symbol: streak.next.symbol })}
+          </div>
+        )}
+      </div>
+      {daily.length > 0 && (
+        <ul className="list">
+          {daily.map((mission) => (
+            <li key={mission.id}>
+              <Link className="list-row" to={`/tasks/${mission.id}`}>
+                <div className="grow">
+                  <div className="title">
+                    <bdi>{mission.title}</bdi>
+                  </div>
+                  <div className="muted">
+                    <bdi dir="ltr">
+                      +{format.amount(mission.reward)} {mission.coin.symbol}
+                    </bdi>{' '}
+                    <EndsIn endsAt={mission.endsAt} />
+                  </div>
+                </div>
+                <span className={mission.status === 'done' ? 'badge' : 'muted'}>{t(`categories.status.${mission.status}`)}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
