@@ -149,7 +149,9 @@ describe('the user app at /', () => {
 
     await page.goto(`${base}/`);
     await page.getByRole('heading', { name: 'ماموریت‌ها' }).waitFor();
-    await page.getByRole('link', { name: /Get started/ }).waitFor();
+    // what operators wrote, in Persian where they wrote it
+    await page.getByRole('link', { name: /شروع کار/ }).waitFor();
+    await page.getByRole('img', { name: 'به Gift Rewards خوش آمدید' }).waitFor();
     await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents()).resolves.toEqual([
       'ماموریت‌ها',
       'استیکینگ',

@@ -183,6 +183,7 @@ describe('what was broken, tried as it was found', () => {
     await expect(page.getByLabel('Title', { exact: true }).inputValue()).resolves.toBe('Read the rules first');
     // the copied values settle once the form has them all: edit after that, or the edit is replaced
     await page.getByLabel('Coin').filter({ hasText: 'GIFT' }).waitFor();
+    await page.waitForLoadState('networkidle');
     await page.getByLabel('Title', { exact: true }).fill('Read the rules again');
     await page.getByLabel('Must done ⭐').uncheck();
     await expect(page.getByLabel('Title', { exact: true }).inputValue()).resolves.toBe('Read the rules again');

@@ -535,12 +535,12 @@ it('switches to Persian and turns every screen right-to-left', async () => {
     ['ماموریت‌ها', 'هیچ استخراج GIFT فعالی نیست، برای شروع «شروع» را بزنید.', 'player-home-fa'],
     ['استیکینگ', 'پیشنهادها', 'player-staking-fa'],
     ['دعوت از دوستان', 'لینک دعوت شما', 'player-invite-fa'],
-    ['ارزها', 'Gift Coin', 'player-currency-fa'],
+    ['ارزها', 'سکهٔ هدیه', 'player-currency-fa'],
     ['پروفایل', 'تنظیمات', 'player-profile-fa'],
   ];
   await visitTabs(page, screens);
   await nav.getByRole('link', { name: 'استیکینگ' }).click();
-  await page.getByRole('link', { name: /Gift Coin/ }).click();
+  await page.getByRole('link', { name: /سکهٔ هدیه/ }).click();
   await page.getByRole('button', { name: 'تأیید استیک' }).waitFor();
   await shot(page, 'player-stake-form-fa');
   // a Persian keypad's digits, and the sheet that names the amount, the term and the unlock date in Persian
@@ -554,10 +554,12 @@ it('switches to Persian and turns every screen right-to-left', async () => {
   await page.screenshot({ path: screenshotPath('player-stake-confirm-fa') });
   await page.keyboard.press('Escape');
   await nav.getByRole('link', { name: 'ماموریت‌ها' }).click();
-  await page.getByRole('link', { name: /Social/ }).click();
-  await page.getByRole('link', { name: /Watch: what is TON\?/ }).waitFor();
+  // what operators wrote, in Persian: the category, its missions, and the mission's own button
+  await page.getByRole('link', { name: /شبکه‌های اجتماعی/ }).click();
+  await page.getByRole('link', { name: /تماشا کنید: TON چیست؟/ }).waitFor();
   await shot(page, 'player-category-fa');
-  await page.getByRole('link', { name: /Watch: what is TON\?/ }).click();
+  await page.getByRole('link', { name: /تماشا کنید: TON چیست؟/ }).click();
+  await page.getByRole('button', { name: 'تماشا' }).waitFor();
   await page.getByText('کد مخفی گفته‌شده').waitFor();
   await shot(page, 'player-mission-fa');
   await page.goto(`${product.base}/categories/not-a-category/missions`);

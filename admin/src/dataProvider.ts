@@ -33,6 +33,8 @@ interface ConsoleCalls {
   ): Promise<{ status: string; taken: string; owed: string; symbol: string }>;
   rejectGift(id: string, rejectReason: string): Promise<unknown>;
   setMissionsEnabled(ids: string[], enabled: boolean): Promise<{ changed: string[] }>;
+  /** A player's proof picture: an image, not JSON, read with the operator's token. */
+  proofImage(imageId: string): Promise<Blob>;
   setPlayerStatus(body: {
     ids: string[];
     status: string;
@@ -55,6 +57,13 @@ export const dataProvider: DataProvider & ConsoleCalls = {
     const result = await rest.update(resource, params);
     // an update's record and id are typed `any` by react-admin
     return SINGLETONS.has(resource) ? { ...result, data: { ...(result.data as RaRecord), id: params.id as Identifier } } : result;
+  },
+  proofImage: async (imageId) => {
+    const response = await fetch(`${API_URL}/proofs/${encodeURIComponent(imageId)}`, {
+      headers: { Authorization: `Bearer ${adminToken() ?? ''}` },
+    });
+    if (!response.ok) throw new Error(String(response.status));
+    return response.blob();
   },
   /** Every figure of the dashboard, in one call. */
   getDashboard: async () => (await httpClient(`${API_URL}/dashboard`)).json as DashboardFigures,

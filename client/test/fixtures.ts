@@ -63,6 +63,7 @@ export const HOME: OutputOf<'home.get'> = {
       endsAt: null,
       repeat: 'none',
       full: false,
+      proof: [],
     },
   ],
   daily: [],

@@ -13,7 +13,6 @@ import { isDatabaseUnavailable } from './db/mongoErrors';
 import { AppError, databaseUnavailable } from './lib/errors';
 import { checkJsonDepth, jsonBody, tooDeep, TOO_DEEP } from './lib/jsonBody';
 import { createLogger, requestLogging, type Logger } from './lib/logger';
-import { requireAccount } from './rest/adminAuth';
 import { adminResources } from './rest/registry';
 import { configureBroadcasts } from './modules/broadcasts/broadcasts.service';
 import { configureBotSettings } from './modules/config/config.service';
@@ -21,6 +20,8 @@ import { resourceRouter } from './rest/resource';
 import { adminLoginRouter } from './modules/accounts/accounts.rest';
 import { dashboardRouter } from './modules/dashboard/dashboard.rest';
 import { treasuryRouter } from './modules/withdrawals/treasury.rest';
+import { operatorProofsRouter, playerProofsRouter } from './modules/proofs/proofs.rest';
+import { requireAccount, requirePermission } from './rest/adminAuth';
 import { WEBHOOK_PATH, type BotRuntime } from './modules/bot/botRuntime';
 import { createContext } from './trpc/context';
 import { legalPages } from './legalPages';
@@ -84,7 +85,8 @@ function securityHeaders(frameAncestors: string[]): RequestHandler {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'", 'https://telegram.org'],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'https:'],
+        // blob: a proof screenshot shown before it is sent (the app), and one fetched with the operator's token (the console)
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
         connectSrc: ["'self'", 'https:', 'wss:'],
         frameAncestors,
         upgradeInsecureRequests: null,
@@ -200,9 +202,11 @@ export function createApp(options: AppOptions): Express {
   admin.use(requireAccount(env.JWT_SECRET));
   admin.use('/dashboard', dashboardRouter());
   admin.use('/treasury', treasuryRouter());
+  admin.use('/proofs', requirePermission('user-missions'), operatorProofsRouter());
   for (const resource of adminResources) admin.use(`/${resource.name}`, resourceRouter(resource));
   admin.use((_req, _res, next) => next(new AppError('NOT_FOUND')));
   app.use('/api/admin', admin);
+  app.use('/api/proofs', playerProofsRouter(env, options.clock));
   app.use('/api', (_req, _res, next) => next(new AppError('NOT_FOUND')));
 
   spa(app, '/admin', options.adminDist ?? path.join(REPO_ROOT, 'admin', 'dist'), 'console');

@@ -1,6 +1,10 @@
 export const VERIFY_TYPES = ['auto', 'time', 'telegram', 'youtube', 'instagram', 'manual'] as const;
 export type VerifyType = (typeof VERIFY_TYPES)[number];
 
+/** What a Manual mission can ask the player to attach to the claim. */
+export const PROOF_KINDS = ['link', 'text', 'image'] as const;
+export type ProofKind = (typeof PROOF_KINDS)[number];
+
 /** How often a mission can be done: once, or again each day. */
 export const MISSION_REPEATS = ['none', 'daily'] as const;
 export type MissionRepeat = (typeof MISSION_REPEATS)[number];

@@ -104,6 +104,11 @@ export const appConfigInput = z.object({
       .regex(/^[A-Za-z0-9_]{3,64}$/, 'The short name of the mini app in BotFather'),
   ),
   referrerMessage: blankable(z.string().trim().max(500)),
+  /** What Persian players share; blank: the English. */
+  fa: z
+    .object({ referrerMessage: blankable(z.string().trim().max(500)) })
+    .partial()
+    .optional(),
   /** Empty or null: none (the console sends back the null it was given). */
   referrerCoin: objectId.nullish().or(z.literal('')),
   referrerCoinAmount: nullAsAbsent(amount.default('0')),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MISSION_REPEATS, STAKING_DURATION_KEYS, VERIFY_TYPES } from '../constants';
+import { MISSION_REPEATS, PROOF_KINDS, STAKING_DURATION_KEYS, VERIFY_TYPES } from '../constants';
 import { toMicros } from '../money';
 import { telegramMissionChat } from '../telegramLinks';
 import {
@@ -28,6 +28,10 @@ export const tonAddress = z
 export const giftCoinInput = z
   .object({
     name: nonEmpty(60),
+    fa: z
+      .object({ name: persian(60) })
+      .partial()
+      .default({}),
     symbol: z
       .string()
       .trim()
@@ -112,9 +116,21 @@ const missionFields = z.object({
     .default(null),
   /** `daily`: done again each day, in the App Config's timezone, each day its own credit. */
   repeat: z.enum(MISSION_REPEATS).default('none'),
+  /** What a Manual mission's claim must carry for its review: any of a link, a text and a picture. */
+  proof: nullAsAbsent(
+    z
+      .array(z.enum(PROOF_KINDS))
+      .max(PROOF_KINDS.length)
+      .default([])
+      .transform((kinds) => [...new Set(kinds)]),
+  ),
 });
 const missionRules = (schema: typeof missionFields) =>
   schema
+    .refine((m) => m.verifyType === 'manual' || m.proof.length === 0, {
+      message: 'Only a Manual mission asks for proof: an operator reviews it',
+      path: ['proof'],
+    })
     .refine((m) => !m.startsAt || !m.endsAt || m.endsAt > m.startsAt, {
       message: 'The end must come after the start',
       path: ['endsAt'],

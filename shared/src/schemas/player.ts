@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LANGUAGES, STAKING_DURATION_KEYS, THEMES } from '../constants';
-import { idempotencyKey, objectId, pageInput, positiveAmount } from './common';
+import { blankable, httpUrl, idempotencyKey, objectId, pageInput, positiveAmount } from './common';
 import { tonAddress } from './catalog';
 
 export const telegramUsername = z
@@ -31,6 +31,15 @@ export const claimMissionInput = z.object({
   missionId: objectId,
   /** The secret code of a YouTube mission. */
   code: z.string().trim().max(64).optional(),
+  /** What a Manual mission asks for, for its review: a link (http or https), a text, a picture uploaded first. */
+  proof: z
+    .object({
+      link: blankable(httpUrl.pipe(z.string().max(500, 'At most 500 characters'))),
+      text: blankable(z.string().trim().max(1000, 'At most 1,000 characters')),
+      imageId: blankable(objectId),
+    })
+    .partial()
+    .optional(),
 });
 export const categoryRef = z.object({ categoryId: objectId });
 

@@ -16,6 +16,7 @@ import {
 } from 'react-admin';
 import { Alert, Stack, Typography } from '@mui/material';
 import { appConfigInput, DEFAULT_RISK_WEIGHTS, RISK_SIGNALS } from '@gift/shared';
+import { BilingualInput } from '../../forms/BilingualInput';
 import { schemaResolver } from '../../forms/schemaResolver';
 import { HistoryButton, SaveOnlyToolbar } from '../sharedInputs';
 
@@ -57,7 +58,7 @@ export function AppConfigEdit() {
         </FormDataConsumer>
         <TextInput source="botUsername" helperText="appConfig.botUsernameHelp" readOnly />
         <TextInput source="miniAppName" helperText="appConfig.miniAppNameHelp" />
-        <TextInput source="referrerMessage" multiline fullWidth />
+        <BilingualInput source="referrerMessage" multiline />
         <ReferenceInput source="referrerCoin" reference="gift-coins">
           <SelectInput optionText="symbol" emptyText="common.none" />
         </ReferenceInput>

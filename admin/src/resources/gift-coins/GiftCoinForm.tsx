@@ -1,3 +1,4 @@
+import { BilingualInput } from '../../forms/BilingualInput';
 import { BooleanInput, SelectInput, SimpleForm, TextInput } from 'react-admin';
 import { giftCoinInput } from '@gift/shared';
 import { schemaResolver } from '../../forms/schemaResolver';
@@ -7,7 +8,7 @@ import { NETWORK_CHOICES } from './networks';
 export function GiftCoinForm() {
   return (
     <SimpleForm resolver={schemaResolver(giftCoinInput)}>
-      <TextInput source="name" />
+      <BilingualInput source="name" />
       <TextInput source="symbol" />
       <TextInput source="icon" fullWidth helperText="coins.iconHelp" />
       <TextInput source="decimals" defaultValue={9} inputMode="numeric" helperText="coins.decimalsHelp" />

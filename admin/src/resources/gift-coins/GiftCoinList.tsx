@@ -1,3 +1,4 @@
+import { TranslationField } from '../../forms/BilingualInput';
 import type { GiftCoinRecord } from '@gift/server';
 import { BooleanField, DateField, ImageField, List, NumberField, SelectField, TextField, useTranslate } from 'react-admin';
 import { BY_ORDER, ResponsiveList, searchFilter } from '../../lists/ResponsiveList';
@@ -19,6 +20,7 @@ export function GiftCoinList() {
       >
         <ImageField source="icon" sx={{ '& img': { maxWidth: 32, maxHeight: 32, borderRadius: '50%' } }} sortable={false} />
         <TextField source="name" />
+        <TranslationField fields={['name']} />
         <TextField source="symbol" />
         <SelectField source="network" choices={NETWORK_CHOICES} />
         <TextField source="usdPrice" sortable={false} emptyText="—" />

@@ -1,11 +1,20 @@
-import { BooleanInput, DateTimeInput, FormDataConsumer, ReferenceInput, SelectInput, SimpleForm, TextInput } from 'react-admin';
+import {
+  BooleanInput,
+  CheckboxGroupInput,
+  DateTimeInput,
+  FormDataConsumer,
+  ReferenceInput,
+  SelectInput,
+  SimpleForm,
+  TextInput,
+} from 'react-admin';
 import { Stack } from '@mui/material';
 import { missionInput, missionUpdateInput } from '@gift/shared';
 import { BilingualInput } from '../../forms/BilingualInput';
 import { schemaResolver } from '../../forms/schemaResolver';
 import { OrderAndEnabledInputs } from '../sharedInputs';
 import { MissionToolbar } from './MissionToolbar';
-import { REPEAT_CHOICES, VERIFY_TYPE_CHOICES } from './verifyTypes';
+import { PROOF_CHOICES, REPEAT_CHOICES, VERIFY_TYPE_CHOICES } from './verifyTypes';
 
 export function MissionForm({ editing = false }: { editing?: boolean }) {
   return (
@@ -27,6 +36,9 @@ export function MissionForm({ editing = false }: { editing?: boolean }) {
           <>
             {(formData.verifyType === 'time' || formData.verifyType === 'instagram') && (
               <TextInput source="verifyDuration" inputMode="numeric" />
+            )}
+            {formData.verifyType === 'manual' && (
+              <CheckboxGroupInput source="proof" choices={PROOF_CHOICES} defaultValue={[]} helperText="content.proofHelp" />
             )}
             {formData.verifyType === 'telegram' && <TextInput source="telegramChatId" helperText="content.telegramChatIdHelp" />}
             {formData.verifyType === 'youtube' && (

@@ -63,7 +63,6 @@ export function MissionList() {
           source="completions"
           render={(r) => (r.cap ? translate('content.completionsOfCap', { count: r.completions, cap: r.cap }) : r.completions)}
         />
-        <DateField source="endsAt" showTime emptyText="—" />
         <NumberField source="order" />
         <BooleanField source="enabled" />
         <DateField source="createdAt" showTime />

@@ -1,40 +1,66 @@
-import { DateField, Edit, FunctionField, ReferenceField, SelectField, TextField, TextInput } from 'react-admin';
-import { userMissionReviewInput } from '@gift/shared';
+import { DateField, Edit, FunctionField, Labeled, ReferenceField, SelectField, TextField, useRecordContext } from 'react-admin';
+import { Stack } from '@mui/material';
 import type { ProgressRecord } from '@gift/server';
 import { EditActions } from '../sharedInputs';
-import { DecisionOrRecord } from '../decisionForm';
+import { ProofReview } from './ProofReview';
 import { USER_MISSION_STATUS_CHOICES } from './statuses';
 
-const REVIEW_CHOICES = [
-  { id: 'done', name: 'reviews.approve' },
-  { id: 'rejected', name: 'reviews.reject' },
-];
+const reward = (r: ProgressRecord) => `${r.reward} ${r.coinSymbol ?? ''}`.trim();
+
+/** A claim's facts: who, what for, and how it stands. */
+function ProgressFacts({ settled }: { settled: boolean }) {
+  return (
+    <Stack direction="row" spacing={3} sx={{ px: 2, pt: 2, flexWrap: 'wrap' }} useFlexGap>
+      <Labeled>
+        <ReferenceField source="user" reference="users" link="show" />
+      </Labeled>
+      <Labeled>
+        <ReferenceField source="mission" reference="missions" />
+      </Labeled>
+      <Labeled>
+        <SelectField source="status" choices={USER_MISSION_STATUS_CHOICES} />
+      </Labeled>
+      <Labeled>
+        <FunctionField<ProgressRecord> source="reward" render={reward} />
+      </Labeled>
+      <Labeled>
+        <DateField source="claimedAt" showTime emptyText="—" />
+      </Labeled>
+      {settled && (
+        <>
+          <Labeled>
+            <DateField source="doneAt" showTime emptyText="—" />
+          </Labeled>
+          <Labeled>
+            <TextField source="rejectReason" emptyText="—" />
+          </Labeled>
+          <Labeled>
+            <TextField source="reviewerName" label="resources.user-missions.fields.reviewedBy" emptyText="—" />
+          </Labeled>
+        </>
+      )}
+    </Stack>
+  );
+}
+
+/** A pending claim is reviewed against its proof (`ProofReview`); any other shows how it was settled. */
+function ReviewOrRecord() {
+  const record = useRecordContext<ProgressRecord>();
+  if (!record) return null;
+  const pending = record.status === 'pending';
+  return (
+    <>
+      <ProgressFacts settled={!pending} />
+      {pending && <ProofReview />}
+    </>
+  );
+}
 
 /** Reviewing a Manual mission: approve credits the reward once, reject lets the player try again. Only a pending one is decided. */
 export function UserMissionEdit() {
   return (
     <Edit mutationMode="pessimistic" redirect="list" actions={<EditActions />}>
-      <DecisionOrRecord<ProgressRecord>
-        open={(r) => r.status === 'pending'}
-        facts={[
-          <ReferenceField key="user" source="user" reference="users" link="show" />,
-          <ReferenceField key="mission" source="mission" reference="missions" />,
-          <SelectField key="status" source="status" choices={USER_MISSION_STATUS_CHOICES} />,
-          <FunctionField<ProgressRecord> key="reward" source="reward" render={(r) => `${r.reward} ${r.coinSymbol ?? ''}`.trim()} />,
-          <DateField key="claimedAt" source="claimedAt" showTime emptyText="—" />,
-        ]}
-        settled={[
-          <DateField key="doneAt" source="doneAt" showTime emptyText="—" />,
-          <TextField key="rejectReason" source="rejectReason" emptyText="—" />,
-          <TextField key="reviewer" source="reviewerName" label="resources.user-missions.fields.reviewedBy" emptyText="—" />,
-        ]}
-        schema={userMissionReviewInput}
-        label="reviews.decision"
-        decisions={REVIEW_CHOICES}
-        inputsFor={(status) =>
-          status === 'rejected' && <TextInput source="rejectReason" multiline fullWidth helperText="reviews.rejectHelp" />
-        }
-      />
+      <ReviewOrRecord />
     </Edit>
   );
 }

@@ -31,6 +31,7 @@ function mission(overrides: Partial<PlayerMission> = {}): PlayerMission {
     endsAt: null,
     repeat: 'none',
     full: false,
+    proof: [],
     ...overrides,
   };
 }
@@ -247,4 +248,64 @@ it('marks a daily mission, and once done today says it comes back tomorrow, in P
   missionServer(mission({ repeat: 'daily', status: 'done', reward: '20', mustDone: false }), () => ({ status: 'done', reward: '20' }));
   expect(await screen.findByText('روزانه')).toBeInTheDocument();
   expect(screen.getByText('امروز انجام شد: \u2066+۲۰ GIFT\u2069. فردا دوباره می‌آید.')).toHaveAttribute('role', 'status');
+});
+
+/** The address a fetch was asked for, whichever form it came in. */
+const addressOf = (url: string | URL | Request) => (typeof url === 'string' ? url : url instanceof URL ? url.href : url.url);
+
+it('sends a Manual mission only with the link and the screenshot it asks for, the screenshot uploaded when chosen', async () => {
+  const uploads: Array<{ type: string; size: number; authorization: string | null }> = [];
+  const realFetch = globalThis.fetch;
+  globalThis.fetch = (url: string | URL | Request, init?: RequestInit) => {
+    if (addressOf(url) !== '/api/proofs') return realFetch(url, init);
+    const body = init!.body as Blob;
+    uploads.push({ type: body.type, size: body.size, authorization: new Headers(init!.headers).get('Authorization') });
+    return Promise.resolve(new Response(JSON.stringify({ imageId: '65f0000000000000000000e1' }), { status: 201 }));
+  };
+  URL.createObjectURL = () => 'blob:preview';
+  URL.revokeObjectURL = () => undefined;
+  const claims: unknown[] = [];
+  try {
+    missionServer(mission({ verifyType: 'manual', status: 'started', mustDone: false, proof: ['link', 'image'] }), (input) => {
+      claims.push(input);
+      return { status: 'pending', reward: '100' };
+    });
+    const claim = await screen.findByRole('button', { name: 'Claim' });
+    expect(claim).toBeDisabled();
+    await userEvent.type(screen.getByLabelText('Link to your post'), 'https://t.me/s/story/1');
+    expect(claim).toBeDisabled();
+    await userEvent.upload(screen.getByLabelText('Screenshot'), new File([new Uint8Array(2048)], 'shot.png', { type: 'image/png' }));
+    expect(await screen.findByRole('img', { name: 'Screenshot' })).toHaveAttribute('src', 'blob:preview');
+    expect(uploads).toEqual([{ type: 'image/png', size: 2048, authorization: 'demo' }]);
+    await waitFor(() => expect(claim).toBeEnabled());
+    await userEvent.click(claim);
+    expect(await screen.findByText('Sent for review')).toBeInTheDocument();
+    expect(claims).toEqual([
+      { missionId: MISSION, proof: { link: 'https://t.me/s/story/1', text: '', imageId: '65f0000000000000000000e1' } },
+    ]);
+  } finally {
+    globalThis.fetch = realFetch;
+  }
+});
+
+it('says so when a screenshot is too large, and sends nothing', async () => {
+  const realFetch = globalThis.fetch;
+  const sent: string[] = [];
+  globalThis.fetch = (url: string | URL | Request, init?: RequestInit) => {
+    if (addressOf(url) === '/api/proofs') sent.push('upload');
+    return realFetch(url, init);
+  };
+  try {
+    missionServer(mission({ verifyType: 'manual', status: 'started', mustDone: false, proof: ['image'] }), () => ({
+      status: 'pending',
+      reward: '100',
+    }));
+    const big = new File([new Uint8Array(8 * 1024 * 1024 + 1)], 'huge.png', { type: 'image/png' });
+    await userEvent.upload(await screen.findByLabelText('Screenshot'), big);
+    expect(await screen.findByRole('alert')).toHaveTextContent('The picture is larger than 8 MB');
+    expect(screen.getByRole('button', { name: 'Claim' })).toBeDisabled();
+    expect(sent).toEqual([]);
+  } finally {
+    globalThis.fetch = realFetch;
+  }
 });

@@ -16,6 +16,7 @@ import { useToast } from '../../ui/toast';
 import { isObjectId } from '../categories/CategoryMissionsPage';
 import { Skeleton } from '../../ui/Skeleton';
 import { EndsIn } from './EndsIn';
+import { EMPTY_PROOF, proofComplete, ProofFields, type Proof } from './ProofFields';
 
 type Mission = RouterOutputs['missions']['byCategory']['missions'][number];
 
@@ -27,6 +28,8 @@ function MissionActions({ mission }: { mission: Mission }) {
   const balancesChanged = useBalancesChanged();
   const utils = trpc.useUtils();
   const [code, setCode] = useState('');
+  const [proof, setProof] = useState<Proof>(EMPTY_PROOF);
+  const [uploading, setUploading] = useState(false);
   const flight = useSingleFlight();
   const askToMessage = useAskToMessage();
   const go = trpc.missions.go.useMutation({ onSettled: () => utils.missions.byCategory.invalidate({ categoryId: mission.categoryId }) });
@@ -76,7 +79,14 @@ function MissionActions({ mission }: { mission: Mission }) {
   const onClaim = (event: FormEvent) => {
     event.preventDefault();
     flight.run((done) =>
-      claim.mutate({ missionId: mission.id, ...(mission.verifyType === 'youtube' ? { code } : {}) }, { onSettled: done }),
+      claim.mutate(
+        {
+          missionId: mission.id,
+          ...(mission.verifyType === 'youtube' ? { code } : {}),
+          ...(mission.proof.length ? { proof: { link: proof.link.trim(), text: proof.text.trim(), imageId: proof.imageId } } : {}),
+        },
+        { onSettled: done },
+      ),
     );
   };
   const canGo = mission.verifyType !== 'auto' || !!mission.link;
@@ -95,6 +105,7 @@ function MissionActions({ mission }: { mission: Mission }) {
           <input value={code} onChange={(event) => setCode(event.target.value)} autoComplete="off" maxLength={64} required />
         </label>
       )}
+      {mission.status === 'started' && <ProofFields kinds={mission.proof} proof={proof} onChange={setProof} onUploading={setUploading} />}
       {waiting && (
         <p className="muted" role="timer">
           {t('mission.claimIn', { time: format.countdown(claimableAt - now) })}
@@ -112,7 +123,11 @@ function MissionActions({ mission }: { mission: Mission }) {
           </button>
         )}
         {(mission.status === 'started' || mission.verifyType === 'auto') && (
-          <button type="submit" className="button" disabled={flight.busy || waiting}>
+          <button
+            type="submit"
+            className="button"
+            disabled={flight.busy || waiting || uploading || (mission.status === 'started' && !proofComplete(mission.proof, proof))}
+          >
             {mission.claimButton}
           </button>
         )}

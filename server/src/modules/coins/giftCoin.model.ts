@@ -6,6 +6,8 @@ const giftCoinSchema = applyConventions(
   new Schema(
     {
       name: { type: String, required: true },
+      /** The name Persian players read; blank: the English one. */
+      fa: { name: { type: String, default: '' } },
       symbol: { type: String, required: true },
       icon: { type: String, default: '' },
       decimals: { type: Number, default: 9 },

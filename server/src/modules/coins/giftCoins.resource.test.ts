@@ -81,6 +81,13 @@ describe('gift coins in the console', () => {
     expect(taken.body.errors).toEqual({ symbol: 'Toncoin already has the symbol TON: symbols are compared without case' });
   });
 
+  it('keeps a Persian name beside the English one, refusing one too long on its field', async () => {
+    const saved = await api.post('/gift-coins', { name: 'Bonus Coin', fa: { name: 'سکهٔ جایزه' }, symbol: 'BONUSFA' });
+    expect([saved.status, saved.body.fa]).toEqual([201, { name: 'سکهٔ جایزه' }]);
+    const tooLong = await api.put(`/gift-coins/${saved.body.id}`, { ...saved.body, fa: { name: 'س'.repeat(61) } });
+    expect([tooLong.status, Object.keys(tooLong.body.errors)]).toEqual([400, ['fa.name']]);
+  });
+
   it('lets one of 30 simultaneous saves of a symbol through', async () => {
     const answers = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>

@@ -1,3 +1,4 @@
+import { textFor } from '../../lib/playerLanguage';
 import { isValidObjectId, type ProjectionType, type Types } from 'mongoose';
 import { objectId, type Id } from '../../db/ids';
 import { badInput } from '../../lib/errors';
@@ -17,6 +18,11 @@ export async function requireGiftCoin(field: string, id: Id): Promise<void> {
 }
 
 /** The collection other modules join on (`$lookup`) to name a document's coin. */
+/** A coin's name in the player's language: the Persian one when written, else the English. */
+export function coinNameFor(coin: { name: string; fa?: { name?: string | null } | null }, language: string | undefined): string {
+  return textFor(language)(coin.name, coin.fa?.name);
+}
+
 export const GIFT_COINS_COLLECTION = GiftCoinModel.collection.name;
 
 /** One coin with the fields asked for, or null when no coin has that id. */

@@ -11,6 +11,8 @@ const appConfigSchema = applyConventions(
       botUsername: { type: String, default: '' },
       miniAppName: { type: String, default: '' },
       referrerMessage: { type: String, default: '' },
+      /** What Persian players read (and share); blank: the English. */
+      fa: { referrerMessage: { type: String, default: '' } },
       referrerCoin: ref('GiftCoin', { default: null }),
       referrerCoinAmount: money(),
       defaultInviteLimit: { type: Number, default: 100 },

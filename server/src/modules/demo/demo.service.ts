@@ -45,6 +45,7 @@ type MissionSeed = {
   mustDone?: boolean;
   enabled?: boolean;
   repeat?: 'none' | 'daily';
+  proof?: Array<'link' | 'text' | 'image'>;
   /** Days from the seed to the end of a limited-time mission. */
   endsInDays?: number;
   cap?: number;
@@ -118,15 +119,16 @@ const MISSIONS: MissionSeed[] = [
     category: 'start',
     title: 'Post a story about Gift Rewards',
     description:
-      'Share a Telegram story that mentions @GiftRewardsBot. Tap Claim once it is up: an operator checks it and credits the reward.',
+      'Share a Telegram story that mentions @GiftRewardsBot. Once it is up, claim with its link and a screenshot: an operator checks them and credits the reward.',
     verifyType: 'manual',
     reward: '1000',
     link: 'https://t.me/GiftRewardsBot',
+    proof: ['link', 'image'],
     goButton: 'Open',
     fa: {
       title: 'انتشار استوری دربارهٔ Gift Rewards',
       description:
-        'یک استوری تلگرام منتشر کنید که \u200e@GiftRewardsBot را نام ببرد. پس از انتشار روی دریافت بزنید: یک اپراتور آن را بررسی و جایزه را واریز می\u200cکند.',
+        'یک استوری تلگرام منتشر کنید که \u200e@GiftRewardsBot را نام ببرد. پس از انتشار، پیوند و اسکرین‌شات آن را بفرستید: یک اپراتور آن‌ها را بررسی و جایزه را واریز می\u200cکند.',
       goButton: 'باز کردن',
     },
   },
@@ -247,6 +249,7 @@ const MISSIONS: MissionSeed[] = [
     reward: '0.1',
     coin: 'TON',
     link: 'https://app.ston.fi/swap',
+    proof: ['link', 'text'],
     goButton: 'Swap',
     fa: {
       title: 'نخستین مبادله در STON.fi',
@@ -384,6 +387,7 @@ export async function seedDemoData(
   const [ton, giftCoin, starCoin] = await insertCoins([
     {
       name: 'Toncoin',
+      fa: { name: 'تون‌کوین' },
       symbol: 'TON',
       icon: demoImage('coin-ton.svg'),
       decimals: 9,
@@ -395,6 +399,7 @@ export async function seedDemoData(
     },
     {
       name: 'Gift Coin',
+      fa: { name: 'سکهٔ هدیه' },
       symbol: 'GIFT',
       icon: demoImage('coin-gift.svg'),
       decimals: 9,
@@ -407,6 +412,7 @@ export async function seedDemoData(
     },
     {
       name: 'Star Points',
+      fa: { name: 'امتیاز ستاره' },
       symbol: 'STAR',
       icon: demoImage('coin-star.svg'),
       decimals: 9,
@@ -444,6 +450,7 @@ export async function seedDemoData(
       enabled: mission.enabled ?? true,
       fa: { goButton: '', claimButton: '', ...mission.fa },
       repeat: mission.repeat ?? 'none',
+      proof: mission.proof ?? [],
       cap: mission.cap ?? null,
       endsAt: mission.endsInDays ? new Date(now.getTime() + mission.endsInDays * DAY) : null,
       // the seeded history below predates the counter: the sweep counts it
@@ -508,6 +515,7 @@ export async function seedDemoData(
     botUsername: 'GiftRewardsBot',
     miniAppName: 'app',
     referrerMessage: 'Join me on Gift Rewards 🎁 Complete missions, mine GIFT and stake it for profit.',
+    fa: { referrerMessage: 'به من در Gift Rewards بپیوندید 🎁 ماموریت انجام دهید، GIFT استخراج کنید و برای سود سپرده بگذارید.' },
     referrerCoin: coins.GIFT._id,
     referrerCoinAmount: stored('50'),
     miningCoin: coins.GIFT._id,

@@ -3,6 +3,9 @@ import { toMicros } from '@gift/shared';
 import { MissionModel } from '../missions/mission.models';
 import { GiftCoinModel } from '../coins/giftCoin.model';
 import { CategoryModel, CoverModel, PartnerModel } from '../content/content.models';
+import { AppConfigModel } from '../config/appConfig.model';
+import { getAppConfig } from '../config/config.service';
+import { StakingCoinModel } from '../staking/staking.models';
 import { usdValue } from './home.service';
 import { createCoin, createPlayer, fund, playerCaller } from '../../../test/factories';
 
@@ -155,5 +158,34 @@ describe("what operators wrote, in the player's language", () => {
       'Join the channel',
     ]);
     await MissionModel.updateOne({ _id: mission._id }, { $set: { mustDone: false } });
+  });
+});
+
+describe("coin names and the invite message, in the player's language", () => {
+  it('names a coin in Persian on Currency, Staking, Withdraw and the profile, and the invite carries the Persian message', async () => {
+    const named = await createCoin({ symbol: 'NAMED', name: 'Gift Coin', fa: { name: 'سکهٔ هدیه' }, withdrawEnabled: true });
+    await createCoin({ symbol: 'PLAIN', name: 'Plain Coin', withdrawEnabled: true });
+    await StakingCoinModel.create({ coin: named._id, minAmount: 1, maxAmount: 1e12, profits: { week: '1' } });
+    await getAppConfig();
+    await AppConfigModel.updateOne(
+      { key: 'app' },
+      { $set: { botUsername: 'GiftRewardsBot', referrerMessage: 'Join me', fa: { referrerMessage: 'به من بپیوندید' } } },
+    );
+    const persian = await createPlayer({ language: 'fa' });
+    const english = await createPlayer({ language: 'en' });
+    const nameOf = (rows: Array<{ symbol?: string; name: string; coin?: unknown }>, symbol: string) =>
+      rows.find((row) => row.symbol === symbol)?.name;
+
+    const fa = playerCaller(persian);
+    const currency = await fa.home.currency();
+    expect([nameOf(currency, 'NAMED'), nameOf(currency, 'PLAIN')]).toEqual(['سکهٔ هدیه', 'Plain Coin']);
+    expect((await fa.staking.offers()).find((o) => o.coin.symbol === 'NAMED')?.coin.name).toBe('سکهٔ هدیه');
+    expect(nameOf(await fa.withdrawals.coins(), 'NAMED')).toBe('سکهٔ هدیه');
+    expect(nameOf((await fa.user.me()).coins, 'NAMED')).toBe('سکهٔ هدیه');
+    expect((await fa.referrals.summary()).shareText).toBe('به من بپیوندید');
+
+    const en = playerCaller(english);
+    expect(nameOf(await en.home.currency(), 'NAMED')).toBe('Gift Coin');
+    expect((await en.referrals.summary()).shareText).toBe('Join me');
   });
 });

@@ -1,7 +1,7 @@
 import { fromMicros, MONEY_SCALE } from '@gift/shared';
 import { type Id } from '../../db/ids';
 import { textFor } from '../../lib/playerLanguage';
-import { listGiftCoins } from '../coins/giftCoins.service';
+import { coinNameFor, listGiftCoins } from '../coins/giftCoins.service';
 import { balancesOf } from '../ledger/ledger.service';
 import { playerMissions, streakFor } from '../missions/missions.service';
 import { homeContent, type ContentRow } from '../content/homeContent.service';
@@ -60,9 +60,9 @@ export function usdValue(balanceMicros: bigint, usdPrice: string): string {
 }
 
 /** Every enabled coin with the player's balance and, when the coin has a price, its value in USD. */
-export async function currencyFor(userId: Id) {
+export async function currencyFor(userId: Id, language?: string) {
   const [coins, balances] = await Promise.all([
-    listGiftCoins({ name: 1, symbol: 1, icon: 1, decimals: 1, usdPrice: 1 }, { enabled: true }),
+    listGiftCoins({ name: 1, fa: 1, symbol: 1, icon: 1, decimals: 1, usdPrice: 1 }, { enabled: true }),
     balancesOf(userId),
   ]);
   return coins.map((coin) => {
@@ -70,7 +70,7 @@ export async function currencyFor(userId: Id) {
     const usdPrice = coin.usdPrice && PRICE_PATTERN.test(coin.usdPrice) ? coin.usdPrice : null;
     return {
       id: String(coin._id),
-      name: coin.name,
+      name: coinNameFor(coin, language),
       symbol: coin.symbol,
       icon: coin.icon ?? '',
       decimals: coin.decimals,

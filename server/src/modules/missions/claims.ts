@@ -1,7 +1,8 @@
 import type { Types } from 'mongoose';
-import { fromMicros } from '@gift/shared';
+import { fromMicros, type ProofKind } from '@gift/shared';
 import type { Env } from '../../env';
-import { AppError } from '../../lib/errors';
+import { AppError, badInput } from '../../lib/errors';
+import { isProofImageOf } from '../proofs/proofs.service';
 import { isDuplicateKey } from '../../db/mongoErrors';
 import { objectId, type Id } from '../../db/ids';
 import { faultPoint } from '../../lib/faults';
@@ -104,8 +105,42 @@ export interface ClaimMissionInput {
   user: { id: Id; telegramId: number };
   missionId: string;
   code?: string;
+  /** A Manual mission's proof, as the player attached it. */
+  proof?: ClaimProof;
   now: Date;
   env: Env;
+}
+
+interface ClaimProof {
+  link?: string;
+  text?: string;
+  imageId?: string;
+}
+
+const PROOF_MISSING: Record<ProofKind, [keyof ClaimProof, string]> = {
+  link: ['link', 'Add the link'],
+  text: ['text', 'Write what you did'],
+  image: ['imageId', 'Add a screenshot'],
+};
+
+/**
+ * The proof a Manual mission asks for, checked before anything changes: each kind present, and a picture uploaded by this
+ * player. Keeps only what the mission asks for.
+ */
+async function checkedProof(kinds: readonly ProofKind[], proof: ClaimProof | undefined, playerId: Id): Promise<Required<ClaimProof>> {
+  const errors: Record<string, string> = {};
+  for (const kind of kinds) {
+    const [field, message] = PROOF_MISSING[kind];
+    if (!proof?.[field]) errors[`proof.${field}`] = message;
+  }
+  if (kinds.includes('image') && proof?.imageId && !(await isProofImageOf(proof.imageId, playerId)))
+    errors['proof.imageId'] = 'This picture was not found: add it again';
+  if (Object.keys(errors).length) throw badInput(errors);
+  return {
+    link: kinds.includes('link') ? (proof?.link ?? '') : '',
+    text: kinds.includes('text') ? (proof?.text ?? '') : '',
+    imageId: kinds.includes('image') ? (proof?.imageId ?? '') : '',
+  };
 }
 
 /**
@@ -143,6 +178,7 @@ export async function claimMission(input: ClaimMissionInput): Promise<ClaimResul
 
   if (decision.step === 'checkMembership') await requireMembership(input.env, mission, user.telegramId);
   if (decision.step === 'checkCode' && !codeMatches(mission.secretCode, input.code)) throw new AppError('INCORRECT_CODE');
+  const proof = decision.step === 'review' ? await checkedProof(mission.proof ?? [], input.proof, user.id) : null;
 
   // the pace of claims is one of the risk score's signals
   await markRiskDue([user.id], now);
@@ -159,7 +195,7 @@ export async function claimMission(input: ClaimMissionInput): Promise<ClaimResul
     { _id: progressId, status: 'started' },
     {
       $set: review
-        ? { status: 'pending', claimedAt: now, reward: mission.reward, coin: mission.coin, seated: true }
+        ? { status: 'pending', claimedAt: now, reward: mission.reward, coin: mission.coin, seated: true, proof }
         : { status: 'done', claimedAt: now, doneAt: now, reward: mission.reward, coin: mission.coin, awaitingCredit: true, seated: true },
     },
     { returnDocument: 'after' },

@@ -1,5 +1,5 @@
 import { model, Schema } from 'mongoose';
-import { MISSION_REPEATS, USER_MISSION_STATUSES, VERIFY_TYPES } from '@gift/shared';
+import { MISSION_REPEATS, PROOF_KINDS, USER_MISSION_STATUSES, VERIFY_TYPES } from '@gift/shared';
 import { applyConventions, schemaOptions, money, ref } from '../../db/schemaKit';
 
 const missionSchema = applyConventions(
@@ -38,6 +38,8 @@ const missionSchema = applyConventions(
       /** The most completions; null: no limit. */
       cap: { type: Number, default: null },
       repeat: { type: String, enum: MISSION_REPEATS, default: 'none' },
+      /** What a Manual mission's claim carries for its review. */
+      proof: { type: [{ type: String, enum: PROOF_KINDS }], default: [] },
       /** Places taken: players' progress done or waiting for review (`missionSeats.ts`). */
       completions: { type: Number, default: 0 },
       /** False (or absent) on a mission whose progress predates the counter: the sweep counts it once. */
@@ -69,6 +71,12 @@ const userMissionSchema = applyConventions(
       reward: money(),
       coin: ref('GiftCoin', { required: true }),
       rejectReason: { type: String, default: '' },
+      /** What the player attached to their last claim (a Manual mission's proof): a link, a text, a picture's id. */
+      proof: {
+        link: { type: String, default: '' },
+        text: { type: String, default: '' },
+        imageId: { type: String, default: '' },
+      },
       reviewedBy: ref('Account', { default: null }),
       /** Set with an approval, cleared once its reward is credited: lets a crash in between be finished at start. */
       awaitingCredit: { type: Boolean, default: false },

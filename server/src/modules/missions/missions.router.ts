@@ -20,6 +20,7 @@ export const missionsRouter = createTRPCRouter({
         user: { id: ctx.user._id, telegramId: ctx.user.telegramId },
         missionId: input.missionId,
         code: input.code,
+        proof: input.proof,
         now: ctx.now(),
         env: ctx.env,
       }),

@@ -1,5 +1,5 @@
 import type { Types } from 'mongoose';
-import { fromMicros, type MissionRepeat, type UserMissionStatus, type VerifyType } from '@gift/shared';
+import { fromMicros, type MissionRepeat, type ProofKind, type UserMissionStatus, type VerifyType } from '@gift/shared';
 import { AppError } from '../../lib/errors';
 import { calendarDay } from '../../lib/calendarDay';
 import { getAppConfig } from '../config/config.service';
@@ -36,6 +36,8 @@ export interface PlayerMission {
   repeat: MissionRepeat;
   /** Every place is taken (its cap reached) and this player holds none: Claim would be refused. */
   full: boolean;
+  /** What a Manual mission's claim must carry: any of a link, a text, a picture. */
+  proof: ProofKind[];
 }
 
 interface MissionRow {
@@ -57,6 +59,7 @@ interface MissionRow {
   repeat?: MissionRepeat;
   cap?: number | null;
   completions?: number;
+  proof?: ProofKind[];
   coinDocs: Array<{ _id: Types.ObjectId; symbol: string }>;
 }
 
@@ -102,6 +105,7 @@ function presentMission(mission: MissionRow, progress: PlayerProgress | undefine
     rejectReason: status === 'rejected' ? (progress?.rejectReason ?? '') : '',
     endsAt: mission.endsAt ?? null,
     repeat: mission.repeat ?? 'none',
+    proof: mission.verifyType === 'manual' ? (mission.proof ?? []) : [],
     full:
       !!mission.cap &&
       (mission.completions ?? 0) >= mission.cap &&

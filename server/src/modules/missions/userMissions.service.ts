@@ -30,6 +30,12 @@ export function presentProgress(doc: unknown) {
     coin: idOf(coin),
     coinSymbol: coin?.symbol ?? '',
     rejectReason: progress.rejectReason,
+    /** What the player attached to the claim; the picture is read at /api/admin/proofs/:imageId by an operator who reviews. */
+    proof: {
+      link: progress.proof?.link ?? '',
+      text: progress.proof?.text ?? '',
+      imageId: progress.proof?.imageId ?? '',
+    },
     reviewedBy: idOf(reviewedBy),
     reviewerName: reviewedBy?.username ?? '',
     createdAt: progress.createdAt,

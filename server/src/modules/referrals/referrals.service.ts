@@ -1,3 +1,4 @@
+import { textFor } from '../../lib/playerLanguage';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Types } from 'mongoose';
 import { fromMicros } from '@gift/shared';
@@ -166,6 +167,14 @@ function inviteLinks(botUsername: string, miniAppName: string, code: string, ref
   return { inviteLink, botLink: `https://t.me/${bot}?start=${code}`, shareUrl, shareText: text };
 }
 
+/** The message an invite carries, in the sharer's language (the Persian one when written, else the English). */
+function referrerMessageFor(
+  config: { referrerMessage: string; fa?: { referrerMessage?: string | null } | null },
+  language: string | undefined,
+) {
+  return textFor(language)(config.referrerMessage, config.fa?.referrerMessage);
+}
+
 /** What the Invite a friend screen shows. */
 export async function referralSummary(player: UserDocument) {
   const config = await getAppConfig();
@@ -175,7 +184,7 @@ export async function referralSummary(player: UserDocument) {
   const rule = qualificationOf(config);
   return {
     code: player.referralCode,
-    ...inviteLinks(config.botUsername.trim(), config.miniAppName.trim(), player.referralCode, config.referrerMessage),
+    ...inviteLinks(config.botUsername.trim(), config.miniAppName.trim(), player.referralCode, referrerMessageFor(config, player.language)),
     /** Friends counted toward the invite limit (each one rewarded). */
     invitedCount: player.referrersCount,
     inviteLimit: player.inviteLimit,
@@ -215,7 +224,7 @@ export async function prepareInviteMessage(player: UserDocument, { env, now, log
     config.botUsername.trim(),
     config.miniAppName.trim(),
     player.referralCode,
-    config.referrerMessage,
+    referrerMessageFor(config, player.language),
   );
   const language = player.language === 'fa' ? 'fa' : 'en';
   const text = shareText ? `${shareText}\n${inviteLink}` : inviteLink;

@@ -4,7 +4,7 @@ import { claimStake, quoteStake, stake, stakePositions, stakingOffers } from './
 
 export const stakingRouter = createTRPCRouter({
   /** Enabled staking offers: coin, bounds, the durations offered with their profit percent, and the player's balance. */
-  offers: protectedProcedure.query(({ ctx }) => stakingOffers(ctx.user._id)),
+  offers: protectedProcedure.query(({ ctx }) => stakingOffers(ctx.user._id, ctx.user.language)),
   /** The profit and unlock date of an amount and duration, before the player confirms. */
   quote: protectedProcedure.input(stakeQuoteInput).query(({ ctx, input }) => quoteStake(input, ctx.now())),
   /** Takes the amount and locks it; a double tap with the same key stakes once. */

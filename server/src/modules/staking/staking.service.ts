@@ -5,7 +5,7 @@ import { AppError, badInput } from '../../lib/errors';
 import { isDuplicateKey } from '../../db/mongoErrors';
 import { objectId, scopedKey, type Id } from '../../db/ids';
 import type { ConsoleRecord, NewRecord } from '../../db/schemaKit';
-import { findGiftCoin, findGiftCoins, giftCoinIsEnabled } from '../coins/giftCoins.service';
+import { coinNameFor, findGiftCoin, findGiftCoins, giftCoinIsEnabled } from '../coins/giftCoins.service';
 import { balancesOf, entryKeys, entryWithKey, postEntry } from '../ledger/ledger.service';
 import { notify } from '../notifications/notifications.service';
 import { faultPoint } from '../../lib/faults';
@@ -35,14 +35,14 @@ export type StakingOfferRecord = ConsoleRecord<typeof StakingCoinModel, 'minAmou
 
 /** Every enabled staking offer whose coin is enabled, with the player's balance of that coin. */
 
-export async function stakingOffers(userId: Id) {
+export async function stakingOffers(userId: Id, language?: string) {
   const [offers, balances] = await Promise.all([
     StakingCoinModel.find({ enabled: true }).sort({ order: 1, _id: 1 }).lean<OfferRow[]>(),
     balancesOf(userId),
   ]);
   const coins = await findGiftCoins(
     offers.map((o) => o.coin),
-    { name: 1, symbol: 1, icon: 1 },
+    { name: 1, fa: 1, symbol: 1, icon: 1 },
     { enabled: true },
   );
   const coinById = new Map(coins.map((c) => [String(c._id), c]));
@@ -53,7 +53,7 @@ export async function stakingOffers(userId: Id) {
     return [
       {
         id: String(offer._id),
-        coin: { id: String(coin._id), name: coin.name, symbol: coin.symbol, icon: coin.icon ?? '' },
+        coin: { id: String(coin._id), name: coinNameFor(coin, language), symbol: coin.symbol, icon: coin.icon ?? '' },
         minAmount: fromMicros(offer.minAmount),
         maxAmount: fromMicros(offer.maxAmount),
         durations,

@@ -5,7 +5,7 @@ import type { TelegramLaunch } from '../../lib/telegramAuth';
 import type { Id } from '../../db/ids';
 import type { ConsoleRecord } from '../../db/schemaKit';
 import { isDuplicateKey } from '../../db/mongoErrors';
-import { listGiftCoins } from '../coins/giftCoins.service';
+import { coinNameFor, listGiftCoins } from '../coins/giftCoins.service';
 import { getAppConfig } from '../config/config.service';
 import { balancesOf, figuresByCoin } from '../ledger/ledger.service';
 import { faultPoint } from '../../lib/faults';
@@ -211,11 +211,11 @@ export async function demoPlayer(now: Date): Promise<UserDocument> {
  * A player's balance and money figures per coin, as decimal strings, in the app's coin order: every coin they
  * hold or earned in and, for the player's own screens, every enabled coin too.
  */
-export async function moneyByCoin(userId: Id, { everyEnabledCoin }: { everyEnabledCoin: boolean }) {
+export async function moneyByCoin(userId: Id, { everyEnabledCoin, language }: { everyEnabledCoin: boolean; language?: string }) {
   const [balances, figures, coins] = await Promise.all([
     balancesOf(userId),
     figuresByCoin(userId),
-    listGiftCoins({ symbol: 1, name: 1, icon: 1, enabled: 1 }),
+    listGiftCoins({ symbol: 1, name: 1, fa: 1, icon: 1, enabled: 1 }),
   ]);
   const figuresOf = new Map(figures.map((row) => [row.coin, row]));
   return coins
@@ -226,7 +226,7 @@ export async function moneyByCoin(userId: Id, { everyEnabledCoin }: { everyEnabl
       return {
         coinId: id,
         symbol: coin.symbol,
-        name: coin.name,
+        name: coinNameFor(coin, language),
         icon: coin.icon,
         balance: fromMicros(balances.get(id) ?? 0n),
         rewards: fromMicros(row?.rewards ?? 0n),
@@ -259,7 +259,7 @@ export async function profileOf(user: UserDocument) {
     /** active or frozen (a banned player is refused before this), with the reason in the player's language. */
     status: user.status,
     statusReason: statusReasonFor(user),
-    coins: await moneyByCoin(user._id, { everyEnabledCoin: true }),
+    coins: await moneyByCoin(user._id, { everyEnabledCoin: true, language: user.language }),
   };
 }
 

@@ -5,6 +5,6 @@ import { requestWithdrawal, withdrawableCoins, withdrawalHistory } from './withd
 /** A player's withdrawals to their linked TON wallet. */
 export const withdrawalsRouter = createTRPCRouter({
   request: moneyProcedure.input(withdrawInput).mutation(({ ctx, input }) => requestWithdrawal({ userId: ctx.user._id, ...input })),
-  coins: protectedProcedure.query(({ ctx }) => withdrawableCoins(ctx.user._id)),
+  coins: protectedProcedure.query(({ ctx }) => withdrawableCoins(ctx.user._id, ctx.user.language)),
   history: protectedProcedure.input(withdrawalHistoryInput).query(({ ctx, input }) => withdrawalHistory(ctx.user._id, input)),
 });

@@ -4,7 +4,7 @@ import { fitsDecimals, fromMicros, MONEY_DECIMALS, microsToStored, toMicros, typ
 import { AppError, badInput } from '../../lib/errors';
 import { objectId, scopedKey, type Id } from '../../db/ids';
 import type { NewRecord } from '../../db/schemaKit';
-import { findGiftCoin, listGiftCoins } from '../coins/giftCoins.service';
+import { coinNameFor, findGiftCoin, listGiftCoins } from '../coins/giftCoins.service';
 import { balanceOf, balancesOf, entryKeys, entryWithKey, postEntry } from '../ledger/ledger.service';
 import { notify } from '../notifications/notifications.service';
 import { currentWallet } from '../wallet/wallet.service';
@@ -241,15 +241,15 @@ export async function requestWithdrawal({ userId, coinId, amount, idempotencyKey
 }
 
 /** The coins a player can withdraw now: balance, minimum, and how many decimals an amount may have. */
-export async function withdrawableCoins(userId: Id) {
+export async function withdrawableCoins(userId: Id, language?: string) {
   const [coins, balances] = await Promise.all([
-    listGiftCoins({ symbol: 1, name: 1, icon: 1, decimals: 1, minWithdraw: 1 }, { enabled: true, withdrawEnabled: true }),
+    listGiftCoins({ symbol: 1, name: 1, fa: 1, icon: 1, decimals: 1, minWithdraw: 1 }, { enabled: true, withdrawEnabled: true }),
     balancesOf(userId),
   ]);
   return coins.map((coin) => ({
     coinId: String(coin._id),
     symbol: coin.symbol,
-    name: coin.name,
+    name: coinNameFor(coin, language),
     icon: coin.icon,
     balance: fromMicros(balances.get(String(coin._id)) ?? 0n),
     minimum: fromMicros(coin.minWithdraw as number),

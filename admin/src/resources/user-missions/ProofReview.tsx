@@ -1,0 +1,214 @@
+import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
+import { FunctionField, ReferenceField, useGetList, useNotify, useRecordContext, useRedirect, useTranslate, useUpdate } from 'react-admin';
+import { Box, Button, Card, CardContent, Link, Stack, TextField as MuiTextField, Typography } from '@mui/material';
+import CheckIcon from '@mui/icons-material/Check';
+import CloseIcon from '@mui/icons-material/Close';
+import type { MissionRecord, ProgressRecord } from '@gift/server';
+import { useConsoleCalls } from '../../dataProvider';
+
+/** A proof picture, fetched with the operator's token (an <img> alone cannot send it). */
+function ProofImage({ imageId }: { imageId: string }) {
+  const translate = useTranslate();
+  const calls = useConsoleCalls();
+  const [url, setUrl] = useState<string | null>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    let objectUrl: string | null = null;
+    let live = true;
+    calls
+      .proofImage(imageId)
+      .then((blob) => {
+        if (!live) return;
+        objectUrl = URL.createObjectURL(blob);
+        setUrl(objectUrl);
+      })
+      .catch(() => live && setFailed(true));
+    return () => {
+      live = false;
+      if (objectUrl) URL.revokeObjectURL(objectUrl);
+    };
+  }, [calls, imageId]);
+  if (failed) return <Typography color="error">{translate('reviews.imageMissing')}</Typography>;
+  if (!url) return <Typography color="text.secondary">{translate('ra.page.loading')}</Typography>;
+  return (
+    <Box
+      component="img"
+      src={url}
+      alt={translate('reviews.screenshot')}
+      sx={{ maxWidth: '100%', maxHeight: 480, objectFit: 'contain', borderRadius: 1, border: 1, borderColor: 'divider' }}
+    />
+  );
+}
+
+/** The mission's own instructions, which the proof is read against. */
+function MissionInstructions() {
+  return (
+    <ReferenceField<ProgressRecord> source="mission" reference="missions" link={false}>
+      <FunctionField<MissionRecord>
+        render={(mission) => (
+          <Stack spacing={0.5}>
+            <Typography variant="subtitle1">{mission.title}</Typography>
+            {mission.description && <Typography variant="body2">{mission.description}</Typography>}
+            {mission.link && (
+              <Link href={mission.link} target="_blank" rel="noopener noreferrer" variant="body2">
+                {mission.link}
+              </Link>
+            )}
+          </Stack>
+        )}
+      />
+    </ReferenceField>
+  );
+}
+
+/** The claim's proof: the link (opened in a new tab, never followed here), the text and the screenshot. */
+function ClaimProof({ proof }: { proof: ProgressRecord['proof'] }) {
+  const translate = useTranslate();
+  if (!proof.link && !proof.text && !proof.imageId) return <Typography color="text.secondary">{translate('reviews.noProof')}</Typography>;
+  return (
+    <Stack spacing={1}>
+      {proof.link && (
+        <Link href={proof.link} target="_blank" rel="noopener noreferrer nofollow" sx={{ wordBreak: 'break-all' }} data-testid="proof-link">
+          {proof.link}
+        </Link>
+      )}
+      {proof.text && (
+        <Typography sx={{ whiteSpace: 'pre-wrap' }} data-testid="proof-text">
+          {proof.text}
+        </Typography>
+      )}
+      {proof.imageId && <ProofImage imageId={proof.imageId} />}
+    </Stack>
+  );
+}
+
+const typing = (target: EventTarget | null) => target instanceof HTMLElement && /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName);
+
+/**
+ * A pending Manual mission's review: its instructions beside the player's proof, and the decision. Keys: A approves, R goes to
+ * the reason (Enter there rejects), J or → opens the next claim waiting, K or ← the previous one. After a decision the next
+ * waiting claim opens, or the list once none is left.
+ */
+export function ProofReview() {
+  const record = useRecordContext<ProgressRecord>();
+  const translate = useTranslate();
+  const notify = useNotify();
+  const redirect = useRedirect();
+  const [update, { isPending }] = useUpdate<ProgressRecord>();
+  const [reason, setReason] = useState('');
+  const [reasonError, setReasonError] = useState(false);
+  const reasonField = useRef<HTMLInputElement>(null);
+  const queue = useGetList<ProgressRecord>('user-missions', {
+    filter: { status: 'pending' },
+    sort: { field: 'createdAt', order: 'DESC' },
+    pagination: { page: 1, perPage: 100 },
+  });
+  const ids = (queue.data ?? []).map((r) => String(r.id));
+  const here = record ? ids.indexOf(String(record.id)) : -1;
+  const next = ids.slice(here + 1).find((id) => id !== String(record?.id)) ?? ids.find((id) => id !== String(record?.id));
+  const previous = here > 0 ? ids[here - 1] : undefined;
+  const open = (id: string | undefined) => (id ? redirect('edit', 'user-missions', id) : redirect('list', 'user-missions'));
+
+  const decide = (data: { status: 'done' } | { status: 'rejected'; rejectReason: string }) => {
+    if (!record || isPending) return;
+    void update(
+      'user-missions',
+      { id: record.id, data, previousData: record },
+      {
+        mutationMode: 'pessimistic',
+        onSuccess: () => {
+          notify(data.status === 'done' ? 'reviews.approvedOne' : 'reviews.rejectedOne', { type: 'success' });
+          setReason('');
+          open(next);
+        },
+        onError: (error) => notify(error instanceof Error ? error.message : 'ra.notification.http_error', { type: 'error' }),
+      },
+    );
+  };
+  const approve = () => decide({ status: 'done' });
+  const reject = () => {
+    if (!reason.trim()) {
+      setReasonError(true);
+      reasonField.current?.focus();
+      return;
+    }
+    decide({ status: 'rejected', rejectReason: reason.trim() });
+  };
+
+  // the key listener is added once and reads the latest handlers
+  const keys = useRef({ approve, next, previous, open });
+  useEffect(() => {
+    keys.current = { approve, next, previous, open };
+  });
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (typing(event.target) || event.ctrlKey || event.metaKey || event.altKey) return;
+      const key = event.key.toLowerCase();
+      const { approve: approveNow, next: nextId, previous: previousId, open: openId } = keys.current;
+      if (key === 'a') approveNow();
+      else if (key === 'r') {
+        event.preventDefault();
+        reasonField.current?.focus();
+      } else if ((key === 'j' || key === 'arrowright') && nextId) openId(nextId);
+      else if ((key === 'k' || key === 'arrowleft') && previousId) openId(previousId);
+      else return;
+      event.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  if (!record) return null;
+  const onReasonKey = (event: ReactKeyboardEvent) => {
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      reject();
+    } else if (event.key === 'Escape') (event.target as HTMLElement).blur();
+  };
+  return (
+    <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ p: 2 }} data-testid="proof-review">
+      <Card variant="outlined" sx={{ flex: 1 }}>
+        <CardContent>
+          <Typography variant="overline">{translate('reviews.instructions')}</Typography>
+          <MissionInstructions />
+        </CardContent>
+      </Card>
+      <Card variant="outlined" sx={{ flex: 1 }}>
+        <CardContent>
+          <Stack spacing={2}>
+            <Typography variant="overline">{translate('reviews.proof')}</Typography>
+            <ClaimProof proof={record.proof} />
+            <MuiTextField
+              inputRef={reasonField}
+              label={translate('reviews.rejectReason')}
+              value={reason}
+              onChange={(event) => {
+                setReason(event.target.value);
+                setReasonError(false);
+              }}
+              onKeyDown={onReasonKey}
+              error={reasonError}
+              helperText={translate(reasonError ? 'reviews.reasonNeeded' : 'reviews.rejectHelp')}
+              slotProps={{ htmlInput: { maxLength: 300 } }}
+              fullWidth
+            />
+            <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap' }} useFlexGap>
+              <Button variant="contained" color="success" startIcon={<CheckIcon />} onClick={approve} disabled={isPending}>
+                {translate('reviews.approveKey')}
+              </Button>
+              <Button variant="outlined" color="error" startIcon={<CloseIcon />} onClick={reject} disabled={isPending}>
+                {translate('reviews.rejectKey')}
+              </Button>
+              <Button onClick={() => open(next)} disabled={!next}>
+                {translate('reviews.nextKey')}
+              </Button>
+            </Stack>
+            <Typography variant="caption" color="text.secondary">
+              {translate('reviews.keys')}
+            </Typography>
+          </Stack>
+        </CardContent>
+      </Card>
+    </Stack>
+  );
+}

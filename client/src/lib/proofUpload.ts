@@ -1,0 +1,31 @@
+import { playerCredential } from './trpc';
+
+/** Why an upload failed: too large, not a picture, or anything else (the connection, the server). */
+export type UploadFailure = 'tooLarge' | 'notPicture' | 'failed';
+
+export class UploadError extends Error {
+  constructor(readonly reason: UploadFailure) {
+    super(reason);
+  }
+}
+
+/** The most the server takes (it refuses more with 413): checked here first, so nothing large is sent for nothing. */
+const PROOF_IMAGE_LIMIT_BYTES = 8 * 1024 * 1024;
+
+/** Sends a screenshot for a Manual mission's proof; the server shrinks and keeps it, and answers its id. */
+export async function uploadProofImage(file: Blob): Promise<string> {
+  if (file.size > PROOF_IMAGE_LIMIT_BYTES) throw new UploadError('tooLarge');
+  let response: Response;
+  try {
+    response = await fetch('/api/proofs', {
+      method: 'POST',
+      headers: { Authorization: playerCredential().authorization, 'Content-Type': file.type || 'application/octet-stream' },
+      body: file,
+    });
+  } catch {
+    throw new UploadError('failed');
+  }
+  const body = (await response.json().catch(() => ({}))) as { imageId?: string };
+  if (response.ok && body.imageId) return body.imageId;
+  throw new UploadError(response.status === 413 ? 'tooLarge' : response.status === 400 ? 'notPicture' : 'failed');
+}

@@ -1,0 +1,213 @@
+// Campaigns in a real Chromium, on a phone (390×844): a Manual mission's proof sent by a player launched from Telegram and
+// reviewed by an operator in the console, in English and in Persian; and a Persian player's home, in Persian, with its daily mission.
+import bcrypt from 'bcryptjs';
+import sharp from 'sharp';
+import type { Page } from 'playwright-core';
+import { seedDemoData } from '../server/src/modules/demo/demo.service';
+import { AccountModel } from '../server/src/modules/accounts/account.model';
+import { MissionModel, UserMissionModel } from '../server/src/modules/missions/mission.models';
+import { UserModel } from '../server/src/modules/users/user.model';
+import { silentLogger, TEST_BOT_TOKEN } from '../server/test/helpers';
+import {
+  closeAll,
+  openProductInBrowser,
+  PHONE,
+  shot,
+  signInToConsole,
+  telegramLaunchUrl,
+  type ProductServer,
+  type TestBrowser,
+} from './support';
+
+jest.setTimeout(300_000);
+
+const PASSWORD = 'a long reviewer password';
+const REVIEWER = 'proof-reviewer';
+
+let product: ProductServer;
+let browser: TestBrowser;
+let nextTelegramId = 8_100_001;
+
+beforeAll(async () => {
+  await seedDemoData(silentLogger);
+  await AccountModel.create({ username: REVIEWER, passwordHash: await bcrypt.hash(PASSWORD, 8), permissions: ['*'] });
+  ({ product, browser } = await openProductInBrowser({ TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN }));
+});
+
+afterAll(() => closeAll(browser, product));
+
+afterAll(() => {
+  expect(browser.pageErrors).toEqual([]);
+});
+
+/** A new player opening the app from Telegram, with the ⭐ missions behind them (they come before every other one). */
+async function launchPlayer(path: string, language: 'en' | 'fa'): Promise<Page> {
+  const telegramId = nextTelegramId++;
+  const page = await browser.openPage(PHONE);
+  page.on('popup', (popup) => void popup.close());
+  await page.goto(`${product.base}/healthz`);
+  await page.evaluate(() => {
+    localStorage.clear();
+    sessionStorage.clear();
+  });
+  const user = { id: telegramId, first_name: language === 'fa' ? 'سارا' : 'Alex', language_code: language };
+  await page.goto(telegramLaunchUrl(product.base, '/', { user }, TEST_BOT_TOKEN));
+  await page.getByRole('navigation', { name: 'Main' }).waitFor();
+  const player = (await UserModel.findOne({ telegramId }).lean())!;
+  const stars = await MissionModel.find({ mustDone: true, enabled: true }).lean();
+  await UserMissionModel.insertMany(
+    stars.map((m) => ({ user: player._id, mission: m._id, category: m.category, coin: m.coin, status: 'done', doneAt: new Date() })),
+  );
+  await page.goto(`${product.base}${path}`);
+  return page;
+}
+
+/** A screenshot as a phone makes one. */
+const screenshotFile = async (label: string) => ({
+  name: `${label}.png`,
+  mimeType: 'image/png',
+  buffer: await sharp({ create: { width: 1170, height: 2532, channels: 3, background: { r: 32, g: 90, b: 160 } } })
+    .png()
+    .toBuffer(),
+});
+
+const WORDS = {
+  en: {
+    category: /^Get started/,
+    mission: /Post a story about Gift Rewards/,
+    go: 'Open',
+    claim: 'Claim',
+    link: 'Link to your post',
+    image: 'Screenshot',
+    sent: 'Sent for review',
+    waiting: 'Waiting for review',
+    rejected: 'Rejected: Your story is not public. Tap Go to try again.',
+    done: 'Done! +1,000 GIFT',
+  },
+  fa: {
+    category: /^شروع کار/,
+    mission: /انتشار استوری دربارهٔ Gift Rewards/,
+    go: 'باز کردن',
+    claim: 'دریافت',
+    link: 'پیوند پست شما',
+    image: 'اسکرین‌شات',
+    sent: 'برای بررسی فرستاده شد',
+    waiting: 'در انتظار بررسی',
+    rejected: 'رد شد: Your story is not public. برای تلاش دوباره «برو» را بزنید.',
+    done: 'انجام شد! \u2066+۱٬۰۰۰ GIFT\u2069',
+  },
+} as const;
+
+describe.each(['en', 'fa'] as const)('a Manual mission with proof, the player in %s', (language) => {
+  const words = WORDS[language];
+  let player: Page;
+  let reviewer: Page;
+  afterAll(async () => {
+    await player?.close();
+    await reviewer?.close();
+  });
+
+  it('is claimed with a link and a screenshot, rejected with a reason, sent again and approved', async () => {
+    player = await launchPlayer('/', language);
+    await player.getByRole('link', { name: words.category }).click();
+    await player.getByRole('link', { name: words.mission }).click();
+    await player.getByRole('button', { name: words.go }).click();
+    const claim = player.getByRole('button', { name: words.claim });
+    await expect(claim.isDisabled()).resolves.toBe(true);
+    await player.getByLabel(words.link).fill('https://t.me/s/giftrewards/story-1');
+    await player.getByLabel(words.image).setInputFiles(await screenshotFile('story-1'));
+    // the preview shows the chosen picture itself
+    const preview = player.getByRole('img', { name: words.image });
+    await preview.waitFor();
+    await player.waitForFunction((img) => (img as HTMLImageElement).naturalWidth === 1170, await preview.elementHandle());
+    await shot(player, `campaign-proof-filled-${language}`);
+    await claim.click();
+    await player.getByText(words.waiting).waitFor();
+    await shot(player, `campaign-proof-sent-${language}`);
+
+    const progress = (await UserMissionModel.findOne({ status: 'pending', 'proof.link': 'https://t.me/s/giftrewards/story-1' }).lean())!;
+    reviewer = await browser.openPage(PHONE);
+    await signInToConsole(reviewer, product.base, REVIEWER, PASSWORD);
+    await reviewer.goto(`${product.base}/admin/user-missions/${progress._id}`);
+    const review = reviewer.getByTestId('proof-review');
+    await review.getByText('Post a story about Gift Rewards').waitFor();
+    await review.getByTestId('proof-link').filter({ hasText: 'https://t.me/s/giftrewards/story-1' }).waitFor();
+    // the screenshot, fetched with the operator's token and shown whole
+    const picture = review.getByRole('img', { name: 'Screenshot' });
+    await picture.waitFor();
+    await reviewer.waitForFunction((img) => (img as HTMLImageElement).complete, await picture.elementHandle());
+    await expect(picture.evaluate((img: HTMLImageElement) => img.naturalWidth)).resolves.toBe(739);
+    await shot(reviewer, `campaign-review-proof-${language}`);
+    // keys: R goes to the reason, Enter rejects; the list opens when no other claim waits
+    await reviewer.keyboard.press('r');
+    await reviewer.keyboard.type('Your story is not public.');
+    await reviewer.keyboard.press('Enter');
+    await reviewer.getByText('Rejected: the player sees why').waitFor();
+    // the next claim waiting opens by itself, and J goes on to the one after it
+    const waiting = (await UserMissionModel.find({ status: 'pending' }, { _id: 1 }).lean()).map((p) => String(p._id));
+    const reviewing = () => new URL(reviewer.url()).pathname.split('/').pop()!;
+    await reviewer.waitForURL((url) => waiting.includes(url.pathname.split('/').pop()!));
+    const first = reviewing();
+    await reviewer.getByTestId('proof-review').waitFor();
+    await reviewer.keyboard.press('j');
+    await reviewer.waitForURL((url) => url.pathname.split('/').pop() !== first);
+    expect(waiting).toContain(reviewing());
+    await expect(UserMissionModel.findById(progress._id).lean()).resolves.toMatchObject({
+      status: 'rejected',
+      rejectReason: 'Your story is not public.',
+    });
+
+    await player.reload();
+    await player.getByText(words.rejected).waitFor();
+    await shot(player, `campaign-proof-rejected-${language}`);
+    await player.getByRole('button', { name: words.go }).click();
+    await player.getByLabel(words.link).fill('https://t.me/s/giftrewards/story-2');
+    await player.getByLabel(words.image).setInputFiles(await screenshotFile('story-2'));
+    await player.getByRole('img', { name: words.image }).waitFor();
+    await player.getByRole('button', { name: words.claim }).click();
+    await player.getByText(words.waiting).waitFor();
+
+    await reviewer.goto(`${product.base}/admin/user-missions/${progress._id}`);
+    await reviewer.getByTestId('proof-link').filter({ hasText: 'story-2' }).waitFor();
+    await shot(reviewer, `campaign-review-resubmitted-${language}`);
+    await reviewer.keyboard.press('a');
+    await reviewer.getByText('Approved: the reward is credited').waitFor();
+    await expect(UserMissionModel.findById(progress._id).lean()).resolves.toMatchObject({ status: 'done' });
+
+    await player.reload();
+    await player.getByText(words.done).waitFor();
+    await shot(player, `campaign-proof-approved-${language}`);
+  });
+});
+
+describe('a Persian player', () => {
+  it("reads the operators' mission, category and cover texts in Persian, and checks in for today's daily mission", async () => {
+    const page = await launchPlayer('/', 'fa');
+    await page.getByRole('img', { name: 'به Gift Rewards خوش آمدید' }).waitFor();
+    await page.getByRole('link', { name: /^شروع کار/ }).waitFor();
+    const today = page.getByRole('group', { name: 'امروز' });
+    await today.getByText('با انجام یک ماموریت روزانه، روزهای پیاپی را شروع کنید').waitFor();
+    await page.getByRole('link', { name: /حضور روزانه/ }).click();
+    await page.getByText('هر روز برگردید: هر حضور جایزه دارد و روزهای پیاپی پاداش بیشتری.').waitFor();
+    await page.getByRole('button', { name: 'ثبت حضور' }).click();
+    await page.getByText(/امروز انجام شد/).waitFor();
+    await shot(page, 'campaign-daily-done-fa');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'ماموریت‌ها' }).click();
+    await today.getByText('🔥 ۱ روز پیاپی').waitFor();
+    await today.getByText('در ۳ روز: \u2066+۱۰۰ GIFT\u2069').waitFor();
+    await page
+      .getByRole('link', { name: /حضور روزانه/ })
+      .filter({ hasText: 'انجام شد' })
+      .waitFor();
+    await shot(page, 'campaign-home-daily-fa');
+    // the limited-time event counts down to its end, in Persian digits
+    await page.getByRole('link', { name: /^رویدادها/ }).click();
+    await page
+      .getByRole('link', { name: /دریافت ستاره‌های هفتهٔ آغاز/ })
+      .getByRole('timer')
+      .filter({ hasText: /^پایان تا ۴ روز/ })
+      .waitFor();
+    await shot(page, 'campaign-events-fa');
+    await page.close();
+  });
+});
