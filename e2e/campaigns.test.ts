@@ -5,13 +5,16 @@ import sharp from 'sharp';
 import type { Page } from 'playwright-core';
 import { seedDemoData } from '../server/src/modules/demo/demo.service';
 import { AccountModel } from '../server/src/modules/accounts/account.model';
+import { CategoryModel } from '../server/src/modules/content/content.models';
 import { MissionModel, UserMissionModel } from '../server/src/modules/missions/mission.models';
 import { UserModel } from '../server/src/modules/users/user.model';
 import { silentLogger, TEST_BOT_TOKEN } from '../server/test/helpers';
 import {
   closeAll,
+  DESKTOP,
   openProductInBrowser,
   PHONE,
+  screenshotPath,
   shot,
   signInToConsole,
   telegramLaunchUrl,
@@ -208,6 +211,34 @@ describe('a Persian player', () => {
       .filter({ hasText: /^پایان تا ۴ روز/ })
       .waitFor();
     await shot(page, 'campaign-events-fa');
+    await page.close();
+  });
+});
+
+describe('an operator', () => {
+  it("drags a category's missions into a new order, or moves them with the arrows, and players see that order", async () => {
+    const social = (await CategoryModel.findOne({ title: 'Social' }).lean())!;
+    const titles = async () => (await MissionModel.find({ category: social._id }).sort({ order: 1, _id: 1 }).lean()).map((m) => m.title);
+    const before = await titles();
+    const page = await browser.openPage(DESKTOP);
+    await signInToConsole(page, product.base, REVIEWER, PASSWORD);
+    await page.goto(`${product.base}/admin/missions?filter=${encodeURIComponent(JSON.stringify({ category: String(social._id) }))}`);
+    await page.getByRole('button', { name: 'Reorder' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Drag the missions into the order players see' });
+    const items = dialog.getByTestId('reorder-item');
+    await items.nth(before.length - 1).waitFor();
+    // the last one dragged to the top, then the (new) second moved down with its arrow
+    await items.nth(before.length - 1).dragTo(items.nth(0));
+    await items
+      .nth(0)
+      .filter({ hasText: before[before.length - 1]! })
+      .waitFor();
+    await dialog.getByRole('button', { name: `Move ${before[0]!} down` }).click();
+    await page.screenshot({ path: screenshotPath('console-missions-reorder') });
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await page.getByText(/missions moved$/).waitFor();
+    const expected = [before[before.length - 1]!, before[1]!, before[0]!, ...before.slice(2, -1)];
+    await expect(titles()).resolves.toEqual(expected);
     await page.close();
   });
 });

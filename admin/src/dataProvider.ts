@@ -33,6 +33,7 @@ interface ConsoleCalls {
   ): Promise<{ status: string; taken: string; owed: string; symbol: string }>;
   rejectGift(id: string, rejectReason: string): Promise<unknown>;
   setMissionsEnabled(ids: string[], enabled: boolean): Promise<{ changed: string[] }>;
+  reorderMissions(category: string, ids: string[]): Promise<{ changed: string[] }>;
   /** A player's proof picture: an image, not JSON, read with the operator's token. */
   proofImage(imageId: string): Promise<Blob>;
   setPlayerStatus(body: {
@@ -58,6 +59,10 @@ export const dataProvider: DataProvider & ConsoleCalls = {
     // an update's record and id are typed `any` by react-admin
     return SINGLETONS.has(resource) ? { ...result, data: { ...(result.data as RaRecord), id: params.id as Identifier } } : result;
   },
+  reorderMissions: async (category, ids) =>
+    (await httpClient(`${API_URL}/missions/reorder`, { method: 'POST', body: JSON.stringify({ category, ids }) })).json as {
+      changed: string[];
+    },
   proofImage: async (imageId) => {
     const response = await fetch(`${API_URL}/proofs/${encodeURIComponent(imageId)}`, {
       headers: { Authorization: `Bearer ${adminToken() ?? ''}` },

@@ -430,6 +430,14 @@ const domain = {
     weightDefault: 'default %{weight}',
   },
   missions: {
+    reorder: {
+      button: 'Reorder',
+      needsCategory: 'Filter the list by a category to reorder its missions',
+      title: 'Drag the missions into the order players see',
+      up: 'Move %{title} up',
+      down: 'Move %{title} down',
+      saved: '%{smart_count} mission moved |||| %{smart_count} missions moved',
+    },
     bulk: {
       enable: 'Enable',
       disable: 'Disable',

@@ -152,6 +152,16 @@ export const missionInput = missionRules(missionFields).refine((m) => m.verifyTy
 export const missionUpdateInput = missionRules(missionFields);
 export type MissionInput = z.infer<typeof missionInput>;
 
+/** A category's missions in their new order (the console's drag to reorder): every one of them, each once. */
+export const missionsReorderInput = z.object({
+  category: objectId,
+  ids: z
+    .array(objectId)
+    .min(1, 'Choose missions')
+    .max(500, 'At most 500 missions at once')
+    .refine((ids) => new Set(ids).size === ids.length, 'Each mission once'),
+});
+
 /** Several missions enabled or disabled at once (the console's bulk action). */
 export const missionsEnabledInput = z.object({
   ids: z.array(objectId).min(1, 'Choose missions').max(500, 'At most 500 missions at once'),

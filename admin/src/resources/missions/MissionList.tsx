@@ -1,9 +1,11 @@
 import type { MissionRecord } from '@gift/server';
 import {
   BooleanField,
-  DateField,
   FunctionField,
+  CreateButton,
+  FilterButton,
   List,
+  TopToolbar,
   NumberField,
   ReferenceField,
   ReferenceInput,
@@ -15,6 +17,7 @@ import {
 import { TranslationField } from '../../forms/BilingualInput';
 import { BY_ORDER, ResponsiveList, searchFilter } from '../../lists/ResponsiveList';
 import { BulkEnableButtons } from './BulkEnableButtons';
+import { ReorderButton } from './ReorderButton';
 import { VERIFY_TYPE_CHOICES } from './verifyTypes';
 
 const filters = [
@@ -35,7 +38,17 @@ const Reward = () => (
 export function MissionList() {
   const translate = useTranslate();
   return (
-    <List sort={BY_ORDER} filters={filters}>
+    <List
+      sort={BY_ORDER}
+      filters={filters}
+      actions={
+        <TopToolbar>
+          <FilterButton />
+          <ReorderButton />
+          <CreateButton />
+        </TopToolbar>
+      }
+    >
       <ResponsiveList<MissionRecord>
         bulkActionButtons={<BulkEnableButtons />}
         phone={{
@@ -65,7 +78,6 @@ export function MissionList() {
         />
         <NumberField source="order" />
         <BooleanField source="enabled" />
-        <DateField source="createdAt" showTime />
       </ResponsiveList>
     </List>
   );

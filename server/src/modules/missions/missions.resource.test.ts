@@ -161,6 +161,33 @@ describe('missions in the console', () => {
     expect(await MissionModel.countDocuments()).toBe(before);
   });
 
+  it("reorders a category's missions as dragged, auditing each that moved, and refuses an order made on a stale list", async () => {
+    const category = String((await CategoryModel.create({ title: 'Dragged' }))._id);
+    const made = await Promise.all(
+      ['First', 'Second', 'Third'].map((title, order) => api.post('/missions', { ...base(), category, verifyType: 'auto', title, order })),
+    );
+    const [first, second, third] = made.map((m) => m.body.id as string);
+    const moved = await api.post('/missions/reorder', { category, ids: [third, first, second] });
+    expect([moved.status, moved.body.changed]).toEqual([200, [third, first, second]]);
+    const titles = async () =>
+      (await api.get('/missions', { filter: { category }, sort: ['order', 'ASC'] })).body.map((m: { title: string }) => m.title);
+    expect(await titles()).toEqual(['Third', 'First', 'Second']);
+    expect(
+      await AuditEntryModel.countDocuments({ resource: 'missions', record: { $in: moved.body.changed as string[] }, action: 'update' }),
+    ).toBe((moved.body.changed as string[]).length);
+
+    const stale = await api.post('/missions/reorder', { category, ids: [second, first] });
+    expect([stale.status, stale.body.errors]).toEqual([
+      400,
+      { ids: 'The missions of this category changed: reload the list and drag again' },
+    ]);
+    const twice = await api.post('/missions/reorder', { category, ids: [first, first, second] });
+    expect(twice.body.errors).toEqual({ ids: 'Each mission once' });
+    expect(await titles()).toEqual(['Third', 'First', 'Second']);
+    const reader = consoleApi(app, (await createOperator(['missions:read'])).token);
+    expect((await reader.post('/missions/reorder', { category, ids: [first, second, third] })).status).toBe(403);
+  });
+
   it('sorts missions by their completions', async () => {
     const category = String((await CategoryModel.create({ title: 'Sorted' }))._id);
     const made = await Promise.all(

@@ -1,4 +1,12 @@
-import { microsToStored, missionInput, missionsEnabledInput, missionUpdateInput, toMicros, type MissionInput } from '@gift/shared';
+import {
+  microsToStored,
+  missionInput,
+  missionsEnabledInput,
+  missionsReorderInput,
+  missionUpdateInput,
+  toMicros,
+  type MissionInput,
+} from '@gift/shared';
 import { operatorContext } from '../../rest/adminAuth';
 import { recordAudit } from '../audit/audit.service';
 import { AppError, badInput } from '../../lib/errors';
@@ -57,6 +65,34 @@ export const missionsResource: ResourceDefinition<typeof missionInput, typeof mi
   },
   remove: { run: deleteMission },
   extraRoutes: (router) => {
+    /**
+     * Puts a category's missions in the order given (dragged in the console): the list must name every mission of the category,
+     * so an order made on a stale list is refused rather than half applied. Each mission that moves is audited.
+     */
+    router.post('/reorder', async (req, res) => {
+      const { category, ids } = validate(missionsReorderInput, req.body);
+      const context = operatorContext(req);
+      const current = await MissionModel.find({ category }, { _id: 1, order: 1 }).lean();
+      const known = new Set(current.map((m) => String(m._id)));
+      if (current.length !== ids.length || ids.some((id) => !known.has(id)))
+        throw badInput({ ids: 'The missions of this category changed: reload the list and drag again' });
+      const changed: string[] = [];
+      for (const [index, id] of ids.entries()) {
+        const order = index * 10;
+        const before = await MissionModel.findOneAndUpdate({ _id: id, category, order: { $ne: order } }, { $set: { order } });
+        if (!before) continue;
+        await recordAudit({
+          operator: context.operator,
+          action: 'update',
+          resource: 'missions',
+          record: id,
+          before: before.toJSON(),
+          after: { ...before.toJSON(), order },
+        });
+        changed.push(id);
+      }
+      res.json({ changed });
+    });
     /** Enables or disables several missions (a campaign's start or end): each one that changes is audited as its own update. */
     router.post('/enabled', async (req, res) => {
       const { ids, enabled } = validate(missionsEnabledInput, req.body);
