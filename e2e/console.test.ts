@@ -137,8 +137,8 @@ describe('what was broken, tried as it was found', () => {
     await expect(page.getByLabel('Bot username').inputValue()).resolves.toBe('GiftRewardsBot');
     await expect(page.getByLabel('Bot username').getAttribute('readonly')).resolves.not.toBeNull();
     await page.getByTestId('bot-token-status').waitFor();
-    const message = await page.getByLabel('Referrer message').inputValue();
-    await page.getByLabel('Referrer message').fill('');
+    const message = await page.getByLabel('Referrer message', { exact: true }).inputValue();
+    await page.getByLabel('Referrer message', { exact: true }).fill('');
     await save(page);
     await page.getByText('Saved', { exact: true }).waitFor();
     await expect(
@@ -146,7 +146,7 @@ describe('what was broken, tried as it was found', () => {
         .lean()
         .then((c) => c?.referrerMessage),
     ).resolves.toBe('');
-    await page.getByLabel('Referrer message').fill(message);
+    await page.getByLabel('Referrer message', { exact: true }).fill(message);
     await save(page);
     await page.getByText('Saved', { exact: true }).last().waitFor();
   });

@@ -425,15 +425,19 @@ it("answers a wrong YouTube code with 'Incorrect code'", async () => {
   await page.close();
 });
 
-it('sends a Manual mission to review', async () => {
+it('sends a Manual mission to review with the link and the text it asks for', async () => {
   const { page, telegramId } = await launchPastTheStarGate();
-  await openMission(page, 'Get started', 'Post a story about Gift Rewards');
-  await page.getByRole('button', { name: 'Open' }).click();
-  await page.getByRole('button', { name: 'Claim' }).click();
+  await openMission(page, 'Partners', 'Make your first swap on STON.fi');
+  await page.getByRole('button', { name: 'Swap' }).click();
+  const claim = page.getByRole('button', { name: 'Claim' });
+  await page.getByLabel('Link to your post').fill('https://tonviewer.com/transaction/abc');
+  await expect(claim.isDisabled()).resolves.toBe(true);
+  await page.getByLabel('What you did').fill('Swapped 5 TON for USDT');
+  await claim.click();
   await toast(page, 'Sent for review');
   await page.getByRole('status').filter({ hasText: 'Waiting for review' }).first().waitFor();
   const progress = await UserMissionModel.findOne({ user: await playerId(telegramId), status: 'pending' }).lean();
-  expect(progress).not.toBeNull();
+  expect(progress?.proof).toEqual({ link: 'https://tonviewer.com/transaction/abc', text: 'Swapped 5 TON for USDT', imageId: '' });
   await shot(page, 'player-mission-manual-en');
   await page.close();
 });

@@ -1,6 +1,6 @@
 import { TranslationField } from '../../forms/BilingualInput';
 import type { GiftCoinRecord } from '@gift/server';
-import { BooleanField, DateField, ImageField, List, NumberField, SelectField, TextField, useTranslate } from 'react-admin';
+import { BooleanField, DateField, ImageField, List, SelectField, TextField, useTranslate } from 'react-admin';
 import { BY_ORDER, ResponsiveList, searchFilter } from '../../lists/ResponsiveList';
 import { Thumbnail } from '../../lists/Thumbnail';
 import { NETWORK_CHOICES } from './networks';
@@ -27,7 +27,6 @@ export function GiftCoinList() {
         <TextField source="minWithdraw" sortable={false} />
         <BooleanField source="withdrawEnabled" />
         <BooleanField source="enabled" />
-        <NumberField source="order" />
         <DateField source="createdAt" showTime />
       </ResponsiveList>
     </List>

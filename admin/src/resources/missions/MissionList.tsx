@@ -3,10 +3,10 @@ import {
   BooleanField,
   FunctionField,
   CreateButton,
+  DateField,
   FilterButton,
   List,
   TopToolbar,
-  NumberField,
   ReferenceField,
   ReferenceInput,
   SelectField,
@@ -76,8 +76,8 @@ export function MissionList() {
           source="completions"
           render={(r) => (r.cap ? translate('content.completionsOfCap', { count: r.completions, cap: r.cap }) : r.completions)}
         />
-        <NumberField source="order" />
         <BooleanField source="enabled" />
+        <DateField source="createdAt" showTime />
       </ResponsiveList>
     </List>
   );
