@@ -1,4 +1,4 @@
-import { useFormat } from '../../lib/format';
+import { MissionRowText } from '../missions/MissionRowText';
 import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { OBJECT_ID_PATTERN } from '@gift/shared/constants';
@@ -14,7 +14,6 @@ export const isObjectId = (id: string) => OBJECT_ID_PATTERN.test(id);
 /** A category's missions, star missions marked, each with the player's status and opening its mission. */
 export function CategoryMissionsPage({ backTo = '/' }: { backTo?: string }) {
   const { t } = useTranslation();
-  const format = useFormat();
   const { id = '' } = useParams();
   const valid = isObjectId(id);
   const query = trpc.missions.byCategory.useQuery({ categoryId: id }, { enabled: valid });
@@ -34,18 +33,10 @@ export function CategoryMissionsPage({ backTo = '/' }: { backTo?: string }) {
             <li key={mission.id}>
               <Link className="list-row" to={`/categories/${id}/missions/${mission.id}/get`}>
                 {mission.image && <img src={mission.image} alt="" loading="lazy" />}
-                <div className="grow">
-                  <div className="title">
-                    {mission.mustDone && <span aria-label="⭐">⭐ </span>}
-                    <bdi>{mission.title}</bdi>
-                  </div>
-                  <div className="muted">
-                    <bdi dir="ltr">
-                      +{format.amount(mission.reward)} {mission.coin.symbol}
-                    </bdi>{' '}
-                    {mission.repeat === 'daily' && <span className="badge">{t('mission.daily')}</span>} <EndsIn endsAt={mission.endsAt} />
-                  </div>
-                </div>
+                <MissionRowText mission={mission}>
+                  {' '}
+                  {mission.repeat === 'daily' && <span className="badge">{t('mission.daily')}</span>} <EndsIn endsAt={mission.endsAt} />
+                </MissionRowText>
                 <span className={mission.status === 'done' ? 'badge' : 'muted'}>{t(`categories.status.${mission.status}`)}</span>
               </Link>
             </li>

@@ -1,4 +1,4 @@
-import { useFormat } from '../../lib/format';
+import { MissionRowText } from '../missions/MissionRowText';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { trpc } from '../../lib/trpc';
@@ -41,7 +41,6 @@ function Banner({ banner, first = false }: { banner: HomeBanner; first?: boolean
 /** Home: covers, balances, mining, the ⭐ missions still to do, today's daily missions and streak, categories with the player's progress, partners. */
 export function HomePage() {
   const { t } = useTranslation();
-  const format = useFormat();
   const { player } = useSession();
   const home = trpc.home.get.useQuery();
   return (
@@ -69,16 +68,7 @@ export function HomePage() {
               <li key={mission.id}>
                 <Link className="list-row" to={`/tasks/${mission.id}`}>
                   <span aria-hidden="true">⭐</span>
-                  <div className="grow">
-                    <div className="title">
-                      <bdi>{mission.title}</bdi>
-                    </div>
-                    <div className="muted">
-                      <bdi dir="ltr">
-                        +{format.amount(mission.reward)} {mission.coin.symbol}
-                      </bdi>
-                    </div>
-                  </div>
+                  <MissionRowText mission={{ ...mission, mustDone: false }} />
                 </Link>
               </li>
             ))}

@@ -28,6 +28,25 @@ function asStored({ secretCode, ...input }: MissionInput) {
   return { ...input, reward: microsToStored(toMicros(input.reward)), ...(secretCode ? { secretCode } : {}) };
 }
 
+/** Sets fields of the one mission the filter finds (none when they are already set), audited as its update; true when it changed. */
+async function changeAudited(
+  operator: ReturnType<typeof operatorContext>['operator'],
+  filter: Record<string, unknown> & { _id: string },
+  fields: Record<string, unknown>,
+): Promise<boolean> {
+  const before = await MissionModel.findOneAndUpdate(filter, { $set: fields });
+  if (!before) return false;
+  await recordAudit({
+    operator,
+    action: 'update',
+    resource: 'missions',
+    record: filter._id,
+    before: before.toJSON(),
+    after: { ...before.toJSON(), ...fields },
+  });
+  return true;
+}
+
 /** Missions; a YouTube mission's secret code goes in but never comes out, and a blank one on edit keeps it. */
 export const missionsResource: ResourceDefinition<typeof missionInput, typeof missionUpdateInput> = {
   name: 'missions',
@@ -77,20 +96,9 @@ export const missionsResource: ResourceDefinition<typeof missionInput, typeof mi
       if (current.length !== ids.length || ids.some((id) => !known.has(id)))
         throw badInput({ ids: 'The missions of this category changed: reload the list and drag again' });
       const changed: string[] = [];
-      for (const [index, id] of ids.entries()) {
-        const order = index * 10;
-        const before = await MissionModel.findOneAndUpdate({ _id: id, category, order: { $ne: order } }, { $set: { order } });
-        if (!before) continue;
-        await recordAudit({
-          operator: context.operator,
-          action: 'update',
-          resource: 'missions',
-          record: id,
-          before: before.toJSON(),
-          after: { ...before.toJSON(), order },
-        });
-        changed.push(id);
-      }
+      for (const [index, id] of ids.entries())
+        if (await changeAudited(context.operator, { _id: id, category, order: { $ne: index * 10 } }, { order: index * 10 }))
+          changed.push(id);
       res.json({ changed });
     });
     /** Enables or disables several missions (a campaign's start or end): each one that changes is audited as its own update. */
@@ -98,19 +106,8 @@ export const missionsResource: ResourceDefinition<typeof missionInput, typeof mi
       const { ids, enabled } = validate(missionsEnabledInput, req.body);
       const context = operatorContext(req);
       const changed: string[] = [];
-      for (const id of new Set(ids)) {
-        const before = await MissionModel.findOneAndUpdate({ _id: id, enabled: !enabled }, { $set: { enabled } });
-        if (!before) continue;
-        await recordAudit({
-          operator: context.operator,
-          action: 'update',
-          resource: 'missions',
-          record: id,
-          before: before.toJSON(),
-          after: { ...before.toJSON(), enabled },
-        });
-        changed.push(id);
-      }
+      for (const id of new Set(ids))
+        if (await changeAudited(context.operator, { _id: id, enabled: !enabled }, { enabled })) changed.push(id);
       res.json({ changed });
     });
   },

@@ -1,7 +1,7 @@
+import { MissionRowText } from '../../missions/MissionRowText';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { RouterOutputs } from '../../../lib/trpc';
-import { useFormat } from '../../../lib/format';
 import { EndsIn } from '../../missions/EndsIn';
 
 type Home = RouterOutputs['home']['get'];
@@ -9,7 +9,6 @@ type Home = RouterOutputs['home']['get'];
 /** Home's today: the streak of days with a daily mission done, its next milestone, and today's daily missions. */
 export function TodayCard({ daily, streak }: Pick<Home, 'daily' | 'streak'>) {
   const { t } = useTranslation();
-  const format = useFormat();
   if (!daily.length && !streak.days) return null;
   return (
     <>
@@ -28,17 +27,10 @@ export function TodayCard({ daily, streak }: Pick<Home, 'daily' | 'streak'>) {
           {daily.map((mission) => (
             <li key={mission.id}>
               <Link className="list-row" to={`/tasks/${mission.id}`}>
-                <div className="grow">
-                  <div className="title">
-                    <bdi>{mission.title}</bdi>
-                  </div>
-                  <div className="muted">
-                    <bdi dir="ltr">
-                      +{format.amount(mission.reward)} {mission.coin.symbol}
-                    </bdi>{' '}
-                    <EndsIn endsAt={mission.endsAt} />
-                  </div>
-                </div>
+                <MissionRowText mission={mission}>
+                  {' '}
+                  <EndsIn endsAt={mission.endsAt} />
+                </MissionRowText>
                 <span className={mission.status === 'done' ? 'badge' : 'muted'}>{t(`categories.status.${mission.status}`)}</span>
               </Link>
             </li>
