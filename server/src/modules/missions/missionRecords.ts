@@ -67,3 +67,10 @@ export function claimTimesOf(playerId: Id, limit: number) {
     .limit(limit)
     .lean();
 }
+
+/** Of these proof pictures, the ids a player's claim still carries. */
+export async function proofImagesInUse(imageIds: string[]): Promise<Set<string>> {
+  if (!imageIds.length) return new Set();
+  const rows = await UserMissionModel.find({ 'proof.imageId': { $in: imageIds } }, { proof: 1 }).lean();
+  return new Set(rows.map((row) => row.proof?.imageId ?? ''));
+}

@@ -24,4 +24,5 @@ export {
   insertMissions,
   insertProgress,
   claimTimesOf,
+  proofImagesInUse,
 } from './missionRecords';

@@ -76,3 +76,25 @@ export async function openProofImage(imageId: string, playerId?: Id): Promise<{ 
   if (!file) return null;
   return { stream: bucket().openDownloadStream(file._id), length: file.length };
 }
+
+/** Pictures uploaded before `cutoff` (at most `limit`, oldest first): the candidates for removal once no claim carries them. */
+export async function proofImagesUploadedBefore(cutoff: Date, limit: number): Promise<string[]> {
+  const files = await bucket()
+    .find({ uploadDate: { $lt: cutoff } }, { limit, sort: { uploadDate: 1 }, projection: { _id: 1 } })
+    .toArray();
+  return files.map((file) => String(file._id));
+}
+
+/** Removes pictures by id (one already gone is skipped). */
+export async function removeProofImages(ids: string[]): Promise<number> {
+  let removed = 0;
+  for (const id of ids) {
+    try {
+      await bucket().delete(new Types.ObjectId(id));
+      removed++;
+    } catch {
+      // already removed by another pass
+    }
+  }
+  return removed;
+}

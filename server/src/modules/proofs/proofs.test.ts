@@ -2,6 +2,7 @@ import request from 'supertest';
 import sharp from 'sharp';
 import { createApp } from '../../app';
 import { CategoryModel } from '../content/content.models';
+import { removeUnclaimedProofImages } from '../recovery/recovery.service';
 import { MissionModel, UserMissionModel } from '../missions/mission.models';
 import { signPlayerToken } from '../users/playerAuth.service';
 import { createCoin, createPlayer, playerCaller } from '../../../test/factories';
@@ -64,6 +65,34 @@ describe('proof pictures', () => {
     const frozen = await createPlayer({ status: 'frozen', statusReason: 'Under review' });
     const refused = await upload(frozen, await screenshot(10, 10));
     expect([refused.status, refused.body.code]).toEqual([403, 'ACCOUNT_FROZEN']);
+  });
+});
+
+describe('pictures no claim carries', () => {
+  it('are removed a day after their upload, and a picture a claim carries is kept', async () => {
+    const [category, coin] = await Promise.all([CategoryModel.create({ title: 'Kept' }), createCoin()]);
+    const mission = await MissionModel.create({
+      category: category._id,
+      coin: coin._id,
+      title: 'Show it',
+      reward: 1_000_000,
+      verifyType: 'manual',
+      proof: ['image'],
+    });
+    const player = await createPlayer();
+    const [abandoned, claimed] = await Promise.all([
+      upload(player, await screenshot(50, 50)).then((r) => r.body.imageId as string),
+      upload(player, await screenshot(60, 60)).then((r) => r.body.imageId as string),
+    ]);
+    const caller = playerCaller(player);
+    await caller.missions.go({ missionId: String(mission._id) });
+    await caller.missions.claim({ missionId: String(mission._id), proof: { imageId: claimed } });
+
+    // within the day both stay: an upload comes just before its claim
+    await removeUnclaimedProofImages(new Date(Date.now() + 3_600_000));
+    expect((await read(player, abandoned)).status).toBe(200);
+    await removeUnclaimedProofImages(new Date(Date.now() + 25 * 3_600_000));
+    expect([(await read(player, abandoned)).status, (await read(player, claimed)).status]).toEqual([404, 200]);
   });
 });
 

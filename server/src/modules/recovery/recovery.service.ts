@@ -3,7 +3,8 @@ import { recoverPendingEntries, releasePostedKeys } from '../ledger/ledger.servi
 import { runIfFree } from '../jobs/jobLease.service';
 import { refreshLiveFigures, rollUpClosedDays } from '../dashboard/dashboard.service';
 import { recoverMiningMoves } from '../mining/mining.service';
-import { countEarlierCompletions, recoverApprovedMissions, settleStaleSeats } from '../missions/missions.service';
+import { countEarlierCompletions, proofImagesInUse, recoverApprovedMissions, settleStaleSeats } from '../missions/missions.service';
+import { proofImagesUploadedBefore, removeProofImages } from '../proofs/proofs.service';
 import { removeSettledNotifications } from '../notifications/notifications.service';
 import { removeExpiredCounters } from '../rateLimits/rateLimit.service';
 import { qualifyReferrals, recoverReferrals } from '../referrals/referrals.service';
@@ -33,6 +34,7 @@ const HOUSEKEEPING = new Set([
   'expiredLoginCodes',
   'searchFieldsFilled',
   'completionsCounted',
+  'unclaimedProofImages',
   'riskAssessed',
   'referralsQualified',
   'clawBacksSettled',
@@ -43,6 +45,15 @@ const HOUSEKEEPING = new Set([
   'daysRolledUp',
   'liveFigures',
 ]);
+
+/** A proof picture is sent just before its claim: one no claim carries a day later was abandoned, or replaced by a new proof. */
+const PROOF_IMAGE_KEPT_MS = 24 * 3_600_000;
+
+export async function removeUnclaimedProofImages(now: Date): Promise<number> {
+  const old = await proofImagesUploadedBefore(new Date(now.getTime() - PROOF_IMAGE_KEPT_MS), 200);
+  const inUse = await proofImagesInUse(old);
+  return removeProofImages(old.filter((id) => !inUse.has(id)));
+}
 
 /**
  * One pass of the recovery sweep. Each step calls the same function a retry of the operation calls, on the
@@ -70,6 +81,7 @@ export async function sweepOnce(graceMs = SWEEP_GRACE_MS, now = new Date()): Pro
   report.settledNotifications = await removeSettledNotifications(now);
   report.expiredProofPayloads = await removeExpiredProofPayloads(now);
   report.expiredLoginCodes = await removeExpiredLoginCodes(now);
+  report.unclaimedProofImages = await removeUnclaimedProofImages(now);
   report.searchFieldsFilled = await backfillSearchFields();
   report.riskAssessed = await assessDuePlayers(now);
   // claw-backs still owed take what the players' balances now cover
