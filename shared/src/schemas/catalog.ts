@@ -116,7 +116,7 @@ const missionFields = z.object({
     .default(null),
   /** `daily`: done again each day, in the App Config's timezone, each day its own credit. */
   repeat: z.enum(MISSION_REPEATS).default('none'),
-  /** What a Manual mission's claim must carry for its review: any of a link, a text and a picture. */
+  /** What a Manual mission's claim must carry for its review: any of a link, a text and a picture (kept for Manual missions only). */
   proof: nullAsAbsent(
     z
       .array(z.enum(PROOF_KINDS))
@@ -127,10 +127,6 @@ const missionFields = z.object({
 });
 const missionRules = (schema: typeof missionFields) =>
   schema
-    .refine((m) => m.verifyType === 'manual' || m.proof.length === 0, {
-      message: 'Only a Manual mission asks for proof: an operator reviews it',
-      path: ['proof'],
-    })
     .refine((m) => !m.startsAt || !m.endsAt || m.endsAt > m.startsAt, {
       message: 'The end must come after the start',
       path: ['endsAt'],

@@ -37,8 +37,14 @@ describe('gift coins in the console', () => {
     config.set({ miningCoin: mined._id });
     await config.save();
     expect((await api.delete(`/gift-coins/${mined._id}`)).body.message).toBe(
-      'Cannot delete: it is still used by the App Config (referrer or mining coin)',
+      'Cannot delete: it is still used by the App Config (referrer, mining or streak milestone coin)',
     );
+    // a streak milestone's coin too: the milestone would otherwise pay in a coin that is gone
+    const bonus = await createCoin();
+    config.set({ streakMilestones: [{ days: 3, coin: bonus._id, amount: 1_000_000 }] });
+    await config.save();
+    expect((await api.delete(`/gift-coins/${bonus._id}`)).status).toBe(409);
+    expect(await GiftCoinModel.exists({ _id: bonus._id })).not.toBeNull();
 
     const unused = await createCoin();
     expect((await api.delete(`/gift-coins/${unused._id}`)).status).toBe(200);

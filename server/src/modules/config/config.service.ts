@@ -55,12 +55,12 @@ export async function resolveBotToken(env: Env): Promise<string | undefined> {
   return config?.botToken || undefined;
 }
 
-/** How many App Configs pay in a coin, as referrer or mining coin (0 or 1: there is one config). */
+/** How many App Configs pay in a coin, as referrer, mining or streak milestone coin (0 or 1: there is one config). */
 function countConfigUsesOf(coinId: string): Promise<number> {
-  return AppConfigModel.countDocuments({ $or: [{ referrerCoin: coinId }, { miningCoin: coinId }] });
+  return AppConfigModel.countDocuments({ $or: [{ referrerCoin: coinId }, { miningCoin: coinId }, { 'streakMilestones.coin': coinId }] });
 }
 
-registerCoinUse({ order: 4, count: countConfigUsesOf, describe: () => 'the App Config (referrer or mining coin)' });
+registerCoinUse({ order: 4, count: countConfigUsesOf, describe: () => 'the App Config (referrer, mining or streak milestone coin)' });
 
 /** A streak milestone as stored: the reward in micro-units. */
 interface StreakMilestoneRecord {

@@ -23,9 +23,15 @@ async function checkReferences(input: MissionInput) {
   await requireGiftCoin('coin', input.coin);
 }
 
-/** The fields as stored: the reward in micro-units, and the secret code only when one was typed. */
+/** The fields as stored: the reward in micro-units, proof for a Manual mission only, and the secret code only when one was typed. */
 function asStored({ secretCode, ...input }: MissionInput) {
-  return { ...input, reward: microsToStored(toMicros(input.reward)), ...(secretCode ? { secretCode } : {}) };
+  return {
+    ...input,
+    reward: microsToStored(toMicros(input.reward)),
+    // only an operator's review reads proof: a mission changed from Manual to another type drops what it asked for
+    proof: input.verifyType === 'manual' ? input.proof : [],
+    ...(secretCode ? { secretCode } : {}),
+  };
 }
 
 /** Sets fields of the one mission the filter finds (none when they are already set), audited as its update; true when it changed. */
