@@ -1,30 +1,23 @@
-import { useState } from 'react';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import VisibilityOffIcon from '@mui/icons-material/VisibilityOff';
-import { Button, useListContext, useNotify, useRefresh, useUnselectAll } from 'react-admin';
+import { Button, useListContext, useUnselectAll } from 'react-admin';
 import { useConsoleCalls } from '../../dataProvider';
+import { useConsoleAction } from '../useConsoleAction';
 
 /** Enable or disable the selected missions at once (a campaign's start or end); each change is audited. */
 export function BulkEnableButtons() {
   const { selectedIds } = useListContext();
   const calls = useConsoleCalls();
-  const notify = useNotify();
-  const refresh = useRefresh();
   const unselectAll = useUnselectAll('missions');
-  const [busy, setBusy] = useState(false);
-  const set = async (enabled: boolean) => {
-    setBusy(true);
-    try {
-      const { changed } = await calls.setMissionsEnabled(selectedIds.map(String), enabled);
-      notify(enabled ? 'missions.bulk.enabled' : 'missions.bulk.disabled', { type: 'info', messageArgs: { smart_count: changed.length } });
-      unselectAll();
-      refresh();
-    } catch (failure) {
-      notify((failure as Error).message || 'common.saveFailed', { type: 'error' });
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, run } = useConsoleAction();
+  const set = (enabled: boolean) =>
+    run(
+      () => calls.setMissionsEnabled(selectedIds.map(String), enabled),
+      ({ changed }) => {
+        unselectAll();
+        return { message: enabled ? 'missions.bulk.enabled' : 'missions.bulk.disabled', args: { smart_count: changed.length } };
+      },
+    );
   return (
     <>
       <Button label="missions.bulk.enable" disabled={busy} onClick={() => void set(true)}>

@@ -1,5 +1,5 @@
 import { useState, type DragEvent } from 'react';
-import { Button as RaButton, useGetList, useListContext, useNotify, useRefresh, useTranslate } from 'react-admin';
+import { Button as RaButton, useGetList, useListContext, useTranslate } from 'react-admin';
 import {
   Button,
   Dialog,
@@ -18,6 +18,7 @@ import DragIndicatorIcon from '@mui/icons-material/DragIndicator';
 import SwapVertIcon from '@mui/icons-material/SwapVert';
 import type { MissionRecord } from '@gift/server';
 import { useConsoleCalls } from '../../dataProvider';
+import { useConsoleAction } from '../useConsoleAction';
 
 /** Moves the item at `from` to `to`, the others keeping their order. */
 function moved<T>(items: T[], from: number, to: number): T[] {
@@ -31,8 +32,7 @@ function moved<T>(items: T[], from: number, to: number): T[] {
 function ReorderDialog({ category, onClose }: { category: string; onClose: () => void }) {
   const translate = useTranslate();
   const calls = useConsoleCalls();
-  const notify = useNotify();
-  const refresh = useRefresh();
+  const { busy: saving, run } = useConsoleAction();
   const { data, isPending } = useGetList<MissionRecord>('missions', {
     filter: { category },
     sort: { field: 'order', order: 'ASC' },
@@ -40,28 +40,23 @@ function ReorderDialog({ category, onClose }: { category: string; onClose: () =>
   });
   const [order, setOrder] = useState<MissionRecord[] | null>(null);
   const [dragged, setDragged] = useState<number | null>(null);
-  const [saving, setSaving] = useState(false);
   const items = order ?? data ?? [];
   const move = (from: number, to: number) => {
     if (to < 0 || to >= items.length || from === to) return;
     setOrder(moved(items, from, to));
   };
-  const save = async () => {
-    setSaving(true);
-    try {
-      const { changed } = await calls.reorderMissions(
-        category,
-        items.map((m) => String(m.id)),
-      );
-      notify('missions.reorder.saved', { type: 'info', messageArgs: { smart_count: changed.length } });
-      refresh();
-      onClose();
-    } catch (failure) {
-      notify((failure as Error).message || 'common.saveFailed', { type: 'error' });
-    } finally {
-      setSaving(false);
-    }
-  };
+  const save = () =>
+    run(
+      () =>
+        calls.reorderMissions(
+          category,
+          items.map((m) => String(m.id)),
+        ),
+      ({ changed }) => {
+        onClose();
+        return { message: 'missions.reorder.saved', args: { smart_count: changed.length } };
+      },
+    );
   const dropOn = (index: number) => (event: DragEvent) => {
     event.preventDefault();
     if (dragged !== null) move(dragged, index);

@@ -3,8 +3,9 @@ import { TextField as ReasonField } from '@mui/material';
 import UndoIcon from '@mui/icons-material/Undo';
 import type { LedgerRow } from '@gift/server';
 import { clawBackInput } from '@gift/shared';
-import { Button, Confirm, useCanAccess, useNotify, useRecordContext, useRefresh, useTranslate } from 'react-admin';
+import { Button, Confirm, useCanAccess, useRecordContext, useTranslate } from 'react-admin';
 import { useConsoleCalls } from '../../../dataProvider';
+import { useConsoleAction } from '../../useConsoleAction';
 
 /** Credits an operator may take back: rewards, mining and gifts (the server refuses the rest too). */
 const TAKEN_BACK = new Set(['mission', 'referral', 'mining', 'gift']);
@@ -17,13 +18,11 @@ export function TakeBackButton({ playerId }: { playerId: string }) {
   const row = useRecordContext<LedgerRow>();
   const { canAccess } = useCanAccess({ resource: 'gifts', action: 'create' });
   const calls = useConsoleCalls();
-  const notify = useNotify();
-  const refresh = useRefresh();
+  const { busy, run } = useConsoleAction();
   const translate = useTranslate();
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState('');
   const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
   if (!row || !canAccess || !TAKEN_BACK.has(row.reason) || row.amount.startsWith('-')) return null;
   const submit = async () => {
     const checked = clawBackInput.safeParse({ entryId: row.id, reason });
@@ -31,17 +30,13 @@ export function TakeBackButton({ playerId }: { playerId: string }) {
       setError(checked.error.issues[0]?.message ?? translate('ra.message.invalid_form'));
       return;
     }
-    setBusy(true);
-    try {
-      const result = await calls.clawBack(playerId, checked.data);
-      notify(result.status === 'settled' ? 'clawBack.settled' : 'clawBack.owed', { type: 'info', messageArgs: result });
-      setOpen(false);
-      refresh();
-    } catch (failure) {
-      notify((failure as Error).message || 'common.saveFailed', { type: 'error' });
-    } finally {
-      setBusy(false);
-    }
+    await run(
+      () => calls.clawBack(playerId, checked.data),
+      (result) => {
+        setOpen(false);
+        return { message: result.status === 'settled' ? 'clawBack.settled' : 'clawBack.owed', args: result };
+      },
+    );
   };
   return (
     <span onClick={(event) => event.stopPropagation()}>
