@@ -1,7 +1,9 @@
 import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import type { AuthProvider, DataProvider } from 'react-admin';
 import { App } from './App';
 import { mayAccess } from './authProvider';
+import { i18nProvider } from './i18n/i18nProvider';
 
 const PLAYERS = [
   {
@@ -180,4 +182,43 @@ it("shows the referral tree two levels deep on the player's Friends tab, each fr
   expect(await screen.findByText('Second Level')).toBeInTheDocument();
   expect(screen.getByText('80 · High')).toBeInTheDocument();
   expect(screen.getByText('Frozen')).toBeInTheDocument();
+});
+
+describe('in Persian', () => {
+  afterEach(async () => {
+    // the language is kept in localStorage and in the (module-wide) i18n provider: back to English for the next test
+    localStorage.clear();
+    await i18nProvider.changeLocale('en');
+    document.documentElement.dir = '';
+  });
+
+  it("switches to Persian from the app bar's language menu: right to left, Persian labels and Persian dates, kept after a reload", async () => {
+    const user = userEvent.setup();
+    const { unmount } = render(<App dataProvider={fakeApi()} authProvider={signedIn(['*'])} />);
+    await screen.findByText('Ali Rezaei', undefined, { timeout: 8000 });
+    expect(document.documentElement.dir).toBe('ltr');
+    await user.click(screen.getByRole('button', { name: 'English' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'فارسی' }));
+
+    const menu = await screen.findByRole('menu');
+    expect(await within(menu).findByRole('menuitem', { name: 'کاربران' })).toHaveAttribute('href', '/admin/users');
+    expect(within(menu).getByRole('menuitem', { name: 'تنظیمات برنامه' })).toBeInTheDocument();
+    expect(document.documentElement.dir).toBe('rtl');
+    expect(document.documentElement.lang).toBe('fa');
+    // the column names and the created date, in the Solar Hijri calendar with Persian digits
+    for (const column of ['شناسهٔ تلگرام', 'نام', 'ایجاد']) expect(screen.getAllByText(column).length).toBeGreaterThan(0);
+    expect(screen.getByText(/۱۴۰۴\/۱۰\/۱۲/)).toBeInTheDocument();
+    // MUI's styles are written mirrored (the right-to-left style cache): padding-right where English has padding-left
+    const mirrored = [...document.querySelectorAll<HTMLStyleElement>('style[data-emotion^="muirtl"]')]
+      .flatMap((style) => [...(style.sheet?.cssRules ?? [])].map((rule) => rule.cssText))
+      .join('\n');
+    expect(mirrored).toMatch(/padding-right/);
+
+    unmount();
+    render(<App dataProvider={fakeApi()} authProvider={signedIn(['*'])} />);
+    expect(
+      await within(await screen.findByRole('menu')).findByRole('menuitem', { name: 'کاربران' }, { timeout: 8000 }),
+    ).toBeInTheDocument();
+    expect(document.documentElement.dir).toBe('rtl');
+  });
 });

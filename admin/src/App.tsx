@@ -1,11 +1,13 @@
-import { Admin, CustomRoutes, Resource, type AuthProvider, type DataProvider } from 'react-admin';
+import { Admin, CustomRoutes, Resource, localStorageStore, StoreContextProvider, type AuthProvider, type DataProvider } from 'react-admin';
 import { BrowserRouter, Route, Routes } from 'react-router';
 import { authProvider as defaultAuthProvider } from './authProvider';
 import { dataProvider as defaultDataProvider } from './dataProvider';
 import { Dashboard } from './dashboard/Dashboard';
 import { i18nProvider } from './i18n/i18nProvider';
+import { DirectionProvider, useConsoleDirection } from './layout/direction';
 import { ConsoleLayout } from './layout/ConsoleLayout';
-import { consoleTheme } from './theme';
+import { ConsoleLogin } from './layout/ConsoleLogin';
+import { consoleThemes } from './theme';
 import accounts from './resources/accounts';
 import audit from './resources/audit';
 import broadcasts from './resources/broadcasts';
@@ -30,9 +32,14 @@ interface ConsoleProps {
   basename?: string;
 }
 
+/** react-admin's own store (the same localStorage keys as its default): the language menu keeps the locale in it. */
+const store = localStorageStore();
+
 function Console({ dataProvider = defaultDataProvider, authProvider = defaultAuthProvider, basename = '/admin' }: ConsoleProps) {
+  const direction = useConsoleDirection();
   return (
     <Admin
+      store={store}
       basename={basename}
       title="app.title"
       dataProvider={dataProvider}
@@ -40,7 +47,8 @@ function Console({ dataProvider = defaultDataProvider, authProvider = defaultAut
       i18nProvider={i18nProvider}
       dashboard={Dashboard}
       layout={ConsoleLayout}
-      theme={consoleTheme}
+      loginPage={ConsoleLogin}
+      theme={consoleThemes[direction]}
       requireAuth
       disableTelemetry
     >
@@ -83,7 +91,16 @@ export function App(props: ConsoleProps) {
   return (
     <BrowserRouter>
       <Routes>
-        <Route path={`${basename}/*`} element={<Console {...props} basename={basename} />} />
+        <Route
+          path={`${basename}/*`}
+          element={
+            <StoreContextProvider value={store}>
+              <DirectionProvider>
+                <Console {...props} basename={basename} />
+              </DirectionProvider>
+            </StoreContextProvider>
+          }
+        />
       </Routes>
     </BrowserRouter>
   );

@@ -10,6 +10,7 @@ import {
 } from '@gift/shared/constants';
 import ts from 'typescript';
 import { englishConsoleMessages } from './en';
+import { persianConsoleMessages } from './fa';
 
 /** Every message as polyglot reads it: nested objects joined with dots. */
 function flatten(messages: object, prefix = ''): Map<string, string> {
@@ -90,5 +91,33 @@ describe("the console's labels", () => {
       ...STAKING_DURATION_KEYS.map((duration) => `staking.durations.${duration}`),
     ];
     expect(needed.filter((key) => !keys.has(key))).toEqual([]);
+  });
+});
+
+describe('the console in Persian', () => {
+  const persian = flatten(persianConsoleMessages);
+  const placeholders = (message: string) => [...message.matchAll(/%\{(\w+)\}/g)].map(([, name]) => name).sort();
+  const forms = (message: string) => message.split('||||').length;
+
+  it('has every label of the English console, and no other', () => {
+    expect([...keys.keys()].filter((key) => !persian.has(key))).toEqual([]);
+    expect([...persian.keys()].filter((key) => !keys.has(key))).toEqual([]);
+  });
+
+  it('fills in the same values (%{…}) and gives the same plural forms as the English label', () => {
+    const differing = [...keys].filter(([key, english]) => {
+      const farsi = persian.get(key) ?? '';
+      return placeholders(farsi).join() !== placeholders(english).join() || forms(farsi) !== forms(english);
+    });
+    expect(differing.map(([key]) => key)).toEqual([]);
+  });
+
+  it('is written in Persian: every label the console writes itself has Persian letters', () => {
+    // English named in itself, and the labels that are only values
+    const same = new Set(['languages.en', 'clawBack.owedLine', 'content.completionsOfCap']);
+    const english = [...persian].filter(
+      ([key, farsi]) => !key.startsWith('ra.') && !key.includes('.reasons.') && !same.has(key) && !/[\u0600-\u06ff]/.test(farsi),
+    );
+    expect(english).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import type { AccountRecord } from '@gift/server';
-import { BooleanField, DateField, FunctionField, List, TextField, useTranslate } from 'react-admin';
+import { BooleanField, FunctionField, List, TextField, useTranslate } from 'react-admin';
+import { ConsoleDateField } from '../../lists/ConsoleDateField';
 import { Chip, Stack } from '@mui/material';
 import { ResponsiveList, searchFilter } from '../../lists/ResponsiveList';
 import { usePermissionLabel } from './permissions';
@@ -30,8 +31,8 @@ export function AccountList() {
         <TextField source="username" />
         <FunctionField<AccountRecord> source="permissions" sortable={false} render={(record) => <Permissions record={record} />} />
         <BooleanField source="enabled" />
-        <DateField source="lastLoginAt" showTime emptyText="—" />
-        <DateField source="createdAt" showTime />
+        <ConsoleDateField source="lastLoginAt" showTime emptyText="—" />
+        <ConsoleDateField source="createdAt" showTime />
       </ResponsiveList>
     </List>
   );

@@ -2,7 +2,8 @@ import type { AuditEntryRecord } from '@gift/server';
 import { Box, Typography } from '@mui/material';
 import { AUDIT_ACTIONS } from '@gift/shared/constants';
 import { Link } from 'react-router';
-import { DateField, List, SelectInput, TextField, TextInput, useBasename, useRecordContext, useTranslate } from 'react-admin';
+import { List, SelectInput, TextField, TextInput, useBasename, useRecordContext, useTranslate } from 'react-admin';
+import { ConsoleDateField, formatWhen, useDateLocales } from '../../lists/ConsoleDateField';
 import { ResponsiveList, searchFilter } from '../../lists/ResponsiveList';
 
 const ACTIONS = AUDIT_ACTIONS.map((id) => ({ id, name: `audit.actions.${id}` }));
@@ -53,6 +54,7 @@ function RecordLink(_props: { label?: string }) {
 
 /** Every operator write, newest first; read-only. */
 export function AuditList() {
+  const locales = useDateLocales();
   const filters = [
     searchFilter('audit.search'),
     <SelectInput key="action" source="action" choices={ACTIONS} />,
@@ -64,11 +66,11 @@ export function AuditList() {
       <ResponsiveList<AuditEntryRecord>
         rowClick={false}
         phone={{
-          primaryText: (r) => `${r.username} · ${r.action} ${r.resource} · ${new Date(r.createdAt).toLocaleString()}`,
+          primaryText: (r) => `${r.username} · ${r.action} ${r.resource} · ${formatWhen(r.createdAt, locales)}`,
           secondaryText: () => <Changes />,
         }}
       >
-        <DateField source="createdAt" showTime />
+        <ConsoleDateField source="createdAt" showTime />
         <TextField source="username" sortable={false} />
         <TextField source="action" sortable={false} />
         <TextField source="resource" sortable={false} />

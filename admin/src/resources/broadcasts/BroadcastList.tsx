@@ -1,6 +1,7 @@
 import type { BroadcastRecord } from '@gift/server';
 import { Chip, LinearProgress, Stack, Typography } from '@mui/material';
-import { DateField, FunctionField, List, SelectInput, useTranslate } from 'react-admin';
+import { FunctionField, List, SelectInput, useTranslate } from 'react-admin';
+import { ConsoleDateField } from '../../lists/ConsoleDateField';
 import { parseTelegramHtml, plainTextOf } from '@gift/shared/schemas/broadcasts';
 import { ResponsiveList, searchFilter } from '../../lists/ResponsiveList';
 import { BROADCAST_STATUS_CHOICES } from './statuses';
@@ -67,7 +68,7 @@ export function BroadcastList() {
         />
         <FunctionField<BroadcastRecord> source="status" render={(record) => <StatusChip record={record} />} />
         <FunctionField<BroadcastRecord> source="sent" sortable={false} render={(record) => <Progress record={record} />} />
-        <DateField source="createdAt" showTime />
+        <ConsoleDateField source="createdAt" showTime />
       </ResponsiveList>
     </List>
   );

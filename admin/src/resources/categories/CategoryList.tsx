@@ -1,5 +1,6 @@
 import type { CategoryRecord } from '@gift/server';
-import { BooleanField, DateField, ImageField, List, NumberField, TextField } from 'react-admin';
+import { BooleanField, ImageField, List, NumberField, TextField } from 'react-admin';
+import { ConsoleDateField } from '../../lists/ConsoleDateField';
 import { BY_ORDER, ResponsiveList, searchFilter, useOrderLine } from '../../lists/ResponsiveList';
 import { TranslationField } from '../../forms/BilingualInput';
 
@@ -13,7 +14,7 @@ export function CategoryList() {
         <TranslationField fields={['title', 'description']} />
         <NumberField source="order" />
         <BooleanField source="enabled" />
-        <DateField source="createdAt" showTime />
+        <ConsoleDateField source="createdAt" showTime />
       </ResponsiveList>
     </List>
   );

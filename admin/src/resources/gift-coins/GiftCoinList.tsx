@@ -1,6 +1,7 @@
 import { TranslationField } from '../../forms/BilingualInput';
 import type { GiftCoinRecord } from '@gift/server';
-import { BooleanField, DateField, ImageField, List, SelectField, TextField, useTranslate } from 'react-admin';
+import { BooleanField, ImageField, List, SelectField, TextField, useTranslate } from 'react-admin';
+import { ConsoleDateField } from '../../lists/ConsoleDateField';
 import { BY_ORDER, ResponsiveList, searchFilter } from '../../lists/ResponsiveList';
 import { Thumbnail } from '../../lists/Thumbnail';
 import { NETWORK_CHOICES } from './networks';
@@ -27,7 +28,7 @@ export function GiftCoinList() {
         <TextField source="minWithdraw" sortable={false} />
         <BooleanField source="withdrawEnabled" />
         <BooleanField source="enabled" />
-        <DateField source="createdAt" showTime />
+        <ConsoleDateField source="createdAt" showTime />
       </ResponsiveList>
     </List>
   );

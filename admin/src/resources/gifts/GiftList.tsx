@@ -5,7 +5,6 @@ import CloseIcon from '@mui/icons-material/Close';
 import {
   Button,
   Confirm,
-  DateField,
   FunctionField,
   List,
   ReferenceField,
@@ -18,6 +17,7 @@ import {
   useRefresh,
   useTranslate,
 } from 'react-admin';
+import { ConsoleDateField, formatWhen, useDateLocales } from '../../lists/ConsoleDateField';
 import { useConsoleCalls } from '../../dataProvider';
 import { ResponsiveList } from '../../lists/ResponsiveList';
 
@@ -97,6 +97,7 @@ function Decision() {
 /** Gifts and corrections above their coin's threshold: pending ones first, each waiting for a second operator. */
 export function GiftList() {
   const translate = useTranslate();
+  const locales = useDateLocales();
   return (
     <List filters={[<SelectInput key="status" source="status" choices={STATUSES} alwaysOn />]} filterDefaultValues={{ status: 'pending' }}>
       <ResponsiveList<GiftRow>
@@ -104,7 +105,7 @@ export function GiftList() {
         phone={{
           primaryText: (r) => `${r.amount} · ${translate(`gifts.statuses.${r.status}`)}`,
           secondaryText: (r) => r.note,
-          tertiaryText: (r) => new Date(r.createdAt).toLocaleString(),
+          tertiaryText: (r) => formatWhen(r.createdAt, locales),
         }}
       >
         <ReferenceField source="user" reference="users" link="show" sortable={false} />
@@ -118,7 +119,7 @@ export function GiftList() {
         </ReferenceField>
         <SelectField source="status" choices={STATUSES} sortable={false} />
         <TextField source="rejectReason" sortable={false} emptyText="—" />
-        <DateField source="createdAt" showTime />
+        <ConsoleDateField source="createdAt" showTime />
         <FunctionField label="gifts.decision" render={() => <Decision />} />
       </ResponsiveList>
     </List>

@@ -1,17 +1,6 @@
 import type { ComponentType } from 'react';
-import {
-  BooleanField,
-  Create,
-  DateField,
-  Edit,
-  ImageField,
-  List,
-  NumberField,
-  SimpleForm,
-  TextField,
-  TextInput,
-  UrlField,
-} from 'react-admin';
+import { BooleanField, Create, Edit, ImageField, List, NumberField, SimpleForm, TextField, TextInput, UrlField } from 'react-admin';
+import { ConsoleDateField } from '../../lists/ConsoleDateField';
 import type { z } from 'zod';
 import { BilingualInput, TranslationField } from '../../forms/BilingualInput';
 import { schemaResolver } from '../../forms/schemaResolver';
@@ -74,7 +63,7 @@ export function imageLinkResource<R extends ImageLinkRecord>({
           <UrlField source="link" sortable={false} />
           <NumberField source="order" />
           <BooleanField source="enabled" />
-          <DateField source="createdAt" showTime />
+          <ConsoleDateField source="createdAt" showTime />
         </ResponsiveList>
       </List>
     );

@@ -3,7 +3,6 @@ import {
   BooleanField,
   FunctionField,
   CreateButton,
-  DateField,
   FilterButton,
   List,
   TopToolbar,
@@ -14,6 +13,7 @@ import {
   TextField,
   useTranslate,
 } from 'react-admin';
+import { ConsoleDateField } from '../../lists/ConsoleDateField';
 import { TranslationField } from '../../forms/BilingualInput';
 import { BY_ORDER, ResponsiveList, searchFilter } from '../../lists/ResponsiveList';
 import { BulkEnableButtons } from './BulkEnableButtons';
@@ -77,7 +77,7 @@ export function MissionList() {
           render={(r) => (r.cap ? translate('content.completionsOfCap', { count: r.completions, cap: r.cap }) : r.completions)}
         />
         <BooleanField source="enabled" />
-        <DateField source="createdAt" showTime />
+        <ConsoleDateField source="createdAt" showTime />
       </ResponsiveList>
     </List>
   );

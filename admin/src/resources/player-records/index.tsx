@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { DateField, ReferenceField, Show, SimpleShowLayout, TextField } from 'react-admin';
+import { ReferenceField, Show, SimpleShowLayout, TextField } from 'react-admin';
+import { ConsoleDateField } from '../../lists/ConsoleDateField';
 import SavingsIcon from '@mui/icons-material/Savings';
 import BoltIcon from '@mui/icons-material/Bolt';
 import { RecordLabel } from '../../lists/RecordLabel';
@@ -14,7 +15,7 @@ function PlayerRecordShow({ children }: { children: ReactNode }) {
         <ReferenceField source="coin" reference="gift-coins" link={false}>
           <TextField source="symbol" />
         </ReferenceField>
-        <DateField source="startedAt" showTime />
+        <ConsoleDateField source="startedAt" showTime />
         {children}
       </SimpleShowLayout>
     </Show>
@@ -27,8 +28,8 @@ const StakeShow = () => (
     <TextField source="duration" />
     <TextField source="profitPercent" />
     <TextField source="profit" />
-    <DateField source="unlocksAt" showTime />
-    <DateField source="claimedAt" showTime emptyText="—" />
+    <ConsoleDateField source="unlocksAt" showTime />
+    <ConsoleDateField source="claimedAt" showTime emptyText="—" />
     <TextField source="idempotencyKey" />
   </PlayerRecordShow>
 );
@@ -36,8 +37,8 @@ const StakeShow = () => (
 /** A player's mining session. */
 const MiningSessionShow = () => (
   <PlayerRecordShow>
-    <DateField source="endsAt" showTime />
-    <DateField source="movedAt" showTime emptyText="—" />
+    <ConsoleDateField source="endsAt" showTime />
+    <ConsoleDateField source="movedAt" showTime emptyText="—" />
   </PlayerRecordShow>
 );
 

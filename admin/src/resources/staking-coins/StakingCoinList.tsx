@@ -1,5 +1,6 @@
 import type { StakingOfferRecord } from '@gift/server';
-import { BooleanField, DateField, List, NumberField, ReferenceField, TextField, useTranslate, type TranslateFunction } from 'react-admin';
+import { BooleanField, List, NumberField, ReferenceField, TextField, useTranslate, type TranslateFunction } from 'react-admin';
+import { ConsoleDateField } from '../../lists/ConsoleDateField';
 import { STAKING_DURATION_KEYS } from '@gift/shared';
 import { BY_ORDER, ResponsiveList } from '../../lists/ResponsiveList';
 
@@ -27,7 +28,7 @@ export function StakingCoinList() {
         ))}
         <BooleanField source="enabled" />
         <NumberField source="order" />
-        <DateField source="createdAt" showTime />
+        <ConsoleDateField source="createdAt" showTime />
       </ResponsiveList>
     </List>
   );

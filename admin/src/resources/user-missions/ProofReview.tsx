@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { FunctionField, ReferenceField, useGetList, useNotify, useRecordContext, useRedirect, useTranslate, useUpdate } from 'react-admin';
-import { Box, Button, Card, CardContent, Link, Stack, TextField as MuiTextField, Typography } from '@mui/material';
+import { Box, Button, Card, CardContent, Link, Stack, TextField as MuiTextField, Typography, useTheme } from '@mui/material';
 import CheckIcon from '@mui/icons-material/Check';
 import CloseIcon from '@mui/icons-material/Close';
 import type { MissionRecord, ProgressRecord } from '@gift/server';
@@ -135,22 +135,25 @@ export function ProofReview() {
     decide({ status: 'rejected', rejectReason: reason.trim() });
   };
 
+  // the arrow that points forward: → when read left to right, ← in the right-to-left (Persian) console
+  const rtl = useTheme().direction === 'rtl';
   // the key listener is added once and reads the latest handlers
-  const keys = useRef({ approve, next, previous, open });
+  const keys = useRef({ approve, next, previous, open, rtl });
   useEffect(() => {
-    keys.current = { approve, next, previous, open };
+    keys.current = { approve, next, previous, open, rtl };
   });
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (typing(event.target) || event.ctrlKey || event.metaKey || event.altKey) return;
       const key = event.key.toLowerCase();
-      const { approve: approveNow, next: nextId, previous: previousId, open: openId } = keys.current;
+      const { approve: approveNow, next: nextId, previous: previousId, open: openId, rtl: backwards } = keys.current;
+      const [forward, back] = backwards ? ['arrowleft', 'arrowright'] : ['arrowright', 'arrowleft'];
       if (key === 'a') approveNow();
       else if (key === 'r') {
         event.preventDefault();
         reasonField.current?.focus();
-      } else if ((key === 'j' || key === 'arrowright') && nextId) openId(nextId);
-      else if ((key === 'k' || key === 'arrowleft') && previousId) openId(previousId);
+      } else if ((key === 'j' || key === forward) && nextId) openId(nextId);
+      else if ((key === 'k' || key === back) && previousId) openId(previousId);
       else return;
       event.preventDefault();
     };

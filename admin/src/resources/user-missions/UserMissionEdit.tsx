@@ -1,4 +1,5 @@
-import { DateField, Edit, FunctionField, Labeled, ReferenceField, SelectField, TextField, useRecordContext } from 'react-admin';
+import { Edit, FunctionField, Labeled, ReferenceField, SelectField, TextField, useRecordContext } from 'react-admin';
+import { ConsoleDateField } from '../../lists/ConsoleDateField';
 import { Stack } from '@mui/material';
 import type { ProgressRecord } from '@gift/server';
 import { EditActions } from '../sharedInputs';
@@ -24,12 +25,12 @@ function ProgressFacts({ settled }: { settled: boolean }) {
         <FunctionField<ProgressRecord> source="reward" render={reward} />
       </Labeled>
       <Labeled>
-        <DateField source="claimedAt" showTime emptyText="—" />
+        <ConsoleDateField source="claimedAt" showTime emptyText="—" />
       </Labeled>
       {settled && (
         <>
           <Labeled>
-            <DateField source="doneAt" showTime emptyText="—" />
+            <ConsoleDateField source="doneAt" showTime emptyText="—" />
           </Labeled>
           <Labeled>
             <TextField source="rejectReason" emptyText="—" />

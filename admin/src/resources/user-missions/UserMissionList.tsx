@@ -1,6 +1,7 @@
 import { Fragment } from 'react';
 import { Divider } from '@mui/material';
-import { DateField, FunctionField, List, ReferenceField, SelectField, TextField, useListContext } from 'react-admin';
+import { FunctionField, List, ReferenceField, SelectField, TextField, useListContext } from 'react-admin';
+import { ConsoleDateField } from '../../lists/ConsoleDateField';
 import { CountedTabs } from '../../lists/CountedTabs';
 import { ResponsiveList, searchFilter } from '../../lists/ResponsiveList';
 import { BulkApproveButton, BulkRejectButton } from './BulkReviewButtons';
@@ -51,9 +52,9 @@ function TabbedUserMissions() {
         <ReferenceField source="mission" reference="missions" sortable={false} />
         <SelectField source="status" choices={USER_MISSION_STATUS_CHOICES} />
         <FunctionField<UserMissionRow> source="reward" sortable={false} render={rewardText} />
-        <DateField source="claimedAt" showTime emptyText="—" />
+        <ConsoleDateField source="claimedAt" showTime emptyText="—" />
         <TextField source="rejectReason" sortable={false} emptyText="" />
-        <DateField source="createdAt" showTime />
+        <ConsoleDateField source="createdAt" showTime />
       </ResponsiveList>
     </Fragment>
   );

@@ -3,7 +3,17 @@ import { Chip, Stack, TextField as Field } from '@mui/material';
 import AcUnitIcon from '@mui/icons-material/AcUnit';
 import BlockIcon from '@mui/icons-material/Block';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
-import { Button, Confirm, useListContext, useNotify, useRecordContext, useRefresh, useTranslate, useUnselectAll } from 'react-admin';
+import {
+  Button,
+  Confirm,
+  useListContext,
+  useLocaleState,
+  useNotify,
+  useRecordContext,
+  useRefresh,
+  useTranslate,
+  useUnselectAll,
+} from 'react-admin';
 import { userStatusBulkInput, type PlayerStatus } from '@gift/shared';
 import { useConsoleCalls } from '../../dataProvider';
 
@@ -21,6 +31,7 @@ function iconOf(status: PlayerStatus): ReactElement {
  */
 function StatusDialog({ ids, status, onDone }: { ids: string[]; status: PlayerStatus; onDone: () => void }) {
   const translate = useTranslate();
+  const [locale] = useLocaleState();
   const calls = useConsoleCalls();
   const notify = useNotify();
   const refresh = useRefresh();
@@ -80,7 +91,12 @@ function StatusDialog({ ids, status, onDone }: { ids: string[]; status: PlayerSt
               <span>{translate(`players.status.note.${status}`)}</span>
               <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
                 {COMMON_REASONS.map((key) => (
-                  <Chip key={key} label={translate(`players.status.reasons.${key}.en`)} onClick={() => pick(key)} size="small" />
+                  <Chip
+                    key={key}
+                    label={translate(`players.status.reasons.${key}.${locale === 'fa' ? 'fa' : 'en'}`)}
+                    onClick={() => pick(key)}
+                    size="small"
+                  />
                 ))}
               </Stack>
               <Field

@@ -2,7 +2,6 @@ import type { PlayerRecord } from '@gift/server';
 import { PLAYER_STATUSES, RISK_LEVELS } from '@gift/shared';
 import {
   Button,
-  DateField,
   ExportButton,
   FilterButton,
   FunctionField,
@@ -15,6 +14,7 @@ import {
   useBasename,
   useTranslate,
 } from 'react-admin';
+import { ConsoleDateField } from '../../lists/ConsoleDateField';
 import { Link } from 'react-router';
 import SortIcon from '@mui/icons-material/Sort';
 import { ResponsiveList, searchFilter } from '../../lists/ResponsiveList';
@@ -74,7 +74,7 @@ export function UserList() {
           render={(r) => <RiskChip level={r.risk?.level} score={r.risk?.score} />}
         />
         <FunctionField<PlayerRecord> source="status" sortable={false} render={(r) => <StatusChip status={r.status} />} />
-        <DateField source="createdAt" showTime />
+        <ConsoleDateField source="createdAt" showTime />
       </ResponsiveList>
     </List>
   );

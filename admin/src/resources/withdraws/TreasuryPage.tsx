@@ -13,6 +13,7 @@ import {
   Typography,
 } from '@mui/material';
 import { Loading, Title, useGetOne, useNotify, useTranslate, useUpdate } from 'react-admin';
+import { formatWhen, useDateLocales } from '../../lists/ConsoleDateField';
 import type { Treasury } from '@gift/server';
 
 const wrap = { wordBreak: 'break-all' } as const;
@@ -59,6 +60,7 @@ function CoinRows({ treasury }: { treasury: Treasury }) {
 
 function Batches({ treasury }: { treasury: Treasury }) {
   const translate = useTranslate();
+  const locales = useDateLocales();
   if (!treasury.batches.length) return <Typography color="text.secondary">{translate('treasury.noBatches')}</Typography>;
   return (
     <Table size="small" aria-label={translate('treasury.batches')}>
@@ -79,7 +81,7 @@ function Batches({ treasury }: { treasury: Treasury }) {
             <TableCell>{batch.state}</TableCell>
             <TableCell align="right">{batch.count}</TableCell>
             <TableCell align="right">{batch.sends}</TableCell>
-            <TableCell>{new Date(batch.validUntil * 1000).toLocaleString()}</TableCell>
+            <TableCell>{formatWhen(batch.validUntil * 1000, locales)}</TableCell>
             <TableCell sx={wrap}>{batch.txHash || '—'}</TableCell>
           </TableRow>
         ))}

@@ -1,4 +1,5 @@
-import { DateField, Edit, FunctionField, ReferenceField, SelectField, TextField, TextInput, useTranslate } from 'react-admin';
+import { Edit, FunctionField, ReferenceField, SelectField, TextField, TextInput, useTranslate } from 'react-admin';
+import { ConsoleDateField } from '../../lists/ConsoleDateField';
 import { Link as MuiLink } from '@mui/material';
 import { withdrawalReviewInput } from '@gift/shared';
 import type { WithdrawRecord } from '@gift/server';
@@ -48,14 +49,14 @@ export function WithdrawEdit() {
           <FunctionField<WithdrawRecord> key="amount" source="amount" render={(r) => `${r.amount} ${r.coinSymbol ?? ''}`.trim()} />,
           <TextField key="address" source="address" sx={wrap} />,
           <SelectField key="status" source="status" choices={WITHDRAWAL_STATUS_CHOICES} />,
-          <DateField key="createdAt" source="createdAt" showTime />,
+          <ConsoleDateField key="createdAt" source="createdAt" showTime />,
         ]}
         settled={[
           <TextField key="chainState" source="chainState" emptyText="—" />,
           <TextField key="txHash" source="txHash" emptyText="—" sx={wrap} />,
           <ExplorerLink key="explorer" source="explorerUrl" />,
           <TextField key="rejectReason" source="rejectReason" emptyText="—" />,
-          <DateField key="processedAt" source="processedAt" showTime emptyText="—" />,
+          <ConsoleDateField key="processedAt" source="processedAt" showTime emptyText="—" />,
           <TextField key="processedBy" source="processedByName" label="resources.withdraws.fields.processedBy" emptyText="—" />,
         ]}
         waiting={<TextField source="chainNote" emptyText="—" />}

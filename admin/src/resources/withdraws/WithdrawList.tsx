@@ -7,7 +7,6 @@ import {
   Button,
   ExportButton,
   TopToolbar,
-  DateField,
   FunctionField,
   List,
   SelectField,
@@ -15,6 +14,7 @@ import {
   useBasename,
   useTranslate,
 } from 'react-admin';
+import { ConsoleDateField } from '../../lists/ConsoleDateField';
 import type { WithdrawRecord } from '@gift/server';
 import { CountedTabs } from '../../lists/CountedTabs';
 import { ShortText } from '../../lists/ShortText';
@@ -101,8 +101,8 @@ function WithdrawList({ tab }: { tab: Tab }) {
         <SelectField source="status" choices={WITHDRAWAL_STATUS_CHOICES} />
         {tab === 'payout' && <TextField source="chainState" label="withdraws.chain" emptyText="withdraws.queued" />}
         {finished && <ShortText source="txHash" sortable={false} />}
-        {finished && <DateField source="processedAt" showTime emptyText="—" />}
-        <DateField source="createdAt" showTime />
+        {finished && <ConsoleDateField source="processedAt" showTime emptyText="—" />}
+        <ConsoleDateField source="createdAt" showTime />
       </ResponsiveList>
     </List>
   );

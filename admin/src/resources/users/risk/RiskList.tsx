@@ -1,4 +1,5 @@
-import { DateField, FunctionField, List, SelectInput, TextField, useTranslate } from 'react-admin';
+import { FunctionField, List, SelectInput, TextField, useTranslate } from 'react-admin';
+import { ConsoleDateField } from '../../../lists/ConsoleDateField';
 import { RISK_LEVELS, PLAYER_STATUSES } from '@gift/shared';
 import { ResponsiveList, searchFilter } from '../../../lists/ResponsiveList';
 import { BulkStatusButtons, StatusChip } from '../StatusButtons';
@@ -61,7 +62,7 @@ export function RiskList() {
         />
         <FunctionField<Row> label="risk.signalsTitle" render={signals} />
         <FunctionField<Row> source="status" sortable={false} render={(r) => <StatusChip status={r.status} />} />
-        <DateField source="createdAt" showTime />
+        <ConsoleDateField source="createdAt" showTime />
       </ResponsiveList>
     </List>
   );

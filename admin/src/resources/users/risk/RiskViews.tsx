@@ -1,5 +1,6 @@
 import { Alert, Chip, List as MuiList, ListItem, ListItemText, Stack, Typography } from '@mui/material';
 import { Button, Labeled, useBasename, useRecordContext, useTranslate } from 'react-admin';
+import { formatWhen, useDateLocales } from '../../../lists/ConsoleDateField';
 import { Link } from 'react-router';
 import type { RiskLevel, RiskSignal } from '@gift/shared';
 
@@ -63,6 +64,7 @@ function SignalLine({ signal }: { signal: SignalRow }) {
 export function RiskTab(_props: { label?: false }) {
   const record = useRecordContext<RiskRecord>();
   const translate = useTranslate();
+  const locales = useDateLocales();
   if (!record) return null;
   const risk = record.risk ?? { score: 0, level: 'low' as const, signals: [] };
   return (
@@ -71,9 +73,7 @@ export function RiskTab(_props: { label?: false }) {
         <Typography variant="h6">{translate('risk.score', { score: risk.score })}</Typography>
         <RiskChip level={risk.level} score={risk.score} />
         <Typography variant="body2" color="text.secondary">
-          {risk.assessedAt
-            ? translate('risk.assessedAt', { at: new Date(risk.assessedAt).toLocaleString() })
-            : translate('risk.notAssessed')}
+          {risk.assessedAt ? translate('risk.assessedAt', { at: formatWhen(risk.assessedAt, locales) }) : translate('risk.notAssessed')}
         </Typography>
       </Stack>
       <Alert severity={risk.level === 'high' ? 'error' : risk.level === 'review' ? 'warning' : 'success'}>

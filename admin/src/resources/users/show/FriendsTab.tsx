@@ -1,4 +1,5 @@
-import { Datagrid, DateField, FunctionField, NumberField, ReferenceManyField, TextField } from 'react-admin';
+import { Datagrid, FunctionField, NumberField, ReferenceManyField, TextField } from 'react-admin';
+import { ConsoleDateField, useDateLocales } from '../../../lists/ConsoleDateField';
 import type { PlayerStatus, RiskLevel } from '@gift/shared';
 import { StatusChip } from '../StatusButtons';
 import { RiskChip } from '../risk/RiskViews';
@@ -16,7 +17,7 @@ function SecondLevel() {
         <TextField source="name" sortable={false} />
         <FunctionField<Row> source="risk.score" label="risk.scoreColumn" sortable={false} render={riskOf} />
         <FunctionField<Row> source="status" sortable={false} render={statusOf} />
-        <DateField source="createdAt" showTime sortable={false} />
+        <ConsoleDateField source="createdAt" showTime sortable={false} />
       </Datagrid>
     </ReferenceManyField>
   );
@@ -24,6 +25,7 @@ function SecondLevel() {
 
 /** The players who joined with this player's invite, each with their own friends (open a row for them), risk score and status. */
 export function FriendsTab(_props: TabContentProps) {
+  const locales = useDateLocales();
   return (
     <PlayerRecords
       reference="users"
@@ -32,7 +34,7 @@ export function FriendsTab(_props: TabContentProps) {
       link="show"
       primary={(r) => text(r.name)}
       secondary={(r) => (r.username ? `@${text(r.username)}` : '')}
-      tertiary={(r) => day(r.createdAt)}
+      tertiary={(r) => day(r.createdAt, locales)}
     >
       <TextField source="name" sortable={false} />
       <TextField source="username" sortable={false} emptyText="—" />
@@ -40,7 +42,7 @@ export function FriendsTab(_props: TabContentProps) {
       <NumberField source="referrersCount" sortable={false} />
       <FunctionField<Row> source="risk.score" label="risk.scoreColumn" sortable={false} render={riskOf} />
       <FunctionField<Row> source="status" sortable={false} render={statusOf} />
-      <DateField source="createdAt" showTime sortable={false} />
+      <ConsoleDateField source="createdAt" showTime sortable={false} />
     </PlayerRecords>
   );
 }

@@ -1,11 +1,13 @@
 import type { LedgerRow } from '@gift/server';
-import { DateField, FunctionField, TextField, useRecordContext, useTranslate } from 'react-admin';
+import { FunctionField, TextField, useRecordContext, useTranslate } from 'react-admin';
+import { ConsoleDateField, useDateLocales } from '../../../lists/ConsoleDateField';
 import { TakeBackButton } from './TakeBackButton';
 import { LedgerRecordLink } from '../LedgerRecordLink';
 import { CoinAmount, CoinSymbol, day, PlayerRecords, signed, type TabContentProps } from './PlayerRecords';
 
 /** Every posted entry of the player's ledger: amount, reason, the record it came from, the operator and its key. */
 export function LedgerTab(_props: TabContentProps) {
+  const locales = useDateLocales();
   const translate = useTranslate();
   const player = useRecordContext<{ id: string }>();
   return (
@@ -16,9 +18,9 @@ export function LedgerTab(_props: TabContentProps) {
       secondary={(r) =>
         [r.reason, r.note, r.operator ? translate('players.byOperator', { operator: r.operator }) : ''].filter(Boolean).join(' · ')
       }
-      tertiary={(r) => day(r.createdAt)}
+      tertiary={(r) => day(r.createdAt, locales)}
     >
-      <DateField source="createdAt" showTime sortable={false} />
+      <ConsoleDateField source="createdAt" showTime sortable={false} />
       <FunctionField<LedgerRow> source="amount" sortable={false} render={(r) => signed(r.amount)} textAlign="right" />
       <CoinSymbol />
       <TextField source="reason" sortable={false} />

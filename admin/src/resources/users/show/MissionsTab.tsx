@@ -1,4 +1,5 @@
-import { DateField, FunctionField, ReferenceField, SelectField, useTranslate } from 'react-admin';
+import { FunctionField, ReferenceField, SelectField, useTranslate } from 'react-admin';
+import { ConsoleDateField } from '../../../lists/ConsoleDateField';
 import { USER_MISSION_STATUS_CHOICES } from '../../user-missions/statuses';
 import { PlayerRecords, text, type Row, type TabContentProps } from './PlayerRecords';
 
@@ -18,7 +19,7 @@ export function MissionsTab(_props: TabContentProps) {
       <ReferenceField source="mission" reference="missions" link={false} sortable={false} />
       <SelectField source="status" choices={USER_MISSION_STATUS_CHOICES} sortable={false} />
       <FunctionField<Row> source="reward" sortable={false} render={reward} />
-      <DateField source="createdAt" showTime sortable={false} />
+      <ConsoleDateField source="createdAt" showTime sortable={false} />
     </PlayerRecords>
   );
 }

@@ -1,6 +1,7 @@
 import type { ReactElement, ReactNode } from 'react';
 import { Pagination, ReferenceField, ReferenceManyField, TextField, useTranslate, type RaRecord } from 'react-admin';
 import { Box } from '@mui/material';
+import { formatWhen } from '../../../lists/ConsoleDateField';
 import { ResponsiveList } from '../../../lists/ResponsiveList';
 
 /** A tab's content: `label={false}` keeps the tab from labelling it as if it were one field. */
@@ -17,7 +18,8 @@ export interface Row {
 export const signed = (amount: string) => (amount.startsWith('-') ? amount : `+${amount}`);
 /** A row's field as text: rows are read as unknown, so only strings and numbers print. */
 export const text = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
-export const day = (value: unknown) => (value ? new Date(text(value)).toLocaleString() : '—');
+/** A row's date in the console's language (`useDateLocales`), or a dash. */
+export const day = (value: unknown, locales: string | undefined) => (value ? formatWhen(text(value), locales) : '—');
 
 export const CoinSymbol = () => (
   <ReferenceField source="coin" reference="gift-coins" link={false}>

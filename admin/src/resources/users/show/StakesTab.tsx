@@ -1,8 +1,10 @@
-import { DateField, FunctionField, TextField, useTranslate } from 'react-admin';
+import { FunctionField, TextField, useTranslate } from 'react-admin';
+import { ConsoleDateField, useDateLocales } from '../../../lists/ConsoleDateField';
 import { CoinAmount, CoinSymbol, day, PlayerRecords, text, type Row, type TabContentProps } from './PlayerRecords';
 
 /** The player's stakes: amount, term, profit and when each unlocks. */
 export function StakesTab(_props: TabContentProps) {
+  const locales = useDateLocales();
   const translate = useTranslate();
   return (
     <PlayerRecords
@@ -10,14 +12,14 @@ export function StakesTab(_props: TabContentProps) {
       link="show"
       primary={(r) => <CoinAmount amount={text(r.amount)} />}
       secondary={(r) => translate('players.stakeTerms', { duration: text(r.duration), percent: text(r.profitPercent) })}
-      tertiary={(r) => (r.claimedAt ? translate('players.claimed') : translate('players.unlocks', { date: day(r.unlocksAt) }))}
+      tertiary={(r) => (r.claimedAt ? translate('players.claimed') : translate('players.unlocks', { date: day(r.unlocksAt, locales) }))}
     >
       <FunctionField<Row> source="amount" sortable={false} render={(r) => text(r.amount)} />
       <CoinSymbol />
       <TextField source="duration" sortable={false} />
       <TextField source="profit" sortable={false} />
-      <DateField source="unlocksAt" showTime sortable={false} />
-      <DateField source="claimedAt" showTime sortable={false} emptyText="—" />
+      <ConsoleDateField source="unlocksAt" showTime sortable={false} />
+      <ConsoleDateField source="claimedAt" showTime sortable={false} emptyText="—" />
     </PlayerRecords>
   );
 }

@@ -3,7 +3,6 @@ import {
   ArrayField,
   BooleanField,
   Datagrid,
-  DateField,
   Labeled,
   NumberField,
   ReferenceField,
@@ -12,6 +11,7 @@ import {
   useRecordContext,
   useTranslate,
 } from 'react-admin';
+import { ConsoleDateField, formatWhen, useDateLocales } from '../../../lists/ConsoleDateField';
 import type { PlayerStatus } from '@gift/shared';
 import { StatusChip } from '../StatusButtons';
 import { Stack } from '@mui/material';
@@ -56,6 +56,7 @@ function StatusSummary() {
     statusChangedAt?: string;
   }>();
   const translate = useTranslate();
+  const locales = useDateLocales();
   if (!record) return null;
   return (
     <Labeled label="resources.users.fields.status">
@@ -68,7 +69,7 @@ function StatusSummary() {
           </span>
         )}
         {record.status !== 'active' && record.statusChangedAt && (
-          <span>{translate('players.status.since', { at: new Date(record.statusChangedAt).toLocaleString() })}</span>
+          <span>{translate('players.status.since', { at: formatWhen(record.statusChangedAt, locales) })}</span>
         )}
       </Stack>
     </Labeled>
@@ -135,10 +136,10 @@ export function SummaryTab(_props: TabContentProps) {
         <TextField source="referralCode" />
       </Labeled>
       <Labeled>
-        <DateField source="lastSeenAt" showTime />
+        <ConsoleDateField source="lastSeenAt" showTime />
       </Labeled>
       <Labeled>
-        <DateField source="createdAt" showTime />
+        <ConsoleDateField source="createdAt" showTime />
       </Labeled>
     </Stack>
   );

@@ -1,4 +1,5 @@
-import { DateField, FunctionField, SelectField, useTranslate } from 'react-admin';
+import { FunctionField, SelectField, useTranslate } from 'react-admin';
+import { ConsoleDateField, useDateLocales } from '../../../lists/ConsoleDateField';
 import { WITHDRAWAL_STATUS_CHOICES } from '../../withdraws/statuses';
 import { day, PlayerRecords, text, type Row, type TabContentProps } from './PlayerRecords';
 
@@ -6,6 +7,7 @@ const money = (r: Row) => `${text(r.amount)} ${text(r.coinSymbol)}`;
 
 /** The player's withdrawals; a row opens its decision. */
 export function WithdrawalsTab(_props: TabContentProps) {
+  const locales = useDateLocales();
   const translate = useTranslate();
   return (
     <PlayerRecords
@@ -13,12 +15,12 @@ export function WithdrawalsTab(_props: TabContentProps) {
       link="edit"
       primary={money}
       secondary={(r) => translate(`statuses.withdrawal.${text(r.status)}`)}
-      tertiary={(r) => day(r.createdAt)}
+      tertiary={(r) => day(r.createdAt, locales)}
     >
       <FunctionField<Row> source="amount" sortable={false} render={money} />
       <SelectField source="status" choices={WITHDRAWAL_STATUS_CHOICES} sortable={false} />
-      <DateField source="createdAt" showTime sortable={false} />
-      <DateField source="processedAt" showTime sortable={false} emptyText="—" />
+      <ConsoleDateField source="createdAt" showTime sortable={false} />
+      <ConsoleDateField source="processedAt" showTime sortable={false} emptyText="—" />
     </PlayerRecords>
   );
 }
