@@ -4,7 +4,6 @@ import {
   BooleanInput,
   Button,
   SaveButton,
-  TextInput,
   Toolbar,
   TopToolbar,
   useBasename,
@@ -14,13 +13,14 @@ import {
   ListButton,
   ShowButton,
 } from 'react-admin';
+import { NumeralInput } from '../forms/NumeralInput';
 import HistoryIcon from '@mui/icons-material/History';
 
 /** Display order and visibility, shared by every content record; no native min/step, the schema says what fits. */
 export function OrderAndEnabledInputs() {
   return (
     <>
-      <TextInput source="order" defaultValue={0} inputMode="numeric" />
+      <NumeralInput source="order" defaultValue={0} inputMode="numeric" />
       <BooleanInput source="enabled" defaultValue />
     </>
   );

@@ -14,6 +14,7 @@ import {
   useRecordContext,
   useTranslate,
 } from 'react-admin';
+import { NumeralInput } from '../../forms/NumeralInput';
 import { Alert, Stack, Typography } from '@mui/material';
 import { appConfigInput, DEFAULT_RISK_WEIGHTS, RISK_SIGNALS } from '@gift/shared';
 import { BilingualInput } from '../../forms/BilingualInput';
@@ -62,13 +63,13 @@ export function AppConfigEdit() {
         <ReferenceInput source="referrerCoin" reference="gift-coins">
           <SelectInput optionText="symbol" emptyText="common.none" />
         </ReferenceInput>
-        <TextInput source="referrerCoinAmount" helperText="common.amountHelp" />
-        <TextInput source="defaultInviteLimit" inputMode="numeric" />
+        <NumeralInput source="referrerCoinAmount" helperText="common.amountHelp" />
+        <NumeralInput source="defaultInviteLimit" inputMode="numeric" />
         <ReferenceInput source="miningCoin" reference="gift-coins">
           <SelectInput optionText="symbol" emptyText="common.none" />
         </ReferenceInput>
-        <TextInput source="earnDurationHours" inputMode="numeric" />
-        <TextInput source="earnAmount" helperText="common.amountHelp" />
+        <NumeralInput source="earnDurationHours" inputMode="numeric" />
+        <NumeralInput source="earnAmount" helperText="common.amountHelp" />
         <TextArrayInput source="tonProofDomains" helperText="appConfig.domainsHelp" fullWidth />
         <BooleanInput source="allowTestnetWallets" helperText="appConfig.testnetHelp" />
         <Typography variant="h6" sx={{ mt: 2 }}>
@@ -77,11 +78,11 @@ export function AppConfigEdit() {
         <TextInput source="timezone" helperText="appConfig.timezoneHelp" />
         <ArrayInput source="streakMilestones" helperText="appConfig.streakHelp">
           <SimpleFormIterator inline disableReordering>
-            <TextInput source="days" inputMode="numeric" label="appConfig.milestoneDays" sx={{ width: 140 }} />
+            <NumeralInput source="days" inputMode="numeric" label="appConfig.milestoneDays" sx={{ width: 140 }} />
             <ReferenceInput source="coin" reference="gift-coins">
               <SelectInput optionText="symbol" label="appConfig.milestoneCoin" />
             </ReferenceInput>
-            <TextInput source="amount" label="appConfig.milestoneAmount" helperText="common.amountHelp" />
+            <NumeralInput source="amount" label="appConfig.milestoneAmount" helperText="common.amountHelp" />
           </SimpleFormIterator>
         </ArrayInput>
         <Typography variant="h6" sx={{ mt: 2 }}>
@@ -91,9 +92,9 @@ export function AppConfigEdit() {
           {translate('appConfig.referralHelp')}
         </Typography>
         <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
-          <TextInput source="referralQualification.doneMissions" inputMode="numeric" label="appConfig.qualifyMissions" />
-          <TextInput source="referralQualification.activeDays" inputMode="numeric" label="appConfig.qualifyDays" />
-          <TextInput source="referralQualification.premiumRewardPercent" inputMode="numeric" label="appConfig.premiumPercent" />
+          <NumeralInput source="referralQualification.doneMissions" inputMode="numeric" label="appConfig.qualifyMissions" />
+          <NumeralInput source="referralQualification.activeDays" inputMode="numeric" label="appConfig.qualifyDays" />
+          <NumeralInput source="referralQualification.premiumRewardPercent" inputMode="numeric" label="appConfig.premiumPercent" />
         </Stack>
         <Typography variant="h6" sx={{ mt: 2 }}>
           {translate('appConfig.riskTitle')}
@@ -102,8 +103,8 @@ export function AppConfigEdit() {
           {translate('appConfig.riskHelp')}
         </Typography>
         <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
-          <TextInput source="risk.reviewAt" inputMode="numeric" label="appConfig.reviewAt" />
-          <TextInput source="risk.highAt" inputMode="numeric" label="appConfig.highAt" />
+          <NumeralInput source="risk.reviewAt" inputMode="numeric" label="appConfig.reviewAt" />
+          <NumeralInput source="risk.highAt" inputMode="numeric" label="appConfig.highAt" />
         </Stack>
         <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
           {RISK_SIGNALS.map((signal) => (

@@ -1,5 +1,6 @@
 import { BilingualInput } from '../../forms/BilingualInput';
 import { BooleanInput, SelectInput, SimpleForm, TextInput } from 'react-admin';
+import { NumeralInput } from '../../forms/NumeralInput';
 import { giftCoinInput } from '@gift/shared';
 import { schemaResolver } from '../../forms/schemaResolver';
 import { OrderAndEnabledInputs } from '../sharedInputs';
@@ -11,13 +12,13 @@ export function GiftCoinForm() {
       <BilingualInput source="name" />
       <TextInput source="symbol" />
       <TextInput source="icon" fullWidth helperText="coins.iconHelp" />
-      <TextInput source="decimals" defaultValue={9} inputMode="numeric" helperText="coins.decimalsHelp" />
-      <TextInput source="usdPrice" helperText="coins.usdPriceHelp" />
-      <TextInput source="minWithdraw" defaultValue="0" helperText="common.amountHelp" />
+      <NumeralInput source="decimals" defaultValue={9} inputMode="numeric" helperText="coins.decimalsHelp" />
+      <NumeralInput source="usdPrice" helperText="coins.usdPriceHelp" />
+      <NumeralInput source="minWithdraw" defaultValue="0" helperText="common.amountHelp" />
       <BooleanInput source="withdrawEnabled" defaultValue={false} />
-      <TextInput source="payoutApprovalAbove" defaultValue="0" helperText="coins.approvalAboveHelp" />
-      <TextInput source="payoutDailyCap" defaultValue="0" helperText="coins.dailyCapHelp" />
-      <TextInput source="giftApprovalAbove" defaultValue="0" helperText="coins.giftApprovalHelp" />
+      <NumeralInput source="payoutApprovalAbove" defaultValue="0" helperText="coins.approvalAboveHelp" />
+      <NumeralInput source="payoutDailyCap" defaultValue="0" helperText="coins.dailyCapHelp" />
+      <NumeralInput source="giftApprovalAbove" defaultValue="0" helperText="coins.giftApprovalHelp" />
       <SelectInput source="network" choices={NETWORK_CHOICES} defaultValue="jetton" />
       <TextInput source="jettonMaster" fullWidth helperText="coins.jettonMasterHelp" />
       <OrderAndEnabledInputs />

@@ -8,6 +8,7 @@ import {
   SimpleForm,
   TextInput,
 } from 'react-admin';
+import { NumeralInput } from '../../forms/NumeralInput';
 import { Stack } from '@mui/material';
 import { missionInput, missionUpdateInput } from '@gift/shared';
 import { BilingualInput } from '../../forms/BilingualInput';
@@ -26,7 +27,7 @@ export function MissionForm({ editing = false }: { editing?: boolean }) {
       <BilingualInput source="description" multiline />
       <TextInput source="link" fullWidth />
       <TextInput source="image" fullWidth helperText="content.missionImageHelp" />
-      <TextInput source="reward" helperText="common.amountHelp" />
+      <NumeralInput source="reward" helperText="common.amountHelp" />
       <ReferenceInput source="coin" reference="gift-coins" sort={{ field: 'order', order: 'ASC' }}>
         <SelectInput optionText="symbol" />
       </ReferenceInput>
@@ -35,7 +36,7 @@ export function MissionForm({ editing = false }: { editing?: boolean }) {
         {({ formData }) => (
           <>
             {(formData.verifyType === 'time' || formData.verifyType === 'instagram') && (
-              <TextInput source="verifyDuration" inputMode="numeric" />
+              <NumeralInput source="verifyDuration" inputMode="numeric" />
             )}
             {formData.verifyType === 'manual' && (
               <CheckboxGroupInput source="proof" choices={PROOF_CHOICES} defaultValue={[]} helperText="content.proofHelp" />
@@ -55,7 +56,7 @@ export function MissionForm({ editing = false }: { editing?: boolean }) {
         <DateTimeInput source="endsAt" helperText="content.endsAtHelp" />
       </Stack>
       <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
-        <TextInput source="cap" inputMode="numeric" helperText="content.capHelp" />
+        <NumeralInput source="cap" inputMode="numeric" helperText="content.capHelp" />
         <SelectInput source="repeat" choices={REPEAT_CHOICES} defaultValue="none" helperText="content.repeatHelp" />
       </Stack>
       <OrderAndEnabledInputs />

@@ -70,3 +70,21 @@ it("puts the server's flat 'profits.week' error on its nested field", async () =
   await waitFor(() => expect(week).toHaveAttribute('aria-invalid', 'true'));
   expect(update).toHaveBeenCalledTimes(1);
 });
+
+it('reads amounts and percents typed with Persian digits and the Persian decimal separator', async () => {
+  const update = jest.fn(async () => ({ data: OFFER }));
+  render(<App dataProvider={api(update as never)} authProvider={operator} />);
+  const minimum = await screen.findByLabelText('Minimum amount', undefined, { timeout: 8000 });
+  await userEvent.clear(minimum);
+  await userEvent.type(minimum, '۲۵۰');
+  expect(minimum).toHaveValue('250');
+  const week = screen.getByLabelText('Profit % — 1 week');
+  await userEvent.clear(week);
+  await userEvent.type(week, '۱۲٫۵');
+  await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+  await waitFor(() => expect(update).toHaveBeenCalled());
+  expect(update).toHaveBeenCalledWith(
+    'staking-coins',
+    expect.objectContaining({ data: expect.objectContaining({ minAmount: '250', profits: expect.objectContaining({ week: '12.5' }) }) }),
+  );
+});

@@ -1,4 +1,5 @@
-import { ReferenceInput, SelectInput, SimpleForm, TextInput } from 'react-admin';
+import { ReferenceInput, SelectInput, SimpleForm } from 'react-admin';
+import { NumeralInput } from '../../forms/NumeralInput';
 import { stakingCoinInput } from '@gift/shared';
 import { schemaResolver } from '../../forms/schemaResolver';
 import { OrderAndEnabledInputs } from '../sharedInputs';
@@ -11,13 +12,13 @@ export function StakingCoinForm() {
       <ReferenceInput source="coin" reference="gift-coins">
         <SelectInput optionText="symbol" />
       </ReferenceInput>
-      <TextInput source="minAmount" helperText="common.amountHelp" />
-      <TextInput source="maxAmount" helperText="common.amountHelp" />
-      <TextInput source="profits.week" helperText={PERCENT_HELP} />
-      <TextInput source="profits.month" helperText={PERCENT_HELP} />
-      <TextInput source="profits.threeMonths" helperText={PERCENT_HELP} />
-      <TextInput source="profits.sixMonths" helperText={PERCENT_HELP} />
-      <TextInput source="profits.year" helperText={PERCENT_HELP} />
+      <NumeralInput source="minAmount" helperText="common.amountHelp" />
+      <NumeralInput source="maxAmount" helperText="common.amountHelp" />
+      <NumeralInput source="profits.week" helperText={PERCENT_HELP} />
+      <NumeralInput source="profits.month" helperText={PERCENT_HELP} />
+      <NumeralInput source="profits.threeMonths" helperText={PERCENT_HELP} />
+      <NumeralInput source="profits.sixMonths" helperText={PERCENT_HELP} />
+      <NumeralInput source="profits.year" helperText={PERCENT_HELP} />
       <OrderAndEnabledInputs />
     </SimpleForm>
   );

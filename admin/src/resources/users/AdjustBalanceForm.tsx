@@ -15,6 +15,7 @@ import {
   useGetOne,
   type HttpError,
 } from 'react-admin';
+import { NumeralInput } from '../../forms/NumeralInput';
 import { useConsoleCalls } from '../../dataProvider';
 import { balanceAdjustmentInput } from '@gift/shared';
 import { schemaResolver } from '../../forms/schemaResolver';
@@ -77,7 +78,7 @@ export function AdjustBalanceForm(_props: TabContentProps) {
           <ReferenceInput source="coin" reference="gift-coins" sort={{ field: 'order', order: 'ASC' }}>
             <SelectInput optionText="symbol" label="adjust.coin" />
           </ReferenceInput>
-          <TextInput source="amount" label="adjust.amount" helperText="common.amountHelp" />
+          <NumeralInput source="amount" label="adjust.amount" helperText="common.amountHelp" />
           <TextInput source="note" label="adjust.reason" multiline fullWidth helperText="adjust.reasonHelp" />
           <SaveButton label="common.save" alwaysEnable />
         </Form>

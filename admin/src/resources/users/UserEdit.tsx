@@ -1,4 +1,5 @@
 import { Edit, FormDataConsumer, Labeled, SelectInput, SimpleForm, TextField, TextInput } from 'react-admin';
+import { NumeralInput } from '../../forms/NumeralInput';
 import { PLAYER_STATUSES, userUpdateInput } from '@gift/shared';
 import { schemaResolver } from '../../forms/schemaResolver';
 import { EditActions, SaveOnlyToolbar } from '../sharedInputs';
@@ -16,7 +17,7 @@ export function UserEdit() {
         <Labeled>
           <TextField source="name" />
         </Labeled>
-        <TextInput source="inviteLimit" inputMode="numeric" />
+        <NumeralInput source="inviteLimit" inputMode="numeric" />
         <SelectInput source="language" choices={LANGUAGES} />
         <SelectInput source="status" choices={PLAYER_STATUSES.map((id) => ({ id, name: `players.status.${id}` }))} />
         <FormDataConsumer<{ status?: string }>>
