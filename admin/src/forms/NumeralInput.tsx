@@ -6,7 +6,7 @@ import { asciiDigits } from '@gift/shared/numerals';
  * Persian decimal separator (٫) as a point, keystroke by keystroke (both are unambiguous), so an operator on a Persian
  * keyboard types amounts as they would anywhere. Empty stays null, as react-admin's own inputs give it.
  */
-export const typedNumeral = (value: string) => (value === '' ? null : asciiDigits(value).replace(/\u066b/g, '.'));
+const typedNumeral = (value: string) => (value === '' ? null : asciiDigits(value).replace(/\u066b/g, '.'));
 
 /** A text field for a number or an amount (amounts are decimal strings, never floats), read as `typedNumeral` says. */
 export function NumeralInput(props: TextInputProps) {

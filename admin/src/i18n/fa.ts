@@ -752,7 +752,98 @@ const persianDomain: ConsoleDomainMessages = {
   },
 };
 
+/**
+ * The field messages of the shared schemas and the server, in Persian. react-admin shows a field's error through
+ * `translate(message, { _: message })`, so each English sentence is its own key; messages the server writes with values
+ * in them (a coin's symbol, a transaction) stay in English.
+ */
+export const persianFieldMessages: Record<string, string> = {
+  'A YouTube mission needs its secret code': 'مأموریت یوتیوب به کد مخفی‌اش نیاز دارد',
+  'A bot token looks like 123456:ABC…': 'توکن ربات چنین شکلی دارد: 123456:ABC…',
+  'A bot username has 5 to 32 letters, digits or _': 'نام کاربری ربات ۵ تا ۳۲ حرف، رقم یا _ دارد',
+  'A jetton needs its master address before withdrawals can be enabled': 'پیش از فعال کردن برداشت، جتون به نشانی قرارداد اصلی‌اش نیاز دارد',
+  'A page of the app, like /missions': 'صفحه‌ای از برنامه، مانند /missions',
+  'A timezone name such as UTC or Asia/Tehran': 'نام یک منطقهٔ زمانی، مانند UTC یا Asia/Tehran',
+  'A transaction hash: 64 hex digits (or 44 base64 characters), as tonviewer shows it':
+    'هش تراکنش: ۶۴ رقم هگز (یا ۴۴ نویسهٔ base64)، همان‌طور که tonviewer نشان می‌دهد',
+  'Amount out of range': 'مقدار خارج از محدوده است',
+  'Amount too large': 'مقدار بیش از حد بزرگ است',
+  'At least 1 day': 'دست‌کم ۱ روز',
+  'At least 1, or empty for no limit': 'دست‌کم ۱، یا خالی برای بدون محدودیت',
+  'At least 10 characters': 'دست‌کم ۱۰ نویسه',
+  'At least 100 (the same as others)': 'دست‌کم ۱۰۰ (مانند بقیه)',
+  'At least 2 days': 'دست‌کم ۲ روز',
+  'At least 3 characters': 'دست‌کم ۳ نویسه',
+  'At most 1,000 characters': 'حداکثر ۱٬۰۰۰ نویسه',
+  'At most 1000': 'حداکثر ۱۰۰۰',
+  'At most 300 characters': 'حداکثر ۳۰۰ نویسه',
+  'At most 500 characters': 'حداکثر ۵۰۰ نویسه',
+  'At most 500 missions at once': 'حداکثر ۵۰۰ مأموریت در یک بار',
+  'At most 500 players at once': 'حداکثر ۵۰۰ بازیکن در یک بار',
+  'Choose a picture': 'یک تصویر انتخاب کنید',
+  'Choose an existing category': 'یک دستهٔ موجود انتخاب کنید',
+  'Choose an existing gift coin': 'یک سکهٔ هدیهٔ موجود انتخاب کنید',
+  'Choose at least one': 'دست‌کم یکی را انتخاب کنید',
+  'Choose missions': 'مأموریت‌ها را انتخاب کنید',
+  'Choose players': 'بازیکنان را انتخاب کنید',
+  'Digits only, as @userinfobot shows it': 'فقط رقم، همان‌طور که ‎@userinfobot نشان می‌دهد',
+  'Each milestone needs its own number of days': 'هر نقطه‌عطف به تعداد روز خودش نیاز دارد',
+  'Each mission once': 'هر مأموریت یک بار',
+  'Enter a TON address': 'یک نشانی TON وارد کنید',
+  'Enter a percent like 5 or 12.5': 'درصدی مانند 5 یا 12.5 وارد کنید',
+  'Enter a valid URL': 'یک نشانی معتبر وارد کنید',
+  'Enter an amount like 12 or 12.5 (at most 6 decimals)': 'مقداری مانند 12 یا 12.5 وارد کنید (حداکثر ۶ رقم اعشار)',
+  'Enter an http(s) URL or a path on this site like /images/banner.png':
+    'یک نشانی http(s) یا مسیری در همین سایت مانند /images/banner.png وارد کنید',
+  'High must start above review': '«زیاد» باید بالاتر از «بررسی» شروع شود',
+  'Invalid id': 'شناسهٔ نامعتبر',
+  'Invalid value': 'مقدار نامعتبر',
+  Invalid: 'نامعتبر',
+  'Letters and digits only': 'فقط حرف و رقم',
+  'Letters, digits, dot, dash and underscore only': 'فقط حرف، رقم، نقطه، خط تیره و زیرخط',
+  'Must be a date': 'باید تاریخ باشد',
+  'Must be a number': 'باید عدد باشد',
+  'Must be a whole number': 'باید عدد صحیح باشد',
+  'Must be more than 0': 'باید بیشتر از ۰ باشد',
+  'Must be true or false': 'باید روشن یا خاموش باشد',
+  'No payout wallet is configured: add the wallets you pay from in App Config':
+    'هیچ کیف‌پول پرداختی تنظیم نشده است: کیف‌پول‌هایی را که از آن‌ها می‌پردازید در تنظیمات برنامه بیفزایید',
+  'Offer at least one duration': 'دست‌کم یک مدت را ارائه کنید',
+  'Only a reward, a mining credit or a gift can be taken back': 'فقط پاداش، واریز استخراج یا هدیه را می‌توان پس گرفت',
+  'Say why: the player reads this reason': 'بگویید چرا: بازیکن این دلیل را می‌خواند',
+  'Search must be text': 'جست‌وجو باید متن باشد',
+  'Send a JPEG, PNG, WebP or GIF picture': 'یک تصویر JPEG، PNG، WebP یا GIF بفرستید',
+  'Set how many minutes to wait before claiming': 'تعیین کنید چند دقیقه پیش از دریافت صبر شود',
+  'Telegram could not be reached to check this token: nothing was saved, try again':
+    'برای بررسی این توکن به تلگرام دسترسی نبود: چیزی ذخیره نشد، دوباره تلاش کنید',
+  'The end must come after the start': 'پایان باید پس از شروع باشد',
+  'The first date comes first': 'تاریخ نخست باید زودتر باشد',
+  'The maximum must be at least the minimum': 'حداکثر باید دست‌کم برابر حداقل باشد',
+  'The missions of this category changed: reload the list and drag again':
+    'مأموریت‌های این دسته تغییر کرد: فهرست را دوباره بارگذاری کنید و باز بکشید',
+  'The picture is larger than 8 MB': 'تصویر بزرگ‌تر از ۸ مگابایت است',
+  'The short name of the mini app in BotFather': 'نام کوتاه مینی‌اپ در BotFather',
+  'This duration is not offered for this coin': 'این مدت برای این سکه ارائه نمی‌شود',
+  'This field is required': 'این فیلد الزامی است',
+  'This is not a valid TON address: check it in a blockchain explorer': 'این نشانی TON معتبر نیست: آن را در یک کاوشگر بلاک‌چین بررسی کنید',
+  'This key was already used for a different adjustment': 'این کلید پیش‌تر برای اصلاح دیگری به کار رفته است',
+  'This key was already used for a different stake': 'این کلید پیش‌تر برای استیک دیگری به کار رفته است',
+  'This transaction failed on chain: it paid nothing': 'این تراکنش روی زنجیره ناموفق بود: چیزی نپرداخت',
+  'This transaction sends no payment': 'این تراکنش پرداختی نمی‌فرستد',
+  'Use an http or https URL': 'از یک نشانی http یا https استفاده کنید',
+  'Whole days': 'روز کامل',
+  'Whole hours': 'ساعت کامل',
+  'You cannot disable your own account': 'نمی‌توانید حساب خودتان را غیرفعال کنید',
+  'You cannot remove your own full access': 'نمی‌توانید دسترسی کامل خودتان را بردارید',
+  'Enter your Telegram username': 'نام کاربری تلگرام خود را وارد کنید',
+  'Ask for a new code': 'کد تازه‌ای بخواهید',
+  'Incorrect code': 'کد نادرست است',
+  'No transaction with this hash was sent from the payout wallets (it is not on chain, or it came from another wallet)':
+    'هیچ تراکنشی با این هش از کیف‌پول‌های پرداخت فرستاده نشده است (روی زنجیره نیست، یا از کیف‌پول دیگری آمده)',
+};
+
 export const persianConsoleMessages: TranslationMessages = {
+  ...persianFieldMessages,
   ...farsiMessages,
   ra: {
     ...farsiMessages.ra,

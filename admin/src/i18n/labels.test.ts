@@ -10,7 +10,8 @@ import {
 } from '@gift/shared/constants';
 import ts from 'typescript';
 import { englishConsoleMessages } from './en';
-import { persianConsoleMessages } from './fa';
+import { persianConsoleMessages, persianFieldMessages } from './fa';
+import { i18nProvider } from './i18nProvider';
 
 /** Every message as polyglot reads it: nested objects joined with dots. */
 function flatten(messages: object, prefix = ''): Map<string, string> {
@@ -95,7 +96,8 @@ describe("the console's labels", () => {
 });
 
 describe('the console in Persian', () => {
-  const persian = flatten(persianConsoleMessages);
+  const fieldMessages = new Set(Object.keys(persianFieldMessages));
+  const persian = new Map([...flatten(persianConsoleMessages)].filter(([key]) => !fieldMessages.has(key)));
   const placeholders = (message: string) => [...message.matchAll(/%\{(\w+)\}/g)].map(([, name]) => name).sort();
   const forms = (message: string) => message.split('||||').length;
 
@@ -119,5 +121,26 @@ describe('the console in Persian', () => {
       ([key, farsi]) => !key.startsWith('ra.') && !key.includes('.reasons.') && !same.has(key) && !/[\u0600-\u06ff]/.test(farsi),
     );
     expect(english).toEqual([]);
+  });
+
+  it("gives every field message of the shared schemas and the server's checks in Persian, as a form shows it", async () => {
+    const root = path.resolve(__dirname, '../../..');
+    const files = [...sources(path.join(root, 'shared', 'src')), ...sources(path.join(root, 'server', 'src'))];
+    const messages = new Set<string>();
+    for (const file of files) {
+      const code = readFileSync(file, 'utf8');
+      const inSchemas = file.includes(`${path.sep}shared${path.sep}`);
+      // zod's messages (message: '…', .min(1, '…'), .refine(…, '…')) and the server's badInput({ field: '…' })
+      const patterns = inSchemas ? [/message: '([^']+)'/g, /, '([A-Z][^']+)'\)/g] : [/badInput\(\{[^}]*?\w+: '([A-Z][^']+)'/g];
+      for (const pattern of patterns) for (const [, message] of code.matchAll(pattern)) messages.add(message!);
+    }
+    expect(messages.size).toBeGreaterThan(40);
+    expect([...messages].filter((message) => !fieldMessages.has(message))).toEqual([]);
+
+    await i18nProvider.changeLocale('fa');
+    const amount = 'Enter an amount like 12 or 12.5 (at most 6 decimals)';
+    expect(i18nProvider.translate(amount, { _: amount })).toBe(persianFieldMessages[amount]);
+    await i18nProvider.changeLocale('en');
+    expect(i18nProvider.translate(amount, { _: amount })).toBe(amount);
   });
 });
