@@ -390,6 +390,75 @@ const LISTS: Array<[string, string]> = [
   ['app-config', '/app-config'],
 ];
 
+describe('in Persian, right to left', () => {
+  it('is chosen on the sign-in page, reads right to left, and creates a mission with both languages typed on a Persian keyboard', async () => {
+    const page = await browser.openPage(DESKTOP);
+    await page.goto(`${base}/admin/login`);
+    await page.evaluate(() => localStorage.clear());
+    await page.goto(`${base}/admin/login`);
+    await page.getByRole('button', { name: 'English' }).click();
+    await page.getByRole('menuitem', { name: 'فارسی' }).click();
+    await page.getByRole('button', { name: 'ورود' }).waitFor();
+    await expect(page.evaluate(() => [document.documentElement.dir, document.documentElement.lang])).resolves.toEqual(['rtl', 'fa']);
+    await shot(page, 'console-fa-login');
+    await page.locator('input[name="username"]').fill(OPERATOR);
+    await page.locator('input[name="password"]').fill(PASSWORD);
+    await page.getByRole('button', { name: 'ورود' }).click();
+    await page.waitForURL(`${base}/admin/`);
+
+    // the menu is on the right, the page's title bar reads right to left
+    const menu = page.getByRole('menu');
+    await menu.getByRole('menuitem', { name: 'مأموریت‌ها', exact: true }).waitFor();
+    const box = (await menu.boundingBox())!;
+    expect(box.x).toBeGreaterThan(DESKTOP.width / 2);
+    await page.getByTestId('dashboard-chart').locator('.recharts-line').first().waitFor();
+    await shot(page, 'console-fa-dashboard');
+
+    await menu.getByRole('menuitem', { name: 'مأموریت‌ها', exact: true }).click();
+    await page.getByText(/^\d+-\d+ \(کل: \d+\)$/).waitFor();
+    await page.getByRole('link', { name: 'ایجاد' }).click();
+    await page.getByLabel('مقدار پاداش').waitFor();
+    // the form's own checks answer in Persian, on their fields
+    await page.getByLabel('مقدار پاداش').fill('۰');
+    await page.getByRole('button', { name: 'ذخیره' }).click();
+    await page.getByText('باید بیشتر از ۰ باشد').waitFor();
+    await page.getByText('این فیلد الزامی است').first().waitFor();
+    await shot(page, 'console-fa-mission-errors');
+
+    await page.getByLabel('دسته', { exact: true }).click();
+    await page.getByRole('option', { name: 'Social' }).click();
+    await page.getByLabel('عنوان', { exact: true }).fill('Follow our channel on X');
+    await page.getByLabel('عنوان به فارسی').fill('کانال ما را در ایکس دنبال کنید');
+    await page.getByLabel('توضیح', { exact: true }).fill('Follow @giftrewards on X and come back');
+    await page.getByLabel('توضیح به فارسی').fill('‏@giftrewards را در ایکس دنبال کنید و برگردید');
+    await page.getByLabel('مقدار پاداش').fill('۲۵٫۵');
+    await expect(page.getByLabel('مقدار پاداش').inputValue()).resolves.toBe('25.5');
+    await page.getByLabel('سکه', { exact: true }).click();
+    await page.getByRole('option', { name: 'GIFT' }).click();
+    await page.getByLabel('نوع تأیید').click();
+    await page.getByRole('option', { name: 'خودکار' }).click();
+    await page.getByLabel('دکمهٔ دریافت به فارسی').fill('دریافت جایزه');
+    await shot(page, 'console-fa-mission-create');
+    await page.getByRole('button', { name: 'ذخیره' }).click();
+    await page.getByText('ذخیره شد', { exact: true }).waitFor();
+
+    const saved = (await MissionModel.findOne({ title: 'Follow our channel on X' }).lean())!;
+    expect(saved).toMatchObject({
+      reward: Number(toMicros('25.5')),
+      fa: { title: 'کانال ما را در ایکس دنبال کنید', claimButton: 'دریافت جایزه' },
+    });
+    expect(saved.fa?.description).toContain('@giftrewards');
+    // the list it lands on shows the saved mission first, its Persian flagged as done
+    await page.waitForURL(/\/admin\/missions\?/);
+    const first = page.locator('tbody tr').first();
+    await expect(first.textContent()).resolves.toContain('Follow our channel on X');
+    await first.getByText('فارسی ✓').waitFor();
+    expect(await overflow(page)).toBeLessThanOrEqual(0);
+    await shot(page, 'console-fa-missions');
+    await page.close();
+  });
+});
+
 describe('every list, on a desktop and on a phone', () => {
   it('fits 1280×800 without running off the side', async () => {
     const page = await signIn(OPERATOR);
