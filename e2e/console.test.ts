@@ -268,8 +268,10 @@ describe('what was broken, tried as it was found', () => {
 describe('a missions-only account', () => {
   it('creates a mission, choosing its category and coin', async () => {
     const page = await signIn(MISSIONS_ONLY);
-    // the menu settles once the account's permissions are known
-    await page.waitForFunction(() => document.querySelectorAll('[role="menu"] [role="menuitem"]').length === 3);
+    // the menu settles once the account's permissions are known (the language menu, hidden until opened, is another)
+    await page.waitForFunction(
+      () => document.querySelectorAll('.RaMenu-open [role="menuitem"], .RaMenu-closed [role="menuitem"]').length === 3,
+    );
     await expect(page.getByRole('menu').getByRole('menuitem').allTextContents()).resolves.toEqual(['Dashboard', 'Missions', 'Logout']);
     await open(page, '/missions');
     await page.getByText('Get started').first().waitFor();
