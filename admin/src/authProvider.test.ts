@@ -1,4 +1,5 @@
 import { authProvider } from './authProvider';
+import { i18nProvider } from './i18n/i18nProvider';
 import { ADMIN_TOKEN_KEY, adminToken } from './session';
 
 function jwtWith(claims: Record<string, unknown>): string {
@@ -34,6 +35,14 @@ describe('operator sign-in', () => {
     await expect(authProvider.login({ username: 'maria', password: 'wrong' })).rejects.toThrow('Invalid username or password');
     expect(adminToken()).toBeNull();
     await expect(authProvider.checkAuth({})).rejects.toThrow();
+  });
+
+  it('says a wrong password in Persian in the Persian console', async () => {
+    await i18nProvider.changeLocale('fa');
+    fetchMock.mockResolvedValueOnce(answer(401, { message: 'Invalid username or password', code: 'INVALID_CREDENTIALS' }));
+    await expect(authProvider.login({ username: 'maria', password: 'wrong' })).rejects.toThrow('نام کاربری یا رمز عبور نادرست است');
+    await i18nProvider.changeLocale('en');
+    expect(adminToken()).toBeNull();
   });
 
   it('treats an expired token as signed out', async () => {

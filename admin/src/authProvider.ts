@@ -1,7 +1,8 @@
-import type { AuthProvider } from 'react-admin';
+import { HttpError, type AuthProvider } from 'react-admin';
 import type { ConsoleAccount, ConsoleSession } from '@gift/server';
 import { hasPermission } from '@gift/shared';
-import { API_URL } from './dataProvider';
+import { API_URL, inConsoleLanguage } from './dataProvider';
+import { i18nProvider } from './i18n/i18nProvider';
 import { adminToken, clearSession, saveSession, storedAccount, tokenExpired } from './session';
 
 const READ_ACTIONS = new Set(['list', 'show', 'export']);
@@ -46,7 +47,10 @@ export const authProvider: AuthProvider = {
       body: JSON.stringify({ username, password }),
     });
     const answer = (await response.json().catch(() => ({}))) as Partial<ConsoleSession> & { message?: string };
-    if (!response.ok || !answer.token || !answer.account) throw new Error(answer.message ?? 'Invalid username or password');
+    if (!response.ok || !answer.token || !answer.account) {
+      // react-admin translates its own key when the server said nothing
+      throw inConsoleLanguage(new HttpError(answer.message ?? 'ra.auth.sign_in_error', response.status, answer), i18nProvider.getLocale());
+    }
     saveSession(answer.token, answer.account);
   },
 

@@ -1,4 +1,6 @@
+import { HttpError } from 'react-admin';
 import { dataProvider } from './dataProvider';
+import { i18nProvider } from './i18n/i18nProvider';
 import { ADMIN_TOKEN_KEY } from './session';
 
 const fetchMock = jest.spyOn(globalThis, 'fetch');
@@ -74,4 +76,42 @@ it("reads and saves App Config under the singleton id 'current', as its one form
     'GET /api/admin/app-config/current',
     'PUT /api/admin/app-config/current',
   ]);
+});
+
+describe('in the Persian console', () => {
+  const refusal = (status: number, body: object) =>
+    new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+  beforeEach(async () => {
+    localStorage.setItem(ADMIN_TOKEN_KEY, 'the.operator.token');
+    await i18nProvider.changeLocale('fa');
+  });
+  afterEach(() => i18nProvider.changeLocale('en'));
+
+  it("writes a refusal from its code's Persian template with the server's values, and keeps the field messages to translate", async () => {
+    fetchMock.mockResolvedValueOnce(
+      refusal(409, {
+        message: 'Only a pending mission can be approved or rejected; this one is done',
+        code: 'MISSION_NOT_PENDING',
+        params: { status: 'done' },
+      }),
+    );
+    await expect(dataProvider.update('user-missions', { id: 'p1', data: { status: 'done' }, previousData: { id: 'p1' } })).rejects.toThrow(
+      'فقط ماموریت در انتظار بررسی را می‌توان تأیید یا رد کرد؛ وضعیت این ماموریت done است',
+    );
+
+    fetchMock.mockResolvedValueOnce(
+      refusal(400, { message: 'Invalid input', code: 'BAD_INPUT', errors: { reward: 'Must be more than 0' } }),
+    );
+    const error = await dataProvider.create('missions', { data: { reward: '0' } }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(HttpError);
+    expect((error as HttpError).message).toBe('ورودی نامعتبر است');
+    // react-admin puts these on the fields and translates them there
+    expect((error as HttpError).body).toMatchObject({ errors: { reward: 'Must be more than 0' } });
+  });
+
+  it('keeps a message the server wrote for the case, with values of its own, as it came', async () => {
+    const message = 'Telegram did not accept this token (Unauthorized): copy it again from BotFather';
+    fetchMock.mockResolvedValueOnce(refusal(400, { message, code: 'BAD_INPUT', errors: { botToken: message } }));
+    await expect(dataProvider.update('app-config', { id: 'current', data: {}, previousData: { id: 'current' } })).rejects.toThrow(message);
+  });
 });

@@ -1,6 +1,9 @@
-import { fetchUtils, useDataProvider, type DataProvider, type Identifier, type RaRecord } from 'react-admin';
+import { fetchUtils, HttpError, useDataProvider, type DataProvider, type Identifier, type RaRecord } from 'react-admin';
 import simpleRestProvider from 'ra-data-simple-rest';
 import type { BalanceAdjustment, BroadcastFailure, BulkReviewAnswer, DashboardFigures } from '@gift/server';
+import { ERROR_MESSAGES, formatMessage, PERSIAN_ERROR_MESSAGES, type ErrorCode } from '@gift/shared/errors';
+import { persianFieldMessages } from './i18n/fa';
+import { i18nProvider } from './i18n/i18nProvider';
 import { adminToken } from './session';
 
 export const API_URL = '/api/admin';
@@ -8,12 +11,32 @@ export const API_URL = '/api/admin';
 /** Singletons the server reads under a fixed id ('current') whatever their database id. */
 const SINGLETONS = new Set(['app-config']);
 
-/** Every console call carries the operator's token. */
-function httpClient(url: string, options: fetchUtils.Options = {}) {
+/**
+ * A refusal of the server in the console's language: in Persian, a message the server wrote from its code's template is
+ * written from the Persian one with the same values, and a fixed field message from its translation; a message written
+ * for the case (with values of its own) stays as the server wrote it.
+ */
+export function inConsoleLanguage(error: unknown, locale: string): unknown {
+  if (locale !== 'fa' || !(error instanceof HttpError)) return error;
+  const body = (error.body ?? {}) as { code?: string; params?: Record<string, string | number> };
+  const code = body.code as ErrorCode | undefined;
+  let message = Object.hasOwn(persianFieldMessages, error.message) ? persianFieldMessages[error.message] : undefined;
+  if (code && Object.hasOwn(ERROR_MESSAGES, code) && error.message === formatMessage(ERROR_MESSAGES[code], body.params)) {
+    message = formatMessage(PERSIAN_ERROR_MESSAGES[code], body.params);
+  }
+  return message ? new HttpError(message, error.status, error.body) : error;
+}
+
+/** Every console call carries the operator's token; its refusals come in the console's language. */
+async function httpClient(url: string, options: fetchUtils.Options = {}) {
   const headers = new Headers(options.headers ?? { Accept: 'application/json' });
   const token = adminToken();
   if (token) headers.set('Authorization', `Bearer ${token}`);
-  return fetchUtils.fetchJson(url, { ...options, headers });
+  try {
+    return await fetchUtils.fetchJson(url, { ...options, headers });
+  } catch (error) {
+    throw inConsoleLanguage(error, i18nProvider.getLocale());
+  }
 }
 
 const rest = simpleRestProvider(API_URL, httpClient);

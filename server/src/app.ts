@@ -219,9 +219,13 @@ export function createApp(options: AppOptions): Express {
     if (appError) {
       if (appError.code === 'UNAVAILABLE') req.log?.warn({ err: appError.cause }, 'database unavailable');
       if (appError.retryAfterSeconds) res.set('Retry-After', String(appError.retryAfterSeconds));
-      res
-        .status(appError.status)
-        .json({ message: appError.message, code: appError.code, ...(appError.fieldErrors ? { errors: appError.fieldErrors } : {}) });
+      res.status(appError.status).json({
+        message: appError.message,
+        code: appError.code,
+        // the values of the message, so the console can write it in its own language
+        ...(Object.keys(appError.params).length ? { params: appError.params } : {}),
+        ...(appError.fieldErrors ? { errors: appError.fieldErrors } : {}),
+      });
       return;
     }
     const status = typeof error?.status === 'number' ? error.status : 500;

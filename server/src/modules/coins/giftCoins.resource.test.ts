@@ -24,7 +24,11 @@ describe('gift coins in the console', () => {
     await MissionModel.create({ category: category._id, coin: coin._id, title: 'Pays in it', reward: 1, verifyType: 'auto' });
     const res = await api.delete(`/gift-coins/${coin._id}`);
     expect(res.status).toBe(409);
-    expect(res.body).toEqual({ message: 'Cannot delete: it is still used by 1 balance and 1 mission', code: 'IN_USE' });
+    expect(res.body).toEqual({
+      message: 'Cannot delete: it is still used by 1 balance and 1 mission',
+      code: 'IN_USE',
+      params: { uses: '1 balance and 1 mission' },
+    });
     expect(await GiftCoinModel.exists({ _id: coin._id })).toBeTruthy();
   });
 

@@ -21,7 +21,11 @@ describe('categories, covers and partners in the console', () => {
 
     const refused = await api.delete(`/categories/${category.id}`);
     expect(refused.status).toBe(409);
-    expect(refused.body).toEqual({ message: 'Cannot delete: it is still used by 2 missions', code: 'IN_USE' });
+    expect(refused.body).toEqual({
+      message: 'Cannot delete: it is still used by 2 missions',
+      code: 'IN_USE',
+      params: { uses: '2 missions' },
+    });
     expect(await CategoryModel.exists({ _id: category.id })).toBeTruthy();
 
     await MissionModel.deleteMany({ category: category.id });

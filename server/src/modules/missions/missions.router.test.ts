@@ -333,6 +333,8 @@ describe('Manual missions and their review in User Missions', () => {
     expect(again.body).toEqual({
       code: 'MISSION_NOT_PENDING',
       message: 'Only a pending mission can be approved or rejected; this one is done',
+      // the message's values, for the console to write it in Persian
+      params: { status: 'done' },
     });
     expect(fromMicros(await balanceOf(player._id, mission.coin))).toBe('10');
     await expectLedgerMatchesBalances(player._id);
