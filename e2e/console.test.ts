@@ -429,9 +429,9 @@ describe('in Persian, right to left', () => {
 
     await page.getByLabel('دسته', { exact: true }).click();
     await page.getByRole('option', { name: 'Social' }).click();
-    await page.getByLabel('عنوان', { exact: true }).fill('Follow our channel on X');
+    await page.getByLabel('عنوان', { exact: true }).fill('Share the launch post on X');
     await page.getByLabel('عنوان به فارسی').fill('کانال ما را در ایکس دنبال کنید');
-    await page.getByLabel('توضیح', { exact: true }).fill('Follow @giftrewards on X and come back');
+    await page.getByLabel('توضیح', { exact: true }).fill('Share our launch post on X and come back');
     await page.getByLabel('توضیح به فارسی').fill('‏@giftrewards را در ایکس دنبال کنید و برگردید');
     await page.getByLabel('مقدار پاداش').fill('۲۵٫۵');
     await expect(page.getByLabel('مقدار پاداش').inputValue()).resolves.toBe('25.5');
@@ -444,7 +444,7 @@ describe('in Persian, right to left', () => {
     await page.getByRole('button', { name: 'ذخیره' }).click();
     await page.getByText('ذخیره شد', { exact: true }).waitFor();
 
-    const saved = (await MissionModel.findOne({ title: 'Follow our channel on X' }).lean())!;
+    const saved = (await MissionModel.findOne({ title: 'Share the launch post on X' }).lean())!;
     expect(saved).toMatchObject({
       reward: Number(toMicros('25.5')),
       fa: { title: 'کانال ما را در ایکس دنبال کنید', claimButton: 'دریافت جایزه' },
@@ -453,10 +453,38 @@ describe('in Persian, right to left', () => {
     // the list it lands on shows the saved mission first, its Persian flagged as done
     await page.waitForURL(/\/admin\/missions\?/);
     const first = page.locator('tbody tr').first();
-    await expect(first.textContent()).resolves.toContain('Follow our channel on X');
+    await expect(first.textContent()).resolves.toContain('Share the launch post on X');
     await first.getByText('فارسی ✓').waitFor();
     expect(await overflow(page)).toBeLessThanOrEqual(0);
     await shot(page, 'console-fa-missions');
+    await page.close();
+  });
+
+  it('shows every list, the review screen and a player in Persian within 1280×800 and 390×844', async () => {
+    const page = await signIn(OPERATOR);
+    await page.evaluate(() => localStorage.setItem('RaStore.locale', JSON.stringify('fa')));
+    const sara = (await UserModel.findOne({ username: 'sara_ahmadi' }).lean())!;
+    const review = ((await UserMissionModel.findOne({ status: 'pending' }).lean()) ?? (await UserMissionModel.findOne().lean()))!;
+    const pages: Array<[string, string]> = [...LISTS, ['player', `/users/${sara._id}/show`], ['review', `/user-missions/${review._id}`]];
+    for (const [size, viewport] of [
+      ['desktop', DESKTOP],
+      ['phone', PHONE],
+    ] as const) {
+      await page.setViewportSize(viewport);
+      for (const [name, path] of pages) {
+        await open(page, path);
+        await page
+          .getByText(/^\d+-\d+ \(کل: \d+\)$/)
+          .or(page.locator('#main-content form'))
+          .or(page.getByRole('tab', { name: 'خلاصه' }))
+          .or(page.getByTestId('proof-review'))
+          .first()
+          .waitFor();
+        await expect(page.evaluate(() => document.documentElement.dir)).resolves.toBe('rtl');
+        await shot(page, `console-fa-${name}-${size}`);
+        expect({ name, size, overflow: await overflow(page) }).toEqual({ name, size, overflow: 0 });
+      }
+    }
     await page.close();
   });
 });
