@@ -2,6 +2,15 @@ import englishMessages from 'ra-language-english';
 import type { TranslationMessages } from 'react-admin';
 import { MONEY_DECIMALS } from '@gift/shared';
 
+/** The reasons operators give most, each in both languages the players read: the same in either console language. */
+export const PLAYER_REASONS = {
+  farm: { en: 'Many accounts joined together through one invite', fa: 'حساب‌های زیادی با یک دعوت با هم وارد شدند' },
+  sharedWallet: { en: 'Your wallet is used by other accounts', fa: 'کیف پول شما را حساب‌های دیگری هم استفاده می‌کنند' },
+  fakeFriends: { en: 'Invited friends who never play', fa: 'دوستان دعوت‌شده هرگز بازی نمی‌کنند' },
+  automation: { en: 'Claims made by a program, not a person', fa: 'دریافت‌ها را یک برنامه انجام داده، نه یک شخص' },
+  review: { en: 'Your account is being reviewed', fa: 'حساب شما در حال بررسی است' },
+};
+
 /** Console labels (their Persian twin in fa.ts has the same keys): the spec's menu words, field names in the product's words (resources.<name>.fields.<field>). */
 const englishDomain = {
   menu: {
@@ -115,13 +124,7 @@ const englishDomain = {
       playersSee: 'The player reads this in the app, in their language',
       changed: '%{status}: %{smart_count} player |||| %{status}: %{smart_count} players',
       since: 'since %{at}',
-      reasons: {
-        farm: { en: 'Many accounts joined together through one invite', fa: 'حساب‌های زیادی با یک دعوت با هم وارد شدند' },
-        sharedWallet: { en: 'Your wallet is used by other accounts', fa: 'کیف پول شما را حساب‌های دیگری هم استفاده می‌کنند' },
-        fakeFriends: { en: 'Invited friends who never play', fa: 'دوستان دعوت‌شده هرگز بازی نمی‌کنند' },
-        automation: { en: 'Claims made by a program, not a person', fa: 'دریافت‌ها را یک برنامه انجام داده، نه یک شخص' },
-        review: { en: 'Your account is being reviewed', fa: 'حساب شما در حال بررسی است' },
-      },
+      reasons: PLAYER_REASONS,
     },
     doneAndFriends: '%{done} done · %{friends} friends',
     tabs: {

@@ -1,7 +1,7 @@
 import farsiMessages from 'ra-language-farsi';
 import type { TranslationMessages } from 'react-admin';
 import { MONEY_DECIMALS } from '@gift/shared';
-import type { ConsoleDomainMessages } from './en';
+import { PLAYER_REASONS, type ConsoleDomainMessages } from './en';
 
 /**
  * The console in Persian, read right to left. The type makes it carry every key of `en.ts` and no other, so a label
@@ -119,13 +119,7 @@ const persianDomain: ConsoleDomainMessages = {
       playersSee: 'بازیکن این را در برنامه، به زبان خودش می‌خواند',
       changed: '%{status}: %{smart_count} بازیکن |||| %{status}: %{smart_count} بازیکن',
       since: 'از %{at}',
-      reasons: {
-        farm: { en: 'Many accounts joined together through one invite', fa: 'حساب‌های زیادی با یک دعوت با هم وارد شدند' },
-        sharedWallet: { en: 'Your wallet is used by other accounts', fa: 'کیف پول شما را حساب‌های دیگری هم استفاده می‌کنند' },
-        fakeFriends: { en: 'Invited friends who never play', fa: 'دوستان دعوت‌شده هرگز بازی نمی‌کنند' },
-        automation: { en: 'Claims made by a program, not a person', fa: 'دریافت‌ها را یک برنامه انجام داده، نه یک شخص' },
-        review: { en: 'Your account is being reviewed', fa: 'حساب شما در حال بررسی است' },
-      },
+      reasons: PLAYER_REASONS,
     },
     doneAndFriends: '%{done} انجام‌شده · %{friends} دوست',
     tabs: {
