@@ -37,7 +37,8 @@ function listLaterPages(): Plugin {
         const chunks = Object.values(bundle).filter((file) => file.type === 'chunk');
         const entry = chunks.find((chunk) => chunk.isEntry);
         if (!entry) return html;
-        // what the first screen loads already: the entry and everything it imports statically
+        // what the first screen loads: the entry and everything it imports statically, then the app it starts on the
+        // next frame (src/boot.tsx) with its own static imports, preloaded here so that frame costs no download time
         const loaded = new Set<string>();
         const visit = (fileName: string) => {
           if (loaded.has(fileName)) return;
@@ -46,6 +47,9 @@ function listLaterPages(): Plugin {
           if (chunk?.type === 'chunk') chunk.imports.forEach(visit);
         };
         visit(entry.fileName);
+        const withEntry = new Set(loaded);
+        entry.dynamicImports.forEach(visit);
+        const preloads = [...loaded].filter((fileName) => !withEntry.has(fileName) && fileName.endsWith('.js'));
         const later = chunks.filter((chunk) => !loaded.has(chunk.fileName) && !chunk.fileName.startsWith('workbox'));
         const files = [
           ...later.map((chunk) => `/${chunk.fileName}`),
@@ -54,6 +58,11 @@ function listLaterPages(): Plugin {
         return {
           html,
           tags: [
+            ...preloads.map((fileName) => ({
+              tag: 'link',
+              attrs: { rel: 'modulepreload', crossorigin: true, fetchpriority: 'low', href: `/${fileName}` },
+              injectTo: 'head' as const,
+            })),
             { tag: 'script', attrs: { type: 'application/json', id: 'later-pages' }, children: JSON.stringify(files), injectTo: 'body' },
           ],
         };

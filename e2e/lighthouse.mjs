@@ -55,6 +55,9 @@ try {
     ]) {
       console.log(`  ${audits[id].title.padEnd(26)} ${audits[id].displayValue}`);
     }
+    // which element was the largest paint (the shell's cover, on a launch with covers)
+    const lcpNode = audits['lcp-breakdown-insight']?.details?.items?.find((item) => item.type === 'node');
+    if (lcpNode) console.log(`  largest paint              ${lcpNode.selector} (${lcpNode.nodeLabel})`);
     const lcp = audits['largest-contentful-paint'].numericValue;
     console.log(`  launch to home (LCP)       ${lcp <= profile.aim ? 'within' : 'OVER'} the aim of ${profile.aim / 1000} s`);
     const failing = Object.values(audits).filter(

@@ -1,19 +1,31 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { App } from './App';
-import { initI18n } from './lib/i18n';
-import { connectToTelegram, telegramLanguage } from './lib/telegram';
-import { registerServiceWorker } from './lib/serviceWorker';
-import { captureInstallPrompt } from './lib/installPrompt';
+// The entry is small on purpose: the styles (render-blocking, so the shell in index.html is painted in the app's colours)
+// and a start once the shell is on screen. Evaluating the app's code is the first screen's longest task; started after the
+// shell is painted, it no longer holds back the first paint, nor the cover the server put in the shell on a launch (the
+// first screen's largest picture). The build preloads the app's code beside the entry at low priority (vite.config.ts),
+// so waiting costs no download time: on a slow connection the code arrives after the cover anyway.
 import './styles.css';
 
-connectToTelegram();
-initI18n(telegramLanguage());
-captureInstallPrompt();
-registerServiceWorker();
+/** How long the app waits at most for the shell's cover to be painted. */
+const COVER_WAIT_MS = 500;
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+/** Resolves once `cover` is on screen (as the browser reports its largest paint, else decoded and two frames on), or after the wait. */
+function painted(cover: HTMLImageElement): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => resolve();
+    setTimeout(done, COVER_WAIT_MS);
+    if (PerformanceObserver.supportedEntryTypes?.includes('largest-contentful-paint')) {
+      new PerformanceObserver((list, observer) => {
+        if (list.getEntries().some((entry) => (entry as PerformanceEntry & { element?: Element | null }).element === cover)) {
+          observer.disconnect();
+          done();
+        }
+      }).observe({ type: 'largest-contentful-paint', buffered: true });
+    } else {
+      cover.decode().then(() => requestAnimationFrame(() => requestAnimationFrame(done)), done);
+    }
+  });
+}
+
+const cover = document.querySelector<HTMLImageElement>('#root .covers img');
+const shellPainted = cover ? painted(cover) : new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
+void shellPainted.then(() => setTimeout(() => void import('./boot')));

@@ -25,6 +25,7 @@ import { requireAccount, requirePermission } from './rest/adminAuth';
 import { WEBHOOK_PATH, type BotRuntime } from './modules/bot/botRuntime';
 import { createContext } from './trpc/context';
 import { legalPages } from './legalPages';
+import { homeShellPage } from './modules/content/homeShell.rest';
 import { appRouter } from './trpc/root';
 
 export interface AppOptions {
@@ -210,7 +211,10 @@ export function createApp(options: AppOptions): Express {
   app.use('/api', (_req, _res, next) => next(new AppError('NOT_FOUND')));
 
   spa(app, '/admin', options.adminDist ?? path.join(REPO_ROOT, 'admin', 'dist'), 'console');
-  spa(app, '/', options.clientDist ?? path.join(REPO_ROOT, 'client', 'dist'), 'user app');
+  const clientDist = options.clientDist ?? path.join(REPO_ROOT, 'client', 'dist');
+  // a launch: the page's shell carries home's first cover, the largest thing the first screen paints
+  if (existsSync(path.join(clientDist, 'index.html'))) app.get('/', homeShellPage(path.join(clientDist, 'index.html')));
+  spa(app, '/', clientDist, 'user app');
 
   const handleError: ErrorRequestHandler = (caught, req, res, _next) => {
     // whatever a handler or body parser threw: only these two fields are read

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { ShellCoverStrip, type ShellCover } from './shellCover';
 
 type Shape = 'list' | 'card' | 'covers' | 'form';
 
@@ -46,13 +47,25 @@ export function Skeleton({ shape = 'list', rows = 3 }: { shape?: Shape; rows?: n
   );
 }
 
-/** A whole page on its way (the app's launch, a page whose code is loading): a title, a card and a list. */
-export function PageSkeleton() {
+/**
+ * A whole page on its way (the app's launch, a page whose code is loading): a title, a card and a list. A launch at home
+ * keeps the cover the page's shell painted (`cover`) under the title, where home shows it.
+ */
+export function PageSkeleton({ cover = null }: { cover?: ShellCover | null }) {
   const { t } = useTranslation();
   return (
     <section className="page skeleton" role="status" aria-busy="true">
       <span className="visually-hidden">{t('common.loading')}</span>
-      <span className="skeleton-title" aria-hidden="true" />
+      {cover ? (
+        <>
+          <div className="page-header" aria-hidden="true">
+            <span className="skeleton-title" />
+          </div>
+          <ShellCoverStrip cover={cover} />
+        </>
+      ) : (
+        <span className="skeleton-title" aria-hidden="true" />
+      )}
       <span aria-hidden="true">
         <Block shape="card" rows={0} />
       </span>

@@ -10,6 +10,7 @@ import { CategoryRow } from './components/CategoryRow';
 import { MiningCard } from '../mining/MiningCard';
 import { Balances } from './components/Balances';
 import { Skeleton } from '../../ui/Skeleton';
+import { shellCover, ShellCoverStrip } from '../../ui/shellCover';
 import { TodayCard } from './components/TodayCard';
 
 type HomeBanner = { id: string; image: string; link: string; title?: string; name?: string };
@@ -43,13 +44,15 @@ export function HomePage() {
   const { t } = useTranslation();
   const { player } = useSession();
   const home = trpc.home.get.useQuery();
+  // the cover the page's shell painted, kept in place until home's own covers arrive
+  const firstCover = shellCover();
   return (
     <section className="page">
       <PageHeader title={t('home.title')}>
         <span className="muted">{t('home.hello', { name: player.name || player.username })}</span>
       </PageHeader>
       {home.error && <ErrorMessage error={home.error} />}
-      {home.isPending && <Skeleton shape="covers" />}
+      {home.isPending && (firstCover ? <ShellCoverStrip cover={firstCover} /> : <Skeleton shape="covers" />)}
       {!!home.data?.covers?.length && (
         <div className="covers">
           {home.data.covers.map((cover, index) => (

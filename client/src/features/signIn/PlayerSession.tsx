@@ -7,6 +7,7 @@ import { ErrorMessage } from '../../ui/ErrorMessage';
 import { isThemeChoice, THEME_STORAGE_KEY, useTheme } from '../../ui/theme';
 import { openTelegramLink, sendToTelegram, telegramColorScheme } from '../../lib/telegram';
 import { PageSkeleton } from '../../ui/Skeleton';
+import { shellCover } from '../../ui/shellCover';
 
 // only players outside Telegram sign in here: its code (and the form checks) load when needed
 const SignInPage = lazy(() => import('./SignInPage').then((module) => ({ default: module.SignInPage })));
@@ -85,7 +86,7 @@ export function PlayerSession({ children }: { children: ReactNode }) {
   };
 
   // the states the session shows instead of the app are the page's main content (the app's own <main> is in its layout)
-  const splash = <PageSkeleton />;
+  const splash = <PageSkeleton cover={window.location.pathname === '/' ? shellCover() : null} />;
   if (me.isPending) return <main>{splash}</main>;
 
   if (me.error) {

@@ -26,6 +26,18 @@ export function homeContent(): Promise<ContentRow[]> {
   ]);
 }
 
+/** The cover home shows first (the lowest order, as `homeContent` sorts), as the page's shell shows it before the app runs. */
+export interface FirstCover {
+  image: string;
+  title: string;
+  link: string;
+}
+
+export async function firstCover(): Promise<FirstCover | null> {
+  const cover = await CoverModel.findOne({ enabled: true }, { title: 1, image: 1, link: 1 }).sort({ order: 1, _id: 1 }).lean();
+  return cover?.image ? { image: cover.image, title: cover.title ?? '', link: cover.link ?? '' } : null;
+}
+
 /** Inserts categories, covers and partners as given (the demo seed; operators create them through the console). */
 /** The console's records of the home screen's content (GET /api/admin/categories, /covers, /partners). */
 export type CategoryRecord = ConsoleRecord<typeof CategoryModel>;
