@@ -58,11 +58,12 @@ function listLaterPages(): Plugin {
         return {
           html,
           tags: [
-            ...preloads.map((fileName) => ({
-              tag: 'link',
-              attrs: { rel: 'modulepreload', crossorigin: true, fetchpriority: 'low', href: `/${fileName}` },
-              injectTo: 'head' as const,
-            })),
+            {
+              tag: 'script',
+              attrs: { type: 'application/json', id: 'app-code' },
+              children: JSON.stringify(preloads.map((fileName) => `/${fileName}`)),
+              injectTo: 'body',
+            },
             { tag: 'script', attrs: { type: 'application/json', id: 'later-pages' }, children: JSON.stringify(files), injectTo: 'body' },
           ],
         };
