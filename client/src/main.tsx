@@ -4,27 +4,10 @@
 // in the shell on a launch (the first screen's largest picture). The code is fetched from here rather than preloaded by
 // the page, so the styles and the cover come first on a slow connection.
 import './styles.css';
+import { fetchAhead, listedFiles } from './lib/listedFiles';
 
 /** How long the app waits at most for the shell's cover to be painted. */
 const COVER_WAIT_MS = 500;
-
-/** Fetches the app's code (listed by the build in #app-code) beside the cover; it runs when imported below. */
-function fetchAppCode() {
-  let files: unknown;
-  try {
-    files = JSON.parse(document.getElementById('app-code')?.textContent ?? '[]');
-  } catch {
-    return;
-  }
-  if (!Array.isArray(files)) return;
-  for (const file of files) {
-    if (typeof file !== 'string' || !file.startsWith('/assets/')) continue;
-    const link = document.createElement('link');
-    link.rel = 'modulepreload';
-    link.href = file;
-    document.head.append(link);
-  }
-}
 
 /** Resolves once `cover` is on screen (as the browser reports its largest paint, else decoded and two frames on), or after the wait. */
 function painted(cover: HTMLImageElement): Promise<void> {
@@ -44,7 +27,8 @@ function painted(cover: HTMLImageElement): Promise<void> {
   });
 }
 
-fetchAppCode();
+// the app's code (listed by the build in #app-code), fetched beside the cover; it runs when imported below
+for (const file of listedFiles('app-code')) fetchAhead(file, 'modulepreload');
 const cover = document.querySelector<HTMLImageElement>('#root .covers img');
 const shellPainted = cover ? painted(cover) : new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
 void shellPainted.then(() => setTimeout(() => void import('./boot')));

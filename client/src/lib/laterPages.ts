@@ -1,4 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
+import { fetchAhead, listedFiles } from './listedFiles';
 
 const CHECK_MS = 500;
 let started = false;
@@ -16,28 +17,11 @@ function firstScreenComplete(queryClient: QueryClient): boolean {
  */
 export function prefetchLaterPages(queryClient: QueryClient): void {
   if (started) return;
-  const list = document.getElementById('later-pages')?.textContent;
-  if (!list) return;
+  const files = listedFiles('later-pages');
+  if (!files.length) return;
   started = true;
-  let files: unknown;
-  try {
-    files = JSON.parse(list);
-  } catch {
-    return;
-  }
-  if (!Array.isArray(files)) return;
   const prefetch = () => {
-    for (const file of files as unknown[]) {
-      if (typeof file !== 'string' || !file.startsWith('/assets/')) continue;
-      const link = document.createElement('link');
-      link.rel = 'prefetch';
-      link.href = file;
-      if (file.endsWith('.js')) {
-        link.as = 'script';
-        link.crossOrigin = '';
-      } else link.as = 'style';
-      document.head.append(link);
-    }
+    for (const file of files) fetchAhead(file, 'prefetch');
   };
   const whenIdle = (run: () => void) =>
     'requestIdleCallback' in window ? window.requestIdleCallback(run, { timeout: 2000 }) : setTimeout(run, 200);
