@@ -96,6 +96,31 @@ describe('a completion cap', () => {
     await expect(playerCaller(abandoned).missions.claim({ missionId })).rejects.toMatchObject({ cause: { code: 'MISSION_FULL' } });
   });
 
+  it('lets no claim seat its progress after the sweep gave its place back (a claim paused longer than the grace)', async () => {
+    const mission = await createMission({ cap: 1 });
+    const player = await createPlayer();
+    const missionId = String(mission._id);
+    // the sweep settles the hold while the claim is between taking its place and seating its progress
+    onFault(async (point) => {
+      if (point === 'mission:after-seat') await settleStaleSeats(0);
+    });
+    await expect(playerCaller(player).missions.claim({ missionId })).rejects.toMatchObject({ cause: { code: 'UNAVAILABLE' } });
+    onFault(null);
+    let saved = (await MissionModel.findById(mission._id).lean())!;
+    expect([saved.completions, saved.seating]).toEqual([0, []]);
+    expect(await UserMissionModel.findOne({ user: player._id, mission: mission._id }).lean()).toMatchObject({
+      status: 'started',
+      seated: false,
+    });
+    expect(await balanceOf(player._id, mission.coin)).toBe(0n);
+
+    // claiming again takes a new place, seats the progress in it and credits once
+    expect(await playerCaller(player).missions.claim({ missionId })).toMatchObject({ status: 'done' });
+    saved = (await MissionModel.findById(mission._id).lean())!;
+    expect([saved.completions, saved.seating]).toEqual([1, []]);
+    expect(await balanceOf(player._id, mission.coin)).toBe(BigInt(mission.reward));
+  });
+
   it('counts once the completions of a mission from before the counter', async () => {
     const mission = await createMission();
     const players = await Promise.all([createPlayer(), createPlayer(), createPlayer()]);

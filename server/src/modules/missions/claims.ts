@@ -89,9 +89,11 @@ export async function startMission(userId: Id, missionId: string, now: Date): Pr
 
 async function refusalFor(progressId: Types.ObjectId): Promise<AppError> {
   await finishInterruptedCredit(progressId);
-  const current = await UserMissionModel.findById(progressId, { status: 1 }).lean();
+  const current = await UserMissionModel.findById(progressId, { status: 1, seatReleased: 1 }).lean();
   if (current?.status === 'done') return new AppError('ALREADY_DONE');
   if (current?.status === 'pending') return new AppError('ALREADY_PENDING');
+  // its place was given back while this claim held it: claiming again takes a new one
+  if (current?.status === 'started' && current.seatReleased) return new AppError('UNAVAILABLE');
   return new AppError('MISSION_NOT_STARTED');
 }
 
@@ -192,7 +194,8 @@ export async function claimMission(input: ClaimMissionInput): Promise<ClaimResul
   }
   const review = decision.step === 'review';
   const seated = await UserMissionModel.findOneAndUpdate(
-    { _id: progressId, status: 'started' },
+    // not if its place was given back meanwhile (this claim was slow enough for the sweep to settle its hold)
+    { _id: progressId, status: 'started', seatReleased: { $ne: true } },
     {
       $set: review
         ? { status: 'pending', claimedAt: now, reward: mission.reward, coin: mission.coin, seated: true, proof }

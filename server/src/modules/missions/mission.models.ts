@@ -82,6 +82,11 @@ const userMissionSchema = applyConventions(
       awaitingCredit: { type: Boolean, default: false },
       /** Counted in its mission's completions (done or waiting for review since the counter exists). */
       seated: { type: Boolean, default: false },
+      /**
+       * Its place was given back while unseated (a rejection, or a hold the sweep took for a crash's): a claim that held that
+       * place may no longer seat it. Cleared when a claim takes a new place for it.
+       */
+      seatReleased: { type: Boolean, default: false },
     },
     schemaOptions,
   ),

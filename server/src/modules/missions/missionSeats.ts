@@ -12,7 +12,8 @@ import { MissionModel, UserMissionModel } from './mission.models';
  * - a rejection holds the place of the progress it rejects, marks it rejected and not seated, then settles the hold.
  *
  * Settling looks at the progress: a seated one done or pending keeps the place, anything else gives it back, each in one
- * conditional update on the hold, so it happens once. A crash between two steps leaves the hold, which the next claim
+ * conditional update on the hold, so it happens once. Giving back first marks the progress released, and a claim seats
+ * only a progress that is not, so a claim slow enough for the sweep to settle its hold cannot seat it without a place. A crash between two steps leaves the hold, which the next claim
  * of the same progress or the recovery sweep settles by the same rule.
  */
 
@@ -31,6 +32,8 @@ export async function takeSeat(
     { $inc: { completions: 1 }, $push: { seating: { progress: progressId, at: now } } },
   );
   if (took.modifiedCount > 0) {
+    // a new place: the progress may be seated in it, whatever an earlier hold's release said
+    await UserMissionModel.updateOne({ _id: progressId, seatReleased: true }, { $set: { seatReleased: false } });
     await faultPoint('mission:after-seat');
     return true;
   }
@@ -45,10 +48,23 @@ export async function holdSeatForRelease(missionId: Types.ObjectId, progressId: 
   );
 }
 
-/** Settles this progress's hold, if any: a seated progress done or pending keeps its place, any other gives it back. */
-export async function settleSeat(missionId: Types.ObjectId, progressId: Types.ObjectId): Promise<void> {
+/** Whether this progress keeps a place: seated, and done or waiting for review. */
+async function keepsPlace(progressId: Types.ObjectId): Promise<boolean> {
   const progress = await UserMissionModel.findById(progressId, { status: 1, seated: 1 }).lean();
-  const keeps = !!progress?.seated && (progress.status === 'done' || progress.status === 'pending');
+  return !!progress?.seated && (progress.status === 'done' || progress.status === 'pending');
+}
+
+/**
+ * Settles this progress's hold, if any: a seated progress done or pending keeps its place, any other gives it back.
+ * Before giving it back the progress is marked released (only while unseated), so a claim still holding the place (a
+ * slow one the sweep took for a crash's) can no longer seat it; if it was seated meanwhile, it keeps the place.
+ */
+export async function settleSeat(missionId: Types.ObjectId, progressId: Types.ObjectId): Promise<void> {
+  let keeps = await keepsPlace(progressId);
+  if (!keeps) {
+    await UserMissionModel.updateOne({ _id: progressId, seated: { $ne: true } }, { $set: { seatReleased: true } });
+    keeps = await keepsPlace(progressId);
+  }
   await MissionModel.updateOne(
     { _id: missionId, 'seating.progress': progressId },
     { $pull: { seating: { progress: progressId } }, ...(keeps ? {} : { $inc: { completions: -1 } }) },
