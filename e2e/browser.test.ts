@@ -35,6 +35,9 @@ async function openSignedOutConsole(): Promise<Page> {
   await page.evaluate(() => localStorage.clear());
   await page.goto(`${base}/admin`);
   await page.waitForURL(/\/admin\/login$/);
+  // the form and its language menu drawn, so a screenshot shows them
+  await page.getByRole('button', { name: 'English' }).waitFor();
+  await page.locator('button[type="submit"]').waitFor();
   return page;
 }
 
