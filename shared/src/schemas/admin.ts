@@ -12,6 +12,25 @@ export const loginInput = z.object({
 export const permission = z.union([z.literal('*'), z.templateLiteral([z.enum(ADMIN_RESOURCES), ':', z.enum(['read', 'write'])])]);
 export type Permission = z.infer<typeof permission>;
 
+/**
+ * Permissions that move money: giving one (creating an account with it, or adding it) waits for a second, independent
+ * operator, and the account a second approval comes from must not have been given one by the operator who asked.
+ */
+export const MONEY_PERMISSIONS = [
+  '*',
+  'gifts:write',
+  'withdraws:write',
+  'user-missions:write',
+  'missions:write',
+  'app-config:write',
+  'accounts:write',
+] as const satisfies readonly Permission[];
+
+/** Whether giving this permission waits for a second operator. */
+export function isMoneyPermission(permission: string): boolean {
+  return (MONEY_PERMISSIONS as readonly string[]).includes(permission);
+}
+
 const accountBase = {
   username: z
     .string()

@@ -6,6 +6,41 @@ export function usernameKeyOf(username: string): string {
   return username.trim().toLowerCase();
 }
 
+/** Who gave one of the account's permissions: the operator who asked and, for a money permission, the second one who approved. */
+const grantSchema = new Schema(
+  {
+    permission: { type: String, required: true },
+    grantedBy: ref('Account', { default: null }),
+    approvedBy: ref('Account', { default: null }),
+    grantedAt: { type: Date, required: true },
+  },
+  { _id: false },
+);
+
+/** Money permissions asked for the account, waiting for a second operator (one request at a time). */
+const pendingGrantSchema = new Schema(
+  {
+    permissions: { type: [String], required: true },
+    requestedBy: ref('Account', { required: true }),
+    requestedAt: { type: Date, required: true },
+  },
+  { _id: true },
+);
+
+/** A request for money permissions once decided, kept on the account beside the permissions it gave (or not). */
+const decidedGrantSchema = new Schema(
+  {
+    permissions: { type: [String], required: true },
+    requestedBy: ref('Account', { required: true }),
+    requestedAt: { type: Date, required: true },
+    status: { type: String, enum: ['approved', 'rejected'], required: true },
+    decidedBy: ref('Account', { required: true }),
+    decidedAt: { type: Date, required: true },
+    reason: { type: String, default: '' },
+  },
+  { _id: true },
+);
+
 /** An operator of the console. */
 const accountSchema = applyConventions(
   new Schema(
@@ -24,6 +59,16 @@ const accountSchema = applyConventions(
       passwordChangedAt: { type: Date, default: null },
       /** Who set the password last when it was not the account itself. */
       passwordChangedBy: ref('Account', { default: null }),
+      /** The operator who created the account; null for the bootstrap super-admin and accounts older than the record. */
+      createdBy: ref('Account', { default: null }),
+      /** Who gave each permission it holds; a permission without an entry was given before the record (by no one known). */
+      grants: { type: [grantSchema], default: [] },
+      /** Money permissions waiting for a second operator's approval. */
+      pendingGrant: { type: pendingGrantSchema, default: null },
+      /** Decided requests for money permissions, newest last. */
+      grantHistory: { type: [decidedGrantSchema], default: [] },
+      /** Decided requests whose audit record is not yet written (the recovery sweep writes it after a crash). */
+      grantsToAudit: { type: [String], default: [], hidden: true },
     },
     schemaOptions,
   ),
