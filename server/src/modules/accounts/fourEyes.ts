@@ -64,5 +64,5 @@ export async function assertIndependentApprover(requestedBy: string, approverId:
     requester === approver
       ? dependenceOf(null, null, requester, approver)
       : dependenceOf(await lineageOf(requester), await lineageOf(approver), requester, approver);
-  if (reason) throw forbidden(`A second, independent operator must approve ${what}: ${reason}`);
+  if (reason) throw forbidden(`A second operator must approve ${what}: ${reason}`);
 }

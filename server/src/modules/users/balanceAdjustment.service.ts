@@ -1,10 +1,11 @@
 import type { z } from 'zod';
 import { fitsDecimals, fromMicros, microsToStored, toMicros, type balanceAdjustmentInput } from '@gift/shared';
-import { AppError, badInput, forbidden } from '../../lib/errors';
+import { AppError, badInput } from '../../lib/errors';
 import { objectId } from '../../db/ids';
 import { isDuplicateKey } from '../../db/mongoErrors';
 import { faultPoint } from '../../lib/faults';
 import { accountUsername } from '../accounts/accounts.service';
+import { assertIndependentApprover } from '../accounts/fourEyes';
 import { isAudited, recordAudit, type Operator } from '../audit/audit.service';
 import { findGiftCoin } from '../coins/giftCoins.service';
 import { balanceOf, entryWithKey, postEntry, postedEntriesBetween } from '../ledger/ledger.service';
@@ -151,13 +152,14 @@ async function applyApproved(request: GiftApprovalDocument, approver: Operator) 
 }
 
 /**
- * A second operator's approval of a gift waiting for one: never the operator who asked. One conditional step from pending,
+ * A second operator's approval of a gift waiting for one: never the operator who asked nor an account they made or empowered
+ * (assertIndependentApprover). One conditional step from pending,
  * so two approvals at once post it once; a repeat of an approval a crash interrupted finishes it.
  */
 export async function approveGift(approvalId: string, operator: Operator, now: Date) {
   const request = await GiftApprovalModel.findById(approvalId);
   if (!request) throw new AppError('NOT_FOUND');
-  if (String(request.requestedBy) === operator.id) throw forbidden('A second operator must approve this gift: you asked for it');
+  await assertIndependentApprover(String(request.requestedBy), operator.id, 'this gift');
   if (request.status === 'pending') {
     await GiftApprovalModel.updateOne(
       { _id: request._id, status: 'pending' },

@@ -5,6 +5,7 @@
 import { Address, type Transaction } from '@ton/core';
 import { AppError, badInput, forbidden } from '../../lib/errors';
 import { holdOf } from '../ledger/ledger.service';
+import { assertIndependentApprover } from '../accounts/fourEyes';
 import { requireNoDebt } from '../users/clawBack.service';
 import { ChainUnavailable, normaliseTxHash } from '../../lib/ton/tonChain';
 import { objectId, type Id } from '../../db/ids';
@@ -231,6 +232,9 @@ async function approveWithdrawal(given: WithdrawalDocument, accountId: Id, now: 
         `A withdrawal above ${describeAmount(threshold, coin?.symbol ?? '')} needs a second operator's approval; you gave the first`,
       );
     }
+    // the second approval comes from a second person: not an account the first approver made or empowered
+    if (withdrawal.firstApprovedBy)
+      await assertIndependentApprover(String(withdrawal.firstApprovedBy), String(accountId), 'this withdrawal');
   }
   const approved = await WithdrawalModel.findOneAndUpdate(
     { _id: withdrawal._id, status: 'pending' },
