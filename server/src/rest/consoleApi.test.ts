@@ -342,8 +342,8 @@ describe('create, show, update, delete, for every resource that has them', () =>
     expect((await api.delete('/app-config/current')).status).toBe(403);
   });
 
-  it('answers 404 for an id that is not one', async () => {
-    expect((await api.get('/categories/not-an-id')).status).toBe(404);
+  it('answers 400 for an id that is not one, 404 for one nobody has', async () => {
+    expect((await api.get('/categories/not-an-id')).status).toBe(400);
     expect((await api.get(`/categories/${someId()}`)).status).toBe(404);
     expect((await api.delete(`/categories/${someId()}`)).status).toBe(404);
   });

@@ -254,7 +254,8 @@ export function resourceRouter(definition: ResourceDefinition): Router {
   const present = definition.record?.present ?? ((doc: unknown) => (doc as { toJSON: () => unknown }).toJSON());
   const findOr404 = async (pathId: string) => {
     const id = resolveId ? await resolveId(pathId) : pathId;
-    if (!id || !OBJECT_ID_PATTERN.test(id)) throw new AppError('NOT_FOUND');
+    if (!id) throw new AppError('NOT_FOUND');
+    if (!OBJECT_ID_PATTERN.test(id)) throw badInput({ id: 'Invalid id' });
     const doc = (await definition.model
       .findOne({ _id: id, ...definition.scope })
       .select(select)
@@ -263,6 +264,15 @@ export function resourceRouter(definition: ResourceDefinition): Router {
     return doc;
   };
   const resource = definition.permission ?? (definition.name as AdminResource);
+  // every `:id` of the resource's routes, its own doors and extra routes included: an id that is not one is the caller's
+  // mistake (400), before any query could turn it into a driver error; a singleton's name (`current`) is resolved first
+  router.param('id', (req, _res, next, value: string) => {
+    const named = resolveId ? resolveId(value) : Promise.resolve(value);
+    named.then(
+      (id) => next(id !== null && !OBJECT_ID_PATTERN.test(id) ? badInput({ id: 'Invalid id' }) : undefined),
+      (error: unknown) => next(error),
+    );
+  });
   definition.ownDoors?.(router);
   // a resource's own lists and records open to the reads other permissions imply; a sub-resource only to its own permission
   router.use(requirePermission(resource, { lookups: !definition.permission }));

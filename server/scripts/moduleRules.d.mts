@@ -1,1 +1,0 @@
-export function moduleRuleViolations(srcDir: string): string[];
