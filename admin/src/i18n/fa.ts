@@ -816,6 +816,7 @@ export const persianFieldMessages: Record<string, string> = {
   'The missions of this category changed: reload the list and drag again':
     'مأموریت‌های این دسته تغییر کرد: فهرست را دوباره بارگذاری کنید و باز بکشید',
   'The picture is larger than 8 MB': 'تصویر بزرگ‌تر از ۸ مگابایت است',
+  'The picture is larger than 16 megapixels: send a screenshot': 'تصویر بزرگ‌تر از ۱۶ مگاپیکسل است: یک اسکرین‌شات بفرستید',
   'The short name of the mini app in BotFather': 'نام کوتاه مینی‌اپ در BotFather',
   'This duration is not offered for this coin': 'این مدت برای این سکه ارائه نمی‌شود',
   'This field is required': 'این فیلد الزامی است',

@@ -9,6 +9,7 @@
  * - `missionRecords.ts`: the console's queries and the delete guards (registered with coins and content).
  */
 export { playerMissions, missionsOfCategory } from './playerMissions';
+export { hasStartedImageClaim } from './proofClaims';
 export { streakFor } from './streaks';
 export { settleStaleSeats, countEarlierCompletions } from './missionSeats';
 export { startMission, claimMission } from './claims';

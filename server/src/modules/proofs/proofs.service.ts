@@ -1,7 +1,7 @@
 import mongoose, { isValidObjectId, Types } from 'mongoose';
 import sharp from 'sharp';
 import type { Readable } from 'node:stream';
-import { badInput } from '../../lib/errors';
+import { AppError, badInput } from '../../lib/errors';
 import type { Id } from '../../db/ids';
 
 /**
@@ -13,9 +13,68 @@ const BUCKET = 'proofs';
 export const PROOF_UPLOAD_LIMIT_BYTES = 8 * 1024 * 1024;
 /** Stored at most this wide and high: an operator reads a screenshot, nothing larger is needed. */
 const MAX_SIDE = 1600;
-/** Larger pictures are refused before decoding, so no upload makes the server decode gigapixels. */
-const MAX_INPUT_PIXELS = 40_000_000;
+/**
+ * Larger pictures are refused from their header, before decoding: a phone's screenshot is 3 to 4 megapixels and its
+ * camera's photo 12; 16 bounds one decode to about 64 MB of memory (finding 13: six 40-megapixel PNGs took 443 MB).
+ */
+export const MAX_INPUT_PIXELS = 16_000_000;
 const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif']);
+/** Uploads waiting for the one picture this instance processes at a time; beyond them an upload is refused (503, try again). */
+export const MAX_WAITING_UPLOADS = 16;
+
+/**
+ * One picture decoded at a time on this instance, the others waiting their turn in order: a burst of uploads costs one
+ * decode's memory and one core, and the server keeps answering everything else (`/healthz` among it) meanwhile.
+ */
+class ProcessingQueue {
+  active = 0;
+  /** The most processed at once since the start: 1, whatever arrives (the test reads it). */
+  mostActive = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  get waitingCount() {
+    return this.waiting.length;
+  }
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.active > 0) {
+      if (this.waiting.length >= MAX_WAITING_UPLOADS) throw new AppError('UNAVAILABLE');
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    }
+    this.active++;
+    this.mostActive = Math.max(this.mostActive, this.active);
+    try {
+      return await work();
+    } finally {
+      this.active--;
+      this.waiting.shift()?.();
+    }
+  }
+}
+export const proofProcessing = new ProcessingQueue();
+
+/** Tests only: awaited inside each picture's turn, before it is decoded, to hold the turn open while others arrive. */
+let turnHook: (() => Promise<void>) | null = null;
+export function onProofTurn(hook: (() => Promise<void>) | null): void {
+  turnHook = hook;
+}
+
+type ImageClaimCheck = (playerId: Id, now: Date) => Promise<boolean>;
+let imageClaimCheck: ImageClaimCheck | null = null;
+
+/** The missions module says whether a player has a started claim whose proof is a picture (registered at its load: no cycle). */
+export function registerImageClaimCheck(check: ImageClaimCheck): void {
+  imageClaimCheck = check;
+}
+
+/**
+ * An upload is part of a claim: refused (409, "Tap Go first") unless the player has started a Manual mission that asks for a
+ * screenshot and has not yet claimed it. Nobody stores pictures for nothing (finding 13).
+ */
+export async function requireImageClaim(playerId: Id, now: Date): Promise<void> {
+  if (!imageClaimCheck) throw new Error('the missions module has not registered its image claim check');
+  if (!(await imageClaimCheck(playerId, now))) throw new AppError('MISSION_NOT_STARTED');
+}
 
 function bucket() {
   const db = mongoose.connection.db;
@@ -23,26 +82,42 @@ function bucket() {
   return new mongoose.mongo.GridFSBucket(db, { bucketName: BUCKET });
 }
 
+/** The picture checked, shrunk to fit 1600×1600 and made WebP without its metadata, in its turn of the queue. */
+async function processed(upload: Buffer): Promise<Buffer> {
+  return proofProcessing.run(async () => {
+    await turnHook?.();
+    let image: ReturnType<typeof sharp>;
+    let pixels: number;
+    try {
+      // the header alone (its own limit off, to say what is wrong): the size is known before anything is decoded
+      const { format, width = 0, height = 0 } = await sharp(upload, { limitInputPixels: false, animated: false }).metadata();
+      image = sharp(upload, { limitInputPixels: MAX_INPUT_PIXELS, animated: false });
+      if (!format || !ACCEPTED_FORMATS.has(format)) throw new Error(`format ${format}`);
+      pixels = width * height;
+    } catch {
+      throw badInput({ image: 'Send a JPEG, PNG, WebP or GIF picture' });
+    }
+    if (pixels > MAX_INPUT_PIXELS) throw badInput({ image: 'The picture is larger than 16 megapixels: send a screenshot' });
+    try {
+      return await image
+        .rotate()
+        .resize({ width: MAX_SIDE, height: MAX_SIDE, fit: 'inside', withoutEnlargement: true })
+        .webp({ quality: 80 })
+        .toBuffer();
+    } catch {
+      throw badInput({ image: 'Send a JPEG, PNG, WebP or GIF picture' });
+    }
+  });
+}
+
 /**
  * Checks a picture, shrinks it to fit 1600×1600, and stores it as WebP without its metadata (a phone photo's location and
- * camera stay with the player). Refuses anything that is not a JPEG, PNG, WebP or GIF picture.
+ * camera stay with the player). Refuses anything that is not a JPEG, PNG, WebP or GIF picture, or larger than 16 megapixels.
  */
 export async function storeProofImage(playerId: Id, upload: Buffer, now: Date): Promise<string> {
   if (!upload.length) throw badInput({ image: 'Choose a picture' });
   if (upload.length > PROOF_UPLOAD_LIMIT_BYTES) throw badInput({ image: 'The picture is larger than 8 MB' });
-  let webp: Buffer;
-  try {
-    const image = sharp(upload, { limitInputPixels: MAX_INPUT_PIXELS, animated: false });
-    const { format } = await image.metadata();
-    if (!format || !ACCEPTED_FORMATS.has(format)) throw new Error(`format ${format}`);
-    webp = await image
-      .rotate()
-      .resize({ width: MAX_SIDE, height: MAX_SIDE, fit: 'inside', withoutEnlargement: true })
-      .webp({ quality: 80 })
-      .toBuffer();
-  } catch {
-    throw badInput({ image: 'Send a JPEG, PNG, WebP or GIF picture' });
-  }
+  const webp = await processed(upload);
   const id = new Types.ObjectId();
   await new Promise<void>((resolve, reject) => {
     const stream = bucket().openUploadStreamWithId(id, `${String(id)}.webp`, {

@@ -8,6 +8,10 @@ import { signPlayerToken } from '../users/playerAuth.service';
 import { createCoin, createPlayer, playerCaller } from '../../../test/factories';
 import { silentLogger, testEnv } from '../../../test/helpers';
 import { consoleApi, createOperator } from '../../../test/operators';
+import { RateLimitCounterModel } from '../rateLimits/rateLimit.model';
+import { UserModel } from '../users/user.model';
+import { MAX_INPUT_PIXELS, onProofTurn, proofProcessing } from './proofs.service';
+import { PROOF_BYTES_PER_DAY, PROOF_UPLOADS_PER_DAY } from './proofs.rest';
 
 const env = testEnv();
 const app = createApp({ env, logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
@@ -28,9 +32,31 @@ function screenshot(width = 1170, height = 2532) {
     .toBuffer();
 }
 
+/** A Manual mission that asks for a screenshot (or for `proof`), started by each of these players: their uploads have a use. */
+async function startedImageMission(
+  players: Array<Parameters<typeof playerCaller>[0]>,
+  proof: Array<'link' | 'text' | 'image'> = ['image'],
+) {
+  const [category, coin] = await Promise.all([CategoryModel.create({ title: 'Proof' }), createCoin()]);
+  const mission = await MissionModel.create({
+    category: category._id,
+    coin: coin._id,
+    title: 'Show it',
+    reward: 1_000_000,
+    verifyType: 'manual',
+    proof,
+  });
+  for (const player of players) await playerCaller(player).missions.go({ missionId: String(mission._id) });
+  return mission;
+}
+
+// each test counts its own uploads
+afterEach(() => RateLimitCounterModel.deleteMany({}));
+
 describe('proof pictures', () => {
   it('stores an upload shrunk to 1600 px as WebP without its metadata, readable by its player and operators only', async () => {
     const [owner, other] = await Promise.all([createPlayer(), createPlayer()]);
+    await startedImageMission([owner]);
     const uploaded = await upload(owner, await screenshot());
     expect(uploaded.status).toBe(201);
     const { imageId } = uploaded.body as { imageId: string };
@@ -54,6 +80,7 @@ describe('proof pictures', () => {
 
   it('refuses what is not a picture, an empty body and more than 8 MB, and a frozen player', async () => {
     const player = await createPlayer();
+    await startedImageMission([player]);
     const text = await upload(player, Buffer.from('<svg onload="alert(1)"></svg>'), 'image/svg+xml');
     expect([text.status, text.body.errors]).toEqual([400, { image: 'Send a JPEG, PNG, WebP or GIF picture' }]);
     const empty = await upload(player, Buffer.alloc(0));
@@ -80,12 +107,12 @@ describe('pictures no claim carries', () => {
       proof: ['image'],
     });
     const player = await createPlayer();
+    const caller = playerCaller(player);
+    await caller.missions.go({ missionId: String(mission._id) });
     const [abandoned, claimed] = await Promise.all([
       upload(player, await screenshot(50, 50)).then((r) => r.body.imageId as string),
       upload(player, await screenshot(60, 60)).then((r) => r.body.imageId as string),
     ]);
-    const caller = playerCaller(player);
-    await caller.missions.go({ missionId: String(mission._id) });
     await caller.missions.claim({ missionId: String(mission._id), proof: { imageId: claimed } });
 
     // within the day both stay: an upload comes just before its claim
@@ -113,6 +140,7 @@ describe('a Manual mission with proof', () => {
     const missionId = String(mission._id);
     const caller = playerCaller(player);
     await caller.missions.go({ missionId });
+    await playerCaller(other).missions.go({ missionId });
     expect((await caller.missions.byCategory({ categoryId: String(category._id) })).missions[0]!.proof).toEqual(['link', 'image']);
 
     await expect(caller.missions.claim({ missionId, proof: { text: 'done' } })).rejects.toMatchObject({
@@ -165,3 +193,109 @@ describe('a Manual mission with proof', () => {
     expect([auto.status, auto.body.proof]).toEqual([200, []]);
   });
 });
+
+describe('the attacks on uploads (findings 13 and 15), each refused', () => {
+  it('refuses an upload with no started claim of a Manual mission that asks for a picture, and stores nothing', async () => {
+    const player = await createPlayer();
+    const stored = async () => await UserModel.db.collection('proofs.files').countDocuments({ 'metadata.user': player._id });
+    const none = await upload(player, await screenshot(40, 40));
+    expect([none.status, none.body.code]).toEqual([409, 'MISSION_NOT_STARTED']);
+    // a started Manual mission that asks for a link only has no use for a picture
+    await startedImageMission([player], ['link']);
+    expect((await upload(player, await screenshot(40, 40))).status).toBe(409);
+    expect(await stored()).toBe(0);
+    // with a claim that asks for one, the same upload is taken; once claimed (waiting for review), no more
+    const mission = await startedImageMission([player]);
+    const taken = await upload(player, await screenshot(40, 40));
+    expect(taken.status).toBe(201);
+    await playerCaller(player).missions.claim({ missionId: String(mission._id), proof: { imageId: taken.body.imageId } });
+    expect((await upload(player, await screenshot(40, 40))).status).toBe(409);
+    expect(await stored()).toBe(1);
+  });
+
+  it(`keeps each player to ${PROOF_UPLOADS_PER_DAY.limit} pictures and 40 MB a day, with a message saying so`, async () => {
+    const [player, neighbour] = await Promise.all([createPlayer(), createPlayer()]);
+    await startedImageMission([player, neighbour]);
+    const small = await screenshot(20, 20);
+    for (let i = 0; i < PROOF_UPLOADS_PER_DAY.limit; i++) expect((await upload(player, small)).status).toBe(201);
+    const over = await upload(player, small);
+    expect([over.status, over.body.code, over.body.message]).toEqual([
+      429,
+      'RATE_LIMITED',
+      'At most 20 pictures (40 MB) a day: send more tomorrow',
+    ]);
+    expect(Number(over.get('retry-after'))).toBeGreaterThan(0);
+    expect(await UserModel.db.collection('proofs.files').countDocuments({ 'metadata.user': player._id })).toBe(20);
+
+    // bytes: 7 MB bodies (what is not a picture is counted as sent too); the sixth would pass 40 MB and is refused unread
+    const sevenMegabytes = Buffer.alloc(7 * 1024 * 1024, 7);
+    const answers = [];
+    for (let i = 0; i < 6; i++) answers.push((await upload(neighbour, sevenMegabytes)).status);
+    expect(answers).toEqual([400, 400, 400, 400, 400, 429]);
+    expect(PROOF_BYTES_PER_DAY.limit).toBe(40 * 1024 * 1024);
+    // and the next day's quota is whole again
+    await RateLimitCounterModel.deleteMany({});
+    expect((await upload(neighbour, small)).status).toBe(201);
+  });
+
+  it('refuses a picture of more than 16 megapixels from its header, before decoding it', async () => {
+    const player = await createPlayer();
+    await startedImageMission([player]);
+    // 40 megapixels of one colour: a small file, a huge decode
+    const huge = await sharp({ create: { width: 8000, height: 5000, channels: 3, background: { r: 0, g: 0, b: 0 } } })
+      .png()
+      .toBuffer();
+    expect(huge.length).toBeLessThan(8 * 1024 * 1024);
+    expect(MAX_INPUT_PIXELS).toBe(16_000_000);
+    const refused = await upload(player, huge);
+    expect([refused.status, refused.body.errors]).toEqual([400, { image: 'The picture is larger than 16 megapixels: send a screenshot' }]);
+    expect(await UserModel.db.collection('proofs.files').countDocuments({ 'metadata.user': player._id })).toBe(0);
+  });
+
+  it('processes concurrent uploads one at a time, in turn, while the server answers /healthz', async () => {
+    const players = await Promise.all([createPlayer(), createPlayer(), createPlayer(), createPlayer()]);
+    await startedImageMission(players);
+    const picture = await screenshot(400, 400);
+    // the first picture's turn is held open until the test releases it
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let turns = 0;
+    onProofTurn(async () => {
+      if (++turns === 1) await held;
+    });
+    proofProcessing.mostActive = 0;
+    try {
+      const first = upload(players[0], picture).then((r) => r.status);
+      await until(() => proofProcessing.active === 1);
+      const rest = players.slice(1).map((player) => upload(player, picture).then((r) => r.status));
+      await until(() => proofProcessing.waitingCount === 3);
+      // three wait their turn, one is processed, and the server answers everything else meanwhile
+      expect([proofProcessing.active, proofProcessing.waitingCount, turns]).toEqual([1, 3, 1]);
+      expect((await request(app).get('/healthz')).status).toBe(200);
+      release();
+      expect(await Promise.all([first, ...rest])).toEqual([201, 201, 201, 201]);
+      expect([turns, proofProcessing.mostActive, proofProcessing.active, proofProcessing.waitingCount]).toEqual([4, 1, 0, 0]);
+    } finally {
+      onProofTurn(null);
+      release();
+    }
+  });
+
+  it('lets a banned player read nothing, their own picture included (finding 15)', async () => {
+    const player = await createPlayer();
+    await startedImageMission([player]);
+    const { imageId } = (await upload(player, await screenshot(30, 30))).body as { imageId: string };
+    expect((await read(player, imageId)).status).toBe(200);
+    await UserModel.updateOne({ _id: player._id }, { $set: { status: 'banned', statusReason: 'Farm' } });
+    const refused = await read(player, imageId);
+    expect([refused.status, refused.body.code]).toEqual([403, 'ACCOUNT_BANNED']);
+    // a malformed id is the caller's mistake, never a query
+    expect((await read(await createPlayer(), 'not-an-id')).status).toBe(400);
+  });
+});
+
+/** Waits until `condition` holds (what the server's other requests are doing is not timed: only awaited). */
+async function until(condition: () => boolean) {
+  for (let i = 0; i < 2000 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+  expect(condition()).toBe(true);
+}

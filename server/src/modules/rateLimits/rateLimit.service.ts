@@ -36,6 +36,13 @@ export async function countHit(rule: RateLimit, subject: string, now: Date) {
   return { allowed: count <= rule.limit, count, resetAt };
 }
 
+/** Adds `amount` (bytes, say) to `subject`'s counter of the window; answers the total after it, whether it is within the limit, and when the window ends. */
+export async function countAmount(rule: RateLimit, subject: string, amount: number, now: Date) {
+  const { start, resetAt } = windowOf(rule.windowSeconds * 1000, now);
+  const count = await addHits(`${rule.name}:${subject}:${start}`, amount, resetAt);
+  return { allowed: count <= rule.limit, count, resetAt };
+}
+
 /** The hits of `subject` in the current window, without adding one, and when the window ends. */
 export async function hitsSoFar(rule: RateLimit, subject: string, now: Date) {
   const { start, resetAt } = windowOf(rule.windowSeconds * 1000, now);
