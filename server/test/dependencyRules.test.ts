@@ -1,0 +1,143 @@
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+/**
+ * The module rules `npm run lint` enforces with dependency-cruiser (.dependency-cruiser.cjs and its modules-only run):
+ * they hold on the server as it is, and each breach planted in a temporary tree fails the same two commands.
+ */
+const REPO = path.resolve(__dirname, '../..');
+const DEPCRUISE = path.join(REPO, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs');
+const CONFIG = path.join(REPO, '.dependency-cruiser.cjs');
+const MODULES_CONFIG = path.join(REPO, '.dependency-cruiser-modules.cjs');
+const KNOWN = path.join(REPO, '.dependency-cruiser-known-violations.json');
+
+/** The lint's two runs in `root` (a repository, or a temporary tree with a server/src): exit status and output. */
+function lint(root: string, known: string | null = null) {
+  const run = (args: string[]) => {
+    const result = spawnSync(process.execPath, [DEPCRUISE, 'server/src', ...args], { cwd: root, encoding: 'utf8' });
+    return { status: result.status, output: `${result.stdout}${result.stderr}` };
+  };
+  const files = run(['--config', CONFIG, ...(known ? ['--ignore-known', known] : [])]);
+  const modules = run(['--config', MODULES_CONFIG]);
+  return { failed: files.status !== 0 || modules.status !== 0, output: files.output + modules.output };
+}
+
+// each check runs dependency-cruiser twice as a process: slow on a loaded 2-core machine
+jest.setTimeout(120_000);
+
+let roots: string[] = [];
+afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));
+
+function tree(files: Record<string, string>) {
+  const root = mkdtempSync(path.join(tmpdir(), 'dependency-rules-'));
+  roots = [...roots, root];
+  for (const [file, source] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(root, 'server/src', file)), { recursive: true });
+    writeFileSync(path.join(root, 'server/src', file), source);
+  }
+  return root;
+}
+
+/** A copy of the server's sources, with `line` added to the top of `file`. */
+function serverWith(file: string, line: string) {
+  const root = tree({});
+  cpSync(path.join(REPO, 'server/src'), path.join(root, 'server/src'), { recursive: true });
+  const target = path.join(root, 'server/src', file);
+  writeFileSync(target, `${line}\n${readFileSync(target, 'utf8')}`);
+  return root;
+}
+
+const healthy = {
+  'app.ts': "import { coinsRouter } from './modules/coins/coins.router';\nexport const app = coinsRouter;\n",
+  'lib/errors.ts': 'export class AppError {}\n',
+  'rest/resource.ts': "import { AppError } from '../lib/errors';\nexport const resource = AppError;\n",
+  'modules/coins/coin.model.ts': 'export const CoinModel = {};\n',
+  'modules/coins/coins.service.ts': "import { CoinModel } from './coin.model';\nexport const coins = () => CoinModel;\n",
+  'modules/coins/coins.router.ts': "import { coins } from './coins.service';\nexport const coinsRouter = coins;\n",
+  'modules/coins/coins.extra.service.ts': 'export const extra = 1;\n',
+  'modules/missions/missions.service.ts': "import { coins } from '../coins/coins.service';\nexport const missions = () => coins();\n",
+  'modules/missions/missions.test.ts': "import { CoinModel } from '../coins/coin.model';\nexport const arranged = CoinModel;\n",
+};
+
+describe('the module rules, through dependency-cruiser', () => {
+  it('hold on the server as it is, its known violations aside', () => {
+    const { failed, output } = lint(REPO, KNOWN);
+    expect(output).not.toMatch(/^\s*error /m);
+    expect(failed).toBe(false);
+  });
+
+  it('let a module use another through its service, and a test arrange data with its model', () => {
+    const { failed, output } = lint(tree(healthy));
+    expect(output).not.toContain('error');
+    expect(failed).toBe(false);
+  });
+
+  it('fail on a cycle between modules, even one no file loop closes', () => {
+    const { failed, output } = lint(
+      tree({
+        ...healthy,
+        'modules/coins/coins.extra.service.ts':
+          "import { missions } from '../missions/missions.service';\nexport const extra = missions;\n",
+      }),
+    );
+    expect(output).toMatch(/error no-module-cycle: server\/src\/modules\/(coins|missions)/);
+    expect(output).not.toContain('no-circular');
+    expect(failed).toBe(true);
+  });
+
+  it("fail on an import of another module's model, router or other file", () => {
+    const { failed, output } = lint(
+      tree({
+        ...healthy,
+        'modules/missions/missions.service.ts':
+          "import { CoinModel } from '../coins/coin.model';\nexport const missions = () => CoinModel;\n",
+      }),
+    );
+    expect(output).toContain(
+      'error module-through-services-only: server/src/modules/missions/missions.service.ts → server/src/modules/coins/coin.model.ts',
+    );
+    expect(failed).toBe(true);
+  });
+
+  it('fail on infrastructure importing a module, even its service', () => {
+    const { failed, output } = lint(
+      tree({ ...healthy, 'lib/errors.ts': "import { coins } from '../modules/coins/coins.service';\nexport const x = coins;\n" }),
+    );
+    expect(output).toContain(
+      'error infrastructure-imports-no-module: server/src/lib/errors.ts → server/src/modules/coins/coins.service.ts',
+    );
+    expect(failed).toBe(true);
+  });
+
+  it('fail on a transport kit importing a module, and on anything but a root importing a router', () => {
+    const { failed, output } = lint(
+      tree({
+        ...healthy,
+        'rest/resource.ts': "import { coins } from '../modules/coins/coins.service';\nexport const resource = coins;\n",
+        'modules/coins/coins.job.ts': "import { coinsRouter } from './coins.router';\nexport const job = coinsRouter;\n",
+      }),
+    );
+    expect(output).toContain('error kits-import-no-module: server/src/rest/resource.ts → server/src/modules/coins/coins.service.ts');
+    expect(output).toContain(
+      'error only-roots-import-routers-and-resources: server/src/modules/coins/coins.job.ts → server/src/modules/coins/coins.router.ts',
+    );
+    expect(failed).toBe(true);
+  });
+
+  it('fail on the server with a kit importing one more module: the known violations admit no new one', () => {
+    const { failed, output } = lint(serverWith('rest/adminAuth.ts', "import '../modules/coins/giftCoins.service';"), KNOWN);
+    expect(output).toContain('error kits-import-no-module: server/src/rest/adminAuth.ts → server/src/modules/coins/giftCoins.service.ts');
+    expect(failed).toBe(true);
+  });
+
+  it('fail on the server with a planted loop between two modules', () => {
+    const { failed, output } = lint(
+      serverWith('modules/coins/giftCoins.service.ts', "import '../withdrawals/withdrawals.service';"),
+      KNOWN,
+    );
+    expect(output).toMatch(/error no-module-cycle: server\/src\/modules\/coins/);
+    expect(failed).toBe(true);
+  });
+});
