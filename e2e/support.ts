@@ -12,7 +12,7 @@ import { silentLogger } from '../server/test/helpers';
 import { signInitData, type LaunchToSign } from '../server/test/telegram';
 import { CHROMIUM, CHROMIUM_FLAGS } from './chromium.mjs';
 
-/** Where every browser test writes its screenshots (the README names this folder). */
+/** Where every browser test writes its screenshots (docs/development.md names this folder). */
 const SCREENSHOTS = process.env.E2E_SCREENSHOTS ?? path.resolve(__dirname, '..', 'screenshots');
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1280, height: 800 };
