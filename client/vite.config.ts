@@ -8,7 +8,7 @@ const api = process.env.API_ORIGIN ?? 'http://localhost:3000';
 /** This build's version: the release's commit when CI gives one, else the build time. */
 const BUILD_VERSION = process.env.BUILD_VERSION ?? process.env.GIT_COMMIT ?? new Date().toISOString();
 
-/** Writes builds/latest.json (spec §7), which running apps poll to notice a new release. */
+/** Writes builds/latest.json (docs/product.md), which running apps poll to notice a new release. */
 function buildManifest(): Plugin {
   return {
     name: 'gift-build-manifest',

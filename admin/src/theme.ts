@@ -1,6 +1,6 @@
 import { defaultTheme, type RaThemeOptions } from 'react-admin';
 
-/** The product's green (spec §9) on react-admin's default look. */
+/** The product's green (docs/product.md) on react-admin's default look. */
 const consoleTheme: RaThemeOptions = {
   ...defaultTheme,
   palette: {

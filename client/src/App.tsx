@@ -91,7 +91,7 @@ function HomeCategoryOrNotFound() {
 }
 
 /**
- * The player's routes (spec §2). Home's nested `:id` opens a category and `tasks/:taskId` a ⭐ mission
+ * The player's routes (docs/product.md). Home's nested `:id` opens a category and `tasks/:taskId` a ⭐ mission
  * from home; both keep home's tab active.
  */
 export function AppRoutes() {

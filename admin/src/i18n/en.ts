@@ -750,7 +750,7 @@ export const englishConsoleMessages: TranslationMessages = {
     ...englishMessages.ra,
     notification: {
       ...englishMessages.ra.notification,
-      // spec §8: 'Saved' / 'Save failed'
+      // docs/product.md: 'Saved' / 'Save failed'
       updated: 'Saved |||| Saved',
       created: 'Saved',
     },

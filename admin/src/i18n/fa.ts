@@ -846,7 +846,7 @@ export const persianConsoleMessages: TranslationMessages = {
     navigation: { ...farsiMessages.ra.navigation, no_results: '%{name}: چیزی پیدا نشد' },
     notification: {
       ...farsiMessages.ra.notification,
-      // spec §8's 'Saved' / 'Save failed', in Persian
+      // docs/product.md's 'Saved' / 'Save failed', in Persian
       updated: 'ذخیره شد |||| ذخیره شد',
       created: 'ذخیره شد',
     },

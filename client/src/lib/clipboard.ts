@@ -1,4 +1,4 @@
-/** Copies text (spec §7): the browser clipboard, else a hidden text area and the copy command. */
+/** Copies text (docs/product.md): the browser clipboard, else a hidden text area and the copy command. */
 export async function copyText(text: string): Promise<boolean> {
   try {
     if (navigator.clipboard?.writeText) {

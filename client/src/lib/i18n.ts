@@ -5,7 +5,7 @@ import { en } from '../locales/en';
 import { fa } from '../locales/fa';
 import { formatAmount, formatNumber } from './format';
 
-/** Browser storage key of the chosen language (spec §9). */
+/** Browser storage key of the chosen language (docs/product.md). */
 export const LOCALE_STORAGE_KEY = 'locale';
 const LOCALE_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
 const RIGHT_TO_LEFT: ReadonlySet<Language> = new Set(['fa']);

@@ -1,7 +1,7 @@
 import { registerSW } from 'virtual:pwa-register';
 import { watchForReleases } from './releaseWatch';
 
-/** Where a failed registration is remembered (spec §4: the failure is flagged in state). */
+/** Where a failed registration is remembered (docs/product.md: the failure is flagged in state). */
 const SW_FAILED_KEY = 'serviceWorkerFailed';
 
 function remember(key: string, value: string | null) {

@@ -11,7 +11,7 @@ afterEach(() => {
   delete (window as unknown as { TelegramWebviewProxy?: unknown }).TelegramWebviewProxy;
 });
 
-describe('opening a t.me link inside Telegram (spec §5, §7)', () => {
+describe('opening a t.me link inside Telegram (docs/product.md)', () => {
   it('sends web_app_open_tg_link with the path from protocol 6.1', () => {
     window.location.hash = '#tgWebAppData=query_id%3D1&tgWebAppVersion=7.0';
     openTelegramLink('https://t.me/share/url?url=https%3A%2F%2Ft.me%2Fbot');

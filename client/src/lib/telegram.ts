@@ -396,7 +396,7 @@ export function showTelegramBackButton(onBack: () => void): (() => void) | null 
   };
 }
 
-/** Why a link cannot go through Telegram's open-link message (spec §5). */
+/** Why a link cannot go through Telegram's open-link message (docs/product.md). */
 class TelegramLinkError extends Error {}
 
 /** Whether a protocol version ("7.10") is at least `wanted` ([major, minor]). */
@@ -428,7 +428,7 @@ function postToTelegram(eventType: string, eventData: Record<string, unknown>): 
 }
 
 /**
- * Opens a t.me link inside Telegram (spec §7): only http(s) links on host t.me; otherwise the
+ * Opens a t.me link inside Telegram (docs/product.md): only http(s) links on host t.me; otherwise the
  * fallback runs when given, else 'Url protocol is not supported' / 'Url host is not supported'.
  */
 export function openTelegramLink(url: string, fallback?: () => void): void {

@@ -52,7 +52,7 @@ it('with neither, asks for the demo player (which only a development server acce
   expect(await credentialSent()).toBe('demo');
 });
 
-describe('cache settings (spec §9)', () => {
+describe('cache settings (docs/product.md)', () => {
   it('keeps data fresh 60 s, for 5 minutes, and retries with 500 ms × attempt between tries', async () => {
     const { createQueryClient } = await import('./trpc');
     const queries = createQueryClient().getDefaultOptions().queries!;

@@ -68,7 +68,7 @@ export function appErrorOf(error: unknown): { code: string; params: Record<strin
   return data?.appCode ? { code: data.appCode, params: data.params ?? {} } : null;
 }
 
-/** Statuses a second try can cure (spec §7). */
+/** Statuses a second try can cure (docs/product.md). */
 const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 409, 425, 429, 500, 502, 503, 504]);
 
 function httpStatusOf(error: unknown): number | null {
@@ -87,7 +87,7 @@ export function isNetworkFailure(error: unknown): boolean {
 }
 
 /**
- * Cache settings of spec §9: fresh for 60 s, kept 5 min, 500 ms × attempt between tries. The link
+ * Cache settings of docs/product.md: fresh for 60 s, kept 5 min, 500 ms × attempt between tries. The link
  * already retried what a status allows; the cache only tries again when no answer came at all.
  */
 export function createQueryClient(): QueryClient {

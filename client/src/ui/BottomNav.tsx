@@ -14,7 +14,7 @@ const TABS = [
   { to: '/profile', label: 'nav.profile', icon: ProfileIcon, end: false },
 ] as const;
 
-/** The player's sections (spec §2 labels); Settings sits under Profile. */
+/** The player's sections (labels in docs/product.md); Settings sits under Profile. */
 export function BottomNav() {
   const { t } = useTranslation();
   const { pathname } = useLocation();

@@ -1,7 +1,7 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { Translation } from 'react-i18next';
 
-/** Search engines and link previews: they get no error page (spec §2), the error is logged. */
+/** Search engines and link previews: they get no error page (docs/product.md), the error is logged. */
 const CRAWLER_USER_AGENT = /bot|crawl|spider|slurp|facebookexternalhit|embedly|preview|lighthouse-crawler/i;
 
 function isCrawler(userAgent = typeof navigator === 'undefined' ? '' : navigator.userAgent): boolean {
@@ -12,7 +12,7 @@ interface State {
   error: Error | null;
 }
 
-/** Fatal render errors show the error view (spec §2: 'Internal Server Error', status 500). */
+/** Fatal render errors show the error view (docs/product.md: 'Internal Server Error', status 500). */
 export class ErrorBoundary extends Component<{ children: ReactNode }, State> {
   override state: State = { error: null };
 

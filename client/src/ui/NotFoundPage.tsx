@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 
-/** Unknown routes (spec §2: default title 'Page Not Found'). */
+/** Unknown routes (docs/product.md: title 'Page Not Found'). */
 export function NotFoundPage() {
   const { t } = useTranslation();
   return (

@@ -5,7 +5,7 @@ import { onTelegramSchemeChange, paintTelegramChrome, telegramColorScheme } from
 export type ThemeChoice = Theme;
 export const THEME_STORAGE_KEY = 'theme';
 
-/** The app colours of spec §9. */
+/** The app colours of docs/product.md. */
 export const PALETTE = {
   dark: { background: '#191919', surface: '#1e1e1e' },
   light: { background: '#edf2eb', surface: '#f7f9f7' },

@@ -1,7 +1,7 @@
 import { haptic } from '../lib/telegram';
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
 
-/** How long a toast stays (spec §9: the app's toast auto-close is 1000 ms), then collapses (spec §9: 300 ms). */
+/** How long a toast stays, then collapses (docs/product.md: 1000 ms, then 300 ms). */
 const TOAST_MS = 1000;
 const COLLAPSE_MS = 300;
 
@@ -17,7 +17,7 @@ interface Toast {
 type ShowToast = (text: string, kind?: ToastKind) => void;
 const ToastContext = createContext<ShowToast | null>(null);
 
-/** Toasts top-right (spec §2), each closing after TOAST_MS and collapsing over COLLAPSE_MS. */
+/** Toasts top-right (docs/product.md), each closing after TOAST_MS and collapsing over COLLAPSE_MS. */
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([]);
   const nextId = useRef(1);

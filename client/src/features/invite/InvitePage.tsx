@@ -9,7 +9,7 @@ import { ErrorMessage } from '../../ui/ErrorMessage';
 import { PageHeader } from '../../ui/PageHeader';
 import { Skeleton } from '../../ui/Skeleton';
 
-/** How long 'Link Copied' shows (spec §4). */
+/** How long 'Link Copied' shows (docs/product.md). */
 export const COPIED_MS = 1500;
 const FRIENDS_PAGE_SIZE = 20;
 

@@ -79,7 +79,7 @@ function RunningSession({
   );
 }
 
-/** Home's mining card (spec §4): idle with Start, running and ticking, finished sessions to move. */
+/** Home's mining card (docs/product.md): idle with Start, running and ticking, finished sessions to move. */
 export function MiningCard() {
   const { t } = useTranslation();
   const format = useFormat();

@@ -9,7 +9,7 @@ import { LinkOutcomeMessage, WalletConnection } from './WalletConnection';
 
 type LinkedWallet = RouterOutputs['wallet']['list'][number];
 
-/** Spec §2 and §9: the Copy button reads 'Address copied!' for 1 s. */
+/** docs/product.md: the Copy button reads 'Address copied!' for 1 s. */
 const COPIED_FOR_MS = 1000;
 
 function WalletRow({ wallet, onUnlink, unlinking }: { wallet: LinkedWallet; onUnlink: () => void; unlinking: boolean }) {

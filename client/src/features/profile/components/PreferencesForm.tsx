@@ -4,7 +4,7 @@ import { currentLanguage, setLanguage } from '../../../lib/i18n';
 import { useTheme, type ThemeChoice } from '../../../ui/theme';
 import { haptic } from '../../../lib/telegram';
 
-/** The language and theme selector (spec §2); `onChange` lets the page also keep the choice on the server. */
+/** The language and theme selector (docs/product.md); `onChange` lets the page also keep the choice on the server. */
 export function PreferencesForm({ onChange }: { onChange?: (settings: { language?: Language; theme?: ThemeChoice }) => void }) {
   const { t, i18n } = useTranslation();
   const { choice, setChoice } = useTheme();
