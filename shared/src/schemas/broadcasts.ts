@@ -102,10 +102,14 @@ export const broadcastSegment = z
     ),
     joinedFrom: nullAsUndefined(date),
     joinedTo: nullAsUndefined(date),
-    /** Blocked in the console, or not. */
+    /** Active players only: banned and frozen players receive no broadcast (kept as a choice for the segments saved with it). */
     status: nullAsUndefined(z.enum(PLAYER_STATUSES)),
   })
   .strict()
+  .refine((s) => !s.status || s.status === 'active', {
+    message: 'Banned and frozen players receive no broadcasts',
+    path: ['status'],
+  })
   .refine((s) => !(s.joinedFrom && s.joinedTo) || s.joinedFrom <= s.joinedTo, {
     message: 'The first date comes first',
     path: ['joinedTo'],

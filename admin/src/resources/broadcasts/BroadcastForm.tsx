@@ -23,11 +23,8 @@ const LANGUAGE_CHOICES = [
   { id: 'en', name: 'languages.en' },
   { id: 'fa', name: 'languages.fa' },
 ];
-const STATUS_CHOICES = [
-  { id: 'active', name: 'broadcasts.segment.active' },
-  { id: 'frozen', name: 'broadcasts.segment.frozen' },
-  { id: 'banned', name: 'broadcasts.segment.banned' },
-];
+// banned and frozen players receive no broadcast: the server refuses a segment naming them
+const STATUS_CHOICES = [{ id: 'active', name: 'broadcasts.segment.active' }];
 
 const SEGMENT = 'segment';
 /** The segment's conditions sit side by side, not one per line. */

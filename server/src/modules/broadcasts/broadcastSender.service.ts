@@ -6,7 +6,7 @@ import { BotApiError, isUnreachableChat, toBotApiError } from '../../lib/telegra
 import { isDuplicateKey } from '../../db/mongoErrors';
 import { runIfFree } from '../jobs/jobLease.service';
 import { notificationsWaiting } from '../notifications/notifications.service';
-import { stopMessaging } from '../users/players.service';
+import { playersNotActiveAmong, stopMessaging } from '../users/players.service';
 import { BroadcastModel, BroadcastPaceModel, BroadcastRecipientModel, PACE_ID } from './broadcast.model';
 import {
   finishIfDrained,
@@ -32,6 +32,8 @@ const IDLE_MS = 1000;
 const GIVE_WAY_MS = 250;
 const SETTLE_EVERY_MS = 5000;
 /** What a recipient found mid-send after its sender stopped is settled as: perhaps delivered, so never sent again. */
+/** What a recipient whose player was frozen or banned after the start is settled as. */
+export const NOT_ACTIVE = 'Not sent: the player is frozen or banned';
 export const INTERRUPTED = 'The sender stopped during this send; it may have arrived and is not sent again';
 
 export interface BroadcastSenderOptions {
@@ -146,11 +148,16 @@ export class BroadcastSender {
     const ready = (unrecorded.length ? await sendingBroadcasts() : live).filter((b) => b.materialisedAt);
     if (!ready.length) return IDLE_MS;
     if (await notificationsWaiting(now)) return GIVE_WAY_MS;
-    const batch = await this.claim(
+    const claimed = await this.claim(
       ready.map((b) => b._id),
       Math.max(1, Math.round(this.options.rate * BATCH_SECONDS)),
       now,
     );
+    // a player frozen or banned since the audience was recorded is not written to (finding 11)
+    const excluded = await playersNotActiveAmong(claimed.map((r) => r.user));
+    if (excluded.size) await this.skip(claimed.filter((r) => excluded.has(String(r.user))));
+    const batch = claimed.filter((r) => !excluded.has(String(r.user)));
+    if (claimed.length && !batch.length) return 0;
     if (!batch.length) {
       for (const broadcast of ready) await finishIfDrained(broadcast._id, now);
       return IDLE_MS;
@@ -253,6 +260,21 @@ export class BroadcastSender {
       return this.requeue(recipient, new Date(this.clock().getTime() + RETRY_PAUSE_MS * attempts), why, 0);
     }
     await this.settle(recipient, 'sent', '');
+  }
+
+  /** Claimed recipients not to be sent at all (their player is frozen or banned): settled as failed, with why, never sent. */
+  private async skip(recipients: Recipient[]): Promise<void> {
+    for (const recipient of recipients) {
+      const settled = await BroadcastRecipientModel.updateOne(
+        { _id: recipient._id, status: 'queued', leaseHolder: recipient.leaseHolder },
+        { $set: { status: 'failed', outcome: NOT_ACTIVE, leaseUntil: null } },
+      );
+      if (!settled.modifiedCount) continue;
+      const key = String(recipient.broadcast);
+      const counts = this.tally.get(key) ?? {};
+      counts.failed = (counts.failed ?? 0) + 1;
+      this.tally.set(key, counts);
+    }
   }
 
   private async requeue(recipient: Recipient, dueAt: Date, why: string, attemptsBack: number): Promise<void> {

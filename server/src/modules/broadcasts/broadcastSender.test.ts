@@ -8,7 +8,7 @@ import { NotificationModel } from '../notifications/notification.model';
 import { notify, NotificationSender } from '../notifications/notifications.service';
 import { UserModel } from '../users/user.model';
 import { BroadcastModel, BroadcastPaceModel, BroadcastRecipientModel } from './broadcast.model';
-import { BroadcastSender, INTERRUPTED, MAX_ATTEMPTS, reserveSlots, settleInterrupted } from './broadcastSender.service';
+import { BroadcastSender, INTERRUPTED, MAX_ATTEMPTS, NOT_ACTIVE, reserveSlots, settleInterrupted } from './broadcastSender.service';
 import { createBroadcast, failuresOf, materialise, updateBroadcast } from './broadcasts.service';
 
 /**
@@ -149,6 +149,33 @@ it('sends a broadcast to 1,000 players exactly once each, never faster than the 
   const message = standIn.sent[0]!;
   expect(message).toMatchObject({ parse_mode: 'HTML', text: '<b>New missions</b> are live' });
   expect(message.reply_markup).toEqual({ inline_keyboard: [[{ text: 'Open', url: APP }]] });
+});
+
+it('never writes to a banned or frozen player: not recorded at the start, nor sent once frozen or banned after it (finding 11)', async () => {
+  const active = await players(6);
+  const banned = await players(15, { status: 'banned', statusReason: 'Farm' });
+  const [frozen] = await players(1, { status: 'frozen', statusReason: 'Under review' });
+  const broadcast = await startedBroadcast({ segment: {} });
+  expect(await materialise(broadcast._id)).toBe(6);
+  // two of the audience are frozen and banned after it was recorded, before anything is sent
+  await UserModel.updateOne({ _id: active[0]!._id }, { $set: { status: 'frozen', statusReason: 'Under review' } });
+  await UserModel.updateOne({ _id: active[1]!._id }, { $set: { status: 'banned', statusReason: 'Farm' } });
+  const time = fakeClock();
+  const { running } = sender(time);
+  running.start();
+  await until(isDone(broadcast._id), 'the broadcast to finish');
+  await running.stop();
+  const chats = standIn.sent.map((m) => m.chat_id).sort();
+  expect(chats).toEqual(
+    active
+      .slice(2)
+      .map((p) => p.telegramId)
+      .sort(),
+  );
+  for (const player of [...banned, frozen!, active[0]!, active[1]!]) expect(chats).not.toContain(player.telegramId);
+  expect(await statusOf(broadcast._id)).toMatchObject({ status: 'done', audience: 6, sent: 4, failed: 2 });
+  const failures = await failuresOf(String(broadcast._id));
+  expect(failures.map((f: { outcome: string }) => f.outcome)).toEqual([NOT_ACTIVE, NOT_ACTIVE]);
 });
 
 it('gives each player their language, and a photo with the text as its caption', async () => {

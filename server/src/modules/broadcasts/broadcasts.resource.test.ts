@@ -9,7 +9,7 @@ import { CategoryModel } from '../content/content.models';
 import { MissionModel, UserMissionModel } from '../missions/mission.models';
 import { UserModel } from '../users/user.model';
 import { BroadcastModel } from './broadcast.model';
-import { startDueBroadcasts } from './broadcasts.service';
+import { materialise, startDueBroadcasts } from './broadcasts.service';
 
 let standIn: BotApiStandIn;
 let app: ReturnType<typeof createApp>;
@@ -121,20 +121,64 @@ describe('the segment count', () => {
       status: 'done',
     });
     // straight to the collection: mongoose keeps createdAt as it was made
-    await UserModel.collection.updateOne({ _id: blocked._id }, { $set: { createdAt: new Date('2026-01-15') } });
+    await UserModel.collection.updateMany({ _id: { $in: [blocked._id, idle._id] } }, { $set: { createdAt: new Date('2026-01-15') } });
 
-    expect(await count({})).toBe(3);
+    // the banned player is never counted (issue 32, finding 11: it once was, in every segment)
+    expect(await count({})).toBe(2);
     expect(await count({ language: 'fa' })).toBe(1);
-    expect(await count({ activeWithinDays: 7 })).toBe(2);
+    expect(await count({ activeWithinDays: 7 })).toBe(1);
     expect(await count({ inactiveForDays: 30 })).toBe(1);
     expect(await count({ holds: { coin: coin.id, atLeast: '100' } })).toBe(1);
     expect(await count({ holds: { coin: coin.id, atLeast: '20' } })).toBe(2);
     expect(await count({ mission: { id: String(mission._id), done: true } })).toBe(1);
-    expect(await count({ mission: { id: String(mission._id), done: false } })).toBe(2);
+    expect(await count({ mission: { id: String(mission._id), done: false } })).toBe(1);
     expect(await count({ joinedFrom: '2026-01-01', joinedTo: '2026-02-01' })).toBe(1);
-    expect(await count({ status: 'banned' })).toBe(1);
-    expect(await count({ status: 'frozen' })).toBe(0);
     expect(await count({ status: 'active', activeWithinDays: 7, holds: { coin: coin.id, atLeast: '1' } })).toBe(1);
+  });
+});
+
+describe('the attacks on broadcasts (findings 11 and 15), each refused', () => {
+  it('never counts or records banned or frozen players, whatever the segment, and refuses a segment naming them', async () => {
+    const { api } = await operator();
+    await Promise.all([
+      ...Array.from({ length: 15 }, () => createPlayer({ messagePermission: true, status: 'banned', statusReason: 'Farm' })),
+      createPlayer({ messagePermission: true, status: 'frozen', statusReason: 'Under review' }),
+      ...Array.from({ length: 3 }, () => createPlayer({ messagePermission: true })),
+    ]);
+    // "every player who allows messages"
+    expect((await api.post('/broadcasts/count', { segment: {} })).body.count).toBe(3);
+    for (const status of ['banned', 'frozen']) {
+      const refused = await api.post('/broadcasts/count', { segment: { status } });
+      expect([refused.status, refused.body.errors]).toEqual([400, { 'segment.status': 'Banned and frozen players receive no broadcasts' }]);
+      const draft = await api.post('/broadcasts', { ...DRAFT, segment: { status } });
+      expect([draft.status, draft.body.errors]).toEqual([400, { 'segment.status': 'Banned and frozen players receive no broadcasts' }]);
+    }
+    expect(await BroadcastModel.countDocuments()).toBe(0);
+    // a segment saved before the rule (straight to the collection) still reaches the active players only
+    const { body: saved } = await api.post('/broadcasts', DRAFT);
+    await BroadcastModel.collection.updateOne({ _id: new Types.ObjectId(String(saved.id)) }, { $set: { segment: { status: 'banned' } } });
+    expect((await api.put(`/broadcasts/${saved.id}`, { status: 'sending' })).status).toBe(200);
+    expect(await materialise(saved.id as string)).toBe(0);
+  });
+
+  it('refuses a time in the past, on a new draft, an edit, or the start of a draft whose time has passed', async () => {
+    const { api } = await operator();
+    const past = new Date(Date.now() - 60_000).toISOString();
+    const message = { scheduledAt: 'Choose a time in the future, or none to send at once' };
+    const created = await api.post('/broadcasts', { ...DRAFT, scheduledAt: past });
+    expect([created.status, created.body.errors]).toEqual([400, message]);
+    expect(await BroadcastModel.countDocuments()).toBe(0);
+
+    const { body: draft } = await api.post('/broadcasts', { ...DRAFT, scheduledAt: new Date(Date.now() + 3600_000).toISOString() });
+    const edited = await api.put(`/broadcasts/${draft.id}`, { scheduledAt: past, status: 'sending' });
+    expect([edited.status, edited.body.errors]).toEqual([400, message]);
+    // its time passes while it waits as a draft: starting it is refused too, and it stays a draft with its time
+    await BroadcastModel.updateOne({ _id: draft.id }, { $set: { scheduledAt: new Date(past) } });
+    const started = await api.put(`/broadcasts/${draft.id}`, { status: 'sending' });
+    expect([started.status, started.body.errors]).toEqual([400, message]);
+    expect(await BroadcastModel.findById(draft.id).lean()).toMatchObject({ status: 'draft', scheduledAt: new Date(past), startedAt: null });
+    // no time at all sends at once
+    expect((await api.put(`/broadcasts/${draft.id}`, { scheduledAt: null, status: 'sending' })).body.status).toBe('sending');
   });
 });
 

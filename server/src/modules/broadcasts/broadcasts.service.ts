@@ -1,7 +1,7 @@
 import type { Api } from 'grammy';
 import type { BroadcastInput, BroadcastSegment, BroadcastStatus, BroadcastUpdate, Language } from '@gift/shared';
 import type { Env } from '../../env';
-import { AppError } from '../../lib/errors';
+import { AppError, badInput } from '../../lib/errors';
 import { BotApiError, interactiveApi, toBotApiError } from '../../lib/telegramBot';
 import { operatorTelegramId } from '../accounts/accounts.service';
 import { openInTelegramLink, resolveBotToken } from '../config/config.service';
@@ -83,7 +83,14 @@ export function presentBroadcast(doc: unknown, rate: number, now = new Date()): 
   };
 }
 
-export async function createBroadcast(input: BroadcastInput, operator: Operator): Promise<BroadcastDocument> {
+/** A time already past is no schedule (finding 15): refused with the field's message, nothing saved. */
+function refusePastSchedule(scheduledAt: Date | null | undefined, now: Date): void {
+  if (scheduledAt && scheduledAt.getTime() <= now.getTime())
+    throw badInput({ scheduledAt: 'Choose a time in the future, or none to send at once' });
+}
+
+export async function createBroadcast(input: BroadcastInput, operator: Operator, now = new Date()): Promise<BroadcastDocument> {
+  refusePastSchedule(input.scheduledAt, now);
   return BroadcastModel.create({ ...input, status: 'draft', createdBy: operator.id });
 }
 
@@ -116,6 +123,9 @@ export async function updateBroadcast(
     throw new AppError('BROADCAST_STATE', { status: current.status, action: 'edited' });
   }
   const command = input.status;
+  // a new time must be ahead; so must a draft's saved time when it is started (a time passed while it waited is no schedule)
+  if (named('scheduledAt')) refusePastSchedule(content.scheduledAt as Date | null | undefined, now);
+  else if (command === 'sending' && current.status === 'draft') refusePastSchedule(current.scheduledAt, now);
   if (!command) {
     // an edit takes a scheduled broadcast back to a draft: what goes out is confirmed again with its new content
     const edited = await BroadcastModel.findOneAndUpdate(

@@ -25,12 +25,13 @@ function playerConditions(segment: BroadcastSegment, now: Date): PlayerCondition
   if (segment.joinedFrom) joined.$gte = new Date(segment.joinedFrom);
   if (segment.joinedTo) joined.$lte = new Date(segment.joinedTo);
   if (Object.keys(joined).length) conditions.createdAt = joined;
-  if (segment.status) conditions.status = segment.status;
+  // banned and frozen players receive no broadcast, whatever the segment says (finding 11): the schema refuses naming them
+  conditions.status = 'active';
   return conditions;
 }
 
 /**
- * Walks the players a segment reaches now (who allow messages and meet every condition), a page at a time in id
+ * Walks the players a segment reaches now (active players who allow messages and meet every condition), a page at a time in id
  * order. The count an operator sees and the audience a start records come from this one walk, so they agree.
  */
 export async function forEachSegmentPage(
@@ -38,6 +39,8 @@ export async function forEachSegmentPage(
   now: Date,
   visit: (members: SegmentMember[]) => Promise<void>,
 ): Promise<void> {
+  // a segment saved before that rule, for banned or frozen players only, reaches nobody
+  if (segment.status && segment.status !== 'active') return;
   const conditions = playerConditions(segment, now);
   let after: unknown = null;
   for (;;) {

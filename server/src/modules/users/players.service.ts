@@ -141,6 +141,13 @@ export function messageablePlayersPage(conditions: PlayerConditions, afterId: Id
     .lean();
 }
 
+/** Of these players, the ones frozen or banned now (ids as strings): a broadcast about to reach them does not. */
+export async function playersNotActiveAmong(ids: Id[]): Promise<Set<string>> {
+  if (!ids.length) return new Set();
+  const rows = await UserModel.find({ _id: { $in: ids.map(objectId) }, status: { $ne: 'active' } }, { _id: 1 }).lean();
+  return new Set(rows.map((row) => String(row._id)));
+}
+
 /** The player blocked the bot (or left Telegram): no more messages until they start it again. */
 export async function stopMessaging(playerId: Id): Promise<void> {
   await UserModel.updateOne({ _id: playerId }, { $set: { messagePermission: false } });
