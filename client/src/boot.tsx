@@ -2,7 +2,8 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { initI18n } from './lib/i18n';
-import { connectToTelegram, telegramLanguage } from './lib/telegram';
+import { connectToTelegram } from './lib/telegram';
+import { telegramLanguage } from './lib/telegramLaunch';
 import { registerServiceWorker } from './lib/serviceWorker';
 import { captureInstallPrompt } from './lib/installPrompt';
 

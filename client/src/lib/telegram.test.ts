@@ -1,4 +1,4 @@
-import { openLink, openTelegramLink } from './telegram';
+import { openLink, openTelegramLink } from './telegramLinks';
 
 const posted: Array<{ type: string; data: unknown }> = [];
 beforeEach(() => {
@@ -55,11 +55,18 @@ describe('Go', () => {
 });
 
 /** A fresh copy of the bridge for a launch with this hash (the launch data is read once per page load). */
-async function launchWith(hash: string): Promise<typeof import('./telegram')> {
+async function launchWith(hash: string) {
   window.location.hash = hash;
   sessionStorage.clear();
+  // the previous launch's bridge stops listening, as the end of its page load would have it
+  (await import('@telegram-apps/bridge')).resetPackageState();
   jest.resetModules();
-  return import('./telegram');
+  return {
+    ...(await import('./telegram')),
+    ...(await import('./telegramScreen')),
+    ...(await import('./telegramTheme')),
+    ...(await import('./telegramLinks')),
+  };
 }
 const LIGHT = encodeURIComponent(JSON.stringify({ bg_color: '#ffffff', text_color: '#000000' }));
 const DARK = { bg_color: '#17212b', text_color: '#f5f5f5' };

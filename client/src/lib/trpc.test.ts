@@ -1,7 +1,7 @@
 import { fakeTrpcServer, Refusal } from '../../test/fakeTrpcServer';
 import { DEMO_PLAYER } from '../../test/fixtures';
 
-// telegram.ts reads the launch once per page load, so each case loads the modules afresh
+// telegramLaunch.ts reads the launch once per page load, so each case loads the modules afresh
 async function freshClient() {
   jest.resetModules();
   const { createTrpcClient, trpc } = await import('./trpc');
@@ -36,7 +36,7 @@ it("prefers Telegram's own script when it is loaded", async () => {
 it('keeps the launch after the app navigates away from the URL Telegram opened', async () => {
   window.location.hash = `#tgWebAppData=${encodeURIComponent(SIGNED_LAUNCH)}`;
   jest.resetModules();
-  const telegram = await import('./telegram');
+  const telegram = await import('./telegramLaunch');
   expect(telegram.telegramInitData()).toBe(SIGNED_LAUNCH);
   window.location.hash = '';
   expect(telegram.telegramInitData()).toBe(SIGNED_LAUNCH);

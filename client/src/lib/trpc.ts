@@ -5,7 +5,7 @@ import superjson from 'superjson';
 import { TRPC_MAX_BATCH_SIZE } from '@gift/shared/constants';
 // type-only: no server code reaches the bundle
 import type { AppRouter } from '@gift/server';
-import { telegramInitData } from './telegram';
+import { telegramInitData } from './telegramLaunch';
 
 export const trpc = createTRPCReact<AppRouter>();
 export type { RouterOutputs } from '@gift/server';

@@ -1,7 +1,8 @@
 import { useEffect, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { showTelegramBackButton, telegramSupports } from '../lib/telegram';
+import { showTelegramBackButton } from '../lib/telegram';
+import { telegramSupports } from '../lib/telegramBridge';
 
 /**
  * A page title, with a way back for pages below a tab: Telegram's own Back button inside Telegram (from protocol 6.1), the

@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { THEMES, type Theme } from '@gift/shared/constants';
-import { onTelegramSchemeChange, paintTelegramChrome, telegramColorScheme } from '../lib/telegram';
+import { onTelegramSchemeChange, paintTelegramChrome, telegramColorScheme } from '../lib/telegramTheme';
 
 export type ThemeChoice = Theme;
 export const THEME_STORAGE_KEY = 'theme';

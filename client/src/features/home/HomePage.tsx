@@ -2,7 +2,7 @@ import { MissionRowText } from '../missions/MissionRowText';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { trpc } from '../../lib/trpc';
-import { openLink } from '../../lib/telegram';
+import { openLink } from '../../lib/telegramLinks';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { PageHeader } from '../../ui/PageHeader';
 import { useSession } from '../signIn/PlayerSession';

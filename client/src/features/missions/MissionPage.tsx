@@ -5,7 +5,7 @@ import { useState, type FormEvent } from 'react';
 import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useBalancesChanged } from '../../lib/balances';
-import { openLink } from '../../lib/telegram';
+import { openLink } from '../../lib/telegramLinks';
 import { trpc, type RouterOutputs } from '../../lib/trpc';
 import { useNow } from '../../ui/countdown';
 import { ErrorMessage, errorText } from '../../ui/ErrorMessage';

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useEffect, useState } from 'react';
 import { useInstallPrompt } from '../../lib/installPrompt';
-import { addToHomeScreen, homeScreenShortcutMissing } from '../../lib/telegram';
+import { addToHomeScreen, homeScreenShortcutMissing } from '../../lib/telegramScreen';
 import { trpc } from '../../lib/trpc';
 import { PageHeader } from '../../ui/PageHeader';
 import { useToast } from '../../ui/toast';

@@ -5,7 +5,9 @@ import { currentLanguage, isLanguage, LOCALE_STORAGE_KEY, setLanguage } from '..
 import { appErrorOf, playerCredential, storePlayerToken, trpc, type CredentialKind, type RouterOutputs } from '../../lib/trpc';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { isThemeChoice, THEME_STORAGE_KEY, useTheme } from '../../ui/theme';
-import { openTelegramLink, sendToTelegram, telegramColorScheme } from '../../lib/telegram';
+import { sendToTelegram } from '../../lib/telegramBridge';
+import { openTelegramLink } from '../../lib/telegramLinks';
+import { telegramColorScheme } from '../../lib/telegramTheme';
 import { PageSkeleton } from '../../ui/Skeleton';
 import { shellCover } from '../../ui/shellCover';
 

@@ -1,5 +1,6 @@
 import { useCallback } from 'react';
-import { requestWriteAccess, telegramSupports } from '../../lib/telegram';
+import { requestWriteAccess } from '../../lib/telegram';
+import { telegramSupports } from '../../lib/telegramBridge';
 import { trpc } from '../../lib/trpc';
 import { useSession } from './PlayerSession';
 

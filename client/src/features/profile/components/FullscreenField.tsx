@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { canGoFullscreen, haptic, isFullscreen, onFullscreenChange, setFullscreen } from '../../../lib/telegram';
+import { haptic } from '../../../lib/telegram';
+import { canGoFullscreen, isFullscreen, onFullscreenChange, setFullscreen } from '../../../lib/telegramScreen';
 
 /**
  * Full screen or a window, inside a Telegram that can show the app fullscreen (8.0 and later). The choice is this device's:
