@@ -51,8 +51,16 @@ type PayoutFaultPoint = 'payout:after-record' | 'payout:after-send' | 'payout:be
 /** A freeze or ban between the player's status and the ledger's hold, walked in-process by the status test (the sweep finishes it). */
 type StatusFaultPoint = 'status:after-player' | 'gift:after-approval' | 'clawback:after-take';
 
+/** Money permissions asked for an operator's account, between the approval, the account's write, its audit and the mark (in-process tests). */
+type AccountFaultPoint =
+  | 'account-grant:after-ask'
+  | 'account-grant:after-approval'
+  | 'account-grant:after-apply'
+  | 'account-grant:after-audit'
+  | 'account-grant:after-rejection';
+
 /** Marks a point between two writes. */
-export async function faultPoint(point: FaultPoint | RacePoint | PayoutFaultPoint | StatusFaultPoint): Promise<void> {
+export async function faultPoint(point: FaultPoint | RacePoint | PayoutFaultPoint | StatusFaultPoint | AccountFaultPoint): Promise<void> {
   if (killAt.has(point)) {
     process.stderr.write(`fault point ${point}: killing the process\n`);
     process.kill(process.pid, 'SIGKILL');

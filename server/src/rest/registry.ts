@@ -1,4 +1,5 @@
 import { accountsResource } from '../modules/accounts/accounts.resource';
+import { accountGrantsResource } from '../modules/accounts/accountGrants.resource';
 import { appConfigResource } from '../modules/config/appConfig.resource';
 import { usersResource } from '../modules/users/users.resource';
 import { giftsResource } from '../modules/users/gifts.resource';
@@ -30,6 +31,7 @@ export const adminResources: ResourceDefinition[] = [
   stakingCoinsResource,
   withdrawsResource,
   accountsResource,
+  accountGrantsResource,
   appConfigResource,
   auditResource,
   ledgerEntriesResource,

@@ -13,30 +13,21 @@ const grantSchema = new Schema(
     grantedBy: ref('Account', { default: null }),
     approvedBy: ref('Account', { default: null }),
     grantedAt: { type: Date, required: true },
+    /** The approved request (AccountGrant) that gave it, for a money permission: it is applied once, by this mark. */
+    grant: ref('AccountGrant', { default: null }),
   },
   { _id: false },
 );
 
-/** Money permissions asked for the account, waiting for a second operator (one request at a time). */
+/**
+ * Money permissions asked for the account, waiting for a second operator (one request at a time). Written in the same
+ * write as the account (or its change), so a request is never lost; its `_id` is the AccountGrant's the console decides.
+ */
 const pendingGrantSchema = new Schema(
   {
     permissions: { type: [String], required: true },
     requestedBy: ref('Account', { required: true }),
     requestedAt: { type: Date, required: true },
-  },
-  { _id: true },
-);
-
-/** A request for money permissions once decided, kept on the account beside the permissions it gave (or not). */
-const decidedGrantSchema = new Schema(
-  {
-    permissions: { type: [String], required: true },
-    requestedBy: ref('Account', { required: true }),
-    requestedAt: { type: Date, required: true },
-    status: { type: String, enum: ['approved', 'rejected'], required: true },
-    decidedBy: ref('Account', { required: true }),
-    decidedAt: { type: Date, required: true },
-    reason: { type: String, default: '' },
   },
   { _id: true },
 );
@@ -63,12 +54,8 @@ const accountSchema = applyConventions(
       createdBy: ref('Account', { default: null }),
       /** Who gave each permission it holds; a permission without an entry was given before the record (by no one known). */
       grants: { type: [grantSchema], default: [] },
-      /** Money permissions waiting for a second operator's approval. */
+      /** Money permissions waiting for a second operator's approval (AccountGrant). */
       pendingGrant: { type: pendingGrantSchema, default: null },
-      /** Decided requests for money permissions, newest last. */
-      grantHistory: { type: [decidedGrantSchema], default: [] },
-      /** Decided requests whose audit record is not yet written (the recovery sweep writes it after a crash). */
-      grantsToAudit: { type: [String], default: [], hidden: true },
     },
     schemaOptions,
   ),

@@ -1,19 +1,16 @@
 import bcrypt from 'bcryptjs';
 import type { z } from 'zod';
-import {
-  ADMIN_RESOURCES,
-  hasPermission,
-  OBJECT_ID_PATTERN,
-  type accountCreateInput,
-  type accountUpdateInput,
-  type AdminResource,
-} from '@gift/shared';
+import { OBJECT_ID_PATTERN, type accountCreateInput, type accountUpdateInput } from '@gift/shared';
 import { AppError, badInput, forbidden } from '../../lib/errors';
+import { objectId } from '../../db/ids';
+import { faultPoint } from '../../lib/faults';
 import { signAdminToken, type AdminPrincipal } from '../../rest/adminAuth';
 import type { Logger } from '../../lib/logger';
 import { isDuplicateKey } from '../../db/mongoErrors';
 import type { ConsoleRecord } from '../../db/schemaKit';
 import { AccountModel, usernameKeyOf } from './account.model';
+import { dropGrantsOf, newPendingGrant, recordGrantRequest, type PendingGrant } from './accountGrants.service';
+import { holds, splitByMoney } from './holds';
 
 /** bcrypt cost: slow enough to make guessing expensive, about a second per try on a small server. */
 /** GET /api/admin/accounts: an operator's account as the console lists it, without its password hash. */
@@ -35,6 +32,8 @@ export async function bootstrapSuperAdmin(username: string, password: string) {
     const restored = existing.enabled && existing.permissions.includes('*') && existing.permissions.length === 1;
     existing.set({
       permissions: ['*'],
+      // full access given by whoever holds the server's settings, not by an operator
+      grants: [],
       enabled: true,
       ...(samePassword ? {} : { passwordHash: await hashPassword(password), passwordChangedAt: new Date(), passwordChangedBy: null }),
     });
@@ -89,14 +88,6 @@ export async function login(username: string, password: string, secret: string, 
   return { token: signAdminToken({ ...principal, tokenVersion: account.tokenVersion }, secret), account: principal };
 }
 
-/** Whether `holder` has `permission` itself: '*' only through '*', read through read or write. */
-function holds(holder: readonly string[], permission: string): boolean {
-  if (holder.includes('*')) return true;
-  if (permission === '*') return false;
-  const [resource, access] = permission.split(':') as [AdminResource, 'read' | 'write'];
-  return ADMIN_RESOURCES.includes(resource) && hasPermission(holder, resource, access);
-}
-
 /** An operator may hand out only access they hold themselves. */
 function checkGrants(actor: AdminPrincipal, wanted: readonly string[]) {
   const refused = wanted.filter((p) => !holds(actor.permissions, p));
@@ -115,7 +106,16 @@ function checkMayManage(actor: AdminPrincipal, target: { _id: unknown; permissio
 
 const TAKEN = { username: 'This username is already taken' };
 
-/** Creates the account in one upsert on its case-free username, so of simultaneous creations of one name exactly one wins. */
+/** Who gave each permission given at once: the operator who gave it, now. */
+function grantsGiven(permissions: string[], actor: AdminPrincipal, now: Date) {
+  return permissions.map((permission) => ({ permission, grantedBy: objectId(actor.id), approvedBy: null, grantedAt: now, grant: null }));
+}
+
+/**
+ * Creates the account in one upsert on its case-free username, so of simultaneous creations of one name exactly one wins.
+ * Its permissions that move money are not given at once: the same write records them as asked for (pendingGrant), for a
+ * second, independent operator to approve; the rest it holds at once. The account records who created it and gave each.
+ */
 export async function createAccount(input: z.infer<typeof accountCreateInput>, actor: AdminPrincipal) {
   checkGrants(actor, input.permissions);
   const usernameKey = usernameKeyOf(input.username);
@@ -123,6 +123,9 @@ export async function createAccount(input: z.infer<typeof accountCreateInput>, a
   if (await AccountModel.exists({ usernameKey })) throw badInput(TAKEN);
   const passwordHash = await hashPassword(input.password);
   const now = new Date();
+  const { atOnce, waiting } = splitByMoney(input.permissions);
+  const pendingGrant = waiting.length ? newPendingGrant(waiting, actor.id, now) : null;
+  let created;
   try {
     const result = await AccountModel.findOneAndUpdate(
       { usernameKey },
@@ -131,13 +134,16 @@ export async function createAccount(input: z.infer<typeof accountCreateInput>, a
           username: input.username,
           usernameKey,
           passwordHash,
-          permissions: input.permissions,
+          permissions: atOnce,
           enabled: input.enabled,
           telegramId: input.telegramId,
           lastLoginAt: null,
           tokenVersion: 0,
           passwordChangedAt: null,
           passwordChangedBy: null,
+          createdBy: objectId(actor.id),
+          grants: grantsGiven(atOnce, actor, now),
+          pendingGrant,
           createdAt: now,
           updatedAt: now,
         },
@@ -145,11 +151,16 @@ export async function createAccount(input: z.infer<typeof accountCreateInput>, a
       { upsert: true, returnDocument: 'after', includeResultMetadata: true, timestamps: false },
     );
     if (result.lastErrorObject?.updatedExisting !== false) throw badInput(TAKEN);
-    return result.value!;
+    created = result.value!;
   } catch (error) {
     if (isDuplicateKey(error)) throw badInput(TAKEN);
     throw error;
   }
+  if (pendingGrant) {
+    await faultPoint('account-grant:after-ask');
+    await recordGrantRequest(created, pendingGrant);
+  }
+  return created;
 }
 
 export interface AccountChangeContext {
@@ -158,53 +169,82 @@ export interface AccountChangeContext {
   now?: Date;
 }
 
+const ALREADY_WAITING = 'Access already waits for approval on this account: approve or reject it first';
+
+/**
+ * Changes an account. Permissions taken away go at once; new ones that move money wait for a second operator (recorded
+ * on the account in the same write), the others are given at once. The write is conditional on the request the account
+ * carried when read, so an approval landing in between is never overwritten: the change is worked out again.
+ */
 export async function updateAccount(
   id: string,
   input: z.infer<typeof accountUpdateInput>,
   { actor, logger, now = new Date() }: AccountChangeContext,
 ) {
-  const target = await AccountModel.findById(id);
-  if (!target) throw new AppError('NOT_FOUND');
-  checkMayManage(actor, target, input.password ? 'set the password of' : 'change');
-  if (actor.id === id) {
-    if (!input.enabled) throw badInput({ enabled: 'You cannot disable your own account' }, 'You cannot disable your own account');
-    if (target.permissions.includes('*') && !input.permissions.includes('*'))
-      throw badInput({ permissions: 'You cannot remove your own full access' }, 'You cannot remove your own full access');
-  }
-  checkGrants(actor, input.permissions);
-  const usernameKey = usernameKeyOf(input.username);
-  if (usernameKey !== target.usernameKey && (await AccountModel.exists({ usernameKey, _id: { $ne: target._id } }))) throw badInput(TAKEN);
+  for (let attempt = 1; ; attempt++) {
+    const target = await AccountModel.findById(id);
+    if (!target) throw new AppError('NOT_FOUND');
+    checkMayManage(actor, target, input.password ? 'set the password of' : 'change');
+    if (actor.id === id) {
+      if (!input.enabled) throw badInput({ enabled: 'You cannot disable your own account' }, 'You cannot disable your own account');
+      if (target.permissions.includes('*') && !input.permissions.includes('*'))
+        throw badInput({ permissions: 'You cannot remove your own full access' }, 'You cannot remove your own full access');
+    }
+    checkGrants(actor, input.permissions);
+    const usernameKey = usernameKeyOf(input.username);
+    if (usernameKey !== target.usernameKey && (await AccountModel.exists({ usernameKey, _id: { $ne: target._id } }))) throw badInput(TAKEN);
 
-  const changes: Record<string, unknown> = {
-    username: input.username,
-    usernameKey,
-    permissions: input.permissions,
-    enabled: input.enabled,
-    telegramId: input.telegramId,
-  };
-  if (input.password) {
-    changes.passwordHash = await hashPassword(input.password);
-    changes.passwordChangedAt = now;
-    changes.passwordChangedBy = actor.id === id ? null : actor.id;
-  }
-  const samePermissions =
-    input.permissions.length === target.permissions.length && input.permissions.every((p) => target.permissions.includes(p));
-  const endsSessions = !!input.password || !input.enabled || input.username !== target.username || !samePermissions;
-  try {
-    const updated = await AccountModel.findByIdAndUpdate(
-      id,
-      { $set: changes, ...(endsSessions ? { $inc: { tokenVersion: 1 } } : {}) },
-      { returnDocument: 'after', runValidators: true },
+    const waitingBefore = (target.pendingGrant as PendingGrant | null) ?? null;
+    const added = input.permissions.filter((permission) => !target.permissions.includes(permission));
+    const { atOnce, waiting } = splitByMoney(added);
+    const newlyAsked = waiting.filter((permission) => !waitingBefore?.permissions.includes(permission));
+    if (newlyAsked.length && waitingBefore) throw badInput({ permissions: ALREADY_WAITING }, ALREADY_WAITING);
+    const pendingGrant = newlyAsked.length ? newPendingGrant(waiting, actor.id, now) : null;
+    const permissions: string[] = input.permissions.filter(
+      (permission) => target.permissions.includes(permission) || atOnce.includes(permission),
     );
+    const changes: Record<string, unknown> = {
+      username: input.username,
+      usernameKey,
+      permissions,
+      grants: [...target.grants.filter((grant) => permissions.includes(grant.permission)), ...grantsGiven(atOnce, actor, now)],
+      enabled: input.enabled,
+      telegramId: input.telegramId,
+      ...(pendingGrant ? { pendingGrant } : {}),
+    };
+    if (input.password) {
+      changes.passwordHash = await hashPassword(input.password);
+      changes.passwordChangedAt = now;
+      changes.passwordChangedBy = actor.id === id ? null : actor.id;
+    }
+    const samePermissions = permissions.length === target.permissions.length && permissions.every((p) => target.permissions.includes(p));
+    const endsSessions = !!input.password || !input.enabled || input.username !== target.username || !samePermissions;
+    let updated;
+    try {
+      updated = await AccountModel.findOneAndUpdate(
+        { _id: target._id, ...(waitingBefore ? { 'pendingGrant._id': waitingBefore._id } : { pendingGrant: null }) },
+        { $set: changes, ...(endsSessions ? { $inc: { tokenVersion: 1 } } : {}) },
+        { returnDocument: 'after', runValidators: true },
+      );
+    } catch (error) {
+      if (isDuplicateKey(error)) throw badInput(TAKEN);
+      throw error;
+    }
+    // the request it carried was decided meanwhile: work the change out again on what it holds now
+    if (!updated) {
+      if (attempt < 3) continue;
+      throw new AppError('UNAVAILABLE');
+    }
+    if (pendingGrant) {
+      await faultPoint('account-grant:after-ask');
+      await recordGrantRequest(updated, pendingGrant);
+    }
     if (input.password && actor.id !== id)
       logger?.warn(
         { accountId: id, username: target.username, by: actor.id, byUsername: actor.username },
         'operator password set by another operator',
       );
     return updated;
-  } catch (error) {
-    if (isDuplicateKey(error)) throw badInput(TAKEN);
-    throw error;
   }
 }
 
@@ -214,4 +254,6 @@ export async function deleteAccount(id: string, actor: AdminPrincipal) {
   if (!target) throw new AppError('NOT_FOUND');
   checkMayManage(actor, target, 'delete');
   await AccountModel.deleteOne({ _id: target._id });
+  // nothing is left to give: a request for access it carried ends
+  await dropGrantsOf(target._id, actor, new Date());
 }

@@ -10,6 +10,7 @@ import { removeExpiredCounters } from '../rateLimits/rateLimit.service';
 import { qualifyReferrals, recoverReferrals } from '../referrals/referrals.service';
 import { recoverStakes } from '../staking/staking.service';
 import { recoverApprovedGifts, recoverGiftAudits } from '../users/balanceAdjustment.service';
+import { recoverAccountGrants } from '../accounts/accountGrants.service';
 import { removeExpiredLoginCodes } from '../users/loginCode.service';
 import { backfillSearchFields } from '../users/players.service';
 import { reconcileHolds } from '../users/playerStatus.service';
@@ -74,6 +75,8 @@ export async function sweepOnce(graceMs = SWEEP_GRACE_MS, now = new Date()): Pro
   // an approved gift is posted (and audited as its approver's) before the audit sweep would name the operator who asked
   report.approvedGifts = await recoverApprovedGifts(graceMs);
   report.giftAudits = await recoverGiftAudits(graceMs);
+  // money permissions approved but not yet given (or asked but not yet listed) when a crash came
+  report.accountGrants = await recoverAccountGrants(graceMs, now);
   report.holds = await reconcileHolds(graceMs);
   report.releasedKeys = await releasePostedKeys(now);
   // what a TTL index removes on MongoDB and the embedded engine keeps for ever

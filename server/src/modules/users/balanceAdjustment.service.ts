@@ -5,7 +5,7 @@ import { objectId } from '../../db/ids';
 import { isDuplicateKey } from '../../db/mongoErrors';
 import { faultPoint } from '../../lib/faults';
 import { accountUsername } from '../accounts/accounts.service';
-import { assertIndependentApprover } from '../accounts/fourEyes';
+import { assertIndependentApprover } from '../accounts/fourEyes.service';
 import { isAudited, recordAudit, type Operator } from '../audit/audit.service';
 import { findGiftCoin } from '../coins/giftCoins.service';
 import { balanceOf, entryWithKey, postEntry, postedEntriesBetween } from '../ledger/ledger.service';

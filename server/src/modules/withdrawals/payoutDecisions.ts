@@ -5,7 +5,7 @@
 import { Address, type Transaction } from '@ton/core';
 import { AppError, badInput, forbidden } from '../../lib/errors';
 import { holdOf } from '../ledger/ledger.service';
-import { assertIndependentApprover } from '../accounts/fourEyes';
+import { assertIndependentApprover } from '../accounts/fourEyes.service';
 import { requireNoDebt } from '../users/clawBack.service';
 import { ChainUnavailable, normaliseTxHash } from '../../lib/ton/tonChain';
 import { objectId, type Id } from '../../db/ids';
