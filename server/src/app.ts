@@ -17,6 +17,7 @@ import { adminResources } from './rest/registry';
 import { configureBroadcasts } from './modules/broadcasts/broadcasts.service';
 import { configureBotSettings } from './modules/config/config.service';
 import { resourceRouter } from './rest/resource';
+import { riskConsoleRouter } from './modules/risk/risk.rest';
 import { adminLoginRouter } from './modules/accounts/accounts.rest';
 import { dashboardRouter } from './modules/dashboard/dashboard.rest';
 import { treasuryRouter } from './modules/withdrawals/treasury.rest';
@@ -204,6 +205,7 @@ export function createApp(options: AppOptions): Express {
   admin.use('/dashboard', dashboardRouter());
   admin.use('/treasury', treasuryRouter());
   admin.use('/proofs', requirePermission('user-missions'), operatorProofsRouter());
+  admin.use('/risk', requirePermission('users'), riskConsoleRouter());
   for (const resource of adminResources) admin.use(`/${resource.name}`, resourceRouter(resource));
   admin.use((_req, _res, next) => next(new AppError('NOT_FOUND')));
   app.use('/api/admin', admin);

@@ -87,6 +87,11 @@ export const RISK_SIGNALS = [
   'networkBurst',
   'fastClaims',
   'freshWalletWithdrawal',
+  // a slow farm, seen over hours and days rather than minutes (issue 32, finding 12)
+  'friendPace',
+  'dormantFriends',
+  'friendsShareNetwork',
+  'friendsShareWallet',
 ] as const;
 export type RiskSignal = (typeof RISK_SIGNALS)[number];
 
@@ -102,6 +107,10 @@ export const DEFAULT_RISK_WEIGHTS: Record<RiskSignal, number> = {
   networkBurst: 25,
   fastClaims: 20,
   freshWalletWithdrawal: 20,
+  friendPace: 25,
+  dormantFriends: 25,
+  friendsShareNetwork: 30,
+  friendsShareWallet: 35,
 };
 
 export const LANGUAGES = ['en', 'fa'] as const;

@@ -79,6 +79,10 @@ const englishDomain = {
       networkBurst: '%{players} players first opened the app from the same network within %{minutes} minutes',
       fastClaims: '%{fast} of their last %{claims} claims came less than 3 seconds after Go',
       freshWalletWithdrawal: 'Asked to withdraw within %{minutes} minutes of linking the wallet',
+      friendPace: '%{perHour} friends joined within an hour, %{perDay} within a day',
+      dormantFriends: '%{dormant} of %{judged} friends a day old or more never did anything beyond joining (%{percent}%)',
+      friendsShareNetwork: '%{players} of their friends first opened the app from the same network',
+      friendsShareWallet: '%{players} of their friends share a wallet with another friend or with them',
     },
     short: {
       newAccount: 'new account',
@@ -91,6 +95,10 @@ const englishDomain = {
       networkBurst: '%{players} from one network',
       fastClaims: '%{fast} instant claims',
       freshWalletWithdrawal: 'withdrew to a fresh wallet',
+      friendPace: '%{perHour} friends in an hour',
+      dormantFriends: '%{dormant}/%{judged} dormant friends',
+      friendsShareNetwork: '%{players} friends on one network',
+      friendsShareWallet: '%{players} friends share a wallet',
     },
     /** A signal's name where no evidence is at hand (App Config's weights). */
     weight: {
@@ -104,6 +112,10 @@ const englishDomain = {
       networkBurst: 'players from one network',
       fastClaims: 'instant claims',
       freshWalletWithdrawal: 'withdrew to a fresh wallet',
+      friendPace: 'friends in an hour or a day',
+      dormantFriends: 'dormant friends',
+      friendsShareNetwork: 'friends on one network',
+      friendsShareWallet: 'friends sharing a wallet',
     },
   },
   players: {

@@ -74,6 +74,10 @@ const persianDomain: ConsoleDomainMessages = {
       networkBurst: '%{players} بازیکن ظرف %{minutes} دقیقه نخستین بار از یک شبکه برنامه را باز کردند',
       fastClaims: '%{fast} مورد از %{claims} دریافت آخرش کمتر از ۳ ثانیه پس از «برو» بود',
       freshWalletWithdrawal: 'ظرف %{minutes} دقیقه پس از اتصال کیف‌پول درخواست برداشت داد',
+      friendPace: '%{perHour} دوست ظرف یک ساعت و %{perDay} دوست ظرف یک روز پیوستند',
+      dormantFriends: '%{dormant} از %{judged} دوستِ دست‌کم یک‌روزه پس از پیوستن هیچ کاری نکردند (%{percent}٪)',
+      friendsShareNetwork: '%{players} دوستش نخستین بار از یک شبکه برنامه را باز کردند',
+      friendsShareWallet: '%{players} دوستش با دوستی دیگر یا با خود او کیف‌پول مشترک دارند',
     },
     short: {
       newAccount: 'حساب تازه',
@@ -86,6 +90,10 @@ const persianDomain: ConsoleDomainMessages = {
       networkBurst: '%{players} از یک شبکه',
       fastClaims: '%{fast} دریافت آنی',
       freshWalletWithdrawal: 'برداشت به کیف‌پول تازه',
+      friendPace: '%{perHour} دوست در یک ساعت',
+      dormantFriends: '%{dormant}/%{judged} دوست خاموش',
+      friendsShareNetwork: '%{players} دوست در یک شبکه',
+      friendsShareWallet: '%{players} دوست با کیف‌پول مشترک',
     },
     weight: {
       newAccount: 'حساب تازه',
@@ -98,6 +106,10 @@ const persianDomain: ConsoleDomainMessages = {
       networkBurst: 'بازیکنان از یک شبکه',
       fastClaims: 'دریافت‌های آنی',
       freshWalletWithdrawal: 'برداشت به کیف‌پول تازه',
+      friendPace: 'دوستان در یک ساعت یا یک روز',
+      dormantFriends: 'دوستان خاموش',
+      friendsShareNetwork: 'دوستان در یک شبکه',
+      friendsShareWallet: 'دوستان با کیف‌پول مشترک',
     },
   },
   players: {

@@ -38,7 +38,7 @@ function consoleRoutesWithId(): Array<[method: string, path: string]> {
       for (const method of Object.keys(route.methods)) routes.push([method, `/${definition.name}${route.path}`]);
     }
   }
-  routes.push(['get', '/proofs/:id']);
+  routes.push(['get', '/proofs/:id'], ['post', '/risk/:id/clear']);
   return routes;
 }
 

@@ -10,6 +10,8 @@ import { findGiftCoin } from '../coins/giftCoins.service';
 import { getAppConfig, miniAppLink, resolveBotToken } from '../config/config.service';
 import { entryKeys, postEntry } from '../ledger/ledger.service';
 import { notify } from '../notifications/notifications.service';
+import { onRiskCleared, riskHolds } from '../risk/risk.service';
+import type { Id } from '../../db/ids';
 import { faultPoint } from '../../lib/faults';
 import {
   countFriendsOf,
@@ -19,6 +21,7 @@ import {
   friendsPageOf,
   playerNames,
   referralToFinish,
+  referralsWaiting,
   settleReferral,
   unfinishedReferrals,
 } from '../users/players.service';
@@ -46,6 +49,13 @@ async function finishReferral(friendId: Types.ObjectId): Promise<ReferralOutcome
   if (mustQualify(config)) {
     await notifyReferrer('friend-joined', referrerId, friendId);
     await settleReferral(friendId, 'joined');
+    return { counted: true, credited: false };
+  }
+  // the risk gate: while the referrer or the friend is at review or high risk (assessed now, as of the join), the reward is
+  // recorded as waiting, and paid once an operator clears them or their score falls (`releaseWaitingReferrals`)
+  if (config.referrerCoin && config.referrerCoinAmount > 0 && (await riskHolds([referrerId, friendId], friend.createdAt ?? new Date()))) {
+    await notifyReferrer('friend-joined', referrerId, friendId);
+    await settleReferral(friendId, 'waiting');
     return { counted: true, credited: false };
   }
   const rewarded = await creditReferrer({ ...friend, referrer: referrerId }, config);
@@ -119,14 +129,20 @@ function qualifies(friend: { doneMissionsCount?: number; createdAt?: Date; lastS
  * The sweep's qualification pass: friends counted and waiting ('joined') who now meet the rule earn their referrer the reward,
  * once (by its key), and the referrer is told; a held referrer's waits. Returns how many were rewarded.
  */
-export async function qualifyReferrals(limit = 500): Promise<number> {
+export async function qualifyReferrals(limit = 500, now = new Date()): Promise<number> {
   const config = await getAppConfig();
   let rewardedCount = 0;
   let afterId: Types.ObjectId | null = null;
+  const risks = new Map<string, boolean>();
   for (let page = 0; page < 20; page++) {
     const waiting = await referralsToQualify(limit, afterId);
     for (const friend of waiting) {
       if (!friend.referrer || !qualifies(friend, config)) continue;
+      // qualified, but the referrer or the friend is at review or high risk: the reward waits for an operator's clearance
+      if (await riskHolds([friend.referrer, friend._id], now, risks)) {
+        await settleReferral(friend._id, 'waiting', 'joined');
+        continue;
+      }
       const rewarded = await creditReferrer({ ...friend, referrer: friend.referrer }, config);
       if (rewarded === 'held') continue;
       if (await settleReferral(friend._id, 'rewarded', 'joined')) {
@@ -137,7 +153,40 @@ export async function qualifyReferrals(limit = 500): Promise<number> {
     if (waiting.length < limit) break;
     afterId = waiting[waiting.length - 1]!._id;
   }
-  return rewardedCount;
+  // and the rewards that waited on risk, now that scores and clearances may have moved
+  return rewardedCount + (await releaseWaitingReferrals(now, null, limit, risks));
+}
+
+/**
+ * Pays the referral rewards that wait on risk ('waiting') whose referrer and friend no longer hold them (cleared by an operator,
+ * or back to low), all of them or those of one player: credited under the reward's key (`referral:<friendId>`), then settled
+ * 'rewarded', so a crash between the two is finished by the next pass and nothing is paid twice or lost. A frozen or banned
+ * referrer's reward goes on waiting. Returns how many were paid.
+ */
+export async function releaseWaitingReferrals(
+  now = new Date(),
+  playerId: Id | null = null,
+  limit = 500,
+  risks = new Map<string, boolean>(),
+): Promise<number> {
+  const config = await getAppConfig();
+  let paid = 0;
+  let afterId: Types.ObjectId | null = null;
+  for (let page = 0; page < 20; page++) {
+    const waiting = await referralsWaiting(limit, afterId, playerId);
+    for (const friend of waiting) {
+      if (!friend.referrer || (await riskHolds([friend.referrer, friend._id], now, risks))) continue;
+      const rewarded = await creditReferrer({ ...friend, referrer: friend.referrer }, config);
+      if (rewarded === 'held') continue;
+      if (await settleReferral(friend._id, 'rewarded', 'waiting')) {
+        paid++;
+        await notifyReferrer('friend-qualified', friend.referrer, friend._id, rewarded.reward);
+      }
+    }
+    if (waiting.length < limit) break;
+    afterId = waiting[waiting.length - 1]!._id;
+  }
+  return paid;
 }
 
 /** Finishes referrals a crash left unfinished, of newcomers registered before `olderThanMs` ago; returns how many. */
@@ -266,3 +315,4 @@ export async function friendsOf(player: UserDocument, page: number, pageSize: nu
 }
 
 registerReferralFinisher(finishReferral);
+onRiskCleared((playerId, now) => releaseWaitingReferrals(now, playerId));

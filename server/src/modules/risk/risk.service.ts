@@ -1,6 +1,8 @@
 import { Address } from '@ton/core';
 import { DEFAULT_RISK_WEIGHTS, type RiskLevel, type RiskSignal } from '@gift/shared';
 import type { Id } from '../../db/ids';
+import { AppError } from '../../lib/errors';
+import { recordAudit, type Operator } from '../audit/audit.service';
 import { getAppConfig } from '../config/config.service';
 import { claimTimesOf } from '../missions/missions.service';
 import {
@@ -8,6 +10,8 @@ import {
   friendsOfPlayers,
   playersDueForRisk,
   playersWithWallets,
+  recordRiskClearance,
+  riskStandings,
   riskSubject,
   saveRisk,
 } from '../users/players.service';
@@ -16,7 +20,8 @@ import { withdrawalTimesOf } from '../withdrawals/withdrawals.service';
 import { estimatedTelegramSignUp } from './riskRules';
 
 const MINUTE_MS = 60_000;
-const DAY_MS = 24 * 60 * MINUTE_MS;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
 
 /** Enough of a player's records to judge them; a farm's referrer with more friends than this is judged on these. */
 const MAX_FRIENDS_READ = 5_000;
@@ -49,6 +54,28 @@ const RISK_THRESHOLDS = {
   fastClaimsFull: 10,
   /** A withdrawal requested within this many minutes of linking its wallet. */
   freshWalletMinutes: 10,
+  /**
+   * A slow farm: friends joining steadily over an hour (from / full) or a day, below the one-minute burst (one every 16 s is
+   * under 4 a minute, and 225 an hour).
+   */
+  paceHourFrom: 6,
+  paceHourFull: 20,
+  paceDayFrom: 15,
+  paceDayFull: 60,
+  /**
+   * Friends who never acted beyond joining, judged a day after they joined: no mission, no wallet, never seen after their first
+   * day. Counted from / full, or by their share of the friends judged once more than half of at least `dormantShareOf` are.
+   */
+  dormantAfterHours: 24,
+  dormantFrom: 5,
+  dormantFull: 20,
+  dormantShareOf: 5,
+  /** The most friends who first launched from one network, over any time (a farm spreads its joins over days): from / full. */
+  sameNetworkFrom: 3,
+  sameNetworkFull: 10,
+  /** Friends sharing a wallet with another friend or with the player: from / full. */
+  sharedWalletFriendsFrom: 2,
+  sharedWalletFriendsFull: 5,
 };
 const T = RISK_THRESHOLDS;
 
@@ -136,6 +163,52 @@ async function readSignals(playerId: Id, now: Date): Promise<SignalReading[] | n
     strength: friends.length >= T.idleFriendsFrom ? idle / friends.length : 0,
     evidence: { idle, friends: friends.length },
     cluster: byReferrer,
+  });
+
+  // a slow farm: the pace of friends over an hour and a day, friends who never came back, and friends sharing a network or a
+  // wallet however far apart they joined
+  const perHour = mostWithin(joinTimes, HOUR_MS);
+  const perDay = mostWithin(joinTimes, DAY_MS);
+  readings.push({
+    signal: 'friendPace',
+    strength: Math.max(ramp(perHour, T.paceHourFrom, T.paceHourFull), ramp(perDay, T.paceDayFrom, T.paceDayFull)),
+    evidence: { perHour, perDay },
+    cluster: byReferrer,
+  });
+  const judgedBefore = now.getTime() - T.dormantAfterHours * HOUR_MS;
+  const judged = friends.filter((friend) => (friend.createdAt ?? now).getTime() <= judgedBefore);
+  const dormant = judged.filter((friend) => {
+    const joined = (friend.createdAt ?? now).getTime();
+    const cameBack = (friend.lastSeenAt?.getTime() ?? joined) - joined >= T.dormantAfterHours * HOUR_MS;
+    return !friend.missionsCount && !friend.walletAddresses?.length && !cameBack;
+  }).length;
+  const dormantShare = judged.length >= T.dormantShareOf ? dormant / judged.length : 0;
+  readings.push({
+    signal: 'dormantFriends',
+    strength: Math.max(ramp(dormant, T.dormantFrom, T.dormantFull), dormantShare > 0.5 ? (dormantShare - 0.5) * 2 : 0),
+    evidence: { dormant, judged: judged.length, percent: Math.round(dormantShare * 100) },
+    cluster: byReferrer,
+  });
+  const byNetwork = new Map<string, number>();
+  for (const friend of friends) if (friend.joinNetwork) byNetwork.set(friend.joinNetwork, (byNetwork.get(friend.joinNetwork) ?? 0) + 1);
+  if (player.joinNetwork && byNetwork.has(player.joinNetwork)) byNetwork.set(player.joinNetwork, byNetwork.get(player.joinNetwork)! + 1);
+  const [network, sameNetwork] = [...byNetwork.entries()].sort((a, b) => b[1] - a[1])[0] ?? ['', 0];
+  readings.push({
+    signal: 'friendsShareNetwork',
+    strength: ramp(sameNetwork, T.sameNetworkFrom, T.sameNetworkFull),
+    evidence: { players: sameNetwork },
+    cluster: network ? { referrer: id, joinNetwork: network } : null,
+  });
+  const holders = new Map<string, Set<string>>();
+  for (const holder of [{ _id: player._id, walletAddresses: player.walletAddresses ?? [] }, ...friends])
+    for (const address of holder.walletAddresses ?? []) holders.set(address, (holders.get(address) ?? new Set()).add(String(holder._id)));
+  const sharedAddresses = [...holders.entries()].filter(([, owners]) => owners.size > 1);
+  const friendsSharing = new Set(sharedAddresses.flatMap(([, owners]) => [...owners]).filter((owner) => owner !== id)).size;
+  readings.push({
+    signal: 'friendsShareWallet',
+    strength: ramp(friendsSharing, T.sharedWalletFriendsFrom, T.sharedWalletFriendsFull),
+    evidence: { players: friendsSharing, address: sharedAddresses[0]?.[0] ?? '' },
+    cluster: sharedAddresses.length ? { walletAddresses: sharedAddresses[0]![0] } : null,
   });
 
   // the tree's next levels from the counters each player keeps (friends counted toward their limit): the second level is their
@@ -250,4 +323,61 @@ export async function assessDuePlayers(now = new Date(), limit = 200, budgetMs =
     if (Date.now() - started >= budgetMs) break;
   }
   return assessed;
+}
+
+/** Whether an assessed player's rewards wait: at review or high, unless an operator cleared them at this score or above. */
+function holdsRewards(risk: { score: number; level: RiskLevel }, cleared: { score?: number | null } | null | undefined): boolean {
+  if (risk.level === 'low') return false;
+  return !(typeof cleared?.score === 'number' && cleared.score >= risk.score);
+}
+
+/**
+ * The risk gate of referral rewards (issue 32, finding 12): true while any of these players (the referrer, the friend) is at
+ * review or high risk and not cleared by an operator. Each is assessed afresh at `now` (what they did up to this moment
+ * counts, not the last sweep's score); `known` keeps the answers of one pass, so a farm's thousand friends assess their
+ * referrer once.
+ */
+export async function riskHolds(playerIds: Id[], now: Date, known = new Map<string, boolean>()): Promise<boolean> {
+  for (const playerId of playerIds) {
+    const key = String(playerId);
+    if (!known.has(key)) {
+      const risk = await assessPlayer(playerId, now);
+      const [standing] = risk ? await riskStandings([playerId]) : [];
+      known.set(key, !!risk && holdsRewards(risk, standing?.riskCleared));
+    }
+    if (known.get(key)) return true;
+  }
+  return false;
+}
+
+type ClearanceListener = (playerId: Id, now: Date) => Promise<number>;
+const clearanceListeners: ClearanceListener[] = [];
+
+/** What waits on a player's risk (the referrals module's rewards) is told when an operator clears them: registered, no cycle. */
+export function onRiskCleared(listener: ClearanceListener): void {
+  clearanceListeners.push(listener);
+}
+
+/**
+ * An operator looked at the player's risk and lets their rewards go: assessed now, the score is recorded as cleared (by whom,
+ * when), audited, and what waited on it is paid (a reward whose other party still holds it goes on waiting). The clearance
+ * holds while the score stays at or below the one cleared: new evidence above it holds rewards again.
+ */
+export async function clearPlayerRisk(playerId: Id, operator: Operator, now = new Date()) {
+  const risk = await assessPlayer(playerId, now);
+  if (!risk) throw new AppError('NOT_FOUND');
+  const [before] = await riskStandings([playerId]);
+  await recordRiskClearance(playerId, risk.score, operator.id, now);
+  await recordAudit({
+    operator,
+    action: 'update',
+    resource: 'users',
+    record: String(playerId),
+    before: { riskCleared: before?.riskCleared ?? null },
+    after: { riskCleared: { score: risk.score, by: operator.id, at: now } },
+    note: `risk cleared at score ${risk.score} (${risk.level}): waiting rewards released`,
+  });
+  let released = 0;
+  for (const listener of clearanceListeners) released += await listener(playerId, now);
+  return { score: risk.score, level: risk.level, cleared: { score: risk.score, by: operator.id, at: now }, released };
 }

@@ -55,7 +55,7 @@ export async function countInvite(referrerId: Id, friendId: Types.ObjectId): Pro
 
 /** A newcomer whose referral is still to be counted and rewarded. */
 export function referralToFinish(friendId: Id) {
-  return UserModel.findOne({ _id: friendId, referralState: 'pending' }, { referrer: 1, isPremium: 1 }).lean();
+  return UserModel.findOne({ _id: friendId, referralState: 'pending' }, { referrer: 1, isPremium: 1, createdAt: 1 }).lean();
 }
 
 /**
@@ -64,8 +64,8 @@ export function referralToFinish(friendId: Id) {
  */
 export async function settleReferral(
   friendId: Id,
-  outcome: 'joined' | 'rewarded' | 'over-limit',
-  from: 'pending' | 'joined' = 'pending',
+  outcome: 'joined' | 'waiting' | 'rewarded' | 'over-limit',
+  from: 'pending' | 'joined' | 'waiting' = 'pending',
 ): Promise<boolean> {
   return (await UserModel.updateOne({ _id: friendId, referralState: from }, { $set: { referralState: outcome } })).modifiedCount > 0;
 }
@@ -79,6 +79,39 @@ export function referralsToQualify(limit: number, afterId: Id | null = null) {
     .sort({ _id: 1 })
     .limit(limit)
     .lean();
+}
+
+/**
+ * Friends whose reward waits on risk ('waiting'), in id order after `afterId`: all of them, or those where this player is the
+ * referrer or the friend.
+ */
+export function referralsWaiting(limit: number, afterId: Id | null = null, playerId: Id | null = null) {
+  return UserModel.find(
+    {
+      referralState: 'waiting',
+      ...(afterId ? { _id: { $gt: objectId(afterId) } } : {}),
+      ...(playerId ? { $or: [{ referrer: objectId(playerId) }, { _id: objectId(playerId) }] } : {}),
+    },
+    { referrer: 1, isPremium: 1 },
+  )
+    .sort({ _id: 1 })
+    .limit(limit)
+    .lean();
+}
+
+/** What the risk gate reads of these players: their score and level as last assessed, and an operator's clearance. */
+export function riskStandings(playerIds: Id[]) {
+  return UserModel.find({ _id: { $in: playerIds.map(objectId) } }, { risk: 1, riskCleared: 1 }).lean();
+}
+
+/** An operator lets the player's rewards go at this score (held again if it rises above it). */
+export async function recordRiskClearance(playerId: Id, score: number, by: Id, at: Date): Promise<boolean> {
+  const cleared = await UserModel.updateOne(
+    { _id: objectId(playerId) },
+    { $set: { riskCleared: { score, by: objectId(by), at } } },
+    { timestamps: false },
+  );
+  return cleared.matchedCount > 0;
 }
 
 /** How many of a player's friends qualified (earned them the reward). */
@@ -283,9 +316,15 @@ export function riskSubject(playerId: Id) {
   return UserModel.findById(playerId, { telegramId: 1, isPremium: 1, createdAt: 1, joinNetwork: 1, walletAddresses: 1 }).lean();
 }
 
-/** The friends of these players (up to `limit`): when they joined, whether they ever did a mission, and how many friends they counted. */
+/**
+ * The friends of these players (up to `limit`): when they joined and were last seen, whether they ever did a mission, how many
+ * friends they counted, the network they first launched from and their wallets.
+ */
 export function friendsOfPlayers(playerIds: Id[], limit: number) {
-  return UserModel.find({ referrer: { $in: playerIds.map(objectId) } }, { referrer: 1, createdAt: 1, missionsCount: 1, referrersCount: 1 })
+  return UserModel.find(
+    { referrer: { $in: playerIds.map(objectId) } },
+    { referrer: 1, createdAt: 1, lastSeenAt: 1, missionsCount: 1, referrersCount: 1, joinNetwork: 1, walletAddresses: 1 },
+  )
     .limit(limit)
     .lean();
 }

@@ -40,9 +40,10 @@ const userSchema = applyConventions(
       referrer: ref('User', { default: null }),
       /**
        * 'pending' from registration with a referrer until the referral is counted; then 'joined' while the friend has yet to qualify
-       * (App Config's referralQualification), 'rewarded' once the referrer is credited, or 'over-limit'.
+       * (App Config's referralQualification), 'waiting' while its reward waits on the referrer's or the friend's risk (review or
+       * high, not cleared), 'rewarded' once the referrer is credited, or 'over-limit'.
        */
-      referralState: { type: String, enum: ['pending', 'joined', 'rewarded', 'over-limit'] },
+      referralState: { type: String, enum: ['pending', 'joined', 'waiting', 'rewarded', 'over-limit'] },
       /** The friends counted toward referrersCount (at most inviteLimit): a repeat never counts one twice. */
       countedFriends: { type: [Schema.Types.ObjectId], default: undefined, select: false },
       inviteLimit: { type: Number, default: 100, min: 0 },
@@ -75,6 +76,15 @@ const userSchema = applyConventions(
         level: { type: String, enum: RISK_LEVELS, default: 'low' },
         signals: { type: [riskSignalSchema], default: [] },
         assessedAt: { type: Date, default: null },
+      },
+      /**
+       * An operator looked at the player's risk and let their referral rewards go: by whom, when, and at what score. It holds
+       * while the score stays at or below that one; a higher score (new evidence) holds the rewards again.
+       */
+      riskCleared: {
+        score: { type: Number, default: null },
+        by: ref('Account', { default: null }),
+        at: { type: Date, default: null },
       },
       /** Set when something the score reads changed (a friend joined, a wallet moved, a claim, a withdrawal): the sweep assesses the player again. */
       riskDueAt: { type: Date, default: null },
@@ -128,6 +138,8 @@ userSchema.index({ referrer: 1, createdAt: -1, _id: -1 });
 userSchema.index({ referralState: 1, createdAt: 1 }, { partialFilterExpression: { referralState: 'pending' } });
 // friends counted and waiting to qualify: the sweep's qualification pass
 userSchema.index({ referralState: 1, _id: 1 }, { partialFilterExpression: { referralState: 'joined' } });
+// rewards waiting on risk: paid by the sweep, or at once when an operator clears the referrer or the friend
+userSchema.index({ referralState: 1, referrer: 1 }, { partialFilterExpression: { referralState: 'waiting' } });
 // the console's list: its default order, each filter in that order, and each column it sorts by (with the id as tie-breaker)
 userSchema.index({ createdAt: -1, _id: -1 });
 userSchema.index({ status: 1, createdAt: -1, _id: -1 });

@@ -204,7 +204,9 @@ describe('referrals at registration', () => {
 
   it('never passes the invite limit when 100 friends arrive at once', async () => {
     const coin = await configureReferralReward('0.5');
-    const referrer = await createPlayer({ inviteLimit: 10 });
+    // a hundred friends in one second is a farm's burst, whose rewards wait on risk (issue 32): this referrer was cleared by an
+    // operator beforehand, so the race on the invite limit is what is tested here (the gate is in referrals/riskGate.test.ts)
+    const referrer = await createPlayer({ inviteLimit: 10, riskCleared: { score: 1000 } });
     const launches = Array.from({ length: 100 }, () => launchOf({ startParam: referrer.referralCode }));
     const outcomes = await Promise.all(launches.map((launch) => upsertFromTelegram(launch, NOW)));
 
