@@ -1,6 +1,8 @@
 // Starts the product as `npm start` runs it (embedded database with demo data, built front ends) on a free loopback port.
 import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -22,6 +24,9 @@ export async function startServedProduct() {
   // the demo as `npm start` gives it: embedded database, no bot, so the demo player opens the app
   const env = { ...process.env, PORT: String(port), NODE_ENV: 'development', LOG_LEVEL: 'silent' };
   for (const name of ['MONGO_URL', 'TELEGRAM_BOT_TOKEN', 'JWT_SECRET', 'ADMIN_USERNAME', 'ADMIN_PASSWORD']) delete env[name];
+  // a fresh demo of its own each time, which leaves the data `npm start` keeps in .data/ alone
+  const dataFile = path.join(tmpdir(), `gift-served-product-${port}.json`);
+  Object.assign(env, { EMBEDDED_DATA_FILE: dataFile, FRESH_DEMO: '1' });
   const child = spawn(
     process.execPath,
     [path.join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(root, 'server', 'src', 'index.ts')],
@@ -47,7 +52,10 @@ export async function startServedProduct() {
     base,
     stop: () =>
       new Promise((resolve) => {
-        child.once('exit', resolve);
+        child.once('exit', () => {
+          rmSync(dataFile, { force: true });
+          resolve();
+        });
         child.kill('SIGTERM');
       }),
   };

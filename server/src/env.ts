@@ -1,5 +1,6 @@
 // The only place that reads process.env. Validated once at start; each bad value gets its own message.
 import { isIP } from 'node:net';
+import path from 'node:path';
 import { z } from 'zod';
 import { DEMO_PAYOUT_MNEMONIC } from './lib/ton/hotWallet';
 
@@ -70,6 +71,13 @@ const envSchema = z
       .int()
       .min(500, 'BROADCAST_LEASE_MS must be at least 500')
       .default(20 * 60_000),
+    /** Where the embedded database (no MONGO_URL) keeps its data between runs: the project's `.data/` folder unless set. */
+    EMBEDDED_DATA_FILE: z.string().default(path.resolve(__dirname, '../../.data/embedded-database.json')),
+    /** `FRESH_DEMO=1`: the embedded database forgets its data file and starts a fresh demo. */
+    FRESH_DEMO: z
+      .enum(['0', '1', 'true', 'false'], { message: 'FRESH_DEMO must be 1 or 0' })
+      .default('0')
+      .transform((value) => value === '1' || value === 'true'),
     /** A TON Center-compatible API (v2). Unset: toncenter.com for TON_NETWORK in production; the local stand-in in development. */
     TON_API_ROOT: z
       .string()

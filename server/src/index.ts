@@ -58,6 +58,12 @@ async function main() {
     [
       '',
       `  Gift Rewards is running (database: ${database.kind}${database.embedded ? ', embedded with demo data' : ''})`,
+      ...(database.dataFile
+        ? [
+            `  Data:      ${database.dataFile} (${database.restored === null ? 'a fresh demo' : `${database.restored} records read back`})`,
+            '             written every second and at a clean stop: a kill -9 loses at most the last second; FRESH_DEMO=1 starts afresh',
+          ]
+        : []),
       `  User app:  ${base}/`,
       `  Console:   ${base}/admin`,
       ...(credentials && !env.ADMIN_PASSWORD ? [`  Console sign-in: ${credentials.username} / ${credentials.password}`] : []),

@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import mongoose, { type ConnectOptions } from 'mongoose';
 import { EnvError, type Env } from '../env';
@@ -65,6 +66,10 @@ export interface Database {
   /** 'external' (MONGO_URL), 'mongod' or 'congodb' (embedded). */
   kind: 'external' | 'mongod' | 'congodb';
   embedded: boolean;
+  /** Where the embedded database keeps its data between runs; null on MongoDB. */
+  dataFile: string | null;
+  /** Documents the embedded database read back from its data file; null when it started empty. */
+  restored: number | null;
   close: () => Promise<void>;
 }
 
@@ -73,9 +78,12 @@ export async function connectDatabase(env: Env, logger: Logger): Promise<Databas
   let uri = env.MONGO_URL;
   let kind: Database['kind'] = 'external';
   let stopEmbedded: (() => Promise<unknown>) | undefined;
+  let dataFile: string | null = null;
+  let restored: number | null = null;
   if (!uri) {
     const { startEmbeddedMongo } = await import('./embeddedMongo.mjs');
-    const embedded = await startEmbeddedMongo().catch((error: unknown) => {
+    if (env.FRESH_DEMO) rmSync(env.EMBEDDED_DATA_FILE, { force: true });
+    const embedded = await startEmbeddedMongo({ dataFile: env.EMBEDDED_DATA_FILE }).catch((error: unknown) => {
       // a production install (npm ci --omit=dev) has no embedded database: say what to do instead
       if ((error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' || (error as { code?: string }).code === 'MODULE_NOT_FOUND')
         throw new EnvError([
@@ -86,6 +94,8 @@ export async function connectDatabase(env: Env, logger: Logger): Promise<Databas
     uri = withDatabaseName(embedded.uri, 'gift');
     kind = embedded.kind;
     stopEmbedded = embedded.stop;
+    dataFile = embedded.kind === 'congodb' ? env.EMBEDDED_DATA_FILE : null;
+    restored = embedded.restored;
   }
   mongoose.set('strictQuery', true);
   const giveUpAt = Date.now() + CONNECT_PATIENCE_MS;
@@ -100,11 +110,13 @@ export async function connectDatabase(env: Env, logger: Logger): Promise<Databas
     }
   }
   await mongoose.connection.syncIndexes().catch((error) => logger.warn({ err: error }, 'could not sync indexes'));
-  logger.info({ database: kind }, kind === 'external' ? 'connected to MongoDB' : `started embedded database (${kind})`);
+  logger.info({ database: kind, dataFile, restored }, kind === 'external' ? 'connected to MongoDB' : `started embedded database (${kind})`);
   return {
     uri,
     kind,
     embedded: kind !== 'external',
+    dataFile,
+    restored,
     close: async () => {
       await mongoose.disconnect();
       await stopEmbedded?.();
