@@ -68,6 +68,15 @@ const englishDomain = {
       review: 'Review: read the signals and open their clusters; freeze if they show a farm.',
       high: 'High: freeze the player (and their cluster) while you look; ban if the evidence holds.',
     },
+    clear: {
+      action: 'Clear: pay their rewards',
+      title: 'Clear this player\'s risk?',
+      content:
+        'Their referral rewards wait while they are at review or high. Cleared at score %{score}, what waited is paid now, and new rewards are paid until the score rises above it.',
+      done: 'Cleared at score %{score}: %{smart_count} waiting reward paid |||| Cleared at score %{score}: %{smart_count} waiting rewards paid',
+      note: 'Their referral rewards, and those of the friends they invited, wait until an operator clears them.',
+      cleared: 'Cleared by an operator at score %{score}, %{at}',
+    },
     signals: {
       newAccount: 'Their Telegram account was about %{ageDays} days old when they joined',
       notPremium: 'Not a Telegram Premium player',
