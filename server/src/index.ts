@@ -7,6 +7,7 @@ import { EnvError, loadEnv } from './env';
 import { createLogger } from './lib/logger';
 import { backfillUsernameKeys, bootstrapSuperAdmin } from './modules/accounts/accounts.service';
 import { BotRuntime } from './modules/bot/botRuntime';
+import { applyBrakeDefaults } from './modules/coins/coinBrakes';
 import { chooseSigningSecret } from './modules/config/signingSecret.service';
 import { runExclusively } from './modules/jobs/jobLease.service';
 import { startRecoverySweep } from './modules/recovery/recovery.service';
@@ -39,6 +40,8 @@ async function main() {
   // instances sharing the database run these one at a time; the next one finds them done
   await runExclusively('start-up', async () => {
     await backfillUsernameKeys();
+    // coins saved before brakes existed get them (their 0 was the old implicit "never"); idempotent
+    await applyBrakeDefaults();
     if (credentials) await bootstrapSuperAdmin(credentials.username, credentials.password);
     if (database.embedded) await seedDemoData(logger, new Date(), { jettonMasters: ton.demoJettons ?? {} });
   });

@@ -51,6 +51,9 @@ type PayoutFaultPoint = 'payout:after-record' | 'payout:after-send' | 'payout:be
 /** A freeze or ban between the player's status and the ledger's hold, walked in-process by the status test (the sweep finishes it). */
 type StatusFaultPoint = 'status:after-player' | 'gift:after-approval' | 'clawback:after-take';
 
+/** A reward change waiting for a second operator (a mission's, App Config's), walked in-process by the brake tests. */
+type BrakeFaultPoint = 'reward:after-request' | 'reward:after-apply';
+
 /** Money permissions asked for an operator's account, between the approval, the account's write, its audit and the mark (in-process tests). */
 type AccountFaultPoint =
   | 'account-grant:after-ask'
@@ -60,7 +63,9 @@ type AccountFaultPoint =
   | 'account-grant:after-rejection';
 
 /** Marks a point between two writes. */
-export async function faultPoint(point: FaultPoint | RacePoint | PayoutFaultPoint | StatusFaultPoint | AccountFaultPoint): Promise<void> {
+export async function faultPoint(
+  point: FaultPoint | RacePoint | PayoutFaultPoint | StatusFaultPoint | BrakeFaultPoint | AccountFaultPoint,
+): Promise<void> {
   if (killAt.has(point)) {
     process.stderr.write(`fault point ${point}: killing the process\n`);
     process.kill(process.pid, 'SIGKILL');

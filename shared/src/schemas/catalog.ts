@@ -43,10 +43,21 @@ export const giftCoinInput = z
     usdPrice: blankable(amount),
     minWithdraw: amount.default('0'),
     withdrawEnabled: z.boolean().default(false),
-    /** Above this, a withdrawal needs two operators' approvals before the hot wallet pays it; 0: one is enough. */
-    payoutApprovalAbove: nullAsAbsent(amount.default('0')),
-    /** Above this, an operator's gift or correction of a balance waits for a second operator's approval; 0: never. */
-    giftApprovalAbove: nullAsAbsent(amount.default('0')),
+    /**
+     * Above this, a withdrawal needs two operators' approvals before the hot wallet pays it; 0: never (an explicit choice).
+     * Absent on a new coin: the suggested amount (`suggestedCoinBrakes`); absent on an edit: kept as saved.
+     */
+    payoutApprovalAbove: nullAsAbsent(amount.optional()),
+    /**
+     * Above this, an operator's gift or correction, a mission's reward and an App Config reward wait for a second operator's
+     * approval; 0: never (an explicit choice). Absent: as `payoutApprovalAbove`.
+     */
+    giftApprovalAbove: nullAsAbsent(amount.optional()),
+    /**
+     * The most value one operator creates alone in this coin in a rolling 24 hours (gifts they give, Manual claims they
+     * approve); past it every further creation waits for a second operator. 0: no limit (an explicit choice). Absent: as above.
+     */
+    operatorDailyLimit: nullAsAbsent(amount.optional()),
     /** The most the hot wallet pays out of this coin per UTC day; 0: no cap. */
     payoutDailyCap: nullAsAbsent(amount.default('0')),
     network: z.enum(['ton', 'jetton']).default('jetton'),
@@ -59,6 +70,46 @@ export const giftCoinInput = z
     path: ['jettonMaster'],
   });
 export type GiftCoinInput = z.infer<typeof giftCoinInput>;
+
+/** The brakes of a coin, in whole coins: gifts and rewards above, payouts above, and one operator's value a day. */
+export interface CoinBrakes {
+  giftApprovalAbove: string;
+  payoutApprovalAbove: string;
+  operatorDailyLimit: string;
+}
+
+/** The brakes a coin gets unless an operator chooses others: worth these many US dollars when its price is known. */
+const SUGGESTED_USD = { giftApprovalAbove: 250, payoutApprovalAbove: 500, operatorDailyLimit: 1000 } as const;
+/** Without a price, in whole coins. */
+const SUGGESTED_COINS: CoinBrakes = { giftApprovalAbove: '1000', payoutApprovalAbove: '1000', operatorDailyLimit: '5000' };
+
+/** The largest 1, 2 or 5 × 10ⁿ at most `value`, as an amount (at least one micro-unit). */
+function roundDown125(value: number): string {
+  const exponent = Math.floor(Math.log10(value));
+  if (exponent < -6) return '0.000001';
+  const mantissa = value / 10 ** exponent;
+  const digit = mantissa >= 5 ? 5 : mantissa >= 2 ? 2 : 1;
+  return exponent >= 0 ? String(digit * 10 ** exponent) : (digit * 10 ** exponent).toFixed(-exponent);
+}
+
+/**
+ * The thresholds a coin starts with, on by default: a gift or reward above about 250 USD and a payout above about 500 USD
+ * wait for a second operator, and one operator creates at most about 1,000 USD a day alone (rounded down to 1, 2 or 5 × 10ⁿ
+ * coins); a coin without a price: 1,000, 1,000 and 5,000 coins.
+ */
+export function suggestedCoinBrakes(coin: { usdPrice?: string | null }): CoinBrakes {
+  const price = Number(coin.usdPrice ?? '');
+  if (!(price > 0) || !Number.isFinite(price)) return { ...SUGGESTED_COINS };
+  const worth = (usd: number) => {
+    const coins = usd / price;
+    return coins >= 1e9 ? '1000000000' : roundDown125(coins);
+  };
+  return {
+    giftApprovalAbove: worth(SUGGESTED_USD.giftApprovalAbove),
+    payoutApprovalAbove: worth(SUGGESTED_USD.payoutApprovalAbove),
+    operatorDailyLimit: worth(SUGGESTED_USD.operatorDailyLimit),
+  };
+}
 
 export const categoryInput = z.object({
   title: nonEmpty(80),

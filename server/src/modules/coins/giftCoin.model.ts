@@ -1,5 +1,9 @@
 import { model, Schema, type InferSchemaType } from 'mongoose';
+import { suggestedCoinBrakes, toMicros } from '@gift/shared';
 import { applyConventions, schemaOptions, money } from '../../db/schemaKit';
+
+/** A brake's amount: no default of its own, so a new coin gets the suggested one (below), typed as the money it is. */
+const brake = () => ({ ...money(), default: undefined }) as unknown as ReturnType<typeof money>;
 
 /** A coin of the app, and where it lives on TON. */
 const giftCoinSchema = applyConventions(
@@ -15,12 +19,21 @@ const giftCoinSchema = applyConventions(
       usdPrice: { type: String, default: '' },
       minWithdraw: money(),
       withdrawEnabled: { type: Boolean, default: false },
-      /** A withdrawal above this amount needs a second operator's approval before the hot wallet pays it (0: never). */
-      payoutApprovalAbove: money(),
+      /**
+       * A withdrawal above this amount needs a second operator's approval before the hot wallet pays it (0: never, an explicit
+       * choice). Unset on a new coin: the suggested amount (`suggestedCoinBrakes`), set before validation.
+       */
+      payoutApprovalAbove: brake(),
       /** At most this much is paid out by the hot wallet per UTC day (0: no cap). */
       payoutDailyCap: money(),
-      /** Above this, a gift or correction waits for a second operator's approval; 0: never. */
-      giftApprovalAbove: money(),
+      /** Above this, a gift, a correction or a reward (missions, App Config) waits for a second operator; 0: never. Unset: suggested. */
+      giftApprovalAbove: brake(),
+      /**
+       * The most one operator creates alone in this coin in a rolling 24 hours; past it each further gift or Manual approval
+       * waits for a second operator. 0: no limit. Unset: suggested. Absent on a coin saved before it existed: the start-up
+       * migration (`coinBrakes.ts`) sets it, with the suggested thresholds where that coin had the old implicit 0.
+       */
+      operatorDailyLimit: brake(),
       network: { type: String, enum: ['ton', 'jetton'], default: 'jetton' },
       jettonMaster: { type: String, default: '' },
       enabled: { type: Boolean, default: true },
@@ -29,6 +42,13 @@ const giftCoinSchema = applyConventions(
     schemaOptions,
   ),
 );
+// thresholds on by default: whatever writes a new coin (the console, the demo seed, a test) gets the suggested ones it left unset
+giftCoinSchema.pre('validate', function fillBrakes() {
+  const suggested = suggestedCoinBrakes({ usdPrice: this.usdPrice });
+  const coin = this as unknown as Record<string, unknown>;
+  for (const field of ['giftApprovalAbove', 'payoutApprovalAbove', 'operatorDailyLimit'] as const)
+    if (coin[field] === undefined || coin[field] === null) coin[field] = Number(toMicros(suggested[field]));
+});
 giftCoinSchema.index({ symbol: 1 });
 giftCoinSchema.index({ enabled: 1, order: 1 });
 export const GiftCoinModel = model('GiftCoin', giftCoinSchema);

@@ -8,7 +8,10 @@ import { GiftCoinModel, type GiftCoin } from './giftCoin.model';
 type Fields = ProjectionType<GiftCoin>;
 /** A coin as read: the fields asked for are there (the others are not, whatever the type says). */
 /** GET /api/admin/gift-coins: a coin as the console lists and edits it. */
-export type GiftCoinRecord = ConsoleRecord<typeof GiftCoinModel, 'minWithdraw' | 'payoutApprovalAbove' | 'payoutDailyCap'>;
+export type GiftCoinRecord = ConsoleRecord<
+  typeof GiftCoinModel,
+  'minWithdraw' | 'payoutApprovalAbove' | 'payoutDailyCap' | 'giftApprovalAbove' | 'operatorDailyLimit'
+>;
 
 export type GiftCoinRow = GiftCoin & { _id: Types.ObjectId };
 

@@ -2,6 +2,38 @@ import { model, Schema } from 'mongoose';
 import { DEFAULT_RISK_WEIGHTS, RISK_SIGNALS } from '@gift/shared';
 import { applyConventions, schemaOptions, money, ref } from '../../db/schemaKit';
 
+const milestoneSchema = new Schema(
+  { days: Number, coin: { type: Schema.Types.ObjectId, ref: 'GiftCoin' }, amount: Number },
+  { _id: false },
+);
+const asked = {
+  id: { type: String, required: true },
+  requestedBy: { type: Schema.Types.ObjectId, ref: 'Account', required: true },
+  requestedAt: { type: Date, required: true },
+};
+/** A referral reward waiting for a second operator: its coin and amount (micro-units). */
+const waitingReferralSchema = new Schema(
+  { ...asked, coin: { type: Schema.Types.ObjectId, ref: 'GiftCoin', required: true }, amount: { type: Number, required: true } },
+  { _id: false },
+);
+/** Streak milestones waiting for a second operator, as the whole list they would replace. */
+const waitingMilestonesSchema = new Schema({ ...asked, milestones: { type: [milestoneSchema], default: [] } }, { _id: false });
+const rewardDecisionSchema = new Schema(
+  {
+    id: { type: String, required: true },
+    status: { type: String, enum: ['approved', 'rejected'], required: true },
+    decidedBy: { type: Schema.Types.ObjectId, ref: 'Account' },
+    decidedAt: Date,
+    reason: { type: String, default: '' },
+    /** What was decided, as it waited: a repeat of the approval audits it. */
+    requestedBy: { type: Schema.Types.ObjectId, ref: 'Account' },
+    coin: { type: Schema.Types.ObjectId, ref: 'GiftCoin' },
+    amount: Number,
+    milestones: { type: [milestoneSchema], default: undefined },
+  },
+  { _id: false },
+);
+
 /** The one App Config record. */
 const appConfigSchema = applyConventions(
   new Schema(
@@ -25,6 +57,19 @@ const appConfigSchema = applyConventions(
       streakMilestones: {
         type: [new Schema({ days: Number, coin: { type: Schema.Types.ObjectId, ref: 'GiftCoin' }, amount: Number }, { _id: false })],
         default: [],
+      },
+      /**
+       * Reward changes above their coin's threshold, waiting for a second operator (`configRewards.ts`): the live referral
+       * reward and streak milestones stay as they are until one approves. Null: nothing waits.
+       */
+      waitingRewards: {
+        referral: { type: waitingReferralSchema, default: null },
+        streakMilestones: { type: waitingMilestonesSchema, default: null },
+      },
+      /** The last decision on each kind, so a repeat of an approval a crash interrupted finishes it and no more. */
+      rewardDecisions: {
+        referral: { type: rewardDecisionSchema, default: null },
+        streakMilestones: { type: rewardDecisionSchema, default: null },
       },
       tonProofDomains: { type: [String], default: [] },
       allowTestnetWallets: { type: Boolean, default: false },

@@ -1,8 +1,19 @@
-import { appConfigInput, fromMicros, toMicros } from '@gift/shared';
-import { badInput } from '../../lib/errors';
-import type { ResourceDefinition } from '../../rest/resource';
+import { z } from 'zod';
+import { appConfigInput, fromMicros, nonEmpty, OBJECT_ID_PATTERN, toMicros } from '@gift/shared';
+import { AppError, badInput } from '../../lib/errors';
+import { faultPoint } from '../../lib/faults';
+import { operatorContext } from '../../rest/adminAuth';
+import { validate, type ResourceDefinition } from '../../rest/resource';
 import { requireGiftCoin } from '../coins/giftCoins.service';
 import { AppConfigModel } from './appConfig.model';
+import {
+  approveConfigReward,
+  CONFIG_REWARDS,
+  holdRewardChanges,
+  presentWaiting,
+  rejectConfigReward,
+  type ConfigReward,
+} from './configRewards';
 import { botTokenSource, getAppConfig, telegramApiRoot } from './config.service';
 import { BotApiError, interactiveApi, toBotApiError } from '../../lib/telegramBot';
 
@@ -10,7 +21,26 @@ import { BotApiError, interactiveApi, toBotApiError } from '../../lib/telegramBo
 const CURRENT_CONFIG_ID = 'current';
 
 type Milestone = { days: number; coin: unknown; amount: number };
-type ConfigDocument = { toJSON: () => Record<string, unknown>; botToken?: string; streakMilestones?: Milestone[] };
+type ConfigDocument = {
+  toJSON: () => Record<string, unknown>;
+  botToken?: string;
+  streakMilestones?: Milestone[];
+};
+
+const rewardDecisionInput = z.object({ id: z.string().regex(OBJECT_ID_PATTERN, 'Invalid id') });
+const rewardRejectInput = rewardDecisionInput.extend({ rejectReason: nonEmpty(300) });
+
+/** Reward changes waiting for a second operator, as plain records (the document's JSON): amounts as decimals. */
+function presentAllWaiting(waiting: unknown) {
+  const kinds = (waiting ?? {}) as Partial<Record<ConfigReward, Record<string, unknown> | null>>;
+  return { referral: presentWaiting(kinds.referral), streakMilestones: presentWaiting(kinds.streakMilestones) };
+}
+
+/** The reward a decision is about, from the path: anything else is not one (404). */
+function rewardKind(kind: string): ConfigReward {
+  if (!(CONFIG_REWARDS as readonly string[]).includes(kind)) throw new AppError('NOT_FOUND');
+  return kind as ConfigReward;
+}
 
 /** The streak milestones as the console edits them: the coin's id and the amount as a decimal. */
 const presentMilestones = (milestones: Milestone[] = []) =>
@@ -32,6 +62,7 @@ export const appConfigResource: ResourceDefinition<typeof appConfigInput> = {
       botTokenSet: !!(doc as ConfigDocument).botToken,
       botTokenSource: botTokenSource(!!(doc as ConfigDocument).botToken),
       streakMilestones: presentMilestones((doc as ConfigDocument).streakMilestones),
+      waitingRewards: presentAllWaiting((doc as ConfigDocument).toJSON().waitingRewards),
     }),
   },
   // the list always shows the one record, created with defaults on first sight
@@ -40,11 +71,23 @@ export const appConfigResource: ResourceDefinition<typeof appConfigInput> = {
       await getAppConfig();
       next();
     });
+    /** A second, independent operator puts a waiting reward live (`id`: the change they saw). */
+    router.post('/current/rewards/:kind/approve', async (req, res) => {
+      const { id } = validate(rewardDecisionInput, req.body);
+      await approveConfigReward(rewardKind(req.params.kind), id, operatorContext(req).operator, new Date());
+      res.json(appConfigResource.record!.present!(await AppConfigModel.findOne({ key: 'app' }).select('+botToken')));
+    });
+    /** Turns a waiting reward down with the reason; the live one stays. */
+    router.post('/current/rewards/:kind/reject', async (req, res) => {
+      const { id, rejectReason } = validate(rewardRejectInput, req.body);
+      await rejectConfigReward(rewardKind(req.params.kind), id, rejectReason, operatorContext(req).operator, new Date());
+      res.json(appConfigResource.record!.present!(await AppConfigModel.findOne({ key: 'app' }).select('+botToken')));
+    });
   },
   update: {
     schema: appConfigInput,
     // an update changes only the fields the body names: the schema's defaults must not reset the others
-    run: async (id, input, { named }) => {
+    run: async (id, input, { named, operator }) => {
       const referrerCoin = input.referrerCoin || null;
       const miningCoin = input.miningCoin || null;
       if (referrerCoin && named('referrerCoin')) await requireGiftCoin('referrerCoin', referrerCoin);
@@ -56,13 +99,21 @@ export const appConfigResource: ResourceDefinition<typeof appConfigInput> = {
       const { botToken, clearBotToken, ...fields } = { ...input, referrerCoin, miningCoin, streakMilestones };
       const changes = Object.fromEntries(Object.entries(fields).filter(([field]) => named(field)));
       await refuseZeroRewards(id, changes);
+      // a reward set above its coin's threshold waits for a second operator; the rest of the save applies
+      const live = await AppConfigModel.findById(id, { referrerCoin: 1, referrerCoinAmount: 1, streakMilestones: 1 }).lean();
+      const held = await holdRewardChanges(changes, (live ?? {}) as Parameters<typeof holdRewardChanges>[1], operator, new Date());
       // a new token is Telegram's to accept, and names the bot: its username is not typed by hand
       if (botToken) changes.botUsername = await botUsernameOf(botToken);
-      return AppConfigModel.findByIdAndUpdate(
+      const saved = await AppConfigModel.findByIdAndUpdate(
         id,
-        { $set: { ...changes, ...(botToken ? { botToken } : {}) }, ...(clearBotToken && !botToken ? { $unset: { botToken: 1 } } : {}) },
+        {
+          $set: { ...changes, ...held, ...(botToken ? { botToken } : {}) },
+          ...(clearBotToken && !botToken ? { $unset: { botToken: 1 } } : {}),
+        },
         { returnDocument: 'after', runValidators: true },
       ).select('+botToken');
+      if (Object.values(held).some(Boolean)) await faultPoint('reward:after-request');
+      return saved;
     },
   },
 };

@@ -392,6 +392,10 @@ export async function seedDemoData(
       icon: demoImage('coin-ton.svg'),
       decimals: 9,
       usdPrice: '3.25',
+      // brakes on, as every coin's: a gift or reward above, a payout above, one operator's value a day (about 250, 500, 1,000 USD)
+      giftApprovalAbove: stored('50'),
+      payoutApprovalAbove: stored('100'),
+      operatorDailyLimit: stored('200'),
       minWithdraw: stored('1'),
       withdrawEnabled: true,
       network: 'ton',
@@ -404,6 +408,10 @@ export async function seedDemoData(
       icon: demoImage('coin-gift.svg'),
       decimals: 9,
       usdPrice: '0.05',
+      // brakes on, as every coin's: a gift or reward above, a payout above, one operator's value a day (about 250, 500, 1,000 USD)
+      giftApprovalAbove: stored('5000'),
+      payoutApprovalAbove: stored('10000'),
+      operatorDailyLimit: stored('20000'),
       minWithdraw: stored('100'),
       withdrawEnabled: true,
       network: 'jetton',
@@ -418,6 +426,10 @@ export async function seedDemoData(
       decimals: 9,
       usdPrice: '',
       minWithdraw: 0,
+      // brakes on, as every coin's: a gift or reward above, a payout above, one operator's value a day (about 250, 500, 1,000 USD)
+      giftApprovalAbove: stored('1000'),
+      payoutApprovalAbove: stored('1000'),
+      operatorDailyLimit: stored('5000'),
       withdrawEnabled: false,
       network: 'jetton',
       jettonMaster: jettonMasters.STAR ?? star.friendly,

@@ -2,6 +2,30 @@ import { model, Schema } from 'mongoose';
 import { MISSION_REPEATS, PROOF_KINDS, USER_MISSION_STATUSES, VERIFY_TYPES } from '@gift/shared';
 import { applyConventions, schemaOptions, money, ref } from '../../db/schemaKit';
 
+/** A reward change waiting for a second operator: what it asks for (micro-units), who asked and when. */
+const waitingRewardSchema = new Schema(
+  {
+    id: { type: String, required: true },
+    reward: { type: Number, required: true },
+    coin: { type: Schema.Types.ObjectId, ref: 'GiftCoin', required: true },
+    requestedBy: { type: Schema.Types.ObjectId, ref: 'Account', required: true },
+    requestedAt: { type: Date, required: true },
+  },
+  { _id: false },
+);
+/** How a waiting reward change ended. */
+const rewardDecisionSchema = new Schema(
+  {
+    id: { type: String, required: true },
+    status: { type: String, enum: ['approved', 'rejected'], required: true },
+    requestedBy: { type: Schema.Types.ObjectId, ref: 'Account' },
+    decidedBy: { type: Schema.Types.ObjectId, ref: 'Account' },
+    decidedAt: Date,
+    reason: { type: String, default: '' },
+  },
+  { _id: false },
+);
+
 const missionSchema = applyConventions(
   new Schema(
     {
@@ -40,6 +64,19 @@ const missionSchema = applyConventions(
       repeat: { type: String, enum: MISSION_REPEATS, default: 'none' },
       /** What a Manual mission's claim carries for its review. */
       proof: { type: [{ type: String, enum: PROOF_KINDS }], default: [] },
+      /**
+       * The reward (micro-units) and coin a second operator approved (`missionRewards.ts`): enabling the mission at them again
+       * needs no new approval. Null: none approved.
+       */
+      approvedReward: { type: Number, default: null },
+      approvedCoin: ref('GiftCoin', { default: null }),
+      /**
+       * A reward above its coin's threshold asked to go live (a new mission, an enabled one, a changed reward), waiting for a
+       * second operator: the mission stays as it was (a new one disabled) until approved. Null: nothing waits.
+       */
+      waiting: { type: waitingRewardSchema, default: null },
+      /** The last decision on a waiting reward, so a repeat of an approval a crash interrupted finishes it and no more. */
+      lastDecision: { type: rewardDecisionSchema, default: null },
       /** Places taken: players' progress done or waiting for review (`missionSeats.ts`). */
       completions: { type: Number, default: 0 },
       /** False (or absent) on a mission whose progress predates the counter: the sweep counts it once. */
@@ -78,6 +115,12 @@ const userMissionSchema = applyConventions(
         imageId: { type: String, default: '' },
       },
       reviewedBy: ref('Account', { default: null }),
+      /**
+       * An approval past the reviewer's daily limit of value created alone (`coinBrakes.ts`): the claim stays pending until a
+       * second, independent operator approves it too. Cleared by the decision.
+       */
+      firstApprovedBy: ref('Account', { default: null }),
+      firstApprovedAt: { type: Date, default: null },
       /** Set with an approval, cleared once its reward is credited: lets a crash in between be finished at start. */
       awaitingCredit: { type: Boolean, default: false },
       /** Counted in its mission's completions (done or waiting for review since the counter exists). */

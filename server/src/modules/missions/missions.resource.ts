@@ -1,5 +1,9 @@
+import { z } from 'zod';
 import {
+  fromMicros,
   microsToStored,
+  nonEmpty,
+  OBJECT_ID_PATTERN,
   missionInput,
   missionsEnabledInput,
   missionsReorderInput,
@@ -13,10 +17,37 @@ import { AppError, badInput } from '../../lib/errors';
 import { validate, type ResourceDefinition } from '../../rest/resource';
 import { requireGiftCoin } from '../coins/giftCoins.service';
 import { categoryExists } from '../content/categories.service';
+import { faultPoint } from '../../lib/faults';
 import { MissionModel } from './mission.models';
+import { approveMissionReward, needsSecondOperator, rejectMissionReward, rewardFields, waitingReward } from './missionRewards';
 import { deleteMission } from './missions.service';
 
-type MissionDocument = { toJSON: () => Record<string, unknown>; secretCode?: string };
+type MissionDocument = {
+  toJSON: () => Record<string, unknown>;
+  secretCode?: string;
+  waiting?: { id: string; reward: number; coin: unknown; requestedBy: unknown; requestedAt: Date } | null;
+};
+
+const rewardDecisionInput = z.object({ id: z.string().regex(OBJECT_ID_PATTERN, 'Invalid id') });
+const rewardRejectInput = rewardDecisionInput.extend({ rejectReason: nonEmpty(300) });
+
+/** A mission as the console reads it: whether a secret code is set, and a waiting reward as a decimal. */
+function presentMission(doc: MissionDocument) {
+  const { waiting } = doc;
+  return {
+    ...doc.toJSON(),
+    secretCodeSet: !!doc.secretCode,
+    waiting: waiting
+      ? {
+          id: waiting.id,
+          reward: fromMicros(waiting.reward),
+          coin: String(waiting.coin),
+          requestedBy: String(waiting.requestedBy),
+          requestedAt: waiting.requestedAt,
+        }
+      : null,
+  };
+}
 
 async function checkReferences(input: MissionInput) {
   if (!(await categoryExists(input.category))) throw badInput({ category: 'Choose an existing category' });
@@ -66,26 +97,35 @@ export const missionsResource: ResourceDefinition<typeof missionInput, typeof mi
   record: {
     select: '+secretCode',
     // toJSON already leaves the code out (a hidden field)
-    present: (doc) => ({ ...(doc as MissionDocument).toJSON(), secretCodeSet: !!(doc as MissionDocument).secretCode }),
+    present: (doc) => presentMission(doc as MissionDocument),
   },
   create: {
     schema: missionInput,
-    run: async (input) => {
+    // a reward above its coin's threshold is saved disabled, waiting for a second operator to put it live
+    run: async (input, { operator }) => {
       await checkReferences(input);
-      return MissionModel.create(asStored(input));
+      const stored = asStored(input);
+      return MissionModel.create({ ...stored, ...(await rewardFields(stored, null, operator, new Date())) });
     },
   },
   update: {
     schema: missionUpdateInput,
-    run: async (id, input) => {
+    // a reward going live above its coin's threshold waits for a second operator; the rest of the edit applies
+    run: async (id, input, { operator }) => {
       await checkReferences(input);
       const saved = await MissionModel.findById(id).select('+secretCode');
       if (!saved) throw new AppError('NOT_FOUND');
       if (input.verifyType === 'youtube' && !input.secretCode && !saved.secretCode)
         throw badInput({ secretCode: 'A YouTube mission needs its secret code' });
-      return MissionModel.findByIdAndUpdate(id, { $set: asStored(input) }, { returnDocument: 'after', runValidators: true }).select(
-        '+secretCode',
-      );
+      const stored = asStored(input);
+      const reward = await rewardFields(stored, saved, operator, new Date());
+      const written = await MissionModel.findByIdAndUpdate(
+        id,
+        { $set: { ...stored, ...reward } },
+        { returnDocument: 'after', runValidators: true },
+      ).select('+secretCode');
+      if (reward.waiting) await faultPoint('reward:after-request');
+      return written;
     },
   },
   remove: { run: deleteMission },
@@ -107,14 +147,40 @@ export const missionsResource: ResourceDefinition<typeof missionInput, typeof mi
           changed.push(id);
       res.json({ changed });
     });
-    /** Enables or disables several missions (a campaign's start or end): each one that changes is audited as its own update. */
+    /**
+     * Enables or disables several missions (a campaign's start or end): each one that changes is audited as its own update. A
+     * mission whose reward needs a second operator to go live is not enabled: its enabling waits (`waiting`, present when any); a
+     * disabled one
+     * drops what waited.
+     */
     router.post('/enabled', async (req, res) => {
       const { ids, enabled } = validate(missionsEnabledInput, req.body);
       const context = operatorContext(req);
       const changed: string[] = [];
-      for (const id of new Set(ids))
-        if (await changeAudited(context.operator, { _id: id, enabled: !enabled }, { enabled })) changed.push(id);
-      res.json({ changed });
+      const waiting: string[] = [];
+      for (const id of new Set(ids)) {
+        const mission = enabled ? await MissionModel.findOne({ _id: id, enabled: false }).lean() : null;
+        if (mission && (await needsSecondOperator(mission.reward, mission.coin, mission))) {
+          const change = waitingReward(mission.reward, mission.coin, context.operator, new Date());
+          if (await changeAudited(context.operator, { _id: id, enabled: false }, { waiting: change })) waiting.push(id);
+          continue;
+        }
+        const fields = enabled ? { enabled } : { enabled, waiting: null };
+        if (await changeAudited(context.operator, { _id: id, enabled: !enabled }, fields)) changed.push(id);
+      }
+      res.json({ changed, ...(waiting.length ? { waiting } : {}) });
+    });
+    /** A second, independent operator puts a waiting reward live (`id`: the change they saw). */
+    router.post('/:id/reward/approve', async (req, res) => {
+      const { id } = validate(rewardDecisionInput, req.body);
+      const approved = await approveMissionReward(req.params.id, id, operatorContext(req).operator, new Date());
+      res.json(presentMission(approved));
+    });
+    /** Turns a waiting reward down, with the reason; the mission stays as it is. */
+    router.post('/:id/reward/reject', async (req, res) => {
+      const { id, rejectReason } = validate(rewardRejectInput, req.body);
+      const rejected = await rejectMissionReward(req.params.id, id, rejectReason, operatorContext(req).operator, new Date());
+      res.json(presentMission(rejected));
     });
   },
 };

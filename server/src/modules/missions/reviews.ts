@@ -1,6 +1,8 @@
 import type { Types } from 'mongoose';
 import { fromMicros } from '@gift/shared';
 import { AppError } from '../../lib/errors';
+import { assertIndependentApprover } from '../accounts/fourEyes.service';
+import { countTowardDailyLimit } from '../coins/coinBrakes';
 import { objectId } from '../../db/ids';
 import { findGiftCoin } from '../coins/giftCoins.service';
 import { notify } from '../notifications/notifications.service';
@@ -21,10 +23,15 @@ export async function reviewUserMission(
 ) {
   const id = objectId(userMissionId);
   const reviewedBy = objectId(reviewerId);
+  if (review.status === 'done') {
+    const waiting = await waitForSecondApproval(id, reviewerId, now);
+    if (waiting) return waiting;
+  }
+  const cleared = { firstApprovedBy: null, firstApprovedAt: null };
   const update =
     review.status === 'done'
-      ? { status: 'done', doneAt: now, reviewedBy, rejectReason: '', awaitingCredit: true }
-      : { status: 'rejected', reviewedBy, rejectReason: review.rejectReason ?? '', seated: false };
+      ? { status: 'done', doneAt: now, reviewedBy, rejectReason: '', awaitingCredit: true, ...cleared }
+      : { status: 'rejected', reviewedBy, rejectReason: review.rejectReason ?? '', seated: false, ...cleared };
   // a rejection gives its place back: held first, so a crash before the hold is settled cannot keep it counted
   const seat =
     review.status === 'rejected'
@@ -41,6 +48,37 @@ export async function reviewUserMission(
   if (review.status === 'done') await creditApproval(reviewed);
   await notifyReview(reviewed);
   return reviewed;
+}
+
+/**
+ * One brake on Manual approvals: what a reviewer approves alone counts toward their daily limit in the reward's coin, and an
+ * approval past it leaves the claim pending with this first approval, for a second, independent operator (returned). The
+ * second approval is checked for independence and not counted: two people decided it. Null when the approval goes on.
+ */
+async function waitForSecondApproval(id: Types.ObjectId, reviewerId: string, now: Date) {
+  const claim = await UserMissionModel.findOne(
+    { _id: id, status: 'pending' },
+    { reward: 1, coin: 1, firstApprovedBy: 1, claimedAt: 1 },
+  ).lean();
+  if (!claim || claim.reward <= 0) return null;
+  if (claim.firstApprovedBy) {
+    await assertIndependentApprover(String(claim.firstApprovedBy), reviewerId, 'this claim');
+    return null;
+  }
+  // the claim's own key: a repeat of this approval counts once; a claim tried again after a rejection is a new one
+  const key = `mission:${String(id)}:${claim.claimedAt?.getTime() ?? 0}`;
+  if (await countTowardDailyLimit(reviewerId, claim.coin, BigInt(claim.reward as number), key, now)) return null;
+  const waiting = await UserMissionModel.findOneAndUpdate(
+    { _id: id, status: 'pending', firstApprovedBy: null },
+    { $set: { firstApprovedBy: objectId(reviewerId), firstApprovedAt: now } },
+    { returnDocument: 'after' },
+  );
+  if (waiting) return waiting;
+  // another operator approved it first meanwhile: this is the second approval, if independent of theirs; decided: the
+  // conditional step that follows answers as for any decided claim
+  const first = await UserMissionModel.findOne({ _id: id, status: 'pending' }, { firstApprovedBy: 1 }).lean();
+  if (first?.firstApprovedBy) await assertIndependentApprover(String(first.firstApprovedBy), reviewerId, 'this claim');
+  return null;
 }
 
 /** Tells the player how their claim was reviewed; a rejection is keyed by its claim, since the mission can be tried again. */

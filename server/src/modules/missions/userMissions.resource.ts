@@ -14,6 +14,7 @@ function bulkReviewRoute(router: Router) {
     const { ids, ...review } = validate(userMissionBulkReviewInput, req.body);
     const { operator } = operatorContext(req);
     const reviewed: string[] = [];
+    const waiting: string[] = [];
     const refused: Record<string, string> = {};
     for (const id of [...new Set(ids)]) {
       const before = await UserMissionModel.findById(id);
@@ -27,12 +28,13 @@ function bulkReviewRoute(router: Router) {
           before: before?.toJSON(),
           after: after.toJSON(),
         });
-        reviewed.push(id);
+        // an approval past the reviewer's daily limit leaves the claim pending for a second operator
+        (review.status === 'done' && after.status === 'pending' ? waiting : reviewed).push(id);
       } catch (error) {
         refused[id] = error instanceof Error ? error.message : 'Failed';
       }
     }
-    res.json({ reviewed, refused } satisfies BulkReviewAnswer);
+    res.json({ reviewed, ...(waiting.length ? { waiting } : {}), refused } satisfies BulkReviewAnswer);
   });
 }
 

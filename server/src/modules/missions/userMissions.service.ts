@@ -9,6 +9,8 @@ type Named = { _id: Types.ObjectId; symbol?: string; username?: string } | null 
 /** POST /user-missions/bulk-review: the ids reviewed, and why each other one was not changed. */
 export interface BulkReviewAnswer {
   reviewed: string[];
+  /** Approved, and waiting for a second operator: past the reviewer's daily limit (present when any does). */
+  waiting?: string[];
   refused: Record<string, string>;
 }
 
@@ -37,6 +39,9 @@ export function presentProgress(doc: unknown) {
       imageId: progress.proof?.imageId ?? '',
     },
     reviewedBy: idOf(reviewedBy),
+    /** Approved once past that operator's daily limit: pending until a second, independent operator approves it too. */
+    firstApprovedBy: progress.firstApprovedBy ? String(progress.firstApprovedBy) : null,
+    firstApprovedAt: progress.firstApprovedAt ?? null,
     reviewerName: reviewedBy?.username ?? '',
     createdAt: progress.createdAt,
     updatedAt: progress.updatedAt,

@@ -7,9 +7,11 @@ import { faultPoint } from '../../lib/faults';
 import { accountUsername } from '../accounts/accounts.service';
 import { assertIndependentApprover } from '../accounts/fourEyes.service';
 import { isAudited, recordAudit, type Operator } from '../audit/audit.service';
+import { aboveThreshold, countTowardDailyLimit } from '../coins/coinBrakes';
 import { findGiftCoin } from '../coins/giftCoins.service';
 import { balanceOf, entryWithKey, postEntry, postedEntriesBetween } from '../ledger/ledger.service';
-import { GiftApprovalModel, type GiftApprovalDocument } from './giftApproval.model';
+import { owedBy } from './clawBack.service';
+import { GiftApprovalModel, type GiftApprovalDocument, type GiftApprovalReason } from './giftApproval.model';
 import { UserModel } from './user.model';
 
 /**
@@ -31,10 +33,14 @@ export async function adjustBalance(userId: string, input: z.infer<typeof balanc
   if (earlier && (String(earlier.user) !== userId || String(earlier.coin) !== input.coin || earlier.amount !== microsToStored(amount)))
     throw badInput({ idempotencyKey: 'This key was already used for a different adjustment' });
 
+  const gift = { userId, coin: input.coin, amount, note: input.note, idempotencyKey };
   // above the coin's threshold a second operator approves before anything reaches the ledger
-  const threshold = BigInt((coin.giftApprovalAbove as number | undefined) ?? 0);
-  if (!earlier && threshold > 0n && toMicros(input.amount) > threshold)
-    return requestApproval({ userId, coin: input.coin, amount, note: input.note, idempotencyKey }, operator);
+  if (!earlier && (await aboveThreshold(input.coin, toMicros(input.amount)))) return requestApproval(gift, operator, 'threshold');
+  // a gift that already waits stays waiting (a repeat after the day's window moved is not applied beside it)
+  if (!earlier && (await GiftApprovalModel.exists({ idempotencyKey }))) return requestApproval(gift, operator, 'daily-limit');
+  // a credit counts toward what this operator created alone today: past the coin's daily limit it waits too
+  if (!earlier && amount > 0n && !(await countTowardDailyLimit(accountId, input.coin, amount, idempotencyKey, new Date())))
+    return requestApproval(gift, operator, 'daily-limit');
 
   const { entryId, applied } = await postEntry({
     userId,
@@ -64,9 +70,10 @@ interface GiftAsked {
   idempotencyKey: string;
 }
 
-/** Records a gift that waits for a second operator (once per key), audited as the request it is. */
-async function requestApproval(gift: GiftAsked, operator: Operator) {
+/** Records a gift that waits for a second operator (once per key), audited as the request it is; `reason` says which brake. */
+async function requestApproval(gift: GiftAsked, operator: Operator, reason: GiftApprovalReason) {
   const fields = {
+    reason,
     user: objectId(gift.userId),
     coin: objectId(gift.coin),
     amount: microsToStored(gift.amount),
@@ -108,11 +115,41 @@ async function requestApproval(gift: GiftAsked, operator: Operator) {
   };
 }
 
+/**
+ * Why a gift that waited may no longer be given: a credit to a player banned since, or one who owes a claw-back (the gift
+ * would pay their debt or their ban). A correction that takes coins away is always applied. Null when it may be.
+ */
+async function refusalToGive(request: GiftApprovalDocument): Promise<string | null> {
+  if (BigInt(request.amount) <= 0n) return null;
+  const player = await UserModel.findById(request.user, { status: 1, blocked: 1 }).lean<{ status?: string; blocked?: boolean }>();
+  if (!player) return 'The player no longer exists';
+  if (player.status === 'banned' || player.blocked) return 'The player was banned after this gift was asked for';
+  const [debt] = await owedBy(String(request.user));
+  if (debt) return `The player owes a claw-back (${debt.owed} ${debt.symbol}): a gift is not given over a debt`;
+  return null;
+}
+
+/** Ends a gift not yet posted as rejected, with the reason, and answers the refusal (409) the approving operator reads. */
+async function refuseToGive(request: GiftApprovalDocument, reason: string, operator: Operator, now: Date): Promise<never> {
+  await GiftApprovalModel.updateOne(
+    { _id: request._id, status: { $in: ['pending', 'approved'] }, entryId: '' },
+    { $set: { status: 'rejected', rejectReason: reason, decidedBy: objectId(operator.id), decidedAt: now } },
+  );
+  const error = new AppError('GIFT_DECIDED', { status: 'rejected' });
+  error.message = `${reason}: the gift is rejected`;
+  throw error;
+}
+
 /** Posts an approved gift through the ledger (by its key: once, whoever calls), audits it as the approver's adjustment, marks it applied. */
 async function applyApproved(request: GiftApprovalDocument, approver: Operator) {
   const userId = String(request.user);
   const coinId = String(request.coin);
   const amount = BigInt(request.amount);
+  // a player banned, or found owing, between the approval and the ledger (a crash, the sweep) is not given it either
+  if (!(await entryWithKey(request.idempotencyKey))) {
+    const refusal = await refusalToGive(request);
+    if (refusal) await refuseToGive(request, refusal, approver, new Date());
+  }
   let posted;
   try {
     posted = await postEntry({
@@ -161,6 +198,8 @@ export async function approveGift(approvalId: string, operator: Operator, now: D
   if (!request) throw new AppError('NOT_FOUND');
   await assertIndependentApprover(String(request.requestedBy), operator.id, 'this gift');
   if (request.status === 'pending') {
+    const refusal = await refusalToGive(request);
+    if (refusal) await refuseToGive(request, refusal, operator, now);
     await GiftApprovalModel.updateOne(
       { _id: request._id, status: 'pending' },
       { $set: { status: 'approved', decidedBy: objectId(operator.id), decidedAt: now } },
@@ -198,7 +237,8 @@ export async function recoverApprovedGifts(olderThanMs = 30_000): Promise<number
       await applyApproved(request, { id: approverId, username });
       finished++;
     } catch (error) {
-      if (!(error instanceof AppError && error.code === 'INSUFFICIENT_BALANCE')) throw error;
+      // a correction the balance no longer covers, a player banned or owing since: the request ended rejected, saying why
+      if (!(error instanceof AppError && (error.code === 'INSUFFICIENT_BALANCE' || error.code === 'GIFT_DECIDED'))) throw error;
     }
   }
   return finished;

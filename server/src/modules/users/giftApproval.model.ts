@@ -1,8 +1,12 @@
 import { model, Schema } from 'mongoose';
 import { applyConventions, schemaOptions, money, ref } from '../../db/schemaKit';
 
+export const GIFT_APPROVAL_REASONS = ['threshold', 'daily-limit'] as const;
+export type GiftApprovalReason = (typeof GIFT_APPROVAL_REASONS)[number];
+
 /**
- * A gift or correction above its coin's `giftApprovalAbove`, waiting for a second operator: nothing reaches the ledger until
+ * A gift or correction above its coin's `giftApprovalAbove`, or a credit past what its operator may create alone in a day
+ * (`operatorDailyLimit`), waiting for a second operator: nothing reaches the ledger until
  * another operator approves it. Keyed by the form's idempotency key (`admin:<key>`, the key its ledger entry will carry), so a
  * double submit asks once.
  */
@@ -16,6 +20,8 @@ const giftApprovalSchema = applyConventions(
       note: { type: String, default: '' },
       idempotencyKey: { type: String, required: true },
       requestedBy: ref('Account', { required: true }),
+      /** Which brake stopped it: above the coin's threshold, or past the daily limit of what the operator created alone. */
+      reason: { type: String, enum: GIFT_APPROVAL_REASONS, default: 'threshold' },
       /** pending → approved (by another operator) → applied once its ledger entry is posted; or rejected. */
       status: { type: String, enum: ['pending', 'approved', 'applied', 'rejected'], default: 'pending' },
       decidedBy: ref('Account', { default: null }),

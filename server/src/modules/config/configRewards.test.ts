@@ -1,0 +1,107 @@
+import { toMicros } from '@gift/shared';
+import { createApp } from '../../app';
+import { onFault } from '../../lib/faults';
+import { silentLogger, testEnv } from '../../../test/helpers';
+import { createCoin, createPlayer, playerCaller } from '../../../test/factories';
+import { consoleApi, createOperator } from '../../../test/operators';
+import { AuditEntryModel } from '../audit/audit.model';
+import { LedgerEntryModel } from '../ledger/ledger.models';
+import { upsertFromTelegram } from '../users/users.service';
+import { AppConfigModel } from './appConfig.model';
+import { getAppConfig } from './config.service';
+
+const app = createApp({ env: testEnv(), logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
+afterEach(() => onFault(null));
+
+async function setting() {
+  const [mallory, checker] = await Promise.all([createOperator(['app-config:write']), createOperator(['app-config:write'])]);
+  // a fresh coin: above 1,000 a reward waits
+  const coin = await createCoin();
+  const config = await getAppConfig();
+  config.set({
+    botUsername: 'GiftRewardsBot',
+    referrerCoin: coin._id,
+    referrerCoinAmount: Number(toMicros('5')),
+    streakMilestones: [],
+    referralQualification: { doneMissions: 0, activeDays: 0, premiumRewardPercent: 100 },
+  });
+  await config.save();
+  return { mallory: consoleApi(app, mallory.token), checker: consoleApi(app, checker.token), coin };
+}
+
+describe('a reward App Config pays (finding 8)', () => {
+  it('a referral reward of 1,000,000 set by an app-config:write operator waits, and is not paid; the rest of the save applies', async () => {
+    const { mallory, checker, coin } = await setting();
+    const saved = await mallory.put('/app-config/current', {
+      referrerCoin: String(coin._id),
+      referrerCoinAmount: '1000000',
+      referrerMessage: 'Come play',
+    });
+    expect(saved.status).toBe(200);
+    expect(saved.body).toMatchObject({
+      referrerMessage: 'Come play',
+      referrerCoinAmount: '5',
+      waitingRewards: { referral: { amount: '1000000', coin: String(coin._id) }, streakMilestones: null },
+    });
+
+    // a friend joins meanwhile: the referrer is offered, and at most paid, the live reward
+    const referrer = await createPlayer();
+    await upsertFromTelegram(
+      { user: { id: 8_700_000 + (Date.now() % 100_000), first_name: 'Friend' }, auth_date: 0, start_param: referrer.referralCode },
+      new Date(),
+    );
+    expect((await playerCaller(referrer).referrals.summary()).reward).toMatchObject({ amount: '5' });
+    expect(await LedgerEntryModel.countDocuments({ user: referrer._id, amount: { $gt: Number(toMicros('5')) } })).toBe(0);
+
+    // the operator who asked cannot approve it; an independent one can
+    const id = String(saved.body.waitingRewards.referral.id);
+    const own = await mallory.post('/app-config/current/rewards/referral/approve', { id });
+    expect(own.status).toBe(403);
+    expect(own.body.message).toMatch(/must approve this reward change: you asked for it$/);
+    expect((await AppConfigModel.findOne({ key: 'app' }).lean())!.referrerCoinAmount).toBe(Number(toMicros('5')));
+    const approved = await checker.post('/app-config/current/rewards/referral/approve', { id });
+    expect(approved.status).toBe(200);
+    expect(approved.body).toMatchObject({ referrerCoinAmount: '1000000', waitingRewards: { referral: null } });
+    expect((await checker.post('/app-config/current/rewards/referral/approve', { id })).status).toBe(200);
+    expect(await AuditEntryModel.countDocuments({ key: `config-reward:${id}` })).toBe(1);
+  });
+
+  it('streak milestones above the threshold wait as a list; a rejection keeps the live ones; below it they apply at once', async () => {
+    const { mallory, checker, coin } = await setting();
+    const big = [{ days: 7, coin: String(coin._id), amount: '50000' }];
+    const saved = await mallory.put('/app-config/current', { streakMilestones: big });
+    expect(saved.body.streakMilestones).toEqual([]);
+    expect(saved.body.waitingRewards.streakMilestones).toMatchObject({ milestones: big });
+    const id = String(saved.body.waitingRewards.streakMilestones.id);
+    const rejected = await checker.post('/app-config/current/rewards/streakMilestones/reject', { id, rejectReason: 'Too generous' });
+    expect(rejected.body).toMatchObject({ streakMilestones: [], waitingRewards: { streakMilestones: null } });
+    expect((await checker.post('/app-config/current/rewards/streakMilestones/approve', { id })).status).toBe(409);
+    const small = [{ days: 3, coin: String(coin._id), amount: '100' }];
+    expect((await mallory.put('/app-config/current', { streakMilestones: small })).body.streakMilestones).toEqual(small);
+    expect((await mallory.post('/app-config/current/rewards/bonus/approve', { id })).status).toBe(404);
+  });
+
+  it('a crash between the approval and its audit applies the reward once; the repeat writes the audit', async () => {
+    const { mallory, checker, coin } = await setting();
+    onFault((point) => {
+      if (point === 'reward:after-request') throw new Error('killed');
+    });
+    expect((await mallory.put('/app-config/current', { referrerCoin: String(coin._id), referrerCoinAmount: '2000' })).status).toBe(500);
+    onFault(null);
+    const asked = (await AppConfigModel.findOne({ key: 'app' }).lean())!;
+    expect([asked.referrerCoinAmount, asked.waitingRewards?.referral?.amount]).toEqual([Number(toMicros('5')), Number(toMicros('2000'))]);
+    const id = asked.waitingRewards!.referral!.id;
+    onFault((point) => {
+      if (point === 'reward:after-apply') throw new Error('killed');
+    });
+    expect((await checker.post('/app-config/current/rewards/referral/approve', { id })).status).toBe(500);
+    onFault(null);
+    const applied = (await AppConfigModel.findOne({ key: 'app' }).lean())!;
+    expect([applied.referrerCoinAmount, applied.waitingRewards?.referral]).toEqual([Number(toMicros('2000')), null]);
+    expect(await AuditEntryModel.countDocuments({ key: `config-reward:${id}` })).toBe(0);
+    for (let i = 0; i < 2; i++) expect((await checker.post('/app-config/current/rewards/referral/approve', { id })).status).toBe(200);
+    expect(await AuditEntryModel.countDocuments({ key: `config-reward:${id}` })).toBe(1);
+    expect((await AppConfigModel.findOne({ key: 'app' }).lean())!.referrerCoinAmount).toBe(Number(toMicros('2000')));
+    expect((await mallory.post('/app-config/current/rewards/referral/approve', { id })).status).toBe(409);
+  });
+});
