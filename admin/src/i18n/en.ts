@@ -70,7 +70,7 @@ const englishDomain = {
     },
     clear: {
       action: 'Clear: pay their rewards',
-      title: 'Clear this player\'s risk?',
+      title: "Clear this player's risk?",
       content:
         'Their referral rewards wait while they are at review or high. Cleared at score %{score}, what waited is paid now, and new rewards are paid until the score rises above it.',
       done: 'Cleared at score %{score}: %{smart_count} waiting reward paid |||| Cleared at score %{score}: %{smart_count} waiting rewards paid',

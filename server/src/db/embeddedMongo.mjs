@@ -39,7 +39,13 @@ function loadData(storage, bson, file) {
     for (const [collName, docs] of Object.entries(collections))
       database.set(collName, new Map(docs.map((doc) => [doc._id.toHexString(), doc])));
   }
-  for (const [dbName, collections] of Object.entries(saved.indexes)) storage.indexes.set(dbName, new Map(Object.entries(collections)));
+  for (const [dbName, collections] of Object.entries(saved.databases)) {
+    // a restored backup carries no indexes: every collection gets its _id index, the product syncs the rest at start
+    const indexes = new Map(Object.entries(saved.indexes?.[dbName] ?? {}));
+    for (const collName of Object.keys(collections))
+      if (!indexes.has(collName)) indexes.set(collName, [{ name: '_id_', key: { _id: 1 }, unique: true }]);
+    storage.indexes.set(dbName, indexes);
+  }
   return Object.values(saved.databases).reduce((sum, collections) => sum + Object.values(collections).flat().length, 0);
 }
 
