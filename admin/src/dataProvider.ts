@@ -55,10 +55,14 @@ interface ConsoleCalls {
     body: { entryId: string; reason: string },
   ): Promise<{ status: string; taken: string; owed: string; symbol: string }>;
   rejectGift(id: string, rejectReason: string): Promise<unknown>;
+  approveGrant(id: string): Promise<unknown>;
+  rejectGrant(id: string, rejectReason: string): Promise<unknown>;
   setMissionsEnabled(ids: string[], enabled: boolean): Promise<{ changed: string[] }>;
   reorderMissions(category: string, ids: string[]): Promise<{ changed: string[] }>;
   /** A player's proof picture: an image, not JSON, read with the operator's token. */
   proofImage(imageId: string): Promise<Blob>;
+  /** An operator lets a player's referral rewards go at their current risk score: what waited is paid. */
+  clearRisk(userId: string): Promise<{ score: number; level: string; released: number }>;
   setPlayerStatus(body: {
     ids: string[];
     status: string;
@@ -121,10 +125,27 @@ export const dataProvider: DataProvider & ConsoleCalls = {
   rejectGift: async (id, rejectReason) =>
     (await httpClient(`${API_URL}/gifts/${encodeURIComponent(id)}/reject`, { method: 'POST', body: JSON.stringify({ rejectReason }) }))
       .json as unknown,
+  /** A second operator's approval of access that moves money, asked for an account: it holds it at once. */
+  approveGrant: async (id) =>
+    (await httpClient(`${API_URL}/account-grants/${encodeURIComponent(id)}/approve`, { method: 'POST', body: '{}' })).json as unknown,
+  /** Access asked for an account, turned down with the reason. */
+  rejectGrant: async (id, rejectReason) =>
+    (
+      await httpClient(`${API_URL}/account-grants/${encodeURIComponent(id)}/reject`, {
+        method: 'POST',
+        body: JSON.stringify({ rejectReason }),
+      })
+    ).json as unknown,
   /** Several missions enabled or disabled at once. */
   setMissionsEnabled: async (ids, enabled) =>
     (await httpClient(`${API_URL}/missions/enabled`, { method: 'POST', body: JSON.stringify({ ids, enabled }) })).json as {
       changed: string[];
+    },
+  clearRisk: async (userId) =>
+    (await httpClient(`${API_URL}/risk/${encodeURIComponent(userId)}/clear`, { method: 'POST', body: '{}' })).json as {
+      score: number;
+      level: string;
+      released: number;
     },
   /** One status, with its reason, for several players at once. */
   setPlayerStatus: async (body) =>

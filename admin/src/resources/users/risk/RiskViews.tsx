@@ -1,5 +1,8 @@
+import { useState } from 'react';
 import { Alert, Chip, List as MuiList, ListItem, ListItemText, Stack, Typography } from '@mui/material';
-import { Button, Labeled, useBasename, useRecordContext, useTranslate } from 'react-admin';
+import { Button, Confirm, Labeled, useBasename, useCanAccess, useRecordContext, useTranslate } from 'react-admin';
+import { useConsoleCalls } from '../../../dataProvider';
+import { useConsoleAction } from '../../useConsoleAction';
 import { formatWhen, useDateLocales } from '../../../lists/ConsoleDateField';
 import { Link } from 'react-router';
 import type { RiskLevel, RiskSignal } from '@gift/shared';
@@ -14,7 +17,40 @@ interface SignalRow {
 export interface RiskRecord {
   id: string;
   risk?: { score: number; level: RiskLevel; signals: SignalRow[]; assessedAt?: string | null };
+  /** An operator's clearance: referral rewards go while the score stays at or below this one. */
+  riskCleared?: { score?: number | null; by?: string | null; at?: string | null } | null;
   walletAddresses?: string[];
+}
+
+/**
+ * Clears the player's risk (an operator who writes players, after reading the signals): their referral rewards, which wait
+ * while they are at review or high, are paid, now and until the score rises above the one cleared. Asks first.
+ */
+function ClearRiskButton({ record }: { record: RiskRecord }) {
+  const translate = useTranslate();
+  const calls = useConsoleCalls();
+  const { busy, run } = useConsoleAction();
+  const [asking, setAsking] = useState(false);
+  const { canAccess } = useCanAccess({ resource: 'users', action: 'edit' });
+  if (!canAccess) return null;
+  return (
+    <>
+      <Button label="risk.clear.action" onClick={() => setAsking(true)} disabled={busy} variant="outlined" />
+      <Confirm
+        isOpen={asking}
+        title="risk.clear.title"
+        content={translate('risk.clear.content', { score: record.risk?.score ?? 0 })}
+        onConfirm={() => {
+          setAsking(false);
+          void run(
+            () => calls.clearRisk(record.id),
+            (answer) => ({ message: 'risk.clear.done', args: { smart_count: answer.released, score: answer.score } }),
+          );
+        }}
+        onClose={() => setAsking(false)}
+      />
+    </>
+  );
 }
 
 /** A level as a chip: review and high stand out. */
@@ -79,6 +115,17 @@ export function RiskTab(_props: { label?: false }) {
       <Alert severity={risk.level === 'high' ? 'error' : risk.level === 'review' ? 'warning' : 'success'}>
         {translate(`risk.advice.${risk.level}`)}
       </Alert>
+      {typeof record.riskCleared?.score === 'number' && record.riskCleared.at ? (
+        <Typography variant="body2">
+          {translate('risk.clear.cleared', { score: record.riskCleared.score, at: formatWhen(record.riskCleared.at, locales) })}
+        </Typography>
+      ) : null}
+      {risk.level !== 'low' ? (
+        <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+          <Typography variant="body2">{translate('risk.clear.note')}</Typography>
+          <ClearRiskButton record={record} />
+        </Stack>
+      ) : null}
       {risk.signals.length ? (
         <MuiList dense aria-label={translate('risk.signalsTitle')}>
           {risk.signals.map((signal) => (
