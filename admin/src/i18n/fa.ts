@@ -309,6 +309,16 @@ const persianDomain: ConsoleDomainMessages = {
     when: 'زمان',
     operator: 'اپراتور',
     changes: 'تغییرات',
+    chainStates: {
+      'in-batch': 'در یک دسته',
+      sent: 'فرستاده شد',
+      confirmed: 'رسید',
+      bounced: 'برگشت خورد',
+      expired: 'منقضی شد، دوباره در صف',
+      unsent: 'فرستاده نشد، دوباره در صف',
+    },
+    bouncedTitle: 'پرداخت خودکار به مقصد نرسید',
+    bouncedHelp: 'پرداخت نشده است: برای تلاش دوباره آن را دوباره تأیید کنید، دستی بپردازید، یا رد کنید تا مبلغ به بازیکن برگردد.',
     noChange: 'هیچ فیلدی تغییر نکرد',
     actions: { create: 'ایجاد', update: 'ویرایش', delete: 'حذف', review: 'بررسی', adjust: 'اصلاح موجودی' },
   },
@@ -705,6 +715,8 @@ const persianDomain: ConsoleDomainMessages = {
         failed: 'ناموفق',
         blocked: 'مسدودکرده',
         remaining: 'باقی‌مانده',
+        chainState: 'روی زنجیره',
+        chainNote: 'یادداشت زنجیره',
         createdAt: 'ایجاد',
       },
     },
@@ -876,3 +888,7 @@ export const persianConsoleMessages: TranslationMessages = {
   },
   ...persianDomain,
 };
+  "This transaction is a payout batch of the hot wallet: it paid that batch's withdrawals and no other":
+    'این تراکنش یک دستهٔ پرداخت کیف‌پول داغ است: فقط برداشت‌های همان دسته را پرداخت کرد، نه برداشت دیگری را',
+  'The payment has not reached the destination yet: try again in a minute':
+    'پرداخت هنوز به مقصد نرسیده است: یک دقیقهٔ دیگر دوباره امتحان کنید',

@@ -1,11 +1,11 @@
-import { Edit, FunctionField, ReferenceField, SelectField, TextField, TextInput, useTranslate } from 'react-admin';
+import { Edit, FunctionField, ReferenceField, SelectField, TextField, TextInput, useRecordContext, useTranslate } from 'react-admin';
 import { ConsoleDateField } from '../../lists/ConsoleDateField';
-import { Link as MuiLink } from '@mui/material';
+import { Alert, AlertTitle, Link as MuiLink } from '@mui/material';
 import { withdrawalReviewInput } from '@gift/shared';
 import type { WithdrawRecord } from '@gift/server';
 import { EditActions } from '../sharedInputs';
 import { DecisionOrRecord } from '../decisionForm';
-import { WITHDRAWAL_STATUS_CHOICES } from './statuses';
+import { CHAIN_STATE_CHOICES, WITHDRAWAL_STATUS_CHOICES } from './statuses';
 
 const DECISIONS = [
   { id: 'approved', name: 'withdraws.decisions.approved' },
@@ -34,6 +34,22 @@ function ExplorerLink(_props: { source: string }) {
   );
 }
 
+/** An automated payout that did not arrive (it bounced or failed on chain) and came back to the operators: why, and what to do. */
+function BouncedPayout() {
+  const translate = useTranslate();
+  const record = useRecordContext<WithdrawRecord>();
+  if (record?.status !== 'pending' || record.chainState !== 'bounced') return null;
+  return (
+    <Alert severity="warning" role="alert" data-testid="withdrawal-bounced" sx={{ m: 2, mb: 0 }}>
+      <AlertTitle>{translate('withdraws.bouncedTitle')}</AlertTitle>
+      <div dir="ltr" style={{ wordBreak: 'break-word' }}>
+        {record.chainNote}
+      </div>
+      <div>{translate('withdraws.bouncedHelp')}</div>
+    </Alert>
+  );
+}
+
 /**
  * Settling a withdraw: approved for the hot wallet, done with its (checked) transaction hash, or rejected with a reason. An
  * approved one may still be paid by hand or rejected until the hot wallet takes it into a batch; a processed one is shown as
@@ -42,6 +58,7 @@ function ExplorerLink(_props: { source: string }) {
 export function WithdrawEdit() {
   return (
     <Edit mutationMode="pessimistic" redirect={() => 'withdraw'} actions={<EditActions list={false} />}>
+      <BouncedPayout />
       <DecisionOrRecord<WithdrawRecord>
         open={(r) => r.status === 'pending' || r.status === 'approved'}
         facts={[
@@ -52,14 +69,17 @@ export function WithdrawEdit() {
           <ConsoleDateField key="createdAt" source="createdAt" showTime />,
         ]}
         settled={[
-          <TextField key="chainState" source="chainState" emptyText="—" />,
+          <SelectField key="chainState" source="chainState" choices={CHAIN_STATE_CHOICES} emptyText="—" />,
           <TextField key="txHash" source="txHash" emptyText="—" sx={wrap} />,
           <ExplorerLink key="explorer" source="explorerUrl" />,
           <TextField key="rejectReason" source="rejectReason" emptyText="—" />,
           <ConsoleDateField key="processedAt" source="processedAt" showTime emptyText="—" />,
           <TextField key="processedBy" source="processedByName" label="resources.withdraws.fields.processedBy" emptyText="—" />,
         ]}
-        waiting={<TextField source="chainNote" emptyText="—" />}
+        waiting={[
+          <SelectField key="chainState" source="chainState" choices={CHAIN_STATE_CHOICES} emptyText="—" />,
+          <TextField key="chainNote" source="chainNote" emptyText="—" sx={wrap} />,
+        ]}
         schema={withdrawalReviewInput}
         label="withdraws.decision"
         decisions={DECISIONS}

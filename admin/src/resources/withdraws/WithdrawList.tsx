@@ -10,7 +10,6 @@ import {
   FunctionField,
   List,
   SelectField,
-  TextField,
   useBasename,
   useTranslate,
 } from 'react-admin';
@@ -19,7 +18,7 @@ import type { WithdrawRecord } from '@gift/server';
 import { CountedTabs } from '../../lists/CountedTabs';
 import { ShortText } from '../../lists/ShortText';
 import { ResponsiveList, searchFilter } from '../../lists/ResponsiveList';
-import { WITHDRAWAL_STATUS_CHOICES } from './statuses';
+import { CHAIN_STATE_CHOICES, WITHDRAWAL_STATUS_CHOICES } from './statuses';
 
 type WithdrawRow = WithdrawRecord;
 
@@ -92,14 +91,23 @@ function WithdrawList({ tab }: { tab: Tab }) {
         phone={{
           primaryText: money,
           secondaryText: player,
-          tertiaryText: (r) => (finished ? translate(`statuses.withdrawal.${r.status}`) : new Date(r.createdAt).toLocaleDateString()),
+          tertiaryText: (r) =>
+            finished
+              ? translate(`statuses.withdrawal.${r.status}`)
+              : r.chainState === 'bounced'
+                ? translate('withdraws.chainStates.bounced')
+                : new Date(r.createdAt).toLocaleDateString(),
         }}
       >
         <FunctionField<WithdrawRow> label="resources.withdraws.fields.user" render={player} />
         <FunctionField<WithdrawRow> source="amount" sortable={false} render={money} />
         <ShortText source="address" sortable={false} />
         <SelectField source="status" choices={WITHDRAWAL_STATUS_CHOICES} />
-        {tab === 'payout' && <TextField source="chainState" label="withdraws.chain" emptyText="withdraws.queued" />}
+        {tab === 'payout' && (
+          <SelectField source="chainState" label="withdraws.chain" choices={CHAIN_STATE_CHOICES} emptyText="withdraws.queued" />
+        )}
+        {/* a pending one the hot wallet already tried: it bounced or failed on chain */}
+        {tab === 'pending' && <SelectField source="chainState" label="withdraws.chain" choices={CHAIN_STATE_CHOICES} emptyText="—" />}
         {finished && <ShortText source="txHash" sortable={false} />}
         {finished && <ConsoleDateField source="processedAt" showTime emptyText="—" />}
         <ConsoleDateField source="createdAt" showTime />

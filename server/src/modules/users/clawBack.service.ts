@@ -136,6 +136,11 @@ export async function requireNoDebt(userId: Id): Promise<void> {
   if (first) throw new AppError('DEBT_OWED', { amount: first.owed, symbol: first.symbol, reason: first.reason });
 }
 
+/** The players who owe a claw-back now: their approved withdrawals wait at send time, as a freeze holds them. */
+export function playersOwing() {
+  return ClawBackModel.distinct('user', { status: 'owed' });
+}
+
 /** The sweep: takes what owed claw-backs can now take (a player credited since); returns how many it settled. */
 export async function collectOwed(limit = 200): Promise<number> {
   const owed = await ClawBackModel.find({ status: 'owed' }).sort({ updatedAt: 1 }).limit(limit);

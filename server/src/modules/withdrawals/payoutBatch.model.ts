@@ -38,11 +38,25 @@ const payoutBatchSchema = applyConventions(
 );
 payoutBatchSchema.index({ state: 1, createdAt: 1 });
 payoutBatchSchema.index({ createdAt: -1, _id: -1 });
+// a hash typed by hand that is one of the hot wallet's batches (found by its signed body)
+payoutBatchSchema.index({ bodyHash: 1 });
 export const PayoutBatchModel = model('PayoutBatch', payoutBatchSchema);
 
-/** A transaction hash that paid a withdrawal by hand: one hash pays one withdrawal. */
+/**
+ * What paid a withdrawal, recorded as used: the hash of a transaction that paid one by hand, the hash of the hot
+ * wallet's batch transaction (which paid the withdrawals of its batch, and nothing else), and the hash of each
+ * out-message that paid one (manual or automated). One hash pays one withdrawal (or one batch). The claim is a
+ * conditional upsert keyed by the hash: one winner on both engines (the unique index is MongoDB's second guard).
+ */
 const usedTxHashSchema = new Schema(
-  { hash: { type: String, required: true }, withdrawal: { type: Schema.Types.ObjectId, required: true } },
+  {
+    hash: { type: String, required: true },
+    /** tx: a transaction's hash; message: an out-message's hash (absent on records older than this field: tx). */
+    kind: { type: String, enum: ['tx', 'message'], default: 'tx' },
+    withdrawal: { type: Schema.Types.ObjectId, default: null },
+    /** A batch transaction's: the batch it carried. */
+    batch: { type: Schema.Types.ObjectId, default: null },
+  },
   { versionKey: false },
 );
 usedTxHashSchema.index({ hash: 1 }, { unique: true });

@@ -3,13 +3,13 @@
  * (by two operators above the coin's threshold), or rejected.
  */
 import { Address, type Transaction } from '@ton/core';
+import type { Types } from 'mongoose';
 import { AppError, badInput, forbidden } from '../../lib/errors';
 import { holdOf } from '../ledger/ledger.service';
 import { assertIndependentApprover } from '../accounts/fourEyes.service';
 import { requireNoDebt } from '../users/clawBack.service';
 import { ChainUnavailable, normaliseTxHash } from '../../lib/ton/tonChain';
 import { objectId, type Id } from '../../db/ids';
-import { isDuplicateKey } from '../../db/mongoErrors';
 import { findGiftCoin, type GiftCoinRow } from '../coins/giftCoins.service';
 import { getAppConfig } from '../config/config.service';
 import {
@@ -17,14 +17,19 @@ import {
   describeAmount,
   findTransaction,
   formatChainUnits,
-  internalOut,
+  jettonArrival,
   jettonWalletOf,
   payoutRuntime,
   readJettonTransfer,
+  sentMessages,
   succeeded,
+  tonArrival,
+  type Arrival,
   type PayoutRuntime,
+  type SentMessage,
 } from './chainPayments';
-import { UsedTxHashModel } from './payoutBatch.model';
+import { PayoutBatchModel } from './payoutBatch.model';
+import { claimHash, releaseHashes, usedBy } from './usedHashes';
 import { WithdrawalModel, type WithdrawalDocument } from './withdrawal.model';
 import { ensureAmountTaken, processWithdrawal, type DecisionRequest } from './withdrawals.service';
 
@@ -60,17 +65,35 @@ async function payoutWallets(runtime: PayoutRuntime): Promise<Address[]> {
 
 const sameAddress = (a: Address, b: Address) => a.equals(b);
 
+const ALREADY_PAID = (owner: { withdrawal?: Types.ObjectId | null; batch?: Types.ObjectId | null } | null) =>
+  owner?.batch && !owner.withdrawal
+    ? BATCH_TRANSACTION
+    : `This transaction already paid another withdrawal (${String(owner?.withdrawal ?? '')})`;
+const BATCH_TRANSACTION = "This transaction is a payout batch of the hot wallet: it paid that batch's withdrawals and no other";
+
+/** Whether `tx` of the hot wallet carried one of its automated batches (known from the batch's signed body, before it lands). */
+async function isBatchTransaction(runtime: PayoutRuntime, from: Address, tx: Transaction): Promise<boolean> {
+  if (!runtime.hotWallet || !from.equals(runtime.hotWallet.contract.address) || !tx.inMessage) return false;
+  return !!(await PayoutBatchModel.exists({ bodyHash: tx.inMessage.body.hash().toString('hex') }));
+}
+
 /**
- * Checks that the transaction `hash` paid this withdrawal: sent from one of the payout wallets, it carries this
- * amount of this coin (TON, or a jetton transfer of this coin's master) to this withdrawal's address. Throws
- * BAD_INPUT on `txHash` saying exactly what did not match, or CHAIN_UNAVAILABLE.
+ * Checks that the transaction `hash` paid this withdrawal and that the payment arrived: sent from one of the payout
+ * wallets, it carries this amount of this coin (TON, or a jetton transfer of this coin's master) to this withdrawal's
+ * address in an out-message no other withdrawal was paid by, and the chain shows that message taken: for TON the
+ * destination's transaction kept it (nothing bounced back), for a jetton both the payer's jetton wallet's transfer and
+ * the destination jetton wallet's internal transfer succeeded. Returns the transaction's hash and the paying message's;
+ * throws BAD_INPUT on `txHash` saying exactly what did not match, or CHAIN_UNAVAILABLE.
  */
-async function checkManualPayment(withdrawal: WithdrawalDocument, coin: GiftCoinRow, typed: string): Promise<string> {
+async function checkManualPayment(
+  withdrawal: WithdrawalDocument,
+  coin: GiftCoinRow,
+  typed: string,
+): Promise<{ hash: string; message: string }> {
   const hash = normaliseTxHash(typed);
   if (!hash) throw badInput({ txHash: 'A transaction hash: 64 hex digits (or 44 base64 characters), as tonviewer shows it' });
-  const used = await UsedTxHashModel.findOne({ hash }).lean();
-  if (used && String(used.withdrawal) !== String(withdrawal._id))
-    throw badInput({ txHash: `This transaction already paid another withdrawal (${String(used.withdrawal)})` });
+  const used = await usedBy(hash);
+  if (used && String(used.withdrawal) !== String(withdrawal._id)) throw badInput({ txHash: ALREADY_PAID(used) });
 
   const runtime = requireRuntime();
   const wallets = await payoutWallets(runtime);
@@ -94,52 +117,84 @@ async function checkManualPayment(withdrawal: WithdrawalDocument, coin: GiftCoin
       txHash: 'No transaction with this hash was sent from the payout wallets (it is not on chain, or it came from another wallet)',
     });
   if (!succeeded(tx)) throw badInput({ txHash: 'This transaction failed on chain: it paid nothing' });
+  if (await isBatchTransaction(runtime, from, tx)) throw badInput({ txHash: BATCH_TRANSACTION });
 
   const to = Address.parse(withdrawal.address);
   const expected = chainUnits(BigInt(withdrawal.amount), coin.decimals);
   const want = describeAmount(BigInt(withdrawal.amount), coin.symbol);
-  const messages = internalOut(tx);
+  const messages = sentMessages(tx);
   if (!messages.length) throw badInput({ txHash: 'This transaction sends no payment' });
 
+  let paying: SentMessage[];
   if (coin.network === 'ton') {
-    const toPlayer = messages.filter((message) => message.info.type === 'internal' && sameAddress(message.info.dest, to));
+    const toPlayer = messages.filter(({ message }) => message.info.type === 'internal' && sameAddress(message.info.dest, to));
     if (!toPlayer.length) {
-      const jetton = messages.some((message) => readJettonTransfer(message.body));
+      const jetton = messages.some(({ message }) => readJettonTransfer(message.body));
       throw badInput({
         txHash: jetton ? `This transaction moves a jetton, not ${coin.symbol}` : `This transaction sends nothing to ${withdrawal.address}`,
       });
     }
-    const paid = toPlayer.find((message) => message.info.type === 'internal' && message.info.value.coins === expected);
-    if (!paid) {
-      const sent = toPlayer[0]!.info.type === 'internal' ? toPlayer[0]!.info.value.coins : 0n;
+    paying = toPlayer.filter(({ message }) => message.info.type === 'internal' && message.info.value.coins === expected);
+    if (!paying.length) {
+      const first = toPlayer[0]!.message;
+      const sent = first.info.type === 'internal' ? first.info.value.coins : 0n;
       throw badInput({
         txHash: `This transaction sends ${formatChainUnits(sent, coin.decimals)} ${coin.symbol} to this address, not ${want}`,
       });
     }
-    return hash;
+  } else {
+    const transfers = messages.flatMap((sent) => {
+      const transfer = readJettonTransfer(sent.message.body);
+      return transfer && sent.message.info.type === 'internal' ? [{ ...transfer, via: sent.message.info.dest, sent }] : [];
+    });
+    if (!transfers.length) throw badInput({ txHash: `This transaction is no jetton transfer: it does not move ${coin.symbol}` });
+    let ours: Address;
+    try {
+      ours = await jettonWalletOf(runtime.chain, Address.parse(coin.jettonMaster), from);
+    } catch (error) {
+      chainDown(error);
+    }
+    const ofThisCoin = transfers.filter((transfer) => sameAddress(transfer.via, ours));
+    if (!ofThisCoin.length) throw badInput({ txHash: `This transaction transfers another jetton, not ${coin.symbol}` });
+    const toPlayer = ofThisCoin.filter((transfer) => sameAddress(transfer.destination, to));
+    if (!toPlayer.length) throw badInput({ txHash: `This transaction sends ${coin.symbol} to another address, not ${withdrawal.address}` });
+    paying = toPlayer.filter((transfer) => transfer.amount === expected).map((transfer) => transfer.sent);
+    if (!paying.length) {
+      throw badInput({
+        txHash: `This transaction sends ${formatChainUnits(toPlayer[0]!.amount, coin.decimals)} ${coin.symbol} to this address, not ${want}`,
+      });
+    }
   }
 
-  const transfers = messages.flatMap((message) => {
-    const transfer = readJettonTransfer(message.body);
-    return transfer && message.info.type === 'internal' ? [{ ...transfer, via: message.info.dest }] : [];
-  });
-  if (!transfers.length) throw badInput({ txHash: `This transaction is no jetton transfer: it does not move ${coin.symbol}` });
-  let ours: Address;
+  // one message pays one withdrawal: the first of the matching ones that paid no other
+  let chosen: SentMessage | null = null;
+  let owner: Awaited<ReturnType<typeof usedBy>> = null;
+  for (const candidate of paying) {
+    const record = await usedBy(candidate.hash);
+    if (!record || String(record.withdrawal) === String(withdrawal._id)) {
+      chosen = candidate;
+      break;
+    }
+    owner ??= record;
+  }
+  if (!chosen) throw badInput({ txHash: ALREADY_PAID(owner) });
+
+  let arrival: Arrival;
   try {
-    ours = await jettonWalletOf(runtime.chain, Address.parse(coin.jettonMaster), from);
+    arrival =
+      coin.network === 'ton'
+        ? await tonArrival(runtime.chain, chosen)
+        : await jettonArrival(runtime.chain, chosen, {
+            theirs: await jettonWalletOf(runtime.chain, Address.parse(coin.jettonMaster), to),
+            amount: expected,
+            symbol: coin.symbol,
+          });
   } catch (error) {
     chainDown(error);
   }
-  const ofThisCoin = transfers.filter((transfer) => sameAddress(transfer.via, ours));
-  if (!ofThisCoin.length) throw badInput({ txHash: `This transaction transfers another jetton, not ${coin.symbol}` });
-  const toPlayer = ofThisCoin.filter((transfer) => sameAddress(transfer.destination, to));
-  if (!toPlayer.length) throw badInput({ txHash: `This transaction sends ${coin.symbol} to another address, not ${withdrawal.address}` });
-  if (!toPlayer.some((transfer) => transfer.amount === expected)) {
-    throw badInput({
-      txHash: `This transaction sends ${formatChainUnits(toPlayer[0]!.amount, coin.decimals)} ${coin.symbol} to this address, not ${want}`,
-    });
-  }
-  return hash;
+  if (arrival.state === 'in-flight') throw badInput({ txHash: 'The payment has not reached the destination yet: try again in a minute' });
+  if (arrival.state === 'failed') throw badInput({ txHash: `${arrival.reason}: it paid nothing` });
+  return { hash, message: chosen.hash };
 }
 
 export type WithdrawalDecision = { status: 'done'; txHash: string } | { status: 'approved' } | { status: 'rejected'; rejectReason: string };
@@ -169,7 +224,7 @@ export async function decideWithdrawal({ withdrawalId, review, accountId, now }:
   await ensureAmountTaken(withdrawal);
   const coin = await findGiftCoin(withdrawal.coin);
   if (!coin) throw new AppError('NOT_FOUND');
-  const hash = await checkManualPayment(withdrawal, coin, review.txHash).catch(async (error: unknown) => {
+  const { hash, message } = await checkManualPayment(withdrawal, coin, review.txHash).catch(async (error: unknown) => {
     // it stays as it was, and says why: the hash could not be checked
     if (error instanceof AppError && error.code === 'CHAIN_UNAVAILABLE') {
       await WithdrawalModel.updateOne(
@@ -179,27 +234,21 @@ export async function decideWithdrawal({ withdrawalId, review, accountId, now }:
     }
     throw error;
   });
-  // one hash pays one withdrawal, however many operators type it at once
-  const claim = () =>
-    UsedTxHashModel.findOneAndUpdate(
-      { hash },
-      { $setOnInsert: { hash, withdrawal: withdrawal._id } },
-      { upsert: true, returnDocument: 'after' },
-    ).lean();
-  const owner = await claim().catch((error: unknown) => {
-    if (isDuplicateKey(error)) return claim();
-    throw error;
-  });
-  if (String(owner?.withdrawal) !== String(withdrawal._id))
-    throw badInput({ txHash: `This transaction already paid another withdrawal (${String(owner?.withdrawal)})` });
+  // one message pays one withdrawal, and one hash pays one withdrawal, however many operators type it at once
+  if (!(await claimHash(message, 'message', { withdrawal: withdrawal._id })))
+    throw badInput({ txHash: ALREADY_PAID(await usedBy(message)) });
+  if (!(await claimHash(hash, 'tx', { withdrawal: withdrawal._id }))) {
+    await releaseHashes([message], withdrawal._id);
+    throw badInput({ txHash: ALREADY_PAID(await usedBy(hash)) });
+  }
   try {
     const done = await processWithdrawal({ withdrawalId, review: { status: 'done', txHash: hash }, accountId, now });
     if (done.chainNote) await WithdrawalModel.updateOne({ _id: done._id }, { $set: { chainNote: '' } });
     return done;
   } catch (error) {
-    // the decision did not stand: the hash may pay something else
+    // the decision did not stand: the hash and its message may pay something else
     const current = await WithdrawalModel.findById(withdrawal._id, { status: 1, txHash: 1 }).lean();
-    if (!(current?.status === 'done' && current.txHash === hash)) await UsedTxHashModel.deleteOne({ hash, withdrawal: withdrawal._id });
+    if (!(current?.status === 'done' && current.txHash === hash)) await releaseHashes([hash, message], withdrawal._id);
     throw error;
   }
 }

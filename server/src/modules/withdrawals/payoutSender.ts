@@ -27,17 +27,25 @@ import {
   findByInboundBody,
   internalOut,
   jettonTransferBody,
+  jettonArrival,
   jettonWalletOf,
-  JETTON_INTERNAL_TRANSFER,
   payoutRuntime,
-  succeeded,
+  sentMessages,
+  tonArrival,
   walletSeqno,
+  type Arrival,
   type PayoutRuntime,
+  type SentMessage,
 } from './chainPayments';
+import { claimHash } from './usedHashes';
 import { heldPlayers } from '../ledger/ledger.service';
+import { playersOwing } from '../users/clawBack.service';
 import { PayoutBatchModel } from './payoutBatch.model';
 import { WithdrawalModel, type WithdrawalDocument } from './withdrawal.model';
 import { finishWithdrawal } from './withdrawals.service';
+
+/** Why an approved withdrawal waits in the queue while its player owes a claw-back. */
+const OWES_CLAW_BACK = 'Waits: the player owes a claw-back. The hot wallet pays it once the claw-back is settled (or reject it)';
 
 /** W5 sends at most 255 messages per external message. */
 const MAX_BATCH = 255;
@@ -155,8 +163,16 @@ async function releaseUnsent() {
 
 async function sendNextBatch(runtime: PayoutRuntime, report: PayoutRoundReport, logger?: Logger) {
   const hot = runtime.hotWallet!;
-  // a player frozen or banned after their withdrawal was approved: it waits in the queue until they are active again
-  const held = (await heldPlayers()).map((hold) => hold._id);
+  // a player frozen or banned after their withdrawal was approved, or who owes a claw-back since: it waits in the queue
+  // until they are active again and the claw-back is settled
+  const owing = await playersOwing();
+  if (owing.length) {
+    await WithdrawalModel.updateMany(
+      { status: 'approved', user: { $in: owing }, chainNote: { $ne: OWES_CLAW_BACK } },
+      { $set: { chainNote: OWES_CLAW_BACK } },
+    );
+  }
+  const held = [...(await heldPlayers()).map((hold) => hold._id), ...owing];
   const queue = await WithdrawalModel.find({ status: 'approved', ...(held.length ? { user: { $nin: held } } : {}) })
     .sort({ approvedAt: 1, _id: 1 })
     .limit(MAX_BATCH);
@@ -235,7 +251,7 @@ async function sendNextBatch(runtime: PayoutRuntime, report: PayoutRoundReport, 
   });
   await WithdrawalModel.updateMany(
     { _id: { $in: ids }, status: 'approved' },
-    { $set: { status: 'sending', 'payout.batch': batchId, 'payout.state': 'in-batch', 'payout.batchedAt': new Date() } },
+    { $set: { status: 'sending', 'payout.batch': batchId, 'payout.state': 'in-batch', 'payout.batchedAt': new Date(), chainNote: '' } },
   );
   const claimed = new Set(
     (await WithdrawalModel.find({ _id: { $in: ids }, status: 'sending', 'payout.batch': batchId }, { _id: 1 }).lean()).map((w) =>
@@ -343,6 +359,8 @@ async function advanceBatch(runtime: PayoutRuntime, batch: BatchDocument, report
 
 async function recordLanding(batch: BatchDocument, tx: Transaction, report: PayoutRoundReport) {
   const txHash = tx.hash().toString('hex');
+  // the batch's transaction paid its own withdrawals and nothing else: no operator can type it for another one
+  await claimHash(txHash, 'tx', { batch: batch._id });
   const sent = new Set(internalOut(tx).map((message) => message.body.hash().toString('hex')));
   const items = await WithdrawalModel.find({ 'payout.batch': batch._id, status: 'sending' });
   for (const withdrawal of items) {
@@ -363,21 +381,56 @@ async function recordLanding(batch: BatchDocument, tx: Transaction, report: Payo
   );
 }
 
-/** A landed batch's withdrawals turn done when their destination received the payment, or are refunded when it bounced. */
+/**
+ * A landed batch's withdrawals turn done when the chain shows their payment arrived (the destination kept the TON; both
+ * jetton wallets ran the transfer), each paying message recorded as used first. One that bounced or failed is not done:
+ * it goes back to the operators' queue with the reason, to approve again or reject (which refunds the player).
+ */
 async function confirmBatch(runtime: PayoutRuntime, batch: BatchDocument, report: PayoutRoundReport) {
   const items = await WithdrawalModel.find({ 'payout.batch': batch._id, status: 'sending' });
-  const afterLt = BigInt(batch.txLt || '0');
+  const wallet = runtime.hotWallet!.contract.address;
+  const landed = items.length ? await batchTransaction(runtime, wallet, batch) : null;
+  const sent = landed ? sentMessages(landed) : [];
   for (const withdrawal of items) {
     const coin = await findGiftCoin(withdrawal.coin);
     if (!coin) continue;
-    const verdict = await deliveryOf(runtime, withdrawal, coin, afterLt);
-    if (verdict === 'waiting') continue;
-    if (verdict === 'delivered') {
+    const message = sent.find((out) => out.message.body.hash().toString('hex') === withdrawal.payout?.bodyHash);
+    if (!message) continue;
+    const arrival = await arrivalOf(runtime, withdrawal, coin, message);
+    if (arrival.state === 'in-flight') continue;
+    if (arrival.state === 'arrived') {
+      if (!(await claimHash(message.hash, 'message', { withdrawal: withdrawal._id }))) {
+        await WithdrawalModel.updateOne(
+          { _id: withdrawal._id, status: 'sending' },
+          { $set: { chainNote: `Its payment message ${message.hash} is recorded as paying another withdrawal: check it on chain` } },
+        );
+        continue;
+      }
       await settle(withdrawal, { status: 'done', 'payout.state': 'confirmed' });
       report.confirmed++;
     } else {
-      await settle(withdrawal, { status: 'rejected', rejectReason: verdict.bounced, 'payout.state': 'bounced' });
-      report.bounced++;
+      await faultPoint('payout:before-confirm');
+      const next = arrival.returned
+        ? 'Approve it again to retry, or reject it to refund the player'
+        : 'The destination kept what it was sent: check it on chain before paying again, or reject it to refund the player';
+      const back = await WithdrawalModel.updateOne(
+        { _id: withdrawal._id, status: 'sending', 'payout.batch': batch._id },
+        {
+          $set: {
+            status: 'pending',
+            txHash: '',
+            approvedBy: null,
+            approvedAt: null,
+            firstApprovedBy: null,
+            firstApprovedAt: null,
+            'payout.batch': null,
+            'payout.state': 'bounced',
+            'payout.batchedAt': null,
+            chainNote: `The automated payout in transaction ${String(withdrawal.txHash || batch.txHash)} was not paid. ${arrival.reason}. ${next}`,
+          },
+        },
+      );
+      report.bounced += back.modifiedCount;
     }
   }
   if (!(await WithdrawalModel.exists({ 'payout.batch': batch._id, status: 'sending' }))) {
@@ -385,39 +438,35 @@ async function confirmBatch(runtime: PayoutRuntime, batch: BatchDocument, report
   }
 }
 
+/** The hot wallet's transaction that carried a landed batch. */
+async function batchTransaction(runtime: PayoutRuntime, wallet: Address, batch: BatchDocument): Promise<Transaction | null> {
+  const hash = Buffer.from(batch.txHash, 'hex').toString('base64');
+  const [tx] = await runtime.chain.transactions(wallet, { limit: 1, before: { lt: batch.txLt, hash } });
+  if (tx?.hash().toString('hex') === batch.txHash) return tx;
+  return findByInboundBody(runtime.chain, wallet, batch.bodyHash, BigInt(batch.afterLt));
+}
+
 async function settle(withdrawal: WithdrawalDocument, change: Record<string, unknown>) {
   await faultPoint('payout:before-confirm');
   const decided = await WithdrawalModel.updateOne(
     { _id: withdrawal._id, status: 'sending' },
-    { $set: { ...change, processedAt: new Date(), settled: false } },
+    { $set: { ...change, processedAt: new Date(), settled: false, chainNote: '' } },
   );
   if (decided.modifiedCount) await finishWithdrawal(withdrawal._id);
 }
 
-/** Where one payout stands on chain. */
-async function deliveryOf(
+/** Where one payout stands on chain: its message from the batch's transaction followed to where it was taken. */
+async function arrivalOf(
   runtime: PayoutRuntime,
   withdrawal: WithdrawalDocument,
   coin: GiftCoinRow,
-  afterLt: bigint,
-): Promise<'delivered' | 'waiting' | { bounced: string }> {
-  const bodyHash = withdrawal.payout?.bodyHash ?? '';
-  const player = Address.parse(withdrawal.address);
-  if (coin.network === 'ton') {
-    const received = await findByInboundBody(runtime.chain, player, bodyHash, afterLt);
-    return received ? 'delivered' : 'waiting';
-  }
+  message: SentMessage,
+): Promise<Arrival> {
+  if (coin.network === 'ton') return tonArrival(runtime.chain, message);
   const master = Address.parse(coin.jettonMaster);
-  const ours = await jettonWalletOf(runtime.chain, master, runtime.hotWallet!.contract.address);
-  const taken = await findByInboundBody(runtime.chain, ours, bodyHash, afterLt);
-  if (!taken) return 'waiting';
-  if (!succeeded(taken)) return { bounced: `The ${coin.symbol} transfer bounced: the hot wallet's jetton wallet refused it` };
-  const theirs = await jettonWalletOf(runtime.chain, master, player);
-  const internalBody = internalOut(taken).find((message) => message.info.type === 'internal' && message.info.dest.equals(theirs))?.body;
-  if (!internalBody) return { bounced: `The ${coin.symbol} transfer sent nothing on to the player's jetton wallet` };
-  const arrived = await findByInboundBody(runtime.chain, theirs, internalBody.hash().toString('hex'), afterLt);
-  if (!arrived) return 'waiting';
-  const op = arrived.inMessage?.body.beginParse().preloadUint(32);
-  if (op !== JETTON_INTERNAL_TRANSFER) return 'waiting';
-  return succeeded(arrived) ? 'delivered' : { bounced: `The ${coin.symbol} transfer bounced at the player's jetton wallet` };
+  return jettonArrival(runtime.chain, message, {
+    theirs: await jettonWalletOf(runtime.chain, master, Address.parse(withdrawal.address)),
+    amount: chainUnits(BigInt(withdrawal.amount), coin.decimals),
+    symbol: coin.symbol,
+  });
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Address, toNano } from '@ton/core';
+import { Address, internal, toNano } from '@ton/core';
 import { JettonWallet } from '@ton-community/assets-sdk/dist/jetton/JettonWallet';
 import { toMicros } from '@gift/shared';
 import { createApp } from '../../app';
@@ -14,8 +14,9 @@ import { AppConfigModel } from '../config/appConfig.model';
 import { runIfFree } from '../jobs/jobLease.service';
 import { balanceOf } from '../ledger/ledger.service';
 import { WalletLinkModel } from '../wallet/wallet.models';
-import { jettonWalletOf } from './chainPayments';
-import { PayoutBatchModel } from './payoutBatch.model';
+import { collectOwed } from '../users/clawBack.service';
+import { jettonTransferBody, jettonWalletOf } from './chainPayments';
+import { PayoutBatchModel, UsedTxHashModel } from './payoutBatch.model';
 import { runPayoutRound } from './payouts.service';
 import { WithdrawalModel } from './withdrawal.model';
 
@@ -206,13 +207,13 @@ describe('automated payouts from the hot wallet', () => {
     for (const { user } of all.slice(0, 20)) expect((await expectLedgerMatchesBalances(user._id)).get(coin.id)).toBe(toMicros('999'));
   });
 
-  it('refunds a jetton transfer that bounced, with the reason', async () => {
+  it('returns a jetton payout that failed in the hot jetton wallet to the operators with the reason; not done, and refunded only by their decision', async () => {
     const coin = await giftCoin();
-    const { withdrawal, user } = await withdrawalOf(coin, '25');
+    const { withdrawal, user, address } = await withdrawalOf(coin, '25');
     await api.put(`/withdraws/${withdrawal.id}`, { status: 'approved' }).expect(200);
     const hot = Address.parse(ton.standIn.hotWallet);
     const hotJettons = await jettonWalletOf(ton.chain, Address.parse(ton.standIn.jettons.GIFT!), hot);
-    // between signing and sending, the hot wallet's jettons leave (an operator moved them): the transfer bounces
+    // between signing and sending, the hot wallet's jettons leave (an operator moved them): the transfer fails there
     onFault(async (point) => {
       if (point !== 'payout:after-record') return;
       onFault(null);
@@ -222,10 +223,25 @@ describe('automated payouts from the hot wallet', () => {
         .send(ton.standIn.blockchain.sender(hot), Address.parseRaw(`0:${'77'.repeat(32)}`), all, { value: toNano('0.2') });
     });
     const report = await payoutRounds();
-    expect(report.bounced).toBe(1);
-    const shown = await WithdrawalModel.findById(withdrawal.id).lean();
-    expect(shown).toMatchObject({ status: 'rejected', payout: expect.objectContaining({ state: 'bounced' }) });
-    expect(shown?.rejectReason).toMatch(/transfer bounced/);
+    expect(report).toMatchObject({ bounced: 1, confirmed: 0 });
+    expect(await jettonsOf(address)).toBe(0n);
+    // back in the operators' queue, saying why; the player's balance is not given back by the chain's failure alone
+    const shown = (await api.get(`/withdraws/${withdrawal.id}`).expect(200)).body;
+    expect(shown).toMatchObject({ status: 'pending', chainState: 'bounced', txHash: '', explorerUrl: '', approvedBy: null });
+    expect(shown.chainNote).toMatch(
+      new RegExp(
+        `^The automated payout in transaction [0-9a-f]{64} was not paid\\. The ${coin.symbol} transfer failed in the payout wallet's jetton wallet \\(exit code \\d+\\)`,
+      ),
+    );
+    expect(shown.chainNote).toMatch(/Approve it again to retry, or reject it to refund the player$/);
+    expect(await balanceOf(user._id, coin._id)).toBe(toMicros('975'));
+    // the player is told only what is true: it waits, with no transaction to look at
+    expect((await playerCaller(user).withdrawals.history({ page: 1, pageSize: 5 })).items[0]).toMatchObject({
+      status: 'pending',
+      txHash: '',
+      explorerUrl: '',
+    });
+    await api.put(`/withdraws/${withdrawal.id}`, { status: 'rejected', rejectReason: 'The payout failed on chain' }).expect(200);
     expect(await balanceOf(user._id, coin._id)).toBe(toMicros('1000'));
     // give the jettons back for the other tests
     const drained = await jettonWalletOf(ton.chain, Address.parse(ton.standIn.jettons.GIFT!), Address.parseRaw(`0:${'77'.repeat(32)}`));
@@ -267,7 +283,12 @@ describe('automated payouts from the hot wallet', () => {
     await payoutRounds();
     // far more TON than the hot wallet holds
     await WithdrawalModel.updateOne({ _id: withdrawal.id }, { $set: { amount: Number(toMicros('900000')) } });
+    // above the coin's default threshold: a second operator approves too
     await api.put(`/withdraws/${withdrawal.id}`, { status: 'approved' }).expect(200);
+    await consoleApi(app, (await createOperator()).token)
+      .put(`/withdraws/${withdrawal.id}`, { status: 'approved' })
+      .expect(200);
+    expect((await WithdrawalModel.findById(withdrawal.id).lean())?.status).toBe('approved');
     const report = await runPayoutRound();
     expect(report.stopped).toMatch(/cannot cover the next payouts/);
     const treasury = (await api.get('/treasury/treasury').expect(200)).body;
@@ -385,4 +406,188 @@ describe('automated payouts from the hot wallet', () => {
     expect(balances.filter((balance) => balance === toNano('0.5'))).toHaveLength(100);
     for (const { user } of all) expect((await expectLedgerMatchesBalances(user._id)).get(coin.id)).toBe(toMicros('999.5'));
   });
+});
+
+describe('attacks: a payout is done only when the chain shows the money arrived (issue 32)', () => {
+  let api: ReturnType<typeof consoleApi>;
+  let payer: Awaited<ReturnType<TonTestChain['wallet']>>;
+  beforeAll(async () => {
+    const { token } = await createOperator();
+    api = consoleApi(app, token);
+    payer = await ton.wallet();
+    await AppConfigModel.updateOne({ key: 'app' }, { $set: { payoutWallets: [payer.address.toString()] } }, { upsert: true });
+  });
+
+  /** The withdrawal as it is stored, and what the ledger and the used hashes hold, to show a refusal changed nothing. */
+  const stateOf = async (id: string, userId: unknown) => ({
+    withdrawal: await WithdrawalModel.findById(id).lean(),
+    balance: await balanceOf(userId as string, (await WithdrawalModel.findById(id).lean())!.coin),
+    used: await UsedTxHashModel.countDocuments({ withdrawal: id }),
+  });
+
+  it('refuses the hash of a bounceable TON transfer to an undeployed wallet: it bounced back to the payer', async () => {
+    const { withdrawal, address, user } = await withdrawalOf(await tonCoin(), '2');
+    const before = await stateOf(withdrawal.id, user._id);
+    const hash = await payer.send([internal({ to: address, value: toNano('2'), bounce: true, body: 'Paid by hand' })]);
+    // the chain: the payer's transaction succeeded, the destination's bounced, and the address holds nothing
+    expect(await received(address)).toBe(0n);
+    const res = await api.put(`/withdraws/${withdrawal.id}`, { status: 'done', txHash: hash }).expect(400);
+    expect(res.body.errors.txHash).toBe(
+      'The payment did not arrive: it bounced: the destination wallet is not deployed, and the coins went back to the payout wallet: it paid nothing',
+    );
+    expect(await stateOf(withdrawal.id, user._id)).toEqual(before);
+    expect(before.withdrawal).toMatchObject({ status: 'pending', txHash: '' });
+    expect(await UsedTxHashModel.exists({ hash })).toBeNull();
+  });
+
+  it('refuses the hash of a jetton transfer that ran out of gas in the payer’s jetton wallet (exit code -14)', async () => {
+    const coin = await giftCoin();
+    const { withdrawal, address, user } = await withdrawalOf(coin, '200');
+    const master = Address.parse(ton.standIn.jettons.GIFT!);
+    const hot = Address.parse(ton.standIn.hotWallet);
+    // the payer holds GIFT, given by the hot wallet
+    await ton.standIn.blockchain
+      .openContract(JettonWallet.createFromAddress(await jettonWalletOf(ton.chain, master, hot)))
+      .send(ton.standIn.blockchain.sender(hot), payer.address, toNano('1000'), { value: toNano('0.2') });
+    const payerJettons = await jettonWalletOf(ton.chain, master, payer.address);
+    const before = await stateOf(withdrawal.id, user._id);
+    // 0.0001 TON buys 250 gas: the jetton wallet stops before it moves anything
+    const starved = internal({
+      to: payerJettons,
+      value: toNano('0.0001'),
+      bounce: true,
+      body: jettonTransferBody({
+        queryId: 9n,
+        amount: toNano('200'),
+        destination: address,
+        responseTo: payer.address,
+        text: 'Paid by hand',
+      }),
+    });
+    const hash = await payer.send([starved]);
+    expect(await jettonsOf(address)).toBe(0n);
+    const res = await api.put(`/withdraws/${withdrawal.id}`, { status: 'done', txHash: hash }).expect(400);
+    expect(res.body.errors.txHash).toBe(
+      `The ${coin.symbol} transfer failed in the payout wallet's jetton wallet (exit code -14): no ${coin.symbol} left it: it paid nothing`,
+    );
+    expect(await stateOf(withdrawal.id, user._id)).toEqual(before);
+    expect(await UsedTxHashModel.exists({ hash })).toBeNull();
+    // a transfer that did arrive pays it
+    const paid = await payer.send([jettonPayment(payerJettons, address, toNano('200'), payer.address)]);
+    await api.put(`/withdraws/${withdrawal.id}`, { status: 'done', txHash: paid }).expect(200);
+    expect(await jettonsOf(address)).toBe(toNano('200'));
+  });
+
+  it('refuses the hot wallet’s batch hash that paid withdrawal A for withdrawal B of the same address and amount, before and after A is confirmed', async () => {
+    const coin = await tonCoin();
+    const a = await withdrawalOf(coin, '2');
+    // B: the same player asks again, to the same wallet, for the same amount
+    const b = await playerCaller(a.user).withdrawals.request({
+      coinId: coin.id,
+      amount: '2',
+      idempotencyKey: `tap-${randomBytes(6).toString('hex')}`,
+    });
+    await api.put(`/withdraws/${a.withdrawal.id}`, { status: 'approved' }).expect(200);
+    const before = await stateOf(b.id, a.user._id);
+    // while A's batch has landed but A is not confirmed yet, an operator types the batch's hash for B
+    let early: { status: number; body: { errors?: { txHash?: string } } } | null = null;
+    onFault(async (point) => {
+      if (point !== 'payout:before-confirm' || early) return;
+      const landed = await WithdrawalModel.findById(a.withdrawal.id).lean();
+      early = await api.put(`/withdraws/${b.id}`, { status: 'done', txHash: landed!.txHash });
+    });
+    await payoutRounds();
+    onFault(null);
+    expect(early).toMatchObject({
+      status: 400,
+      body: { errors: { txHash: "This transaction is a payout batch of the hot wallet: it paid that batch's withdrawals and no other" } },
+    });
+    const paidA = await WithdrawalModel.findById(a.withdrawal.id).lean();
+    expect(paidA).toMatchObject({ status: 'done', payout: expect.objectContaining({ state: 'confirmed' }) });
+    // the batch's transaction and A's message are recorded as used
+    expect(await UsedTxHashModel.findOne({ hash: paidA!.txHash }).lean()).toMatchObject({
+      kind: 'tx',
+      withdrawal: null,
+      batch: paidA!.payout!.batch,
+    });
+    expect(await UsedTxHashModel.countDocuments({ withdrawal: paidA!._id, kind: 'message' })).toBe(1);
+
+    const late = await api.put(`/withdraws/${b.id}`, { status: 'done', txHash: paidA!.txHash }).expect(400);
+    expect(late.body.errors.txHash).toBe(
+      "This transaction is a payout batch of the hot wallet: it paid that batch's withdrawals and no other",
+    );
+    expect(await stateOf(b.id, a.user._id)).toEqual(before);
+    expect(await received(a.address)).toBe(toNano('2'));
+  });
+
+  it('holds an approved payout when the player owes a claw-back since, and pays it once the claw-back is settled', async () => {
+    const coin = await tonCoin();
+    const user = await createPlayer({ username: `p${randomBytes(4).toString('hex')}` });
+    const { entryId } = await fund(user._id, coin._id, '1000');
+    const address = randomAddress();
+    await WalletLinkModel.create({ address: address.toRawString(), user: user._id, network: '-239' });
+    const withdrawal = await playerCaller(user).withdrawals.request({
+      coinId: coin.id,
+      amount: '600',
+      idempotencyKey: `tap-${randomBytes(6).toString('hex')}`,
+    });
+    await api.put(`/withdraws/${withdrawal.id}`, { status: 'approved' }).expect(200);
+    // after the approval, the credit is taken back: 400 are taken, 600 owed
+    await api.post(`/users/${user.id}/claw-backs`, { entryId, reason: 'A farmed gift' }).expect(201);
+    const report = await payoutRounds(3);
+    expect(report.batched).toBe(0);
+    expect(await received(address)).toBe(0n);
+    const held = (await api.get(`/withdraws/${withdrawal.id}`).expect(200)).body;
+    expect(held).toMatchObject({ status: 'approved', chainNote: expect.stringMatching(/owes a claw-back/) });
+
+    // the player is credited again: the claw-back takes it and is settled, and the payout goes
+    await fund(user._id, coin._id, '600');
+    await collectOwed();
+    expect(await payoutRounds()).toMatchObject({ batched: 1, confirmed: 1 });
+    expect(await received(address)).toBe(toNano('600'));
+    expect((await api.get(`/withdraws/${withdrawal.id}`).expect(200)).body).toMatchObject({ status: 'done', chainNote: '' });
+    expect((await expectLedgerMatchesBalances(user._id)).get(coin.id)).toBe(0n);
+  });
+
+  it.each(['payout:claimed', 'payout:after-record', 'payout:after-send', 'payout:before-confirm'])(
+    'a payout held for a claw-back, stopped at %s once it may go, is paid exactly once',
+    async (point) => {
+      const coin = await tonCoin();
+      const user = await createPlayer({ username: `p${randomBytes(4).toString('hex')}` });
+      const { entryId } = await fund(user._id, coin._id, '10');
+      const address = randomAddress();
+      await WalletLinkModel.create({ address: address.toRawString(), user: user._id, network: '-239' });
+      const withdrawal = await playerCaller(user).withdrawals.request({
+        coinId: coin.id,
+        amount: '6',
+        idempotencyKey: `tap-${randomBytes(6).toString('hex')}`,
+      });
+      await api.put(`/withdraws/${withdrawal.id}`, { status: 'approved' }).expect(200);
+      await api.post(`/users/${user.id}/claw-backs`, { entryId, reason: 'A farmed gift' }).expect(201);
+      // stopped at the point in every round while held: the held payout never reaches it
+      let stops = 0;
+      onFault((at) => {
+        if (at !== point) return;
+        stops++;
+        throw new Error(`stopped at ${at}`);
+      });
+      await payoutRounds(2);
+      expect(stops).toBe(0);
+      await fund(user._id, coin._id, '6');
+      await collectOwed();
+      // once it may go, the round dies at the point (as a kill -9 would leave it), then the next rounds finish
+      await expect(payoutRounds(3)).rejects.toThrow(`stopped at ${point}`);
+      onFault(null);
+      await payoutRounds();
+      expect(await received(address)).toBe(toNano('6'));
+      const paid = await WithdrawalModel.findById(withdrawal.id).lean();
+      expect(paid).toMatchObject({ status: 'done', settled: true });
+      const sent = ton.standIn
+        .transactionsOf(Address.parse(ton.standIn.hotWallet))
+        .flatMap((tx) => [...tx.outMessages.values()])
+        .filter((message) => message.body.hash().toString('hex') === paid!.payout?.bodyHash);
+      expect(sent).toHaveLength(1);
+      expect((await expectLedgerMatchesBalances(user._id)).get(coin.id)).toBe(0n);
+    },
+  );
 });
