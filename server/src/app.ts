@@ -28,6 +28,7 @@ import { createContext } from './trpc/context';
 import { legalPages } from './legalPages';
 import { homeShellPage } from './modules/content/homeShell.rest';
 import { appRouter } from './trpc/root';
+import { metricsRouter, requestMetrics } from './observability';
 
 export interface AppOptions {
   env: Env;
@@ -135,7 +136,9 @@ export function createApp(options: AppOptions): Express {
   app.use(securityHeaders(["'self'", 'https://web.telegram.org', 'https://*.telegram.org']));
   app.use('/admin', securityHeaders(["'none'"]));
   app.use(compression());
+  app.use(requestMetrics(new Set(Object.keys(appRouter._def.procedures))));
   app.use(pinoHttp(requestLogging(logger)));
+  app.use(metricsRouter(env));
 
   // a database that is down or hung answers within the ping's time limit, with the reason
   app.get('/healthz', async (_req, res) => {

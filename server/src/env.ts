@@ -78,6 +78,13 @@ const envSchema = z
       .enum(['0', '1', 'true', 'false'], { message: 'FRESH_DEMO must be 1 or 0' })
       .default('0')
       .transform((value) => value === '1' || value === 'true'),
+    /** The interface to listen on (`127.0.0.1` behind a proxy on the same machine); unset: every interface. */
+    HOST: z
+      .string()
+      .refine((host) => isIP(host) !== 0 || /^[a-z0-9.-]+$/i.test(host), 'HOST must be an address such as 127.0.0.1 or 0.0.0.0')
+      .optional(),
+    /** In production `GET /metrics` answers only with `Authorization: Bearer <METRICS_TOKEN>` (404 when unset). */
+    METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
     /** A TON Center-compatible API (v2). Unset: toncenter.com for TON_NETWORK in production; the local stand-in in development. */
     TON_API_ROOT: z
       .string()

@@ -50,7 +50,7 @@ async function main() {
 
   const bot = new BotRuntime({ env, logger });
   const app = createApp({ env, logger, bot });
-  const server = app.listen(env.PORT);
+  const server = env.HOST ? app.listen(env.PORT, env.HOST) : app.listen(env.PORT);
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   const base = `http://localhost:${port}`;

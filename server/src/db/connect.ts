@@ -4,6 +4,7 @@ import mongoose, { type ConnectOptions } from 'mongoose';
 import { EnvError, type Env } from '../env';
 import { isDatabaseUnavailable } from './mongoErrors';
 import type { Logger } from '../lib/logger';
+import { databaseDuration } from '../lib/metrics';
 
 /** mongodb://host:port/?opts + name -> mongodb://host:port/name?opts */
 export function withDatabaseName(uri: string, name: string): string {
@@ -32,7 +33,7 @@ const DATABASE_OPTIONS = {
 export function connectionOptions(uri: string): ConnectOptions {
   const named = new Set([...new URLSearchParams(uri.split('?')[1] ?? '').keys()].map((name) => name.toLowerCase()));
   const chosen = Object.entries(DATABASE_OPTIONS).filter(([name]) => !named.has(name.toLowerCase()));
-  return { ...Object.fromEntries(chosen), bufferCommands: false };
+  return { ...Object.fromEntries(chosen), bufferCommands: false, monitorCommands: true };
 }
 
 const PING_TIMEOUT_MS = 2_000;
@@ -109,6 +110,13 @@ export async function connectDatabase(env: Env, logger: Logger): Promise<Databas
       await delay(1_000);
     }
   }
+  // every command's time, for the metrics (by command name only)
+  mongoose.connection
+    .getClient()
+    .on('commandSucceeded', (event) => databaseDuration.observe({ command: event.commandName, outcome: 'ok' }, event.duration / 1000));
+  mongoose.connection
+    .getClient()
+    .on('commandFailed', (event) => databaseDuration.observe({ command: event.commandName, outcome: 'failed' }, event.duration / 1000));
   await mongoose.connection.syncIndexes().catch((error) => logger.warn({ err: error }, 'could not sync indexes'));
   logger.info({ database: kind, dataFile, restored }, kind === 'external' ? 'connected to MongoDB' : `started embedded database (${kind})`);
   return {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isDuplicateKey } from '../../db/mongoErrors';
+import { measureJob } from '../../lib/metrics';
 import { JobLeaseModel } from './jobLease.model';
 
 /**
@@ -50,7 +51,8 @@ async function whileHolding<T>(name: string, holder: string, ttlMs: number, job:
   }, ttlMs / 3);
   renew.unref();
   try {
-    return await job();
+    // the metrics name the job, never the record a lease is about (`broadcast-audience:<id>` is `broadcast-audience`)
+    return await measureJob(name.split(':')[0]!, job);
   } finally {
     clearInterval(renew);
     await releaseLease(name, holder).catch(() => undefined);

@@ -1,0 +1,73 @@
+import { timingSafeEqual } from 'node:crypto';
+import { Router, type RequestHandler } from 'express';
+import type { Env } from './env';
+import { databaseGauge, httpDuration, httpRequests, metricsRegistry } from './lib/metrics';
+import { broadcastsUnderway } from './modules/broadcasts/broadcastFigures.service';
+import { notificationsWaiting } from './modules/notifications/notificationFigures.service';
+import { withdrawalsByState } from './modules/withdrawals/withdrawalFigures.service';
+
+// read from the database when Prometheus asks, so every instance reports the same shared figures
+databaseGauge(
+  'gift_withdrawals',
+  'Withdrawals by state: the payout queue (pending, approved, sending) and its outcomes',
+  ['state'],
+  async (set) => {
+    for (const { state, count } of await withdrawalsByState()) set({ state }, count);
+  },
+);
+databaseGauge('gift_broadcasts', 'Broadcasts being sent and scheduled', ['status'], async (set) => {
+  const { sending, scheduled } = await broadcastsUnderway();
+  set({ status: 'sending' }, sending);
+  set({ status: 'scheduled' }, scheduled);
+});
+databaseGauge('gift_notifications_waiting', 'Messages the bot still owes players', [], async (set) => {
+  set({}, await notificationsWaiting());
+});
+
+/**
+ * Counts and times every request by what it asked for, never by who or which record: a tRPC call by its procedure
+ * (one the router has, else `trpc:unknown`), a REST call by its route pattern (`/api/admin/users/:id`), anything
+ * else as `static` (pages and files) or `unmatched`.
+ */
+export function requestMetrics(procedures: ReadonlySet<string>): RequestHandler {
+  return (req, res, next) => {
+    const stop = httpDuration.startTimer();
+    res.once('finish', () => {
+      const route = routeOf(req.baseUrl, req.path, (req.route as { path?: unknown } | undefined)?.path, procedures, req.originalUrl);
+      const method = req.method.length <= 7 ? req.method : 'OTHER';
+      stop({ route, method });
+      httpRequests.inc({ route, method, status: String(res.statusCode) });
+    });
+    next();
+  };
+}
+
+function routeOf(baseUrl: string, pathname: string, pattern: unknown, procedures: ReadonlySet<string>, url: string): string {
+  if (baseUrl === '/trpc') {
+    const called = pathname.slice(1).split(',');
+    if (called.length > 1) return 'trpc:batch';
+    return procedures.has(called[0]!) ? `trpc:${called[0]}` : 'trpc:unknown';
+  }
+  if (typeof pattern === 'string') return `${baseUrl}${pattern}`;
+  // refused before a route matched (a missing token), or no route at all
+  return /^\/(api|trpc)(\/|\?|$)/.test(url) ? 'unmatched' : 'static';
+}
+
+/**
+ * `GET /metrics` in Prometheus' text format. In development it is open on the product's port; in production it
+ * answers only with `Authorization: Bearer <METRICS_TOKEN>`, and 404 when no token is set.
+ */
+export function metricsRouter(env: Env): Router {
+  const router = Router();
+  const token = env.METRICS_TOKEN ? Buffer.from(`Bearer ${env.METRICS_TOKEN}`) : null;
+  router.get('/metrics', async (req, res) => {
+    if (env.NODE_ENV === 'production') {
+      if (!token) return void res.status(404).type('text').send('Not found');
+      const given = Buffer.from(req.get('authorization') ?? '');
+      if (given.length !== token.length || !timingSafeEqual(given, token)) return void res.status(401).type('text').send('Unauthorized');
+    }
+    res.set('Cache-Control', 'no-store');
+    res.type(metricsRegistry.contentType).send(await metricsRegistry.metrics());
+  });
+  return router;
+}
