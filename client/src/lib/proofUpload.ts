@@ -1,7 +1,19 @@
 import { playerCredential } from './trpc';
 
-/** Why an upload failed: too large, not a picture, or anything else (the connection, the server). */
-export type UploadFailure = 'tooLarge' | 'notPicture' | 'failed';
+/**
+ * Why an upload failed: too large (bytes or pixels), not a picture, no started claim that asks for one, the day's quota
+ * reached, or anything else (the connection, the server).
+ */
+export type UploadFailure = 'tooLarge' | 'tooManyPixels' | 'notPicture' | 'notStarted' | 'quota' | 'failed';
+
+/** The failure a refused upload's answer says. */
+function failureOf(status: number, body: { errors?: { image?: string } }): UploadFailure {
+  if (status === 413) return 'tooLarge';
+  if (status === 429) return 'quota';
+  if (status === 409) return 'notStarted';
+  if (status === 400) return body.errors?.image?.includes('megapixels') ? 'tooManyPixels' : 'notPicture';
+  return 'failed';
+}
 
 export class UploadError extends Error {
   constructor(readonly reason: UploadFailure) {
@@ -25,7 +37,7 @@ export async function uploadProofImage(file: Blob): Promise<string> {
   } catch {
     throw new UploadError('failed');
   }
-  const body = (await response.json().catch(() => ({}))) as { imageId?: string };
+  const body = (await response.json().catch(() => ({}))) as { imageId?: string; errors?: { image?: string } };
   if (response.ok && body.imageId) return body.imageId;
-  throw new UploadError(response.status === 413 ? 'tooLarge' : response.status === 400 ? 'notPicture' : 'failed');
+  throw new UploadError(failureOf(response.status, body));
 }
