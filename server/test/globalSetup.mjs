@@ -8,4 +8,8 @@ export default async function globalSetup() {
   process.env.TEST_MONGO_URL = db.uri;
   process.env.TEST_MONGO_KIND = db.kind;
   console.log(`\n[tests] database: ${db.kind} at ${db.uri}`);
+  if (db.kind !== 'mongod')
+    console.log(
+      '[tests] no real MongoDB here: the suite runs on CongoDB, which does not enforce unique indexes, so the duplicate-key (E11000) paths are not exercised. Set MONGOMS_SYSTEM_BINARY to a mongod to run it on a replica set (.github/workflows/ci.yml does).',
+    );
 }
