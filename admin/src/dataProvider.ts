@@ -50,6 +50,8 @@ interface ConsoleCalls {
   testBroadcast(id: string): Promise<{ languages: string[] }>;
   broadcastFailures(id: string): Promise<BroadcastFailure[]>;
   approveGift(id: string): Promise<unknown>;
+  /** A decision on a reward change that waits (`missions/:id/reward/approve`, `app-config/current/rewards/referral/reject`). */
+  decideReward(path: string, body: Record<string, unknown>): Promise<Record<string, unknown>>;
   clawBack(
     userId: string,
     body: { entryId: string; reason: string },
@@ -121,6 +123,8 @@ export const dataProvider: DataProvider & ConsoleCalls = {
   /** A second operator's approval of a gift that waits: posted at once. */
   approveGift: async (id) =>
     (await httpClient(`${API_URL}/gifts/${encodeURIComponent(id)}/approve`, { method: 'POST', body: '{}' })).json as unknown,
+  decideReward: async (path, body) =>
+    (await httpClient(`${API_URL}/${path}`, { method: 'POST', body: JSON.stringify(body) })).json as Record<string, unknown>,
   /** A gift that waits, turned down with the reason. */
   rejectGift: async (id, rejectReason) =>
     (await httpClient(`${API_URL}/gifts/${encodeURIComponent(id)}/reject`, { method: 'POST', body: JSON.stringify({ rejectReason }) }))

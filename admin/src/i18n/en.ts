@@ -225,6 +225,41 @@ const englishDomain = {
     rejectReason: 'Why',
     statuses: { pending: 'Waiting for approval', approved: 'Approved', applied: 'Applied', rejected: 'Rejected' },
   },
+  brakes: {
+    neverWarning:
+      'A brake at 0 is off: one operator alone can then give, reward or pay out any amount of this coin. Leave a field empty for the suggested amount.',
+    giftApprovalHelp:
+      'Above this, a gift, a correction, a mission reward or an App Config reward waits for a second operator. Empty: the suggested amount (about 250 USD); 0: never',
+    payoutApprovalHelp:
+      "A withdrawal above this needs a second operator's approval before the hot wallet pays it. Empty: the suggested amount (about 500 USD); 0: never",
+    operatorDailyLimit: 'Daily limit per operator',
+    operatorDailyLimitHelp:
+      'The most one operator gives or approves alone in a rolling 24 hours; past it each further one waits for a second operator. Empty: the suggested amount (about 1,000 USD); 0: no limit',
+    reason: 'Why it waits',
+    reasons: { threshold: 'Above the threshold', 'daily-limit': "Past the operator's daily limit" },
+    confirmGiftTitle: 'Approve this gift?',
+    confirmGift: '%{amount} goes to the player now, in your name beside the operator who asked.',
+    confirmWithdrawTitle: 'Approve this withdrawal?',
+    confirmWithdraw: '%{amount} %{symbol} will be paid to the player’s wallet: this cannot be undone.',
+    rewardWaiting: 'A reward waits for a second operator',
+    rewardWaitingText:
+      'Asked: %{reward} per completion, %{when}. Until another operator approves it, the mission keeps its live reward (a new mission stays off).',
+    waitingBadge: 'Reward waits',
+    approveReward: 'Approve the reward',
+    rejectReward: 'Reject',
+    ownRequest: 'You asked for it: another operator approves',
+    confirmRewardTitle: 'Put this reward live?',
+    confirmReward: 'Players are paid %{reward} from now on.',
+    rewardApproved: 'The reward is live',
+    rewardRejected: 'Rejected: the live reward stays',
+    rejectTitle: 'Reject this reward change',
+    rejectReason: 'Why',
+    configReferralWaiting: 'Referral reward waiting for a second operator: %{amount}',
+    configMilestonesWaiting: 'Streak milestones waiting for a second operator: %{list}',
+    secondApprovalNeeded: 'Approved once, past that operator’s daily limit: a second operator’s approval credits it',
+    confirmClaimTitle: 'Approve and credit the reward?',
+    confirmClaim: '%{amount} %{symbol} is credited to the player.',
+  },
   reviews: {
     search: 'Player or mission',
     decision: 'Decision',

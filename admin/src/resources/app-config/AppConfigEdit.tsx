@@ -20,6 +20,7 @@ import { appConfigInput, DEFAULT_RISK_WEIGHTS, RISK_SIGNALS } from '@gift/shared
 import { BilingualInput } from '../../forms/BilingualInput';
 import { schemaResolver } from '../../forms/schemaResolver';
 import { HistoryButton, SaveOnlyToolbar } from '../sharedInputs';
+import { ConfigRewardsWaiting } from './ConfigRewardsWaiting';
 
 /** Whether a bot token is saved, and which one runs the bot: the environment's wins over App Config's. */
 function BotTokenStatus() {
@@ -52,6 +53,7 @@ export function AppConfigEdit() {
       }
     >
       <SimpleForm toolbar={<SaveOnlyToolbar />} resolver={schemaResolver(appConfigInput)}>
+        <ConfigRewardsWaiting />
         <BotTokenStatus />
         <PasswordInput source="botToken" fullWidth autoComplete="off" helperText="appConfig.botTokenHelp" />
         <FormDataConsumer<{ botTokenSet?: boolean }>>

@@ -29,10 +29,13 @@ interface GiftRow {
   note: string;
   requestedBy: string;
   status: 'pending' | 'approved' | 'applied' | 'rejected';
+  /** Which brake stopped it. */
+  reason?: 'threshold' | 'daily-limit';
   rejectReason: string;
   createdAt: string;
 }
 
+const REASONS = ['threshold', 'daily-limit'].map((id) => ({ id, name: `brakes.reasons.${id}` }));
 const STATUSES = ['pending', 'approved', 'applied', 'rejected'].map((id) => ({ id, name: `gifts.statuses.${id}` }));
 
 /** Approve (never one's own) or reject with a reason, for a gift that waits. */
@@ -44,6 +47,7 @@ function Decision() {
   const refresh = useRefresh();
   const translate = useTranslate();
   const [rejecting, setRejecting] = useState(false);
+  const [approving, setApproving] = useState(false);
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
   if (!record || record.status !== 'pending') return null;
@@ -54,6 +58,7 @@ function Decision() {
       await run();
       notify(done, { type: 'info' });
       setRejecting(false);
+      setApproving(false);
       refresh();
     } catch (error) {
       notify((error as Error).message || 'common.saveFailed', { type: 'error' });
@@ -68,7 +73,17 @@ function Decision() {
         startIcon={<CheckIcon />}
         disabled={busy || own}
         title={own ? translate('gifts.ownGift') : undefined}
-        onClick={() => void act(() => calls.approveGift(record.id), 'gifts.approved')}
+        onClick={() => setApproving(true)}
+      />
+      {/* money moves on approval: the operator confirms the amount first */}
+      <Confirm
+        isOpen={approving}
+        loading={busy}
+        title="brakes.confirmGiftTitle"
+        content={translate('brakes.confirmGift', { amount: record.amount.startsWith('-') ? record.amount : `+${record.amount}` })}
+        confirm="gifts.approve"
+        onConfirm={() => void act(() => calls.approveGift(record.id), 'gifts.approved')}
+        onClose={() => setApproving(false)}
       />
       <Button label="gifts.reject" color="error" startIcon={<CloseIcon />} disabled={busy} onClick={() => setRejecting(true)} />
       <Confirm
@@ -94,7 +109,7 @@ function Decision() {
   );
 }
 
-/** Gifts and corrections above their coin's threshold: pending ones first, each waiting for a second operator. */
+/** Gifts and corrections above their coin's threshold or past their operator's daily limit, each waiting for a second operator. */
 export function GiftList() {
   const translate = useTranslate();
   const locales = useDateLocales();
@@ -118,6 +133,7 @@ export function GiftList() {
           <TextField source="username" />
         </ReferenceField>
         <SelectField source="status" choices={STATUSES} sortable={false} />
+        <SelectField source="reason" label="brakes.reason" choices={REASONS} sortable={false} />
         <TextField source="rejectReason" sortable={false} emptyText="—" />
         <ConsoleDateField source="createdAt" showTime />
         <FunctionField label="gifts.decision" render={() => <Decision />} />

@@ -1,6 +1,7 @@
 import { CloneButton, Edit } from 'react-admin';
 import { EditActions } from '../sharedInputs';
 import { MissionForm } from './MissionForm';
+import { RewardWaiting } from './RewardWaiting';
 
 export function MissionEdit() {
   return (
@@ -13,7 +14,11 @@ export function MissionEdit() {
         </EditActions>
       }
     >
-      <MissionForm editing />
+      <>
+        {/* a reward above its coin's threshold waits here for a second operator */}
+        <RewardWaiting />
+        <MissionForm editing />
+      </>
     </Edit>
   );
 }

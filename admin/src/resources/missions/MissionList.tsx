@@ -18,6 +18,7 @@ import { TranslationField } from '../../forms/BilingualInput';
 import { BY_ORDER, ResponsiveList, searchFilter } from '../../lists/ResponsiveList';
 import { BulkEnableButtons } from './BulkEnableButtons';
 import { ReorderButton } from './ReorderButton';
+import { WaitingBadge } from './RewardWaiting';
 import { VERIFY_TYPE_CHOICES } from './verifyTypes';
 
 const filters = [
@@ -32,6 +33,7 @@ const Reward = () => (
     <ReferenceField source="coin" reference="gift-coins" link={false}>
       <TextField source="symbol" />
     </ReferenceField>
+    <WaitingBadge />
   </span>
 );
 

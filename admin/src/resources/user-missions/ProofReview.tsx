@@ -1,6 +1,18 @@
 import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
-import { FunctionField, ReferenceField, useGetList, useNotify, useRecordContext, useRedirect, useTranslate, useUpdate } from 'react-admin';
-import { Box, Button, Card, CardContent, Link, Stack, TextField as MuiTextField, Typography, useTheme } from '@mui/material';
+import {
+  Confirm,
+  FunctionField,
+  ReferenceField,
+  useGetList,
+  useGetOne,
+  useNotify,
+  useRecordContext,
+  useRedirect,
+  useTranslate,
+  useUpdate,
+} from 'react-admin';
+import { Alert, Box, Button, Card, CardContent, Link, Stack, TextField as MuiTextField, Typography, useTheme } from '@mui/material';
+import { toMicros } from '@gift/shared';
 import CheckIcon from '@mui/icons-material/Check';
 import CloseIcon from '@mui/icons-material/Close';
 import type { MissionRecord, ProgressRecord } from '@gift/server';
@@ -84,10 +96,21 @@ function ClaimProof({ proof }: { proof: ProgressRecord['proof'] }) {
 
 const typing = (target: EventTarget | null) => target instanceof HTMLElement && /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName);
 
+/** Whether a reward (a decimal) is above its coin's threshold for a second operator (0: never): such an approval asks first. */
+function aboveThreshold(reward: string, threshold: string | undefined): boolean {
+  try {
+    return !!threshold && toMicros(threshold) > 0n && toMicros(reward) > toMicros(threshold);
+  } catch {
+    return true;
+  }
+}
+
 /**
  * A pending Manual mission's review: its instructions beside the player's proof, and the decision. Keys: A approves, R goes to
  * the reason (Enter there rejects), J or → opens the next claim waiting, K or ← the previous one. After a decision the next
- * waiting claim opens, or the list once none is left.
+ * waiting claim opens, or the list once none is left. The approve button and its key name the reward they credit, so the
+ * keyboard flow stays one key for an everyday claim; a claim whose reward is above its coin's threshold asks first (A, then
+ * Enter). One past the reviewer's daily limit is left for a second operator by the server, and says so.
  */
 export function ProofReview() {
   const record = useRecordContext<ProgressRecord>();
@@ -97,6 +120,12 @@ export function ProofReview() {
   const [update, { isPending }] = useUpdate<ProgressRecord>();
   const [reason, setReason] = useState('');
   const [reasonError, setReasonError] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const { data: coin } = useGetOne<{ id: string; symbol: string; giftApprovalAbove?: string }>(
+    'gift-coins',
+    { id: record?.coin ?? '' },
+    { enabled: !!record?.coin, retry: false },
+  );
   const reasonField = useRef<HTMLInputElement>(null);
   const queue = useGetList<ProgressRecord>('user-missions', {
     filter: { status: 'pending' },
@@ -116,8 +145,11 @@ export function ProofReview() {
       { id: record.id, data, previousData: record },
       {
         mutationMode: 'pessimistic',
-        onSuccess: () => {
-          notify(data.status === 'done' ? 'reviews.approvedOne' : 'reviews.rejectedOne', { type: 'success' });
+        onSuccess: (saved) => {
+          setConfirming(false);
+          // past the reviewer's daily limit the claim stays pending for a second operator
+          if (data.status === 'done' && saved.status === 'pending') notify('brakes.secondApprovalNeeded', { type: 'warning' });
+          else notify(data.status === 'done' ? 'reviews.approvedOne' : 'reviews.rejectedOne', { type: 'success' });
           setReason('');
           open(next);
         },
@@ -125,7 +157,8 @@ export function ProofReview() {
       },
     );
   };
-  const approve = () => decide({ status: 'done' });
+  const big = !!record && aboveThreshold(record.reward, coin?.giftApprovalAbove);
+  const approve = () => (big ? setConfirming(true) : decide({ status: 'done' }));
   const reject = () => {
     if (!reason.trim()) {
       setReasonError(true);
@@ -181,6 +214,11 @@ export function ProofReview() {
           <Stack spacing={2}>
             <Typography variant="overline">{translate('reviews.proof')}</Typography>
             <ClaimProof proof={record.proof} />
+            {record.firstApprovedBy && (
+              <Alert severity="warning" data-testid="second-approval-needed">
+                {translate('brakes.secondApprovalNeeded')}
+              </Alert>
+            )}
             <MuiTextField
               inputRef={reasonField}
               label={translate('reviews.rejectReason')}
@@ -197,8 +235,17 @@ export function ProofReview() {
             />
             <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap' }} useFlexGap>
               <Button variant="contained" color="success" startIcon={<CheckIcon />} onClick={approve} disabled={isPending}>
-                {translate('reviews.approveKey')}
+                {translate('reviews.approveKey')} · +{record.reward} {record.coinSymbol}
               </Button>
+              <Confirm
+                isOpen={confirming}
+                loading={isPending}
+                title="brakes.confirmClaimTitle"
+                content={translate('brakes.confirmClaim', { amount: record.reward, symbol: record.coinSymbol })}
+                confirm="reviews.approve"
+                onConfirm={() => decide({ status: 'done' })}
+                onClose={() => setConfirming(false)}
+              />
               <Button variant="outlined" color="error" startIcon={<CloseIcon />} onClick={reject} disabled={isPending}>
                 {translate('reviews.rejectKey')}
               </Button>

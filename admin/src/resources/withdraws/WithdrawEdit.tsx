@@ -6,6 +6,7 @@ import type { WithdrawRecord } from '@gift/server';
 import { EditActions } from '../sharedInputs';
 import { DecisionOrRecord } from '../decisionForm';
 import { CHAIN_STATE_CHOICES, WITHDRAWAL_STATUS_CHOICES } from './statuses';
+import { confirmWithdrawDecision } from './confirmDecision';
 
 const DECISIONS = [
   { id: 'approved', name: 'withdraws.decisions.approved' },
@@ -83,6 +84,7 @@ export function WithdrawEdit() {
         schema={withdrawalReviewInput}
         label="withdraws.decision"
         decisions={DECISIONS}
+        confirmFor={confirmWithdrawDecision}
         inputsFor={(status) =>
           status === 'done' ? (
             <TextInput source="txHash" fullWidth />

@@ -1,0 +1,87 @@
+// Money brakes in a real Chromium: a mission's reward raised above its coin's threshold waits on the mission's page for a
+// second operator, who approves it after confirming; the operator who asked cannot.
+import bcrypt from 'bcryptjs';
+import { toMicros } from '@gift/shared';
+import { seedDemoData } from '../server/src/modules/demo/demo.service';
+import { AccountModel } from '../server/src/modules/accounts/account.model';
+import { MissionModel } from '../server/src/modules/missions/mission.models';
+import { silentLogger } from '../server/test/helpers';
+import {
+  closeAll,
+  DESKTOP,
+  launchBrowser,
+  screenshotPath,
+  shot,
+  signInToConsole,
+  startProductServer,
+  type ProductServer,
+  type TestBrowser,
+} from './support';
+
+jest.setTimeout(300_000);
+
+const PASSWORD = 'a long operator password';
+let product: ProductServer;
+let askerBrowser: TestBrowser;
+let checkerBrowser: TestBrowser;
+
+beforeAll(async () => {
+  await seedDemoData(silentLogger);
+  const passwordHash = await bcrypt.hash(PASSWORD, 8);
+  await AccountModel.create([
+    { username: 'mission-author', passwordHash, permissions: ['missions:write'] },
+    { username: 'mission-checker', passwordHash, permissions: ['missions:write'] },
+  ]);
+  product = await startProductServer();
+  // two operators, two browser profiles: each signed in as themselves
+  [askerBrowser, checkerBrowser] = await Promise.all([launchBrowser(), launchBrowser()]);
+});
+
+afterAll(() => closeAll(checkerBrowser, askerBrowser, product));
+
+afterAll(() => {
+  expect([...askerBrowser.pageErrors, ...checkerBrowser.pageErrors]).toEqual([]);
+  expect([...askerBrowser.missingTranslations, ...checkerBrowser.missingTranslations]).toEqual([]);
+});
+
+describe('a mission reward above its coin’s threshold', () => {
+  it('console-mission-waiting: waits on the mission for a second operator, who confirms and puts it live', async () => {
+    // the demo's Manual story mission pays 1,000 GIFT; GIFT's threshold is 5,000
+    const mission = (await MissionModel.findOne({ title: 'Post a story about Gift Rewards' }).lean())!;
+    expect(mission.reward).toBe(Number(toMicros('1000')));
+
+    const asker = await askerBrowser.openPage(DESKTOP);
+    await signInToConsole(asker, product.base, 'mission-author', PASSWORD);
+    await asker.goto(`${product.base}/admin/missions/${String(mission._id)}`);
+    const reward = asker.getByLabel('Reward amount');
+    await reward.fill('1000000');
+    await asker.getByRole('button', { name: 'Save' }).click();
+    await asker.waitForURL(`${product.base}/admin/missions`);
+    // the list marks it; the mission still pays its live reward
+    await asker.getByTestId('mission-reward-waiting').first().waitFor();
+    const waiting = (await MissionModel.findById(mission._id).lean())!;
+    expect([waiting.reward, waiting.enabled, waiting.waiting?.reward]).toEqual([mission.reward, true, Number(toMicros('1000000'))]);
+
+    await asker.goto(`${product.base}/admin/missions/${String(mission._id)}`);
+    const banner = asker.getByTestId('mission-reward-waiting-banner');
+    await banner.getByText('1000000 GIFT per completion').waitFor();
+    // the operator who asked may not approve it
+    await expect(banner.getByRole('button', { name: 'Approve the reward' }).isDisabled()).resolves.toBe(true);
+    await shot(asker, 'console-mission-waiting');
+    expect(screenshotPath('console-mission-waiting')).toMatch(/console-mission-waiting\.png$/);
+
+    const checker = await checkerBrowser.openPage(DESKTOP);
+    await signInToConsole(checker, product.base, 'mission-checker', PASSWORD);
+    await checker.goto(`${product.base}/admin/missions/${String(mission._id)}`);
+    const theirs = checker.getByTestId('mission-reward-waiting-banner');
+    await theirs.getByRole('button', { name: 'Approve the reward' }).click();
+    // money: the approval asks first
+    const dialog = checker.getByRole('dialog');
+    await dialog.getByText('Players are paid 1000000 GIFT from now on.').waitFor();
+    await dialog.getByRole('button', { name: 'Approve the reward' }).click();
+    await checker.getByText('The reward is live').waitFor();
+    await theirs.waitFor({ state: 'detached' });
+    const live = (await MissionModel.findById(mission._id).lean())!;
+    expect([live.reward, live.enabled, live.waiting]).toEqual([Number(toMicros('1000000')), true, null]);
+  });
+});
