@@ -258,6 +258,8 @@ const englishDomain = {
     configMilestonesWaiting: 'Streak milestones waiting for a second operator: %{list}',
     secondApprovalNeeded: 'Approved once, past that operator’s daily limit: a second operator’s approval credits it',
     confirmClaimTitle: 'Approve and credit the reward?',
+    bulkWaiting: '%{done}; %{count} approved past your daily limit wait for a second operator',
+    enableWaiting: '%{smart_count} enabled; %{waiting} wait for a second operator to approve their reward',
     confirmClaim: '%{amount} %{symbol} is credited to the player.',
   },
   reviews: {

@@ -253,6 +253,8 @@ const persianDomain: ConsoleDomainMessages = {
     configMilestonesWaiting: 'پاداش‌های پیاپی منتظر اپراتور دوم: %{list}',
     secondApprovalNeeded: 'یک بار تأیید شده، فراتر از سقف روزانهٔ آن اپراتور: تأیید اپراتور دوم پاداش را واریز می‌کند',
     confirmClaimTitle: 'تأیید و واریز پاداش؟',
+    bulkWaiting: '%{done}؛ %{count} مورد که فراتر از سقف روزانهٔ شما تأیید شد منتظر اپراتور دوم است',
+    enableWaiting: '%{smart_count} فعال شد؛ %{waiting} مورد منتظر تأیید پاداش توسط اپراتور دوم است',
     confirmClaim: '\u2066%{amount} %{symbol}\u2069 به بازیکن واریز می‌شود.',
   },
   reviews: {

@@ -4,7 +4,7 @@ import { Button, useListContext, useUnselectAll } from 'react-admin';
 import { useConsoleCalls } from '../../dataProvider';
 import { useConsoleAction } from '../useConsoleAction';
 
-/** Enable or disable the selected missions at once (a campaign's start or end); each change is audited. */
+/** Enable or disable the selected missions at once (a campaign's start or end); each change is audited; a reward above its coin's threshold waits. */
 export function BulkEnableButtons() {
   const { selectedIds } = useListContext();
   const calls = useConsoleCalls();
@@ -13,9 +13,13 @@ export function BulkEnableButtons() {
   const set = (enabled: boolean) =>
     run(
       () => calls.setMissionsEnabled(selectedIds.map(String), enabled),
-      ({ changed }) => {
+      (answer) => {
         unselectAll();
-        return { message: enabled ? 'missions.bulk.enabled' : 'missions.bulk.disabled', args: { smart_count: changed.length } };
+        // a mission whose reward is above its coin's threshold is not enabled: its enabling waits for a second operator
+        const waiting = (answer as { waiting?: string[] }).waiting ?? [];
+        if (waiting.length)
+          return { message: 'brakes.enableWaiting', args: { smart_count: answer.changed.length, waiting: waiting.length } };
+        return { message: enabled ? 'missions.bulk.enabled' : 'missions.bulk.disabled', args: { smart_count: answer.changed.length } };
       },
     );
   return (

@@ -18,10 +18,16 @@ function useBulkReview() {
   const review = async (decision: { status: 'done' } | { status: 'rejected'; rejectReason: string }) => {
     setBusy(true);
     try {
-      const { reviewed, refused } = await dataProvider.bulkReview({ ids: selectedIds.map(String), ...decision });
+      const { reviewed, refused, waiting = [] } = await dataProvider.bulkReview({ ids: selectedIds.map(String), ...decision });
       const failures = Object.values(refused);
       const done = decision.status === 'done' ? 'reviews.approved' : 'reviews.rejected';
-      if (!failures.length) notify(done, { type: 'info', messageArgs: { count: reviewed.length } });
+      // approved past the reviewer's daily limit: pending until a second operator approves them too
+      if (waiting.length)
+        notify('brakes.bulkWaiting', {
+          type: 'warning',
+          messageArgs: { done: translate(done, { count: reviewed.length }), count: waiting.length },
+        });
+      else if (!failures.length) notify(done, { type: 'info', messageArgs: { count: reviewed.length } });
       else
         notify('reviews.notChanged', {
           type: 'warning',
