@@ -1,6 +1,10 @@
 // The operator's payout flow in a real Chromium, against the TON stand-in (@ton/sandbox behind TON Center's API):
 // approve in the console, the treasury shows the batch, the player's history turns to done with its transaction.
 import bcrypt from 'bcryptjs';
+import { Address, toNano } from '@ton/core';
+import { JettonWallet } from '@ton-community/assets-sdk/dist/jetton/JettonWallet';
+import { onFault } from '../server/src/lib/faults';
+import { jettonWalletOf } from '../server/src/modules/withdrawals/chainPayments';
 import { AccountModel } from '../server/src/modules/accounts/account.model';
 import { WalletLinkModel } from '../server/src/modules/wallet/wallet.models';
 import { runPayoutRound } from '../server/src/modules/withdrawals/payouts.service';
@@ -98,5 +102,63 @@ it('approves in the console, the treasury shows the batch, and the player sees i
   );
   await shot(app, 'payouts-player-history-done-phone');
   await app.close();
+  await page.close();
+});
+
+it('a jetton payout that failed on chain comes back to the pending list marked bounced, with the reason, in English and Persian', async () => {
+  const coin = await createCoin({
+    symbol: 'GIFT',
+    name: 'Gift',
+    network: 'jetton',
+    jettonMaster: ton.standIn.jettons.GIFT!,
+    decimals: 9,
+    minWithdraw: '1',
+  });
+  const player = await createPlayer({ name: 'Sara Ahmadi', username: 'sara_a' });
+  await fund(player._id, coin._id, '500');
+  const address = randomAddress();
+  await WalletLinkModel.create({ address: address.toRawString(), user: player._id, network: '-239' });
+  const withdrawal = await playerCaller(player).withdrawals.request({ coinId: coin.id, amount: '200', idempotencyKey: 'e2e-bounced' });
+  await WithdrawalModel.updateOne({ _id: withdrawal.id }, { $set: { status: 'approved', approvedAt: new Date() } });
+
+  // between signing and sending, the hot wallet's jettons are moved away: its jetton wallet refuses the transfer
+  const hot = Address.parse(ton.standIn.hotWallet);
+  const hotJettons = await jettonWalletOf(ton.chain, Address.parse(ton.standIn.jettons.GIFT!), hot);
+  const aside = randomAddress();
+  onFault(async (point) => {
+    if (point !== 'payout:after-record') return;
+    onFault(null);
+    await ton.standIn.blockchain
+      .openContract(JettonWallet.createFromAddress(hotJettons))
+      .send(ton.standIn.blockchain.sender(hot), aside, await ton.chain.jettonBalance(hotJettons), { value: toNano('0.2') });
+  });
+  for (let round = 0; round < 3; round++) await runPayoutRound();
+  onFault(null);
+  expect(await WithdrawalModel.findById(withdrawal.id).lean()).toMatchObject({
+    status: 'pending',
+    payout: expect.objectContaining({ state: 'bounced' }),
+  });
+
+  const page = await browser.openPage(DESKTOP);
+  await signInToConsole(page, product.base, 'treasurer', PASSWORD);
+  await page.goto(`${product.base}/admin/withdraw`);
+  const row = page.getByRole('row').filter({ hasText: 'Sara Ahmadi' });
+  await row.getByText('Bounced').waitFor();
+  await shot(page, 'console-withdrawal-bounced-list');
+  await page.goto(`${product.base}/admin/withdraws/${withdrawal.id}`);
+  const alert = page.getByTestId('withdrawal-bounced');
+  await alert.getByText('The automated payout did not arrive').waitFor();
+  await expect(alert.textContent()).resolves.toMatch(
+    /The GIFT transfer failed in the payout wallet's jetton wallet \(exit code \d+\): no GIFT left it/,
+  );
+  await page.getByText('Bounced', { exact: true }).waitFor();
+  await shot(page, 'console-withdrawal-bounced');
+
+  await page.evaluate(() => localStorage.setItem('RaStore.locale', JSON.stringify('fa')));
+  await page.reload();
+  await page.getByTestId('withdrawal-bounced').getByText('پرداخت خودکار به مقصد نرسید').waitFor();
+  await page.getByText('برگشت خورد', { exact: true }).waitFor();
+  await shot(page, 'console-withdrawal-bounced-fa');
+  await page.evaluate(() => localStorage.setItem('RaStore.locale', JSON.stringify('en')));
   await page.close();
 });

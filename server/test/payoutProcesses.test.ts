@@ -1,6 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import mongoose from 'mongoose';
+import mongoose, { Types } from 'mongoose';
 import { mnemonicNew } from '@ton/crypto';
 import { Address, toNano } from '@ton/core';
 import { toMicros } from '@gift/shared';
@@ -10,6 +10,7 @@ import { hotWalletFromMnemonic } from '../src/lib/ton/hotWallet';
 import { WalletLinkModel } from '../src/modules/wallet/wallet.models';
 import { jettonWalletOf, configurePayouts } from '../src/modules/withdrawals/chainPayments';
 import { WithdrawalModel } from '../src/modules/withdrawals/withdrawal.model';
+import { clawBack, collectOwed } from '../src/modules/users/clawBack.service';
 import { startTonStandIn, type StandIn } from '../devchain/standIn';
 import { createCoin, createPlayer, fund, playerCaller } from './factories';
 import { expectLedgerMatchesBalances } from './ledgerInvariant';
@@ -183,4 +184,68 @@ it('two instances of the product on one database pay 100 approved withdrawals, e
   }
   for (const { player } of requests.slice(0, 10))
     expect((await expectLedgerMatchesBalances(player._id)).get(coin.id)).toBe(toMicros('9.25'));
+});
+
+it('a payout held for a claw-back is not sent while owed, and across kill -9 once it may go is paid exactly once', async () => {
+  const coin = await createCoin({ network: 'ton', decimals: 9, minWithdraw: '0.1' });
+  const chain = httpTonChain({ root: standIn.root });
+  const make = async (key: string) => {
+    const player = await createPlayer();
+    const { entryId } = await fund(player._id, coin._id, '10');
+    const address = randomAddress();
+    await WalletLinkModel.create({ address: address.toRawString(), user: player._id, network: '-239' });
+    const withdrawal = await playerCaller(player).withdrawals.request({ coinId: coin.id, amount: '6', idempotencyKey: key });
+    return { player, entryId, address, withdrawal };
+  };
+  const [held, free] = [await make('held-claw-back'), await make('free-of-debt')];
+  const ids = [held.withdrawal.id, free.withdrawal.id];
+  await WithdrawalModel.updateMany({ _id: { $in: ids } }, { $set: { status: 'approved', approvedAt: new Date() } });
+  // after the approval, the held player's credit is taken back: 4 taken, 6 owed
+  await clawBack(
+    held.player.id,
+    { entryId: held.entryId, reason: 'A farmed gift' },
+    { id: String(new Types.ObjectId()), username: 'crash' },
+  );
+
+  // killed after sending the free one's batch, and started again: the free one is paid, the held one waits
+  const first = startProduct(['payout:after-send']);
+  expect((await first.exited).signal).toBe('SIGKILL');
+  let restarted = startProduct([]);
+  try {
+    await waitFor(async () => (await WithdrawalModel.findById(free.withdrawal.id).lean())?.status === 'done', 'the free payout confirmed');
+    await waitFor(
+      async () => /owes a claw-back/.test((await WithdrawalModel.findById(held.withdrawal.id).lean())?.chainNote ?? ''),
+      'the held payout noted',
+    );
+  } finally {
+    restarted.child.kill('SIGTERM');
+    await restarted.exited;
+  }
+  const waiting = await WithdrawalModel.findById(held.withdrawal.id).lean();
+  expect(waiting?.status).toBe('approved');
+  expect(waiting?.payout?.batch ?? null).toBeNull();
+  expect((await chain.account(held.address)).balance).toBe(0n);
+
+  // the player is credited, the claw-back settled; the product dies before confirming the payout, and is started again
+  await fund(held.player._id, coin._id, '6');
+  await collectOwed();
+  const second = startProduct(['payout:before-confirm']);
+  expect((await second.exited).signal).toBe('SIGKILL');
+  restarted = startProduct([]);
+  try {
+    await waitFor(async () => (await WithdrawalModel.findById(held.withdrawal.id).lean())?.status === 'done', 'the held payout confirmed');
+  } finally {
+    restarted.child.kill('SIGTERM');
+    await restarted.exited;
+  }
+  for (const { address } of [held, free]) expect((await chain.account(address)).balance).toBe(toNano('6'));
+  const sent = standIn
+    .transactionsOf(Address.parse(standIn.hotWallet))
+    .flatMap((tx) => [...tx.outMessages.values()])
+    .map((message) => message.body.hash().toString('hex'));
+  for (const withdrawal of await WithdrawalModel.find({ _id: { $in: ids } }).lean()) {
+    expect(sent.filter((hash) => hash === withdrawal.payout?.bodyHash)).toHaveLength(1);
+  }
+  expect((await expectLedgerMatchesBalances(held.player._id)).get(coin.id)).toBe(0n);
+  expect((await expectLedgerMatchesBalances(free.player._id)).get(coin.id)).toBe(toMicros('4'));
 });

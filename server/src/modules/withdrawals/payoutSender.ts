@@ -410,9 +410,8 @@ async function confirmBatch(runtime: PayoutRuntime, batch: BatchDocument, report
       report.confirmed++;
     } else {
       await faultPoint('payout:before-confirm');
-      const next = arrival.returned
-        ? 'Approve it again to retry, or reject it to refund the player'
-        : 'The destination kept what it was sent: check it on chain before paying again, or reject it to refund the player';
+      // what to do next the console says in the operator's language; a payment the destination kept is said here
+      const kept = arrival.returned ? '' : ' The destination kept what it was sent: check it on chain before paying again.';
       const back = await WithdrawalModel.updateOne(
         { _id: withdrawal._id, status: 'sending', 'payout.batch': batch._id },
         {
@@ -426,7 +425,7 @@ async function confirmBatch(runtime: PayoutRuntime, batch: BatchDocument, report
             'payout.batch': null,
             'payout.state': 'bounced',
             'payout.batchedAt': null,
-            chainNote: `The automated payout in transaction ${String(withdrawal.txHash || batch.txHash)} was not paid. ${arrival.reason}. ${next}`,
+            chainNote: `The automated payout in transaction ${String(withdrawal.txHash || batch.txHash)} was not paid. ${arrival.reason}.${kept}`,
           },
         },
       );
