@@ -9,6 +9,7 @@ import { ConsoleLayout } from './layout/ConsoleLayout';
 import { ConsoleLogin } from './layout/ConsoleLogin';
 import { consoleThemes } from './theme';
 import accounts from './resources/accounts';
+import accountGrants from './resources/account-grants';
 import audit from './resources/audit';
 import broadcasts from './resources/broadcasts';
 import gifts from './resources/gifts';
@@ -62,6 +63,7 @@ function Console({ dataProvider = defaultDataProvider, authProvider = defaultAut
       <Resource name="staking-coins" {...stakingCoins} />
       <Resource name="withdraws" {...withdraws} />
       <Resource name="accounts" {...accounts} />
+      <Resource name="account-grants" {...accountGrants} />
       <Resource name="app-config" {...appConfig} />
       <Resource name="audit" {...audit} />
       <Resource name="broadcasts" {...broadcasts} />

@@ -31,12 +31,19 @@ async function signedInAccount(): Promise<ConsoleAccount | null> {
   return lookups.get(token)!;
 }
 
+/** Pages opened by another resource's permission: access waiting for approval is the accounts'. */
+const PERMISSION_OF: Record<string, string> = { 'account-grants': 'accounts' };
+
 /**
  * What an account with these permissions may do with a resource's page: lists and forms by its own permission; a record's page also
  * through the reads another permission implies (a withdrawal's player, for a withdrawals operator), read-only.
  */
 export function mayAccess(permissions: readonly string[], resource: string, action: string): boolean {
-  return hasPermission(permissions, resource, action === 'show' ? 'lookup' : READ_ACTIONS.has(action) ? 'read' : 'write');
+  return hasPermission(
+    permissions,
+    PERMISSION_OF[resource] ?? resource,
+    action === 'show' ? 'lookup' : READ_ACTIONS.has(action) ? 'read' : 'write',
+  );
 }
 
 export const authProvider: AuthProvider = {

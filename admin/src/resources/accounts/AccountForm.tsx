@@ -18,7 +18,14 @@ export function AccountForm({ editing = false }: { editing?: boolean }) {
         helperText={editing ? 'accounts.passwordKeep' : 'accounts.passwordNew'}
         autoComplete="new-password"
       />
-      <AutocompleteArrayInput source="permissions" choices={choices} translateChoice={false} defaultValue={[]} fullWidth />
+      <AutocompleteArrayInput
+        source="permissions"
+        choices={choices}
+        translateChoice={false}
+        defaultValue={[]}
+        helperText="accounts.moneyHelp"
+        fullWidth
+      />
       <BooleanInput source="enabled" defaultValue />
       <TextInput source="telegramId" helperText="accounts.telegramIdHelp" parse={(v: string) => v} />
     </SimpleForm>
