@@ -22,12 +22,15 @@ function Facts({ children }: { children: ReactNode }) {
   return <>{Children.map(children, (field) => isValidElement(field) && <Labeled>{field}</Labeled>)}</>;
 }
 
+/** The form's field holding the decision. */
+const DECISION_FIELD = 'status';
+
 /** What a decision that moves money asks before it is saved; null: it saves at once. */
 export type DecisionConfirmation = { title: string; content: ReactNode } | null;
 
 /** Save, asking first when the chosen decision moves money (`confirmFor`): the dialog's confirm submits the form. */
 function ConfirmedSaveToolbar({ confirmFor }: { confirmFor: (status: string | undefined) => DecisionConfirmation }) {
-  const status = useWatch({ name: 'status' }) as string | undefined;
+  const status = useWatch({ name: DECISION_FIELD }) as string | undefined;
   const { handleSubmit } = useFormContext();
   const { save, saving } = useSaveContext();
   const [open, setOpen] = useState(false);
