@@ -30,7 +30,6 @@ export const accountGrantsResource: ResourceDefinition = {
   model: AccountGrantModel,
   list: {
     searchFields: ['username'],
-    substringSearch: true,
     filters: { status: 'equals', account: 'objectId', requestedBy: 'objectId' },
     sortable: ['username'],
   },
