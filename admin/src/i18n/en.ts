@@ -229,12 +229,12 @@ const englishDomain = {
     neverWarning:
       'A brake at 0 is off: one operator alone can then give, reward or pay out any amount of this coin. Leave a field empty for the suggested amount.',
     giftApprovalHelp:
-      'Above this, a gift, a correction, a mission reward or an App Config reward waits for a second operator. Empty: the suggested amount (about 250 USD); 0: never',
+      'Above this, a gift, a correction, a mission reward or an App Config reward waits for a second operator. Empty on a new coin: the suggested amount (about 250 USD); 0: never',
     payoutApprovalHelp:
-      "A withdrawal above this needs a second operator's approval before the hot wallet pays it. Empty: the suggested amount (about 500 USD); 0: never",
+      "A withdrawal above this needs a second operator's approval before the hot wallet pays it. Empty on a new coin: the suggested amount (about 500 USD); 0: never",
     operatorDailyLimit: 'Daily limit per operator',
     operatorDailyLimitHelp:
-      'The most one operator gives or approves alone in a rolling 24 hours; past it each further one waits for a second operator. Empty: the suggested amount (about 1,000 USD); 0: no limit',
+      'The most one operator gives or approves alone in a rolling 24 hours; past it each further one waits for a second operator. Empty on a new coin: the suggested amount (about 1,000 USD); 0: no limit',
     reason: 'Why it waits',
     reasons: { threshold: 'Above the threshold', 'daily-limit': "Past the operator's daily limit" },
     confirmGiftTitle: 'Approve this gift?',
