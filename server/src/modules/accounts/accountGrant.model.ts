@@ -1,7 +1,7 @@
 import { model, Schema } from 'mongoose';
 import { applyConventions, ref, schemaOptions } from '../../db/schemaKit';
 
-export const ACCOUNT_GRANT_STATUSES = ['pending', 'approved', 'applied', 'rejected'] as const;
+const ACCOUNT_GRANT_STATUSES = ['pending', 'approved', 'applied', 'rejected'] as const;
 
 /**
  * Money permissions asked for an operator's account (at its creation or later), waiting for a second, independent operator,

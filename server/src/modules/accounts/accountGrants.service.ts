@@ -10,7 +10,7 @@ import { assertIndependentApprover } from './fourEyes.service';
 import { holds } from './holds';
 
 /** The operator deciding: who they are and what they hold (approving needs every permission granted). */
-export interface GrantDecider extends Operator {
+interface GrantDecider extends Operator {
   permissions: string[];
 }
 

@@ -5,7 +5,7 @@ import { AccountModel } from './account.model';
 
 type Ref = Types.ObjectId | string | null | undefined;
 
-export interface Lineage {
+interface Lineage {
   createdBy?: Ref;
   passwordChangedBy?: Ref;
   passwordChangedAt?: Date | null;
@@ -30,7 +30,7 @@ function passwordSetBy(account: Lineage): string | null {
 }
 
 /** Why `approver` is not a second person beside `requester`, or null when it is. */
-export function dependenceOf(requester: Lineage | null, approver: Lineage | null, requesterId: string, approverId: string): string | null {
+function dependenceOf(requester: Lineage | null, approver: Lineage | null, requesterId: string, approverId: string): string | null {
   if (requesterId === approverId) return 'you asked for it';
   if (approver) {
     if (same(approver.createdBy, requesterId)) return 'your account was created by the operator who asked';
