@@ -4,6 +4,7 @@ import bcrypt from 'bcryptjs';
 import { toMicros } from '@gift/shared';
 import { seedDemoData } from '../server/src/modules/demo/demo.service';
 import { AccountModel } from '../server/src/modules/accounts/account.model';
+import { GiftCoinModel } from '../server/src/modules/coins/giftCoin.model';
 import { MissionModel } from '../server/src/modules/missions/mission.models';
 import { silentLogger } from '../server/test/helpers';
 import {
@@ -24,6 +25,7 @@ const PASSWORD = 'a long operator password';
 let product: ProductServer;
 let askerBrowser: TestBrowser;
 let checkerBrowser: TestBrowser;
+let coinBrowser: TestBrowser;
 
 beforeAll(async () => {
   await seedDemoData(silentLogger);
@@ -31,17 +33,40 @@ beforeAll(async () => {
   await AccountModel.create([
     { username: 'mission-author', passwordHash, permissions: ['missions:write'] },
     { username: 'mission-checker', passwordHash, permissions: ['missions:write'] },
+    { username: 'coin-keeper', passwordHash, permissions: ['gift-coins:write'] },
   ]);
   product = await startProductServer();
   // two operators, two browser profiles: each signed in as themselves
-  [askerBrowser, checkerBrowser] = await Promise.all([launchBrowser(), launchBrowser()]);
+  [askerBrowser, checkerBrowser, coinBrowser] = await Promise.all([launchBrowser(), launchBrowser(), launchBrowser()]);
 });
 
-afterAll(() => closeAll(checkerBrowser, askerBrowser, product));
+afterAll(() => closeAll(coinBrowser, checkerBrowser, askerBrowser, product));
 
 afterAll(() => {
-  expect([...askerBrowser.pageErrors, ...checkerBrowser.pageErrors]).toEqual([]);
-  expect([...askerBrowser.missingTranslations, ...checkerBrowser.missingTranslations]).toEqual([]);
+  const browsers = [askerBrowser, checkerBrowser, coinBrowser];
+  expect(browsers.flatMap((b) => b.pageErrors)).toEqual([]);
+  expect(browsers.flatMap((b) => b.missingTranslations)).toEqual([]);
+});
+
+describe("a coin's brakes", () => {
+  it('console-coin-never-warning: a new coin starts with them on; a brake typed as 0 (never) is warned about', async () => {
+    const page = await coinBrowser.openPage(DESKTOP);
+    await signInToConsole(page, product.base, 'coin-keeper', PASSWORD);
+    await page.goto(`${product.base}/admin/gift-coins/create`);
+    await page.getByLabel('Name', { exact: true }).fill('Bonus Points');
+    await page.getByLabel('Symbol').fill('BONUSP');
+    await expect(page.getByTestId('brake-never-warning').count()).resolves.toBe(0);
+    await page.getByLabel('Daily limit per operator').fill('0');
+    await page.getByTestId('brake-never-warning').waitFor();
+    await shot(page, 'console-coin-never-warning');
+    // left empty, the brakes are the suggested ones
+    await page.getByLabel('Daily limit per operator').fill('');
+    await expect(page.getByTestId('brake-never-warning').count()).resolves.toBe(0);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(`${product.base}/admin/gift-coins`);
+    const coin = (await GiftCoinModel.findOne({ symbol: 'BONUSP' }))!.toJSON();
+    expect(coin).toMatchObject({ giftApprovalAbove: '1000', payoutApprovalAbove: '1000', operatorDailyLimit: '5000' });
+  });
 });
 
 describe('a mission reward above its coin’s threshold', () => {
