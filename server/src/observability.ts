@@ -5,6 +5,7 @@ import { databaseGauge, httpDuration, httpRequests, metricsRegistry } from './li
 import { broadcastsUnderway } from './modules/broadcasts/broadcastFigures.service';
 import { notificationsWaiting } from './modules/notifications/notificationFigures.service';
 import { withdrawalsByState } from './modules/withdrawals/withdrawalFigures.service';
+import { lastKnownHotWalletBalances } from './modules/withdrawals/payouts.service';
 
 // read from the database when Prometheus asks, so every instance reports the same shared figures
 databaseGauge(
@@ -20,6 +21,19 @@ databaseGauge('gift_broadcasts', 'Broadcasts being sent and scheduled', ['status
   set({ status: 'sending' }, sending);
   set({ status: 'scheduled' }, scheduled);
 });
+// the last balances read from the chain, never waiting on it: a scrape starts the next read in the background
+databaseGauge('gift_hot_wallet_balance', "The hot wallet's last known balance per coin (in the coin's units)", ['coin'], async (set) => {
+  for (const [coin, balance] of (await lastKnownHotWalletBalances()).bySymbol) set({ coin }, Number(balance));
+});
+databaseGauge(
+  'gift_hot_wallet_balance_read_timestamp_seconds',
+  "When this instance last read the hot wallet's balances",
+  [],
+  async (set) => {
+    const { asOf } = await lastKnownHotWalletBalances();
+    if (asOf) set({}, asOf.getTime() / 1000);
+  },
+);
 databaseGauge('gift_notifications_waiting', 'Messages the bot still owes players', [], async (set) => {
   set({}, await notificationsWaiting());
 });

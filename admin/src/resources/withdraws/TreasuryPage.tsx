@@ -18,6 +18,24 @@ import type { Treasury } from '@gift/server';
 
 const wrap = { wordBreak: 'break-all' } as const;
 
+/** When the balances were read: the last known ones, said so, while the chain is slow. */
+function BalancesAsOf({ treasury }: { treasury: Treasury }) {
+  const translate = useTranslate();
+  const locales = useDateLocales();
+  if (!treasury.balancesAsOf)
+    return (
+      <Typography color="text.secondary" variant="body2" data-testid="treasury-balances-as-of">
+        {translate('treasury.balancesUnknown')}
+      </Typography>
+    );
+  const when = formatWhen(treasury.balancesAsOf, locales);
+  return (
+    <Typography color={treasury.balancesFresh ? 'text.secondary' : 'warning.main'} variant="body2" data-testid="treasury-balances-as-of">
+      {translate(treasury.balancesFresh ? 'treasury.balancesAsOf' : 'treasury.balancesStale', { when })}
+    </Typography>
+  );
+}
+
 function CoinRows({ treasury }: { treasury: Treasury }) {
   const translate = useTranslate();
   const owed = (coin: string, status: string) => treasury.owed.find((row) => row.coin === coin && row.status === status);
@@ -148,6 +166,7 @@ export function TreasuryPage() {
       <Card sx={{ mt: 2 }}>
         <CardContent sx={{ overflowX: 'auto' }}>
           <Typography variant="h6">{translate('treasury.coins')}</Typography>
+          {data.hotWallet && <BalancesAsOf treasury={data} />}
           <CoinRows treasury={data} />
         </CardContent>
       </Card>

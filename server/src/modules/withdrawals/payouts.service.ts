@@ -5,5 +5,5 @@
  */
 export { decideWithdrawal } from './payoutDecisions';
 export { runPayoutRound } from './payoutSender';
-export { setPayoutsPaused, treasury } from './treasury';
+export { lastKnownHotWalletBalances, setPayoutsPaused, treasury } from './treasury';
 export { configurePayouts } from './chainPayments';
