@@ -7,7 +7,7 @@ import { EnvError, loadEnv } from './env';
 import { createLogger } from './lib/logger';
 import { backfillUsernameKeys, bootstrapSuperAdmin } from './modules/accounts/accounts.service';
 import { BotRuntime } from './modules/bot/botRuntime';
-import { applyBrakeDefaults } from './modules/coins/coinBrakes';
+import { applyBrakeDefaults } from './modules/coins/coinBrakes.service';
 import { chooseSigningSecret } from './modules/config/signingSecret.service';
 import { runExclusively } from './modules/jobs/jobLease.service';
 import { startRecoverySweep } from './modules/recovery/recovery.service';

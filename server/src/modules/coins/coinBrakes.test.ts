@@ -9,7 +9,7 @@ import { balanceOf } from '../ledger/ledger.service';
 import { ClawBackModel } from '../users/clawBack.model';
 import { GiftApprovalModel } from '../users/giftApproval.model';
 import { setPlayerStatus } from '../users/playerStatus.service';
-import { applyBrakeDefaults, createdAloneSince } from './coinBrakes';
+import { applyBrakeDefaults, createdAloneSince } from './coinBrakes.service';
 import { GiftCoinModel } from './giftCoin.model';
 
 const app = createApp({ env: testEnv(), logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });

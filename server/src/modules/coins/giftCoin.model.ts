@@ -31,7 +31,7 @@ const giftCoinSchema = applyConventions(
       /**
        * The most one operator creates alone in this coin in a rolling 24 hours; past it each further gift or Manual approval
        * waits for a second operator. 0: no limit. Unset: suggested. Absent on a coin saved before it existed: the start-up
-       * migration (`coinBrakes.ts`) sets it, with the suggested thresholds where that coin had the old implicit 0.
+       * migration (`coinBrakes.service.ts`) sets it, with the suggested thresholds where that coin had the old implicit 0.
        */
       operatorDailyLimit: brake(),
       network: { type: String, enum: ['ton', 'jetton'], default: 'jetton' },

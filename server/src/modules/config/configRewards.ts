@@ -5,7 +5,7 @@ import { AppError } from '../../lib/errors';
 import { faultPoint } from '../../lib/faults';
 import { assertIndependentApprover } from '../accounts/fourEyes.service';
 import { recordAudit, type Operator } from '../audit/audit.service';
-import { aboveThreshold } from '../coins/coinBrakes';
+import { aboveThreshold } from '../coins/coinBrakes.service';
 import { AppConfigModel } from './appConfig.model';
 
 /** The rewards App Config pays by itself, each braked like a gift: the referral reward and the streak milestones. */

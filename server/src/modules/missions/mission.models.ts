@@ -116,7 +116,7 @@ const userMissionSchema = applyConventions(
       },
       reviewedBy: ref('Account', { default: null }),
       /**
-       * An approval past the reviewer's daily limit of value created alone (`coinBrakes.ts`): the claim stays pending until a
+       * An approval past the reviewer's daily limit of value created alone (`coinBrakes.service.ts`): the claim stays pending until a
        * second, independent operator approves it too. Cleared by the decision.
        */
       firstApprovedBy: ref('Account', { default: null }),

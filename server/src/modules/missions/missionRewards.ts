@@ -5,7 +5,7 @@ import { AppError } from '../../lib/errors';
 import { faultPoint } from '../../lib/faults';
 import { assertIndependentApprover } from '../accounts/fourEyes.service';
 import { recordAudit, type Operator } from '../audit/audit.service';
-import { aboveThreshold } from '../coins/coinBrakes';
+import { aboveThreshold } from '../coins/coinBrakes.service';
 import { MissionModel } from './mission.models';
 
 /** What a mission pays and whether it is live, as stored (the reward in micro-units), with what a second operator approved. */

@@ -2,7 +2,7 @@ import type { Types } from 'mongoose';
 import { fromMicros } from '@gift/shared';
 import { AppError } from '../../lib/errors';
 import { assertIndependentApprover } from '../accounts/fourEyes.service';
-import { countTowardDailyLimit } from '../coins/coinBrakes';
+import { countTowardDailyLimit } from '../coins/coinBrakes.service';
 import { objectId } from '../../db/ids';
 import { findGiftCoin } from '../coins/giftCoins.service';
 import { notify } from '../notifications/notifications.service';

@@ -7,7 +7,7 @@ import { faultPoint } from '../../lib/faults';
 import { accountUsername } from '../accounts/accounts.service';
 import { assertIndependentApprover } from '../accounts/fourEyes.service';
 import { isAudited, recordAudit, type Operator } from '../audit/audit.service';
-import { aboveThreshold, countTowardDailyLimit } from '../coins/coinBrakes';
+import { aboveThreshold, countTowardDailyLimit } from '../coins/coinBrakes.service';
 import { findGiftCoin } from '../coins/giftCoins.service';
 import { balanceOf, entryWithKey, postEntry, postedEntriesBetween } from '../ledger/ledger.service';
 import { owedBy } from './clawBack.service';
