@@ -33,21 +33,21 @@ export const databaseDuration = new Histogram({
   registers: [metricsRegistry],
 });
 
-export const jobRuns = new Counter({
+const jobRuns = new Counter({
   name: 'gift_job_runs_total',
   help: 'Background job runs on this instance (under their lease), by job and outcome',
   labelNames: ['job', 'outcome'] as const,
   registers: [metricsRegistry],
 });
 
-export const jobLastRun = new Gauge({
+const jobLastRun = new Gauge({
   name: 'gift_job_last_run_timestamp_seconds',
   help: 'When a background job last finished on this instance (unix seconds), by job and outcome',
   labelNames: ['job', 'outcome'] as const,
   registers: [metricsRegistry],
 });
 
-export const jobDuration = new Gauge({
+const jobDuration = new Gauge({
   name: 'gift_job_last_duration_seconds',
   help: 'How long the last run of a background job took on this instance',
   labelNames: ['job'] as const,

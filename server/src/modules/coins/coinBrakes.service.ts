@@ -7,7 +7,7 @@ import { AppError } from '../../lib/errors';
 import { GiftCoinModel } from './giftCoin.model';
 
 /** A coin's brakes in micro-units: 0 is "never" (thresholds) or "no limit" (the daily limit), each an explicit choice. */
-export interface Brakes {
+interface Brakes {
   symbol: string;
   /** Above this a gift, a mission's reward or an App Config reward waits for a second operator. */
   giftApprovalAbove: bigint;
@@ -21,7 +21,7 @@ function brake(stored: unknown, suggested: string): bigint {
 }
 
 /** A coin's brakes; null when no coin has that id. */
-export async function brakesOf(coinId: Id): Promise<Brakes | null> {
+async function brakesOf(coinId: Id): Promise<Brakes | null> {
   const coin = await GiftCoinModel.findById(coinId, { symbol: 1, usdPrice: 1, giftApprovalAbove: 1, operatorDailyLimit: 1 }).lean();
   if (!coin) return null;
   const suggested = suggestedCoinBrakes({ usdPrice: coin.usdPrice });
@@ -81,7 +81,7 @@ const operatorCreationsSchema = new Schema(
   },
   { timestamps: true },
 );
-export const OperatorCreationsModel = model('OperatorCreations', operatorCreationsSchema);
+const OperatorCreationsModel = model('OperatorCreations', operatorCreationsSchema);
 
 const MAX_ATTEMPTS = 50;
 

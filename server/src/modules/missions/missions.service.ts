@@ -9,7 +9,8 @@
  * - `missionRecords.ts`: the console's queries and the delete guards (registered with coins and content).
  */
 export { playerMissions, missionsOfCategory } from './playerMissions';
-export { hasStartedImageClaim } from './proofClaims';
+// registers the check the proofs module asks before an upload (the two modules do not import each other)
+import './proofClaims';
 export { streakFor } from './streaks';
 export { settleStaleSeats, countEarlierCompletions } from './missionSeats';
 export { startMission, claimMission } from './claims';

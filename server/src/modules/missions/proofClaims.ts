@@ -9,7 +9,7 @@ const STARTED_READ = 100;
  * Whether the player has started (tapped Go on) a Manual mission that asks for a screenshot and not yet claimed it: the only
  * time a proof picture has a use, so the only time the proofs' door takes one (finding 13).
  */
-export async function hasStartedImageClaim(playerId: Id): Promise<boolean> {
+async function hasStartedImageClaim(playerId: Id): Promise<boolean> {
   const started = await UserMissionModel.find({ user: objectId(playerId), status: 'started' }, { mission: 1 })
     .limit(STARTED_READ)
     .lean();

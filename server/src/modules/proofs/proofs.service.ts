@@ -20,7 +20,7 @@ const MAX_SIDE = 1600;
 export const MAX_INPUT_PIXELS = 16_000_000;
 const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif']);
 /** Uploads waiting for the one picture this instance processes at a time; beyond them an upload is refused (503, try again). */
-export const MAX_WAITING_UPLOADS = 16;
+const MAX_WAITING_UPLOADS = 16;
 
 /**
  * One picture decoded at a time on this instance, the others waiting their turn in order: a burst of uploads costs one

@@ -1,7 +1,7 @@
 import { model, Schema } from 'mongoose';
 import { applyConventions, schemaOptions, money, ref } from '../../db/schemaKit';
 
-export const GIFT_APPROVAL_REASONS = ['threshold', 'daily-limit'] as const;
+const GIFT_APPROVAL_REASONS = ['threshold', 'daily-limit'] as const;
 export type GiftApprovalReason = (typeof GIFT_APPROVAL_REASONS)[number];
 
 /**

@@ -53,7 +53,7 @@ export async function jettonWalletOf(chain: TonChain, master: Address, owner: Ad
 }
 
 const JETTON_TRANSFER = 0x0f8a7ea5;
-export const JETTON_INTERNAL_TRANSFER = 0x178d4519;
+const JETTON_INTERNAL_TRANSFER = 0x178d4519;
 
 export interface JettonTransfer {
   queryId: bigint;
@@ -170,7 +170,7 @@ export function sentMessages(tx: Transaction): SentMessage[] {
 }
 
 /** The hash (hex) of a transaction's inbound message cell, as stored in the transaction; '' when it has none. */
-export function inboundHash(tx: Transaction): string {
+function inboundHash(tx: Transaction): string {
   const slice = tx.raw.refs[0]!.beginParse();
   return slice.loadBit() ? slice.loadRef().hash().toString('hex') : '';
 }
@@ -179,7 +179,7 @@ export function inboundHash(tx: Transaction): string {
  * The transaction of the message's destination that took this message (by the message's hash), or null while it has
  * not been taken yet. Only the destination's transactions after the message was created are read.
  */
-export function receivingTransaction(chain: TonChain, sent: SentMessage): Promise<Transaction | null> {
+function receivingTransaction(chain: TonChain, sent: SentMessage): Promise<Transaction | null> {
   if (sent.message.info.type !== 'internal') return Promise.resolve(null);
   const { dest, createdLt } = sent.message.info;
   return findTransactionWhere(chain, dest, (tx) => inboundHash(tx) === sent.hash, { afterLt: createdLt, depth: 500 });
@@ -197,7 +197,7 @@ export type Arrival =
  * computation and actions succeeded, or (a wallet not deployed yet, which runs no code) skipped for want of code, so the
  * coins sit on the address, as a non-bounceable transfer leaves them.
  */
-export function tonKept(tx: Transaction, sent: Message): { ok: true } | { ok: false; reason: string; returned: boolean } {
+function tonKept(tx: Transaction, sent: Message): { ok: true } | { ok: false; reason: string; returned: boolean } {
   const description = tx.description;
   if (description.type !== 'generic') return { ok: false, reason: 'the destination took it in an unusual transaction', returned: false };
   const value = sent.info.type === 'internal' ? sent.info.value.coins : 0n;
@@ -235,7 +235,7 @@ export async function tonArrival(chain: TonChain, sent: SentMessage): Promise<Ar
 }
 
 /** The amount of a jetton `internal_transfer` body, or null when the body is something else. */
-export function readInternalTransferAmount(body: Cell): bigint | null {
+function readInternalTransferAmount(body: Cell): bigint | null {
   try {
     const slice = body.beginParse();
     if (slice.remainingBits < 32 || slice.loadUint(32) !== JETTON_INTERNAL_TRANSFER) return null;
