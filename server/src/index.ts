@@ -14,6 +14,8 @@ import { startRecoverySweep } from './modules/recovery/recovery.service';
 import { setUpTon } from './tonSetup';
 
 const DEMO_ADMIN = { username: 'admin', password: 'admin-demo-password' };
+/** The demo's second operator: money above a brake waits for a second, independent person, and the demo has one to try it. */
+const DEMO_APPROVER = { username: 'approver', password: 'approver-demo-password' };
 
 async function main() {
   let loaded;
@@ -43,6 +45,7 @@ async function main() {
     // coins saved before brakes existed get them (their 0 was the old implicit "never"); idempotent
     await applyBrakeDefaults();
     if (credentials) await bootstrapSuperAdmin(credentials.username, credentials.password);
+    if (credentials === DEMO_ADMIN) await bootstrapSuperAdmin(DEMO_APPROVER.username, DEMO_APPROVER.password);
     if (database.embedded) await seedDemoData(logger, new Date(), { jettonMasters: ton.demoJettons ?? {} });
   });
   // finishes what a crash interrupted, here and on every other instance, every few seconds; start-up does not wait for it
@@ -55,26 +58,7 @@ async function main() {
   const { port } = server.address() as AddressInfo;
   const base = `http://localhost:${port}`;
   logger.info({ port }, 'listening');
-  // a bot that cannot reach Telegram yet keeps trying each round; the app serves meanwhile
-  await bot.start();
-  console.log(
-    [
-      '',
-      `  Gift Rewards is running (database: ${database.kind}${database.embedded ? ', embedded with demo data' : ''})`,
-      ...(database.dataFile
-        ? [
-            `  Data:      ${database.dataFile} (${database.restored === null ? 'a fresh demo' : `${database.restored} records read back`})`,
-            '             written every second and at a clean stop: a kill -9 loses at most the last second; FRESH_DEMO=1 starts afresh',
-          ]
-        : []),
-      `  User app:  ${base}/`,
-      `  Console:   ${base}/admin`,
-      ...(credentials && !env.ADMIN_PASSWORD ? [`  Console sign-in: ${credentials.username} / ${credentials.password}`] : []),
-      `  API:       ${base}/trpc  ${base}/api/admin  ${base}/healthz`,
-      '',
-    ].join('\n'),
-  );
-
+  // from here a stop is clean (the embedded database writes its data file), even while the bot is still starting
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -92,6 +76,29 @@ async function main() {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+  // a bot that cannot reach Telegram yet keeps trying each round; the app serves meanwhile
+  await bot.start();
+  console.log(
+    [
+      '',
+      `  Gift Rewards is running (database: ${database.kind}${database.embedded ? ', embedded with demo data' : ''})`,
+      ...(database.dataFile
+        ? [
+            `  Data:      ${database.dataFile} (${database.restored === null ? 'a fresh demo' : `${database.restored} records read back`})`,
+            '             written every second and at a clean stop: a kill -9 loses at most the last second; FRESH_DEMO=1 starts afresh',
+          ]
+        : []),
+      `  User app:  ${base}/`,
+      `  Console:   ${base}/admin`,
+      ...(credentials && !env.ADMIN_PASSWORD ? [`  Console sign-in: ${credentials.username} / ${credentials.password}`] : []),
+      ...(credentials === DEMO_ADMIN
+        ? [`  Second operator, for what waits for one: ${DEMO_APPROVER.username} / ${DEMO_APPROVER.password}`]
+        : []),
+      `  API:       ${base}/trpc  ${base}/api/admin  ${base}/healthz`,
+      '',
+    ].join('\n'),
+  );
+
 }
 
 main().catch((error) => {
