@@ -98,7 +98,6 @@ async function main() {
       '',
     ].join('\n'),
   );
-
 }
 
 main().catch((error) => {
