@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app';
 import { connectDatabase } from './db/connect';
@@ -13,6 +14,8 @@ import { runExclusively } from './modules/jobs/jobLease.service';
 import { startRecoverySweep } from './modules/recovery/recovery.service';
 import { setUpTon } from './tonSetup';
 
+/** How long a stop waits for the bot before it closes the database anyway (its leases then run out by themselves). */
+const BOT_STOP_WAIT_MS = 2_000;
 const DEMO_ADMIN = { username: 'admin', password: 'admin-demo-password' };
 /** The demo's second operator: money above a brake waits for a second, independent person, and the demo has one to try it. */
 const DEMO_APPROVER = { username: 'approver', password: 'approver-demo-password' };
@@ -70,7 +73,9 @@ async function main() {
     server.closeIdleConnections();
     await sweep.stop();
     ton.stop();
-    await bot.stop().catch((error) => logger.error({ err: error }, 'bot stop failed'));
+    // a bot still starting (Telegram unreachable, grammY retrying) must not hold the database's last write past the force exit
+    const botStopped = bot.stop().catch((error) => logger.error({ err: error }, 'bot stop failed'));
+    await Promise.race([botStopped, delay(BOT_STOP_WAIT_MS)]);
     await database.close().catch((error) => logger.error({ err: error }, 'database close failed'));
     process.exit(0);
   };

@@ -472,6 +472,9 @@ async function arrangeWorld(): Promise<Omit<World, 'players'>> {
     minWithdraw: '1',
     withdrawEnabled: true,
     network: 'ton',
+    // the load is one operator giving thousands of coins: the brakes (a second operator) are the brakes tests' subject, not this one's
+    giftApprovalAbove: '0',
+    operatorDailyLimit: '0',
   });
   const referrerCoin = coin._id;
   await AppConfigModel.updateOne(
@@ -484,6 +487,10 @@ async function arrangeWorld(): Promise<Omit<World, 'players'>> {
         miningCoin: coin._id,
         earnDurationHours: 8,
         earnAmount: Number(toMicros('2')),
+        // a burst of friends from one loopback address is what a farm looks like; here it is the load, and referral
+        // rewards must be paid to be walked through (risk gating has its own crash test, riskGate.test.ts)
+        'risk.reviewAt': 10_000,
+        'risk.highAt': 20_000,
       },
     },
     { upsert: true },
