@@ -1,10 +1,5 @@
-import { useState } from 'react';
-import { Chip, Stack, TextField as ReasonField } from '@mui/material';
-import CheckIcon from '@mui/icons-material/Check';
-import CloseIcon from '@mui/icons-material/Close';
+import { Chip, Stack } from '@mui/material';
 import {
-  Button,
-  Confirm,
   FunctionField,
   List,
   ReferenceField,
@@ -12,15 +7,14 @@ import {
   SelectInput,
   TextField,
   useGetIdentity,
-  useNotify,
   useRecordContext,
-  useRefresh,
   useTranslate,
 } from 'react-admin';
 import { ConsoleDateField, formatWhen, useDateLocales } from '../../lists/ConsoleDateField';
 import { useConsoleCalls } from '../../dataProvider';
 import { ResponsiveList, searchFilter } from '../../lists/ResponsiveList';
 import { usePermissionLabel } from '../accounts/permissions';
+import { ApproveOrReject } from '../ApproveOrReject';
 
 interface GrantRow {
   id: string;
@@ -41,70 +35,30 @@ function Decision() {
   const record = useRecordContext<GrantRow>();
   const { identity } = useGetIdentity();
   const calls = useConsoleCalls();
-  const notify = useNotify();
-  const refresh = useRefresh();
-  const translate = useTranslate();
   const permissionLabel = usePermissionLabel();
-  const [asking, setAsking] = useState<'approve' | 'reject' | null>(null);
-  const [reason, setReason] = useState('');
-  const [busy, setBusy] = useState(false);
   if (!record || record.status !== 'pending') return null;
-  const own = identity?.id !== undefined && String(identity.id) === String(record.requestedBy);
-  const act = async (run: () => Promise<unknown>, done: string) => {
-    setBusy(true);
-    try {
-      await run();
-      notify(done, { type: 'info' });
-      setAsking(null);
-      refresh();
-    } catch (error) {
-      notify((error as Error).message || 'common.saveFailed', { type: 'error' });
-    } finally {
-      setBusy(false);
-    }
-  };
   return (
-    <span onClick={(event) => event.stopPropagation()}>
-      <Button
-        label="accountGrants.approve"
-        startIcon={<CheckIcon />}
-        disabled={busy || own}
-        title={own ? translate('accountGrants.own') : undefined}
-        onClick={() => setAsking('approve')}
-      />
-      <Button label="accountGrants.reject" color="error" startIcon={<CloseIcon />} disabled={busy} onClick={() => setAsking('reject')} />
-      <Confirm
-        isOpen={asking === 'approve'}
-        loading={busy}
-        title="accountGrants.approveTitle"
-        content="accountGrants.approveContent"
-        translateOptions={{ username: record.username, permissions: record.permissions.map(permissionLabel).join(', ') }}
-        confirm="accountGrants.approve"
-        onConfirm={() => void act(() => calls.approveGrant(record.id), 'accountGrants.approved')}
-        onClose={() => setAsking(null)}
-      />
-      <Confirm
-        isOpen={asking === 'reject'}
-        loading={busy}
-        title="accountGrants.rejectTitle"
-        content={
-          <ReasonField
-            label={translate('accountGrants.rejectReason')}
-            value={reason}
-            onChange={(event) => setReason(event.target.value)}
-            name="rejectReason"
-            multiline
-            fullWidth
-            autoFocus
-          />
-        }
-        confirm="accountGrants.reject"
-        onConfirm={() => void act(() => calls.rejectGrant(record.id, reason), 'accountGrants.rejected')}
-        onClose={() => setAsking(null)}
-      />
-    </span>
+    <ApproveOrReject
+      labels={GRANT_DECISION}
+      own={identity?.id !== undefined && String(identity.id) === String(record.requestedBy)}
+      approveContent="accountGrants.approveContent"
+      approveOptions={{ username: record.username, permissions: record.permissions.map(permissionLabel).join(', ') }}
+      approve={() => calls.approveGrant(record.id)}
+      approved="accountGrants.approved"
+      reject={(reason) => calls.rejectGrant(record.id, reason)}
+      rejected="accountGrants.rejected"
+    />
   );
 }
+
+const GRANT_DECISION = {
+  approve: 'accountGrants.approve',
+  reject: 'accountGrants.reject',
+  approveTitle: 'accountGrants.approveTitle',
+  rejectTitle: 'accountGrants.rejectTitle',
+  rejectReason: 'accountGrants.rejectReason',
+  own: 'accountGrants.own',
+};
 
 function Asked({ record }: { record: GrantRow }) {
   const permissionLabel = usePermissionLabel();
