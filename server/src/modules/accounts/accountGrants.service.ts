@@ -183,7 +183,10 @@ export async function rejectGrant(grantId: string, operator: Operator, reason: s
   if (!rejected) {
     const current = await AccountGrantModel.findById(grantId);
     if (!current) throw new AppError('NOT_FOUND');
-    throw decided(current.status);
+    // the same operator's repeat of a rejection a crash interrupted finishes it (the account no longer waits), and no more
+    if (current.status !== 'rejected' || String(current.decidedBy) !== operator.id) throw decided(current.status);
+    await finishRejected(current, operator);
+    return current.toJSON();
   }
   await faultPoint('account-grant:after-rejection');
   await finishRejected(rejected, operator);

@@ -18,6 +18,9 @@ const rewardDecisionSchema = new Schema(
   {
     id: { type: String, required: true },
     status: { type: String, enum: ['approved', 'rejected'], required: true },
+    /** The reward (micro-units) and coin decided on, for the decision's audit. */
+    reward: { type: Number },
+    coin: { type: Schema.Types.ObjectId, ref: 'GiftCoin' },
     requestedBy: { type: Schema.Types.ObjectId, ref: 'Account' },
     decidedBy: { type: Schema.Types.ObjectId, ref: 'Account' },
     decidedAt: Date,

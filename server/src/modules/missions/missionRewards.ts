@@ -3,8 +3,9 @@ import { fromMicros } from '@gift/shared';
 import { objectId, type Id } from '../../db/ids';
 import { AppError } from '../../lib/errors';
 import { faultPoint } from '../../lib/faults';
+import { accountUsername } from '../accounts/accounts.service';
 import { assertIndependentApprover } from '../accounts/fourEyes.service';
-import { recordAudit, type Operator } from '../audit/audit.service';
+import { isAudited, recordAudit, type Operator } from '../audit/audit.service';
 import { aboveThreshold } from '../coins/coinBrakes.service';
 import { MissionModel } from './mission.models';
 
@@ -66,7 +67,9 @@ function alreadyDecided(status: string): AppError {
   return error;
 }
 
-/** The audit of a decision, keyed by the change: written once, and by a repeat when a crash came before it. */
+const auditKey = (decisionId: string) => `mission-reward:${decisionId}`;
+
+/** The audit of a decision, keyed by the change: written once, and by a repeat or the sweep when a crash came before it. */
 function auditDecision(
   operator: Operator,
   mission: { _id: unknown },
@@ -83,7 +86,7 @@ function auditDecision(
       coin: String(decision.coin),
     },
     note: `${decision.status === 'approved' ? 'Approved' : 'Rejected'} reward change ${decision.id}`,
-    key: `mission-reward:${decision.id}`,
+    key: auditKey(decision.id),
   });
 }
 
@@ -118,6 +121,8 @@ export async function approveMissionReward(missionId: string, waitingId: string,
         lastDecision: {
           id: waitingId,
           status: 'approved',
+          reward: waiting.reward,
+          coin: waiting.coin,
           requestedBy: waiting.requestedBy,
           decidedBy: objectId(operator.id),
           decidedAt: now,
@@ -147,6 +152,8 @@ export async function rejectMissionReward(missionId: string, waitingId: string, 
         lastDecision: {
           id: waitingId,
           status: 'rejected',
+          reward: waiting.reward,
+          coin: waiting.coin,
           requestedBy: waiting.requestedBy,
           decidedBy: objectId(operator.id),
           decidedAt: now,
@@ -159,4 +166,34 @@ export async function rejectMissionReward(missionId: string, waitingId: string, 
   if (!rejected) return rejectMissionReward(missionId, waitingId, reason, operator, now);
   await auditDecision(operator, rejected, { id: waitingId, status: 'rejected', reward: waiting.reward, coin: waiting.coin });
   return rejected;
+}
+
+/**
+ * Audits, as their decider, the decisions on reward changes a crash left unaudited (decided over `olderThanMs` ago, within a
+ * day): an approval killed after the mission went live is recorded once, with or without the approver's repeat. Returns how many.
+ */
+export async function recoverRewardAudits(olderThanMs = 30_000, now = new Date()): Promise<number> {
+  const decided = await MissionModel.find(
+    {
+      'lastDecision.decidedAt': { $lte: new Date(now.getTime() - olderThanMs), $gte: new Date(now.getTime() - 24 * 3_600_000) },
+    },
+    { reward: 1, coin: 1, lastDecision: 1 },
+  )
+    .limit(100)
+    .lean();
+  let finished = 0;
+  for (const mission of decided) {
+    const decision = mission.lastDecision!;
+    if (await isAudited(auditKey(decision.id))) continue;
+    const decider = String(decision.decidedBy);
+    await auditDecision({ id: decider, username: (await accountUsername(decider)) ?? decider }, mission, {
+      id: decision.id,
+      status: decision.status,
+      // decisions stored before they carried the reward: an approval's is the mission's (it went live with it)
+      reward: decision.reward ?? mission.reward,
+      coin: decision.coin ?? mission.coin,
+    });
+    finished++;
+  }
+  return finished;
 }

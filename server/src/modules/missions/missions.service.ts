@@ -16,6 +16,7 @@ export { settleStaleSeats, countEarlierCompletions } from './missionSeats';
 export { startMission, claimMission } from './claims';
 export { reviewUserMission } from './reviews';
 export { recoverApprovedMissions } from './missionCredit';
+export { recoverRewardAudits } from './missionRewards';
 export type { MissionRecord } from './missionRecords';
 export {
   deleteMission,

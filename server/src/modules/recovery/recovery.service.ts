@@ -3,7 +3,13 @@ import { recoverPendingEntries, releasePostedKeys } from '../ledger/ledger.servi
 import { runIfFree } from '../jobs/jobLease.service';
 import { refreshLiveFigures, rollUpClosedDays } from '../dashboard/dashboard.service';
 import { recoverMiningMoves } from '../mining/mining.service';
-import { countEarlierCompletions, proofImagesInUse, recoverApprovedMissions, settleStaleSeats } from '../missions/missions.service';
+import {
+  countEarlierCompletions,
+  proofImagesInUse,
+  recoverApprovedMissions,
+  recoverRewardAudits,
+  settleStaleSeats,
+} from '../missions/missions.service';
 import { proofImagesUploadedBefore, removeProofImages } from '../proofs/proofs.service';
 import { removeSettledNotifications } from '../notifications/notifications.service';
 import { removeExpiredCounters } from '../rateLimits/rateLimit.service';
@@ -77,6 +83,8 @@ export async function sweepOnce(graceMs = SWEEP_GRACE_MS, now = new Date()): Pro
   report.giftAudits = await recoverGiftAudits(graceMs);
   // money permissions approved but not yet given (or asked but not yet listed) when a crash came
   report.accountGrants = await recoverAccountGrants(graceMs, now);
+  // a mission's reward change decided (live, or turned down) but not yet audited
+  report.rewardAudits = await recoverRewardAudits(graceMs, now);
   report.holds = await reconcileHolds(graceMs);
   report.releasedKeys = await releasePostedKeys(now);
   // what a TTL index removes on MongoDB and the embedded engine keeps for ever
