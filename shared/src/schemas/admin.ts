@@ -238,6 +238,10 @@ export const balanceAdjustmentInput = z.object({
 /** A credit taken back by an operator, always with the reason (the ledger and the audit keep it). */
 export const clawBackInput = z.object({ entryId: objectId, reason: nonEmpty(300) });
 
+/** A second operator's decision on a change that waits for them: the change they saw (its id), and a reason to turn it down. */
+export const changeApprovalInput = z.object({ id: objectId });
+export const changeRejectionInput = changeApprovalInput.extend({ rejectReason: nonEmpty(300) });
+
 /** Approve, or reject with the reason the player is shown. */
 export const userMissionReviewInput = z.discriminatedUnion('status', [
   z.object({ status: z.literal('done') }),

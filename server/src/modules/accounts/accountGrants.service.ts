@@ -75,9 +75,7 @@ function checkId(id: string) {
 }
 
 function decided(status: string): AppError {
-  const error = new AppError('GIFT_DECIDED', { status });
-  error.message = `This request for access was already ${status}`;
-  return error;
+  return new AppError('CHANGE_DECIDED', { status });
 }
 
 /**

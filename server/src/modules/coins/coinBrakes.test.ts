@@ -35,17 +35,28 @@ describe("every coin's brakes are on out of the box (finding 9)", () => {
     });
   });
 
-  it('keeps "never" (0) only as an operator typed it, and an edit that leaves a brake out keeps it as saved', async () => {
+  it('a new coin typed with "never" (0) starts at the suggested brake, the 0 waiting; an edit that leaves a brake out keeps it', async () => {
     const api = consoleApi(app, (await createOperator(['gift-coins:write'])).token);
     const coin = await api.post('/gift-coins', { name: 'Never', symbol: 'NVRB', network: 'jetton', giftApprovalAbove: '0' });
-    expect(coin.body).toMatchObject({ giftApprovalAbove: '0', payoutApprovalAbove: '1000' });
-    const { giftApprovalAbove: _g, payoutApprovalAbove: _p, operatorDailyLimit: _d, ...rest } = coin.body as Record<string, unknown>;
+    expect(coin.body).toMatchObject({
+      giftApprovalAbove: '1000',
+      payoutApprovalAbove: '1000',
+      waitingChange: { set: { giftApprovalAbove: '0' } },
+    });
+    const {
+      giftApprovalAbove: _g,
+      payoutApprovalAbove: _p,
+      operatorDailyLimit: _d,
+      waitingChange: _w,
+      ...rest
+    } = coin.body as Record<string, unknown>;
     const edited = await api.put(`/gift-coins/${String(coin.body.id)}`, { ...rest, name: 'Never renamed' });
     expect(edited.body).toMatchObject({
       name: 'Never renamed',
-      giftApprovalAbove: '0',
+      giftApprovalAbove: '1000',
       payoutApprovalAbove: '1000',
       operatorDailyLimit: '5000',
+      waitingChange: { id: coin.body.waitingChange.id, set: { giftApprovalAbove: '0' } },
     });
   });
 

@@ -1,6 +1,7 @@
 import { model, Schema, type InferSchemaType } from 'mongoose';
 import { suggestedCoinBrakes, toMicros } from '@gift/shared';
 import { applyConventions, schemaOptions, money } from '../../db/schemaKit';
+import { changeDecisionSchema, waitingChangeSchema } from '../accounts/waitingChanges';
 
 /** A brake's amount: no default of its own, so a new coin gets the suggested one (below), typed as the money it is. */
 const brake = () => ({ ...money(), default: undefined }) as unknown as ReturnType<typeof money>;
@@ -38,6 +39,9 @@ const giftCoinSchema = applyConventions(
       jettonMaster: { type: String, default: '' },
       enabled: { type: Boolean, default: true },
       order: { type: Number, default: 0 },
+      /** A looser brake (never, or a higher amount) waiting for a second operator (`accounts/waitingChanges.ts`); null: none. */
+      waitingChange: { type: waitingChangeSchema, default: null },
+      lastChangeDecision: { type: changeDecisionSchema, default: null },
     },
     schemaOptions,
   ),

@@ -62,9 +62,7 @@ export async function rewardFields(
 
 /** 409: the change was decided (or replaced by a later edit) before this decision. */
 function alreadyDecided(status: string): AppError {
-  const error = new AppError('GIFT_DECIDED', { status });
-  error.message = `This reward change was already ${status}: reload the mission`;
-  return error;
+  return new AppError('CHANGE_DECIDED', { status });
 }
 
 const auditKey = (decisionId: string) => `mission-reward:${decisionId}`;

@@ -1,6 +1,7 @@
 import { model, Schema } from 'mongoose';
 import { STAKING_DURATION_KEYS } from '@gift/shared';
 import { applyConventions, schemaOptions, money, ref } from '../../db/schemaKit';
+import { changeDecisionSchema, waitingChangeSchema } from '../accounts/waitingChanges';
 
 /** An offer to stake one coin: bounds and a profit percent per term (empty: not offered). */
 const stakingCoinSchema = applyConventions(
@@ -18,6 +19,9 @@ const stakingCoinSchema = applyConventions(
         year: { type: String, default: '' },
       },
       order: { type: Number, default: 0 },
+      /** Terms that let a stake earn more, waiting for a second operator (`accounts/waitingChanges.ts`); null: none. */
+      waitingChange: { type: waitingChangeSchema, default: null },
+      lastChangeDecision: { type: changeDecisionSchema, default: null },
     },
     schemaOptions,
   ),

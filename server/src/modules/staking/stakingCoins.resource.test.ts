@@ -15,10 +15,11 @@ describe('staking coins in the console', () => {
   it('stores exact amounts and profits, and filters by coin and enabled', async () => {
     const coin = await createCoin();
     const other = await createCoin();
+    // the largest stake earns at most 979.98 (under the coin's 1,000 threshold): it is offered at once
     const created = await api.post('/staking-coins', {
       coin: String(coin._id),
       minAmount: '0.000001',
-      maxAmount: '1000000',
+      maxAmount: '7999.83',
       profits: { week: '0.5', year: '12.25' },
       order: 2,
     });
@@ -26,7 +27,8 @@ describe('staking coins in the console', () => {
     expect(created.body).toMatchObject({
       coin: String(coin._id),
       minAmount: '0.000001',
-      maxAmount: '1000000',
+      maxAmount: '7999.83',
+      enabled: true,
       profits: { week: '0.5', year: '12.25', month: '' },
     });
     expect((await StakingCoinModel.findById(created.body.id).lean())!.minAmount).toBe(1);

@@ -1,5 +1,16 @@
-import { microsToStored, stakingCoinInput, toMicros, type StakingCoinInput } from '@gift/shared';
+import {
+  fromMicros,
+  microsToStored,
+  percentOf,
+  STAKING_DURATION_KEYS,
+  stakingCoinInput,
+  toMicros,
+  type StakingCoinInput,
+} from '@gift/shared';
+import type { OperatorContext } from '../../rest/adminAuth';
 import type { ResourceDefinition } from '../../rest/resource';
+import { askChange, changeRoutes, type ChangeTarget } from '../accounts/waitingChanges';
+import { aboveThreshold } from '../coins/coinBrakes.service';
 import { requireGiftCoin } from '../coins/giftCoins.service';
 import { StakingCoinModel } from './staking.models';
 import { deleteStakingCoin } from './staking.service';
@@ -10,24 +21,101 @@ const asStored = (input: StakingCoinInput) => ({
   maxAmount: microsToStored(toMicros(input.maxAmount)),
 });
 
-/** Staking offers: one coin each, its bounds and a profit percent per term. */
+/** What decides what one stake can earn: the coin, the largest stake, each term's percent, and whether it is offered. */
+interface Terms {
+  coin: unknown;
+  maxAmount: number;
+  profits: Partial<Record<(typeof STAKING_DURATION_KEYS)[number], string>>;
+  enabled: boolean;
+}
+
+const percent = (value: string | undefined) => (value ? toMicros(value) : 0n);
+
+/** The most one stake can earn: the largest stake at the best term's percent (micro-units). */
+const topProfit = (terms: Terms) =>
+  STAKING_DURATION_KEYS.reduce((top, key) => {
+    const profit = terms.profits[key] ? percentOf(BigInt(terms.maxAmount), terms.profits[key]) : 0n;
+    return profit > top ? profit : top;
+  }, 0n);
+
+/** Whether `wanted` lets a stake earn more than `live` does: offered where it was not, another coin, a higher maximum or percent. */
+function raises(wanted: Terms, live: Terms | null): boolean {
+  if (!wanted.enabled) return false;
+  if (!live?.enabled || String(live.coin) !== String(wanted.coin) || wanted.maxAmount > live.maxAmount) return true;
+  return STAKING_DURATION_KEYS.some((key) => percent(wanted.profits[key]) > percent(live.profits[key]));
+}
+
+const sameTerms = (a: Terms, b: Terms) =>
+  String(a.coin) === String(b.coin) &&
+  a.maxAmount === b.maxAmount &&
+  a.enabled === b.enabled &&
+  STAKING_DURATION_KEYS.every((key) => percent(a.profits[key]) === percent(b.profits[key]));
+
+const termsOf = (offer: Terms): Terms => ({
+  coin: String(offer.coin),
+  maxAmount: offer.maxAmount,
+  profits: Object.fromEntries(STAKING_DURATION_KEYS.map((key) => [key, offer.profits?.[key] ?? ''])),
+  enabled: offer.enabled,
+});
+
+/**
+ * What a save stores of an offer's terms, given what it asks (`wanted`) and what is live (null for a new offer): terms that let
+ * a stake earn more, when the largest stake's profit is above the coin's threshold, wait for a second operator with the live
+ * terms kept (a new offer is saved not offered); other terms apply and drop what waited; the same terms keep it.
+ */
+async function termsToStore(wanted: Terms, live: Terms | null, context: OperatorContext): Promise<Record<string, unknown>> {
+  if (live && sameTerms(wanted, live)) return {};
+  if (!raises(wanted, live) || !(await aboveThreshold(String(wanted.coin), topProfit(wanted)))) return { waitingChange: null };
+  const waitingChange = askChange(termsOf(wanted) as unknown as Record<string, unknown>, context.operator, new Date());
+  return live ? { ...termsOf(live), waitingChange } : { enabled: false, waitingChange };
+}
+
+/** An offer's waiting terms as the console and the audit read them: the maximum as a decimal. */
+const presentTerms = (set: Record<string, unknown>) => ({ ...set, maxAmount: fromMicros(BigInt(set.maxAmount as number)) });
+
+const offerChanges: ChangeTarget = {
+  model: StakingCoinModel,
+  resource: 'staking-coins',
+  what: 'this staking offer',
+  present: presentTerms,
+};
+
+function presentOffer(doc: unknown) {
+  const offer = (doc as { toJSON: () => Record<string, unknown> }).toJSON();
+  const waiting = offer.waitingChange as { set: Record<string, unknown>; requestedBy: unknown } | null | undefined;
+  return {
+    ...offer,
+    waitingChange: waiting ? { ...waiting, requestedBy: String(waiting.requestedBy), set: presentTerms(waiting.set) } : null,
+  };
+}
+
+/**
+ * Staking offers: one coin each, its bounds and a profit percent per term. Letting a stake earn more (offering it, another
+ * coin, a higher maximum or percent) waits for a second operator when the largest stake's profit is above the coin's threshold.
+ */
 export const stakingCoinsResource: ResourceDefinition<typeof stakingCoinInput> = {
   name: 'staking-coins',
   model: StakingCoinModel,
+  record: { present: presentOffer },
   list: { filters: { coin: 'objectId', enabled: 'boolean' }, sortable: ['order', 'coin', 'enabled'] },
   create: {
     schema: stakingCoinInput,
-    run: async (input) => {
+    run: async (input, context) => {
       await requireGiftCoin('coin', input.coin);
-      return StakingCoinModel.create(asStored(input));
+      const stored = asStored(input);
+      return StakingCoinModel.create({ ...stored, ...(await termsToStore(stored, null, context)) });
     },
   },
   update: {
     schema: stakingCoinInput,
-    run: async (id, input) => {
+    run: async (id, input, context) => {
       await requireGiftCoin('coin', input.coin);
-      return StakingCoinModel.findByIdAndUpdate(id, { $set: asStored(input) }, { returnDocument: 'after', runValidators: true });
+      const stored = asStored(input);
+      const live = await StakingCoinModel.findById(id, { coin: 1, maxAmount: 1, profits: 1, enabled: 1 }).lean<Terms>();
+      const terms = await termsToStore(stored, live && termsOf(live), context);
+      return StakingCoinModel.findByIdAndUpdate(id, { $set: { ...stored, ...terms } }, { returnDocument: 'after', runValidators: true });
     },
   },
   remove: { run: deleteStakingCoin },
+  extraRoutes: (router) => changeRoutes(router, offerChanges, async (id) => presentOffer(await StakingCoinModel.findById(id))),
 };
