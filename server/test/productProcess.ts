@@ -1,3 +1,6 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { TEST_BOT_TOKEN } from './helpers';
 
 /**
@@ -28,4 +31,38 @@ export function productProcessEnv(
     SWEEP_GRACE_MS: '1000',
     ...overrides,
   };
+}
+
+/** The compiled product started by a test: its process, where it listens once it does, and how it ended. */
+export interface StartedProduct {
+  child: ChildProcess;
+  /** `http://127.0.0.1:<port>` once its log says 'listening'; rejects if it exits first. */
+  listening: Promise<string>;
+  /** Resolves when it exits: the signal that ended it (SIGKILL at a fault point) and what it wrote to stderr. */
+  exited: Promise<{ signal: NodeJS.Signals | null; stderr: string }>;
+}
+
+/** Starts `build` (a bundle under server/, as scripts/build.mjs writes it) with this environment. */
+export function startProductProcess(build: string, env: NodeJS.ProcessEnv): StartedProduct {
+  const child = spawn(process.execPath, ['--enable-source-maps', build], {
+    cwd: path.resolve(__dirname, '..'),
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<{ signal: NodeJS.Signals | null; stderr: string }>((resolve) =>
+    child.once('exit', (_code, signal) => resolve({ signal, stderr })),
+  );
+  const listening = new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      if (!line.startsWith('{')) return;
+      const entry = JSON.parse(line) as { msg?: string; port?: number };
+      if (entry.msg === 'listening') resolve(`http://127.0.0.1:${entry.port}`);
+    });
+    void exited.then(({ stderr: written }) => reject(new Error(`the product exited before listening:\n${written.slice(-2000)}`)));
+  });
+  // a test that never awaits it (the process was meant to die) does not fail on the rejection
+  listening.catch(() => undefined);
+  return { child, listening, exited };
 }
