@@ -11,9 +11,24 @@ const asked = {
   requestedBy: { type: Schema.Types.ObjectId, ref: 'Account', required: true },
   requestedAt: { type: Date, required: true },
 };
-/** A referral reward waiting for a second operator: its coin and amount (micro-units). */
+/** A referral reward waiting for a second operator: its coin, amount (micro-units) and a Premium friend's percent. */
 const waitingReferralSchema = new Schema(
-  { ...asked, coin: { type: Schema.Types.ObjectId, ref: 'GiftCoin', required: true }, amount: { type: Number, required: true } },
+  {
+    ...asked,
+    coin: { type: Schema.Types.ObjectId, ref: 'GiftCoin', required: true },
+    amount: { type: Number, required: true },
+    premiumRewardPercent: Number,
+  },
+  { _id: false },
+);
+/** Mining paying more, waiting for a second operator: the coin, a session's amount (micro-units) and its hours. */
+const waitingMiningSchema = new Schema(
+  {
+    ...asked,
+    coin: { type: Schema.Types.ObjectId, ref: 'GiftCoin', required: true },
+    amount: { type: Number, required: true },
+    hours: { type: Number, required: true },
+  },
   { _id: false },
 );
 /** Streak milestones waiting for a second operator, as the whole list they would replace. */
@@ -30,6 +45,8 @@ const rewardDecisionSchema = new Schema(
     coin: { type: Schema.Types.ObjectId, ref: 'GiftCoin' },
     amount: Number,
     milestones: { type: [milestoneSchema], default: undefined },
+    premiumRewardPercent: Number,
+    hours: Number,
   },
   { _id: false },
 );
@@ -60,16 +77,18 @@ const appConfigSchema = applyConventions(
       },
       /**
        * Reward changes above their coin's threshold, waiting for a second operator (`configRewards.ts`): the live referral
-       * reward and streak milestones stay as they are until one approves. Null: nothing waits.
+       * reward, streak milestones and mining stay as they are until one approves. Null: nothing waits.
        */
       waitingRewards: {
         referral: { type: waitingReferralSchema, default: null },
         streakMilestones: { type: waitingMilestonesSchema, default: null },
+        mining: { type: waitingMiningSchema, default: null },
       },
       /** The last decision on each kind, so a repeat of an approval a crash interrupted finishes it and no more. */
       rewardDecisions: {
         referral: { type: rewardDecisionSchema, default: null },
         streakMilestones: { type: rewardDecisionSchema, default: null },
+        mining: { type: rewardDecisionSchema, default: null },
       },
       tonProofDomains: { type: [String], default: [] },
       allowTestnetWallets: { type: Boolean, default: false },

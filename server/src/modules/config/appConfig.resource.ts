@@ -33,7 +33,7 @@ const rewardRejectInput = rewardDecisionInput.extend({ rejectReason: nonEmpty(30
 /** Reward changes waiting for a second operator, as plain records (the document's JSON): amounts as decimals. */
 function presentAllWaiting(waiting: unknown) {
   const kinds = (waiting ?? {}) as Partial<Record<ConfigReward, Record<string, unknown> | null>>;
-  return { referral: presentWaiting(kinds.referral), streakMilestones: presentWaiting(kinds.streakMilestones) };
+  return Object.fromEntries(CONFIG_REWARDS.map((kind) => [kind, presentWaiting(kinds[kind])]));
 }
 
 /** The reward a decision is about, from the path: anything else is not one (404). */
@@ -100,7 +100,15 @@ export const appConfigResource: ResourceDefinition<typeof appConfigInput> = {
       const changes = Object.fromEntries(Object.entries(fields).filter(([field]) => named(field)));
       await refuseZeroRewards(id, changes);
       // a reward set above its coin's threshold waits for a second operator; the rest of the save applies
-      const live = await AppConfigModel.findById(id, { referrerCoin: 1, referrerCoinAmount: 1, streakMilestones: 1 }).lean();
+      const live = await AppConfigModel.findById(id, {
+        referrerCoin: 1,
+        referrerCoinAmount: 1,
+        streakMilestones: 1,
+        referralQualification: 1,
+        miningCoin: 1,
+        earnAmount: 1,
+        earnDurationHours: 1,
+      }).lean();
       const held = await holdRewardChanges(changes, (live ?? {}) as Parameters<typeof holdRewardChanges>[1], operator, new Date());
       // a new token is Telegram's to accept, and names the bot: its username is not typed by hand
       if (botToken) changes.botUsername = await botUsernameOf(botToken);

@@ -105,3 +105,86 @@ describe('a reward App Config pays (finding 8)', () => {
     expect((await mallory.post('/app-config/current/rewards/referral/approve', { id })).status).toBe(409);
   });
 });
+
+describe('mining and a Premium friend’s share set in App Config (one operator cannot raise them alone)', () => {
+  it('mining raised to 1,000,000 a session waits, and players keep mining at the live rate until a second operator approves', async () => {
+    const { mallory, checker, coin } = await setting();
+    await AppConfigModel.updateOne(
+      { key: 'app' },
+      { $set: { miningCoin: coin._id, earnAmount: Number(toMicros('100')), earnDurationHours: 8 } },
+    );
+    const player = await createPlayer();
+    const raised = await mallory.put('/app-config/current', { miningCoin: String(coin._id), earnAmount: '1000000', earnDurationHours: 8 });
+    expect(raised.status).toBe(200);
+    expect(raised.body).toMatchObject({
+      earnAmount: '100',
+      waitingRewards: { mining: { amount: '1000000', hours: 8, coin: String(coin._id) } },
+    });
+    expect((await playerCaller(player).mining.status()).earnAmount).toBe('100');
+
+    // a shorter session pays more per hour too: 300 a day in 1-hour sessions is 7,200 a day, above the 1,000 threshold
+    const shorter = await mallory.put('/app-config/current', { earnAmount: '300', earnDurationHours: 1 });
+    expect(shorter.body).toMatchObject({
+      earnAmount: '100',
+      earnDurationHours: 8,
+      waitingRewards: { mining: { amount: '300', hours: 1 } },
+    });
+    const id = String(shorter.body.waitingRewards.mining.id);
+    // the first request was replaced by the second
+    expect((await checker.post('/app-config/current/rewards/mining/approve', { id: raised.body.waitingRewards.mining.id })).status).toBe(
+      409,
+    );
+    expect((await mallory.post('/app-config/current/rewards/mining/approve', { id })).status).toBe(403);
+    const approved = await checker.post('/app-config/current/rewards/mining/approve', { id });
+    expect(approved.body).toMatchObject({ earnAmount: '300', earnDurationHours: 1, waitingRewards: { mining: null } });
+    expect(await AuditEntryModel.countDocuments({ key: `config-reward:${id}` })).toBe(1);
+  });
+
+  it('paying less, or a day under the threshold, applies at once; turning mining off too', async () => {
+    const { mallory, coin } = await setting();
+    await AppConfigModel.updateOne(
+      { key: 'app' },
+      { $set: { miningCoin: coin._id, earnAmount: Number(toMicros('5000')), earnDurationHours: 8 } },
+    );
+    // 4,000 a session is less than 5,000: an operator can always cut what mining pays
+    expect((await mallory.put('/app-config/current', { earnAmount: '4000' })).body).toMatchObject({
+      earnAmount: '4000',
+      waitingRewards: { mining: null },
+    });
+    // 300 a session, 3 a day: 900, under the threshold
+    expect((await mallory.put('/app-config/current', { earnAmount: '300' })).body).toMatchObject({ earnAmount: '300' });
+    expect((await mallory.put('/app-config/current', { earnAmount: '330' })).body).toMatchObject({ earnAmount: '330' });
+    expect((await mallory.put('/app-config/current', { miningCoin: null, earnAmount: '0' })).body).toMatchObject({ miningCoin: null });
+  });
+
+  it('a Premium friend’s share raised so one referral pays above the threshold waits with it; the live percent pays meanwhile', async () => {
+    const { mallory, checker, coin } = await setting();
+    await AppConfigModel.updateOne({ key: 'app' }, { $set: { referrerCoinAmount: Number(toMicros('400')) } });
+    // 400 at 200 % is 800: at once
+    const modest = await mallory.put('/app-config/current', {
+      referralQualification: { doneMissions: 0, activeDays: 0, premiumRewardPercent: 200 },
+    });
+    expect(modest.body).toMatchObject({ referralQualification: { premiumRewardPercent: 200 }, waitingRewards: { referral: null } });
+    // 400 at 1,000 % is 4,000: waits, and the rest of the qualification applies
+    const big = await mallory.put('/app-config/current', {
+      referralQualification: { doneMissions: 2, activeDays: 0, premiumRewardPercent: 1000 },
+    });
+    expect(big.body).toMatchObject({
+      referralQualification: { doneMissions: 2, premiumRewardPercent: 200 },
+      waitingRewards: { referral: { amount: '400', premiumRewardPercent: 1000, coin: String(coin._id) } },
+    });
+    // and raising the amount under a generous percent is judged by what a Premium friend would bring: 600 at 200 % is 1,200
+    const id = String(big.body.waitingRewards.referral.id);
+    const approved = await checker.post('/app-config/current/rewards/referral/approve', { id });
+    expect(approved.body).toMatchObject({
+      referrerCoinAmount: '400',
+      referralQualification: { doneMissions: 2, premiumRewardPercent: 1000 },
+    });
+    await mallory.put('/app-config/current', { referralQualification: { doneMissions: 2, activeDays: 0, premiumRewardPercent: 200 } });
+    const amount = await mallory.put('/app-config/current', { referrerCoinAmount: '600' });
+    expect(amount.body).toMatchObject({
+      referrerCoinAmount: '400',
+      waitingRewards: { referral: { amount: '600', premiumRewardPercent: 200 } },
+    });
+  });
+});

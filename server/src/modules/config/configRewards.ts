@@ -8,8 +8,8 @@ import { recordAudit, type Operator } from '../audit/audit.service';
 import { aboveThreshold } from '../coins/coinBrakes.service';
 import { AppConfigModel } from './appConfig.model';
 
-/** The rewards App Config pays by itself, each braked like a gift: the referral reward and the streak milestones. */
-export const CONFIG_REWARDS = ['referral', 'streakMilestones'] as const;
+/** The rewards App Config pays by itself, each braked like a gift: the referral reward, the streak milestones and mining. */
+export const CONFIG_REWARDS = ['referral', 'streakMilestones', 'mining'] as const;
 export type ConfigReward = (typeof CONFIG_REWARDS)[number];
 
 interface Milestone {
@@ -23,7 +23,17 @@ interface LiveRewards {
   referrerCoin?: unknown;
   referrerCoinAmount?: number;
   streakMilestones?: Milestone[];
+  referralQualification?: { premiumRewardPercent?: number | null };
+  miningCoin?: unknown;
+  earnAmount?: number;
+  earnDurationHours?: number;
 }
+
+/** The most one referral pays: a Premium friend's share (a percent, at least 100) of the amount. */
+const topReferral = (amount: number, premiumPercent: number) => (BigInt(amount) * BigInt(Math.max(100, premiumPercent))) / 100n;
+
+/** What mining pays one player in a day at most: a session's amount for each session a day holds (one when a session is longer). */
+const miningDay = (amount: number, hours: number) => BigInt(amount) * BigInt(Math.max(1, Math.ceil(24 / hours)));
 
 /** A reference as text ('' for none), whether an ObjectId or the id typed. */
 const idText = (ref: unknown): string => (isId(ref) ? String(ref) : '');
@@ -49,16 +59,27 @@ export async function holdRewardChanges(
   now: Date,
 ): Promise<Record<string, unknown>> {
   const held: Record<string, unknown> = {};
-  if ('referrerCoin' in changes || 'referrerCoinAmount' in changes) {
+  const qualification = changes.referralQualification as { premiumRewardPercent?: number } | undefined;
+  const livePremium = live.referralQualification?.premiumRewardPercent ?? 100;
+  const premiumNamed = qualification?.premiumRewardPercent !== undefined;
+  if ('referrerCoin' in changes || 'referrerCoinAmount' in changes || premiumNamed) {
     const coin = 'referrerCoin' in changes ? changes.referrerCoin : live.referrerCoin;
     const typed = changes.referrerCoinAmount;
     const amount = 'referrerCoinAmount' in changes ? toStoredAmount(typed) : (live.referrerCoinAmount ?? 0);
-    const same = idText(coin) === idText(live.referrerCoin) && amount === (live.referrerCoinAmount ?? 0);
+    const premium = premiumNamed ? qualification.premiumRewardPercent! : livePremium;
+    const same = idText(coin) === idText(live.referrerCoin) && amount === (live.referrerCoinAmount ?? 0) && premium === livePremium;
     if (!same) {
-      if (coin && amount !== null && (await aboveThreshold(idText(coin), BigInt(amount)))) {
+      // a Premium friend is paid a percent of the amount: the most one referral pays is what the threshold reads
+      if (coin && amount !== null && (await aboveThreshold(idText(coin), topReferral(amount, premium)))) {
         delete changes.referrerCoin;
         delete changes.referrerCoinAmount;
-        held['waitingRewards.referral'] = { ...asked(operator, now), coin: objectId(idText(coin)), amount };
+        if (premiumNamed) qualification.premiumRewardPercent = livePremium;
+        held['waitingRewards.referral'] = {
+          ...asked(operator, now),
+          coin: objectId(idText(coin)),
+          amount,
+          premiumRewardPercent: premium,
+        };
       } else held['waitingRewards.referral'] = null;
     }
   }
@@ -80,6 +101,25 @@ export async function holdRewardChanges(
       } else held['waitingRewards.streakMilestones'] = null;
     }
   }
+  if ('miningCoin' in changes || 'earnAmount' in changes || 'earnDurationHours' in changes) {
+    const coin = 'miningCoin' in changes ? changes.miningCoin : live.miningCoin;
+    const amount = 'earnAmount' in changes ? toStoredAmount(changes.earnAmount) : (live.earnAmount ?? 0);
+    const hours = 'earnDurationHours' in changes ? Number(changes.earnDurationHours) : (live.earnDurationHours ?? 8);
+    const liveAmount = live.earnAmount ?? 0;
+    const liveHours = live.earnDurationHours ?? 8;
+    const same = idText(coin) === idText(live.miningCoin) && amount === liveAmount && hours === liveHours;
+    if (!same) {
+      // paying more per hour (a higher amount, a shorter session) or in another coin raises it; paying less applies at once
+      const raises =
+        idText(coin) !== idText(live.miningCoin) || BigInt(amount ?? 0) * BigInt(liveHours) > BigInt(liveAmount) * BigInt(hours);
+      if (coin && amount !== null && raises && (await aboveThreshold(idText(coin), miningDay(amount, hours)))) {
+        delete changes.miningCoin;
+        delete changes.earnAmount;
+        delete changes.earnDurationHours;
+        held['waitingRewards.mining'] = { ...asked(operator, now), coin: objectId(idText(coin)), amount, hours };
+      } else held['waitingRewards.mining'] = null;
+    }
+  }
   return held;
 }
 
@@ -94,10 +134,15 @@ function toStoredAmount(typed: unknown): number | null {
 }
 
 /** The live fields an approved change sets. */
-function liveFields(kind: ConfigReward, waiting: { coin?: unknown; amount?: number; milestones?: Milestone[] }) {
-  return kind === 'referral'
-    ? { referrerCoin: waiting.coin, referrerCoinAmount: waiting.amount }
-    : { streakMilestones: (waiting.milestones ?? []).map((m) => ({ days: m.days, coin: m.coin, amount: m.amount })) };
+function liveFields(kind: ConfigReward, waiting: Omit<Waiting, 'id' | 'requestedBy'>) {
+  if (kind === 'referral')
+    return {
+      referrerCoin: waiting.coin,
+      referrerCoinAmount: waiting.amount,
+      ...(waiting.premiumRewardPercent ? { 'referralQualification.premiumRewardPercent': waiting.premiumRewardPercent } : {}),
+    };
+  if (kind === 'mining') return { miningCoin: waiting.coin, earnAmount: waiting.amount, earnDurationHours: waiting.hours };
+  return { streakMilestones: (waiting.milestones ?? []).map((m) => ({ days: m.days, coin: m.coin, amount: m.amount })) };
 }
 
 /** What the audit and the console read of a waiting change: amounts as decimals. */
@@ -121,12 +166,18 @@ export function presentWaiting(waiting: Record<string, unknown> | null | undefin
 }
 
 function alreadyDecided(status: string): AppError {
-  const error = new AppError('GIFT_DECIDED', { status });
-  error.message = `This reward change was already ${status}: reload App Config`;
-  return error;
+  return new AppError('CHANGE_DECIDED', { status });
 }
 
-type Waiting = { id: string; requestedBy: unknown; coin?: unknown; amount?: number; milestones?: Milestone[] };
+type Waiting = {
+  id: string;
+  requestedBy: unknown;
+  coin?: unknown;
+  amount?: number;
+  milestones?: Milestone[];
+  premiumRewardPercent?: number;
+  hours?: number;
+};
 type Decision = { id: string; status: string; decidedBy?: unknown };
 
 async function current(kind: ConfigReward) {
@@ -137,6 +188,8 @@ async function current(kind: ConfigReward) {
   return { waiting: config?.waitingRewards?.[kind] ?? null, last: config?.rewardDecisions?.[kind] ?? null };
 }
 
+const REWARD_NAMES: Record<ConfigReward, string> = { referral: 'referral reward', streakMilestones: 'streak milestones', mining: 'mining' };
+
 function auditDecision(operator: Operator, kind: ConfigReward, status: string, waiting: Waiting) {
   return recordAudit({
     operator,
@@ -145,7 +198,7 @@ function auditDecision(operator: Operator, kind: ConfigReward, status: string, w
     record: 'current',
     before: { waiting: waiting.id },
     after: { [kind]: presentWaiting(waiting), status },
-    note: `${status === 'approved' ? 'Approved' : 'Rejected'} ${kind === 'referral' ? 'referral reward' : 'streak milestones'} change ${waiting.id}`,
+    note: `${status === 'approved' ? 'Approved' : 'Rejected'} ${REWARD_NAMES[kind]} change ${waiting.id}`,
     key: `config-reward:${waiting.id}`,
   });
 }
