@@ -3,13 +3,15 @@ import { useGetIdentity, useGetMany, useRecordContext, useTranslate } from 'reac
 import { useConsoleCalls } from '../../dataProvider';
 import { ApproveOrReject, REWARD_DECISION } from '../ApproveOrReject';
 
-type Kind = 'referral' | 'streakMilestones';
+type Kind = 'referral' | 'streakMilestones' | 'mining';
 interface Waiting {
   id: string;
   requestedBy: string;
   coin?: string;
   amount?: string;
   milestones?: { days: number; coin: string; amount: string }[];
+  premiumRewardPercent?: number;
+  hours?: number;
 }
 type ConfigRecord = { waitingRewards?: Partial<Record<Kind, Waiting | null>> };
 
@@ -21,12 +23,19 @@ function WaitingReward({ kind, waiting }: { kind: Kind; waiting: Waiting }) {
   const coinIds = [...new Set([waiting.coin, ...(waiting.milestones ?? []).map((m) => m.coin)].filter((id): id is string => !!id))];
   const { data: coins = [] } = useGetMany<{ id: string; symbol: string }>('gift-coins', { ids: coinIds });
   const symbol = (id?: string) => coins.find((c) => c.id === id)?.symbol ?? '';
+  const amount = `${waiting.amount ?? ''} ${symbol(waiting.coin)}`.trim();
+  const premium =
+    waiting.premiumRewardPercent && waiting.premiumRewardPercent > 100
+      ? translate('brakes.configPremiumWaiting', { percent: waiting.premiumRewardPercent })
+      : '';
   const text =
     kind === 'referral'
-      ? translate('brakes.configReferralWaiting', { amount: `${waiting.amount ?? ''} ${symbol(waiting.coin)}`.trim() })
-      : translate('brakes.configMilestonesWaiting', {
-          list: (waiting.milestones ?? []).map((m) => `${m.days}: ${m.amount} ${symbol(m.coin)}`.trim()).join(', '),
-        });
+      ? translate('brakes.configReferralWaiting', { amount }) + premium
+      : kind === 'mining'
+        ? translate('brakes.configMiningWaiting', { amount, hours: waiting.hours ?? '' })
+        : translate('brakes.configMilestonesWaiting', {
+            list: (waiting.milestones ?? []).map((m) => `${m.days}: ${m.amount} ${symbol(m.coin)}`.trim()).join(', '),
+          });
   const decide = (decision: 'approve' | 'reject', rejectReason?: string) =>
     calls.decideReward(`app-config/current/rewards/${kind}/${decision}`, {
       id: waiting.id,
@@ -49,13 +58,13 @@ function WaitingReward({ kind, waiting }: { kind: Kind; waiting: Waiting }) {
   );
 }
 
-/** App Config's rewards (referral, streak milestones) set above their coin's threshold, waiting for a second operator. */
+/** App Config's rewards (referral, streak milestones, mining) set above their coin's threshold, waiting for a second operator. */
 export function ConfigRewardsWaiting() {
   const record = useRecordContext<ConfigRecord>();
   const waiting = record?.waitingRewards ?? {};
   return (
     <>
-      {(['referral', 'streakMilestones'] as const).map((kind) => {
+      {(['referral', 'streakMilestones', 'mining'] as const).map((kind) => {
         const one = waiting[kind];
         return one ? <WaitingReward key={one.id} kind={kind} waiting={one} /> : null;
       })}
