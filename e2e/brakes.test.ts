@@ -26,6 +26,8 @@ let product: ProductServer;
 let askerBrowser: TestBrowser;
 let checkerBrowser: TestBrowser;
 let coinBrowser: TestBrowser;
+let keeperBrowser: TestBrowser | undefined;
+let coinCheckerBrowser: TestBrowser | undefined;
 
 beforeAll(async () => {
   await seedDemoData(silentLogger);
@@ -34,16 +36,17 @@ beforeAll(async () => {
     { username: 'mission-author', passwordHash, permissions: ['missions:write'] },
     { username: 'mission-checker', passwordHash, permissions: ['missions:write'] },
     { username: 'coin-keeper', passwordHash, permissions: ['gift-coins:write'] },
+    { username: 'coin-checker', passwordHash, permissions: ['gift-coins:write'] },
   ]);
   product = await startProductServer();
   // two operators, two browser profiles: each signed in as themselves
   [askerBrowser, checkerBrowser, coinBrowser] = await Promise.all([launchBrowser(), launchBrowser(), launchBrowser()]);
 });
 
-afterAll(() => closeAll(coinBrowser, checkerBrowser, askerBrowser, product));
+afterAll(() => closeAll(coinCheckerBrowser, keeperBrowser, coinBrowser, checkerBrowser, askerBrowser, product));
 
 afterAll(() => {
-  const browsers = [askerBrowser, checkerBrowser, coinBrowser];
+  const browsers = [askerBrowser, checkerBrowser, coinBrowser, keeperBrowser, coinCheckerBrowser].filter((b) => b !== undefined);
   expect(browsers.flatMap((b) => b.pageErrors)).toEqual([]);
   expect(browsers.flatMap((b) => b.missingTranslations)).toEqual([]);
 });
@@ -66,6 +69,42 @@ describe("a coin's brakes", () => {
     await page.waitForURL(`${product.base}/admin/gift-coins`);
     const coin = (await GiftCoinModel.findOne({ symbol: 'BONUSP' }))!.toJSON();
     expect(coin).toMatchObject({ giftApprovalAbove: '1000', payoutApprovalAbove: '1000', operatorDailyLimit: '5000' });
+  });
+});
+
+describe('loosening a brake', () => {
+  it('console-coin-brake-waiting: switching a brake to never waits on the coin for a second operator, who confirms it', async () => {
+    // a coin of its own: the demo's GIFT keeps its brakes for the mission below
+    const gift = (await GiftCoinModel.create({ name: 'Brake Points', symbol: 'BRAKEP', network: 'jetton' })).toObject();
+    // two more operators, each in a browser profile of their own
+    [keeperBrowser, coinCheckerBrowser] = await Promise.all([launchBrowser(), launchBrowser()]);
+    const page = await keeperBrowser.openPage(DESKTOP);
+    await signInToConsole(page, product.base, 'coin-keeper', PASSWORD);
+    await page.goto(`${product.base}/admin/gift-coins/${String(gift._id)}`);
+    await page.getByLabel('Second approval for gifts above').fill('0');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(`${product.base}/admin/gift-coins`);
+    // the brake in force is unchanged: the 0 waits
+    const waiting = (await GiftCoinModel.findById(gift._id).lean())!;
+    expect([waiting.giftApprovalAbove, waiting.waitingChange?.set]).toEqual([gift.giftApprovalAbove, { giftApprovalAbove: 0 }]);
+
+    await page.goto(`${product.base}/admin/gift-coins/${String(gift._id)}`);
+    const banner = page.getByTestId('change-waiting-banner');
+    await banner.getByText('Second approval for gifts above: never (off)', { exact: false }).waitFor();
+    await expect(banner.getByRole('button', { name: 'Approve the change' }).isDisabled()).resolves.toBe(true);
+    await shot(page, 'console-coin-brake-waiting');
+
+    const checker = await coinCheckerBrowser.openPage(DESKTOP);
+    await signInToConsole(checker, product.base, 'coin-checker', PASSWORD);
+    await checker.goto(`${product.base}/admin/gift-coins/${String(gift._id)}`);
+    await checker.getByTestId('change-waiting-banner').getByRole('button', { name: 'Approve the change' }).click();
+    const dialog = checker.getByRole('dialog');
+    await dialog.getByText('From now on: Second approval for gifts above: never (off).').waitFor();
+    await dialog.getByRole('button', { name: 'Approve the change' }).click();
+    await checker.getByText('The change is live').waitFor();
+    await checker.getByTestId('change-waiting-banner').waitFor({ state: 'detached' });
+    const live = (await GiftCoinModel.findById(gift._id).lean())!;
+    expect([live.giftApprovalAbove, live.waitingChange]).toEqual([0, null]);
   });
 });
 
