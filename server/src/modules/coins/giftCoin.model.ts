@@ -1,7 +1,7 @@
 import { model, Schema, type InferSchemaType } from 'mongoose';
 import { suggestedCoinBrakes, toMicros } from '@gift/shared';
 import { applyConventions, schemaOptions, money } from '../../db/schemaKit';
-import { changeDecisionSchema, waitingChangeSchema } from '../accounts/waitingChanges';
+import { changeDecisionSchema, waitingChangeSchema } from '../accounts/waitingChanges.service';
 
 /** A brake's amount: no default of its own, so a new coin gets the suggested one (below), typed as the money it is. */
 const brake = () => ({ ...money(), default: undefined }) as unknown as ReturnType<typeof money>;

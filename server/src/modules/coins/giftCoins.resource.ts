@@ -1,9 +1,10 @@
-import { fromMicros, giftCoinInput, suggestedCoinBrakes, toMicros, type CoinBrakes, type GiftCoinInput } from '@gift/shared';
+import { giftCoinInput, suggestedCoinBrakes, toMicros, type CoinBrakes, type GiftCoinInput } from '@gift/shared';
 import type { OperatorContext } from '../../rest/adminAuth';
 import { orderedResource } from '../../rest/resource';
-import { askChange, changeRoutes, type ChangeTarget } from '../accounts/waitingChanges';
+import { askChange, changeRoutes } from '../accounts/waitingChanges.service';
 import { saveCoinIdentity } from './coinIdentity';
 import { GiftCoinModel } from './giftCoin.model';
+import { coinChanges, presentBrakes } from './giftCoins.service';
 import { deleteGiftCoin } from './giftCoinDeletion.service';
 
 const BRAKES = ['giftApprovalAbove', 'payoutApprovalAbove', 'operatorDailyLimit'] as const;
@@ -40,17 +41,6 @@ function holdLooserBrakes(brakes: Partial<Record<Brake, string>>, current: Recor
 
 const storedBrakes = (coin: Partial<Record<Brake, number | null>>) =>
   Object.fromEntries(BRAKES.map((field) => [field, BigInt(coin[field] ?? 0)])) as Record<Brake, bigint>;
-
-/** A coin's waiting brake change, as the console and the audit read it: amounts as decimals. */
-const presentBrakes = (set: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(set).map(([field, micros]) => [field, fromMicros(BigInt(micros as number))]));
-
-const coinChanges: ChangeTarget = {
-  model: GiftCoinModel,
-  resource: 'gift-coins',
-  what: 'this brake change',
-  present: presentBrakes,
-};
 
 /** The coin as the console reads it, its waiting brake change in decimals. */
 function presentCoin(doc: unknown) {

@@ -1,4 +1,6 @@
+import { fromMicros } from '@gift/shared';
 import { textFor } from '../../lib/playerLanguage';
+import type { ChangeTarget } from '../accounts/waitingChanges.service';
 import { isValidObjectId, type ProjectionType, type Types } from 'mongoose';
 import { objectId, type Id } from '../../db/ids';
 import { badInput } from '../../lib/errors';
@@ -56,3 +58,14 @@ export async function anyCoinExists(): Promise<boolean> {
 export function insertCoins(records: NewRecord<typeof GiftCoinModel>[]) {
   return GiftCoinModel.insertMany(records);
 }
+
+/** A coin's waiting brake change, as the console and the audit read it: amounts as decimals. */
+export const presentBrakes = (set: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(set).map(([field, micros]) => [field, fromMicros(BigInt(micros as number))]));
+
+export const coinChanges: ChangeTarget = {
+  model: GiftCoinModel,
+  resource: 'gift-coins',
+  what: 'this brake change',
+  present: presentBrakes,
+};

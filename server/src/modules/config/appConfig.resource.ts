@@ -13,7 +13,7 @@ import {
   presentWaiting,
   rejectConfigReward,
   type ConfigReward,
-} from './configRewards';
+} from './configRewards.service';
 import { botTokenSource, getAppConfig, telegramApiRoot } from './config.service';
 import { BotApiError, interactiveApi, toBotApiError } from '../../lib/telegramBot';
 

@@ -5,6 +5,7 @@ import { silentLogger, testEnv } from '../../../test/helpers';
 import { createCoin, createPlayer, playerCaller } from '../../../test/factories';
 import { consoleApi, createOperator } from '../../../test/operators';
 import { AuditEntryModel } from '../audit/audit.model';
+import { sweepOnce } from '../recovery/recovery.service';
 import { LedgerEntryModel } from '../ledger/ledger.models';
 import { upsertFromTelegram } from '../users/users.service';
 import { AppConfigModel } from './appConfig.model';
@@ -81,7 +82,7 @@ describe('a reward App Config pays (finding 8)', () => {
     expect((await mallory.post('/app-config/current/rewards/bonus/approve', { id })).status).toBe(404);
   });
 
-  it('a crash between the approval and its audit applies the reward once; the repeat writes the audit', async () => {
+  it('a crash between the approval and its audit applies the reward once; the sweep, then repeats, write one audit', async () => {
     const { mallory, checker, coin } = await setting();
     onFault((point) => {
       if (point === 'reward:after-request') throw new Error('killed');
@@ -99,6 +100,9 @@ describe('a reward App Config pays (finding 8)', () => {
     const applied = (await AppConfigModel.findOne({ key: 'app' }).lean())!;
     expect([applied.referrerCoinAmount, applied.waitingRewards?.referral]).toEqual([Number(toMicros('2000')), null]);
     expect(await AuditEntryModel.countDocuments({ key: `config-reward:${id}` })).toBe(0);
+    // with nobody repeating it, the sweep writes it once
+    await sweepOnce(0);
+    expect(await AuditEntryModel.countDocuments({ key: `config-reward:${id}` })).toBe(1);
     for (let i = 0; i < 2; i++) expect((await checker.post('/app-config/current/rewards/referral/approve', { id })).status).toBe(200);
     expect(await AuditEntryModel.countDocuments({ key: `config-reward:${id}` })).toBe(1);
     expect((await AppConfigModel.findOne({ key: 'app' }).lean())!.referrerCoinAmount).toBe(Number(toMicros('2000')));

@@ -10,6 +10,10 @@ import {
   recoverRewardAudits,
   settleStaleSeats,
 } from '../missions/missions.service';
+import { recoverChangeAudits } from '../accounts/waitingChanges.service';
+import { coinChanges } from '../coins/giftCoins.service';
+import { recoverConfigRewardAudits } from '../config/configRewards.service';
+import { offerChanges } from '../staking/staking.service';
 import { proofImagesUploadedBefore, removeProofImages } from '../proofs/proofs.service';
 import { removeSettledNotifications } from '../notifications/notifications.service';
 import { removeExpiredCounters } from '../rateLimits/rateLimit.service';
@@ -85,6 +89,9 @@ export async function sweepOnce(graceMs = SWEEP_GRACE_MS, now = new Date()): Pro
   report.accountGrants = await recoverAccountGrants(graceMs, now);
   // a mission's reward change decided (live, or turned down) but not yet audited
   report.rewardAudits = await recoverRewardAudits(graceMs, now);
+  // App Config's rewards, a coin's brakes and a staking offer's terms: decided, not yet audited
+  report.configRewardAudits = await recoverConfigRewardAudits(graceMs, now);
+  report.changeAudits = (await recoverChangeAudits(coinChanges, graceMs, now)) + (await recoverChangeAudits(offerChanges, graceMs, now));
   report.holds = await reconcileHolds(graceMs);
   report.releasedKeys = await releasePostedKeys(now);
   // what a TTL index removes on MongoDB and the embedded engine keeps for ever

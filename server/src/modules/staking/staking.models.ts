@@ -1,7 +1,7 @@
 import { model, Schema } from 'mongoose';
 import { STAKING_DURATION_KEYS } from '@gift/shared';
 import { applyConventions, schemaOptions, money, ref } from '../../db/schemaKit';
-import { changeDecisionSchema, waitingChangeSchema } from '../accounts/waitingChanges';
+import { changeDecisionSchema, waitingChangeSchema } from '../accounts/waitingChanges.service';
 
 /** An offer to stake one coin: bounds and a profit percent per term (empty: not offered). */
 const stakingCoinSchema = applyConventions(

@@ -5,6 +5,7 @@ import { AppError, badInput } from '../../lib/errors';
 import { isDuplicateKey } from '../../db/mongoErrors';
 import { objectId, scopedKey, type Id } from '../../db/ids';
 import type { ConsoleRecord, NewRecord } from '../../db/schemaKit';
+import type { ChangeTarget } from '../accounts/waitingChanges.service';
 import { coinNameFor, findGiftCoin, findGiftCoins, giftCoinIsEnabled } from '../coins/giftCoins.service';
 import { balancesOf, entryKeys, entryWithKey, postEntry } from '../ledger/ledger.service';
 import { notify } from '../notifications/notifications.service';
@@ -359,3 +360,13 @@ registerCoinUse({ order: 3, count: countStakingOffersOf, describe: (count) => pl
 /** Inserts staking offers and stakes as given (the demo seed); a stake's coins are locked by the caller's ledger entry. */
 export const insertStakingOffers = (records: NewRecord<typeof StakingCoinModel>[]) => StakingCoinModel.insertMany(records);
 export const insertStakes = (records: NewRecord<typeof StakeModel>[]) => StakeModel.insertMany(records);
+
+/** An offer's waiting terms as the console and the audit read them: the maximum as a decimal. */
+export const presentOfferChange = (set: Record<string, unknown>) => ({ ...set, maxAmount: fromMicros(BigInt(set.maxAmount as number)) });
+
+export const offerChanges: ChangeTarget = {
+  model: StakingCoinModel,
+  resource: 'staking-coins',
+  what: 'this staking offer',
+  present: presentOfferChange,
+};

@@ -1,19 +1,11 @@
-import {
-  fromMicros,
-  microsToStored,
-  percentOf,
-  STAKING_DURATION_KEYS,
-  stakingCoinInput,
-  toMicros,
-  type StakingCoinInput,
-} from '@gift/shared';
+import { microsToStored, percentOf, STAKING_DURATION_KEYS, stakingCoinInput, toMicros, type StakingCoinInput } from '@gift/shared';
 import type { OperatorContext } from '../../rest/adminAuth';
 import type { ResourceDefinition } from '../../rest/resource';
-import { askChange, changeRoutes, type ChangeTarget } from '../accounts/waitingChanges';
+import { askChange, changeRoutes } from '../accounts/waitingChanges.service';
 import { aboveThreshold } from '../coins/coinBrakes.service';
 import { requireGiftCoin } from '../coins/giftCoins.service';
 import { StakingCoinModel } from './staking.models';
-import { deleteStakingCoin } from './staking.service';
+import { deleteStakingCoin, offerChanges, presentOfferChange } from './staking.service';
 
 const asStored = (input: StakingCoinInput) => ({
   ...input,
@@ -70,22 +62,12 @@ async function termsToStore(wanted: Terms, live: Terms | null, context: Operator
   return live ? { ...termsOf(live), waitingChange } : { enabled: false, waitingChange };
 }
 
-/** An offer's waiting terms as the console and the audit read them: the maximum as a decimal. */
-const presentTerms = (set: Record<string, unknown>) => ({ ...set, maxAmount: fromMicros(BigInt(set.maxAmount as number)) });
-
-const offerChanges: ChangeTarget = {
-  model: StakingCoinModel,
-  resource: 'staking-coins',
-  what: 'this staking offer',
-  present: presentTerms,
-};
-
 function presentOffer(doc: unknown) {
   const offer = (doc as { toJSON: () => Record<string, unknown> }).toJSON();
   const waiting = offer.waitingChange as { set: Record<string, unknown>; requestedBy: unknown } | null | undefined;
   return {
     ...offer,
-    waitingChange: waiting ? { ...waiting, requestedBy: String(waiting.requestedBy), set: presentTerms(waiting.set) } : null,
+    waitingChange: waiting ? { ...waiting, requestedBy: String(waiting.requestedBy), set: presentOfferChange(waiting.set) } : null,
   };
 }
 

@@ -4,7 +4,8 @@ import { isId, objectId } from '../../db/ids';
 import { AppError } from '../../lib/errors';
 import { faultPoint } from '../../lib/faults';
 import { assertIndependentApprover } from '../accounts/fourEyes.service';
-import { recordAudit, type Operator } from '../audit/audit.service';
+import { accountUsername } from '../accounts/accounts.service';
+import { isAudited, recordAudit, type Operator } from '../audit/audit.service';
 import { aboveThreshold } from '../coins/coinBrakes.service';
 import { AppConfigModel } from './appConfig.model';
 
@@ -190,6 +191,8 @@ async function current(kind: ConfigReward) {
 
 const REWARD_NAMES: Record<ConfigReward, string> = { referral: 'referral reward', streakMilestones: 'streak milestones', mining: 'mining' };
 
+const configAuditKey = (changeId: string) => `config-reward:${changeId}`;
+
 function auditDecision(operator: Operator, kind: ConfigReward, status: string, waiting: Waiting) {
   return recordAudit({
     operator,
@@ -199,7 +202,7 @@ function auditDecision(operator: Operator, kind: ConfigReward, status: string, w
     before: { waiting: waiting.id },
     after: { [kind]: presentWaiting(waiting), status },
     note: `${status === 'approved' ? 'Approved' : 'Rejected'} ${REWARD_NAMES[kind]} change ${waiting.id}`,
-    key: `config-reward:${waiting.id}`,
+    key: configAuditKey(waiting.id),
   });
 }
 
@@ -245,4 +248,25 @@ export async function rejectConfigReward(kind: ConfigReward, id: string, reason:
   );
   if (rejected.modifiedCount !== 1) return rejectConfigReward(kind, id, reason, operator, now);
   await auditDecision(operator, kind, 'rejected', waiting);
+}
+
+/**
+ * The sweep: an App Config reward decision a crash left unaudited (live, or turned down, the audit not yet written) older than
+ * `olderThanMs` and under a day old is audited once, in the name of the operator who decided, as their repeat would have.
+ */
+export async function recoverConfigRewardAudits(olderThanMs = 30_000, now = new Date()): Promise<number> {
+  const config = await AppConfigModel.findOne({ key: 'app' }, { rewardDecisions: 1 }).lean<{
+    rewardDecisions?: Partial<Record<ConfigReward, (Waiting & Decision & { decidedAt?: Date }) | null>>;
+  }>();
+  let finished = 0;
+  for (const kind of CONFIG_REWARDS) {
+    const decision = config?.rewardDecisions?.[kind];
+    const at = decision?.decidedAt?.getTime() ?? 0;
+    if (!decision || at > now.getTime() - olderThanMs || at < now.getTime() - 24 * 3_600_000) continue;
+    if (await isAudited(configAuditKey(decision.id))) continue;
+    const decider = String(decision.decidedBy);
+    await auditDecision({ id: decider, username: (await accountUsername(decider)) ?? decider }, kind, decision.status, decision);
+    finished++;
+  }
+  return finished;
 }

@@ -6,7 +6,8 @@ import { AppError } from '../../lib/errors';
 import { faultPoint } from '../../lib/faults';
 import { operatorContext } from '../../rest/adminAuth';
 import { validate, type AnyModel } from '../../rest/resource';
-import { recordAudit, type Operator } from '../audit/audit.service';
+import { isAudited, recordAudit, type Operator } from '../audit/audit.service';
+import { accountUsername } from './accounts.service';
 import { assertIndependentApprover } from './fourEyes.service';
 
 /**
@@ -77,6 +78,8 @@ function alreadyDecided(status: string): AppError {
 }
 
 /** The audit of a decision, keyed by the change: written once, and by a repeat when a crash came before it. */
+const auditKey = (target: ChangeTarget, changeId: string) => `change:${target.resource}:${changeId}`;
+
 function auditDecision(target: ChangeTarget, operator: Operator, recordId: unknown, change: WaitingChange, status: string) {
   return recordAudit({
     operator,
@@ -86,7 +89,7 @@ function auditDecision(target: ChangeTarget, operator: Operator, recordId: unkno
     before: { waiting: change.id },
     after: { ...target.present(change.set), status },
     note: `${status === 'approved' ? 'Approved' : 'Rejected'} change ${change.id}`,
-    key: `change:${target.resource}:${change.id}`,
+    key: auditKey(target, change.id),
   });
 }
 
@@ -158,4 +161,33 @@ export function changeRoutes(router: Router, target: ChangeTarget, reread: (id: 
     await rejectChange(target, req.params.id, id, rejectReason, operatorContext(req).operator, new Date());
     res.json(await reread(req.params.id));
   });
+}
+
+/**
+ * The sweep: a decision a crash left unaudited (the record changed, the audit not yet written) older than `olderThanMs` and
+ * under a day old is audited once, in the name of the operator who decided, as their repeat would have.
+ */
+export async function recoverChangeAudits(target: ChangeTarget, olderThanMs = 30_000, now = new Date()): Promise<number> {
+  const decided = await target.model
+    .find(
+      { 'lastChangeDecision.decidedAt': { $lte: new Date(now.getTime() - olderThanMs), $gte: new Date(now.getTime() - 24 * 3_600_000) } },
+      { lastChangeDecision: 1 },
+    )
+    .limit(100)
+    .lean<WithChange[]>();
+  let finished = 0;
+  for (const record of decided) {
+    const decision = record.lastChangeDecision!;
+    if (await isAudited(auditKey(target, decision.id))) continue;
+    const decider = String(decision.decidedBy);
+    await auditDecision(
+      target,
+      { id: decider, username: (await accountUsername(decider)) ?? decider },
+      record._id,
+      decision,
+      decision.status,
+    );
+    finished++;
+  }
+  return finished;
 }
