@@ -480,6 +480,8 @@ const englishDomain = {
     usdPriceHelp: 'Leave empty when unknown',
     approvalAboveHelp: "A withdrawal above this amount needs a second operator's approval before the hot wallet pays it (0: one approval)",
     dailyCapHelp: 'The most the hot wallet pays out of this coin per UTC day (0: no cap)',
+    withdrawEnabledHelp:
+      'Turning withdrawals on, another network, jetton master or decimals, and a looser brake or cap wait for a second operator',
     giftApprovalHelp: "Above this, an operator's gift or correction waits for a second operator's approval (0: never)",
     jettonMasterHelp: 'The jetton master contract address (jettons only)',
   },
@@ -700,6 +702,8 @@ const englishDomain = {
         network: 'Network',
         jettonMaster: 'Jetton master address',
         giftApprovalAbove: 'Second approval for gifts above',
+        payoutApprovalAbove: 'Payout approval above',
+        payoutDailyCap: 'Payout daily cap',
         enabled: 'Enabled',
         order: 'Order',
         createdAt: 'Created',

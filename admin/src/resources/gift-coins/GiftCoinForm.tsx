@@ -33,7 +33,7 @@ export function GiftCoinForm() {
       <NumeralInput source="decimals" defaultValue={9} inputMode="numeric" helperText="coins.decimalsHelp" />
       <NumeralInput source="usdPrice" helperText="coins.usdPriceHelp" />
       <NumeralInput source="minWithdraw" defaultValue="0" helperText="common.amountHelp" />
-      <BooleanInput source="withdrawEnabled" defaultValue={false} />
+      <BooleanInput source="withdrawEnabled" defaultValue={false} helperText="coins.withdrawEnabledHelp" />
       <NumeralInput source="payoutApprovalAbove" helperText="brakes.payoutApprovalHelp" />
       <NumeralInput source="payoutDailyCap" defaultValue="0" helperText="coins.dailyCapHelp" />
       <NumeralInput source="giftApprovalAbove" helperText="brakes.giftApprovalHelp" />

@@ -70,6 +70,17 @@ export interface ChangeTarget {
   what: string;
   /** The change's fields as the console reads them (decimals for amounts), for the audit. */
   present: (set: Record<string, unknown>) => Record<string, unknown>;
+  /**
+   * Writes `update` (the change's fields, its decision, the change cleared) if the change `changeId` still waits on the record:
+   * true when written. Absent: one conditional update. A coin's place on TON claims its keys first.
+   */
+  apply?: (recordId: Types.ObjectId, changeId: string, update: Record<string, unknown>) => Promise<boolean>;
+}
+
+/** One conditional update: the change's fields applied, only while it waits. */
+async function applyWhileWaiting(target: ChangeTarget, recordId: unknown, changeId: string, update: Record<string, unknown>) {
+  const applied = await target.model.updateOne({ _id: recordId, 'waitingChange.id': changeId }, { $set: update }, { runValidators: true });
+  return applied.modifiedCount === 1;
 }
 
 /** 409: the change was decided (or replaced by a later edit) before this decision. */
@@ -114,12 +125,11 @@ export async function approveChange(target: ChangeTarget, recordId: string, chan
   }
   await assertIndependentApprover(String(waiting.requestedBy), operator.id, target.what);
   const decision = { ...waiting, status: 'approved', decidedBy: objectId(operator.id), decidedAt: now };
-  const applied = await target.model.updateOne(
-    { _id: record._id, 'waitingChange.id': changeId },
-    { $set: { ...waiting.set, waitingChange: null, lastChangeDecision: decision } },
-    { runValidators: true },
-  );
-  if (applied.modifiedCount !== 1) return approveChange(target, recordId, changeId, operator, now);
+  const update = { ...waiting.set, waitingChange: null, lastChangeDecision: decision };
+  const applied = target.apply
+    ? await target.apply(record._id as Types.ObjectId, changeId, update)
+    : await applyWhileWaiting(target, record._id, changeId, update);
+  if (!applied) return approveChange(target, recordId, changeId, operator, now);
   await faultPoint('reward:after-apply');
   await auditDecision(target, operator, record._id, waiting, 'approved');
 }

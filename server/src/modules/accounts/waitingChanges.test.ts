@@ -53,7 +53,7 @@ describe("loosening a coin's brakes waits for a second operator", () => {
 
     const own = await asker.post(`/gift-coins/${id}/change/approve`, { id: change });
     expect(own.status).toBe(403);
-    expect(own.body.message).toMatch(/this brake change: you asked for it$/);
+    expect(own.body.message).toMatch(/this coin change: you asked for it$/);
     expect(await brakesOf(id)).toEqual(['1000', '500', '5000']);
     const approved = await checker.post(`/gift-coins/${id}/change/approve`, { id: change });
     expect(approved.status).toBe(200);
@@ -182,5 +182,60 @@ describe('a staking offer that lets one stake earn above the threshold waits for
     );
     expect(lowered.body).toMatchObject({ profits: { year: '20' }, waitingChange: null });
     expect((await StakingCoinModel.findById(id).lean())!.profits?.year).toBe('20');
+  });
+});
+
+describe("a coin's withdrawals and place on TON wait for a second operator", () => {
+  it('a new coin asked with withdrawals on is saved without them; another jetton master or decimals for a held coin wait', async () => {
+    const { asker, checker } = await two('gift-coins:write');
+    const master = `0:${'b'.repeat(64)}`;
+    const created = await asker.post('/gift-coins', {
+      name: 'Points',
+      symbol: `PTW${Date.now() % 10000}`,
+      network: 'jetton',
+      jettonMaster: master,
+      withdrawEnabled: true,
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ withdrawEnabled: false, jettonMaster: master, waitingChange: { set: { withdrawEnabled: true } } });
+    const id = String(created.body.id);
+    expect((await checker.post(`/gift-coins/${id}/change/approve`, { id: created.body.waitingChange.id })).body).toMatchObject({
+      withdrawEnabled: true,
+      waitingChange: null,
+    });
+
+    // pointing the coin at another jetton (one the hot wallet may hold more of), or scaling what a payout sends, waits
+    const other = `0:${'c'.repeat(64)}`;
+    const moved = await asker.put(`/gift-coins/${id}`, {
+      name: 'Points',
+      symbol: created.body.symbol,
+      network: 'jetton',
+      jettonMaster: other,
+      decimals: 12,
+      withdrawEnabled: true,
+    });
+    expect(moved.body).toMatchObject({ jettonMaster: master, decimals: 9, waitingChange: { set: { jettonMaster: other, decimals: 12 } } });
+    // another coin takes that master meanwhile: the approval is refused with the reason, and nothing moves
+    const taken = await asker.post('/gift-coins', {
+      name: 'Squatter',
+      symbol: `SQT${Date.now() % 10000}`,
+      network: 'jetton',
+      jettonMaster: other,
+    });
+    expect(taken.status).toBe(201);
+    const refused = await checker.post(`/gift-coins/${id}/change/approve`, { id: moved.body.waitingChange.id });
+    expect([refused.status, refused.body.errors]).toEqual([400, { jettonMaster: 'Squatter already has this jetton master' }]);
+    expect(await GiftCoinModel.findById(id).lean()).toMatchObject({ jettonMaster: master, decimals: 9 });
+    await asker.delete(`/gift-coins/${String(taken.body.id)}`);
+    const approved = await checker.post(`/gift-coins/${id}/change/approve`, { id: moved.body.waitingChange.id });
+    expect(approved.body).toMatchObject({ jettonMaster: other, decimals: 12, waitingChange: null });
+    // the master is this coin's now: a new coin cannot take it
+    const copy = await asker.post('/gift-coins', {
+      name: 'Copy',
+      symbol: `CPW${Date.now() % 10000}`,
+      network: 'jetton',
+      jettonMaster: other,
+    });
+    expect(copy.body.errors).toEqual({ jettonMaster: 'Points already has this jetton master' });
   });
 });

@@ -140,6 +140,8 @@ describe('gift coins in the console', () => {
       withdrawEnabled: true,
     });
     await api.post('/gift-coins', { name: 'Other', symbol: 'PRLX', network: 'jetton' });
+    // turning withdrawals on waits for a second operator: here they are on, as after their approval
+    await GiftCoinModel.updateMany({ symbol: { $in: ['PRLD', 'PRLJ'] } }, { $set: { withdrawEnabled: true } });
     const symbols = (res: { body: Array<{ symbol: string }> }) => res.body.map((c) => c.symbol);
     expect(symbols(await api.get('/gift-coins', { filter: { q: 'prl' }, sort: ['symbol', 'DESC'] }))).toEqual(['PRLX', 'PRLJ', 'PRLD']);
     expect(symbols(await api.get('/gift-coins', { filter: { q: 'pearl', network: 'jetton' } }))).toEqual(['PRLJ']);

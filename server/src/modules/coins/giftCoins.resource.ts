@@ -4,11 +4,15 @@ import { orderedResource } from '../../rest/resource';
 import { askChange, changeRoutes } from '../accounts/waitingChanges.service';
 import { saveCoinIdentity } from './coinIdentity';
 import { GiftCoinModel } from './giftCoin.model';
-import { coinChanges, presentBrakes } from './giftCoins.service';
+import { coinChanges, presentCoinChange } from './giftCoins.service';
 import { deleteGiftCoin } from './giftCoinDeletion.service';
 
 const BRAKES = ['giftApprovalAbove', 'payoutApprovalAbove', 'operatorDailyLimit'] as const;
-type Brake = (typeof BRAKES)[number];
+/** Amounts where 0 is the loosest (never, no limit, no cap) and a higher one is looser. */
+const LIMITS = [...BRAKES, 'payoutDailyCap'] as const;
+type Limit = (typeof LIMITS)[number];
+/** Where the coin lives on TON: what a payout of one balance sends. */
+const CHAIN = ['network', 'jettonMaster', 'decimals'] as const;
 
 /** The coin's brakes as typed, each one left out replaced by the suggested amount for its price. */
 function brakesOrSuggested(input: GiftCoinInput): CoinBrakes {
@@ -19,28 +23,58 @@ function brakesOrSuggested(input: GiftCoinInput): CoinBrakes {
 /** The fields the body carried (the brakes are optional): an absent one is not set. */
 const withoutAbsent = (input: GiftCoinInput) => Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
 
-/** Whether `wanted` (micro-units) is a looser brake than `current`: "never" (0) where it was on, or a higher amount. */
+/** Whether `wanted` (micro-units) is a looser limit than `current`: 0 where it was on, or a higher amount. */
 const looser = (wanted: bigint, current: bigint) => current > 0n && (wanted === 0n || wanted > current);
 
-/**
- * Splits the brakes an operator typed against the ones in force (`current`, micro-units): a looser one (0 where it was on, or
- * higher) is taken out of `brakes` and returned as the change that waits for a second operator; a tighter one applies at once.
- */
-function holdLooserBrakes(brakes: Partial<Record<Brake, string>>, current: Record<Brake, bigint>) {
-  const held: Record<string, number> = {};
-  for (const field of BRAKES) {
-    const typed = brakes[field];
-    if (typed === undefined) continue;
-    const wanted = toMicros(typed);
-    if (!looser(wanted, current[field])) continue;
-    held[field] = Number(wanted);
-    delete brakes[field];
-  }
-  return held;
+/** A place-on-TON field as text, to compare what was typed with what is stored ('' for none). */
+const chainValue = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
+
+/** What the coin holds in force: its limits (micro-units), its place on TON and whether it can be withdrawn. */
+interface LiveCoin {
+  limits: Record<Limit, bigint>;
+  chain: Record<(typeof CHAIN)[number], unknown>;
+  withdrawEnabled: boolean;
 }
 
-const storedBrakes = (coin: Partial<Record<Brake, number | null>>) =>
-  Object.fromEntries(BRAKES.map((field) => [field, BigInt(coin[field] ?? 0)])) as Record<Brake, bigint>;
+const liveCoin = (coin: Record<string, unknown>): LiveCoin => ({
+  limits: Object.fromEntries(LIMITS.map((field) => [field, BigInt((coin[field] as number | null | undefined) ?? 0)])) as Record<
+    Limit,
+    bigint
+  >,
+  chain: Object.fromEntries(CHAIN.map((field) => [field, coin[field] ?? ''])) as LiveCoin['chain'],
+  withdrawEnabled: !!coin.withdrawEnabled,
+});
+
+/**
+ * Takes out of `fields` what lets one operator move more value than the coin allows now, returned as the change that waits
+ * for a second operator: a looser limit (0 where it was on, or higher), turning withdrawals on, or another place on TON
+ * (network, jetton master, decimals: what a payout of a balance sends). Tighter limits and the rest apply at once.
+ */
+function holdLoosening(fields: Record<string, unknown>, live: LiveCoin, isNew = false): Record<string, unknown> {
+  const held: Record<string, unknown> = {};
+  for (const field of LIMITS) {
+    const typed = fields[field];
+    if (typeof typed !== 'string' || !looser(toMicros(typed), live.limits[field])) continue;
+    held[field] = Number(toMicros(typed));
+    delete fields[field];
+  }
+  if (fields.withdrawEnabled === true && !live.withdrawEnabled) {
+    held.withdrawEnabled = true;
+    fields.withdrawEnabled = false;
+    // a new coin's place on TON goes live with it; an existing one's waits below whether or not it changes
+    if (isNew) return held;
+  }
+  if (isNew) return held;
+  const moves = (field: (typeof CHAIN)[number]) => field in fields && chainValue(fields[field]) !== chainValue(live.chain[field]);
+  // taking a jetton master away pays nothing anywhere: it applies at once, as long as the network stays
+  const clearsMaster = moves('jettonMaster') && !chainValue(fields.jettonMaster) && !moves('network');
+  for (const field of CHAIN)
+    if (moves(field) && !(field === 'jettonMaster' && clearsMaster)) {
+      held[field] = fields[field];
+      delete fields[field];
+    }
+  return held;
+}
 
 /** The coin as the console reads it, its waiting brake change in decimals. */
 function presentCoin(doc: unknown) {
@@ -48,7 +82,7 @@ function presentCoin(doc: unknown) {
   const waiting = coin.waitingChange as { set: Record<string, unknown>; requestedBy: unknown } | null | undefined;
   return {
     ...coin,
-    waitingChange: waiting ? { ...waiting, requestedBy: String(waiting.requestedBy), set: presentBrakes(waiting.set) } : null,
+    waitingChange: waiting ? { ...waiting, requestedBy: String(waiting.requestedBy), set: presentCoinChange(waiting.set) } : null,
   };
 }
 
@@ -66,29 +100,33 @@ const resource = orderedResource('gift-coins', GiftCoinModel, giftCoinInput, {
 
 async function createCoin(input: GiftCoinInput, { operator }: OperatorContext) {
   const suggested = suggestedCoinBrakes({ usdPrice: input.usdPrice });
-  const brakes: Partial<Record<Brake, string>> = brakesOrSuggested(input);
-  // a new coin starts at the suggested brakes: one typed looser than those waits like any loosening
-  const held = holdLooserBrakes(brakes, storedBrakes(Object.fromEntries(BRAKES.map((f) => [f, Number(toMicros(suggested[f]))]))));
+  const fields: Record<string, unknown> = { ...input, ...brakesOrSuggested(input) };
+  // a new coin starts at the suggested brakes and without withdrawals: looser brakes, or withdrawals, wait like any loosening
+  const start = liveCoin({ ...Object.fromEntries(BRAKES.map((f) => [f, Number(toMicros(suggested[f]))])), withdrawEnabled: false });
+  const held = holdLoosening(fields, start, true);
   const waitingChange = Object.keys(held).length ? askChange(held, operator, new Date()) : null;
-  return saveCoinIdentity(input, undefined, (_keys, _id) =>
-    GiftCoinModel.create({ ...input, ...suggested, ...brakes, waitingChange, _id }),
-  );
+  return saveCoinIdentity(input, undefined, (_keys, _id) => GiftCoinModel.create({ ...suggested, ...fields, waitingChange, _id }));
 }
 
 async function updateCoin(id: string, input: GiftCoinInput, { operator }: OperatorContext) {
-  const live = await GiftCoinModel.findById(id, { giftApprovalAbove: 1, payoutApprovalAbove: 1, operatorDailyLimit: 1 }).lean<
-    Partial<Record<Brake, number | null>>
-  >();
-  const fields = withoutAbsent(input) as Partial<GiftCoinInput>;
-  const held = live ? holdLooserBrakes(fields, storedBrakes(live)) : {};
-  // a brake set to another amount than the one in force replaces what waited; an edit of anything else keeps it
-  const changed = live && BRAKES.some((f) => fields[f] !== undefined && toMicros(fields[f]) !== BigInt(live[f] ?? 0));
+  const stored = await GiftCoinModel.findById(id, {
+    ...Object.fromEntries([...LIMITS, ...CHAIN].map((f) => [f, 1])),
+    withdrawEnabled: 1,
+  }).lean<Record<string, unknown>>();
+  const fields = withoutAbsent(input);
+  const live = stored && liveCoin(stored);
+  const held = live ? holdLoosening(fields, live) : {};
+  // a limit set to another amount than the one in force replaces what waited; an edit of anything else keeps it
+  const changed = live && LIMITS.some((f) => typeof fields[f] === 'string' && toMicros(fields[f]) !== live.limits[f]);
   const waiting = Object.keys(held).length
     ? { waitingChange: askChange(held, operator, new Date()) }
     : changed
       ? { waitingChange: null }
       : {};
-  return saveCoinIdentity(input, id, () =>
+  // the coin keeps its place on TON (and the keys that hold it) until a second operator approves another
+  const keepsPlace = live && ('network' in held || 'jettonMaster' in held);
+  const identity = { ...input, ...(keepsPlace && { network: live.chain.network, jettonMaster: live.chain.jettonMaster }) } as GiftCoinInput;
+  return saveCoinIdentity(identity, id, () =>
     GiftCoinModel.findByIdAndUpdate(id, { $set: { ...fields, ...waiting } }, { returnDocument: 'after', runValidators: true }),
   );
 }

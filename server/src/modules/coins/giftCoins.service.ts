@@ -6,6 +6,7 @@ import { objectId, type Id } from '../../db/ids';
 import { badInput } from '../../lib/errors';
 import type { ConsoleRecord, NewRecord } from '../../db/schemaKit';
 import { GiftCoinModel, type GiftCoin } from './giftCoin.model';
+import { saveCoinIdentity } from './coinIdentity';
 
 type Fields = ProjectionType<GiftCoin>;
 /** A coin as read: the fields asked for are there (the others are not, whatever the type says). */
@@ -59,13 +60,30 @@ export function insertCoins(records: NewRecord<typeof GiftCoinModel>[]) {
   return GiftCoinModel.insertMany(records);
 }
 
-/** A coin's waiting brake change, as the console and the audit read it: amounts as decimals. */
-export const presentBrakes = (set: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(set).map(([field, micros]) => [field, fromMicros(BigInt(micros as number))]));
+const LIMITS = new Set(['giftApprovalAbove', 'payoutApprovalAbove', 'operatorDailyLimit', 'payoutDailyCap']);
 
+/** A coin's waiting change, as the console and the audit read it: amounts as decimals. */
+export const presentCoinChange = (set: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(set).map(([field, value]) => [field, LIMITS.has(field) ? fromMicros(BigInt(value as number)) : value]));
+
+/** A coin's looser brakes, withdrawals turned on or another place on TON, decided by a second operator. */
 export const coinChanges: ChangeTarget = {
   model: GiftCoinModel,
   resource: 'gift-coins',
-  what: 'this brake change',
-  present: presentBrakes,
+  what: 'this coin change',
+  present: presentCoinChange,
+  // another place on TON is held for this coin (one coin per jetton master, one native TON coin) before it is written
+  apply: async (id, changeId, update) => {
+    const coin = await GiftCoinModel.findById(id, { symbol: 1, network: 1, jettonMaster: 1 }).lean();
+    if (!coin) return false;
+    const identity = {
+      symbol: coin.symbol,
+      network: (update.network ?? coin.network) as 'ton' | 'jetton',
+      jettonMaster: typeof update.jettonMaster === 'string' ? update.jettonMaster : (coin.jettonMaster ?? ''),
+    };
+    return saveCoinIdentity(identity, String(id), async () => {
+      const applied = await GiftCoinModel.updateOne({ _id: id, 'waitingChange.id': changeId }, { $set: update }, { runValidators: true });
+      return applied.modifiedCount === 1;
+    });
+  },
 };
