@@ -8,6 +8,7 @@ import { AccountModel } from './account.model';
 import { AccountGrantModel, type AccountGrantDocument } from './accountGrant.model';
 import { assertIndependentApprover } from './fourEyes.service';
 import { holds } from './holds';
+import { upsertWithRetry } from '../../db/mongoErrors';
 
 /** The operator deciding: who they are and what they hold (approving needs every permission granted). */
 interface GrantDecider extends Operator {
@@ -39,23 +40,25 @@ async function usernameOf(id: unknown): Promise<string> {
  * operator who asked. Called right after the write that asked; the sweep calls it for a request a crash left unrecorded.
  */
 export async function recordGrantRequest(account: { _id: unknown; username: string }, pending: PendingGrant) {
-  const asked = await AccountGrantModel.findOneAndUpdate(
-    { _id: pending._id },
-    {
-      $setOnInsert: {
-        account: objectId(String(account._id)),
-        username: account.username,
-        permissions: pending.permissions,
-        requestedBy: pending.requestedBy,
-        status: 'pending',
-        decidedBy: null,
-        decidedAt: null,
-        rejectReason: '',
-        createdAt: pending.requestedAt,
-        updatedAt: pending.requestedAt,
+  const asked = await upsertWithRetry(() =>
+    AccountGrantModel.findOneAndUpdate(
+      { _id: pending._id },
+      {
+        $setOnInsert: {
+          account: objectId(String(account._id)),
+          username: account.username,
+          permissions: pending.permissions,
+          requestedBy: pending.requestedBy,
+          status: 'pending',
+          decidedBy: null,
+          decidedAt: null,
+          rejectReason: '',
+          createdAt: pending.requestedAt,
+          updatedAt: pending.requestedAt,
+        },
       },
-    },
-    { upsert: true, returnDocument: 'after', timestamps: false },
+      { upsert: true, returnDocument: 'after', timestamps: false },
+    ),
   );
   if (asked && !(await isAudited(askedKey(pending._id))))
     await recordAudit({

@@ -1,6 +1,7 @@
 import type { AuditAction } from '@gift/shared';
 import type { ConsoleRecord } from '../../db/schemaKit';
 import { AuditEntryModel } from './audit.model';
+import { upsertWithRetry } from '../../db/mongoErrors';
 
 export interface Operator {
   id: string;
@@ -64,7 +65,11 @@ export async function recordAudit(entry: AuditRecord): Promise<void> {
     after,
     note: entry.note ?? '',
   };
-  if (entry.key) await AuditEntryModel.updateOne({ key: entry.key }, { $setOnInsert: { ...fields, key: entry.key } }, { upsert: true });
+  // a repeat and the sweep auditing one key at once: on MongoDB the second insert is refused, and its retry finds the first
+  if (entry.key)
+    await upsertWithRetry(() =>
+      AuditEntryModel.updateOne({ key: entry.key }, { $setOnInsert: { ...fields, key: entry.key } }, { upsert: true }),
+    );
   else await AuditEntryModel.create(fields);
 }
 

@@ -3,6 +3,7 @@ import type { GiftCoinInput } from '@gift/shared';
 import { Types } from 'mongoose';
 import { badInput } from '../../lib/errors';
 import { CoinKeyModel, GiftCoinModel } from './giftCoin.model';
+import { upsertWithRetry } from '../../db/mongoErrors';
 
 type Identity = Pick<GiftCoinInput, 'symbol' | 'network' | 'jettonMaster'>;
 
@@ -71,11 +72,9 @@ async function holdIsLive(key: string, coinId: Types.ObjectId): Promise<boolean>
 /** Takes `key` for the coin: one conditional upsert, or taking over a stale hold; false when a live coin holds it. */
 async function hold(key: string, coinId: Types.ObjectId): Promise<boolean> {
   for (let attempt = 0; attempt < 3; attempt++) {
-    const held = await CoinKeyModel.findOneAndUpdate(
-      { key },
-      { $setOnInsert: { key, coin: coinId } },
-      { upsert: true, returnDocument: 'after' },
-    ).lean();
+    const held = await upsertWithRetry(() =>
+      CoinKeyModel.findOneAndUpdate({ key }, { $setOnInsert: { key, coin: coinId } }, { upsert: true, returnDocument: 'after' }).lean(),
+    );
     if (String(held.coin) === String(coinId)) return true;
     if (await holdIsLive(key, held.coin)) return false;
     const taken = await CoinKeyModel.findOneAndUpdate(

@@ -3,6 +3,7 @@ import type { Env } from '../../env';
 import type { NewRecord } from '../../db/schemaKit';
 import { AppConfigModel } from './appConfig.model';
 import { registerCoinUse } from '../coins/giftCoinDeletion.service';
+import { upsertWithRetry } from '../../db/mongoErrors';
 
 /** The one App Config record, created with defaults the first time it is read. */
 /** A t.me link that opens the mini app (the bot's main one when no name is set), carrying the code as `startapp`. */
@@ -24,10 +25,13 @@ export async function getAppConfig() {
   // read first: the upsert would touch updatedAt on every read
   const existing = await AppConfigModel.findOne({ key: 'app' });
   if (existing) return existing;
-  const config = await AppConfigModel.findOneAndUpdate(
-    { key: 'app' },
-    { $setOnInsert: { key: 'app' } },
-    { upsert: true, returnDocument: 'after', setDefaultsOnInsert: true },
+  // two first reads at once on MongoDB: the unique key refuses the second insert, whose retry reads the first's
+  const config = await upsertWithRetry(() =>
+    AppConfigModel.findOneAndUpdate(
+      { key: 'app' },
+      { $setOnInsert: { key: 'app' } },
+      { upsert: true, returnDocument: 'after', setDefaultsOnInsert: true },
+    ),
   );
   return config;
 }

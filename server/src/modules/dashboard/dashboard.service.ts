@@ -7,6 +7,7 @@ import { lockedStakeChangeBetween } from '../staking/staking.service';
 import { countJoinedBetween, countPlayers, countSeenSince, firstJoinDate } from '../users/players.service';
 import { countRequestedBetween, pendingWithdrawalTotals } from '../withdrawals/withdrawals.service';
 import { DailyFiguresModel, LiveFiguresModel } from './dailyFigures.model';
+import { upsertWithRetry } from '../../db/mongoErrors';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const CHART_DAYS = 30;
@@ -72,7 +73,7 @@ export async function rollUpClosedDays(now: Date): Promise<number> {
       staked: staked.map((row) => ({ coin: row._id, amount: row.total })),
     };
     // the day is the key: a second sweep rolling the same day writes the same record
-    await DailyFiguresModel.updateOne({ day: figures.day }, { $setOnInsert: figures }, { upsert: true });
+    await upsertWithRetry(() => DailyFiguresModel.updateOne({ day: figures.day }, { $setOnInsert: figures }, { upsert: true }));
     rolled++;
     day = next;
   }
@@ -139,7 +140,7 @@ export async function refreshLiveFigures(now: Date, { force = false } = {}) {
     staked: staked.map((row) => ({ coin: row._id, amount: row.total })),
     days,
   };
-  await LiveFiguresModel.updateOne({ key: 'live' }, { $set: figures }, { upsert: true });
+  await upsertWithRetry(() => LiveFiguresModel.updateOne({ key: 'live' }, { $set: figures }, { upsert: true }));
   return figures;
 }
 

@@ -6,6 +6,7 @@ import { objectId, type Id } from '../../db/ids';
 import { allowsMessages, messageRecipient, stopMessaging } from '../users/players.service';
 import { NotificationModel, SETTLED_KEPT_MS } from './notification.model';
 import { notificationText, openAppLabel, type NotificationEvent, type NotificationFacts } from './notificationTexts';
+import { upsertWithRetry } from '../../db/mongoErrors';
 
 /** A sender keeps a claimed message this long; one that crashed mid-send is taken over after it. */
 const LEASE_MS = 10 * 60_000;
@@ -39,22 +40,25 @@ export async function notify<E extends NotificationEvent>(
     const user = objectId(userId);
     // a scheduled message is checked when due instead: the player may allow messages by then
     if (!scheduledFor && !(await allowsMessages(user))) return;
-    await NotificationModel.updateOne(
-      { key },
-      {
-        $setOnInsert: {
-          key,
-          user,
-          event,
-          facts,
-          status: 'queued',
-          dueAt: scheduledFor ?? new Date(),
-          leaseUntil: null,
-          leaseHolder: '',
-          attempts: 0,
+    // the same event queued twice at once: the unique key keeps one, and the retry finds it queued
+    await upsertWithRetry(() =>
+      NotificationModel.updateOne(
+        { key },
+        {
+          $setOnInsert: {
+            key,
+            user,
+            event,
+            facts,
+            status: 'queued',
+            dueAt: scheduledFor ?? new Date(),
+            leaseUntil: null,
+            leaseHolder: '',
+            attempts: 0,
+          },
         },
-      },
-      { upsert: true },
+        { upsert: true },
+      ),
     );
   } catch (error) {
     reportProblem(error, key);

@@ -9,6 +9,7 @@ import { resolveBotToken } from '../config/config.service';
 import { LoginCodeModel } from './loginCode.model';
 import { signPlayerToken } from './playerAuth.service';
 import { UserModel } from './user.model';
+import { countAmount, countHit } from '../rateLimits/rateLimit.service';
 
 /**
  * From one address (IPv6: its /64) a player gets a new code once a minute and at most 5 an hour; from all
@@ -76,6 +77,9 @@ export async function requestLoginCode(
 }
 
 /** Whether the player may be sent another code now from this address, as far as the hourly limits go. */
+/** One code sent per player and address in each window of the resend interval, however many requests arrive at once. */
+const RESEND_SLOT = { name: 'login-code-send', limit: 1, windowSeconds: LOGIN_CODE_RESEND_SECONDS };
+
 async function withinHourlyLimits(userId: Types.ObjectId, address: string, now: Date): Promise<boolean> {
   const recent = { user: userId, createdAt: { $gt: new Date(now.getTime() - 3600_000) } };
   const [fromAddress, fromAll] = await Promise.all([
@@ -109,7 +113,10 @@ async function issueLoginCode(username: string, requestHash: string, { env, botT
   if (!user || user.status === 'banned' || !user.messagePermission || !(await withinHourlyLimits(user._id, address, now)))
     return void (await sentToNobody());
 
-  // one conditional upsert: a code is sent only when none went from this address in the last minute, so parallel requests send one
+  // parallel requests on MongoDB would each insert below (a range is no unique key): one atomic counter per window lets one through
+  const sendSlot = await countHit(RESEND_SLOT, `${String(user._id)}:${address}`, now);
+  if (!sendSlot.allowed) return void (await sentToNobody());
+  // one conditional upsert: a code is sent only when none went from this address in the last minute
   const resendFrom = new Date(now.getTime() - LOGIN_CODE_RESEND_SECONDS * 1000);
   const issued = await LoginCodeModel.findOneAndUpdate(
     { user: user._id, address, createdAt: { $gt: resendFrom } },
@@ -122,6 +129,7 @@ async function issueLoginCode(username: string, requestHash: string, { env, botT
     await sendLoginCode(user, code, { env, botToken });
   } catch (error) {
     // an undelivered code must not hold back the next request
+    await countAmount(RESEND_SLOT, `${String(user._id)}:${address}`, -1, now);
     await LoginCodeModel.updateOne({ _id: issued.value!._id }, { $set: { user: null } }, { timestamps: false });
     // a player who blocked the bot cannot get codes (or notifications) until they start it again
     if (isUnreachableChat(error)) await UserModel.updateOne({ _id: user._id }, { $set: { messagePermission: false } });

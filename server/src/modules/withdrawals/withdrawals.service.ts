@@ -13,6 +13,7 @@ import { requireNoDebt } from '../users/clawBack.service';
 import { faultPoint } from '../../lib/faults';
 import { WithdrawalModel, type WithdrawalDocument } from './withdrawal.model';
 import { explorerLink } from './chainPayments';
+import { upsertWithRetry } from '../../db/mongoErrors';
 
 /** A decision that records at once: paid (a hash already checked) or rejected. Approval goes through payouts.service. */
 export type WithdrawalReview = Exclude<z.infer<typeof withdrawalReviewInput>, { status: 'approved' }>;
@@ -128,7 +129,9 @@ export async function finishWithdrawal(withdrawalId: Id): Promise<WithdrawalDocu
     if (!current) {
       // removed by a concurrent refusal, but its amount was taken: it stands
       const { _id, ...fields } = request;
-      await WithdrawalModel.updateOne({ _id }, { $setOnInsert: { ...fields, amountTaken: true } }, { upsert: true, timestamps: false });
+      await upsertWithRetry(() =>
+        WithdrawalModel.updateOne({ _id }, { $setOnInsert: { ...fields, amountTaken: true } }, { upsert: true, timestamps: false }),
+      );
       current = await WithdrawalModel.findById(withdrawalId);
     }
   }
@@ -219,20 +222,23 @@ export async function requestWithdrawal({ userId, coinId, amount, idempotencyKey
     throw refusal;
   }
 
-  const claimed = await WithdrawalModel.findOneAndUpdate(
-    { idempotencyKey: key },
-    {
-      $setOnInsert: {
-        user: objectId(userId),
-        coin: coin._id,
-        amount: microsToStored(requested),
-        address: wallet.address,
-        status: 'pending',
-        idempotencyKey: key,
-        amountTaken: false,
+  // two taps at once on MongoDB: the unique key refuses the second insert, and its retry returns the first's withdrawal
+  const claimed = await upsertWithRetry(() =>
+    WithdrawalModel.findOneAndUpdate(
+      { idempotencyKey: key },
+      {
+        $setOnInsert: {
+          user: objectId(userId),
+          coin: coin._id,
+          amount: microsToStored(requested),
+          address: wallet.address,
+          status: 'pending',
+          idempotencyKey: key,
+          amountTaken: false,
+        },
       },
-    },
-    { upsert: true, returnDocument: 'after', setDefaultsOnInsert: true },
+      { upsert: true, returnDocument: 'after', setDefaultsOnInsert: true },
+    ),
   );
   await faultPoint('withdrawal:after-record');
   const finished = await finishWithdrawal(claimed._id);
