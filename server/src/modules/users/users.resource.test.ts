@@ -119,6 +119,24 @@ describe('players in the console', () => {
     expect(ids(await api.get('/users', { filter: { referrer: String(referrer._id), isDemo: true } }))).toEqual([String(invited._id)]);
   });
 
+  it('filters by risk level as the console’s select sends it (a nested object) and as a dotted key (issue 34, defect 1)', async () => {
+    const [review, high, low] = await Promise.all([createPlayer(), createPlayer(), createPlayer()]);
+    await UserModel.updateOne({ _id: review._id }, { $set: { risk: { level: 'review', score: 40 } } });
+    await UserModel.updateOne({ _id: high._id }, { $set: { risk: { level: 'high', score: 90 } } });
+    await UserModel.updateOne({ _id: low._id }, { $set: { risk: { level: 'low', score: 1 } } });
+    const ours = [String(review._id), String(high._id), String(low._id)];
+    const listed = async (filter: Record<string, unknown>) => {
+      const res = await api.get('/users', { filter, perPage: 500 });
+      expect(res.status).toBe(200);
+      return (res.body as { id: string }[]).map((p) => p.id).filter((id) => ours.includes(id));
+    };
+    expect(await listed({ risk: { level: 'review' } })).toEqual([String(review._id)]);
+    expect(await listed({ 'risk.level': 'high' })).toEqual([String(high._id)]);
+    // a nested filter on a field that is not one stays refused
+    const unknown = await api.get('/users', { filter: { risk: { score: 5 } } });
+    expect([unknown.status, unknown.body.errors]).toEqual([400, { filter: 'Unknown filter: risk' }]);
+  });
+
   it('sorts by the figures operators look at', async () => {
     const tag = randomBytes(3).toString('hex');
     for (const done of [2, 9, 5]) await createPlayer({ name: `Sorted ${tag}`, doneMissionsCount: done });
