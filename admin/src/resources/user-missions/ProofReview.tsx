@@ -178,7 +178,8 @@ export function ProofReview() {
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (typing(event.target) || event.ctrlKey || event.metaKey || event.altKey) return;
-      const key = event.key.toLowerCase();
+      // the key's place, not its letter: on a Persian layout the A key types ش, and it still approves
+      const key = /^Key[A-Z]$/.test(event.code) ? event.code.slice(3).toLowerCase() : event.key.toLowerCase();
       const { approve: approveNow, next: nextId, previous: previousId, open: openId, rtl: backwards } = keys.current;
       const [forward, back] = backwards ? ['arrowleft', 'arrowright'] : ['arrowright', 'arrowleft'];
       if (key === 'a') approveNow();
