@@ -10,7 +10,11 @@ export const BROADCAST_STATUSES = ['draft', 'scheduled', 'sending', 'paused', 'c
 export type BroadcastStatus = (typeof BROADCAST_STATUSES)[number];
 /** What an operator may set a broadcast's status to; the sender sets `done`. */
 export const BROADCAST_COMMANDS = ['sending', 'paused', 'cancelled'] as const;
-export const RECIPIENT_STATUSES = ['queued', 'sending', 'sent', 'failed', 'blocked'] as const;
+/**
+ * Where one player of a started broadcast stands. `unknown`: the sender died with the request to Telegram in flight,
+ * so it may or may not have arrived; never sent again unless an operator chooses to resend to the unknown ones.
+ */
+export const RECIPIENT_STATUSES = ['queued', 'sending', 'sent', 'failed', 'blocked', 'unknown'] as const;
 export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
 
 /** The tags Telegram's HTML parse mode takes; anything else makes it refuse the whole message. */

@@ -34,6 +34,8 @@ const broadcastSchema = applyConventions(
       failed: { type: Number, default: 0 },
       /** Players who blocked the bot: their message permission is cleared. */
       blocked: { type: Number, default: 0 },
+      /** Sends whose outcome is unknown: the sender died with the request in flight (perhaps delivered). */
+      unknown: { type: Number, default: 0 },
       startedAt: { type: Date, default: null },
       finishedAt: { type: Date, default: null },
       createdBy: ref('Account', { default: null }),
@@ -58,9 +60,10 @@ export type BroadcastRecord = ConsoleRecord<typeof BroadcastModel> & {
 
 /**
  * One player a started broadcast goes to. Its id is derived from the broadcast and the player, so recording
- * the audience again (after a crash) never makes a second one. A sender claims it with a lease, marks it
- * `sending` just before the call to Telegram, and settles it after: one found `sending` with its lease run out
- * was perhaps delivered, and is settled as failed rather than sent twice.
+ * the audience again (after a crash) never makes a second one. A sender claims it with a short lease it renews
+ * while it lives, marks it `sending` just before the call to Telegram, and settles it after: one found `sending`
+ * with its lease run out was perhaps delivered, and is settled as `unknown` rather than sent twice (an operator may
+ * choose to resend to those).
  */
 const recipientSchema = applyConventions(
   new Schema(
@@ -75,7 +78,7 @@ const recipientSchema = applyConventions(
       leaseUntil: { type: Date, default: null },
       leaseHolder: { type: String, default: '' },
       attempts: { type: Number, default: 0 },
-      /** Why it failed: Telegram's words, or that the sender stopped mid-send. */
+      /** Why it failed: Telegram's words; or that the sender stopped mid-send (unknown), or that it was resent. */
       outcome: { type: String, default: '' },
       sentAt: { type: Date, default: null },
     },

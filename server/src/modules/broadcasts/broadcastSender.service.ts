@@ -22,19 +22,24 @@ import {
 const BATCH_SECONDS = 1;
 /** Calls to Telegram open at once per instance. */
 const MAX_IN_FLIGHT = 10;
-/** A claimed recipient not yet tried is taken over by another instance after this. */
-const CLAIM_LEASE_MS = 60_000;
+/**
+ * The longest lease a sender holds on its recipients (claimed, or being sent) without renewing it. It renews them
+ * every third of it while it lives, so a sender that dies has its claims taken over, and its sends in flight settled
+ * as unknown, by another instance (or itself, restarted) within seconds.
+ */
+export const LIVE_LEASE_MS = 4000;
 /** Tries of one message before it is given up (a 429 is not a try: it is waited out). */
 export const MAX_ATTEMPTS = 3;
 const RETRY_PAUSE_MS = 30_000;
 const IDLE_MS = 1000;
 /** How long the broadcasts give way when a transactional message is waiting. */
 const GIVE_WAY_MS = 250;
-const SETTLE_EVERY_MS = 5000;
-/** What a recipient found mid-send after its sender stopped is settled as: perhaps delivered, so never sent again. */
+/** How often a sender looks for sends left in flight by a sender that died. */
+const SETTLE_EVERY_MS = 1000;
 /** What a recipient whose player was frozen or banned after the start is settled as. */
 export const NOT_ACTIVE = 'Not sent: the player is frozen or banned';
-export const INTERRUPTED = 'The sender stopped during this send; it may have arrived and is not sent again';
+/** Why a recipient found mid-send after its sender stopped is `unknown`: perhaps delivered, so not sent again unless resent. */
+export const INTERRUPTED = 'Outcome unknown: the sender stopped during this send; it may have arrived and is not sent again unless resent';
 
 export interface BroadcastSenderOptions {
   /** The bot's paced Bot API (the throttler and auto-retry the notifications use); null while there is no bot. */
@@ -42,7 +47,11 @@ export interface BroadcastSenderOptions {
   links: AppLinks;
   /** Messages a second across every instance (BROADCAST_RATE). */
   rate: number;
-  /** How long a message being sent is held before another instance settles it as interrupted. */
+  /**
+   * The lease on a claimed recipient or a message being sent (BROADCAST_LEASE_MS), at most LIVE_LEASE_MS: renewed
+   * every third of it while this sender lives; once it runs out, another instance settles a message left mid-send as
+   * unknown.
+   */
   sendingLeaseMs: number;
   /** This instance, as leases name it. */
   holder: string;
@@ -68,6 +77,8 @@ type Rendered = Awaited<ReturnType<typeof renderBroadcast>>;
  * recipients (a conditional update, so instances never claim the same), reserves their send times from the pace
  * all instances share, and sends each at its time. A recipient is marked `sending` just before its call and
  * settled after: sent, blocked (the player's message permission is cleared), retried a few times, or failed.
+ * Its claims and sends are held by a short lease it renews while it lives: when it dies, another instance takes
+ * its claims over and settles its sends in flight as unknown within seconds.
  * Transactional notifications go first: while one is waiting, broadcasts give way.
  */
 export class BroadcastSender {
@@ -83,8 +94,16 @@ export class BroadcastSender {
   private holdUntil = 0;
   private readonly tally = new Map<string, Partial<Record<RecipientStatus, number>>>();
   private readonly rendered = new Map<string, Promise<Rendered>>();
+  /** The lease this sender takes and renews. */
+  private readonly leaseMs: number;
+  /** Recipients this sender holds (claimed or being sent), by id, with their claim's token: what its renewals extend. */
+  private readonly held = new Map<string, string>();
+  private renewTimer: NodeJS.Timeout | null = null;
+  private renewing: Promise<void> | null = null;
+  private lastRenew = 0;
 
   constructor(private readonly options: BroadcastSenderOptions) {
+    this.leaseMs = Math.min(options.sendingLeaseMs, LIVE_LEASE_MS);
     this.clock = options.clock ?? (() => new Date());
     this.sleep =
       options.sleep ??
@@ -103,6 +122,9 @@ export class BroadcastSender {
   start(): void {
     if (this.running) return;
     this.running = true;
+    // on its own timer, so a round waiting on calls still keeps its leases, and settles a dead sender's sends in time
+    this.renewTimer = setInterval(() => void this.tend(), Math.max(100, Math.floor(this.leaseMs / 3)));
+    this.renewTimer.unref();
     this.loop = this.run();
   }
 
@@ -112,7 +134,57 @@ export class BroadcastSender {
     this.wake?.();
     await this.loop;
     await Promise.allSettled([...this.inFlight]);
+    if (this.renewTimer) clearInterval(this.renewTimer);
+    this.renewTimer = null;
     await this.flushTally();
+  }
+
+  /**
+   * Extends the lease on every recipient this sender still holds: one conditional update, matching only records still
+   * under its claim (not taken over, settled or given back meanwhile). Never two at once.
+   */
+  private renew(): Promise<void> {
+    if (this.renewing) return this.renewing;
+    const renewing = (async () => {
+      const now = this.clock();
+      this.lastRenew = now.getTime();
+      if (!this.held.size) return;
+      await BroadcastRecipientModel.updateMany(
+        {
+          _id: { $in: [...this.held.keys()] },
+          leaseHolder: { $in: [...new Set(this.held.values())] },
+          status: { $in: ['queued', 'sending'] },
+        },
+        { $set: { leaseUntil: new Date(now.getTime() + this.leaseMs) } },
+      );
+    })()
+      .catch((error: unknown) => this.options.logger.warn({ err: error }, 'broadcast leases not renewed'))
+      .finally(() => (this.renewing = null));
+    this.renewing = renewing;
+    return renewing;
+  }
+
+  /**
+   * Renews this sender's leases, then (once a second) settles as unknown the sends a sender that died left in flight:
+   * its own leases first, so only a sender that stopped renewing leaves sends to settle.
+   */
+  private async tend(): Promise<void> {
+    await this.renew();
+    const now = this.clock();
+    if (now.getTime() - this.lastSettle < SETTLE_EVERY_MS) return;
+    this.lastSettle = now.getTime();
+    await settleInterrupted(now).catch((error: unknown) =>
+      this.options.logger.warn({ err: error }, 'interrupted broadcast sends not settled'),
+    );
+  }
+
+  /** Renews when a third of the lease has passed on the sender's clock (a fake clock in tests moves faster than the timer). */
+  private async renewIfDue(): Promise<void> {
+    if (this.clock().getTime() - this.lastRenew >= this.leaseMs / 3) await this.renew();
+  }
+
+  private forget(recipient: Recipient): void {
+    this.held.delete(String(recipient._id));
   }
 
   private async run(): Promise<void> {
@@ -132,10 +204,7 @@ export class BroadcastSender {
     const now = this.clock();
     await this.flushTally();
     await startDueBroadcasts(now);
-    if (now.getTime() - this.lastSettle >= SETTLE_EVERY_MS) {
-      this.lastSettle = now.getTime();
-      await settleInterrupted(now);
-    }
+    await this.tend();
     const api = this.options.api();
     const live = await sendingBroadcasts();
     if (!api || !live.length) return IDLE_MS;
@@ -167,19 +236,23 @@ export class BroadcastSender {
     for (const [i, recipient] of batch.entries()) {
       if (!this.running) {
         // stopping: the rest of the round goes back to the queue for another instance (or this one, restarted)
-        await release(batch.slice(i));
+        await release(batch.slice(i), this.held);
         break;
       }
       while (this.inFlight.size >= MAX_IN_FLIGHT) await Promise.race(this.inFlight);
+      await this.renewIfDue();
       const message = await this.render(recipient);
       // marked before its time comes, so the call itself starts right at its time
-      if (!(await this.markSending(recipient))) continue;
+      if (!(await this.markSending(recipient))) {
+        this.forget(recipient);
+        continue;
+      }
       const wait = Math.max(start + i * interval, this.holdUntil) - this.clock().getTime();
       if (wait > 0) await this.sleep(wait);
       if (!this.running) {
         // woken by a stop before its time: not sent, so back to the queue with its try given back
         await this.requeue(recipient, new Date(0), '', -1);
-        await release(batch.slice(i + 1));
+        await release(batch.slice(i + 1), this.held);
         break;
       }
       const sending = this.deliver(api, recipient, message).catch((error) =>
@@ -205,9 +278,11 @@ export class BroadcastSender {
     const ids = candidates.map((c) => c._id);
     await BroadcastRecipientModel.updateMany(
       { _id: { $in: ids }, status: 'queued', ...free },
-      { $set: { leaseHolder: token, leaseUntil: new Date(now.getTime() + Math.min(CLAIM_LEASE_MS, this.options.sendingLeaseMs)) } },
+      { $set: { leaseHolder: token, leaseUntil: new Date(now.getTime() + this.leaseMs) } },
     );
-    return BroadcastRecipientModel.find({ _id: { $in: ids }, leaseHolder: token }).lean();
+    const claimed = await BroadcastRecipientModel.find({ _id: { $in: ids }, leaseHolder: token, status: 'queued' }).lean();
+    for (const recipient of claimed) this.held.set(String(recipient._id), token);
+    return claimed;
   }
 
   private render(recipient: Recipient): Promise<Rendered> {
@@ -231,7 +306,7 @@ export class BroadcastSender {
   private async markSending(recipient: Recipient): Promise<boolean> {
     const marked = await BroadcastRecipientModel.updateOne(
       { _id: recipient._id, status: 'queued', leaseHolder: recipient.leaseHolder },
-      { $set: { status: 'sending', leaseUntil: new Date(this.clock().getTime() + this.options.sendingLeaseMs) }, $inc: { attempts: 1 } },
+      { $set: { status: 'sending', leaseUntil: new Date(this.clock().getTime() + this.leaseMs) }, $inc: { attempts: 1 } },
     );
     return marked.modifiedCount === 1;
   }
@@ -269,6 +344,7 @@ export class BroadcastSender {
         { _id: recipient._id, status: 'queued', leaseHolder: recipient.leaseHolder },
         { $set: { status: 'failed', outcome: NOT_ACTIVE, leaseUntil: null } },
       );
+      this.forget(recipient);
       if (!settled.modifiedCount) continue;
       const key = String(recipient.broadcast);
       const counts = this.tally.get(key) ?? {};
@@ -279,17 +355,20 @@ export class BroadcastSender {
 
   private async requeue(recipient: Recipient, dueAt: Date, why: string, attemptsBack: number): Promise<void> {
     await BroadcastRecipientModel.updateOne(
-      { _id: recipient._id, status: 'sending' },
+      { _id: recipient._id, status: 'sending', leaseHolder: recipient.leaseHolder },
       { $set: { status: 'queued', dueAt, leaseUntil: null, leaseHolder: '', outcome: why }, $inc: { attempts: attemptsBack } },
     );
+    this.forget(recipient);
   }
 
   private async settle(recipient: Recipient, status: 'sent' | 'failed' | 'blocked', outcome: string): Promise<void> {
     const now = this.clock();
+    // only its own send: one another instance settled as unknown meanwhile (this sender stalled past its lease) stays unknown
     const settled = await BroadcastRecipientModel.updateOne(
-      { _id: recipient._id, status: 'sending' },
+      { _id: recipient._id, status: 'sending', leaseHolder: recipient.leaseHolder },
       { $set: { status, outcome, leaseUntil: null, ...(status === 'sent' ? { sentAt: now } : {}) } },
     );
+    this.forget(recipient);
     if (!settled.modifiedCount) return;
     const key = String(recipient.broadcast);
     const counts = this.tally.get(key) ?? {};
@@ -304,18 +383,19 @@ export class BroadcastSender {
     for (const [broadcast, counts] of entries) {
       await BroadcastModel.updateOne(
         { _id: broadcast, status: { $ne: 'done' } },
-        { $inc: { sent: counts.sent ?? 0, failed: counts.failed ?? 0, blocked: counts.blocked ?? 0 } },
+        { $inc: { sent: counts.sent ?? 0, failed: counts.failed ?? 0, blocked: counts.blocked ?? 0, unknown: counts.unknown ?? 0 } },
       );
     }
   }
 }
 
 /** Gives claimed recipients back before their time: they were not marked, so nothing of them was sent. */
-async function release(recipients: Recipient[]): Promise<void> {
+async function release(recipients: Recipient[], held: Map<string, string>): Promise<void> {
   await BroadcastRecipientModel.updateMany(
     { _id: { $in: recipients.map((r) => r._id) }, status: 'queued', leaseHolder: recipients[0]?.leaseHolder },
     { $set: { leaseUntil: null, leaseHolder: '' } },
   );
+  for (const recipient of recipients) held.delete(String(recipient._id));
 }
 
 /**
@@ -346,13 +426,23 @@ async function holdPace(until: number): Promise<void> {
 }
 
 /**
- * Recipients left `sending` by a sender that stopped (its lease ran out) may have been delivered: they are
- * settled as failed, with the reason, and never sent again. The figures are recounted when the broadcast ends.
+ * Recipients left `sending` by a sender that stopped (its lease ran out, unrenewed) may or may not have been
+ * delivered: each is settled as `unknown`, with the reason, by one conditional update, and counted on its broadcast;
+ * never sent again unless an operator resends to the unknown ones. The figures are recounted when the broadcast ends.
  */
 export async function settleInterrupted(now: Date): Promise<number> {
-  const settled = await BroadcastRecipientModel.updateMany(
-    { status: 'sending', leaseUntil: { $lte: now } },
-    { $set: { status: 'failed', outcome: INTERRUPTED, leaseUntil: null } },
-  );
-  return settled.modifiedCount;
+  const stale = await BroadcastRecipientModel.find({ status: 'sending', leaseUntil: { $lte: now } }, { broadcast: 1 })
+    .limit(1000)
+    .lean();
+  let settled = 0;
+  for (const recipient of stale) {
+    const moved = await BroadcastRecipientModel.updateOne(
+      { _id: recipient._id, status: 'sending', leaseUntil: { $lte: now } },
+      { $set: { status: 'unknown', outcome: INTERRUPTED, leaseUntil: null } },
+    );
+    if (!moved.modifiedCount) continue;
+    settled++;
+    await BroadcastModel.updateOne({ _id: recipient.broadcast, status: { $ne: 'done' } }, { $inc: { unknown: 1 } });
+  }
+  return settled;
 }

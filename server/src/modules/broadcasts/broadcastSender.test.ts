@@ -8,7 +8,15 @@ import { NotificationModel } from '../notifications/notification.model';
 import { notify, NotificationSender } from '../notifications/notifications.service';
 import { UserModel } from '../users/user.model';
 import { BroadcastModel, BroadcastPaceModel, BroadcastRecipientModel } from './broadcast.model';
-import { BroadcastSender, INTERRUPTED, MAX_ATTEMPTS, NOT_ACTIVE, reserveSlots, settleInterrupted } from './broadcastSender.service';
+import {
+  BroadcastSender,
+  INTERRUPTED,
+  LIVE_LEASE_MS,
+  MAX_ATTEMPTS,
+  NOT_ACTIVE,
+  reserveSlots,
+  settleInterrupted,
+} from './broadcastSender.service';
 import { createBroadcast, failuresOf, materialise, updateBroadcast } from './broadcasts.service';
 
 /**
@@ -361,7 +369,7 @@ it('two senders share one broadcast: each player once', async () => {
   expect(second.stamps.length).toBeGreaterThan(0);
 });
 
-it('a message found mid-send after its sender stopped is settled as failed, never sent again', async () => {
+it('a message found mid-send after its sender stopped is counted as unknown (not failed), never sent again by itself', async () => {
   const audience = await players(3);
   const broadcast = await startedBroadcast();
   await materialise(broadcast._id);
@@ -372,14 +380,51 @@ it('a message found mid-send after its sender stopped is settled as failed, neve
     { $set: { status: 'sending', leaseUntil: stale, leaseHolder: 'gone', attempts: 1 } },
   );
   expect(await settleInterrupted(new Date())).toBe(1);
+  // settled once: a second sweep finds nothing
+  expect(await settleInterrupted(new Date())).toBe(0);
+  expect((await statusOf(broadcast._id)).unknown).toBe(1);
   const time = fakeClock();
   const { running } = sender(time);
   running.start();
   await until(isDone(broadcast._id), 'the broadcast to finish');
   await running.stop();
   expect(standIn.sent.map((m) => m.chat_id).sort()).toEqual([audience[1]!.telegramId, audience[2]!.telegramId].sort());
-  expect(await statusOf(broadcast._id)).toMatchObject({ status: 'done', audience: 3, sent: 2, failed: 1 });
-  expect(await BroadcastRecipientModel.findOne({ telegramId: audience[0]!.telegramId }).lean()).toMatchObject({ outcome: INTERRUPTED });
+  expect(await statusOf(broadcast._id)).toMatchObject({ status: 'done', audience: 3, sent: 2, failed: 0, unknown: 1 });
+  expect(await BroadcastRecipientModel.findOne({ telegramId: audience[0]!.telegramId }).lean()).toMatchObject({
+    status: 'unknown',
+    outcome: INTERRUPTED,
+  });
+  expect((await failuresOf(String(broadcast._id))).map((f) => [f.telegramId, f.status])).toEqual([[audience[0]!.telegramId, 'unknown']]);
+});
+
+it(`a live sender renews its short leases (at most ${LIVE_LEASE_MS} ms): calls slower than the lease are never taken over or counted unknown`, async () => {
+  await players(12);
+  const broadcast = await startedBroadcast();
+  // real time here: each call takes three leases' time, so only renewals keep them
+  const leaseMs = 600;
+  const slow = (holder: string) => {
+    const api = new Api(TEST_BOT_TOKEN, { apiRoot: standIn.apiRoot });
+    api.config.use(async (prev, method, payload, signal) => {
+      if (method === 'sendMessage') await new Promise((resolve) => setTimeout(resolve, 3 * leaseMs));
+      return prev(method, payload, signal);
+    });
+    return new BroadcastSender({
+      api: () => api,
+      links: { openAppUrl: async () => APP },
+      rate: 50,
+      sendingLeaseMs: leaseMs,
+      holder,
+      logger: silentLogger,
+    });
+  };
+  const senders = [slow('slow-a'), slow('slow-b')];
+  senders.forEach((s) => s.start());
+  await until(isDone(broadcast._id), 'the broadcast to finish');
+  await Promise.all(senders.map((s) => s.stop()));
+  const chats = standIn.sent.map((m) => m.chat_id);
+  expect(chats).toHaveLength(12);
+  expect(new Set(chats).size).toBe(12);
+  expect(await statusOf(broadcast._id)).toMatchObject({ status: 'done', sent: 12, failed: 0, unknown: 0 });
 });
 
 it('recording the audience again after a crash adds nobody twice', async () => {

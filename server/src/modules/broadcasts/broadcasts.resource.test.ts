@@ -8,8 +8,9 @@ import { AuditEntryModel } from '../audit/audit.model';
 import { CategoryModel } from '../content/content.models';
 import { MissionModel, UserMissionModel } from '../missions/mission.models';
 import { UserModel } from '../users/user.model';
-import { BroadcastModel } from './broadcast.model';
-import { materialise, startDueBroadcasts } from './broadcasts.service';
+import { BroadcastModel, BroadcastRecipientModel } from './broadcast.model';
+import { INTERRUPTED } from './broadcastSender.service';
+import { finishIfDrained, materialise, RESENT, startDueBroadcasts } from './broadcasts.service';
 
 let standIn: BotApiStandIn;
 let app: ReturnType<typeof createApp>;
@@ -28,7 +29,7 @@ beforeAll(async () => {
 afterAll(() => standIn.close());
 beforeEach(async () => {
   standIn.sent.length = 0;
-  await Promise.all([UserModel.deleteMany({}), BroadcastModel.deleteMany({})]);
+  await Promise.all([UserModel.deleteMany({}), BroadcastModel.deleteMany({}), BroadcastRecipientModel.deleteMany({})]);
 });
 
 const DRAFT = {
@@ -337,5 +338,109 @@ describe('permissions', () => {
     const missing = String(new Types.ObjectId());
     expect((await api.put(`/broadcasts/${missing}`, { status: 'sending' })).status).toBe(404);
     expect((await api.post(`/broadcasts/${missing}/test`)).status).toBe(404);
+  });
+});
+
+describe('resending to the players whose outcome is unknown', () => {
+  /** A started broadcast to `count` players that finished with the first `unknown` of them caught mid-send by a dead sender. */
+  async function finishedWithUnknown(api: Awaited<ReturnType<typeof operator>>['api'], count: number, unknown: number) {
+    const players = await Promise.all(Array.from({ length: count }, () => createPlayer({ messagePermission: true })));
+    const { body: draft } = await api.post('/broadcasts', DRAFT);
+    await api.put(`/broadcasts/${draft.id}`, { status: 'sending' });
+    await materialise(draft.id);
+    const recipients = await BroadcastRecipientModel.find({ broadcast: draft.id }).sort({ _id: 1 }).lean();
+    for (const [i, recipient] of recipients.entries()) {
+      await BroadcastRecipientModel.updateOne(
+        { _id: recipient._id },
+        i < unknown
+          ? { $set: { status: 'unknown', outcome: INTERRUPTED, attempts: 1, leaseHolder: 'dead#1' } }
+          : { $set: { status: 'sent', attempts: 1, sentAt: new Date() } },
+      );
+    }
+    expect(await finishIfDrained(draft.id, new Date())).toBe(true);
+    return { id: draft.id as string, players };
+  }
+
+  it('shows the unknown ones apart, requeues only them, once, audited, and sends it again', async () => {
+    const { api } = await operator();
+    const { id } = await finishedWithUnknown(api, 5, 2);
+    const shown = await api.get(`/broadcasts/${id}`);
+    expect(shown.body).toMatchObject({ status: 'done', audience: 5, sent: 3, failed: 0, blocked: 0, unknown: 2, remaining: 0 });
+    expect((await api.get(`/broadcasts/${id}/failures`)).body.map((f: { status: string }) => f.status)).toEqual(['unknown', 'unknown']);
+
+    const resent = await api.post(`/broadcasts/${id}/resend-unknown`, {});
+    expect(resent.status).toBe(200);
+    expect(resent.body).toMatchObject({ id, status: 'sending', requeued: 2, sent: 3, unknown: 0, remaining: 2, finishedAt: null });
+    const queued = await BroadcastRecipientModel.find({ broadcast: id, status: 'queued' }).lean();
+    expect(queued).toHaveLength(2);
+    expect(queued.every((r) => r.attempts === 0 && r.outcome === RESENT && r.leaseHolder === '')).toBe(true);
+    expect(await BroadcastRecipientModel.countDocuments({ broadcast: id, status: 'sent' })).toBe(3);
+    const audit = await AuditEntryModel.find({ resource: 'broadcasts', record: id, note: /whose outcome was unknown/ }).lean();
+    expect(audit).toHaveLength(1);
+    expect(audit[0]!.note).toBe('resent to the 2 players whose outcome was unknown: each may get it twice');
+    expect(audit[0]!.after).toMatchObject({ status: 'sending', requeued: 2 });
+
+    // pressed again while it sends: refused, nothing moves
+    const again = await api.post(`/broadcasts/${id}/resend-unknown`, {});
+    expect(again.status).toBe(409);
+    expect(again.body.message).toBe('This broadcast is sending: it cannot be resent to the players whose outcome is unknown');
+    expect(await BroadcastRecipientModel.countDocuments({ broadcast: id, status: 'queued' })).toBe(2);
+  });
+
+  it('two presses at once (and twenty) requeue once and audit once', async () => {
+    const { api } = await operator();
+    const { id } = await finishedWithUnknown(api, 4, 3);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => api.post(`/broadcasts/${id}/resend-unknown`, {})));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    expect(answers.filter((a) => a.status === 409)).toHaveLength(19);
+    expect(answers.find((a) => a.status === 200)!.body.requeued).toBe(3);
+    expect(await BroadcastRecipientModel.countDocuments({ broadcast: id, status: 'queued' })).toBe(3);
+    expect(await AuditEntryModel.countDocuments({ resource: 'broadcasts', record: id, note: /whose outcome was unknown/ })).toBe(1);
+    expect((await BroadcastModel.findById(id).lean())!.status).toBe('sending');
+  });
+
+  it('is refused (409) before the broadcast is finished, and when none is unknown; nothing moves', async () => {
+    const { api } = await operator();
+    const { body: draft } = await api.post('/broadcasts', DRAFT);
+    const early = await api.post(`/broadcasts/${draft.id}/resend-unknown`, {});
+    expect(early.status).toBe(409);
+    expect(early.body.message).toBe('This broadcast is draft: it cannot be resent to the players whose outcome is unknown');
+    await api.put(`/broadcasts/${draft.id}`, { status: 'sending' });
+    expect((await api.post(`/broadcasts/${draft.id}/resend-unknown`, {})).status).toBe(409);
+    expect((await BroadcastModel.findById(draft.id).lean())!.status).toBe('sending');
+
+    const { id } = await finishedWithUnknown(api, 3, 0);
+    const none = await api.post(`/broadcasts/${id}/resend-unknown`, {});
+    expect(none.status).toBe(409);
+    expect(none.body.message).toBe(
+      'This broadcast is done with no outcome unknown: it cannot be resent to the players whose outcome is unknown',
+    );
+    expect(await BroadcastModel.findById(id).lean()).toMatchObject({ status: 'done', sent: 3, unknown: 0 });
+    expect(
+      await AuditEntryModel.countDocuments({ resource: 'broadcasts', record: { $in: [draft.id, id] }, note: /whose outcome was unknown/ }),
+    ).toBe(0);
+  });
+
+  it('needs the broadcasts write permission, a well-formed id, an existing broadcast and a bot', async () => {
+    const writer = await operator();
+    const { id } = await finishedWithUnknown(writer.api, 2, 1);
+    const reader = await operator(['broadcasts:read']);
+    expect((await reader.api.post(`/broadcasts/${id}/resend-unknown`, {})).status).toBe(403);
+    const support = await operator(['users:write']);
+    expect((await support.api.post(`/broadcasts/${id}/resend-unknown`, {})).status).toBe(403);
+    const malformed = await writer.api.post('/broadcasts/not-an-id/resend-unknown', {});
+    expect(malformed.status).toBe(400);
+    expect((await writer.api.post(`/broadcasts/${String(new Types.ObjectId())}/resend-unknown`, {})).status).toBe(404);
+    const noBot = appWith({ TELEGRAM_BOT_TOKEN: '' });
+    try {
+      const { token } = await createOperator(['broadcasts:write']);
+      const refused = await consoleApi(noBot, token).post(`/broadcasts/${id}/resend-unknown`, {});
+      expect(refused.status).toBe(409);
+      expect(refused.body.message).toBe('Save the bot token in App Config first: the bot sends broadcasts');
+    } finally {
+      appWith();
+    }
+    expect(await BroadcastModel.findById(id).lean()).toMatchObject({ status: 'done', unknown: 1 });
+    expect(await BroadcastRecipientModel.countDocuments({ broadcast: id, status: 'unknown' })).toBe(1);
   });
 });

@@ -9,6 +9,7 @@ import {
   failuresOf,
   presentBroadcast,
   requireBotToken,
+  resendUnknown,
   sendTestBroadcast,
   updateBroadcast,
 } from './broadcasts.service';
@@ -49,6 +50,13 @@ export const broadcastsResource: ResourceDefinition<typeof broadcastInput, typeo
       const { operator } = operatorContext(req);
       if (!/^[0-9a-f]{24}$/.test(req.params.id)) throw new AppError('NOT_FOUND');
       res.json(await sendTestBroadcast(req.params.id, operator.id));
+    });
+    // the operator's confirmed choice to send again to the players whose outcome is unknown (some may get it twice)
+    router.post('/:id/resend-unknown', async (req, res) => {
+      const { operator } = operatorContext(req);
+      await requireBotToken();
+      const { broadcast, requeued } = await resendUnknown(req.params.id, operator);
+      res.json({ ...presentBroadcast(broadcast, broadcastRate()), requeued });
     });
   },
 };

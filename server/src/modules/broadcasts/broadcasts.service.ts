@@ -73,7 +73,7 @@ export async function sendBroadcastMessage(api: Api, chatId: number, message: Aw
 /** The console's record: the stored figures, what is left, and when the rest should be out at `rate` a second. */
 export function presentBroadcast(doc: unknown, rate: number, now = new Date()): BroadcastRecord {
   const record = (doc as BroadcastDocument).toJSON() as unknown as BroadcastRecord;
-  const remaining = Math.max(0, record.audience - record.sent - record.failed - record.blocked);
+  const remaining = Math.max(0, record.audience - record.sent - record.failed - record.blocked - (record.unknown ?? 0));
   const sending = record.status === 'sending' && record.materialisedAt;
   return {
     ...record,
@@ -226,7 +226,10 @@ async function recountProgress(broadcastId: Id): Promise<void> {
   ]);
   const by = Object.fromEntries(rows.map((r) => [r._id, r.count])) as Record<string, number>;
   const audience = rows.reduce((sum, r) => sum + r.count, 0);
-  await BroadcastModel.updateOne({ _id: id }, { $set: { audience, sent: by.sent ?? 0, failed: by.failed ?? 0, blocked: by.blocked ?? 0 } });
+  await BroadcastModel.updateOne(
+    { _id: id },
+    { $set: { audience, sent: by.sent ?? 0, failed: by.failed ?? 0, blocked: by.blocked ?? 0, unknown: by.unknown ?? 0 } },
+  );
 }
 
 /**
@@ -277,10 +280,13 @@ export async function sendTestBroadcast(id: string, operatorId: string): Promise
 /** How many of a broadcast's failures its page lists. */
 const FAILURES_SHOWN = 100;
 
-/** GET /api/admin/broadcasts/:id/failures: players it did not reach (failed or blocked), with the reason, in the order recorded. */
+/**
+ * GET /api/admin/broadcasts/:id/failures: players it did not reach (failed or blocked), or may not have reached
+ * (unknown), with the reason, in the order recorded.
+ */
 export async function failuresOf(broadcastId: string) {
   const rows = await BroadcastRecipientModel.find(
-    { broadcast: objectId(broadcastId), status: { $in: ['failed', 'blocked'] } },
+    { broadcast: objectId(broadcastId), status: { $in: ['failed', 'blocked', 'unknown'] } },
     { user: 1, telegramId: 1, status: 1, outcome: 1, attempts: 1 },
   )
     .sort({ _id: 1 })
@@ -294,4 +300,57 @@ export async function failuresOf(broadcastId: string) {
     outcome: row.outcome,
     attempts: row.attempts,
   }));
+}
+
+/** What a recipient requeued by a resend to the unknown ones carries until it is settled again. */
+export const RESENT = 'Resent by an operator after an unknown outcome';
+
+/**
+ * POST /api/admin/broadcasts/:id/resend-unknown: the operator's explicit choice to send again to the players whose
+ * message had an unknown outcome (the sender died with it in flight), knowing some may get it twice. Only a finished
+ * (`done`) broadcast with unknown ones. It is held paused by one conditional update on the finish it was read with,
+ * so two presses at once requeue once (the second is refused); its unknown recipients are queued again with their
+ * tries given back; then it goes back to sending. Held paused meanwhile, no sender can find it drained and finish it
+ * before they are queued; a crash part-way leaves it paused, for the operator to resume (and, if nothing was queued,
+ * to find it done again with its unknown ones).
+ */
+export async function resendUnknown(
+  id: string,
+  operator: Operator,
+  now = new Date(),
+): Promise<{ broadcast: BroadcastDocument; requeued: number }> {
+  const current = await BroadcastModel.findById(id);
+  if (!current) throw new AppError('NOT_FOUND');
+  const action = 'resent to the players whose outcome is unknown';
+  if (current.status !== 'done') throw new AppError('BROADCAST_STATE', { status: current.status, action });
+  const unknown = await BroadcastRecipientModel.countDocuments({ broadcast: current._id, status: 'unknown' });
+  if (!unknown) throw new AppError('BROADCAST_STATE', { status: 'done with no outcome unknown', action });
+  const held = await BroadcastModel.updateOne(
+    { _id: current._id, status: 'done', finishedAt: current.finishedAt },
+    { $set: { status: 'paused', finishedAt: null } },
+  );
+  if (held.modifiedCount !== 1) {
+    const latest = await BroadcastModel.findById(id, { status: 1 }).lean();
+    throw new AppError('BROADCAST_STATE', { status: latest?.status ?? 'gone', action });
+  }
+  const requeued = await BroadcastRecipientModel.updateMany(
+    { broadcast: current._id, status: 'unknown' },
+    { $set: { status: 'queued', dueAt: new Date(0), leaseUntil: null, leaseHolder: '', attempts: 0, outcome: RESENT } },
+  );
+  await recountProgress(current._id);
+  await BroadcastModel.updateOne(
+    { _id: current._id, status: 'paused' },
+    { $set: { status: 'sending', startedAt: current.startedAt ?? now } },
+  );
+  await recordAudit({
+    operator,
+    action: 'update',
+    resource: 'broadcasts',
+    record: id,
+    before: { status: 'done', unknown: current.unknown },
+    after: { status: 'sending', requeued: requeued.modifiedCount },
+    note: `resent to the ${requeued.modifiedCount} players whose outcome was unknown: each may get it twice`,
+    key: `broadcast-resend-unknown:${id}:${current.finishedAt?.toISOString() ?? ''}`,
+  });
+  return { broadcast: (await BroadcastModel.findById(id))!, requeued: requeued.modifiedCount };
 }
