@@ -451,7 +451,16 @@ const englishDomain = {
       joinedTo: 'joined until %{date}',
     },
     statuses: { draft: 'Draft', scheduled: 'Scheduled', sending: 'Sending', paused: 'Paused', cancelled: 'Cancelled', done: 'Done' },
-    recipientStatuses: { queued: 'Queued', sending: 'Sending', sent: 'Sent', failed: 'Failed', blocked: 'Blocked the bot' },
+    recipientStatuses: {
+      queued: 'Queued',
+      sending: 'Sending',
+      sent: 'Sent',
+      failed: 'Failed',
+      blocked: 'Blocked the bot',
+      unknown: 'Outcome unknown',
+    },
+    unknownHelp:
+      '%{count} sends were in flight when a sender stopped: each may or may not have arrived, and is not sent again unless you resend it.',
     actions: {
       test: 'Send a test to me',
       start: 'Start sending',
@@ -462,14 +471,17 @@ const englishDomain = {
     },
     confirm: {
       title: 'Broadcast',
+      resendUnknown: 'Resend to the unknown (%{count})',
       start: 'Send this to %{count} players now?',
       schedule: 'Send this to the players it reaches (%{count} now) at %{when}?',
       resume: 'Resume sending to the %{remaining} players left?',
       pause: 'Pause sending? It can be resumed.',
       cancel: 'Cancel the broadcast? The %{remaining} players left will not get it.',
     },
-    done: { sending: 'Sending', paused: 'Paused', cancelled: 'Cancelled' },
+    done: { sending: 'Sending', paused: 'Paused', cancelled: 'Cancelled', resent: 'Resending to %{count} players' },
   },
+      resendUnknown:
+        'Send this again to the %{count} players whose outcome is unknown? Their sends were in flight when a sender stopped: some of them may already have it and will get it twice. Only these players are sent to.',
   coins: {
     networks: { ton: 'TON (native)', jetton: 'Jetton' },
     noUsdPrice: 'No USD price',
@@ -810,6 +822,7 @@ const englishDomain = {
         createdAt: 'Created',
       },
     },
+        unknown: 'Unknown',
     audit: {
       name: 'Audit |||| Audit',
       fields: { createdAt: 'When', username: 'Operator', action: 'Action', resource: 'Resource', record: 'Record', note: 'Note' },

@@ -453,7 +453,16 @@ const persianDomain: ConsoleDomainMessages = {
       cancelled: 'لغوشده',
       done: 'انجام‌شده',
     },
-    recipientStatuses: { queued: 'در صف', sending: 'در حال ارسال', sent: 'فرستاده‌شده', failed: 'ناموفق', blocked: 'ربات را مسدود کرده' },
+    recipientStatuses: {
+      queued: 'در صف',
+      sending: 'در حال ارسال',
+      sent: 'فرستاده‌شده',
+      failed: 'ناموفق',
+      blocked: 'ربات را مسدود کرده',
+      unknown: 'نتیجه نامعلوم',
+    },
+    unknownHelp:
+      '%{count} ارسال هنگام توقف فرستنده در راه بود: هر کدام شاید رسیده باشد و شاید نه، و تا شما دوباره نفرستید دوباره فرستاده نمی‌شود.',
     actions: {
       test: 'فرستادن آزمایشی برای من',
       start: 'شروع ارسال',
@@ -464,14 +473,17 @@ const persianDomain: ConsoleDomainMessages = {
     },
     confirm: {
       title: 'ارسال همگانی',
+      resendUnknown: 'ارسال دوباره به نامعلوم‌ها (%{count})',
       start: 'این پیام اکنون به %{count} بازیکن فرستاده شود؟',
       schedule: 'این پیام در %{when} به بازیکنانی که دریافت می‌کنند (اکنون %{count}) فرستاده شود؟',
       resume: 'ارسال به %{remaining} بازیکن باقی‌مانده ادامه یابد؟',
       pause: 'ارسال متوقف شود؟ می‌توان آن را ادامه داد.',
       cancel: 'ارسال همگانی لغو شود؟ %{remaining} بازیکن باقی‌مانده آن را دریافت نمی‌کنند.',
     },
-    done: { sending: 'در حال ارسال', paused: 'متوقف شد', cancelled: 'لغو شد' },
+    done: { sending: 'در حال ارسال', paused: 'متوقف شد', cancelled: 'لغو شد', resent: 'ارسال دوباره به %{count} بازیکن' },
   },
+      resendUnknown:
+        'این پیام دوباره برای %{count} بازیکنی که نتیجهٔ ارسالشان نامعلوم است فرستاده شود؟ ارسال آن‌ها هنگام توقف فرستنده در راه بود: ممکن است برخی آن را پیش‌تر دریافت کرده باشند و دوبار دریافت کنند. فقط به همین بازیکنان فرستاده می‌شود.',
   coins: {
     networks: { ton: 'TON (بومی)', jetton: 'جتون' },
     noUsdPrice: 'بدون قیمت دلاری',
@@ -811,6 +823,7 @@ const persianDomain: ConsoleDomainMessages = {
         createdAt: 'ایجاد',
       },
     },
+        unknown: 'نامعلوم',
     audit: {
       name: 'ممیزی |||| ممیزی',
       fields: { createdAt: 'زمان', username: 'اپراتور', action: 'کار', resource: 'منبع', record: 'رکورد', note: 'یادداشت' },

@@ -12,10 +12,13 @@ export function plainText(html: string): string {
   return 'problem' in read ? html : plainTextOf(read.pieces);
 }
 
-/** Sent, failed and blocked out of the audience, as a bar and figures. */
+/** What is settled of a broadcast: sent, failed, blocked, and unknown (in flight when a sender stopped). */
+export const settledOf = (record: BroadcastRecord) => record.sent + record.failed + record.blocked + (record.unknown ?? 0);
+
+/** Sent, failed, blocked and unknown out of the audience, as a bar and figures. */
 export function Progress({ record }: { record: BroadcastRecord }) {
   const translate = useTranslate();
-  const done = record.sent + record.failed + record.blocked;
+  const done = settledOf(record);
   if (!record.audience) return <Typography variant="body2">—</Typography>;
   return (
     <Stack sx={{ minWidth: 160 }}>
@@ -51,8 +54,7 @@ export function BroadcastList() {
         phone={{
           primaryText: (r) => plainText(r.text).slice(0, 80),
           secondaryText: (r) => translate(`broadcasts.statuses.${r.status}`),
-          tertiaryText: (r) =>
-            r.audience ? translate('broadcasts.progressLine', { done: r.sent + r.failed + r.blocked, audience: r.audience }) : '',
+          tertiaryText: (r) => (r.audience ? translate('broadcasts.progressLine', { done: settledOf(r), audience: r.audience }) : ''),
         }}
       >
         <FunctionField<BroadcastRecord>

@@ -9,7 +9,9 @@ import {
   useLocale,
   useNotify,
   useRecordContext,
+  useDataProvider,
   useGetOne,
+  useRefresh,
   useTranslate,
   useUpdate,
   type HttpError,
@@ -114,21 +116,69 @@ function Controls({ record }: { record: BroadcastRecord }) {
         onConfirm={run}
         onClose={() => setAsking(null)}
       />
+      <ResendUnknown record={record} />
     </Stack>
   );
 }
 
-/** Sent, failed, blocked and remaining, and when the rest should be out. */
+/**
+ * A finished broadcast with sends whose outcome is unknown (in flight when a sender stopped): the operator may send
+ * them again, after a confirmation that says some of those players may get it twice
+ * (`POST /broadcasts/:id/resend-unknown`, which requeues them once however often it is pressed).
+ */
+function ResendUnknown({ record }: { record: BroadcastRecord }) {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const dataProvider = useDataProvider();
+  const [asking, setAsking] = useState(false);
+  const [pending, setPending] = useState(false);
+  const unknown = record.unknown ?? 0;
+  if (record.status !== 'done' || !unknown) return null;
+  const resend = async () => {
+    setAsking(false);
+    setPending(true);
+    try {
+      // a POST on the broadcast's own route: react-admin's create posts to it and answers the record
+      const { data } = await dataProvider.create<BroadcastRecord & { requeued: number }>(
+        `broadcasts/${encodeURIComponent(record.id)}/resend-unknown`,
+        { data: {} },
+      );
+      notify('broadcasts.done.resent', { type: 'info', messageArgs: { count: data.requeued } });
+    } catch (error) {
+      notify((error as HttpError).message || 'common.saveFailed', { type: 'error' });
+    } finally {
+      setPending(false);
+      refresh();
+    }
+  };
+  return (
+    <>
+      <Button variant="outlined" color="warning" onClick={() => setAsking(true)} disabled={pending} data-action="resend-unknown">
+        {translate('broadcasts.actions.resendUnknown', { count: unknown })}
+      </Button>
+      <Confirm
+        isOpen={asking}
+        title="broadcasts.confirm.title"
+        content={translate('broadcasts.confirm.resendUnknown', { count: unknown })}
+        onConfirm={() => void resend()}
+        onClose={() => setAsking(false)}
+      />
+    </>
+  );
+}
+
+/** Sent, failed, blocked, unknown and remaining, and when the rest should be out. */
 function Figures({ record }: { record: BroadcastRecord }) {
   const translate = useTranslate();
   const locale = useLocale();
   const number = new Intl.NumberFormat(locale);
-  const figure = (key: 'sent' | 'failed' | 'blocked' | 'remaining') => (
+  const figure = (key: 'sent' | 'failed' | 'blocked' | 'unknown' | 'remaining') => (
     <Box key={key} data-figure={key}>
       <Typography variant="caption" color="text.secondary">
         {translate(`resources.broadcasts.fields.${key}`)}
       </Typography>
-      <Typography variant="h6">{number.format(record[key])}</Typography>
+      <Typography variant="h6">{number.format(record[key] ?? 0)}</Typography>
     </Box>
   );
   return (
@@ -138,8 +188,13 @@ function Figures({ record }: { record: BroadcastRecord }) {
         <Progress record={record} />
       </Stack>
       <Stack direction="row" sx={{ gap: 4, flexWrap: 'wrap' }}>
-        {(['sent', 'failed', 'blocked', 'remaining'] as const).map(figure)}
+        {(['sent', 'failed', 'blocked', 'unknown', 'remaining'] as const).map(figure)}
       </Stack>
+      {record.unknown ? (
+        <Typography variant="body2" color="warning.main" data-help="unknown">
+          {translate('broadcasts.unknownHelp', { count: record.unknown })}
+        </Typography>
+      ) : null}
       {record.finishedAt ? (
         <Typography variant="body2">
           {translate(record.status === 'done' ? 'broadcasts.finished' : 'broadcasts.cancelledAt', {
@@ -199,7 +254,7 @@ function Failures({ record }: { record: BroadcastRecord }) {
   const translate = useTranslate();
   const calls = useConsoleCalls();
   const [rows, setRows] = useState<BroadcastFailure[]>([]);
-  const misses = record.failed + record.blocked;
+  const misses = record.failed + record.blocked + (record.unknown ?? 0);
   useEffect(() => {
     if (!misses) return;
     let current = true;
