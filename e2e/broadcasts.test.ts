@@ -3,7 +3,8 @@ import bcrypt from 'bcryptjs';
 import type { Page } from 'playwright-core';
 import { AccountModel } from '../server/src/modules/accounts/account.model';
 import { BotRuntime } from '../server/src/modules/bot/botRuntime';
-import { BroadcastModel } from '../server/src/modules/broadcasts/broadcast.model';
+import { BroadcastModel, BroadcastRecipientModel } from '../server/src/modules/broadcasts/broadcast.model';
+import { INTERRUPTED } from '../server/src/modules/broadcasts/broadcastSender.service';
 import { UserModel } from '../server/src/modules/users/user.model';
 import { startBotApiStandIn, type BotApiStandIn } from '../server/test/botApiStandIn';
 import { TEST_BOT_TOKEN, silentLogger } from '../server/test/helpers';
@@ -152,6 +153,50 @@ it('an operator writes a broadcast in both languages with a button, counts it, t
   await shot(page, 'console-broadcast-list');
   const record = (await BroadcastModel.findOne().lean())!;
   expect(record).toMatchObject({ status: 'done', audience: PLAYERS, sent: PLAYERS, failed: 0, blocked: 0 });
+  await page.close();
+});
+
+it('sends whose outcome is unknown are shown apart, and resent once after a confirmation that warns of duplicates', async () => {
+  // what a sender killed mid-send leaves, settled by another instance: two sends in flight, outcome unknown
+  const broadcast = (await BroadcastModel.findOne().lean())!;
+  const caught = await BroadcastRecipientModel.find({ broadcast: broadcast._id }).sort({ _id: 1 }).limit(2).lean();
+  await BroadcastRecipientModel.updateMany(
+    { _id: { $in: caught.map((r) => r._id) } },
+    { $set: { status: 'unknown', outcome: INTERRUPTED, sentAt: null } },
+  );
+  await BroadcastModel.updateOne({ _id: broadcast._id }, { $set: { sent: PLAYERS - 2, unknown: 2 } });
+  const before = toPlayers().length;
+
+  // signed in by the test before (the browser keeps the session)
+  const page = await browser.openPage(DESKTOP);
+  await page.goto(`${product.base}/admin/broadcasts/${String(broadcast._id)}/show`);
+  await page.locator('[data-figure="unknown"]').getByText('2', { exact: true }).waitFor();
+  await page.getByText('2 sends were in flight when a sender stopped').waitFor();
+  await page.getByRole('cell', { name: 'Outcome unknown' }).first().waitFor();
+  await page.getByRole('button', { name: 'Resend to the unknown (2)' }).click();
+  await page
+    .getByRole('dialog')
+    .getByText(/some of them may already have it and will get it twice/)
+    .waitFor();
+  // the dialog's fade-in, for the picture
+  await new Promise((resolve) => setTimeout(resolve, 400));
+  await shot(page, 'console-broadcast-resend-unknown');
+  // asked first: nothing goes out until confirmed
+  expect(toPlayers()).toHaveLength(before);
+  await confirm(page);
+  await page.getByText('Resending to 2 players').waitFor();
+  await page.getByText('Done', { exact: true }).first().waitFor({ timeout: 60_000 });
+  await page.locator('[data-figure="sent"]').getByText(String(PLAYERS)).waitFor();
+  await page.locator('[data-figure="unknown"]').getByText('0', { exact: true }).waitFor();
+  await expect(page.getByRole('button', { name: /Resend to the unknown/ }).count()).resolves.toBe(0);
+  // those two players, once each
+  expect(
+    toPlayers()
+      .slice(before)
+      .map((m) => m.chat_id)
+      .sort(),
+  ).toEqual(caught.map((r) => r.telegramId).sort());
+  expect(await BroadcastModel.findById(broadcast._id).lean()).toMatchObject({ status: 'done', sent: PLAYERS, unknown: 0 });
   await page.close();
 });
 
