@@ -48,17 +48,32 @@ const envSchema = z
     ADMIN_USERNAME: z.string().min(3, 'ADMIN_USERNAME must be at least 3 characters').optional(),
     ADMIN_PASSWORD: z.string().min(10, 'ADMIN_PASSWORD must be at least 10 characters').optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    /** How often the recovery sweep runs, and how old an unfinished operation must be before it finishes it. */
+    /**
+     * How often the recovery sweep runs (on the one instance holding its lease), and how old an unfinished operation
+     * must be before it finishes it: longer than a live request can take between two writes (a database call gives up
+     * after 5 s). A dead instance's half-done work is finished within about grace + interval.
+     */
     SWEEP_INTERVAL_MS: z.coerce
       .number({ message: 'SWEEP_INTERVAL_MS must be a number' })
       .int()
       .min(100, 'SWEEP_INTERVAL_MS must be at least 100')
-      .default(5_000),
+      .default(2_000),
     SWEEP_GRACE_MS: z.coerce
       .number({ message: 'SWEEP_GRACE_MS must be a number' })
       .int()
       .min(0, 'SWEEP_GRACE_MS must be 0 or more')
-      .default(10_000),
+      .default(6_000),
+    /**
+     * How long the instance-wide leases (start-up, the sweep and the hot wallet's sender, Telegram's long poll, the
+     * notification sender) last unless renewed; renewed and asked for every third of it. A dead holder is replaced
+     * within it plus a third; a live one stops acting as holder when two thirds pass without a renewal.
+     */
+    LEASE_TTL_MS: z.coerce
+      .number({ message: 'LEASE_TTL_MS must be a number' })
+      .int()
+      .min(1_000, 'LEASE_TTL_MS must be at least 1000')
+      .max(600_000, 'LEASE_TTL_MS must be at most 600000')
+      .default(3_000),
     /** Broadcast messages a second, across every instance: below Telegram's 30, leaving room for the transactional ones. */
     BROADCAST_RATE: z.coerce
       .number({ message: 'BROADCAST_RATE must be a number' })

@@ -43,16 +43,20 @@ async function main() {
         ? DEMO_ADMIN
         : undefined;
   // instances sharing the database run these one at a time; the next one finds them done
-  await runExclusively('start-up', async () => {
-    await backfillUsernameKeys();
-    // coins saved before brakes existed get them (their 0 was the old implicit "never"); idempotent
-    await applyBrakeDefaults();
-    if (credentials) await bootstrapSuperAdmin(credentials.username, credentials.password);
-    if (credentials === DEMO_ADMIN) await bootstrapSuperAdmin(DEMO_APPROVER.username, DEMO_APPROVER.password);
-    if (database.embedded) await seedDemoData(logger, new Date(), { jettonMasters: ton.demoJettons ?? {} });
-  });
+  await runExclusively(
+    'start-up',
+    async () => {
+      await backfillUsernameKeys();
+      // coins saved before brakes existed get them (their 0 was the old implicit "never"); idempotent
+      await applyBrakeDefaults();
+      if (credentials) await bootstrapSuperAdmin(credentials.username, credentials.password);
+      if (credentials === DEMO_ADMIN) await bootstrapSuperAdmin(DEMO_APPROVER.username, DEMO_APPROVER.password);
+      if (database.embedded) await seedDemoData(logger, new Date(), { jettonMasters: ton.demoJettons ?? {} });
+    },
+    { ttlMs: env.LEASE_TTL_MS },
+  );
   // finishes what a crash interrupted, here and on every other instance, every few seconds; start-up does not wait for it
-  const sweep = startRecoverySweep({ logger, intervalMs: env.SWEEP_INTERVAL_MS, graceMs: env.SWEEP_GRACE_MS });
+  const sweep = startRecoverySweep({ logger, intervalMs: env.SWEEP_INTERVAL_MS, graceMs: env.SWEEP_GRACE_MS, leaseMs: env.LEASE_TTL_MS });
 
   const bot = new BotRuntime({ env, logger });
   const app = createApp({ env, logger, bot });

@@ -10,14 +10,12 @@ import { getAppConfig, resolveBotToken, setAppConfigFields } from '../config/con
 import { NotificationSender, reportNotificationProblemsTo } from '../notifications/notifications.service';
 import { BroadcastSender } from '../broadcasts/broadcastSender.service';
 import { createBot, openAppUrl, registerCommands, registerMenuButton, webhookSecretToken } from './bot.service';
-import { holdLease, releaseLease } from '../jobs/jobLease.service';
+import { DEFAULT_LEASE_MS, holdLease, releaseLease } from '../jobs/jobLease.service';
 
 /** The fixed webhook path; Telegram proves itself with the secret token header, not the path. */
 export const WEBHOOK_PATH = '/telegram/webhook';
-/** How often an instance re-reads the token and renews (or takes over) its leases. */
+/** How often an instance re-reads the token (and registers the webhook); its leases are asked for far more often. */
 const SUPERVISE_MS = 15_000;
-/** A lease outlives a few missed renewals, and a crashed holder is replaced within it. */
-const LEASE_MS = 60_000;
 const POLLER_LEASE = 'bot-poller';
 const SENDER_LEASE = 'notification-sender';
 
@@ -46,6 +44,9 @@ export class BotRuntime {
   private webhookRegistered = false;
   private polling: Promise<void> | null = null;
   private timer: NodeJS.Timeout | undefined;
+  private leaseTimer: NodeJS.Timeout | undefined;
+  /** Until when (this instance's clock) each lease counts as ours: two thirds of a lease after the renewal was asked. */
+  private readonly heldUntil = new Map<string, number>();
   private stopped = false;
   private round: Promise<void> = Promise.resolve();
   private readonly clock: () => Date;
@@ -84,7 +85,15 @@ export class BotRuntime {
     return this.polling !== null;
   }
 
-  /** Starts the rounds: the first one now, then every SUPERVISE_MS. */
+  /** How long the poller's and the sender's leases last unless renewed (LEASE_TTL_MS); asked for every third of it. */
+  private get leaseMs(): number {
+    return this.options.env.LEASE_TTL_MS ?? DEFAULT_LEASE_MS;
+  }
+
+  /**
+   * Starts the rounds: the first one now, then every SUPERVISE_MS; between them the leases are renewed (or taken
+   * over from an instance that died) every third of a lease.
+   */
   async start(): Promise<void> {
     this.stopped = false;
     await this.supervise();
@@ -94,6 +103,12 @@ export class BotRuntime {
       this.timer.unref();
     };
     tick();
+    const renew = () => {
+      if (this.stopped) return;
+      this.leaseTimer = setTimeout(() => void this.renewLeases().finally(renew), this.leaseMs / 3);
+      this.leaseTimer.unref();
+    };
+    renew();
   }
 
   /** One round, never two at once: follow the token, then hold or give up the leases. */
@@ -105,6 +120,33 @@ export class BotRuntime {
         this.options.logger.warn({ err: toBotApiError(error, 'setup') }, 'bot round failed');
       });
     return this.round;
+  }
+
+  /** A lease round between two supervising ones: renews (or takes over) the poller's and the sender's leases. */
+  private renewLeases(): Promise<void> {
+    if (this.stopped) return this.round;
+    this.round = this.round
+      .then(() => this.holdLeases())
+      .catch((error) => {
+        this.options.logger.warn({ err: error }, 'bot lease round failed');
+      });
+    return this.round;
+  }
+
+  /**
+   * Asks for the lease: true while this instance holds it. A renewal the database could not answer keeps what was
+   * held until two thirds of the lease have passed since the last renewal was asked, a third before another instance
+   * can take it; then this instance stops the role itself.
+   */
+  private async lease(name: string): Promise<boolean> {
+    const asked = this.clock();
+    try {
+      const mine = await holdLease(name, this.holder, asked, this.leaseMs);
+      this.heldUntil.set(name, mine ? asked.getTime() + (2 * this.leaseMs) / 3 : 0);
+    } catch (error) {
+      this.options.logger.warn({ err: error, lease: name }, 'bot lease not renewed');
+    }
+    return this.clock().getTime() < (this.heldUntil.get(name) ?? 0);
   }
 
   private async followToken(): Promise<void> {
@@ -142,21 +184,27 @@ export class BotRuntime {
   private async holdRoles(): Promise<void> {
     const bot = this.bot;
     if (!bot) return;
-    const now = this.clock();
     const { PUBLIC_URL } = this.options.env;
     if (PUBLIC_URL && !this.webhookRegistered) {
       await this.registerWebhook(bot, this.token!, PUBLIC_URL).catch((error) =>
         this.options.logger.warn({ err: toBotApiError(error, 'setWebhook') }, 'bot webhook not registered yet'),
       );
     }
+    await this.holdLeases();
+    this.broadcasts.start();
+  }
+
+  /** Polls and sends exactly while this instance holds the leases. */
+  private async holdLeases(): Promise<void> {
+    const bot = this.bot;
+    if (!bot || this.stopped) return;
     if (this.mode === 'polling') {
-      const mine = await holdLease(POLLER_LEASE, this.holder, now, LEASE_MS);
+      const mine = await this.lease(POLLER_LEASE);
       if (mine && !this.polling) this.startPolling(bot);
       if (!mine && this.polling) await this.stopPolling();
     }
-    if (await holdLease(SENDER_LEASE, this.holder, now, LEASE_MS)) this.sender.start();
+    if (await this.lease(SENDER_LEASE)) this.sender.start();
     else this.sender.stop();
-    this.broadcasts.start();
   }
 
   private startPolling(bot: Bot): void {
@@ -217,6 +265,7 @@ export class BotRuntime {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    clearTimeout(this.leaseTimer);
     await this.round;
     await this.teardown();
     await Promise.all([releaseLease(POLLER_LEASE, this.holder), releaseLease(SENDER_LEASE, this.holder)]);

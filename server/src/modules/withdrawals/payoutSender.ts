@@ -107,23 +107,37 @@ export interface PayoutRoundReport {
  * time. It finishes the open batch first (confirms what landed, refunds bounces, re-queues what provably expired,
  * re-sends the rest unchanged), and only then signs the next one.
  */
-export async function runPayoutRound({ logger }: { logger?: Logger } = {}): Promise<PayoutRoundReport> {
+export async function runPayoutRound({
+  logger,
+  holding = () => true,
+}: {
+  logger?: Logger;
+  /**
+   * Whether this instance still holds the sweep's lease: checked before each step that writes, so a round whose lease
+   * ran out under it (a long pause) stops there. A step already under way when it runs out is still safe: every write
+   * is conditional on the state it moves on from, and a batch can land once only (its seqno).
+   */
+  holding?: () => boolean;
+} = {}): Promise<PayoutRoundReport> {
   const report: PayoutRoundReport = { batched: 0, confirmed: 0, bounced: 0, requeued: 0 };
   const runtime = payoutRuntime();
-  if (!runtime?.hotWallet) return report;
+  if (!runtime?.hotWallet || !holding()) return report;
   let config: Awaited<ReturnType<typeof getAppConfig>> | null = null;
   try {
     // what a round that died before signing had claimed goes back to the queue
     await releaseUnsent();
     const open = await PayoutBatchModel.find({ state: { $in: ['signed', 'sent', 'landed'] } }).sort({ createdAt: 1 });
-    for (const batch of open) await advanceBatch(runtime, batch, report);
+    for (const batch of open) {
+      if (!holding()) return report;
+      await advanceBatch(runtime, batch, report);
+    }
     if (open.some((batch) => batch.state === 'signed' || batch.state === 'sent')) return report;
     config = await getAppConfig();
     if (config.payoutsPaused) {
       report.stopped = 'paused';
       return report;
     }
-    await sendNextBatch(runtime, report, logger);
+    await sendNextBatch(runtime, report, holding, logger);
   } catch (error) {
     if (!(error instanceof ChainUnavailable)) throw error;
     report.stopped = error.message;
@@ -161,7 +175,7 @@ async function releaseUnsent() {
   }
 }
 
-async function sendNextBatch(runtime: PayoutRuntime, report: PayoutRoundReport, logger?: Logger) {
+async function sendNextBatch(runtime: PayoutRuntime, report: PayoutRoundReport, holding: () => boolean, logger?: Logger) {
   const hot = runtime.hotWallet!;
   // a player frozen or banned after their withdrawal was approved, or who owes a claw-back since: it waits in the queue
   // until they are active again and the claw-back is settled
@@ -232,7 +246,8 @@ async function sendNextBatch(runtime: PayoutRuntime, report: PayoutRoundReport, 
     report.stopped = `The hot wallet cannot cover the next payouts (${[...new Set(short)].join(', ')}): fund it`;
     logger?.warn({ short: [...new Set(short)] }, 'payouts: the hot wallet cannot cover the queue');
   }
-  if (!planned.length) return;
+  // the chain was asked for balances and addresses meanwhile: a round whose lease ran out under it claims nothing
+  if (!planned.length || !holding()) return;
 
   const seqno = await walletSeqno(runtime.chain, hot.contract.address, account.state);
   const batchId = new Types.ObjectId();
@@ -280,6 +295,8 @@ async function sendNextBatch(runtime: PayoutRuntime, report: PayoutRoundReport, 
   const message = beginCell()
     .store(storeMessage(external({ to: hot.contract.address, init: account.state === 'active' ? undefined : hot.contract.init, body })))
     .endCell();
+  // not signed after the lease ran out: the next holder's round expires this batch and queues its withdrawals again
+  if (!holding()) return;
   const batch = await PayoutBatchModel.findOneAndUpdate(
     { _id: batchId, state: 'claiming' },
     {
