@@ -74,6 +74,23 @@ it('approves in the console, the treasury shows the batch, and the player sees i
   await page.getByTestId('treasury-batch').filter({ hasText: 'sent' }).waitFor();
   await expect(page.getByTestId('treasury-hot-wallet').textContent()).resolves.toContain(ton.standIn.hotWallet);
   await shot(page, 'payouts-treasury-batch-in-flight-desktop');
+  // the switch is on while the hot wallet pays, and says so (issue 34, defect 5)
+  await expect(page.getByRole('switch', { name: 'Payouts running' }).isChecked()).resolves.toBe(true);
+  await expect(page.getByTestId('treasury-shortfall-TON').count()).resolves.toBe(0);
+  // a withdrawal waiting for more than the hot wallet holds is called out, with both figures
+  const huge = await WithdrawalModel.create({
+    user: player._id,
+    coin: coin._id,
+    amount: 5_000_000_000_000_000,
+    address: address.toRawString(),
+    status: 'pending',
+    idempotencyKey: 'e2e-shortfall',
+  });
+  const shortfall = page.getByTestId('treasury-shortfall-TON');
+  await shortfall.getByText('add up to 5000000003.5, more than the', { exact: false }).waitFor();
+  await shot(page, 'payouts-treasury-shortfall-desktop');
+  await WithdrawalModel.deleteOne({ _id: huge._id });
+  await shortfall.waitFor({ state: 'detached' });
 
   // the same message, re-sent unchanged, lands; the player's address shows the payment
   await ton.control({ dropSends: 0 });
@@ -83,8 +100,15 @@ it('approves in the console, the treasury shows the batch, and the player sees i
   expect(paid).toMatchObject({ status: 'done', payout: expect.objectContaining({ state: 'confirmed' }) });
   expect((await ton.chain.account(address)).balance).toBe(3_500_000_000n);
   await page.goto(`${product.base}/admin/withdraw/done`);
-  await page.getByRole('row').filter({ hasText: 'Reza Karimi' }).waitFor();
+  const doneRow = page.getByRole('row').filter({ hasText: 'Reza Karimi' });
+  await doneRow.waitFor();
+  // the hash opens the transaction in the explorer (issue 34, defect 6)
+  await expect(doneRow.locator('a[href^="https://tonviewer.com/"]').getAttribute('href')).resolves.toBe(
+    `https://tonviewer.com/transaction/${paid!.txHash}`,
+  );
   await shot(page, 'payouts-done-desktop');
+  await page.goto(`${product.base}/admin/withdraws/${withdrawal.id}`);
+  await page.getByText('The hot wallet (automated payout)').waitFor();
 
   const app = await browser.openPage(PHONE);
   await app.goto(

@@ -310,6 +310,7 @@ const englishDomain = {
   proofKinds: { link: 'A link', text: 'A text', image: 'A screenshot' },
   verifyTypes: { auto: 'Auto', time: 'Time', telegram: 'Telegram', youtube: 'YouTube', instagram: 'Instagram', manual: 'Manual' },
   withdraws: {
+    byHotWallet: 'The hot wallet (automated payout)',
     pendingTitle: 'Pending withdraws',
     doneTitle: 'Done withdraws',
     payoutTitle: 'Withdraws in payout',
@@ -345,6 +346,8 @@ const englishDomain = {
     noHotWallet: 'No hot wallet: withdrawals are paid by hand, and their hashes are checked on chain.',
     paused: 'Payouts paused',
     running: 'Payouts running',
+    shortfall:
+      '%{symbol}: withdrawals waiting, approved or being sent add up to %{owed}, more than the %{balance} the hot wallet holds. Top it up, or they wait.',
     resumed: 'Payouts resumed',
     balancesAsOf: 'Hot wallet balances as of %{when}',
     balancesStale: 'Hot wallet balances as of %{when}: the chain did not answer in time, these are the last known',
@@ -468,20 +471,20 @@ const englishDomain = {
       pause: 'Pause',
       resume: 'Resume',
       cancel: 'Cancel broadcast',
+      resendUnknown: 'Resend to the unknown (%{count})',
     },
     confirm: {
       title: 'Broadcast',
-      resendUnknown: 'Resend to the unknown (%{count})',
       start: 'Send this to %{count} players now?',
       schedule: 'Send this to the players it reaches (%{count} now) at %{when}?',
       resume: 'Resume sending to the %{remaining} players left?',
       pause: 'Pause sending? It can be resumed.',
       cancel: 'Cancel the broadcast? The %{remaining} players left will not get it.',
+      resendUnknown:
+        'Send this again to the %{count} players whose outcome is unknown? Their sends were in flight when a sender stopped: some of them may already have it and will get it twice. Only these players are sent to.',
     },
     done: { sending: 'Sending', paused: 'Paused', cancelled: 'Cancelled', resent: 'Resending to %{count} players' },
   },
-      resendUnknown:
-        'Send this again to the %{count} players whose outcome is unknown? Their sends were in flight when a sender stopped: some of them may already have it and will get it twice. Only these players are sent to.',
   coins: {
     networks: { ton: 'TON (native)', jetton: 'Jetton' },
     noUsdPrice: 'No USD price',
@@ -819,10 +822,10 @@ const englishDomain = {
         failed: 'Failed',
         blocked: 'Blocked',
         remaining: 'Remaining',
+        unknown: 'Unknown',
         createdAt: 'Created',
       },
     },
-        unknown: 'Unknown',
     audit: {
       name: 'Audit |||| Audit',
       fields: { createdAt: 'When', username: 'Operator', action: 'Action', resource: 'Resource', record: 'Record', note: 'Note' },

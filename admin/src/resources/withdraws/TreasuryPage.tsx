@@ -36,6 +36,45 @@ function BalancesAsOf({ treasury }: { treasury: Treasury }) {
   );
 }
 
+/** A decimal (an amount, or a balance read from the chain with up to 18 decimals) as an integer of 10⁻¹⁸ units, exactly. */
+function exact(decimal: string): bigint {
+  const [whole = '0', fraction = ''] = decimal.split('.');
+  return BigInt(whole) * 10n ** 18n + BigInt(fraction.slice(0, 18).padEnd(18, '0'));
+}
+
+/** What the withdrawals waiting, approved and being sent of one coin add up to (10⁻¹⁸ units). */
+function owedOf(treasury: Treasury, coin: string): bigint {
+  return treasury.owed.filter((row) => row.coin === coin).reduce((sum, row) => sum + exact(row.total), 0n);
+}
+
+/** A warning for each coin whose withdrawals waiting, approved or being sent exceed what the hot wallet holds of it. */
+function Shortfalls({ treasury }: { treasury: Treasury }) {
+  const translate = useTranslate();
+  const short = treasury.coins.filter((coin) => coin.balance != null && owedOf(treasury, coin.coin) > exact(coin.balance));
+  return (
+    <>
+      {short.map((coin) => {
+        return (
+          <Alert key={coin.coin} severity="error" sx={{ mt: 1 }} data-testid={`treasury-shortfall-${coin.symbol}`}>
+            {translate('treasury.shortfall', {
+              symbol: coin.symbol,
+              owed: formatExact(owedOf(treasury, coin.coin)),
+              balance: coin.balance,
+            })}
+          </Alert>
+        );
+      })}
+    </>
+  );
+}
+
+/** 10⁻¹⁸ units as the decimal the console shows (no trailing zeros). */
+function formatExact(units: bigint): string {
+  const scale = 10n ** 18n;
+  const fraction = (units % scale).toString().padStart(18, '0').replace(/0+$/, '');
+  return fraction ? `${units / scale}.${fraction}` : String(units / scale);
+}
+
 function CoinRows({ treasury }: { treasury: Treasury }) {
   const translate = useTranslate();
   const owed = (coin: string, status: string) => treasury.owed.find((row) => row.coin === coin && row.status === status);
@@ -154,10 +193,15 @@ export function TreasuryPage() {
               {data.stopped}
             </Alert>
           )}
+          {/* on: the hot wallet pays; off: paused, approved withdrawals wait */}
           <FormControlLabel
             sx={{ mt: 1 }}
             control={
-              <Switch checked={data.paused} disabled={saving || !data.hotWallet} onChange={(event) => togglePause(event.target.checked)} />
+              <Switch
+                checked={!data.paused && !!data.hotWallet}
+                disabled={saving || !data.hotWallet}
+                onChange={(event) => togglePause(!event.target.checked)}
+              />
             }
             label={translate(data.paused ? 'treasury.paused' : 'treasury.running')}
           />
@@ -167,6 +211,7 @@ export function TreasuryPage() {
         <CardContent sx={{ overflowX: 'auto' }}>
           <Typography variant="h6">{translate('treasury.coins')}</Typography>
           {data.hotWallet && <BalancesAsOf treasury={data} />}
+          {data.hotWallet && <Shortfalls treasury={data} />}
           <CoinRows treasury={data} />
         </CardContent>
       </Card>

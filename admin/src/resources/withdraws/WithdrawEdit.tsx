@@ -17,6 +17,17 @@ const DECISIONS = [
 const wrap = { wordBreak: 'break-all' } as const;
 
 /** The transaction's page on the explorer, once the chain has one. */
+/** Who settled it: the operator, or the hot wallet for a payout it sent and the chain confirmed. */
+function ProcessedBy(_props: { label: string }) {
+  const translate = useTranslate();
+  return (
+    <FunctionField<WithdrawRecord>
+      source="processedByName"
+      render={(r) => r.processedByName || (r.status === 'done' && r.chainState === 'confirmed' ? translate('withdraws.byHotWallet') : '—')}
+    />
+  );
+}
+
 function ExplorerLink(_props: { source: string }) {
   const translate = useTranslate();
   return (
@@ -75,7 +86,7 @@ export function WithdrawEdit() {
           <ExplorerLink key="explorer" source="explorerUrl" />,
           <TextField key="rejectReason" source="rejectReason" emptyText="—" />,
           <ConsoleDateField key="processedAt" source="processedAt" showTime emptyText="—" />,
-          <TextField key="processedBy" source="processedByName" label="resources.withdraws.fields.processedBy" emptyText="—" />,
+          <ProcessedBy key="processedBy" label="resources.withdraws.fields.processedBy" />,
         ]}
         waiting={[
           <SelectField key="chainState" source="chainState" choices={CHAIN_STATE_CHOICES} emptyText="—" />,

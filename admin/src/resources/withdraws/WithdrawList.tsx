@@ -108,7 +108,7 @@ function WithdrawList({ tab }: { tab: Tab }) {
         )}
         {/* a pending one the hot wallet already tried: it bounced or failed on chain */}
         {tab === 'pending' && <SelectField source="chainState" label="withdraws.chain" choices={CHAIN_STATE_CHOICES} emptyText="—" />}
-        {finished && <ShortText source="txHash" sortable={false} />}
+        {finished && <ShortText source="txHash" href="explorerUrl" sortable={false} />}
         {finished && <ConsoleDateField source="processedAt" showTime emptyText="—" />}
         <ConsoleDateField source="createdAt" showTime />
       </ResponsiveList>
