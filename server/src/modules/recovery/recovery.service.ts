@@ -85,7 +85,8 @@ export async function removeUnclaimedProofImages(now: Date): Promise<number> {
 /**
  * One pass of the recovery sweep. Each step calls the same function a retry of the operation calls, on the
  * records a crash left unfinished for longer than `graceMs` (operations still in flight are younger):
- * entries recorded but not posted first, so the operations after them find their entries posted.
+ * entries recorded but not posted first, so the operations after them find their entries posted. The hot wallet's
+ * open batch is moved on before them (it posts nothing), and the next batch is signed last, once holds are reconciled.
  */
 export async function sweepOnce(
   graceMs = SWEEP_GRACE_MS,
@@ -98,6 +99,8 @@ export async function sweepOnce(
     if (!holding()) throw new SweepLeaseLost();
     return run();
   };
+  // the hot wallet's open batch first (a dead holder's is confirmed or re-sent at once); new ones are signed last
+  const open = await guarded(() => runPayoutRound({ holding, sendNew: false }));
   report.pendingEntries = await guarded(() => recoverPendingEntries(graceMs));
   report.withdrawals = await guarded(() => recoverWithdrawals(graceMs));
   report.stakes = await guarded(() => recoverStakes(graceMs));
@@ -137,9 +140,9 @@ export async function sweepOnce(
   // the hot wallet's sender: the open batch confirmed, refunded, re-queued or re-sent, then the next one signed
   const payouts = await guarded(() => runPayoutRound({ holding }));
   report.payoutsBatched = payouts.batched;
-  report.payoutsConfirmed = payouts.confirmed;
-  report.payoutsBounced = payouts.bounced;
-  report.payoutsRequeued = payouts.requeued;
+  report.payoutsConfirmed = open.confirmed + payouts.confirmed;
+  report.payoutsBounced = open.bounced + payouts.bounced;
+  report.payoutsRequeued = open.requeued + payouts.requeued;
   return report;
 }
 

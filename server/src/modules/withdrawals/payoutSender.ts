@@ -110,8 +110,11 @@ export interface PayoutRoundReport {
 export async function runPayoutRound({
   logger,
   holding = () => true,
+  sendNew = true,
 }: {
   logger?: Logger;
+  /** false: only the open batches are moved on (confirmed, re-sent, re-queued); nothing new is signed. */
+  sendNew?: boolean;
   /**
    * Whether this instance still holds the sweep's lease: checked before each step that writes, so a round whose lease
    * ran out under it (a long pause) stops there. A step already under way when it runs out is still safe: every write
@@ -131,7 +134,7 @@ export async function runPayoutRound({
       if (!holding()) return report;
       await advanceBatch(runtime, batch, report);
     }
-    if (open.some((batch) => batch.state === 'signed' || batch.state === 'sent')) return report;
+    if (!sendNew || open.some((batch) => batch.state === 'signed' || batch.state === 'sent')) return report;
     config = await getAppConfig();
     if (config.payoutsPaused) {
       report.stopped = 'paused';
