@@ -208,6 +208,10 @@ it('a broadcast killed mid-send twice counts every player once as sent or unknow
     throw error;
   }
 
+  // measured and printed below; bounded only generously here (a lease of minutes, as before, would not finish at all)
+  expect(figures.restartedTakeOverSeconds).toBeLessThan(30);
+  expect(figures.survivorTakeOverSeconds).toBeLessThan(30);
+
   const chats = broadcastMessages().map((m) => m.chat_id);
   // each player at most once, whatever was in flight at the kills
   expect(new Set(chats).size).toBe(chats.length);
