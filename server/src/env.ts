@@ -80,12 +80,15 @@ const envSchema = z
       .min(0.1, 'BROADCAST_RATE must be at least 0.1')
       .max(1000, 'BROADCAST_RATE must be at most 1000')
       .default(20),
-    /** How long a broadcast message being sent is held: after it, a sender that stopped mid-send has its message settled as failed. */
+    /**
+     * At most how long a broadcast sender holds its work unless it renews it (every third, while it runs): a sender that died
+     * has its in-flight sends counted unknown, and its broadcast taken over, after it. The sender caps it at 4 s.
+     */
     BROADCAST_LEASE_MS: z.coerce
       .number({ message: 'BROADCAST_LEASE_MS must be a number' })
       .int()
       .min(500, 'BROADCAST_LEASE_MS must be at least 500')
-      .default(20 * 60_000),
+      .default(4_000),
     /** Where the embedded database (no MONGO_URL) keeps its data between runs: the project's `.data/` folder unless set. */
     EMBEDDED_DATA_FILE: z.string().default(path.resolve(__dirname, '../../.data/embedded-database.json')),
     /** `FRESH_DEMO=1`: the embedded database forgets its data file and starts a fresh demo. */
