@@ -8,6 +8,7 @@ import { createCoin, createPlayer } from '../../test/factories';
 import { postEntry } from '../modules/ledger/ledger.service';
 import { backupMongo, restoreMongo } from './backup';
 import { withDatabaseName } from './connect';
+import { booksOfDatabase, booksOfFile, verifyBooks } from './ledgerVerify';
 
 const SERVER_DIR = path.resolve(__dirname, '../..');
 const folder = mkdtempSync(path.join(tmpdir(), 'gift-backup-'));
@@ -73,6 +74,20 @@ describe('npm run backup and npm run restore on MongoDB', () => {
       // and the books balance: each balance is the sum of its posted entries
       expect(restoredBooks.balances).toEqual(restoredBooks.entrySums);
       expect(restoredBooks.balances).toHaveLength(3);
+      // npm run ledger:verify's check holds on the restored database and on the backup file itself
+      expect(verifyBooks(await booksOfDatabase(target)).problems).toEqual([]);
+      expect(verifyBooks(booksOfFile(file))).toMatchObject({ balances: 3, problems: [] });
+      // and it catches a balance the ledger does not account for
+      const one = (await target.db!.collection('balances').findOne({}))!;
+      await target.db!.collection('balances').updateOne({ _id: one._id }, { $inc: { amount: 1 } });
+      expect(verifyBooks(await booksOfDatabase(target)).problems).toEqual([
+        expect.stringMatching(
+          new RegExp(
+            `^player ${String(one.user)}, coin ${String(one.coin)}: the balance is \\d+ micro-units, its posted entries add up to \\d+$`,
+          ),
+        ),
+      ]);
+      await target.db!.collection('balances').updateOne({ _id: one._id }, { $inc: { amount: -1 } });
 
       // a second restore would mix two databases: refused, nothing written
       const before = await target.db!.collection('ledgerentries').countDocuments();
