@@ -6,7 +6,7 @@ import { useConsoleCalls } from '../dataProvider';
 import { ApproveOrReject, type ApproveOrRejectLabels } from './ApproveOrReject';
 
 /** A change that loosens a money brake, as the server shows it on a record: its fields as they would be (amounts as decimals). */
-export interface WaitingChange {
+interface WaitingChange {
   id: string;
   requestedBy: string;
   requestedAt: string;

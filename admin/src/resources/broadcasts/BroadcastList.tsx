@@ -13,7 +13,7 @@ export function plainText(html: string): string {
 }
 
 /** What is settled of a broadcast: sent, failed, blocked, and unknown (in flight when a sender stopped). */
-export const settledOf = (record: BroadcastRecord) => record.sent + record.failed + record.blocked + (record.unknown ?? 0);
+const settledOf = (record: BroadcastRecord) => record.sent + record.failed + record.blocked + (record.unknown ?? 0);
 
 /** Sent, failed, blocked and unknown out of the audience, as a bar and figures. */
 export function Progress({ record }: { record: BroadcastRecord }) {

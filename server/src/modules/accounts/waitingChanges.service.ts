@@ -114,7 +114,7 @@ async function load(target: ChangeTarget, recordId: string): Promise<WithChange>
  * A second, independent operator approves the change `changeId` they saw on a record: one conditional update applies its
  * fields and clears it, so two approvals at once apply it once; a repeat by the approver after a crash writes only the audit.
  */
-export async function approveChange(target: ChangeTarget, recordId: string, changeId: string, operator: Operator, now: Date) {
+async function approveChange(target: ChangeTarget, recordId: string, changeId: string, operator: Operator, now: Date) {
   const record = await load(target, recordId);
   const waiting = record.waitingChange;
   if (!waiting || waiting.id !== changeId) {
@@ -135,14 +135,7 @@ export async function approveChange(target: ChangeTarget, recordId: string, chan
 }
 
 /** Turns down a waiting change with the reason (the operator who asked may withdraw their own): the record stays as it is. */
-export async function rejectChange(
-  target: ChangeTarget,
-  recordId: string,
-  changeId: string,
-  reason: string,
-  operator: Operator,
-  now: Date,
-) {
+async function rejectChange(target: ChangeTarget, recordId: string, changeId: string, reason: string, operator: Operator, now: Date) {
   const record = await load(target, recordId);
   const waiting = record.waitingChange;
   if (!waiting || waiting.id !== changeId)

@@ -44,7 +44,7 @@ const SWEEP_GRACE_MS = 6_000;
 const SWEEP_LEASE = 'recovery-sweep';
 
 /** The sweep's lease ran out under it (its renewals stalled): it stops before the next step, and the new holder sweeps. */
-export class SweepLeaseLost extends Error {
+class SweepLeaseLost extends Error {
   constructor() {
     super('the recovery sweep lease was lost mid-pass');
     this.name = 'SweepLeaseLost';
