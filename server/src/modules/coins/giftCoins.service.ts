@@ -81,9 +81,19 @@ export const coinChanges: ChangeTarget = {
       network: (update.network ?? coin.network) as 'ton' | 'jetton',
       jettonMaster: typeof update.jettonMaster === 'string' ? update.jettonMaster : (coin.jettonMaster ?? ''),
     };
-    return saveCoinIdentity(identity, String(id), async () => {
-      const applied = await GiftCoinModel.updateOne({ _id: id, 'waitingChange.id': changeId }, { $set: update }, { runValidators: true });
-      return applied.modifiedCount === 1;
-    });
+    try {
+      return await saveCoinIdentity(identity, String(id), async () => {
+        const applied = await GiftCoinModel.updateOne({ _id: id, 'waitingChange.id': changeId }, { $set: update }, { runValidators: true });
+        // decided meanwhile: stop before the keys the coin still speaks for are let go (the new one held is stale, and taken over)
+        if (applied.modifiedCount !== 1) throw new ChangeGone();
+        return true;
+      });
+    } catch (error) {
+      if (error instanceof ChangeGone) return false;
+      throw error;
+    }
   },
 };
+
+/** The change a coin's approval was applying was decided by another operator first. */
+class ChangeGone extends Error {}
