@@ -171,15 +171,14 @@ const MAX_REFERENCE_MATCHES = 1000;
  * The console sends a filter on a nested field (`risk.level`) as an object (`{risk: {level: 'review'}}`): it is read as the
  * dotted filter when that one is declared. Anything else stays as sent (and an unknown key is refused below).
  */
-function flattenNamedFilters(filter: Record<string, unknown>, filters: Record<string, unknown>): Record<string, unknown> {
-  const flat: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(filter)) {
+function flattenNamedFilters(filter: Record<string, unknown>, filters: Record<string, unknown>): Array<[string, unknown]> {
+  // entries, not an object: a key such as `__proto__` must reach the check below as sent, not set a prototype
+  return Object.entries(filter).flatMap(([key, value]): Array<[string, unknown]> => {
     const nested = value && typeof value === 'object' && !Array.isArray(value) ? Object.entries(value) : [];
     if (nested.length && nested.every(([sub]) => Object.hasOwn(filters, `${key}.${sub}`)))
-      for (const [sub, inner] of nested) flat[`${key}.${sub}`] = inner;
-    else flat[key] = value;
-  }
-  return flat;
+      return nested.map(([sub, inner]): [string, unknown] => [`${key}.${sub}`, inner]);
+    return [[key, value]];
+  });
 }
 
 /** Builds the mongo query for ra-data-simple-rest's filter object; unknown fields are refused. */
@@ -189,7 +188,7 @@ async function buildFilter(definition: ResourceDefinition, filter: unknown): Pro
   const query: Record<string, unknown> = {};
   const dates = dateFields(definition.model);
   const filters = definition.list?.filters;
-  for (const [key, value] of Object.entries(flattenNamedFilters(filter as Record<string, unknown>, filters ?? {}))) {
+  for (const [key, value] of flattenNamedFilters(filter as Record<string, unknown>, filters ?? {})) {
     if (value === '' || value === null || value === undefined) continue;
     if (key === 'id') {
       query._id = Array.isArray(value) ? { $in: value.map((v) => toObjectId(v, 'id')) } : toObjectId(value, 'id');
