@@ -238,4 +238,30 @@ describe("a coin's withdrawals and place on TON wait for a second operator", () 
     });
     expect(copy.body.errors).toEqual({ jettonMaster: 'Points already has this jetton master' });
   });
+
+  it('withdrawals asked for a jetton whose master was cleared since are refused at approval, with the reason', async () => {
+    const { asker, checker } = await two('gift-coins:write');
+    const symbol = `PTC${Date.now() % 10000}`;
+    const master = `0:${'d'.repeat(64)}`;
+    const created = await asker.post('/gift-coins', {
+      name: 'Cleared',
+      symbol,
+      network: 'jetton',
+      jettonMaster: master,
+      withdrawEnabled: true,
+    });
+    const cleared = await asker.put(`/gift-coins/${String(created.body.id)}`, {
+      name: 'Cleared',
+      symbol,
+      network: 'jetton',
+      jettonMaster: '',
+    });
+    expect(cleared.body).toMatchObject({ jettonMaster: '', withdrawEnabled: false, waitingChange: { set: { withdrawEnabled: true } } });
+    const refused = await checker.post(`/gift-coins/${String(created.body.id)}/change/approve`, { id: created.body.waitingChange.id });
+    expect([refused.status, refused.body.errors]).toEqual([
+      400,
+      { jettonMaster: 'A jetton needs its master address before withdrawals can be enabled' },
+    ]);
+    expect(await GiftCoinModel.findById(created.body.id).lean()).toMatchObject({ withdrawEnabled: false, jettonMaster: '' });
+  });
 });

@@ -61,9 +61,8 @@ function holdLoosening(fields: Record<string, unknown>, live: LiveCoin, isNew = 
   if (fields.withdrawEnabled === true && !live.withdrawEnabled) {
     held.withdrawEnabled = true;
     fields.withdrawEnabled = false;
-    // a new coin's place on TON goes live with it; an existing one's waits below whether or not it changes
-    if (isNew) return held;
   }
+  // a new coin's place on TON is its first: nothing is paid in it until withdrawals, which wait above, are on
   if (isNew) return held;
   const moves = (field: (typeof CHAIN)[number]) => field in fields && chainValue(fields[field]) !== chainValue(live.chain[field]);
   // taking a jetton master away pays nothing anywhere: it applies at once, as long as the network stays

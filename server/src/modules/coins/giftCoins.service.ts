@@ -74,13 +74,16 @@ export const coinChanges: ChangeTarget = {
   present: presentCoinChange,
   // another place on TON is held for this coin (one coin per jetton master, one native TON coin) before it is written
   apply: async (id, changeId, update) => {
-    const coin = await GiftCoinModel.findById(id, { symbol: 1, network: 1, jettonMaster: 1 }).lean();
+    const coin = await GiftCoinModel.findById(id, { symbol: 1, network: 1, jettonMaster: 1, withdrawEnabled: 1 }).lean();
     if (!coin) return false;
     const identity = {
       symbol: coin.symbol,
       network: (update.network ?? coin.network) as 'ton' | 'jetton',
       jettonMaster: typeof update.jettonMaster === 'string' ? update.jettonMaster : (coin.jettonMaster ?? ''),
     };
+    // the coin as it would be: a jetton paid out needs its master (cleared, perhaps, since the change was asked)
+    if (identity.network === 'jetton' && !identity.jettonMaster && (update.withdrawEnabled ?? coin.withdrawEnabled) === true)
+      throw badInput({ jettonMaster: 'A jetton needs its master address before withdrawals can be enabled' });
     try {
       return await saveCoinIdentity(identity, String(id), async () => {
         const applied = await GiftCoinModel.updateOne({ _id: id, 'waitingChange.id': changeId }, { $set: update }, { runValidators: true });
