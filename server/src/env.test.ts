@@ -50,6 +50,17 @@ describe('loadEnv', () => {
     expect(env.TELEGRAM_BOT_TOKEN).toMatch(/^123456:/);
   });
 
+  it('reads the fault points a crash test arms as a list, and names a malformed one', () => {
+    expect(loadEnv({ GIFT_FAULT_POINTS: 'stake:after-debit,account-grant:after-ask' }).GIFT_FAULT_POINTS).toEqual([
+      'stake:after-debit',
+      'account-grant:after-ask',
+    ]);
+    expect(loadEnv({}).GIFT_FAULT_POINTS).toBeUndefined();
+    expect(problems({ GIFT_FAULT_POINTS: 'stake after debit' })).toEqual([
+      'GIFT_FAULT_POINTS: GIFT_FAULT_POINTS must be fault points separated by commas, e.g. stake:after-debit',
+    ]);
+  });
+
   it('refuses the demo hot wallet in production, and a mnemonic that is not 24 words', () => {
     const production = { NODE_ENV: 'production', MONGO_URL: 'mongodb://db:27017/gift', JWT_SECRET: 'x'.repeat(40) };
     expect(problems({ ...production, PAYOUT_WALLET_MNEMONIC: DEMO_PAYOUT_MNEMONIC })).toEqual([

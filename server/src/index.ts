@@ -5,7 +5,9 @@ import { createApp } from './app';
 import { connectDatabase } from './db/connect';
 import { seedDemoData } from './modules/demo/demo.service';
 import { EnvError, loadEnv } from './env';
+import { armFaultPoints } from './lib/faults';
 import { createLogger } from './lib/logger';
+import { exitOnUnhandledErrors } from './lib/processCrash';
 import { backfillUsernameKeys, bootstrapSuperAdmin } from './modules/accounts/accounts.service';
 import { BotRuntime } from './modules/bot/botRuntime';
 import { applyBrakeDefaults } from './modules/coins/coinBrakes.service';
@@ -32,6 +34,8 @@ async function main() {
     throw error;
   }
   const logger = createLogger(loaded.LOG_LEVEL);
+  exitOnUnhandledErrors(logger);
+  armFaultPoints(loaded);
   const database = await connectDatabase(loaded, logger);
   const { env } = await chooseSigningSecret(loaded, database, logger);
   // the chain comes first: the demo's coins point at the stand-in's jetton masters

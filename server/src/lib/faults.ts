@@ -1,15 +1,21 @@
+import type { Env } from '../env';
+
 /**
  * Fault points: named places between two writes of a money operation. They do nothing unless a test turns
  * them on, so the crash tests can stop the process exactly there:
- * - `GIFT_FAULT_POINTS=stake:after-debit,…` (read once, never in production) kills the process with SIGKILL
- *   the first time it reaches a listed point, as `kill -9` would;
+ * - `GIFT_FAULT_POINTS=stake:after-debit,…` (parsed by env.ts, armed once at start, never in production) kills
+ *   the process with SIGKILL the first time it reaches a listed point, as `kill -9` would;
  * - in-process tests call `onFault(name => …)` and throw, which leaves the same half-finished state.
  */
 type FaultHandler = (point: string) => void | Promise<void>;
 
 let handler: FaultHandler | null = null;
-const fromEnvironment = process.env.NODE_ENV === 'production' ? [] : (process.env.GIFT_FAULT_POINTS ?? '').split(',').filter(Boolean);
-const killAt = new Set(fromEnvironment);
+let killAt: ReadonlySet<string> = new Set();
+
+/** At start: the points the environment lists become points where the process kills itself (none in production). */
+export function armFaultPoints(env: Pick<Env, 'NODE_ENV' | 'GIFT_FAULT_POINTS'>): void {
+  killAt = new Set(env.NODE_ENV === 'production' ? [] : env.GIFT_FAULT_POINTS);
+}
 
 /**
  * Every point the code has, in the order the crash test walks through them: an operation's prerequisites pass
