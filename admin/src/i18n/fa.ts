@@ -901,6 +901,9 @@ export const persianFieldMessages: Record<string, string> = {
   'A transaction hash: 64 hex digits (or 44 base64 characters), as tonviewer shows it':
     'هش تراکنش: ۶۴ رقم هگز (یا ۴۴ نویسهٔ base64)، همان‌طور که tonviewer نشان می‌دهد',
   'Amount out of range': 'مقدار خارج از محدوده است',
+  'At most 366 days': 'حداکثر ۳۶۶ روز',
+  'The start comes after the end': 'آغاز پس از پایان است',
+  'Use a date as YYYY-MM-DD': 'تاریخ را به شکل YYYY-MM-DD بنویسید',
   'Amount too large': 'مقدار بیش از حد بزرگ است',
   'At least 1 day': 'دست‌کم ۱ روز',
   'At least 1, or empty for no limit': 'دست‌کم ۱، یا خالی برای بدون محدودیت',

@@ -238,9 +238,11 @@ export const balanceAdjustmentInput = z.object({
 /** A credit taken back by an operator, always with the reason (the ledger and the audit keep it). */
 export const clawBackInput = z.object({ entryId: objectId, reason: nonEmpty(300) });
 
+/** What waits for a second operator (a gift, access asked for an account) turned down, always with the reason. */
+export const rejectionInput = z.object({ rejectReason: nonEmpty(300) });
 /** A second operator's decision on a change that waits for them: the change they saw (its id), and a reason to turn it down. */
 export const changeApprovalInput = z.object({ id: objectId });
-export const changeRejectionInput = changeApprovalInput.extend({ rejectReason: nonEmpty(300) });
+export const changeRejectionInput = changeApprovalInput.extend(rejectionInput.shape);
 
 /** Approve, or reject with the reason the player is shown. */
 export const userMissionReviewInput = z.discriminatedUnion('status', [
@@ -263,3 +265,25 @@ export const withdrawalReviewInput = z.discriminatedUnion('status', [
 ]);
 
 export const ledgerReason = z.enum(LEDGER_REASONS);
+
+/** The longest range the dashboard answers for: a year and a day (a leap year's comparison included). */
+export const DASHBOARD_MAX_DAYS = 366;
+const isoDay = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date as YYYY-MM-DD')
+  .refine((day) => !Number.isNaN(Date.parse(`${day}T00:00:00Z`)) && new Date(`${day}T00:00:00Z`).toISOString().startsWith(day), {
+    message: 'Use a date as YYYY-MM-DD',
+  });
+const DAY_MS = 24 * 60 * 60 * 1000;
+/**
+ * The dashboard's range (GET /api/admin/dashboard?from&to): whole UTC days, both included; either may be left out
+ * (the range then ends today, and spans 30 days).
+ */
+export const dashboardRangeInput = z
+  .object({ from: isoDay.optional(), to: isoDay.optional() })
+  .refine(({ from, to }) => !from || !to || from <= to, { message: 'The start comes after the end', path: ['from'] })
+  .refine(({ from, to }) => !from || !to || (Date.parse(to) - Date.parse(from)) / DAY_MS < DASHBOARD_MAX_DAYS, {
+    message: `At most ${DASHBOARD_MAX_DAYS} days`,
+    path: ['from'],
+  });
+export type DashboardRange = z.infer<typeof dashboardRangeInput>;

@@ -54,7 +54,9 @@ const liveFiguresSchema = applyConventions(
       ],
       issued: perCoin,
       staked: perCoin,
-      days: [{ _id: false, day: { type: String, required: true }, newPlayers: Number, claims: Number, withdrawals: Number }],
+      days: [
+        { _id: false, day: { type: String, required: true }, newPlayers: Number, claims: Number, withdrawals: Number, issued: perCoin },
+      ],
     },
     schemaOptions,
   ),

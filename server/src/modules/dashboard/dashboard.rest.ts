@@ -1,14 +1,19 @@
 import { Router } from 'express';
-import { hasPermission } from '@gift/shared';
-import { operatorContext } from '../../rest/adminAuth';
+import { dashboardRangeInput, hasPermission } from '@gift/shared';
+import { operatorContext } from '../../http/adminAuth';
+import { validate } from '../../http/resource';
 import { dashboardFigures } from './dashboard.service';
 
-/** GET /api/admin/dashboard: every figure of the console's first page in one call. */
+/**
+ * GET /api/admin/dashboard?from=YYYY-MM-DD&to=YYYY-MM-DD: every figure of the console's first page in one call, the
+ * chart and the period's totals over the range (by default the 30 days ending today), beside the period before it.
+ */
 export function dashboardRouter(): Router {
   const router = Router();
   router.get('/', async (req, res) => {
     const { permissions } = operatorContext(req).operator;
-    res.json(await dashboardFigures(new Date(), (resource) => hasPermission(permissions, resource, 'read')));
+    const range = validate(dashboardRangeInput, { from: req.query.from, to: req.query.to });
+    res.json(await dashboardFigures(new Date(), (resource) => hasPermission(permissions, resource, 'read'), range));
   });
   return router;
 }

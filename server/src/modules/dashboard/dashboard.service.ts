@@ -1,4 +1,4 @@
-import { fromMicros, type AdminResource, type LedgerReason } from '@gift/shared';
+import { DASHBOARD_MAX_DAYS, fromMicros, type AdminResource, type DashboardRange, type LedgerReason } from '@gift/shared';
 import { listGiftCoins } from '../coins/giftCoins.service';
 import { postedTotalsByCoin } from '../ledger/ledger.service';
 import { countMiningRunning } from '../mining/mining.service';
@@ -8,6 +8,7 @@ import { countJoinedBetween, countPlayers, countSeenSince, firstJoinDate } from 
 import { countRequestedBetween, pendingWithdrawalTotals } from '../withdrawals/withdrawals.service';
 import { DailyFiguresModel, LiveFiguresModel } from './dailyFigures.model';
 import { upsertWithRetry } from '../../db/mongoErrors';
+import { badInput } from '../../lib/errors';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const CHART_DAYS = 30;
@@ -111,8 +112,12 @@ export async function refreshLiveFigures(now: Date, { force = false } = {}) {
   const since = latest ? new Date(Date.parse(latest.day) + DAY_MS) : startOfDay((await firstJoinDate()) ?? now);
   const days = [];
   for (let day = since; day <= today; day = new Date(day.getTime() + DAY_MS)) {
-    const [newPlayers, claims, withdrawals] = await countsOf(day, new Date(day.getTime() + DAY_MS));
-    days.push({ day: dayKey(day), newPlayers, claims, withdrawals });
+    const next = new Date(day.getTime() + DAY_MS);
+    const [[newPlayers, claims, withdrawals], issued] = await Promise.all([
+      countsOf(day, next),
+      postedTotalsByCoin(ISSUING_REASONS, day, next),
+    ]);
+    days.push({ day: dayKey(day), newPlayers, claims, withdrawals, issued: issued.map((row) => ({ coin: row._id, amount: row.total })) });
   }
   const [players, newToday, activeToday, missionsDoneToday, reviewsWaiting, miningRunning, pending, issued, staked] = await Promise.all([
     countPlayers(),
@@ -144,15 +149,37 @@ export async function refreshLiveFigures(now: Date, { force = false } = {}) {
   return figures;
 }
 
+type DayCounts = { newPlayers?: number | null; claims?: number | null; withdrawals?: number | null };
+type DayRecord = DayCounts & { day: string; issued?: Array<{ coin: unknown; amount: number }> | null };
+
+/** The days from `from` to `to`, both included, as 'YYYY-MM-DD'. */
+function daysOf(from: Date, to: Date): string[] {
+  return Array.from({ length: Math.round((to.getTime() - from.getTime()) / DAY_MS) + 1 }, (_, i) =>
+    dayKey(new Date(from.getTime() + i * DAY_MS)),
+  );
+}
+
+/** The range a request names, in whole UTC days: by default the 30 days ending today. */
+function rangeOf(now: Date, range: DashboardRange) {
+  const to = range.to ? new Date(`${range.to}T00:00:00Z`) : startOfDay(now);
+  const from = range.from ? new Date(`${range.from}T00:00:00Z`) : new Date(to.getTime() - (CHART_DAYS - 1) * DAY_MS);
+  const length = Math.round((to.getTime() - from.getTime()) / DAY_MS) + 1;
+  // the schema checks a range that names both ends; these are the ends a default completed
+  if (length < 1) throw badInput({ from: 'The start comes after the end' });
+  if (length > DASHBOARD_MAX_DAYS) throw badInput({ from: `At most ${DASHBOARD_MAX_DAYS} days` });
+  return { from, to, previousFrom: new Date(from.getTime() - length * DAY_MS), previousTo: new Date(from.getTime() - DAY_MS) };
+}
+
 /**
  * The figures an operator checks first, in one answer: each part only when the account may read the records it
  * counts (`canRead`), so the answer never tells more than the lists would. It reads what the sweep keeps: one
  * record per closed day and the live figures (recounted when they are older than two minutes, as when no sweep
- * runs), so its cost does not follow the number of players or records.
+ * runs), so its cost does not follow the number of players or records. `range` picks the chart's days and the
+ * period whose totals are compared with the period of the same length just before it; `asOf` says when the live
+ * figures were counted.
  */
-export async function dashboardFigures(now: Date, canRead: (resource: AdminResource) => boolean) {
-  const today = startOfDay(now);
-  const firstDay = new Date(today.getTime() - (CHART_DAYS - 1) * DAY_MS);
+export async function dashboardFigures(now: Date, canRead: (resource: AdminResource) => boolean, range: DashboardRange = {}) {
+  const { from, to, previousFrom, previousTo } = rangeOf(now, range);
   const users = canRead('users');
   const missions = canRead('user-missions');
   const withdraws = canRead('withdraws');
@@ -162,20 +189,31 @@ export async function dashboardFigures(now: Date, canRead: (resource: AdminResou
     LiveFiguresModel.findOne({ key: 'live', computedAt: { $gt: new Date(now.getTime() - LIVE_FIGURES_STALE_MS) } }).lean(),
   ]);
   const live = kept ?? (await refreshLiveFigures(now, { force: true }))!;
-  const byDay = new Map<string, { newPlayers?: number | null; claims?: number | null; withdrawals?: number | null }>();
+  const byDay = new Map<string, DayRecord>();
   for (const record of rolled) byDay.set(record.day, record);
   for (const record of live.days) byDay.set(record.day, record);
 
-  const chart = Array.from({ length: CHART_DAYS }, (_, i) => {
-    const date = dayKey(new Date(firstDay.getTime() + i * DAY_MS));
+  const countsOn = (date: string) => {
     const record = byDay.get(date);
     return {
-      date,
       ...(users ? { newPlayers: record?.newPlayers ?? 0 } : {}),
       ...(missions ? { claims: record?.claims ?? 0 } : {}),
       ...(withdraws ? { withdrawals: record?.withdrawals ?? 0 } : {}),
     };
-  });
+  };
+  const chart = daysOf(from, to).map((date) => ({ date, ...countsOn(date) }));
+  /** A period's totals: its counts, and (with the players' permission) the coins issued in it. */
+  const totals = async (days: string[]) => {
+    const counts = days.map(countsOn);
+    const total = (key: keyof DayCounts) => (counts[0]?.[key] === undefined ? null : counts.reduce((sum, day) => sum + (day[key] ?? 0), 0));
+    const issuedRows = days.flatMap((date) => byDay.get(date)?.issued ?? []);
+    return {
+      newPlayers: total('newPlayers'),
+      claims: total('claims'),
+      withdrawals: total('withdrawals'),
+      coinsIssued: users ? await perCoin(addUp(issuedRows.map((row) => ({ _id: row.coin, total: row.amount })))) : null,
+    };
+  };
   const sums = (part: 'issued' | 'staked') =>
     addUp(
       [...rolled.filter((record) => Date.parse(record.day) < live.since.getTime()).flatMap((record) => record[part]), ...live[part]].map(
@@ -190,6 +228,8 @@ export async function dashboardFigures(now: Date, canRead: (resource: AdminResou
     : null;
 
   return {
+    asOf: live.computedAt.toISOString(),
+    range: { from: dayKey(from), to: dayKey(to) },
     players: users ? live.players : null,
     newToday: users ? live.newToday : null,
     activeToday: users ? live.activeToday : null,
@@ -203,5 +243,7 @@ export async function dashboardFigures(now: Date, canRead: (resource: AdminResou
     miningRunning: users ? live.miningRunning : null,
     stakedLocked: users ? await perCoin(sums('staked').filter((row) => row.total !== 0)) : null,
     chart,
+    period: await totals(daysOf(from, to)),
+    previousPeriod: { from: dayKey(previousFrom), to: dayKey(previousTo), ...(await totals(daysOf(previousFrom, previousTo))) },
   };
 }
