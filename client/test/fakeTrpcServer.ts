@@ -19,7 +19,7 @@ type At<Tree, Path extends string> = Path extends `${infer Head}.${infer Rest}`
 export type InputOf<Path extends ProcedurePath> = At<RouterInputs, Path>;
 export type OutputOf<Path extends ProcedurePath> = At<RouterOutputs, Path>;
 
-/** A refusal the stand-in answers with, shaped like the real server's (trpc/trpc.ts errorFormatter). */
+/** A refusal the stand-in answers with, shaped like the real server's (server/src/http/trpc.ts errorFormatter). */
 export class Refusal extends Error {
   constructor(
     readonly appCode: string,

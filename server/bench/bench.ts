@@ -19,7 +19,7 @@ import { createLogger } from '../src/lib/logger';
 import { AccountModel } from '../src/modules/accounts/account.model';
 import { MissionModel } from '../src/modules/missions/mission.models';
 import { UserModel } from '../src/modules/users/user.model';
-import { signAdminToken } from '../src/rest/adminAuth';
+import { signAdminToken } from '../src/http/adminAuth';
 import { signInitData } from '../test/telegram';
 import { bareRoutes } from './bareRoutes';
 import { benchEnv, BOT_TOKEN, listen, load as loadWith, percentile, send, startDatabase, type Call, type Run } from './loopback';

@@ -24,7 +24,7 @@ import { BalanceModel, LedgerEntryModel } from '../src/modules/ledger/ledger.mod
 import { MissionModel, UserMissionModel } from '../src/modules/missions/mission.models';
 import { UserModel } from '../src/modules/users/user.model';
 import { WithdrawalModel } from '../src/modules/withdrawals/withdrawal.model';
-import { signAdminToken } from '../src/rest/adminAuth';
+import { signAdminToken } from '../src/http/adminAuth';
 import { signInitData } from '../test/telegram';
 import { benchEnv, BOT_TOKEN, listen, load, percentile, startDatabase, type Call } from './loopback';
 

@@ -16,7 +16,7 @@ import { createLogger } from '../src/lib/logger';
 import { bootstrapSuperAdmin } from '../src/modules/accounts/accounts.service';
 import { AccountModel } from '../src/modules/accounts/account.model';
 import { UserModel } from '../src/modules/users/user.model';
-import { signAdminToken } from '../src/rest/adminAuth';
+import { signAdminToken } from '../src/http/adminAuth';
 import { signInitData } from '../test/telegram';
 import { BOT_TOKEN } from './loopback';
 

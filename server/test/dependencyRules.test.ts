@@ -51,7 +51,7 @@ function serverWith(file: string, line: string) {
 const healthy = {
   'app.ts': "import { coinsRouter } from './modules/coins/coins.router';\nexport const app = coinsRouter;\n",
   'lib/errors.ts': 'export class AppError {}\n',
-  'rest/resource.ts': "import { AppError } from '../lib/errors';\nexport const resource = AppError;\n",
+  'http/resource.ts': "import { AppError } from '../lib/errors';\nexport const resource = AppError;\n",
   'modules/coins/coin.model.ts': 'export const CoinModel = {};\n',
   'modules/coins/coins.service.ts': "import { CoinModel } from './coin.model';\nexport const coins = () => CoinModel;\n",
   'modules/coins/coins.router.ts': "import { coins } from './coins.service';\nexport const coinsRouter = coins;\n",
@@ -114,11 +114,11 @@ describe('the module rules, through dependency-cruiser', () => {
     const { failed, output } = lint(
       tree({
         ...healthy,
-        'rest/resource.ts': "import { coins } from '../modules/coins/coins.service';\nexport const resource = coins;\n",
+        'http/resource.ts': "import { coins } from '../modules/coins/coins.service';\nexport const resource = coins;\n",
         'modules/coins/coins.job.ts': "import { coinsRouter } from './coins.router';\nexport const job = coinsRouter;\n",
       }),
     );
-    expect(output).toContain('error kits-import-no-module: server/src/rest/resource.ts → server/src/modules/coins/coins.service.ts');
+    expect(output).toContain('error kits-import-no-module: server/src/http/resource.ts → server/src/modules/coins/coins.service.ts');
     expect(output).toContain(
       'error only-roots-import-routers-and-resources: server/src/modules/coins/coins.job.ts → server/src/modules/coins/coins.router.ts',
     );
@@ -126,8 +126,8 @@ describe('the module rules, through dependency-cruiser', () => {
   });
 
   it('fail on the server with a kit importing one more module: the known violations admit no new one', () => {
-    const { failed, output } = lint(serverWith('rest/adminAuth.ts', "import '../modules/coins/giftCoins.service';"));
-    expect(output).toContain('error kits-import-no-module: server/src/rest/adminAuth.ts → server/src/modules/coins/giftCoins.service.ts');
+    const { failed, output } = lint(serverWith('http/adminAuth.ts', "import '../modules/coins/giftCoins.service';"));
+    expect(output).toContain('error kits-import-no-module: server/src/http/adminAuth.ts → server/src/modules/coins/giftCoins.service.ts');
     expect(failed).toBe(true);
   });
 

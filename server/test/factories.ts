@@ -4,7 +4,7 @@ import { toMicros } from '@gift/shared';
 import { GiftCoinModel } from '../src/modules/coins/giftCoin.model';
 import { postEntry } from '../src/modules/ledger/ledger.service';
 import { UserModel, type UserDocument } from '../src/modules/users/user.model';
-import { createContextInner } from '../src/trpc/context';
+import { createContextInner } from '../src/http/context';
 import { createCaller } from '../src/trpc/root';
 import { testEnv } from './helpers';
 

@@ -3,7 +3,7 @@ import bcrypt from 'bcryptjs';
 import type { Express } from 'express';
 import request from 'supertest';
 import { AccountModel } from '../src/modules/accounts/account.model';
-import { signAdminToken } from '../src/rest/adminAuth';
+import { signAdminToken } from '../src/http/adminAuth';
 import { testEnv } from './helpers';
 
 export const OPERATOR_PASSWORD = 'correct horse battery';

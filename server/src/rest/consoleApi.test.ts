@@ -3,7 +3,7 @@ import { Types } from 'mongoose';
 import request from 'supertest';
 import { ADMIN_RESOURCES, hasPermission, type AdminResource } from '@gift/shared';
 import { createApp } from '../app';
-import type { AnyModel } from './resource';
+import type { AnyModel } from '../http/resource';
 import { silentLogger, testEnv } from '../../test/helpers';
 import { createCoin, createPlayer } from '../../test/factories';
 import { consoleApi, createOperator } from '../../test/operators';

@@ -11,7 +11,7 @@ import { createPlayer, playerCaller } from '../../test/factories';
 import { testEnv } from '../../test/helpers';
 import { consoleApi, createOperator } from '../../test/operators';
 import { adminResources } from './registry';
-import { resourceRouter } from './resource';
+import { resourceRouter } from '../http/resource';
 
 /** A logger that keeps its error lines: a refused id must leave none (finding 14 left a stack trace per call). */
 function recordingLogger() {

@@ -17,7 +17,7 @@ import { userMissionsResource } from '../modules/missions/userMissions.resource'
 import { stakingCoinsResource } from '../modules/staking/stakingCoins.resource';
 import { withdrawsResource } from '../modules/withdrawals/withdraws.resource';
 import { broadcastsResource } from '../modules/broadcasts/broadcasts.resource';
-import type { ResourceDefinition } from './resource';
+import type { ResourceDefinition } from '../http/resource';
 
 /** Every console resource, each declared in its module. */
 export const adminResources: ResourceDefinition[] = [

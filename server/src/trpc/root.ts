@@ -7,7 +7,7 @@ import { miningRouter } from '../modules/mining/mining.router';
 import { stakingRouter } from '../modules/staking/staking.router';
 import { walletRouter } from '../modules/wallet/wallet.router';
 import { withdrawalsRouter } from '../modules/withdrawals/withdrawals.router';
-import { createCallerFactory, createTRPCRouter, publicProcedure } from './trpc';
+import { createCallerFactory, createTRPCRouter, publicProcedure } from '../http/trpc';
 
 export const appRouter = createTRPCRouter({
   health: publicProcedure.query(() => ({ ok: true as const })),

@@ -1,8 +1,8 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { nonEmpty } from '@gift/shared';
-import { operatorContext } from '../../rest/adminAuth';
-import { validate, type ResourceDefinition } from '../../rest/resource';
+import { operatorContext } from '../../http/adminAuth';
+import { validate, type ResourceDefinition } from '../../http/resource';
 import { AccountGrantModel } from './accountGrant.model';
 import { approveGrant, rejectGrant } from './accountGrants.service';
 

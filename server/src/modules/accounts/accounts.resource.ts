@@ -1,5 +1,5 @@
 import { accountCreateInput, accountUpdateInput } from '@gift/shared';
-import type { ResourceDefinition } from '../../rest/resource';
+import type { ResourceDefinition } from '../../http/resource';
 import { AccountModel } from './account.model';
 import { createAccount, deleteAccount, updateAccount } from './accounts.service';
 

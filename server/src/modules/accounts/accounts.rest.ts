@@ -3,8 +3,8 @@ import { loginInput } from '@gift/shared';
 import type { Env } from '../../env';
 import { addressKey } from '../../lib/clientAddress';
 import { AppError, tooManyRequests } from '../../lib/errors';
-import { operatorContext, requireAccount } from '../../rest/adminAuth';
-import { validate } from '../../rest/resource';
+import { operatorContext, requireAccount } from '../../http/adminAuth';
+import { validate } from '../../http/resource';
 import { countHit, hitsSoFar, type RateLimit } from '../rateLimits/rateLimit.service';
 import { login } from './accounts.service';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createApp } from '../../app';
 import { onFault } from '../../lib/faults';
-import { signAdminToken } from '../../rest/adminAuth';
+import { signAdminToken } from '../../http/adminAuth';
 import { createCoin, createPlayer } from '../../../test/factories';
 import { silentLogger, testEnv } from '../../../test/helpers';
 import { consoleApi, createOperator } from '../../../test/operators';

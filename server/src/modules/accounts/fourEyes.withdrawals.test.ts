@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createApp } from '../../app';
-import { signAdminToken } from '../../rest/adminAuth';
+import { signAdminToken } from '../../http/adminAuth';
 import { createCoin, createPlayer, fund, playerCaller } from '../../../test/factories';
 import { silentLogger, testEnv } from '../../../test/helpers';
 import { consoleApi, createOperator } from '../../../test/operators';

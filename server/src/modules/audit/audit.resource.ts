@@ -1,4 +1,4 @@
-import type { ResourceDefinition } from '../../rest/resource';
+import type { ResourceDefinition } from '../../http/resource';
 import { AuditEntryModel } from './audit.model';
 
 /** The audit trail: read-only, newest first; a record's history is this list filtered by resource and record. */

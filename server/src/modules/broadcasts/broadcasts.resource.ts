@@ -1,7 +1,7 @@
 import { broadcastInput, broadcastUpdate, segmentCountInput } from '@gift/shared';
 import { AppError } from '../../lib/errors';
-import { operatorContext } from '../../rest/adminAuth';
-import { validate, type ResourceDefinition } from '../../rest/resource';
+import { operatorContext } from '../../http/adminAuth';
+import { validate, type ResourceDefinition } from '../../http/resource';
 import { BroadcastModel } from './broadcast.model';
 import {
   broadcastRate,

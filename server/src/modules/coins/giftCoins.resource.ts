@@ -1,6 +1,6 @@
 import { giftCoinInput, suggestedCoinBrakes, toMicros, type CoinBrakes, type GiftCoinInput } from '@gift/shared';
-import type { OperatorContext } from '../../rest/adminAuth';
-import { orderedResource } from '../../rest/resource';
+import type { OperatorContext } from '../../http/adminAuth';
+import { orderedResource } from '../../http/resource';
 import { askChange, changeRoutes } from '../accounts/waitingChanges.service';
 import { saveCoinIdentity } from './coinIdentity';
 import { GiftCoinModel } from './giftCoin.model';

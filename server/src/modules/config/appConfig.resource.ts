@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { appConfigInput, fromMicros, nonEmpty, OBJECT_ID_PATTERN, toMicros } from '@gift/shared';
 import { AppError, badInput } from '../../lib/errors';
 import { faultPoint } from '../../lib/faults';
-import { operatorContext } from '../../rest/adminAuth';
-import { validate, type ResourceDefinition } from '../../rest/resource';
+import { operatorContext } from '../../http/adminAuth';
+import { validate, type ResourceDefinition } from '../../http/resource';
 import { requireGiftCoin } from '../coins/giftCoins.service';
 import { AppConfigModel } from './appConfig.model';
 import {

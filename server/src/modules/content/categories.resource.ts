@@ -1,5 +1,5 @@
 import { categoryInput } from '@gift/shared';
-import { orderedResource } from '../../rest/resource';
+import { orderedResource } from '../../http/resource';
 import { deleteCategory } from './categoryDeletion.service';
 import { CategoryModel } from './content.models';
 

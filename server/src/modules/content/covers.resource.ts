@@ -1,5 +1,5 @@
 import { coverInput } from '@gift/shared';
-import { orderedResource } from '../../rest/resource';
+import { orderedResource } from '../../http/resource';
 import { CoverModel } from './content.models';
 
 /** Banners on the home screen. */

@@ -1,5 +1,5 @@
 import { partnerInput } from '@gift/shared';
-import { orderedResource } from '../../rest/resource';
+import { orderedResource } from '../../http/resource';
 import { PartnerModel } from './content.models';
 
 /** Partners shown on the home screen. */

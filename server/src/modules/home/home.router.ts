@@ -1,4 +1,4 @@
-import { createTRPCRouter, protectedProcedure } from '../../trpc/trpc';
+import { createTRPCRouter, protectedProcedure } from '../../http/trpc';
 import { currencyFor, homeFor } from './home.service';
 
 export const homeRouter = createTRPCRouter({

@@ -1,4 +1,4 @@
-import type { ResourceDefinition } from '../../rest/resource';
+import type { ResourceDefinition } from '../../http/resource';
 import { BalanceModel } from './ledger.models';
 
 /** Players' balances, read-only: filtered by coin and sorted by amount, the console's players by their balance of a coin. */

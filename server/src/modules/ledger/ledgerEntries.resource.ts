@@ -1,4 +1,4 @@
-import type { ResourceDefinition } from '../../rest/resource';
+import type { ResourceDefinition } from '../../http/resource';
 import { LedgerEntryModel } from './ledger.models';
 import { presentLedgerEntry } from './ledger.service';
 

@@ -1,4 +1,4 @@
-import { createTRPCRouter, protectedProcedure, moneyProcedure } from '../../trpc/trpc';
+import { createTRPCRouter, protectedProcedure, moneyProcedure } from '../../http/trpc';
 import { miningStatus, moveMiningRewards, startMining } from './mining.service';
 
 export const miningRouter = createTRPCRouter({

@@ -1,4 +1,4 @@
-import type { ResourceDefinition } from '../../rest/resource';
+import type { ResourceDefinition } from '../../http/resource';
 import { MiningSessionModel } from './miningSession.model';
 
 /** Players' mining sessions, read-only. */

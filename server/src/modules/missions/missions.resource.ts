@@ -11,10 +11,10 @@ import {
   toMicros,
   type MissionInput,
 } from '@gift/shared';
-import { operatorContext } from '../../rest/adminAuth';
+import { operatorContext } from '../../http/adminAuth';
 import { recordAudit } from '../audit/audit.service';
 import { AppError, badInput } from '../../lib/errors';
-import { validate, type ResourceDefinition } from '../../rest/resource';
+import { validate, type ResourceDefinition } from '../../http/resource';
 import { requireGiftCoin } from '../coins/giftCoins.service';
 import { categoryExists } from '../content/categories.service';
 import { faultPoint } from '../../lib/faults';

@@ -2,7 +2,7 @@ import bcrypt from 'bcryptjs';
 import request from 'supertest';
 import { fromMicros, toMicros } from '@gift/shared';
 import { createApp } from '../../app';
-import { signAdminToken } from '../../rest/adminAuth';
+import { signAdminToken } from '../../http/adminAuth';
 import { AccountModel } from '../accounts/account.model';
 import { CategoryModel } from '../content/content.models';
 import { LedgerEntryModel } from '../ledger/ledger.models';

@@ -1,5 +1,5 @@
 import { categoryRef, claimMissionInput, missionRef } from '@gift/shared';
-import { createTRPCRouter, moneyProcedure, playerLimitedProcedure, protectedProcedure } from '../../trpc/trpc';
+import { createTRPCRouter, moneyProcedure, playerLimitedProcedure, protectedProcedure } from '../../http/trpc';
 import { claimMission, missionsOfCategory, startMission } from './missions.service';
 
 /** Claims are the costliest call (a verification and a ledger entry): two a second is more than any player taps. */

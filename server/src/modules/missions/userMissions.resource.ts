@@ -1,7 +1,7 @@
 import { userMissionBulkReviewInput, userMissionReviewInput } from '@gift/shared';
 import type { Router } from 'express';
-import { operatorContext } from '../../rest/adminAuth';
-import { validate, type ResourceDefinition } from '../../rest/resource';
+import { operatorContext } from '../../http/adminAuth';
+import { validate, type ResourceDefinition } from '../../http/resource';
 import { recordAudit } from '../audit/audit.service';
 import { playerIdsMatching } from '../users/players.service';
 import { UserMissionModel } from './mission.models';

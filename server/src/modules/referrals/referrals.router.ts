@@ -1,5 +1,5 @@
 import { friendsInput } from '@gift/shared';
-import { createTRPCRouter, protectedProcedure } from '../../trpc/trpc';
+import { createTRPCRouter, protectedProcedure } from '../../http/trpc';
 import { friendsOf, prepareInviteMessage, referralSummary } from './referrals.service';
 
 export const referralsRouter = createTRPCRouter({

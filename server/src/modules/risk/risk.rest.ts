@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { OBJECT_ID_PATTERN } from '@gift/shared';
 import { badInput } from '../../lib/errors';
-import { operatorContext } from '../../rest/adminAuth';
+import { operatorContext } from '../../http/adminAuth';
 import { clearPlayerRisk } from './risk.service';
 
 /**

@@ -1,4 +1,4 @@
-import type { ResourceDefinition } from '../../rest/resource';
+import type { ResourceDefinition } from '../../http/resource';
 import { StakeModel } from './staking.models';
 
 /** Players' stakes, read-only: they open with the permission to read players. */

@@ -1,5 +1,5 @@
 import { stakeInput, stakeQuoteInput, stakeRef } from '@gift/shared';
-import { createTRPCRouter, protectedProcedure, moneyProcedure } from '../../trpc/trpc';
+import { createTRPCRouter, protectedProcedure, moneyProcedure } from '../../http/trpc';
 import { claimStake, quoteStake, stake, stakePositions, stakingOffers } from './staking.service';
 
 export const stakingRouter = createTRPCRouter({

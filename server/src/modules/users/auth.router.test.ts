@@ -2,7 +2,7 @@ import request from 'supertest';
 import { ZodError } from 'zod';
 import { AppError } from '../../lib/errors';
 import { createApp } from '../../app';
-import { createContextInner } from '../../trpc/context';
+import { createContextInner } from '../../http/context';
 import { createCaller } from '../../trpc/root';
 import { startBotApiStandIn, type BotApiStandIn } from '../../../test/botApiStandIn';
 import { TEST_BOT_TOKEN, silentLogger, testEnv } from '../../../test/helpers';

@@ -1,6 +1,6 @@
 import { requestLoginCodeInput, verifyLoginCodeInput } from '@gift/shared';
 import { addressKey } from '../../lib/clientAddress';
-import { addressLimitedProcedure, createTRPCRouter, protectedProcedure, publicProcedure } from '../../trpc/trpc';
+import { addressLimitedProcedure, createTRPCRouter, protectedProcedure, publicProcedure } from '../../http/trpc';
 import { openInTelegramLink } from '../config/config.service';
 import { endWebSessions } from './playerAuth.service';
 import { requestLoginCode, verifyLoginCode } from './loginCode.service';

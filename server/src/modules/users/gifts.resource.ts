@@ -1,8 +1,8 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { nonEmpty } from '@gift/shared';
-import { operatorContext } from '../../rest/adminAuth';
-import { validate, type ResourceDefinition } from '../../rest/resource';
+import { operatorContext } from '../../http/adminAuth';
+import { validate, type ResourceDefinition } from '../../http/resource';
 import { approveGift, rejectGift } from './balanceAdjustment.service';
 import { GiftApprovalModel } from './giftApproval.model';
 

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import jwt from 'jsonwebtoken';
 import { createLogger } from '../../lib/logger';
-import { signAdminToken } from '../../rest/adminAuth';
+import { signAdminToken } from '../../http/adminAuth';
 import { createPlayer } from '../../../test/factories';
 import { TEST_BOT_TOKEN, testEnv } from '../../../test/helpers';
 import { tmaHeader } from '../../../test/telegram';

@@ -4,8 +4,8 @@ import { balanceAdjustmentInput, clawBackInput, userStatusBulkInput, userUpdateI
 import { clawBack, owedBy } from './clawBack.service';
 import { recordAudit } from '../audit/audit.service';
 import { setPlayerStatus } from './playerStatus.service';
-import { operatorContext, requirePermission } from '../../rest/adminAuth';
-import { validate, type ResourceDefinition } from '../../rest/resource';
+import { operatorContext, requirePermission } from '../../http/adminAuth';
+import { validate, type ResourceDefinition } from '../../http/resource';
 import { adjustBalance } from './balanceAdjustment.service';
 import { moneyByCoin, presentCoinFigures } from './users.service';
 import { UserModel } from './user.model';

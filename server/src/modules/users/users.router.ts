@@ -1,5 +1,5 @@
 import { settingsInput } from '@gift/shared';
-import { createTRPCRouter, protectedProcedure } from '../../trpc/trpc';
+import { createTRPCRouter, protectedProcedure } from '../../http/trpc';
 import { allowMessages, profileOf, updateSettings } from './users.service';
 
 export const usersRouter = createTRPCRouter({

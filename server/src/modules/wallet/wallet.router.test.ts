@@ -9,7 +9,7 @@ import { signTonProof, testWallet, type TestWallet } from '../../../test/tonWall
 import { signPlayerToken } from '../users/playerAuth.service';
 import type { UserDocument } from '../users/user.model';
 import { AppConfigModel } from '../config/appConfig.model';
-import { createContextInner } from '../../trpc/context';
+import { createContextInner } from '../../http/context';
 import { createCaller } from '../../trpc/root';
 import { WalletLinkModel } from './wallet.models';
 import { allowedProofDomains } from './wallet.service';

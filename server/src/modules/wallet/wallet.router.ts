@@ -1,5 +1,5 @@
 import { tonProofInput, walletRef } from '@gift/shared';
-import { createTRPCRouter, playerLimitedProcedure, protectedProcedure, moneyProcedure } from '../../trpc/trpc';
+import { createTRPCRouter, playerLimitedProcedure, protectedProcedure, moneyProcedure } from '../../http/trpc';
 import { connectSettings, issueProofPayload, linkWallet, listWallets, unlinkWallet } from './wallet.service';
 
 /** Each payload is a stored record: a player connecting wallets needs a few, not a flood. */

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { badInput } from '../../lib/errors';
-import { operatorContext, requirePermission } from '../../rest/adminAuth';
+import { operatorContext, requirePermission } from '../../http/adminAuth';
 import { recordAudit } from '../audit/audit.service';
 import { setPayoutsPaused, treasury } from './payouts.service';
 

@@ -1,5 +1,5 @@
 import { withdrawalHistoryInput, withdrawInput } from '@gift/shared';
-import { createTRPCRouter, protectedProcedure, moneyProcedure } from '../../trpc/trpc';
+import { createTRPCRouter, protectedProcedure, moneyProcedure } from '../../http/trpc';
 import { requestWithdrawal, withdrawableCoins, withdrawalHistory } from './withdrawals.service';
 
 /** A player's withdrawals to their linked TON wallet. */

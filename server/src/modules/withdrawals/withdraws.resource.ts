@@ -1,5 +1,5 @@
 import { withdrawalReviewInput } from '@gift/shared';
-import type { ResourceDefinition } from '../../rest/resource';
+import type { ResourceDefinition } from '../../http/resource';
 import { playerIdsMatching } from '../users/players.service';
 import { WithdrawalModel, type WithdrawalDocument } from './withdrawal.model';
 import { decideWithdrawal } from './payouts.service';
