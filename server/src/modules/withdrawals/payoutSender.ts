@@ -98,7 +98,7 @@ export interface PayoutRoundReport {
   confirmed: number;
   bounced: number;
   requeued: number;
-  /** Why nothing was sent, when something waits. */
+  /** 'paused', or why part of the queue was not sent (every reason, one sentence each), when something waits. */
   stopped?: string;
 }
 
@@ -149,7 +149,10 @@ export async function runPayoutRound({
   // kept where every instance's console reads it, and written only when it changes
   const stopped = report.stopped && report.stopped !== 'paused' ? report.stopped : '';
   config ??= await getAppConfig();
-  if ((config.payoutsStopped ?? '') !== stopped) await setAppConfigFields({ payoutsStopped: stopped });
+  if ((config.payoutsStopped ?? '') !== stopped) {
+    await setAppConfigFields({ payoutsStopped: stopped });
+    if (stopped) logger?.warn({ stopped }, 'payouts: part of the queue waits');
+  }
   return report;
 }
 
@@ -242,13 +245,14 @@ async function sendNextBatch(runtime: PayoutRuntime, report: PayoutRoundReport, 
     if (plan.jetton) jettonLeft.set(plan.jetton.master, jettonsHere - plan.jetton.amount);
     planned.push(plan);
   }
-  if (unpreparable.size)
-    report.stopped = `Payouts of ${[...unpreparable].join(', ')} could not be prepared: the TON API did not answer for them`;
-  if (capped.size) report.stopped = `Today's payout cap is reached for ${[...capped].join(', ')}: the rest waits for tomorrow (UTC)`;
-  if (short.length) {
-    report.stopped = `The hot wallet cannot cover the next payouts (${[...new Set(short)].join(', ')}): fund it`;
-    logger?.warn({ short: [...new Set(short)] }, 'payouts: the hot wallet cannot cover the queue');
-  }
+  const reasons = [
+    ...(unpreparable.size ? [`Payouts of ${[...unpreparable].join(', ')} could not be prepared: the TON API did not answer for them`] : []),
+    ...(capped.size ? [`Today's payout cap is reached for ${[...capped].join(', ')}: the rest waits for tomorrow (UTC)`] : []),
+    ...(short.length ? [`The hot wallet cannot cover the next payouts (${[...new Set(short)].join(', ')}): fund it`] : []),
+  ];
+  // every reason at once: an operator who funds the wallet learns of the cap now, not on the next round
+  if (reasons.length) report.stopped = reasons.join('. ');
+  if (short.length) logger?.warn({ short: [...new Set(short)] }, 'payouts: the hot wallet cannot cover the queue');
   // the chain was asked for balances and addresses meanwhile: a round whose lease ran out under it claims nothing
   if (!planned.length || !holding()) return;
 

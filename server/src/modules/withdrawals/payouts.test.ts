@@ -369,6 +369,24 @@ describe('automated payouts from the hot wallet', () => {
     await api.put(`/withdraws/${stuck.withdrawal.id}`, { status: 'rejected', rejectReason: 'Unknown jetton' }).expect(200);
   });
 
+  it('names every reason part of the queue waits, in the round and on the treasury, not only the last', async () => {
+    const lost = await createCoin({ network: 'jetton', jettonMaster: randomAddress().toString(), decimals: 9, minWithdraw: '0.1' });
+    const capped = await createCoin({ network: 'ton', decimals: 9, minWithdraw: '0.1', payoutDailyCap: '1' });
+    const waiting = [await withdrawalOf(lost, '2'), await withdrawalOf(capped, '2'), await withdrawalOf(await tonCoin(), '2')];
+    for (const { withdrawal } of waiting) await api.put(`/withdraws/${withdrawal.id}`, { status: 'approved' }).expect(200);
+    // far more TON than the hot wallet holds, once approved
+    await WithdrawalModel.updateOne({ _id: waiting[2]!.withdrawal.id }, { $set: { amount: Number(toMicros('900000')) } });
+    const everyReason = [
+      `Payouts of ${lost.symbol} could not be prepared: the TON API did not answer for them`,
+      `Today's payout cap is reached for ${capped.symbol}: the rest waits for tomorrow (UTC)`,
+      'The hot wallet cannot cover the next payouts (TON): fund it',
+    ].join('. ');
+    expect(await runPayoutRound()).toMatchObject({ batched: 0, stopped: everyReason });
+    expect((await api.get('/treasury/treasury').expect(200)).body.stopped).toBe(everyReason);
+    for (const { withdrawal } of waiting)
+      await api.put(`/withdraws/${withdrawal.id}`, { status: 'rejected', rejectReason: 'Cannot be paid' }).expect(200);
+  });
+
   it('lets only withdrawal operators see the treasury, only writers pause it, and audits the switch', async () => {
     const missionsOnly = consoleApi(app, (await createOperator(['missions:write'])).token);
     await missionsOnly.get('/treasury').expect(403);
