@@ -3,13 +3,7 @@ import { hasPermission, type AdminResource } from '@gift/shared';
 import { AppError } from '../lib/errors';
 import type { Logger } from '../lib/logger';
 import { readToken, signToken } from '../lib/tokens';
-import { accountForToken } from '../modules/accounts/accounts.service';
-
-export interface AdminPrincipal {
-  id: string;
-  username: string;
-  permissions: string[];
-}
+import { consolePorts, type AdminPrincipal } from './ports';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -52,7 +46,7 @@ export function requireAccount(secret: string) {
     if (!payload) return next(new AppError('UNAUTHORIZED'));
     const subject = String(payload.sub);
     const version: unknown = payload.ver;
-    const account = await accountForToken(subject, version);
+    const account = await consolePorts().accountForToken(subject, version);
     if (!account) return next(new AppError('UNAUTHORIZED'));
     req.account = account;
     next();

@@ -5,8 +5,8 @@ import { OBJECT_ID_PATTERN, type AdminResource, type AuditAction } from '@gift/s
 import { AppError, badInput } from '../lib/errors';
 import { escapeRegex, prefixPattern } from '../db/prefixSearch';
 import { checkJsonDepth } from '../lib/jsonBody';
-import { recordAudit } from '../modules/audit/audit.service';
 import { operatorContext, requirePermission, type OperatorContext } from './adminAuth';
+import { consolePorts } from './ports';
 
 /** How a filter field of ra-data-simple-rest's `filter={...}` becomes a query. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any collection's model: a Model is invariant in its document type, so no narrower type admits them all
@@ -291,7 +291,7 @@ export function resourceRouter(definition: ResourceDefinition): Router {
   // a resource's own lists and records open to the reads other permissions imply; a sub-resource only to its own permission
   router.use(requirePermission(resource, { lookups: !definition.permission }));
   const audit = ({ operator }: OperatorContext, action: AuditAction, record: string, before: unknown, after: unknown) =>
-    recordAudit({ operator, action, resource: definition.name, record, before, after });
+    consolePorts().recordAudit({ operator, action, resource: definition.name, record, before, after });
   definition.extraRoutes?.(router);
 
   router.get('/', async (req, res) => {

@@ -17,7 +17,13 @@ import { userMissionsResource } from '../modules/missions/userMissions.resource'
 import { stakingCoinsResource } from '../modules/staking/stakingCoins.resource';
 import { withdrawsResource } from '../modules/withdrawals/withdraws.resource';
 import { broadcastsResource } from '../modules/broadcasts/broadcasts.resource';
+import { accountForToken } from '../modules/accounts/accounts.service';
+import { recordAudit } from '../modules/audit/audit.service';
 import type { ResourceDefinition } from '../http/resource';
+import { configureConsole } from '../http/ports';
+
+// the console's kits (http/adminAuth.ts, http/resource.ts) check tokens and audit writes with these modules' functions
+configureConsole({ accountForToken, recordAudit });
 
 /** Every console resource, each declared in its module. */
 export const adminResources: ResourceDefinition[] = [

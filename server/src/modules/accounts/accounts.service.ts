@@ -4,7 +4,8 @@ import { OBJECT_ID_PATTERN, type accountCreateInput, type accountUpdateInput } f
 import { AppError, badInput, forbidden } from '../../lib/errors';
 import { objectId } from '../../db/ids';
 import { faultPoint } from '../../lib/faults';
-import { signAdminToken, type AdminPrincipal } from '../../http/adminAuth';
+import { signAdminToken } from '../../http/adminAuth';
+import type { AdminPrincipal } from '../../http/ports';
 import type { Logger } from '../../lib/logger';
 import { isDuplicateKey } from '../../db/mongoErrors';
 import type { ConsoleRecord } from '../../db/schemaKit';
