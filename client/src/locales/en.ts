@@ -75,6 +75,7 @@ export const en = {
       image: 'Screenshot',
       uploading: 'Uploading…',
       change: 'Change the screenshot',
+      badLink: 'Paste the whole link of your post, starting with https://',
       tooLarge: 'The picture is larger than 8 MB',
       notPicture: 'Choose a JPEG, PNG, WebP or GIF picture',
       tooManyPixels: 'The picture is larger than 16 megapixels: send a screenshot',

@@ -76,6 +76,7 @@ export const fa: Translation = {
       image: 'اسکرین‌شات',
       uploading: 'در حال ارسال…',
       change: 'تغییر اسکرین‌شات',
+      badLink: 'پیوند کامل پست خود را، که با https:// شروع می‌شود، بچسبانید',
       tooLarge: 'حجم تصویر بیشتر از ۸ مگابایت است',
       notPicture: 'یک تصویر JPEG، PNG، WebP یا GIF انتخاب کنید',
       tooManyPixels: 'تصویر بزرگ‌تر از ۱۶ مگاپیکسل است: یک اسکرین‌شات بفرستید',

@@ -10,6 +10,7 @@ import { trpc, type RouterOutputs } from '../../lib/trpc';
 import { useNow } from '../../ui/countdown';
 import { ErrorMessage, errorText } from '../../ui/ErrorMessage';
 import { TasksIcon } from '../../ui/icons';
+import { TextField } from '../../ui/fields';
 import { NotFoundNotice } from '../../ui/NotFoundNotice';
 import { PageHeader } from '../../ui/PageHeader';
 import { useToast } from '../../ui/toast';
@@ -100,10 +101,14 @@ function MissionActions({ mission }: { mission: Mission }) {
         </p>
       )}
       {mission.verifyType === 'youtube' && mission.status === 'started' && (
-        <label className="field">
-          <span>{t('mission.code')}</span>
-          <input value={code} onChange={(event) => setCode(event.target.value)} autoComplete="off" maxLength={64} required />
-        </label>
+        <TextField
+          label={t('mission.code')}
+          value={code}
+          onChange={(event) => setCode(event.target.value)}
+          autoComplete="off"
+          maxLength={64}
+          required
+        />
       )}
       {mission.status === 'started' && <ProofFields kinds={mission.proof} proof={proof} onChange={setProof} onUploading={setUploading} />}
       {waiting && (

@@ -8,6 +8,18 @@ import { useNow } from '../../ui/countdown';
 import { telegramUsername, verifyLoginCodeInput } from '@gift/shared/schemas/player';
 import { storePlayerToken, trpc } from '../../lib/trpc';
 import { ErrorMessage } from '../../ui/ErrorMessage';
+import { TextField } from '../../ui/fields';
+
+/** The username as Telegram spells it (Latin letters whatever the page's language), never capitalised by the keyboard. */
+const USERNAME_INPUT = {
+  name: 'username',
+  dir: 'ltr',
+  autoComplete: 'username',
+  autoCapitalize: 'none',
+  placeholder: '@username',
+} as const;
+/** The 6 digits the bot sent, which the phone may offer to fill in. */
+const CODE_INPUT = { name: 'code', dir: 'ltr', inputMode: 'numeric', autoComplete: 'one-time-code', maxLength: 6 } as const;
 
 /** The app's name and logo, the way into Telegram, and the language of the page. */
 function SignInHeader() {
@@ -105,23 +117,13 @@ export function SignInPage({ onSignedIn }: { onSignedIn: () => void }) {
       <p className="muted">{t('signIn.intro')}</p>
       {sent === null ? (
         <form className="card menu" onSubmit={askForCode} noValidate>
-          <label className="field">
-            <span>{t('signIn.username')}</span>
-            <input
-              name="username"
-              dir="ltr"
-              autoComplete="username"
-              autoCapitalize="none"
-              placeholder="@username"
-              value={username}
-              onChange={(event) => setUsername(event.target.value)}
-            />
-          </label>
-          {localError && (
-            <p className="error-text" role="alert">
-              {localError}
-            </p>
-          )}
+          <TextField
+            {...USERNAME_INPUT}
+            label={t('signIn.username')}
+            error={localError}
+            value={username}
+            onChange={(event) => setUsername(event.target.value)}
+          />
           {requestCode.error && <ErrorMessage error={requestCode.error} />}
           <button type="submit" className="button" disabled={requestCode.isPending}>
             {t('signIn.sendCode')}
@@ -130,23 +132,13 @@ export function SignInPage({ onSignedIn }: { onSignedIn: () => void }) {
       ) : (
         <form className="card menu" onSubmit={signIn} noValidate>
           <p>{t('signIn.codeSent', { username: sent.username, minutes: sent.minutes })}</p>
-          <label className="field">
-            <span>{t('signIn.code')}</span>
-            <input
-              name="code"
-              dir="ltr"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              maxLength={6}
-              value={code}
-              onChange={(event) => setCode(asciiDigits(event.target.value).replace(/\D/g, ''))}
-            />
-          </label>
-          {localError && (
-            <p className="error-text" role="alert">
-              {localError}
-            </p>
-          )}
+          <TextField
+            {...CODE_INPUT}
+            label={t('signIn.code')}
+            error={localError}
+            value={code}
+            onChange={(event) => setCode(asciiDigits(event.target.value).replace(/\D/g, ''))}
+          />
           {verifyCode.error && <ErrorMessage error={verifyCode.error} />}
           <button type="submit" className="button" disabled={verifyCode.isPending || code.length !== 6}>
             {t('signIn.verify')}

@@ -6,7 +6,6 @@ import { AMOUNT_PATTERN, toMicros } from '@gift/shared/money';
 import { typedAmount } from '@gift/shared/numerals';
 import { stakeAmountRefusal } from '@gift/shared/staking';
 import { useSingleFlight } from '../../ui/useSingleFlight';
-import { haptic } from '../../lib/telegram';
 import { useBalancesChanged } from '../../lib/balances';
 import { trpc, type RouterOutputs } from '../../lib/trpc';
 import { ErrorMessage, errorText } from '../../ui/ErrorMessage';
@@ -16,6 +15,7 @@ import { useToast } from '../../ui/toast';
 import { StakePositions } from './components/StakePositions';
 import { newIdempotencyKey } from '@gift/shared/idempotency';
 import { Skeleton } from '../../ui/Skeleton';
+import { AmountField, ChoiceField } from '../../ui/fields';
 
 type Offer = RouterOutputs['staking']['offers'][number];
 
@@ -87,59 +87,37 @@ function StakeForm({ offer }: { offer: Offer }) {
   return (
     <>
       <form className="card menu" onSubmit={onSubmit} noValidate>
-        <label className="field">
-          <span>{t('staking.amount')}</span>
-          <div className="input-with-button">
-            <input
-              inputMode="decimal"
-              dir="ltr"
-              value={typed}
-              onChange={(event) => edit(event.target.value)}
-              placeholder="0"
-              autoComplete="off"
-              aria-invalid={!!refusal}
-            />
-            <button
-              type="button"
-              className="button button-ghost button-small"
-              onClick={() => edit(smaller(offer.balance, offer.maxAmount))}
-            >
-              {t('staking.max')}
-            </button>
-          </div>
-        </label>
-        <p className="muted">
-          {t('staking.balance', { amount: offer.balance, symbol })} ·{' '}
-          {t('staking.bounds', { min: offer.minAmount, max: offer.maxAmount, symbol })}
-        </p>
-        <div className="field">
-          <span id="duration-label">{t('staking.duration')}</span>
-          <div className="segmented wrap" role="group" aria-labelledby="duration-label">
-            {offer.durations.map((d) => (
-              <button
-                key={d.duration}
-                type="button"
-                aria-pressed={duration === d.duration}
-                onClick={() => {
-                  haptic('selection');
-                  setDuration(d.duration);
-                  setConfirming(false);
-                }}
-              >
+        <AmountField
+          label={t('staking.amount')}
+          hint={`${t('staking.balance', { amount: offer.balance, symbol })} · ${t('staking.bounds', { min: offer.minAmount, max: offer.maxAmount, symbol })}`}
+          error={refusal && t(`errors.${refusal}`)}
+          value={typed}
+          onChange={edit}
+          maxLabel={t('staking.max')}
+          onMax={() => edit(smaller(offer.balance, offer.maxAmount))}
+        />
+        <ChoiceField
+          id="duration-label"
+          label={t('staking.duration')}
+          wrap
+          choices={offer.durations.map((d) => ({
+            value: d.duration,
+            label: (
+              <>
                 {t(`staking.durations.${d.duration}`)}
                 <small>
                   <bdi dir="ltr">{format.amount(d.percent)}%</bdi>
                 </small>
-              </button>
-            ))}
-          </div>
-        </div>
+              </>
+            ),
+          }))}
+          chosen={duration}
+          onChoose={(chosen) => {
+            setDuration(chosen);
+            setConfirming(false);
+          }}
+        />
         {!isAmount(amount) && <p className="muted">{t('staking.enterAmount')}</p>}
-        {refusal && (
-          <p className="error-text" role="alert">
-            {t(`errors.${refusal}`)}
-          </p>
-        )}
         {quote.error && quotedAmount === amount && <ErrorMessage error={quote.error} />}
         {quoted && (
           <dl className="quote" data-testid="stake-quote">

@@ -8,6 +8,7 @@ import { formatMessage } from '@gift/shared/errors';
 import { trpc, type RouterOutputs } from '../../lib/trpc';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { PageHeader } from '../../ui/PageHeader';
+import { AmountField } from '../../ui/fields';
 import { shortAddress } from './address';
 import { amountProblem, balanceBelowMinimum, maxAmount } from './amount';
 import { ConnectWalletButton } from './components/ConnectWalletButton';
@@ -121,33 +122,20 @@ function WithdrawForm({
 
   return (
     <form className="stack" onSubmit={review} noValidate>
-      <label className="field">
-        <span>{t('withdraw.amount')}</span>
-        <span className="amount-input">
-          <input
-            name="amount"
-            inputMode="decimal"
-            dir="ltr"
-            autoComplete="off"
-            value={amount}
-            aria-invalid={!!problem}
-            onChange={(event) => {
-              // kept as typed (Persian digits, a decimal comma) and read as a whole when reviewed
-              setAmount(event.target.value);
-              setProblem(null);
-              setConfirming(null);
-            }}
-          />
-          <button type="button" className="button button-ghost" onClick={() => setAmount(maxAmount(coin.balance, coin.decimals))}>
-            {t('withdraw.max')}
-          </button>
-        </span>
-      </label>
-      {problem && (
-        <p className="error-text" role="alert">
-          {problem}
-        </p>
-      )}
+      <AmountField
+        label={t('withdraw.amount')}
+        error={problem}
+        name="amount"
+        value={amount}
+        onChange={(typed) => {
+          // read as a whole when reviewed
+          setAmount(typed);
+          setProblem(null);
+          setConfirming(null);
+        }}
+        maxLabel={t('withdraw.max')}
+        onMax={() => setAmount(maxAmount(coin.balance, coin.decimals))}
+      />
       {!confirming && (
         <button type="submit" className="button">
           {t('withdraw.submit')}

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { haptic } from '../../../lib/telegram';
+import { ChoiceField } from '../../../ui/fields';
 import { canGoFullscreen, isFullscreen, onFullscreenChange, setFullscreen } from '../../../lib/telegramScreen';
 
 /**
@@ -12,23 +12,18 @@ export function FullscreenField() {
   const [on, setOn] = useState(isFullscreen);
   useEffect(() => onFullscreenChange(setOn), []);
   if (!canGoFullscreen()) return null;
-  const choose = (wanted: boolean) => {
-    haptic('selection');
-    void setFullscreen(wanted).then(setOn);
-  };
   return (
     <div className="card menu">
-      <div className="field">
-        <span id="display-label">{t('settings.display')}</span>
-        <div className="segmented" role="group" aria-labelledby="display-label">
-          <button type="button" aria-pressed={on} onClick={() => choose(true)}>
-            {t('settings.fullscreen')}
-          </button>
-          <button type="button" aria-pressed={!on} onClick={() => choose(false)}>
-            {t('settings.window')}
-          </button>
-        </div>
-      </div>
+      <ChoiceField
+        id="display-label"
+        label={t('settings.display')}
+        choices={[
+          { value: true, label: t('settings.fullscreen') },
+          { value: false, label: t('settings.window') },
+        ]}
+        chosen={on}
+        onChoose={(wanted) => void setFullscreen(wanted).then(setOn)}
+      />
     </div>
   );
 }

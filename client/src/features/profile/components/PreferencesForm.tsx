@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { LANGUAGES, THEMES, type Language } from '@gift/shared/constants';
 import { currentLanguage, setLanguage } from '../../../lib/i18n';
 import { useTheme, type ThemeChoice } from '../../../ui/theme';
-import { haptic } from '../../../lib/telegram';
+import { ChoiceField } from '../../../ui/fields';
 
 /** The language and theme selector (docs/product.md); `onChange` lets the page also keep the choice on the server. */
 export function PreferencesForm({ onChange }: { onChange?: (settings: { language?: Language; theme?: ThemeChoice }) => void }) {
@@ -12,45 +12,26 @@ export function PreferencesForm({ onChange }: { onChange?: (settings: { language
 
   return (
     <div className="card menu">
-      <div className="field">
-        <span id="language-label">{t('settings.language')}</span>
-        <div className="segmented" role="group" aria-labelledby="language-label">
-          {LANGUAGES.map((code) => (
-            <button
-              key={code}
-              type="button"
-              lang={code}
-              aria-pressed={language === code}
-              onClick={() => {
-                haptic('selection');
-                void setLanguage(code);
-                onChange?.({ language: code });
-              }}
-            >
-              {t(`settings.languages.${code}`)}
-            </button>
-          ))}
-        </div>
-      </div>
-      <div className="field">
-        <span id="theme-label">{t('settings.theme')}</span>
-        <div className="segmented" role="group" aria-labelledby="theme-label">
-          {THEMES.map((theme) => (
-            <button
-              key={theme}
-              type="button"
-              aria-pressed={choice === theme}
-              onClick={() => {
-                haptic('selection');
-                setChoice(theme);
-                onChange?.({ theme });
-              }}
-            >
-              {t(`settings.themes.${theme}`)}
-            </button>
-          ))}
-        </div>
-      </div>
+      <ChoiceField
+        id="language-label"
+        label={t('settings.language')}
+        choices={LANGUAGES.map((code) => ({ value: code, label: t(`settings.languages.${code}`), lang: code }))}
+        chosen={language}
+        onChoose={(code) => {
+          void setLanguage(code);
+          onChange?.({ language: code });
+        }}
+      />
+      <ChoiceField
+        id="theme-label"
+        label={t('settings.theme')}
+        choices={THEMES.map((theme) => ({ value: theme, label: t(`settings.themes.${theme}`) }))}
+        chosen={choice}
+        onChoose={(theme) => {
+          setChoice(theme);
+          onChange?.({ theme });
+        }}
+      />
     </div>
   );
 }
