@@ -1,57 +1,39 @@
 // Access that moves money waits for a second operator: what the console shows of it, in English and Persian.
-import bcrypt from 'bcryptjs';
-import type { Page } from 'playwright-core';
+import type { Permission } from '@gift/shared';
 import { AccountModel } from '../server/src/modules/accounts/account.model';
 import { createAccount } from '../server/src/modules/accounts/accounts.service';
-import { DESKTOP, closeAll, openProductInBrowser, shot, type ProductServer, type TestBrowser } from './support';
+import { useProduct } from './fixture';
+import { shot } from './support';
 
 jest.setTimeout(300_000);
 
-const PASSWORD = 'a long operator password';
 const ASKER = 'head-of-support';
 const SECOND = 'finance-lead';
 
-let product: ProductServer;
-let browser: TestBrowser;
-let base: string;
-
-beforeAll(async () => {
-  const passwordHash = await bcrypt.hash(PASSWORD, 8);
-  const [asker] = await AccountModel.create([
-    { username: ASKER, passwordHash, permissions: ['accounts:write', 'gifts:write', 'users:read'] },
-    { username: SECOND, passwordHash, permissions: ['*'] },
-  ]);
+const product = useProduct({
+  operators: [
+    { username: ASKER, permissions: ['accounts:write', 'gifts:write', 'users:read'] },
+    { username: SECOND, permissions: ['*'] },
+  ],
   // the head of support makes a new operator who may read players at once and give gifts once a second operator agrees
-  await createAccount(
-    { username: 'new-support', password: 'first password 1', permissions: ['users:read', 'gifts:write'], enabled: true, telegramId: null },
-    { id: String(asker!._id), username: ASKER, permissions: asker!.permissions },
-  );
-  ({ product, browser } = await openProductInBrowser());
-  base = product.base;
+  before: () => askerCreates('new-support', ['users:read', 'gifts:write']),
 });
 
-afterAll(() => closeAll(browser, product));
-
-async function signIn(username: string, persian = false): Promise<Page> {
-  const page = await browser.openPage(DESKTOP);
-  await page.goto(`${base}/admin/login`);
-  await page.evaluate(() => localStorage.clear());
-  await page.goto(`${base}/admin/login`);
-  if (persian) {
-    await page.getByRole('button', { name: 'English' }).click();
-    await page.getByRole('menuitem', { name: 'فارسی' }).click();
-  }
-  await page.locator('input[name="username"]').fill(username);
-  await page.locator('input[name="password"]').fill(PASSWORD);
-  await page.locator('button[type="submit"]').click();
-  await page.waitForURL(`${base}/admin/`);
-  return page;
+/** The head of support creates an operator account (as `ASKER` holding `alsoHeld` too). */
+async function askerCreates(username: string, permissions: Permission[], alsoHeld: Permission[] = []) {
+  const asker = (await AccountModel.findOne({ username: ASKER }).lean())!;
+  await createAccount(
+    { username, password: `first password of ${username}`, permissions, enabled: true, telegramId: null },
+    { id: String(asker._id), username: ASKER, permissions: [...asker.permissions, ...alsoHeld] },
+  );
 }
+
+const signIn = (username: string, persian = false) => product.signInOperator(username, { signOutFirst: true, persian });
 
 describe('access waiting for a second operator', () => {
   it('shows who created the account and what waits; the asker cannot approve it', async () => {
     const page = await signIn(ASKER);
-    await page.goto(`${base}/admin/accounts`);
+    await page.goto(`${product.base}/admin/accounts`);
     await page.getByText('Gifts: read and write (waiting for approval)').waitFor();
     await page.getByRole('link', { name: 'Access waiting (1)' }).waitFor();
     await page.locator('td.column-createdBy', { hasText: ASKER }).waitFor();
@@ -65,7 +47,7 @@ describe('access waiting for a second operator', () => {
 
   it('is approved by a second operator after a confirmation, and the account page says who gave each permission', async () => {
     const page = await signIn(SECOND);
-    await page.goto(`${base}/admin/account-grants`);
+    await page.goto(`${product.base}/admin/account-grants`);
     await page.getByRole('cell', { name: 'new-support' }).waitFor();
     await page.getByText('Gifts: read and write').first().waitFor();
     await shot(page, 'console-account-grant-waiting');
@@ -81,7 +63,7 @@ describe('access waiting for a second operator', () => {
     expect(account.permissions).toEqual(['users:read', 'gifts:write']);
     expect(account.pendingGrant).toBeNull();
 
-    await page.goto(`${base}/admin/accounts/${String(account._id)}`);
+    await page.goto(`${product.base}/admin/accounts/${String(account._id)}`);
     const access = page.getByTestId('account-access');
     await access.getByText(`Created by: ${ASKER}`).waitFor();
     await access.getByText(`given by ${ASKER} · approved by ${SECOND}`, { exact: false }).waitFor();
@@ -90,13 +72,9 @@ describe('access waiting for a second operator', () => {
   });
 
   it('reads in Persian', async () => {
-    const asker = (await AccountModel.findOne({ username: ASKER }).lean())!;
-    await createAccount(
-      { username: 'second-support', password: 'first password 2', permissions: ['withdraws:write'], enabled: true, telegramId: null },
-      { id: String(asker._id), username: ASKER, permissions: asker.permissions.concat('withdraws:write') },
-    );
+    await askerCreates('second-support', ['withdraws:write'], ['withdraws:write']);
     const page = await signIn(SECOND, true);
-    await page.goto(`${base}/admin/account-grants`);
+    await page.goto(`${product.base}/admin/account-grants`);
     await page.getByRole('cell', { name: 'second-support' }).waitFor();
     await shot(page, 'console-fa-account-grant-list');
     await page
@@ -116,7 +94,7 @@ describe('access waiting for a second operator', () => {
   });
 
   it('raised no script error and showed no label without a translation', () => {
-    expect(browser.pageErrors).toEqual([]);
-    expect(browser.missingTranslations).toEqual([]);
+    expect(product.pageErrors).toEqual([]);
+    expect(product.missingTranslations).toEqual([]);
   });
 });

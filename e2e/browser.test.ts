@@ -1,53 +1,25 @@
-import bcrypt from 'bcryptjs';
 import type { Page } from 'playwright-core';
-import { seedDemoData } from '../server/src/modules/demo/demo.service';
-import { AccountModel } from '../server/src/modules/accounts/account.model';
 import { AppConfigModel } from '../server/src/modules/config/appConfig.model';
 import { CategoryModel } from '../server/src/modules/content/content.models';
-import { silentLogger } from '../server/test/helpers';
-import { DESKTOP, closeAll, openProductInBrowser, shot, type ProductServer, type TestBrowser } from './support';
+import { useProduct } from './fixture';
+import { shot } from './support';
 
 // a real browser against a live server: minutes, not the 5 s of unit tests
 jest.setTimeout(240_000);
 
-const OPERATOR = { username: 'e2e-operator', password: 'a long operator password' };
+const OPERATOR = 'e2e-operator';
 
-let product: ProductServer;
-let browser: TestBrowser;
-let base: string;
+// development without a bot token: the server accepts the demo player a plain browser asks for
+const product = useProduct({ demo: true, operators: [{ username: OPERATOR, permissions: ['*'] }] });
 
-beforeAll(async () => {
-  await seedDemoData(silentLogger);
-  await AccountModel.create({ username: OPERATOR.username, passwordHash: await bcrypt.hash(OPERATOR.password, 8), permissions: ['*'] });
-  // development without a bot token: the server accepts the demo player a plain browser asks for
-  ({ product, browser } = await openProductInBrowser());
-  base = product.base;
-});
-
-afterAll(() => closeAll(browser, product));
-
-const openPage = (viewport?: { width: number; height: number }) => browser.openPage(viewport);
-
-/** The browser profile is shared by the tests: start a console test signed out. */
-async function openSignedOutConsole(): Promise<Page> {
-  const page = await openPage(DESKTOP);
-  await page.goto(`${base}/admin/login`);
-  await page.evaluate(() => localStorage.clear());
-  await page.goto(`${base}/admin`);
-  await page.waitForURL(/\/admin\/login$/);
-  // the form and its language menu drawn, so a screenshot shows them
-  await page.getByRole('button', { name: 'English' }).waitFor();
-  await page.locator('button[type="submit"]').waitFor();
-  return page;
-}
+/** The player app's five tabs, as the main navigation names them. */
+const tabNames = (page: Page) => page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents();
 
 describe('the console at /admin', () => {
   it('signs an operator in through the login form and shows the users and missions lists', async () => {
-    const page = await openSignedOutConsole();
+    const page = await product.openSignedOutConsole();
     await shot(page, 'admin-login');
-    await page.locator('input[name="username"]').fill(OPERATOR.username);
-    await page.locator('input[name="password"]').fill(OPERATOR.password);
-    await page.locator('button[type="submit"]').click();
+    await product.submitSignIn(page, OPERATOR);
 
     const menu = page.getByRole('menu');
     await menu.getByRole('menuitem', { name: 'Logout' }).waitFor();
@@ -58,13 +30,13 @@ describe('the console at /admin', () => {
     await shot(page, 'admin-dashboard');
 
     await menu.getByRole('menuitem', { name: 'Users', exact: true }).click();
-    await page.waitForURL(`${base}/admin/users`);
+    await page.waitForURL(`${product.base}/admin/users`);
     await page.getByText('Sara Ahmadi').waitFor();
     await expect(page.getByRole('columnheader', { name: 'Created' }).count()).resolves.toBe(1);
     await shot(page, 'admin-users');
 
     await menu.getByRole('menuitem', { name: 'Missions', exact: true }).click();
-    await page.waitForURL(`${base}/admin/missions`);
+    await page.waitForURL(`${product.base}/admin/missions`);
     await page.getByText('Claim your welcome bonus').waitFor();
     await shot(page, 'admin-missions');
 
@@ -73,14 +45,14 @@ describe('the console at /admin', () => {
     await page.getByRole('cell', { name: 'Pending', exact: true }).first().waitFor();
     await shot(page, 'admin-withdraws-pending');
 
-    await page.goto(`${base}/admin/withdraw/done`);
+    await page.goto(`${product.base}/admin/withdraw/done`);
     await page.getByText('Done withdraws').first().waitFor();
     await page.getByRole('tab', { name: /^Pending \(\d+\)$/ }).waitFor();
     await shot(page, 'admin-withdraws-done');
 
     // App Config is one form, loaded from the singleton 'current'
     await menu.getByRole('menuitem', { name: 'App Config', exact: true }).click();
-    await page.waitForURL(`${base}/admin/app-config`);
+    await page.waitForURL(`${product.base}/admin/app-config`);
     await expect(page.getByLabel('Bot username').inputValue()).resolves.toBe('GiftRewardsBot');
     await shot(page, 'admin-app-config');
     await page.getByLabel('Earn duration (hours)').fill('12');
@@ -95,10 +67,8 @@ describe('the console at /admin', () => {
   });
 
   it('refuses a wrong password and stays on the login form', async () => {
-    const page = await openSignedOutConsole();
-    await page.locator('input[name="username"]').fill(OPERATOR.username);
-    await page.locator('input[name="password"]').fill('not the password');
-    await page.locator('button[type="submit"]').click();
+    const page = await product.openSignedOutConsole();
+    await product.submitSignIn(page, OPERATOR, 'not the password');
     await page.getByText('Invalid username or password').waitFor();
     expect(new URL(page.url()).pathname).toBe('/admin/login');
     await page.close();
@@ -107,17 +77,11 @@ describe('the console at /admin', () => {
 
 describe('the user app at /', () => {
   it('opens for the demo player in a plain browser, in English, with the five tabs', async () => {
-    const page = await openPage();
-    await page.goto(`${base}/`);
+    const page = await product.openPage();
+    await page.goto(`${product.base}/`);
     await page.getByText('Demo player', { exact: true }).waitFor();
     await page.getByRole('heading', { name: 'Tasks' }).waitFor();
-    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents()).resolves.toEqual([
-      'Tasks',
-      'Staking',
-      'Invite a friend',
-      'Currency',
-      'Profile',
-    ]);
+    await expect(tabNames(page)).resolves.toEqual(['Tasks', 'Staking', 'Invite a friend', 'Currency', 'Profile']);
     await expect(page.evaluate(() => [document.documentElement.dir, document.documentElement.dataset.theme])).resolves.toEqual([
       'ltr',
       'dark',
@@ -132,7 +96,7 @@ describe('the user app at /', () => {
     await shot(page, 'client-currency-en');
 
     const category = await CategoryModel.findOne({ title: 'Get started' }).lean();
-    await page.goto(`${base}/categories/${String(category!._id)}/missions`);
+    await page.goto(`${product.base}/categories/${String(category!._id)}/missions`);
     await page.getByText('Claim your welcome bonus').waitFor();
     await shot(page, 'client-missions-en');
 
@@ -143,29 +107,23 @@ describe('the user app at /', () => {
   });
 
   it('turns right-to-left in Persian, and remembers it on the next visit', async () => {
-    const page = await openPage();
-    await page.goto(`${base}/profile/settings`);
+    const page = await product.openPage();
+    await page.goto(`${product.base}/profile/settings`);
     await page.getByRole('button', { name: 'فارسی' }).click();
     await page.getByText('ذخیره شد').waitFor();
     await expect(page.evaluate(() => document.documentElement.dir)).resolves.toBe('rtl');
     await shot(page, 'client-settings-fa');
 
-    await page.goto(`${base}/`);
+    await page.goto(`${product.base}/`);
     await page.getByRole('heading', { name: 'ماموریت‌ها' }).waitFor();
     // what operators wrote, in Persian where they wrote it
     await page.getByRole('link', { name: /شروع کار/ }).waitFor();
     await page.getByRole('img', { name: 'به Gift Rewards خوش آمدید' }).waitFor();
-    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents()).resolves.toEqual([
-      'ماموریت‌ها',
-      'استیکینگ',
-      'دعوت از دوستان',
-      'ارزها',
-      'پروفایل',
-    ]);
+    await expect(tabNames(page)).resolves.toEqual(['ماموریت‌ها', 'استیکینگ', 'دعوت از دوستان', 'ارزها', 'پروفایل']);
     await expect(page.evaluate(() => [document.documentElement.dir, document.documentElement.lang])).resolves.toEqual(['rtl', 'fa']);
     await shot(page, 'client-home-fa');
 
-    await page.goto(`${base}/profile`);
+    await page.goto(`${product.base}/profile`);
     await page.getByTestId('player-name').waitFor();
     await shot(page, 'client-profile-fa');
 
@@ -176,10 +134,10 @@ describe('the user app at /', () => {
   });
 
   it("shows 'Page Not Found' at an unknown address, and the light theme when chosen", async () => {
-    const page = await openPage();
-    await page.goto(`${base}/no/such/page`);
+    const page = await product.openPage();
+    await page.goto(`${product.base}/no/such/page`);
     await page.getByRole('heading', { name: 'Page Not Found' }).waitFor();
-    await page.goto(`${base}/profile/settings`);
+    await page.goto(`${product.base}/profile/settings`);
     await page.getByRole('button', { name: 'Light' }).click();
     await expect(page.evaluate(() => getComputedStyle(document.body).backgroundColor)).resolves.toBe('rgb(237, 242, 235)');
     await shot(page, 'client-settings-light');
@@ -187,6 +145,6 @@ describe('the user app at /', () => {
   });
 
   it('raised no script errors in any page', () => {
-    expect(browser.pageErrors).toEqual([]);
+    expect(product.pageErrors).toEqual([]);
   });
 });
