@@ -3,13 +3,12 @@ import type { ErrorCode } from '@gift/shared';
 import { isDatabaseUnavailable } from '../db/mongoErrors';
 import type { Env } from '../env';
 import type { Logger } from '../lib/logger';
-import type { UserDocument } from '../modules/users/players.service';
-import { authenticatePlayer } from '../modules/users/playerAuth.service';
+import { playerApiPorts, type Player } from './ports';
 
 export interface ContextInner {
   env: Env;
   logger?: Logger;
-  user: UserDocument | null;
+  user: Player | null;
   /** Why there is no user, when a credential was sent but refused. */
   authError?: ErrorCode;
   /** The server's clock; tests pass a fixed one. */
@@ -34,10 +33,12 @@ export async function createContext(
   now: () => Date = () => new Date(),
 ): Promise<ContextInner> {
   // a database that cannot answer fails the player's calls with 503 (protectedProcedure), not the whole batch with 500
-  const auth = await authenticatePlayer(req.get('authorization'), env, now(), logger, req.ip).catch((error: unknown) => {
-    if (!isDatabaseUnavailable(error)) throw error;
-    return { user: null, error: 'UNAVAILABLE' as const };
-  });
+  const auth = await playerApiPorts()
+    .authenticatePlayer(req.get('authorization'), env, now(), logger, req.ip)
+    .catch((error: unknown) => {
+      if (!isDatabaseUnavailable(error)) throw error;
+      return { user: null, error: 'UNAVAILABLE' as const };
+    });
   const tasks: Array<() => Promise<unknown>> = [];
   // 'close' comes once the answer is out, or the client went away: either way the task runs
   res.once('close', () => {

@@ -1,4 +1,7 @@
-import type { AuditAction } from '@gift/shared';
+import type { AuditAction, ErrorCode } from '@gift/shared';
+import type { Env } from '../env';
+import type { AppError } from '../lib/errors';
+import type { Logger } from '../lib/logger';
 
 /**
  * What the http/ kits need from the modules. The kits sit below the modules, which build their routes with them, so
@@ -31,6 +34,37 @@ interface ConsolePorts {
   recordAudit: (entry: AuditEntry) => Promise<void>;
 }
 
+/**
+ * The player of a procedure (`ctx.user`) is the users module's document: trpc/root.ts says so by declaration merging,
+ * `declare module '../http/ports' { interface PlayerType { player: UserDocument } }`, so that the kits need not import it.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled in by trpc/root.ts
+export interface PlayerType {}
+export type Player = PlayerType extends { player: infer P } ? P : { _id: unknown };
+
+/** How many calls one subject may make in each fixed window; the rateLimits module counts them. */
+export interface RateLimit {
+  name: string;
+  limit: number;
+  windowSeconds: number;
+}
+
+/** What the player API's kits (context.ts, trpc.ts) need: from the users and rateLimits modules. */
+interface PlayerApiPorts {
+  /** The player of a request's Authorization header (none without one), or why the credential sent was refused. */
+  authenticatePlayer: (
+    header: string | undefined,
+    env: Env,
+    now: Date,
+    logger?: Logger,
+    ip?: string,
+  ) => Promise<{ user: Player | null; error?: ErrorCode }>;
+  /** Why the player may not call now (banned; frozen, for a money move), or null. */
+  standingRefusal: (player: Player, options: { money: boolean }) => AppError | null;
+  /** Counts one call of `subject`, refused (RATE_LIMITED) beyond the limit. */
+  enforceRateLimit: (rule: RateLimit, subject: string, now: Date) => Promise<void>;
+}
+
 /** Ports that `root` sets once; reading them before is a wiring mistake, said plainly. */
 function portsSetBy<T>(root: string) {
   let ports: T | undefined;
@@ -47,3 +81,7 @@ function portsSetBy<T>(root: string) {
 const consoleSlot = portsSetBy<ConsolePorts>('rest/registry.ts');
 export const configureConsole = consoleSlot.set;
 export const consolePorts = consoleSlot.get;
+
+const playerApiSlot = portsSetBy<PlayerApiPorts>('trpc/root.ts');
+export const configurePlayerApi = playerApiSlot.set;
+export const playerApiPorts = playerApiSlot.get;

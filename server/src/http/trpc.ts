@@ -5,9 +5,8 @@ import { ERROR_MESSAGES } from '@gift/shared';
 import { isDatabaseUnavailable } from '../db/mongoErrors';
 import { addressKey } from '../lib/clientAddress';
 import { AppError, databaseUnavailable } from '../lib/errors';
-import { enforceRateLimit, type RateLimit } from '../modules/rateLimits/rateLimit.service';
-import { standingRefusal } from '../modules/users/playerStatus.service';
 import type { Context } from './context';
+import { playerApiPorts, type RateLimit } from './ports';
 
 type TrpcCode = TRPCError['code'];
 function trpcCodeFor(status: number): TrpcCode {
@@ -86,9 +85,9 @@ export const CALLS_PER_PLAYER = { name: 'player.calls', limit: 300, windowSecond
 export const protectedProcedure = publicProcedure.use(async ({ ctx, next }) => {
   if (!ctx.user) throw new AppError(ctx.authError ?? 'UNAUTHORIZED');
   // a banned player is told why, on every call
-  const refusal = standingRefusal(ctx.user, { money: false });
+  const refusal = playerApiPorts().standingRefusal(ctx.user, { money: false });
   if (refusal) throw refusal;
-  if (ctx.ip) await enforceRateLimit(CALLS_PER_PLAYER, String(ctx.user._id), ctx.now());
+  if (ctx.ip) await playerApiPorts().enforceRateLimit(CALLS_PER_PLAYER, String(ctx.user._id), ctx.now());
   return next({ ctx: { ...ctx, user: ctx.user } });
 });
 
@@ -97,7 +96,7 @@ export const protectedProcedure = publicProcedure.use(async ({ ctx, next }) => {
  * in their language. The ledger holds the same moves too (`guarded` entries), for the ones already past this door.
  */
 export const moneyProcedure = protectedProcedure.use(({ ctx, next }) => {
-  const refusal = standingRefusal(ctx.user, { money: true });
+  const refusal = playerApiPorts().standingRefusal(ctx.user, { money: true });
   if (refusal) throw refusal;
   return next();
 });
@@ -105,7 +104,7 @@ export const moneyProcedure = protectedProcedure.use(({ ctx, next }) => {
 /** A signed-in player's procedure (a money move with `moneyProcedure`) that costs enough to be counted per player. */
 export function playerLimitedProcedure(rule: RateLimit, base: typeof protectedProcedure = protectedProcedure) {
   return base.use(async ({ ctx, next }) => {
-    await enforceRateLimit(rule, String(ctx.user._id), ctx.now());
+    await playerApiPorts().enforceRateLimit(rule, String(ctx.user._id), ctx.now());
     return next();
   });
 }
@@ -116,7 +115,7 @@ export function playerLimitedProcedure(rule: RateLimit, base: typeof protectedPr
  */
 export function addressLimitedProcedure(rule: RateLimit) {
   return publicProcedure.use(async ({ ctx, next }) => {
-    if (ctx.ip) await enforceRateLimit(rule, addressKey(ctx.ip), ctx.now());
+    if (ctx.ip) await playerApiPorts().enforceRateLimit(rule, addressKey(ctx.ip), ctx.now());
     return next();
   });
 }

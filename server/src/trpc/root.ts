@@ -7,7 +7,22 @@ import { miningRouter } from '../modules/mining/mining.router';
 import { stakingRouter } from '../modules/staking/staking.router';
 import { walletRouter } from '../modules/wallet/wallet.router';
 import { withdrawalsRouter } from '../modules/withdrawals/withdrawals.router';
+import { authenticatePlayer } from '../modules/users/playerAuth.service';
+import type { UserDocument } from '../modules/users/players.service';
+import { standingRefusal } from '../modules/users/playerStatus.service';
+import { enforceRateLimit } from '../modules/rateLimits/rateLimit.service';
 import { createCallerFactory, createTRPCRouter, publicProcedure } from '../http/trpc';
+import { configurePlayerApi } from '../http/ports';
+
+// the player API's kits (http/context.ts, http/trpc.ts) sign players in and check their standing and budgets with these
+configurePlayerApi({ authenticatePlayer, standingRefusal, enforceRateLimit });
+
+declare module '../http/ports' {
+  /** A procedure's player (`ctx.user`) is the users module's document. */
+  interface PlayerType {
+    player: UserDocument;
+  }
+}
 
 export const appRouter = createTRPCRouter({
   health: publicProcedure.query(() => ({ ok: true as const })),
