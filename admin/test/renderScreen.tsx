@@ -91,5 +91,5 @@ export function renderScreen(path: string, { routes = {}, permissions = ['*'], l
   render(<App />);
   /** The requests sent as `METHOD /path`. */
   const sent = (key: string) => requests.filter((request) => `${request.method} ${request.path}` === key);
-  return { requests, sent, user: userEvent.setup() };
+  return { requests, sent, user: userEvent.setup({ delay: null }) };
 }
