@@ -14,8 +14,7 @@ import { configurePayouts } from '../src/modules/withdrawals/chainPayments';
 import { runPayoutRound } from '../src/modules/withdrawals/payouts.service';
 import { WithdrawalModel } from '../src/modules/withdrawals/withdrawal.model';
 import { startTonStandIn } from '../devchain/standIn';
-import { createCoin, createPlayer, fund, playerCaller } from '../test/factories';
-import { randomAddress } from '../test/tonChain';
+import { createCoin, createPlayer, fund, playerCaller, randomAddress } from '../test/factories';
 import { startDatabase } from './loopback';
 
 /** The chain client, counting its calls by method. */

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { Address } from '@ton/core';
 import { Types } from 'mongoose';
 import { toMicros } from '@gift/shared';
 import { GiftCoinModel } from '../src/modules/coins/giftCoin.model';
 import { postEntry } from '../src/modules/ledger/ledger.service';
 import { UserModel, type UserDocument } from '../src/modules/users/user.model';
+import { WalletLinkModel } from '../src/modules/wallet/wallet.models';
 import { createContextInner } from '../src/http/context';
 import { createCaller } from '../src/trpc/root';
 import { testEnv } from './helpers';
@@ -46,6 +48,23 @@ export async function fund(userId: Types.ObjectId | string, coinId: Types.Object
     reason: 'gift',
     idempotencyKey: `test-fund:${randomBytes(8).toString('hex')}`,
   });
+}
+
+/** A fresh basechain address nobody holds the keys of: a player's wallet that only ever receives. */
+export const randomAddress = () => Address.parseRaw(`0:${randomBytes(32).toString('hex')}`);
+
+/** A player with a fresh wallet and `balance` of `coin`, who asked to withdraw `amount` of it. */
+export async function withdrawalOf<Coin extends { _id: Types.ObjectId; id: string }>(coin: Coin, amount: string, balance = '1000') {
+  const user = await createPlayer({ username: `p${randomBytes(4).toString('hex')}` });
+  const { entryId } = await fund(user._id, coin._id, balance);
+  const address = randomAddress();
+  await WalletLinkModel.create({ address: address.toRawString(), user: user._id, network: '-239' });
+  const withdrawal = await playerCaller(user).withdrawals.request({
+    coinId: coin.id,
+    amount,
+    idempotencyKey: `tap-${randomBytes(6).toString('hex')}`,
+  });
+  return { user, coin, withdrawal, address, entryId };
 }
 
 /** A tRPC caller signed in as this player, with an optional fixed clock. */

@@ -12,10 +12,9 @@ import { jettonWalletOf, configurePayouts } from '../src/modules/withdrawals/cha
 import { WithdrawalModel } from '../src/modules/withdrawals/withdrawal.model';
 import { clawBack, collectOwed } from '../src/modules/users/clawBack.service';
 import { startTonStandIn, type StandIn } from '../devchain/standIn';
-import { createCoin, createPlayer, fund, playerCaller } from './factories';
+import { createCoin, createPlayer, fund, playerCaller, randomAddress } from './factories';
 import { expectLedgerMatchesBalances } from './ledgerInvariant';
 import { productProcessEnv } from './productProcess';
-import { randomAddress } from './tonChain';
 
 /**
  * Payouts across processes. Across `kill -9`: the compiled product, paying from its own hot wallet on the stand-in chain, is killed at

@@ -15,12 +15,11 @@ import { WithdrawalModel } from '../src/modules/withdrawals/withdrawal.model';
 import type { UserDocument } from '../src/modules/users/user.model';
 import { startTonStandIn, type StandIn } from '../devchain/standIn';
 import { startBotApiStandIn, type BotApiStandIn } from './botApiStandIn';
-import { createCoin, createPlayer, fund, playerCaller } from './factories';
+import { createCoin, createPlayer, fund, playerCaller, randomAddress } from './factories';
 import { TEST_BOT_TOKEN } from './helpers';
 import { expectLedgerMatchesBalances } from './ledgerInvariant';
 import { productProcessEnv, startProductProcess, type StartedProduct } from './productProcess';
 import { tmaHeader } from './telegram';
-import { randomAddress } from './tonChain';
 
 /**
  * Takeover across instances, timed. Two instances of the compiled product share one database, one hot wallet on the

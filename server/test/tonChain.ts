@@ -24,7 +24,7 @@ export interface TonTestChain {
 }
 
 /** Starts the stand-in and points the product's payouts at it through the production HTTP client. */
-export async function startTonTestChain({ automated = true }: { automated?: boolean } = {}): Promise<TonTestChain> {
+async function startTonTestChain({ automated = true }: { automated?: boolean } = {}): Promise<TonTestChain> {
   const standIn = await startTonStandIn();
   const chain = httpTonChain({ root: standIn.root });
   configurePayouts({ chain, hotWallet: automated ? await hotWalletFromMnemonic(DEMO_PAYOUT_MNEMONIC) : null, network: 'mainnet' });
@@ -68,6 +68,17 @@ export async function startTonTestChain({ automated = true }: { automated?: bool
   };
 }
 
+/**
+ * For a test file: the chain started before its tests and closed after them (with the product's payouts pointed at it
+ * meanwhile). Read its fields inside the tests, once it has started.
+ */
+export function useTonTestChain(options?: { automated?: boolean }): TonTestChain {
+  const ton = {} as TonTestChain;
+  beforeAll(async () => Object.assign(ton, await startTonTestChain(options)), 60_000);
+  afterAll(() => ton.close());
+  return ton;
+}
+
 /** A TON payment of `nanotons` to `to` with a comment. */
 export const tonPayment = (to: string | Address, nanotons: bigint) =>
   internal({ to: typeof to === 'string' ? Address.parse(to) : to, value: nanotons, bounce: false, body: 'Paid by hand' });
@@ -86,6 +97,3 @@ export const jettonPayment = (jettonWallet: Address, to: string | Address, units
       text: 'Paid by hand',
     }),
   });
-
-/** A fresh basechain address nobody holds the keys of: a player's wallet that only ever receives. */
-export const randomAddress = () => Address.parseRaw(`0:${randomBytes(32).toString('hex')}`);

@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { createApp } from '../../app';
 import { signAdminToken } from '../../http/adminAuth';
-import { createCoin, createPlayer, fund, playerCaller } from '../../../test/factories';
+import { createCoin, withdrawalOf } from '../../../test/factories';
 import { silentLogger, testEnv } from '../../../test/helpers';
 import { consoleApi, createOperator } from '../../../test/operators';
-import { randomAddress, startTonTestChain, type TonTestChain } from '../../../test/tonChain';
-import { WalletLinkModel } from '../wallet/wallet.models';
+import { useTonTestChain } from '../../../test/tonChain';
 import { WithdrawalModel } from '../withdrawals/withdrawal.model';
 import { AccountModel } from './account.model';
 import { AccountGrantModel } from './accountGrant.model';
@@ -13,14 +12,7 @@ import { AccountGrantModel } from './accountGrant.model';
 jest.setTimeout(120_000);
 
 const app = createApp({ env: testEnv(), logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
-let ton: TonTestChain;
-
-beforeAll(async () => {
-  ton = await startTonTestChain();
-});
-afterAll(async () => {
-  await ton.close();
-});
+useTonTestChain();
 
 async function signedIn(id: string) {
   const account = (await AccountModel.findById(id).lean())!;
@@ -30,14 +22,7 @@ async function signedIn(id: string) {
 describe('four eyes are two people: a withdrawal above payoutApprovalAbove', () => {
   it('refuses the second approval from an account the first approver created and gave withdraws:write', async () => {
     const coin = await createCoin({ network: 'ton', decimals: 9, minWithdraw: '0.1', payoutApprovalAbove: '12' });
-    const player = await createPlayer({ username: `p${randomBytes(4).toString('hex')}` });
-    await fund(player._id, coin._id, '1000');
-    await WalletLinkModel.create({ address: randomAddress().toRawString(), user: player._id, network: '-239' });
-    const withdrawal = await playerCaller(player).withdrawals.request({
-      coinId: coin.id,
-      amount: '500',
-      idempotencyKey: `tap-${randomBytes(6).toString('hex')}`,
-    });
+    const { withdrawal } = await withdrawalOf(coin, '500');
 
     const attacker = await createOperator(['accounts:write', 'withdraws:write']);
     const api = consoleApi(app, attacker.token);

@@ -3,17 +3,16 @@ import { Address, internal, toNano } from '@ton/core';
 import { JettonWallet } from '@ton-community/assets-sdk/dist/jetton/JettonWallet';
 import { toMicros } from '@gift/shared';
 import { createApp } from '../../app';
-import { createCoin, createPlayer, fund, playerCaller } from '../../../test/factories';
+import { createCoin, fund, playerCaller, randomAddress, withdrawalOf } from '../../../test/factories';
 import { silentLogger, testEnv } from '../../../test/helpers';
 import { expectLedgerMatchesBalances } from '../../../test/ledgerInvariant';
 import { consoleApi, createOperator } from '../../../test/operators';
-import { jettonPayment, randomAddress, startTonTestChain, tonPayment, type TonTestChain } from '../../../test/tonChain';
+import { jettonPayment, tonPayment, useTonTestChain, type TonTestChain } from '../../../test/tonChain';
 import { onFault } from '../../lib/faults';
 import { AuditEntryModel } from '../audit/audit.model';
 import { AppConfigModel } from '../config/appConfig.model';
 import { runIfFree } from '../jobs/jobLease.service';
 import { balanceOf } from '../ledger/ledger.service';
-import { WalletLinkModel } from '../wallet/wallet.models';
 import { collectOwed } from '../users/clawBack.service';
 import { jettonTransferBody, jettonWalletOf } from './chainPayments';
 import { PayoutBatchModel, UsedTxHashModel } from './payoutBatch.model';
@@ -23,33 +22,11 @@ import { WithdrawalModel } from './withdrawal.model';
 jest.setTimeout(120_000);
 
 const app = createApp({ env: testEnv(), logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
-let ton: TonTestChain;
-
-beforeAll(async () => {
-  ton = await startTonTestChain();
-});
-afterAll(async () => {
-  onFault(null);
-  await ton.close();
-});
+const ton = useTonTestChain();
 afterEach(() => onFault(null));
 
 const tonCoin = () => createCoin({ symbol: `T${randomBytes(2).toString('hex')}`, network: 'ton', decimals: 9, minWithdraw: '0.1' });
 const giftCoin = () => createCoin({ network: 'jetton', jettonMaster: ton.standIn.jettons.GIFT!, decimals: 9, minWithdraw: '0.1' });
-
-/** A player with a fresh wallet who asked to withdraw `amount` of `coin`. */
-async function withdrawalOf(coin: Awaited<ReturnType<typeof createCoin>>, amount: string) {
-  const user = await createPlayer({ username: `p${randomBytes(4).toString('hex')}` });
-  await fund(user._id, coin._id, '1000');
-  const address = randomAddress();
-  await WalletLinkModel.create({ address: address.toRawString(), user: user._id, network: '-239' });
-  const withdrawal = await playerCaller(user).withdrawals.request({
-    coinId: coin.id,
-    amount,
-    idempotencyKey: `tap-${randomBytes(6).toString('hex')}`,
-  });
-  return { user, coin, withdrawal, address };
-}
 
 /** Runs the sender until it has nothing left to do (or `max` rounds). */
 async function payoutRounds(max = 10) {
@@ -539,16 +516,7 @@ describe('attacks: a payout is done only when the chain shows the money arrived 
   });
 
   it('holds an approved payout when the player owes a claw-back since, and pays it once the claw-back is settled', async () => {
-    const coin = await tonCoin();
-    const user = await createPlayer({ username: `p${randomBytes(4).toString('hex')}` });
-    const { entryId } = await fund(user._id, coin._id, '1000');
-    const address = randomAddress();
-    await WalletLinkModel.create({ address: address.toRawString(), user: user._id, network: '-239' });
-    const withdrawal = await playerCaller(user).withdrawals.request({
-      coinId: coin.id,
-      amount: '600',
-      idempotencyKey: `tap-${randomBytes(6).toString('hex')}`,
-    });
+    const { coin, user, withdrawal, address, entryId } = await withdrawalOf(await tonCoin(), '600');
     await api.put(`/withdraws/${withdrawal.id}`, { status: 'approved' }).expect(200);
     // after the approval, the credit is taken back: 400 are taken, 600 owed
     await api.post(`/users/${user.id}/claw-backs`, { entryId, reason: 'A farmed gift' }).expect(201);
@@ -570,16 +538,7 @@ describe('attacks: a payout is done only when the chain shows the money arrived 
   it.each(['payout:claimed', 'payout:after-record', 'payout:after-send', 'payout:before-confirm'])(
     'a payout held for a claw-back, stopped at %s once it may go, is paid exactly once',
     async (point) => {
-      const coin = await tonCoin();
-      const user = await createPlayer({ username: `p${randomBytes(4).toString('hex')}` });
-      const { entryId } = await fund(user._id, coin._id, '10');
-      const address = randomAddress();
-      await WalletLinkModel.create({ address: address.toRawString(), user: user._id, network: '-239' });
-      const withdrawal = await playerCaller(user).withdrawals.request({
-        coinId: coin.id,
-        amount: '6',
-        idempotencyKey: `tap-${randomBytes(6).toString('hex')}`,
-      });
+      const { coin, user, withdrawal, address, entryId } = await withdrawalOf(await tonCoin(), '6', '10');
       await api.put(`/withdraws/${withdrawal.id}`, { status: 'approved' }).expect(200);
       await api.post(`/users/${user.id}/claw-backs`, { entryId, reason: 'A farmed gift' }).expect(201);
       // stopped at the point in every round while held: the held payout never reaches it

@@ -11,20 +11,18 @@ import { balanceOf } from '../ledger/ledger.service';
 import { WalletLinkModel } from '../wallet/wallet.models';
 import { WithdrawalModel } from './withdrawal.model';
 import { AppConfigModel } from '../config/appConfig.model';
-import { startTonTestChain, tonPayment, type TestWallet, type TonTestChain } from '../../../test/tonChain';
+import { tonPayment, useTonTestChain, type TestWallet } from '../../../test/tonChain';
 
 const app = createApp({ env: testEnv(), logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
 const TX_HASH = 'a3f1c0de'.repeat(8);
 
 // manual mode: a hash must be a real payment from a payout wallet, on the stand-in chain
-let ton: TonTestChain;
+const ton = useTonTestChain({ automated: false });
 let payer: TestWallet;
 beforeAll(async () => {
-  ton = await startTonTestChain({ automated: false });
   payer = await ton.wallet();
   await AppConfigModel.updateOne({ key: 'app' }, { $set: { payoutWallets: [payer.address.toString()] } }, { upsert: true });
 }, 60_000);
-afterAll(() => ton.close());
 
 /** Pays a withdrawal from the payout wallet, as an operator does by hand; returns the transaction's hash. */
 const payByHand = (withdrawal: { address: string; amount: string }) =>
