@@ -1,13 +1,15 @@
 // The server's module rules, checked by `npm run lint` (`npm run depcruise`) with dependency-cruiser; paths are relative
-// to the repository. .dependency-cruiser-known-violations.json lists the breaches of the transport rules (a kit importing
-// a module, the adminAuth ⇄ accounts loop, modules importing rest/ and trpc/) that wait for the http/ layer of issue 36:
-// a new kit import or loop fails lint, a new arrow into rest/ or trpc/ is a warning. The older rules admit none. Tests (`*.test.ts`) are left out: a test may arrange data with any
-// module's model. The cycle between modules is checked by the modules-only run (.dependency-cruiser-modules.cjs).
+// to the repository. From the ground up the server holds lib/, db/ and env.ts (infrastructure); http/ (the transport
+// kits: console resources, operator auth, tRPC procedures); modules/; and the composition roots (app.ts, index.ts,
+// rest/registry.ts, trpc/root.ts), which mount the modules' doors and hand the kits what they need from the modules
+// (http/ports.ts). The rules keep the arrows pointing down; each is an error, with no exception. Tests (`*.test.ts`) are
+// left out: a test may arrange data with any module's model. The cycle between modules is checked by the modules-only
+// run (.dependency-cruiser-modules.cjs).
 
 /** Where the app is put together: these mount each module's doors. */
 const COMPOSITION_ROOTS = '^server/src/(app|index|rest/registry|trpc/root)\\.ts$';
-/** The transport kits that modules import (auth, resources, procedures): everything in rest/, trpc/ and http/ but the roots. */
-const TRANSPORT_KITS = '^server/src/(rest|trpc|http)/';
+/** The transport kits that modules import (auth, resources, procedures). */
+const TRANSPORT_KITS = '^server/src/http/';
 const MODULE = '^server/src/modules/[^/]+/';
 const SERVICE = '\\.service\\.ts$';
 /** What a composition root mounts: services, tRPC routers, console resources, Express routers, the bot's runtime. */
@@ -55,10 +57,10 @@ module.exports = {
     {
       name: 'kits-import-no-module',
       comment:
-        'A transport kit (rest/resource.ts, rest/adminAuth.ts, trpc/trpc.ts, trpc/context.ts, http/) sits below the ' +
-        'modules that import it: it never imports a module (what it needs from one is injected by a root).',
+        'A transport kit (server/src/http/) sits below the modules that import it: it never imports a module (what it ' +
+        'needs from one, a root hands in through http/ports.ts).',
       severity: 'error',
-      from: { path: TRANSPORT_KITS, pathNot: COMPOSITION_ROOTS },
+      from: { path: TRANSPORT_KITS },
       to: { path: '^server/src/modules/' },
     },
     {
@@ -71,10 +73,10 @@ module.exports = {
     {
       name: 'modules-import-no-transport-root',
       comment:
-        'rest/ and trpc/ hold the composition roots, which import the modules: a module importing a file there is an ' +
-        'arrow climbing back up. A warning until the kits move to http/ (issue 36), then an error.',
-      severity: 'warn',
-      from: { path: '^server/src/modules/' },
+        'rest/ and trpc/ hold the composition roots, which import the modules and the kits: a module or a kit importing ' +
+        'a file there is an arrow climbing back up.',
+      severity: 'error',
+      from: { path: '^server/src/(modules|http)/' },
       to: { path: '^server/src/(rest|trpc)/' },
     },
   ],
