@@ -75,6 +75,26 @@ export type PlayerStatus = (typeof PLAYER_STATUSES)[number];
 export const RISK_LEVELS = ['low', 'review', 'high'] as const;
 export type RiskLevel = (typeof RISK_LEVELS)[number];
 
+/**
+ * From which risk level a player's withdrawals wait for an operator to clear their risk (App Config `risk.holdPayoutsFrom`):
+ * `review` (the default) holds review and high, `high` holds high only, `off` holds none.
+ */
+export const PAYOUT_RISK_HOLDS = ['review', 'high', 'off'] as const;
+export type PayoutRiskHold = (typeof PAYOUT_RISK_HOLDS)[number];
+
+/**
+ * Whether a player's risk holds what waits on it: their level is `from` or above, and no operator cleared them at this score
+ * or a higher one (a clearance holds while the score stays at or below it).
+ */
+export function riskHolds(
+  risk: { score: number; level: RiskLevel } | null | undefined,
+  cleared: { score?: number | null } | null | undefined,
+  from: PayoutRiskHold = 'review',
+): boolean {
+  if (!risk || from === 'off' || RISK_LEVELS.indexOf(risk.level) < RISK_LEVELS.indexOf(from)) return false;
+  return !(typeof cleared?.score === 'number' && cleared.score >= risk.score);
+}
+
 /** The signals a player's risk score is made of; each has a weight in App Config. */
 export const RISK_SIGNALS = [
   'newAccount',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ADMIN_RESOURCES, LANGUAGES, USER_MISSION_STATUSES, LEDGER_REASONS, PLAYER_STATUSES, RISK_SIGNALS } from '../constants';
+import { ADMIN_RESOURCES, LANGUAGES, PAYOUT_RISK_HOLDS, USER_MISSION_STATUSES, LEDGER_REASONS, PLAYER_STATUSES, RISK_SIGNALS } from '../constants';
 import { amount, blankable, idempotencyKey, nonEmpty, nullAsAbsent, objectId, positiveAmount, txHash } from './common';
 import { tonAddress } from './catalog';
 
@@ -75,6 +75,7 @@ export const riskSettingsInput = z
       .partial(),
     reviewAt: z.coerce.number().int().min(1).max(1000),
     highAt: z.coerce.number().int().min(1).max(1000),
+    holdPayoutsFrom: z.enum(PAYOUT_RISK_HOLDS, { message: 'Choose review, high or off' }),
   })
   .partial()
   .refine((v) => v.reviewAt === undefined || v.highAt === undefined || v.highAt > v.reviewAt, {

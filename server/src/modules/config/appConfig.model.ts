@@ -1,5 +1,5 @@
 import { model, Schema } from 'mongoose';
-import { DEFAULT_RISK_WEIGHTS, RISK_SIGNALS } from '@gift/shared';
+import { DEFAULT_RISK_WEIGHTS, PAYOUT_RISK_HOLDS, RISK_SIGNALS } from '@gift/shared';
 import { applyConventions, schemaOptions, money, ref } from '../../db/schemaKit';
 
 const milestoneSchema = new Schema(
@@ -117,6 +117,8 @@ const appConfigSchema = applyConventions(
         },
         reviewAt: { type: Number, default: 30 },
         highAt: { type: Number, default: 60 },
+        /** From which level a player's withdrawals wait for an operator to clear their risk (PAYOUT_RISK_HOLDS). */
+        holdPayoutsFrom: { type: String, enum: PAYOUT_RISK_HOLDS, default: 'review' },
       },
     },
     schemaOptions,

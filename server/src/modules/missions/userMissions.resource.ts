@@ -51,6 +51,7 @@ export const userMissionsResource: ResourceDefinition<typeof userMissionReviewIn
     // a reward is shown with its coin ('5 GIFT') without a lookup per row
     populate: [
       { path: 'coin', select: 'symbol' },
+      { path: 'user', select: 'risk.score risk.level' },
       { path: 'reviewedBy', select: 'username' },
     ],
     present: presentProgress,

@@ -19,9 +19,12 @@ export function presentProgress(doc: unknown) {
   const progress = doc as ProgressDocument;
   const { coin, reviewedBy } = doc as { coin?: Named; reviewedBy?: Named };
   const idOf = (ref: Named) => (ref ? String(ref._id) : null);
+  // the player, with their risk as last assessed when the list loaded it (a review is a decision on money)
+  const player = progress.user as unknown as { _id?: unknown; risk?: { score: number; level: string } } | null;
   return {
     id: String(progress._id),
-    user: String(progress.user),
+    user: String(player?._id ?? player),
+    ...(player?.risk ? { playerRisk: { score: player.risk.score, level: player.risk.level } } : {}),
     mission: String(progress.mission),
     category: String(progress.category),
     status: progress.status,

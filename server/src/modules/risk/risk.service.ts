@@ -1,5 +1,5 @@
 import { Address } from '@ton/core';
-import { DEFAULT_RISK_WEIGHTS, type RiskLevel, type RiskSignal } from '@gift/shared';
+import { DEFAULT_RISK_WEIGHTS, riskHolds as holdsAt, type RiskLevel, type RiskSignal } from '@gift/shared';
 import type { Id } from '../../db/ids';
 import { AppError } from '../../lib/errors';
 import { recordAudit, type Operator } from '../audit/audit.service';
@@ -325,12 +325,6 @@ export async function assessDuePlayers(now = new Date(), limit = 200, budgetMs =
   return assessed;
 }
 
-/** Whether an assessed player's rewards wait: at review or high, unless an operator cleared them at this score or above. */
-function holdsRewards(risk: { score: number; level: RiskLevel }, cleared: { score?: number | null } | null | undefined): boolean {
-  if (risk.level === 'low') return false;
-  return !(typeof cleared?.score === 'number' && cleared.score >= risk.score);
-}
-
 /**
  * The risk gate of referral rewards (issue 32, finding 12): true while any of these players (the referrer, the friend) is at
  * review or high risk and not cleared by an operator. Each is assessed afresh at `now` (what they did up to this moment
@@ -343,7 +337,7 @@ export async function riskHolds(playerIds: Id[], now: Date, known = new Map<stri
     if (!known.has(key)) {
       const risk = await assessPlayer(playerId, now);
       const [standing] = risk ? await riskStandings([playerId]) : [];
-      known.set(key, !!risk && holdsRewards(risk, standing?.riskCleared));
+      known.set(key, holdsAt(risk, standing?.riskCleared));
     }
     if (known.get(key)) return true;
   }

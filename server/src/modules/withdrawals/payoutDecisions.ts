@@ -8,6 +8,7 @@ import { AppError, badInput, forbidden } from '../../lib/errors';
 import { holdOf } from '../ledger/ledger.service';
 import { assertIndependentApprover } from '../accounts/fourEyes.service';
 import { requireNoDebt } from '../users/clawBack.service';
+import { requireNoRiskHold } from './riskHold';
 import { ChainUnavailable, normaliseTxHash } from '../../lib/ton/tonChain';
 import { objectId, type Id } from '../../db/ids';
 import { findGiftCoin, type GiftCoinRow } from '../coins/giftCoins.service';
@@ -213,8 +214,9 @@ export async function decideWithdrawal({ withdrawalId, review, accountId, now }:
       throw forbidden(
         `The player is ${hold.code === 'ACCOUNT_BANNED' ? 'banned' : 'frozen'} (${hold.reason}): their withdrawals wait. Reject it to give the amount back`,
       );
-    // nor while they owe a claw-back
+    // nor while they owe a claw-back, nor while their risk holds their payouts (App Config's risk.holdPayoutsFrom)
     await requireNoDebt(withdrawal.user);
+    await requireNoRiskHold(withdrawal.user);
     return approveWithdrawal(withdrawal, accountId, now);
   }
   if (review.status === 'rejected') return processWithdrawal({ withdrawalId, review, accountId, now });

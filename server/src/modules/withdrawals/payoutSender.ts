@@ -40,6 +40,7 @@ import {
 import { claimHash } from './usedHashes';
 import { heldPlayers } from '../ledger/ledger.service';
 import { playersOwing } from '../users/clawBack.service';
+import { riskHeldAmong, riskHoldNote } from './riskHold';
 import { PayoutBatchModel } from './payoutBatch.model';
 import { WithdrawalModel, type WithdrawalDocument } from './withdrawal.model';
 import { finishWithdrawal } from './withdrawals.service';
@@ -192,7 +193,16 @@ async function sendNextBatch(runtime: PayoutRuntime, report: PayoutRoundReport, 
       { $set: { chainNote: OWES_CLAW_BACK } },
     );
   }
-  const held = [...(await heldPlayers()).map((hold) => hold._id), ...owing];
+  // a player whose risk rose to App Config's hold level after the approval: it waits until an operator clears their risk
+  const riskHeld = await riskHeldAmong(await WithdrawalModel.distinct('user', { status: 'approved' }));
+  for (const [player, risk] of riskHeld) {
+    const note = riskHoldNote(risk);
+    await WithdrawalModel.updateMany(
+      { status: 'approved', user: objectId(player), chainNote: { $ne: note } },
+      { $set: { chainNote: note } },
+    );
+  }
+  const held = [...(await heldPlayers()).map((hold) => hold._id), ...owing, ...[...riskHeld.keys()].map(objectId)];
   const queue = await WithdrawalModel.find({ status: 'approved', ...(held.length ? { user: { $nin: held } } : {}) })
     .sort({ approvedAt: 1, _id: 1 })
     .limit(MAX_BATCH);

@@ -1,6 +1,14 @@
 import type { Types } from 'mongoose';
 import type { z } from 'zod';
-import { fitsDecimals, fromMicros, MONEY_DECIMALS, microsToStored, toMicros, type withdrawalReviewInput } from '@gift/shared';
+import {
+  fitsDecimals,
+  fromMicros,
+  MONEY_DECIMALS,
+  microsToStored,
+  toMicros,
+  type RiskLevel,
+  type withdrawalReviewInput,
+} from '@gift/shared';
 import { AppError, badInput } from '../../lib/errors';
 import { objectId, scopedKey, type Id } from '../../db/ids';
 import type { NewRecord } from '../../db/schemaKit';
@@ -357,6 +365,8 @@ interface UserSummary {
   _id: Types.ObjectId;
   name: string;
   username: string;
+  risk?: { score: number; level: RiskLevel };
+  createdAt?: Date;
 }
 
 const idOf = (ref: Populated<{ _id: Types.ObjectId }> | undefined) => (ref ? String('_id' in ref ? ref._id : ref) : null);
@@ -368,7 +378,15 @@ export function presentForConsole(doc: unknown) {
   return {
     id: String(withdrawal._id),
     user: idOf(withdrawal.user),
-    ...(isPopulated(withdrawal.user) ? { userName: withdrawal.user.name, username: withdrawal.user.username } : {}),
+    ...(isPopulated(withdrawal.user)
+      ? {
+          userName: withdrawal.user.name,
+          username: withdrawal.user.username,
+          // the player's risk as last assessed and when they joined, beside the decision
+          playerRisk: withdrawal.user.risk ? { score: withdrawal.user.risk.score, level: withdrawal.user.risk.level } : null,
+          playerJoinedAt: withdrawal.user.createdAt ?? null,
+        }
+      : {}),
     coin: idOf(withdrawal.coin),
     ...(isPopulated(withdrawal.coin) ? { coinSymbol: withdrawal.coin.symbol } : {}),
     amount: fromMicros(withdrawal.amount),
@@ -392,6 +410,40 @@ export function presentForConsole(doc: unknown) {
 
 /** Inserts withdrawals as given (the demo seed); their coins are taken by the caller's ledger entry. */
 export const insertWithdrawals = (records: NewRecord<typeof WithdrawalModel>[]) => WithdrawalModel.insertMany(records);
+
+/**
+ * What an operator reads beside one withdrawal's decision: the player's balance of its coin now, their other withdrawals
+ * (the latest five, and how many of this coin were paid, for how much).
+ */
+export async function besideDecision(withdrawal: { _id: Types.ObjectId; user: Id; coin: Id }) {
+  const [balance, earlier, paid] = await Promise.all([
+    balanceOf(withdrawal.user, withdrawal.coin),
+    WithdrawalModel.find(
+      { user: objectId(withdrawal.user), _id: { $ne: withdrawal._id } },
+      { amount: 1, coin: 1, status: 1, address: 1, createdAt: 1 },
+    )
+      .populate<{ coin: { symbol: string } | null }>('coin', 'symbol')
+      .sort({ createdAt: -1, _id: -1 })
+      .limit(5)
+      .lean(),
+    WithdrawalModel.aggregate<{ count: number; total: number }>([
+      { $match: { user: objectId(withdrawal.user), coin: objectId(withdrawal.coin), status: 'done' } },
+      { $group: { _id: null, count: { $sum: 1 }, total: { $sum: '$amount' } } },
+    ]),
+  ]);
+  return {
+    balance: fromMicros(balance),
+    paid: { count: paid[0]?.count ?? 0, amount: fromMicros(paid[0]?.total ?? 0) },
+    earlier: earlier.map((w) => ({
+      id: String(w._id),
+      amount: fromMicros(w.amount),
+      symbol: w.coin?.symbol ?? '',
+      status: w.status,
+      address: w.address,
+      createdAt: w.createdAt,
+    })),
+  };
+}
 
 /** A player's withdrawal requests, newest first (up to `limit`): where to and when, for the risk score. */
 export function withdrawalTimesOf(playerId: Id, limit: number) {

@@ -3,10 +3,11 @@ import type { ResourceDefinition } from '../../http/resource';
 import { playerIdsMatching } from '../users/players.service';
 import { WithdrawalModel, type WithdrawalDocument } from './withdrawal.model';
 import { decideWithdrawal } from './payouts.service';
-import { presentForConsole } from './withdrawals.service';
+import { presentForConsole, besideDecision } from './withdrawals.service';
+import { riskHeldAmong } from './riskHold';
 
 const NAMES = [
-  { path: 'user', select: 'name username' },
+  { path: 'user', select: 'name username risk.score risk.level createdAt' },
   { path: 'coin', select: 'symbol' },
   { path: 'processedBy', select: 'username' },
 ];
@@ -29,7 +30,14 @@ export const withdrawsResource: ResourceDefinition<typeof withdrawalReviewInput>
     // the player's name and the coin's symbol come with each row: no lookup per row, and a withdraws-only account sees them
     populate: NAMES,
     present: presentForConsole,
-    show: async (doc) => presentForConsole(await withNames(doc as WithdrawalDocument)),
+    // one withdrawal's page: beside the decision, the player's balance, their other withdrawals and whether their risk holds it
+    show: async (doc) => {
+      const named = await withNames(doc as WithdrawalDocument);
+      const { user, coin } = presentForConsole(named);
+      const ids = { _id: named._id, user: user!, coin: coin! };
+      const [history, riskHeld] = await Promise.all([besideDecision(ids), riskHeldAmong([ids.user])]);
+      return { ...presentForConsole(named), ...history, riskHeld: riskHeld.size > 0 };
+    },
   },
   update: {
     schema: withdrawalReviewInput,
