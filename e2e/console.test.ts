@@ -1,9 +1,6 @@
 // The console as operators use it all day, in a real Chromium, at 1280×800 and 390×844.
-import bcrypt from 'bcryptjs';
 import type { Page } from 'playwright-core';
 import { toMicros } from '@gift/shared';
-import { seedDemoData } from '../server/src/modules/demo/demo.service';
-import { AccountModel } from '../server/src/modules/accounts/account.model';
 import { AuditEntryModel } from '../server/src/modules/audit/audit.model';
 import { GiftCoinModel } from '../server/src/modules/coins/giftCoin.model';
 import { AppConfigModel } from '../server/src/modules/config/appConfig.model';
@@ -13,63 +10,57 @@ import { MissionModel, UserMissionModel } from '../server/src/modules/missions/m
 import { StakingCoinModel } from '../server/src/modules/staking/staking.models';
 import { UserModel } from '../server/src/modules/users/user.model';
 import { WithdrawalModel } from '../server/src/modules/withdrawals/withdrawal.model';
-import { silentLogger } from '../server/test/helpers';
-import { DESKTOP, PHONE, closeAll, openProductInBrowser, screenshotPath, shot, type ProductServer, type TestBrowser } from './support';
+import { useProduct } from './fixture';
+import { DESKTOP, PHONE, screenshotPath, shot } from './support';
 
 // a real browser against a live server: minutes, not the 5 s of unit tests
 jest.setTimeout(300_000);
 
-const PASSWORD = 'a long operator password';
 const OPERATOR = 'console-operator';
 const MISSIONS_ONLY = 'missions-editor';
 const LONG_HASH = 'f3a9c27e5b1d48a6b0e2c7d94f1a8e3b6c5d2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6';
 
-let product: ProductServer;
-let browser: TestBrowser;
-let base: string;
+const product = useProduct({
+  demo: true,
+  operators: [
+    { username: OPERATOR, permissions: ['*'] },
+    { username: MISSIONS_ONLY, permissions: ['missions:write'] },
+  ],
+  before: addDoneWithdrawal,
+});
 
-beforeAll(async () => {
-  await seedDemoData(silentLogger);
-  const passwordHash = await bcrypt.hash(PASSWORD, 8);
-  await AccountModel.create([
-    { username: OPERATOR, passwordHash, permissions: ['*'] },
-    { username: MISSIONS_ONLY, passwordHash, permissions: ['missions:write'] },
-  ]);
-  // a processed withdrawal with a real-length transaction hash, as the done tab shows them
+/** A processed withdrawal of Sara's with a real-length transaction hash, as the done tab shows them. */
+async function addDoneWithdrawal() {
   const sara = (await UserModel.findOne({ username: 'sara_ahmadi' }).lean())!;
   const gift = (await GiftCoinModel.findOne({ symbol: 'GIFT' }).lean())!;
   await WithdrawalModel.create({
-    user: sara._id,
-    coin: gift._id,
-    amount: Number(toMicros('150')),
-    address: 'UQBvW8Z5huBkMJYdnfAEM5JqTNkuWX3diqYENkWsIL0XggGG',
     status: 'done',
     txHash: LONG_HASH,
     processedAt: new Date(),
     idempotencyKey: 'e2e-done-withdrawal',
+    user: sara._id,
+    coin: gift._id,
+    amount: Number(toMicros('150')),
+    address: 'UQBvW8Z5huBkMJYdnfAEM5JqTNkuWX3diqYENkWsIL0XggGG',
   });
-  ({ product, browser } = await openProductInBrowser());
-  base = product.base;
-});
-
-afterAll(() => closeAll(browser, product));
-
-/** Signs in through the form, as an operator does; the browser profile is shared, so it starts signed out. */
-async function signIn(username: string, viewport = DESKTOP): Promise<Page> {
-  const page = await browser.openPage(viewport);
-  await page.goto(`${base}/admin/login`);
-  await page.evaluate(() => localStorage.clear());
-  await page.goto(`${base}/admin/login`);
-  await page.locator('input[name="username"]').fill(username);
-  await page.locator('input[name="password"]').fill(PASSWORD);
-  await page.locator('button[type="submit"]').click();
-  await page.waitForURL(`${base}/admin/`);
-  return page;
 }
 
+/** Signs in through the form, as an operator does; the browser profile is shared, so it starts signed out. */
+const signIn = (username: string, viewport = DESKTOP) => product.signInOperator(username, { signOutFirst: true, viewport });
+
 const open = async (page: Page, path: string) => {
-  await page.goto(`${base}/admin${path}`);
+  await page.goto(`${product.base}/admin${path}`);
 };
+
+/** Opens a list (or the one form of App Config) and waits for its page range, in English. */
+async function openList(page: Page, path: string) {
+  await open(page, path);
+  await page
+    .getByText(/^\d+-\d+ of \d+$/)
+    .or(page.locator('#main-content form'))
+    .first()
+    .waitFor();
+}
 
 /** How far the page is wider than the window (0 when nothing runs off the side). */
 const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -80,11 +71,7 @@ async function save(page: Page) {
 }
 
 describe('what was broken, tried as it was found', () => {
-  let page: Page;
-  beforeAll(async () => {
-    page = await signIn(OPERATOR);
-  });
-  afterAll(async () => page.close());
+  const page = product.useOperatorTab(OPERATOR);
 
   it('saves the seeded "Invite friends" cover, whose image is a path on this site', async () => {
     const cover = (await CoverModel.findOne({ title: /^Invite friends/ }).lean())!;
@@ -301,11 +288,7 @@ describe('a missions-only account', () => {
 });
 
 describe('review work and the player page', () => {
-  let page: Page;
-  beforeAll(async () => {
-    page = await signIn(OPERATOR);
-  });
-  afterAll(async () => page.close());
+  const page = product.useOperatorTab(OPERATOR);
 
   it('approves two reviews in bulk, crediting each player once', async () => {
     const pending = await UserMissionModel.find({ status: 'pending' }).lean();
@@ -394,19 +377,14 @@ const LISTS: Array<[string, string]> = [
 
 describe('in Persian, right to left', () => {
   it('is chosen on the sign-in page, reads right to left, and creates a mission with both languages typed on a Persian keyboard', async () => {
-    const page = await browser.openPage(DESKTOP);
-    await page.goto(`${base}/admin/login`);
-    await page.evaluate(() => localStorage.clear());
-    await page.goto(`${base}/admin/login`);
+    const page = await product.openSignedOutConsole();
     await page.getByRole('button', { name: 'English' }).click();
     await page.getByRole('menuitem', { name: 'فارسی' }).click();
     await page.getByRole('button', { name: 'ورود' }).waitFor();
     await expect(page.evaluate(() => [document.documentElement.dir, document.documentElement.lang])).resolves.toEqual(['rtl', 'fa']);
     await shot(page, 'console-fa-login');
-    await page.locator('input[name="username"]').fill(OPERATOR);
-    await page.locator('input[name="password"]').fill(PASSWORD);
-    await page.getByRole('button', { name: 'ورود' }).click();
-    await page.waitForURL(`${base}/admin/`);
+    await product.submitSignIn(page, OPERATOR);
+    await page.waitForURL(`${product.base}/admin/`);
 
     // the menu is on the right, the page's title bar reads right to left
     const menu = page.getByRole('menu');
@@ -496,12 +474,7 @@ describe('every list, on a desktop and on a phone', () => {
   it('fits 1280×800 without running off the side', async () => {
     const page = await signIn(OPERATOR);
     for (const [name, path] of LISTS) {
-      await open(page, path);
-      await page
-        .getByText(/^\d+-\d+ of \d+$/)
-        .or(page.locator('#main-content form'))
-        .first()
-        .waitFor();
+      await openList(page, path);
       await shot(page, `console-${name}-desktop`);
       expect({ name, overflow: await overflow(page) }).toEqual({ name, overflow: 0 });
     }
@@ -516,7 +489,7 @@ describe('every list, on a desktop and on a phone', () => {
 
     await open(page, '/withdraw');
     await page.getByRole('tab', { name: /^Done \(\d+\)$/ }).click();
-    await page.waitForURL(`${base}/admin/withdraw/done`);
+    await page.waitForURL(`${product.base}/admin/withdraw/done`);
     await page.getByText('150 GIFT').waitFor();
     expect(await overflow(page)).toBeLessThanOrEqual(0);
     await shot(page, 'console-withdraws-done-phone-tabs');
@@ -524,17 +497,12 @@ describe('every list, on a desktop and on a phone', () => {
     await page.getByRole('button', { name: 'Open menu' }).click();
     const drawer = page.locator('.MuiDrawer-paper');
     await drawer.getByRole('menuitem', { name: 'Users', exact: true }).click();
-    await page.waitForURL(`${base}/admin/users`);
+    await page.waitForURL(`${product.base}/admin/users`);
     await page.getByText('Sara Ahmadi').waitFor();
     await drawer.waitFor({ state: 'hidden' });
 
     for (const [name, path] of LISTS) {
-      await open(page, path);
-      await page
-        .getByText(/^\d+-\d+ of \d+$/)
-        .or(page.locator('#main-content form'))
-        .first()
-        .waitFor();
+      await openList(page, path);
       await expect(page.locator('.RaDatagrid-table').count()).resolves.toBe(0);
       await shot(page, `console-${name}-phone`);
       expect({ name, overflow: await overflow(page) }).toEqual({ name, overflow: 0 });
@@ -572,7 +540,7 @@ describe('every list, on a desktop and on a phone', () => {
   });
 
   it('raised no script error and showed no label without a translation on any page', () => {
-    expect(browser.pageErrors).toEqual([]);
-    expect(browser.missingTranslations).toEqual([]);
+    expect(product.pageErrors).toEqual([]);
+    expect(product.missingTranslations).toEqual([]);
   });
 });
