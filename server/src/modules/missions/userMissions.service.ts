@@ -1,4 +1,4 @@
-import type { Types } from 'mongoose';
+import { Types } from 'mongoose';
 import { fromMicros } from '@gift/shared';
 import type { UserMissionModel } from './mission.models';
 
@@ -20,11 +20,11 @@ export function presentProgress(doc: unknown) {
   const { coin, reviewedBy } = doc as { coin?: Named; reviewedBy?: Named };
   const idOf = (ref: Named) => (ref ? String(ref._id) : null);
   // the player, with their risk as last assessed when the list loaded it (a review is a decision on money)
-  const player = progress.user as unknown as { _id?: unknown; risk?: { score: number; level: string } } | null;
+  const player = progress.user as unknown as Types.ObjectId | { _id: Types.ObjectId; risk?: { score: number; level: string } };
   return {
     id: String(progress._id),
-    user: String(player?._id ?? player),
-    ...(player?.risk ? { playerRisk: { score: player.risk.score, level: player.risk.level } } : {}),
+    user: String(player instanceof Types.ObjectId ? player : player._id),
+    ...(!(player instanceof Types.ObjectId) && player.risk ? { playerRisk: { score: player.risk.score, level: player.risk.level } } : {}),
     mission: String(progress.mission),
     category: String(progress.category),
     status: progress.status,
