@@ -37,6 +37,7 @@ interface ConsolePorts {
 /**
  * The player of a procedure (`ctx.user`) is the users module's document: trpc/root.ts says so by declaration merging,
  * `declare module '../http/ports' { interface PlayerType { player: UserDocument } }`, so that the kits need not import it.
+ * @public (used there, where knip does not look)
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled in by trpc/root.ts
 export interface PlayerType {}
