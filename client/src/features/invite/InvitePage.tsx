@@ -1,5 +1,5 @@
 import { useFormat } from '../../lib/format';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { copyText } from '../../lib/clipboard';
 import { haptic } from '../../lib/telegram';
@@ -8,7 +8,10 @@ import { canShareMessage, canShareToStory, shareMessage, shareToStory } from '..
 import { useSession } from '../signIn/PlayerSession';
 import { trpc } from '../../lib/trpc';
 import { ErrorMessage } from '../../ui/ErrorMessage';
+import { Figures } from '../../ui/Figures';
+import { Avatar, PlayerName } from '../../ui/identity';
 import { PageHeader } from '../../ui/PageHeader';
+import { useBriefFlag } from '../../ui/useBriefFlag';
 import { Skeleton } from '../../ui/Skeleton';
 
 /** How long 'Link Copied' shows (docs/product.md). */
@@ -34,18 +37,9 @@ function Friends() {
         <ul className="list">
           {friends.data.items.map((friend, index) => (
             <li key={`${friend.username}-${index}`} className="list-row">
-              <div className="avatar coin-avatar" aria-hidden="true">
-                {(friend.name || friend.username || '?').slice(0, 1).toUpperCase()}
-              </div>
+              <Avatar name={friend.name || friend.username} small />
               <div className="grow">
-                <div className="title">
-                  <bdi>{friend.name || friend.username}</bdi>
-                </div>
-                {friend.username && (
-                  <div className="muted">
-                    <bdi dir="ltr">@{friend.username}</bdi>
-                  </div>
-                )}
+                <PlayerName name={friend.name} username={friend.username} />
               </div>
               <span className="muted">{format.date(friend.joinedAt)}</span>
             </li>
@@ -67,19 +61,6 @@ function Friends() {
   );
 }
 
-/** Invite a friend: the link, Telegram's share link, copy, the reward per friend and the limit used. */
-/** One figure of the invite page: its value (read left to right in either language) above its label. */
-function Figure({ label, testId, children }: { label: string; testId?: string; children: ReactNode }) {
-  return (
-    <div className="figure">
-      <div className="value" data-testid={testId}>
-        <bdi dir="ltr">{children}</bdi>
-      </div>
-      <div className="label">{label}</div>
-    </div>
-  );
-}
-
 /** What a friend must do before the referrer is rewarded, and a Premium friend's share, as App Config sets them. */
 function QualificationRule({ rule }: { rule: { doneMissions: number; activeDays: number; premiumRewardPercent: number } }) {
   const { t } = useTranslation();
@@ -97,17 +78,13 @@ function QualificationRule({ rule }: { rule: { doneMissions: number; activeDays:
   return <p className="muted">{[when, premium].filter(Boolean).join(' ')}</p>;
 }
 
+/** Invite a friend: the link, Telegram's share link, copy, the reward per friend and the limit used. */
 export function InvitePage() {
   const { t } = useTranslation();
   const format = useFormat();
   const summary = trpc.referrals.summary.useQuery();
   const { player } = useSession();
-  const [copied, setCopied] = useState(false);
-  useEffect(() => {
-    if (!copied) return;
-    const timer = setTimeout(() => setCopied(false), COPIED_MS);
-    return () => clearTimeout(timer);
-  }, [copied]);
+  const [copied, setCopied] = useBriefFlag(COPIED_MS);
   const data = summary.data;
   const prepare = trpc.referrals.prepareShare.useMutation();
   /**
@@ -168,18 +145,18 @@ export function InvitePage() {
               </button>
             </div>
           </div>
-          <div className="figures">
-            <Figure label={t('invite.reward')}>{data.reward ? `${format.amount(data.reward.amount)} ${data.reward.symbol}` : '—'}</Figure>
-            <Figure label={t('invite.joined')} testId="invite-joined">
-              {format.number(data.friendsCount)}
-            </Figure>
-            <Figure label={t('invite.qualified')} testId="invite-qualified">
-              {format.number(data.qualifiedCount)}
-            </Figure>
-            <Figure label={t('invite.limit')} testId="invite-limit">
-              {t('invite.limitValue', { used: data.invitedCount, limit: data.inviteLimit })}
-            </Figure>
-          </div>
+          <Figures
+            figures={[
+              { label: t('invite.reward'), value: data.reward ? `${format.amount(data.reward.amount)} ${data.reward.symbol}` : '—' },
+              { label: t('invite.joined'), value: format.number(data.friendsCount), testId: 'invite-joined' },
+              { label: t('invite.qualified'), value: format.number(data.qualifiedCount), testId: 'invite-qualified' },
+              {
+                label: t('invite.limit'),
+                value: t('invite.limitValue', { used: data.invitedCount, limit: data.inviteLimit }),
+                testId: 'invite-limit',
+              },
+            ]}
+          />
           <Friends />
         </>
       )}

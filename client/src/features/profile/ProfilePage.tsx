@@ -5,21 +5,15 @@ import { useEffect, useState } from 'react';
 import { useInstallPrompt } from '../../lib/installPrompt';
 import { addToHomeScreen, homeScreenShortcutMissing } from '../../lib/telegramScreen';
 import { trpc } from '../../lib/trpc';
+import { Figures } from '../../ui/Figures';
+import { Avatar, PlayerName } from '../../ui/identity';
 import { PageHeader } from '../../ui/PageHeader';
 import { useToast } from '../../ui/toast';
-import { useSession, type Player } from '../signIn/PlayerSession';
+import { useSession } from '../signIn/PlayerSession';
 import { ProfileWallet } from '../wallet/components/ProfileWallet';
 
 const COIN_FIGURES = ['rewards', 'earned', 'withdrawn', 'gifts'] as const;
 const COUNTS = ['missionsCount', 'doneMissionsCount', 'referrersCount'] as const;
-
-function Avatar({ player }: { player: Player }) {
-  return (
-    <div className="avatar" aria-hidden="true">
-      {player.photoUrl ? <img src={player.photoUrl} alt="" /> : (player.name || player.username || '?').slice(0, 1).toUpperCase()}
-    </div>
-  );
-}
 
 /** Inside a Telegram that can (8.0 and later), the app's shortcut on the device's home screen, offered until it is there. */
 function HomeScreenShortcut() {
@@ -65,28 +59,14 @@ export function ProfilePage() {
     <section className="page">
       <PageHeader title={t('profile.title')} />
       <div className="card profile-head">
-        <Avatar player={player} />
+        <Avatar name={player.name || player.username} photo={player.photoUrl} />
         <div>
-          <div className="title" data-testid="player-name">
-            {player.name || player.username}
-          </div>
-          {player.username && (
-            <div className="muted">
-              <bdi dir="ltr">@{player.username}</bdi>
-            </div>
-          )}
+          <PlayerName name={player.name} username={player.username} testId="player-name" />
         </div>
       </div>
 
       <div className="card">
-        <div className="figures">
-          {COUNTS.map((count) => (
-            <div className="figure" key={count}>
-              <div className="value">{format.number(player[count])}</div>
-              <div className="label">{t(`profile.figures.${count}`)}</div>
-            </div>
-          ))}
-        </div>
+        <Figures figures={COUNTS.map((count) => ({ label: t(`profile.figures.${count}`), value: format.number(player[count]) }))} />
       </div>
 
       {player.coins.map((coin) => (
@@ -97,14 +77,9 @@ export function ProfilePage() {
               {format.amount(coin.balance)} {coin.symbol}
             </span>
           </h2>
-          <div className="figures">
-            {COIN_FIGURES.map((figure) => (
-              <div className="figure" key={figure}>
-                <div className="value">{format.amount(coin[figure])}</div>
-                <div className="label">{t(`profile.figures.${figure}`)}</div>
-              </div>
-            ))}
-          </div>
+          <Figures
+            figures={COIN_FIGURES.map((figure) => ({ label: t(`profile.figures.${figure}`), value: format.amount(coin[figure]) }))}
+          />
         </div>
       ))}
 

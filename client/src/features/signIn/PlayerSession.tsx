@@ -14,7 +14,7 @@ import { shellCover } from '../../ui/shellCover';
 // only players outside Telegram sign in here: its code (and the form checks) load when needed
 const SignInPage = lazy(() => import('./SignInPage').then((module) => ({ default: module.SignInPage })));
 
-export type Player = RouterOutputs['user']['me'];
+type Player = RouterOutputs['user']['me'];
 
 interface Session {
   player: Player;

@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { trpc, type RouterOutputs } from '../../lib/trpc';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { PageHeader } from '../../ui/PageHeader';
+import { useBriefFlag } from '../../ui/useBriefFlag';
 import { shortAddress } from './address';
 import { ConnectWalletButton } from './components/ConnectWalletButton';
 import { LinkOutcomeMessage, WalletConnection } from './WalletConnection';
@@ -15,14 +16,8 @@ const COPIED_FOR_MS = 1000;
 function WalletRow({ wallet, onUnlink, unlinking }: { wallet: LinkedWallet; onUnlink: () => void; unlinking: boolean }) {
   const { t } = useTranslation();
   const [showFull, setShowFull] = useState(false);
-  const [copied, setCopied] = useState(false);
+  const [copied, setCopied] = useBriefFlag(COPIED_FOR_MS);
   const [confirming, setConfirming] = useState(false);
-
-  useEffect(() => {
-    if (!copied) return;
-    const timer = setTimeout(() => setCopied(false), COPIED_FOR_MS);
-    return () => clearTimeout(timer);
-  }, [copied]);
 
   const copy = async () => {
     try {

@@ -9,6 +9,7 @@ import { trpc, type RouterOutputs } from '../../lib/trpc';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { PageHeader } from '../../ui/PageHeader';
 import { AmountField } from '../../ui/fields';
+import { CoinIcon } from '../../ui/identity';
 import { shortAddress } from './address';
 import { amountProblem, balanceBelowMinimum, maxAmount } from './amount';
 import { ConnectWalletButton } from './components/ConnectWalletButton';
@@ -44,13 +45,7 @@ function CoinChoice({
             aria-pressed={coin.coinId === chosen?.coinId}
             onClick={() => onChoose(coin.coinId)}
           >
-            {coin.icon ? (
-              <img src={coin.icon} alt="" />
-            ) : (
-              <span className="coin-avatar" aria-hidden="true">
-                {coin.symbol.slice(0, 4)}
-              </span>
-            )}
+            <CoinIcon coin={coin} />
             <span className="grow">
               <span className="title">{coin.name}</span>
               <span className="muted">

@@ -4,9 +4,9 @@ import { useTranslation } from 'react-i18next';
 import { useBalancesChanged } from '../../../lib/balances';
 import { trpc, type RouterOutputs } from '../../../lib/trpc';
 import { useNow } from '../../../ui/countdown';
-import { ErrorMessage, errorText } from '../../../ui/ErrorMessage';
+import { errorText } from '../../../ui/ErrorMessage';
 import { useToast } from '../../../ui/toast';
-import { Skeleton } from '../../../ui/Skeleton';
+import { QueryList } from '../../../ui/QueryList';
 
 type Position = RouterOutputs['staking']['positions'][number];
 
@@ -73,16 +73,9 @@ export function StakePositions() {
   return (
     <>
       <h2>{t('staking.positions')}</h2>
-      {positions.isPending && <Skeleton rows={2} />}
-      {positions.error && <ErrorMessage error={positions.error} />}
-      {positions.data?.length === 0 && <p className="muted">{t('staking.noPositions')}</p>}
-      {!!positions.data?.length && (
-        <ul className="list">
-          {positions.data.map((position) => (
-            <PositionRow key={position.id} position={position} now={now} />
-          ))}
-        </ul>
-      )}
+      <QueryList query={positions} rows={2} empty={t('staking.noPositions')}>
+        {(position) => <PositionRow key={position.id} position={position} now={now} />}
+      </QueryList>
     </>
   );
 }
