@@ -1,67 +1,28 @@
 // Campaigns in a real Chromium, on a phone (390×844): a Manual mission's proof sent by a player launched from Telegram and
 // reviewed by an operator in the console, in English and in Persian; and a Persian player's home, in Persian, with its daily mission.
-import bcrypt from 'bcryptjs';
 import sharp from 'sharp';
 import type { Page } from 'playwright-core';
-import { seedDemoData } from '../server/src/modules/demo/demo.service';
-import { AccountModel } from '../server/src/modules/accounts/account.model';
 import { CategoryModel } from '../server/src/modules/content/content.models';
 import { MissionModel, UserMissionModel } from '../server/src/modules/missions/mission.models';
-import { UserModel } from '../server/src/modules/users/user.model';
-import { silentLogger, TEST_BOT_TOKEN } from '../server/test/helpers';
-import {
-  closeAll,
-  DESKTOP,
-  openProductInBrowser,
-  PHONE,
-  screenshotPath,
-  shot,
-  signInToConsole,
-  telegramLaunchUrl,
-  type ProductServer,
-  type TestBrowser,
-} from './support';
+import { finishStarMissions, useProduct } from './fixture';
+import { PHONE, screenshotPath, shot } from './support';
 
 jest.setTimeout(300_000);
 
-const PASSWORD = 'a long reviewer password';
 const REVIEWER = 'proof-reviewer';
 
-let product: ProductServer;
-let browser: TestBrowser;
-let nextTelegramId = 8_100_001;
-
-beforeAll(async () => {
-  await seedDemoData(silentLogger);
-  await AccountModel.create({ username: REVIEWER, passwordHash: await bcrypt.hash(PASSWORD, 8), permissions: ['*'] });
-  ({ product, browser } = await openProductInBrowser({ TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN }));
-});
-
-afterAll(() => closeAll(browser, product));
+const product = useProduct({ demo: true, telegram: true, operators: [{ username: REVIEWER, permissions: ['*'] }] });
 
 afterAll(() => {
-  expect(browser.pageErrors).toEqual([]);
+  expect(product.pageErrors).toEqual([]);
 });
 
-/** A new player opening the app from Telegram, with the ⭐ missions behind them (they come before every other one). */
-async function launchPlayer(path: string, language: 'en' | 'fa'): Promise<Page> {
-  const telegramId = nextTelegramId++;
-  const page = await browser.openPage(PHONE);
-  page.on('popup', (popup) => void popup.close());
-  await page.goto(`${product.base}/healthz`);
-  await page.evaluate(() => {
-    localStorage.clear();
-    sessionStorage.clear();
-  });
-  const user = { id: telegramId, first_name: language === 'fa' ? 'سارا' : 'Alex', language_code: language };
-  await page.goto(telegramLaunchUrl(product.base, '/', { user }, TEST_BOT_TOKEN));
+/** A new player opening the app from Telegram, with the ⭐ missions behind them (they come before every other one), on home. */
+async function launchPlayer(language: 'en' | 'fa'): Promise<Page> {
+  const { page, telegramId } = await product.openNewPlayer('/', { language, firstName: language === 'fa' ? 'سارا' : 'Alex' });
   await page.getByRole('navigation', { name: 'Main' }).waitFor();
-  const player = (await UserModel.findOne({ telegramId }).lean())!;
-  const stars = await MissionModel.find({ mustDone: true, enabled: true }).lean();
-  await UserMissionModel.insertMany(
-    stars.map((m) => ({ user: player._id, mission: m._id, category: m.category, coin: m.coin, status: 'done', doneAt: new Date() })),
-  );
-  await page.goto(`${product.base}${path}`);
+  await finishStarMissions(telegramId);
+  await page.goto(`${product.base}/`);
   return page;
 }
 
@@ -123,7 +84,7 @@ describe.each(['en', 'fa'] as const)('a Manual mission with proof, the player in
   });
 
   it('is claimed with a link and a screenshot, rejected with a reason, sent again and approved', async () => {
-    player = await launchPlayer('/', language);
+    player = await launchPlayer(language);
     await player.getByRole('link', { name: words.category }).click();
     await player.getByRole('link', { name: words.mission }).click();
     await player.getByRole('button', { name: words.go }).click();
@@ -141,8 +102,7 @@ describe.each(['en', 'fa'] as const)('a Manual mission with proof, the player in
     await shot(player, `campaign-proof-sent-${language}`);
 
     const progress = (await UserMissionModel.findOne({ status: 'pending', 'proof.link': 'https://t.me/s/giftrewards/story-1' }).lean())!;
-    reviewer = await browser.openPage(PHONE);
-    await signInToConsole(reviewer, product.base, REVIEWER, PASSWORD);
+    reviewer = await product.signInOperator(REVIEWER, { viewport: PHONE });
     await reviewer.goto(`${product.base}/admin/user-missions/${progress._id}`);
     const review = reviewer.getByTestId('proof-review');
     await review.getByText('Post a story about Gift Rewards').waitFor();
@@ -198,7 +158,7 @@ describe.each(['en', 'fa'] as const)('a Manual mission with proof, the player in
 
 describe('a Persian player', () => {
   it("reads the operators' mission, category and cover texts in Persian, and checks in for today's daily mission", async () => {
-    const page = await launchPlayer('/', 'fa');
+    const page = await launchPlayer('fa');
     await page.getByRole('img', { name: 'به Gift Rewards خوش آمدید' }).waitFor();
     await page.getByRole('link', { name: /^شروع کار/ }).waitFor();
     const today = page.getByRole('group', { name: 'امروز' });
@@ -233,8 +193,7 @@ describe('an operator', () => {
     const social = (await CategoryModel.findOne({ title: 'Social' }).lean())!;
     const titles = async () => (await MissionModel.find({ category: social._id }).sort({ order: 1, _id: 1 }).lean()).map((m) => m.title);
     const before = await titles();
-    const page = await browser.openPage(DESKTOP);
-    await signInToConsole(page, product.base, REVIEWER, PASSWORD);
+    const page = await product.signInOperator(REVIEWER);
     await page.goto(`${product.base}/admin/missions?filter=${encodeURIComponent(JSON.stringify({ category: String(social._id) }))}`);
     await page.getByRole('button', { name: 'Reorder' }).click();
     const dialog = page.getByRole('dialog', { name: 'Drag the missions into the order players see' });

@@ -12,6 +12,8 @@ import type { Permission } from '@gift/shared';
 import type { Env } from '../server/src/env';
 import { AccountModel } from '../server/src/modules/accounts/account.model';
 import { seedDemoData } from '../server/src/modules/demo/demo.service';
+import { MissionModel, UserMissionModel } from '../server/src/modules/missions/mission.models';
+import { UserModel } from '../server/src/modules/users/user.model';
 import { silentLogger, TEST_BOT_TOKEN } from '../server/test/helpers';
 import type { LaunchToSign } from '../server/test/telegram';
 import { DESKTOP, PHONE, launchBrowser, startProductServer, telegramLaunchUrl, type ProductServer, type TestBrowser } from './support';
@@ -203,4 +205,25 @@ export function useProduct<S extends Closable | undefined = undefined>(options: 
     },
   };
   return product;
+}
+
+/** The ⭐ missions done for this player, so a test can reach the missions behind the ⭐ gate. */
+export async function finishStarMissions(telegramId: number): Promise<void> {
+  const user = await UserModel.findOne({ telegramId }).lean();
+  if (!user) throw new Error(`player ${telegramId} has not launched the app`);
+  const stars = await MissionModel.find({ mustDone: true, enabled: true }).lean();
+  const now = new Date();
+  await UserMissionModel.insertMany(
+    stars.map((m) => ({
+      user: user._id,
+      mission: m._id,
+      category: m.category,
+      coin: m.coin,
+      reward: m.reward,
+      status: 'done',
+      startedAt: now,
+      claimedAt: now,
+      doneAt: now,
+    })),
+  );
 }
