@@ -1,20 +1,15 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import mongoose, { Types } from 'mongoose';
-import { mnemonicNew } from '@ton/crypto';
-import { Address, toNano } from '@ton/core';
+import { toNano } from '@ton/core';
 import { toMicros } from '@gift/shared';
 import { withDatabaseName } from '../src/db/connect';
-import { httpTonChain } from '../src/lib/ton/tonChain';
-import { hotWalletFromMnemonic } from '../src/lib/ton/hotWallet';
-import { WalletLinkModel } from '../src/modules/wallet/wallet.models';
-import { jettonWalletOf, configurePayouts } from '../src/modules/withdrawals/chainPayments';
 import { WithdrawalModel } from '../src/modules/withdrawals/withdrawal.model';
 import { clawBack, collectOwed } from '../src/modules/users/clawBack.service';
-import { startTonStandIn, type StandIn } from '../devchain/standIn';
-import { createCoin, createPlayer, fund, playerCaller, randomAddress } from './factories';
+import { createCoin, fund, withdrawalOf } from './factories';
 import { expectLedgerMatchesBalances } from './ledgerInvariant';
 import { productProcessEnv } from './productProcess';
+import { startHotWalletChain } from './tonChain';
 
 /**
  * Payouts across processes. Across `kill -9`: the compiled product, paying from its own hot wallet on the stand-in chain, is killed at
@@ -29,24 +24,19 @@ const BUILD = 'dist/payout-crash/index.js';
 const OPERATOR = { username: 'payout-crash', password: 'a long operator password' };
 const POINTS = ['payout:after-record', 'payout:after-send', 'payout:before-confirm'] as const;
 
-let standIn: StandIn;
-let mnemonic: string;
+let ton: Awaited<ReturnType<typeof startHotWalletChain>>;
 let mongoUrl: string;
 const children = new Set<ChildProcess>();
 
 beforeAll(async () => {
   execFileSync(process.execPath, ['scripts/build.mjs', BUILD], { cwd: SERVER_DIR, stdio: 'pipe' });
-  mnemonic = (await mnemonicNew(24)).join(' ');
-  standIn = await startTonStandIn({ mnemonic });
-  // this process reads the chain for its checks through the same client the product uses
-  configurePayouts({ chain: httpTonChain({ root: standIn.root }), hotWallet: await hotWalletFromMnemonic(mnemonic), network: 'mainnet' });
+  ton = await startHotWalletChain();
   mongoUrl = withDatabaseName(process.env.TEST_MONGO_URL!, mongoose.connection.name);
 }, 60_000);
 
 afterAll(async () => {
   for (const child of children) child.kill('SIGKILL');
-  configurePayouts(null);
-  await standIn?.close();
+  await ton?.close();
 });
 
 /** Starts the product with these fault points armed; resolves when it exits (a fault point kills it). */
@@ -56,8 +46,7 @@ function startProduct(faultPoints: string[]) {
     env: productProcessEnv(mongoUrl, OPERATOR, {
       NODE_ENV: 'test',
       GIFT_FAULT_POINTS: faultPoints.join(','),
-      TON_API_ROOT: standIn.root,
-      PAYOUT_WALLET_MNEMONIC: mnemonic,
+      ...ton.productEnv,
       SWEEP_GRACE_MS: '100',
     }),
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -83,22 +72,11 @@ async function waitFor(done: () => Promise<boolean>, what: string, seconds = 60)
 }
 
 it.each(POINTS)('a payout killed at %s is finished by the restarted product, each withdrawal paid once', async (point) => {
-  const [ton, gift] = await Promise.all([
+  const [tonCoin, gift] = await Promise.all([
     createCoin({ network: 'ton', decimals: 9, minWithdraw: '0.1' }),
-    createCoin({ network: 'jetton', jettonMaster: standIn.jettons.GIFT, decimals: 9, minWithdraw: '0.1' }),
+    createCoin({ network: 'jetton', jettonMaster: ton.standIn.jettons.GIFT, decimals: 9, minWithdraw: '0.1' }),
   ]);
-  const requests = await Promise.all(
-    Array.from({ length: 6 }, async (_, i) => {
-      const coin = i % 2 ? gift : ton;
-      const player = await createPlayer();
-      await fund(player._id, coin._id, '100');
-      const address = randomAddress();
-      await WalletLinkModel.create({ address: address.toRawString(), user: player._id, network: '-239' });
-      const amount = `${i + 1}.5`;
-      const withdrawal = await playerCaller(player).withdrawals.request({ coinId: coin.id, amount, idempotencyKey: `crash-${point}-${i}` });
-      return { player, coin, address, amount, withdrawal };
-    }),
-  );
+  const requests = await Promise.all(Array.from({ length: 6 }, (_, i) => withdrawalOf(i % 2 ? gift : tonCoin, `${i + 1}.5`, '100')));
   const ids = requests.map((r) => r.withdrawal.id);
   await WithdrawalModel.updateMany({ _id: { $in: ids } }, { $set: { status: 'approved', approvedAt: new Date() } });
 
@@ -119,43 +97,18 @@ it.each(POINTS)('a payout killed at %s is finished by the restarted product, eac
     await restarted.exited;
   }
 
-  const hot = Address.parse(standIn.hotWallet);
-  for (const { player, coin, address, amount } of requests) {
-    const units = toNano(amount);
-    if (coin.network === 'ton') expect((await httpTonChain({ root: standIn.root }).account(address)).balance).toBe(units);
-    else {
-      const chain = httpTonChain({ root: standIn.root });
-      expect(await chain.jettonBalance(await jettonWalletOf(chain, Address.parse(coin.jettonMaster), address))).toBe(units);
-    }
-    const balances = await expectLedgerMatchesBalances(player._id);
-    expect(balances.get(coin.id)).toBe(toMicros('100') - toMicros(amount));
+  for (const { user, coin, address, withdrawal } of requests) {
+    expect(await ton.received(coin, address)).toBe(toNano(withdrawal.amount));
+    const balances = await expectLedgerMatchesBalances(user._id);
+    expect(balances.get(coin.id)).toBe(toMicros('100') - toMicros(withdrawal.amount));
   }
   // the hot wallet sent each payout's message once: one outgoing message per withdrawal, whatever was re-sent
-  const sent = standIn
-    .transactionsOf(hot)
-    .flatMap((tx) => [...tx.outMessages.values()])
-    .map((message) => message.body.hash().toString('hex'));
-  for (const withdrawal of await WithdrawalModel.find({ _id: { $in: ids } }).lean()) {
-    expect(sent.filter((hash) => hash === withdrawal.payout?.bodyHash)).toHaveLength(1);
-  }
+  await ton.expectEachSentOnce(ids);
 });
 
 it('two instances of the product on one database pay 100 approved withdrawals, each exactly once', async () => {
   const coin = await createCoin({ network: 'ton', decimals: 9, minWithdraw: '0.1' });
-  const requests = await Promise.all(
-    Array.from({ length: 100 }, async (_, i) => {
-      const player = await createPlayer();
-      await fund(player._id, coin._id, '10');
-      const address = randomAddress();
-      await WalletLinkModel.create({ address: address.toRawString(), user: player._id, network: '-239' });
-      const withdrawal = await playerCaller(player).withdrawals.request({
-        coinId: coin.id,
-        amount: '0.75',
-        idempotencyKey: `two-instances-${i}`,
-      });
-      return { player, address, withdrawal };
-    }),
-  );
+  const requests = await Promise.all(Array.from({ length: 100 }, () => withdrawalOf(coin, '0.75', '10')));
   const ids = requests.map((r) => r.withdrawal.id);
   await WithdrawalModel.updateMany({ _id: { $in: ids } }, { $set: { status: 'approved', approvedAt: new Date() } });
 
@@ -171,40 +124,19 @@ it('two instances of the product on one database pay 100 approved withdrawals, e
     for (const instance of instances) instance.child.kill('SIGTERM');
     await Promise.all(instances.map((instance) => instance.exited));
   }
-  const chain = httpTonChain({ root: standIn.root });
-  const balances = await Promise.all(requests.map(({ address }) => chain.account(address).then((account) => account.balance)));
+  const balances = await Promise.all(requests.map(({ address }) => ton.received(coin, address)));
   expect(balances.filter((balance) => balance === toNano('0.75'))).toHaveLength(100);
-  const sent = standIn
-    .transactionsOf(Address.parse(standIn.hotWallet))
-    .flatMap((tx) => [...tx.outMessages.values()])
-    .map((message) => message.body.hash().toString('hex'));
-  for (const withdrawal of await WithdrawalModel.find({ _id: { $in: ids } }).lean()) {
-    expect(sent.filter((hash) => hash === withdrawal.payout?.bodyHash)).toHaveLength(1);
-  }
-  for (const { player } of requests.slice(0, 10))
-    expect((await expectLedgerMatchesBalances(player._id)).get(coin.id)).toBe(toMicros('9.25'));
+  await ton.expectEachSentOnce(ids);
+  for (const { user } of requests.slice(0, 10)) expect((await expectLedgerMatchesBalances(user._id)).get(coin.id)).toBe(toMicros('9.25'));
 });
 
 it('a payout held for a claw-back is not sent while owed, and across kill -9 once it may go is paid exactly once', async () => {
   const coin = await createCoin({ network: 'ton', decimals: 9, minWithdraw: '0.1' });
-  const chain = httpTonChain({ root: standIn.root });
-  const make = async (key: string) => {
-    const player = await createPlayer();
-    const { entryId } = await fund(player._id, coin._id, '10');
-    const address = randomAddress();
-    await WalletLinkModel.create({ address: address.toRawString(), user: player._id, network: '-239' });
-    const withdrawal = await playerCaller(player).withdrawals.request({ coinId: coin.id, amount: '6', idempotencyKey: key });
-    return { player, entryId, address, withdrawal };
-  };
-  const [held, free] = [await make('held-claw-back'), await make('free-of-debt')];
+  const [held, free] = [await withdrawalOf(coin, '6', '10'), await withdrawalOf(coin, '6', '10')];
   const ids = [held.withdrawal.id, free.withdrawal.id];
   await WithdrawalModel.updateMany({ _id: { $in: ids } }, { $set: { status: 'approved', approvedAt: new Date() } });
   // after the approval, the held player's credit is taken back: 4 taken, 6 owed
-  await clawBack(
-    held.player.id,
-    { entryId: held.entryId, reason: 'A farmed gift' },
-    { id: String(new Types.ObjectId()), username: 'crash' },
-  );
+  await clawBack(held.user.id, { entryId: held.entryId, reason: 'A farmed gift' }, { id: String(new Types.ObjectId()), username: 'crash' });
 
   // killed after sending the free one's batch, and started again: the free one is paid, the held one waits
   const first = startProduct(['payout:after-send']);
@@ -223,10 +155,10 @@ it('a payout held for a claw-back is not sent while owed, and across kill -9 onc
   const waiting = await WithdrawalModel.findById(held.withdrawal.id).lean();
   expect(waiting?.status).toBe('approved');
   expect(waiting?.payout?.batch ?? null).toBeNull();
-  expect((await chain.account(held.address)).balance).toBe(0n);
+  expect(await ton.received(coin, held.address)).toBe(0n);
 
   // the player is credited, the claw-back settled; the product dies before confirming the payout, and is started again
-  await fund(held.player._id, coin._id, '6');
+  await fund(held.user._id, coin._id, '6');
   await collectOwed();
   const second = startProduct(['payout:before-confirm']);
   expect((await second.exited).signal).toBe('SIGKILL');
@@ -237,14 +169,8 @@ it('a payout held for a claw-back is not sent while owed, and across kill -9 onc
     restarted.child.kill('SIGTERM');
     await restarted.exited;
   }
-  for (const { address } of [held, free]) expect((await chain.account(address)).balance).toBe(toNano('6'));
-  const sent = standIn
-    .transactionsOf(Address.parse(standIn.hotWallet))
-    .flatMap((tx) => [...tx.outMessages.values()])
-    .map((message) => message.body.hash().toString('hex'));
-  for (const withdrawal of await WithdrawalModel.find({ _id: { $in: ids } }).lean()) {
-    expect(sent.filter((hash) => hash === withdrawal.payout?.bodyHash)).toHaveLength(1);
-  }
-  expect((await expectLedgerMatchesBalances(held.player._id)).get(coin.id)).toBe(0n);
-  expect((await expectLedgerMatchesBalances(free.player._id)).get(coin.id)).toBe(toMicros('4'));
+  for (const { address } of [held, free]) expect(await ton.received(coin, address)).toBe(toNano('6'));
+  await ton.expectEachSentOnce(ids);
+  expect((await expectLedgerMatchesBalances(held.user._id)).get(coin.id)).toBe(0n);
+  expect((await expectLedgerMatchesBalances(free.user._id)).get(coin.id)).toBe(toMicros('4'));
 });

@@ -1,25 +1,21 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import mongoose from 'mongoose';
-import { mnemonicNew } from '@ton/crypto';
 import { Address, toNano } from '@ton/core';
 import { toMicros } from '@gift/shared';
 import { withDatabaseName } from '../src/db/connect';
-import { httpTonChain } from '../src/lib/ton/tonChain';
-import { hotWalletFromMnemonic } from '../src/lib/ton/hotWallet';
 import { JobLeaseModel } from '../src/modules/jobs/jobLease.model';
 import { WalletLinkModel } from '../src/modules/wallet/wallet.models';
-import { configurePayouts, jettonWalletOf } from '../src/modules/withdrawals/chainPayments';
 import { PayoutBatchModel } from '../src/modules/withdrawals/payoutBatch.model';
 import { WithdrawalModel } from '../src/modules/withdrawals/withdrawal.model';
 import type { UserDocument } from '../src/modules/users/user.model';
-import { startTonStandIn, type StandIn } from '../devchain/standIn';
 import { startBotApiStandIn, type BotApiStandIn } from './botApiStandIn';
 import { createCoin, createPlayer, fund, playerCaller, randomAddress } from './factories';
 import { TEST_BOT_TOKEN } from './helpers';
 import { expectLedgerMatchesBalances } from './ledgerInvariant';
 import { productProcessEnv, startProductProcess, type StartedProduct } from './productProcess';
 import { tmaHeader } from './telegram';
+import { startHotWalletChain } from './tonChain';
 
 /**
  * Takeover across instances, timed. Two instances of the compiled product share one database, one hot wallet on the
@@ -39,27 +35,22 @@ const LEASES = ['recovery-sweep', 'bot-poller', 'notification-sender'] as const;
 /** Far above the targets (5 s to take a lease, 10 s to finish the work): only a regression to minutes trips it. */
 const REGRESSION_BOUND_MS = 60_000;
 
-let standIn: StandIn;
+let ton: Awaited<ReturnType<typeof startHotWalletChain>>;
 let telegram: BotApiStandIn;
-let mnemonic: string;
 let mongoUrl: string;
 const running = new Set<StartedProduct>();
 
 beforeAll(async () => {
   execFileSync(process.execPath, ['scripts/build.mjs', BUILD], { cwd: SERVER_DIR, stdio: 'pipe' });
-  mnemonic = (await mnemonicNew(24)).join(' ');
-  standIn = await startTonStandIn({ mnemonic });
+  ton = await startHotWalletChain();
   telegram = await startBotApiStandIn(TEST_BOT_TOKEN);
-  // this process reads the chain for its checks through the same client the product uses
-  configurePayouts({ chain: httpTonChain({ root: standIn.root }), hotWallet: await hotWalletFromMnemonic(mnemonic), network: 'mainnet' });
   mongoUrl = withDatabaseName(process.env.TEST_MONGO_URL!, mongoose.connection.name);
 }, 120_000);
 
 afterAll(async () => {
   for (const product of running) product.child.kill('SIGKILL');
   await Promise.all([...running].map((product) => product.exited));
-  configurePayouts(null);
-  await standIn?.close();
+  await ton?.close();
   await telegram?.close();
 });
 
@@ -68,8 +59,7 @@ function start(points: string[] = []): StartedProduct {
   const env = productProcessEnv(mongoUrl, OPERATOR, {
     NODE_ENV: 'test',
     GIFT_FAULT_POINTS: points.join(','),
-    TON_API_ROOT: standIn.root,
-    PAYOUT_WALLET_MNEMONIC: mnemonic,
+    ...ton.productEnv,
     TELEGRAM_API_ROOT: telegram.apiRoot,
   });
   delete env.SWEEP_INTERVAL_MS;
@@ -112,15 +102,15 @@ interface Payee {
 }
 
 it('a survivor takes over a killed instance’s leases and finishes its half-done work and payouts, each exactly once', async () => {
-  const [ton, gift] = await Promise.all([
+  const [tonCoin, gift] = await Promise.all([
     createCoin({ network: 'ton', decimals: 9, minWithdraw: '0.1' }),
-    createCoin({ network: 'jetton', jettonMaster: standIn.jettons.GIFT, decimals: 9, minWithdraw: '0.1' }),
+    createCoin({ network: 'jetton', jettonMaster: ton.standIn.jettons.GIFT, decimals: 9, minWithdraw: '0.1' }),
   ]);
   /** Players with a linked wallet and 50 of the coin; `count` of them ask for a withdrawal in-process (the payees). */
   const players = (count: number) =>
     Promise.all(
       Array.from({ length: count }, async (_, i) => {
-        const coin = i % 2 ? gift : ton;
+        const coin = i % 2 ? gift : tonCoin;
         const player = await createPlayer();
         await fund(player._id, coin._id, '50');
         const address = randomAddress();
@@ -214,22 +204,12 @@ it('a survivor takes over a killed instance’s leases and finishes its half-don
   );
 
   // exactly once on the chain: each withdrawal's balance arrived, and the hot wallet sent its message once
-  const chain = httpTonChain({ root: standIn.root });
   for (const payee of [...inFlight, ...queued]) {
-    const coin = payee.network === 'ton' ? ton : gift;
-    const received =
-      payee.network === 'ton'
-        ? (await chain.account(payee.address)).balance
-        : await chain.jettonBalance(await jettonWalletOf(chain, Address.parse(coin.jettonMaster), payee.address));
-    expect(received).toBe(toNano(payee.amount));
+    const coin = payee.network === 'ton' ? tonCoin : gift;
+    expect(await ton.received(coin, payee.address)).toBe(toNano(payee.amount));
     expect((await expectLedgerMatchesBalances(payee.player._id)).get(coin.id)).toBe(toMicros('50') - toMicros(payee.amount));
   }
-  const sent = standIn
-    .transactionsOf(Address.parse(standIn.hotWallet))
-    .flatMap((tx) => [...tx.outMessages.values()])
-    .map((message) => message.body.hash().toString('hex'));
-  const all = await WithdrawalModel.find({ _id: { $in: [...inFlight, ...queued].map((p) => p.id) } }).lean();
-  for (const withdrawal of all) expect(sent.filter((hash) => hash === withdrawal.payout?.bodyHash)).toHaveLength(1);
+  await ton.expectEachSentOnce([...inFlight, ...queued].map((p) => p.id));
   expect(await PayoutBatchModel.countDocuments({ state: { $in: ['claiming', 'signed', 'sent', 'landed'] } })).toBe(0);
 
   // every request the dead instance recorded was taken once: each player's balance is 50 less 2 per withdrawal standing

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { keyPairFromSeed } from '@ton/crypto';
+import { keyPairFromSeed, mnemonicNew } from '@ton/crypto';
 import { Address, beginCell, external, internal, SendMode, storeMessage, toNano, WalletContractV5R1, type MessageRelaxed } from '@ton/ton';
 import { startTonStandIn, type StandIn } from '../devchain/standIn';
+import { WithdrawalModel } from '../src/modules/withdrawals/withdrawal.model';
 import { httpTonChain, type TonChain } from '../src/lib/ton/tonChain';
 import { DEMO_PAYOUT_MNEMONIC, hotWalletFromMnemonic } from '../src/lib/ton/hotWallet';
 import { configurePayouts } from '../src/modules/withdrawals/payouts.service';
-import { findByInboundBody, jettonTransferBody } from '../src/modules/withdrawals/chainPayments';
+import { findByInboundBody, jettonTransferBody, jettonWalletOf } from '../src/modules/withdrawals/chainPayments';
 
 /** A wallet the test holds the keys of, deployed and funded on the stand-in: an operator's own payout wallet. */
 export interface TestWallet {
@@ -77,6 +78,41 @@ export function useTonTestChain(options?: { automated?: boolean }): TonTestChain
   beforeAll(async () => Object.assign(ton, await startTonTestChain(options)), 60_000);
   afterAll(() => ton.close());
   return ton;
+}
+
+/**
+ * For tests of the product as processes of their own: the stand-in with a fresh hot wallet, whose words go into the
+ * product's environment (`productEnv`), and this process's payouts pointed at it to read the chain as the product does.
+ */
+export async function startHotWalletChain() {
+  const mnemonic = (await mnemonicNew(24)).join(' ');
+  const standIn = await startTonStandIn({ mnemonic });
+  const chain = httpTonChain({ root: standIn.root });
+  configurePayouts({ chain, hotWallet: await hotWalletFromMnemonic(mnemonic), network: 'mainnet' });
+  return {
+    standIn,
+    chain,
+    productEnv: { TON_API_ROOT: standIn.root, PAYOUT_WALLET_MNEMONIC: mnemonic },
+    /** What `address` holds of `coin`: TON, or the coin's jetton in its jetton wallet. */
+    async received(coin: { network: string; jettonMaster: string }, address: Address): Promise<bigint> {
+      if (coin.network === 'ton') return (await chain.account(address)).balance;
+      return chain.jettonBalance(await jettonWalletOf(chain, Address.parse(coin.jettonMaster), address));
+    },
+    /** The hot wallet sent each of these withdrawals' payout message once, whatever was re-sent or restarted. */
+    async expectEachSentOnce(ids: string[]) {
+      const sent = standIn
+        .transactionsOf(Address.parse(standIn.hotWallet))
+        .flatMap((tx) => [...tx.outMessages.values()])
+        .map((message) => message.body.hash().toString('hex'));
+      const withdrawals = await WithdrawalModel.find({ _id: { $in: ids } }).lean();
+      expect(withdrawals).toHaveLength(ids.length);
+      for (const withdrawal of withdrawals) expect(sent.filter((hash) => hash === withdrawal.payout?.bodyHash)).toHaveLength(1);
+    },
+    async close() {
+      configurePayouts(null);
+      await standIn.close();
+    },
+  };
 }
 
 /** A TON payment of `nanotons` to `to` with a comment. */
