@@ -1,40 +1,29 @@
 // Fraud defence in a real Chromium: an operator finds a farm on the Risk list, opens its cluster and freezes it in bulk; a frozen
 // player then reads the reason in the app, in English and in Persian.
-import bcrypt from 'bcryptjs';
 import type { Page } from 'playwright-core';
 import { toMicros } from '@gift/shared';
-import { AccountModel } from '../server/src/modules/accounts/account.model';
 import { GiftCoinModel } from '../server/src/modules/coins/giftCoin.model';
 import { AppConfigModel } from '../server/src/modules/config/appConfig.model';
 import { setPlayerStatus } from '../server/src/modules/users/playerStatus.service';
 import { assessPlayer } from '../server/src/modules/risk/risk.service';
 import { UserModel } from '../server/src/modules/users/user.model';
-import { TEST_BOT_TOKEN } from '../server/test/helpers';
-import {
-  DESKTOP,
-  PHONE,
-  closeAll,
-  openProductInBrowser,
-  screenshotPath,
-  shot,
-  signInToConsole,
-  telegramLaunchUrl,
-  type ProductServer,
-  type TestBrowser,
-} from './support';
+import { useProduct } from './fixture';
+import { screenshotPath, shot } from './support';
 
 jest.setTimeout(300_000);
 
-const PASSWORD = 'a long operator password';
 const FARM = 50;
 const BOSS_TELEGRAM = 6_100_000;
 const FRIEND_TELEGRAM = 6_100_100;
 
-let product: ProductServer;
-let browser: TestBrowser;
+const product = useProduct({ telegram: true, operators: [{ username: 'sentinel', permissions: ['*'] }], before: seedFarm });
 
-beforeAll(async () => {
-  await AccountModel.create({ username: 'sentinel', passwordHash: await bcrypt.hash(PASSWORD, 8), permissions: ['*'] });
+afterAll(() => {
+  expect(product.pageErrors).toEqual([]);
+});
+
+/** A farm: fifty accounts through one invite within a minute, beside an honest player; each assessed. */
+async function seedFarm() {
   const boss = await UserModel.create({
     telegramId: BOSS_TELEGRAM,
     name: 'Farm Boss',
@@ -56,18 +45,10 @@ beforeAll(async () => {
   await UserModel.create({ telegramId: 6_200_000, name: 'Honest Player', referralCode: 'e2ehonest', isPremium: true });
   // the sweep assesses players as their records change; here at once, so the list is ready
   for (const player of await UserModel.find({}, { _id: 1 }).lean()) await assessPlayer(player._id);
-  ({ product, browser } = await openProductInBrowser({ TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN }));
-});
-
-afterAll(() => closeAll(browser, product));
-
-afterAll(() => {
-  expect(browser.pageErrors).toEqual([]);
-});
+}
 
 it('an operator finds the farm on the Risk list, reads why, opens its cluster and freezes all fifty at once', async () => {
-  const page = await browser.openPage(DESKTOP);
-  await signInToConsole(page, product.base, 'sentinel', PASSWORD);
+  const page = await product.signInOperator('sentinel');
   await page.getByRole('menuitem', { name: 'Risk' }).click();
   // high risk first: the farm's referrer, with the signals in words
   const first = page.locator('tbody tr').first();
@@ -115,15 +96,8 @@ it('an operator finds the farm on the Risk list, reads why, opens its cluster an
   await page.close();
 });
 
-async function openAs(telegramId: number, language: string): Promise<Page> {
-  const page = await browser.openPage(PHONE);
-  await page.goto(`${product.base}/healthz`);
-  await page.evaluate(() => localStorage.clear());
-  await page.goto(
-    telegramLaunchUrl(product.base, '/', { user: { id: telegramId, first_name: 'Farmhand', language_code: language } }, TEST_BOT_TOKEN),
-  );
-  return page;
-}
+const openAs = (telegramId: number, language: string, path = '/', firstName = 'Farmhand'): Promise<Page> =>
+  product.openPlayer(path, { id: telegramId, first_name: firstName, language_code: language });
 
 it('a frozen player reads the reason in the app, in English', async () => {
   const page = await openAs(FRIEND_TELEGRAM, 'en');
@@ -191,17 +165,7 @@ it('the invite page shows friends joined apart from qualified, and what a friend
     ],
     ['fa', 'دوست شما وقتی ۳ ماموریت را انجام دهد، پاداش را برای شما می‌آورد.', 'player-invite-qualified-fa'],
   ] as const) {
-    const page = await browser.openPage(PHONE);
-    await page.goto(`${product.base}/healthz`);
-    await page.evaluate(() => localStorage.clear());
-    await page.goto(
-      telegramLaunchUrl(
-        product.base,
-        '/invite',
-        { user: { id: 6_400_000, first_name: 'Inviter', language_code: language } },
-        TEST_BOT_TOKEN,
-      ),
-    );
+    const page = await openAs(6_400_000, language, '/invite', 'Inviter');
     if (language === 'fa') {
       // the app follows the player's saved language; the first launch saved English
       await UserModel.updateOne({ telegramId: 6_400_000 }, { $set: { language: 'fa' } });
