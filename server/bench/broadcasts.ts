@@ -8,7 +8,6 @@ import { parseArgs } from 'node:util';
 import { Types } from 'mongoose';
 import mongoose from 'mongoose';
 import { Api } from 'grammy';
-import { withDatabaseName } from '../src/db/connect';
 import { BroadcastModel } from '../src/modules/broadcasts/broadcast.model';
 import { BroadcastSender } from '../src/modules/broadcasts/broadcastSender.service';
 import { createBroadcast, materialise, updateBroadcast } from '../src/modules/broadcasts/broadcasts.service';
@@ -16,7 +15,7 @@ import { countSegment } from '../src/modules/broadcasts/segments';
 import { UserModel } from '../src/modules/users/user.model';
 import { startBotApiStandIn } from '../test/botApiStandIn';
 import { TEST_BOT_TOKEN, silentLogger } from '../test/helpers';
-import { startDatabase } from './loopback';
+import { runOnFreshDatabase } from './loopback';
 
 const WRITES = new Set(['insertOne', 'insertMany', 'updateOne', 'updateMany', 'findOneAndUpdate', 'bulkWrite', 'deleteOne', 'deleteMany']);
 
@@ -26,14 +25,10 @@ async function timed<T>(run: () => Promise<T>): Promise<[T, number]> {
   return [result, performance.now() - started];
 }
 
-async function main() {
+runOnFreshDatabase('bench-broadcasts', async (database) => {
   const { values } = parseArgs({ options: { players: { type: 'string', default: '50000' }, send: { type: 'string', default: '1000' } } });
   const players = Number(values.players);
   const send = Math.min(Number(values.send), players);
-  const database = await startDatabase();
-  await mongoose.connect(withDatabaseName(database.uri, 'bench-broadcasts'));
-  await mongoose.connection.dropDatabase();
-  await mongoose.connection.syncIndexes();
   const standIn = await startBotApiStandIn(TEST_BOT_TOKEN);
 
   process.stdout.write(`preparing ${players} players who allow messages (${database.kind})…\n`);
@@ -104,11 +99,4 @@ async function main() {
     ].join('\n'),
   );
   await standIn.close();
-  await mongoose.disconnect();
-  database.stop();
-}
-
-main().catch((error: unknown) => {
-  process.stderr.write(`${String(error)}\n`);
-  process.exit(1);
 });

@@ -7,6 +7,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type express from 'express';
+import mongoose from 'mongoose';
+import { withDatabaseName } from '../src/db/connect';
 import { loadEnv } from '../src/env';
 
 /** The bot token launches are signed with; it never leaves loopback. */
@@ -135,4 +137,37 @@ export async function startDatabase(): Promise<{ uri: string; kind: string; stop
     }),
   ])) as [{ uri: string; kind: string }];
   return { ...ready, stop: () => child.disconnect() };
+}
+
+interface BenchDatabase {
+  uri: string;
+  kind: string;
+  stop: () => unknown;
+}
+
+/**
+ * Runs a benchmark against a fresh database `name` (emptied and indexed), on the embedded engine in a process of its
+ * own unless `start` says otherwise; disconnects and stops it after. A failure is printed and exits with 1.
+ */
+export function runOnFreshDatabase(
+  name: string,
+  body: (database: BenchDatabase) => Promise<void>,
+  start: () => Promise<BenchDatabase> = startDatabase,
+): void {
+  const run = async () => {
+    const database = await start();
+    try {
+      await mongoose.connect(withDatabaseName(database.uri, name));
+      await mongoose.connection.dropDatabase();
+      await mongoose.connection.syncIndexes();
+      await body(database);
+    } finally {
+      await mongoose.disconnect();
+      await database.stop();
+    }
+  };
+  run().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
 }

@@ -6,7 +6,6 @@
  */
 import { parseArgs } from 'node:util';
 import mongoose from 'mongoose';
-import { withDatabaseName } from '../src/db/connect';
 import { httpTonChain, type TonChain } from '../src/lib/ton/tonChain';
 import { DEMO_PAYOUT_MNEMONIC, hotWalletFromMnemonic } from '../src/lib/ton/hotWallet';
 import { WalletLinkModel } from '../src/modules/wallet/wallet.models';
@@ -15,7 +14,7 @@ import { runPayoutRound } from '../src/modules/withdrawals/payouts.service';
 import { WithdrawalModel } from '../src/modules/withdrawals/withdrawal.model';
 import { startTonStandIn } from '../devchain/standIn';
 import { createCoin, createPlayer, fund, playerCaller, randomAddress } from '../test/factories';
-import { startDatabase } from './loopback';
+import { runOnFreshDatabase } from './loopback';
 
 /** The chain client, counting its calls by method. */
 function counted(chain: TonChain, calls: Map<string, number>): TonChain {
@@ -30,11 +29,9 @@ function counted(chain: TonChain, calls: Map<string, number>): TonChain {
   };
 }
 
-async function main() {
+runOnFreshDatabase('bench-payouts', async (database) => {
   const { values } = parseArgs({ options: { count: { type: 'string', default: '600' } } });
   const count = Number(values.count);
-  const database = await startDatabase();
-  await mongoose.connect(withDatabaseName(database.uri, 'bench-payouts'));
   const standIn = await startTonStandIn();
   const chainCalls = new Map<string, number>();
   configurePayouts({
@@ -81,11 +78,4 @@ async function main() {
     ].join('\n'),
   );
   await standIn.close();
-  await mongoose.disconnect();
-  database.stop();
-}
-
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
 });

@@ -6,11 +6,9 @@
  */
 import { parseArgs } from 'node:util';
 import { Types } from 'mongoose';
-import mongoose from 'mongoose';
-import { withDatabaseName } from '../src/db/connect';
 import { assessDuePlayers, assessPlayer } from '../src/modules/risk/risk.service';
 import { UserModel } from '../src/modules/users/user.model';
-import { startDatabase } from './loopback';
+import { runOnFreshDatabase } from './loopback';
 
 async function timed<T>(run: () => Promise<T>): Promise<[T, number]> {
   const started = performance.now();
@@ -22,14 +20,10 @@ async function insert(records: Array<Record<string, unknown>>) {
   for (let from = 0; from < records.length; from += 1000) await UserModel.insertMany(records.slice(from, from + 1000));
 }
 
-async function main() {
+runOnFreshDatabase('bench-risk', async (database) => {
   const { values } = parseArgs({ options: { friends: { type: 'string', default: '2000' }, players: { type: 'string', default: '5000' } } });
   const friends = Number(values.friends);
   const players = Number(values.players);
-  const database = await startDatabase();
-  await mongoose.connect(withDatabaseName(database.uri, 'bench-risk'));
-  await mongoose.connection.dropDatabase();
-  await mongoose.connection.syncIndexes();
 
   process.stdout.write(
     `preparing a referrer with ${friends} friends (and ${friends * 2} friends of theirs) and ${players} players (${database.kind})…\n`,
@@ -68,12 +62,4 @@ async function main() {
   await UserModel.updateMany({ _id: { $in: ordinary.slice(200, 400).map((one) => one._id) } }, { $set: { riskDueAt: new Date(now) } });
   const [assessed, sweepMs] = await timed(() => assessDuePlayers(new Date(now + 1), 200, 60_000));
   process.stdout.write(`one sweep pass: ${assessed} players marked due assessed in ${sweepMs.toFixed(0)} ms\n`);
-
-  await mongoose.disconnect();
-  database.stop();
-}
-
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
 });
