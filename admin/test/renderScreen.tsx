@@ -61,8 +61,8 @@ function sentRequest(input: RequestInfo | URL, init: RequestInit = {}): SentRequ
 }
 
 // the whole console renders per test: more than the defaults on a slow, shared machine
-jest.setTimeout(30_000);
-configure({ asyncUtilTimeout: 8_000 });
+jest.setTimeout(60_000);
+configure({ asyncUtilTimeout: 20_000 });
 
 afterEach(async () => {
   jest.restoreAllMocks();
