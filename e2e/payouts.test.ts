@@ -1,47 +1,21 @@
 // The operator's payout flow in a real Chromium, against the TON stand-in (@ton/sandbox behind TON Center's API):
 // approve in the console, the treasury shows the batch, the player's history turns to done with its transaction.
-import bcrypt from 'bcryptjs';
 import { Address, toNano } from '@ton/core';
 import { JettonWallet } from '@ton-community/assets-sdk/dist/jetton/JettonWallet';
 import { onFault } from '../server/src/lib/faults';
 import { jettonWalletOf } from '../server/src/modules/withdrawals/chainPayments';
-import { AccountModel } from '../server/src/modules/accounts/account.model';
 import { WalletLinkModel } from '../server/src/modules/wallet/wallet.models';
 import { runPayoutRound } from '../server/src/modules/withdrawals/payouts.service';
 import { WithdrawalModel } from '../server/src/modules/withdrawals/withdrawal.model';
-import { createCoin, createPlayer, fund, playerCaller } from '../server/test/factories';
-import { TEST_BOT_TOKEN } from '../server/test/helpers';
-import { randomAddress, startTonTestChain, type TonTestChain } from '../server/test/tonChain';
-import {
-  DESKTOP,
-  closeAll,
-  openProductInBrowser,
-  PHONE,
-  shot,
-  signInToConsole,
-  telegramLaunchUrl,
-  type ProductServer,
-  type TestBrowser,
-} from './support';
+import { createCoin, createPlayer, fund, playerCaller, randomAddress } from '../server/test/factories';
+import { useTonTestChain } from '../server/test/tonChain';
+import { useProduct } from './fixture';
+import { shot } from './support';
 
 jest.setTimeout(240_000);
 
-const PASSWORD = 'a long treasurer password';
-let product: ProductServer;
-let browser: TestBrowser;
-let ton: TonTestChain;
-
-beforeAll(async () => {
-  ton = await startTonTestChain();
-  await AccountModel.create({
-    username: 'treasurer',
-    passwordHash: await bcrypt.hash(PASSWORD, 8),
-    permissions: ['withdraws:write', 'users:read'],
-  });
-  ({ product, browser } = await openProductInBrowser({ TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN }));
-});
-
-afterAll(() => closeAll(browser, product, ton));
+const ton = useTonTestChain();
+const product = useProduct({ telegram: true, operators: [{ username: 'treasurer', permissions: ['withdraws:write', 'users:read'] }] });
 
 it('approves in the console, the treasury shows the batch, and the player sees it done with its transaction', async () => {
   const coin = await createCoin({ symbol: 'TON', name: 'Toncoin', network: 'ton', decimals: 9, minWithdraw: '0.5' });
@@ -51,8 +25,7 @@ it('approves in the console, the treasury shows the batch, and the player sees i
   await WalletLinkModel.create({ address: address.toRawString(), user: player._id, network: '-239' });
   const withdrawal = await playerCaller(player).withdrawals.request({ coinId: coin.id, amount: '3.5', idempotencyKey: 'e2e-payout' });
 
-  const page = await browser.openPage(DESKTOP);
-  await signInToConsole(page, product.base, 'treasurer', PASSWORD);
+  const page = await product.signInOperator('treasurer');
 
   // approve from the pending list, with the bulk button
   await page.goto(`${product.base}/admin/withdraw`);
@@ -110,15 +83,7 @@ it('approves in the console, the treasury shows the batch, and the player sees i
   await page.goto(`${product.base}/admin/withdraws/${withdrawal.id}`);
   await page.getByText('The hot wallet (automated payout)').waitFor();
 
-  const app = await browser.openPage(PHONE);
-  await app.goto(
-    telegramLaunchUrl(
-      product.base,
-      '/profile/withdraw',
-      { user: { id: player.telegramId, first_name: 'Reza', language_code: 'en' } },
-      TEST_BOT_TOKEN,
-    ),
-  );
+  const app = await product.openPlayer('/profile/withdraw', { id: player.telegramId, first_name: 'Reza', language_code: 'en' });
   const item = app.getByTestId('withdrawal').first();
   await item.getByText('Done').waitFor();
   await expect(item.getByRole('link', { name: 'View transaction' }).getAttribute('href')).resolves.toBe(
@@ -163,14 +128,9 @@ it('a jetton payout that failed on chain comes back to the pending list marked b
     payout: expect.objectContaining({ state: 'bounced' }),
   });
 
-  const page = await browser.openPage(DESKTOP);
+  // the browser profile still holds the test before's session: sign out first
+  const page = await product.signInOperator('treasurer', { signOutFirst: true });
   await page.goto(`${product.base}/admin/withdraw`);
-  // the browser may still be signed in from the test before
-  await page.locator('input[name="password"], table').first().waitFor();
-  if (await page.locator('input[name="password"]').isVisible()) {
-    await signInToConsole(page, product.base, 'treasurer', PASSWORD);
-    await page.goto(`${product.base}/admin/withdraw`);
-  }
   const row = page.getByRole('row').filter({ hasText: 'Sara Ahmadi' });
   await row.getByText('Bounced').waitFor();
   await shot(page, 'console-withdrawal-bounced-list');
