@@ -97,18 +97,9 @@ describe('proof pictures', () => {
 
 describe('pictures no claim carries', () => {
   it('are removed a day after their upload, and a picture a claim carries is kept', async () => {
-    const [category, coin] = await Promise.all([CategoryModel.create({ title: 'Kept' }), createCoin()]);
-    const mission = await MissionModel.create({
-      category: category._id,
-      coin: coin._id,
-      title: 'Show it',
-      reward: 1_000_000,
-      verifyType: 'manual',
-      proof: ['image'],
-    });
     const player = await createPlayer();
+    const mission = await startedImageMission([player]);
     const caller = playerCaller(player);
-    await caller.missions.go({ missionId: String(mission._id) });
     const [abandoned, claimed] = await Promise.all([
       upload(player, await screenshot(50, 50)).then((r) => r.body.imageId as string),
       upload(player, await screenshot(60, 60)).then((r) => r.body.imageId as string),

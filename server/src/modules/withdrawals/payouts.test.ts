@@ -7,7 +7,7 @@ import { createCoin, fund, playerCaller, randomAddress, withdrawalOf } from '../
 import { silentLogger, testEnv } from '../../../test/helpers';
 import { expectLedgerMatchesBalances } from '../../../test/ledgerInvariant';
 import { consoleApi, createOperator } from '../../../test/operators';
-import { jettonPayment, tonPayment, useTonTestChain, type TonTestChain } from '../../../test/tonChain';
+import { jettonPayment, tonPayment, useTonTestChain, type TestWallet } from '../../../test/tonChain';
 import { onFault } from '../../lib/faults';
 import { AuditEntryModel } from '../audit/audit.model';
 import { AppConfigModel } from '../config/appConfig.model';
@@ -45,15 +45,18 @@ const received = async (address: Address) => (await ton.chain.account(address)).
 const jettonsOf = async (owner: Address) =>
   ton.chain.jettonBalance(await jettonWalletOf(ton.chain, Address.parse(ton.standIn.jettons.GIFT!), owner));
 
+/** An operator's console, and a wallet of the operator's that the product accepts manual payouts from. */
+async function operatorWithPayoutWallet() {
+  const api = consoleApi(app, (await createOperator()).token);
+  const payer = await ton.wallet();
+  await AppConfigModel.updateOne({ key: 'app' }, { $set: { payoutWallets: [payer.address.toString()] } }, { upsert: true });
+  return { api, payer };
+}
+
 describe('manual mode: a typed hash must be the transaction that paid this withdrawal', () => {
   let api: ReturnType<typeof consoleApi>;
-  let payer: Awaited<ReturnType<TonTestChain['wallet']>>;
-  beforeAll(async () => {
-    const { token } = await createOperator();
-    api = consoleApi(app, token);
-    payer = await ton.wallet();
-    await AppConfigModel.updateOne({ key: 'app' }, { $set: { payoutWallets: [payer.address.toString()] } }, { upsert: true });
-  });
+  let payer: TestWallet;
+  beforeAll(async () => ({ api, payer } = await operatorWithPayoutWallet()));
 
   it('accepts the hash of a TON payment of this amount to this address from a payout wallet, once', async () => {
     const { withdrawal, address, user } = await withdrawalOf(await tonCoin(), '2.5');
@@ -405,13 +408,8 @@ describe('automated payouts from the hot wallet', () => {
 
 describe('attacks: a payout is done only when the chain shows the money arrived (issue 32)', () => {
   let api: ReturnType<typeof consoleApi>;
-  let payer: Awaited<ReturnType<TonTestChain['wallet']>>;
-  beforeAll(async () => {
-    const { token } = await createOperator();
-    api = consoleApi(app, token);
-    payer = await ton.wallet();
-    await AppConfigModel.updateOne({ key: 'app' }, { $set: { payoutWallets: [payer.address.toString()] } }, { upsert: true });
-  });
+  let payer: TestWallet;
+  beforeAll(async () => ({ api, payer } = await operatorWithPayoutWallet()));
 
   /** The withdrawal as it is stored, and what the ledger and the used hashes hold, to show a refusal changed nothing. */
   const stateOf = async (id: string, userId: unknown) => ({
