@@ -21,6 +21,15 @@ const brakesOf = async (id: string) => {
   return [coin.giftApprovalAbove, coin.payoutApprovalAbove, coin.operatorDailyLimit];
 };
 
+/** A jetton coin whose brakes one operator (`asker`) asked to loosen to `brakes`: the change waits for a second one. */
+async function looseningAsked(brakes: Record<string, string>) {
+  const operators = await two('gift-coins:write');
+  const coin = await createCoin({ network: 'jetton', withdrawEnabled: false });
+  const id = String(coin._id);
+  const asked = await operators.asker.put(`/gift-coins/${id}`, { name: coin.name, symbol: coin.symbol, network: 'jetton', ...brakes });
+  return { ...operators, id, change: String(asked.body.waitingChange.id) };
+}
+
 describe("loosening a coin's brakes waits for a second operator", () => {
   it('switching a brake to never or raising it waits; tightening applies at once; only an independent operator approves', async () => {
     const { asker, checker } = await two('gift-coins:write');
@@ -71,16 +80,7 @@ describe("loosening a coin's brakes waits for a second operator", () => {
   });
 
   it('a rejected loosening leaves the brakes; malformed decisions answer 400 and change nothing', async () => {
-    const { asker, checker } = await two('gift-coins:write');
-    const coin = await createCoin({ network: 'jetton', withdrawEnabled: false });
-    const id = String(coin._id);
-    const asked = await asker.put(`/gift-coins/${id}`, {
-      name: coin.name,
-      symbol: coin.symbol,
-      network: 'jetton',
-      payoutApprovalAbove: '0',
-    });
-    const change = String(asked.body.waitingChange.id);
+    const { checker, id, change } = await looseningAsked({ payoutApprovalAbove: '0' });
     expect((await checker.post(`/gift-coins/${id}/change/approve`, { id: 'x' })).status).toBe(400);
     expect((await checker.post(`/gift-coins/not-an-id/change/approve`, { id: change })).status).toBe(400);
     expect((await checker.post(`/gift-coins/${id}/change/reject`, { id: change })).status).toBe(400);
@@ -91,16 +91,7 @@ describe("loosening a coin's brakes waits for a second operator", () => {
   });
 
   it('a crash between the approval and its audit applies the change once; the sweep or a repeat writes the audit once', async () => {
-    const { asker, checker, checkerId } = await two('gift-coins:write');
-    const coin = await createCoin({ network: 'jetton', withdrawEnabled: false });
-    const id = String(coin._id);
-    const asked = await asker.put(`/gift-coins/${id}`, {
-      name: coin.name,
-      symbol: coin.symbol,
-      network: 'jetton',
-      giftApprovalAbove: '2000',
-    });
-    const change = String(asked.body.waitingChange.id);
+    const { checker, checkerId, id, change } = await looseningAsked({ giftApprovalAbove: '2000' });
     onFault((point) => {
       if (point === 'reward:after-apply') throw new Error('killed');
     });
