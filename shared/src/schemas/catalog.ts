@@ -215,16 +215,16 @@ export const missionsEnabledInput = z.object({
   enabled: z.boolean(),
 });
 
+/** What a home cover and a partner share: a picture, the link it opens, its place in the row, and whether it shows. */
+const imageLinkFields = { image: imageUrl, link: optionalUrl, order, enabled: z.boolean().default(true) };
+
 export const coverInput = z.object({
   title: blankable(z.string().trim().max(120)),
   fa: z
     .object({ title: persian(120) })
     .partial()
     .default({}),
-  image: imageUrl,
-  link: optionalUrl,
-  order,
-  enabled: z.boolean().default(true),
+  ...imageLinkFields,
 });
 export type CoverInput = z.infer<typeof coverInput>;
 
@@ -234,10 +234,7 @@ export const partnerInput = z.object({
     .object({ name: persian(80) })
     .partial()
     .default({}),
-  image: imageUrl,
-  link: optionalUrl,
-  order,
-  enabled: z.boolean().default(true),
+  ...imageLinkFields,
 });
 export type PartnerInput = z.infer<typeof partnerInput>;
 
