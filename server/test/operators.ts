@@ -25,9 +25,9 @@ export async function createOperator(permissions: string[] = ['*'], fields: Reco
   };
 }
 
-/** supertest calls to the console API carrying an operator's token. */
-export function consoleApi(app: Express, token: string) {
-  const auth = (test: request.Test) => test.set('Authorization', `Bearer ${token}`);
+/** supertest calls to the console API carrying an operator's token (or the one `token()` gives at each call). */
+export function consoleApi(app: Express, token: string | (() => string)) {
+  const auth = (test: request.Test) => test.set('Authorization', `Bearer ${typeof token === 'string' ? token : token()}`);
   return {
     get: (path: string, query: Record<string, unknown> = {}) =>
       auth(request(app).get(`/api/admin${path}`)).query(Object.fromEntries(Object.entries(query).map(([k, v]) => [k, JSON.stringify(v)]))),
@@ -35,4 +35,13 @@ export function consoleApi(app: Express, token: string) {
     put: (path: string, body: unknown = {}) => auth(request(app).put(`/api/admin${path}`)).send(body as object),
     delete: (path: string) => auth(request(app).delete(`/api/admin${path}`)),
   };
+}
+
+/** For a file or describe block: the console API as one operator holding `permissions`, created before its tests. */
+export function operatorConsole(app: Express, permissions: string[] = ['*']) {
+  let token = '';
+  beforeAll(async () => {
+    token = (await createOperator(permissions)).token;
+  });
+  return consoleApi(app, () => token);
 }

@@ -2,7 +2,7 @@ import { Types } from 'mongoose';
 import { createApp } from '../../app';
 import { silentLogger, testEnv } from '../../../test/helpers';
 import { createCoin, createPlayer, fund } from '../../../test/factories';
-import { consoleApi, createOperator } from '../../../test/operators';
+import { operatorConsole } from '../../../test/operators';
 import { getAppConfig } from '../config/config.service';
 import { CategoryModel } from '../content/content.models';
 import { MissionModel } from '../missions/mission.models';
@@ -12,10 +12,7 @@ import { CoinKeyModel, GiftCoinModel } from './giftCoin.model';
 const app = createApp({ env: testEnv(), logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
 
 describe('gift coins in the console', () => {
-  let api: ReturnType<typeof consoleApi>;
-  beforeAll(async () => {
-    api = consoleApi(app, (await createOperator(['gift-coins:write'])).token);
-  });
+  const api = operatorConsole(app, ['gift-coins:write']);
 
   it('refuses to delete a coin that players hold or missions pay in, saying what uses it', async () => {
     const coin = await createCoin();

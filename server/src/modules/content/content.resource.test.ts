@@ -1,17 +1,14 @@
 import { createApp } from '../../app';
 import { silentLogger, testEnv } from '../../../test/helpers';
 import { createCoin } from '../../../test/factories';
-import { consoleApi, createOperator } from '../../../test/operators';
+import { operatorConsole } from '../../../test/operators';
 import { MissionModel } from '../missions/mission.models';
 import { CategoryModel } from './content.models';
 
 const app = createApp({ env: testEnv(), logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
 
 describe('categories, covers and partners in the console', () => {
-  let api: ReturnType<typeof consoleApi>;
-  beforeAll(async () => {
-    api = consoleApi(app, (await createOperator(['categories:write', 'covers:write', 'partners:write'])).token);
-  });
+  const api = operatorConsole(app, ['categories:write', 'covers:write', 'partners:write']);
 
   it('refuses to delete a category that still holds missions, and deletes it once empty', async () => {
     const coin = await createCoin();

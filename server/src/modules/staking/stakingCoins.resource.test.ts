@@ -1,16 +1,13 @@
 import { createApp } from '../../app';
 import { silentLogger, testEnv } from '../../../test/helpers';
 import { createCoin, createPlayer } from '../../../test/factories';
-import { consoleApi, createOperator } from '../../../test/operators';
+import { operatorConsole } from '../../../test/operators';
 import { StakeModel, StakingCoinModel } from './staking.models';
 
 const app = createApp({ env: testEnv(), logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
 
 describe('staking coins in the console', () => {
-  let api: ReturnType<typeof consoleApi>;
-  beforeAll(async () => {
-    api = consoleApi(app, (await createOperator(['staking-coins:write'])).token);
-  });
+  const api = operatorConsole(app, ['staking-coins:write']);
 
   it('stores exact amounts and profits, and filters by coin and enabled', async () => {
     const coin = await createCoin();
@@ -42,30 +39,16 @@ describe('staking coins in the console', () => {
   it('refuses a coin that does not exist, a maximum below the minimum and an offer with no duration', async () => {
     const coin = await createCoin();
     const before = await StakingCoinModel.countDocuments();
-    const missing = await api.post('/staking-coins', {
-      coin: '0123456789abcdef01234567',
-      minAmount: '1',
-      maxAmount: '2',
-      profits: { week: '1' },
-    });
-    expect(missing.status).toBe(400);
-    expect(missing.body.errors).toEqual({ coin: 'Choose an existing gift coin' });
-    const backwards = await api.post('/staking-coins', {
-      coin: String(coin._id),
-      minAmount: '5',
-      maxAmount: '4.999999',
-      profits: { week: '1' },
-    });
-    expect(backwards.body.errors).toEqual({ maxAmount: 'The maximum must be at least the minimum' });
-    const nothing = await api.post('/staking-coins', { coin: String(coin._id), minAmount: '1', maxAmount: '2', profits: { week: '' } });
-    expect(nothing.body.errors).toEqual({ 'profits.week': 'Offer at least one duration' });
-    const huge = await api.post('/staking-coins', {
-      coin: String(coin._id),
-      minAmount: '1',
-      maxAmount: '999999999999',
-      profits: { week: '1' },
-    });
-    expect(huge.body.errors).toEqual({ maxAmount: 'Amount too large' });
+    const refused = async (changes: Record<string, unknown>) =>
+      (
+        await api
+          .post('/staking-coins', { coin: String(coin._id), minAmount: '1', maxAmount: '2', profits: { week: '1' }, ...changes })
+          .expect(400)
+      ).body.errors;
+    expect(await refused({ coin: '0123456789abcdef01234567' })).toEqual({ coin: 'Choose an existing gift coin' });
+    expect(await refused({ minAmount: '5', maxAmount: '4.999999' })).toEqual({ maxAmount: 'The maximum must be at least the minimum' });
+    expect(await refused({ profits: { week: '' } })).toEqual({ 'profits.week': 'Offer at least one duration' });
+    expect(await refused({ maxAmount: '999999999999' })).toEqual({ maxAmount: 'Amount too large' });
     expect(await StakingCoinModel.countDocuments()).toBe(before);
   });
 
