@@ -41,7 +41,7 @@ export function RiskList() {
       title="risk.title"
       storeKey="users.risk"
       sort={{ field: 'risk.score', order: 'DESC' }}
-      filterDefaultValues={{ 'risk.level': 'high' }}
+      filterDefaultValues={{ risk: { level: 'high' } }}
       filters={filters}
       empty={false}
     >
