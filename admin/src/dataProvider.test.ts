@@ -115,3 +115,78 @@ describe('in the Persian console', () => {
     await expect(dataProvider.update('app-config', { id: 'current', data: {}, previousData: { id: 'current' } })).rejects.toThrow(message);
   });
 });
+
+describe("the console's own calls", () => {
+  const answer = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } });
+  const sent = () =>
+    fetchMock.mock.calls.map(([url, init]) => ({
+      call: `${init?.method ?? 'GET'} ${url instanceof Request ? url.url : String(url)}`,
+      body: typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined,
+      token: new Headers(init?.headers).get('Authorization'),
+    }));
+  beforeEach(() => {
+    localStorage.setItem(ADMIN_TOKEN_KEY, 'the.operator.token');
+    fetchMock.mockImplementation(async () => answer({ changed: [] }));
+  });
+
+  it('posts each body the server parses to its route, with the ids in the path encoded, and answers what the server sent', async () => {
+    fetchMock.mockResolvedValueOnce(answer({ reviewed: ['p1'], refused: { p2: 'Only a pending mission can be reviewed' } }));
+    await expect(dataProvider.bulkReview({ ids: ['p1', 'p2'], status: 'rejected', rejectReason: 'Blurry' })).resolves.toEqual({
+      reviewed: ['p1'],
+      refused: { p2: 'Only a pending mission can be reviewed' },
+    });
+    const adjustment = { coin: 'c1', amount: '2.5', direction: 'credit' as const, note: 'Sorry', idempotencyKey: 'key-12345' };
+    await dataProvider.adjustBalance('u/1', adjustment);
+    await dataProvider.clawBack('u1', { entryId: 'e1', reason: 'Farm' });
+    await dataProvider.setPlayerStatus({ ids: ['u1'], status: 'frozen', statusReason: 'Checking' });
+    await dataProvider.rejectGift('g1', 'Too much');
+    await dataProvider.approveGrant('a1');
+    await dataProvider.setMissionsEnabled(['m1'], false);
+    await dataProvider.reorderMissions('k1', ['m2', 'm1']);
+    await dataProvider.countSegment({ language: 'fa' });
+    await dataProvider.clearRisk('u1');
+
+    expect(sent().slice(1)).toEqual([
+      { call: 'POST /api/admin/users/u%2F1/adjustments', body: adjustment, token: 'Bearer the.operator.token' },
+      { call: 'POST /api/admin/users/u1/claw-backs', body: { entryId: 'e1', reason: 'Farm' }, token: 'Bearer the.operator.token' },
+      {
+        call: 'POST /api/admin/users/status',
+        body: { ids: ['u1'], status: 'frozen', statusReason: 'Checking' },
+        token: 'Bearer the.operator.token',
+      },
+      { call: 'POST /api/admin/gifts/g1/reject', body: { rejectReason: 'Too much' }, token: 'Bearer the.operator.token' },
+      { call: 'POST /api/admin/account-grants/a1/approve', body: {}, token: 'Bearer the.operator.token' },
+      { call: 'POST /api/admin/missions/enabled', body: { ids: ['m1'], enabled: false }, token: 'Bearer the.operator.token' },
+      { call: 'POST /api/admin/missions/reorder', body: { category: 'k1', ids: ['m2', 'm1'] }, token: 'Bearer the.operator.token' },
+      { call: 'POST /api/admin/broadcasts/count', body: { segment: { language: 'fa' } }, token: 'Bearer the.operator.token' },
+      { call: 'POST /api/admin/risk/u1/clear', body: {}, token: 'Bearer the.operator.token' },
+    ]);
+  });
+
+  it('sends a decision on what waits to its approve or reject route, by whether it carries a reason', async () => {
+    await dataProvider.decideMissionReward('m1', { id: 'w1' });
+    await dataProvider.decideConfigReward('streakMilestones', { id: 'w2', rejectReason: 'Too generous' });
+    await dataProvider.decideChange('staking-coins', 's1', { id: 'w3' });
+
+    expect(sent().map(({ call, body }) => ({ call, body }))).toEqual([
+      { call: 'POST /api/admin/missions/m1/reward/approve', body: { id: 'w1' } },
+      {
+        call: 'POST /api/admin/app-config/current/rewards/streakMilestones/reject',
+        body: { id: 'w2', rejectReason: 'Too generous' },
+      },
+      { call: 'POST /api/admin/staking-coins/s1/change/approve', body: { id: 'w3' } },
+    ]);
+  });
+
+  it("reads the dashboard for the range asked, and a broadcast's failures", async () => {
+    await dataProvider.getDashboard();
+    await dataProvider.getDashboard({ from: '2026-01-01', to: '2026-01-31' });
+    await dataProvider.broadcastFailures('b1');
+
+    expect(sent().map(({ call }) => call)).toEqual([
+      'GET /api/admin/dashboard',
+      'GET /api/admin/dashboard?from=2026-01-01&to=2026-01-31',
+      'GET /api/admin/broadcasts/b1/failures',
+    ]);
+  });
+});

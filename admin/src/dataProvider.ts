@@ -1,6 +1,35 @@
-import { fetchUtils, HttpError, useDataProvider, type DataProvider, type Identifier, type RaRecord } from 'react-admin';
+import { fetchUtils, HttpError, useDataProvider, type DataProvider, type RaRecord, type UpdateParams } from 'react-admin';
 import simpleRestProvider from 'ra-data-simple-rest';
-import type { BalanceAdjustment, BroadcastFailure, BulkReviewAnswer, DashboardFigures } from '@gift/server';
+import type { z } from 'zod';
+import type {
+  BalanceAdjustment,
+  BroadcastFailure,
+  BroadcastTest,
+  BulkReviewAnswer,
+  ChangedRecords,
+  ClawBackAnswer,
+  DashboardFigures,
+  GiftCoinRecord,
+  GiftDecision,
+  GrantDecision,
+  MissionRecord,
+  RiskClearance,
+  SegmentCount,
+  StakingOfferRecord,
+} from '@gift/server';
+import type {
+  balanceAdjustmentInput,
+  changeApprovalInput,
+  changeRejectionInput,
+  clawBackInput,
+  dashboardRangeInput,
+  missionsEnabledInput,
+  missionsReorderInput,
+  rejectionInput,
+  segmentCountInput,
+  userMissionBulkReviewInput,
+  userStatusBulkInput,
+} from '@gift/shared';
 import { ERROR_MESSAGES, formatMessage, PERSIAN_ERROR_MESSAGES, type ErrorCode } from '@gift/shared/errors';
 import { persianFieldMessages } from './i18n/fa';
 import { i18nProvider } from './i18n/i18nProvider';
@@ -11,6 +40,11 @@ export const API_URL = '/api/admin';
 /** Singletons the server reads under a fixed id ('current') whatever their database id. */
 const SINGLETONS = new Set(['app-config']);
 
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+const isErrorCode = (code: unknown): code is ErrorCode => typeof code === 'string' && Object.hasOwn(ERROR_MESSAGES, code);
+const isParams = (params: unknown): params is Record<string, string | number> =>
+  isObject(params) && Object.values(params).every((value) => typeof value === 'string' || typeof value === 'number');
+
 /**
  * A refusal of the server in the console's language: in Persian, a message the server wrote from its code's template is
  * written from the Persian one with the same values, and a fixed field message from its translation; a message written
@@ -18,11 +52,12 @@ const SINGLETONS = new Set(['app-config']);
  */
 export function inConsoleLanguage(error: unknown, locale: string): unknown {
   if (locale !== 'fa' || !(error instanceof HttpError)) return error;
-  const body = (error.body ?? {}) as { code?: string; params?: Record<string, string | number> };
-  const code = body.code as ErrorCode | undefined;
+  const body: unknown = error.body;
+  const code = isObject(body) ? body.code : undefined;
+  const params = isObject(body) && isParams(body.params) ? body.params : undefined;
   let message = Object.hasOwn(persianFieldMessages, error.message) ? persianFieldMessages[error.message] : undefined;
-  if (code && Object.hasOwn(ERROR_MESSAGES, code) && error.message === formatMessage(ERROR_MESSAGES[code], body.params)) {
-    message = formatMessage(PERSIAN_ERROR_MESSAGES[code], body.params);
+  if (isErrorCode(code) && error.message === formatMessage(ERROR_MESSAGES[code], params)) {
+    message = formatMessage(PERSIAN_ERROR_MESSAGES[code], params);
   }
   return message ? new HttpError(message, error.status, error.body) : error;
 }
@@ -41,36 +76,75 @@ async function httpClient(url: string, options: fetchUtils.Options = {}) {
 
 const rest = simpleRestProvider(API_URL, httpClient);
 
-/** The console's own calls beside react-admin's, answering the server's types. */
+/** A path under /api/admin, each part (an id, a name) encoded. */
+const pathOf = (...parts: string[]) => [API_URL, ...parts.map(encodeURIComponent)].join('/');
+
+/** The server's answer to a GET of the console's own (with its query, if any); its type is the route's, as `@gift/server` exports it. */
+async function get<Answer>(parts: string[], query: Record<string, string | undefined> = {}): Promise<Answer> {
+  const search = new URLSearchParams(Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  const answer: { json: Answer } = await httpClient(search.size ? `${pathOf(...parts)}?${search.toString()}` : pathOf(...parts));
+  return answer.json;
+}
+
+/** The server's answer to a POST of the console's own, with the body its shared schema parses. */
+async function post<Answer>(parts: string[], body: object = {}): Promise<Answer> {
+  const answer: { json: Answer } = await httpClient(pathOf(...parts), { method: 'POST', body: JSON.stringify(body) });
+  return answer.json;
+}
+
+/** A second operator's decision on what waits for them: approved as they saw it (`id`), or turned down with the reason. */
+export type Decision = z.input<typeof changeApprovalInput> | z.input<typeof changeRejectionInput>;
+/** A decision's route: `…/approve` with the change's id, `…/reject` with the reason too. */
+const verdict = (decision: Decision) => ('rejectReason' in decision ? 'reject' : 'approve');
+
+/** The records whose changes wait for a second operator under `/:id/change/…`, and what a decision answers. */
+interface ChangeRecords {
+  'gift-coins': GiftCoinRecord;
+  'staking-coins': StakingOfferRecord;
+}
+/** App Config's rewards that wait for a second operator under `/app-config/current/rewards/:kind/…`. */
+export type ConfigReward = 'referral' | 'streakMilestones' | 'mining';
+
+/** The console's own calls beside react-admin's: each takes the body the server's shared schema parses and answers its type. */
 interface ConsoleCalls {
-  getDashboard(): Promise<DashboardFigures>;
-  bulkReview(body: { ids: string[]; status: string; rejectReason?: string }): Promise<BulkReviewAnswer>;
-  adjustBalance(userId: string, body: Record<string, unknown>): Promise<BalanceAdjustment>;
-  countSegment(segment: unknown): Promise<{ count: number }>;
-  testBroadcast(id: string): Promise<{ languages: string[] }>;
+  /** Every figure of the dashboard for a range of days (by default the 30 ending today), in one call. */
+  getDashboard(range?: z.input<typeof dashboardRangeInput>): Promise<DashboardFigures>;
+  /** One decision on several pending Manual missions: { reviewed, refused }. */
+  bulkReview(body: z.input<typeof userMissionBulkReviewInput>): Promise<BulkReviewAnswer>;
+  /** A gift or correction of a player's balance through the ledger. */
+  adjustBalance(userId: string, body: z.input<typeof balanceAdjustmentInput>): Promise<BalanceAdjustment>;
+  /** How many players a broadcast's segment reaches now. */
+  countSegment(segment: z.input<typeof segmentCountInput>['segment']): Promise<SegmentCount>;
+  /** The broadcast sent now to the operator's own Telegram, in each of its languages. */
+  testBroadcast(id: string): Promise<BroadcastTest>;
+  /** The players a broadcast did not reach, with the reasons. */
   broadcastFailures(id: string): Promise<BroadcastFailure[]>;
-  approveGift(id: string): Promise<unknown>;
-  /** A decision on a reward change that waits (`missions/:id/reward/approve`, `app-config/current/rewards/referral/reject`). */
-  decideReward(path: string, body: Record<string, unknown>): Promise<Record<string, unknown>>;
-  clawBack(
-    userId: string,
-    body: { entryId: string; reason: string },
-  ): Promise<{ status: string; taken: string; owed: string; symbol: string }>;
-  rejectGift(id: string, rejectReason: string): Promise<unknown>;
-  approveGrant(id: string): Promise<unknown>;
-  rejectGrant(id: string, rejectReason: string): Promise<unknown>;
-  setMissionsEnabled(ids: string[], enabled: boolean): Promise<{ changed: string[] }>;
-  reorderMissions(category: string, ids: string[]): Promise<{ changed: string[] }>;
+  /** One credit taken back with the reason: what the balance covers now, the rest owed. */
+  clawBack(userId: string, body: z.input<typeof clawBackInput>): Promise<ClawBackAnswer>;
+  /** A second operator's approval of a gift that waits: posted at once. */
+  approveGift(id: string): Promise<GiftDecision>;
+  /** A gift that waits, turned down with the reason. */
+  rejectGift(id: string, rejectReason: z.input<typeof rejectionInput>['rejectReason']): Promise<GiftDecision>;
+  /** A second operator's approval of access that moves money, asked for an account: it holds it at once. */
+  approveGrant(id: string): Promise<GrantDecision>;
+  /** Access asked for an account, turned down with the reason. */
+  rejectGrant(id: string, rejectReason: z.input<typeof rejectionInput>['rejectReason']): Promise<GrantDecision>;
+  /** A mission's reward change that waits (`missions/:id/reward/approve|reject`). */
+  decideMissionReward(missionId: string, decision: Decision): Promise<MissionRecord>;
+  /** An App Config reward that waits (`app-config/current/rewards/:kind/approve|reject`): App Config as the console reads it. */
+  decideConfigReward(kind: ConfigReward, decision: Decision): Promise<Record<string, unknown>>;
+  /** A looser brake or a richer offer that waits (`gift-coins/:id/change/approve|reject`): the record as decided. */
+  decideChange<R extends keyof ChangeRecords>(resource: R, id: string, decision: Decision): Promise<ChangeRecords[R]>;
+  /** Several missions enabled or disabled at once. */
+  setMissionsEnabled(ids: string[], enabled: z.input<typeof missionsEnabledInput>['enabled']): Promise<ChangedRecords>;
+  /** A category's missions in the order dragged. */
+  reorderMissions(category: string, ids: z.input<typeof missionsReorderInput>['ids']): Promise<ChangedRecords>;
   /** A player's proof picture: an image, not JSON, read with the operator's token. */
   proofImage(imageId: string): Promise<Blob>;
   /** An operator lets a player's referral rewards go at their current risk score: what waited is paid. */
-  clearRisk(userId: string): Promise<{ score: number; level: string; released: number }>;
-  setPlayerStatus(body: {
-    ids: string[];
-    status: string;
-    statusReason?: string;
-    fa?: { statusReason?: string };
-  }): Promise<{ changed: string[] }>;
+  clearRisk(userId: string): Promise<RiskClearance>;
+  /** One status, with its reason, for several players at once. */
+  setPlayerStatus(body: z.input<typeof userStatusBulkInput>): Promise<ChangedRecords>;
 }
 
 /**
@@ -83,81 +157,36 @@ export const dataProvider: DataProvider & ConsoleCalls = {
     const result = await rest.getOne(resource, params);
     return SINGLETONS.has(resource) ? { ...result, data: { ...result.data, id: params.id } } : result;
   },
-  update: async (resource, params) => {
-    const result = await rest.update(resource, params);
-    // an update's record and id are typed `any` by react-admin
-    return SINGLETONS.has(resource) ? { ...result, data: { ...(result.data as RaRecord), id: params.id as Identifier } } : result;
+  update: async <RecordType extends RaRecord>(resource: string, params: UpdateParams) => {
+    const result = await rest.update<RecordType>(resource, params);
+    return SINGLETONS.has(resource) ? { ...result, data: { ...result.data, id: String(params.id) } } : result;
   },
-  reorderMissions: async (category, ids) =>
-    (await httpClient(`${API_URL}/missions/reorder`, { method: 'POST', body: JSON.stringify({ category, ids }) })).json as {
-      changed: string[];
-    },
+  getDashboard: (range = {}) => get(['dashboard'], range),
+  bulkReview: (body) => post(['user-missions', 'bulk-review'], body),
+  adjustBalance: (userId, body) => post(['users', userId, 'adjustments'], body),
+  countSegment: (segment) => post(['broadcasts', 'count'], { segment }),
+  testBroadcast: (id) => post(['broadcasts', id, 'test']),
+  broadcastFailures: (id) => get(['broadcasts', id, 'failures']),
+  clawBack: (userId, body) => post(['users', userId, 'claw-backs'], body),
+  approveGift: (id) => post(['gifts', id, 'approve']),
+  rejectGift: (id, rejectReason) => post(['gifts', id, 'reject'], { rejectReason }),
+  approveGrant: (id) => post(['account-grants', id, 'approve']),
+  rejectGrant: (id, rejectReason) => post(['account-grants', id, 'reject'], { rejectReason }),
+  decideMissionReward: (missionId, decision) => post(['missions', missionId, 'reward', verdict(decision)], decision),
+  decideConfigReward: (kind, decision) => post(['app-config', 'current', 'rewards', kind, verdict(decision)], decision),
+  decideChange: (resource, id, decision) => post([resource, id, 'change', verdict(decision)], decision),
+  setMissionsEnabled: (ids, enabled) => post(['missions', 'enabled'], { ids, enabled }),
+  reorderMissions: (category, ids) => post(['missions', 'reorder'], { category, ids }),
   proofImage: async (imageId) => {
-    const response = await fetch(`${API_URL}/proofs/${encodeURIComponent(imageId)}`, {
-      headers: { Authorization: `Bearer ${adminToken() ?? ''}` },
-    });
+    const response = await fetch(pathOf('proofs', imageId), { headers: { Authorization: `Bearer ${adminToken() ?? ''}` } });
     if (!response.ok) throw new Error(String(response.status));
     return response.blob();
   },
-  /** Every figure of the dashboard, in one call. */
-  getDashboard: async () => (await httpClient(`${API_URL}/dashboard`)).json as DashboardFigures,
-  /** One decision on several pending Manual missions: { reviewed, refused }. */
-  bulkReview: async (body) =>
-    (await httpClient(`${API_URL}/user-missions/bulk-review`, { method: 'POST', body: JSON.stringify(body) })).json as BulkReviewAnswer,
-  /** A gift or correction of a player's balance through the ledger. */
-  adjustBalance: async (userId, body) =>
-    (await httpClient(`${API_URL}/users/${encodeURIComponent(userId)}/adjustments`, { method: 'POST', body: JSON.stringify(body) }))
-      .json as BalanceAdjustment,
-  /** How many players a broadcast's segment reaches now. */
-  countSegment: async (segment) =>
-    (await httpClient(`${API_URL}/broadcasts/count`, { method: 'POST', body: JSON.stringify({ segment }) })).json as { count: number },
-  /** The broadcast sent now to the operator's own Telegram, in each of its languages. */
-  testBroadcast: async (id) =>
-    (await httpClient(`${API_URL}/broadcasts/${encodeURIComponent(id)}/test`, { method: 'POST', body: '{}' })).json as {
-      languages: string[];
-    },
-  /** One credit taken back with the reason: what the balance covers now, the rest owed. */
-  clawBack: async (userId, body) =>
-    (await httpClient(`${API_URL}/users/${encodeURIComponent(userId)}/claw-backs`, { method: 'POST', body: JSON.stringify(body) }))
-      .json as { status: string; taken: string; owed: string; symbol: string },
-  /** A second operator's approval of a gift that waits: posted at once. */
-  approveGift: async (id) =>
-    (await httpClient(`${API_URL}/gifts/${encodeURIComponent(id)}/approve`, { method: 'POST', body: '{}' })).json as unknown,
-  decideReward: async (path, body) =>
-    (await httpClient(`${API_URL}/${path}`, { method: 'POST', body: JSON.stringify(body) })).json as Record<string, unknown>,
-  /** A gift that waits, turned down with the reason. */
-  rejectGift: async (id, rejectReason) =>
-    (await httpClient(`${API_URL}/gifts/${encodeURIComponent(id)}/reject`, { method: 'POST', body: JSON.stringify({ rejectReason }) }))
-      .json as unknown,
-  /** A second operator's approval of access that moves money, asked for an account: it holds it at once. */
-  approveGrant: async (id) =>
-    (await httpClient(`${API_URL}/account-grants/${encodeURIComponent(id)}/approve`, { method: 'POST', body: '{}' })).json as unknown,
-  /** Access asked for an account, turned down with the reason. */
-  rejectGrant: async (id, rejectReason) =>
-    (
-      await httpClient(`${API_URL}/account-grants/${encodeURIComponent(id)}/reject`, {
-        method: 'POST',
-        body: JSON.stringify({ rejectReason }),
-      })
-    ).json as unknown,
-  /** Several missions enabled or disabled at once. */
-  setMissionsEnabled: async (ids, enabled) =>
-    (await httpClient(`${API_URL}/missions/enabled`, { method: 'POST', body: JSON.stringify({ ids, enabled }) })).json as {
-      changed: string[];
-    },
-  clearRisk: async (userId) =>
-    (await httpClient(`${API_URL}/risk/${encodeURIComponent(userId)}/clear`, { method: 'POST', body: '{}' })).json as {
-      score: number;
-      level: string;
-      released: number;
-    },
-  /** One status, with its reason, for several players at once. */
-  setPlayerStatus: async (body) =>
-    (await httpClient(`${API_URL}/users/status`, { method: 'POST', body: JSON.stringify(body) })).json as { changed: string[] },
-  /** The players a broadcast did not reach, with the reasons. */
-  broadcastFailures: async (id) =>
-    (await httpClient(`${API_URL}/broadcasts/${encodeURIComponent(id)}/failures`)).json as BroadcastFailure[],
+  clearRisk: (userId) => post(['risk', userId, 'clear']),
+  setPlayerStatus: (body) => post(['users', 'status'], body),
 };
 
-/** The console's own calls from the app's data provider (DataProvider's index signature would type them `any`). */
-export const useConsoleCalls = (): ConsoleCalls => useDataProvider() as unknown as ConsoleCalls;
+type ConsoleDataProvider = typeof dataProvider;
+
+/** The console's own calls from the app's data provider, typed as this one (react-admin's hook takes its type). */
+export const useConsoleCalls = (): ConsoleCalls => useDataProvider<ConsoleDataProvider>();

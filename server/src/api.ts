@@ -2,7 +2,7 @@
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import type { dashboardFigures } from './modules/dashboard/dashboard.service';
 import type { treasury } from './modules/withdrawals/payouts.service';
-import type { presentForConsole as presentWithdrawal } from './modules/withdrawals/withdrawals.service';
+import type { besideDecision, presentForConsole as presentWithdrawal } from './modules/withdrawals/withdrawals.service';
 import type { PlayerRecord, presentCoinFigures } from './modules/users/users.service';
 import type { presentLedgerEntry } from './modules/ledger/ledger.service';
 import type { BulkReviewAnswer, presentProgress } from './modules/missions/userMissions.service';
@@ -13,9 +13,14 @@ import type { CategoryRecord, CoverRecord, PartnerRecord } from './modules/conte
 import type { GiftCoinRecord } from './modules/coins/giftCoins.service';
 import type { StakingOfferRecord } from './modules/staking/staking.service';
 import type { MissionRecord } from './modules/missions/missions.service';
-import type { BroadcastRecord, failuresOf } from './modules/broadcasts/broadcasts.service';
+import type { BroadcastRecord, failuresOf, sendTestBroadcast } from './modules/broadcasts/broadcasts.service';
+import type { clawBack } from './modules/users/clawBack.service';
+import type { ClawBackModel } from './modules/users/clawBack.model';
+import type { approveGift, rejectGift } from './modules/users/balanceAdjustment.service';
+import type { approveGrant, rejectGrant } from './modules/accounts/accountGrants.service';
+import type { clearPlayerRisk } from './modules/risk/risk.service';
 import type { AppRouter } from './trpc/root';
-import type { Json } from './db/schemaKit';
+import type { ConsoleRecord, Json } from './db/schemaKit';
 
 export type { AppRouter };
 export type RouterInputs = inferRouterInputs<AppRouter>;
@@ -34,6 +39,8 @@ export type ConsoleAccount = ConsoleSession['account'];
 
 /** GET /api/admin/withdraws and /withdraws/:id: one withdrawal as the console lists and shows it. */
 export type WithdrawRecord = Json<ReturnType<typeof presentWithdrawal>>;
+/** GET /api/admin/withdraws/:id: one withdrawal's page, with what an operator reads beside the decision. */
+export type WithdrawPage = WithdrawRecord & Partial<Json<Awaited<ReturnType<typeof besideDecision>>> & { riskHeld: boolean }>;
 /** One coin's figures on a player's page (GET /api/admin/users/:id, `coins`). */
 export type CoinFigures = Json<ReturnType<typeof presentCoinFigures>>;
 /** GET /api/admin/ledger-entries: one posted entry on a player's page. */
@@ -51,3 +58,26 @@ export type BalanceAdjustment = Awaited<ReturnType<typeof adjustBalance>>;
 export type { BroadcastRecord };
 /** GET /api/admin/broadcasts/:id/failures: the players it did not reach, with Telegram's reason. */
 export type BroadcastFailure = Awaited<ReturnType<typeof failuresOf>>[number];
+/** POST /api/admin/broadcasts/:id/test: the languages the broadcast was sent in to the operator's own Telegram. */
+export type BroadcastTest = Awaited<ReturnType<typeof sendTestBroadcast>>;
+/** POST /api/admin/broadcasts/count: how many players a segment reaches now. */
+export interface SegmentCount {
+  count: number;
+}
+
+/** POST /api/admin/users/:id/claw-backs: what the balance covered now (`taken`) and what the player still owes. */
+export type ClawBackAnswer = ConsoleRecord<typeof ClawBackModel, 'amount' | 'taken'> & Json<Awaited<ReturnType<typeof clawBack>>>;
+/** POST /api/admin/gifts/:id/approve and /reject: the gift as decided (an approved one with the player's new balance). */
+export type GiftDecision = Json<Awaited<ReturnType<typeof approveGift | typeof rejectGift>>>;
+/** POST /api/admin/account-grants/:id/approve and /reject: the request for access as decided. */
+export type GrantDecision = Json<Awaited<ReturnType<typeof approveGrant | typeof rejectGrant>>>;
+/** POST /api/admin/risk/:id/clear: the score the rewards were let go at, and how many waiting rewards were paid. */
+export type RiskClearance = Json<Awaited<ReturnType<typeof clearPlayerRisk>>>;
+/**
+ * The bulk actions' answer (POST /api/admin/missions/reorder, /missions/enabled, /users/status): the records changed, and
+ * the missions whose enabling waits for a second operator (`waiting`, present when any).
+ */
+export interface ChangedRecords {
+  changed: string[];
+  waiting?: string[];
+}

@@ -2,7 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { Stack, TextField as ReasonField } from '@mui/material';
 import CheckIcon from '@mui/icons-material/Check';
 import CloseIcon from '@mui/icons-material/Close';
-import { Button, Confirm, useTranslate } from 'react-admin';
+import { Button, Confirm, useGetIdentity, useTranslate } from 'react-admin';
 import { useConsoleAction } from './useConsoleAction';
 
 /** The message keys of one kind of request that waits for a second operator. */
@@ -14,20 +14,20 @@ export interface ApproveOrRejectLabels {
   rejectReason: string;
   /** Why the approve button is off for the operator who asked. */
   own: string;
+  /** The messages once approved, once rejected. */
+  approved: string;
+  rejected: string;
 }
 
 interface ApproveOrRejectProps {
   labels: ApproveOrRejectLabels;
-  /** The signed-in operator asked for it: they may withdraw it (reject) but not approve it; the server also refuses. */
-  own: boolean;
+  /** The operator who asked: they may withdraw it (reject) but not approve it; the server also refuses. */
+  requestedBy: string;
   /** What the approval confirms: a sentence, or a message key with `approveOptions`. */
   approveContent: string;
   approveOptions?: Record<string, unknown>;
   approve: () => Promise<unknown>;
-  /** The message once approved. */
-  approved: string;
   reject: (reason: string) => Promise<unknown>;
-  rejected: string;
   /** On a record's page (a banner): a contained approve button in a row; in a list row the buttons stay inline and keep the row's click. */
   onPage?: boolean;
 }
@@ -37,8 +37,10 @@ interface ApproveOrRejectProps {
  * that waits for a second operator. The page refreshes once the server answers; a refusal shows its message and changes nothing.
  */
 export function ApproveOrReject(props: ApproveOrRejectProps) {
-  const { labels, own, onPage = false } = props;
+  const { labels, onPage = false } = props;
   const translate = useTranslate();
+  const { identity } = useGetIdentity();
+  const own = identity?.id !== undefined && String(identity.id) === props.requestedBy;
   const { busy, run } = useConsoleAction();
   const [open, setOpen] = useState<'approve' | 'reject' | null>(null);
   const [reason, setReason] = useState('');
@@ -65,7 +67,7 @@ export function ApproveOrReject(props: ApproveOrRejectProps) {
         content={props.approveContent}
         translateOptions={props.approveOptions}
         confirm={labels.approve}
-        onConfirm={() => decide(props.approve, props.approved)}
+        onConfirm={() => decide(props.approve, labels.approved)}
         onClose={() => setOpen(null)}
       />
       <Confirm
@@ -84,7 +86,7 @@ export function ApproveOrReject(props: ApproveOrRejectProps) {
           />
         }
         confirm={labels.reject}
-        onConfirm={() => decide(() => props.reject(reason), props.rejected)}
+        onConfirm={() => decide(() => props.reject(reason), labels.rejected)}
         onClose={() => setOpen(null)}
       />
     </>
@@ -106,4 +108,6 @@ export const REWARD_DECISION: ApproveOrRejectLabels = {
   rejectTitle: 'brakes.rejectTitle',
   rejectReason: 'brakes.rejectReason',
   own: 'brakes.ownRequest',
+  approved: 'brakes.rewardApproved',
+  rejected: 'brakes.rewardRejected',
 };

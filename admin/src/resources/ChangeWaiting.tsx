@@ -1,75 +1,99 @@
 import { Alert, AlertTitle } from '@mui/material';
 import HourglassIcon from '@mui/icons-material/HourglassTop';
-import { useGetIdentity, useGetOne, useRecordContext, useTranslate } from 'react-admin';
+import { useGetOne, useRecordContext, useTranslate } from 'react-admin';
 import { formatWhen, useDateLocales } from '../lists/ConsoleDateField';
-import { useConsoleCalls } from '../dataProvider';
+import { useConsoleCalls, type Decision } from '../dataProvider';
 import { ApproveOrReject, type ApproveOrRejectLabels } from './ApproveOrReject';
 
-/** A change that loosens a money brake, as the server shows it on a record: its fields as they would be (amounts as decimals). */
-interface WaitingChange {
+/** What waits for a second operator, as the server shows it on a record: the change's id, who asked and when. */
+export interface Asked {
   id: string;
   requestedBy: string;
   requestedAt: string;
-  set: Record<string, unknown>;
 }
-type WithChange = { id: string; waitingChange?: WaitingChange | null };
 
-const CHANGE_DECISION: ApproveOrRejectLabels = {
-  approve: 'brakes.approveChange',
-  reject: 'brakes.rejectReward',
-  approveTitle: 'brakes.confirmChangeTitle',
-  rejectTitle: 'brakes.rejectChangeTitle',
-  rejectReason: 'brakes.rejectReason',
-  own: 'brakes.ownRequest',
+/** One kind of banner: its decision's labels and the message keys of its title, its text and its confirmation. */
+export interface WaitingKind {
+  labels: ApproveOrRejectLabels;
+  title: string;
+  /** Takes the subject's values and `when` (who asked, when). */
+  text: string;
+  confirm: string;
+  testId: string;
+}
+
+interface WaitingBannerProps {
+  kind: WaitingKind;
+  waiting: Asked;
+  /** What waits in the operator's words (`{ change }`, `{ reward }`), for the text and the confirmation. */
+  subject: Record<string, string>;
+  decide: (decision: Decision) => Promise<unknown>;
+}
+
+/**
+ * On a record's page: what waits for a second operator, who asked and when, and the decision, each confirmed first. The operator
+ * who asked may withdraw it but not approve it; the server also refuses an approver the asker created or empowered.
+ */
+export function WaitingBanner({ kind, waiting, subject, decide }: WaitingBannerProps) {
+  const translate = useTranslate();
+  const locales = useDateLocales();
+  const { data: asker } = useGetOne<{ id: string; username: string }>('accounts', { id: waiting.requestedBy }, { retry: false });
+  const when = [asker?.username, formatWhen(waiting.requestedAt, locales)].filter(Boolean).join(', ');
+  return (
+    <Alert severity="warning" icon={<HourglassIcon />} sx={{ m: 2, mb: 0 }} data-testid={kind.testId}>
+      <AlertTitle>{translate(kind.title)}</AlertTitle>
+      {translate(kind.text, { ...subject, when })}
+      <ApproveOrReject
+        labels={kind.labels}
+        onPage
+        requestedBy={waiting.requestedBy}
+        approveContent={translate(kind.confirm, subject)}
+        approve={() => decide({ id: waiting.id })}
+        reject={(rejectReason) => decide({ id: waiting.id, rejectReason })}
+      />
+    </Alert>
+  );
+}
+
+const CHANGE: WaitingKind = {
+  labels: {
+    approve: 'brakes.approveChange',
+    reject: 'brakes.rejectReward',
+    approveTitle: 'brakes.confirmChangeTitle',
+    rejectTitle: 'brakes.rejectChangeTitle',
+    rejectReason: 'brakes.rejectReason',
+    own: 'brakes.ownRequest',
+    approved: 'brakes.changeApproved',
+    rejected: 'brakes.changeRejected',
+  },
+  title: 'brakes.changeWaiting',
+  text: 'brakes.changeWaitingText',
+  confirm: 'brakes.confirmChange',
+  testId: 'change-waiting-banner',
 };
 
+/** A change that loosens a money brake, as the server shows it on a record: its fields as they would be (amounts as decimals). */
+type WithChange = { id: string; waitingChange?: (Asked & { set: Record<string, unknown> }) | null };
+
 interface ChangeWaitingProps {
-  /** The resource whose records hold the change (`gift-coins`, `staking-coins`): its decision routes. */
-  resource: string;
+  /** The resource whose records hold the change: its decision routes. */
+  resource: 'gift-coins' | 'staking-coins';
   /** The change in the operator's words, from its fields. */
   describe: (set: Record<string, unknown>) => string;
 }
 
-/**
- * On a record's page: the change that waits for a second operator (a looser brake, a richer staking offer), who asked and
- * when, and the decision, each confirmed first. The operator who asked may withdraw it but not approve it (the server refuses too).
- */
+/** On a coin's or an offer's page: the change that waits for a second operator (a looser brake, a richer staking offer). */
 export function ChangeWaiting({ resource, describe }: ChangeWaitingProps) {
   const record = useRecordContext<WithChange>();
-  const { identity } = useGetIdentity();
   const calls = useConsoleCalls();
-  const translate = useTranslate();
-  const locales = useDateLocales();
-  const waiting = record?.waitingChange ?? null;
-  const { data: asker } = useGetOne<{ id: string; username: string }>(
-    'accounts',
-    { id: waiting?.requestedBy ?? '' },
-    { enabled: !!waiting, retry: false },
-  );
+  const waiting = record?.waitingChange;
   if (!record || !waiting) return null;
-  const change = describe(waiting.set);
-  const decide = (decision: 'approve' | 'reject', rejectReason?: string) =>
-    calls.decideReward(`${resource}/${encodeURIComponent(record.id)}/change/${decision}`, {
-      id: waiting.id,
-      ...(decision === 'reject' ? { rejectReason } : {}),
-    });
   return (
-    <Alert severity="warning" icon={<HourglassIcon />} sx={{ m: 2, mb: 0 }} data-testid="change-waiting-banner">
-      <AlertTitle>{translate('brakes.changeWaiting')}</AlertTitle>
-      {translate('brakes.changeWaitingText', {
-        change,
-        when: [asker?.username, formatWhen(waiting.requestedAt, locales)].filter(Boolean).join(', '),
-      })}
-      <ApproveOrReject
-        labels={CHANGE_DECISION}
-        onPage
-        own={identity?.id !== undefined && String(identity.id) === waiting.requestedBy}
-        approveContent={translate('brakes.confirmChange', { change })}
-        approve={() => decide('approve')}
-        approved="brakes.changeApproved"
-        reject={(reason) => decide('reject', reason)}
-        rejected="brakes.changeRejected"
-      />
-    </Alert>
+    <WaitingBanner
+      kind={CHANGE}
+      waiting={waiting}
+      subject={{ change: describe(waiting.set) }}
+      decide={(decision) => calls.decideChange(resource, record.id, decision)}
+    />
   );
 }

@@ -1,15 +1,5 @@
 import { Chip, Stack } from '@mui/material';
-import {
-  FunctionField,
-  List,
-  ReferenceField,
-  SelectField,
-  SelectInput,
-  TextField,
-  useGetIdentity,
-  useRecordContext,
-  useTranslate,
-} from 'react-admin';
+import { FunctionField, List, ReferenceField, SelectField, SelectInput, TextField, useRecordContext, useTranslate } from 'react-admin';
 import { ConsoleDateField, formatWhen, useDateLocales } from '../../lists/ConsoleDateField';
 import { useConsoleCalls } from '../../dataProvider';
 import { ResponsiveList, searchFilter } from '../../lists/ResponsiveList';
@@ -33,20 +23,17 @@ const STATUSES = ['pending', 'approved', 'applied', 'rejected'].map((id) => ({ i
 /** Approve (after a confirmation naming the account and the access; never one's own request) or reject with a reason. */
 function Decision() {
   const record = useRecordContext<GrantRow>();
-  const { identity } = useGetIdentity();
   const calls = useConsoleCalls();
   const permissionLabel = usePermissionLabel();
   if (!record || record.status !== 'pending') return null;
   return (
     <ApproveOrReject
       labels={GRANT_DECISION}
-      own={identity?.id !== undefined && String(identity.id) === String(record.requestedBy)}
+      requestedBy={record.requestedBy}
       approveContent="accountGrants.approveContent"
       approveOptions={{ username: record.username, permissions: record.permissions.map(permissionLabel).join(', ') }}
       approve={() => calls.approveGrant(record.id)}
-      approved="accountGrants.approved"
       reject={(reason) => calls.rejectGrant(record.id, reason)}
-      rejected="accountGrants.rejected"
     />
   );
 }
@@ -58,6 +45,8 @@ const GRANT_DECISION = {
   rejectTitle: 'accountGrants.rejectTitle',
   rejectReason: 'accountGrants.rejectReason',
   own: 'accountGrants.own',
+  approved: 'accountGrants.approved',
+  rejected: 'accountGrants.rejected',
 };
 
 function Asked({ record }: { record: GrantRow }) {

@@ -1,9 +1,8 @@
 import { Alert } from '@mui/material';
-import { useGetIdentity, useGetMany, useRecordContext, useTranslate } from 'react-admin';
-import { useConsoleCalls } from '../../dataProvider';
+import { useGetMany, useRecordContext, useTranslate } from 'react-admin';
+import { useConsoleCalls, type ConfigReward } from '../../dataProvider';
 import { ApproveOrReject, REWARD_DECISION } from '../ApproveOrReject';
 
-type Kind = 'referral' | 'streakMilestones' | 'mining';
 interface Waiting {
   id: string;
   requestedBy: string;
@@ -13,11 +12,10 @@ interface Waiting {
   premiumRewardPercent?: number;
   hours?: number;
 }
-type ConfigRecord = { waitingRewards?: Partial<Record<Kind, Waiting | null>> };
+type ConfigRecord = { waitingRewards?: Partial<Record<ConfigReward, Waiting | null>> };
 
 /** One waiting App Config reward with its decision, each confirmed first (the operator who asked may only withdraw it). */
-function WaitingReward({ kind, waiting }: { kind: Kind; waiting: Waiting }) {
-  const { identity } = useGetIdentity();
+function WaitingReward({ kind, waiting }: { kind: ConfigReward; waiting: Waiting }) {
   const calls = useConsoleCalls();
   const translate = useTranslate();
   const coinIds = [...new Set([waiting.coin, ...(waiting.milestones ?? []).map((m) => m.coin)].filter((id): id is string => !!id))];
@@ -36,23 +34,16 @@ function WaitingReward({ kind, waiting }: { kind: Kind; waiting: Waiting }) {
         : translate('brakes.configMilestonesWaiting', {
             list: (waiting.milestones ?? []).map((m) => `${m.days}: ${m.amount} ${symbol(m.coin)}`.trim()).join(', '),
           });
-  const decide = (decision: 'approve' | 'reject', rejectReason?: string) =>
-    calls.decideReward(`app-config/current/rewards/${kind}/${decision}`, {
-      id: waiting.id,
-      ...(decision === 'reject' ? { rejectReason } : {}),
-    });
   return (
     <Alert severity="warning" sx={{ mb: 2, width: '100%' }} data-testid={`config-reward-waiting-${kind}`}>
       {text}
       <ApproveOrReject
         labels={REWARD_DECISION}
         onPage
-        own={identity?.id !== undefined && String(identity.id) === waiting.requestedBy}
+        requestedBy={waiting.requestedBy}
         approveContent={text}
-        approve={() => decide('approve')}
-        approved="brakes.rewardApproved"
-        reject={(reason) => decide('reject', reason)}
-        rejected="brakes.rewardRejected"
+        approve={() => calls.decideConfigReward(kind, { id: waiting.id })}
+        reject={(rejectReason) => calls.decideConfigReward(kind, { id: waiting.id, rejectReason })}
       />
     </Alert>
   );

@@ -16,6 +16,7 @@ import {
 } from 'react-admin';
 import { broadcastInput } from '@gift/shared/schemas/broadcasts';
 import { schemaResolver } from '../../forms/schemaResolver';
+import { broadcastSegment } from '@gift/shared';
 import { useConsoleCalls } from '../../dataProvider';
 import { MessagePreview } from './MessagePreview';
 
@@ -41,8 +42,8 @@ function SegmentCount() {
   useEffect(() => {
     let current = true;
     const timer = setTimeout(() => {
-      calls
-        .countSegment(JSON.parse(key))
+      // the segment as the server's schema reads it: one it refuses is not counted
+      (async () => calls.countSegment(broadcastSegment.parse(JSON.parse(key))))()
         .then(({ count }) => current && setAnswer({ count }))
         .catch(() => current && setAnswer({ failed: true }));
     }, 400);

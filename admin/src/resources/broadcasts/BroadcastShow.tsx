@@ -23,6 +23,12 @@ import { Progress, StatusChip } from './BroadcastList';
 
 type Command = 'sending' | 'paused' | 'cancelled';
 
+/** The segment the broadcast was saved with, as the server gave it (the server checks it again when counting). */
+function savedSegment(record: BroadcastRecord): object {
+  const segment: unknown = record.segment;
+  return typeof segment === 'object' && segment !== null ? segment : {};
+}
+
 /** Start, pause, resume and cancel: `PUT {status}`, each after a confirmation that says what it does. */
 function Controls({ record }: { record: BroadcastRecord }) {
   const translate = useTranslate();
@@ -40,7 +46,7 @@ function Controls({ record }: { record: BroadcastRecord }) {
     if (command === 'sending' && draft) {
       setAudience(null);
       calls
-        .countSegment(record.segment)
+        .countSegment(savedSegment(record))
         .then(({ count }) => setAudience(count))
         .catch(() => setAudience(null));
     }

@@ -1,14 +1,4 @@
-import {
-  FunctionField,
-  List,
-  ReferenceField,
-  SelectField,
-  SelectInput,
-  TextField,
-  useGetIdentity,
-  useRecordContext,
-  useTranslate,
-} from 'react-admin';
+import { FunctionField, List, ReferenceField, SelectField, SelectInput, TextField, useRecordContext, useTranslate } from 'react-admin';
 import { ConsoleDateField, formatWhen, useDateLocales } from '../../lists/ConsoleDateField';
 import { useConsoleCalls } from '../../dataProvider';
 import { ResponsiveList } from '../../lists/ResponsiveList';
@@ -34,19 +24,16 @@ const STATUSES = ['pending', 'approved', 'applied', 'rejected'].map((id) => ({ i
 /** Approve (never one's own; money moves, so the amount is confirmed first) or reject with a reason, for a gift that waits. */
 function Decision() {
   const record = useRecordContext<GiftRow>();
-  const { identity } = useGetIdentity();
   const calls = useConsoleCalls();
   const translate = useTranslate();
   if (!record || record.status !== 'pending') return null;
   return (
     <ApproveOrReject
       labels={GIFT_DECISION}
-      own={identity?.id !== undefined && String(identity.id) === String(record.requestedBy)}
+      requestedBy={record.requestedBy}
       approveContent={translate('brakes.confirmGift', { amount: record.amount.startsWith('-') ? record.amount : `+${record.amount}` })}
       approve={() => calls.approveGift(record.id)}
-      approved="gifts.approved"
       reject={(reason) => calls.rejectGift(record.id, reason)}
-      rejected="gifts.rejected"
     />
   );
 }
@@ -58,6 +45,8 @@ const GIFT_DECISION = {
   rejectTitle: 'gifts.rejectTitle',
   rejectReason: 'gifts.rejectReason',
   own: 'gifts.ownGift',
+  approved: 'gifts.approved',
+  rejected: 'gifts.rejected',
 };
 
 /** Gifts and corrections above their coin's threshold or past their operator's daily limit, each waiting for a second operator. */

@@ -1,18 +1,12 @@
-import { Alert, AlertTitle, Chip } from '@mui/material';
+import { Chip } from '@mui/material';
 import HourglassIcon from '@mui/icons-material/HourglassTop';
-import { useGetIdentity, useGetOne, useRecordContext, useTranslate } from 'react-admin';
-import { formatWhen, useDateLocales } from '../../lists/ConsoleDateField';
+import { useGetOne, useRecordContext, useTranslate } from 'react-admin';
 import { useConsoleCalls } from '../../dataProvider';
-import { ApproveOrReject, REWARD_DECISION } from '../ApproveOrReject';
+import { REWARD_DECISION } from '../ApproveOrReject';
+import { WaitingBanner, type Asked, type WaitingKind } from '../ChangeWaiting';
 
 /** A reward change waiting for a second operator, as the server shows it on a mission. */
-interface Waiting {
-  id: string;
-  reward: string;
-  coin: string;
-  requestedBy: string;
-  requestedAt: string;
-}
+type Waiting = Asked & { reward: string; coin: string };
 type WithWaiting = { id: string; waiting?: Waiting | null };
 
 /** The list's mark on a mission whose reward waits for a second operator. */
@@ -32,47 +26,27 @@ export function WaitingBadge() {
   );
 }
 
-/**
- * On a mission's page: the reward change that waits, who asked and when, and the decision, each confirmed first. The operator
- * who asked may withdraw it (reject) but not approve it; the server also refuses an approver the asker created or empowered.
- */
+const REWARD: WaitingKind = {
+  labels: REWARD_DECISION,
+  title: 'brakes.rewardWaiting',
+  text: 'brakes.rewardWaitingText',
+  confirm: 'brakes.confirmReward',
+  testId: 'mission-reward-waiting-banner',
+};
+
+/** On a mission's page: the reward change that waits for a second operator, and the decision. */
 export function RewardWaiting() {
   const record = useRecordContext<WithWaiting>();
-  const { identity } = useGetIdentity();
   const calls = useConsoleCalls();
-  const translate = useTranslate();
-  const locales = useDateLocales();
-  const waiting = record?.waiting ?? null;
+  const waiting = record?.waiting;
   const { data: coin } = useGetOne<{ id: string; symbol: string }>('gift-coins', { id: waiting?.coin ?? '' }, { enabled: !!waiting });
-  const { data: asker } = useGetOne<{ id: string; username: string }>(
-    'accounts',
-    { id: waiting?.requestedBy ?? '' },
-    { enabled: !!waiting, retry: false },
-  );
   if (!record || !waiting) return null;
-  const reward = `${waiting.reward} ${coin?.symbol ?? ''}`.trim();
-  const decide = (decision: 'approve' | 'reject', rejectReason?: string) =>
-    calls.decideReward(`missions/${encodeURIComponent(record.id)}/reward/${decision}`, {
-      id: waiting.id,
-      ...(decision === 'reject' ? { rejectReason } : {}),
-    });
   return (
-    <Alert severity="warning" icon={<HourglassIcon />} sx={{ m: 2, mb: 0 }} data-testid="mission-reward-waiting-banner">
-      <AlertTitle>{translate('brakes.rewardWaiting')}</AlertTitle>
-      {translate('brakes.rewardWaitingText', {
-        reward,
-        when: [asker?.username, formatWhen(waiting.requestedAt, locales)].filter(Boolean).join(', '),
-      })}
-      <ApproveOrReject
-        labels={REWARD_DECISION}
-        onPage
-        own={identity?.id !== undefined && String(identity.id) === waiting.requestedBy}
-        approveContent={translate('brakes.confirmReward', { reward })}
-        approve={() => decide('approve')}
-        approved="brakes.rewardApproved"
-        reject={(reason) => decide('reject', reason)}
-        rejected="brakes.rewardRejected"
-      />
-    </Alert>
+    <WaitingBanner
+      kind={REWARD}
+      waiting={waiting}
+      subject={{ reward: `${waiting.reward} ${coin?.symbol ?? ''}`.trim() }}
+      decide={(decision) => calls.decideMissionReward(record.id, decision)}
+    />
   );
 }

@@ -18,9 +18,14 @@ import {
 import { NumeralInput } from '../../forms/NumeralInput';
 import { useConsoleCalls } from '../../dataProvider';
 import { balanceAdjustmentInput } from '@gift/shared';
+import type { z } from 'zod';
+import type { FieldValues } from 'react-hook-form';
 import { schemaResolver } from '../../forms/schemaResolver';
 import type { TabContentProps } from './show/PlayerRecords';
 import { newIdempotencyKey } from '@gift/shared/idempotency';
+
+/** The form's values as the schema reads them (the resolver checked them): what the confirmation names and the server gets. */
+type Adjustment = z.output<typeof balanceAdjustmentInput>;
 
 const DIRECTIONS = [
   { id: 'credit', name: 'adjust.credit' },
@@ -39,14 +44,10 @@ export function AdjustBalanceForm(_props: TabContentProps) {
   const refresh = useRefresh();
   const [defaults, setDefaults] = useState(freshValues);
   // the form's values wait here while the operator reads the confirmation naming the amount and the player
-  const [asking, setAsking] = useState<Record<string, unknown> | null>(null);
-  const coin = useGetOne<{ id: string; symbol: string }>(
-    'gift-coins',
-    { id: typeof asking?.coin === 'string' ? asking.coin : '' },
-    { enabled: !!asking?.coin },
-  );
+  const [asking, setAsking] = useState<Adjustment | null>(null);
+  const coin = useGetOne<{ id: string; symbol: string }>('gift-coins', { id: asking?.coin ?? '' }, { enabled: !!asking?.coin });
   if (!player) return null;
-  const send = async (values: Record<string, unknown>) => {
+  const send = async (values: Adjustment) => {
     setAsking(null);
     try {
       const result = await dataProvider.adjustBalance(player.id, values);
@@ -71,7 +72,7 @@ export function AdjustBalanceForm(_props: TabContentProps) {
         <Form
           key={defaults.idempotencyKey}
           defaultValues={defaults}
-          onSubmit={(values: Record<string, unknown>) => setAsking(values)}
+          onSubmit={(values: FieldValues) => setAsking(balanceAdjustmentInput.safeParse(values).data ?? null)}
           resolver={schemaResolver(balanceAdjustmentInput)}
         >
           <RadioButtonGroupInput source="direction" choices={DIRECTIONS} label="adjust.kind" />
@@ -86,7 +87,7 @@ export function AdjustBalanceForm(_props: TabContentProps) {
           isOpen={!!asking}
           title="adjust.confirmTitle"
           content={translate(asking?.direction === 'debit' ? 'adjust.confirmDebit' : 'adjust.confirmCredit', {
-            amount: typeof asking?.amount === 'string' ? asking.amount : '',
+            amount: asking?.amount ?? '',
             symbol: coin.data?.symbol ?? '',
             player: playerName,
           })}

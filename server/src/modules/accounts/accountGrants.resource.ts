@@ -1,12 +1,9 @@
 import type { Router } from 'express';
-import { z } from 'zod';
-import { nonEmpty } from '@gift/shared';
+import { rejectionInput } from '@gift/shared';
 import { operatorContext } from '../../http/adminAuth';
 import { validate, type ResourceDefinition } from '../../http/resource';
 import { AccountGrantModel } from './accountGrant.model';
 import { approveGrant, rejectGrant } from './accountGrants.service';
-
-const grantRejectInput = z.object({ rejectReason: nonEmpty(300) });
 
 function decisionRoutes(router: Router) {
   /** A second, independent operator holding the access approves: the account holds it at once. */
@@ -15,7 +12,7 @@ function decisionRoutes(router: Router) {
   });
   /** Turned down, with the reason (the operator who asked may withdraw their own). */
   router.post('/:id/reject', async (req, res) => {
-    const { rejectReason } = validate(grantRejectInput, req.body);
+    const { rejectReason } = validate(rejectionInput, req.body);
     res.json(await rejectGrant(req.params.id, operatorContext(req).operator, rejectReason, new Date()));
   });
 }

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { appConfigInput, fromMicros, nonEmpty, OBJECT_ID_PATTERN, toMicros } from '@gift/shared';
+import { appConfigInput, changeApprovalInput, changeRejectionInput, fromMicros, toMicros } from '@gift/shared';
 import { AppError, badInput } from '../../lib/errors';
 import { faultPoint } from '../../lib/faults';
 import { operatorContext } from '../../http/adminAuth';
@@ -26,9 +25,6 @@ type ConfigDocument = {
   botToken?: string;
   streakMilestones?: Milestone[];
 };
-
-const rewardDecisionInput = z.object({ id: z.string().regex(OBJECT_ID_PATTERN, 'Invalid id') });
-const rewardRejectInput = rewardDecisionInput.extend({ rejectReason: nonEmpty(300) });
 
 /** Reward changes waiting for a second operator, as plain records (the document's JSON): amounts as decimals. */
 function presentAllWaiting(waiting: unknown) {
@@ -73,13 +69,13 @@ export const appConfigResource: ResourceDefinition<typeof appConfigInput> = {
     });
     /** A second, independent operator puts a waiting reward live (`id`: the change they saw). */
     router.post('/current/rewards/:kind/approve', async (req, res) => {
-      const { id } = validate(rewardDecisionInput, req.body);
+      const { id } = validate(changeApprovalInput, req.body);
       await approveConfigReward(rewardKind(req.params.kind), id, operatorContext(req).operator, new Date());
       res.json(appConfigResource.record!.present!(await AppConfigModel.findOne({ key: 'app' }).select('+botToken')));
     });
     /** Turns a waiting reward down with the reason; the live one stays. */
     router.post('/current/rewards/:kind/reject', async (req, res) => {
-      const { id, rejectReason } = validate(rewardRejectInput, req.body);
+      const { id, rejectReason } = validate(changeRejectionInput, req.body);
       await rejectConfigReward(rewardKind(req.params.kind), id, rejectReason, operatorContext(req).operator, new Date());
       res.json(appConfigResource.record!.present!(await AppConfigModel.findOne({ key: 'app' }).select('+botToken')));
     });

@@ -1,9 +1,8 @@
-import { z } from 'zod';
 import {
+  changeApprovalInput,
+  changeRejectionInput,
   fromMicros,
   microsToStored,
-  nonEmpty,
-  OBJECT_ID_PATTERN,
   missionInput,
   missionsEnabledInput,
   missionsReorderInput,
@@ -27,9 +26,6 @@ type MissionDocument = {
   secretCode?: string;
   waiting?: { id: string; reward: number; coin: unknown; requestedBy: unknown; requestedAt: Date } | null;
 };
-
-const rewardDecisionInput = z.object({ id: z.string().regex(OBJECT_ID_PATTERN, 'Invalid id') });
-const rewardRejectInput = rewardDecisionInput.extend({ rejectReason: nonEmpty(300) });
 
 /** A mission as the console reads it: whether a secret code is set, and a waiting reward as a decimal. */
 function presentMission(doc: MissionDocument) {
@@ -172,13 +168,13 @@ export const missionsResource: ResourceDefinition<typeof missionInput, typeof mi
     });
     /** A second, independent operator puts a waiting reward live (`id`: the change they saw). */
     router.post('/:id/reward/approve', async (req, res) => {
-      const { id } = validate(rewardDecisionInput, req.body);
+      const { id } = validate(changeApprovalInput, req.body);
       const approved = await approveMissionReward(req.params.id, id, operatorContext(req).operator, new Date());
       res.json(presentMission(approved));
     });
     /** Turns a waiting reward down, with the reason; the mission stays as it is. */
     router.post('/:id/reward/reject', async (req, res) => {
-      const { id, rejectReason } = validate(rewardRejectInput, req.body);
+      const { id, rejectReason } = validate(changeRejectionInput, req.body);
       const rejected = await rejectMissionReward(req.params.id, id, rejectReason, operatorContext(req).operator, new Date());
       res.json(presentMission(rejected));
     });
