@@ -1,5 +1,7 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Env } from '../src/env';
+import { TEST_BOT_TOKEN, testEnv } from './helpers';
 
 /**
  * A local stand-in for the Telegram Bot API, answering the methods the product calls the way
@@ -31,6 +33,12 @@ export interface BotApiStandIn {
 }
 
 export const STAND_IN_BOT = { id: 123456789, is_bot: true, first_name: 'Gift Rewards', username: 'GiftRewardsBot' };
+
+/** The stand-in for the test bot, and a test environment whose bot talks to it. */
+export async function startBotApiWithEnv(): Promise<{ standIn: BotApiStandIn; env: Env }> {
+  const standIn = await startBotApiStandIn(TEST_BOT_TOKEN);
+  return { standIn, env: testEnv({ TELEGRAM_API_ROOT: standIn.apiRoot }) };
+}
 
 export async function startBotApiStandIn(token: string): Promise<BotApiStandIn> {
   const members: BotApiStandIn['members'] = new Map();

@@ -2,8 +2,8 @@ import request from 'supertest';
 import { toMicros } from '@gift/shared';
 import { createApp } from '../../app';
 import { createCoin, createPlayer, playerCaller } from '../../../test/factories';
-import { startBotApiStandIn, type BotApiStandIn } from '../../../test/botApiStandIn';
-import { silentLogger, TEST_BOT_TOKEN, testEnv } from '../../../test/helpers';
+import { startBotApiWithEnv, type BotApiStandIn } from '../../../test/botApiStandIn';
+import { silentLogger, testEnv } from '../../../test/helpers';
 import { tmaHeader } from '../../../test/telegram';
 import { getAppConfig } from '../config/config.service';
 
@@ -101,10 +101,7 @@ describe('referrals.friends', () => {
 describe('referrals.prepareShare (Telegram 8.0: share the invite to chats the player picks)', () => {
   let standIn: BotApiStandIn;
   let env: ReturnType<typeof testEnv>;
-  beforeAll(async () => {
-    standIn = await startBotApiStandIn(TEST_BOT_TOKEN);
-    env = testEnv({ TELEGRAM_API_ROOT: standIn.apiRoot });
-  });
+  beforeAll(async () => ({ standIn, env } = await startBotApiWithEnv()));
   afterAll(() => standIn.close());
 
   it("saves the invite with the bot for this player: the message, the link and a button in the player's language", async () => {

@@ -4,7 +4,7 @@ import { AppError } from '../../lib/errors';
 import { createApp } from '../../app';
 import { createContextInner } from '../../http/context';
 import { createCaller } from '../../trpc/root';
-import { startBotApiStandIn, type BotApiStandIn } from '../../../test/botApiStandIn';
+import { startBotApiWithEnv, type BotApiStandIn } from '../../../test/botApiStandIn';
 import { TEST_BOT_TOKEN, silentLogger, testEnv } from '../../../test/helpers';
 import { LoginCodeModel } from './loginCode.model';
 import { UserModel } from './user.model';
@@ -18,10 +18,7 @@ const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
 
 let standIn: BotApiStandIn;
 let env: ReturnType<typeof testEnv>;
-beforeAll(async () => {
-  standIn = await startBotApiStandIn(TEST_BOT_TOKEN);
-  env = testEnv({ TELEGRAM_API_ROOT: standIn.apiRoot });
-});
+beforeAll(async () => ({ standIn, env } = await startBotApiWithEnv()));
 afterAll(() => standIn.close());
 
 /** Work the server does after answering (sending codes); tests wait for it before looking at what was sent. */
@@ -67,6 +64,18 @@ async function failure(promise: Promise<unknown>) {
   }
 }
 
+/**
+ * A player named `username` who asked for a code at T0, the code the bot sent them, and `verify`: the refusal of a
+ * typed code (the right one unless given), `seconds` after T0, or undefined when it signs in.
+ */
+async function codeAsked(username: string) {
+  const player = await telegramPlayer({ username });
+  const { requestId } = await guest(T0).auth.requestLoginCode({ username });
+  const [code = ''] = await codesSentTo(player.telegramId);
+  const verify = (seconds: number, typed = code) => failure(guest(at(seconds)).auth.verifyLoginCode({ username, requestId, code: typed }));
+  return { player, code, verify };
+}
+
 describe('web sign-in with a one-time code', () => {
   it('sends a 6-digit code to the player chat and trades the right code for a player token', async () => {
     // the token is then used over HTTP, where the server's real clock runs
@@ -97,80 +106,38 @@ describe('web sign-in with a one-time code', () => {
   });
 
   it("answers a wrong code with 'Incorrect code'", async () => {
-    const player = await telegramPlayer({ username: 'web_wrong' });
-    const { requestId: wrongRequest } = await guest(T0).auth.requestLoginCode({ username: 'web_wrong' });
-    const [code] = await codesSentTo(player.telegramId);
+    const { code, verify } = await codeAsked('web_wrong');
     const wrong = code === '000000' ? '000001' : '000000';
-    expect(await failure(guest(at(10)).auth.verifyLoginCode({ username: 'web_wrong', requestId: wrongRequest, code: wrong }))).toEqual({
-      message: 'Incorrect code',
-      code: 'INCORRECT_CODE',
-    });
-    expect(
-      await failure(guest(at(10)).auth.verifyLoginCode({ username: 'web_wrong', requestId: wrongRequest, code: code! })),
-    ).toBeUndefined();
+    expect(await verify(10, wrong)).toEqual({ message: 'Incorrect code', code: 'INCORRECT_CODE' });
+    expect(await verify(10)).toBeUndefined();
   });
 
   it('lets a code live 5 minutes', async () => {
-    const player = await telegramPlayer({ username: 'web_late' });
-    const { requestId: lateRequest } = await guest(T0).auth.requestLoginCode({ username: 'web_late' });
-    const [code] = await codesSentTo(player.telegramId);
-    expect(await failure(guest(at(300)).auth.verifyLoginCode({ username: 'web_late', requestId: lateRequest, code: code! }))).toMatchObject(
-      {
-        code: 'CODE_EXPIRED',
-      },
-    );
-
-    const other = await telegramPlayer({ username: 'web_intime' });
-    const { requestId: intimeRequest } = await guest(T0).auth.requestLoginCode({ username: 'web_intime' });
-    const [inTime] = await codesSentTo(other.telegramId);
-    expect(
-      await failure(guest(at(299)).auth.verifyLoginCode({ username: 'web_intime', requestId: intimeRequest, code: inTime! })),
-    ).toBeUndefined();
+    expect(await (await codeAsked('web_late')).verify(300)).toMatchObject({ code: 'CODE_EXPIRED' });
+    expect(await (await codeAsked('web_intime')).verify(299)).toBeUndefined();
   });
 
   it('allows 5 tries: the 6th is refused even with the right code', async () => {
-    const player = await telegramPlayer({ username: 'web_tries' });
-    const { requestId: triesRequest } = await guest(T0).auth.requestLoginCode({ username: 'web_tries' });
-    const [code] = await codesSentTo(player.telegramId);
+    const { code, verify } = await codeAsked('web_tries');
     const wrong = code === '123456' ? '654321' : '123456';
-    for (let i = 0; i < 5; i++) {
-      expect(
-        await failure(guest(at(10)).auth.verifyLoginCode({ username: 'web_tries', requestId: triesRequest, code: wrong })),
-      ).toMatchObject({
-        code: 'INCORRECT_CODE',
-      });
-    }
-    expect(
-      await failure(guest(at(10)).auth.verifyLoginCode({ username: 'web_tries', requestId: triesRequest, code: code! })),
-    ).toMatchObject({
-      code: 'TOO_MANY_ATTEMPTS',
-    });
+    for (let i = 0; i < 5; i++) expect(await verify(10, wrong)).toMatchObject({ code: 'INCORRECT_CODE' });
+    expect(await verify(10)).toMatchObject({ code: 'TOO_MANY_ATTEMPTS' });
   });
 
   it('counts 20 simultaneous guesses as 20 tries: 5 are checked, the rest refused', async () => {
-    const player = await telegramPlayer({ username: 'web_burst' });
-    const { requestId: burstRequest } = await guest(T0).auth.requestLoginCode({ username: 'web_burst' });
-    const [code] = await codesSentTo(player.telegramId);
+    const { player, code, verify } = await codeAsked('web_burst');
     const guesses = Array.from({ length: 20 }, (_, i) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0'));
-    const outcomes = await Promise.all(
-      guesses.map((guess) => failure(guest(at(5)).auth.verifyLoginCode({ username: 'web_burst', requestId: burstRequest, code: guess }))),
-    );
+    const outcomes = await Promise.all(guesses.map((guess) => verify(5, guess)));
     expect(outcomes.filter((o) => o?.code === 'INCORRECT_CODE')).toHaveLength(5);
     expect(outcomes.filter((o) => o?.code === 'TOO_MANY_ATTEMPTS')).toHaveLength(15);
     expect((await LoginCodeModel.findOne({ user: player._id }).lean())!.attempts).toBe(5);
   });
 
   it('accepts a code once', async () => {
-    const player = await telegramPlayer({ username: 'web_once' });
-    const { requestId: onceRequest } = await guest(T0).auth.requestLoginCode({ username: 'web_once' });
-    const [code] = await codesSentTo(player.telegramId);
-    const both = await Promise.all(
-      [1, 2, 3].map(() => failure(guest(at(5)).auth.verifyLoginCode({ username: 'web_once', requestId: onceRequest, code: code! }))),
-    );
+    const { verify } = await codeAsked('web_once');
+    const both = await Promise.all([1, 2, 3].map(() => verify(5)));
     expect(both.filter((o) => o === undefined)).toHaveLength(1);
-    expect(await failure(guest(at(6)).auth.verifyLoginCode({ username: 'web_once', requestId: onceRequest, code: code! }))).toMatchObject({
-      code: 'CODE_EXPIRED',
-    });
+    expect(await verify(6)).toMatchObject({ code: 'CODE_EXPIRED' });
   });
 
   it('sends one code a minute, at most 5 an hour, and a code works only with the request that asked for it', async () => {
