@@ -1,3 +1,4 @@
+import type { ReactElement } from 'react';
 import type { CoinFigures } from '@gift/server';
 import {
   ArrayField,
@@ -92,55 +93,36 @@ function OwedSummary() {
   );
 }
 
+/** Who the player is (before their figures per coin), then their counters and dates, each under its field's label. */
+const IDENTITY = [
+  <TextField source="name" />,
+  <TextField source="username" emptyText="—" />,
+  <NumberField source="telegramId" options={{ useGrouping: false }} />,
+];
+const COUNTERS = [
+  <ReferenceField source="referrer" reference="users" emptyText="—" link="show" />,
+  <NumberField source="referrersCount" />,
+  <NumberField source="inviteLimit" />,
+  <NumberField source="missionsCount" />,
+  <NumberField source="doneMissionsCount" />,
+  <TextField source="language" />,
+  <BooleanField source="messagePermission" />,
+  <BooleanField source="isPremium" />,
+  <TextField source="referralCode" />,
+  <ConsoleDateField source="lastSeenAt" showTime />,
+  <ConsoleDateField source="createdAt" showTime />,
+];
+const labelled = (fields: ReactElement[]) => fields.map((field, index) => <Labeled key={index}>{field}</Labeled>);
+
 /** Who the player is, their status, what they owe, their figures per coin and their counters. */
 export function SummaryTab(_props: TabContentProps) {
   return (
     <Stack spacing={1}>
       <StatusSummary />
       <OwedSummary />
-      <Labeled>
-        <TextField source="name" />
-      </Labeled>
-      <Labeled>
-        <TextField source="username" emptyText="—" />
-      </Labeled>
-      <Labeled>
-        <NumberField source="telegramId" options={{ useGrouping: false }} />
-      </Labeled>
+      {labelled(IDENTITY)}
       <CoinFiguresField />
-      <Labeled>
-        <ReferenceField source="referrer" reference="users" emptyText="—" link="show" />
-      </Labeled>
-      <Labeled>
-        <NumberField source="referrersCount" />
-      </Labeled>
-      <Labeled>
-        <NumberField source="inviteLimit" />
-      </Labeled>
-      <Labeled>
-        <NumberField source="missionsCount" />
-      </Labeled>
-      <Labeled>
-        <NumberField source="doneMissionsCount" />
-      </Labeled>
-      <Labeled>
-        <TextField source="language" />
-      </Labeled>
-      <Labeled>
-        <BooleanField source="messagePermission" />
-      </Labeled>
-      <Labeled>
-        <BooleanField source="isPremium" />
-      </Labeled>
-      <Labeled>
-        <TextField source="referralCode" />
-      </Labeled>
-      <Labeled>
-        <ConsoleDateField source="lastSeenAt" showTime />
-      </Labeled>
-      <Labeled>
-        <ConsoleDateField source="createdAt" showTime />
-      </Labeled>
+      {labelled(COUNTERS)}
     </Stack>
   );
 }
