@@ -77,6 +77,8 @@ interface Product<S> {
   telegramUrl(path: string, user: TelegramUser, launch?: LaunchOptions): string;
   /** A player opening the app at `path` from Telegram, on a fresh phone tab; windows the app opens are closed (offline). */
   openPlayer(path: string, user: TelegramUser, launch?: LaunchOptions): Promise<Page>;
+  /** A Telegram id no player of this file had before. */
+  newTelegramId(): number;
   /** A player Telegram never showed the app before (a new id each call), opening it at `path`. */
   openNewPlayer(path: string, who?: { language?: string; firstName?: string }): Promise<{ page: Page; telegramId: number }>;
 }
@@ -198,8 +200,9 @@ export function useProduct<S extends Closable | undefined = undefined>(options: 
       await page.goto(product.telegramUrl(path, user, launch));
       return page;
     },
+    newTelegramId: () => nextTelegramId++,
     async openNewPlayer(path, { language = 'en', firstName }: { language?: string; firstName?: string } = {}) {
-      const telegramId = nextTelegramId++;
+      const telegramId = product.newTelegramId();
       const user = { id: telegramId, first_name: firstName ?? `Player ${telegramId}`, language_code: language };
       return { page: await product.openPlayer(path, user), telegramId };
     },

@@ -1,70 +1,34 @@
 // The player's flows in a real Chromium, launched as Telegram launches the app: signed initData in the URL hash.
 import type { Page } from 'playwright-core';
-import { seedDemoData } from '../server/src/modules/demo/demo.service';
 import { GiftCoinModel } from '../server/src/modules/coins/giftCoin.model';
 import { AppConfigModel } from '../server/src/modules/config/appConfig.model';
 import { postEntry } from '../server/src/modules/ledger/ledger.service';
-import { MissionModel, UserMissionModel } from '../server/src/modules/missions/mission.models';
+import { UserMissionModel } from '../server/src/modules/missions/mission.models';
 import { UserModel } from '../server/src/modules/users/user.model';
-import { startBotApiStandIn, type BotApiStandIn } from '../server/test/botApiStandIn';
-import { silentLogger, TEST_BOT_TOKEN } from '../server/test/helpers';
-import {
-  closeAll,
-  launchBrowser,
-  openProductInBrowser,
-  PHONE,
-  screenshotPath,
-  shot,
-  telegramLaunchUrl,
-  type ProductServer,
-  type TestBrowser,
-} from './support';
+import { startBotApiStandIn } from '../server/test/botApiStandIn';
+import { TEST_BOT_TOKEN } from '../server/test/helpers';
+import { finishStarMissions, useProduct } from './fixture';
+import { launchBrowser, PHONE, screenshotPath, shot } from './support';
 
 // a real browser against a live server: minutes, not the 5 s of unit tests
 jest.setTimeout(240_000);
 
-let product: ProductServer;
-let browser: TestBrowser;
-let nextTelegramId = 7_000_001;
-
-let standIn: BotApiStandIn;
-
-beforeAll(async () => {
-  await seedDemoData(silentLogger);
+const product = useProduct({
+  demo: true,
   // the Bot API stand-in: what the bot sends (sign-in codes, notifications, prepared invites) goes there, not to Telegram
-  standIn = await startBotApiStandIn(TEST_BOT_TOKEN);
-  ({ product, browser } = await openProductInBrowser({ TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN, TELEGRAM_API_ROOT: standIn.apiRoot }));
-  await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: product.base });
+  standIn: () => startBotApiStandIn(TEST_BOT_TOKEN),
+  telegram: true,
+  env: (standIn) => ({ TELEGRAM_API_ROOT: standIn.apiRoot }),
 });
 
-afterAll(() => closeAll(browser, product, standIn));
+beforeAll(() => product.browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: product.base }));
 
 afterAll(() => {
-  expect(browser.pageErrors).toEqual([]);
+  expect(product.pageErrors).toEqual([]);
 });
 
 /** A new player (a Telegram id never seen before) opening the app at `path` from Telegram, in English. */
-async function launch(path: string, language = 'en'): Promise<{ page: Page; telegramId: number }> {
-  const telegramId = nextTelegramId++;
-  const page = await browser.openPage(PHONE);
-  // Go opens mission links in a new window; offline there is nothing to load there, so close it
-  page.on('popup', (popup) => void popup.close());
-  // each player starts with no remembered language, theme or launch of another player
-  await page.goto(`${product.base}/healthz`);
-  await page.evaluate(() => {
-    localStorage.clear();
-    sessionStorage.clear();
-  });
-  await page.goto(
-    telegramLaunchUrl(
-      product.base,
-      path,
-      { user: { id: telegramId, first_name: `Player ${telegramId}`, language_code: language } },
-      TEST_BOT_TOKEN,
-    ),
-  );
-  return { page, telegramId };
-}
+const launch = (path: string) => product.openNewPlayer(path);
 
 async function playerId(telegramId: number) {
   const user = await UserModel.findOne({ telegramId }).lean();
@@ -86,26 +50,6 @@ async function giveGift(telegramId: number, micros: bigint) {
   });
 }
 
-/** The ⭐ missions done for this player, so a test can reach a mission behind the ⭐ gate. */
-async function finishStarMissions(telegramId: number) {
-  const user = await playerId(telegramId);
-  const stars = await MissionModel.find({ mustDone: true, enabled: true }).lean();
-  const now = new Date();
-  await UserMissionModel.insertMany(
-    stars.map((m) => ({
-      user,
-      mission: m._id,
-      category: m.category,
-      coin: m.coin,
-      reward: m.reward,
-      status: 'done',
-      startedAt: now,
-      claimedAt: now,
-      doneAt: now,
-    })),
-  );
-}
-
 /** A new player whose ⭐ missions are done, on home. */
 async function launchPastTheStarGate() {
   const launched = await launch('/');
@@ -121,9 +65,24 @@ async function openMission(page: Page, category: string, title: string) {
   await page.getByRole('heading', { name: title, level: 2 }).waitFor();
 }
 
+type TabScreen = [tab: string, text: string, screenshot: string];
+
+/** The main navigation's five tabs: each tab's name, a text its screen shows and its screenshot, in English and in Persian. */
+const TAB_SCREENS: Array<{ en: TabScreen; fa: TabScreen }> = [
+  {
+    en: ['Tasks', 'No GIFT mining is active, tap Start to begin.', 'player-home-en'],
+    fa: ['ماموریت‌ها', 'هیچ استخراج GIFT فعالی نیست، برای شروع «شروع» را بزنید.', 'player-home-fa'],
+  },
+  { en: ['Staking', 'Offers', 'player-staking-list-en'], fa: ['استیکینگ', 'پیشنهادها', 'player-staking-fa'] },
+  { en: ['Invite a friend', 'Your invite link', 'player-invite-empty-en'], fa: ['دعوت از دوستان', 'لینک دعوت شما', 'player-invite-fa'] },
+  { en: ['Currency', 'Gift Coin', 'player-currency-en'], fa: ['ارزها', 'سکهٔ هدیه', 'player-currency-fa'] },
+  { en: ['Profile', 'Settings', 'player-profile-en'], fa: ['پروفایل', 'تنظیمات', 'player-profile-fa'] },
+];
+
 /** Opens each tab, waits for a text it shows, and takes its screenshot. */
-async function visitTabs(page: Page, screens: Array<[tab: string, text: string, screenshot: string]>) {
-  for (const [tab, text, name] of screens) {
+async function visitTabs(page: Page, language: 'en' | 'fa') {
+  for (const screens of TAB_SCREENS) {
+    const [tab, text, name] = screens[language];
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: tab }).click();
     await page.getByText(text).first().waitFor();
     await shot(page, name);
@@ -167,8 +126,8 @@ async function waitForPermission(telegramId: number): Promise<void> {
 
 /** A launch inside a Telegram webview that records every message the app posts through TelegramWebviewProxy. */
 async function launchInWebview(path: string, options: { version: string; themeParams?: Record<string, string>; language?: string }) {
-  const telegramId = nextTelegramId++;
-  const page = await browser.openPage(PHONE);
+  const telegramId = product.newTelegramId();
+  const page = await product.freshPage();
   await page.addInitScript(() => {
     const sent: Array<[string, unknown]> = [];
     Object.assign(window, {
@@ -176,19 +135,9 @@ async function launchInWebview(path: string, options: { version: string; themePa
       TelegramWebviewProxy: { postEvent: (type: string, data: string) => sent.push([type, JSON.parse(data) as unknown]) },
     });
   });
-  await page.goto(`${product.base}/healthz`);
-  await page.evaluate(() => {
-    localStorage.clear();
-    sessionStorage.clear();
-  });
-  const url = telegramLaunchUrl(
-    product.base,
-    path,
-    { user: { id: telegramId, first_name: `Player ${telegramId}`, language_code: options.language ?? 'en' } },
-    TEST_BOT_TOKEN,
-    options,
+  await page.goto(
+    product.telegramUrl(path, { id: telegramId, first_name: `Player ${telegramId}`, language_code: options.language ?? 'en' }, options),
   );
-  await page.goto(url);
   const sent = () => page.evaluate(() => (window as unknown as { e2eTelegramSent: Array<[string, unknown]> }).e2eTelegramSent);
   return { page, sent, telegramId };
 }
@@ -254,12 +203,7 @@ it("inside Telegram's webview: ready and expand, Telegram's light theme, the col
 
 it('outside Telegram shows the sign-in page with the app, Open in Telegram and the language switch', async () => {
   await AppConfigModel.updateOne({ key: 'app' }, { $set: { botUsername: 'GiftRewardsBot', miniAppName: 'app' } }, { upsert: true });
-  const page = await browser.openPage(PHONE);
-  await page.goto(`${product.base}/healthz`);
-  await page.evaluate(() => {
-    localStorage.clear();
-    sessionStorage.clear();
-  });
+  const page = await product.freshPage();
   await page.goto(`${product.base}/`);
   await page.getByRole('heading', { name: 'Sign in' }).waitFor();
   await expect(page.getByRole('link', { name: 'Open in Telegram' }).getAttribute('href')).resolves.toBe('https://t.me/GiftRewardsBot/app');
@@ -333,7 +277,7 @@ it("inside Telegram 8.0, dark and in Persian: fullscreen from Settings inside th
     (window as unknown as { e2eTelegramSent: Array<[string]> }).e2eTelegramSent.some(([type]) => type === 'web_app_send_prepared_message'),
   );
   // the bot prepared the invite for this player, with a Persian button that opens the app with their code
-  const prepared = standIn.prepared.find((call) => call.user_id === telegramId)!;
+  const prepared = product.standIn.prepared.find((call) => call.user_id === telegramId)!;
   const { id } = (await sent()).find(([type]) => type === 'web_app_send_prepared_message')![1] as { id: string };
   expect(id).toMatch(/^prepared-\d+$/);
   expect(prepared).toMatchObject({
@@ -359,15 +303,14 @@ it("inside Telegram 8.0, dark and in Persian: fullscreen from Settings inside th
 });
 
 it('inside Telegram Web (an iframe): the app talks to its parent window, and follows the theme the parent sends', async () => {
-  const telegramId = nextTelegramId++;
-  const app = telegramLaunchUrl(
-    product.base,
+  const telegramId = product.newTelegramId();
+  const app = product.telegramUrl(
     '/',
-    { user: { id: telegramId, first_name: `Player ${telegramId}`, language_code: 'en' } },
-    TEST_BOT_TOKEN,
+    { id: telegramId, first_name: `Player ${telegramId}`, language_code: 'en' },
     { version: '7.0', themeParams: { bg_color: '#17212b', text_color: '#f5f5f5' } },
   );
-  const page = await browser.openPage(PHONE);
+  // no theme or language chosen on this device by an earlier test: the app follows Telegram's
+  const page = await product.freshPage();
   // a parent page like Telegram Web's, which frames the app and records what the app posts to it. It is served (by the
   // browser's request routing) from the app's own origin: the app's CSP lets only itself and *.telegram.org frame it, and
   // Chromium keeps a public origin from framing a loopback one. The bridge cannot tell: it talks to window.parent.
@@ -381,12 +324,6 @@ it('inside Telegram Web (an iframe): the app talks to its parent window, and fol
       </script><iframe id="app" src="${app}" style="width:390px;height:800px;border:0"></iframe>`,
     }),
   );
-  // no theme or language chosen on this device by an earlier test: the app follows Telegram's
-  await page.goto(`${product.base}/healthz`);
-  await page.evaluate(() => {
-    localStorage.clear();
-    sessionStorage.clear();
-  });
   await page.goto(TELEGRAM_WEB);
   const received = () =>
     page.evaluate(() => (window as unknown as { received: Array<{ eventType: string }> }).received.map((m) => m.eventType));
@@ -535,14 +472,7 @@ it('switches to Persian and turns every screen right-to-left', async () => {
   const [tasks, profile] = await Promise.all([nav.getByRole('link').first().boundingBox(), nav.getByRole('link').last().boundingBox()]);
   expect(tasks!.x).toBeGreaterThan(profile!.x);
 
-  const screens: Array<[tab: string, text: string, screenshot: string]> = [
-    ['ماموریت‌ها', 'هیچ استخراج GIFT فعالی نیست، برای شروع «شروع» را بزنید.', 'player-home-fa'],
-    ['استیکینگ', 'پیشنهادها', 'player-staking-fa'],
-    ['دعوت از دوستان', 'لینک دعوت شما', 'player-invite-fa'],
-    ['ارزها', 'سکهٔ هدیه', 'player-currency-fa'],
-    ['پروفایل', 'تنظیمات', 'player-profile-fa'],
-  ];
-  await visitTabs(page, screens);
+  await visitTabs(page, 'fa');
   await nav.getByRole('link', { name: 'استیکینگ' }).click();
   await page.getByRole('link', { name: /سکهٔ هدیه/ }).click();
   await page.getByRole('button', { name: 'تأیید استیک' }).waitFor();
@@ -576,7 +506,7 @@ it('installs the Workbox service worker at /sw.js (scope /), and an offline relo
   const installable = await launchBrowser({ serviceWorkers: 'allow' });
   try {
     const page = await installable.openPage(PHONE);
-    await page.goto(telegramLaunchUrl(product.base, '/', { user: { id: nextTelegramId++, language_code: 'en' } }, TEST_BOT_TOKEN));
+    await page.goto(product.telegramUrl('/', { id: product.newTelegramId(), language_code: 'en' }));
     await page.getByText('Categories').waitFor();
     const worker = await page.evaluate(async () => {
       const registration = await navigator.serviceWorker.ready;
@@ -612,7 +542,7 @@ it("fetches every page's code after the first screen: without a service worker, 
   const { page } = await launch('/');
   await page.getByText('Categories').waitFor();
   await page.waitForLoadState('networkidle');
-  await browser.context.setOffline(true);
+  await product.browser.context.setOffline(true);
   try {
     for (const [tab, heading] of [
       ['Invite a friend', 'Invite a friend'],
@@ -626,12 +556,12 @@ it("fetches every page's code after the first screen: without a service worker, 
     // offline said as offline, while the page waits in its own shape
     await page.getByRole('status').filter({ hasText: 'You are offline. The app will update when the connection is back.' }).waitFor();
     await shot(page, 'player-offline-tab-en');
-    await browser.context.setOffline(false);
+    await product.browser.context.setOffline(false);
     await page.getByRole('heading', { name: 'My stakes' }).waitFor();
     await page.getByRole('status').filter({ hasText: 'You are offline' }).waitFor({ state: 'detached' });
     await page.locator('.skeleton').first().waitFor({ state: 'detached' });
   } finally {
-    await browser.context.setOffline(false);
+    await product.browser.context.setOffline(false);
     await page.close();
   }
 });
@@ -639,14 +569,7 @@ it("fetches every page's code after the first screen: without a service worker, 
 it('shows every screen in English, and the active tab readable in the light theme', async () => {
   const { page } = await launch('/');
   const nav = page.getByRole('navigation', { name: 'Main' });
-  const screens: Array<[tab: string, text: string, screenshot: string]> = [
-    ['Tasks', 'No GIFT mining is active, tap Start to begin.', 'player-home-en'],
-    ['Staking', 'Offers', 'player-staking-list-en'],
-    ['Invite a friend', 'Your invite link', 'player-invite-empty-en'],
-    ['Currency', 'Gift Coin', 'player-currency-en'],
-    ['Profile', 'Settings', 'player-profile-en'],
-  ];
-  await visitTabs(page, screens);
+  await visitTabs(page, 'en');
   await nav.getByRole('link', { name: 'Tasks' }).click();
   await page.getByRole('link', { name: /Social/ }).click();
   await page.getByRole('link', { name: /Follow TON on Instagram/ }).waitFor();
