@@ -4,6 +4,7 @@ import { LANGUAGES, type Language } from '@gift/shared/constants';
 import { en } from '../locales/en';
 import { fa } from '../locales/fa';
 import { formatAmount, formatNumber } from './format';
+import { readStored, writeStored } from './storage';
 
 /** Browser storage key of the chosen language (docs/product.md). */
 export const LOCALE_STORAGE_KEY = 'locale';
@@ -15,12 +16,8 @@ export function isLanguage(value: unknown): value is Language {
 }
 
 function storedLanguage(): Language | null {
-  try {
-    const value = localStorage.getItem(LOCALE_STORAGE_KEY);
-    return isLanguage(value) ? value : null;
-  } catch {
-    return null;
-  }
+  const value = readStored(LOCALE_STORAGE_KEY);
+  return isLanguage(value) ? value : null;
 }
 
 /** Sets lang and dir on <html> so the whole layout, not only text, turns right-to-left. */
@@ -55,11 +52,7 @@ export function initI18n(hint?: string | null) {
 
 /** Switches the language, remembers it, and flips the layout direction. */
 export async function setLanguage(language: Language) {
-  try {
-    localStorage.setItem(LOCALE_STORAGE_KEY, language);
-  } catch {
-    // private mode: the choice lasts for this visit only
-  }
+  writeStored(LOCALE_STORAGE_KEY, language);
   document.cookie = `${LOCALE_STORAGE_KEY}=${language}; max-age=${LOCALE_COOKIE_MAX_AGE_SECONDS}; path=/; samesite=lax`;
   await i18next.changeLanguage(language);
   applyDocumentLanguage(language);

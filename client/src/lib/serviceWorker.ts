@@ -1,17 +1,9 @@
 import { registerSW } from 'virtual:pwa-register';
 import { watchForReleases } from './releaseWatch';
+import { writeStored } from './storage';
 
 /** Where a failed registration is remembered (docs/product.md: the failure is flagged in state). */
 const SW_FAILED_KEY = 'serviceWorkerFailed';
-
-function remember(key: string, value: string | null) {
-  try {
-    if (value === null) localStorage.removeItem(key);
-    else localStorage.setItem(key, value);
-  } catch {
-    // storage off: the flag on <html> still says it for this visit
-  }
-}
 
 /** Registers the Workbox service worker at /sw.js (scope /); the page reloads when an update activates. */
 export function registerServiceWorker(): void {
@@ -23,11 +15,11 @@ export function registerServiceWorker(): void {
     immediate: true,
     onRegisteredSW(_url, registered) {
       registration = registered;
-      remember(SW_FAILED_KEY, null);
+      writeStored(SW_FAILED_KEY, null);
       delete document.documentElement.dataset.serviceWorker;
     },
     onRegisterError(error: unknown) {
-      remember(SW_FAILED_KEY, new Date().toISOString());
+      writeStored(SW_FAILED_KEY, new Date().toISOString());
       document.documentElement.dataset.serviceWorker = 'failed';
       console.warn('Service worker registration failed', error);
     },

@@ -1,6 +1,7 @@
 import { on } from '@telegram-apps/bridge';
 import { askTelegram, sendToTelegram, telegramSupports } from './telegramBridge';
 import { launchParam } from './telegramLaunch';
+import { readStored, writeStored } from './storage';
 
 const SIDES = ['top', 'bottom', 'left', 'right'] as const;
 const FULLSCREEN_KEY = 'fullscreen';
@@ -33,13 +34,7 @@ export function followTelegramScreen(): void {
   if (fullscreenWanted() && !fullscreen) sendToTelegram('web_app_request_fullscreen');
 }
 
-function fullscreenWanted(): boolean {
-  try {
-    return localStorage.getItem(FULLSCREEN_KEY) === 'on';
-  } catch {
-    return false;
-  }
-}
+const fullscreenWanted = () => readStored(FULLSCREEN_KEY) === 'on';
 
 /** Whether this Telegram can show the app fullscreen (8.0 and later). */
 export const canGoFullscreen = () => telegramSupports('web_app_request_fullscreen');
@@ -57,11 +52,7 @@ export function onFullscreenChange(listener: (on: boolean) => void): () => void 
  * way; resolves with whether the app is fullscreen once Telegram answered (it refuses on devices that cannot).
  */
 export function setFullscreen(wanted: boolean): Promise<boolean> {
-  try {
-    localStorage.setItem(FULLSCREEN_KEY, wanted ? 'on' : 'off');
-  } catch {
-    // storage off: this launch only
-  }
+  writeStored(FULLSCREEN_KEY, wanted ? 'on' : 'off');
   return askTelegram(
     () => sendToTelegram(wanted ? 'web_app_request_fullscreen' : 'web_app_exit_fullscreen'),
     fullscreen,

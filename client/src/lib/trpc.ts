@@ -6,6 +6,7 @@ import { TRPC_MAX_BATCH_SIZE } from '@gift/shared/constants';
 // type-only: no server code reaches the bundle
 import type { AppRouter } from '@gift/server';
 import { telegramInitData } from './telegramLaunch';
+import { readStored, writeStored } from './storage';
 
 export const trpc = createTRPCReact<AppRouter>();
 export type { RouterOutputs } from '@gift/server';
@@ -13,21 +14,11 @@ export type { RouterOutputs } from '@gift/server';
 /** Where the token of a web sign-in (username + code, outside Telegram) is kept. */
 export const PLAYER_TOKEN_KEY = 'playerToken';
 
-function storedPlayerToken(): string | null {
-  try {
-    return localStorage.getItem(PLAYER_TOKEN_KEY);
-  } catch {
-    return null;
-  }
-}
+const storedPlayerToken = () => readStored(PLAYER_TOKEN_KEY);
 
 export function storePlayerToken(token: string | null): void {
-  try {
-    if (token) localStorage.setItem(PLAYER_TOKEN_KEY, token);
-    else localStorage.removeItem(PLAYER_TOKEN_KEY);
-  } catch {
-    // storage off: the player signs in again next visit
-  }
+  // storage off: the player signs in again next visit
+  writeStored(PLAYER_TOKEN_KEY, token || null);
 }
 
 export type CredentialKind = 'telegram' | 'web' | 'demo';

@@ -1,6 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { THEMES, type Theme } from '@gift/shared/constants';
 import { onTelegramSchemeChange, paintTelegramChrome, telegramColorScheme } from '../lib/telegramTheme';
+import { readStored, writeStored } from '../lib/storage';
 
 export type ThemeChoice = Theme;
 export const THEME_STORAGE_KEY = 'theme';
@@ -18,12 +19,8 @@ export function isThemeChoice(value: unknown): value is ThemeChoice {
 
 /** The theme chosen on this device, or null when none was. */
 function storedTheme(): ThemeChoice | null {
-  try {
-    const value = localStorage.getItem(THEME_STORAGE_KEY);
-    return isThemeChoice(value) ? value : null;
-  } catch {
-    return null;
-  }
+  const value = readStored(THEME_STORAGE_KEY);
+  return isThemeChoice(value) ? value : null;
 }
 
 function systemPrefersLight(): boolean {
@@ -68,11 +65,7 @@ export function ThemeProvider({ children }: { children: ReactNode }) {
   }, [resolved]);
 
   const setChoice = useCallback((next: ThemeChoice) => {
-    try {
-      localStorage.setItem(THEME_STORAGE_KEY, next);
-    } catch {
-      // storage off: the choice lasts for this visit
-    }
+    writeStored(THEME_STORAGE_KEY, next);
     setChoiceState(next);
   }, []);
 

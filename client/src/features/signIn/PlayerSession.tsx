@@ -2,6 +2,7 @@ import { useLocation } from 'react-router';
 import { createContext, lazy, Suspense, useContext, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentLanguage, isLanguage, LOCALE_STORAGE_KEY, setLanguage } from '../../lib/i18n';
+import { readStored } from '../../lib/storage';
 import { appErrorOf, playerCredential, storePlayerToken, trpc, type CredentialKind, type RouterOutputs } from '../../lib/trpc';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { isThemeChoice, THEME_STORAGE_KEY, useTheme } from '../../ui/theme';
@@ -24,13 +25,7 @@ interface Session {
 
 const SessionContext = createContext<Session | null>(null);
 
-function hasLocalChoice(key: string): boolean {
-  try {
-    return localStorage.getItem(key) !== null;
-  } catch {
-    return false;
-  }
-}
+const hasLocalChoice = (key: string) => readStored(key) !== null;
 
 /**
  * A launch Telegram signed over a day ago (the app stayed open, or was restored from memory) is refused: the way on is to

@@ -1,26 +1,15 @@
 import { useCallback } from 'react';
 import { requestWriteAccess } from '../../lib/telegram';
+import { readStored, writeStored } from '../../lib/storage';
 import { telegramSupports } from '../../lib/telegramBridge';
 import { trpc } from '../../lib/trpc';
 import { useSession } from './PlayerSession';
 
 const ASKED_KEY = 'writeAccessAsked';
 
-function askedBefore(): boolean {
-  try {
-    return localStorage.getItem(ASKED_KEY) === '1';
-  } catch {
-    return false;
-  }
-}
-
-function rememberAsked(): void {
-  try {
-    localStorage.setItem(ASKED_KEY, '1');
-  } catch {
-    // storage off: at worst the player is asked again on another visit
-  }
-}
+const askedBefore = () => readStored(ASKED_KEY) === '1';
+// storage off: at worst the player is asked again on another visit
+const rememberAsked = () => writeStored(ASKED_KEY, '1');
 
 /**
  * After a credit, the moment a player sees what the bot would tell them about: asks Telegram, once per device, to let the
