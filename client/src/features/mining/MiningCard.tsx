@@ -105,6 +105,17 @@ export function MiningCard() {
 
   // Start and Move change money: one at a time, a double tap sends one call
   const flight = useSingleFlight();
+  /** Start or Move: the one that matters now (Move, once a session is ready to move) drawn solid, the other outlined. */
+  const action = (mutation: typeof start | typeof move, solid: boolean, label: string) => (
+    <button
+      type="button"
+      className={solid ? 'button' : 'button button-ghost'}
+      disabled={flight.busy}
+      onClick={() => flight.run((done) => mutation.mutate(undefined, { onSettled: done }))}
+    >
+      {label}
+    </button>
+  );
   const data = status.data;
   const symbol = data?.coin?.symbol ?? '';
   return (
@@ -129,14 +140,7 @@ export function MiningCard() {
           ) : (
             <div className="menu">
               <p>{t('mining.idle', { product: symbol })}</p>
-              <button
-                type="button"
-                className={data.readyToMove > 0 ? 'button button-ghost' : 'button'}
-                disabled={flight.busy}
-                onClick={() => flight.run((done) => start.mutate(undefined, { onSettled: done }))}
-              >
-                {t('mining.start')}
-              </button>
+              {action(start, data.readyToMove === 0, t('mining.start'))}
             </div>
           )}
         </>
@@ -158,16 +162,7 @@ export function MiningCard() {
           </p>
         </div>
       )}
-      {data && (
-        <button
-          type="button"
-          className={data.readyToMove > 0 ? 'button' : 'button button-ghost'}
-          disabled={flight.busy}
-          onClick={() => flight.run((done) => move.mutate(undefined, { onSettled: done }))}
-        >
-          {t('mining.move')}
-        </button>
-      )}
+      {data && action(move, data.readyToMove > 0, t('mining.move'))}
     </section>
   );
 }

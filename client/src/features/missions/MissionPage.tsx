@@ -17,6 +17,7 @@ import { useToast } from '../../ui/toast';
 import { isObjectId } from '../categories/CategoryMissionsPage';
 import { Skeleton } from '../../ui/Skeleton';
 import { EndsIn } from './EndsIn';
+import { MissionReward, MissionTitle } from './MissionRowText';
 import { EMPTY_PROOF, proofComplete, ProofFields, type Proof } from './ProofFields';
 
 type Mission = RouterOutputs['missions']['byCategory']['missions'][number];
@@ -146,7 +147,6 @@ function MissionActions({ mission }: { mission: Mission }) {
 /** One mission: its picture (or an icon), description, reward with its coin, and what its check needs. */
 export function MissionView({ categoryId, missionId, backTo }: { categoryId: string; missionId: string; backTo: string }) {
   const { t } = useTranslation();
-  const format = useFormat();
   const valid = isObjectId(categoryId) && isObjectId(missionId);
   const query = trpc.missions.byCategory.useQuery({ categoryId }, { enabled: valid });
   const mission = query.data?.missions.find((m) => m.id === missionId);
@@ -171,14 +171,10 @@ export function MissionView({ categoryId, missionId, backTo }: { categoryId: str
             )}
             <div className="grow">
               <h2 className="title">
-                {mission.mustDone && <span aria-label="⭐">⭐ </span>}
-                <bdi>{mission.title}</bdi>
+                <MissionTitle mission={mission} />
               </h2>
               <div className="reward">
-                <span className="muted">{t('mission.reward')}</span>{' '}
-                <bdi dir="ltr">
-                  +{format.amount(mission.reward)} {mission.coin.symbol}
-                </bdi>
+                <span className="muted">{t('mission.reward')}</span> <MissionReward mission={mission} />
               </div>
               {mission.repeat === 'daily' && <span className="badge">{t('mission.daily')}</span>} <EndsIn endsAt={mission.endsAt} />
             </div>

@@ -1,25 +1,40 @@
 import type { ReactNode } from 'react';
 import { useFormat } from '../../lib/format';
 
-/** A mission in a list: its title (⭐ first when it comes before the others) and its reward, with what a list adds after it. */
-export function MissionRowText({
-  mission,
-  children,
-}: {
-  mission: { title: string; reward: string; mustDone: boolean; coin: { symbol: string } };
-  children?: ReactNode;
-}) {
+interface ShownMission {
+  title: string;
+  reward: string;
+  mustDone: boolean;
+  coin: { symbol: string };
+}
+
+/** A mission's title, ⭐ first when it comes before the others. */
+export const MissionTitle = ({ mission }: { mission: ShownMission }) => (
+  <>
+    {mission.mustDone && <span aria-label="⭐">⭐ </span>}
+    <bdi>{mission.title}</bdi>
+  </>
+);
+
+/** A mission's reward, read left to right in either language. */
+export function MissionReward({ mission }: { mission: ShownMission }) {
   const format = useFormat();
+  return (
+    <bdi dir="ltr">
+      +{format.amount(mission.reward)} {mission.coin.symbol}
+    </bdi>
+  );
+}
+
+/** A mission in a list: its title and its reward, with what a list adds after it. */
+export function MissionRowText({ mission, children }: { mission: ShownMission; children?: ReactNode }) {
   return (
     <div className="grow">
       <div className="title">
-        {mission.mustDone && <span aria-label="⭐">⭐ </span>}
-        <bdi>{mission.title}</bdi>
+        <MissionTitle mission={mission} />
       </div>
       <div className="muted">
-        <bdi dir="ltr">
-          +{format.amount(mission.reward)} {mission.coin.symbol}
-        </bdi>
+        <MissionReward mission={mission} />
         {children}
       </div>
     </div>

@@ -14,6 +14,12 @@ import { ProfileWallet } from '../wallet/components/ProfileWallet';
 
 const COIN_FIGURES = ['rewards', 'earned', 'withdrawn', 'gifts'] as const;
 const COUNTS = ['missionsCount', 'doneMissionsCount', 'referrersCount'] as const;
+const MENU = [
+  ['/profile/settings', 'profile.settings'],
+  ['/profile/withdraw', 'profile.withdraw'],
+  ['/profile/my-wallets', 'profile.myWallets'],
+  ['/invite', 'profile.inviteFriend'],
+] as const;
 
 /** Inside a Telegram that can (8.0 and later), the app's shortcut on the device's home screen, offered until it is there. */
 function HomeScreenShortcut() {
@@ -86,18 +92,11 @@ export function ProfilePage() {
       <ProfileWallet />
 
       <nav className="menu">
-        <Link className="list-row" to="/profile/settings">
-          {t('profile.settings')}
-        </Link>
-        <Link className="list-row" to="/profile/withdraw">
-          {t('profile.withdraw')}
-        </Link>
-        <Link className="list-row" to="/profile/my-wallets">
-          {t('profile.myWallets')}
-        </Link>
-        <Link className="list-row" to="/invite">
-          {t('profile.inviteFriend')}
-        </Link>
+        {MENU.map(([to, label]) => (
+          <Link key={to} className="list-row" to={to}>
+            {t(label)}
+          </Link>
+        ))}
         {canInstall && (
           <button type="button" className="button" onClick={() => void install()}>
             {t('common.install')}

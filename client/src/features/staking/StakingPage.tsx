@@ -32,17 +32,27 @@ function OfferRow({ offer }: { offer: RouterOutputs['staking']['offers'][number]
   );
 }
 
-/** /staking: the offers (coin, durations and their profit) and the player's stakes. */
-export function StakingPage() {
+/** The offers: each coin with its durations and their profit. */
+function Offers() {
   const { t } = useTranslation();
   const offers = trpc.staking.offers.useQuery();
   return (
-    <section className="page">
-      <PageHeader title={t('staking.title')} />
+    <>
       <h2>{t('staking.offers')}</h2>
       <QueryList query={offers} rows={3} empty={t('staking.noOffers')}>
         {(offer) => <OfferRow key={offer.id} offer={offer} />}
       </QueryList>
+    </>
+  );
+}
+
+/** /staking: the offers and the player's stakes. */
+export function StakingPage() {
+  const { t } = useTranslation();
+  return (
+    <section className="page">
+      <PageHeader title={t('staking.title')} />
+      <Offers />
       <StakePositions />
     </section>
   );
