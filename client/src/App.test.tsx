@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Refusal } from '../test/fakeTrpcServer';
-import { DEMO_PLAYER, renderApp, signedInPlayer } from '../test/renderApp';
+import { DEMO_PLAYER, renderApp, signedInPlayer, renderAppInPersian } from '../test/renderApp';
 import { initI18n, setLanguage } from './lib/i18n';
 import { PLAYER_TOKEN_KEY } from './lib/trpc';
 import { launchInTelegram } from '../test/telegramLaunch';
@@ -248,8 +248,7 @@ describe("a player an operator froze or banned reads why, in the app's language"
   });
 
   it('frozen, in Persian: the notice is Persian, with the reason the server gave in Persian', async () => {
-    await setLanguage('fa');
-    renderApp('/', {
+    await renderAppInPersian('/', {
       ...signedInPlayer,
       'user.me': () => ({ ...DEMO_PLAYER, language: 'fa', isDemo: false, status: 'frozen', statusReason: 'پنجاه دوست در یک دقیقه' }),
     });
@@ -268,8 +267,7 @@ describe("a player an operator froze or banned reads why, in the app's language"
   });
 
   it('banned, in Persian', async () => {
-    await setLanguage('fa');
-    renderApp('/', {
+    await renderAppInPersian('/', {
       'user.me': () => {
         throw new Refusal('ACCOUNT_BANNED', 403, 'Your account is blocked: چند حساب', { reason: 'چند حساب' });
       },

@@ -35,6 +35,30 @@ export const DEMO_PLAYER: OutputOf<'user.me'> = {
   ],
 };
 
+/** A ⭐ Auto mission of 'Get started' the player has not started, as the server lists it. */
+export const STAR_MISSION: OutputOf<'missions.byCategory'>['missions'][number] = {
+  id: '65f0000000000000000000a1',
+  categoryId: '65f0000000000000000000c1',
+  title: 'Read how Gift Rewards works',
+  description: '',
+  link: '',
+  image: '',
+  reward: '150',
+  coin: { id: 'c1', symbol: 'GIFT' },
+  verifyType: 'auto',
+  verifyDuration: 0,
+  claimButton: '',
+  goButton: '',
+  mustDone: true,
+  status: 'not_started',
+  claimableAt: null,
+  rejectReason: '',
+  endsAt: null,
+  repeat: 'none',
+  full: false,
+  proof: [],
+};
+
 export const HOME: OutputOf<'home.get'> = {
   covers: [],
   partners: [],
@@ -42,30 +66,7 @@ export const HOME: OutputOf<'home.get'> = {
     { id: '65f0000000000000000000c1', title: 'Get started', description: '', image: '', missionsTotal: 3, missionsDone: 1 },
     { id: '65f0000000000000000000c2', title: 'Social', description: '', image: '', missionsTotal: 2, missionsDone: 0 },
   ],
-  starMissions: [
-    {
-      id: '65f0000000000000000000a1',
-      categoryId: '65f0000000000000000000c1',
-      title: 'Read how Gift Rewards works',
-      description: '',
-      link: '',
-      image: '',
-      reward: '150',
-      coin: { id: 'c1', symbol: 'GIFT' },
-      verifyType: 'auto',
-      verifyDuration: 0,
-      claimButton: '',
-      goButton: '',
-      mustDone: true,
-      status: 'not_started',
-      claimableAt: null,
-      rejectReason: '',
-      endsAt: null,
-      repeat: 'none',
-      full: false,
-      proof: [],
-    },
-  ],
+  starMissions: [STAR_MISSION],
   daily: [],
   streak: { days: 0, doneToday: false, next: null },
 };

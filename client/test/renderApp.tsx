@@ -1,6 +1,7 @@
 import { render } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { AppProviders, AppRoutes } from '../src/App';
+import { setLanguage } from '../src/lib/i18n';
 import { createQueryClient, createTrpcClient } from '../src/lib/trpc';
 import { fakeTrpcServer, type Handlers } from './fakeTrpcServer';
 import { CURRENCY, DEMO_PLAYER, HOME } from './fixtures';
@@ -18,6 +19,12 @@ export function renderApp(path: string, handlers: Handlers) {
     </AppProviders>,
   );
   return server;
+}
+
+/** The whole app in Persian (a test sets English back when the next one expects it). */
+export async function renderAppInPersian(path: string, handlers: Handlers) {
+  await setLanguage('fa');
+  return renderApp(path, handlers);
 }
 
 export const signedInPlayer: Handlers = {

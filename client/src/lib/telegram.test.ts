@@ -1,4 +1,5 @@
 import { openLink, openTelegramLink } from './telegramLinks';
+import { recordWindowOpen } from '../../test/windowOpen';
 
 const posted: Array<{ type: string; data: unknown }> = [];
 beforeEach(() => {
@@ -30,11 +31,7 @@ describe('opening a t.me link inside Telegram (docs/product.md)', () => {
 
 describe('Go', () => {
   it('opens t.me links inside Telegram and other links in the browser', async () => {
-    const opened: string[] = [];
-    window.open = ((url: string) => {
-      opened.push(url);
-      return null;
-    }) as typeof window.open;
+    const opened = recordWindowOpen();
     window.location.hash = '#tgWebAppData=query_id%3D1&tgWebAppVersion=7.0';
     openLink('https://t.me/toncoin');
     openLink('https://ton.org/');

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { DEMO_PLAYER } from '../../../test/fixtures';
-import { renderApp, signedInPlayer } from '../../../test/renderApp';
+import { renderApp, signedInPlayer, renderAppInPersian } from '../../../test/renderApp';
 import { initI18n, setLanguage } from '../../lib/i18n';
 
 const GIFT = DEMO_PLAYER.coins[0]!;
@@ -58,8 +58,7 @@ it('counts a credited balance up to its new value, marked as rising while it cou
 });
 
 it('writes the balances in Persian digits in Persian', async () => {
-  await setLanguage('fa');
-  renderApp('/', { ...signedInPlayer, 'user.me': () => ({ ...DEMO_PLAYER, language: 'fa', coins: [GIFT] }) });
+  await renderAppInPersian('/', { ...signedInPlayer, 'user.me': () => ({ ...DEMO_PLAYER, language: 'fa', coins: [GIFT] }) });
   const region = within(await screen.findByRole('region', { name: 'سکه‌های شما' }));
   expect(region.getByTestId('balance')).toHaveTextContent('۱٬۲۵۰٫۵ GIFT');
 });

@@ -1,5 +1,5 @@
 import { cleanup, screen, within } from '@testing-library/react';
-import { HOME, renderApp, signedInPlayer } from '../../../test/renderApp';
+import { HOME, renderApp, signedInPlayer, renderAppInPersian } from '../../../test/renderApp';
 import { initI18n, setLanguage } from '../../lib/i18n';
 
 const CHECK_IN = {
@@ -31,8 +31,7 @@ it("shows today's daily missions and the streak with its next milestone on Home"
 });
 
 it('says in Persian that today counts, and shows nothing of it without daily missions or a streak', async () => {
-  await setLanguage('fa');
-  renderApp('/', {
+  await renderAppInPersian('/', {
     ...signedInPlayer,
     'home.get': () => ({
       ...HOME,

@@ -1,9 +1,10 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Refusal, type Handlers } from '../../../test/fakeTrpcServer';
-import { DEMO_PLAYER, renderApp, signedInPlayer } from '../../../test/renderApp';
+import { DEMO_PLAYER, renderApp, signedInPlayer, renderAppInPersian } from '../../../test/renderApp';
 import { launchInTelegram } from '../../../test/telegramLaunch';
 import { initI18n, setLanguage } from '../../lib/i18n';
+import { recordWindowOpen } from '../../../test/windowOpen';
 
 const LINK = 'https://t.me/GiftRewardsBot/app?startapp=DEMO42';
 const SUMMARY = {
@@ -67,8 +68,7 @@ it('shows friends who joined apart from those who qualified, and what a friend m
 });
 
 it('says what a friend must do in Persian, with Persian digits', async () => {
-  await setLanguage('fa');
-  renderApp('/invite', {
+  await renderAppInPersian('/invite', {
     ...invite,
     'referrals.summary': () => ({
       ...SUMMARY,
@@ -82,11 +82,7 @@ it('says what a friend must do in Persian, with Persian digits', async () => {
 });
 
 it("shares through Telegram's share link with the referrer message", async () => {
-  const opened: string[] = [];
-  window.open = ((url: string) => {
-    opened.push(url);
-    return null;
-  }) as typeof window.open;
+  const opened = recordWindowOpen();
   renderApp('/invite', invite);
   await userEvent.click(await screen.findByRole('button', { name: 'Share in Telegram' }));
   expect(opened).toEqual([SUMMARY.shareUrl]);
@@ -188,11 +184,7 @@ describe('a story, inside a Telegram that can post one (7.8 and later)', () => {
 describe("sharing the bot's prepared invite, inside Telegram 8.0 and later", () => {
   let opened: string[] = [];
   beforeEach(() => {
-    opened = [];
-    window.open = ((url: string) => {
-      opened.push(url);
-      return null;
-    }) as typeof window.open;
+    opened = recordWindowOpen();
   });
 
   it("opens Telegram's chat picker on the prepared message; closing it sends nothing else", async () => {

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Refusal } from '../../../test/fakeTrpcServer';
-import { renderApp, signedInPlayer } from '../../../test/renderApp';
+import { renderApp, signedInPlayer, renderAppInPersian } from '../../../test/renderApp';
 import { initI18n, setLanguage } from '../../lib/i18n';
 import { minedAt } from './MiningCard';
 
@@ -118,8 +118,7 @@ it('shows a failed status as an error', async () => {
 });
 
 it('writes the mined coins, the rate and the time left in Persian digits in Persian', async () => {
-  await setLanguage('fa');
-  renderApp('/', { ...signedInPlayer, 'mining.status': () => running(3600_000, 8 * 3600_000) });
+  await renderAppInPersian('/', { ...signedInPlayer, 'mining.status': () => running(3600_000, 8 * 3600_000) });
   const mining = within((await screen.findByRole('heading', { name: 'استخراج' })).closest('section')!);
   expect((await mining.findByTestId('mined-so-far')).textContent).toMatch(/^۳۰(٫[۰-۹]+)? GIFT$/);
   expect(mining.getByRole('timer').textContent).toMatch(/^(۰۷:۰۰:۰۰|۰۶:۵۹:۵[۰-۹])$/);

@@ -3,35 +3,22 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Refusal, type OutputOf } from '../../../test/fakeTrpcServer';
 import { HOME, renderApp, signedInPlayer } from '../../../test/renderApp';
+import { STAR_MISSION } from '../../../test/fixtures';
 import { initI18n, setLanguage } from '../../lib/i18n';
+import { recordWindowOpen } from '../../../test/windowOpen';
 
-const CATEGORY = '65f0000000000000000000c1';
-const MISSION = '65f0000000000000000000a1';
+const { categoryId: CATEGORY, id: MISSION } = STAR_MISSION;
 
 type PlayerMission = OutputOf<'missions.byCategory'>['missions'][number];
 
 function mission(overrides: Partial<PlayerMission> = {}): PlayerMission {
   return {
-    id: MISSION,
-    categoryId: CATEGORY,
+    ...STAR_MISSION,
     title: 'Claim your welcome bonus',
     description: 'Tap Claim to collect your first GIFT.',
-    link: '',
-    image: '',
     reward: '100',
-    coin: { id: 'c1', symbol: 'GIFT' },
-    verifyType: 'auto',
-    verifyDuration: 0,
     claimButton: 'Claim',
     goButton: 'Go',
-    mustDone: true,
-    status: 'not_started',
-    claimableAt: null,
-    rejectReason: '',
-    endsAt: null,
-    repeat: 'none',
-    full: false,
-    proof: [],
     ...overrides,
   };
 }
@@ -125,11 +112,7 @@ it("answers a mission claimed before the ⭐ ones with 'You must done all ⭐ ta
 });
 
 it("asks for the YouTube code after Go and answers a wrong one with 'Incorrect code'", async () => {
-  const opened: string[] = [];
-  window.open = ((url: string) => {
-    opened.push(url);
-    return null;
-  }) as typeof window.open;
+  const opened = recordWindowOpen();
   missionServer(
     mission({ verifyType: 'youtube', link: 'https://www.youtube.com/watch?v=abc', goButton: 'Watch', mustDone: false }),
     (input) => {

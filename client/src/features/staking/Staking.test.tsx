@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Refusal, type OutputOf } from '../../../test/fakeTrpcServer';
-import { renderApp, signedInPlayer } from '../../../test/renderApp';
+import { renderApp, signedInPlayer, renderAppInPersian } from '../../../test/renderApp';
 import { initI18n, setLanguage } from '../../lib/i18n';
 
 const OFFER_ID = '65f0000000000000000000b1';
@@ -61,8 +61,7 @@ it('lists the offers with their coin and each duration with its profit, and no s
 });
 
 it('writes the profits in Persian digits in Persian', async () => {
-  await setLanguage('fa');
-  renderApp('/staking', { ...signedInPlayer, 'staking.offers': () => [OFFER], 'staking.positions': () => [] });
+  await renderAppInPersian('/staking', { ...signedInPlayer, 'staking.offers': () => [OFFER], 'staking.positions': () => [] });
   const offer = await screen.findByRole('link', { name: /Gift Coin/ });
   expect(
     within(offer)

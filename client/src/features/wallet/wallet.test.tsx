@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Refusal, type Handlers, type OutputOf } from '../../../test/fakeTrpcServer';
-import { renderApp } from '../../../test/renderApp';
+import { renderApp, renderAppInPersian } from '../../../test/renderApp';
 import { initI18n, setLanguage } from '../../lib/i18n';
 
 type StatusListener = (wallet: unknown) => void | Promise<void>;
@@ -278,8 +278,7 @@ describe('My wallets', () => {
   });
 
   it('speaks Persian, right-to-left', async () => {
-    await setLanguage('fa');
-    renderApp('/profile/my-wallets', handlers({ 'wallet.list': () => [linked(ADDRESS, RAW)] }));
+    await renderAppInPersian('/profile/my-wallets', handlers({ 'wallet.list': () => [linked(ADDRESS, RAW)] }));
     expect(await screen.findByRole('heading', { name: 'کیف پول‌های من' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'اتصال کیف پول' })).toBeInTheDocument();
     expect(await screen.findByRole('button', { name: 'کپی نشانی' })).toBeInTheDocument();
@@ -461,8 +460,7 @@ describe('Withdraw', () => {
   });
 
   it('speaks Persian, right-to-left', async () => {
-    await setLanguage('fa');
-    renderApp('/profile/withdraw', handlers());
+    await renderAppInPersian('/profile/withdraw', handlers());
     expect(await screen.findByRole('alert')).toHaveTextContent('لطفاً برای ادامه کیف پول TON خود را متصل کنید.');
     expect(await screen.findByText('هنوز برداشتی انجام نشده است.')).toBeInTheDocument();
     expect(document.documentElement.dir).toBe('rtl');
