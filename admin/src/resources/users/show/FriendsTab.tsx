@@ -1,9 +1,9 @@
 import { Datagrid, FunctionField, NumberField, ReferenceManyField, TextField } from 'react-admin';
-import { ConsoleDateField, useDateLocales } from '../../../lists/ConsoleDateField';
+import { ConsoleDateField } from '../../../lists/ConsoleDateField';
 import type { PlayerStatus, RiskLevel } from '@gift/shared';
 import { StatusChip } from '../StatusButtons';
 import { RiskChip } from '../risk/RiskViews';
-import { day, PlayerRecords, text, type Row, type TabContentProps } from './PlayerRecords';
+import { PlayerRecords, text, type Row, type TabContentProps } from './PlayerRecords';
 
 /** A friend's score and status, as chips: the two columns both levels of the tree show. */
 const riskOf = (r: Row) => <RiskChip {...(r.risk as { level?: RiskLevel; score?: number })} />;
@@ -25,7 +25,6 @@ function SecondLevel() {
 
 /** The players who joined with this player's invite, each with their own friends (open a row for them), risk score and status. */
 export function FriendsTab(_props: TabContentProps) {
-  const locales = useDateLocales();
   return (
     <PlayerRecords
       reference="users"
@@ -34,7 +33,7 @@ export function FriendsTab(_props: TabContentProps) {
       link="show"
       primary={(r) => text(r.name)}
       secondary={(r) => (r.username ? `@${text(r.username)}` : '')}
-      tertiary={(r) => day(r.createdAt, locales)}
+      tertiary={(r, { day }) => day(r.createdAt)}
     >
       <TextField source="name" sortable={false} />
       <TextField source="username" sortable={false} emptyText="—" />

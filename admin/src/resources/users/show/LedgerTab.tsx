@@ -1,24 +1,22 @@
 import type { LedgerRow } from '@gift/server';
-import { FunctionField, TextField, useRecordContext, useTranslate } from 'react-admin';
-import { ConsoleDateField, useDateLocales } from '../../../lists/ConsoleDateField';
+import { FunctionField, TextField, useRecordContext } from 'react-admin';
+import { ConsoleDateField } from '../../../lists/ConsoleDateField';
 import { TakeBackButton } from './TakeBackButton';
 import { LedgerRecordLink } from '../LedgerRecordLink';
-import { CoinAmount, CoinSymbol, day, PlayerRecords, signed, type TabContentProps } from './PlayerRecords';
+import { CoinAmount, CoinSymbol, PlayerRecords, signed, type TabContentProps } from './PlayerRecords';
 
 /** Every posted entry of the player's ledger: amount, reason, the record it came from, the operator and its key. */
 export function LedgerTab(_props: TabContentProps) {
-  const locales = useDateLocales();
-  const translate = useTranslate();
   const player = useRecordContext<{ id: string }>();
   return (
     <PlayerRecords<LedgerRow>
       reference="ledger-entries"
       link={false}
       primary={(r) => <CoinAmount amount={signed(r.amount)} />}
-      secondary={(r) =>
+      secondary={(r, { translate }) =>
         [r.reason, r.note, r.operator ? translate('players.byOperator', { operator: r.operator }) : ''].filter(Boolean).join(' · ')
       }
-      tertiary={(r) => day(r.createdAt, locales)}
+      tertiary={(r, { day }) => day(r.createdAt)}
     >
       <ConsoleDateField source="createdAt" showTime sortable={false} />
       <FunctionField<LedgerRow> source="amount" sortable={false} render={(r) => signed(r.amount)} textAlign="right" />

@@ -1,4 +1,4 @@
-import { FunctionField, ReferenceField, SelectField, useTranslate } from 'react-admin';
+import { FunctionField, ReferenceField, SelectField } from 'react-admin';
 import { ConsoleDateField } from '../../../lists/ConsoleDateField';
 import { USER_MISSION_STATUS_CHOICES } from '../../user-missions/statuses';
 import { PlayerRecords, text, type Row, type TabContentProps } from './PlayerRecords';
@@ -7,13 +7,12 @@ const reward = (r: Row) => `${text(r.reward)} ${text(r.coinSymbol)}`;
 
 /** The player's progress on each mission they touched; a row opens its review. */
 export function MissionsTab(_props: TabContentProps) {
-  const translate = useTranslate();
   return (
     <PlayerRecords
       reference="user-missions"
       link="edit"
       primary={() => <ReferenceField source="mission" reference="missions" link={false} />}
-      secondary={(r) => translate(`statuses.progress.${text(r.status)}`)}
+      secondary={(r, { translate }) => translate(`statuses.progress.${text(r.status)}`)}
       tertiary={reward}
     >
       <ReferenceField source="mission" reference="missions" link={false} sortable={false} />

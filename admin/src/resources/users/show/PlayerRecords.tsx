@@ -1,7 +1,15 @@
 import type { ReactElement, ReactNode } from 'react';
-import { Pagination, ReferenceField, ReferenceManyField, TextField, useTranslate, type RaRecord } from 'react-admin';
+import {
+  Pagination,
+  ReferenceField,
+  ReferenceManyField,
+  TextField,
+  useTranslate,
+  type RaRecord,
+  type TranslateFunction,
+} from 'react-admin';
 import { Box } from '@mui/material';
-import { formatWhen } from '../../../lists/ConsoleDateField';
+import { formatWhen, useDateLocales } from '../../../lists/ConsoleDateField';
 import { ResponsiveList } from '../../../lists/ResponsiveList';
 
 /** A tab's content: `label={false}` keeps the tab from labelling it as if it were one field. */
@@ -18,8 +26,6 @@ export interface Row {
 export const signed = (amount: string) => (amount.startsWith('-') ? amount : `+${amount}`);
 /** A row's field as text: rows are read as unknown, so only strings and numbers print. */
 export const text = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
-/** A row's date in the console's language (`useDateLocales`), or a dash. */
-export const day = (value: unknown, locales: string | undefined) => (value ? formatWhen(text(value), locales) : '—');
 
 export const CoinSymbol = () => (
   <ReferenceField source="coin" reference="gift-coins" link={false}>
@@ -39,7 +45,12 @@ function NoneYet() {
   return <Box sx={{ p: 2 }}>{translate('common.noneYet')}</Box>;
 }
 
-type Line<R> = (record: R) => ReactNode;
+/** What a phone's line is written with: the console's words, and a row's date in its language (or a dash). */
+interface Words {
+  translate: TranslateFunction;
+  day: (value: unknown) => string;
+}
+type Line<R> = (record: R, words: Words) => ReactNode;
 
 /**
  * One of the player's record lists, paged, newest first; each row opens its record (`link`). A desktop shows the columns in
@@ -65,6 +76,9 @@ export function PlayerRecords<R extends RaRecord = Row>({
   secondary: Line<R>;
   tertiary: Line<R>;
 }) {
+  const translate = useTranslate();
+  const locales = useDateLocales();
+  const words: Words = { translate, day: (value) => (value ? formatWhen(text(value), locales) : '—') };
   return (
     <ReferenceManyField
       reference={reference}
@@ -77,7 +91,11 @@ export function PlayerRecords<R extends RaRecord = Row>({
         rowClick={link}
         expand={expand}
         empty={<NoneYet />}
-        phone={{ primaryText: primary, secondaryText: secondary, tertiaryText: tertiary }}
+        phone={{
+          primaryText: (record) => primary(record, words),
+          secondaryText: (record) => secondary(record, words),
+          tertiaryText: (record) => tertiary(record, words),
+        }}
       >
         {children}
       </ResponsiveList>

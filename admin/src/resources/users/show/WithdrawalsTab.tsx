@@ -1,21 +1,19 @@
-import { FunctionField, SelectField, useTranslate } from 'react-admin';
-import { ConsoleDateField, useDateLocales } from '../../../lists/ConsoleDateField';
+import { FunctionField, SelectField } from 'react-admin';
+import { ConsoleDateField } from '../../../lists/ConsoleDateField';
 import { WITHDRAWAL_STATUS_CHOICES } from '../../withdraws/statuses';
-import { day, PlayerRecords, text, type Row, type TabContentProps } from './PlayerRecords';
+import { PlayerRecords, text, type Row, type TabContentProps } from './PlayerRecords';
 
 const money = (r: Row) => `${text(r.amount)} ${text(r.coinSymbol)}`;
 
 /** The player's withdrawals; a row opens its decision. */
 export function WithdrawalsTab(_props: TabContentProps) {
-  const locales = useDateLocales();
-  const translate = useTranslate();
   return (
     <PlayerRecords
       reference="withdraws"
       link="edit"
       primary={money}
-      secondary={(r) => translate(`statuses.withdrawal.${text(r.status)}`)}
-      tertiary={(r) => day(r.createdAt, locales)}
+      secondary={(r, { translate }) => translate(`statuses.withdrawal.${text(r.status)}`)}
+      tertiary={(r, { day }) => day(r.createdAt)}
     >
       <FunctionField<Row> source="amount" sortable={false} render={money} />
       <SelectField source="status" choices={WITHDRAWAL_STATUS_CHOICES} sortable={false} />
