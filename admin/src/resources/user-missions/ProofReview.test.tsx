@@ -51,7 +51,7 @@ function reviewRoutes(decision: unknown = (request: SentRequest) => ({ ...byId(r
 /** A key pressed where no field has the focus, as a Persian keyboard layout sends it: the key's place (`code`), another letter. */
 const press = (code: string, key: string) => fireEvent.keyDown(document.body, { code, key });
 
-const openClaim = async (id: string, locale: 'en' | 'fa' = 'en', routes = reviewRoutes()) => {
+const openClaim = async (id: string, locale: 'en' | 'fa' = 'en', routes: Record<string, unknown> = reviewRoutes()) => {
   const screenApi = renderScreen(`/admin/user-missions/${id}`, { routes, locale });
   await screen.findByTestId('proof-review');
   // the queue is read before a key can move through it
@@ -71,6 +71,29 @@ describe('one claim', () => {
     expect(within(review).getByTestId('proof-text')).toHaveTextContent('I joined as @ali');
     expect(within(review).getByRole('button', { name: 'Approve (A) · +5 GIFT' })).toBeEnabled();
     expect(within(review).getByText(/^Keys: A approves/)).toBeInTheDocument();
+  });
+
+  it("shows the proof's screenshot, read with the operator's token", async () => {
+    // jsdom has no object URLs: the picture's address is a stand-in
+    Object.assign(URL, { createObjectURL: () => 'blob:proof', revokeObjectURL: () => undefined });
+    const withImage = { ...QUEUE[0]!, proof: { link: '', text: '', imageId: 'img1' } };
+    const { sent } = await openClaim('p1', 'en', {
+      ...reviewRoutes(),
+      'GET /user-missions/p1': withImage,
+      'GET /proofs/img1': new Blob(['png'], { type: 'image/png' }),
+    });
+    expect(await screen.findByRole('img', { name: 'Screenshot' })).toHaveAttribute('src', 'blob:proof');
+    expect(sent('GET /proofs/img1')[0]!.headers.get('Authorization')).toBe('Bearer test-token');
+  });
+
+  it('says when the screenshot cannot be read', async () => {
+    const withImage = { ...QUEUE[0]!, proof: { link: '', text: '', imageId: 'gone' } };
+    await openClaim('p1', 'en', {
+      ...reviewRoutes(),
+      'GET /user-missions/p1': withImage,
+      'GET /proofs/gone': refusal(404, 'Not found', 'NOT_FOUND'),
+    });
+    expect(await screen.findByText('The screenshot could not be loaded')).toBeInTheDocument();
   });
 
   it('A approves by the key\'s place (ش on a Persian layout): PUT /user-missions/p1 { status: "done" }, then the next claim opens', async () => {
