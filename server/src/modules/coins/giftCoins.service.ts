@@ -8,15 +8,20 @@ import type { ConsoleRecord, NewRecord } from '../../db/schemaKit';
 import { GiftCoinModel, type GiftCoin } from './giftCoin.model';
 import { saveCoinIdentity } from './coinIdentity';
 
+/*
+ * "GiftCoin" and "gift-coins" (the model, its collection, the console resource and permission) name every coin of the
+ * app, TON and in-app ones too: those names stay, as stored data and the console rely on them. New code says "coin".
+ */
+
 type Fields = ProjectionType<GiftCoin>;
-/** A coin as read: the fields asked for are there (the others are not, whatever the type says). */
 /** GET /api/admin/gift-coins: a coin as the console lists and edits it. */
 export type GiftCoinRecord = ConsoleRecord<
   typeof GiftCoinModel,
   'minWithdraw' | 'payoutApprovalAbove' | 'payoutDailyCap' | 'giftApprovalAbove' | 'operatorDailyLimit'
 >;
 
-export type GiftCoinRow = GiftCoin & { _id: Types.ObjectId };
+/** A coin as read: the fields asked for are there (the others are not, whatever the type says). */
+export type CoinRow = GiftCoin & { _id: Types.ObjectId };
 
 /** A form's coin field must name a gift coin that exists; the answer names the field. */
 export async function requireGiftCoin(field: string, id: Id): Promise<void> {
@@ -32,18 +37,18 @@ export function coinNameFor(coin: { name: string; fa?: { name?: string | null } 
 export const GIFT_COINS_COLLECTION = GiftCoinModel.collection.name;
 
 /** One coin with the fields asked for, or null when no coin has that id. */
-export function findGiftCoin(id: Id, fields?: Fields) {
-  return GiftCoinModel.findById(id, fields).lean<GiftCoinRow>();
+export function findCoin(id: Id, fields?: Fields) {
+  return GiftCoinModel.findById(id, fields).lean<CoinRow>();
 }
 
 /** The coins among these ids that exist, in no particular order. */
-export function findGiftCoins(ids: Id[], fields?: Fields, only: { enabled?: true } = {}) {
-  return GiftCoinModel.find({ _id: { $in: ids.map(objectId) }, ...only }, fields).lean<GiftCoinRow[]>();
+export function findCoins(ids: Id[], fields?: Fields, only: { enabled?: true } = {}) {
+  return GiftCoinModel.find({ _id: { $in: ids.map(objectId) }, ...only }, fields).lean<CoinRow[]>();
 }
 
 /** Every coin in the app's order (the operators' `order`, then age), optionally only enabled or withdrawable ones. */
-export function listGiftCoins(fields: Fields, only: { enabled?: true; withdrawEnabled?: true } = {}) {
-  return GiftCoinModel.find(only, fields).sort({ order: 1, _id: 1 }).lean<GiftCoinRow[]>();
+export function listCoins(fields: Fields, only: { enabled?: true; withdrawEnabled?: true } = {}) {
+  return GiftCoinModel.find(only, fields).sort({ order: 1, _id: 1 }).lean<CoinRow[]>();
 }
 
 export async function giftCoinIsEnabled(id: Id): Promise<boolean> {

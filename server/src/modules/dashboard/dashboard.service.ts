@@ -1,5 +1,5 @@
 import { DASHBOARD_MAX_DAYS, fromMicros, type AdminResource, type DashboardRange, type LedgerReason } from '@gift/shared';
-import { listGiftCoins } from '../coins/giftCoins.service';
+import { listCoins } from '../coins/giftCoins.service';
 import { postedTotalsByCoin } from '../ledger/ledger.service';
 import { countMiningRunning } from '../mining/mining.service';
 import { countDoneBetween, countReviewsWaiting } from '../missions/missions.service';
@@ -83,7 +83,7 @@ export async function rollUpClosedDays(now: Date): Promise<number> {
 
 /** Sums of integer micro-units per coin, named by symbol and in the coins' order. */
 async function perCoin(rows: CoinSums): Promise<Array<CoinAmount & { count?: number }>> {
-  const coins = new Map((await listGiftCoins({ symbol: 1, order: 1 })).map((c) => [String(c._id), c]));
+  const coins = new Map((await listCoins({ symbol: 1, order: 1 })).map((c) => [String(c._id), c]));
   return rows
     .map((row) => ({
       coin: String(row._id),

@@ -1,7 +1,7 @@
 import { fromMicros, MONEY_SCALE } from '@gift/shared';
 import { type Id } from '../../db/ids';
 import { textFor } from '../../lib/playerLanguage';
-import { coinNameFor, listGiftCoins } from '../coins/giftCoins.service';
+import { coinNameFor, listCoins } from '../coins/giftCoins.service';
 import { balancesOf } from '../ledger/ledger.service';
 import { playerMissions, streakFor } from '../missions/missions.service';
 import { homeContent, type ContentRow } from '../content/homeContent.service';
@@ -62,7 +62,7 @@ export function usdValue(balanceMicros: bigint, usdPrice: string): string {
 /** Every enabled coin with the player's balance and, when the coin has a price, its value in USD. */
 export async function currencyFor(userId: Id, language?: string) {
   const [coins, balances] = await Promise.all([
-    listGiftCoins({ name: 1, fa: 1, symbol: 1, icon: 1, decimals: 1, usdPrice: 1 }, { enabled: true }),
+    listCoins({ name: 1, fa: 1, symbol: 1, icon: 1, decimals: 1, usdPrice: 1 }, { enabled: true }),
     balancesOf(userId),
   ]);
   return coins.map((coin) => {

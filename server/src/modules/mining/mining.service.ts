@@ -4,7 +4,7 @@ import { AppError, isHold } from '../../lib/errors';
 import { isDuplicateKey } from '../../db/mongoErrors';
 import { objectId, type Id } from '../../db/ids';
 import type { NewRecord } from '../../db/schemaKit';
-import { findGiftCoin, findGiftCoins } from '../coins/giftCoins.service';
+import { findCoin, findCoins } from '../coins/giftCoins.service';
 import { getAppConfig } from '../config/config.service';
 import { entryKeys, postEntry } from '../ledger/ledger.service';
 import { notify } from '../notifications/notifications.service';
@@ -67,7 +67,7 @@ async function amountsByCoin(rows: Array<{ coin: Types.ObjectId; amount: bigint 
   const totals = new Map<string, bigint>();
   for (const row of rows) totals.set(String(row.coin), (totals.get(String(row.coin)) ?? 0n) + row.amount);
   if (!totals.size) return [];
-  const coins = await findGiftCoins([...totals.keys()], { symbol: 1 });
+  const coins = await findCoins([...totals.keys()], { symbol: 1 });
   const symbols = new Map(coins.map((c) => [String(c._id), c.symbol]));
   return [...totals].map(([id, amount]) => ({ coin: { id, symbol: symbols.get(id) ?? '' }, amount: fromMicros(amount) }));
 }
@@ -81,7 +81,7 @@ export async function miningStatus(userId: Id, now: Date) {
     MiningSessionModel.find(readyFilter(user, now), { coin: 1, amount: 1 }).lean<SessionRow[]>(),
   ]);
   const [coin, readyAmounts] = await Promise.all([
-    config.miningCoin ? findGiftCoin(config.miningCoin, { symbol: 1 }) : null,
+    config.miningCoin ? findCoin(config.miningCoin, { symbol: 1 }) : null,
     amountsByCoin(waiting.map((s) => ({ coin: s.coin, amount: BigInt(s.amount) }))),
   ]);
   return {
@@ -104,7 +104,7 @@ export async function miningStatus(userId: Id, now: Date) {
 export async function startMining(userId: Id, now: Date) {
   const config = await getAppConfig();
   const amount = BigInt((config.earnAmount as number | undefined) ?? 0);
-  const coin = config.miningCoin ? await findGiftCoin(config.miningCoin, { _id: 1, symbol: 1 }) : null;
+  const coin = config.miningCoin ? await findCoin(config.miningCoin, { _id: 1, symbol: 1 }) : null;
   if (!coin || amount <= 0n) throw new AppError('NOT_CONFIGURED');
   const user = objectId(userId);
   const slot = runningSlot(user);

@@ -4,7 +4,7 @@ import { AppError } from '../../lib/errors';
 import { assertIndependentApprover } from '../accounts/fourEyes.service';
 import { countTowardDailyLimit } from '../coins/coinBrakes.service';
 import { objectId } from '../../db/ids';
-import { findGiftCoin } from '../coins/giftCoins.service';
+import { findCoin } from '../coins/giftCoins.service';
 import { notify } from '../notifications/notifications.service';
 import { MissionModel, UserMissionModel } from './mission.models';
 import { creditApproval } from './missionCredit';
@@ -94,7 +94,7 @@ async function notifyReview(reviewed: {
 }) {
   const [mission, coin] = await Promise.all([
     MissionModel.findById(reviewed.mission, { title: 1 }).lean(),
-    findGiftCoin(reviewed.coin, { symbol: 1 }),
+    findCoin(reviewed.coin, { symbol: 1 }),
   ]);
   const title = mission?.title ?? '';
   if (reviewed.status === 'done') {

@@ -1,7 +1,7 @@
 import type { Types } from 'mongoose';
 import { fromMicros } from '@gift/shared';
 import { calendarDay, dayBefore } from '../../lib/calendarDay';
-import { findGiftCoin } from '../coins/giftCoins.service';
+import { findCoin } from '../coins/giftCoins.service';
 import { getAppConfig } from '../config/config.service';
 import { entryKeys, postEntry } from '../ledger/ledger.service';
 import { advanceStreak } from '../users/players.service';
@@ -49,7 +49,7 @@ export async function streakFor(
   const alive = lastDay === today || lastDay === dayBefore(today);
   const days = alive ? (player.streak?.days ?? 0) : 0;
   const next = [...config.streakMilestones].sort((a, b) => (a.days ?? 0) - (b.days ?? 0)).find((m) => (m.days ?? 0) > days);
-  const coin = next?.coin ? await findGiftCoin(next.coin, { symbol: 1 }) : null;
+  const coin = next?.coin ? await findCoin(next.coin, { symbol: 1 }) : null;
   return {
     days,
     doneToday: lastDay === today,

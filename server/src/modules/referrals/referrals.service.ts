@@ -6,7 +6,7 @@ import type { Env } from '../../env';
 import type { Logger } from '../../lib/logger';
 import { interactiveApi, toBotApiError } from '../../lib/telegramBot';
 import { AppError, isHold } from '../../lib/errors';
-import { findGiftCoin } from '../coins/giftCoins.service';
+import { findCoin } from '../coins/giftCoins.service';
 import { getAppConfig, miniAppLink, resolveBotToken } from '../config/config.service';
 import { entryKeys, postEntry } from '../ledger/ledger.service';
 import { notify } from '../notifications/notifications.service';
@@ -107,7 +107,7 @@ async function creditReferrer(friend: { _id: Types.ObjectId; referrer: Types.Obj
     throw error;
   }
   await faultPoint('referral:after-credit');
-  const coin = await findGiftCoin(config.referrerCoin, { symbol: 1 });
+  const coin = await findCoin(config.referrerCoin, { symbol: 1 });
   return { credited: posted.applied, reward: coin ? { amount: fromMicros(amount), symbol: coin.symbol } : undefined };
 }
 
@@ -228,7 +228,7 @@ function referrerMessageFor(
 export async function referralSummary(player: UserDocument) {
   const config = await getAppConfig();
   if (!config.botUsername.trim()) throw new AppError('NOT_CONFIGURED');
-  const coin = config.referrerCoin && config.referrerCoinAmount > 0 ? await findGiftCoin(config.referrerCoin, { symbol: 1 }) : null;
+  const coin = config.referrerCoin && config.referrerCoinAmount > 0 ? await findCoin(config.referrerCoin, { symbol: 1 }) : null;
   const [friendsCount, qualifiedCount] = await Promise.all([countFriendsOf(player._id), countQualifiedFriends(player._id)]);
   const rule = qualificationOf(config);
   return {

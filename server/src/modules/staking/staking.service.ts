@@ -6,7 +6,7 @@ import { isDuplicateKey } from '../../db/mongoErrors';
 import { objectId, scopedKey, type Id } from '../../db/ids';
 import type { ConsoleRecord, NewRecord } from '../../db/schemaKit';
 import type { ChangeTarget } from '../accounts/waitingChanges.service';
-import { coinNameFor, findGiftCoin, findGiftCoins, giftCoinIsEnabled } from '../coins/giftCoins.service';
+import { coinNameFor, findCoin, findCoins, giftCoinIsEnabled } from '../coins/giftCoins.service';
 import { balancesOf, entryKeys, entryWithKey, postEntry } from '../ledger/ledger.service';
 import { notify } from '../notifications/notifications.service';
 import { faultPoint } from '../../lib/faults';
@@ -41,7 +41,7 @@ export async function stakingOffers(userId: Id, language?: string) {
     StakingCoinModel.find({ enabled: true }).sort({ order: 1, _id: 1 }).lean<OfferRow[]>(),
     balancesOf(userId),
   ]);
-  const coins = await findGiftCoins(
+  const coins = await findCoins(
     offers.map((o) => o.coin),
     { name: 1, fa: 1, symbol: 1, icon: 1 },
     { enabled: true },
@@ -197,7 +197,7 @@ export async function stake(userId: Id, input: StakeTerms & { idempotencyKey: st
   await faultPoint('stake:after-record');
   const opened = await finishStake(stakeId);
   if (!opened) throw new AppError('INSUFFICIENT_BALANCE');
-  const coin = await findGiftCoin(offer.coin, { symbol: 1 });
+  const coin = await findCoin(offer.coin, { symbol: 1 });
   return presentStake(opened, coin?.symbol ?? '', now);
 }
 
@@ -231,7 +231,7 @@ async function finishStake(stakeId: Id): Promise<StakeRow | null> {
       return finishStake(current._id);
     }
     await faultPoint('stake:after-debit');
-    const coin = await findGiftCoin(current.coin, { symbol: 1 });
+    const coin = await findCoin(current.coin, { symbol: 1 });
     await notify(
       current.user,
       `stake-unlocked:${current._id}`,
@@ -301,7 +301,7 @@ export async function stakePositions(userId: Id, now: Date) {
     .sort({ createdAt: -1, _id: -1 })
     .limit(200)
     .lean<StakeRow[]>();
-  const coins = await findGiftCoins([...new Set(stakes.map((s) => String(s.coin)))], { symbol: 1 });
+  const coins = await findCoins([...new Set(stakes.map((s) => String(s.coin)))], { symbol: 1 });
   const symbols = new Map(coins.map((c) => [String(c._id), c.symbol]));
   return stakes.map((s) => presentStake(s, symbols.get(String(s.coin)) ?? '', now));
 }

@@ -8,7 +8,7 @@ import { accountUsername } from '../accounts/accounts.service';
 import { assertIndependentApprover } from '../accounts/fourEyes.service';
 import { isAudited, recordAudit, type Operator } from '../audit/audit.service';
 import { aboveThreshold, countTowardDailyLimit } from '../coins/coinBrakes.service';
-import { findGiftCoin } from '../coins/giftCoins.service';
+import { findCoin } from '../coins/giftCoins.service';
 import { balanceOf, entryWithKey, postEntry, postedEntriesBetween } from '../ledger/ledger.service';
 import { owedBy } from './clawBack.service';
 import { GiftApprovalModel, type GiftApprovalDocument, type GiftApprovalReason } from './giftApproval.model';
@@ -23,7 +23,7 @@ import { UserModel } from './user.model';
 export async function adjustBalance(userId: string, input: z.infer<typeof balanceAdjustmentInput>, operator: Operator) {
   const accountId = operator.id;
   if (!(await UserModel.exists({ _id: userId }))) throw new AppError('NOT_FOUND');
-  const coin = await findGiftCoin(input.coin);
+  const coin = await findCoin(input.coin);
   if (!coin) throw badInput({ coin: 'Choose an existing gift coin' });
   if (!fitsDecimals(input.amount, coin.decimals)) throw badInput({ amount: `${coin.symbol} has at most ${coin.decimals} decimals` });
   const amount = input.direction === 'credit' ? toMicros(input.amount) : -toMicros(input.amount);
@@ -172,7 +172,7 @@ async function applyApproved(request: GiftApprovalDocument, approver: Operator) 
     );
     throw error;
   }
-  const coin = await findGiftCoin(coinId, { symbol: 1 });
+  const coin = await findCoin(coinId, { symbol: 1 });
   const balance = fromMicros(await balanceOf(userId, coinId));
   const signed = amount > 0n ? `+${fromMicros(amount)}` : fromMicros(amount);
   await auditAdjustment(approver, {
@@ -280,7 +280,7 @@ export async function recoverGiftAudits(olderThanMs = 30_000): Promise<number> {
   let audited = 0;
   for (const gift of gifts) {
     if (!gift.createdBy || (await isAudited(auditKey(gift._id)))) continue;
-    const [username, coin] = await Promise.all([accountUsername(String(gift.createdBy)), findGiftCoin(gift.coin, { symbol: 1 })]);
+    const [username, coin] = await Promise.all([accountUsername(String(gift.createdBy)), findCoin(gift.coin, { symbol: 1 })]);
     await auditAdjustment(
       { id: String(gift.createdBy), username: username ?? String(gift.createdBy) },
       {

@@ -4,7 +4,7 @@ import { isDuplicateKey } from '../../db/mongoErrors';
 import { AppError, badInput } from '../../lib/errors';
 import { faultPoint } from '../../lib/faults';
 import { recordAudit, type Operator } from '../audit/audit.service';
-import { findGiftCoin } from '../coins/giftCoins.service';
+import { findCoin } from '../coins/giftCoins.service';
 import { balanceOf, entryById, entryWithKey, postEntry } from '../ledger/ledger.service';
 import { ClawBackModel, type ClawBackDocument } from './clawBack.model';
 
@@ -69,7 +69,7 @@ async function collect(clawBack: ClawBackDocument): Promise<ClawBackDocument> {
 
 /** As the console shows a claw-back: amounts as decimals, what is still owed, and the coin's symbol. */
 async function present(clawBack: ClawBackDocument) {
-  const coin = await findGiftCoin(clawBack.coin, { symbol: 1 });
+  const coin = await findCoin(clawBack.coin, { symbol: 1 });
   const owed = BigInt(clawBack.amount) - BigInt(clawBack.taken as number);
   return {
     ...(clawBack.toJSON() as Record<string, unknown>),

@@ -5,7 +5,7 @@ import type { TelegramLaunch } from '../../lib/telegramAuth';
 import type { Id } from '../../db/ids';
 import type { ConsoleRecord } from '../../db/schemaKit';
 import { isDuplicateKey } from '../../db/mongoErrors';
-import { coinNameFor, listGiftCoins } from '../coins/giftCoins.service';
+import { coinNameFor, listCoins } from '../coins/giftCoins.service';
 import { getAppConfig } from '../config/config.service';
 import { balancesOf, figuresByCoin } from '../ledger/ledger.service';
 import { faultPoint } from '../../lib/faults';
@@ -215,7 +215,7 @@ export async function moneyByCoin(userId: Id, { everyEnabledCoin, language }: { 
   const [balances, figures, coins] = await Promise.all([
     balancesOf(userId),
     figuresByCoin(userId),
-    listGiftCoins({ symbol: 1, name: 1, fa: 1, icon: 1, enabled: 1 }),
+    listCoins({ symbol: 1, name: 1, fa: 1, icon: 1, enabled: 1 }),
   ]);
   const figuresOf = new Map(figures.map((row) => [row.coin, row]));
   return coins

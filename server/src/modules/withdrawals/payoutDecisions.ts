@@ -11,7 +11,7 @@ import { requireNoDebt } from '../users/clawBack.service';
 import { requireNoRiskHold } from './riskHold';
 import { ChainUnavailable, normaliseTxHash } from '../../lib/ton/tonChain';
 import { objectId, type Id } from '../../db/ids';
-import { findGiftCoin, type GiftCoinRow } from '../coins/giftCoins.service';
+import { findCoin, type CoinRow } from '../coins/giftCoins.service';
 import { getAppConfig } from '../config/config.service';
 import {
   chainUnits,
@@ -88,7 +88,7 @@ async function isBatchTransaction(runtime: PayoutRuntime, from: Address, tx: Tra
  */
 async function checkManualPayment(
   withdrawal: WithdrawalDocument,
-  coin: GiftCoinRow,
+  coin: CoinRow,
   typed: string,
 ): Promise<{ hash: string; message: string }> {
   const hash = normaliseTxHash(typed);
@@ -224,7 +224,7 @@ export async function decideWithdrawal({ withdrawalId, review, accountId, now }:
   if (!['pending', 'approved'].includes(withdrawal.status)) throw new AppError('WITHDRAWAL_PROCESSED');
   // never check (nor mark paid) what was never taken from the balance: INSUFFICIENT_BALANCE, and it stays pending
   await ensureAmountTaken(withdrawal);
-  const coin = await findGiftCoin(withdrawal.coin);
+  const coin = await findCoin(withdrawal.coin);
   if (!coin) throw new AppError('NOT_FOUND');
   const { hash, message } = await checkManualPayment(withdrawal, coin, review.txHash).catch(async (error: unknown) => {
     // it stays as it was, and says why: the hash could not be checked
@@ -265,7 +265,7 @@ async function approveWithdrawal(given: WithdrawalDocument, accountId: Id, now: 
   }
   if (withdrawal.status !== 'pending') throw new AppError('WITHDRAWAL_PROCESSED');
   await ensureAmountTaken(withdrawal);
-  const coin = await findGiftCoin(withdrawal.coin, { symbol: 1, payoutApprovalAbove: 1 });
+  const coin = await findCoin(withdrawal.coin, { symbol: 1, payoutApprovalAbove: 1 });
   const threshold = BigInt((coin?.payoutApprovalAbove as number | undefined) ?? 0);
   if (threshold > 0n && BigInt(withdrawal.amount) > threshold) {
     // above the coin's threshold two different operators approve: the first one's approval waits for the second

@@ -20,7 +20,7 @@ import { ChainUnavailable } from '../../lib/ton/tonChain';
 import { faultPoint } from '../../lib/faults';
 import type { Logger } from '../../lib/logger';
 import { objectId } from '../../db/ids';
-import { findGiftCoin, type GiftCoinRow } from '../coins/giftCoins.service';
+import { findCoin, type CoinRow } from '../coins/giftCoins.service';
 import { getAppConfig, setAppConfigFields } from '../config/config.service';
 import {
   chainUnits,
@@ -69,7 +69,7 @@ interface Planned {
 }
 
 /** The internal message that pays one withdrawal from the hot wallet. */
-async function planPayout(runtime: PayoutRuntime, withdrawal: WithdrawalDocument, coin: GiftCoinRow): Promise<Planned> {
+async function planPayout(runtime: PayoutRuntime, withdrawal: WithdrawalDocument, coin: CoinRow): Promise<Planned> {
   const hot = runtime.hotWallet!.contract.address;
   const to = Address.parse(withdrawal.address);
   const amount = chainUnits(BigInt(withdrawal.amount), coin.decimals);
@@ -210,7 +210,7 @@ async function sendNextBatch(runtime: PayoutRuntime, report: PayoutRoundReport, 
 
   const account = await runtime.chain.account(hot.contract.address);
   const paidToday = await paidTodayByCoin();
-  const coins = new Map<string, GiftCoinRow | null>();
+  const coins = new Map<string, CoinRow | null>();
   const planned: Planned[] = [];
   let tonLeft = account.balance;
   const jettonLeft = new Map<string, bigint>();
@@ -219,7 +219,7 @@ async function sendNextBatch(runtime: PayoutRuntime, report: PayoutRoundReport, 
   const unpreparable = new Set<string>();
   for (const withdrawal of queue) {
     const key = String(withdrawal.coin);
-    if (!coins.has(key)) coins.set(key, await findGiftCoin(withdrawal.coin));
+    if (!coins.has(key)) coins.set(key, await findCoin(withdrawal.coin));
     const coin = coins.get(key);
     if (!coin) continue;
     const cap = BigInt((coin.payoutDailyCap as number | undefined) ?? 0);
@@ -426,7 +426,7 @@ async function confirmBatch(runtime: PayoutRuntime, batch: BatchDocument, report
   const landed = items.length ? await batchTransaction(runtime, wallet, batch) : null;
   const sent = landed ? sentMessages(landed) : [];
   for (const withdrawal of items) {
-    const coin = await findGiftCoin(withdrawal.coin);
+    const coin = await findCoin(withdrawal.coin);
     if (!coin) continue;
     const message = sent.find((out) => out.message.body.hash().toString('hex') === withdrawal.payout?.bodyHash);
     if (!message) continue;
@@ -489,12 +489,7 @@ async function settle(withdrawal: WithdrawalDocument, change: Record<string, unk
 }
 
 /** Where one payout stands on chain: its message from the batch's transaction followed to where it was taken. */
-async function arrivalOf(
-  runtime: PayoutRuntime,
-  withdrawal: WithdrawalDocument,
-  coin: GiftCoinRow,
-  message: SentMessage,
-): Promise<Arrival> {
+async function arrivalOf(runtime: PayoutRuntime, withdrawal: WithdrawalDocument, coin: CoinRow, message: SentMessage): Promise<Arrival> {
   if (coin.network === 'ton') return tonArrival(runtime.chain, message);
   const master = Address.parse(coin.jettonMaster);
   return jettonArrival(runtime.chain, message, {

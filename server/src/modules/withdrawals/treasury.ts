@@ -1,7 +1,7 @@
 import { Address } from '@ton/core';
 import { fromMicros } from '@gift/shared';
 import { ChainUnavailable } from '../../lib/ton/tonChain';
-import { listGiftCoins } from '../coins/giftCoins.service';
+import { listCoins } from '../coins/giftCoins.service';
 import { getAppConfig, setAppConfigFields } from '../config/config.service';
 import { formatChainUnits, jettonWalletOf, payoutRuntime } from './chainPayments';
 import { PayoutBatchModel } from './payoutBatch.model';
@@ -9,7 +9,7 @@ import { paidTodayByCoin } from './payoutSender';
 import { WithdrawalModel } from './withdrawal.model';
 
 const COIN_FIELDS = { symbol: 1, network: 1, jettonMaster: 1, decimals: 1, payoutDailyCap: 1, payoutApprovalAbove: 1 } as const;
-type CoinRow = Awaited<ReturnType<typeof listGiftCoins>>[number];
+type CoinRow = Awaited<ReturnType<typeof listCoins>>[number];
 
 interface BalancesRead {
   /** Hot wallet balance per coin id, in the coin's units; null where it could not be read. */
@@ -32,7 +32,7 @@ let reading: Promise<BalancesRead> | null = null;
  * the chain. A fresh read starts in the background when none is under way, for the next scrape.
  */
 export async function lastKnownHotWalletBalances(): Promise<{ asOf: Date | null; bySymbol: Map<string, string> }> {
-  const coins = await listGiftCoins(COIN_FIELDS, {});
+  const coins = await listCoins(COIN_FIELDS, {});
   void startReading(coins);
   const bySymbol = new Map<string, string>();
   for (const coin of coins) {
@@ -111,7 +111,7 @@ export async function treasury() {
   const batches = await PayoutBatchModel.find({ state: { $in: ['signed', 'sent', 'landed'] } })
     .sort({ createdAt: 1 })
     .lean();
-  const coins = await listGiftCoins(COIN_FIELDS, {});
+  const coins = await listCoins(COIN_FIELDS, {});
   const today = await paidTodayByCoin();
   const perCoin = coins.map((coin) => ({
     coin: String(coin._id),

@@ -12,7 +12,7 @@ import {
 import { AppError, badInput } from '../../lib/errors';
 import { objectId, scopedKey, type Id } from '../../db/ids';
 import type { NewRecord } from '../../db/schemaKit';
-import { coinNameFor, findGiftCoin, listGiftCoins } from '../coins/giftCoins.service';
+import { coinNameFor, findCoin, listCoins } from '../coins/giftCoins.service';
 import { balanceOf, balancesOf, entryKeys, entryWithKey, postEntry } from '../ledger/ledger.service';
 import { notify } from '../notifications/notifications.service';
 import { currentWallet } from '../wallet/wallet.service';
@@ -197,12 +197,12 @@ export async function requestWithdrawal({ userId, coinId, amount, idempotencyKey
     const sameTap = await WithdrawalModel.findOne({ idempotencyKey: key }, { _id: 1 }).lean();
     return sameTap ? finishWithdrawal(sameTap._id) : null;
   };
-  const present = async (withdrawal: WithdrawalDocument) => presentForPlayer(withdrawal, await findGiftCoin(withdrawal.coin, COIN_FIELDS));
+  const present = async (withdrawal: WithdrawalDocument) => presentForPlayer(withdrawal, await findCoin(withdrawal.coin, COIN_FIELDS));
 
   const earlier = await replay();
   if (earlier) return present(earlier);
 
-  const coin = await findGiftCoin(coinId);
+  const coin = await findCoin(coinId);
   if (!coin) throw new AppError('NOT_FOUND');
   if (!coin.enabled || !coin.withdrawEnabled) throw new AppError('WITHDRAW_DISABLED');
   if (!fitsDecimals(amount, coin.decimals))
@@ -257,7 +257,7 @@ export async function requestWithdrawal({ userId, coinId, amount, idempotencyKey
 /** The coins a player can withdraw now: balance, minimum, and how many decimals an amount may have. */
 export async function withdrawableCoins(userId: Id, language?: string) {
   const [coins, balances] = await Promise.all([
-    listGiftCoins({ symbol: 1, name: 1, fa: 1, icon: 1, decimals: 1, minWithdraw: 1 }, { enabled: true, withdrawEnabled: true }),
+    listCoins({ symbol: 1, name: 1, fa: 1, icon: 1, decimals: 1, minWithdraw: 1 }, { enabled: true, withdrawEnabled: true }),
     balancesOf(userId),
   ]);
   return coins.map((coin) => ({
@@ -331,7 +331,7 @@ async function notifyDecision(withdrawal: {
   txHash: string;
   rejectReason: string;
 }) {
-  const coin = await findGiftCoin(withdrawal.coin, { symbol: 1 });
+  const coin = await findCoin(withdrawal.coin, { symbol: 1 });
   const money = { amount: fromMicros(withdrawal.amount), symbol: coin?.symbol ?? '' };
   if (withdrawal.status === 'done') {
     await notify(withdrawal.user, `withdrawal-paid:${withdrawal._id}`, 'withdrawal-paid', {
