@@ -1,60 +1,34 @@
 // Money brakes in a real Chromium: a mission's reward raised above its coin's threshold waits on the mission's page for a
 // second operator, who approves it after confirming; the operator who asked cannot.
-import bcrypt from 'bcryptjs';
 import { toMicros } from '@gift/shared';
-import { seedDemoData } from '../server/src/modules/demo/demo.service';
-import { AccountModel } from '../server/src/modules/accounts/account.model';
 import { GiftCoinModel } from '../server/src/modules/coins/giftCoin.model';
 import { MissionModel } from '../server/src/modules/missions/mission.models';
-import { silentLogger } from '../server/test/helpers';
-import {
-  closeAll,
-  DESKTOP,
-  launchBrowser,
-  screenshotPath,
-  shot,
-  signInToConsole,
-  startProductServer,
-  type ProductServer,
-  type TestBrowser,
-} from './support';
+import { useProduct } from './fixture';
+import { screenshotPath, shot } from './support';
 
 jest.setTimeout(300_000);
 
-const PASSWORD = 'a long operator password';
-let product: ProductServer;
-let askerBrowser: TestBrowser;
-let checkerBrowser: TestBrowser;
-let coinBrowser: TestBrowser;
-let keeperBrowser: TestBrowser | undefined;
-let coinCheckerBrowser: TestBrowser | undefined;
-
-beforeAll(async () => {
-  await seedDemoData(silentLogger);
-  const passwordHash = await bcrypt.hash(PASSWORD, 8);
-  await AccountModel.create([
-    { username: 'mission-author', passwordHash, permissions: ['missions:write'] },
-    { username: 'mission-checker', passwordHash, permissions: ['missions:write'] },
-    { username: 'coin-keeper', passwordHash, permissions: ['gift-coins:write'] },
-    { username: 'coin-checker', passwordHash, permissions: ['gift-coins:write'] },
-  ]);
-  product = await startProductServer();
-  // two operators, two browser profiles: each signed in as themselves
-  [askerBrowser, checkerBrowser, coinBrowser] = await Promise.all([launchBrowser(), launchBrowser(), launchBrowser()]);
+const product = useProduct({
+  demo: true,
+  operators: [
+    { username: 'mission-author', permissions: ['missions:write'] },
+    { username: 'mission-checker', permissions: ['missions:write'] },
+    { username: 'coin-keeper', permissions: ['gift-coins:write'] },
+    { username: 'coin-checker', permissions: ['gift-coins:write'] },
+  ],
 });
-
-afterAll(() => closeAll(coinCheckerBrowser, keeperBrowser, coinBrowser, checkerBrowser, askerBrowser, product));
 
 afterAll(() => {
-  const browsers = [askerBrowser, checkerBrowser, coinBrowser, keeperBrowser, coinCheckerBrowser].filter((b) => b !== undefined);
-  expect(browsers.flatMap((b) => b.pageErrors)).toEqual([]);
-  expect(browsers.flatMap((b) => b.missingTranslations)).toEqual([]);
+  expect(product.pageErrors).toEqual([]);
+  expect(product.missingTranslations).toEqual([]);
 });
+
+/** Each operator signs in at a desk of their own: a browser profile nobody else signed in on. */
+const signInAtOwnDesk = (username: string) => product.signInOperator(username, { ownBrowser: true });
 
 describe("a coin's brakes", () => {
   it('console-coin-never-warning: a new coin starts with them on; a brake typed as 0 (never) is warned about', async () => {
-    const page = await coinBrowser.openPage(DESKTOP);
-    await signInToConsole(page, product.base, 'coin-keeper', PASSWORD);
+    const page = await signInAtOwnDesk('coin-keeper');
     await page.goto(`${product.base}/admin/gift-coins/create`);
     await page.getByLabel('Name', { exact: true }).fill('Bonus Points');
     await page.getByLabel('Symbol').fill('BONUSP');
@@ -76,10 +50,7 @@ describe('loosening a brake', () => {
   it('console-coin-brake-waiting: switching a brake to never waits on the coin for a second operator, who confirms it', async () => {
     // a coin of its own: the demo's GIFT keeps its brakes for the mission below
     const gift = (await GiftCoinModel.create({ name: 'Brake Points', symbol: 'BRAKEP', network: 'jetton' })).toObject();
-    // two more operators, each in a browser profile of their own
-    [keeperBrowser, coinCheckerBrowser] = await Promise.all([launchBrowser(), launchBrowser()]);
-    const page = await keeperBrowser.openPage(DESKTOP);
-    await signInToConsole(page, product.base, 'coin-keeper', PASSWORD);
+    const page = await signInAtOwnDesk('coin-keeper');
     await page.goto(`${product.base}/admin/gift-coins/${String(gift._id)}`);
     await page.getByLabel('Second approval for gifts above').fill('0');
     await page.getByRole('button', { name: 'Save' }).click();
@@ -94,8 +65,7 @@ describe('loosening a brake', () => {
     await expect(banner.getByRole('button', { name: 'Approve the change' }).isDisabled()).resolves.toBe(true);
     await shot(page, 'console-coin-brake-waiting');
 
-    const checker = await coinCheckerBrowser.openPage(DESKTOP);
-    await signInToConsole(checker, product.base, 'coin-checker', PASSWORD);
+    const checker = await signInAtOwnDesk('coin-checker');
     await checker.goto(`${product.base}/admin/gift-coins/${String(gift._id)}`);
     await checker.getByTestId('change-waiting-banner').getByRole('button', { name: 'Approve the change' }).click();
     const dialog = checker.getByRole('dialog');
@@ -114,8 +84,7 @@ describe('a mission reward above its coin’s threshold', () => {
     const mission = (await MissionModel.findOne({ title: 'Post a story about Gift Rewards' }).lean())!;
     expect(mission.reward).toBe(Number(toMicros('1000')));
 
-    const asker = await askerBrowser.openPage(DESKTOP);
-    await signInToConsole(asker, product.base, 'mission-author', PASSWORD);
+    const asker = await signInAtOwnDesk('mission-author');
     await asker.goto(`${product.base}/admin/missions/${String(mission._id)}`);
     const reward = asker.getByLabel('Reward amount');
     await reward.fill('1000000');
@@ -134,8 +103,7 @@ describe('a mission reward above its coin’s threshold', () => {
     await shot(asker, 'console-mission-waiting');
     expect(screenshotPath('console-mission-waiting')).toMatch(/console-mission-waiting\.png$/);
 
-    const checker = await checkerBrowser.openPage(DESKTOP);
-    await signInToConsole(checker, product.base, 'mission-checker', PASSWORD);
+    const checker = await signInAtOwnDesk('mission-checker');
     await checker.goto(`${product.base}/admin/missions/${String(mission._id)}`);
     const theirs = checker.getByTestId('mission-reward-waiting-banner');
     await theirs.getByRole('button', { name: 'Approve the reward' }).click();

@@ -47,7 +47,7 @@ interface SignInOptions {
   signOutFirst?: boolean;
   /** Chooses Persian on the sign-in page before signing in. */
   persian?: boolean;
-  /** A browser profile of the operator's own, as a second operator at another desk has. */
+  /** A browser profile of the operator's own, as a second operator at another desk has (nothing to sign out there). */
   ownBrowser?: boolean;
 }
 
@@ -102,6 +102,13 @@ export function useProduct<S extends Closable | undefined = undefined>(options: 
     return thing;
   };
 
+  // a Chromium the fixture closes at the end and whose pages' errors it reports
+  const addBrowser = async () => {
+    const browser = await launchBrowser();
+    browsers.push(browser);
+    return browser;
+  };
+
   beforeAll(async () => {
     standIn = await options.standIn?.();
     if (options.demo) await seedDemoData(silentLogger);
@@ -109,7 +116,7 @@ export function useProduct<S extends Closable | undefined = undefined>(options: 
     await options.before?.();
     const env = typeof options.env === 'function' ? options.env(standIn as S) : options.env;
     server = await startProductServer({ ...(options.telegram ? { TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN } : {}), ...env });
-    browsers.push(await launchBrowser());
+    await addBrowser();
   });
 
   // each may be missing when the beforeAll failed half way; the last opened first
@@ -164,11 +171,11 @@ export function useProduct<S extends Closable | undefined = undefined>(options: 
     },
     async signInOperator(username, { viewport = DESKTOP, signOutFirst, persian, ownBrowser }: SignInOptions = {}) {
       let page: Page;
-      if (ownBrowser) {
-        browsers.push(await launchBrowser());
-        page = await browsers.at(-1)!.openPage(viewport);
-      } else page = signOutFirst ? await product.openSignedOutConsole(viewport) : await product.openPage(viewport);
-      if (!signOutFirst) await page.goto(`${product.base}/admin/login`);
+      if (signOutFirst) page = await product.openSignedOutConsole(viewport);
+      else {
+        page = await (ownBrowser ? await addBrowser() : product.browser).openPage(viewport);
+        await page.goto(`${product.base}/admin/login`);
+      }
       if (persian) {
         await page.getByRole('button', { name: 'English' }).click();
         await page.getByRole('menuitem', { name: 'فارسی' }).click();
