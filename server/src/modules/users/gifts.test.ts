@@ -24,8 +24,12 @@ async function setting() {
   const player = await createPlayer();
   // above 100 GIFT a second operator approves
   const coin = await createCoin({ symbol: 'GIFT', giftApprovalAbove: '100' });
+  const askerApi = consoleApi(app, asker.token);
   return {
-    asker: consoleApi(app, asker.token),
+    asker: askerApi,
+    /** The first operator asks for a gift (or a correction) of `amount` GIFT to the player. */
+    ask: (amount: string, note: string, direction = 'credit') =>
+      askerApi.post(`/users/${String(player._id)}/adjustments`, { coin: String(coin._id), amount, direction, note, idempotencyKey: key() }),
     second: consoleApi(app, second.token),
     third: consoleApi(app, third.token),
     player,
@@ -72,14 +76,8 @@ describe("a gift above the coin's threshold", () => {
   });
 
   it('is turned down with a reason and never reaches the ledger; below the threshold a gift is applied at once', async () => {
-    const { asker, second, player, coin } = await setting();
-    const asked = await asker.post(`/users/${String(player._id)}/adjustments`, {
-      coin: String(coin._id),
-      amount: '500',
-      direction: 'credit',
-      note: 'Typo?',
-      idempotencyKey: key(),
-    });
+    const { ask, second, player, coin } = await setting();
+    const asked = await ask('500', 'Typo?');
     expect((await second.post(`/gifts/${String(asked.body.approvalId)}/reject`, {})).body.errors).toEqual({
       rejectReason: 'This field is required',
     });
@@ -91,26 +89,14 @@ describe("a gift above the coin's threshold", () => {
     });
     expect(await balanceOf(player._id, coin._id)).toBe(0n);
 
-    const small = await asker.post(`/users/${String(player._id)}/adjustments`, {
-      coin: String(coin._id),
-      amount: '100',
-      direction: 'credit',
-      note: 'Small',
-      idempotencyKey: key(),
-    });
+    const small = await ask('100', 'Small');
     expect(small.status).toBe(201);
     expect(await balanceOf(player._id, coin._id)).toBe(toMicros('100'));
   });
 
   it('is posted by the sweep when a crash stops the approval before the ledger; a correction the balance no longer covers ends refused', async () => {
-    const { asker, second, player, coin } = await setting();
-    const asked = await asker.post(`/users/${String(player._id)}/adjustments`, {
-      coin: String(coin._id),
-      amount: '250',
-      direction: 'credit',
-      note: 'Prize',
-      idempotencyKey: key(),
-    });
+    const { ask, second, player, coin } = await setting();
+    const asked = await ask('250', 'Prize');
     onFault((point) => {
       if (point === 'gift:after-approval') throw new Error('killed');
     });
@@ -122,13 +108,7 @@ describe("a gift above the coin's threshold", () => {
     expect(await recoverApprovedGifts(0)).toBe(0);
 
     await fund(player._id, coin._id, '50');
-    const take = await asker.post(`/users/${String(player._id)}/adjustments`, {
-      coin: String(coin._id),
-      amount: '200',
-      direction: 'debit',
-      note: 'Clawed back',
-      idempotencyKey: key(),
-    });
+    const take = await ask('200', 'Clawed back', 'debit');
     expect(take.status).toBe(202);
     // meanwhile the player spent most of it
     await postEntry({
