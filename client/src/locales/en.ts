@@ -18,6 +18,11 @@ export const en = {
     install: 'Install the app',
     addToHomeScreen: 'Add to home screen',
     addedToHomeScreen: 'Added to your home screen',
+    amountTypos: {
+      separator: 'Write the amount without thousands separators, like 1000',
+      decimals: 'An amount has at most {{decimals, number}} decimals',
+      notNumber: 'Enter the amount as a number, like 12.5',
+    },
   },
   errors: { ...ERROR_MESSAGES } as Record<ErrorCode, string>,
   notFound: { title: 'Page Not Found', text: 'There is nothing at this address.', home: 'Back to tasks' },

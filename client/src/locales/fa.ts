@@ -19,6 +19,11 @@ export const fa: Translation = {
     install: 'نصب برنامه',
     addToHomeScreen: 'افزودن به صفحه اصلی',
     addedToHomeScreen: 'به صفحه اصلی شما اضافه شد',
+    amountTypos: {
+      separator: 'مقدار را بدون جداکنندهٔ هزارگان بنویسید، مثل ۱۰۰۰',
+      decimals: 'مقدار حداکثر {{decimals, number}} رقم اعشار دارد',
+      notNumber: 'مقدار را به صورت عدد وارد کنید، مثل ۱۲٫۵',
+    },
   },
   errors: PERSIAN_ERROR_MESSAGES,
   notFound: { title: 'صفحه پیدا نشد', text: 'در این نشانی چیزی وجود ندارد.', home: 'بازگشت به ماموریت‌ها' },

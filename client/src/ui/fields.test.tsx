@@ -1,6 +1,10 @@
 import { useState } from 'react';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import i18next from 'i18next';
+import { MONEY_DECIMALS } from '@gift/shared/money';
+import { typedAmount } from '@gift/shared/numerals';
+import { amountTypo } from '../lib/amountTypo';
 import { initI18n } from '../lib/i18n';
 import { AmountField, TextField } from './fields';
 import { ProofField } from './ProofField';
@@ -59,4 +63,17 @@ it('says why a proof link is refused once the player leaves it, and no more once
   await userEvent.clear(link);
   await userEvent.type(link, 'https://t.me/s/story/1');
   expect(screen.queryByRole('alert')).toBeNull();
+});
+
+it.each([
+  ['1,000', 'Write the amount without thousands separators, like 1000'],
+  ['100.1234567890', 'An amount has at most 6 decimals'],
+  ['abc', 'Enter the amount as a number, like 12.5'],
+])('says what is wrong with %s as an amount', (typed, said) => {
+  const typo = amountTypo(typedAmount(typed));
+  expect(typo && i18next.t(`common.amountTypos.${typo}`, { decimals: MONEY_DECIMALS })).toBe(said);
+});
+
+it('takes a well-formed amount, and one still being typed, as no typo', () => {
+  expect(['12.5', '1000', '12.', '', '۱۲٫۵'].map((typed) => amountTypo(typedAmount(typed)))).toEqual([null, null, null, null, null]);
 });

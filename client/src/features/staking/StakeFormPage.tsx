@@ -2,7 +2,8 @@ import { useFormat } from '../../lib/format';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { AMOUNT_PATTERN, toMicros } from '@gift/shared/money';
+import { AMOUNT_PATTERN, MONEY_DECIMALS, toMicros } from '@gift/shared/money';
+import { amountTypo } from '../../lib/amountTypo';
 import { typedAmount } from '@gift/shared/numerals';
 import { stakeAmountRefusal } from '@gift/shared/staking';
 import { useSingleFlight } from '../../ui/useSingleFlight';
@@ -48,6 +49,7 @@ function StakeForm({ offer }: { offer: Offer }) {
   const refusal = isAmount(amount)
     ? stakeAmountRefusal(toMicros(amount), toMicros(offer.minAmount), toMicros(offer.maxAmount), toMicros(offer.balance))
     : null;
+  const typo = amountTypo(amount);
   const quotedAmount = useDebounced(refusal ? '' : amount, 300);
   const quote = trpc.staking.quote.useQuery(
     { stakingCoinId: offer.id, amount: quotedAmount, duration },
@@ -90,7 +92,7 @@ function StakeForm({ offer }: { offer: Offer }) {
         <AmountField
           label={t('staking.amount')}
           hint={`${t('staking.balance', { amount: offer.balance, symbol })} · ${t('staking.bounds', { min: offer.minAmount, max: offer.maxAmount, symbol })}`}
-          error={refusal && t(`errors.${refusal}`)}
+          error={refusal ? t(`errors.${refusal}`) : typo && t(`common.amountTypos.${typo}`, { decimals: MONEY_DECIMALS })}
           value={typed}
           onChange={edit}
           maxLabel={t('staking.max')}
@@ -117,7 +119,7 @@ function StakeForm({ offer }: { offer: Offer }) {
             setConfirming(false);
           }}
         />
-        {!isAmount(amount) && <p className="muted">{t('staking.enterAmount')}</p>}
+        {!isAmount(amount) && !typo && <p className="muted">{t('staking.enterAmount')}</p>}
         {quote.error && quotedAmount === amount && <ErrorMessage error={quote.error} />}
         {quoted && (
           <dl className="quote" data-testid="stake-quote">

@@ -225,7 +225,9 @@ describe('the stake form checks the amount as the player types', () => {
     expect(server.calls.find((call) => call.path === 'staking.quote')!.input).toMatchObject({ amount: '150.5' });
     await userEvent.clear(field);
     await userEvent.type(field, '1,000');
-    expect(screen.getByText('Enter an amount to see your profit')).toBeInTheDocument();
+    // says why, rather than the generic hint (issue 35)
+    expect(screen.getByRole('alert')).toHaveTextContent('Write the amount without thousands separators, like 1000');
+    expect(field).toHaveAttribute('aria-invalid', 'true');
     expect(screen.getByRole('button', { name: 'Confirm stake' })).toBeDisabled();
   });
 });

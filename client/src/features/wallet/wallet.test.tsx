@@ -322,7 +322,8 @@ describe('Withdraw', () => {
     await user.clear(amount);
     await user.type(amount, '99.99');
     await user.click(screen.getByRole('button', { name: 'Withdraw' }));
-    expect(screen.getByRole('alert')).toHaveTextContent('You must have at least 100 GIFT to make a withdrawal.');
+    // the balance is enough: what is too small is the amount
+    expect(screen.getByRole('alert')).toHaveTextContent('The smallest withdrawal is 100 GIFT');
 
     await user.clear(amount);
     await user.type(amount, '1250.13');
