@@ -1,76 +1,57 @@
 // An operator's broadcast in a real Chromium, sent by the product's own bot runtime through the Bot API stand-in.
-import bcrypt from 'bcryptjs';
 import type { Page } from 'playwright-core';
-import { AccountModel } from '../server/src/modules/accounts/account.model';
 import { BotRuntime } from '../server/src/modules/bot/botRuntime';
 import { BroadcastModel, BroadcastRecipientModel } from '../server/src/modules/broadcasts/broadcast.model';
 import { INTERRUPTED } from '../server/src/modules/broadcasts/broadcastSender.service';
 import { UserModel } from '../server/src/modules/users/user.model';
-import { startBotApiStandIn, type BotApiStandIn } from '../server/test/botApiStandIn';
+import { startBotApiStandIn } from '../server/test/botApiStandIn';
 import { TEST_BOT_TOKEN, silentLogger } from '../server/test/helpers';
-import { DESKTOP, closeAll, openProductInBrowser, shot, signInToConsole, type ProductServer, type TestBrowser } from './support';
+import { useProduct } from './fixture';
+import { DESKTOP, shot } from './support';
 
 jest.setTimeout(300_000);
 
-const PASSWORD = 'a long operator password';
 const OPERATOR_TELEGRAM = 555_000_111;
 const PLAYERS = 240;
 const TEXT = '<b>Round two</b> is open: new missions &amp; a bigger pool';
 const FA_TEXT = '<b>دور دوم</b> باز شد: ماموریت‌های تازه';
 
-let standIn: BotApiStandIn;
-let product: ProductServer;
-let browser: TestBrowser;
+const product = useProduct({
+  standIn: () => startBotApiStandIn(TEST_BOT_TOKEN),
+  operators: [{ username: 'announcer', permissions: ['*'], telegramId: OPERATOR_TELEGRAM }],
+  // players who allow messages, a quarter of them in Persian, and some who never allowed any
+  before: () =>
+    UserModel.insertMany(
+      Array.from({ length: PLAYERS + 20 }, (_, i) => ({
+        telegramId: 8_000_000 + i,
+        name: `Player ${i}`,
+        referralCode: `e2ebroadcast${i}`,
+        language: i % 4 === 0 ? 'fa' : 'en',
+        messagePermission: i < PLAYERS,
+      })),
+    ),
+  telegram: true,
+  env: (standIn) => ({ TELEGRAM_API_ROOT: standIn.apiRoot, BROADCAST_RATE: '20' }),
+});
 let bot: BotRuntime;
 
 beforeAll(async () => {
-  standIn = await startBotApiStandIn(TEST_BOT_TOKEN);
-  await AccountModel.create({
-    username: 'announcer',
-    passwordHash: await bcrypt.hash(PASSWORD, 8),
-    permissions: ['*'],
-    telegramId: OPERATOR_TELEGRAM,
-  });
-  // players who allow messages, a quarter of them in Persian, and some who never allowed any
-  await UserModel.insertMany(
-    Array.from({ length: PLAYERS + 20 }, (_, i) => ({
-      telegramId: 8_000_000 + i,
-      name: `Player ${i}`,
-      referralCode: `e2ebroadcast${i}`,
-      language: i % 4 === 0 ? 'fa' : 'en',
-      messagePermission: i < PLAYERS,
-    })),
-  );
-  ({ product, browser } = await openProductInBrowser({
-    TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN,
-    TELEGRAM_API_ROOT: standIn.apiRoot,
-    BROADCAST_RATE: '20',
-  }));
   // the bot as the server runs it: its notification sender and its broadcast sender
   bot = new BotRuntime({ env: product.env, logger: silentLogger });
   await bot.start();
 });
 
-afterAll(async () => {
-  // stopped by the last test while the database is there; here only when a test failed before it
-  await bot?.stop().catch(() => undefined);
-  await closeAll(browser, product, standIn);
-});
+// stopped by the last test while the database is there; here only when a test failed before it
+afterAll(() => bot?.stop().catch(() => undefined));
 
-const toPlayers = () => standIn.sent.filter((m) => m.chat_id !== OPERATOR_TELEGRAM);
-
-async function signIn(): Promise<Page> {
-  const page = await browser.openPage(DESKTOP);
-  await signInToConsole(page, product.base, 'announcer', PASSWORD);
-  return page;
-}
+const toPlayers = () => product.standIn.sent.filter((m) => m.chat_id !== OPERATOR_TELEGRAM);
 
 async function confirm(page: Page) {
   await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
 }
 
 it('an operator writes a broadcast in both languages with a button, counts it, tests it, starts, pauses, resumes and watches it finish', async () => {
-  const page = await signIn();
+  const page = await product.signInOperator('announcer');
   await page.goto(`${product.base}/admin/broadcasts/create`);
   await page.locator('textarea[name="text"]').fill(TEXT);
   await page.locator('textarea[name="fa.text"]').fill(FA_TEXT);
@@ -105,7 +86,7 @@ it('an operator writes a broadcast in both languages with a button, counts it, t
   // a test to the operator's own Telegram, in both languages, before anyone else gets it
   await page.getByRole('button', { name: 'Send a test to me' }).click();
   await page.getByText('Test sent to your Telegram (English, فارسی)').waitFor();
-  expect(standIn.sent.filter((m) => m.chat_id === OPERATOR_TELEGRAM).map((m) => m.text)).toEqual([TEXT, FA_TEXT]);
+  expect(product.standIn.sent.filter((m) => m.chat_id === OPERATOR_TELEGRAM).map((m) => m.text)).toEqual([TEXT, FA_TEXT]);
   expect(toPlayers()).toHaveLength(0);
 
   await page.getByRole('button', { name: 'Start sending' }).click();
@@ -168,7 +149,7 @@ it('sends whose outcome is unknown are shown apart, and resent once after a conf
   const before = toPlayers().length;
 
   // signed in by the test before (the browser keeps the session)
-  const page = await browser.openPage(DESKTOP);
+  const page = await product.openPage(DESKTOP);
   await page.goto(`${product.base}/admin/broadcasts/${String(broadcast._id)}/show`);
   await page.locator('[data-figure="unknown"]').getByText('2', { exact: true }).waitFor();
   await page.getByText('2 sends were in flight when a sender stopped').waitFor();
@@ -202,6 +183,6 @@ it('sends whose outcome is unknown are shown apart, and resent once after a conf
 
 it('raised no script error and showed no label without a translation', async () => {
   await bot.stop();
-  expect(browser.pageErrors).toEqual([]);
-  expect(browser.missingTranslations).toEqual([]);
+  expect(product.pageErrors).toEqual([]);
+  expect(product.missingTranslations).toEqual([]);
 });
