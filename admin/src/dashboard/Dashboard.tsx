@@ -1,19 +1,32 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Box, Card, CardContent, Typography } from '@mui/material';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { Title, useBasename, useTranslate } from 'react-admin';
 import { useConsoleCalls } from '../dataProvider';
 import type { CoinAmount } from '@gift/server';
+import type { DashboardRange } from '@gift/shared';
+import { PeriodPanel } from './PeriodPanel';
 
 // the chart library is most of the console's weight: it loads with the dashboard's figures, not with the console
 const TrendChart = lazy(() => import('./TrendChart').then((module) => ({ default: module.TrendChart })));
 
-/** The dashboard's one call, GET /api/admin/dashboard, through react-admin's query client (cached, retried, refetched on focus). */
+/**
+ * The dashboard's one call, GET /api/admin/dashboard?from&to, through react-admin's query client (cached, retried,
+ * refetched on focus). The range lives in the page's address (`?from=…&to=…`), so a range can be shared or bookmarked;
+ * without one the server answers the 30 days ending today.
+ */
 function useDashboard() {
   const dataProvider = useConsoleCalls();
-  const { data, isError } = useQuery({ queryKey: ['dashboard'], queryFn: () => dataProvider.getDashboard() });
-  return { figures: data ?? null, failed: isError };
+  const [params, setParams] = useSearchParams();
+  const range: DashboardRange = { from: params.get('from') ?? undefined, to: params.get('to') ?? undefined };
+  const { data, isError, refetch } = useQuery({
+    queryKey: ['dashboard', range.from, range.to],
+    queryFn: () => dataProvider.getDashboard(range),
+    placeholderData: (previous) => previous,
+  });
+  const setRange = (next: DashboardRange) => setParams({ ...(next.from ? { from: next.from } : {}), ...(next.to ? { to: next.to } : {}) });
+  return { figures: data ?? null, failed: isError, setRange, refresh: () => void refetch() };
 }
 
 const perCoin = (rows: CoinAmount[]) => (rows.length ? rows.map((r) => `${r.amount} ${r.symbol}`).join(' · ') : '0');
@@ -65,7 +78,7 @@ function FigureCard({ id, label, value, detail, to }: { id: string; label: strin
 export function Dashboard() {
   const translate = useTranslate();
   const basename = useBasename();
-  const { figures, failed } = useDashboard();
+  const { figures, failed, setRange, refresh } = useDashboard();
   const reviewFilter = encodeURIComponent(JSON.stringify({ status: 'pending' }));
   if (failed) return <Typography sx={{ mt: 2 }}>{translate('dashboard.loadFailed')}</Typography>;
   const loading = '…';
@@ -115,6 +128,7 @@ export function Dashboard() {
     <Box sx={{ mt: 2, display: 'flex', flexDirection: 'column', gap: 2 }}>
       <Title title={translate('dashboard.title')} />
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2 }}>{cards.map((card) => card && <FigureCard key={card.id} {...card} />)}</Box>
+      {f && <PeriodPanel figures={f} onRange={setRange} onRefresh={refresh} />}
       {f && (
         <Suspense fallback={null}>
           <TrendChart days={f.chart} />

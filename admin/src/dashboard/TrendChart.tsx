@@ -12,7 +12,7 @@ const SERIES = [
   { key: 'withdrawals', color: '#ed6c02' },
 ] as const;
 
-/** The last 30 days, one line per figure the account may read. */
+/** The dashboard's range, one line per figure the account may read. */
 export function TrendChart({ days }: { days: DayFigures[] }) {
   const translate = useTranslate();
   const shown = SERIES.filter((s) => days.some((d) => d[s.key] !== undefined));

@@ -16,7 +16,7 @@ import {
 } from 'react-admin';
 import { NumeralInput } from '../../forms/NumeralInput';
 import { Alert, Stack, Typography } from '@mui/material';
-import { appConfigInput, DEFAULT_RISK_WEIGHTS, RISK_SIGNALS } from '@gift/shared';
+import { appConfigInput, DEFAULT_RISK_WEIGHTS, PAYOUT_RISK_HOLDS, RISK_SIGNALS } from '@gift/shared';
 import { BilingualInput } from '../../forms/BilingualInput';
 import { schemaResolver } from '../../forms/schemaResolver';
 import { HistoryButton, SaveOnlyToolbar } from '../sharedInputs';
@@ -107,6 +107,13 @@ export function AppConfigEdit() {
         <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
           <NumeralInput source="risk.reviewAt" inputMode="numeric" label="appConfig.reviewAt" />
           <NumeralInput source="risk.highAt" inputMode="numeric" label="appConfig.highAt" />
+          <SelectInput
+            source="risk.holdPayoutsFrom"
+            label="appConfig.holdPayoutsFrom"
+            helperText="appConfig.holdPayoutsHelp"
+            choices={PAYOUT_RISK_HOLDS.map((id) => ({ id, name: `appConfig.holdPayouts.${id}` }))}
+            sx={{ minWidth: 260 }}
+          />
         </Stack>
         <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
           {RISK_SIGNALS.map((signal) => (

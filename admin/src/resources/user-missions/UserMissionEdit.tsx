@@ -4,6 +4,7 @@ import { Stack } from '@mui/material';
 import type { ProgressRecord } from '@gift/server';
 import { EditActions } from '../sharedInputs';
 import { ProofReview } from './ProofReview';
+import { PlayerRiskField } from '../users/risk/RiskViews';
 import { USER_MISSION_STATUS_CHOICES } from './statuses';
 
 const reward = (r: ProgressRecord) => `${r.reward} ${r.coinSymbol ?? ''}`.trim();
@@ -14,6 +15,9 @@ function ProgressFacts({ settled }: { settled: boolean }) {
     <Stack direction="row" spacing={3} sx={{ px: 2, pt: 2, flexWrap: 'wrap' }} useFlexGap>
       <Labeled>
         <ReferenceField source="user" reference="users" link="show" />
+      </Labeled>
+      <Labeled>
+        <PlayerRiskField label="risk.scoreColumn" />
       </Labeled>
       <Labeled>
         <ReferenceField source="mission" reference="missions" />

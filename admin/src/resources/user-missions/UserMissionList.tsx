@@ -7,6 +7,7 @@ import { ResponsiveList, searchFilter } from '../../lists/ResponsiveList';
 import { BulkApproveButton, BulkRejectButton } from './BulkReviewButtons';
 import { USER_MISSION_STATUS_CHOICES } from './statuses';
 import type { ProgressRecord } from '@gift/server';
+import { PlayerRiskField } from '../users/risk/RiskViews';
 
 type UserMissionRow = ProgressRecord;
 
@@ -49,6 +50,7 @@ function TabbedUserMissions() {
         }}
       >
         <ReferenceField source="user" reference="users" sortable={false} />
+        <PlayerRiskField label="risk.scoreColumn" sortable={false} />
         <ReferenceField source="mission" reference="missions" sortable={false} />
         <SelectField source="status" choices={USER_MISSION_STATUS_CHOICES} />
         <FunctionField<UserMissionRow> source="reward" sortable={false} render={rewardText} />

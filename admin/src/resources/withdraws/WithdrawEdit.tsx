@@ -7,6 +7,7 @@ import { EditActions } from '../sharedInputs';
 import { DecisionOrRecord } from '../decisionForm';
 import { CHAIN_STATE_CHOICES, WITHDRAWAL_STATUS_CHOICES } from './statuses';
 import { confirmWithdrawDecision } from './confirmDecision';
+import { PlayerBesideDecision } from './PlayerBesideDecision';
 
 const DECISIONS = [
   { id: 'approved', name: 'withdraws.decisions.approved' },
@@ -71,6 +72,7 @@ export function WithdrawEdit() {
   return (
     <Edit mutationMode="pessimistic" redirect={() => 'withdraw'} actions={<EditActions list={false} />}>
       <BouncedPayout />
+      <PlayerBesideDecision />
       <DecisionOrRecord<WithdrawRecord>
         open={(r) => r.status === 'pending' || r.status === 'approved'}
         facts={[

@@ -19,6 +19,7 @@ import { CountedTabs } from '../../lists/CountedTabs';
 import { ShortText } from '../../lists/ShortText';
 import { ResponsiveList, searchFilter } from '../../lists/ResponsiveList';
 import { CHAIN_STATE_CHOICES, WITHDRAWAL_STATUS_CHOICES } from './statuses';
+import { PlayerRiskField } from '../users/risk/RiskViews';
 
 type WithdrawRow = WithdrawRecord;
 
@@ -100,6 +101,7 @@ function WithdrawList({ tab }: { tab: Tab }) {
         }}
       >
         <FunctionField<WithdrawRow> label="resources.withdraws.fields.user" render={player} />
+        {!finished && <PlayerRiskField label="risk.scoreColumn" sortable={false} />}
         <FunctionField<WithdrawRow> source="amount" sortable={false} render={money} />
         <ShortText source="address" sortable={false} />
         <SelectField source="status" choices={WITHDRAWAL_STATUS_CHOICES} />

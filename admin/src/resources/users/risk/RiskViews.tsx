@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Alert, Chip, List as MuiList, ListItem, ListItemText, Stack, Typography } from '@mui/material';
-import { Button, Confirm, Labeled, useBasename, useCanAccess, useRecordContext, useTranslate } from 'react-admin';
+import { Button, Confirm, FunctionField, Labeled, useBasename, useCanAccess, useRecordContext, useTranslate } from 'react-admin';
 import { useConsoleCalls } from '../../../dataProvider';
 import { useConsoleAction } from '../../useConsoleAction';
 import { formatWhen, useDateLocales } from '../../../lists/ConsoleDateField';
@@ -63,6 +63,16 @@ export function RiskChip({ level, score }: { level?: RiskLevel; score?: number }
       label={`${score ?? 0} · ${translate(`risk.levels.${current}`)}`}
       color={current === 'high' ? 'error' : current === 'review' ? 'warning' : 'default'}
       variant={current === 'low' ? 'outlined' : 'filled'}
+    />
+  );
+}
+
+/** The player's risk as last assessed (`playerRisk` on a withdrawal or a claim), as a chip; a dash when it did not come. */
+export function PlayerRiskField({ label }: { label: string; sortable?: boolean }) {
+  return (
+    <FunctionField<{ playerRisk?: { score: number; level: RiskLevel } | null }>
+      label={label}
+      render={(r) => (r.playerRisk ? <RiskChip level={r.playerRisk.level} score={r.playerRisk.score} /> : '—')}
     />
   );
 }

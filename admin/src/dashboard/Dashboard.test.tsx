@@ -1,0 +1,61 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { renderScreen, type SentRequest } from '../../test/renderScreen';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const dayKey = (daysAgo: number) => new Date(Date.now() - daysAgo * DAY_MS).toISOString().slice(0, 10);
+
+/** What the server answers for a range: two coins' worth of figures, the period before half as busy. */
+function figures(request: SentRequest) {
+  const to = request.query.get('to') ?? dayKey(0);
+  const from = request.query.get('from') ?? dayKey(29);
+  const days = Math.round((Date.parse(to) - Date.parse(from)) / DAY_MS) + 1;
+  return {
+    asOf: '2026-03-01T10:15:00.000Z',
+    range: { from, to },
+    players: 120,
+    newToday: 3,
+    activeToday: 40,
+    missionsDoneToday: 12,
+    reviewsWaiting: 2,
+    pendingWithdrawals: { count: 0, byCoin: [] },
+    coinsIssued: [],
+    miningRunning: 5,
+    stakedLocked: [],
+    chart: Array.from({ length: days }, (_, i) => ({ date: dayKey(days - 1 - i), newPlayers: 1, claims: 2, withdrawals: 0 })),
+    period: { newPlayers: days, claims: 2 * days, withdrawals: 0, coinsIssued: [{ coin: 'c1', symbol: 'GIFT', amount: '150.5' }] },
+    previousPeriod: {
+      from: dayKey(2 * days - 1),
+      to: dayKey(days),
+      newPlayers: Math.floor(days / 2),
+      claims: 2 * days,
+      withdrawals: 0,
+      coinsIssued: [{ coin: 'c1', symbol: 'GIFT', amount: '200' }],
+    },
+  };
+}
+
+it('shows the period against the one before, when the figures were counted, and asks for the range an operator picks', async () => {
+  const { sent, user } = renderScreen('/admin/', { routes: { 'GET /dashboard': figures } });
+  const period = await screen.findByTestId('dashboard-period');
+  expect(within(period).getByTestId('period-newPlayers')).toHaveTextContent('New players30▲ 100% on the period before');
+  expect(within(period).getByTestId('period-claims')).toHaveTextContent('60as in the period before');
+  expect(within(period).getByTestId('period-withdrawals')).toHaveTextContent('0as in the period before');
+  expect(within(period).getByTestId('period-issued-GIFT')).toHaveTextContent('Coins issued (GIFT)150.5▼ 24% on the period before');
+  expect(within(period).getByTestId('dashboard-as-of')).toHaveTextContent(`As of ${new Date('2026-03-01T10:15:00.000Z').toLocaleString()}`);
+  // the default range asks for none: the server's 30 days ending today
+  expect(sent('GET /dashboard')[0]!.query.has('from')).toBe(false);
+
+  await user.click(within(period).getByRole('button', { name: 'Last 7 days' }));
+  await waitFor(() => expect(sent('GET /dashboard').at(-1)!.query.get('from')).toBe(dayKey(6)));
+  expect(sent('GET /dashboard').at(-1)!.query.get('to')).toBe(dayKey(0));
+  await waitFor(() => expect(screen.getByTestId('period-newPlayers')).toHaveTextContent('New players7'));
+  expect(window.location.search).toBe(`?from=${dayKey(6)}&to=${dayKey(0)}`);
+  expect(screen.getByRole('button', { name: 'Last 7 days' })).toHaveClass('MuiButton-contained');
+});
+
+it('writes the period in Persian, with Persian digits', async () => {
+  renderScreen('/admin/', { routes: { 'GET /dashboard': figures }, locale: 'fa' });
+  const period = await screen.findByTestId('dashboard-period');
+  expect(within(period).getByTestId('period-newPlayers')).toHaveTextContent('بازیکنان جدید۳۰▲ ۱۰۰٪ نسبت به بازهٔ پیش');
+  expect(within(period).getByRole('button', { name: '۷ روز گذشته' })).toBeInTheDocument();
+});

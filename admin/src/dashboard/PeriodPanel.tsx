@@ -1,0 +1,139 @@
+import { Box, Button, ButtonGroup, Card, CardContent, IconButton, TextField, Tooltip, Typography } from '@mui/material';
+import RefreshIcon from '@mui/icons-material/Refresh';
+import { useTranslate } from 'react-admin';
+import { toMicros, type DashboardRange } from '@gift/shared';
+import type { DashboardFigures } from '@gift/server';
+import { formatWhen, useDateLocales } from '../lists/ConsoleDateField';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const PRESETS = [7, 30, 90] as const;
+const dayKey = (date: Date) => date.toISOString().slice(0, 10);
+const spanOf = ({ from, to }: { from: string; to: string }) => Math.round((Date.parse(to) - Date.parse(from)) / DAY_MS) + 1;
+
+/** The `days` days ending today (UTC, as the server counts them). */
+export const lastDays = (days: number): Required<DashboardRange> => ({
+  from: dayKey(new Date(Date.now() - (days - 1) * DAY_MS)),
+  to: dayKey(new Date()),
+});
+
+/** How a figure moved against the period before: a whole percent (exact, from integers), or "new" from nothing. */
+function change(now: bigint, before: bigint): { key: string; percent?: number } {
+  if (before === 0n) return { key: now === 0n ? 'same' : 'fromNothing' };
+  const percent = Number(((now - before) * 100n) / before);
+  return percent === 0 ? { key: 'same' } : { key: percent > 0 ? 'up' : 'down', percent: Math.abs(percent) };
+}
+
+type Period = DashboardFigures['period'];
+type Totals = { id: string; now: bigint; before: bigint; label: string; unit?: string; shown?: string };
+
+/** The period's totals, each beside how it moved against the period of the same length before it. */
+function totalsOf(period: Period, previous: Period, translate: (key: string) => string): Totals[] {
+  const counts = (['newPlayers', 'claims', 'withdrawals'] as const).flatMap((id) => {
+    const now = period[id];
+    return now === null ? [] : [{ id, now: BigInt(now), before: BigInt(previous[id] ?? 0), label: translate(`dashboard.chart.${id}`) }];
+  });
+  const issued = (period.coinsIssued ?? []).map((row) => ({
+    id: `issued-${row.symbol}`,
+    now: toMicros(row.amount),
+    before: toMicros(previous.coinsIssued?.find((p) => p.coin === row.coin)?.amount ?? '0'),
+    label: translate('dashboard.coinsIssued'),
+    unit: row.symbol,
+    shown: row.amount,
+  }));
+  return [...counts, ...issued];
+}
+
+/**
+ * The range the dashboard counts (presets of 7, 30 and 90 days, or two dates), when its figures were counted, and the
+ * period's totals against the period of the same length just before it.
+ */
+export function PeriodPanel({
+  figures,
+  onRange,
+  onRefresh,
+}: {
+  figures: DashboardFigures;
+  onRange: (range: DashboardRange) => void;
+  onRefresh: () => void;
+}) {
+  const translate = useTranslate();
+  const locales = useDateLocales();
+  const numbers = new Intl.NumberFormat(locales);
+  const { range, period, previousPeriod } = figures;
+  const span = spanOf(range);
+  const endsToday = range.to === dayKey(new Date());
+  const setEnd = (end: 'from' | 'to') => (event: { target: { value: string } }) =>
+    event.target.value && onRange({ ...range, [end]: event.target.value });
+  const day = (key: string) => new Date(`${key}T00:00:00Z`).toLocaleDateString(locales, { timeZone: 'UTC' });
+  return (
+    <Card data-testid="dashboard-period">
+      <CardContent sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
+        <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'center' }}>
+          <ButtonGroup size="small" aria-label={translate('dashboard.period.presets')}>
+            {PRESETS.map((days) => (
+              <Button key={days} variant={endsToday && span === days ? 'contained' : 'outlined'} onClick={() => onRange(lastDays(days))}>
+                {translate('dashboard.period.lastDays', { count: numbers.format(days) })}
+              </Button>
+            ))}
+          </ButtonGroup>
+          <TextField
+            type="date"
+            size="small"
+            label={translate('dashboard.period.from')}
+            value={range.from}
+            onChange={setEnd('from')}
+            slotProps={{ inputLabel: { shrink: true } }}
+          />
+          <TextField
+            type="date"
+            size="small"
+            label={translate('dashboard.period.to')}
+            value={range.to}
+            onChange={setEnd('to')}
+            slotProps={{ inputLabel: { shrink: true } }}
+          />
+          <Box sx={{ display: 'flex', alignItems: 'center', marginInlineStart: 'auto' }}>
+            <Typography variant="body2" color="text.secondary" data-testid="dashboard-as-of">
+              {translate('dashboard.period.asOf', { time: formatWhen(figures.asOf, locales) })}
+            </Typography>
+            <Tooltip title={translate('dashboard.period.refresh')}>
+              <IconButton aria-label={translate('dashboard.period.refresh')} onClick={onRefresh} size="small">
+                <RefreshIcon fontSize="small" />
+              </IconButton>
+            </Tooltip>
+          </Box>
+        </Box>
+        <Typography variant="body2" color="text.secondary">
+          {translate('dashboard.period.comparing', {
+            from: day(range.from),
+            to: day(range.to),
+            previousFrom: day(previousPeriod.from),
+            previousTo: day(previousPeriod.to),
+          })}
+        </Typography>
+        <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 3 }}>
+          {totalsOf(period, previousPeriod, translate).map((total) => {
+            const moved = change(total.now, total.before);
+            return (
+              <Box key={total.id} sx={{ flex: '1 1 150px', minWidth: 0 }} data-testid={`period-${total.id}`}>
+                <Typography variant="body2" color="text.secondary">
+                  {total.label}
+                  {total.unit ? ` (${total.unit})` : ''}
+                </Typography>
+                <Typography variant="h5" component="div" sx={{ wordBreak: 'break-word' }}>
+                  {total.shown ?? numbers.format(total.now)}
+                </Typography>
+                <Typography
+                  variant="caption"
+                  color={moved.key === 'up' ? 'success.main' : moved.key === 'down' ? 'error.main' : 'text.secondary'}
+                >
+                  {translate(`dashboard.period.change.${moved.key}`, { percent: numbers.format(moved.percent ?? 0) })}
+                </Typography>
+              </Box>
+            );
+          })}
+        </Box>
+      </CardContent>
+    </Card>
+  );
+}
