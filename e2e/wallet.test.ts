@@ -3,19 +3,9 @@ import { AppConfigModel } from '../server/src/modules/config/appConfig.model';
 import { WalletLinkModel } from '../server/src/modules/wallet/wallet.models';
 import { WithdrawalModel } from '../server/src/modules/withdrawals/withdrawal.model';
 import { createCoin, createPlayer, fund } from '../server/test/factories';
-import { TEST_BOT_TOKEN } from '../server/test/helpers';
 import { signTonProof, testWallet, type TestWallet } from '../server/test/tonWallet';
-import {
-  DESKTOP,
-  closeAll,
-  launchBrowser,
-  PHONE,
-  shot,
-  startProductServer,
-  telegramLaunchUrl,
-  type ProductServer,
-  type TestBrowser,
-} from './support';
+import { useProduct } from './fixture';
+import { DESKTOP, PHONE, shot } from './support';
 
 // a real browser against a live server: minutes, not the 5 s of unit tests
 jest.setTimeout(240_000);
@@ -24,8 +14,7 @@ jest.setTimeout(240_000);
 const BRIDGE_KEY = 'e2ewallet';
 const WALLETS_LIST_URL = 'https://config.ton.org/wallets-v2.json';
 
-let product: ProductServer;
-let browser: TestBrowser;
+const product = useProduct({ telegram: true });
 let wallet: TestWallet;
 let coinSymbol: string;
 const telegramIds = { first: 0, second: 0 };
@@ -139,7 +128,6 @@ async function prepareContext(context: BrowserContext, base: string) {
 }
 
 beforeAll(async () => {
-  product = await startProductServer({ TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN });
   // the wallet proves ownership for the host the app is served from, as configured by an operator
   await AppConfigModel.findOneAndUpdate({ key: 'app' }, { $set: { tonProofDomains: [new URL(product.base).host] } }, { upsert: true });
   const coin = await createCoin({ name: 'Gift Coin', symbol: 'GIFT', minWithdraw: '100', decimals: 9, network: 'ton' });
@@ -149,14 +137,11 @@ beforeAll(async () => {
   telegramIds.second = second.telegramId;
   await fund(first._id, coin._id, '150.5');
   wallet = testWallet('v5R1-library');
-  browser = await launchBrowser();
-  await prepareContext(browser.context, product.base);
+  await prepareContext(product.browser.context, product.base);
 });
 
-afterAll(() => closeAll(browser, product));
-
 const launch = (telegramId: number, pagePath: string) =>
-  telegramLaunchUrl(product.base, pagePath, { user: { id: telegramId, first_name: 'Player', language_code: 'en' } }, TEST_BOT_TOKEN);
+  product.telegramUrl(pagePath, { id: telegramId, first_name: 'Player', language_code: 'en' });
 
 /** TON Connect's own modal, opened by the app's Connect wallet button; it is the library's, never re-implemented. */
 async function openConnectModal(page: Page, buttonName = 'Connect wallet') {
@@ -184,7 +169,7 @@ async function closeConnectModal(page: Page) {
 
 describe('a wallet inside the page, through TON Connect', () => {
   it('connects with a real ton_proof, appears in My wallets, and withdraws the minimum, shown pending', async () => {
-    const page = await browser.openPage();
+    const page = await product.openPage();
     await page.goto(launch(telegramIds.first, '/profile/withdraw'));
     await page.getByRole('alert').filter({ hasText: 'Please connect your TON wallet to continue.' }).waitFor();
     await shot(page, 'wallet-withdraw-connect-prompt-en');
@@ -242,7 +227,7 @@ describe('a wallet inside the page, through TON Connect', () => {
   });
 
   it('refuses a second player connecting the same wallet, in words, and links nothing', async () => {
-    const page = await browser.openPage();
+    const page = await product.openPage();
     await page.goto(launch(telegramIds.second, '/profile/my-wallets'));
     await connectInjectedWallet(page);
     await page.getByRole('alert').filter({ hasText: 'This wallet is linked to another account.' }).waitFor();
@@ -254,6 +239,6 @@ describe('a wallet inside the page, through TON Connect', () => {
   });
 
   it('raised no script errors', () => {
-    expect(browser.pageErrors).toEqual([]);
+    expect(product.pageErrors).toEqual([]);
   });
 });
