@@ -9,7 +9,7 @@ const swc = [
   },
 ] as const;
 // ESM-only packages that jest (CommonJS) must transform
-const esmPackages = ['superjson', 'copy-anything', 'is-what', '@trpc'];
+const esmPackages = ['superjson', 'copy-anything', 'is-what', '@trpc', '@otplib', '@scure', '@noble'];
 const transformIgnorePatterns = [`/node_modules/(?!(${esmPackages.join('|')})/)`];
 // react-admin's own dependencies that ship ESM only
 const adminEsmPackages = [...esmPackages, 'react-hotkeys-hook'];

@@ -34,7 +34,7 @@ export type CoinAmount = NonNullable<DashboardFigures['coinsIssued']>[number];
 export type Treasury = Awaited<ReturnType<typeof treasury>>;
 
 /** POST /api/admin/login: the console's token and the account it signs in (GET /api/admin/me answers the account). */
-export type ConsoleSession = Awaited<ReturnType<typeof login>>;
+export type ConsoleSession = Exclude<Awaited<ReturnType<typeof login>>, { totpRequired: true }>;
 export type ConsoleAccount = ConsoleSession['account'];
 
 /** GET /api/admin/withdraws and /withdraws/:id: one withdrawal as the console lists and shows it. */

@@ -204,7 +204,7 @@ export function createApp(options: AppOptions): Express {
   });
   admin.use(jsonBody('100kb'));
   admin.use(adminLoginRouter(env));
-  admin.use(requireAccount(env.JWT_SECRET));
+  admin.use(requireAccount(env.JWT_SECRET, { totpForMoney: env.NODE_ENV === 'production' }));
   admin.use('/dashboard', dashboardRouter());
   admin.use('/treasury', treasuryRouter());
   admin.use('/proofs', requirePermission('user-missions'), operatorProofsRouter());

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { hasPermission, type AdminResource } from '@gift/shared';
+import { hasPermission, isMoneyPermission, type AdminResource } from '@gift/shared';
 import { AppError } from '../lib/errors';
 import type { Logger } from '../lib/logger';
 import { readToken, signToken } from '../lib/tokens';
@@ -8,6 +8,8 @@ import { consolePorts, type AdminPrincipal } from './ports';
 declare module 'express-serve-static-core' {
   interface Request {
     account?: AdminPrincipal;
+    /** The operator holds a permission that moves money without two-step sign-in, where it is required (production). */
+    moneyNeedsTotp?: boolean;
   }
 }
 
@@ -35,9 +37,10 @@ export function signAdminToken(account: { id: string; username: string; tokenVer
 
 /**
  * 401 unless a valid token of an enabled account at its current token version; the account is re-read so revoked access takes effect at
- * once.
+ * once. With `totpForMoney` (production), an account holding a money permission without two-step sign-in is marked: it signs in and
+ * reads, and its money-moving writes are refused until it enrols.
  */
-export function requireAccount(secret: string) {
+export function requireAccount(secret: string, { totpForMoney = false }: { totpForMoney?: boolean } = {}) {
   return async (req: Request, _res: Response, next: NextFunction) => {
     const header = req.get('authorization') ?? '';
     const match = /^Bearer (.+)$/.exec(header);
@@ -49,6 +52,7 @@ export function requireAccount(secret: string) {
     const account = await consolePorts().accountForToken(subject, version);
     if (!account) return next(new AppError('UNAUTHORIZED'));
     req.account = account;
+    req.moneyNeedsTotp = totpForMoney && !account.totpEnabled && account.permissions.some(isMoneyPermission);
     next();
   };
 }
@@ -62,6 +66,8 @@ export function requirePermission(resource: AdminResource, { lookups = false }: 
     const reading = req.method === 'GET' || req.method === 'HEAD';
     const access = !reading ? 'write' : lookups && /^\/[^/]*$/.test(req.path) ? 'lookup' : 'read';
     if (!req.account || !hasPermission(req.account.permissions, resource, access)) return next(new AppError('FORBIDDEN'));
+    if (access === 'write' && req.moneyNeedsTotp && isMoneyPermission(`${resource}:write`))
+      return next(new AppError('TOTP_ENROLMENT_REQUIRED'));
     next();
   };
 }

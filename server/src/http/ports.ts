@@ -14,6 +14,8 @@ export interface AdminPrincipal {
   id: string;
   username: string;
   permissions: string[];
+  /** Two-step sign-in is on (set on the operator of a request): in production money moves only then. */
+  totpEnabled?: boolean;
 }
 
 /** One operator write through a resource route, as the audit log keeps it. */

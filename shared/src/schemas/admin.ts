@@ -1,11 +1,26 @@
 import { z } from 'zod';
-import { ADMIN_RESOURCES, LANGUAGES, PAYOUT_RISK_HOLDS, USER_MISSION_STATUSES, LEDGER_REASONS, PLAYER_STATUSES, RISK_SIGNALS } from '../constants';
+import {
+  ADMIN_RESOURCES,
+  LANGUAGES,
+  PAYOUT_RISK_HOLDS,
+  USER_MISSION_STATUSES,
+  LEDGER_REASONS,
+  PLAYER_STATUSES,
+  RISK_SIGNALS,
+} from '../constants';
 import { amount, blankable, idempotencyKey, nonEmpty, nullAsAbsent, objectId, positiveAmount, txHash } from './common';
 import { tonAddress } from './catalog';
 
 export const loginInput = z.object({
   username: z.string().trim().min(1, 'This field is required').max(64),
   password: z.string().min(1, 'This field is required').max(200),
+  /** With two-step sign-in on: the 6-digit code of the operator's app, or one of their recovery codes. */
+  totp: z.string().trim().max(32).optional(),
+});
+
+/** A two-step sign-in code (6 digits from the app) or a recovery code: confirms enrolment, turns it off. */
+export const totpCodeInput = z.object({
+  totp: z.string().trim().min(1, 'This field is required').max(32),
 });
 
 /** '*' grants everything; otherwise '<resource>:read' or '<resource>:write' (write implies read). */

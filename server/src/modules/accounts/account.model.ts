@@ -56,6 +56,17 @@ const accountSchema = applyConventions(
       grants: { type: [grantSchema], default: [] },
       /** Money permissions waiting for a second operator's approval (AccountGrant). */
       pendingGrant: { type: pendingGrantSchema, default: null },
+      /** Two-step sign-in (TOTP, RFC 6238) is on: sign-in asks for a code from the operator's app. */
+      totpEnabled: { type: Boolean, default: false },
+      /** The confirmed TOTP secret, encrypted (AES-256-GCM); never sent or logged. */
+      totpSecret: { type: String, default: null, select: false, hidden: true },
+      /** A secret offered at enrolment, encrypted, until a first code confirms it. */
+      totpPendingSecret: { type: String, default: null, select: false, hidden: true },
+      /** The last 30-second step a code was accepted for: a code of it or an earlier step is refused (used once). */
+      totpLastStep: { type: Number, default: 0, hidden: true },
+      /** SHA-256 of each unused recovery code; one is removed as it is used. */
+      totpRecoveryCodes: { type: [String], default: [], select: false, hidden: true },
+      totpEnabledAt: { type: Date, default: null },
     },
     schemaOptions,
   ),

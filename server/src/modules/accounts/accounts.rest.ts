@@ -1,5 +1,5 @@
-import { Router } from 'express';
-import { loginInput } from '@gift/shared';
+import { Router, type Request } from 'express';
+import { loginInput, totpCodeInput } from '@gift/shared';
 import type { Env } from '../../env';
 import { addressKey } from '../../lib/clientAddress';
 import { AppError, tooManyRequests } from '../../lib/errors';
@@ -7,6 +7,7 @@ import { operatorContext, requireAccount } from '../../http/adminAuth';
 import { validate } from '../../http/resource';
 import { countHit, hitsSoFar, type RateLimit } from '../rateLimits/rateLimit.service';
 import { login } from './accounts.service';
+import { confirmTotpEnrolment, disableTotp, startTotpEnrolment, totpStatus, WRONG_CODE } from './totp.service';
 
 /** Failed sign-ins allowed per address and username, then per address over all usernames, in each 15-minute window. */
 const FAILURES_PER_USERNAME: RateLimit = { name: 'console-sign-in-username', limit: 10, windowSeconds: 15 * 60 };
@@ -38,7 +39,38 @@ async function countFailure(lockouts: Lockout[], now: Date) {
   if (beyond) throw tooManyRequests(secondsUntil(beyond.resetAt, now));
 }
 
-/** Operators' sign-in (POST /login) and identity (GET /me), mounted before the console's token check. */
+/** The counters a request's failures count on: its address's, and its address's for this username. */
+function lockoutsOf(req: Request, username: string): Lockout[] {
+  // IPv6 addresses count by their /64, as one host holds a whole /64
+  const address = addressKey(req.ip ?? '');
+  return [
+    { rule: FAILURES_PER_ADDRESS, subject: address },
+    { rule: FAILURES_PER_USERNAME, subject: `${address}|${username.trim().toLowerCase().slice(0, 64)}` },
+  ];
+}
+
+const isWrongCode = (error: unknown) =>
+  error instanceof AppError && (error.code === 'TOTP_INVALID' || error.fieldErrors?.totp === WRONG_CODE);
+
+/**
+ * A two-step code checked for the signed-in operator (confirming or turning it off): refused while the sign-in counters are full, and a
+ * wrong code counts on them like a wrong password, so a stolen session cannot guess its way to turning two-step sign-in off.
+ */
+async function withCodeLimits<T>(req: Request, check: () => Promise<T>): Promise<T> {
+  const lockouts = lockoutsOf(req, operatorContext(req).operator.username);
+  await refuseWhenLockedOut(lockouts, new Date());
+  try {
+    return await check();
+  } catch (error) {
+    if (isWrongCode(error)) await countFailure(lockouts, new Date());
+    throw error;
+  }
+}
+
+/**
+ * Operators' sign-in (POST /login), identity (GET /me) and their own two-step sign-in (/accounts/me/totp), mounted before the
+ * console's token check: an operator without the accounts permission manages their own.
+ */
 export function adminLoginRouter(env: Env): Router {
   const router = Router();
 
@@ -46,19 +78,16 @@ export function adminLoginRouter(env: Env): Router {
   // refused attempt is not a failure. The password is checked only below the limits, and a right password that
   // finishes after guesses racing it reached a limit is refused too, so the limits bound guesses under any concurrency.
   router.post('/login', async (req, res) => {
-    const { username, password } = validate(loginInput, req.body);
-    // IPv6 addresses count by their /64, as one host holds a whole /64
-    const address = addressKey(req.ip ?? '');
-    const lockouts: Lockout[] = [
-      { rule: FAILURES_PER_ADDRESS, subject: address },
-      { rule: FAILURES_PER_USERNAME, subject: `${address}|${username.trim().toLowerCase().slice(0, 64)}` },
-    ];
+    const { username, password, totp } = validate(loginInput, req.body);
+    const lockouts = lockoutsOf(req, username);
     await refuseWhenLockedOut(lockouts, new Date());
     let session: Awaited<ReturnType<typeof login>>;
     try {
-      session = await login(username, password, env.JWT_SECRET);
+      session = await login(username, password, env.JWT_SECRET, { totp: totp || undefined });
     } catch (error) {
-      if (error instanceof AppError && error.code === 'INVALID_CREDENTIALS') await countFailure(lockouts, new Date());
+      // a wrong two-step code is a failure like a wrong password
+      if (error instanceof AppError && (error.code === 'INVALID_CREDENTIALS' || error.code === 'TOTP_INVALID'))
+        await countFailure(lockouts, new Date());
       throw error;
     }
     await refuseWhenLockedOut(lockouts, new Date());
@@ -68,6 +97,23 @@ export function adminLoginRouter(env: Env): Router {
   router.get('/me', requireAccount(env.JWT_SECRET), (req, res) => {
     const { id, username, permissions } = operatorContext(req).operator;
     res.json({ id, username, permissions });
+  });
+
+  const signedIn = requireAccount(env.JWT_SECRET);
+  const moneyNeedsTotp = env.NODE_ENV === 'production';
+  router.get('/accounts/me/totp', signedIn, async (req, res) => {
+    res.json(await totpStatus(operatorContext(req).operator, moneyNeedsTotp));
+  });
+  router.post('/accounts/me/totp', signedIn, async (req, res) => {
+    res.json(await startTotpEnrolment(operatorContext(req).operator, env.JWT_SECRET));
+  });
+  router.put('/accounts/me/totp', signedIn, async (req, res) => {
+    const { totp } = validate(totpCodeInput, req.body);
+    res.json(await withCodeLimits(req, () => confirmTotpEnrolment(operatorContext(req).operator, totp, env.JWT_SECRET)));
+  });
+  router.delete('/accounts/me/totp', signedIn, async (req, res) => {
+    const { totp } = validate(totpCodeInput, req.body);
+    res.json(await withCodeLimits(req, () => disableTotp(operatorContext(req).operator, totp, env.JWT_SECRET)));
   });
 
   return router;

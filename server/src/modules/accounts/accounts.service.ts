@@ -12,10 +12,15 @@ import type { ConsoleRecord } from '../../db/schemaKit';
 import { AccountModel, usernameKeyOf } from './account.model';
 import { dropGrantsOf, newPendingGrant, recordGrantRequest, type PendingGrant } from './accountGrants.service';
 import { holds, splitByMoney } from './holds';
+import { useSecondFactor } from './totp.service';
 
 /** bcrypt cost: slow enough to make guessing expensive, about a second per try on a small server. */
 /** GET /api/admin/accounts: an operator's account as the console lists it, without its password hash. */
-export type AccountRecord = ConsoleRecord<typeof AccountModel, never, 'usernameKey' | 'passwordHash' | 'tokenVersion'>;
+export type AccountRecord = ConsoleRecord<
+  typeof AccountModel,
+  never,
+  'usernameKey' | 'passwordHash' | 'tokenVersion' | 'totpSecret' | 'totpPendingSecret' | 'totpLastStep' | 'totpRecoveryCodes'
+>;
 
 export const PASSWORD_HASH_COST = 12;
 /** A cost-12 hash of a random string nobody knows: unknown usernames are checked against it so they take as long. */
@@ -68,7 +73,7 @@ export async function operatorTelegramId(id: string): Promise<number | null> {
 export async function accountForToken(subject: string, version: unknown): Promise<AdminPrincipal | null> {
   const account = OBJECT_ID_PATTERN.test(subject) ? await AccountModel.findById(subject).lean() : null;
   if (!account || !account.enabled || version !== (account.tokenVersion ?? 0)) return null;
-  return principalOf(account);
+  return tokenPrincipalOf(account);
 }
 
 /** The operator's identity as the console needs it. */
@@ -76,14 +81,29 @@ function principalOf(account: { _id: unknown; username: string; permissions: str
   return { id: String(account._id), username: account.username, permissions: [...account.permissions] };
 }
 
+/** The token's operator, with whether two-step sign-in is on (the money gate reads it). */
+function tokenPrincipalOf(account: { _id: unknown; username: string; permissions: string[]; totpEnabled?: boolean }): AdminPrincipal {
+  return { ...principalOf(account), totpEnabled: account.totpEnabled ?? false };
+}
+
 /**
  * A token for the right password of an enabled account, by its username in any case; every other case answers the same, after the same
  * work.
  */
-export async function login(username: string, password: string, secret: string, now = new Date()) {
+export async function login(
+  username: string,
+  password: string,
+  secret: string,
+  { totp, now = new Date() }: { totp?: string; now?: Date } = {},
+): Promise<{ token: string; account: AdminPrincipal } | { totpRequired: true }> {
   const account = await AccountModel.findOne({ usernameKey: usernameKeyOf(username) }).select('+passwordHash');
   const matches = await bcrypt.compare(password, account?.passwordHash ?? DUMMY_HASH);
   if (!account || !matches || !account.enabled) throw new AppError('INVALID_CREDENTIALS');
+  // two-step sign-in: the right password alone answers that a code is needed, and signs nothing
+  if (account.totpEnabled) {
+    if (!totp) return { totpRequired: true };
+    if (!(await useSecondFactor(String(account._id), totp, secret, now))) throw new AppError('TOTP_INVALID');
+  }
   await AccountModel.updateOne({ _id: account._id }, { $set: { lastLoginAt: now } });
   const principal = principalOf(account);
   return { token: signAdminToken({ ...principal, tokenVersion: account.tokenVersion }, secret), account: principal };
