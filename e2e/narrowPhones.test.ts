@@ -1,23 +1,13 @@
 // The Manual mission's proof form on narrow phones (390, 360 and 320 px wide), in a real Chromium: a fieldset keeps
 // `min-width: min-content` unless told otherwise, and that once held the whole page 373 px wide.
 import type { Page } from 'playwright-core';
-import { seedDemoData } from '../server/src/modules/demo/demo.service';
-import { MissionModel, UserMissionModel } from '../server/src/modules/missions/mission.models';
-import { UserModel } from '../server/src/modules/users/user.model';
-import { silentLogger, TEST_BOT_TOKEN } from '../server/test/helpers';
-import { closeAll, openProductInBrowser, shot, telegramLaunchUrl, type ProductServer, type TestBrowser } from './support';
+import { MissionModel } from '../server/src/modules/missions/mission.models';
+import { finishStarMissions, useProduct } from './fixture';
+import { shot } from './support';
 
 jest.setTimeout(300_000);
 
-let product: ProductServer;
-let browser: TestBrowser;
-
-beforeAll(async () => {
-  await seedDemoData(silentLogger);
-  ({ product, browser } = await openProductInBrowser({ TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN }));
-});
-
-afterAll(() => closeAll(browser, product));
+const product = useProduct({ demo: true, telegram: true });
 
 /** How far the page reaches past the screen's right edge, how far the proof form reaches from the side it starts on, and where the tab bar ends. */
 const measure = (page: Page) =>
@@ -38,19 +28,10 @@ it.each(['en', 'fa'] as const)('keeps the screenshot mission within 390, 360 and
     { $set: { proof: ['link', 'text', 'image'] } },
     { new: true },
   ).lean())!;
-  const telegramId = language === 'en' ? 8_300_001 : 8_300_002;
-  const page = await browser.openPage();
-  page.on('popup', (popup) => void popup.close());
-  await page.goto(
-    telegramLaunchUrl(product.base, '/', { user: { id: telegramId, first_name: 'Narrow', language_code: language } }, TEST_BOT_TOKEN),
-  );
+  const { page, telegramId } = await product.openNewPlayer('/', { language, firstName: 'Narrow' });
   await page.getByRole('navigation', { name: 'Main' }).waitFor();
   // the ⭐ missions come before every other one: this player has done them
-  const { _id: user } = (await UserModel.findOne({ telegramId }).lean())!;
-  const starMissions = await MissionModel.find({ mustDone: true, enabled: true }).lean();
-  await UserMissionModel.insertMany(
-    starMissions.map((m) => ({ user, mission: m._id, category: m.category, coin: m.coin, status: 'done', doneAt: new Date() })),
-  );
+  await finishStarMissions(telegramId);
 
   await page.goto(`${product.base}/categories/${String(story.category)}/missions/${String(story._id)}/get`);
   await page.getByRole('button', { name: language === 'en' ? 'Open' : 'باز کردن' }).click();

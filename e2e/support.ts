@@ -1,4 +1,5 @@
-// What every browser test needs: the product served on a random loopback port, a real Chromium, screenshots, Telegram launches.
+// The browser tests' building blocks: the product served on a random loopback port, a real Chromium, screenshots, Telegram
+// launches. A test file gets them through the fixture (fixture.ts).
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -42,19 +43,6 @@ export interface TestBrowser {
   close(): Promise<void>;
 }
 
-/** The product on a random port and a fresh Chromium, for a test file's beforeAll. */
-export async function openProductInBrowser(
-  overrides: Record<string, string> = {},
-): Promise<{ product: ProductServer; browser: TestBrowser }> {
-  const product = await startProductServer(overrides);
-  return { product, browser: await launchBrowser() };
-}
-
-/** Closes what a test file opened (each may be missing when its beforeAll failed half way), last opened first. */
-export async function closeAll(...opened: Array<{ close: () => Promise<unknown> } | undefined>): Promise<void> {
-  for (const thing of opened) await thing?.close();
-}
-
 /** A real headless Chromium with a fresh profile; fails with the install command when it is missing. */
 export async function launchBrowser(options: { serviceWorkers?: 'allow' | 'block' } = {}): Promise<TestBrowser> {
   if (!existsSync(CHROMIUM)) {
@@ -92,15 +80,6 @@ export async function launchBrowser(options: { serviceWorkers?: 'allow' | 'block
       rmSync(profileDir, { recursive: true, force: true });
     },
   };
-}
-
-/** Signs an operator in through the console's form and waits for the dashboard. */
-export async function signInToConsole(page: Page, base: string, username: string, password: string): Promise<void> {
-  await page.goto(`${base}/admin/login`);
-  await page.locator('input[name="username"]').fill(username);
-  await page.locator('input[name="password"]').fill(password);
-  await page.locator('button[type="submit"]').click();
-  await page.waitForURL(`${base}/admin/`);
 }
 
 export const screenshotPath = (name: string) => path.join(SCREENSHOTS, `${name}.png`);
