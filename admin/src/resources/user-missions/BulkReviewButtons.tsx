@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { TextField as ReasonField } from '@mui/material';
 import CheckIcon from '@mui/icons-material/Check';
 import CloseIcon from '@mui/icons-material/Close';
 import { Button, Confirm, useListContext, useNotify, useRefresh, useTranslate, useUnselectAll } from 'react-admin';
 import { useConsoleCalls } from '../../dataProvider';
-import { userMissionBulkReviewInput } from '@gift/shared';
+import { rejectionInput } from '@gift/shared';
+import { ReasonField, useReason } from '../../forms/ReasonField';
 
 /** One call reviews every selected mission through the same service as a single review. */
 function useBulkReview() {
@@ -69,19 +69,14 @@ export function BulkApproveButton() {
 /** Rejecting asks for the reason the players will read, checked with the same schema as the server. */
 export function BulkRejectButton() {
   const { review, busy, count } = useBulkReview();
-  const translate = useTranslate();
   const [open, setOpen] = useState(false);
-  const [reason, setReason] = useState('');
-  const [error, setError] = useState('');
+  const reason = useReason();
   const confirm = async () => {
-    const checked = userMissionBulkReviewInput.safeParse({ ids: ['0'.repeat(24)], status: 'rejected', rejectReason: reason });
-    if (!checked.success) {
-      setError(checked.error.issues[0]?.message ?? translate('ra.message.invalid_form'));
-      return;
-    }
-    await review({ status: 'rejected', rejectReason: reason });
+    const decision = reason.check(rejectionInput, { rejectReason: reason.value });
+    if (!decision) return;
+    await review({ status: 'rejected', ...decision });
     setOpen(false);
-    setReason('');
+    reason.change('');
   };
   return (
     <>
@@ -91,22 +86,7 @@ export function BulkRejectButton() {
         loading={busy}
         title="reviews.rejectTitle"
         translateOptions={{ smart_count: count }}
-        content={
-          <ReasonField
-            label={translate('reviews.rejectReason')}
-            helperText={error || translate('reviews.playersSee')}
-            error={!!error}
-            value={reason}
-            onChange={(event) => {
-              setReason(event.target.value);
-              setError('');
-            }}
-            multiline
-            fullWidth
-            autoFocus
-            name="rejectReason"
-          />
-        }
+        content={<ReasonField reason={reason} label="reviews.rejectReason" help="reviews.playersSee" name="rejectReason" />}
         confirm="Reject"
         onConfirm={() => void confirm()}
         onClose={() => setOpen(false)}

@@ -16,6 +16,7 @@ import {
 } from 'react-admin';
 import { userStatusBulkInput, type PlayerStatus } from '@gift/shared';
 import { useConsoleCalls } from '../../dataProvider';
+import { ReasonField, useReason } from '../../forms/ReasonField';
 
 /** Reasons operators give most, written in both languages the players read. */
 const COMMON_REASONS = ['farm', 'sharedWallet', 'fakeFriends', 'automation', 'review'] as const;
@@ -37,16 +38,11 @@ function StatusDialog({ ids, status, onDone }: { ids: string[]; status: PlayerSt
   const refresh = useRefresh();
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [reason, setReason] = useState('');
+  const reason = useReason();
   const [persian, setPersian] = useState('');
-  const [error, setError] = useState('');
   const submit = async () => {
-    const body = { ids, status, ...(status === 'active' ? {} : { statusReason: reason, fa: { statusReason: persian } }) };
-    const checked = userStatusBulkInput.safeParse(body);
-    if (!checked.success) {
-      setError(checked.error.issues[0]?.message ?? translate('ra.message.invalid_form'));
-      return;
-    }
+    const body = { ids, status, ...(status === 'active' ? {} : { statusReason: reason.value, fa: { statusReason: persian } }) };
+    if (!reason.check(userStatusBulkInput, body)) return;
     setBusy(true);
     try {
       const { changed } = await calls.setPlayerStatus(body);
@@ -55,7 +51,7 @@ function StatusDialog({ ids, status, onDone }: { ids: string[]; status: PlayerSt
         messageArgs: { smart_count: changed.length, status: translate(`players.status.${status}`) },
       });
       setOpen(false);
-      setReason('');
+      reason.change('');
       setPersian('');
       onDone();
       refresh();
@@ -66,9 +62,8 @@ function StatusDialog({ ids, status, onDone }: { ids: string[]; status: PlayerSt
     }
   };
   const pick = (key: (typeof COMMON_REASONS)[number]) => {
-    setReason(translate(`players.status.reasons.${key}.en`));
+    reason.change(translate(`players.status.reasons.${key}.en`));
     setPersian(translate(`players.status.reasons.${key}.fa`));
-    setError('');
   };
   return (
     <>
@@ -99,20 +94,7 @@ function StatusDialog({ ids, status, onDone }: { ids: string[]; status: PlayerSt
                   />
                 ))}
               </Stack>
-              <Field
-                label={translate('players.status.reason')}
-                helperText={error || translate('players.status.playersSee')}
-                error={!!error}
-                value={reason}
-                onChange={(event) => {
-                  setReason(event.target.value);
-                  setError('');
-                }}
-                name="statusReason"
-                multiline
-                fullWidth
-                autoFocus
-              />
+              <ReasonField reason={reason} label="players.status.reason" help="players.status.playersSee" name="statusReason" />
               <Field
                 label={translate('players.status.reasonFa')}
                 value={persian}

@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import { TextField as ReasonField } from '@mui/material';
 import UndoIcon from '@mui/icons-material/Undo';
 import type { LedgerRow } from '@gift/server';
 import { clawBackInput } from '@gift/shared';
-import { Button, Confirm, useCanAccess, useRecordContext, useTranslate } from 'react-admin';
+import { Button, Confirm, useCanAccess, useRecordContext } from 'react-admin';
 import { useConsoleCalls } from '../../../dataProvider';
 import { useConsoleAction } from '../../useConsoleAction';
+import { ReasonField, useReason } from '../../../forms/ReasonField';
 
 /** Credits an operator may take back: rewards, mining and gifts (the server refuses the rest too). */
 const TAKEN_BACK = new Set(['mission', 'referral', 'mining', 'gift']);
@@ -19,19 +19,14 @@ export function TakeBackButton({ playerId }: { playerId: string }) {
   const { canAccess } = useCanAccess({ resource: 'gifts', action: 'create' });
   const calls = useConsoleCalls();
   const { busy, run } = useConsoleAction();
-  const translate = useTranslate();
   const [open, setOpen] = useState(false);
-  const [reason, setReason] = useState('');
-  const [error, setError] = useState('');
+  const reason = useReason();
   if (!row || !canAccess || !TAKEN_BACK.has(row.reason) || row.amount.startsWith('-')) return null;
   const submit = async () => {
-    const checked = clawBackInput.safeParse({ entryId: row.id, reason });
-    if (!checked.success) {
-      setError(checked.error.issues[0]?.message ?? translate('ra.message.invalid_form'));
-      return;
-    }
+    const body = reason.check(clawBackInput, { entryId: row.id, reason: reason.value });
+    if (!body) return;
     await run(
-      () => calls.clawBack(playerId, checked.data),
+      () => calls.clawBack(playerId, body),
       (result) => {
         setOpen(false);
         return { message: result.status === 'settled' ? 'clawBack.settled' : 'clawBack.owed', args: result };
@@ -46,22 +41,7 @@ export function TakeBackButton({ playerId }: { playerId: string }) {
         loading={busy}
         title="clawBack.title"
         translateOptions={{ amount: row.amount }}
-        content={
-          <ReasonField
-            label={translate('clawBack.reason')}
-            helperText={error || translate('clawBack.help')}
-            error={!!error}
-            value={reason}
-            onChange={(event) => {
-              setReason(event.target.value);
-              setError('');
-            }}
-            name="reason"
-            multiline
-            fullWidth
-            autoFocus
-          />
-        }
+        content={<ReasonField reason={reason} label="clawBack.reason" help="clawBack.help" name="reason" />}
         confirm="clawBack.action"
         onConfirm={() => void submit()}
         onClose={() => setOpen(false)}
