@@ -1,5 +1,3 @@
-import type { Env } from '../env';
-
 /**
  * Fault points: named places between two writes of a money operation. They do nothing unless a test turns
  * them on, so the crash tests can stop the process exactly there:
@@ -13,8 +11,8 @@ let handler: FaultHandler | null = null;
 let killAt: ReadonlySet<string> = new Set();
 
 /** At start: the points the environment lists become points where the process kills itself (none in production). */
-export function armFaultPoints(env: Pick<Env, 'NODE_ENV' | 'GIFT_FAULT_POINTS'>): void {
-  killAt = new Set(env.NODE_ENV === 'production' ? [] : env.GIFT_FAULT_POINTS);
+export function armFaultPoints(env: { NODE_ENV: string; GIFT_FAULT_POINTS?: readonly string[] }): void {
+  killAt = new Set(env.NODE_ENV === 'production' ? [] : (env.GIFT_FAULT_POINTS ?? []));
 }
 
 /**
