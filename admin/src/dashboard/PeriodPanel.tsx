@@ -11,7 +11,7 @@ const dayKey = (date: Date) => date.toISOString().slice(0, 10);
 const spanOf = ({ from, to }: { from: string; to: string }) => Math.round((Date.parse(to) - Date.parse(from)) / DAY_MS) + 1;
 
 /** The `days` days ending today (UTC, as the server counts them). */
-export const lastDays = (days: number): Required<DashboardRange> => ({
+const lastDays = (days: number): Required<DashboardRange> => ({
   from: dayKey(new Date(Date.now() - (days - 1) * DAY_MS)),
   to: dayKey(new Date()),
 });

@@ -289,6 +289,7 @@ const englishDomain = {
     confirmClaim: '%{amount} %{symbol} is credited to the player.',
   },
   reviews: {
+    waiting: 'Waiting',
     search: 'Player or mission',
     decision: 'Decision',
     approve: 'Approve (credits the reward)',

@@ -284,6 +284,7 @@ const persianDomain: ConsoleDomainMessages = {
     confirmClaim: '\u2066%{amount} %{symbol}\u2069 به بازیکن واریز می‌شود.',
   },
   reviews: {
+    waiting: 'در انتظار از',
     search: 'بازیکن یا مأموریت',
     decision: 'تصمیم',
     approve: 'تأیید (پاداش واریز می‌شود)',

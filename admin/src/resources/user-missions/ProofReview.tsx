@@ -129,7 +129,8 @@ export function ProofReview() {
   const reasonField = useRef<HTMLInputElement>(null);
   const queue = useGetList<ProgressRecord>('user-missions', {
     filter: { status: 'pending' },
-    sort: { field: 'createdAt', order: 'DESC' },
+    // the same order as the queue's list: the longest waiting first
+    sort: { field: 'claimedAt', order: 'ASC' },
     pagination: { page: 1, perPage: 100 },
   });
   const ids = (queue.data ?? []).map((r) => String(r.id));

@@ -1,7 +1,7 @@
-import { Fragment } from 'react';
+import { Fragment, useState } from 'react';
 import { Divider } from '@mui/material';
 import { FunctionField, List, ReferenceField, SelectField, TextField, useListContext } from 'react-admin';
-import { ConsoleDateField } from '../../lists/ConsoleDateField';
+import { ConsoleDateField, useDateLocales } from '../../lists/ConsoleDateField';
 import { CountedTabs } from '../../lists/CountedTabs';
 import { ResponsiveList, searchFilter } from '../../lists/ResponsiveList';
 import { BulkApproveButton, BulkRejectButton } from './BulkReviewButtons';
@@ -23,6 +23,28 @@ function ReviewBulkActions() {
 }
 
 const rewardText = (r: UserMissionRow) => `${r.reward} ${r.coinSymbol}`.trim();
+
+/** How long ago, in the largest whole unit (minutes, hours, then days), in the console's language: "3 hr. ago". */
+function waited(ms: number, locales: string | undefined) {
+  const minutes = Math.max(0, Math.floor(ms / 60_000));
+  const format = new Intl.RelativeTimeFormat(locales, { style: 'short' });
+  if (minutes < 60) return format.format(-minutes, 'minute');
+  if (minutes < 48 * 60) return format.format(-Math.floor(minutes / 60), 'hour');
+  return format.format(-Math.floor(minutes / (24 * 60)), 'day');
+}
+
+/** How long a pending claim has waited for its review, as of when the list opened. */
+function WaitingField({ label }: { label: string }) {
+  const locales = useDateLocales();
+  const [now] = useState(Date.now);
+  return (
+    <FunctionField<UserMissionRow>
+      label={label}
+      sortable={false}
+      render={(r) => (r.claimedAt ? <span data-testid="claim-waiting">{waited(now - Date.parse(r.claimedAt), locales)}</span> : '—')}
+    />
+  );
+}
 
 /** Tabs by status with their counts (the demo's orders); the pending tab reviews in bulk (the demo's reviews). */
 function TabbedUserMissions() {
@@ -55,6 +77,7 @@ function TabbedUserMissions() {
         <SelectField source="status" choices={USER_MISSION_STATUS_CHOICES} />
         <FunctionField<UserMissionRow> source="reward" sortable={false} render={rewardText} />
         <ConsoleDateField source="claimedAt" showTime emptyText="—" />
+        {status === 'pending' && <WaitingField label="reviews.waiting" />}
         <TextField source="rejectReason" sortable={false} emptyText="" />
         <ConsoleDateField source="createdAt" showTime />
       </ResponsiveList>
@@ -67,7 +90,8 @@ export function UserMissionList() {
     <List
       filters={[searchFilter('reviews.search')]}
       filterDefaultValues={{ status: 'pending' }}
-      sort={{ field: 'createdAt', order: 'DESC' }}
+      // the claims that waited longest come first (issue 34: a queue is worked oldest first)
+      sort={{ field: 'claimedAt', order: 'ASC' }}
     >
       <TabbedUserMissions />
     </List>

@@ -143,6 +143,8 @@ userMissionSchema.index({ mission: 1, status: 1 });
 userMissionSchema.index({ createdAt: -1, _id: -1 });
 for (const filter of ['status', 'user', 'mission', 'category', 'coin']) userMissionSchema.index({ [filter]: 1, createdAt: -1, _id: -1 });
 for (const column of ['status', 'claimedAt', 'doneAt', 'startedAt']) userMissionSchema.index({ [column]: 1, _id: 1 });
+// the review queue: pending claims, the longest waiting first
+userMissionSchema.index({ status: 1, claimedAt: 1, _id: 1 });
 // the sweep's check that a proof picture is still carried by a claim
 userMissionSchema.index({ 'proof.imageId': 1 });
 userMissionSchema.index({ awaitingCredit: 1 }, { partialFilterExpression: { awaitingCredit: true } });

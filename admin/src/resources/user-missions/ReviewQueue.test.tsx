@@ -1,0 +1,31 @@
+import { screen, within } from '@testing-library/react';
+import { renderScreen } from '../../../test/renderScreen';
+
+const HOUR = 60 * 60 * 1000;
+const claim = (id: string, hoursAgo: number) => ({
+  id,
+  user: 'u1',
+  mission: 'm1',
+  status: 'pending',
+  reward: '5',
+  coinSymbol: 'GIFT',
+  claimedAt: new Date(Date.now() - hoursAgo * HOUR).toISOString(),
+  createdAt: new Date(Date.now() - (hoursAgo + 1) * HOUR).toISOString(),
+  proof: { link: '', text: '', imageId: '' },
+  playerRisk: { score: 62, level: 'high' },
+});
+
+it('works the queue oldest claim first, with how long each has waited and its player’s risk', async () => {
+  const { sent } = renderScreen('/admin/user-missions', { routes: { 'GET /user-missions': [claim('c1', 50), claim('c2', 3)] } });
+  const waited = await screen.findAllByTestId('claim-waiting');
+  expect(waited.map((cell) => cell.textContent)).toEqual(['2 days ago', '3 hr. ago']);
+  expect(within(waited[0]!.closest('tr')!).getByText('62 · High')).toBeInTheDocument();
+  // the list itself (the tabs' counts ask apart, one row each)
+  const listed = sent('GET /user-missions').filter((request) => JSON.parse(request.query.get('range')!)[1] > 0);
+  expect(listed.map((request) => JSON.parse(request.query.get('sort')!))).toEqual([['claimedAt', 'ASC']]);
+});
+
+it('says how long in Persian too', async () => {
+  renderScreen('/admin/user-missions', { routes: { 'GET /user-missions': [claim('c2', 3)] }, locale: 'fa' });
+  expect(await screen.findByTestId('claim-waiting')).toHaveTextContent('۳ ساعت پیش');
+});
