@@ -70,6 +70,18 @@ async function save(page: Page) {
   await page.getByRole('button', { name: 'Save' }).click();
 }
 
+/** Fills the form of a new Social mission that pays `reward` GIFT and is checked automatically. */
+async function fillSocialMission(page: Page, title: string, reward: string) {
+  await page.getByLabel('Category').click();
+  await page.getByRole('option', { name: 'Social' }).click();
+  await page.getByLabel('Title', { exact: true }).fill(title);
+  await page.getByLabel('Reward amount').fill(reward);
+  await page.getByLabel('Coin').click();
+  await page.getByRole('option', { name: 'GIFT' }).click();
+  await page.getByLabel('Verify type').click();
+  await page.getByRole('option', { name: 'Auto' }).click();
+}
+
 describe('what was broken, tried as it was found', () => {
   const page = product.useOperatorTab(OPERATOR);
 
@@ -141,14 +153,7 @@ describe('what was broken, tried as it was found', () => {
   it('asks before making a mission ⭐, naming how many players it holds back, and clones a mission', async () => {
     const players = await UserModel.countDocuments();
     await open(page, '/missions/create');
-    await page.getByLabel('Category').click();
-    await page.getByRole('option', { name: 'Social' }).click();
-    await page.getByLabel('Title', { exact: true }).fill('Read the rules first');
-    await page.getByLabel('Reward amount').fill('1');
-    await page.getByLabel('Coin').click();
-    await page.getByRole('option', { name: 'GIFT' }).click();
-    await page.getByLabel('Verify type').click();
-    await page.getByRole('option', { name: 'Auto' }).click();
+    await fillSocialMission(page, 'Read the rules first', '1');
     await page.getByLabel('Must done ⭐').check();
     await save(page);
     const dialog = page.getByRole('dialog', { name: 'Make this mission ⭐?' });
@@ -264,14 +269,7 @@ describe('a missions-only account', () => {
     await page.getByText('Get started').first().waitFor();
     await expect(page.locator('[data-testid="ErrorIcon"], .RaReferenceField-error').count()).resolves.toBe(0);
     await page.getByRole('link', { name: 'Create' }).click();
-    await page.getByLabel('Category').click();
-    await page.getByRole('option', { name: 'Social' }).click();
-    await page.getByLabel('Title', { exact: true }).fill('Follow our channel on X');
-    await page.getByLabel('Reward amount').fill('25');
-    await page.getByLabel('Coin').click();
-    await page.getByRole('option', { name: 'GIFT' }).click();
-    await page.getByLabel('Verify type').click();
-    await page.getByRole('option', { name: 'Auto' }).click();
+    await fillSocialMission(page, 'Follow our channel on X', '25');
     await shot(page, 'console-mission-create-missions-only');
     await save(page);
     await page.getByText('Saved', { exact: true }).waitFor();
