@@ -5,6 +5,20 @@ import CloseIcon from '@mui/icons-material/Close';
 import { Button, Confirm, useGetIdentity, useTranslate } from 'react-admin';
 import { useConsoleAction } from './useConsoleAction';
 
+const REQUEST_STATUSES = ['pending', 'approved', 'applied', 'rejected'] as const;
+
+/** A request that waits for a second operator (a gift, access asked for an account), as its list shows it. */
+export interface WaitingRequest {
+  id: string;
+  requestedBy: string;
+  status: (typeof REQUEST_STATUSES)[number];
+  rejectReason: string;
+  createdAt: string;
+}
+
+/** A request's statuses as a list's choices, named under `section` (`gifts.statuses.pending`). */
+export const requestStatusChoices = (section: string) => REQUEST_STATUSES.map((id) => ({ id, name: `${section}.statuses.${id}` }));
+
 /** The message keys of one kind of request that waits for a second operator. */
 export interface ApproveOrRejectLabels {
   approve: string;

@@ -4,21 +4,16 @@ import { ConsoleDateField, formatWhen, useDateLocales } from '../../lists/Consol
 import { useConsoleCalls } from '../../dataProvider';
 import { ResponsiveList, searchFilter } from '../../lists/ResponsiveList';
 import { usePermissionLabel } from '../accounts/permissions';
-import { ApproveOrReject } from '../ApproveOrReject';
+import { ApproveOrReject, requestStatusChoices, type WaitingRequest } from '../ApproveOrReject';
 
-interface GrantRow {
-  id: string;
+interface GrantRow extends WaitingRequest {
   account: string;
   username: string;
   permissions: string[];
-  requestedBy: string;
-  status: 'pending' | 'approved' | 'applied' | 'rejected';
   decidedBy: string | null;
-  rejectReason: string;
-  createdAt: string;
 }
 
-const STATUSES = ['pending', 'approved', 'applied', 'rejected'].map((id) => ({ id, name: `accountGrants.statuses.${id}` }));
+const STATUSES = requestStatusChoices('accountGrants');
 
 /** Approve (after a confirmation naming the account and the access; never one's own request) or reject with a reason. */
 function Decision() {

@@ -2,24 +2,19 @@ import { FunctionField, List, ReferenceField, SelectField, SelectInput, TextFiel
 import { ConsoleDateField, formatWhen, useDateLocales } from '../../lists/ConsoleDateField';
 import { useConsoleCalls } from '../../dataProvider';
 import { ResponsiveList } from '../../lists/ResponsiveList';
-import { ApproveOrReject } from '../ApproveOrReject';
+import { ApproveOrReject, requestStatusChoices, type WaitingRequest } from '../ApproveOrReject';
 
-interface GiftRow {
-  id: string;
+interface GiftRow extends WaitingRequest {
   user: string;
   coin: string;
   amount: string;
   note: string;
-  requestedBy: string;
-  status: 'pending' | 'approved' | 'applied' | 'rejected';
   /** Which brake stopped it. */
   reason?: 'threshold' | 'daily-limit';
-  rejectReason: string;
-  createdAt: string;
 }
 
 const REASONS = ['threshold', 'daily-limit'].map((id) => ({ id, name: `brakes.reasons.${id}` }));
-const STATUSES = ['pending', 'approved', 'applied', 'rejected'].map((id) => ({ id, name: `gifts.statuses.${id}` }));
+const STATUSES = requestStatusChoices('gifts');
 
 /** Approve (never one's own; money moves, so the amount is confirmed first) or reject with a reason, for a gift that waits. */
 function Decision() {

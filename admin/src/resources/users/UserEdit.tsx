@@ -1,6 +1,7 @@
 import { Edit, FormDataConsumer, Labeled, SelectInput, SimpleForm, TextField, TextInput } from 'react-admin';
 import { NumeralInput } from '../../forms/NumeralInput';
-import { PLAYER_STATUSES, userUpdateInput } from '@gift/shared';
+import { userUpdateInput } from '@gift/shared';
+import { PLAYER_STATUS_CHOICES } from './playerFilters';
 import { schemaResolver } from '../../forms/schemaResolver';
 import { EditActions, SaveOnlyToolbar } from '../sharedInputs';
 
@@ -19,7 +20,7 @@ export function UserEdit() {
         </Labeled>
         <NumeralInput source="inviteLimit" inputMode="numeric" />
         <SelectInput source="language" choices={LANGUAGES} />
-        <SelectInput source="status" choices={PLAYER_STATUSES.map((id) => ({ id, name: `players.status.${id}` }))} />
+        <SelectInput source="status" choices={PLAYER_STATUS_CHOICES} />
         <FormDataConsumer<{ status?: string }>>
           {({ formData }) =>
             formData.status && formData.status !== 'active' ? (

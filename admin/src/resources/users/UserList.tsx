@@ -1,5 +1,4 @@
 import type { PlayerRecord } from '@gift/server';
-import { PLAYER_STATUSES, RISK_LEVELS } from '@gift/shared';
 import {
   Button,
   ExportButton,
@@ -7,7 +6,6 @@ import {
   FunctionField,
   List,
   NumberField,
-  SelectInput,
   TextField,
   TextInput,
   TopToolbar,
@@ -20,6 +18,7 @@ import SortIcon from '@mui/icons-material/Sort';
 import { ResponsiveList, searchFilter } from '../../lists/ResponsiveList';
 import { BulkStatusButtons, StatusChip } from './StatusButtons';
 import { RiskChip } from './risk/RiskViews';
+import { riskLevelFilter, statusFilter } from './playerFilters';
 
 /** The list's own actions, and a way to the players ordered by their balance of a coin. */
 function UserListActions() {
@@ -41,13 +40,8 @@ export function UserList() {
   const translate = useTranslate();
   const filters = [
     searchFilter('players.search'),
-    <SelectInput key="status" source="status" choices={PLAYER_STATUSES.map((id) => ({ id, name: `players.status.${id}` }))} />,
-    <SelectInput
-      key="level"
-      source="risk.level"
-      label="risk.level"
-      choices={RISK_LEVELS.map((id) => ({ id, name: `risk.levels.${id}` }))}
-    />,
+    statusFilter(),
+    riskLevelFilter(),
     <TextInput key="referrer" source="referrer" />,
     <TextInput key="joinNetwork" source="joinNetwork" />,
     <TextInput key="walletAddresses" source="walletAddresses" />,

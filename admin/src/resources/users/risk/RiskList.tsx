@@ -1,9 +1,9 @@
-import { FunctionField, List, SelectInput, TextField, useTranslate } from 'react-admin';
+import { FunctionField, List, TextField, useTranslate } from 'react-admin';
 import { ConsoleDateField } from '../../../lists/ConsoleDateField';
-import { RISK_LEVELS, PLAYER_STATUSES } from '@gift/shared';
 import { ResponsiveList, searchFilter } from '../../../lists/ResponsiveList';
 import { BulkStatusButtons, StatusChip } from '../StatusButtons';
 import { RiskChip, type RiskRecord } from './RiskViews';
+import { riskLevelFilter, statusFilter } from '../playerFilters';
 
 type Row = RiskRecord & { name: string; username: string; status?: 'active' | 'frozen' | 'banned'; createdAt: string };
 
@@ -13,23 +13,7 @@ type Row = RiskRecord & { name: string; username: string; status?: 'active' | 'f
  */
 export function RiskList() {
   const translate = useTranslate();
-  const filters = [
-    searchFilter('players.search'),
-    <SelectInput
-      key="level"
-      source="risk.level"
-      label="risk.level"
-      choices={RISK_LEVELS.map((id) => ({ id, name: `risk.levels.${id}` }))}
-      alwaysOn
-    />,
-    <SelectInput
-      key="status"
-      source="status"
-      label="resources.users.fields.status"
-      choices={PLAYER_STATUSES.map((id) => ({ id, name: `players.status.${id}` }))}
-      alwaysOn
-    />,
-  ];
+  const filters = [searchFilter('players.search'), riskLevelFilter(true), statusFilter(true)];
   const signals = (r: Row) =>
     (r.risk?.signals ?? [])
       .slice(0, 3)
