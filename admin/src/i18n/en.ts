@@ -372,6 +372,7 @@ const englishDomain = {
     hotWallet: 'Hot wallet',
     noHotWallet: 'No hot wallet: withdrawals are paid by hand, and their hashes are checked on chain.',
     paused: 'Payouts paused',
+    noAutomated: 'No automated payouts: no hot wallet',
     running: 'Payouts running',
     shortfall:
       '%{symbol}: withdrawals waiting, approved or being sent add up to %{owed}, more than the %{balance} the hot wallet holds. Top it up, or they wait.',

@@ -108,7 +108,7 @@ it('reads "Payouts paused" with the switch off, and switching it on sends { paus
 it('without a hot wallet: the switch is off and cannot be moved, and no shortfall is claimed', async () => {
   renderScreen('/admin/treasury', { routes: treasuryAt({ ...TREASURY, hotWallet: null, mode: 'manual' }) });
   expect(await screen.findByText(/^No hot wallet: withdrawals are paid by hand/)).toBeInTheDocument();
-  const running = screen.getByRole('switch');
+  const running = screen.getByRole('switch', { name: 'No automated payouts: no hot wallet' });
   expect(running).not.toBeChecked();
   expect(running).toBeDisabled();
   expect(screen.queryByTestId('treasury-shortfall-TON')).not.toBeInTheDocument();

@@ -203,7 +203,7 @@ export function TreasuryPage() {
                 onChange={(event) => togglePause(!event.target.checked)}
               />
             }
-            label={translate(data.paused ? 'treasury.paused' : 'treasury.running')}
+            label={translate(!data.hotWallet ? 'treasury.noAutomated' : data.paused ? 'treasury.paused' : 'treasury.running')}
           />
         </CardContent>
       </Card>

@@ -56,11 +56,12 @@ function ClearRiskButton({ record }: { record: RiskRecord }) {
 /** A level as a chip: review and high stand out. */
 export function RiskChip({ level, score }: { level?: RiskLevel; score?: number }) {
   const translate = useTranslate();
+  const locales = useDateLocales();
   const current = level ?? 'low';
   return (
     <Chip
       size="small"
-      label={`${score ?? 0} · ${translate(`risk.levels.${current}`)}`}
+      label={`${new Intl.NumberFormat(locales).format(score ?? 0)} · ${translate(`risk.levels.${current}`)}`}
       color={current === 'high' ? 'error' : current === 'review' ? 'warning' : 'default'}
       variant={current === 'low' ? 'outlined' : 'filled'}
     />
