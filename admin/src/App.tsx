@@ -25,6 +25,7 @@ import userMissions from './resources/user-missions';
 import users from './resources/users';
 import { RiskList } from './resources/users/risk/RiskList';
 import { HoldersList } from './resources/users/HoldersList';
+import { MyAccountPage } from './resources/accounts/MyAccountPage';
 import withdraws, { DoneWithdrawList, InPayoutWithdrawList, PendingWithdrawList, TreasuryPage } from './resources/withdraws';
 
 interface ConsoleProps {
@@ -79,6 +80,7 @@ function Console({ dataProvider = defaultDataProvider, authProvider = defaultAut
         <Route path="/treasury" element={<TreasuryPage />} />
         <Route path="/risk" element={<RiskList />} />
         <Route path="/holders" element={<HoldersList />} />
+        <Route path="/account" element={<MyAccountPage />} />
       </CustomRoutes>
     </Admin>
   );

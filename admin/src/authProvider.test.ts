@@ -1,4 +1,4 @@
-import { authProvider } from './authProvider';
+import { authProvider, TotpRequired } from './authProvider';
 import { i18nProvider } from './i18n/i18nProvider';
 import { ADMIN_TOKEN_KEY, adminToken } from './session';
 
@@ -109,5 +109,25 @@ describe('what the console shows an account', () => {
 
     await expect(authProvider.canAccess!({ resource: 'users', action: 'list' })).resolves.toBe(false);
     await expect(authProvider.canAccess!({ resource: 'dashboard', action: 'list' })).resolves.toBe(true);
+  });
+});
+
+describe('two-step sign-in', () => {
+  it('stops at a right password of an account with two-step sign-in on: asks for the code, keeps no token', async () => {
+    fetchMock.mockResolvedValueOnce(answer(200, { totpRequired: true }));
+    await expect(authProvider.login({ username: 'maria', password: 'correct horse battery' })).rejects.toBeInstanceOf(TotpRequired);
+    expect(adminToken()).toBeNull();
+  });
+
+  it('sends the code with the password, and keeps the token it gets back', async () => {
+    const token = jwtWith({ sub: 'a1', username: 'maria', exp: Math.floor(Date.now() / 1000) + 3600 });
+    fetchMock.mockResolvedValueOnce(answer(200, { token, account: { id: 'a1', username: 'maria', permissions: ['*'] } }));
+    await authProvider.login({ username: 'maria', password: 'correct horse battery', totp: '123456' });
+    expect(JSON.parse(fetchMock.mock.calls[0]![1]?.body as string)).toEqual({
+      username: 'maria',
+      password: 'correct horse battery',
+      totp: '123456',
+    });
+    expect(adminToken()).toBe(token);
   });
 });

@@ -46,14 +46,23 @@ export function mayAccess(permissions: readonly string[], resource: string, acti
   );
 }
 
+/** The password was right and the account has two-step sign-in on: the sign-in form asks for the code and signs in again with it. */
+export class TotpRequired extends Error {
+  constructor() {
+    super('twoStep.loginAsked');
+    this.name = 'TotpRequired';
+  }
+}
+
 export const authProvider: AuthProvider = {
-  async login({ username, password }: { username: string; password: string }) {
+  async login({ username, password, totp }: { username: string; password: string; totp?: string }) {
     const response = await fetch(`${API_URL}/login`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify({ username, password }),
+      body: JSON.stringify(totp ? { username, password, totp } : { username, password }),
     });
-    const answer = (await response.json().catch(() => ({}))) as Partial<ConsoleSession> & { message?: string };
+    const answer = (await response.json().catch(() => ({}))) as Partial<ConsoleSession> & { message?: string; totpRequired?: boolean };
+    if (response.ok && answer.totpRequired) throw new TotpRequired();
     if (!response.ok || !answer.token || !answer.account) {
       // react-admin translates its own key when the server said nothing
       throw inConsoleLanguage(new HttpError(answer.message ?? 'ra.auth.sign_in_error', response.status, answer), i18nProvider.getLocale());

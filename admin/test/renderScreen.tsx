@@ -2,7 +2,7 @@ import { configure, render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { App } from '../src/App';
 import { i18nProvider } from '../src/i18n/i18nProvider';
-import { saveSession } from '../src/session';
+import { clearSession, saveSession } from '../src/session';
 
 /** One request the console sent to the fake server. */
 export interface SentRequest {
@@ -33,6 +33,8 @@ interface ScreenOptions {
   routes?: Record<string, Route>;
   permissions?: string[];
   locale?: 'en' | 'fa';
+  /** False: the screen opens signed out (the sign-in page). */
+  signedIn?: boolean;
 }
 
 /** The signed-in operator of every screen test. */
@@ -75,7 +77,7 @@ afterEach(async () => {
  * against a fake server in place of `fetch`: each route answers what the test gives it; a GET of anything else answers an empty
  * list, any other request 404. Answers the requests sent (to assert what an operator's action sends) and a user-event session.
  */
-export function renderScreen(path: string, { routes = {}, permissions = ['*'], locale = 'en' }: ScreenOptions = {}) {
+export function renderScreen(path: string, { routes = {}, permissions = ['*'], locale = 'en', signedIn = true }: ScreenOptions = {}) {
   const requests: SentRequest[] = [];
   jest.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
     const request = sentRequest(input, init);
@@ -85,7 +87,8 @@ export function renderScreen(path: string, { routes = {}, permissions = ['*'], l
     const route = routes[key];
     return answer(typeof route === 'function' ? await (route as (sent: SentRequest) => unknown)(request) : route);
   });
-  saveSession('test-token', { ...OPERATOR, permissions });
+  if (signedIn) saveSession('test-token', { ...OPERATOR, permissions });
+  else clearSession();
   if (locale === 'fa') localStorage.setItem('RaStore.locale', JSON.stringify('fa'));
   window.history.replaceState({}, '', path);
   render(<App />);

@@ -9,6 +9,7 @@ import type { BulkReviewAnswer, presentProgress } from './modules/missions/userM
 import type { adjustBalance } from './modules/users/balanceAdjustment.service';
 import type { AccountRecord, login } from './modules/accounts/accounts.service';
 import type { AuditEntryRecord } from './modules/audit/audit.service';
+import type { confirmTotpEnrolment, startTotpEnrolment, totpStatus } from './modules/accounts/totp.service';
 import type { CategoryRecord, CoverRecord, PartnerRecord } from './modules/content/homeContent.service';
 import type { GiftCoinRecord } from './modules/coins/giftCoins.service';
 import type { StakingOfferRecord } from './modules/staking/staking.service';
@@ -36,6 +37,12 @@ export type Treasury = Awaited<ReturnType<typeof treasury>>;
 /** POST /api/admin/login: the console's token and the account it signs in (GET /api/admin/me answers the account). */
 export type ConsoleSession = Exclude<Awaited<ReturnType<typeof login>>, { totpRequired: true }>;
 export type ConsoleAccount = ConsoleSession['account'];
+/** GET /api/admin/accounts/me/totp: the operator's own two-step sign-in. */
+export type TotpStatus = Awaited<ReturnType<typeof totpStatus>>;
+/** POST /api/admin/accounts/me/totp: the secret to enrol, shown this once, its otpauth address and QR code. */
+export type TotpEnrolment = Awaited<ReturnType<typeof startTotpEnrolment>>;
+/** PUT /api/admin/accounts/me/totp: two-step sign-in on, and its recovery codes, shown this once. */
+export type TotpConfirmation = Awaited<ReturnType<typeof confirmTotpEnrolment>>;
 
 /** GET /api/admin/withdraws and /withdraws/:id: one withdrawal as the console lists and shows it. */
 export type WithdrawRecord = Json<ReturnType<typeof presentWithdrawal>>;

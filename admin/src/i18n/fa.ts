@@ -18,6 +18,33 @@ const persianDomain: ConsoleDomainMessages = {
     logout: 'خروج',
   },
   app: { title: 'کنسول Gift Rewards' },
+  twoStep: {
+    myAccount: 'حساب من',
+    signedInAs: 'واردشده با نام %{name}',
+    title: 'ورود دومرحله‌ای',
+    intro: 'پس از گذرواژه، ورود یک کد ۶ رقمی از برنامهٔ احراز هویت روی تلفن شما (Google Authenticator، Authy، 1Password…) می‌خواهد.',
+    required:
+      'دسترسی شما پول جابه‌جا می‌کند: برای استفاده از آن ورود دومرحله‌ای را روشن کنید. تا آن زمان می‌توانید وارد شوید و ببینید، اما نمی‌توانید پول جابه‌جا کنید.',
+    on: 'روشن: ورود یک کد از برنامهٔ شما می‌خواهد. کدهای بازیابی باقی‌مانده: %{count}',
+    start: 'روشن کردن ورود دومرحله‌ای',
+    scan: 'این کد QR را با برنامهٔ احراز هویت اسکن کنید (یا کلید را در آن وارد کنید)، سپس کد ۶ رقمی‌ای را که نشان می‌دهد وارد کنید.',
+    qrAlt: 'کد QR برای برنامهٔ احراز هویت شما',
+    key: 'کلید',
+    code: 'کد برنامهٔ شما',
+    confirm: 'تأیید',
+    recoveryTitle: 'کدهای بازیابی',
+    recoveryHelp:
+      'این کدها را جای امنی نگه دارید: اگر تلفن خود را گم کنید، هر کدام یک بار به جای کد کار می‌کند. فقط همین حالا نشان داده می‌شوند.',
+    saved: 'آن‌ها را ذخیره کردم',
+    turnOff: 'خاموش کردن',
+    turnOffHelp: 'برای خاموش کردن ورود دومرحله‌ای، یک کد فعلی از برنامهٔ خود (یا یک کد بازیابی) وارد کنید.',
+    turnedOn: 'ورود دومرحله‌ای روشن است',
+    turnedOff: 'ورود دومرحله‌ای خاموش است',
+    loginAsked: 'کد برنامهٔ احراز هویت خود را وارد کنید',
+    loginCode: 'کد ورود',
+    loginCodeHelp: 'کد ۶ رقمی، یا یکی از کدهای بازیابی',
+    verify: 'بررسی',
+  },
   languages: { en: 'English', fa: 'فارسی' },
   common: {
     none: 'هیچ',
@@ -923,6 +950,9 @@ const persianDomain: ConsoleDomainMessages = {
  * in them (a coin's symbol, a transaction) stay in English.
  */
 export const persianFieldMessages: Record<string, string> = {
+  'This code is not valid or was already used': 'این کد نامعتبر است یا قبلاً استفاده شده است',
+  'Two-step sign-in is already on': 'ورود دومرحله‌ای از قبل روشن است',
+  'Start two-step sign-in again: no code is waiting to be confirmed': 'ورود دومرحله‌ای را دوباره شروع کنید: کدی در انتظار تأیید نیست',
   'A YouTube mission needs its secret code': 'مأموریت یوتیوب به کد مخفی‌اش نیاز دارد',
   'A bot token looks like 123456:ABC…': 'توکن ربات چنین شکلی دارد: 123456:ABC…',
   'A bot username has 5 to 32 letters, digits or _': 'نام کاربری ربات ۵ تا ۳۲ حرف، رقم یا _ دارد',

@@ -1,6 +1,8 @@
 import { useEffect, type ReactNode } from 'react';
-import { useLocation } from 'react-router';
-import { Layout, useSidebarState } from 'react-admin';
+import { Link, useLocation } from 'react-router';
+import { AppBar, Layout, Logout, UserMenu, useBasename, useSidebarState, useTranslate, useUserMenu } from 'react-admin';
+import { ListItemIcon, ListItemText, MenuItem } from '@mui/material';
+import SecurityIcon from '@mui/icons-material/Security';
 import { ConsoleMenu } from './ConsoleMenu';
 import { useIsSmall } from './useIsSmall';
 
@@ -15,9 +17,37 @@ function CloseMenuOnNavigation() {
   return null;
 }
 
+/** The user menu's way to the operator's own page (two-step sign-in). */
+function MyAccountItem() {
+  const userMenu = useUserMenu();
+  const basename = useBasename();
+  const translate = useTranslate();
+  return (
+    <MenuItem component={Link} to={`${basename}/account`} onClick={() => userMenu?.onClose()}>
+      <ListItemIcon>
+        <SecurityIcon fontSize="small" />
+      </ListItemIcon>
+      <ListItemText>{translate('twoStep.myAccount')}</ListItemText>
+    </MenuItem>
+  );
+}
+
+function ConsoleAppBar() {
+  return (
+    <AppBar
+      userMenu={
+        <UserMenu>
+          <MyAccountItem />
+          <Logout />
+        </UserMenu>
+      }
+    />
+  );
+}
+
 export function ConsoleLayout({ children }: { children: ReactNode }) {
   return (
-    <Layout menu={ConsoleMenu}>
+    <Layout menu={ConsoleMenu} appBar={ConsoleAppBar}>
       <CloseMenuOnNavigation />
       {children}
     </Layout>
