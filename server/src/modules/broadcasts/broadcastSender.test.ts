@@ -78,7 +78,13 @@ function sender(time: ReturnType<typeof fakeClock>, { rate = 20, leaseMs = 60_00
     clock: time.clock,
     sleep: time.sleep,
   });
-  return { running, stamps };
+  /** Runs the sender until the broadcast is finished, then stops it. */
+  const finish = async (broadcastId: Types.ObjectId) => {
+    running.start();
+    await until(isDone(broadcastId), 'the broadcast to finish');
+    await running.stop();
+  };
+  return { running, stamps, finish };
 }
 
 async function players(count: number, fields: Record<string, unknown> = {}) {
@@ -136,11 +142,9 @@ it('sends a broadcast to 1,000 players exactly once each, never faster than the 
   const other = await createPlayer({ messagePermission: false });
   const broadcast = await startedBroadcast();
   const time = fakeClock();
-  const { running, stamps } = sender(time, { rate: 20 });
+  const { finish, stamps } = sender(time, { rate: 20 });
   const started = time.now();
-  running.start();
-  await until(isDone(broadcast._id), 'the broadcast to finish');
-  await running.stop();
+  await finish(broadcast._id);
 
   const chats = standIn.sent.map((m) => m.chat_id);
   expect(chats).toHaveLength(1000);
@@ -172,10 +176,8 @@ it('never writes to a banned or frozen player: not recorded at the start, nor se
   await UserModel.updateOne({ _id: active[0]!._id }, { $set: { status: 'frozen', statusReason: 'Under review' } });
   await UserModel.updateOne({ _id: active[1]!._id }, { $set: { status: 'banned', statusReason: 'Farm' } });
   const time = fakeClock();
-  const { running } = sender(time);
-  running.start();
-  await until(isDone(broadcast._id), 'the broadcast to finish');
-  await running.stop();
+  const { finish } = sender(time);
+  await finish(broadcast._id);
   const chats = standIn.sent.map((m) => m.chat_id).sort();
   expect(chats).toEqual(
     active
@@ -194,10 +196,8 @@ it('gives each player their language, and a photo with the text as its caption',
   const [persian] = await players(1, { language: 'fa' });
   const broadcast = await startedBroadcast({ imageUrl: 'https://cdn.example/round.png', segment: {} });
   const time = fakeClock();
-  const { running } = sender(time);
-  running.start();
-  await until(isDone(broadcast._id), 'the broadcast to finish');
-  await running.stop();
+  const { finish } = sender(time);
+  await finish(broadcast._id);
   const to = (player: { telegramId: number }) => standIn.sent.find((m) => m.chat_id === player.telegramId)!;
   expect(to(english!)).toMatchObject({
     method: 'sendPhoto',
@@ -214,10 +214,8 @@ it('waits out a storm of 429s: nothing is sent before Telegram said to, and ever
   for (const player of audience.filter((_, i) => i % 5 === 0)) standIn.rateLimitNext.set(player.telegramId, 5);
   const broadcast = await startedBroadcast();
   const time = fakeClock();
-  const { running, stamps } = sender(time, { rate: 20 });
-  running.start();
-  await until(isDone(broadcast._id), 'the broadcast to finish');
-  await running.stop();
+  const { finish, stamps } = sender(time, { rate: 20 });
+  await finish(broadcast._id);
 
   const chats = standIn.sent.map((m) => m.chat_id);
   expect(chats).toHaveLength(60);
@@ -242,12 +240,10 @@ it('a player who blocked the bot is counted as blocked and loses the message per
   standIn.blocked.add(audience[1]!.telegramId);
   const broadcast = await startedBroadcast();
   const time = fakeClock();
-  const { running } = sender(time);
+  const { finish } = sender(time);
   // Telegram answers 500 once: the message is tried again and arrives
   standIn.failNext.set('sendMessage', { status: 500, description: 'Internal Server Error' });
-  running.start();
-  await until(isDone(broadcast._id), 'the broadcast to finish');
-  await running.stop();
+  await finish(broadcast._id);
 
   expect(await statusOf(broadcast._id)).toMatchObject({ status: 'done', audience: 6, sent: 4, blocked: 2, failed: 0 });
   const permissions = await UserModel.find({ _id: { $in: audience.map((p) => p._id) } }, { messagePermission: 1, telegramId: 1 }).lean();
@@ -384,10 +380,8 @@ it('a message found mid-send after its sender stopped is counted as unknown (not
   expect(await settleInterrupted(new Date())).toBe(0);
   expect((await statusOf(broadcast._id)).unknown).toBe(1);
   const time = fakeClock();
-  const { running } = sender(time);
-  running.start();
-  await until(isDone(broadcast._id), 'the broadcast to finish');
-  await running.stop();
+  const { finish } = sender(time);
+  await finish(broadcast._id);
   expect(standIn.sent.map((m) => m.chat_id).sort()).toEqual([audience[1]!.telegramId, audience[2]!.telegramId].sort());
   expect(await statusOf(broadcast._id)).toMatchObject({ status: 'done', audience: 3, sent: 2, failed: 0, unknown: 1 });
   expect(await BroadcastRecipientModel.findOne({ telegramId: audience[0]!.telegramId }).lean()).toMatchObject({
