@@ -21,6 +21,13 @@ async function signedIn(id: string) {
 }
 
 /** An operator with accounts and gifts (an account older than the records: independent of everyone), and a second account it creates. */
+/** An account `asker` created asking for `permissions`, which wait in a grant for an independent operator. */
+async function grantAsked(asker: { token: string }, prefix: string, permissions: string[]) {
+  const made = (await consoleApi(app, asker.token).post('/accounts', { username: name(prefix), password: 'a good password', permissions }))
+    .body;
+  return { made, grant: String((await AccountGrantModel.findOne({ account: made.id }).lean())!._id) };
+}
+
 async function attacker(permissions: string[]) {
   const own = await createOperator(permissions);
   const api = consoleApi(app, own.token);
@@ -171,14 +178,7 @@ describe('money permissions wait for a second operator', () => {
 
   it('is approved only by an operator with accounts:write who holds the permission, is independent of the asker, and is not the account', async () => {
     const asker = await createOperator(['accounts:write', 'withdraws:write', 'users:read']);
-    const made = (
-      await consoleApi(app, asker.token).post('/accounts', {
-        username: name('payer'),
-        password: 'a good password',
-        permissions: ['withdraws:write'],
-      })
-    ).body;
-    const grant = String((await AccountGrantModel.findOne({ account: made.id }).lean())!._id);
+    const { made, grant } = await grantAsked(asker, 'payer', ['withdraws:write']);
     const attempt = async (permissions: string[], fields: Record<string, unknown> = {}) =>
       (await consoleApi(app, (await createOperator(permissions, fields)).token).post(`/account-grants/${grant}/approve`)).status;
     expect(await attempt(['withdraws:write'])).toBe(403); // no accounts:write
@@ -199,8 +199,7 @@ describe('money permissions wait for a second operator', () => {
   it('is rejected with a reason, by the asker too, and the account keeps only what it held', async () => {
     const asker = await createOperator(['*']);
     const api = consoleApi(app, asker.token);
-    const made = (await api.post('/accounts', { username: name('nope'), password: 'a good password', permissions: ['*'] })).body;
-    const grant = String((await AccountGrantModel.findOne({ account: made.id }).lean())!._id);
+    const { made, grant } = await grantAsked(asker, 'nope', ['*']);
     expect((await api.post(`/account-grants/${grant}/reject`, {})).status).toBe(400);
     const rejected = await api.post(`/account-grants/${grant}/reject`, { rejectReason: 'Asked by mistake' });
     expect(rejected.body).toMatchObject({ status: 'rejected', rejectReason: 'Asked by mistake' });
@@ -212,14 +211,7 @@ describe('money permissions wait for a second operator', () => {
 
   it('gives the permissions once when twenty approvals race', async () => {
     const asker = await createOperator(['*']);
-    const made = (
-      await consoleApi(app, asker.token).post('/accounts', {
-        username: name('race'),
-        password: 'a good password',
-        permissions: ['gifts:write'],
-      })
-    ).body;
-    const grant = String((await AccountGrantModel.findOne({ account: made.id }).lean())!._id);
+    const { made, grant } = await grantAsked(asker, 'race', ['gifts:write']);
     const approvers = await Promise.all([createOperator(['*']), createOperator(['*'])]);
     const answers = await Promise.all(
       Array.from({ length: 20 }, (_, i) => consoleApi(app, approvers[i % 2]!.token).post(`/account-grants/${grant}/approve`)),
@@ -251,14 +243,7 @@ describe('an account grant interrupted between any two writes', () => {
     for (const finisher of ['retry', 'sweep'] as const) {
       it(`at ${point}, is given once by the ${finisher}, never lost`, async () => {
         const asker = await createOperator(['*']);
-        const made = (
-          await consoleApi(app, asker.token).post('/accounts', {
-            username: name('crash'),
-            password: 'a good password',
-            permissions: ['users:read', 'withdraws:write'],
-          })
-        ).body;
-        const grant = String((await AccountGrantModel.findOne({ account: made.id }).lean())!._id);
+        const { made, grant } = await grantAsked(asker, 'crash', ['users:read', 'withdraws:write']);
         const approver = consoleApi(app, (await createOperator(['*'])).token);
         onFault((reached) => {
           if (reached === point) throw new Error(`crash at ${point}`);
@@ -312,9 +297,7 @@ describe('an account grant interrupted between any two writes', () => {
   it('finishes a rejection a crash interrupted: the account no longer waits, audited once', async () => {
     const asker = await createOperator(['*']);
     const api = consoleApi(app, asker.token);
-    const made = (await api.post('/accounts', { username: name('rej'), password: 'a good password', permissions: ['missions:write'] }))
-      .body;
-    const grant = String((await AccountGrantModel.findOne({ account: made.id }).lean())!._id);
+    const { made, grant } = await grantAsked(asker, 'rej', ['missions:write']);
     onFault((reached) => {
       if (reached === 'account-grant:after-rejection') throw new Error('crash');
     });
