@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import {
   ArrayInput,
   BooleanInput,
@@ -35,6 +36,30 @@ function BotTokenStatus() {
     </Alert>
   );
 }
+
+/** A section of the form: its title, and what it is for when that needs saying. */
+function SectionTitle({ title, help }: { title: string; help?: string }) {
+  const translate = useTranslate();
+  return (
+    <>
+      <Typography variant="h6" sx={{ mt: 2 }}>
+        {translate(title)}
+      </Typography>
+      {help && (
+        <Typography variant="body2" color="text.secondary">
+          {translate(help)}
+        </Typography>
+      )}
+    </>
+  );
+}
+
+/** Inputs side by side, wrapping on a narrow screen. */
+const Row = ({ children }: { children: ReactNode }) => (
+  <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
+    {children}
+  </Stack>
+);
 
 /** The one App Config record, edited in one form at /admin/app-config. */
 export function AppConfigEdit() {
@@ -74,9 +99,7 @@ export function AppConfigEdit() {
         <NumeralInput source="earnAmount" helperText="common.amountHelp" />
         <TextArrayInput source="tonProofDomains" helperText="appConfig.domainsHelp" fullWidth />
         <BooleanInput source="allowTestnetWallets" helperText="appConfig.testnetHelp" />
-        <Typography variant="h6" sx={{ mt: 2 }}>
-          {translate('appConfig.dailyTitle')}
-        </Typography>
+        <SectionTitle title="appConfig.dailyTitle" />
         <TextInput source="timezone" helperText="appConfig.timezoneHelp" />
         <ArrayInput source="streakMilestones" helperText="appConfig.streakHelp">
           <SimpleFormIterator inline disableReordering>
@@ -87,24 +110,14 @@ export function AppConfigEdit() {
             <NumeralInput source="amount" label="appConfig.milestoneAmount" helperText="common.amountHelp" />
           </SimpleFormIterator>
         </ArrayInput>
-        <Typography variant="h6" sx={{ mt: 2 }}>
-          {translate('appConfig.referralTitle')}
-        </Typography>
-        <Typography variant="body2" color="text.secondary">
-          {translate('appConfig.referralHelp')}
-        </Typography>
-        <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
+        <SectionTitle title="appConfig.referralTitle" help="appConfig.referralHelp" />
+        <Row>
           <NumeralInput source="referralQualification.doneMissions" inputMode="numeric" label="appConfig.qualifyMissions" />
           <NumeralInput source="referralQualification.activeDays" inputMode="numeric" label="appConfig.qualifyDays" />
           <NumeralInput source="referralQualification.premiumRewardPercent" inputMode="numeric" label="appConfig.premiumPercent" />
-        </Stack>
-        <Typography variant="h6" sx={{ mt: 2 }}>
-          {translate('appConfig.riskTitle')}
-        </Typography>
-        <Typography variant="body2" color="text.secondary">
-          {translate('appConfig.riskHelp')}
-        </Typography>
-        <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
+        </Row>
+        <SectionTitle title="appConfig.riskTitle" help="appConfig.riskHelp" />
+        <Row>
           <NumeralInput source="risk.reviewAt" inputMode="numeric" label="appConfig.reviewAt" />
           <NumeralInput source="risk.highAt" inputMode="numeric" label="appConfig.highAt" />
           <SelectInput
@@ -114,8 +127,8 @@ export function AppConfigEdit() {
             choices={PAYOUT_RISK_HOLDS.map((id) => ({ id, name: `appConfig.holdPayouts.${id}` }))}
             sx={{ minWidth: 260 }}
           />
-        </Stack>
-        <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
+        </Row>
+        <Row>
           {RISK_SIGNALS.map((signal) => (
             <TextInput
               key={signal}
@@ -126,7 +139,7 @@ export function AppConfigEdit() {
               sx={{ width: 200 }}
             />
           ))}
-        </Stack>
+        </Row>
       </SimpleForm>
     </Edit>
   );
