@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useNotify, useRefresh } from 'react-admin';
+import { failureNotice } from './failureNotice';
 
 /** What a finished action tells the operator: a message key and its arguments. */
 interface Outcome {
@@ -22,7 +23,7 @@ export function useConsoleAction() {
       notify(message, { type: 'info', messageArgs: args });
       refresh();
     } catch (failure) {
-      notify((failure as Error).message || 'common.saveFailed', { type: 'error' });
+      notify(...failureNotice(failure));
     } finally {
       setBusy(false);
     }

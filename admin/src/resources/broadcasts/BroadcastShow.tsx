@@ -14,12 +14,12 @@ import {
   useRefresh,
   useTranslate,
   useUpdate,
-  type HttpError,
 } from 'react-admin';
 import type { BroadcastSegment } from '@gift/shared/schemas/broadcasts';
 import { useConsoleCalls } from '../../dataProvider';
 import { MessagePreview } from './MessagePreview';
 import { Progress, StatusChip } from './BroadcastList';
+import { failureNotice } from '../failureNotice';
 
 type Command = 'sending' | 'paused' | 'cancelled';
 
@@ -59,7 +59,7 @@ function Controls({ record }: { record: BroadcastRecord }) {
       { id: record.id, data: { status }, previousData: record },
       {
         onSuccess: () => notify(`broadcasts.done.${status}`, { type: 'info' }),
-        onError: (error) => notify((error as HttpError).message || 'common.saveFailed', { type: 'error' }),
+        onError: (error) => notify(...failureNotice(error)),
       },
     );
   };
@@ -72,7 +72,7 @@ function Controls({ record }: { record: BroadcastRecord }) {
         messageArgs: { languages: languages.map((l) => translate(`languages.${l}`)).join(', ') },
       });
     } catch (error) {
-      notify((error as Error).message || 'common.saveFailed', { type: 'error' });
+      notify(...failureNotice(error));
     } finally {
       setTesting(false);
     }
@@ -152,7 +152,7 @@ function ResendUnknown({ record }: { record: BroadcastRecord }) {
       );
       notify('broadcasts.done.resent', { type: 'info', messageArgs: { count: data.requeued } });
     } catch (error) {
-      notify((error as HttpError).message || 'common.saveFailed', { type: 'error' });
+      notify(...failureNotice(error));
     } finally {
       setPending(false);
       refresh();

@@ -17,6 +17,7 @@ import CheckIcon from '@mui/icons-material/Check';
 import CloseIcon from '@mui/icons-material/Close';
 import type { MissionRecord, ProgressRecord } from '@gift/server';
 import { useConsoleCalls } from '../../dataProvider';
+import { failureNotice } from '../failureNotice';
 
 /** A proof picture, fetched with the operator's token (an <img> alone cannot send it). */
 function ProofImage({ imageId }: { imageId: string }) {
@@ -154,7 +155,7 @@ export function ProofReview() {
           setReason('');
           open(next);
         },
-        onError: (error) => notify(error instanceof Error ? error.message : 'ra.notification.http_error', { type: 'error' }),
+        onError: (error) => notify(...failureNotice(error)),
       },
     );
   };

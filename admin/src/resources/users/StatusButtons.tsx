@@ -17,6 +17,7 @@ import {
 import { userStatusBulkInput, type PlayerStatus } from '@gift/shared';
 import { useConsoleCalls } from '../../dataProvider';
 import { ReasonField, useReason } from '../../forms/ReasonField';
+import { failureNotice } from '../failureNotice';
 
 /** Reasons operators give most, written in both languages the players read. */
 const COMMON_REASONS = ['farm', 'sharedWallet', 'fakeFriends', 'automation', 'review'] as const;
@@ -56,7 +57,7 @@ function StatusDialog({ ids, status, onDone }: { ids: string[]; status: PlayerSt
       onDone();
       refresh();
     } catch (failure) {
-      notify((failure as Error).message || 'common.saveFailed', { type: 'error' });
+      notify(...failureNotice(failure));
     } finally {
       setBusy(false);
     }

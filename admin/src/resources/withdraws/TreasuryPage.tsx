@@ -15,6 +15,7 @@ import {
 import { Loading, Title, useGetOne, useNotify, useTranslate, useUpdate } from 'react-admin';
 import { formatWhen, useDateLocales } from '../../lists/ConsoleDateField';
 import type { Treasury } from '@gift/server';
+import { failureNotice } from '../failureNotice';
 
 const wrap = { wordBreak: 'break-all' } as const;
 
@@ -169,10 +170,7 @@ export function TreasuryPage() {
           notify(paused ? 'treasury.paused' : 'treasury.resumed', { type: 'info' });
           void refetch();
         },
-        onError: (failure) => {
-          const message = failure instanceof Error ? failure.message : '';
-          notify(message || 'common.saveFailed', { type: 'error', messageArgs: { _: message } });
-        },
+        onError: (failure) => notify(...failureNotice(failure)),
       },
     );
   return (
