@@ -60,13 +60,21 @@ it("lists players with the spec's columns and the created date", async () => {
   }
 });
 
-it("shows the spec's menu, in its order (the Risk list beside Users), then Broadcasts and Gifts, to an operator with every permission", async () => {
-  render(<App dataProvider={fakeApi()} authProvider={signedIn(['*'])} />);
+/** The menu an operator holding `permissions` sees once the players' list has loaded, and its items' names. */
+async function menuFor(permissions: string[]) {
+  render(<App dataProvider={fakeApi()} authProvider={signedIn(permissions)} />);
   await screen.findByText('Ali Rezaei', undefined, { timeout: 8000 });
   const menu = await screen.findByRole('menu');
-  const labels = within(menu)
-    .getAllByRole('menuitem')
-    .map((item) => item.textContent?.trim());
+  return {
+    menu,
+    labels: within(menu)
+      .getAllByRole('menuitem')
+      .map((item) => item.textContent?.trim()),
+  };
+}
+
+it("shows the spec's menu, in its order (the Risk list beside Users), then Broadcasts and Gifts, to an operator with every permission", async () => {
+  const { menu, labels } = await menuFor(['*']);
   expect(labels).toEqual([
     'Dashboard',
     'Gift Coins',
@@ -92,12 +100,7 @@ it("shows the spec's menu, in its order (the Risk list beside Users), then Broad
 });
 
 it('hides from the menu what the account may not use', async () => {
-  render(<App dataProvider={fakeApi()} authProvider={signedIn(['users:read'])} />);
-  await screen.findByText('Ali Rezaei', undefined, { timeout: 8000 });
-  const menu = await screen.findByRole('menu');
-  const labels = within(menu)
-    .getAllByRole('menuitem')
-    .map((item) => item.textContent?.trim());
+  const { labels } = await menuFor(['users:read']);
   expect(labels).toEqual(['Dashboard', 'Users', 'Risk', 'Logout']);
 });
 

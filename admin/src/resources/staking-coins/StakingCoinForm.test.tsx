@@ -39,14 +39,24 @@ const operator: AuthProvider = {
 };
 
 jest.setTimeout(30_000);
+
+/** The offer's edit form, saved through `update`, once its 1-week profit field shows. */
+function openOffer(update: jest.Mock) {
+  render(<App dataProvider={api(update as never)} authProvider={operator} />);
+  return screen.findByLabelText('Profit % — 1 week', undefined, { timeout: 8000 });
+}
+
+/** What an operator types in a field, in place of what it held. */
+async function retype(field: HTMLElement, text: string) {
+  await userEvent.clear(field);
+  await userEvent.type(field, text);
+}
 beforeEach(() => window.history.replaceState({}, '', `/admin/staking-coins/${OFFER.id}`));
 
 it('marks the nested profit field with the shared schema, before anything is sent', async () => {
   const update = jest.fn(async () => ({ data: OFFER }));
-  render(<App dataProvider={api(update as never)} authProvider={operator} />);
-  const week = await screen.findByLabelText('Profit % — 1 week', undefined, { timeout: 8000 });
-  await userEvent.clear(week);
-  await userEvent.type(week, 'abc');
+  const week = await openOffer(update);
+  await retype(week, 'abc');
   await userEvent.click(screen.getByRole('button', { name: 'Save' }));
   expect(await screen.findByText('Enter a percent like 5 or 12.5')).toBeInTheDocument();
   expect(week).toHaveAttribute('aria-invalid', 'true');
@@ -61,10 +71,8 @@ it("puts the server's flat 'profits.week' error on its nested field", async () =
       errors: { 'profits.week': 'Refused by the server' },
     });
   });
-  render(<App dataProvider={api(update as never)} authProvider={operator} />);
-  const week = await screen.findByLabelText('Profit % — 1 week', undefined, { timeout: 8000 });
-  await userEvent.clear(week);
-  await userEvent.type(week, '7');
+  const week = await openOffer(update);
+  await retype(week, '7');
   await userEvent.click(screen.getByRole('button', { name: 'Save' }));
   expect(await screen.findByText('Refused by the server')).toBeInTheDocument();
   await waitFor(() => expect(week).toHaveAttribute('aria-invalid', 'true'));
@@ -73,14 +81,11 @@ it("puts the server's flat 'profits.week' error on its nested field", async () =
 
 it('reads amounts and percents typed with Persian digits and the Persian decimal separator', async () => {
   const update = jest.fn(async () => ({ data: OFFER }));
-  render(<App dataProvider={api(update as never)} authProvider={operator} />);
-  const minimum = await screen.findByLabelText('Minimum amount', undefined, { timeout: 8000 });
-  await userEvent.clear(minimum);
-  await userEvent.type(minimum, '۲۵۰');
+  const week = await openOffer(update);
+  const minimum = screen.getByLabelText('Minimum amount');
+  await retype(minimum, '۲۵۰');
   expect(minimum).toHaveValue('250');
-  const week = screen.getByLabelText('Profit % — 1 week');
-  await userEvent.clear(week);
-  await userEvent.type(week, '۱۲٫۵');
+  await retype(week, '۱۲٫۵');
   await userEvent.click(screen.getByRole('button', { name: 'Save' }));
   await waitFor(() => expect(update).toHaveBeenCalled());
   expect(update).toHaveBeenCalledWith(
