@@ -48,7 +48,7 @@ const isParams = (params: unknown): params is Record<string, string | number> =>
 /**
  * A refusal of the server in the console's language: in Persian, a message the server wrote from its code's template is
  * written from the Persian one with the same values, and a fixed field message from its translation; a message written
- * for the case (with values of its own) stays as the server wrote it.
+ * for the case (with values of its own) stays the server's own.
  */
 export function inConsoleLanguage(error: unknown, locale: string): unknown {
   if (locale !== 'fa' || !(error instanceof HttpError)) return error;
@@ -79,7 +79,7 @@ const rest = simpleRestProvider(API_URL, httpClient);
 /** A path under /api/admin, each part (an id, a name) encoded. */
 const pathOf = (...parts: string[]) => [API_URL, ...parts.map(encodeURIComponent)].join('/');
 
-/** The server's answer to a GET of the console's own (with its query, if any); its type is the route's, as `@gift/server` exports it. */
+/** The server's answer to a GET of the console's own (with its query, if any); its type is the route's, exported by `@gift/server`. */
 async function get<Answer>(parts: string[], query: Record<string, string | undefined> = {}): Promise<Answer> {
   const search = new URLSearchParams(Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined));
   const answer: { json: Answer } = await httpClient(search.size ? `${pathOf(...parts)}?${search.toString()}` : pathOf(...parts));
@@ -92,7 +92,7 @@ async function post<Answer>(parts: string[], body: object = {}): Promise<Answer>
   return answer.json;
 }
 
-/** A second operator's decision on what waits for them: approved as they saw it (`id`), or turned down with the reason. */
+/** A second operator's decision on what waits for them: approved the way they saw it (`id`), or turned down with the reason. */
 export type Decision = z.input<typeof changeApprovalInput> | z.input<typeof changeRejectionInput>;
 /** A decision's route: `…/approve` with the change's id, `…/reject` with the reason too. */
 const verdict = (decision: Decision) => ('rejectReason' in decision ? 'reject' : 'approve');
@@ -131,9 +131,9 @@ interface ConsoleCalls {
   rejectGrant(id: string, rejectReason: z.input<typeof rejectionInput>['rejectReason']): Promise<GrantDecision>;
   /** A mission's reward change that waits (`missions/:id/reward/approve|reject`). */
   decideMissionReward(missionId: string, decision: Decision): Promise<MissionRecord>;
-  /** An App Config reward that waits (`app-config/current/rewards/:kind/approve|reject`): App Config as the console reads it. */
+  /** An App Config reward that waits (`app-config/current/rewards/:kind/approve|reject`): App Config the way the console reads it. */
   decideConfigReward(kind: ConfigReward, decision: Decision): Promise<Record<string, unknown>>;
-  /** A looser brake or a richer offer that waits (`gift-coins/:id/change/approve|reject`): the record as decided. */
+  /** A looser brake or a richer offer that waits (`gift-coins/:id/change/approve|reject`): the record once decided. */
   decideChange<R extends keyof ChangeRecords>(resource: R, id: string, decision: Decision): Promise<ChangeRecords[R]>;
   /** Several missions enabled or disabled at once. */
   setMissionsEnabled(ids: string[], enabled: z.input<typeof missionsEnabledInput>['enabled']): Promise<ChangedRecords>;
@@ -188,5 +188,5 @@ export const dataProvider: DataProvider & ConsoleCalls = {
 
 type ConsoleDataProvider = typeof dataProvider;
 
-/** The console's own calls from the app's data provider, typed as this one (react-admin's hook takes its type). */
+/** The console's own calls from the app's data provider, typed like this one (react-admin's hook takes its type). */
 export const useConsoleCalls = (): ConsoleCalls => useDataProvider<ConsoleDataProvider>();

@@ -68,6 +68,8 @@ const englishDomain = {
     newToday: 'New today',
     missionsDone: 'Missions done today',
     pendingReviews: 'Missions to review',
+    giftsWaiting: 'Gifts waiting for a second operator',
+    grantsWaiting: 'Access waiting for a second operator',
     pendingWithdraws: 'Pending withdraws',
     coinsIssued: 'Coins issued',
     miningRunning: 'Mining sessions running',

@@ -64,6 +64,8 @@ const persianDomain: ConsoleDomainMessages = {
     newToday: 'جدید امروز',
     missionsDone: 'مأموریت‌های انجام‌شده امروز',
     pendingReviews: 'مأموریت‌های منتظر بررسی',
+    giftsWaiting: 'هدیه‌های منتظر اپراتور دوم',
+    grantsWaiting: 'دسترسی‌های منتظر اپراتور دوم',
     pendingWithdraws: 'برداشت‌های در انتظار',
     coinsIssued: 'سکه‌های صادرشده',
     miningRunning: 'استخراج‌های در جریان',
