@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import type { TotpStatus } from '@gift/server';
 import { refusal, renderScreen, type SentRequest } from '../../../test/renderScreen';
 
@@ -32,6 +32,8 @@ describe("the operator's own account page", () => {
     const { user, sent } = renderScreen('/admin/account', { routes: twoStepServer() });
     expect(await screen.findByText(/Your access moves money/)).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Turn on two-step sign-in' }));
+    // the server reads a JSON body on every write: an empty one starts enrolling
+    await waitFor(() => expect(sent('POST /accounts/me/totp')[0]?.body).toEqual({}));
 
     expect(await screen.findByRole('img', { name: 'QR code for your authenticator app' })).toHaveAttribute(
       'src',

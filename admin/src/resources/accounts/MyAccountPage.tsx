@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { fetchUtils, Loading, Title, useGetIdentity, useNotify, useTranslate } from 'react-admin';
+import { fetchUtils, Loading, Title, useGetIdentity, useLocaleState, useNotify, useTranslate } from 'react-admin';
 import { Alert, Box, Button, Card, CardContent, Stack, TextField, Typography } from '@mui/material';
 import type { TotpConfirmation, TotpEnrolment, TotpStatus } from '@gift/server';
 import { API_URL, inConsoleLanguage } from '../../dataProvider';
@@ -9,7 +9,8 @@ import { adminToken } from '../../session';
 /** A call to the operator's own two-step sign-in (/accounts/me/totp), with their token; refusals in the console's language. */
 async function totpCall<Answer>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', totp?: string): Promise<Answer> {
   const headers = new Headers({ Accept: 'application/json', Authorization: `Bearer ${adminToken() ?? ''}` });
-  const body = totp === undefined ? undefined : JSON.stringify({ totp });
+  // the server takes a JSON body on every write, an empty one to start enrolling
+  const body = method === 'GET' ? undefined : JSON.stringify(totp === undefined ? {} : { totp });
   try {
     return (await fetchUtils.fetchJson(`${API_URL}/accounts/me/totp`, { method, headers, body })).json as Answer;
   } catch (error) {
@@ -47,6 +48,7 @@ function CodeForm({ label, action, onCode }: { label: string; action: string; on
 /** Two-step sign-in (TOTP) of the signed-in operator: enrol with a QR code and a first code, keep the recovery codes, turn it off. */
 function TwoStepSignIn() {
   const translate = useTranslate();
+  const [locale] = useLocaleState();
   const notify = useNotify();
   const [status, setStatus] = useState<TotpStatus | null>(null);
   const [enrolment, setEnrolment] = useState<TotpEnrolment | null>(null);
@@ -106,7 +108,9 @@ function TwoStepSignIn() {
           )}
           {status.enabled ? (
             <>
-              <Alert severity="success">{translate('twoStep.on', { count: status.recoveryCodesLeft })}</Alert>
+              <Alert severity="success">
+                {translate('twoStep.on', { count: status.recoveryCodesLeft.toLocaleString(locale === 'fa' ? 'fa-IR' : 'en-US') })}
+              </Alert>
               <Typography variant="body2">{translate('twoStep.turnOffHelp')}</Typography>
               <CodeForm label="twoStep.code" action="twoStep.turnOff" onCode={turnOff} />
             </>

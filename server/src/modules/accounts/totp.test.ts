@@ -1,9 +1,9 @@
 import request from 'supertest';
-import { generate } from 'otplib';
 import { createApp } from '../../app';
 import { silentLogger, testEnv } from '../../../test/helpers';
 import { createCoin, createPlayer } from '../../../test/factories';
 import { consoleApi, createOperator, OPERATOR_PASSWORD } from '../../../test/operators';
+import { totpCodeAt as codeAt } from '../../../test/totp';
 import { toMicros } from '@gift/shared';
 import { AuditEntryModel } from '../audit/audit.model';
 import { balanceOf } from '../ledger/ledger.service';
@@ -15,8 +15,6 @@ const app = appFor();
 // production as NODE_ENV=production loads it (a database address is required there; these tests use the test one)
 const production = appFor({ NODE_ENV: 'production', MONGO_URL: 'mongodb://127.0.0.1:27017/unused' });
 
-/** The code an authenticator app shows for this secret, `offset` seconds from now (RFC 6238: SHA-1, 6 digits, 30 s). */
-const codeAt = (secret: string, offset = 0) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + offset });
 /** A 6-digit code that is not the secret's code anywhere near now. */
 async function wrongCode(secret: string) {
   const near = await Promise.all([-30, 0, 30].map((offset) => codeAt(secret, offset)));
