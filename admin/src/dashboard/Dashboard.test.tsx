@@ -17,6 +17,8 @@ function figures(request: SentRequest) {
     activeToday: 40,
     missionsDoneToday: 12,
     reviewsWaiting: 2,
+    giftsWaiting: null,
+    grantsWaiting: null,
     pendingWithdrawals: { count: 0, byCoin: [] },
     coinsIssued: [],
     miningRunning: 5,
@@ -58,4 +60,30 @@ it('writes the period in Persian, with Persian digits', async () => {
   const period = await screen.findByTestId('dashboard-period');
   expect(within(period).getByTestId('period-newPlayers')).toHaveTextContent('بازیکنان جدید۳۰▲ ۱۰۰٪ نسبت به بازهٔ پیش');
   expect(within(period).getByRole('button', { name: '۷ روز گذشته' })).toBeInTheDocument();
+});
+
+it('lands an operator who only decides gifts on the count waiting for them, linked to the gifts', async () => {
+  const giftsOnly = (request: SentRequest) => ({
+    ...figures(request),
+    players: null,
+    newToday: null,
+    activeToday: null,
+    missionsDoneToday: null,
+    reviewsWaiting: null,
+    pendingWithdrawals: null,
+    coinsIssued: null,
+    miningRunning: null,
+    stakedLocked: null,
+    giftsWaiting: 3,
+    grantsWaiting: null,
+    chart: [],
+    period: { newPlayers: null, claims: null, withdrawals: null, coinsIssued: null },
+  });
+  renderScreen('/admin/', { routes: { 'GET /dashboard': giftsOnly }, permissions: ['gifts:write'] });
+  const card = await screen.findByTestId('figure-dashboard.giftsWaiting');
+  await waitFor(() => expect(card).toHaveTextContent('3'));
+  expect(card.closest('a')).toHaveAttribute('href', '/admin/gifts');
+  expect(screen.getByText('Gifts waiting for a second operator')).toBeInTheDocument();
+  expect(screen.queryByTestId('figure-dashboard.players')).toBeNull();
+  expect(screen.queryByText('Choose a page from the menu.')).toBeNull();
 });

@@ -105,6 +105,17 @@ export function Dashboard() {
           to: `${basename}/user-missions?filter=${reviewFilter}`,
         }
       : null,
+    f?.giftsWaiting !== null
+      ? { id: 'giftsWaiting', label: translate('dashboard.giftsWaiting'), value: f?.giftsWaiting ?? loading, to: `${basename}/gifts` }
+      : null,
+    f?.grantsWaiting !== null
+      ? {
+          id: 'grantsWaiting',
+          label: translate('dashboard.grantsWaiting'),
+          value: f?.grantsWaiting ?? loading,
+          to: `${basename}/account-grants`,
+        }
+      : null,
     f?.pendingWithdrawals !== null
       ? {
           id: 'pendingWithdraws',

@@ -240,3 +240,8 @@ export async function recoverAccountGrants(olderThanMs = 30_000, now = new Date(
   }
   return finished;
 }
+
+/** Access that moves money, asked for accounts and waiting for a second operator (the dashboard's live figures). */
+export function countGrantsWaiting(): Promise<number> {
+  return AccountGrantModel.countDocuments({ status: 'pending' });
+}

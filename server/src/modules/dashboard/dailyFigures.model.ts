@@ -43,6 +43,9 @@ const liveFiguresSchema = applyConventions(
       activeToday: { type: Number, required: true },
       missionsDoneToday: { type: Number, required: true },
       reviewsWaiting: { type: Number, required: true },
+      /** Gifts and account grants waiting for a second operator (live figures kept before these read as 0). */
+      giftsWaiting: { type: Number, default: 0 },
+      grantsWaiting: { type: Number, default: 0 },
       miningRunning: { type: Number, required: true },
       pendingWithdrawals: [
         {

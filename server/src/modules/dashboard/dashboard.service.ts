@@ -5,6 +5,8 @@ import { countMiningRunning } from '../mining/mining.service';
 import { countDoneBetween, countReviewsWaiting } from '../missions/missions.service';
 import { lockedStakeChangeBetween } from '../staking/staking.service';
 import { countJoinedBetween, countPlayers, countSeenSince, firstJoinDate } from '../users/players.service';
+import { countGiftsWaiting } from '../users/balanceAdjustment.service';
+import { countGrantsWaiting } from '../accounts/accountGrants.service';
 import { countRequestedBetween, pendingWithdrawalTotals } from '../withdrawals/withdrawals.service';
 import { DailyFiguresModel, LiveFiguresModel } from './dailyFigures.model';
 import { upsertWithRetry } from '../../db/mongoErrors';
@@ -119,7 +121,19 @@ export async function refreshLiveFigures(now: Date, { force = false } = {}) {
     ]);
     days.push({ day: dayKey(day), newPlayers, claims, withdrawals, issued: issued.map((row) => ({ coin: row._id, amount: row.total })) });
   }
-  const [players, newToday, activeToday, missionsDoneToday, reviewsWaiting, miningRunning, pending, issued, staked] = await Promise.all([
+  const [
+    players,
+    newToday,
+    activeToday,
+    missionsDoneToday,
+    reviewsWaiting,
+    miningRunning,
+    pending,
+    issued,
+    staked,
+    giftsWaiting,
+    grantsWaiting,
+  ] = await Promise.all([
     countPlayers(),
     countJoinedBetween(today, FOREVER),
     countSeenSince(today),
@@ -129,6 +143,8 @@ export async function refreshLiveFigures(now: Date, { force = false } = {}) {
     pendingWithdrawalTotals(),
     postedTotalsByCoin(ISSUING_REASONS, since, FOREVER),
     lockedStakeChangeBetween(since, FOREVER).then(addUp),
+    countGiftsWaiting(),
+    countGrantsWaiting(),
   ]);
   const figures = {
     key: 'live',
@@ -139,6 +155,8 @@ export async function refreshLiveFigures(now: Date, { force = false } = {}) {
     activeToday,
     missionsDoneToday,
     reviewsWaiting,
+    giftsWaiting,
+    grantsWaiting,
     miningRunning,
     pendingWithdrawals: pending.map((row) => ({ coin: row._id, amount: row.total, count: row.count })),
     issued: issued.map((row) => ({ coin: row._id, amount: row.total })),
@@ -235,6 +253,9 @@ export async function dashboardFigures(now: Date, canRead: (resource: AdminResou
     activeToday: users ? live.activeToday : null,
     missionsDoneToday: missions ? live.missionsDoneToday : null,
     reviewsWaiting: missions ? live.reviewsWaiting : null,
+    // what waits for a second operator: an account that may decide it lands on its count, not on an empty page
+    giftsWaiting: canRead('gifts') ? (live.giftsWaiting ?? 0) : null,
+    grantsWaiting: canRead('accounts') ? (live.grantsWaiting ?? 0) : null,
     pendingWithdrawals: pendingWithdrawals && {
       count: pendingWithdrawals.reduce((sum, row) => sum + (row.count ?? 0), 0),
       byCoin: pendingWithdrawals,

@@ -5,6 +5,7 @@ import { createCoin, createPlayer, fund } from '../../../test/factories';
 import { consoleApi, createOperator } from '../../../test/operators';
 import { LedgerEntryModel } from '../ledger/ledger.models';
 import { WithdrawalModel } from '../withdrawals/withdrawal.model';
+import { GiftApprovalModel } from '../users/giftApproval.model';
 import { refreshLiveFigures, rollUpClosedDays } from './dashboard.service';
 
 const app = createApp({ env: testEnv(), logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
@@ -77,5 +78,30 @@ describe('GET /api/admin/dashboard?from&to', () => {
       .expect(200);
     expect(res.body.period).toEqual({ newPlayers: null, claims: null, withdrawals: 0, coinsIssued: null });
     expect(res.body.chart).toHaveLength(31);
+  });
+
+  it('gives an operator who decides gifts the count waiting for a second operator, and no more', async () => {
+    const coin = await createCoin({ symbol: 'GW' });
+    const player = await createPlayer();
+    const asker = await createOperator(['gifts:write', 'users:write']);
+    const gift = { user: player._id, coin: coin._id, amount: 5_000_000, requestedBy: asker.id };
+    await GiftApprovalModel.create([
+      { ...gift, idempotencyKey: 'admin:wait-1' },
+      { ...gift, idempotencyKey: 'admin:wait-2' },
+      { ...gift, idempotencyKey: 'admin:done-1', status: 'applied' },
+    ]);
+    await refreshLiveFigures(new Date(), { force: true });
+    const gifts = (
+      await consoleApi(app, (await createOperator(['gifts:write'])).token)
+        .get('/dashboard')
+        .expect(200)
+    ).body;
+    expect(gifts).toMatchObject({ giftsWaiting: 2, grantsWaiting: null, players: null, pendingWithdrawals: null });
+    const players = (
+      await consoleApi(app, (await createOperator(['users:read'])).token)
+        .get('/dashboard')
+        .expect(200)
+    ).body;
+    expect(players).toMatchObject({ giftsWaiting: null, grantsWaiting: null, players: expect.any(Number) });
   });
 });

@@ -297,3 +297,8 @@ export async function recoverGiftAudits(olderThanMs = 30_000): Promise<number> {
   }
   return audited;
 }
+
+/** Gifts and corrections waiting for a second operator (the dashboard's live figures). */
+export function countGiftsWaiting(): Promise<number> {
+  return GiftApprovalModel.countDocuments({ status: 'pending' });
+}
