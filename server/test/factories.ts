@@ -3,6 +3,8 @@ import { Address } from '@ton/core';
 import { Types } from 'mongoose';
 import { toMicros } from '@gift/shared';
 import { GiftCoinModel } from '../src/modules/coins/giftCoin.model';
+import { CategoryModel } from '../src/modules/content/content.models';
+import { MissionModel } from '../src/modules/missions/mission.models';
 import { postEntry } from '../src/modules/ledger/ledger.service';
 import { UserModel, type UserDocument } from '../src/modules/users/user.model';
 import { WalletLinkModel } from '../src/modules/wallet/wallet.models';
@@ -48,6 +50,13 @@ export async function fund(userId: Types.ObjectId | string, coinId: Types.Object
     reason: 'gift',
     idempotencyKey: `test-fund:${randomBytes(8).toString('hex')}`,
   });
+}
+
+/** A Manual mission paying `reward` micro-units of `coin`, in a category of its own, with its category. */
+export async function createManualMission(coin: { _id: Types.ObjectId }, reward = 1_000_000, title = 'Manual') {
+  const category = await CategoryModel.create({ title });
+  const mission = await MissionModel.create({ category: category._id, coin: coin._id, title, reward, verifyType: 'manual' });
+  return { category, mission };
 }
 
 /** A fresh basechain address nobody holds the keys of: a player's wallet that only ever receives. */

@@ -29,6 +29,9 @@ function useDashboard() {
   return { figures: data ?? null, failed: isError, setRange, refresh: () => void refetch() };
 }
 
+/** Where each count of what waits for a second operator is decided. */
+const WAITING_LISTS = { giftsWaiting: 'gifts', grantsWaiting: 'account-grants' } as const;
+
 const perCoin = (rows: CoinAmount[]) => (rows.length ? rows.map((r) => `${r.amount} ${r.symbol}`).join(' · ') : '0');
 /** Amounts per coin, one line each, small enough to fit a card. */
 const coinLines = (rows: CoinAmount[]) =>
@@ -105,17 +108,12 @@ export function Dashboard() {
           to: `${basename}/user-missions?filter=${reviewFilter}`,
         }
       : null,
-    f?.giftsWaiting !== null
-      ? { id: 'giftsWaiting', label: translate('dashboard.giftsWaiting'), value: f?.giftsWaiting ?? loading, to: `${basename}/gifts` }
-      : null,
-    f?.grantsWaiting !== null
-      ? {
-          id: 'grantsWaiting',
-          label: translate('dashboard.grantsWaiting'),
-          value: f?.grantsWaiting ?? loading,
-          to: `${basename}/account-grants`,
-        }
-      : null,
+    // what waits for a second operator, for an account that may decide it
+    ...(['giftsWaiting', 'grantsWaiting'] as const).map((id) =>
+      f?.[id] !== null
+        ? { id, label: translate(`dashboard.${id}`), value: f?.[id] ?? loading, to: `${basename}/${WAITING_LISTS[id]}` }
+        : null,
+    ),
     f?.pendingWithdrawals !== null
       ? {
           id: 'pendingWithdraws',

@@ -76,22 +76,17 @@ export function PeriodPanel({
               </Button>
             ))}
           </ButtonGroup>
-          <TextField
-            type="date"
-            size="small"
-            label={translate('dashboard.period.from')}
-            value={range.from}
-            onChange={setEnd('from')}
-            slotProps={{ inputLabel: { shrink: true } }}
-          />
-          <TextField
-            type="date"
-            size="small"
-            label={translate('dashboard.period.to')}
-            value={range.to}
-            onChange={setEnd('to')}
-            slotProps={{ inputLabel: { shrink: true } }}
-          />
+          {(['from', 'to'] as const).map((end) => (
+            <TextField
+              key={end}
+              type="date"
+              size="small"
+              label={translate(`dashboard.period.${end}`)}
+              value={range[end]}
+              onChange={setEnd(end)}
+              slotProps={{ inputLabel: { shrink: true } }}
+            />
+          ))}
           <Box sx={{ display: 'flex', alignItems: 'center', marginInlineStart: 'auto' }}>
             <Typography variant="body2" color="text.secondary" data-testid="dashboard-as-of">
               {translate('dashboard.period.asOf', { time: formatWhen(figures.asOf, locales) })}

@@ -1,10 +1,9 @@
 import { createApp } from '../../app';
 import { silentLogger, testEnv } from '../../../test/helpers';
-import { createCoin, createPlayer, fund } from '../../../test/factories';
+import { createCoin, createManualMission, createPlayer, fund } from '../../../test/factories';
 import { consoleApi, createOperator } from '../../../test/operators';
-import { CategoryModel } from '../content/content.models';
 import { MiningSessionModel } from '../mining/miningSession.model';
-import { MissionModel, UserMissionModel } from '../missions/mission.models';
+import { UserMissionModel } from '../missions/mission.models';
 import { WithdrawalModel } from '../withdrawals/withdrawal.model';
 
 const app = createApp({ env: testEnv(), logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
@@ -20,14 +19,7 @@ describe('GET /api/admin/dashboard', () => {
     await createPlayer({ createdAt: new Date(now - 40 * DAY), lastSeenAt: new Date(now - 40 * DAY) });
     await fund(today._id, gift._id, '12.5');
     await fund(old._id, ton._id, '1');
-    const category = await CategoryModel.create({ title: 'Dash' });
-    const mission = await MissionModel.create({
-      category: category._id,
-      coin: gift._id,
-      title: 'Dash',
-      reward: 1_000_000,
-      verifyType: 'manual',
-    });
+    const { category, mission } = await createManualMission(gift, 1_000_000, 'Dash');
     const progress = { mission: mission._id, category: category._id, coin: gift._id, reward: 1_000_000 };
     await UserMissionModel.create([
       { ...progress, user: today._id, status: 'done' as const, doneAt: new Date() },

@@ -1,11 +1,10 @@
 import { createApp } from '../../app';
-import { createCoin, createPlayer, withdrawalOf } from '../../../test/factories';
+import { createCoin, createManualMission, createPlayer, withdrawalOf } from '../../../test/factories';
 import { silentLogger, testEnv } from '../../../test/helpers';
 import { consoleApi, createOperator } from '../../../test/operators';
 import { useTonTestChain } from '../../../test/tonChain';
 import { AppConfigModel } from '../config/appConfig.model';
-import { CategoryModel } from '../content/content.models';
-import { MissionModel, UserMissionModel } from '../missions/mission.models';
+import { UserMissionModel } from '../missions/mission.models';
 import { UserModel } from '../users/user.model';
 import { runPayoutRound } from './payouts.service';
 import { WithdrawalModel } from './withdrawal.model';
@@ -96,14 +95,7 @@ describe('a risky player’s payouts wait for an operator to clear their risk (A
 
   it('shows each claim’s player risk in the review queue too', async () => {
     const coin = await createCoin({ symbol: 'RQ' });
-    const category = await CategoryModel.create({ title: 'Review queue' });
-    const mission = await MissionModel.create({
-      category: category._id,
-      coin: coin._id,
-      title: 'Proof',
-      reward: 5_000_000,
-      verifyType: 'manual',
-    });
+    const { category, mission } = await createManualMission(coin, 5_000_000, 'Review queue');
     const [farmer, newcomer] = [await createPlayer(), await createPlayer()];
     await assessed(farmer._id, 95, 'high');
     const claim = { mission: mission._id, category: category._id, coin: coin._id, reward: 5_000_000, status: 'pending' as const };
