@@ -13,6 +13,7 @@ import { MissionModel, UserMissionModel } from '../src/modules/missions/mission.
 import { UserModel } from '../src/modules/users/user.model';
 import { createCoin } from './factories';
 import { createOperator, OPERATOR_PASSWORD } from './operators';
+import { enrolTotp } from './totp';
 import { productProcessEnv, startProductProcess, type StartedProduct } from './productProcess';
 import { tmaHeader } from './telegram';
 
@@ -96,6 +97,8 @@ async function operators(base: string) {
   const signIn = async (username: string) =>
     (await send(base, 'POST', '/api/admin/login', { body: { username, password: OPERATOR_PASSWORD } }))!.body.token as string;
   const tokens = { asker: await signIn(asker.account.username), approver: await signIn(approver.account.username) };
+  // production: an account that moves money does so with two-step sign-in on
+  for (const token of Object.values(tokens)) await enrolTotp((method, pathname, body) => send(base, method, pathname, { token, body }));
   return (who: keyof typeof tokens, on: string, method: string, pathname: string, body?: unknown) =>
     send(on, method, `/api/admin${pathname}`, { token: tokens[who], body });
 }
