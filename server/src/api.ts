@@ -15,8 +15,7 @@ import type { GiftCoinRecord } from './modules/coins/giftCoins.service';
 import type { StakingOfferRecord } from './modules/staking/staking.service';
 import type { MissionRecord } from './modules/missions/missions.service';
 import type { BroadcastRecord, failuresOf, sendTestBroadcast } from './modules/broadcasts/broadcasts.service';
-import type { clawBack } from './modules/users/clawBack.service';
-import type { ClawBackModel } from './modules/users/clawBack.model';
+import type { clawBack, ClawBackRecord } from './modules/users/clawBack.service';
 import type { approveGift, rejectGift } from './modules/users/balanceAdjustment.service';
 import type { approveGrant, rejectGrant } from './modules/accounts/accountGrants.service';
 import type { clearPlayerRisk } from './modules/risk/risk.service';
@@ -73,7 +72,7 @@ export interface SegmentCount {
 }
 
 /** POST /api/admin/users/:id/claw-backs: what the balance covered now (`taken`) and what the player still owes. */
-export type ClawBackAnswer = ConsoleRecord<typeof ClawBackModel, 'amount' | 'taken'> & Json<Awaited<ReturnType<typeof clawBack>>>;
+export type ClawBackAnswer = ClawBackRecord & Json<Awaited<ReturnType<typeof clawBack>>>;
 /** POST /api/admin/gifts/:id/approve and /reject: the gift as decided (an approved one with the player's new balance). */
 export type GiftDecision = Json<Awaited<ReturnType<typeof approveGift | typeof rejectGift>>>;
 /** POST /api/admin/account-grants/:id/approve and /reject: the request for access as decided. */

@@ -6,7 +6,11 @@ import { faultPoint } from '../../lib/faults';
 import { recordAudit, type Operator } from '../audit/audit.service';
 import { findCoin } from '../coins/giftCoins.service';
 import { balanceOf, entryById, entryWithKey, postEntry } from '../ledger/ledger.service';
+import type { ConsoleRecord } from '../../db/schemaKit';
 import { ClawBackModel, type ClawBackDocument } from './clawBack.model';
+
+/** A claw-back as the console reads it: its amounts as decimal strings. */
+export type ClawBackRecord = ConsoleRecord<typeof ClawBackModel, 'amount' | 'taken'>;
 
 /** Credits an operator may take back: rewards, mining, gifts; never a refund or a stake's return, which were the player's own. */
 const TAKEN_BACK = new Set(['mission', 'referral', 'mining', 'gift']);
