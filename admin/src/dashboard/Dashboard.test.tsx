@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { renderScreen, type SentRequest } from '../../test/renderScreen';
+import { withinLimits } from './PeriodPanel';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const dayKey = (daysAgo: number) => new Date(Date.now() - daysAgo * DAY_MS).toISOString().slice(0, 10);
@@ -86,4 +87,13 @@ it('lands an operator who only decides gifts on the count waiting for them, link
   expect(screen.getByText('Gifts waiting for a second operator')).toBeInTheDocument();
   expect(screen.queryByTestId('figure-dashboard.players')).toBeNull();
   expect(screen.queryByText('Choose a page from the menu.')).toBeNull();
+});
+
+it('keeps a range the operator edits one the server answers: ends never cross, at most 366 days', () => {
+  const range = { from: '2026-03-01', to: '2026-03-31' };
+  expect(withinLimits(range, 'from', '2026-03-10')).toEqual({ from: '2026-03-10', to: '2026-03-31' });
+  expect(withinLimits(range, 'from', '2026-04-05')).toEqual({ from: '2026-04-05', to: '2026-04-05' });
+  expect(withinLimits(range, 'to', '2026-02-01')).toEqual({ from: '2026-02-01', to: '2026-02-01' });
+  expect(withinLimits(range, 'from', '2024-01-01')).toEqual({ from: '2024-01-01', to: '2024-12-31' });
+  expect(withinLimits(range, 'to', '2027-06-30')).toEqual({ from: '2026-06-30', to: '2027-06-30' });
 });

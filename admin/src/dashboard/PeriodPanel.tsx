@@ -1,7 +1,7 @@
 import { Box, Button, ButtonGroup, Card, CardContent, IconButton, TextField, Tooltip, Typography } from '@mui/material';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { useTranslate } from 'react-admin';
-import { toMicros, type DashboardRange } from '@gift/shared';
+import { DASHBOARD_MAX_DAYS, toMicros, type DashboardRange } from '@gift/shared';
 import type { DashboardFigures } from '@gift/server';
 import { formatWhen, useDateLocales } from '../lists/ConsoleDateField';
 
@@ -15,6 +15,20 @@ const lastDays = (days: number): Required<DashboardRange> => ({
   from: dayKey(new Date(Date.now() - (days - 1) * DAY_MS)),
   to: dayKey(new Date()),
 });
+
+/**
+ * The range with one end moved, kept one the server answers: the other end follows when they would cross, and the start
+ * when the range would pass DASHBOARD_MAX_DAYS (a refusal would leave the operator a page that failed to load).
+ */
+export function withinLimits(range: Required<DashboardRange>, end: 'from' | 'to', value: string): Required<DashboardRange> {
+  const next = { ...range, [end]: value };
+  if (next.from > next.to) return { from: value, to: value };
+  if (spanOf(next) > DASHBOARD_MAX_DAYS) {
+    const moved = Date.parse(value) + (end === 'from' ? 1 : -1) * (DASHBOARD_MAX_DAYS - 1) * DAY_MS;
+    return end === 'from' ? { from: value, to: dayKey(new Date(moved)) } : { from: dayKey(new Date(moved)), to: value };
+  }
+  return next;
+}
 
 /** How a figure moved against the period before: a whole percent (exact, from integers), or "new" from nothing. */
 function change(now: bigint, before: bigint): { key: string; percent?: number } {
@@ -62,8 +76,9 @@ export function PeriodPanel({
   const { range, period, previousPeriod } = figures;
   const span = spanOf(range);
   const endsToday = range.to === dayKey(new Date());
-  const setEnd = (end: 'from' | 'to') => (event: { target: { value: string } }) =>
-    event.target.value && onRange({ ...range, [end]: event.target.value });
+  const setEnd = (end: 'from' | 'to') => (event: { target: { value: string } }) => {
+    if (event.target.value) onRange(withinLimits(range, end, event.target.value));
+  };
   const day = (key: string) => new Date(`${key}T00:00:00Z`).toLocaleDateString(locales, { timeZone: 'UTC' });
   return (
     <Card data-testid="dashboard-period">
