@@ -20,7 +20,7 @@ import type { approveGift, rejectGift } from './modules/users/balanceAdjustment.
 import type { approveGrant, rejectGrant } from './modules/accounts/accountGrants.service';
 import type { clearPlayerRisk } from './modules/risk/risk.service';
 import type { AppRouter } from './trpc/root';
-import type { ConsoleRecord, Json } from './db/schemaKit';
+import type { Json } from './db/schemaKit';
 
 export type { AppRouter };
 export type RouterInputs = inferRouterInputs<AppRouter>;
