@@ -33,10 +33,10 @@ export const withdrawsResource: ResourceDefinition<typeof withdrawalReviewInput>
     // one withdrawal's page: beside the decision, the player's balance, their other withdrawals and whether their risk holds it
     show: async (doc) => {
       const named = await withNames(doc as WithdrawalDocument);
-      const { user, coin } = presentForConsole(named);
-      const ids = { _id: named._id, user: user!, coin: coin! };
+      const presented = presentForConsole(named);
+      const ids = { _id: named._id, user: presented.user!, coin: presented.coin! };
       const [history, riskHeld] = await Promise.all([besideDecision(ids), riskHeldAmong([ids.user])]);
-      return { ...presentForConsole(named), ...history, riskHeld: riskHeld.size > 0 };
+      return { ...presented, ...history, riskHeld: riskHeld.size > 0 };
     },
   },
   update: {
