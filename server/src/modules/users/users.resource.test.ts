@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { toMicros } from '@gift/shared';
 import { createApp } from '../../app';
 import { silentLogger, testEnv } from '../../../test/helpers';
-import { createCoin, createPlayer, fund } from '../../../test/factories';
+import { createCoin, createPlayer, fund, playerCaller } from '../../../test/factories';
+import { WalletLinkModel } from '../wallet/wallet.models';
+import { WithdrawalModel } from '../withdrawals/withdrawal.model';
 import { consoleApi, createOperator } from '../../../test/operators';
 import { LedgerEntryModel } from '../ledger/ledger.models';
 import { balanceOf, postEntry } from '../ledger/ledger.service';
@@ -43,6 +45,7 @@ describe('players in the console', () => {
         rewards: '0',
         earned: '3',
         withdrawn: '1.5',
+        pendingWithdrawals: '0',
         gifts: '0',
       },
       {
@@ -54,12 +57,38 @@ describe('players in the console', () => {
         rewards: '0.3',
         earned: '0',
         withdrawn: '0',
+        pendingWithdrawals: '0',
         gifts: '10.000001',
       },
     ]);
     // the list stays light: no per-coin figures there
     const listed = await api.get('/users', { filter: { id: [String(player._id)] } });
     expect(listed.body[0]).not.toHaveProperty('coins');
+  });
+
+  it('counts a withdrawal as withdrawn once paid, and one still waiting or on its way as pending, exactly', async () => {
+    const player = await createPlayer();
+    const coin = await createCoin({ symbol: 'GIFT' });
+    await fund(player._id, coin._id, '5000');
+    await WalletLinkModel.create({ address: `0:${randomBytes(32).toString('hex')}`, user: player._id, network: '-239' });
+    const request = (amount: string) =>
+      playerCaller(player).withdrawals.request({ coinId: String(coin._id), amount, idempotencyKey: key() });
+    await request('1645');
+    const paid = await request('100.000001');
+    const approved = await request('7');
+    const sending = await request('1.5');
+    const rejected = await request('20');
+    // the payout module's outcomes, as they land on the records (paying on chain is its own tests' business)
+    await WithdrawalModel.updateOne({ _id: paid.id }, { $set: { status: 'done', txHash: 'ab'.repeat(32) } });
+    await WithdrawalModel.updateOne({ _id: approved.id }, { $set: { status: 'approved' } });
+    await WithdrawalModel.updateOne({ _id: sending.id }, { $set: { status: 'sending' } });
+    const payouts = consoleApi(app, (await createOperator()).token);
+    await payouts.put(`/withdraws/${rejected.id}`, { status: 'rejected', rejectReason: 'Wallet address is frozen' }).expect(200);
+
+    const res = await api.get(`/users/${player._id}`);
+    expect(res.body.coins).toEqual([
+      expect.objectContaining({ symbol: 'GIFT', balance: '3246.499999', withdrawn: '100.000001', pendingWithdrawals: '1653.5' }),
+    ]);
   });
 
   it('changes the invite limit, status and language, and nothing else', async () => {

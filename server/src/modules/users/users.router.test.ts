@@ -74,6 +74,7 @@ describe('user.me', () => {
       rewards: '12.5',
       earned: '0.000001',
       withdrawn: '4',
+      pendingWithdrawals: '0',
       gifts: '3',
     });
     expect(me.coins[1]).toMatchObject({ coinId: silver.id, balance: '0', rewards: '0', earned: '0', withdrawn: '0', gifts: '0' });

@@ -8,9 +8,11 @@ import { isDuplicateKey } from '../../db/mongoErrors';
 import { coinNameFor, listCoins } from '../coins/giftCoins.service';
 import { getAppConfig } from '../config/config.service';
 import { balancesOf, figuresByCoin } from '../ledger/ledger.service';
+import { withdrawalsInFlight } from '../withdrawals/withdrawalFigures.service';
 import { faultPoint } from '../../lib/faults';
 import { findReferrer, markRiskDue, type ReferralOutcome } from './players.service';
 import { statusReasonFor } from './playerStatus.service';
+import { recordActiveDay } from './playerDays.service';
 import { UserModel, type UserDocument } from './user.model';
 
 /** The development demo player is no Telegram user: real Telegram ids are positive. */
@@ -105,6 +107,8 @@ export async function upsertFromTelegram(launch: TelegramLaunch, now: Date, netw
   // a registration a crash interrupted before its referral was settled: the next launch finishes it, as the sweep would
   if (existing?.referralState === 'pending') await finishReferral(existing._id);
   if (existing && isUpToDate(existing, fields, now)) return { user: existing, created: false };
+  // the first launch of a day: the player is active on it (retention by join cohort)
+  if (existing) await recordActiveDay(existing, now);
 
   const referrer = existing ? null : await findReferrer(launch.start_param, telegramId);
   const insertOnly = existing
@@ -212,9 +216,10 @@ export async function demoPlayer(now: Date): Promise<UserDocument> {
  * hold or earned in and, for the player's own screens, every enabled coin too.
  */
 export async function moneyByCoin(userId: Id, { everyEnabledCoin, language }: { everyEnabledCoin: boolean; language?: string }) {
-  const [balances, figures, coins] = await Promise.all([
+  const [balances, figures, inFlight, coins] = await Promise.all([
     balancesOf(userId),
     figuresByCoin(userId),
+    withdrawalsInFlight(userId),
     listCoins({ symbol: 1, name: 1, fa: 1, icon: 1, enabled: 1 }),
   ]);
   const figuresOf = new Map(figures.map((row) => [row.coin, row]));
@@ -223,6 +228,8 @@ export async function moneyByCoin(userId: Id, { everyEnabledCoin, language }: { 
     .map((coin) => {
       const id = String(coin._id);
       const row = figuresOf.get(id);
+      // the ledger counts a request's amount out when it is taken; it is withdrawn only once paid
+      const pending = inFlight.get(id) ?? { requested: 0n, taken: 0n };
       return {
         coinId: id,
         symbol: coin.symbol,
@@ -231,7 +238,8 @@ export async function moneyByCoin(userId: Id, { everyEnabledCoin, language }: { 
         balance: fromMicros(balances.get(id) ?? 0n),
         rewards: fromMicros(row?.rewards ?? 0n),
         earned: fromMicros(row?.earned ?? 0n),
-        withdrawn: fromMicros(row?.withdrawn ?? 0n),
+        withdrawn: fromMicros((row?.withdrawn ?? 0n) - pending.taken),
+        pendingWithdrawals: fromMicros(pending.requested),
         gifts: fromMicros(row?.gifts ?? 0n),
       };
     });
@@ -282,7 +290,7 @@ export async function updateSettings(user: UserDocument, settings: { language?: 
   return { language: updated!.language, theme: updated!.theme };
 }
 
-/** One coin's row on the player's page in the console: balance, rewards, earned, withdrawn and gifts. */
+/** One coin's row on the player's page in the console: balance, rewards, earned, withdrawn (paid), pending withdrawals and gifts. */
 export function presentCoinFigures({ coinId, icon: _icon, ...figures }: Awaited<ReturnType<typeof moneyByCoin>>[number]) {
   return { id: coinId, coin: coinId, ...figures };
 }

@@ -30,7 +30,9 @@ function CoinFiguresField() {
           <SimpleList<CoinFigures>
             primaryText={(r) => `${r.balance} ${r.symbol}`}
             secondaryText={(r) => translate('players.rewardsLine', { rewards: r.rewards, earned: r.earned })}
-            tertiaryText={(r) => translate('players.withdrawnLine', { withdrawn: r.withdrawn, gifts: r.gifts })}
+            tertiaryText={(r) =>
+              translate('players.withdrawnLine', { withdrawn: r.withdrawn, pending: r.pendingWithdrawals, gifts: r.gifts })
+            }
             linkType={false}
           />
         ) : (
@@ -40,6 +42,7 @@ function CoinFiguresField() {
             <TextField source="rewards" textAlign="right" />
             <TextField source="earned" textAlign="right" />
             <TextField source="withdrawn" textAlign="right" />
+            <TextField source="pendingWithdrawals" textAlign="right" />
             <TextField source="gifts" textAlign="right" />
           </Datagrid>
         )}
