@@ -45,7 +45,7 @@ const WORDS = {
     image: 'Screenshot',
     sent: 'Sent for review',
     waiting: 'Waiting for review',
-    rejected: 'Rejected: Your story is not public. Tap Go to try again.',
+    rejected: 'Rejected: Your story is not public. Tap “Open” to try again.',
     done: 'Done! +1,000 GIFT',
   },
   fa: {
@@ -57,7 +57,7 @@ const WORDS = {
     image: 'اسکرین‌شات',
     sent: 'برای بررسی فرستاده شد',
     waiting: 'در انتظار بررسی',
-    rejected: 'رد شد: Your story is not public. برای تلاش دوباره «برو» را بزنید.',
+    rejected: 'رد شد: Your story is not public. برای تلاش دوباره «باز کردن» را بزنید.',
     done: 'انجام شد! \u2066+۱٬۰۰۰ GIFT\u2069',
   },
 } as const;

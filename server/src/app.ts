@@ -18,6 +18,7 @@ import { configureBroadcasts } from './modules/broadcasts/broadcasts.service';
 import { configureBotSettings } from './modules/config/config.service';
 import { resourceRouter } from './http/resource';
 import { riskConsoleRouter } from './modules/risk/risk.rest';
+import { timelineRouter } from './modules/timeline/timeline.rest';
 import { adminLoginRouter } from './modules/accounts/accounts.rest';
 import { dashboardRouter } from './modules/dashboard/dashboard.rest';
 import { treasuryRouter } from './modules/withdrawals/treasury.rest';
@@ -185,6 +186,8 @@ export function createApp(options: AppOptions): Express {
         if (error.code === 'INTERNAL_SERVER_ERROR') logger.error({ err: error.cause ?? error, procedure }, 'tRPC call failed');
         if (error.cause instanceof AppError && error.cause.code === 'UNAVAILABLE')
           logger.warn({ err: error.cause.cause, procedure }, 'database unavailable');
+        if (error.cause instanceof AppError && error.cause.code === 'TELEGRAM_CHECK_FAILED')
+          logger.warn({ err: error.cause.cause, procedure }, 'a mission membership check failed at Telegram');
       },
       // a 429 or 503 says when to try again (a batch: the longest wait of its calls)
       responseMeta: ({ errors }) => {
@@ -209,6 +212,7 @@ export function createApp(options: AppOptions): Express {
   admin.use('/treasury', treasuryRouter());
   admin.use('/proofs', requirePermission('user-missions'), operatorProofsRouter());
   admin.use('/risk', requirePermission('users'), riskConsoleRouter());
+  admin.use('/timeline', requirePermission('users'), timelineRouter());
   for (const resource of adminResources) admin.use(`/${resource.name}`, resourceRouter(resource));
   admin.use((_req, _res, next) => next(new AppError('NOT_FOUND')));
   app.use('/api/admin', admin);

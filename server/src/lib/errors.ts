@@ -19,6 +19,7 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   TOO_MANY_ATTEMPTS: 429,
   STAR_MISSIONS_FIRST: 409,
   NOT_JOINED: 409,
+  TELEGRAM_CHECK_FAILED: 503,
   TOO_EARLY: 409,
   MISSION_NOT_STARTED: 409,
   ALREADY_DONE: 409,
@@ -26,6 +27,7 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   MISSION_ENDED: 409,
   ALREADY_PENDING: 409,
   MISSION_NOT_PENDING: 409,
+  CLAIM_LOCKED: 409,
   MINING_ACTIVE: 409,
   NOTHING_TO_MOVE: 409,
   INSUFFICIENT_BALANCE: 409,
@@ -100,6 +102,20 @@ export function forbidden(message: string): AppError {
 export function tooManyRequests(retryAfterSeconds: number): AppError {
   const error = new AppError('RATE_LIMITED');
   error.retryAfterSeconds = retryAfterSeconds;
+  return error;
+}
+
+/** Seconds a player waits before asking Telegram again after it could not answer a membership check. */
+const TELEGRAM_RETRY_AFTER_SECONDS = 60;
+
+/**
+ * 503 for a membership check Telegram could not answer (unreachable, or the mission's chat or bot set up wrong), keeping
+ * Telegram's error for the operators' log; the player reads that it could not be checked, not that something broke.
+ */
+export function telegramCheckFailed(cause: unknown): AppError {
+  const error = new AppError('TELEGRAM_CHECK_FAILED');
+  error.retryAfterSeconds = TELEGRAM_RETRY_AFTER_SECONDS;
+  error.cause = cause;
   return error;
 }
 

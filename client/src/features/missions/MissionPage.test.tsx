@@ -58,7 +58,7 @@ it('shows the mission: its icon, description, reward with its coin and what its 
   expect(await screen.findByRole('heading', { name: /Claim your welcome bonus/ })).toBeInTheDocument();
   expect(screen.getByText('Tap Claim to collect your first GIFT.')).toBeInTheDocument();
   expect(screen.getByText('+100 GIFT')).toBeInTheDocument();
-  expect(screen.getByText('Tap Claim to receive the reward.')).toBeInTheDocument();
+  expect(screen.getByText('Tap “Claim” to receive the reward.')).toBeInTheDocument();
 });
 
 it('credits an Auto ⭐ mission once on a double tap, says so in a toast, and the currency page shows it at once', async () => {
@@ -120,7 +120,8 @@ it("asks for the YouTube code after Go and answers a wrong one with 'Incorrect c
       return { status: 'done', reward: '100' };
     },
   );
-  expect(await screen.findByText('Watch the video with Go and type the secret code said in it.')).toBeInTheDocument();
+  // the instructions name the buttons the player sees, not a generic "Go"
+  expect(await screen.findByText('Watch the video with “Watch” and type the secret code said in it.')).toBeInTheDocument();
   await userEvent.click(screen.getByRole('button', { name: 'Watch' }));
   expect(opened).toEqual(['https://www.youtube.com/watch?v=abc']);
   await userEvent.type(await screen.findByLabelText('Secret code'), 'WRONG');
@@ -138,6 +139,25 @@ it("puts the Telegram join check's refusal in words", async () => {
   });
   await userEvent.click(await screen.findByRole('button', { name: 'Claim' }));
   expect(await screen.findByRole('alert')).toHaveTextContent("You haven't joined yet");
+  // said once, under the buttons: no toast repeats it over the title
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(screen.getAllByText("You haven't joined yet")).toHaveLength(1);
+});
+
+it("names the mission's own buttons in its instructions, in Persian too", async () => {
+  await setLanguage('fa');
+  missionServer(
+    mission({
+      verifyType: 'time',
+      verifyDuration: 2,
+      goButton: 'بخوانید',
+      claimButton: 'دریافت',
+      link: 'https://example.com/post',
+      mustDone: false,
+    }),
+    () => ({ status: 'done', reward: '100' }),
+  );
+  expect(await screen.findByText('روی «بخوانید» بزنید و پس از ۲ دقیقه «دریافت» را بزنید.')).toBeInTheDocument();
 });
 
 it('counts down a Time mission until Claim works', async () => {
@@ -165,7 +185,7 @@ it('sends a Manual mission to review, and shows a rejection with its reason and 
     () => ({ status: 'pending', reward: '100' }),
   );
   window.open = () => null;
-  expect(await screen.findByText(/Rejected: The story was not public/)).toBeInTheDocument();
+  expect(await screen.findByText('Rejected: The story was not public Tap “Go” to try again.')).toBeInTheDocument();
   expect(screen.queryByRole('button', { name: 'Claim' })).not.toBeInTheDocument();
   await userEvent.click(screen.getByRole('button', { name: 'Go' }));
   await userEvent.click(await screen.findByRole('button', { name: 'Claim' }));

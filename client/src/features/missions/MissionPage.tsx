@@ -8,7 +8,7 @@ import { useBalancesChanged } from '../../lib/balances';
 import { openLink } from '../../lib/telegramLinks';
 import { trpc, type RouterOutputs } from '../../lib/trpc';
 import { useNow } from '../../ui/countdown';
-import { ErrorMessage, errorText } from '../../ui/ErrorMessage';
+import { ErrorMessage } from '../../ui/ErrorMessage';
 import { TasksIcon } from '../../ui/icons';
 import { TextField } from '../../ui/fields';
 import { NotFoundNotice } from '../../ui/NotFoundNotice';
@@ -46,7 +46,7 @@ function MissionActions({ mission }: { mission: Mission }) {
       if (result.status !== 'pending') askToMessage();
       await balancesChanged();
     },
-    onError: (error) => toast(errorText(t, error), 'error'),
+    // a refusal is said once, under the buttons it answers (ErrorMessage below), not again in a toast over the title
   });
   const claimableAt = mission.claimableAt ? new Date(mission.claimableAt).getTime() : null;
   const now = useNow(claimableAt !== null);
@@ -97,8 +97,10 @@ function MissionActions({ mission }: { mission: Mission }) {
     <form className="card menu" onSubmit={onClaim}>
       {mission.status === 'rejected' && (
         <p className="error-text" role="status">
-          {mission.rejectReason ? t('mission.rejected', { reason: mission.rejectReason }) : t('mission.rejectedNoReason')}
-          {mission.rejectReason && <> {t('mission.tryAgain')}</>}
+          {mission.rejectReason
+            ? t('mission.rejected', { reason: mission.rejectReason })
+            : t('mission.rejectedNoReason', { go: mission.goButton })}
+          {mission.rejectReason && <> {t('mission.tryAgain', { go: mission.goButton })}</>}
         </p>
       )}
       {mission.verifyType === 'youtube' && mission.status === 'started' && (
@@ -184,7 +186,13 @@ export function MissionView({ categoryId, missionId, backTo }: { categoryId: str
               <bdi>{mission.description}</bdi>
             </p>
           )}
-          <p className="muted">{t(`mission.needs.${mission.verifyType}`, { minutes: mission.verifyDuration })}</p>
+          <p className="muted">
+            {t(`mission.needs.${mission.verifyType}`, {
+              minutes: mission.verifyDuration,
+              go: mission.goButton,
+              claim: mission.claimButton,
+            })}
+          </p>
           <MissionActions mission={mission} />
         </>
       )}

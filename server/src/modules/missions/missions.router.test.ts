@@ -2,7 +2,7 @@ import bcrypt from 'bcryptjs';
 import request from 'supertest';
 import { fromMicros, toMicros } from '@gift/shared';
 import { createApp } from '../../app';
-import { signAdminToken } from '../../http/adminAuth';
+import { consoleToken } from '../accounts/operatorSecurity.service';
 import { AccountModel } from '../accounts/account.model';
 import { CategoryModel } from '../content/content.models';
 import { LedgerEntryModel } from '../ledger/ledger.models';
@@ -44,7 +44,7 @@ async function operatorToken() {
     passwordHash: await bcrypt.hash('a long operator password', 4),
     permissions: ['*'],
   });
-  return signAdminToken({ id: String(account._id), username: account.username }, testEnv().JWT_SECRET);
+  return consoleToken(account, testEnv().JWT_SECRET);
 }
 
 describe('missions.byCategory', () => {
@@ -222,17 +222,21 @@ describe('missions.claim', () => {
       expect((await UserMissionModel.findOne({ user: player._id }).lean())!.status).toBe('started');
     });
 
-    it('never credits when Telegram cannot answer: unknown chat, or unreachable', async () => {
+    it('never credits when Telegram cannot answer, and tells the player to try again later: unknown chat, or unreachable', async () => {
       const player = await createPlayer();
       const mission = await telegramMission('nosuchchannel');
       const caller = playerCaller(player, { env: testEnv({ TELEGRAM_API_ROOT: standIn.apiRoot }) });
       await caller.missions.go({ missionId: String(mission._id) });
-      await expect(caller.missions.claim({ missionId: String(mission._id) })).rejects.toMatchObject({ cause: { code: 'NOT_CONFIGURED' } });
+      const cannotCheck = {
+        message: 'Telegram could not confirm that you joined right now. Try again in a few minutes',
+        cause: { code: 'TELEGRAM_CHECK_FAILED', status: 503, retryAfterSeconds: 60 },
+      };
+      await expect(caller.missions.claim({ missionId: String(mission._id) })).rejects.toMatchObject(cannotCheck);
 
       const gone = await startBotApiStandIn(TEST_BOT_TOKEN);
       await gone.close();
       const offline = playerCaller(player, { env: testEnv({ TELEGRAM_API_ROOT: gone.apiRoot }) });
-      await expect(offline.missions.claim({ missionId: String(mission._id) })).rejects.toMatchObject({ cause: { code: 'INTERNAL' } });
+      await expect(offline.missions.claim({ missionId: String(mission._id) })).rejects.toMatchObject(cannotCheck);
 
       expect(await balanceOf(player._id, mission.coin)).toBe(0n);
       expect(await LedgerEntryModel.countDocuments({ user: player._id })).toBe(0);

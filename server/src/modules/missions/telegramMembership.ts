@@ -1,6 +1,6 @@
 import { telegramMissionChat } from '@gift/shared';
 import type { Env } from '../../env';
-import { AppError } from '../../lib/errors';
+import { AppError, telegramCheckFailed } from '../../lib/errors';
 import { BotApiError, isChatMember } from '../../lib/telegramBot';
 import { resolveBotToken } from '../config/config.service';
 
@@ -15,7 +15,8 @@ export async function requireMembership(
 ): Promise<void> {
   const target = telegramMissionChat(mission.link, mission.telegramChatId);
   const token = await resolveBotToken(env);
-  if ('problem' in target || !token) throw new AppError('NOT_CONFIGURED');
+  if ('problem' in target) throw telegramCheckFailed(new Error(`the mission's chat is not set up: ${target.problem}`));
+  if (!token) throw telegramCheckFailed(new Error('no bot token is configured'));
   const chatId = target.chat;
   let member: boolean;
   try {
@@ -25,10 +26,9 @@ export async function requireMembership(
     // Telegram answers these for someone who never joined the chat
     if (/user not found|member not found|PARTICIPANT_ID_INVALID/i.test(error.description)) throw new AppError('NOT_JOINED');
     if (error.status === 429) throw new AppError('RATE_LIMITED');
-    // chat not found, bot not an admin there, token refused: the mission or the bot is set up wrong
-    if (error.status >= 400 && error.status < 500) throw new AppError('NOT_CONFIGURED');
-    // Telegram unreachable: a retryable failure, logged by the door
-    throw new AppError('INTERNAL');
+    // chat not found, bot not an admin there, token refused (the mission or the bot is set up wrong), or Telegram
+    // unreachable: the player may try again later; the door logs Telegram's answer for the operators
+    throw telegramCheckFailed(error);
   }
   if (!member) throw new AppError('NOT_JOINED');
 }

@@ -68,7 +68,7 @@ export function registerImageClaimCheck(check: ImageClaimCheck): void {
 }
 
 /**
- * An upload is part of a claim: refused (409, "Tap Go first") unless the player has started a Manual mission that asks for a
+ * An upload is part of a claim: refused (409, "Start this mission first") unless the player has started a Manual mission that asks for a
  * screenshot and has not yet claimed it. Nobody stores pictures for nothing (finding 13).
  */
 export async function requireImageClaim(playerId: Id, now: Date): Promise<void> {
