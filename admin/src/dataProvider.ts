@@ -117,6 +117,8 @@ interface ConsoleCalls {
   countSegment(segment: z.input<typeof segmentCountInput>['segment']): Promise<SegmentCount>;
   /** The broadcast sent now to the operator's own Telegram, in each of its languages. */
   testBroadcast(id: string): Promise<BroadcastTest>;
+  /** Whether the server has a public https address (PUBLIC_URL): without one a button cannot open the page it names. */
+  broadcastButtonTarget(): Promise<{ hasPublicUrl: boolean }>;
   /** The players a broadcast did not reach, with the reasons. */
   broadcastFailures(id: string): Promise<BroadcastFailure[]>;
   /** One credit taken back with the reason: what the balance covers now, the rest owed. */
@@ -166,6 +168,7 @@ export const dataProvider: DataProvider & ConsoleCalls = {
   adjustBalance: (userId, body) => post(['users', userId, 'adjustments'], body),
   countSegment: (segment) => post(['broadcasts', 'count'], { segment }),
   testBroadcast: (id) => post(['broadcasts', id, 'test']),
+  broadcastButtonTarget: () => get(['broadcasts', 'button-target']),
   broadcastFailures: (id) => get(['broadcasts', id, 'failures']),
   clawBack: (userId, body) => post(['users', userId, 'claw-backs'], body),
   approveGift: (id) => post(['gifts', id, 'approve']),

@@ -19,6 +19,7 @@ import type { clawBack, ClawBackRecord } from './modules/users/clawBack.service'
 import type { approveGift, rejectGift } from './modules/users/balanceAdjustment.service';
 import type { approveGrant, rejectGrant } from './modules/accounts/accountGrants.service';
 import type { clearPlayerRisk } from './modules/risk/risk.service';
+import type { addPlayerNote, playerTimeline } from './modules/timeline/timeline.service';
 import type { AppRouter } from './trpc/root';
 import type { Json } from './db/schemaKit';
 
@@ -87,3 +88,8 @@ export interface ChangedRecords {
   changed: string[];
   waiting?: string[];
 }
+
+/** GET /api/admin/timeline/:id: a page of a player's timeline, newest first, and where the next one starts (null: the end). */
+export type TimelinePage = Json<Awaited<ReturnType<typeof playerTimeline>>>;
+/** One line of a player's timeline; POST /api/admin/timeline/:id/notes answers the note added as one. */
+export type TimelineEntry = Json<Awaited<ReturnType<typeof addPlayerNote>>>;

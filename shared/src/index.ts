@@ -10,3 +10,4 @@ export * from './schemas/player';
 export * from './schemas/broadcasts';
 export * from './permissions';
 export * from './telegramLinks';
+export * from './schemas/timeline';

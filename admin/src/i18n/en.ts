@@ -60,6 +60,7 @@ const englishDomain = {
     secretKept: 'Never shown again once saved: type a new one to replace it, or leave empty to keep it',
     disabled: 'disabled',
     orderLine: 'Order %{order}',
+    dateUnreadable: 'Write a date like %{example}',
   },
   dashboard: {
     title: 'Dashboard',
@@ -360,6 +361,8 @@ const englishDomain = {
     payoutTitle: 'Withdraws in payout',
     tabs: { pending: 'Pending', payout: 'In payout', done: 'Done' },
     search: 'Player, address or hash',
+    requestedFrom: 'Requested from',
+    requestedBefore: 'Requested before',
     treasury: 'Treasury',
     approve: 'Approve for payout',
     approveConfirm: "The hot wallet pays the selected withdrawals. Above a coin's threshold a second operator must approve as well.",
@@ -480,6 +483,9 @@ const englishDomain = {
     imageHelp: 'Optional: the https address of an image, sent with the text as its caption (then at most 1024 characters)',
     buttonHelp: 'Optional: a button that opens the mini app',
     pathHelp: 'The page it opens, like /missions',
+    noPublicUrl:
+      "This server has no public address (PUBLIC_URL), so a button cannot open the page named here: it opens the app at its home page through its t.me link (with no bot name in App Config, the message goes without its button). Set PUBLIC_URL to the app's https address to open the page.",
+    scheduleHelp: 'Optional: sent from this time once started; empty sends at once',
     scheduleHelp: 'Optional: sent from this time once started; empty sends at once',
     preview: 'Preview',
     emptyText: 'The text appears here',

@@ -56,6 +56,7 @@ const persianDomain: ConsoleDomainMessages = {
     secretKept: 'پس از ذخیره دیگر نشان داده نمی‌شود: برای جایگزینی مقدار تازه بنویسید، یا خالی بگذارید تا بماند',
     disabled: 'غیرفعال',
     orderLine: 'ترتیب %{order}',
+    dateUnreadable: 'تاریخ را مانند %{example} بنویسید',
   },
   dashboard: {
     title: 'داشبورد',
@@ -356,6 +357,8 @@ const persianDomain: ConsoleDomainMessages = {
     payoutTitle: 'برداشت‌های در حال پرداخت',
     tabs: { pending: 'در انتظار', payout: 'در حال پرداخت', done: 'انجام‌شده' },
     search: 'بازیکن، نشانی یا هش',
+    requestedFrom: 'درخواست از',
+    requestedBefore: 'درخواست پیش از',
     treasury: 'خزانه',
     approve: 'تأیید برای پرداخت',
     approveConfirm: 'کیف‌پول داغ برداشت‌های انتخاب‌شده را می‌پردازد. بالاتر از آستانهٔ هر سکه، اپراتور دومی هم باید تأیید کند.',
@@ -476,6 +479,8 @@ const persianDomain: ConsoleDomainMessages = {
     imageHelp: 'اختیاری: نشانی https یک تصویر، که متن زیرنویس آن فرستاده می‌شود (آنگاه حداکثر ۱۰۲۴ نویسه)',
     buttonHelp: 'اختیاری: دکمه‌ای که مینی‌اپ را باز می‌کند',
     pathHelp: 'صفحه‌ای که باز می‌کند، مانند /missions',
+    noPublicUrl:
+      'این سرور نشانی عمومی (PUBLIC_URL) ندارد، پس دکمه نمی‌تواند صفحهٔ نام‌برده را باز کند: مینی‌اپ را با پیوند t.me آن در صفحهٔ اصلی باز می‌کند (اگر نام ربات در تنظیمات برنامه نباشد، پیام بدون دکمه فرستاده می‌شود). برای باز شدن همان صفحه، PUBLIC_URL را نشانی https برنامه بگذارید.',
     scheduleHelp: 'اختیاری: پس از شروع، از این زمان فرستاده می‌شود؛ خالی: بلافاصله',
     preview: 'پیش‌نمایش',
     emptyText: 'متن اینجا نمایش داده می‌شود',

@@ -23,7 +23,8 @@ const auditEntrySchema = applyConventions(
     schemaOptions,
   ),
 );
-auditEntrySchema.index({ resource: 1, record: 1, createdAt: -1 });
+// a record's history, newest first (and a player's timeline: auditHistory.service.ts)
+auditEntrySchema.index({ resource: 1, record: 1, createdAt: -1, _id: -1 });
 // the console's list: newest first, by each filter, and the search by operator or record
 auditEntrySchema.index({ createdAt: -1, _id: -1 });
 for (const filter of ['resource', 'record', 'account', 'action']) auditEntrySchema.index({ [filter]: 1, createdAt: -1, _id: -1 });

@@ -88,6 +88,8 @@ const recipientSchema = applyConventions(
 // what is left to claim, and the failures listed, of one broadcast
 recipientSchema.index({ broadcast: 1, status: 1, _id: 1 });
 recipientSchema.index({ status: 1, leaseUntil: 1 });
+// a player's timeline: the broadcasts they were sent, newest first (broadcastHistory.service.ts)
+recipientSchema.index({ user: 1, sentAt: -1, _id: -1 });
 export const BroadcastRecipientModel = model('BroadcastRecipient', recipientSchema);
 
 /** The one recipient record of a player in a broadcast: the same id however often the audience is recorded. */

@@ -49,6 +49,16 @@ export function registerReferralFinisher(finish: (friendId: Types.ObjectId) => P
   referralFinisher = finish;
 }
 
+/**
+ * Records a launch for the player's timeline (issue 34, item 6): the timeline module registers it, so users never imports
+ * it. Called with the moment Telegram signed the launch, only on a launch that refreshes the player (see upsertFromTelegram).
+ */
+let launchRecorder: ((playerId: Types.ObjectId, at: Date) => Promise<void>) | null = null;
+
+export function registerLaunchRecorder(record: (playerId: Types.ObjectId, at: Date) => Promise<void>): void {
+  launchRecorder = record;
+}
+
 function finishReferral(friendId: Types.ObjectId): Promise<ReferralOutcome> {
   if (!referralFinisher) return Promise.reject(new Error('the referrals module has not registered its finisher'));
   return referralFinisher(friendId);
@@ -143,6 +153,9 @@ export async function upsertFromTelegram(launch: TelegramLaunch, now: Date, netw
   }
   const user = result.value!;
   const created = result.lastErrorObject?.updatedExisting === false;
+  // a new launch (Telegram signed it after the player was last seen): one record, at most one a minute (LAST_SEEN_PRECISION_MS)
+  const signedAt = new Date(launch.auth_date * 1000);
+  if (launchRecorder && (!existing || signedAt > existing.lastSeenAt)) await launchRecorder(user._id, signedAt);
   if (fields.usernameLower) {
     // Telegram usernames move between accounts: whoever held this one before no longer does
     await UserModel.updateMany(

@@ -56,6 +56,8 @@ withdrawalSchema.index({ 'payout.batch': 1 });
 // today's payouts against each coin's daily cap
 withdrawalSchema.index({ 'payout.batchedAt': 1, coin: 1 });
 withdrawalSchema.index({ idempotencyKey: 1 }, { unique: true });
+// a player's timeline: the approval and the end of their withdrawals, newest first (withdrawalHistory.service.ts)
+for (const moment of ['approvedAt', 'processedAt']) withdrawalSchema.index({ user: 1, [moment]: -1, _id: -1 });
 // the recovery sweep: requests not yet taken, decisions not yet settled
 withdrawalSchema.index({ amountTaken: 1, createdAt: 1 }, { partialFilterExpression: { amountTaken: false } });
 withdrawalSchema.index({ settled: 1, processedAt: 1 }, { partialFilterExpression: { settled: false } });
