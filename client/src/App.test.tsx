@@ -5,6 +5,7 @@ import { DEMO_PLAYER, renderApp, signedInPlayer, renderAppInPersian } from '../t
 import { initI18n, setLanguage } from './lib/i18n';
 import { PLAYER_TOKEN_KEY } from './lib/trpc';
 import { launchInTelegram } from '../test/telegramLaunch';
+import { CURRENCY } from '../test/fixtures';
 
 beforeAll(() => initI18n());
 afterEach(() => setLanguage('en'));
@@ -51,6 +52,18 @@ it('lists every coin with its balance and USD value on Currency', async () => {
   expect(screen.getByText('2 TON')).toBeInTheDocument();
   expect(screen.getByText('$6.50')).toBeInTheDocument();
   expect(screen.getByText('Star Points').closest('li')).toHaveTextContent('—');
+  expect(screen.queryByTestId('in-stakes')).not.toBeInTheDocument();
+});
+
+it('says on Currency what is locked in stakes and the total, valued whole, in Persian digits too', async () => {
+  const staked = [{ ...CURRENCY[0]!, balance: '2', staked: '1500.25', total: '1502.25', value: '4882.31' }];
+  renderApp('/currency', { ...signedInPlayer, 'home.currency': () => staked });
+  expect(await screen.findByTestId('in-stakes')).toHaveTextContent('1,500.25 TON in stakes · total 1,502.25 TON');
+  expect(screen.getByText('$4,882.31')).toBeInTheDocument();
+  await act(() => setLanguage('fa'));
+  // the amounts sit in left-to-right isolates inside the Persian sentence
+  const persian = () => screen.getByTestId('in-stakes').textContent?.replace(/[\u2066-\u2069]/g, '');
+  await waitFor(() => expect(persian()).toBe('۱٬۵۰۰٫۲۵ TON در استیک · مجموع ۱٬۵۰۲٫۲۵ TON'));
 });
 
 it("shows 'Page Not Found' on an unknown address", async () => {
@@ -234,10 +247,10 @@ describe('the home-screen shortcut, inside a Telegram that has it', () => {
 });
 
 describe("a player an operator froze or banned reads why, in the app's language", () => {
-  it('frozen: the app stays open, with the reason above it', async () => {
+  it("frozen: the app stays open, with the reason above it (an operator's own full stop not doubled)", async () => {
     renderApp('/', {
       ...signedInPlayer,
-      'user.me': () => ({ ...DEMO_PLAYER, isDemo: false, status: 'frozen', statusReason: 'Fifty friends joined in one minute' }),
+      'user.me': () => ({ ...DEMO_PLAYER, isDemo: false, status: 'frozen', statusReason: 'Fifty friends joined in one minute.' }),
     });
     expect(
       await screen.findByText(

@@ -72,6 +72,28 @@ export const HOME: OutputOf<'home.get'> = {
 };
 
 export const CURRENCY: OutputOf<'home.currency'> = [
-  { id: 'c0', name: 'Toncoin', symbol: 'TON', icon: '', decimals: 9, usdPrice: '3.25', balance: '2', value: '6.50' },
-  { id: 'c2', name: 'Star Points', symbol: 'STAR', icon: '', decimals: 9, usdPrice: null, balance: '0', value: null },
+  {
+    id: 'c0',
+    name: 'Toncoin',
+    symbol: 'TON',
+    icon: '',
+    decimals: 9,
+    usdPrice: '3.25',
+    balance: '2',
+    staked: '0',
+    total: '2',
+    value: '6.50',
+  },
+  {
+    id: 'c2',
+    name: 'Star Points',
+    symbol: 'STAR',
+    icon: '',
+    decimals: 9,
+    usdPrice: null,
+    balance: '0',
+    staked: '0',
+    total: '0',
+    value: null,
+  },
 ];

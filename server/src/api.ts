@@ -1,6 +1,7 @@
 /** The front ends' contract, the package's only export: types alone, so no server code reaches a front end's bundle. */
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import type { dashboardFigures } from './modules/dashboard/dashboard.service';
+import type { analyticsFigures } from './modules/dashboard/analytics.service';
 import type { treasury } from './modules/withdrawals/payouts.service';
 import type { besideDecision, presentForConsole as presentWithdrawal } from './modules/withdrawals/withdrawals.service';
 import type { PlayerRecord, presentCoinFigures } from './modules/users/users.service';
@@ -31,6 +32,8 @@ export type RouterOutputs = inferRouterOutputs<AppRouter>;
 export type DashboardFigures = Awaited<ReturnType<typeof dashboardFigures>>;
 /** An amount of one coin in the dashboard's figures. */
 export type CoinAmount = NonNullable<DashboardFigures['coinsIssued']>[number];
+/** GET /api/admin/dashboard/analytics: missions' funnels, retention by join cohort, referral quality. */
+export type AnalyticsFigures = Awaited<ReturnType<typeof analyticsFigures>>;
 /** GET /api/admin/treasury: the hot wallet, per-coin balances and caps, what is owed and the batches in flight. */
 export type Treasury = Awaited<ReturnType<typeof treasury>>;
 

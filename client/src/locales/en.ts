@@ -166,7 +166,7 @@ export const en = {
     next: 'Next',
     page: 'Page {{page, number}} of {{pages, number}}',
   },
-  currency: { title: 'Currency' },
+  currency: { title: 'Currency', inStakes: '{{amount, amount}} {{symbol}} in stakes', total: 'total {{amount, amount}} {{symbol}}' },
   profile: {
     title: 'Profile',
     settings: 'Settings',

@@ -168,7 +168,11 @@ export const fa: Translation = {
     next: 'بعدی',
     page: 'صفحهٔ {{page, number}} از {{pages, number}}',
   },
-  currency: { title: 'ارزها' },
+  currency: {
+    title: 'ارزها',
+    inStakes: '\u2066{{amount, amount}} {{symbol}}\u2069 در استیک',
+    total: 'مجموع \u2066{{amount, amount}} {{symbol}}\u2069',
+  },
   profile: {
     title: 'پروفایل',
     settings: 'تنظیمات',

@@ -303,3 +303,8 @@ export const dashboardRangeInput = z
     path: ['from'],
   });
 export type DashboardRange = z.infer<typeof dashboardRangeInput>;
+/** The orders of the referral quality list (GET /api/admin/dashboard/analytics?sort): the top referrers first. */
+export const REFERRER_ORDERS = ['qualified', 'joined', 'rate'] as const;
+/** What the analytics page asks besides its range: the referrers' order, and one mission's funnel alone (its own page). */
+export const analyticsInput = z.object({ sort: z.enum(REFERRER_ORDERS).optional(), mission: objectId.optional() });
+export type AnalyticsQuery = z.infer<typeof analyticsInput>;

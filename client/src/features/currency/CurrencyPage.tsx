@@ -6,6 +6,7 @@ import { PageHeader } from '../../ui/PageHeader';
 import { QueryList } from '../../ui/QueryList';
 
 function CoinRow({ coin }: { coin: RouterOutputs['home']['currency'][number] }) {
+  const { t } = useTranslation();
   const format = useFormat();
   return (
     <li className="list-row">
@@ -17,6 +18,13 @@ function CoinRow({ coin }: { coin: RouterOutputs['home']['currency'][number] }) 
             {format.amount(coin.balance)} {coin.symbol}
           </bdi>
         </div>
+        {coin.staked !== '0' && (
+          // coins locked in stakes are still the player's: said beside the balance, with the two together
+          <div className="muted" data-testid="in-stakes">
+            {t('currency.inStakes', { amount: coin.staked, symbol: coin.symbol })} ·{' '}
+            {t('currency.total', { amount: coin.total, symbol: coin.symbol })}
+          </div>
+        )}
       </div>
       <div className="value">
         <bdi dir="ltr">{coin.value === null ? '—' : `$${format.amount(coin.value)}`}</bdi>
@@ -25,7 +33,7 @@ function CoinRow({ coin }: { coin: RouterOutputs['home']['currency'][number] }) 
   );
 }
 
-/** Every coin with the player's balance and, when it has a price, its value in USD. */
+/** Every coin with the player's balance, what is locked in stakes and the total, and, when it has a price, its value in USD. */
 export function CurrencyPage() {
   const { t } = useTranslation();
   const coins = trpc.home.currency.useQuery();

@@ -123,3 +123,12 @@ it('writes the mined coins, the rate and the time left in Persian digits in Pers
   expect((await mining.findByTestId('mined-so-far')).textContent).toMatch(/^۳۰(٫[۰-۹]+)? GIFT$/);
   expect(mining.getByRole('timer').textContent).toMatch(/^(۰۷:۰۰:۰۰|۰۶:۵۹:۵[۰-۹])$/);
 });
+
+it('keeps the terms a running session started under when App Config changed them since', async () => {
+  // the session started at 240 GIFT every 8 h; an operator has since set 500 GIFT every 4 h
+  const started = running(3600_000, 8 * 3600_000);
+  renderApp('/', { ...signedInPlayer, 'mining.status': () => ({ ...started, earnAmount: '500', earnDurationHours: 4 }) });
+  const section = await card();
+  expect(section.getByTestId('mining-terms')).toHaveTextContent('240 GIFT every 8 h');
+  expect(section.getByText('30 GIFT / h')).toBeInTheDocument();
+});

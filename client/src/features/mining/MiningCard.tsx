@@ -22,6 +22,11 @@ export function minedAt(session: Pick<ActiveSession, 'amount' | 'startedAt' | 'e
   return fromMicros((toMicros(session.amount) * elapsed) / span);
 }
 
+/** A running session's own length in hours, from its start and end (not App Config's current length). */
+function sessionHours(session: Pick<ActiveSession, 'startedAt' | 'endsAt'>): number {
+  return (new Date(session.endsAt).getTime() - new Date(session.startedAt).getTime()) / 3_600_000;
+}
+
 /** A session's length in the largest whole unit: 8 h, 30 min, or seconds for a test's short session. */
 function sessionLength(t: ReturnType<typeof useTranslation>['t'], hours: number): string {
   const seconds = Math.round(hours * 3600);
@@ -126,8 +131,11 @@ export function MiningCard() {
       {data && !data.configured && <p className="muted">{t('mining.notConfigured')}</p>}
       {data?.configured && (
         <>
-          <p className="muted">
-            {t('mining.session', { amount: data.earnAmount, symbol, duration: sessionLength(t, data.earnDurationHours) })}
+          <p className="muted" data-testid="mining-terms">
+            {/* a running session keeps the terms it started under; App Config's new ones apply from the next Start */}
+            {data.active
+              ? t('mining.session', { amount: data.active.amount, symbol, duration: sessionLength(t, sessionHours(data.active)) })
+              : t('mining.session', { amount: data.earnAmount, symbol, duration: sessionLength(t, data.earnDurationHours) })}
           </p>
           {data.active ? (
             <RunningSession
@@ -150,7 +158,7 @@ export function MiningCard() {
           <p>
             {t('mining.ready')}{' '}
             <span className="badge" data-testid="ready-count">
-              {data.readyToMove}
+              {format.number(data.readyToMove)}
             </span>
           </p>
           <p className="muted">

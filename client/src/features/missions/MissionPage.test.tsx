@@ -33,7 +33,20 @@ function missionServer(
   let balance = '0';
   const server = renderApp(path, {
     ...signedInPlayer,
-    'home.currency': () => [{ id: 'c1', name: 'Gift Coin', symbol: 'GIFT', icon: '', decimals: 9, usdPrice: null, balance, value: null }],
+    'home.currency': () => [
+      {
+        id: 'c1',
+        name: 'Gift Coin',
+        symbol: 'GIFT',
+        icon: '',
+        decimals: 9,
+        usdPrice: null,
+        balance,
+        staked: '0',
+        total: balance,
+        value: null,
+      },
+    ],
     'missions.byCategory': () => ({ category: { id: CATEGORY, title: 'Get started', description: '', image: '' }, missions: [current] }),
     'missions.go': () => {
       current = { ...current, status: 'started', rejectReason: '' };

@@ -139,7 +139,8 @@ export function PlayerSession({ children }: { children: ReactNode }) {
       )}
       {me.data.status === 'frozen' && (
         <p className="notice notice-frozen" role="status">
-          {t('account.frozen', { reason: me.data.statusReason })}
+          {/* the sentence ends the reason itself: an operator's own full stop would double it */}
+          {t('account.frozen', { reason: me.data.statusReason.trim().replace(/[.!?؟。]+$/u, '') })}
         </p>
       )}
       {children}

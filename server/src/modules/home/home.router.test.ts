@@ -102,6 +102,26 @@ describe('home.currency', () => {
       expect.objectContaining({ id: String(unpriced._id), symbol: 'PTS', usdPrice: null, balance: '0', value: null }),
     ]);
   });
+
+  it('shows what is locked in stakes beside the balance, and values the total', async () => {
+    await GiftCoinModel.updateMany({}, { $set: { enabled: false } });
+    const coin = await createCoin({ symbol: 'TON', usdPrice: '2', order: 1 });
+    await StakingCoinModel.create({ coin: coin._id, minAmount: 1, maxAmount: 1e12, profits: { week: '10' } });
+    const player = await createPlayer();
+    await fund(player._id, coin._id, '1000');
+    const caller = playerCaller(player);
+    const offer = (await caller.staking.offers())[0]!;
+    await caller.staking.stake({ stakingCoinId: offer.id, amount: '400.5', duration: 'week', idempotencyKey: 'currency-stake-1' });
+    await caller.staking.stake({ stakingCoinId: offer.id, amount: '100', duration: 'week', idempotencyKey: 'currency-stake-2' });
+
+    expect(await caller.home.currency()).toEqual([
+      expect.objectContaining({ symbol: 'TON', balance: '499.5', staked: '500.5', total: '1000', value: '2000.00' }),
+    ]);
+    // another player's stakes are not theirs
+    expect(await playerCaller(await createPlayer()).home.currency()).toEqual([
+      expect.objectContaining({ symbol: 'TON', balance: '0', staked: '0', total: '0', value: '0.00' }),
+    ]);
+  });
 });
 
 describe('usdValue', () => {

@@ -6,6 +6,7 @@ import { balancesOf } from '../ledger/ledger.service';
 import { playerMissions, streakFor } from '../missions/missions.service';
 import { homeContent, type ContentRow } from '../content/homeContent.service';
 import { getAppConfig } from '../config/config.service';
+import { lockedInStakes } from '../staking/staking.service';
 
 /**
  * The home screen of a player: covers, partners, categories with their progress, the ⭐ missions
@@ -59,14 +60,19 @@ export function usdValue(balanceMicros: bigint, usdPrice: string): string {
   return `${cents / 100n}.${(cents % 100n).toString().padStart(2, '0')}`;
 }
 
-/** Every enabled coin with the player's balance and, when the coin has a price, its value in USD. */
+/**
+ * Every enabled coin with the player's balance, what they have locked in stakes and the two together, and, when the coin
+ * has a price, the value in USD of all they hold of it (balance and stakes).
+ */
 export async function currencyFor(userId: Id, language?: string) {
-  const [coins, balances] = await Promise.all([
+  const [coins, balances, staked] = await Promise.all([
     listCoins({ name: 1, fa: 1, symbol: 1, icon: 1, decimals: 1, usdPrice: 1 }, { enabled: true }),
     balancesOf(userId),
+    lockedInStakes(userId),
   ]);
   return coins.map((coin) => {
     const balance = balances.get(String(coin._id)) ?? 0n;
+    const inStakes = staked.get(String(coin._id)) ?? 0n;
     const usdPrice = coin.usdPrice && PRICE_PATTERN.test(coin.usdPrice) ? coin.usdPrice : null;
     return {
       id: String(coin._id),
@@ -76,7 +82,9 @@ export async function currencyFor(userId: Id, language?: string) {
       decimals: coin.decimals,
       usdPrice,
       balance: fromMicros(balance),
-      value: usdPrice ? usdValue(balance, usdPrice) : null,
+      staked: fromMicros(inStakes),
+      total: fromMicros(balance + inStakes),
+      value: usdPrice ? usdValue(balance + inStakes, usdPrice) : null,
     };
   });
 }

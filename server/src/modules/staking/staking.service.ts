@@ -295,6 +295,17 @@ export async function recoverStakes(olderThanMs = 30_000): Promise<number> {
   return opening.length + claimed.length;
 }
 
+/**
+ * What the player has locked in stakes not yet claimed, per coin id, in micro-units: the principal that left their balance
+ * (a stake still 'opening' is left out until its amount has left it). Reads the player's stakes by the (user, createdAt) index.
+ */
+export async function lockedInStakes(userId: Id): Promise<Map<string, bigint>> {
+  const open = await StakeModel.find({ user: objectId(userId), claimedAt: null, state: { $ne: 'opening' } }, { coin: 1, amount: 1 }).lean();
+  const locked = new Map<string, bigint>();
+  for (const stake of open) locked.set(String(stake.coin), (locked.get(String(stake.coin)) ?? 0n) + BigInt(stake.amount));
+  return locked;
+}
+
 /** The player's stakes, newest first, each with its countdown. */
 export async function stakePositions(userId: Id, now: Date) {
   const stakes = await StakeModel.find({ user: objectId(userId), state: { $ne: 'opening' } })
