@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useWatch } from 'react-hook-form';
+import { useQuery } from '@tanstack/react-query';
 import { Alert, Box, Grid, Typography } from '@mui/material';
 import {
   AutocompleteInput,
@@ -57,6 +58,19 @@ function SegmentCount() {
   return (
     <Alert severity={answer.count ? 'info' : 'warning'} role="status">
       {translate('broadcasts.reaches', { smart_count: answer.count, count: new Intl.NumberFormat(locale).format(answer.count) })}
+    </Alert>
+  );
+}
+
+/** Said beside the button's fields when the server has no public address: the button then opens the app's home page. */
+function ButtonTargetNotice() {
+  const translate = useTranslate();
+  const calls = useConsoleCalls();
+  const { data } = useQuery({ queryKey: ['broadcasts', 'button-target'], queryFn: () => calls.broadcastButtonTarget() });
+  if (data?.hasPublicUrl !== false) return null;
+  return (
+    <Alert severity="warning" role="note" sx={{ width: '100%', boxSizing: 'border-box' }}>
+      {translate('broadcasts.noPublicUrl')}
     </Alert>
   );
 }
@@ -119,6 +133,7 @@ export function BroadcastForm() {
           <TextInput source="button.path" fullWidth helperText="broadcasts.pathHelp" />
         </Grid>
       </Grid>
+      <ButtonTargetNotice />
       <Previews />
 
       <Typography variant="h6" sx={{ mt: 2 }}>

@@ -5,6 +5,7 @@ import { createCoin, createPlayer, fund } from '../../../test/factories';
 import { silentLogger, testEnv } from '../../../test/helpers';
 import { consoleApi, createOperator } from '../../../test/operators';
 import { AuditEntryModel } from '../audit/audit.model';
+import { AppConfigModel } from '../config/appConfig.model';
 import { CategoryModel } from '../content/content.models';
 import { MissionModel, UserMissionModel } from '../missions/mission.models';
 import { UserModel } from '../users/user.model';
@@ -203,6 +204,29 @@ describe('sending a test', () => {
     });
     // a test changes nothing of the broadcast
     expect((await api.get(`/broadcasts/${created.body.id}`)).body).toMatchObject({ status: 'draft', sent: 0 });
+  });
+
+  it("says whether a button opens its page; without PUBLIC_URL the button opens the app's home through its t.me link", async () => {
+    const { token } = await createOperator(['broadcasts:write'], { telegramId: 777005 });
+    const withAddress = await consoleApi(app, token).get('/broadcasts/button-target');
+    expect(withAddress.body).toEqual({ hasPublicUrl: true });
+
+    const noAddress = appWith({ PUBLIC_URL: '' });
+    try {
+      await AppConfigModel.updateOne({ key: 'app' }, { $set: { botUsername: 'gift_bot', miniAppName: 'app' } }, { upsert: true });
+      const api = consoleApi(noAddress, token);
+      expect((await api.get('/broadcasts/button-target')).body).toEqual({ hasPublicUrl: false });
+      const { body: draft } = await api.post('/broadcasts', DRAFT);
+      await api.post(`/broadcasts/${draft.id}/test`).expect(200);
+      // the page the button names (/missions) is lost: what the form tells the operator
+      expect(standIn.sent[0]!.reply_markup).toEqual({ inline_keyboard: [[{ text: 'Open missions', url: 'https://t.me/gift_bot/app' }]] });
+    } finally {
+      // the broadcasts' settings are the app's: give them back to this file's app
+      appWith();
+    }
+    // an operator without the broadcasts permission learns nothing of it
+    const other = await createOperator(['users:read']);
+    expect((await consoleApi(app, other.token).get('/broadcasts/button-target')).status).toBe(403);
   });
 
   it('asks for the Telegram id first, and passes on what Telegram refused', async () => {

@@ -5,6 +5,7 @@ import { validate, type ResourceDefinition } from '../../http/resource';
 import { BroadcastModel } from './broadcast.model';
 import {
   broadcastRate,
+  buttonsOpenTheirPage,
   createBroadcast,
   failuresOf,
   presentBroadcast,
@@ -40,6 +41,10 @@ export const broadcastsResource: ResourceDefinition<typeof broadcastInput, typeo
     router.post('/count', async (req, res) => {
       const { segment } = validate(segmentCountInput, req.body);
       res.json({ count: await countSegment(segment) });
+    });
+    // whether a button opens the page it names (the server has an https PUBLIC_URL), for the form to say what happens
+    router.get('/button-target', (_req, res) => {
+      res.json({ hasPublicUrl: buttonsOpenTheirPage() });
     });
     // the players it did not reach, with Telegram's reasons: the first hundred
     router.get('/:id/failures', async (req, res) => {

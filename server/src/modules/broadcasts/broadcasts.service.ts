@@ -43,6 +43,16 @@ function appLinks(): AppLinks {
   return { publicUrl: settings?.PUBLIC_URL, openAppUrl: async () => (await openInTelegramLink()) ?? undefined };
 }
 
+/**
+ * Whether a button opens the page it names: only through the app's public https address (PUBLIC_URL), as a web_app
+ * button. Without one a button leads to the app's t.me link, which opens the app at its home page (and without a bot
+ * name to build that link, the message goes without its button). The console says so beside the button's fields;
+ * it learns a yes or no, never the address.
+ */
+export function buttonsOpenTheirPage(): boolean {
+  return appLinks().publicUrl?.startsWith('https://') ?? false;
+}
+
 type Content = Pick<BroadcastDocument, 'text' | 'fa' | 'imageUrl' | 'button'>;
 
 /** The message as a player in `language` gets it: the Persian text where one is given, else the English. */
