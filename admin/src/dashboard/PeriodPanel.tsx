@@ -1,9 +1,10 @@
-import { Box, Button, ButtonGroup, Card, CardContent, IconButton, TextField, Tooltip, Typography } from '@mui/material';
+import { Box, Button, ButtonGroup, Card, CardContent, IconButton, Tooltip, Typography } from '@mui/material';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { useTranslate } from 'react-admin';
 import { DASHBOARD_MAX_DAYS, toMicros, type DashboardRange } from '@gift/shared';
 import type { DashboardFigures } from '@gift/server';
 import { formatWhen, useDateLocales } from '../lists/ConsoleDateField';
+import { ConsoleDayField } from '../forms/ConsoleDateInput';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const PRESETS = [7, 30, 90] as const;
@@ -76,9 +77,7 @@ export function PeriodPanel({
   const { range, period, previousPeriod } = figures;
   const span = spanOf(range);
   const endsToday = range.to === dayKey(new Date());
-  const setEnd = (end: 'from' | 'to') => (event: { target: { value: string } }) => {
-    if (event.target.value) onRange(withinLimits(range, end, event.target.value));
-  };
+  const setEnd = (end: 'from' | 'to') => (value: string) => onRange(withinLimits(range, end, value));
   const day = (key: string) => new Date(`${key}T00:00:00Z`).toLocaleDateString(locales, { timeZone: 'UTC' });
   return (
     <Card data-testid="dashboard-period">
@@ -92,14 +91,12 @@ export function PeriodPanel({
             ))}
           </ButtonGroup>
           {(['from', 'to'] as const).map((end) => (
-            <TextField
+            <ConsoleDayField
               key={end}
-              type="date"
               size="small"
               label={translate(`dashboard.period.${end}`)}
               value={range[end]}
               onChange={setEnd(end)}
-              slotProps={{ inputLabel: { shrink: true } }}
             />
           ))}
           <Box sx={{ display: 'flex', alignItems: 'center', marginInlineStart: 'auto' }}>

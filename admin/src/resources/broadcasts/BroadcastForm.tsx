@@ -5,8 +5,6 @@ import { Alert, Box, Grid, Typography } from '@mui/material';
 import {
   AutocompleteInput,
   BooleanInput,
-  DateInput,
-  DateTimeInput,
   NumberInput,
   ReferenceInput,
   SelectInput,
@@ -17,6 +15,7 @@ import {
 } from 'react-admin';
 import { broadcastInput } from '@gift/shared/schemas/broadcasts';
 import { schemaResolver } from '../../forms/schemaResolver';
+import { ConsoleDateInput } from '../../forms/ConsoleDateInput';
 import { broadcastSegment } from '@gift/shared';
 import { useConsoleCalls } from '../../dataProvider';
 import { MessagePreview } from './MessagePreview';
@@ -144,8 +143,8 @@ export function BroadcastForm() {
         <NumberInput {...INLINE} source="segment.activeWithinDays" min={1} />
         <NumberInput {...INLINE} source="segment.inactiveForDays" min={1} />
         <SelectInput {...INLINE} source="segment.status" choices={STATUS_CHOICES} emptyText="broadcasts.segment.anyStatus" />
-        <DateInput {...INLINE} source="segment.joinedFrom" />
-        <DateInput {...INLINE} source="segment.joinedTo" />
+        <ConsoleDateInput {...INLINE} source="segment.joinedFrom" />
+        <ConsoleDateInput {...INLINE} source="segment.joinedTo" />
       </Box>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, width: '100%' }}>
         <ReferenceInput source="segment.holds.coin" reference="gift-coins">
@@ -158,7 +157,7 @@ export function BroadcastForm() {
         <BooleanInput source="segment.mission.done" defaultValue />
       </Box>
       <SegmentCount />
-      <DateTimeInput source="scheduledAt" helperText="broadcasts.scheduleHelp" />
+      <ConsoleDateInput time source="scheduledAt" helperText="broadcasts.scheduleHelp" />
     </SimpleForm>
   );
 }

@@ -1,14 +1,6 @@
-import {
-  BooleanInput,
-  CheckboxGroupInput,
-  DateTimeInput,
-  FormDataConsumer,
-  ReferenceInput,
-  SelectInput,
-  SimpleForm,
-  TextInput,
-} from 'react-admin';
+import { BooleanInput, CheckboxGroupInput, FormDataConsumer, ReferenceInput, SelectInput, SimpleForm, TextInput } from 'react-admin';
 import { NumeralInput } from '../../forms/NumeralInput';
+import { ConsoleDateInput } from '../../forms/ConsoleDateInput';
 import { Stack } from '@mui/material';
 import { missionInput, missionUpdateInput } from '@gift/shared';
 import { BilingualInput } from '../../forms/BilingualInput';
@@ -52,8 +44,8 @@ export function MissionForm({ editing = false }: { editing?: boolean }) {
       <BilingualInput source="claimButton" />
       <BooleanInput source="mustDone" defaultValue={false} />
       <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
-        <DateTimeInput source="startsAt" helperText="content.startsAtHelp" />
-        <DateTimeInput source="endsAt" helperText="content.endsAtHelp" />
+        <ConsoleDateInput time source="startsAt" helperText="content.startsAtHelp" />
+        <ConsoleDateInput time source="endsAt" helperText="content.endsAtHelp" />
       </Stack>
       <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
         <NumeralInput source="cap" inputMode="numeric" helperText="content.capHelp" />

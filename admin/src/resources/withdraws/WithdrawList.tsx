@@ -14,6 +14,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { ConsoleDateField } from '../../lists/ConsoleDateField';
+import { ConsoleDateInput } from '../../forms/ConsoleDateInput';
 import type { WithdrawRecord } from '@gift/server';
 import { CountedTabs } from '../../lists/CountedTabs';
 import { ShortText } from '../../lists/ShortText';
@@ -80,7 +81,11 @@ function WithdrawList({ tab }: { tab: Tab }) {
       actions={<WithdrawActions />}
       filter={FILTERS[tab]}
       sort={{ field: 'createdAt', order: finished ? 'DESC' : 'ASC' }}
-      filters={[searchFilter('withdraws.search')]}
+      filters={[
+        searchFilter('withdraws.search'),
+        <ConsoleDateInput key="from" source="createdAt_gte" label="withdraws.requestedFrom" />,
+        <ConsoleDateInput key="before" source="createdAt_lte" label="withdraws.requestedBefore" />,
+      ]}
       storeKey={`withdraws.${tab}`}
       // an empty list keeps its tabs, so the operator can still switch between pending and done
       empty={false}
