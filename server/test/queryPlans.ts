@@ -43,6 +43,20 @@ const ADMITTED_SCANS: Record<string, string> = {
 
 const recorded: Shape[] = [];
 let installed = false;
+/** Those counting the product's operations now (`commandsDuring`). */
+const counters = new Set<string[]>();
+
+/** The operations the product's own code sends while `run` runs, as `collection.method`, in order (the tests' own left out). */
+export async function commandsDuring(run: () => Promise<unknown>): Promise<string[]> {
+  const commands: string[] = [];
+  counters.add(commands);
+  try {
+    await run();
+  } finally {
+    counters.delete(commands);
+  }
+  return commands;
+}
 
 function fieldsOf(filter: Record<string, unknown>, shape: Shape) {
   for (const [field, condition] of Object.entries(filter)) {
@@ -115,6 +129,7 @@ export function recordQueries() {
   mongoose.set('debug', (collection: string, method: string, ...args: unknown[]) => {
     const where = productCaller();
     if (!where) return;
+    for (const commands of counters) commands.push(`${collection}.${method}`);
     const [first, second, third] = args as [
       Record<string, unknown> | undefined,
       Record<string, unknown> | undefined,

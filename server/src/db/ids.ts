@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Types } from 'mongoose';
 import { OBJECT_ID_PATTERN } from '@gift/shared';
 import { badInput } from '../lib/errors';
@@ -20,3 +21,10 @@ export const objectId = (id: Id): Types.ObjectId => {
 
 /** A key a player's app sent, scoped to the player: two players' equal keys never meet. */
 export const scopedKey = (playerId: Id, clientKey: string): string => `${String(playerId)}:${clientKey}`;
+
+/**
+ * The id of the one record a key names (a player's first open of a mission, a player's day): the same ObjectId for the same
+ * key, so an upsert on it keeps one record per key on any engine (the `_id` index is the one every engine enforces).
+ */
+export const idOfKey = (...parts: string[]): Types.ObjectId =>
+  new Types.ObjectId(createHash('sha256').update(parts.join(':')).digest().subarray(0, 12));

@@ -1,8 +1,9 @@
 import { Router } from 'express';
-import { dashboardRangeInput, hasPermission } from '@gift/shared';
+import { analyticsInput, dashboardRangeInput, hasPermission } from '@gift/shared';
 import { operatorContext } from '../../http/adminAuth';
 import { validate } from '../../http/resource';
 import { dashboardFigures } from './dashboard.service';
+import { analyticsFigures } from './analytics.service';
 
 /**
  * GET /api/admin/dashboard?from=YYYY-MM-DD&to=YYYY-MM-DD: every figure of the console's first page in one call, the
@@ -14,6 +15,16 @@ export function dashboardRouter(): Router {
     const { permissions } = operatorContext(req).operator;
     const range = validate(dashboardRangeInput, { from: req.query.from, to: req.query.to });
     res.json(await dashboardFigures(new Date(), (resource) => hasPermission(permissions, resource, 'read'), range));
+  });
+  /**
+   * GET /api/admin/dashboard/analytics?from&to&sort&mission: each mission's funnel and cost, retention by join cohort and the
+   * referrers' quality over the range, read from the rolled-up days.
+   */
+  router.get('/analytics', async (req, res) => {
+    const { permissions } = operatorContext(req).operator;
+    const range = validate(dashboardRangeInput, { from: req.query.from, to: req.query.to });
+    const query = validate(analyticsInput, { sort: req.query.sort, mission: req.query.mission });
+    res.json(await analyticsFigures(new Date(), (resource) => hasPermission(permissions, resource, 'read'), range, query));
   });
   return router;
 }

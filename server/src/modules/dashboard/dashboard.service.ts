@@ -30,7 +30,7 @@ interface CoinAmount {
 type CoinSums = Array<{ _id: unknown; total: number; count?: number }>;
 
 const startOfDay = (date: Date) => new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
-const dayKey = (date: Date) => date.toISOString().slice(0, 10);
+export const dayKey = (date: Date) => date.toISOString().slice(0, 10);
 
 /** One day's counts, from the records of that day (through the indexes on their dates). */
 function countsOf(from: Date, to: Date) {
@@ -50,37 +50,51 @@ function addUp(rows: CoinSums): CoinSums {
 }
 
 /**
- * Rolls up every day that has been over for an hour and is not rolled up yet, oldest first: one record per day
- * with its counts and per-coin sums, read from that day's records alone. Run by the recovery sweep after it
- * finished interrupted operations, so a day's record includes them. Returns how many days it rolled up.
+ * Rolls up, oldest first, every day that has been over for an hour and `latest` (the newest day rolled up) is before: from
+ * the first player's day on a fresh database, at most DAYS_PER_PASS days a pass. `rollUp` writes one day's record, keyed by
+ * the day (a second sweep rolling the same day writes the same record). Returns how many days it rolled up.
  */
-export async function rollUpClosedDays(now: Date): Promise<number> {
+export async function rollUpEachClosedDay(
+  now: Date,
+  latest: { day: string } | null,
+  rollUp: (day: Date, next: Date, key: string) => Promise<unknown>,
+): Promise<number> {
   const lastFinal = new Date(startOfDay(new Date(now.getTime() - SETTLE_MS)).getTime() - DAY_MS);
-  const latest = await DailyFiguresModel.findOne({}, { day: 1 }).sort({ day: -1 }).lean();
   const firstJoin = latest ? null : await firstJoinDate();
   let day = latest ? new Date(Date.parse(latest.day) + DAY_MS) : firstJoin ? startOfDay(firstJoin) : null;
   let rolled = 0;
   while (day && day <= lastFinal && rolled < DAYS_PER_PASS) {
     const next = new Date(day.getTime() + DAY_MS);
+    await rollUp(day, next, dayKey(day));
+    rolled++;
+    day = next;
+  }
+  return rolled;
+}
+
+/**
+ * Rolls up every day that has been over for an hour and is not rolled up yet, oldest first: one record per day
+ * with its counts and per-coin sums, read from that day's records alone. Run by the recovery sweep after it
+ * finished interrupted operations, so a day's record includes them. Returns how many days it rolled up.
+ */
+export async function rollUpClosedDays(now: Date): Promise<number> {
+  const latest = await DailyFiguresModel.findOne({}, { day: 1 }).sort({ day: -1 }).lean();
+  return rollUpEachClosedDay(now, latest, async (day, next, key) => {
     const [[newPlayers, claims, withdrawals], issued, staked] = await Promise.all([
       countsOf(day, next),
       postedTotalsByCoin(ISSUING_REASONS, day, next),
       lockedStakeChangeBetween(day, next).then(addUp),
     ]);
     const figures = {
-      day: dayKey(day),
+      day: key,
       newPlayers,
       claims,
       withdrawals,
       issued: issued.map((row) => ({ coin: row._id, amount: row.total })),
       staked: staked.map((row) => ({ coin: row._id, amount: row.total })),
     };
-    // the day is the key: a second sweep rolling the same day writes the same record
     await upsertWithRetry(() => DailyFiguresModel.updateOne({ day: figures.day }, { $setOnInsert: figures }, { upsert: true }));
-    rolled++;
-    day = next;
-  }
-  return rolled;
+  });
 }
 
 /** Sums of integer micro-units per coin, named by symbol and in the coins' order. */
@@ -171,14 +185,14 @@ type DayCounts = { newPlayers?: number | null; claims?: number | null; withdrawa
 type DayRecord = DayCounts & { day: string; issued?: Array<{ coin: unknown; amount: number }> | null };
 
 /** The days from `from` to `to`, both included, as 'YYYY-MM-DD'. */
-function daysOf(from: Date, to: Date): string[] {
+export function daysOf(from: Date, to: Date): string[] {
   return Array.from({ length: Math.round((to.getTime() - from.getTime()) / DAY_MS) + 1 }, (_, i) =>
     dayKey(new Date(from.getTime() + i * DAY_MS)),
   );
 }
 
 /** The range a request names, in whole UTC days: by default the 30 days ending today. */
-function rangeOf(now: Date, range: DashboardRange) {
+export function rangeOf(now: Date, range: DashboardRange) {
   const to = range.to ? new Date(`${range.to}T00:00:00Z`) : startOfDay(now);
   const from = range.from ? new Date(`${range.from}T00:00:00Z`) : new Date(to.getTime() - (CHART_DAYS - 1) * DAY_MS);
   const length = Math.round((to.getTime() - from.getTime()) / DAY_MS) + 1;

@@ -5,6 +5,7 @@ import { recoverPendingEntries, releasePostedKeys } from '../ledger/ledger.servi
 import { DEFAULT_LEASE_MS, keepLease } from '../jobs/jobLease.service';
 import { measureJob } from '../../lib/metrics';
 import { refreshLiveFigures, rollUpClosedDays } from '../dashboard/dashboard.service';
+import { rollUpAnalytics } from '../dashboard/analytics.service';
 import { recoverMiningMoves } from '../mining/mining.service';
 import {
   countEarlierCompletions,
@@ -137,6 +138,8 @@ export async function sweepOnce(
   // the dashboard's figures: each day once it has been over for an hour, and the live ones every 30 s
   report.daysRolledUp = await guarded(() => rollUpClosedDays(now));
   report.liveFigures = (await refreshLiveFigures(now, { force: report.daysRolledUp > 0 })) ? 1 : 0;
+  // and the analytics' (missions' funnels, retention, referrers), by the same rule
+  report.analyticsDaysRolledUp = await guarded(() => rollUpAnalytics(now));
   // the hot wallet's sender: the open batch confirmed, refunded, re-queued or re-sent, then the next one signed
   const payouts = await guarded(() => runPayoutRound({ holding }));
   report.payoutsBatched = payouts.batched;

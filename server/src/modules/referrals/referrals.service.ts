@@ -55,14 +55,14 @@ async function finishReferral(friendId: Types.ObjectId): Promise<ReferralOutcome
   // recorded as waiting, and paid once an operator clears them or their score falls (`releaseWaitingReferrals`)
   if (config.referrerCoin && config.referrerCoinAmount > 0 && (await riskHolds([referrerId, friendId], friend.createdAt ?? new Date()))) {
     await notifyReferrer('friend-joined', referrerId, friendId);
-    await settleReferral(friendId, 'waiting');
+    await settleReferral(friendId, 'waiting', 'pending', friend.createdAt);
     return { counted: true, credited: false };
   }
   const rewarded = await creditReferrer({ ...friend, referrer: referrerId }, config);
   // a frozen or banned referrer's reward is held: the referral stays pending, and the sweep pays it once they are active
   if (rewarded === 'held') return { counted: true, credited: false };
   await notifyReferrer('friend-joined', referrerId, friendId, rewarded.reward);
-  await settleReferral(friendId, 'rewarded');
+  await settleReferral(friendId, 'rewarded', 'pending', friend.createdAt);
   return { counted: true, credited: rewarded.credited };
 }
 
@@ -140,12 +140,12 @@ export async function qualifyReferrals(limit = 500, now = new Date()): Promise<n
       if (!friend.referrer || !qualifies(friend, config)) continue;
       // qualified, but the referrer or the friend is at review or high risk: the reward waits for an operator's clearance
       if (await riskHolds([friend.referrer, friend._id], now, risks)) {
-        await settleReferral(friend._id, 'waiting', 'joined');
+        await settleReferral(friend._id, 'waiting', 'joined', now);
         continue;
       }
       const rewarded = await creditReferrer({ ...friend, referrer: friend.referrer }, config);
       if (rewarded === 'held') continue;
-      if (await settleReferral(friend._id, 'rewarded', 'joined')) {
+      if (await settleReferral(friend._id, 'rewarded', 'joined', now)) {
         rewardedCount++;
         await notifyReferrer('friend-qualified', friend.referrer, friend._id, rewarded.reward);
       }

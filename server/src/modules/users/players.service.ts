@@ -60,14 +60,21 @@ export function referralToFinish(friendId: Id) {
 
 /**
  * The referral of this friend moves on: counted and waiting to qualify ('joined'), rewarded, or beyond the referrer's limit;
- * one conditional step from the state the caller read, so a repeat moves it once.
+ * one conditional step from the state the caller read, so a repeat moves it once. Meeting the rule is dated `at`.
  */
 export async function settleReferral(
   friendId: Id,
   outcome: 'joined' | 'waiting' | 'rewarded' | 'over-limit',
   from: 'pending' | 'joined' | 'waiting' = 'pending',
+  at: Date = new Date(),
 ): Promise<boolean> {
-  return (await UserModel.updateOne({ _id: friendId, referralState: from }, { $set: { referralState: outcome } })).modifiedCount > 0;
+  // meeting the rule (rewarded, or waiting on risk) is dated once, at `at`, for the referral figures
+  const qualified = from !== 'waiting' && (outcome === 'waiting' || outcome === 'rewarded') ? { referralQualifiedAt: at } : {};
+  const { modifiedCount } = await UserModel.updateOne(
+    { _id: friendId, referralState: from },
+    { $set: { referralState: outcome, ...qualified } },
+  );
+  return modifiedCount > 0;
 }
 
 /** Friends counted and waiting to qualify, in id order after `afterId`: what they did and when they joined and were last seen. */

@@ -44,6 +44,8 @@ const userSchema = applyConventions(
        * high, not cleared), 'rewarded' once the referrer is credited, or 'over-limit'.
        */
       referralState: { type: String, enum: ['pending', 'joined', 'waiting', 'rewarded', 'over-limit'] },
+      /** When the referral met the App Config's rule (rewarded, or waiting on risk): the referral figures count it on that day. */
+      referralQualifiedAt: { type: Date },
       /** The friends counted toward referrersCount (at most inviteLimit): a repeat never counts one twice. */
       countedFriends: { type: [Schema.Types.ObjectId], default: undefined, select: false },
       inviteLimit: { type: Number, default: 100, min: 0 },
@@ -136,6 +138,7 @@ userSchema.index({ usernameLower: 1, lastSeenAt: -1 });
 userSchema.index({ nameWords: 1 });
 userSchema.index({ referrer: 1, createdAt: -1, _id: -1 });
 userSchema.index({ referralState: 1, createdAt: 1 }, { partialFilterExpression: { referralState: 'pending' } });
+userSchema.index({ referralQualifiedAt: 1 }, { sparse: true });
 // friends counted and waiting to qualify: the sweep's qualification pass
 userSchema.index({ referralState: 1, _id: 1 }, { partialFilterExpression: { referralState: 'joined' } });
 // rewards waiting on risk: paid by the sweep, or at once when an operator clears the referrer or the friend
