@@ -48,6 +48,7 @@ function missionServer(
       },
     ],
     'missions.byCategory': () => ({ category: { id: CATEGORY, title: 'Get started', description: '', image: '' }, missions: [current] }),
+    'missions.open': () => ({ recorded: true as const }),
     'missions.go': () => {
       current = { ...current, status: 'started', rejectReason: '' };
       return { link: current.link };
@@ -72,6 +73,18 @@ it('shows the mission: its icon, description, reward with its coin and what its 
   expect(screen.getByText('Tap Claim to collect your first GIFT.')).toBeInTheDocument();
   expect(screen.getByText('+100 GIFT')).toBeInTheDocument();
   expect(screen.getByText('Tap “Claim” to receive the reward.')).toBeInTheDocument();
+});
+
+it('tells the server once that the player opened a mission they have not started, and not again after Go', async () => {
+  const id = 'abcdefabcdefabcdefabcdef';
+  const server = missionServer(
+    mission({ id, verifyType: 'manual' }),
+    () => ({ status: 'pending', reward: '100' }),
+    `/categories/${CATEGORY}/missions/${id}/get`,
+  );
+  await userEvent.click(await screen.findByRole('button', { name: 'Go' }));
+  expect(await screen.findByRole('button', { name: 'Claim' })).toBeInTheDocument();
+  expect(server.calls.filter((call) => call.path === 'missions.open').map((call) => call.input)).toEqual([{ missionId: id }]);
 });
 
 it('credits an Auto ⭐ mission once on a double tap, says so in a toast, and the currency page shows it at once', async () => {

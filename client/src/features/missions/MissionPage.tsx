@@ -1,7 +1,7 @@
 import { useAskToMessage } from '../signIn/useAskToMessage';
 import { useSingleFlight } from '../../ui/useSingleFlight';
 import { useFormat } from '../../lib/format';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useBalancesChanged } from '../../lib/balances';
@@ -146,12 +146,26 @@ function MissionActions({ mission }: { mission: Mission }) {
   );
 }
 
+/** The missions whose first open this visit already told the server (which records it once in any case). */
+const toldOpened = new Set<string>();
+
+/** Tells the server, once, that the player opened a mission they have not started: the first step of its funnel. */
+function useFirstOpen(missionId: string | null) {
+  const { mutate } = trpc.missions.open.useMutation();
+  useEffect(() => {
+    if (!missionId || toldOpened.has(missionId)) return;
+    toldOpened.add(missionId);
+    mutate({ missionId });
+  }, [missionId, mutate]);
+}
+
 /** One mission: its picture (or an icon), description, reward with its coin, and what its check needs. */
 export function MissionView({ categoryId, missionId, backTo }: { categoryId: string; missionId: string; backTo: string }) {
   const { t } = useTranslation();
   const valid = isObjectId(categoryId) && isObjectId(missionId);
   const query = trpc.missions.byCategory.useQuery({ categoryId }, { enabled: valid });
   const mission = query.data?.missions.find((m) => m.id === missionId);
+  useFirstOpen(mission?.status === 'not_started' ? mission.id : null);
 
   if (!valid || (query.data && !mission) || (query.error && query.error.data?.httpStatus === 404)) {
     return <NotFoundNotice title={t('mission.title')} text={t('mission.notFound')} backTo={backTo} />;
