@@ -10,4 +10,5 @@ export * from './schemas/player';
 export * from './schemas/broadcasts';
 export * from './permissions';
 export * from './telegramLinks';
+export * from './schemas/alerts';
 export * from './schemas/timeline';

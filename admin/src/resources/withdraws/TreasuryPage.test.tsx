@@ -12,8 +12,8 @@ const TREASURY: Treasury = {
   network: 'testnet',
   hotWallet: 'UQHotWalletAddressForTests',
   coins: [
-    { coin: TON, symbol: 'TON', balance: '99999', paidToday: '12.5', dailyCap: '0', secondApprovalAbove: '500' },
-    { coin: GIFT, symbol: 'GIFT', balance: '5000.25', paidToday: '0', dailyCap: '20000', secondApprovalAbove: '0' },
+    { coin: TON, symbol: 'TON', balance: '99999', paidToday: '12.5', dailyCap: '0', secondApprovalAbove: '500', warnBelow: '0' },
+    { coin: GIFT, symbol: 'GIFT', balance: '5000.25', paidToday: '0', dailyCap: '20000', secondApprovalAbove: '0', warnBelow: '0' },
   ],
   balancesAsOf: new Date('2026-03-01T10:00:00.000Z'),
   balancesFresh: true,
@@ -24,6 +24,7 @@ const TREASURY: Treasury = {
     { coin: GIFT, status: 'approved', total: '5000.25', count: 2 },
   ],
   batches: [],
+  warnings: [{ coin: TON, symbol: 'TON', balance: '99999', why: 'pending', threshold: '0', pending: '150000' }],
 };
 
 /** The treasury routes, with the pause switch kept as the server keeps it. */

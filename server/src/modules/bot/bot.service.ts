@@ -6,6 +6,7 @@ import type { Env } from '../../env';
 import type { Logger } from '../../lib/logger';
 import { toBotApiError } from '../../lib/telegramBot';
 import { getAppConfig, miniAppLink } from '../config/config.service';
+import { isOperatorStart, linkAlertChat } from '../alerts/alerts.service';
 import { REFERRAL_CODE_PATTERN } from '../users/players.service';
 import { languageFor, registerFromBotStart } from '../users/users.service';
 
@@ -72,6 +73,11 @@ export async function openAppUrl(botUsername: string | undefined, code?: string)
  */
 async function answerStart(ctx: CommandContext<Context>, env: Env, logger: Logger, clock: () => Date): Promise<void> {
   const from = ctx.from!;
+  // an operator linking this chat to their console account for alerts: not a player's start
+  if (isOperatorStart(ctx.match)) {
+    await ctx.reply(await linkAlertChat(ctx.match, ctx.chat.id, languageFor(from.language_code), clock()));
+    return;
+  }
   const code = REFERRAL_CODE_PATTERN.test(ctx.match) ? ctx.match : undefined;
   const { user } = await registerFromBotStart(from, code, clock());
   const words = BOT_TEXTS[user.language === 'fa' ? 'fa' : 'en'];

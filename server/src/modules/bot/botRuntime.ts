@@ -8,6 +8,7 @@ import type { Logger } from '../../lib/logger';
 import { pacedApi, toBotApiError } from '../../lib/telegramBot';
 import { getAppConfig, resolveBotToken, setAppConfigFields } from '../config/config.service';
 import { NotificationSender, reportNotificationProblemsTo } from '../notifications/notifications.service';
+import { AlertSweeper } from '../alerts/alerts.service';
 import { BroadcastSender } from '../broadcasts/broadcastSender.service';
 import { createBot, openAppUrl, registerCommands, registerMenuButton, webhookSecretToken } from './bot.service';
 import { DEFAULT_LEASE_MS, holdLease, releaseLease } from '../jobs/jobLease.service';
@@ -53,6 +54,8 @@ export class BotRuntime {
   readonly sender: NotificationSender;
   /** Sends broadcasts on every instance: their pace is shared through the database. */
   readonly broadcasts: BroadcastSender;
+  /** Operators' alerts, swept and sent by the instance holding the sender's lease (each is queued once by its key anyway). */
+  readonly alerts: AlertSweeper;
 
   constructor(private readonly options: BotRuntimeOptions) {
     this.clock = options.clock ?? (() => new Date());
@@ -65,6 +68,7 @@ export class BotRuntime {
       logger: options.logger,
       clock: this.clock,
     });
+    this.alerts = new AlertSweeper({ api: () => this.paced, holder: this.holder, logger: options.logger, clock: this.clock });
     this.broadcasts = new BroadcastSender({
       api: () => this.paced,
       links: { publicUrl: options.env.PUBLIC_URL, openAppUrl: () => openAppUrl(this.bot?.botInfo.username) },
@@ -203,8 +207,13 @@ export class BotRuntime {
       if (mine && !this.polling) this.startPolling(bot);
       if (!mine && this.polling) await this.stopPolling();
     }
-    if (await this.lease(SENDER_LEASE)) this.sender.start();
-    else this.sender.stop();
+    if (await this.lease(SENDER_LEASE)) {
+      this.sender.start();
+      this.alerts.start();
+    } else {
+      this.sender.stop();
+      this.alerts.stop();
+    }
   }
 
   private startPolling(bot: Bot): void {
@@ -227,6 +236,7 @@ export class BotRuntime {
 
   private async teardown(): Promise<void> {
     this.sender.stop();
+    this.alerts.stop();
     await this.broadcasts.stop();
     await this.stopPolling();
     this.bot = null;

@@ -4,6 +4,7 @@ import { ChainUnavailable } from '../../lib/ton/tonChain';
 import { listCoins } from '../coins/giftCoins.service';
 import { getAppConfig, setAppConfigFields } from '../config/config.service';
 import { formatChainUnits, jettonWalletOf, payoutRuntime } from './chainPayments';
+import { hotWalletThresholds, warningsOf } from './hotWalletWarnings';
 import { PayoutBatchModel } from './payoutBatch.model';
 import { paidTodayByCoin } from './payoutSender';
 import { WithdrawalModel } from './withdrawal.model';
@@ -113,6 +114,7 @@ export async function treasury() {
     .lean();
   const coins = await listCoins(COIN_FIELDS, {});
   const today = await paidTodayByCoin();
+  const thresholds = await hotWalletThresholds(coins.map((coin) => coin._id));
   const perCoin = coins.map((coin) => ({
     coin: String(coin._id),
     symbol: coin.symbol,
@@ -120,6 +122,8 @@ export async function treasury() {
     paidToday: fromMicros(today.get(String(coin._id)) ?? 0n),
     dailyCap: fromMicros(BigInt((coin.payoutDailyCap as number | undefined) ?? 0)),
     secondApprovalAbove: fromMicros(BigInt((coin.payoutApprovalAbove as number | undefined) ?? 0)),
+    /** The hot wallet is low below this ('0': no threshold): the page warns and operators are alerted. */
+    warnBelow: thresholds.get(String(coin._id)) ?? '0',
   }));
   const read = await hotWalletBalances(coins);
   for (const row of perCoin) row.balance = read.balances.get(row.coin) ?? null;
@@ -138,6 +142,11 @@ export async function treasury() {
     paused: !!config.payoutsPaused,
     stopped: config.payoutsStopped || chainProblem,
     owed: owed.map((row) => ({ coin: String(row._id.coin), status: row._id.status, total: fromMicros(row.total), count: row.count })),
+    /** Coins the hot wallet holds less of than their threshold, or than the withdrawals not yet paid add up to. */
+    warnings: warningsOf(
+      perCoin,
+      owed.map((row) => ({ coin: String(row._id.coin), total: fromMicros(row.total) })),
+    ),
     batches: batches.map((batch) => ({
       id: String(batch._id),
       seqno: batch.seqno,
