@@ -16,6 +16,8 @@ import type {
   RiskClearance,
   SegmentCount,
   StakingOfferRecord,
+  TimelineEntry,
+  TimelinePage,
 } from '@gift/server';
 import type {
   balanceAdjustmentInput,
@@ -29,6 +31,8 @@ import type {
   segmentCountInput,
   userMissionBulkReviewInput,
   userStatusBulkInput,
+  playerNoteInput,
+  TimelineKind,
 } from '@gift/shared';
 import { ERROR_MESSAGES, formatMessage, PERSIAN_ERROR_MESSAGES, type ErrorCode } from '@gift/shared/errors';
 import { persianFieldMessages } from './i18n/fa';
@@ -149,6 +153,10 @@ interface ConsoleCalls {
   clearRisk(userId: string): Promise<RiskClearance>;
   /** One status, with its reason, for several players at once. */
   setPlayerStatus(body: z.input<typeof userStatusBulkInput>): Promise<ChangedRecords>;
+  /** A page of a player's timeline, newest first, of one kind or all, from where the last page ended (`before`). */
+  playerTimeline(userId: string, query: { kind?: TimelineKind; before?: string; limit?: string }): Promise<TimelinePage>;
+  /** An operator's internal note on a player, answered as its timeline entry. */
+  addPlayerNote(userId: string, body: z.input<typeof playerNoteInput>): Promise<TimelineEntry>;
 }
 
 /**
@@ -190,6 +198,8 @@ export const dataProvider: DataProvider & ConsoleCalls = {
   },
   clearRisk: (userId) => post(['risk', userId, 'clear']),
   setPlayerStatus: (body) => post(['users', 'status'], body),
+  playerTimeline: (userId, query) => get(['timeline', userId], query),
+  addPlayerNote: (userId, body) => post(['timeline', userId, 'notes'], body),
 };
 
 type ConsoleDataProvider = typeof dataProvider;

@@ -11,6 +11,7 @@ import { MissionsTab } from './show/MissionsTab';
 import type { TabContentProps } from './show/PlayerRecords';
 import { StakesTab } from './show/StakesTab';
 import { SummaryTab } from './show/SummaryTab';
+import { TimelineTab } from './show/TimelineTab';
 import { WithdrawalsTab } from './show/WithdrawalsTab';
 
 function UserShowActions() {
@@ -37,6 +38,7 @@ export function UserShow() {
   const tabs: Tab[] = [
     ['summary', undefined, SummaryTab, true],
     ['risk', 'risk', RiskTab, true],
+    ['timeline', 'timeline', TimelineTab, reads],
     ['ledger', 'ledger', LedgerTab, reads],
     ['adjust', 'adjust', AdjustBalanceForm, gives],
     ['missions', 'missions', MissionsTab, missions],
