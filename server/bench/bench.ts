@@ -19,7 +19,7 @@ import { createLogger } from '../src/lib/logger';
 import { AccountModel } from '../src/modules/accounts/account.model';
 import { MissionModel } from '../src/modules/missions/mission.models';
 import { UserModel } from '../src/modules/users/user.model';
-import { signAdminToken } from '../src/http/adminAuth';
+import { consoleToken } from '../src/modules/accounts/operatorSecurity.service';
 import { signInitData } from '../test/telegram';
 import { bareRoutes } from './bareRoutes';
 import { benchEnv, BOT_TOKEN, listen, load as loadWith, percentile, send, startDatabase, type Call, type Run } from './loopback';
@@ -102,7 +102,7 @@ async function main() {
     passwordHash: await bcrypt.hash('bench-operator-password', 4),
     permissions: ['*'],
   });
-  const operatorToken = signAdminToken({ id: String(operator._id), username: operator.username }, env.JWT_SECRET);
+  const operatorToken = await consoleToken(operator, env.JWT_SECRET);
   const autoStar = await MissionModel.findOne({ verifyType: 'auto', mustDone: true, enabled: true }).lean();
   if (!autoStar) throw new Error('The demo data has no Auto ⭐ mission to claim');
   const missionId = String(autoStar._id);

@@ -24,7 +24,7 @@ import { BalanceModel, LedgerEntryModel } from '../src/modules/ledger/ledger.mod
 import { MissionModel, UserMissionModel } from '../src/modules/missions/mission.models';
 import { UserModel } from '../src/modules/users/user.model';
 import { WithdrawalModel } from '../src/modules/withdrawals/withdrawal.model';
-import { signAdminToken } from '../src/http/adminAuth';
+import { consoleToken } from '../src/modules/accounts/operatorSecurity.service';
 import { signInitData } from '../test/telegram';
 import { benchEnv, BOT_TOKEN, listen, load, percentile, startDatabase, type Call } from './loopback';
 
@@ -125,7 +125,7 @@ async function measureSize(uri: string, size: number): Promise<Map<string, Figur
     permissions: ['*'],
   });
   const operatorAuth = {
-    authorization: `Bearer ${signAdminToken({ id: String(operator._id), username: operator.username }, env.JWT_SECRET)}`,
+    authorization: `Bearer ${await consoleToken(operator, env.JWT_SECRET)}`,
   };
   const star = (await MissionModel.findOne({ verifyType: 'auto', mustDone: true, enabled: true }).lean())!;
   const product = await listen(createApp({ env, logger, clientDist: '/nonexistent', adminDist: '/nonexistent' }));

@@ -14,7 +14,7 @@ import { createLogger } from '../src/lib/logger';
 import { bootstrapSuperAdmin } from '../src/modules/accounts/accounts.service';
 import { AccountModel } from '../src/modules/accounts/account.model';
 import { UserModel } from '../src/modules/users/user.model';
-import { signAdminToken } from '../src/http/adminAuth';
+import { consoleToken } from '../src/modules/accounts/operatorSecurity.service';
 import { signInitData } from '../test/telegram';
 import { BOT_TOKEN, runOnFreshDatabase } from './loopback';
 
@@ -55,7 +55,7 @@ runOnFreshDatabase(
     const player = (await UserModel.findOne({ username: 'sara_ahmadi' }).lean())!;
     const launch = `tma ${signInitData({ user: { id: player.telegramId, first_name: 'Sara', username: 'sara_ahmadi' } }, BOT_TOKEN)}`;
     const account = (await AccountModel.findOne({ username: 'admin' }).lean())!;
-    const operator = `Bearer ${signAdminToken({ id: String(account._id), username: account.username, tokenVersion: account.tokenVersion }, env.JWT_SECRET)}`;
+    const operator = `Bearer ${await consoleToken(account, env.JWT_SECRET)}`;
     const requests: Array<[string, Record<string, string>]> = [
       ['/', {}],
       ['/trpc/home.get?batch=1&input=%7B%7D', { authorization: launch }],

@@ -11,6 +11,7 @@ import type { adjustBalance } from './modules/users/balanceAdjustment.service';
 import type { AccountRecord, login } from './modules/accounts/accounts.service';
 import type { AuditEntryRecord } from './modules/audit/audit.service';
 import type { confirmTotpEnrolment, startTotpEnrolment, totpStatus } from './modules/accounts/totp.service';
+import type { liveSessions, signInHistory } from './modules/accounts/operatorSecurity.service';
 import type { CategoryRecord, CoverRecord, PartnerRecord } from './modules/content/homeContent.service';
 import type { GiftCoinRecord } from './modules/coins/giftCoins.service';
 import type { StakingOfferRecord } from './modules/staking/staking.service';
@@ -46,6 +47,10 @@ export type TotpStatus = Awaited<ReturnType<typeof totpStatus>>;
 export type TotpEnrolment = Awaited<ReturnType<typeof startTotpEnrolment>>;
 /** PUT /api/admin/accounts/me/totp: two-step sign-in on, and its recovery codes, shown this once. */
 export type TotpConfirmation = Awaited<ReturnType<typeof confirmTotpEnrolment>>;
+/** GET /api/admin/accounts/me/sessions and /accounts/:id/sessions: one live console session (`current`: the one asking). */
+export type OperatorSession = Json<Awaited<ReturnType<typeof liveSessions>>[number]>;
+/** GET /api/admin/accounts/me/sign-ins and /accounts/:id/sign-ins: one sign-in attempt, newest first. */
+export type SignInAttempt = Json<Awaited<ReturnType<typeof signInHistory>>[number]>;
 
 /** GET /api/admin/withdraws and /withdraws/:id: one withdrawal as the console lists and shows it. */
 export type WithdrawRecord = Json<ReturnType<typeof presentWithdrawal>>;

@@ -9,7 +9,7 @@ import { TRPC_MAX_BATCH_SIZE } from '@gift/shared';
 import { createApp } from './app';
 import { loadEnv } from './env';
 import { chooseSigningSecret } from './modules/config/signingSecret.service';
-import { signAdminToken } from './http/adminAuth';
+import { consoleToken } from './modules/accounts/operatorSecurity.service';
 import { CALLS_PER_PLAYER } from './http/trpc';
 import { tmaHeader } from '../test/telegram';
 import { startBotApiStandIn, type BotApiStandIn } from '../test/botApiStandIn';
@@ -400,14 +400,14 @@ describe('the signing secret outside production', () => {
     const app = createApp({ env, logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
 
     const { account } = await createOperator(['*']);
-    const forged = signAdminToken({ id: String(account._id), username: account.username }, CONSTANT_IN_THE_SOURCE);
+    const forged = await consoleToken(account, CONSTANT_IN_THE_SOURCE);
     const attempt = await request(app).get('/api/admin/users').set('Authorization', `Bearer ${forged}`);
     expect(attempt.status).toBe(401);
 
     // every instance on that database signs with the same stored secret, so their tokens work on each other
     const other = await chooseSigningSecret(loaded, { embedded: false }, silentLogger);
     expect(other.env.JWT_SECRET).toBe(env.JWT_SECRET);
-    const issued = signAdminToken({ id: String(account._id), username: account.username }, other.env.JWT_SECRET);
+    const issued = await consoleToken(account, other.env.JWT_SECRET);
     expect((await request(app).get('/api/admin/users').set('Authorization', `Bearer ${issued}`)).status).toBe(200);
   });
 

@@ -3,14 +3,14 @@ import bcrypt from 'bcryptjs';
 import type { Express } from 'express';
 import request from 'supertest';
 import { AccountModel } from '../src/modules/accounts/account.model';
-import { signAdminToken } from '../src/http/adminAuth';
+import { consoleToken } from '../src/modules/accounts/operatorSecurity.service';
 import { testEnv } from './helpers';
 
 export const OPERATOR_PASSWORD = 'correct horse battery';
 // a cheap hash keeps test set-up fast; sign-in compares it like any other
 const cheapHash = bcrypt.hashSync(OPERATOR_PASSWORD, 4);
 
-/** A console account with these permissions ('*' for everything), and a token signed with the test secret. */
+/** A console account with these permissions ('*' for everything), and a token of a new session of it, signed with the test secret. */
 export async function createOperator(permissions: string[] = ['*'], fields: Record<string, unknown> = {}) {
   const account = await AccountModel.create({
     username: `operator_${randomBytes(4).toString('hex')}`,
@@ -21,7 +21,7 @@ export async function createOperator(permissions: string[] = ['*'], fields: Reco
   return {
     account,
     id: String(account._id),
-    token: signAdminToken({ id: String(account._id), username: account.username }, testEnv().JWT_SECRET),
+    token: await consoleToken(account, testEnv().JWT_SECRET),
   };
 }
 

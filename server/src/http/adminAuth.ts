@@ -27,17 +27,24 @@ export function operatorContext(req: Request): OperatorContext {
 
 const TOKEN_TTL = '12h';
 
-/** A console token; `ver` is the account's token version, so raising it ends every token signed before. */
-export function signAdminToken(account: { id: string; username: string; tokenVersion?: number }, secret: string): string {
+/**
+ * A console token; `ver` is the account's token version, so raising it ends every token signed before, and `sid` its session, so
+ * signing that session out ends this token alone.
+ */
+export function signAdminToken(
+  account: { id: string; username: string; tokenVersion?: number; sessionId: string },
+  secret: string,
+): string {
   return signToken(
-    { sub: account.id, username: account.username, ver: account.tokenVersion ?? 0 },
+    { sub: account.id, username: account.username, ver: account.tokenVersion ?? 0, sid: account.sessionId },
     { secret, audience: 'admin', expiresIn: TOKEN_TTL },
   );
 }
 
 /**
- * 401 unless a valid token of an enabled account at its current token version; the account is re-read so revoked access takes effect at
- * once. With `totpForMoney` (production), an account holding a money permission without two-step sign-in is marked: it signs in and
+ * 401 unless a valid token of an enabled account at its current token version, whose session is live; the account and the session
+ * are re-read (two reads by id, at once) so revoked access and a signed-out session take effect at once. With `totpForMoney`
+ * (production), an account holding a money permission without two-step sign-in is marked: it signs in and
  * reads, and its money-moving writes are refused until it enrols.
  */
 export function requireAccount(secret: string, { totpForMoney = false }: { totpForMoney?: boolean } = {}) {
@@ -49,7 +56,7 @@ export function requireAccount(secret: string, { totpForMoney = false }: { totpF
     if (!payload) return next(new AppError('UNAUTHORIZED'));
     const subject = String(payload.sub);
     const version: unknown = payload.ver;
-    const account = await consolePorts().accountForToken(subject, version);
+    const account = await consolePorts().accountForToken(subject, version, payload.sid);
     if (!account) return next(new AppError('UNAUTHORIZED'));
     req.account = account;
     req.moneyNeedsTotp = totpForMoney && !account.totpEnabled && account.permissions.some(isMoneyPermission);

@@ -16,6 +16,8 @@ export interface AdminPrincipal {
   permissions: string[];
   /** Two-step sign-in is on (set on the operator of a request): in production money moves only then. */
   totpEnabled?: boolean;
+  /** The console session the request's token names (set on the operator of a request). */
+  sessionId?: string;
 }
 
 /** One operator write through a resource route, as the audit log keeps it. */
@@ -31,8 +33,8 @@ interface AuditEntry {
 
 /** What the console's kits (adminAuth.ts, resource.ts) need: from the accounts and audit modules. */
 interface ConsolePorts {
-  /** The enabled operator a console token names, at the token's version; null refuses the token. */
-  accountForToken: (subject: string, version: unknown) => Promise<AdminPrincipal | null>;
+  /** The enabled operator a console token names, at the token's version and with its session live; null refuses the token. */
+  accountForToken: (subject: string, version: unknown, sessionId: unknown) => Promise<AdminPrincipal | null>;
   recordAudit: (entry: AuditEntry) => Promise<void>;
 }
 

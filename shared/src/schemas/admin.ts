@@ -71,7 +71,8 @@ const accountBase = {
     )
     .default(null),
 };
-const strongPassword = z.string().min(10, 'At least 10 characters').max(200);
+/** The password policy's length; the server also refuses one containing the username or a common one. */
+const strongPassword = z.string().min(12, 'At least 12 characters').max(200);
 
 export const accountCreateInput = z.object({ ...accountBase, password: strongPassword });
 /** On edit the password is optional: empty keeps the current one. */

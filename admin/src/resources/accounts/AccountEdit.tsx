@@ -2,11 +2,17 @@ import { Edit } from 'react-admin';
 import { EditActions } from '../sharedInputs';
 import { AccountAccess } from './AccountAccess';
 import { AccountForm } from './AccountForm';
+import { Sessions } from './Sessions';
+import { SignInHistory } from './SignInHistory';
+import { TwoStepReset } from './TwoStepReset';
 
 export function AccountEdit() {
   return (
     <Edit mutationMode="pessimistic" actions={<EditActions />} aside={<AccountAccess />}>
       <AccountForm editing />
+      <TwoStepReset />
+      <Sessions />
+      <SignInHistory />
     </Edit>
   );
 }

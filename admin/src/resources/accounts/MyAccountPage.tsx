@@ -5,6 +5,8 @@ import type { TotpConfirmation, TotpEnrolment, TotpStatus } from '@gift/server';
 import { API_URL, inConsoleLanguage } from '../../dataProvider';
 import { i18nProvider } from '../../i18n/i18nProvider';
 import { adminToken } from '../../session';
+import { Sessions } from './Sessions';
+import { SignInHistory } from './SignInHistory';
 
 /** A call to the operator's own two-step sign-in (/accounts/me/totp), with their token; refusals in the console's language. */
 async function totpCall<Answer>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', totp?: string): Promise<Answer> {
@@ -152,6 +154,8 @@ export function MyAccountPage() {
         </Typography>
       )}
       <TwoStepSignIn />
+      <Sessions mine />
+      <SignInHistory mine />
     </Box>
   );
 }

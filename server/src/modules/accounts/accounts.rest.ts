@@ -1,4 +1,5 @@
-import { Router, type Request } from 'express';
+import { Router, type Request, type RequestHandler } from 'express';
+import type { Types } from 'mongoose';
 import { loginInput, totpCodeInput } from '@gift/shared';
 import type { Env } from '../../env';
 import { addressKey } from '../../lib/clientAddress';
@@ -6,7 +7,8 @@ import { AppError, tooManyRequests } from '../../lib/errors';
 import { operatorContext, requireAccount } from '../../http/adminAuth';
 import { validate } from '../../http/resource';
 import { countHit, hitsSoFar, type RateLimit } from '../rateLimits/rateLimit.service';
-import { login } from './accounts.service';
+import { accountIdByUsername, checkSignIn, login } from './accounts.service';
+import { liveSessions, recordSignIn, revokeSession, revokeSessions, signInHistory, type SignInClient } from './operatorSecurity.service';
 import { confirmTotpEnrolment, disableTotp, startTotpEnrolment, totpStatus, WRONG_CODE } from './totp.service';
 
 /** Failed sign-ins allowed per address and username, then per address over all usernames, in each 15-minute window. */
@@ -67,6 +69,29 @@ async function withCodeLimits<T>(req: Request, check: () => Promise<T>): Promise
   }
 }
 
+/** Where a request came from, as an operator's sign-in history and sessions show it. */
+function clientOf(req: Request): SignInClient {
+  return { ip: req.ip ?? '', userAgent: (req.get('user-agent') ?? '').slice(0, 300) };
+}
+
+/** The signed-in operator's own sessions and sign-in history (My account), for every operator. */
+function mySecurityRoutes(router: Router, signedIn: RequestHandler) {
+  const me = (req: Request) => operatorContext(req).operator;
+  router.get('/accounts/me/sessions', signedIn, async (req, res) => {
+    res.json(await liveSessions(me(req).id, me(req).sessionId));
+  });
+  // "Sign out other sessions": every one but the session of this request
+  router.delete('/accounts/me/sessions', signedIn, async (req, res) => {
+    res.json(await revokeSessions(me(req).id, me(req), { keep: me(req).sessionId }));
+  });
+  router.delete('/accounts/me/sessions/:session', signedIn, async (req, res) => {
+    res.json(await revokeSession(me(req).id, String(req.params.session), me(req)));
+  });
+  router.get('/accounts/me/sign-ins', signedIn, async (req, res) => {
+    res.json(await signInHistory(me(req).id));
+  });
+}
+
 /**
  * Operators' sign-in (POST /login), identity (GET /me) and their own two-step sign-in (/accounts/me/totp), mounted before the
  * console's token check: an operator without the accounts permission manages their own.
@@ -77,20 +102,33 @@ export function adminLoginRouter(env: Env): Router {
   // Only failures count: an office signing in together, however many at once, never locks itself out, and a
   // refused attempt is not a failure. The password is checked only below the limits, and a right password that
   // finishes after guesses racing it reached a limit is refused too, so the limits bound guesses under any concurrency.
+  // Every attempt on an existing account is recorded with its outcome (its sign-in history), never the password or code.
   router.post('/login', async (req, res) => {
     const { username, password, totp } = validate(loginInput, req.body);
     const lockouts = lockoutsOf(req, username);
-    await refuseWhenLockedOut(lockouts, new Date());
-    let session: Awaited<ReturnType<typeof login>>;
-    try {
-      session = await login(username, password, env.JWT_SECRET, { totp: totp || undefined });
-    } catch (error) {
+    const client = clientOf(req);
+    // refused before the password is looked at: recorded on the account named, looked up only then
+    const refuseLockedOut = async (accountId: () => Promise<Types.ObjectId | null>) => {
+      try {
+        await refuseWhenLockedOut(lockouts, new Date());
+      } catch (error) {
+        const id = await accountId();
+        if (id) await recordSignIn(id, client, 'rate-limited');
+        throw error;
+      }
+    };
+    await refuseLockedOut(() => accountIdByUsername(username));
+    const { account, outcome } = await checkSignIn(username, password, env.JWT_SECRET, { totp: totp || undefined });
+    if (!account || outcome !== 'success') {
+      if (account && outcome !== 'unknown-account') await recordSignIn(account._id, client, outcome);
+      if (outcome === 'code-required') return void res.json({ totpRequired: true });
       // a wrong two-step code is a failure like a wrong password
-      if (error instanceof AppError && (error.code === 'INVALID_CREDENTIALS' || error.code === 'TOTP_INVALID'))
-        await countFailure(lockouts, new Date());
-      throw error;
+      await countFailure(lockouts, new Date());
+      throw new AppError(outcome === 'wrong-code' ? 'TOTP_INVALID' : 'INVALID_CREDENTIALS');
     }
-    await refuseWhenLockedOut(lockouts, new Date());
+    await refuseLockedOut(() => Promise.resolve(account._id));
+    const session = await login(account, client, env.JWT_SECRET);
+    await recordSignIn(account._id, client, 'success');
     res.json(session);
   });
 
@@ -115,6 +153,7 @@ export function adminLoginRouter(env: Env): Router {
     const { totp } = validate(totpCodeInput, req.body);
     res.json(await withCodeLimits(req, () => disableTotp(operatorContext(req).operator, totp, env.JWT_SECRET)));
   });
+  mySecurityRoutes(router, signedIn);
 
   return router;
 }

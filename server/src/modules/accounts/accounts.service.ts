@@ -1,18 +1,21 @@
 import bcrypt from 'bcryptjs';
+import type { Types } from 'mongoose';
 import type { z } from 'zod';
 import { OBJECT_ID_PATTERN, type accountCreateInput, type accountUpdateInput } from '@gift/shared';
-import { AppError, badInput, forbidden } from '../../lib/errors';
+import { AppError, badInput } from '../../lib/errors';
 import { objectId } from '../../db/ids';
 import { faultPoint } from '../../lib/faults';
-import { signAdminToken } from '../../http/adminAuth';
 import type { AdminPrincipal } from '../../http/ports';
 import type { Logger } from '../../lib/logger';
 import { isDuplicateKey } from '../../db/mongoErrors';
 import type { ConsoleRecord } from '../../db/schemaKit';
 import { AccountModel, usernameKeyOf } from './account.model';
 import { dropGrantsOf, newPendingGrant, recordGrantRequest, type PendingGrant } from './accountGrants.service';
-import { holds, splitByMoney } from './holds';
+import { checkMayManage, holds, splitByMoney } from './holds';
 import { useSecondFactor } from './totp.service';
+import type { SignInOutcome } from './operatorSecurity.models';
+import { consoleToken, sessionIsLive, type SignInClient } from './operatorSecurity.service';
+import { checkPasswordPolicy } from './passwordPolicy';
 
 /** bcrypt cost: slow enough to make guessing expensive, about a second per try on a small server. */
 /** GET /api/admin/accounts: an operator's account as the console lists it, without its password hash. */
@@ -63,17 +66,21 @@ export async function accountUsername(id: string): Promise<string | null> {
   return (await AccountModel.findById(id, { username: 1 }).lean())?.username ?? null;
 }
 
-/** The signed-in operator a console token names: an enabled account still at the token's version, or null. */
 /** The operator's own Telegram id, where tests of broadcasts go; null when the account has none. */
 export async function operatorTelegramId(id: string): Promise<number | null> {
   const account = await AccountModel.findById(id, { telegramId: 1 }).lean();
   return account?.telegramId ?? null;
 }
 
-export async function accountForToken(subject: string, version: unknown): Promise<AdminPrincipal | null> {
-  const account = OBJECT_ID_PATTERN.test(subject) ? await AccountModel.findById(subject).lean() : null;
-  if (!account || !account.enabled || version !== (account.tokenVersion ?? 0)) return null;
-  return tokenPrincipalOf(account);
+/**
+ * The signed-in operator a console token names: an enabled account still at the token's version, whose session (the token's `sid`)
+ * is live. The account and the session are read at once, each by its id.
+ */
+export async function accountForToken(subject: string, version: unknown, sessionId: unknown): Promise<AdminPrincipal | null> {
+  if (!OBJECT_ID_PATTERN.test(subject)) return null;
+  const [account, live] = await Promise.all([AccountModel.findById(subject).lean(), sessionIsLive(sessionId, subject, new Date())]);
+  if (!account || !live || !account.enabled || version !== (account.tokenVersion ?? 0)) return null;
+  return { ...tokenPrincipalOf(account), sessionId: sessionId as string };
 }
 
 /** The operator's identity as the console needs it. */
@@ -86,43 +93,51 @@ function tokenPrincipalOf(account: { _id: unknown; username: string; permissions
   return { ...principalOf(account), totpEnabled: account.totpEnabled ?? false };
 }
 
+/** The account a username names (in any case), for recording a sign-in refused before its password was looked at. */
+export async function accountIdByUsername(username: string): Promise<Types.ObjectId | null> {
+  return (await AccountModel.findOne({ usernameKey: usernameKeyOf(username) }, { _id: 1 }).lean())?._id ?? null;
+}
+
 /**
- * A token for the right password of an enabled account, by its username in any case; every other case answers the same, after the same
- * work.
+ * What a sign-in's password (and, with two-step sign-in on, its code) come to, and the account they name (null for an unknown
+ * username, after the same work as a known one). The caller answers every failure alike.
  */
-export async function login(
+export async function checkSignIn(
   username: string,
   password: string,
   secret: string,
   { totp, now = new Date() }: { totp?: string; now?: Date } = {},
-): Promise<{ token: string; account: AdminPrincipal } | { totpRequired: true }> {
+) {
   const account = await AccountModel.findOne({ usernameKey: usernameKeyOf(username) }).select('+passwordHash');
   const matches = await bcrypt.compare(password, account?.passwordHash ?? DUMMY_HASH);
-  if (!account || !matches || !account.enabled) throw new AppError('INVALID_CREDENTIALS');
-  // two-step sign-in: the right password alone answers that a code is needed, and signs nothing
-  if (account.totpEnabled) {
-    if (!totp) return { totpRequired: true };
-    if (!(await useSecondFactor(String(account._id), totp, secret, now))) throw new AppError('TOTP_INVALID');
-  }
+  const outcome = ((): SignInOutcome | 'unknown-account' => {
+    if (!account) return 'unknown-account';
+    if (!matches) return 'wrong-password';
+    if (!account.enabled) return 'disabled';
+    // two-step sign-in: the right password alone answers that a code is needed, and signs nothing
+    return account.totpEnabled && !totp ? 'code-required' : 'success';
+  })();
+  if (outcome === 'success' && account?.totpEnabled && !(await useSecondFactor(String(account._id), totp ?? '', secret, now)))
+    return { account, outcome: 'wrong-code' as const };
+  return { account, outcome };
+}
+
+/** Signs the account in: a new session from this client, and a token naming it. */
+export async function login(
+  account: { _id: Types.ObjectId; username: string; permissions: string[]; tokenVersion?: number },
+  client: SignInClient,
+  secret: string,
+  now = new Date(),
+): Promise<{ token: string; account: AdminPrincipal }> {
+  const token = await consoleToken(account, secret, client, now);
   await AccountModel.updateOne({ _id: account._id }, { $set: { lastLoginAt: now } });
-  const principal = principalOf(account);
-  return { token: signAdminToken({ ...principal, tokenVersion: account.tokenVersion }, secret), account: principal };
+  return { token, account: principalOf(account) };
 }
 
 /** An operator may hand out only access they hold themselves. */
 function checkGrants(actor: AdminPrincipal, wanted: readonly string[]) {
   const refused = wanted.filter((p) => !holds(actor.permissions, p));
   if (refused.length) throw badInput({ permissions: `You can only give access you have yourself (not ${refused.join(', ')})` });
-}
-
-/**
- * Another account is changed, disabled, deleted or given a password only by an operator who holds
- * every permission it has: otherwise a lesser operator could set a stronger one's password and sign in as it.
- */
-function checkMayManage(actor: AdminPrincipal, target: { _id: unknown; permissions: string[] }, action: string) {
-  if (actor.id === String(target._id)) return;
-  const beyond = target.permissions.filter((p) => !holds(actor.permissions, p));
-  if (beyond.length) throw forbidden(`You cannot ${action} an account with access you do not have (${beyond.join(', ')})`);
 }
 
 const TAKEN = { username: 'This username is already taken' };
@@ -142,6 +157,7 @@ export async function createAccount(input: z.infer<typeof accountCreateInput>, a
   const usernameKey = usernameKeyOf(input.username);
   // a name plainly taken is refused before the slow hash; the upsert below settles a race
   if (await AccountModel.exists({ usernameKey })) throw badInput(TAKEN);
+  checkPasswordPolicy(input.password, input.username);
   const passwordHash = await hashPassword(input.password);
   const now = new Date();
   const { atOnce, waiting } = splitByMoney(input.permissions);
@@ -234,6 +250,7 @@ export async function updateAccount(
       ...(pendingGrant ? { pendingGrant } : {}),
     };
     if (input.password) {
+      checkPasswordPolicy(input.password, input.username);
       changes.passwordHash = await hashPassword(input.password);
       changes.passwordChangedAt = now;
       changes.passwordChangedBy = actor.id === id ? null : actor.id;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createApp } from '../../app';
 import { onFault } from '../../lib/faults';
-import { signAdminToken } from '../../http/adminAuth';
+import { consoleToken } from './operatorSecurity.service';
 import { createCoin, createPlayer } from '../../../test/factories';
 import { silentLogger, testEnv } from '../../../test/helpers';
 import { consoleApi, createOperator } from '../../../test/operators';
@@ -17,7 +17,7 @@ const name = (prefix: string) => `${prefix}_${randomBytes(3).toString('hex')}`;
 /** A console client for an account as it is now (its current token version). */
 async function signedIn(id: string) {
   const account = (await AccountModel.findById(id).lean())!;
-  return consoleApi(app, signAdminToken({ id, username: account.username, tokenVersion: account.tokenVersion }, testEnv().JWT_SECRET));
+  return consoleApi(app, await consoleToken(account, testEnv().JWT_SECRET));
 }
 
 /** An operator with accounts and gifts (an account older than the records: independent of everyone), and a second account it creates. */

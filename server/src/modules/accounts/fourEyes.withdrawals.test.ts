@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createApp } from '../../app';
-import { signAdminToken } from '../../http/adminAuth';
+import { consoleToken } from './operatorSecurity.service';
 import { createCoin, withdrawalOf } from '../../../test/factories';
 import { silentLogger, testEnv } from '../../../test/helpers';
 import { consoleApi, createOperator } from '../../../test/operators';
@@ -16,7 +16,7 @@ useTonTestChain();
 
 async function signedIn(id: string) {
   const account = (await AccountModel.findById(id).lean())!;
-  return consoleApi(app, signAdminToken({ id, username: account.username, tokenVersion: account.tokenVersion }, testEnv().JWT_SECRET));
+  return consoleApi(app, await consoleToken(account, testEnv().JWT_SECRET));
 }
 
 describe('four eyes are two people: a withdrawal above payoutApprovalAbove', () => {

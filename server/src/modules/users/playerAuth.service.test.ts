@@ -104,7 +104,7 @@ describe('a player of the installed web app (Bearer)', () => {
 
   it('is refused with an operator token, a token of another server, or a deleted player', async () => {
     const player = await createPlayer();
-    const admin = signAdminToken({ id: player.id, username: 'x' }, env.JWT_SECRET);
+    const admin = signAdminToken({ id: player.id, username: 'x', sessionId: player.id }, env.JWT_SECRET);
     const foreign = signPlayerToken(player.id, 'another-server-secret-0123456789abcdef', NOW);
     const unsigned = jwt.sign({ sub: player.id }, '', { algorithm: 'none', audience: 'player' });
     for (const token of [admin, foreign, unsigned, 'not-a-jwt']) {
