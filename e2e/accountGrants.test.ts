@@ -23,7 +23,7 @@ const product = useProduct({
 async function askerCreates(username: string, permissions: Permission[], alsoHeld: Permission[] = []) {
   const asker = (await AccountModel.findOne({ username: ASKER }).lean())!;
   await createAccount(
-    { username, password: `first password of ${username}`, permissions, enabled: true, telegramId: null },
+    { username, password: 'the first password they were given', permissions, enabled: true, telegramId: null },
     { id: String(asker._id), username: ASKER, permissions: [...asker.permissions, ...alsoHeld] },
   );
 }
