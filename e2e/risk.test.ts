@@ -76,7 +76,8 @@ it('an operator finds the farm on the Risk list, reads why, opens its cluster an
   await page.locator('thead input[type="checkbox"]').check();
   await page.getByRole('button', { name: 'Freeze' }).click();
   const dialog = page.getByRole('dialog');
-  await dialog.getByText('Frozen: 50 players').waitFor();
+  // the dialog asks what will be done; the notice afterwards says what was done
+  await dialog.getByText('Freeze 50 players?').waitFor();
   // the common reason fills both languages
   await dialog.getByRole('button', { name: 'Many accounts joined together through one invite' }).click();
   await expect(dialog.locator('textarea[name="fa.statusReason"]').inputValue()).resolves.toBe('حساب‌های زیادی با یک دعوت با هم وارد شدند');

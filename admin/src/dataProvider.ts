@@ -8,6 +8,8 @@ import type {
   BulkReviewAnswer,
   ChangedRecords,
   ClawBackAnswer,
+  CleanUpPreview,
+  CleanUpResult,
   DashboardFigures,
   GiftCoinRecord,
   GiftDecision,
@@ -24,6 +26,8 @@ import type {
   changeApprovalInput,
   changeRejectionInput,
   clawBackInput,
+  clusterCleanUpInput,
+  clusterCleanUpPreviewInput,
   dashboardRangeInput,
   missionsEnabledInput,
   missionsReorderInput,
@@ -151,6 +155,10 @@ interface ConsoleCalls {
   proofImage(imageId: string): Promise<Blob>;
   /** An operator lets a player's referral rewards go at their current risk score: what waited is paid. */
   clearRisk(userId: string): Promise<RiskClearance>;
+  /** What banning a risk cluster and taking back what it earned would do now. */
+  previewCleanUp(body: z.input<typeof clusterCleanUpPreviewInput>): Promise<CleanUpPreview>;
+  /** The clean-up the preview showed (its key), confirmed with the reason the players read: what was done. */
+  cleanUpCluster(body: z.input<typeof clusterCleanUpInput>): Promise<CleanUpResult>;
   /** One status, with its reason, for several players at once. */
   setPlayerStatus(body: z.input<typeof userStatusBulkInput>): Promise<ChangedRecords>;
   /** A page of a player's timeline, newest first, of one kind or all, from where the last page ended (`before`). */
@@ -197,6 +205,8 @@ export const dataProvider: DataProvider & ConsoleCalls = {
     return response.blob();
   },
   clearRisk: (userId) => post(['risk', userId, 'clear']),
+  previewCleanUp: (body) => post(['risk', 'clean-up', 'preview'], body),
+  cleanUpCluster: (body) => post(['risk', 'clean-up'], body),
   setPlayerStatus: (body) => post(['users', 'status'], body),
   playerTimeline: (userId, query) => get(['timeline', userId], query),
   addPlayerNote: (userId, body) => post(['timeline', userId, 'notes'], body),

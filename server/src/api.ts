@@ -21,6 +21,7 @@ import type { clawBack, ClawBackRecord } from './modules/users/clawBack.service'
 import type { approveGift, rejectGift } from './modules/users/balanceAdjustment.service';
 import type { approveGrant, rejectGrant } from './modules/accounts/accountGrants.service';
 import type { clearPlayerRisk } from './modules/risk/risk.service';
+import type { cleanUpCluster, previewCleanUp } from './modules/users/clusterCleanUp.service';
 import type { addPlayerNote, playerTimeline } from './modules/timeline/timeline.service';
 import type { AppRouter } from './trpc/root';
 import type { Json } from './db/schemaKit';
@@ -88,6 +89,10 @@ export type GiftDecision = Json<Awaited<ReturnType<typeof approveGift | typeof r
 export type GrantDecision = Json<Awaited<ReturnType<typeof approveGrant | typeof rejectGrant>>>;
 /** POST /api/admin/risk/:id/clear: the score the rewards were let go at, and how many waiting rewards were paid. */
 export type RiskClearance = Json<Awaited<ReturnType<typeof clearPlayerRisk>>>;
+/** POST /api/admin/risk/clean-up/preview: what banning a cluster and taking back what it earned would do now (its `key` confirms it). */
+export type CleanUpPreview = Json<Awaited<ReturnType<typeof previewCleanUp>>>;
+/** POST /api/admin/risk/clean-up: what the clean-up did (the claw-backs as they stand: taken now, the rest owed). */
+export type CleanUpResult = Json<Awaited<ReturnType<typeof cleanUpCluster>>>;
 /**
  * The bulk actions' answer (POST /api/admin/missions/reorder, /missions/enabled, /users/status): the records changed, and
  * the missions whose enabling waits for a second operator (`waiting`, present when any).

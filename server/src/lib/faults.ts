@@ -55,6 +55,9 @@ type PayoutFaultPoint = 'payout:after-record' | 'payout:after-send' | 'payout:be
 /** A freeze or ban between the player's status and the ledger's hold, walked in-process by the status test (the sweep finishes it). */
 type StatusFaultPoint = 'status:after-player' | 'gift:after-approval' | 'clawback:after-take';
 
+/** A cluster's clean-up (its plan, each ban and its audit, each claw-back opened and audited), walked in-process by its crash test. */
+type CleanUpFaultPoint = 'cleanup:after-plan' | 'cleanup:after-ban' | 'clawback:after-open' | 'cleanup:after-takes';
+
 /** A reward change waiting for a second operator (a mission's, App Config's), walked in-process by the brake tests. */
 type BrakeFaultPoint = 'reward:after-request' | 'reward:after-apply';
 
@@ -68,7 +71,7 @@ type AccountFaultPoint =
 
 /** Marks a point between two writes. */
 export async function faultPoint(
-  point: FaultPoint | RacePoint | PayoutFaultPoint | StatusFaultPoint | BrakeFaultPoint | AccountFaultPoint,
+  point: FaultPoint | RacePoint | PayoutFaultPoint | StatusFaultPoint | BrakeFaultPoint | AccountFaultPoint | CleanUpFaultPoint,
 ): Promise<void> {
   if (killAt.has(point)) {
     process.stderr.write(`fault point ${point}: killing the process\n`);

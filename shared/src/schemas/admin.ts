@@ -242,6 +242,29 @@ export const userStatusBulkInput = z
   })
   .superRefine(requireReason);
 
+/** A risk cluster as the Risk tab links it: the friends of one referrer, one network, one wallet, or a referrer's friends on one network. */
+const riskCluster = z
+  .object({
+    referrer: objectId.optional(),
+    joinNetwork: z.string().trim().min(1).max(100).optional(),
+    walletAddresses: z.string().trim().min(1).max(100).optional(),
+  })
+  .strict()
+  .refine((cluster) => Object.keys(cluster).length > 0, 'Choose a cluster');
+
+/** What banning a cluster and taking back what it earned would do: asked before the operator confirms. */
+export const clusterCleanUpPreviewInput = z.object({ cluster: riskCluster });
+
+/** The clean-up the operator saw in the preview (its key), confirmed with the reason the banned players read. */
+export const clusterCleanUpInput = z
+  .object({
+    cluster: riskCluster,
+    key: z.string().regex(/^[0-9a-f]{64}$/, 'Preview the clean-up first'),
+    ...playerStanding,
+    status: z.literal('banned').default('banned'),
+  })
+  .superRefine(requireReason);
+
 /** A gift or a correction of a player's balance, always with a reason. */
 export const balanceAdjustmentInput = z.object({
   coin: objectId,

@@ -18,6 +18,7 @@ import { userStatusBulkInput, type PlayerStatus } from '@gift/shared';
 import { useConsoleCalls } from '../../dataProvider';
 import { ReasonField, useReason } from '../../forms/ReasonField';
 import { failureNotice } from '../failureNotice';
+import { useDateLocales } from '../../lists/ConsoleDateField';
 
 /** Reasons operators give most, written in both languages the players read. */
 const COMMON_REASONS = ['farm', 'sharedWallet', 'fakeFriends', 'automation', 'review'] as const;
@@ -28,12 +29,57 @@ function iconOf(status: PlayerStatus): ReactElement {
 }
 
 /**
+ * The reason frozen or banned players read, in English and in Persian, with the reasons operators give most as chips that fill
+ * both (the status dialog, a cluster's clean-up).
+ */
+export function StatusReasonFields({
+  reason,
+  persian,
+  setPersian,
+}: {
+  reason: ReturnType<typeof useReason>;
+  persian: string;
+  setPersian: (text: string) => void;
+}) {
+  const translate = useTranslate();
+  const [locale] = useLocaleState();
+  const pick = (key: (typeof COMMON_REASONS)[number]) => {
+    reason.change(translate(`players.status.reasons.${key}.en`));
+    setPersian(translate(`players.status.reasons.${key}.fa`));
+  };
+  return (
+    <>
+      <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
+        {COMMON_REASONS.map((key) => (
+          <Chip
+            key={key}
+            label={translate(`players.status.reasons.${key}.${locale === 'fa' ? 'fa' : 'en'}`)}
+            onClick={() => pick(key)}
+            size="small"
+          />
+        ))}
+      </Stack>
+      <ReasonField reason={reason} label="players.status.reason" help="players.status.playersSee" name="statusReason" />
+      <Field
+        label={translate('players.status.reasonFa')}
+        value={persian}
+        onChange={(event) => setPersian(event.target.value)}
+        name="fa.statusReason"
+        slotProps={{ htmlInput: { dir: 'rtl', lang: 'fa' } }}
+        multiline
+        fullWidth
+      />
+    </>
+  );
+}
+
+/**
  * Sets one status on the players `ids`, asking for the reason the players read (English, and Persian when written), checked with the
- * server's own schema. Freezing and banning name how many players they change.
+ * server's own schema. The dialog asks what will be done ("Ban 15 players?"); the notice afterwards says what was done.
  */
 function StatusDialog({ ids, status, onDone }: { ids: string[]; status: PlayerStatus; onDone: () => void }) {
   const translate = useTranslate();
-  const [locale] = useLocaleState();
+  const locales = useDateLocales();
   const calls = useConsoleCalls();
   const notify = useNotify();
   const refresh = useRefresh();
@@ -49,7 +95,11 @@ function StatusDialog({ ids, status, onDone }: { ids: string[]; status: PlayerSt
       const { changed } = await calls.setPlayerStatus(body);
       notify('players.status.changed', {
         type: 'info',
-        messageArgs: { smart_count: changed.length, status: translate(`players.status.${status}`) },
+        messageArgs: {
+          smart_count: changed.length,
+          count: new Intl.NumberFormat(locales).format(changed.length),
+          status: translate(`players.status.${status}`),
+        },
       });
       setOpen(false);
       reason.change('');
@@ -62,10 +112,6 @@ function StatusDialog({ ids, status, onDone }: { ids: string[]; status: PlayerSt
       setBusy(false);
     }
   };
-  const pick = (key: (typeof COMMON_REASONS)[number]) => {
-    reason.change(translate(`players.status.reasons.${key}.en`));
-    setPersian(translate(`players.status.reasons.${key}.fa`));
-  };
   return (
     <>
       <Button
@@ -77,34 +123,16 @@ function StatusDialog({ ids, status, onDone }: { ids: string[]; status: PlayerSt
       <Confirm
         isOpen={open}
         loading={busy}
-        title="players.status.title"
-        translateOptions={{ smart_count: ids.length, status: translate(`players.status.${status}`) }}
+        // what will happen, asked before it happens (the notice afterwards says what was done)
+        title={`players.status.ask.${status}`}
+        translateOptions={{ smart_count: ids.length, count: new Intl.NumberFormat(locales).format(ids.length) }}
         content={
           status === 'active' ? (
             translate('players.status.activeNote')
           ) : (
             <Stack spacing={2} sx={{ pt: 1 }}>
               <span>{translate(`players.status.note.${status}`)}</span>
-              <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
-                {COMMON_REASONS.map((key) => (
-                  <Chip
-                    key={key}
-                    label={translate(`players.status.reasons.${key}.${locale === 'fa' ? 'fa' : 'en'}`)}
-                    onClick={() => pick(key)}
-                    size="small"
-                  />
-                ))}
-              </Stack>
-              <ReasonField reason={reason} label="players.status.reason" help="players.status.playersSee" name="statusReason" />
-              <Field
-                label={translate('players.status.reasonFa')}
-                value={persian}
-                onChange={(event) => setPersian(event.target.value)}
-                name="fa.statusReason"
-                slotProps={{ htmlInput: { dir: 'rtl', lang: 'fa' } }}
-                multiline
-                fullWidth
-              />
+              <StatusReasonFields reason={reason} persian={persian} setPersian={setPersian} />
             </Stack>
           )
         }

@@ -340,6 +340,22 @@ export function postedEntriesBetween(reason: LedgerReason, from: Date, to: Date)
     .lean();
 }
 
+/**
+ * What a cluster's clean-up takes back: posted credits of these reasons to these players, and the referral rewards paid (to
+ * whoever invited them) for these players; oldest first.
+ */
+export function creditsToTakeBack(playerIds: Id[], reasons: readonly LedgerReason[]) {
+  const ids = playerIds.map(objectId);
+  return Promise.all([
+    LedgerEntryModel.find({ user: { $in: ids }, reason: { $in: reasons }, state: 'posted', amount: { $gt: 0 } })
+      .sort({ _id: 1 })
+      .lean(),
+    LedgerEntryModel.find({ reason: 'referral', refType: 'User', refId: { $in: ids.map(String) }, state: 'posted', amount: { $gt: 0 } })
+      .sort({ _id: 1 })
+      .lean(),
+  ]);
+}
+
 /** The entry written under this idempotency key, if any. */
 /** One entry by its id (an operator's claw-back names the credit), or null. */
 export function entryById(entryId: string) {

@@ -1,9 +1,10 @@
-import { fromMicros } from '@gift/shared';
+import { fromMicros, type LedgerReason } from '@gift/shared';
 import { objectId, type Id } from '../../db/ids';
 import { isDuplicateKey } from '../../db/mongoErrors';
 import { AppError, badInput } from '../../lib/errors';
 import { faultPoint } from '../../lib/faults';
 import { recordAudit, type Operator } from '../audit/audit.service';
+import { accountUsername } from '../accounts/accounts.service';
 import { findCoin } from '../coins/giftCoins.service';
 import { balanceOf, entryById, entryWithKey, postEntry } from '../ledger/ledger.service';
 import type { ConsoleRecord } from '../../db/schemaKit';
@@ -13,7 +14,8 @@ import { ClawBackModel, type ClawBackDocument } from './clawBack.model';
 export type ClawBackRecord = ConsoleRecord<typeof ClawBackModel, 'amount' | 'taken'>;
 
 /** Credits an operator may take back: rewards, mining, gifts; never a refund or a stake's return, which were the player's own. */
-const TAKEN_BACK = new Set(['mission', 'referral', 'mining', 'gift']);
+export const TAKEN_BACK_REASONS: readonly LedgerReason[] = ['mission', 'referral', 'mining', 'gift'];
+const TAKEN_BACK = new Set<string>(TAKEN_BACK_REASONS);
 
 /** The key of the next take: by what was taken before it, so a retry after a crash takes the same step once. */
 const takeKey = (clawBack: { _id: unknown }, takenBefore: number) => `clawback:${String(clawBack._id)}:${takenBefore}`;
@@ -83,6 +85,55 @@ async function present(clawBack: ClawBackDocument) {
   };
 }
 
+/** A posted credit as the ledger keeps it. */
+type Credit = NonNullable<Awaited<ReturnType<typeof entryById>>>;
+
+/**
+ * Opens the claw-back of one posted credit (once per credit: a conditional upsert on the credit, however many callers ask at
+ * once), audits it under its own key (a repeat after a crash audits it once), and takes what the balance covers. `origin`
+ * names what asked for it beside the operator (a cluster's clean-up), in the audit.
+ */
+export async function takeBack(credit: Credit, reason: string, operator: Operator, origin: Record<string, string> = {}) {
+  let claw;
+  try {
+    claw = await ClawBackModel.findOneAndUpdate(
+      { entry: String(credit._id) },
+      {
+        $setOnInsert: {
+          user: credit.user,
+          coin: credit.coin,
+          entry: String(credit._id),
+          amount: credit.amount,
+          taken: 0,
+          reason,
+          createdBy: objectId(operator.id),
+        },
+      },
+      { upsert: true, returnDocument: 'after', setDefaultsOnInsert: true },
+    );
+  } catch (error) {
+    if (!isDuplicateKey(error)) throw error;
+    claw = await ClawBackModel.findOne({ entry: String(credit._id) });
+  }
+  if (!claw) throw new AppError('NOT_FOUND');
+  await faultPoint('clawback:after-open');
+  // keyed by the claw-back: whoever opened it, its one audit entry is written by the first call that gets here
+  await recordAudit({
+    operator:
+      operator.id === String(claw.createdBy)
+        ? operator
+        : { id: String(claw.createdBy), username: (await accountUsername(String(claw.createdBy))) ?? '' },
+    action: 'adjust',
+    resource: 'users',
+    record: String(credit.user),
+    before: null,
+    after: { clawBack: String(claw._id), entryId: String(credit._id), amount: `-${fromMicros(credit.amount)}`, ...origin },
+    note: claw.reason,
+    key: `clawback:${String(claw._id)}`,
+  });
+  return collect(claw);
+}
+
 /**
  * An operator takes back one credit of a player, with the reason: what the balance covers at once, never below zero; the rest
  * is owed (and blocks withdrawals) until the player's balance covers it. The same credit is taken back once, however often asked.
@@ -92,40 +143,7 @@ export async function clawBack(userId: string, input: { entryId: string; reason:
   if (!credit || String(credit.user) !== userId || credit.state !== 'posted') throw new AppError('NOT_FOUND');
   if (credit.amount <= 0 || !TAKEN_BACK.has(credit.reason))
     throw badInput({ entryId: 'Only a reward, a mining credit or a gift can be taken back' });
-  let record;
-  try {
-    record = await ClawBackModel.findOneAndUpdate(
-      { entry: String(credit._id) },
-      {
-        $setOnInsert: {
-          user: credit.user,
-          coin: credit.coin,
-          entry: String(credit._id),
-          amount: credit.amount,
-          taken: 0,
-          reason: input.reason,
-          createdBy: objectId(operator.id),
-        },
-      },
-      { upsert: true, returnDocument: 'after', includeResultMetadata: true, setDefaultsOnInsert: true },
-    );
-  } catch (error) {
-    if (!isDuplicateKey(error)) throw error;
-    record = { value: await ClawBackModel.findOne({ entry: String(credit._id) }), lastErrorObject: { updatedExisting: true } };
-  }
-  const claw = record.value!;
-  if (record.lastErrorObject?.updatedExisting === false)
-    await recordAudit({
-      operator,
-      action: 'adjust',
-      resource: 'users',
-      record: userId,
-      before: null,
-      after: { clawBack: String(claw._id), entryId: String(credit._id), amount: `-${fromMicros(credit.amount)}` },
-      note: input.reason,
-      key: `clawback:${String(claw._id)}`,
-    });
-  return present(await collect(claw));
+  return present(await takeBack(credit, input.reason, operator));
 }
 
 /** What a player still owes from claw-backs, per claw-back (for their page and the withdrawal check). */

@@ -29,6 +29,23 @@ function friendlyAddress(rawAddress: string, network: string): string {
   return Address.parse(rawAddress).toString({ bounceable: false, testOnly: network === '-3' });
 }
 
+/**
+ * Players' wallets as the console shows them (a player's Risk tab): each raw address in the user-friendly form wallets display,
+ * for the network it was linked on, beside the raw form the records are keyed by.
+ */
+export async function friendlyWalletAddresses(rawAddresses: readonly string[]) {
+  if (!rawAddresses.length) return [];
+  const links = await WalletLinkModel.find({ address: { $in: rawAddresses } }, { address: 1, network: 1 }).lean();
+  const networks = new Map(links.map((link) => [link.address, link.network]));
+  return rawAddresses.map((raw) => {
+    try {
+      return { raw, address: friendlyAddress(raw, networks.get(raw) ?? '-239') };
+    } catch {
+      return { raw, address: raw };
+    }
+  });
+}
+
 /** What the TON Connect widget needs from the server: where a wallet inside Telegram returns the player to. */
 export async function connectSettings() {
   return { twaReturnUrl: await openInTelegramLink() };

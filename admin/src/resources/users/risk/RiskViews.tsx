@@ -1,11 +1,13 @@
 import { useState } from 'react';
-import { Alert, Chip, List as MuiList, ListItem, ListItemText, Stack, Typography } from '@mui/material';
-import { Button, Confirm, FunctionField, Labeled, useBasename, useCanAccess, useRecordContext, useTranslate } from 'react-admin';
+import { Alert, Chip, IconButton, List as MuiList, ListItem, ListItemText, Stack, Tooltip, Typography } from '@mui/material';
+import ContentCopyIcon from '@mui/icons-material/ContentCopy';
+import { Button, Confirm, FunctionField, Labeled, useBasename, useCanAccess, useNotify, useRecordContext, useTranslate } from 'react-admin';
 import { useConsoleCalls } from '../../../dataProvider';
 import { useConsoleAction } from '../../useConsoleAction';
 import { formatWhen, useDateLocales } from '../../../lists/ConsoleDateField';
 import { Link } from 'react-router';
 import type { RiskLevel, RiskSignal } from '@gift/shared';
+import { ClusterCleanUpButton } from './ClusterCleanUp';
 
 interface SignalRow {
   signal: RiskSignal;
@@ -20,6 +22,8 @@ export interface RiskRecord {
   /** An operator's clearance: referral rewards go while the score stays at or below this one. */
   riskCleared?: { score?: number | null; by?: string | null; at?: string | null } | null;
   walletAddresses?: string[];
+  /** The wallets in the user-friendly form wallets show (`address`), beside the raw form they are kept and filtered by. */
+  wallets?: { raw: string; address: string }[];
 }
 
 /**
@@ -94,15 +98,45 @@ function ClusterLink({ cluster }: { cluster: Record<string, string> }) {
   );
 }
 
+/** A wallet as wallets show it (UQ…), shortened to its ends; the whole address (and its raw form) on hover, and a copy button. */
+function WalletAddress({ wallet }: { wallet: { raw: string; address: string } }) {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const { address } = wallet;
+  const short = address.length > 16 ? `${address.slice(0, 6)}…${address.slice(-6)}` : address;
+  return (
+    <Stack direction="row" sx={{ alignItems: 'center' }}>
+      <Tooltip title={<span dir="ltr">{`${address} (${wallet.raw})`}</span>}>
+        <Typography variant="body2" dir="ltr" data-address={address} sx={{ fontFamily: 'monospace', whiteSpace: 'nowrap' }}>
+          {short}
+        </Typography>
+      </Tooltip>
+      <IconButton
+        size="small"
+        aria-label={translate('risk.copyAddress')}
+        onClick={() => void navigator.clipboard?.writeText(address).then(() => notify('risk.copied', { type: 'info' }))}
+      >
+        <ContentCopyIcon fontSize="inherit" />
+      </IconButton>
+    </Stack>
+  );
+}
+
 /** One signal in words, with its points and the cluster behind it. */
 function SignalLine({ signal }: { signal: SignalRow }) {
   const translate = useTranslate();
   return (
-    <ListItem disableGutters secondaryAction={signal.cluster ? <ClusterLink cluster={signal.cluster} /> : undefined}>
+    <ListItem disableGutters sx={{ flexWrap: 'wrap', columnGap: 1 }}>
       <ListItemText
         primary={translate(`risk.signals.${signal.signal}`, signal.evidence)}
         secondary={translate('risk.points', { points: signal.points, strength: Math.round(signal.strength * 100) })}
       />
+      {signal.cluster ? (
+        <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
+          <ClusterLink cluster={signal.cluster} />
+          <ClusterCleanUpButton cluster={signal.cluster} />
+        </Stack>
+      ) : null}
     </ListItem>
   );
 }
@@ -114,6 +148,7 @@ export function RiskTab(_props: { label?: false }) {
   const locales = useDateLocales();
   if (!record) return null;
   const risk = record.risk ?? { score: 0, level: 'low' as const, signals: [] };
+  const wallets = record.wallets ?? (record.walletAddresses ?? []).map((raw) => ({ raw, address: raw }));
   return (
     <Stack spacing={2}>
       <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
@@ -148,13 +183,12 @@ export function RiskTab(_props: { label?: false }) {
       )}
       <Labeled label="risk.wallets">
         <Stack spacing={0.5}>
-          {(record.walletAddresses ?? []).length ? (
-            record.walletAddresses!.map((address) => (
-              <Stack key={address} direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-                <Typography variant="body2" sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>
-                  {address}
-                </Typography>
-                <ClusterLink cluster={{ walletAddresses: address }} />
+          {wallets.length ? (
+            wallets.map((wallet) => (
+              <Stack key={wallet.raw} direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+                <WalletAddress wallet={wallet} />
+                <ClusterLink cluster={{ walletAddresses: wallet.raw }} />
+                <ClusterCleanUpButton cluster={{ walletAddresses: wallet.raw }} />
               </Stack>
             ))
           ) : (

@@ -1,0 +1,300 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fromMicros } from '@gift/shared';
+import { objectId } from '../../db/ids';
+import { isDuplicateKey } from '../../db/mongoErrors';
+import { AppError, badInput } from '../../lib/errors';
+import { faultPoint } from '../../lib/faults';
+import { isAudited, recordAudit, type Operator } from '../audit/audit.service';
+import { findCoin } from '../coins/giftCoins.service';
+import { balanceOf, creditsToTakeBack, entryById } from '../ledger/ledger.service';
+import { ClawBackModel } from './clawBack.model';
+import { TAKEN_BACK_REASONS, takeBack } from './clawBack.service';
+import { ClusterCleanUpModel } from './clusterCleanUp.model';
+import { setPlayerStatus } from './playerStatus.service';
+import { UserModel } from './user.model';
+
+/** A cluster as the Risk tab links it (the players list's filter). */
+interface Cluster {
+  referrer?: string;
+  joinNetwork?: string;
+  walletAddresses?: string;
+}
+
+/** The most players one clean-up bans. */
+const MAX_MEMBERS = 1000;
+/** How long one call holds the clean-up it carries out before another may take it over (renewed at each step). */
+const LEASE_MS = 60_000;
+/** How long a second confirmation waits for the call carrying it out, and how often it looks. */
+const WAIT = { ms: 60_000, pollMs: 50 } as const;
+
+interface PlannedCredit {
+  entry: string;
+  user: string;
+  coin: string;
+  amount: number;
+  side: 'member' | 'referrer';
+}
+interface Plan {
+  key: string;
+  members: number;
+  ban: { user: string; status: string }[];
+  credits: PlannedCredit[];
+}
+
+/** The cluster's players, oldest first: the same filter the Risk tab's "Show these players" opens. */
+async function membersOf(cluster: Cluster) {
+  const filter: Record<string, unknown> = {};
+  if (cluster.referrer) filter.referrer = objectId(cluster.referrer);
+  if (cluster.joinNetwork) filter.joinNetwork = cluster.joinNetwork;
+  if (cluster.walletAddresses) filter.walletAddresses = cluster.walletAddresses;
+  const members = await UserModel.find(filter, { _id: 1, status: 1 })
+    .sort({ _id: 1 })
+    .limit(MAX_MEMBERS + 1)
+    .lean();
+  if (members.length > MAX_MEMBERS) throw badInput({ cluster: 'At most 1000 players at once' });
+  if (!members.length) throw badInput({ cluster: 'No player is in this cluster' });
+  return members;
+}
+
+/**
+ * What a clean-up of the cluster would do now: the players not yet banned, and every credit a claw-back may take (their own
+ * rewards, mining and gifts; the referral rewards paid for them to referrers outside the cluster) not taken back already. Its key
+ * hashes all of it, so a confirmation of what the operator saw finds the same plan, and a changed cluster is seen as changed.
+ */
+async function planOf(cluster: Cluster): Promise<Plan> {
+  const members = await membersOf(cluster);
+  const inCluster = new Set(members.map((member) => String(member._id)));
+  const [own, referrals] = await creditsToTakeBack(
+    members.map((member) => member._id),
+    TAKEN_BACK_REASONS,
+  );
+  const found = [
+    ...own.map((entry) => ({ entry, side: 'member' as const })),
+    ...referrals.filter(({ user }) => !inCluster.has(String(user))).map((entry) => ({ entry, side: 'referrer' as const })),
+  ];
+  const open = new Set(
+    (await ClawBackModel.find({ entry: { $in: found.map(({ entry }) => String(entry._id)) } }, { entry: 1 }).lean()).map(
+      (claw) => claw.entry,
+    ),
+  );
+  const credits = found
+    .filter(({ entry }) => !open.has(String(entry._id)))
+    .map(({ entry, side }) => ({
+      entry: String(entry._id),
+      user: String(entry.user),
+      coin: String(entry.coin),
+      amount: Number(entry.amount),
+      side,
+    }));
+  const ban = members
+    .filter((member) => member.status !== 'banned')
+    .map((member) => ({ user: String(member._id), status: member.status ?? 'active' }));
+  const canonical = { cluster: Object.entries(cluster).sort(), ban, credits };
+  const key = createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
+  return { key, members: members.length, ban, credits };
+}
+
+interface CoinTotal {
+  symbol: string;
+  /** What is taken back in all, what the balances cover (taken at once), and what stays owed. */
+  amount: string;
+  now: string;
+  owed: string;
+}
+
+/** Per coin: the whole amount, and what is taken now (`taken(user, coin, amount)`), with the players it comes from. */
+async function totals(
+  credits: PlannedCredit[],
+  taken: (user: string, coin: string, amount: bigint) => Promise<bigint> | bigint,
+): Promise<{ players: number; coins: CoinTotal[] }> {
+  const byHolding = new Map<string, { user: string; coin: string; amount: bigint }>();
+  for (const credit of credits) {
+    const key = `${credit.user}:${credit.coin}`;
+    const holding = byHolding.get(key) ?? { user: credit.user, coin: credit.coin, amount: 0n };
+    holding.amount += BigInt(credit.amount);
+    byHolding.set(key, holding);
+  }
+  const byCoin = new Map<string, { amount: bigint; now: bigint }>();
+  for (const holding of byHolding.values()) {
+    const coin = byCoin.get(holding.coin) ?? { amount: 0n, now: 0n };
+    coin.amount += holding.amount;
+    coin.now += await taken(holding.user, holding.coin, holding.amount);
+    byCoin.set(holding.coin, coin);
+  }
+  const coins = [];
+  for (const [coinId, coin] of byCoin) {
+    const found = await findCoin(coinId, { symbol: 1 });
+    coins.push({
+      symbol: found?.symbol ?? '',
+      amount: fromMicros(coin.amount),
+      now: fromMicros(coin.now),
+      owed: fromMicros(coin.amount - coin.now),
+    });
+  }
+  return { players: new Set(credits.map((credit) => credit.user)).size, coins: coins.sort((a, b) => a.symbol.localeCompare(b.symbol)) };
+}
+
+/** What the console reads of a plan: players banned, and per side (the cluster's players, their referrers) what is taken back. */
+async function summary(plan: Plan, taken: (user: string, coin: string, amount: bigint) => Promise<bigint> | bigint) {
+  return {
+    key: plan.key,
+    players: plan.members,
+    ban: plan.ban.length,
+    members: await totals(
+      plan.credits.filter((credit) => credit.side === 'member'),
+      taken,
+    ),
+    referrers: await totals(
+      plan.credits.filter((credit) => credit.side === 'referrer'),
+      taken,
+    ),
+  };
+}
+
+/**
+ * The preview the operator confirms: what a clean-up of this cluster would do now. What the balances cover is taken at once,
+ * per player and coin, as each claw-back does; the rest is owed.
+ */
+export async function previewCleanUp(cluster: Cluster) {
+  const plan = await planOf(cluster);
+  return summary(plan, async (user, coin, amount) => {
+    const balance = await balanceOf(user, coin);
+    return balance < amount ? balance : amount;
+  });
+}
+
+/** What a plan did: its claw-backs as they stand (taken so far, the rest owed). */
+async function outcome(plan: Plan) {
+  const claws = await ClawBackModel.find({ entry: { $in: plan.credits.map((credit) => credit.entry) } }).lean();
+  return summary(plan, (user, coin) => {
+    const mine = claws.filter((claw) => String(claw.user) === user && String(claw.coin) === coin);
+    return mine.reduce((sum, claw) => sum + BigInt(claw.taken as number), 0n);
+  });
+}
+
+/**
+ * Carries out a written plan, step by step, each step keyed so that a call killed between two writes leaves what the next call
+ * (the same code, a retry or another operator's confirmation) finishes without doing anything twice: each ban is set and then
+ * audited under `cleanup:<plan>:<player>:ban` (a ban not yet audited is set again, which changes nothing), each credit is taken
+ * back through its one claw-back (opened once per credit, audited once, each take keyed).
+ */
+async function carryOut(action: InstanceType<typeof ClusterCleanUpModel>, operator: Operator, renew: () => Promise<unknown>) {
+  const reason = action.statusReason;
+  const origin = { cleanUp: action.key };
+  for (const { user, status } of action.ban) {
+    await renew();
+    const key = `cleanup:${action.key}:${user}:ban`;
+    if (await isAudited(key)) continue;
+    const fa = { statusReason: action.fa?.statusReason ?? '' };
+    await setPlayerStatus(user!, { status: 'banned', statusReason: reason, fa }, new Date());
+    await faultPoint('cleanup:after-ban');
+    await recordAudit({
+      operator,
+      action: 'update',
+      resource: 'users',
+      record: user!,
+      before: { status },
+      after: { status: 'banned', statusReason: reason, ...origin },
+      note: reason,
+      key,
+    });
+  }
+  for (const credit of action.credits) {
+    await renew();
+    const entry = await entryById(credit.entry!);
+    if (entry) await takeBack(entry, reason, operator, origin);
+  }
+  await faultPoint('cleanup:after-takes');
+  await ClusterCleanUpModel.updateOne({ _id: action._id, status: 'running' }, { $set: { status: 'done', doneAt: new Date() } });
+}
+
+const planFrom = (action: InstanceType<typeof ClusterCleanUpModel>): Plan => ({
+  key: action.key,
+  members: action.players,
+  ban: action.ban.map(({ user, status }) => ({ user: user!, status: status! })),
+  credits: action.credits.map((credit) => ({ ...(credit.toObject() as PlannedCredit) })),
+});
+
+/**
+ * Bans the cluster and takes back what it earned, as the preview with this key said: the plan is written once (a conditional
+ * upsert on its key, however many operators confirm at once), audited, then carried out; a confirmation of a plan already
+ * written (a retry after a crash, a second operator) finishes it and answers what was done. A cluster changed since the preview
+ * (a new player, a new credit) is refused: the operator previews again.
+ */
+export async function cleanUpCluster(
+  input: { cluster: Cluster; key: string; statusReason?: string; fa?: { statusReason?: string } },
+  operator: Operator,
+) {
+  let action = await ClusterCleanUpModel.findOne({ key: input.key });
+  if (!action) {
+    const plan = await planOf(input.cluster);
+    if (plan.key !== input.key) throw badInput({ key: 'The cluster changed since the preview: look at it again' });
+    const fields = {
+      key: plan.key,
+      cluster: input.cluster,
+      players: plan.members,
+      ban: plan.ban,
+      credits: plan.credits,
+      statusReason: input.statusReason ?? '',
+      fa: { statusReason: input.fa?.statusReason ?? '' },
+      createdBy: objectId(operator.id),
+    };
+    try {
+      action = await ClusterCleanUpModel.findOneAndUpdate(
+        { key: plan.key },
+        { $setOnInsert: fields },
+        { upsert: true, returnDocument: 'after', setDefaultsOnInsert: true },
+      );
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+      action = await ClusterCleanUpModel.findOne({ key: plan.key });
+    }
+  }
+  if (!action) throw new AppError('NOT_FOUND');
+  await faultPoint('cleanup:after-plan');
+  const cluster = action.cluster as Cluster;
+  await recordAudit({
+    operator,
+    action: 'adjust',
+    resource: 'users',
+    // a referrer's friends are audited on the referrer's page
+    record: cluster.referrer ?? String(action._id),
+    before: null,
+    after: { cleanUp: action.key, cluster, banned: action.ban.length, credits: action.credits.length },
+    note: action.statusReason,
+    key: `cleanup:${action.key}`,
+  });
+  const status = action.status === 'done' ? 'done' : await runOnce(action, operator);
+  return { ...(await outcome(planFrom(action))), status };
+}
+
+/**
+ * Carries the clean-up out while holding it (a conditional write on its lease: one call at a time), or waits for the call that
+ * holds it; a lease left by a killed call is taken over once it passes. 'running' when it is still not done after the wait.
+ */
+async function runOnce(action: InstanceType<typeof ClusterCleanUpModel>, operator: Operator): Promise<'done' | 'running'> {
+  const runner = randomUUID();
+  const deadline = Date.now() + WAIT.ms;
+  const lease = () => ({ runner, leaseUntil: new Date(Date.now() + LEASE_MS) });
+  for (;;) {
+    const held = await ClusterCleanUpModel.findOneAndUpdate(
+      { _id: action._id, status: 'running', leaseUntil: { $lt: new Date() } },
+      { $set: lease() },
+      { returnDocument: 'after' },
+    );
+    if (held) {
+      try {
+        await carryOut(held, operator, () => ClusterCleanUpModel.updateOne({ _id: action._id, runner }, { $set: lease() }));
+        return 'done';
+      } finally {
+        // done, or failed while this process lives: the next call goes on at once
+        await ClusterCleanUpModel.updateOne({ _id: action._id, runner }, { $set: { runner: '', leaseUntil: new Date(0) } });
+      }
+    }
+    const now = await ClusterCleanUpModel.findById(action._id, { status: 1 }).lean();
+    if (now?.status === 'done') return 'done';
+    if (Date.now() >= deadline) return 'running';
+    await sleep(WAIT.pollMs);
+  }
+}
