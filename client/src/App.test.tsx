@@ -71,6 +71,11 @@ it("shows 'Page Not Found' on an unknown address", async () => {
   expect(await screen.findByRole('heading', { name: 'Page Not Found' })).toBeInTheDocument();
 });
 
+it("writes the not-found page's 404 in the player's digits", async () => {
+  await renderAppInPersian('/no/such/page', signedInPlayer);
+  expect(await screen.findByText('۴۰۴')).toBeInTheDocument();
+});
+
 it('a one-segment address that is no category id is no page, not a missing category', async () => {
   renderApp('/wallet', signedInPlayer);
   expect(await screen.findByRole('heading', { name: 'Page Not Found' })).toBeInTheDocument();
@@ -233,13 +238,16 @@ describe('the home-screen shortcut, inside a Telegram that has it', () => {
     }
   });
 
-  it('is not offered by a Telegram older than 8.0, nor outside Telegram', async () => {
+  it('is not offered by a Telegram older than 8.0, nor outside Telegram; nor is a web sign-out inside Telegram', async () => {
     const telegram = launchInTelegram({ version: '7.10' });
     try {
       renderApp('/profile', signedInPlayer);
       await screen.findByTestId('player-name');
       expect(telegram.postedOf('web_app_check_home_screen')).toEqual([]);
       expect(screen.queryByRole('button', { name: 'Add to home screen' })).not.toBeInTheDocument();
+      // inside Telegram the launch signs the player in: no web sign-out is offered there
+      expect(screen.queryByRole('button', { name: 'Sign out everywhere' })).not.toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: 'Sign out' })).not.toBeInTheDocument();
     } finally {
       telegram.end();
     }

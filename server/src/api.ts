@@ -3,6 +3,7 @@ import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import type { dashboardFigures } from './modules/dashboard/dashboard.service';
 import type { analyticsFigures } from './modules/dashboard/analytics.service';
 import type { treasury } from './modules/withdrawals/payouts.service';
+import type { alertCounts, alertSettings, startAlertLink } from './modules/alerts/alerts.service';
 import type { besideDecision, presentForConsole as presentWithdrawal } from './modules/withdrawals/withdrawals.service';
 import type { PlayerRecord, presentCoinFigures } from './modules/users/users.service';
 import type { presentLedgerEntry } from './modules/ledger/ledger.service';
@@ -38,6 +39,12 @@ export type CoinAmount = NonNullable<DashboardFigures['coinsIssued']>[number];
 export type AnalyticsFigures = Awaited<ReturnType<typeof analyticsFigures>>;
 /** GET /api/admin/treasury: the hot wallet, per-coin balances and caps, what is owed and the batches in flight. */
 export type Treasury = Awaited<ReturnType<typeof treasury>>;
+/** GET /api/admin/alerts/counts: the menu's badges, each only where the operator's permissions reach. */
+export type AlertCounts = Awaited<ReturnType<typeof alertCounts>>;
+/** GET and PUT /api/admin/alerts/me: what the bot tells the operator, and whether their chat is linked. */
+export type AlertSettingsRecord = Awaited<ReturnType<typeof alertSettings>>;
+/** POST /api/admin/alerts/me/link: the one-time link to the bot. */
+export type AlertLink = Awaited<ReturnType<typeof startAlertLink>>;
 
 /** POST /api/admin/login: the console's token and the account it signs in (GET /api/admin/me answers the account). */
 export type ConsoleSession = Exclude<Awaited<ReturnType<typeof login>>, { totpRequired: true }>;

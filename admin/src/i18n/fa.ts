@@ -449,6 +449,36 @@ const persianDomain: ConsoleDomainMessages = {
       noEarlier: 'برداشت پیشینی ندارد.',
     },
   },
+  alerts: {
+    title: 'هشدارهای تلگرام',
+    intro: 'ربات می‌تواند در تلگرام خبرتان کند وقتی چیزی منتظر شماست. حساب تلگرام خود را پیوند دهید، سپس انتخاب کنید چه چیزهایی را بگوید.',
+    link: 'پیوند با تلگرام',
+    newLink: 'پیوند تازه',
+    openBot: 'باز کردن ربات',
+    linkHelp: 'این پیوند را جایی که تلگرام دارید باز کنید و «شروع» را بزنید. فقط یک بار کار می‌کند، تا %{time}.',
+    waiting: 'در انتظار زدن «شروع» در ربات…',
+    linked: 'پیوند شده: ربات به تلگرام شما پیام می‌دهد (از %{when}).',
+    notLinked: 'پیوند نشده: ربات چیزی به شما نمی‌گوید.',
+    unlink: 'لغو پیوند',
+    unlinked: 'پیوند تلگرام لغو شد: ربات دیگر چیزی به شما نمی‌گوید.',
+    saved: 'هشدارها ذخیره شد',
+    choose: 'ربات چه چیزهایی را به شما بگوید',
+    none: 'دسترسی‌های شما هیچ هشداری را در بر نمی‌گیرد.',
+    kinds: {
+      claims: 'درخواست‌های دستی تازه در انتظار بررسی (هر ۵ دقیقه یک خلاصه)',
+      approvals: 'هدیه‌ها یا دسترسی‌های منتظر تأیید شما',
+      'payouts-stopped': 'توقف پرداخت‌ها، با دلیل آن',
+      'hot-wallet': 'کیف‌پول داغ کمتر از آستانه یا کمتر از بدهی‌ها',
+      'broadcast-finished': 'پایان یک پیام همگانی، با آمار آن',
+    },
+    badges: {
+      claims: '%{count} درخواست در انتظار بررسی',
+      withdrawals: '%{count} برداشت در انتظار تصمیم',
+      approvals: '%{count} هدیه یا دسترسی منتظر شما',
+      payoutsStopped: 'پرداخت‌ها متوقف شده است',
+      stopped: 'متوقف',
+    },
+  },
   treasury: {
     title: 'خزانه',
     loadFailed: 'خزانه بارگذاری نشد.',
@@ -457,6 +487,14 @@ const persianDomain: ConsoleDomainMessages = {
     paused: 'پرداخت‌ها متوقف است',
     noAutomated: 'پرداخت خودکار ندارد: کیف‌پول داغ نیست',
     running: 'پرداخت‌ها در جریان است',
+    stoppedSwitch: 'پرداخت‌ها روشن است، اما ارسال‌کننده متوقف شده: دلیل در بالا',
+    low: '%{symbol}: کیف‌پول داغ \u2066%{balance}\u2069 دارد، کمتر از آستانهٔ \u2066%{threshold}\u2069 تعیین‌شده. آن را شارژ کنید.',
+    thresholds: 'آستانه‌های هشدار',
+    thresholdsHelp:
+      'تا وقتی کیف‌پول داغ از یک سکه کمتر از آستانه‌اش دارد، این صفحه هشدار می‌دهد و به اپراتورهایی که خواسته‌اند در تلگرام خبر داده می‌شود (۰: بدون آستانه).',
+    warnBelow: 'هشدار زیر (%{symbol})',
+    saveThreshold: 'ذخیره',
+    thresholdSaved: 'آستانه ذخیره شد',
     shortfall:
       '%{symbol}: برداشت‌های در انتظار، تأییدشده یا در حال ارسال روی هم \u2066%{owed}\u2069 است، بیش از \u2066%{balance}\u2069 موجودی کیف‌پول داغ. آن را شارژ کنید، وگرنه منتظر می‌مانند.',
     resumed: 'پرداخت‌ها از سر گرفته شد',
@@ -1074,6 +1112,8 @@ const persianDomain: ConsoleDomainMessages = {
  * in them (a coin's symbol, a transaction) stay in English.
  */
 export const persianFieldMessages: Record<string, string> = {
+  'Unknown alert': 'هشدار ناشناخته',
+  'Unknown coin': 'سکهٔ ناشناخته',
   'At least 12 characters': 'دست‌کم ۱۲ نویسه',
   'The password must not contain the username': 'گذرواژه نباید نام کاربری را در خود داشته باشد',
   'This password is too common or too easy to guess: choose another': 'این گذرواژه بسیار رایج یا آسان‌حدس است: گذرواژهٔ دیگری برگزینید',

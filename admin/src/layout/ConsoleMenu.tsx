@@ -1,9 +1,11 @@
-import type { ReactElement } from 'react';
+import type { ReactElement, ReactNode } from 'react';
 import DashboardIcon from '@mui/icons-material/Dashboard';
+import InsightsIcon from '@mui/icons-material/Insights';
 import AccountBalanceWalletIcon from '@mui/icons-material/AccountBalanceWallet';
 import SettingsIcon from '@mui/icons-material/Settings';
 import GppMaybeIcon from '@mui/icons-material/GppMaybe';
-import { Logout, Menu, useBasename, useCanAccess, useTranslate } from 'react-admin';
+import { Logout, Menu, useBasename, useCanAccess, useGetResourceLabel, useTranslate } from 'react-admin';
+import { CountedLabel, useMenuCounts } from './MenuBadges';
 
 interface PageItemProps {
   /** The page's path under the console's basename. */
@@ -13,23 +15,39 @@ interface PageItemProps {
   /** The access the page needs: the item is hidden from an operator without it. */
   resource: string;
   action: 'list' | 'edit';
+  /** What waits there, beside the label. */
+  badge?: ReactNode;
 }
 
 // custom items link past react-admin's resource routes, so they add the /admin basename themselves
-function PageItem({ to, label, icon, resource, action }: PageItemProps) {
+function PageItem({ to, label, icon, resource, action, badge }: PageItemProps) {
   const translate = useTranslate();
   const basename = useBasename();
   const { canAccess } = useCanAccess({ resource, action });
   if (canAccess === false) return null;
-  return <Menu.Item to={`${basename}/${to}`} primaryText={translate(label)} leftIcon={icon} />;
+  return (
+    <Menu.Item
+      to={`${basename}/${to}`}
+      primaryText={
+        <>
+          {translate(label)}
+          {badge}
+        </>
+      }
+      leftIcon={icon}
+    />
+  );
 }
 
 /** The spec's menu, in its order, then what came after it; Covers and Partners sit with the other home-screen content. */
 export function ConsoleMenu() {
   const translate = useTranslate();
+  const resourceLabel = useGetResourceLabel();
+  const counts = useMenuCounts();
   return (
     <Menu>
       <Menu.DashboardItem primaryText={translate('menu.dashboard')} leftIcon={<DashboardIcon />} />
+      <PageItem to="analytics" label="menu.analytics" icon={<InsightsIcon />} resource="users" action="list" />
       <Menu.ResourceItem name="gift-coins" />
       <Menu.ResourceItem name="categories" />
       <Menu.ResourceItem name="covers" />
@@ -37,15 +55,35 @@ export function ConsoleMenu() {
       <Menu.ResourceItem name="missions" />
       <Menu.ResourceItem name="users" />
       <PageItem to="risk" label="menu.risk" icon={<GppMaybeIcon />} resource="users" action="list" />
-      <Menu.ResourceItem name="user-missions" />
+      <Menu.ResourceItem
+        name="user-missions"
+        primaryText={<CountedLabel label={resourceLabel('user-missions', 2)} count={counts.claims} title="alerts.badges.claims" />}
+      />
       <Menu.ResourceItem name="staking-coins" />
-      <PageItem to="withdraw" label="menu.withdraws" icon={<AccountBalanceWalletIcon />} resource="withdraws" action="list" />
+      <PageItem
+        to="withdraw"
+        label="menu.withdraws"
+        icon={<AccountBalanceWalletIcon />}
+        resource="withdraws"
+        action="list"
+        badge={
+          <>
+            <CountedLabel label="" count={counts.withdrawals} title="alerts.badges.withdrawals" />
+            {counts.payoutsStopped && (
+              <CountedLabel label="" word={translate('alerts.badges.stopped')} title="alerts.badges.payoutsStopped" />
+            )}
+          </>
+        }
+      />
       <Menu.ResourceItem name="accounts" />
       <PageItem to="app-config" label="menu.appConfig" icon={<SettingsIcon />} resource="app-config" action="edit" />
       <Menu.ResourceItem name="audit" />
       {/* beyond the spec's menu: what later issues added */}
       <Menu.ResourceItem name="broadcasts" />
-      <Menu.ResourceItem name="gifts" />
+      <Menu.ResourceItem
+        name="gifts"
+        primaryText={<CountedLabel label={resourceLabel('gifts', 2)} count={counts.approvals} title="alerts.badges.approvals" />}
+      />
       <Logout />
     </Menu>
   );

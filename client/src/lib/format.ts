@@ -63,6 +63,16 @@ export function formatAmount(amount: string, language: string): string {
   return text;
 }
 
+/**
+ * An exact decimal amount as a player of this language types it, for a field the app fills (Max): no thousands separators,
+ * the language's digits and decimal separator ("1234.5", or "۱۲۳۴٫۵" in Persian, which the forms read back exactly).
+ */
+export function formatTypedAmount(amount: string, language: string): string {
+  if (!/^\d+(\.\d+)?$/.test(amount)) return amount;
+  const { numbers, decimal } = formats(language);
+  return [...amount].map((char) => (char === '.' ? decimal : numbers.format(Number(char)))).join('');
+}
+
 /** A date and time ("Nov 17, 2026, 3:04 PM", or the Persian calendar's date in Persian). */
 export function formatDateTime(value: string | number | Date, language: string): string {
   return formats(language).dateTime.format(new Date(value));
@@ -97,6 +107,7 @@ export function useFormat() {
   return useMemo(
     () => ({
       amount: (amount: string) => formatAmount(amount, language),
+      typedAmount: (amount: string) => formatTypedAmount(amount, language),
       number: (value: number) => formatNumber(value, language),
       dateTime: (value: string | number | Date) => formatDateTime(value, language),
       date: (value: string | number | Date) => formatDate(value, language),

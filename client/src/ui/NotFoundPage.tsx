@@ -1,12 +1,14 @@
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { useFormat } from '../lib/format';
 
 /** Unknown routes (docs/product.md: title 'Page Not Found'). */
 export function NotFoundPage() {
   const { t } = useTranslation();
+  const format = useFormat();
   return (
     <section className="page status-page">
-      <p className="status-code">404</p>
+      <p className="status-code">{format.number(404)}</p>
       <h1>{t('notFound.title')}</h1>
       <p>{t('notFound.text')}</p>
       <Link className="button" to="/">

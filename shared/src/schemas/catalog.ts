@@ -220,8 +220,9 @@ const imageLinkFields = { image: imageUrl, link: optionalUrl, order, enabled: z.
 
 export const coverInput = z.object({
   title: blankable(z.string().trim().max(120)),
+  // a banner's picture usually carries words: Persian players see the Persian one where it is set
   fa: z
-    .object({ title: persian(120) })
+    .object({ title: persian(120), image: optionalImage })
     .partial()
     .default({}),
   ...imageLinkFields,

@@ -5,6 +5,7 @@ import type { TotpConfirmation, TotpEnrolment, TotpStatus } from '@gift/server';
 import { API_URL, inConsoleLanguage } from '../../dataProvider';
 import { i18nProvider } from '../../i18n/i18nProvider';
 import { adminToken } from '../../session';
+import { AlertSettings } from './AlertSettings';
 import { Sessions } from './Sessions';
 import { SignInHistory } from './SignInHistory';
 
@@ -154,6 +155,7 @@ export function MyAccountPage() {
         </Typography>
       )}
       <TwoStepSignIn />
+      <AlertSettings />
       <Sessions mine />
       <SignInHistory mine />
     </Box>

@@ -11,4 +11,5 @@ export default imageLinkResource<CoverRecord>({
   icon: ViewCarouselIcon,
   searchable: false,
   preview: { maxWidth: 120, maxHeight: 60 },
+  persianImage: true,
 });

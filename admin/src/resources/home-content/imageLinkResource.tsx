@@ -27,6 +27,7 @@ export function imageLinkResource<R extends ImageLinkRecord>({
   icon,
   searchable,
   preview,
+  persianImage = false,
 }: {
   nameField: keyof R & string;
   schema: z.ZodType;
@@ -34,12 +35,15 @@ export function imageLinkResource<R extends ImageLinkRecord>({
   icon: ComponentType;
   searchable: boolean;
   preview: { maxWidth: number; maxHeight: number };
+  /** A second picture for Persian players (a banner's picture carries words). */
+  persianImage?: boolean;
 }) {
   function ImageLinkForm() {
     return (
       <SimpleForm resolver={schemaResolver(schema)}>
         <BilingualInput source={nameField} />
         <TextInput source="image" fullWidth helperText={imageHelp} />
+        {persianImage && <TextInput source="fa.image" fullWidth helperText="content.persianImageHelp" />}
         <TextInput source="link" fullWidth />
         <OrderAndEnabledInputs />
       </SimpleForm>

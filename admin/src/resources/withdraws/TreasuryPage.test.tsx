@@ -121,3 +121,38 @@ it('speaks Persian: the switch, the warning and the columns', async () => {
   expect(screen.getByTestId('treasury-shortfall-TON')).toHaveTextContent(/بیش از .*99999.* موجودی کیف‌پول داغ/);
   expect(within(screen.getByRole('table', { name: 'سکه‌ها' })).getByText('سکه')).toBeInTheDocument();
 });
+
+it('warns while the hot wallet is under the threshold set for a coin, and saves a new threshold', async () => {
+  let current: Treasury = {
+    ...TREASURY,
+    coins: TREASURY.coins.map((coin) => (coin.symbol === 'GIFT' ? { ...coin, warnBelow: '6000' } : coin)),
+  };
+  const { sent, user } = renderScreen('/admin/treasury', {
+    routes: {
+      'GET /treasury/treasury': () => current,
+      'PUT /treasury/threshold': ({ body }: SentRequest) => {
+        const { coin, below } = body as { coin: string; below: string };
+        current = { ...current, coins: current.coins.map((row) => (row.coin === coin ? { ...row, warnBelow: below } : row)) };
+        return current;
+      },
+    },
+  });
+  expect(await screen.findByTestId('treasury-low-GIFT')).toHaveTextContent(
+    'GIFT: the hot wallet holds 5000.25, under the 6000 threshold set for it. Top it up.',
+  );
+  expect(screen.queryByTestId('treasury-low-TON')).not.toBeInTheDocument();
+
+  // Persian digits typed in the field are read as the amount
+  const field = screen.getByTestId('treasury-threshold-GIFT');
+  await user.clear(field);
+  await user.type(field, '۵۰۰۰');
+  await user.click(within(field.closest('form')!).getByRole('button', { name: 'Save' }));
+  await waitFor(() => expect(sent('PUT /treasury/threshold')[0]?.body).toEqual({ coin: GIFT, below: '5000' }));
+  await waitFor(() => expect(screen.queryByTestId('treasury-low-GIFT')).not.toBeInTheDocument());
+});
+
+it('says the sender stopped by itself instead of "Payouts running" while the switch is on', async () => {
+  renderScreen('/admin/treasury', { routes: treasuryAt({ ...TREASURY, stopped: 'not enough TON in the hot wallet' }) });
+  expect(await screen.findByRole('switch', { name: 'Payouts on, but stopped by the sender: see why above' })).toBeChecked();
+  expect(screen.getByTestId('treasury-stopped')).toHaveTextContent('not enough TON in the hot wallet');
+});

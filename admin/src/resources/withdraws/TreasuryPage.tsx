@@ -1,17 +1,22 @@
 import {
   Alert,
   Box,
+  Button,
   Card,
   CardContent,
   FormControlLabel,
+  Stack,
   Switch,
   Table,
   TableBody,
   TableCell,
   TableHead,
   TableRow,
+  TextField,
   Typography,
 } from '@mui/material';
+import { useState, type FormEvent } from 'react';
+import { typedAmount } from '@gift/shared/numerals';
 import { Loading, Title, useGetOne, useNotify, useTranslate, useUpdate } from 'react-admin';
 import { formatWhen, useDateLocales } from '../../lists/ConsoleDateField';
 import type { Treasury } from '@gift/server';
@@ -66,6 +71,60 @@ function Shortfalls({ treasury }: { treasury: Treasury }) {
         );
       })}
     </>
+  );
+}
+
+/** A warning for each coin the hot wallet holds less of than the threshold an operator set for it. */
+function LowBalances({ treasury }: { treasury: Treasury }) {
+  const translate = useTranslate();
+  const low = treasury.coins.filter(
+    (coin) => coin.balance != null && exact(coin.warnBelow) > 0n && exact(coin.balance) < exact(coin.warnBelow),
+  );
+  return (
+    <>
+      {low.map((coin) => (
+        <Alert key={coin.coin} severity="warning" sx={{ mt: 1 }} data-testid={`treasury-low-${coin.symbol}`}>
+          {translate('treasury.low', { symbol: coin.symbol, balance: coin.balance, threshold: coin.warnBelow })}
+        </Alert>
+      ))}
+    </>
+  );
+}
+
+/** One coin's threshold: the hot wallet is low below it (PUT /api/admin/treasury/threshold, audited). */
+function ThresholdForm({ coin, onSaved }: { coin: Treasury['coins'][number]; onSaved: () => void }) {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const [value, setValue] = useState(coin.warnBelow);
+  const [update, { isPending }] = useUpdate();
+  const save = (event: FormEvent) => {
+    event.preventDefault();
+    void update(
+      'treasury',
+      { id: 'threshold', data: { coin: coin.coin, below: typedAmount(value) }, previousData: { id: 'threshold' } },
+      {
+        mutationMode: 'pessimistic',
+        onSuccess: () => {
+          notify('treasury.thresholdSaved', { type: 'info' });
+          onSaved();
+        },
+        onError: (failure) => notify(...failureNotice(failure)),
+      },
+    );
+  };
+  return (
+    <Box component="form" onSubmit={save} sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
+      <TextField
+        size="small"
+        label={translate('treasury.warnBelow', { symbol: coin.symbol })}
+        value={value}
+        onChange={(event) => setValue(event.target.value)}
+        slotProps={{ htmlInput: { inputMode: 'decimal', dir: 'ltr', 'data-testid': `treasury-threshold-${coin.symbol}` } }}
+      />
+      <Button type="submit" variant="outlined" disabled={isPending || !value.trim()}>
+        {translate('treasury.saveThreshold')}
+      </Button>
+    </Box>
   );
 }
 
@@ -201,7 +260,15 @@ export function TreasuryPage() {
                 onChange={(event) => togglePause(!event.target.checked)}
               />
             }
-            label={translate(!data.hotWallet ? 'treasury.noAutomated' : data.paused ? 'treasury.paused' : 'treasury.running')}
+            label={translate(
+              !data.hotWallet
+                ? 'treasury.noAutomated'
+                : data.paused
+                  ? 'treasury.paused'
+                  : data.stopped
+                    ? 'treasury.stoppedSwitch'
+                    : 'treasury.running',
+            )}
           />
         </CardContent>
       </Card>
@@ -210,7 +277,21 @@ export function TreasuryPage() {
           <Typography variant="h6">{translate('treasury.coins')}</Typography>
           {data.hotWallet && <BalancesAsOf treasury={data} />}
           {data.hotWallet && <Shortfalls treasury={data} />}
+          {data.hotWallet && <LowBalances treasury={data} />}
           <CoinRows treasury={data} />
+        </CardContent>
+      </Card>
+      <Card sx={{ mt: 2 }}>
+        <CardContent>
+          <Typography variant="h6">{translate('treasury.thresholds')}</Typography>
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+            {translate('treasury.thresholdsHelp')}
+          </Typography>
+          <Stack spacing={2}>
+            {data.coins.map((coin) => (
+              <ThresholdForm key={`${coin.coin}:${coin.warnBelow}`} coin={coin} onSaved={() => void refetch()} />
+            ))}
+          </Stack>
         </CardContent>
       </Card>
       <Card sx={{ mt: 2 }}>

@@ -36,7 +36,7 @@ function Friends() {
       {!!friends.data?.items.length && (
         <ul className="list">
           {friends.data.items.map((friend, index) => (
-            <li key={`${friend.username}-${index}`} className="list-row">
+            <li key={`${friend.username}-${index}`} className="list-row friend">
               <Avatar name={friend.name || friend.username} small />
               <div className="grow">
                 <PlayerName name={friend.name} username={friend.username} />

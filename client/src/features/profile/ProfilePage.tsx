@@ -108,7 +108,8 @@ export function ProfilePage() {
             {t('profile.signOut')}
           </button>
         )}
-        {credential !== 'demo' && (
+        {/* inside Telegram the launch itself signs the player in: ending web sessions belongs to the web app */}
+        {credential === 'web' && (
           <button
             type="button"
             className="button button-ghost"

@@ -96,7 +96,7 @@ function StakeForm({ offer }: { offer: Offer }) {
           value={typed}
           onChange={edit}
           maxLabel={t('staking.max')}
-          onMax={() => edit(smaller(offer.balance, offer.maxAmount))}
+          onMax={() => edit(format.typedAmount(smaller(offer.balance, offer.maxAmount)))}
         />
         <ChoiceField
           id="duration-label"

@@ -81,6 +81,7 @@ function WithdrawForm({
   onRequested: (withdrawal: Requested | null) => void;
 }) {
   const { t } = useTranslation();
+  const format = useFormat();
   const minimumMessage = useMinimumMessage();
   const utils = trpc.useUtils();
   const [amount, setAmount] = useState('');
@@ -132,7 +133,7 @@ function WithdrawForm({
           setConfirming(null);
         }}
         maxLabel={t('withdraw.max')}
-        onMax={() => setAmount(maxAmount(coin.balance, coin.decimals))}
+        onMax={() => setAmount(format.typedAmount(maxAmount(coin.balance, coin.decimals)))}
       />
       {!confirming && (
         <button type="submit" className="button">

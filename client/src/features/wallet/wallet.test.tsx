@@ -399,6 +399,19 @@ describe('Withdraw', () => {
     expect(within(confirm).getByRole('button', { name: 'Confirm' })).toBeDisabled();
   });
 
+  it('fills Max in Persian digits for a Persian player, and withdraws that exact amount', async () => {
+    const user = userEvent.setup();
+    const server = await renderAppInPersian('/profile/withdraw', withWallet({ 'withdrawals.request': () => new Promise(() => {}) }));
+    const amount = await screen.findByLabelText('مقدار');
+    await user.click(screen.getByRole('button', { name: 'حداکثر' }));
+    expect(amount).toHaveValue('۱۲۵۰٫۱۲');
+    await user.click(screen.getByRole('button', { name: 'برداشت' }));
+    await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'تأیید' }));
+    await waitFor(() =>
+      expect(server.calls.find((call) => call.path === 'withdrawals.request')?.input).toMatchObject({ amount: '1250.12' }),
+    );
+  });
+
   it("shows the server's refusal of a withdrawal", async () => {
     const user = userEvent.setup();
     renderApp(

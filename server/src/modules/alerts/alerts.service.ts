@@ -51,6 +51,7 @@ function covers(permissions: string[], kind: OperatorAlertKind): boolean {
 export async function alertSettings(account: { id: string; permissions: string[] }) {
   const link = await AlertLinkModel.findOne({ account: objectId(account.id) }).lean();
   return {
+    id: 'me' as const,
     linked: link?.chatId != null,
     linkedAt: link?.linkedAt ?? null,
     language: link?.language ?? 'en',
@@ -88,7 +89,7 @@ export async function startAlertLink(accountId: string, language: Language, now:
       { upsert: true },
     ),
   );
-  return { url: `https://t.me/${botUsername}?start=op-${code}`, expiresAt };
+  return { id: 'link' as const, url: `https://t.me/${botUsername}?start=op-${code}`, expiresAt };
 }
 
 /** DELETE /api/admin/alerts/me/link: the bot stops writing to the chat (queued alerts to it are dropped). */
@@ -136,6 +137,7 @@ export async function alertCounts(account: { id: string; permissions: string[] }
     can('withdraws', 'read') ? getAppConfig() : undefined,
   ]);
   return {
+    id: 'counts' as const,
     ...(claims !== undefined ? { claims } : {}),
     ...(withdrawals !== undefined ? { withdrawals } : {}),
     ...(gifts !== undefined || grants !== undefined ? { approvals: (gifts ?? 0) + (grants ?? 0) } : {}),

@@ -184,9 +184,9 @@ describe('GET /api/admin/alerts/counts', () => {
     const all = await everything.get('/alerts/counts');
     mongoose.set('debug', previous as never);
 
-    expect(own.body).toEqual({ claims: expect.any(Number) });
+    expect(own.body).toEqual({ id: 'counts', claims: expect.any(Number) });
     expect(own.body.claims).toBeGreaterThan(0);
-    expect(Object.keys(all.body).sort()).toEqual(['approvals', 'claims', 'payoutsStopped', 'withdrawals']);
+    expect(Object.keys(all.body).sort()).toEqual(['approvals', 'claims', 'id', 'payoutsStopped', 'withdrawals']);
     // the reviewer's answer: one count of the claims waiting, nothing else
     expect(reviewerCommands).toEqual([{ collection: 'usermissions', method: 'countDocuments' }]);
     // everyone's: four counts and the App Config record (each count's index is checked by test/queryPlans.ts after this file)

@@ -23,7 +23,7 @@ const coverSchema = applyConventions(
   new Schema(
     {
       title: { type: String, default: '' },
-      fa: { title: { type: String, default: '' } },
+      fa: { title: { type: String, default: '' }, image: { type: String, default: '' } },
       image: { type: String, required: true },
       link: { type: String, default: '' },
       order: { type: Number, default: 0 },

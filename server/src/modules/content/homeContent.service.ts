@@ -10,7 +10,7 @@ export interface ContentRow {
   description?: string;
   image?: string;
   link?: string;
-  fa?: { title?: string; name?: string; description?: string };
+  fa?: { title?: string; name?: string; description?: string; image?: string };
 }
 
 const enabledOf = (kind: ContentRow['kind']) => [{ $match: { enabled: true } }, { $addFields: { kind } }];

@@ -496,21 +496,21 @@ export async function seedDemoData(
   await insertCovers([
     {
       title: 'Welcome to Gift Rewards',
-      fa: { title: 'به Gift Rewards خوش آمدید' },
+      fa: { title: 'به Gift Rewards خوش آمدید', image: demoImage('cover-welcome-fa.svg') },
       image: demoImage('cover-welcome.svg'),
       link: '',
       order: 0,
     },
     {
       title: 'Stake GIFT for up to 100% a year',
-      fa: { title: 'با سپرده‌گذاری GIFT تا ۱۰۰٪ در سال سود بگیرید' },
+      fa: { title: 'با سپرده‌گذاری GIFT تا ۱۰۰٪ در سال سود بگیرید', image: demoImage('cover-staking-fa.svg') },
       image: demoImage('cover-staking.svg'),
       link: '',
       order: 1,
     },
     {
       title: 'Invite friends: 50 GIFT each',
-      fa: { title: 'دوستان را دعوت کنید: هر نفر ۵۰ GIFT' },
+      fa: { title: 'دوستان را دعوت کنید: هر نفر ۵۰ GIFT', image: demoImage('cover-invite-fa.svg') },
       image: demoImage('cover-invite.svg'),
       link: '',
       order: 2,

@@ -145,7 +145,12 @@ describe("what operators wrote, in the player's language", () => {
   it('gives a Persian player the Persian mission, category, cover and partner texts, and the English where none is written', async () => {
     await Promise.all([CoverModel.deleteMany({}), PartnerModel.deleteMany({}), CategoryModel.deleteMany({}), MissionModel.deleteMany({})]);
     const coin = await createCoin({ symbol: 'GIFT' });
-    await CoverModel.create({ title: 'Welcome', fa: { title: 'خوش آمدید' }, image: 'https://img.example/c.png' });
+    await CoverModel.create({
+      title: 'Welcome',
+      fa: { title: 'خوش آمدید', image: '/demo/cover-welcome-fa.svg' },
+      image: 'https://img.example/c.png',
+    });
+    await CoverModel.create({ title: 'Stake', image: 'https://img.example/s.png', order: 1 });
     await PartnerModel.create({ name: 'TON', image: 'https://img.example/p.png' });
     const category = await CategoryModel.create({ title: 'Social', description: 'Follow us', fa: { title: 'شبکه‌های اجتماعی' } });
     const mission = await createMission({
@@ -161,7 +166,11 @@ describe("what operators wrote, in the player's language", () => {
     const english = await createPlayer({ language: 'en' });
 
     const home = await playerCaller(persian).home.get();
-    expect(home.covers.map((c) => c.title)).toEqual(['خوش آمدید']);
+    // the Persian banner picture where one is set, the English one where none is
+    expect(home.covers.map((c) => [c.title, c.image])).toEqual([
+      ['خوش آمدید', '/demo/cover-welcome-fa.svg'],
+      ['Stake', 'https://img.example/s.png'],
+    ]);
     expect(home.partners.map((p) => p.name)).toEqual(['TON']);
     expect(home.categories.map((c) => [c.title, c.description])).toEqual([['شبکه‌های اجتماعی', 'Follow us']]);
     expect(home.starMissions.map((m) => [m.title, m.description, m.claimButton, m.goButton])).toEqual([
@@ -172,6 +181,7 @@ describe("what operators wrote, in the player's language", () => {
     expect([byCategory.category.title, byCategory.missions[0]!.title]).toEqual(['شبکه‌های اجتماعی', 'عضو کانال شوید']);
 
     const inEnglish = await playerCaller(english).home.get();
+    expect(inEnglish.covers[0]!.image).toBe('https://img.example/c.png');
     expect([inEnglish.covers[0]!.title, inEnglish.categories[0]!.title, inEnglish.starMissions[0]!.title]).toEqual([
       'Welcome',
       'Social',

@@ -32,7 +32,12 @@ export async function homeFor(player: Parameters<typeof streakFor>[0] & { _id: I
   }
   const of = (kind: ContentRow['kind']) => content.filter((row) => row.kind === kind);
   return {
-    covers: of('cover').map((c) => ({ id: String(c._id), title: text(c.title, c.fa?.title), image: c.image ?? '', link: c.link ?? '' })),
+    covers: of('cover').map((c) => ({
+      id: String(c._id),
+      title: text(c.title, c.fa?.title),
+      image: text(c.image, c.fa?.image),
+      link: c.link ?? '',
+    })),
     partners: of('partner').map((p) => ({ id: String(p._id), name: text(p.name, p.fa?.name), image: p.image ?? '', link: p.link ?? '' })),
     categories: of('category').map((c) => ({
       id: String(c._id),
