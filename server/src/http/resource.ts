@@ -41,6 +41,8 @@ interface RecordRules {
   populate?: { path: string; select: string }[];
   /** Shapes one record for the console (defaults to the model's toJSON). */
   present?: (doc: unknown) => unknown;
+  /** Completes a list's page of presented records at once (names for the ids they carry, in one query per page). */
+  presentPage?: (records: unknown[]) => Promise<unknown[]>;
   /** Shapes the record of GET /:id when the show view carries more than a list row (defaults to present). */
   show?: (doc: unknown) => Promise<unknown>;
   /** Maps the id in the path to the record's id (e.g. a singleton's 'current'); null answers 404. */
@@ -110,7 +112,8 @@ export function orderedResource<T extends z.ZodType>(
   };
 }
 
-const MAX_PAGE = 500;
+/** The longest page a list answers: react-admin's Export asks for up to 1000 records at once (its default `maxResults`). */
+const MAX_PAGE = 1000;
 
 function parseJsonParam(req: Request, name: string): unknown {
   const raw = req.query[name];
@@ -264,7 +267,13 @@ type StoredRecord = { _id: Types.ObjectId; toJSON: () => unknown };
  */
 export function resourceRouter(definition: ResourceDefinition): Router {
   const router = Router();
-  const { select = '', populate = [], show, resolveId } = definition.record ?? {};
+  const {
+    select = '',
+    populate = [],
+    show,
+    resolveId,
+    presentPage = (records: unknown[]) => Promise.resolve(records),
+  } = definition.record ?? {};
   const present = definition.record?.present ?? ((doc: unknown) => (doc as { toJSON: () => unknown }).toJSON());
   const findOr404 = async (pathId: string) => {
     const id = resolveId ? await resolveId(pathId) : pathId;
@@ -305,7 +314,7 @@ export function resourceRouter(definition: ResourceDefinition): Router {
     ]);
     const end = rows.length ? skip + rows.length - 1 : skip;
     res.set('Content-Range', `${definition.name} ${skip}-${end}/${total}`);
-    res.json(rows.map(present));
+    res.json(await presentPage(rows.map(present)));
   });
 
   router.get('/:id', async (req, res) => {

@@ -1,3 +1,4 @@
+import mongoose from 'mongoose';
 import { fromMicros, toMicros } from '@gift/shared';
 import { createApp } from '../../app';
 import { startBotApiStandIn } from '../../../test/botApiStandIn';
@@ -9,6 +10,7 @@ import { balanceOf } from '../ledger/ledger.service';
 import { LedgerEntryModel } from '../ledger/ledger.models';
 import { MissionModel, UserMissionModel } from '../missions/mission.models';
 import { AuditEntryModel } from './audit.model';
+import { recordAudit } from './audit.service';
 
 const app = createApp({ env: testEnv(), logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
 
@@ -120,6 +122,86 @@ describe('the audit of operator writes', () => {
     expect((await api.delete(`/audit/${entry.id}`)).status).toBe(403);
     expect((await consoleApi(app, (await createOperator(['users:write'])).token).get('/audit')).status).toBe(403);
     expect((await consoleApi(app, (await createOperator(['audit:read'])).token).get('/audit')).status).toBe(200);
+  });
+});
+
+/** The collections the product's queries read while `run` runs (mongoose's debug hook), one name per query. */
+async function collectionsRead(run: () => Promise<unknown>): Promise<string[]> {
+  const read: string[] = [];
+  mongoose.set('debug', (collection: string, method: string) => void (method === 'find' && read.push(collection)));
+  await run().finally(() => mongoose.set('debug', false));
+  return read;
+}
+
+describe('the audit log as an operator reads it', () => {
+  it('names the operators and players an entry mentions, in one query per collection for the whole page', async () => {
+    const [approver, writer] = await Promise.all([createOperator(['*']), createOperator(['*'])]);
+    const players = await Promise.all([createPlayer({ name: 'Sara' }), createPlayer({ name: 'Reza', username: '' })]);
+    const operator = { id: writer.id, username: writer.account.username };
+    const withdrawal = String(new mongoose.Types.ObjectId());
+    await recordAudit({
+      operator,
+      action: 'review',
+      resource: 'withdraws',
+      record: withdrawal,
+      before: { status: 'pending', approvedBy: null, user: String(players[0]._id) },
+      after: { status: 'approved', approvedBy: approver.id, user: String(players[0]._id) },
+    });
+    const banned = { action: 'update', resource: 'users', before: { status: 'active' }, after: { status: 'banned' } } as const;
+    for (const player of players) await recordAudit({ ...banned, operator, record: String(player._id) });
+    const api = consoleApi(app, writer.token);
+    let page: Array<{ record: string; names: Record<string, string> }> = [];
+    const read = await collectionsRead(async () => {
+      page = (await api.get('/audit', { filter: { account: writer.id }, range: [0, 9] }).expect(200)).body;
+    });
+    const [sara, reza] = players.map((p) => String(p._id));
+    expect(page.map((entry) => [entry.record, entry.names])).toEqual([
+      [reza, { [reza!]: 'Reza' }],
+      [sara, { [sara!]: `Sara (@${players[0].username})` }],
+      // the player did not change, so the write does not mention them; the operator who approved it is named
+      [withdrawal, { [approver.id]: approver.account.username }],
+    ]);
+    // the page read each collection it names once, whatever its length: no query per entry
+    expect(read.filter((c) => c === 'users')).toHaveLength(1);
+    expect(read.filter((c) => c === 'accounts').length).toBeLessThanOrEqual(2); // the signed-in operator, and the names
+  });
+
+  it("filters by operator and by a period of time, and refuses a filter it doesn't know", async () => {
+    const [first, second] = await Promise.all([createOperator(['*']), createOperator(['*'])]);
+    const write = (operator: typeof first, at: string) =>
+      AuditEntryModel.create({
+        account: operator.id,
+        username: operator.account.username,
+        action: 'update',
+        resource: 'categories',
+        record: String(new mongoose.Types.ObjectId()),
+        createdAt: new Date(at),
+      });
+    await write(first, '2026-03-01T10:00:00Z');
+    await write(first, '2026-03-05T10:00:00Z');
+    await write(second, '2026-03-05T11:00:00Z');
+    const api = consoleApi(app, first.token);
+    const when = (rows: Array<{ createdAt: string }>) => rows.map((r) => r.createdAt);
+    const byFirst = await api.get('/audit', { filter: { account: first.id }, sort: ['createdAt', 'ASC'] }).expect(200);
+    expect(when(byFirst.body)).toEqual(['2026-03-01T10:00:00.000Z', '2026-03-05T10:00:00.000Z']);
+    const inMarch = { createdAt_gte: '2026-03-04T00:00:00Z', createdAt_lte: '2026-03-06T00:00:00Z' };
+    const period = await api.get('/audit', { filter: inMarch, sort: ['createdAt', 'ASC'] }).expect(200);
+    expect(period.body.map((r: { username: string }) => r.username)).toEqual([first.account.username, second.account.username]);
+    const both = await api.get('/audit', { filter: { ...inMarch, account: second.id } }).expect(200);
+    expect(both.headers['content-range']).toBe('audit 0-0/1');
+    await api.get('/audit', { filter: { operator: first.id } }).expect(400);
+    await api.get('/audit', { filter: { account: 'not-an-id' } }).expect(400);
+  });
+
+  it('answers an export of a thousand entries in one page', async () => {
+    const operator = await createOperator(['*']);
+    const fields = { account: operator.id, username: operator.account.username, action: 'update', resource: 'covers' };
+    await AuditEntryModel.insertMany(Array.from({ length: 1000 }, (_, i) => ({ ...fields, record: `r${i}` })));
+    const res = await consoleApi(app, operator.token)
+      .get('/audit', { filter: { account: operator.id }, range: [0, 999] })
+      .expect(200);
+    expect(res.body).toHaveLength(1000);
+    expect(res.headers['content-range']).toBe('audit 0-999/1000');
   });
 });
 

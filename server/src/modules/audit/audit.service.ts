@@ -51,6 +51,8 @@ export type AuditEntryRecord = Omit<ConsoleRecord<typeof AuditEntryModel>, 'befo
   /** The changed fields as they were and as they became (stored as Mixed, so typed here). */
   before: Record<string, unknown> | null;
   after: Record<string, unknown> | null;
+  /** The names of the records the entry mentions, by id (the record itself, and ids in its changed fields); lists only. */
+  names?: Record<string, string>;
 };
 
 export async function recordAudit(entry: AuditRecord): Promise<void> {
