@@ -116,6 +116,13 @@ const streakMilestone = z.object({
   amount: positiveAmount,
 });
 
+/** A canned reason for rejecting a Manual claim, in both languages; `id` names a saved one (absent: a new one). */
+const cannedRejectReason = z.object({
+  id: objectId.optional(),
+  en: nonEmpty(300),
+  fa: nonEmpty(300),
+});
+
 /** A host name as TON Connect's proof names the app (app.example.com, or localhost:5173 in development). */
 const DOMAIN = /^(?=.{1,253}(?::|$))(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?::\d{1,5})?$/i;
 
@@ -192,6 +199,20 @@ export const appConfigInput = z.object({
   payoutWallets: z.array(tonAddress).max(20).default([]),
   /** On: automated payouts send nothing until it is turned off. */
   payoutsPaused: z.boolean().default(false),
+  /** The reasons a reviewer picks from to reject a Manual claim (or writes their own). */
+  rejectReasons: nullAsAbsent(
+    z
+      .array(cannedRejectReason)
+      .max(30, 'At most 30 reasons')
+      .default([])
+      .superRefine((reasons, context) => {
+        const seen = new Set<string>();
+        reasons.forEach((reason, index) => {
+          if (reason.id && seen.has(reason.id)) context.addIssue({ code: 'custom', message: 'Each reason once', path: [index, 'id'] });
+          if (reason.id) seen.add(reason.id);
+        });
+      }),
+  ),
   risk: riskSettingsInput.optional(),
   /**
    * When a friend earns their referrer the reward: after this many missions done, or this many days after joining while still
@@ -287,7 +308,17 @@ export const changeRejectionInput = changeApprovalInput.extend(rejectionInput.sh
 /** Approve, or reject with the reason the player is shown. */
 export const userMissionReviewInput = z.discriminatedUnion('status', [
   z.object({ status: z.literal('done') }),
-  z.object({ status: z.literal('rejected'), rejectReason: nonEmpty(300) }),
+  z
+    .object({
+      status: z.literal('rejected'),
+      rejectReason: nonEmpty(300).optional(),
+      /** One of App Config's canned reasons: the player reads it in their language (its text replaces `rejectReason`). */
+      reasonId: objectId.optional(),
+    })
+    .refine((review) => review.rejectReason !== undefined || review.reasonId !== undefined, {
+      path: ['rejectReason'],
+      message: 'This field is required',
+    }),
 ]);
 /** The same decision on several pending Manual missions at once. */
 export const userMissionBulkReviewInput = z.intersection(

@@ -96,6 +96,8 @@ const appConfigSchema = applyConventions(
       payoutWallets: { type: [String], default: [] },
       /** On: the hot wallet sends nothing; approved withdrawals wait. */
       payoutsPaused: { type: Boolean, default: false },
+      /** The reasons a reviewer picks from to reject a Manual claim, each in English and Persian (`id` kept across saves). */
+      rejectReasons: { type: [new Schema({ en: String, fa: String })], default: [] },
       /** Why the hot wallet's sender last stopped by itself (not enough funds, the cap, the chain away); empty while it runs. */
       payoutsStopped: { type: String, default: '' },
       /** When a friend earns their referrer the reward (see appConfigInput), and a Premium friend's share. */

@@ -1,10 +1,12 @@
 import { appConfigInput, changeApprovalInput, changeRejectionInput, fromMicros, toMicros } from '@gift/shared';
+import { Types } from 'mongoose';
 import { AppError, badInput } from '../../lib/errors';
 import { faultPoint } from '../../lib/faults';
 import { operatorContext } from '../../http/adminAuth';
 import { validate, type ResourceDefinition } from '../../http/resource';
 import { requireGiftCoin } from '../coins/giftCoins.service';
 import { AppConfigModel } from './appConfig.model';
+import { presentRejectReasons } from './rejectReasons.service';
 import {
   approveConfigReward,
   CONFIG_REWARDS,
@@ -24,6 +26,7 @@ type ConfigDocument = {
   toJSON: () => Record<string, unknown>;
   botToken?: string;
   streakMilestones?: Milestone[];
+  rejectReasons?: Array<{ _id: unknown; en: string; fa: string }>;
 };
 
 /** Reward changes waiting for a second operator, as plain records (the document's JSON): amounts as decimals. */
@@ -58,6 +61,7 @@ export const appConfigResource: ResourceDefinition<typeof appConfigInput> = {
       botTokenSet: !!(doc as ConfigDocument).botToken,
       botTokenSource: botTokenSource(!!(doc as ConfigDocument).botToken),
       streakMilestones: presentMilestones((doc as ConfigDocument).streakMilestones),
+      rejectReasons: presentRejectReasons((doc as ConfigDocument).rejectReasons),
       waitingRewards: presentAllWaiting((doc as ConfigDocument).toJSON().waitingRewards),
     }),
   },
@@ -92,7 +96,9 @@ export const appConfigResource: ResourceDefinition<typeof appConfigInput> = {
         for (const [index, milestone] of input.streakMilestones.entries())
           await requireGiftCoin(`streakMilestones.${index}.coin`, milestone.coin);
       const streakMilestones = input.streakMilestones.map((m) => ({ ...m, amount: Number(toMicros(m.amount)) }));
-      const { botToken, clearBotToken, ...fields } = { ...input, referrerCoin, miningCoin, streakMilestones };
+      // a saved reason keeps its id (a reviewer's pick names it); a new one is given its own
+      const rejectReasons = input.rejectReasons.map(({ id: reasonId, en, fa }) => ({ _id: reasonId ?? new Types.ObjectId(), en, fa }));
+      const { botToken, clearBotToken, ...fields } = { ...input, referrerCoin, miningCoin, streakMilestones, rejectReasons };
       const changes = Object.fromEntries(Object.entries(fields).filter(([field]) => named(field)));
       await refuseZeroRewards(id, changes);
       // a reward set above its coin's threshold waits for a second operator; the rest of the save applies

@@ -63,7 +63,7 @@ async function startProgress(userId: Id, mission: StartableMission, now: Date, t
   if (progress.status === 'rejected') {
     const restarted = await UserMissionModel.findOneAndUpdate(
       { _id: progress._id, status: 'rejected' },
-      { $set: { status: 'started', startedAt: now, claimedAt: null, rejectReason: '' } },
+      { $set: { status: 'started', startedAt: now, claimedAt: null, rejectReason: '', rejectReasonFa: '' } },
       { returnDocument: 'after' },
     );
     return restarted ?? (await UserMissionModel.findById(progress._id))!;

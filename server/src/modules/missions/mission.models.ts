@@ -111,6 +111,8 @@ const userMissionSchema = applyConventions(
       reward: money(),
       coin: ref('GiftCoin', { required: true }),
       rejectReason: { type: String, default: '' },
+      /** A canned reason's Persian, shown to a Persian player in place of `rejectReason`; blank: the English is shown. */
+      rejectReasonFa: { type: String, default: '' },
       /** What the player attached to their last claim (a Manual mission's proof): a link, a text, a picture's id. */
       proof: {
         link: { type: String, default: '' },
@@ -124,6 +126,13 @@ const userMissionSchema = applyConventions(
        */
       firstApprovedBy: ref('Account', { default: null }),
       firstApprovedAt: { type: Date, default: null },
+      /**
+       * The reviewer who opened the pending claim, and until when: another reviewer's decision is refused until then. Taken and
+       * renewed by one conditional write (`reviewLocks.ts`); cleared by the decision.
+       */
+      lockedBy: ref('Account', { default: null }),
+      lockedByName: { type: String, default: '' },
+      lockedUntil: { type: Date, default: null },
       /** Set with an approval, cleared once its reward is credited: lets a crash in between be finished at start. */
       awaitingCredit: { type: Boolean, default: false },
       /** Counted in its mission's completions (done or waiting for review since the counter exists). */

@@ -69,6 +69,8 @@ export interface PlayerProgress {
   status: UserMissionStatus;
   startedAt: Date | null;
   rejectReason: string;
+  /** A canned reason's Persian (blank: the English is shown). */
+  rejectReasonFa?: string;
   day?: string | null;
 }
 
@@ -102,7 +104,7 @@ function presentMission(mission: MissionRow, progress: PlayerProgress | undefine
     mustDone: !!mission.mustDone,
     status,
     claimableAt: status === 'started' ? claimableAt(mission.verifyType, mission.verifyDuration, progress?.startedAt) : null,
-    rejectReason: status === 'rejected' ? (progress?.rejectReason ?? '') : '',
+    rejectReason: status === 'rejected' ? text(progress?.rejectReason, progress?.rejectReasonFa) : '',
     endsAt: mission.endsAt ?? null,
     repeat: mission.repeat ?? 'none',
     proof: mission.verifyType === 'manual' ? (mission.proof ?? []) : [],
@@ -150,7 +152,7 @@ function daysAround(now: Date): string[] {
 export function progressOf(userId: Id, now: Date): Promise<PlayerProgress[]> {
   return UserMissionModel.find(
     { user: objectId(userId), day: { $in: [null, ...daysAround(now)] } },
-    { mission: 1, status: 1, startedAt: 1, rejectReason: 1, day: 1 },
+    { mission: 1, status: 1, startedAt: 1, rejectReason: 1, rejectReasonFa: 1, day: 1 },
   ).lean<PlayerProgress[]>();
 }
 

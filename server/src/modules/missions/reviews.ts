@@ -1,6 +1,7 @@
 import type { Types } from 'mongoose';
 import { fromMicros } from '@gift/shared';
-import { AppError } from '../../lib/errors';
+import { AppError, badInput } from '../../lib/errors';
+import { findRejectReason } from '../config/rejectReasons.service';
 import { assertIndependentApprover } from '../accounts/fourEyes.service';
 import { countTowardDailyLimit } from '../coins/coinBrakes.service';
 import { objectId } from '../../db/ids';
@@ -9,6 +10,7 @@ import { notify } from '../notifications/notifications.service';
 import { MissionModel, UserMissionModel } from './mission.models';
 import { creditApproval } from './missionCredit';
 import { holdSeatForRelease, settleSeat } from './missionSeats';
+import { freeFor, refuseUnlessFree, UNLOCKED } from './reviewLocks';
 
 /**
  * An operator approves (reward credited now) or rejects (the player may try again) a pending mission.
@@ -17,33 +19,40 @@ import { holdSeatForRelease, settleSeat } from './missionSeats';
  */
 export async function reviewUserMission(
   userMissionId: string,
-  review: { status: 'done' | 'rejected'; rejectReason?: string },
+  review: { status: 'done' | 'rejected'; rejectReason?: string; reasonId?: string },
   reviewerId: string,
   now: Date,
 ) {
   const id = objectId(userMissionId);
   const reviewedBy = objectId(reviewerId);
+  // another reviewer's hold refuses the decision before anything is counted or held (and the conditional step checks again)
+  await refuseUnlessFree(id, reviewedBy, now);
+  const reason = review.status === 'rejected' ? await rejectionText(review) : null;
   if (review.status === 'done') {
     const waiting = await waitForSecondApproval(id, reviewerId, now);
     if (waiting) return waiting;
   }
-  const cleared = { firstApprovedBy: null, firstApprovedAt: null };
+  const cleared = { firstApprovedBy: null, firstApprovedAt: null, ...UNLOCKED };
   const update =
     review.status === 'done'
-      ? { status: 'done', doneAt: now, reviewedBy, rejectReason: '', awaitingCredit: true, ...cleared }
-      : { status: 'rejected', reviewedBy, rejectReason: review.rejectReason ?? '', seated: false, ...cleared };
+      ? { status: 'done', doneAt: now, reviewedBy, rejectReason: '', rejectReasonFa: '', awaitingCredit: true, ...cleared }
+      : { status: 'rejected', reviewedBy, rejectReason: reason?.en ?? '', rejectReasonFa: reason?.fa ?? '', seated: false, ...cleared };
   // a rejection gives its place back: held first, so a crash before the hold is settled cannot keep it counted
   const seat =
     review.status === 'rejected'
       ? await UserMissionModel.findOne({ _id: id, status: 'pending', seated: true }, { mission: 1 }).lean()
       : null;
   if (seat) await holdSeatForRelease(seat.mission, id, now);
-  const reviewed = await UserMissionModel.findOneAndUpdate({ _id: id, status: 'pending' }, { $set: update }, { returnDocument: 'after' });
+  const reviewed = await UserMissionModel.findOneAndUpdate(
+    { _id: id, status: 'pending', ...freeFor(reviewedBy, now) },
+    { $set: update },
+    { returnDocument: 'after' },
+  );
   if (seat) await settleSeat(seat.mission, id);
   if (!reviewed) {
-    const current = await UserMissionModel.findById(id, { status: 1 }).lean();
-    if (!current) throw new AppError('NOT_FOUND');
-    throw new AppError('MISSION_NOT_PENDING', { status: current.status });
+    await refuseUnlessFree(id, reviewedBy, now);
+    // taken and let go again in between: decided by someone else, or free to try again
+    throw new AppError('CLAIM_LOCKED', { name: '?', until: now.toISOString().slice(11, 16) });
   }
   if (review.status === 'done') await creditApproval(reviewed);
   await notifyReview(reviewed);
@@ -69,7 +78,7 @@ async function waitForSecondApproval(id: Types.ObjectId, reviewerId: string, now
   const key = `mission:${String(id)}:${claim.claimedAt?.getTime() ?? 0}`;
   if (await countTowardDailyLimit(reviewerId, claim.coin, BigInt(claim.reward as number), key, now)) return null;
   const waiting = await UserMissionModel.findOneAndUpdate(
-    { _id: id, status: 'pending', firstApprovedBy: null },
+    { _id: id, status: 'pending', firstApprovedBy: null, ...freeFor(objectId(reviewerId), now) },
     { $set: { firstApprovedBy: objectId(reviewerId), firstApprovedAt: now } },
     { returnDocument: 'after' },
   );
@@ -81,6 +90,17 @@ async function waitForSecondApproval(id: Types.ObjectId, reviewerId: string, now
   return null;
 }
 
+/**
+ * What the player reads of a rejection: one of App Config's canned reasons (its English and its Persian), else the reviewer's own
+ * words (the same for every player). A reason no longer in App Config is refused (400), with nothing changed.
+ */
+async function rejectionText(review: { rejectReason?: string; reasonId?: string }): Promise<{ en: string; fa: string }> {
+  if (!review.reasonId) return { en: review.rejectReason ?? '', fa: '' };
+  const canned = await findRejectReason(review.reasonId);
+  if (!canned) throw badInput({ reasonId: 'This reason is no longer in App Config: choose another, or write one' });
+  return { en: canned.en, fa: canned.fa };
+}
+
 /** Tells the player how their claim was reviewed; a rejection is keyed by its claim, since the mission can be tried again. */
 async function notifyReview(reviewed: {
   _id: Types.ObjectId;
@@ -90,6 +110,7 @@ async function notifyReview(reviewed: {
   status: string;
   reward: number;
   rejectReason: string;
+  rejectReasonFa?: string;
   claimedAt?: Date | null;
 }) {
   const [mission, coin] = await Promise.all([
@@ -105,6 +126,7 @@ async function notifyReview(reviewed: {
     await notify(reviewed.user, `mission-rejected:${reviewed._id}:${claim}`, 'mission-rejected', {
       mission: title,
       reason: reviewed.rejectReason,
+      ...(reviewed.rejectReasonFa ? { reasonFa: reviewed.rejectReasonFa } : {}),
     });
   }
 }

@@ -6,7 +6,9 @@ import { recordAudit } from '../audit/audit.service';
 import { playerIdsMatching } from '../users/players.service';
 import { UserMissionModel } from './mission.models';
 import { missionIdsMatching, reviewUserMission } from './missions.service';
+import { cannedRejectReasons } from '../config/rejectReasons.service';
 import { presentProgress, type BulkReviewAnswer } from './userMissions.service';
+import { lockClaim, releaseClaim } from './reviewLocks';
 
 /** One review decision per record, each through the same service call as a single review, each audited. */
 function bulkReviewRoute(router: Router) {
@@ -38,6 +40,24 @@ function bulkReviewRoute(router: Router) {
   });
 }
 
+/**
+ * The reasons a reviewer picks from (GET /reject-reasons). A reviewer's hold on the pending claim they opened: POST takes or renews it (409 naming another reviewer who holds it), DELETE
+ * lets it go (only the reviewer's own). Answers the hold: `{ lockedBy, lockedByName, lockedUntil }`.
+ */
+function reviewerRoutes(router: Router) {
+  /** App Config's canned reasons, read by any reviewer (App Config itself is not theirs to read). */
+  router.get('/reject-reasons', async (_req, res) => {
+    res.json(await cannedRejectReasons());
+  });
+  router.post('/:id/lock', async (req, res) => {
+    res.json(await lockClaim(req.params.id, operatorContext(req).operator, new Date()));
+  });
+  router.delete('/:id/lock', async (req, res) => {
+    await releaseClaim(req.params.id, operatorContext(req).operator.id);
+    res.json({ lockedBy: null, lockedByName: '', lockedUntil: null });
+  });
+}
+
 /** Players' missions, read-only except the review of a pending Manual one (approve credits, reject lets them retry). */
 export const userMissionsResource: ResourceDefinition<typeof userMissionReviewInput> = {
   name: 'user-missions',
@@ -62,5 +82,8 @@ export const userMissionsResource: ResourceDefinition<typeof userMissionReviewIn
     auditAs: 'review',
   },
   remove: { refusal: "a player's progress stays with them; reject a pending review instead" },
-  extraRoutes: bulkReviewRoute,
+  extraRoutes: (router) => {
+    bulkReviewRoute(router);
+    reviewerRoutes(router);
+  },
 };

@@ -1,6 +1,7 @@
 import { Types } from 'mongoose';
 import { fromMicros } from '@gift/shared';
 import type { UserMissionModel } from './mission.models';
+import { presentLock } from './reviewLocks';
 
 type ProgressDocument = ReturnType<(typeof UserMissionModel)['hydrate']>;
 /** Populated: a document; its target deleted: the bare ObjectId, whose `_id` (a mongoose getter) is itself. */
@@ -35,6 +36,10 @@ export function presentProgress(doc: unknown) {
     coin: idOf(coin),
     coinSymbol: coin?.symbol ?? '',
     rejectReason: progress.rejectReason,
+    /** A canned reason's Persian, as a Persian player reads it (blank: they read `rejectReason`). */
+    rejectReasonFa: progress.rejectReasonFa ?? '',
+    /** The reviewer who has it open, while their hold lasts: another reviewer's decision is refused (409) until then. */
+    ...presentLock(progress),
     /** What the player attached to the claim; the picture is read at /api/admin/proofs/:imageId by an operator who reviews. */
     proof: {
       link: progress.proof?.link ?? '',

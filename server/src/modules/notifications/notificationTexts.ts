@@ -5,7 +5,8 @@ export interface NotificationFacts {
   'friend-joined': { friend: string; amount?: string; symbol?: string };
   'friend-qualified': { friend: string; amount?: string; symbol?: string };
   'mission-approved': { mission: string; amount?: string; symbol?: string };
-  'mission-rejected': { mission: string; reason: string };
+  /** reasonFa: a canned reason's Persian, read by a Persian player in place of `reason`. */
+  'mission-rejected': { mission: string; reason: string; reasonFa?: string };
   /** explorerUrl: the transaction on the configured explorer (absent on messages queued before it was added). */
   'withdrawal-paid': { amount: string; symbol: string; txHash: string; explorerUrl?: string };
   'withdrawal-rejected': { amount: string; symbol: string; reason: string };
@@ -67,7 +68,7 @@ const TEXTS: { [L in Language]: { [E in NotificationEvent]: (facts: Notification
       `⭐ ${quotedPlayerText(f.friend, 'fa')} به‌عنوان دوست شما واجد شرایط شد.${f.amount ? ` شما ${f.amount} ${f.symbol} دریافت کردید.` : ''}`,
     'mission-approved': (f) => `✅ ماموریت «${f.mission}» شما تأیید شد.${f.amount ? ` شما ${f.amount} ${f.symbol} دریافت کردید.` : ''}`,
     'mission-rejected': (f) =>
-      `❌ ماموریت «${f.mission}» شما تأیید نشد.${f.reason ? `\nدلیل: ${f.reason}` : ''}\nمی‌توانید دوباره امتحان کنید.`,
+      `❌ ماموریت «${f.mission}» شما تأیید نشد.${f.reasonFa || f.reason ? `\nدلیل: ${f.reasonFa || f.reason}` : ''}\nمی‌توانید دوباره امتحان کنید.`,
     'withdrawal-paid': (f) => `💸 برداشت ${f.amount} ${f.symbol} شما ارسال شد.\nتراکنش: ${f.explorerUrl ?? f.txHash}`,
     'withdrawal-rejected': (f) =>
       `↩️ برداشت ${f.amount} ${f.symbol} شما رد شد.${f.reason ? `\nدلیل: ${f.reason}` : ''}\n${f.amount} ${f.symbol} به موجودی شما برگشت.`,
