@@ -1,12 +1,14 @@
 import type { ReactElement, ReactNode } from 'react';
-import { Datagrid, SearchInput, SimpleList, useTranslate, type RaRecord, type SimpleListProps } from 'react-admin';
+import { Datagrid, DatagridConfigurable, SearchInput, SimpleList, useTranslate, type RaRecord, type SimpleListProps } from 'react-admin';
 import { useIsSmall } from '../layout/useIsSmall';
 
 type PhoneLines<R extends RaRecord> = Pick<SimpleListProps<R>, 'leftAvatar' | 'primaryText' | 'secondaryText' | 'tertiaryText'>;
 
 /**
  * The records of a list as the demo draws them: a table of the `children` columns on a desktop, one line per record on a phone
- * (`phone`). A row opens its record (`rowClick`); tables select rows only where `bulkActionButtons` are given.
+ * (`phone`). A row opens its record (`rowClick`); tables select rows only where `bulkActionButtons` are given. With `columns` (a
+ * preference key, the same as its `ListActions columns`), the operator chooses the table's columns (react-admin's
+ * DatagridConfigurable, kept in this browser).
  */
 export function ResponsiveList<R extends RaRecord>({
   phone,
@@ -15,8 +17,10 @@ export function ResponsiveList<R extends RaRecord>({
   bulkActionButtons = false,
   empty,
   expand,
+  columns,
 }: {
   expand?: ReactElement;
+  columns?: string;
   phone: PhoneLines<R>;
   children: ReactNode;
   rowClick?: 'edit' | 'show' | false;
@@ -24,12 +28,13 @@ export function ResponsiveList<R extends RaRecord>({
   empty?: ReactElement;
 }) {
   const isSmall = useIsSmall();
+  const table = { rowClick, bulkActionButtons, empty, expand, children };
   return isSmall ? (
     <SimpleList<R> {...phone} linkType={rowClick} />
+  ) : columns ? (
+    <DatagridConfigurable preferenceKey={columns} {...table} />
   ) : (
-    <Datagrid rowClick={rowClick} bulkActionButtons={bulkActionButtons} empty={empty} expand={expand}>
-      {children}
-    </Datagrid>
+    <Datagrid {...table} />
   );
 }
 

@@ -3,6 +3,7 @@ import { FunctionField, List, ReferenceField, SelectField, SelectInput, TextFiel
 import { ConsoleDateField, formatWhen, useDateLocales } from '../../lists/ConsoleDateField';
 import { useConsoleCalls } from '../../dataProvider';
 import { ResponsiveList, searchFilter } from '../../lists/ResponsiveList';
+import { ListActions } from '../../lists/ListActions';
 import { usePermissionLabel } from '../accounts/permissions';
 import { ApproveOrReject, requestStatusChoices, type WaitingRequest } from '../ApproveOrReject';
 
@@ -64,6 +65,7 @@ export function AccountGrantList() {
     <List
       filters={[searchFilter(), <SelectInput key="status" source="status" choices={STATUSES} alwaysOn />]}
       filterDefaultValues={{ status: 'pending' }}
+      actions={<ListActions />}
     >
       <ResponsiveList<GrantRow>
         rowClick={false}

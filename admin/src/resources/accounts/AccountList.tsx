@@ -1,22 +1,11 @@
 import type { AccountRecord } from '@gift/server';
 import HowToRegIcon from '@mui/icons-material/HowToReg';
-import {
-  BooleanField,
-  Button,
-  CreateButton,
-  FunctionField,
-  List,
-  ReferenceField,
-  TextField,
-  TopToolbar,
-  useCreatePath,
-  useGetList,
-  useTranslate,
-} from 'react-admin';
+import { BooleanField, Button, FunctionField, List, ReferenceField, TextField, useCreatePath, useGetList, useTranslate } from 'react-admin';
 import { Link } from 'react-router';
 import { ConsoleDateField } from '../../lists/ConsoleDateField';
 import { Chip, Stack } from '@mui/material';
 import { ResponsiveList, searchFilter } from '../../lists/ResponsiveList';
+import { ListActions } from '../../lists/ListActions';
 import { usePermissionLabel } from './permissions';
 
 /** What the account holds, then what waits for a second operator (outlined). */
@@ -64,10 +53,9 @@ export function AccountList() {
     <List
       filters={[searchFilter()]}
       actions={
-        <TopToolbar>
+        <ListActions>
           <WaitingAccess />
-          <CreateButton />
-        </TopToolbar>
+        </ListActions>
       }
     >
       <ResponsiveList<AccountRecord>

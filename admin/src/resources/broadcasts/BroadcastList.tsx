@@ -4,6 +4,7 @@ import { FunctionField, List, SelectInput, useTranslate } from 'react-admin';
 import { ConsoleDateField } from '../../lists/ConsoleDateField';
 import { parseTelegramHtml, plainTextOf } from '@gift/shared/schemas/broadcasts';
 import { ResponsiveList, searchFilter } from '../../lists/ResponsiveList';
+import { ListActions } from '../../lists/ListActions';
 import { BROADCAST_STATUS_CHOICES } from './statuses';
 
 /** A message as players read it: formatting tags left out, entities as their characters. */
@@ -48,7 +49,7 @@ const filters = [
 export function BroadcastList() {
   const translate = useTranslate();
   return (
-    <List filters={filters}>
+    <List filters={filters} actions={<ListActions />}>
       <ResponsiveList<BroadcastRecord>
         rowClick="show"
         phone={{

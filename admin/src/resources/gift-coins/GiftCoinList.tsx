@@ -4,12 +4,13 @@ import { BooleanField, ImageField, List, SelectField, TextField, useTranslate } 
 import { ConsoleDateField } from '../../lists/ConsoleDateField';
 import { BY_ORDER, ResponsiveList, searchFilter } from '../../lists/ResponsiveList';
 import { Thumbnail } from '../../lists/Thumbnail';
+import { ListActions } from '../../lists/ListActions';
 import { NETWORK_CHOICES } from './networks';
 
 export function GiftCoinList() {
   const translate = useTranslate();
   return (
-    <List sort={BY_ORDER} filters={[searchFilter()]}>
+    <List sort={BY_ORDER} filters={[searchFilter()]} actions={<ListActions />}>
       <ResponsiveList<GiftCoinRecord>
         phone={{
           leftAvatar: (r) => (r.icon ? <Thumbnail src={r.icon} round /> : r.symbol.slice(0, 2)),

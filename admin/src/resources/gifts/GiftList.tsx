@@ -2,6 +2,7 @@ import { FunctionField, List, ReferenceField, SelectField, SelectInput, TextFiel
 import { ConsoleDateField, formatWhen, useDateLocales } from '../../lists/ConsoleDateField';
 import { useConsoleCalls } from '../../dataProvider';
 import { ResponsiveList } from '../../lists/ResponsiveList';
+import { ListActions } from '../../lists/ListActions';
 import { ApproveOrReject, requestStatusChoices, type WaitingRequest } from '../ApproveOrReject';
 
 interface GiftRow extends WaitingRequest {
@@ -49,7 +50,11 @@ export function GiftList() {
   const translate = useTranslate();
   const locales = useDateLocales();
   return (
-    <List filters={[<SelectInput key="status" source="status" choices={STATUSES} alwaysOn />]} filterDefaultValues={{ status: 'pending' }}>
+    <List
+      filters={[<SelectInput key="status" source="status" choices={STATUSES} alwaysOn />]}
+      filterDefaultValues={{ status: 'pending' }}
+      actions={<ListActions />}
+    >
       <ResponsiveList<GiftRow>
         rowClick={false}
         phone={{

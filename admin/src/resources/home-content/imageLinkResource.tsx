@@ -6,6 +6,7 @@ import { BilingualInput, TranslationField } from '../../forms/BilingualInput';
 import { schemaResolver } from '../../forms/schemaResolver';
 import { BY_ORDER, ResponsiveList, searchFilter, useOrderLine } from '../../lists/ResponsiveList';
 import { Thumbnail } from '../../lists/Thumbnail';
+import { ListActions } from '../../lists/ListActions';
 import { EditActions, OrderAndEnabledInputs } from '../sharedInputs';
 
 interface ImageLinkRecord {
@@ -53,7 +54,7 @@ export function imageLinkResource<R extends ImageLinkRecord>({
   function ImageLinkList() {
     const orderLine = useOrderLine();
     return (
-      <List sort={BY_ORDER} filters={searchable ? [searchFilter()] : undefined}>
+      <List sort={BY_ORDER} filters={searchable ? [searchFilter()] : undefined} actions={<ListActions />}>
         <ResponsiveList<R>
           phone={{
             leftAvatar: (r) => <Thumbnail src={r.image} />,

@@ -2,10 +2,7 @@ import type { MissionRecord } from '@gift/server';
 import {
   BooleanField,
   FunctionField,
-  CreateButton,
-  FilterButton,
   List,
-  TopToolbar,
   ReferenceField,
   ReferenceInput,
   SelectField,
@@ -16,6 +13,7 @@ import {
 import { ConsoleDateField } from '../../lists/ConsoleDateField';
 import { TranslationField } from '../../forms/BilingualInput';
 import { BY_ORDER, ResponsiveList, searchFilter } from '../../lists/ResponsiveList';
+import { ListActions } from '../../lists/ListActions';
 import { BulkEnableButtons } from './BulkEnableButtons';
 import { ReorderButton } from './ReorderButton';
 import { WaitingBadge } from './RewardWaiting';
@@ -44,14 +42,13 @@ export function MissionList() {
       sort={BY_ORDER}
       filters={filters}
       actions={
-        <TopToolbar>
-          <FilterButton />
+        <ListActions columns="missions.datagrid">
           <ReorderButton />
-          <CreateButton />
-        </TopToolbar>
+        </ListActions>
       }
     >
       <ResponsiveList<MissionRecord>
+        columns="missions.datagrid"
         bulkActionButtons={<BulkEnableButtons />}
         phone={{
           primaryText: (r) => `${r.mustDone ? '⭐ ' : ''}${r.title}`,

@@ -3,6 +3,7 @@ import { BooleanField, List, NumberField, ReferenceField, TextField, useTranslat
 import { ConsoleDateField } from '../../lists/ConsoleDateField';
 import { STAKING_DURATION_KEYS } from '@gift/shared';
 import { BY_ORDER, ResponsiveList } from '../../lists/ResponsiveList';
+import { ListActions } from '../../lists/ListActions';
 
 const offered = (translate: TranslateFunction) => (r: StakingOfferRecord) =>
   STAKING_DURATION_KEYS.filter((k) => r.profits?.[k])
@@ -12,7 +13,7 @@ const offered = (translate: TranslateFunction) => (r: StakingOfferRecord) =>
 export function StakingCoinList() {
   const translate = useTranslate();
   return (
-    <List sort={BY_ORDER}>
+    <List sort={BY_ORDER} actions={<ListActions />}>
       <ResponsiveList<StakingOfferRecord>
         phone={{
           primaryText: () => <ReferenceField source="coin" reference="gift-coins" link={false} />,

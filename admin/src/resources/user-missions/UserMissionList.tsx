@@ -4,6 +4,7 @@ import { FunctionField, List, ReferenceField, SelectField, TextField, useListCon
 import { ConsoleDateField, useDateLocales } from '../../lists/ConsoleDateField';
 import { CountedTabs } from '../../lists/CountedTabs';
 import { ResponsiveList, searchFilter } from '../../lists/ResponsiveList';
+import { ListActions } from '../../lists/ListActions';
 import { BulkApproveButton, BulkRejectButton } from './BulkReviewButtons';
 import { USER_MISSION_STATUS_CHOICES } from './statuses';
 import type { ProgressRecord } from '@gift/server';
@@ -64,6 +65,7 @@ function TabbedUserMissions() {
       />
       <Divider />
       <ResponsiveList<UserMissionRow>
+        columns={`user-missions.${status}`}
         bulkActionButtons={status === 'pending' ? <ReviewBulkActions /> : false}
         phone={{
           primaryText: () => <ReferenceField source="mission" reference="missions" link={false} />,
@@ -85,9 +87,17 @@ function TabbedUserMissions() {
   );
 }
 
+/** The queue's actions; its column chooser keeps a choice per tab (their columns differ), as its table does. */
+function ReviewActions() {
+  // react-admin types a list's filters as `any`
+  const filterValues = useListContext().filterValues as { status?: string };
+  return <ListActions columns={`user-missions.${filterValues.status ?? 'pending'}`} />;
+}
+
 export function UserMissionList() {
   return (
     <List
+      actions={<ReviewActions />}
       filters={[searchFilter('reviews.search')]}
       filterDefaultValues={{ status: 'pending' }}
       // the claims that waited longest come first (issue 34: a queue is worked oldest first)

@@ -1,5 +1,6 @@
 import { List, ReferenceField, ReferenceInput, SelectInput, TextField, useTranslate } from 'react-admin';
 import { ResponsiveList } from '../../lists/ResponsiveList';
+import { ListActions } from '../../lists/ListActions';
 
 interface BalanceRow {
   id: string;
@@ -16,6 +17,7 @@ export function HoldersList() {
       resource="balances"
       title="holders.title"
       storeKey="balances.holders"
+      actions={<ListActions />}
       sort={{ field: 'amount', order: 'DESC' }}
       filters={[
         <ReferenceInput key="coin" source="coin" reference="gift-coins" sort={{ field: 'order', order: 'ASC' }} alwaysOn>

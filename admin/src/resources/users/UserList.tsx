@@ -1,21 +1,10 @@
 import type { PlayerRecord } from '@gift/server';
-import {
-  Button,
-  ExportButton,
-  FilterButton,
-  FunctionField,
-  List,
-  NumberField,
-  TextField,
-  TextInput,
-  TopToolbar,
-  useBasename,
-  useTranslate,
-} from 'react-admin';
+import { Button, FunctionField, List, NumberField, TextField, TextInput, useBasename, useTranslate } from 'react-admin';
 import { ConsoleDateField } from '../../lists/ConsoleDateField';
 import { Link } from 'react-router';
 import SortIcon from '@mui/icons-material/Sort';
 import { ResponsiveList, searchFilter } from '../../lists/ResponsiveList';
+import { ListActions } from '../../lists/ListActions';
 import { BulkStatusButtons, StatusChip } from './StatusButtons';
 import { RiskChip } from './risk/RiskViews';
 import { riskLevelFilter, statusFilter } from './playerFilters';
@@ -24,11 +13,9 @@ import { riskLevelFilter, statusFilter } from './playerFilters';
 function UserListActions() {
   const basename = useBasename();
   return (
-    <TopToolbar>
-      <FilterButton />
+    <ListActions columns="users.datagrid">
       <Button component={Link} to={`${basename}/holders`} label="holders.open" startIcon={<SortIcon />} />
-      <ExportButton />
-    </TopToolbar>
+    </ListActions>
   );
 }
 
@@ -49,6 +36,7 @@ export function UserList() {
   return (
     <List filters={filters} actions={<UserListActions />}>
       <ResponsiveList<PlayerRecord>
+        columns="users.datagrid"
         rowClick="show"
         bulkActionButtons={<BulkStatusButtons />}
         phone={{

@@ -2,23 +2,14 @@ import { Divider } from '@mui/material';
 import DoneAllIcon from '@mui/icons-material/DoneAll';
 import SavingsIcon from '@mui/icons-material/Savings';
 import { Link } from 'react-router';
-import {
-  BulkUpdateButton,
-  Button,
-  ExportButton,
-  TopToolbar,
-  FunctionField,
-  List,
-  SelectField,
-  useBasename,
-  useTranslate,
-} from 'react-admin';
+import { BulkUpdateButton, Button, FunctionField, List, SelectField, useBasename, useTranslate } from 'react-admin';
 import { ConsoleDateField } from '../../lists/ConsoleDateField';
 import { ConsoleDateInput } from '../../forms/ConsoleDateInput';
 import type { WithdrawRecord } from '@gift/server';
 import { CountedTabs } from '../../lists/CountedTabs';
 import { ShortText } from '../../lists/ShortText';
 import { ResponsiveList, searchFilter } from '../../lists/ResponsiveList';
+import { ListActions } from '../../lists/ListActions';
 import { CHAIN_STATE_CHOICES, WITHDRAWAL_STATUS_CHOICES } from './statuses';
 import { PlayerRiskField } from '../users/risk/RiskViews';
 
@@ -44,15 +35,14 @@ function WithdrawTabs({ tab }: { tab: Tab }) {
 }
 
 /** The list's own actions: the treasury (the hot wallet, what it owes, the pause switch) beside the export. */
-function WithdrawActions() {
+function WithdrawActions({ tab }: { tab: Tab }) {
   const basename = useBasename();
   return (
-    <TopToolbar>
+    <ListActions columns={`withdraws.${tab}`}>
       <Button component={Link} to={`${basename}/treasury`} label="withdraws.treasury">
         <SavingsIcon />
       </Button>
-      <ExportButton />
-    </TopToolbar>
+    </ListActions>
   );
 }
 
@@ -78,7 +68,7 @@ function WithdrawList({ tab }: { tab: Tab }) {
     <List
       resource="withdraws"
       title={TITLES[tab]}
-      actions={<WithdrawActions />}
+      actions={<WithdrawActions tab={tab} />}
       filter={FILTERS[tab]}
       sort={{ field: 'createdAt', order: finished ? 'DESC' : 'ASC' }}
       filters={[
@@ -93,6 +83,7 @@ function WithdrawList({ tab }: { tab: Tab }) {
       <WithdrawTabs tab={tab} />
       <Divider />
       <ResponsiveList<WithdrawRow>
+        columns={`withdraws.${tab}`}
         bulkActionButtons={tab === 'pending' ? <ApproveButton /> : false}
         phone={{
           primaryText: money,

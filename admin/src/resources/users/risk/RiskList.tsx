@@ -1,6 +1,7 @@
 import { FunctionField, List, TextField, useTranslate } from 'react-admin';
 import { ConsoleDateField } from '../../../lists/ConsoleDateField';
 import { ResponsiveList, searchFilter } from '../../../lists/ResponsiveList';
+import { ListActions } from '../../../lists/ListActions';
 import { BulkStatusButtons, StatusChip } from '../StatusButtons';
 import { RiskChip, type RiskRecord } from './RiskViews';
 import { riskLevelFilter, statusFilter } from '../playerFilters';
@@ -24,6 +25,7 @@ export function RiskList() {
       resource="users"
       title="risk.title"
       storeKey="users.risk"
+      actions={<ListActions exportAs="users.risk" />}
       sort={{ field: 'risk.score', order: 'DESC' }}
       filterDefaultValues={{ risk: { level: 'high' } }}
       filters={filters}
