@@ -48,7 +48,7 @@ function csvCell(text: string): string {
 }
 
 /** The CSV text of rows under a header; a byte-order mark first, so a spreadsheet reads Persian as UTF-8. */
-export function csvText(header: string[], rows: string[][]): string {
+function csvText(header: string[], rows: string[][]): string {
   return `\ufeff${[header, ...rows].map((row) => row.map(csvCell).join(',')).join('\r\n')}\r\n`;
 }
 

@@ -2,7 +2,7 @@ import type { AuditEntryRecord } from '@gift/server';
 import type { TranslateFunction } from 'react-admin';
 
 /** One changed field as an operator reads it: its label, and what it was and became ('' where there was no side). */
-export interface ChangeLine {
+interface ChangeLine {
   field: string;
   label: string;
   before: string;
