@@ -92,6 +92,7 @@ it("shows the spec's menu, in its order (the Risk list beside Users), then Broad
     'Audit',
     'Broadcasts',
     'Gifts',
+    'Analytics',
     'Logout',
   ]);
   expect(within(menu).getByRole('menuitem', { name: 'Withdraws' })).toHaveAttribute('href', '/admin/withdraw');
@@ -101,7 +102,7 @@ it("shows the spec's menu, in its order (the Risk list beside Users), then Broad
 
 it('hides from the menu what the account may not use', async () => {
   const { labels } = await menuFor(['users:read']);
-  expect(labels).toEqual(['Dashboard', 'Users', 'Risk', 'Logout']);
+  expect(labels).toEqual(['Dashboard', 'Users', 'Risk', 'Analytics', 'Logout']);
 });
 
 it("shows a player's balance and ledger figures per coin on the player's page", async () => {

@@ -3,6 +3,7 @@ import { BrowserRouter, Route, Routes } from 'react-router';
 import { authProvider as defaultAuthProvider } from './authProvider';
 import { dataProvider as defaultDataProvider } from './dataProvider';
 import { Dashboard } from './dashboard/Dashboard';
+import { AnalyticsPage } from './dashboard/AnalyticsPage';
 import { i18nProvider } from './i18n/i18nProvider';
 import { DirectionProvider, useConsoleDirection } from './layout/direction';
 import { ConsoleLayout } from './layout/ConsoleLayout';
@@ -79,6 +80,7 @@ function Console({ dataProvider = defaultDataProvider, authProvider = defaultAut
         <Route path="/withdraw/payout" element={<InPayoutWithdrawList />} />
         <Route path="/treasury" element={<TreasuryPage />} />
         <Route path="/risk" element={<RiskList />} />
+        <Route path="/analytics" element={<AnalyticsPage />} />
         <Route path="/holders" element={<HoldersList />} />
         <Route path="/account" element={<MyAccountPage />} />
       </CustomRoutes>

@@ -10,6 +10,7 @@ import type {
   ClawBackAnswer,
   CleanUpPreview,
   CleanUpResult,
+  AnalyticsFigures,
   DashboardFigures,
   GiftCoinRecord,
   GiftDecision,
@@ -28,6 +29,7 @@ import type {
   clawBackInput,
   clusterCleanUpInput,
   clusterCleanUpPreviewInput,
+  analyticsInput,
   dashboardRangeInput,
   missionsEnabledInput,
   missionsReorderInput,
@@ -117,6 +119,8 @@ export type ConfigReward = 'referral' | 'streakMilestones' | 'mining';
 interface ConsoleCalls {
   /** Every figure of the dashboard for a range of days (by default the 30 ending today), in one call. */
   getDashboard(range?: z.input<typeof dashboardRangeInput>): Promise<DashboardFigures>;
+  /** Missions' funnels, retention by join cohort and referral quality over a range, from the rolled-up days. */
+  getAnalytics(range?: z.input<typeof dashboardRangeInput>, query?: z.input<typeof analyticsInput>): Promise<AnalyticsFigures>;
   /** One decision on several pending Manual missions: { reviewed, refused }. */
   bulkReview(body: z.input<typeof userMissionBulkReviewInput>): Promise<BulkReviewAnswer>;
   /** A gift or correction of a player's balance through the ledger. */
@@ -182,6 +186,7 @@ export const dataProvider: DataProvider & ConsoleCalls = {
     return SINGLETONS.has(resource) ? { ...result, data: { ...result.data, id: String(params.id) } } : result;
   },
   getDashboard: (range = {}) => get(['dashboard'], range),
+  getAnalytics: (range = {}, query = {}) => get(['dashboard', 'analytics'], { ...range, ...query }),
   bulkReview: (body) => post(['user-missions', 'bulk-review'], body),
   adjustBalance: (userId, body) => post(['users', userId, 'adjustments'], body),
   countSegment: (segment) => post(['broadcasts', 'count'], { segment }),

@@ -58,6 +58,29 @@ function totalsOf(period: Period, previous: Period, translate: (key: string) => 
   return [...counts, ...issued];
 }
 
+/** The range's presets (7, 30 and 90 days ending today) and its two ends: the dashboard's, and the analytics page's. */
+export function RangePicker({ range, onRange }: { range: Required<DashboardRange>; onRange: (range: DashboardRange) => void }) {
+  const translate = useTranslate();
+  const numbers = new Intl.NumberFormat(useDateLocales());
+  const span = spanOf(range);
+  const endsToday = range.to === dayKey(new Date());
+  const setEnd = (end: 'from' | 'to') => (value: string) => onRange(withinLimits(range, end, value));
+  return (
+    <>
+      <ButtonGroup size="small" aria-label={translate('dashboard.period.presets')}>
+        {PRESETS.map((days) => (
+          <Button key={days} variant={endsToday && span === days ? 'contained' : 'outlined'} onClick={() => onRange(lastDays(days))}>
+            {translate('dashboard.period.lastDays', { count: numbers.format(days) })}
+          </Button>
+        ))}
+      </ButtonGroup>
+      {(['from', 'to'] as const).map((end) => (
+        <ConsoleDayField key={end} size="small" label={translate(`dashboard.period.${end}`)} value={range[end]} onChange={setEnd(end)} />
+      ))}
+    </>
+  );
+}
+
 /**
  * The range the dashboard counts (presets of 7, 30 and 90 days, or two dates), when its figures were counted, and the
  * period's totals against the period of the same length just before it.
@@ -75,30 +98,12 @@ export function PeriodPanel({
   const locales = useDateLocales();
   const numbers = new Intl.NumberFormat(locales);
   const { range, period, previousPeriod } = figures;
-  const span = spanOf(range);
-  const endsToday = range.to === dayKey(new Date());
-  const setEnd = (end: 'from' | 'to') => (value: string) => onRange(withinLimits(range, end, value));
   const day = (key: string) => new Date(`${key}T00:00:00Z`).toLocaleDateString(locales, { timeZone: 'UTC' });
   return (
     <Card data-testid="dashboard-period">
       <CardContent sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
         <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'center' }}>
-          <ButtonGroup size="small" aria-label={translate('dashboard.period.presets')}>
-            {PRESETS.map((days) => (
-              <Button key={days} variant={endsToday && span === days ? 'contained' : 'outlined'} onClick={() => onRange(lastDays(days))}>
-                {translate('dashboard.period.lastDays', { count: numbers.format(days) })}
-              </Button>
-            ))}
-          </ButtonGroup>
-          {(['from', 'to'] as const).map((end) => (
-            <ConsoleDayField
-              key={end}
-              size="small"
-              label={translate(`dashboard.period.${end}`)}
-              value={range[end]}
-              onChange={setEnd(end)}
-            />
-          ))}
+          <RangePicker range={range} onRange={onRange} />
           <Box sx={{ display: 'flex', alignItems: 'center', marginInlineStart: 'auto' }}>
             <Typography variant="body2" color="text.secondary" data-testid="dashboard-as-of">
               {translate('dashboard.period.asOf', { time: formatWhen(figures.asOf, locales) })}
