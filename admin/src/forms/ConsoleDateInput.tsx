@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { TextField, type TextFieldProps } from '@mui/material';
 import { toGregorian, toJalaali, isValidJalaaliDate } from 'jalaali-js';
 import { asciiDigits } from '@gift/shared/numerals';
+import { persianDigits } from '../lists/localDigits';
 import {
   DateInput,
   DateTimeInput,
@@ -13,7 +14,6 @@ import {
   type DateInputProps,
 } from 'react-admin';
 
-const persianDigits = (text: string) => text.replace(/[0-9]/g, (d) => '۰۱۲۳۴۵۶۷۸۹'[Number(d)]!);
 const two = (n: number) => String(n).padStart(2, '0');
 
 /**

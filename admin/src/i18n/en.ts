@@ -902,6 +902,7 @@ const englishDomain = {
         status: 'Status',
         statusReason: 'Reason (English)',
         referralCode: 'Referral code',
+        balance: 'Balance',
         joinNetwork: 'Network',
         walletAddresses: 'Wallet',
         isDemo: 'Demo',

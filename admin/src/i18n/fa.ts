@@ -901,6 +901,7 @@ const persianDomain: ConsoleDomainMessages = {
         status: 'وضعیت',
         statusReason: 'دلیل (انگلیسی)',
         referralCode: 'کد دعوت',
+        balance: 'موجودی',
         joinNetwork: 'شبکه',
         walletAddresses: 'کیف‌پول',
         isDemo: 'نمایشی',

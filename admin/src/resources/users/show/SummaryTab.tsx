@@ -4,6 +4,7 @@ import {
   ArrayField,
   BooleanField,
   Datagrid,
+  FunctionField,
   Labeled,
   NumberField,
   ReferenceField,
@@ -15,36 +16,44 @@ import {
 import { ConsoleDateField, formatWhen, useDateLocales } from '../../../lists/ConsoleDateField';
 import type { PlayerStatus } from '@gift/shared';
 import { StatusChip } from '../StatusButtons';
-import { Stack } from '@mui/material';
+import { Box, Stack } from '@mui/material';
 import { useIsSmall } from '../../../layout/useIsSmall';
+import { useLocalDigits } from '../../../lists/localDigits';
 import type { TabContentProps } from './PlayerRecords';
 
-/** Figures per coin: a table on a wide screen, one line per coin on a phone. */
+const FIGURES = ['balance', 'rewards', 'earned', 'withdrawn', 'pendingWithdrawals', 'gifts'] as const;
+
+/** Figures per coin: a table on a wide screen, one line per coin on a phone, with the console language's digits. */
 function CoinFiguresField() {
   const isSmall = useIsSmall();
   const translate = useTranslate();
+  const digits = useLocalDigits();
   return (
     <Labeled label="players.figures" fullWidth>
       <ArrayField source="coins">
         {isSmall ? (
           <SimpleList<CoinFigures>
-            primaryText={(r) => `${r.balance} ${r.symbol}`}
-            secondaryText={(r) => translate('players.rewardsLine', { rewards: r.rewards, earned: r.earned })}
+            primaryText={(r) => `${digits(r.balance)} ${r.symbol}`}
+            secondaryText={(r) => translate('players.rewardsLine', { rewards: digits(r.rewards), earned: digits(r.earned) })}
             tertiaryText={(r) =>
-              translate('players.withdrawnLine', { withdrawn: r.withdrawn, pending: r.pendingWithdrawals, gifts: r.gifts })
+              translate('players.withdrawnLine', {
+                withdrawn: digits(r.withdrawn),
+                pending: digits(r.pendingWithdrawals),
+                gifts: digits(r.gifts),
+              })
             }
             linkType={false}
           />
         ) : (
-          <Datagrid bulkActionButtons={false} rowClick={false} empty={<span>—</span>}>
-            <TextField source="symbol" label="resources.gift-coins.fields.symbol" />
-            <TextField source="balance" textAlign="right" />
-            <TextField source="rewards" textAlign="right" />
-            <TextField source="earned" textAlign="right" />
-            <TextField source="withdrawn" textAlign="right" />
-            <TextField source="pendingWithdrawals" textAlign="right" />
-            <TextField source="gifts" textAlign="right" />
-          </Datagrid>
+          // a table wider than the page scrolls in its place (width 0, at least the page's): the page never does
+          <Box sx={{ overflowX: 'auto', width: 0, minWidth: '100%' }}>
+            <Datagrid bulkActionButtons={false} rowClick={false} empty={<span>—</span>}>
+              <TextField source="symbol" label="resources.gift-coins.fields.symbol" />
+              {FIGURES.map((figure) => (
+                <FunctionField<CoinFigures> key={figure} source={figure} textAlign="right" render={(r) => digits(r[figure])} />
+              ))}
+            </Datagrid>
+          </Box>
         )}
       </ArrayField>
     </Labeled>
