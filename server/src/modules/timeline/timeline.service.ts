@@ -119,7 +119,7 @@ function auditSource(kinds: Array<'status' | 'operator'>): Source {
     rank: 0,
     field: 'createdAt',
     read: async (playerId, slice) =>
-      (await auditMomentsOf('users', playerId, slice, only)).map((row) => ({
+      (await auditMomentsOf('users', playerId, slice, only, 'note')).map((row) => ({
         record: row.id,
         rank: 0,
         at: row.at,
@@ -279,14 +279,8 @@ export async function playerTimeline(playerId: string, query: { kind?: TimelineK
 export async function addPlayerNote(playerId: string, text: string, operator: Operator): Promise<TimelineEntry> {
   if (!(await playerNames(playerId))) throw new AppError('NOT_FOUND');
   const note = await PlayerNoteModel.create({ user: objectId(playerId), text, account: operator.id, author: operator.username });
-  await recordAudit({
-    operator,
-    action: 'create',
-    resource: 'player-notes',
-    record: String(note._id),
-    before: null,
-    after: { user: playerId, text },
-  });
+  // on the player's record, so the audit names and opens the player; the timeline shows the note itself, not this write
+  await recordAudit({ operator, action: 'create', resource: 'users', record: playerId, before: null, after: { note: text } });
   const moment: Moment = {
     record: String(note._id),
     rank: 0,

@@ -291,7 +291,7 @@ describe('a player’s timeline', () => {
     // a note at the limit is kept whole, and its audit names it
     const full = await addNote(player._id, { text: 'y'.repeat(1000) });
     expect(full.status).toBe(201);
-    const audit = await AuditEntryModel.findOne({ resource: 'player-notes', record: (full.body as Entry).id.slice('note:'.length) }).lean();
-    expect(audit).toMatchObject({ action: 'create', username: author, after: { user: String(player._id), text: 'y'.repeat(1000) } });
+    const audit = await AuditEntryModel.findOne({ resource: 'users', record: String(player._id) }).lean();
+    expect(audit).toMatchObject({ action: 'create', username: author, after: { note: 'y'.repeat(1000) } });
   });
 });

@@ -32,16 +32,22 @@ function TimelineLine({ entry }: { entry: TimelineEntry }) {
   const [locale] = useLocaleState();
   const locales = useDateLocales();
   const basename = useBasename();
-  const amount = entry.amount !== undefined ? `${amountIn(entry.amount, locale)} ${entry.symbol ?? ''}`.trim() : '';
+  // a ledger entry's amount is signed, as the Ledger tab shows it
+  const signedAmount = entry.kind === 'ledger' && entry.amount && !entry.amount.startsWith('-') ? `+${entry.amount}` : entry.amount;
+  const amount = signedAmount !== undefined ? `${amountIn(signedAmount, locale)} ${entry.symbol ?? ''}`.trim() : '';
   const fields = (entry.fields ?? []).map((field) => translate(`resources.users.fields.${field}`, { _: field })).join('، ');
-  const summary = translate(`timeline.events.${entry.event}`, {
-    _: entry.event,
-    title: entry.title ?? '',
-    amount,
-    fields,
-    reason: entry.ledgerReason ? translate(`timeline.ledgerReasons.${entry.ledgerReason}`, { _: entry.ledgerReason }) : '',
-  });
-  const detail = [entry.text, entry.reason, entry.author ? translate('timeline.by', { author: entry.author }) : '']
+  // a note reads as its text
+  const note = entry.kind === 'note';
+  const summary = note
+    ? (entry.text ?? '')
+    : translate(`timeline.events.${entry.event}`, {
+        _: entry.event,
+        title: entry.title ?? '',
+        amount,
+        fields,
+        reason: entry.ledgerReason ? translate(`timeline.ledgerReasons.${entry.ledgerReason}`, { _: entry.ledgerReason }) : '',
+      });
+  const detail = [note ? '' : entry.text, entry.reason, entry.author ? translate('timeline.by', { author: entry.author }) : '']
     .filter(Boolean)
     .join(' · ');
   const page = entry.link ? PAGES[entry.link.resource](entry.link.id) : null;
@@ -137,7 +143,7 @@ export function TimelineTab(_props: TabContentProps) {
   const notify = useNotify();
   const calls = useConsoleCalls();
   const writes = useCanAccess({ resource: 'users', action: 'edit' }).canAccess ?? false;
-  const [kind, setKind] = useState<TimelineKind | ''>('');
+  const [kind, setKind] = useState<TimelineKind | 'all'>('all');
   const playerId = player ? String(player.id) : '';
   // the first page of this player and kind; an answer for another (the filter changed meanwhile) is dropped
   const shownFor = `${playerId}:${kind}`;
@@ -145,7 +151,7 @@ export function TimelineTab(_props: TabContentProps) {
   const [more, setMore] = useState(false);
   const ask = useCallback(
     (before: string | null) =>
-      calls.playerTimeline(playerId, { kind: kind || undefined, before: before ?? undefined, limit: String(PAGE) }),
+      calls.playerTimeline(playerId, { kind: kind === 'all' ? undefined : kind, before: before ?? undefined, limit: String(PAGE) }),
     [calls, kind, playerId],
   );
 
@@ -174,7 +180,7 @@ export function TimelineTab(_props: TabContentProps) {
     }
   };
   const added = (entry: TimelineEntry) => {
-    if (!kind || kind === 'note') setFeed((shown) => ({ ...shown, entries: [entry, ...shown.entries] }));
+    if (kind === 'all' || kind === 'note') setFeed((shown) => ({ ...shown, entries: [entry, ...shown.entries] }));
   };
   const { entries, next } = loading ? { entries: [], next: null } : feed;
 
@@ -185,11 +191,11 @@ export function TimelineTab(_props: TabContentProps) {
         select
         label={translate('timeline.show')}
         value={kind}
-        onChange={(event) => setKind(event.target.value as TimelineKind | '')}
+        onChange={(event) => setKind(event.target.value as TimelineKind | 'all')}
         size="small"
         sx={{ maxWidth: 260 }}
       >
-        <MenuItem value="">{translate('timeline.all')}</MenuItem>
+        <MenuItem value="all">{translate('timeline.all')}</MenuItem>
         {TIMELINE_KINDS.map((choice) => (
           <MenuItem key={choice} value={choice}>
             {translate(`timeline.kinds.${choice}`)}
