@@ -8,7 +8,13 @@ import { TwoStepReset } from './TwoStepReset';
 
 export function AccountEdit() {
   return (
-    <Edit mutationMode="pessimistic" actions={<EditActions />} aside={<AccountAccess />}>
+    <Edit
+      mutationMode="pessimistic"
+      actions={<EditActions />}
+      aside={<AccountAccess />}
+      // on a phone the record's access goes below the form, not beside it past the screen's edge
+      sx={{ '& .RaEdit-main': { flexDirection: { xs: 'column', md: 'row' } } }}
+    >
       <AccountForm editing />
       <TwoStepReset />
       <Sessions />
