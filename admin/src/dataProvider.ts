@@ -17,6 +17,7 @@ import type {
   GrantDecision,
   MissionRecord,
   RiskClearance,
+  ProgressRecord,
   SegmentCount,
   StakingOfferRecord,
   TimelineEntry,
@@ -116,6 +117,9 @@ interface ChangeRecords {
 export type ConfigReward = 'referral' | 'streakMilestones' | 'mining';
 
 /** The console's own calls beside react-admin's: each takes the body the server's shared schema parses and answers its type. */
+/** A reviewer's hold on a claim: who and until when, nulls when no one holds it. */
+type ClaimLock = Pick<ProgressRecord, 'lockedBy' | 'lockedByName' | 'lockedUntil'>;
+
 interface ConsoleCalls {
   /** Every figure of the dashboard for a range of days (by default the 30 ending today), in one call. */
   getDashboard(range?: z.input<typeof dashboardRangeInput>): Promise<DashboardFigures>;
@@ -156,6 +160,12 @@ interface ConsoleCalls {
   /** A category's missions in the order dragged. */
   reorderMissions(category: string, ids: z.input<typeof missionsReorderInput>['ids']): Promise<ChangedRecords>;
   /** A player's proof picture: an image, not JSON, read with the operator's token. */
+  /** Takes (or renews) the reviewer's hold on a pending claim they opened; 409 names another reviewer holding it. */
+  lockClaim(id: string): Promise<ClaimLock>;
+  /** Lets the reviewer's own hold on a claim go (they left it undecided). */
+  releaseClaim(id: string): Promise<ClaimLock>;
+  /** App Config's canned reasons to reject a claim, readable by any reviewer. */
+  rejectReasons(): Promise<Array<{ id: string; en: string; fa: string }>>;
   proofImage(imageId: string): Promise<Blob>;
   /** An operator lets a player's referral rewards go at their current risk score: what waited is paid. */
   clearRisk(userId: string): Promise<RiskClearance>;
@@ -209,6 +219,9 @@ export const dataProvider: DataProvider & ConsoleCalls = {
     if (!response.ok) throw new Error(String(response.status));
     return response.blob();
   },
+  lockClaim: (id) => post(['user-missions', id, 'lock']),
+  rejectReasons: () => get(['user-missions', 'reject-reasons']),
+  releaseClaim: async (id) => ((await httpClient(pathOf('user-missions', id, 'lock'), { method: 'DELETE' })) as { json: ClaimLock }).json,
   clearRisk: (userId) => post(['risk', userId, 'clear']),
   previewCleanUp: (body) => post(['risk', 'clean-up', 'preview'], body),
   cleanUpCluster: (body) => post(['risk', 'clean-up'], body),

@@ -15,15 +15,17 @@ export interface SentRequest {
   headers: Headers;
 }
 
-/** A refusal of the fake server: its status and the body the real server writes (`{ message, code }`). */
+/** A refusal of the fake server: its status and the body the real server writes (`{ message, code }`, and `params` if any). */
 class Refusal {
   constructor(
     readonly status: number,
     readonly message: string,
     readonly code: string,
+    readonly params?: Record<string, string>,
   ) {}
 }
-export const refusal = (status: number, message: string, code: string) => new Refusal(status, message, code);
+export const refusal = (status: number, message: string, code: string, params?: Record<string, string>) =>
+  new Refusal(status, message, code, params);
 
 /** What a route answers: a JSON body (an array as a list, with its Content-Range), a Blob, or a refusal; or a function of the request. */
 type Route = unknown;
@@ -44,7 +46,8 @@ const json = (body: unknown, status = 200, headers: Record<string, string> = {})
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } });
 
 function answer(value: unknown): Response {
-  if (value instanceof Refusal) return json({ message: value.message, code: value.code }, value.status);
+  if (value instanceof Refusal)
+    return json({ message: value.message, code: value.code, ...(value.params ? { params: value.params } : {}) }, value.status);
   if (value instanceof Blob) return new Response(value, { status: 200 });
   if (Array.isArray(value)) return json(value, 200, { 'Content-Range': `items 0-${Math.max(0, value.length - 1)}/${value.length}` });
   return json(value ?? {});

@@ -438,6 +438,17 @@ const englishDomain = {
     approved: 'Approved %{count}',
     rejected: 'Rejected %{count}',
     notChanged: '%{done}; %{count} not changed: %{reason}',
+    cannedReason: 'Reason',
+    ownReason: 'Write my own…',
+    cannedHelp: 'The player reads it in their own language',
+    lockedBy: 'Being reviewed by %{name}',
+    lockedHelp: 'Approve and Reject wait until they decide or leave it (at the latest %{time})',
+    openFull: 'Open full size',
+    fullTitle: "The player's screenshot",
+    zoomIn: 'Zoom in',
+    zoomOut: 'Zoom out',
+    zoomFit: 'Fit',
+    close: 'Close',
   },
   statuses: {
     progress: { started: 'Started', pending: 'Pending review', done: 'Done', rejected: 'Rejected' },
@@ -753,6 +764,10 @@ const englishDomain = {
     persian: 'Persian',
     persianMissing: 'Persian missing',
     persianDone: 'Persian ✓',
+    rejectReasonsTitle: 'Reasons to reject a claim',
+    rejectReasonsHelp: 'A reviewer picks one when rejecting a Manual claim; the player reads it in their own language',
+    reasonEn: 'English',
+    reasonFa: 'Persian',
   },
   appConfig: {
     title: 'App Config',
@@ -1157,6 +1172,7 @@ const englishDomain = {
       name: 'Mining session |||| Mining sessions',
       fields: { user: 'Player', amount: 'Amount', coin: 'Coin', startedAt: 'Started', endsAt: 'Ends', movedAt: 'Moved to wallet' },
     },
+        rejectReasons: 'Reasons to reject a claim',
     'app-config': {
       name: 'App Config',
       fields: {

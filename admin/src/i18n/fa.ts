@@ -434,6 +434,17 @@ const persianDomain: ConsoleDomainMessages = {
     approved: '%{count} تأیید شد',
     rejected: '%{count} رد شد',
     notChanged: '%{done}؛ %{count} تغییر نکرد: %{reason}',
+    cannedReason: 'دلیل',
+    ownReason: 'نوشتن دلیل خودم…',
+    cannedHelp: 'بازیکن آن را به زبان خودش می‌خواند',
+    lockedBy: 'در حال بررسی توسط %{name}',
+    lockedHelp: 'تأیید و رد منتظر می‌مانند تا او تصمیم بگیرد یا آن را رها کند (حداکثر تا %{time})',
+    openFull: 'نمایش در اندازهٔ کامل',
+    fullTitle: 'تصویر صفحهٔ بازیکن',
+    zoomIn: 'بزرگ‌نمایی',
+    zoomOut: 'کوچک‌نمایی',
+    zoomFit: 'اندازهٔ صفحه',
+    close: 'بستن',
   },
   statuses: {
     progress: { started: 'شروع‌شده', pending: 'منتظر بررسی', done: 'انجام‌شده', rejected: 'ردشده' },
@@ -754,6 +765,10 @@ const persianDomain: ConsoleDomainMessages = {
     persianDone: 'فارسی ✓',
   },
   appConfig: {
+    rejectReasonsTitle: 'دلیل‌های رد درخواست',
+    rejectReasonsHelp: 'بررسی‌کننده هنگام رد درخواست مأموریت دستی یکی را انتخاب می‌کند؛ بازیکن آن را به زبان خودش می‌خواند',
+    reasonEn: 'انگلیسی',
+    reasonFa: 'فارسی',
     title: 'تنظیمات برنامه',
     dailyTitle: 'مأموریت‌های روزانه و زنجیرهٔ روزها',
     timezoneHelp: 'جایی که روز مأموریت‌های روزانه و زنجیره‌ها از آن آغاز می‌شود، مانند Asia/Tehran یا UTC',
@@ -1158,6 +1173,7 @@ const persianDomain: ConsoleDomainMessages = {
     },
     'app-config': {
       name: 'تنظیمات برنامه',
+        rejectReasons: 'دلیل‌های رد درخواست',
       fields: {
         botToken: 'توکن ربات',
         clearBotToken: 'پاک کردن توکن ذخیره‌شده',
@@ -1192,6 +1208,10 @@ export const persianFieldMessages: Record<string, string> = {
   'The password must not contain the username': 'گذرواژه نباید نام کاربری را در خود داشته باشد',
   'This password is too common or too easy to guess: choose another': 'این گذرواژه بسیار رایج یا آسان‌حدس است: گذرواژهٔ دیگری برگزینید',
   'Turn your own two-step sign-in off on My account, with a code': 'ورود دومرحله‌ای خودتان را در «حساب من» و با یک کد خاموش کنید',
+  'This reason is no longer in App Config: choose another, or write one':
+    'این دلیل دیگر در تنظیمات برنامه نیست: دلیل دیگری انتخاب کنید یا بنویسید',
+  'At most 30 reasons': 'حداکثر ۳۰ دلیل',
+  'Each reason once': 'هر دلیل فقط یک بار',
   'Two-step sign-in is not on for this account': 'ورود دومرحله‌ای برای این حساب روشن نیست',
   'This code is not valid or was already used': 'این کد نامعتبر است یا قبلاً استفاده شده است',
   'Two-step sign-in is already on': 'ورود دومرحله‌ای از قبل روشن است',

@@ -17,10 +17,13 @@ export function ResponsiveList<R extends RaRecord>({
   bulkActionButtons = false,
   empty,
   expand,
+  isRowSelectable,
   columns,
 }: {
   expand?: ReactElement;
   columns?: string;
+  /** Rows a bulk action may select (others show no checkbox); all by default. */
+  isRowSelectable?: (record: R) => boolean;
   phone: PhoneLines<R>;
   children: ReactNode;
   rowClick?: 'edit' | 'show' | false;
@@ -28,7 +31,7 @@ export function ResponsiveList<R extends RaRecord>({
   empty?: ReactElement;
 }) {
   const isSmall = useIsSmall();
-  const table = { rowClick, bulkActionButtons, empty, expand, children };
+  const table = { rowClick, bulkActionButtons, empty, expand, isRowSelectable, children };
   return isSmall ? (
     <SimpleList<R> {...phone} linkType={rowClick} />
   ) : columns ? (

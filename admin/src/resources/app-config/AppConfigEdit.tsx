@@ -16,7 +16,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { NumeralInput } from '../../forms/NumeralInput';
-import { Alert, Stack, Typography } from '@mui/material';
+import { Alert, Box, Stack, Typography } from '@mui/material';
 import { appConfigInput, DEFAULT_RISK_WEIGHTS, PAYOUT_RISK_HOLDS, RISK_SIGNALS } from '@gift/shared';
 import { BilingualInput } from '../../forms/BilingualInput';
 import { schemaResolver } from '../../forms/schemaResolver';
@@ -140,6 +140,15 @@ export function AppConfigEdit() {
             />
           ))}
         </Row>
+        <SectionTitle title="appConfig.rejectReasonsTitle" help="appConfig.rejectReasonsHelp" />
+        <Box data-testid="reject-reasons" sx={{ width: '100%' }}>
+          <ArrayInput source="rejectReasons" label={false}>
+            <SimpleFormIterator inline disableReordering>
+              <TextInput source="en" label="appConfig.reasonEn" sx={{ minWidth: 260 }} />
+              <TextInput source="fa" label="appConfig.reasonFa" sx={{ minWidth: 260 }} slotProps={{ htmlInput: { dir: 'rtl' } }} />
+            </SimpleFormIterator>
+          </ArrayInput>
+        </Box>
       </SimpleForm>
     </Edit>
   );

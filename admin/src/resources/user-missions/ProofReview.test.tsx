@@ -15,7 +15,11 @@ const claim = (id: string, reward: string, text: string): ProgressRecord => ({
   coin: 'c1',
   coinSymbol: 'GIFT',
   rejectReason: '',
+  rejectReasonFa: '',
   proof: { link: 'https://t.me/giftchannel/12', text, imageId: '' },
+  lockedBy: null,
+  lockedByName: '',
+  lockedUntil: null,
   reviewedBy: null,
   firstApprovedBy: null,
   firstApprovedAt: null,
@@ -210,5 +214,97 @@ describe('the pending queue, in bulk', () => {
       rejectReason: 'No proof of joining',
     });
     expect(await screen.findByText('Rejected 3')).toBeInTheDocument();
+  });
+});
+
+describe('team review', () => {
+  const HELD_UNTIL = new Date(Date.now() + 4 * 60_000).toISOString();
+  // the server's 409 names the holder in its params, with the whole time for the console's clock
+  const heldByBob = refusal(409, 'Being reviewed by bob until 09:09 UTC: choose another claim', 'CLAIM_LOCKED', {
+    name: 'bob',
+    until: '09:09',
+    at: HELD_UNTIL,
+  });
+
+  const REASONS = [
+    { id: 'r1', en: 'The screenshot does not show the channel', fa: 'تصویر کانال را نشان نمی‌دهد' },
+    { id: 'r2', en: 'The link is to another account', fa: 'پیوند به حساب دیگری است' },
+  ];
+
+  it('opening a claim holds it for the reviewer, and moving on lets it go and holds the next', async () => {
+    const { sent } = await openClaim('p1', 'en', {
+      ...reviewRoutes(),
+      'POST /user-missions/p1/lock': {},
+      'POST /user-missions/p2/lock': {},
+    });
+    await waitFor(() => expect(sent('POST /user-missions/p1/lock')).toHaveLength(1));
+    press('KeyJ', 'ت');
+    await waitFor(() => expect(sent('POST /user-missions/p2/lock')).toHaveLength(1));
+    expect(sent('DELETE /user-missions/p1/lock')).toHaveLength(1);
+  });
+
+  it("another reviewer's claim says who has it, and neither the buttons nor A decide it", async () => {
+    const { sent, user } = await openClaim('p1', 'en', {
+      ...reviewRoutes(),
+      'POST /user-missions/p1/lock': heldByBob,
+    });
+    expect(await screen.findByTestId('claim-locked')).toHaveTextContent(/^Being reviewed by bob/);
+    expect(screen.getByRole('button', { name: 'Approve (A) · +5 GIFT' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Reject (R, then Enter)' })).toBeDisabled();
+    press('KeyA', 'ش');
+    await user.keyboard('{Escape}');
+    expect(sent('PUT /user-missions/p1')).toHaveLength(0);
+  });
+
+  it('J passes over a claim another reviewer has open', async () => {
+    const held = { ...QUEUE[1]!, lockedBy: 'a2', lockedByName: 'bob', lockedUntil: HELD_UNTIL };
+    const queue = [QUEUE[0]!, held, QUEUE[2]!];
+    await openClaim('p1', 'en', { ...reviewRoutes(), 'GET /user-missions': queue });
+    press('KeyJ', 'ت');
+    await waitFor(() => expect(path()).toBe('/admin/user-missions/p3'));
+  });
+
+  it.each([
+    ['en', 'The link is to another account', 'Reject (R, then Enter)'],
+    ['fa', 'پیوند به حساب دیگری است', 'رد (R، سپس Enter)'],
+  ] as const)('rejects with a canned reason picked in the %s console: the server gets its id', async (locale, shown, rejectLabel) => {
+    const { sent, user } = await openClaim('p1', locale, { ...reviewRoutes(), 'GET /user-missions/reject-reasons': REASONS });
+    const picker = await screen.findByTestId('canned-reason');
+    await waitFor(() => expect(within(picker).getAllByRole('option')).toHaveLength(3));
+    await user.selectOptions(picker, within(picker).getByRole('option', { name: shown }));
+    // a canned reason replaces the written one
+    expect(screen.queryByRole('textbox')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: rejectLabel }));
+    await waitFor(() => expect(sent('PUT /user-missions/p1')).toHaveLength(1));
+    expect(sent('PUT /user-missions/p1')[0]!.body).toEqual({ status: 'rejected', reasonId: 'r2' });
+  });
+
+  it('opens the screenshot full size, zooms it with the buttons and the wheel, and keeps the review keys off until Esc', async () => {
+    Object.assign(URL, { createObjectURL: () => 'blob:proof', revokeObjectURL: () => undefined });
+    const withImage = { ...QUEUE[0]!, proof: { link: '', text: '', imageId: 'img1' } };
+    const { sent, user } = await openClaim('p1', 'en', {
+      ...reviewRoutes(),
+      'GET /user-missions/p1': withImage,
+      'GET /proofs/img1': new Blob(['png'], { type: 'image/png' }),
+    });
+    // the picture itself opens it (as does the button under it)
+    await user.click(await screen.findByRole('button', { name: 'Screenshot' }));
+    const dialog = await screen.findByRole('dialog');
+    const level = within(dialog).getByTestId('proof-zoom-level');
+    expect(level).toHaveTextContent('100%');
+    expect(within(dialog).getByRole('button', { name: 'Zoom out' })).toBeDisabled();
+    await user.click(within(dialog).getByRole('button', { name: 'Zoom in' }));
+    expect(level).toHaveTextContent('125%');
+    fireEvent.wheel(within(dialog).getByTestId('proof-zoom-image'), { deltaY: -100 });
+    expect(level).toHaveTextContent('156%');
+    expect(within(dialog).getByTestId('proof-zoom-image').style.transform).toBe('translate(0px, 0px) scale(1.5625)');
+    press('KeyA', 'a');
+    press('KeyJ', 'j');
+    expect(sent('PUT /user-missions/p1')).toHaveLength(0);
+    expect(path()).toBe('/admin/user-missions/p1');
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    press('KeyA', 'a');
+    await waitFor(() => expect(sent('PUT /user-missions/p1')).toHaveLength(1));
   });
 });

@@ -29,3 +29,18 @@ it('says how long in Persian too', async () => {
   renderScreen('/admin/user-missions', { routes: { 'GET /user-missions': [claim('c2', 3)] }, locale: 'fa' });
   expect(await screen.findByTestId('claim-waiting')).toHaveTextContent('۳ ساعت پیش');
 });
+
+it('says who has a claim open, and keeps it out of a bulk selection', async () => {
+  const held = { ...claim('c1', 50), lockedBy: 'a2', lockedByName: 'bob', lockedUntil: new Date(Date.now() + 4 * 60_000).toISOString() };
+  // a hold that ran out is no one's
+  const expired = { ...claim('c3', 5), lockedBy: 'a3', lockedByName: 'carol', lockedUntil: new Date(Date.now() - 60_000).toISOString() };
+  const { user } = renderScreen('/admin/user-missions', { routes: { 'GET /user-missions': [held, claim('c2', 3), expired] } });
+  const chip = await screen.findByTestId('claim-held');
+  expect(chip).toHaveTextContent('Being reviewed by bob');
+  expect(screen.getAllByTestId('claim-held')).toHaveLength(1);
+  const rows = screen.getAllByTestId('claim-waiting').map((cell) => cell.closest('tr')!);
+  expect(within(rows[0]!).getByRole('checkbox')).toBeDisabled();
+  expect(within(rows[1]!).getByRole('checkbox')).toBeEnabled();
+  await user.click(screen.getByRole('checkbox', { name: 'Select all' }));
+  expect(await screen.findByText('2 items selected')).toBeInTheDocument();
+});

@@ -64,7 +64,8 @@ function ReviewOrRecord() {
 /** Reviewing a Manual mission: approve credits the reward once, reject lets the player try again. Only a pending one is decided. */
 export function UserMissionEdit() {
   return (
-    <Edit mutationMode="pessimistic" redirect="list" actions={<EditActions />}>
+    // visible overflow: the review's decision bar sticks to the window's bottom (a hidden overflow would hold it in the card)
+    <Edit mutationMode="pessimistic" redirect="list" actions={<EditActions />} sx={{ '& .RaEdit-card': { overflow: 'visible' } }}>
       <ReviewOrRecord />
     </Edit>
   );

@@ -1,6 +1,6 @@
 import { Fragment, useState } from 'react';
-import { Divider } from '@mui/material';
-import { FunctionField, List, ReferenceField, SelectField, TextField, useListContext } from 'react-admin';
+import { Chip, Divider } from '@mui/material';
+import { FunctionField, List, ReferenceField, SelectField, TextField, useListContext, useTranslate } from 'react-admin';
 import { ConsoleDateField, useDateLocales } from '../../lists/ConsoleDateField';
 import { CountedTabs } from '../../lists/CountedTabs';
 import { ResponsiveList, searchFilter } from '../../lists/ResponsiveList';
@@ -9,6 +9,7 @@ import { BulkApproveButton, BulkRejectButton } from './BulkReviewButtons';
 import { USER_MISSION_STATUS_CHOICES } from './statuses';
 import type { ProgressRecord } from '@gift/server';
 import { PlayerRiskField } from '../users/risk/RiskViews';
+import { heldByAnother, useReviewerId } from './claimLocks';
 
 type UserMissionRow = ProgressRecord;
 
@@ -34,15 +35,43 @@ function waited(ms: number, locales: string | undefined) {
   return format.format(-Math.floor(minutes / (24 * 60)), 'day');
 }
 
-/** How long a pending claim has waited for its review, as of when the list opened. */
+/** Who has a pending claim open, while their hold lasts: the claim is theirs to decide. */
+function HeldChip({ name }: { name: string }) {
+  const translate = useTranslate();
+  return (
+    <Chip
+      size="small"
+      color="warning"
+      data-testid="claim-held"
+      label={translate('reviews.lockedBy', { name })}
+      sx={{ mt: 0.5, height: 'auto', '& .MuiChip-label': { whiteSpace: 'normal', py: 0.25 } }}
+    />
+  );
+}
+
+/**
+ * How long a pending claim has waited for its review, as of when the list opened; under it, who has it open (another reviewer's
+ * hold: the claim is theirs to decide).
+ */
 function WaitingField({ label }: { label: string }) {
   const locales = useDateLocales();
+  const me = useReviewerId();
   const [now] = useState(Date.now);
   return (
     <FunctionField<UserMissionRow>
       label={label}
       sortable={false}
-      render={(r) => (r.claimedAt ? <span data-testid="claim-waiting">{waited(now - Date.parse(r.claimedAt), locales)}</span> : '—')}
+      render={(r) => (
+        <>
+          {r.claimedAt ? <span data-testid="claim-waiting">{waited(now - Date.parse(r.claimedAt), locales)}</span> : '—'}
+          {heldByAnother(r, me) && (
+            <>
+              <br />
+              <HeldChip name={r.lockedByName} />
+            </>
+          )}
+        </>
+      )}
     />
   );
 }
@@ -54,6 +83,8 @@ function TabbedUserMissions() {
   const filterValues = list.filterValues as Record<string, unknown>;
   const status = (filterValues.status as string | undefined) ?? 'pending';
   const { status: _status, ...others } = filterValues;
+  const me = useReviewerId();
+  const translate = useTranslate();
   const tabs = TAB_ORDER.map((value) => ({ value, label: `statuses.progress.${value}`, filter: { ...others, status: value } }));
   return (
     <Fragment>
@@ -67,10 +98,13 @@ function TabbedUserMissions() {
       <ResponsiveList<UserMissionRow>
         columns={`user-missions.${status}`}
         bulkActionButtons={status === 'pending' ? <ReviewBulkActions /> : false}
+        // a claim another reviewer has open is theirs: not selectable (and the server would refuse it)
+        isRowSelectable={(r) => !heldByAnother(r, me)}
         phone={{
           primaryText: () => <ReferenceField source="mission" reference="missions" link={false} />,
           secondaryText: () => <ReferenceField source="user" reference="users" link={false} />,
-          tertiaryText: rewardText,
+          tertiaryText: (r) =>
+            heldByAnother(r, me) ? `${rewardText(r)} · ${translate('reviews.lockedBy', { name: r.lockedByName })}` : rewardText(r),
         }}
       >
         <ReferenceField source="user" reference="users" sortable={false} />
