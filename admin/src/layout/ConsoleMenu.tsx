@@ -5,7 +5,7 @@ import AccountBalanceWalletIcon from '@mui/icons-material/AccountBalanceWallet';
 import SettingsIcon from '@mui/icons-material/Settings';
 import GppMaybeIcon from '@mui/icons-material/GppMaybe';
 import { Logout, Menu, useBasename, useCanAccess, useGetResourceLabel, useTranslate } from 'react-admin';
-import { CountedLabel, useMenuCounts } from './MenuBadges';
+import { CountBadge, MenuLabel, useMenuCounts } from './MenuBadges';
 
 interface PageItemProps {
   /** The page's path under the console's basename. */
@@ -25,18 +25,7 @@ function PageItem({ to, label, icon, resource, action, badge }: PageItemProps) {
   const basename = useBasename();
   const { canAccess } = useCanAccess({ resource, action });
   if (canAccess === false) return null;
-  return (
-    <Menu.Item
-      to={`${basename}/${to}`}
-      primaryText={
-        <>
-          {translate(label)}
-          {badge}
-        </>
-      }
-      leftIcon={icon}
-    />
-  );
+  return <Menu.Item to={`${basename}/${to}`} primaryText={<MenuLabel label={translate(label)}>{badge}</MenuLabel>} leftIcon={icon} />;
 }
 
 /** The spec's menu, in its order, then what came after it; Covers and Partners sit with the other home-screen content. */
@@ -56,7 +45,11 @@ export function ConsoleMenu() {
       <PageItem to="risk" label="menu.risk" icon={<GppMaybeIcon />} resource="users" action="list" />
       <Menu.ResourceItem
         name="user-missions"
-        primaryText={<CountedLabel label={resourceLabel('user-missions', 2)} count={counts.claims} title="alerts.badges.claims" />}
+        primaryText={
+          <MenuLabel label={resourceLabel('user-missions', 2)}>
+            <CountBadge count={counts.claims} title="alerts.badges.claims" />
+          </MenuLabel>
+        }
       />
       <Menu.ResourceItem name="staking-coins" />
       <PageItem
@@ -67,10 +60,8 @@ export function ConsoleMenu() {
         action="list"
         badge={
           <>
-            <CountedLabel label="" count={counts.withdrawals} title="alerts.badges.withdrawals" />
-            {counts.payoutsStopped && (
-              <CountedLabel label="" word={translate('alerts.badges.stopped')} title="alerts.badges.payoutsStopped" />
-            )}
+            <CountBadge count={counts.withdrawals} title="alerts.badges.withdrawals" />
+            {counts.payoutsStopped && <CountBadge word={translate('alerts.badges.stopped')} title="alerts.badges.payoutsStopped" />}
           </>
         }
       />
@@ -81,7 +72,11 @@ export function ConsoleMenu() {
       <Menu.ResourceItem name="broadcasts" />
       <Menu.ResourceItem
         name="gifts"
-        primaryText={<CountedLabel label={resourceLabel('gifts', 2)} count={counts.approvals} title="alerts.badges.approvals" />}
+        primaryText={
+          <MenuLabel label={resourceLabel('gifts', 2)}>
+            <CountBadge count={counts.approvals} title="alerts.badges.approvals" />
+          </MenuLabel>
+        }
       />
       <PageItem to="analytics" label="menu.analytics" icon={<InsightsIcon />} resource="users" action="list" />
       <Logout />

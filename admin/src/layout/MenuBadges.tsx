@@ -1,4 +1,5 @@
-import { Chip } from '@mui/material';
+import type { ReactNode } from 'react';
+import { Box, Chip } from '@mui/material';
 import { useGetOne, useLocaleState, useTranslate } from 'react-admin';
 import type { AlertCounts } from '@gift/server';
 
@@ -11,27 +12,35 @@ export function useMenuCounts(): Partial<AlertCounts> {
   return data ?? {};
 }
 
-/** A menu item's label with what waits beside it: a count (in the console's digits), or a word for a state. */
-export function CountedLabel({ label, count, title, word }: { label: string; count?: number; title: string; word?: string }) {
+/** A menu item's label with its badges after it: a long label gives way (ellipsis), the badges always show. */
+export function MenuLabel({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', maxWidth: '100%', verticalAlign: 'middle' }}>
+      <Box component="span" sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', minWidth: 0 }}>
+        {label}
+      </Box>
+      {children}
+    </Box>
+  );
+}
+
+/** What waits: a count (in the console's digits), or a word for a state; nothing when there is nothing. */
+export function CountBadge({ count, title, word }: { count?: number; title: string; word?: string }) {
   const translate = useTranslate();
   const [locale] = useLocaleState();
   const shown = word ?? (count ? count.toLocaleString(locale === 'fa' ? 'fa-IR' : 'en-US') : null);
-  const description = translate(title, { count: shown ?? '' });
+  if (!shown) return null;
+  const description = translate(title, { count: shown });
   return (
-    <>
-      {label}
-      {shown && (
-        <Chip
-          component="span"
-          size="small"
-          color={word ? 'error' : 'primary'}
-          label={shown}
-          title={description}
-          aria-label={description}
-          data-testid={`menu-badge-${title.split('.').pop()}`}
-          sx={{ ml: 1, height: 20, fontSize: '0.75rem' }}
-        />
-      )}
-    </>
+    <Chip
+      component="span"
+      size="small"
+      color={word ? 'error' : 'primary'}
+      label={shown}
+      title={description}
+      aria-label={description}
+      data-testid={`menu-badge-${title.split('.').pop()}`}
+      sx={{ marginInlineStart: 1, height: 20, fontSize: '0.75rem', flexShrink: 0 }}
+    />
   );
 }

@@ -23,6 +23,8 @@ import type { Treasury } from '@gift/server';
 import { failureNotice } from '../failureNotice';
 
 const wrap = { wordBreak: 'break-all' } as const;
+/** A card holding a wide table: the table scrolls inside it, and its width never widens the page (a phone is 390 px). */
+const tableCard = { overflowX: 'auto', contain: 'inline-size' } as const;
 
 /** When the balances were read: the last known ones, said so, while the chain is slow. */
 function BalancesAsOf({ treasury }: { treasury: Treasury }) {
@@ -273,7 +275,7 @@ export function TreasuryPage() {
         </CardContent>
       </Card>
       <Card sx={{ mt: 2 }}>
-        <CardContent sx={{ overflowX: 'auto' }}>
+        <CardContent sx={tableCard}>
           <Typography variant="h6">{translate('treasury.coins')}</Typography>
           {data.hotWallet && <BalancesAsOf treasury={data} />}
           {data.hotWallet && <Shortfalls treasury={data} />}
@@ -295,7 +297,7 @@ export function TreasuryPage() {
         </CardContent>
       </Card>
       <Card sx={{ mt: 2 }}>
-        <CardContent sx={{ overflowX: 'auto' }}>
+        <CardContent sx={tableCard}>
           <Typography variant="h6">{translate('treasury.batches')}</Typography>
           <Batches treasury={data} />
         </CardContent>
