@@ -1,8 +1,8 @@
 // A player's timeline in a real Chromium (issue 34, item 6), in English and in Persian, at 1280×800 and 390×844: the player
 // opens the app from Telegram, and an operator reads the launch beside the player's mission, ledger, withdrawal, broadcast
 // and status, filters it by kind, loads more, and adds an internal note that then heads the timeline.
-import { Types } from 'mongoose';
 import { toMicros } from '@gift/shared';
+import { AccountModel } from '../server/src/modules/accounts/account.model';
 import { AuditEntryModel } from '../server/src/modules/audit/audit.model';
 import { BroadcastModel, BroadcastRecipientModel } from '../server/src/modules/broadcasts/broadcast.model';
 import { UserMissionModel } from '../server/src/modules/missions/mission.models';
@@ -61,7 +61,8 @@ async function seed() {
     sentAt: hour(2),
   });
   await AuditEntryModel.create({
-    account: new Types.ObjectId(),
+    // a freeze by another operator of the team
+    account: (await AccountModel.create({ username: 'maria', passwordHash: 'x', permissions: ['users:write'] }))._id,
     username: 'maria',
     action: 'update',
     resource: 'users',

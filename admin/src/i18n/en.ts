@@ -1139,7 +1139,15 @@ const englishDomain = {
     },
     audit: {
       name: 'Audit |||| Audit',
-      fields: { createdAt: 'When', username: 'Operator', action: 'Action', resource: 'Resource', record: 'Record', note: 'Note' },
+      fields: {
+        createdAt: 'When',
+        username: 'Operator',
+        account: 'Operator',
+        action: 'Action',
+        resource: 'Resource',
+        record: 'Record',
+        note: 'Note',
+      },
     },
     'ledger-entries': {
       name: 'Ledger entry |||| Ledger',
@@ -1172,7 +1180,7 @@ const englishDomain = {
       name: 'Mining session |||| Mining sessions',
       fields: { user: 'Player', amount: 'Amount', coin: 'Coin', startedAt: 'Started', endsAt: 'Ends', movedAt: 'Moved to wallet' },
     },
-        rejectReasons: 'Reasons to reject a claim',
+    rejectReasons: 'Reasons to reject a claim',
     'app-config': {
       name: 'App Config',
       fields: {

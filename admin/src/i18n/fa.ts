@@ -1138,7 +1138,15 @@ const persianDomain: ConsoleDomainMessages = {
     },
     audit: {
       name: 'ممیزی |||| ممیزی',
-      fields: { createdAt: 'زمان', username: 'اپراتور', action: 'کار', resource: 'منبع', record: 'رکورد', note: 'یادداشت' },
+      fields: {
+        createdAt: 'زمان',
+        username: 'اپراتور',
+        account: 'اپراتور',
+        action: 'کار',
+        resource: 'منبع',
+        record: 'رکورد',
+        note: 'یادداشت',
+      },
     },
     'ledger-entries': {
       name: 'ردیف دفتر کل |||| دفتر کل',
@@ -1173,7 +1181,7 @@ const persianDomain: ConsoleDomainMessages = {
     },
     'app-config': {
       name: 'تنظیمات برنامه',
-        rejectReasons: 'دلیل‌های رد درخواست',
+      rejectReasons: 'دلیل‌های رد درخواست',
       fields: {
         botToken: 'توکن ربات',
         clearBotToken: 'پاک کردن توکن ذخیره‌شده',
