@@ -66,7 +66,7 @@ async function seed() {
 /** Clicks the list's Export button and answers the CSV it downloaded, as rows of cells. */
 async function exportCsv(page: Page, name: string | RegExp): Promise<string[][]> {
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name }).click()]);
-  const text = await readFile((await download.path()), 'utf8');
+  const text = await readFile(await download.path(), 'utf8');
   expect(text.startsWith('\ufeff')).toBe(true);
   // the cells of these rows hold no line break: a quoted comma is read as one cell
   return text
