@@ -75,7 +75,14 @@ export function RangePicker({ range, onRange }: { range: Required<DashboardRange
         ))}
       </ButtonGroup>
       {(['from', 'to'] as const).map((end) => (
-        <ConsoleDayField key={end} size="small" label={translate(`dashboard.period.${end}`)} value={range[end]} onChange={setEnd(end)} />
+        <ConsoleDayField
+          key={end}
+          size="small"
+          label={translate(`dashboard.period.${end}`)}
+          value={range[end]}
+          onChange={setEnd(end)}
+          sx={{ width: { xs: '100%', sm: 190 } }}
+        />
       ))}
     </>
   );
