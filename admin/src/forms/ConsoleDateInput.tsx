@@ -63,6 +63,7 @@ function SolarHijriField({
     if ((fromSolarHijri(text, time) ?? '') !== (value ?? '')) setText(toSolarHijri(value ?? ''));
   }
   const unreadable = text.trim() !== '' && fromSolarHijri(text, time) === null;
+  const example = toSolarHijri(time ? '2026-11-27T14:30' : '2026-11-27');
   return (
     <TextField
       {...props}
@@ -76,11 +77,13 @@ function SolarHijriField({
         }
       }}
       error={error || unreadable}
-      helperText={
-        unreadable ? translate('common.dateUnreadable', { example: toSolarHijri(time ? '2026-11-27T14:30' : '2026-11-27') }) : helperText
-      }
-      placeholder={time ? '۱۴۰۵/۰۹/۰۶ ۱۴:۳۰' : '۱۴۰۵/۰۹/۰۶'}
-      slotProps={{ inputLabel: { shrink: true }, htmlInput: { dir: 'ltr', inputMode: 'numeric', lang: 'fa' } }}
+      helperText={unreadable ? translate('common.dateUnreadable', { example }) : helperText}
+      placeholder={translate('common.dateExample', { example })}
+      // digits run left to right, aligned to the start of the right-to-left page (an inline style: not mirrored)
+      slotProps={{
+        inputLabel: { shrink: true },
+        htmlInput: { dir: 'ltr', inputMode: 'numeric', lang: 'fa', style: { textAlign: 'right' } },
+      }}
     />
   );
 }

@@ -98,6 +98,7 @@ const englishDomain = {
     disabled: 'disabled',
     orderLine: 'Order %{order}',
     dateUnreadable: 'Write a date like %{example}',
+    dateExample: 'e.g. %{example}',
   },
   dashboard: {
     title: 'Dashboard',

@@ -94,6 +94,7 @@ const persianDomain: ConsoleDomainMessages = {
     disabled: 'غیرفعال',
     orderLine: 'ترتیب %{order}',
     dateUnreadable: 'تاریخ را مانند %{example} بنویسید',
+    dateExample: 'مثلاً %{example}',
   },
   dashboard: {
     title: 'داشبورد',
@@ -292,8 +293,8 @@ const persianDomain: ConsoleDomainMessages = {
       timeline: 'رویدادها',
     },
     figures: 'موجودی‌ها و ارقام',
-    rewardsLine: 'پاداش‌ها %{rewards} · کسب‌شده %{earned}',
-    withdrawnLine: 'برداشت‌شده %{withdrawn} · در انتظار %{pending} · هدیه‌ها %{gifts}',
+    rewardsLine: 'پاداش‌ها %{rewards}، کسب‌شده %{earned}',
+    withdrawnLine: 'برداشت‌شده %{withdrawn}، در انتظار %{pending}، هدیه‌ها %{gifts}',
     byOperator: 'توسط %{operator}',
     record: 'رکورد',
     key: 'کلید',
