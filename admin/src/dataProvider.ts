@@ -10,6 +10,7 @@ import type {
   ClawBackAnswer,
   CleanUpPreview,
   CleanUpResult,
+  PlayerWallets,
   AnalyticsFigures,
   DashboardFigures,
   GiftCoinRecord,
@@ -173,6 +174,8 @@ interface ConsoleCalls {
   previewCleanUp(body: z.input<typeof clusterCleanUpPreviewInput>): Promise<CleanUpPreview>;
   /** The clean-up the preview showed (its key), confirmed with the reason the players read: what was done. */
   cleanUpCluster(body: z.input<typeof clusterCleanUpInput>): Promise<CleanUpResult>;
+  /** A player's wallets as wallets show them, beside the raw form. */
+  playerWallets(userId: string): Promise<PlayerWallets>;
   /** One status, with its reason, for several players at once. */
   setPlayerStatus(body: z.input<typeof userStatusBulkInput>): Promise<ChangedRecords>;
   /** A page of a player's timeline, newest first, of one kind or all, from where the last page ended (`before`). */
@@ -225,6 +228,7 @@ export const dataProvider: DataProvider & ConsoleCalls = {
   clearRisk: (userId) => post(['risk', userId, 'clear']),
   previewCleanUp: (body) => post(['risk', 'clean-up', 'preview'], body),
   cleanUpCluster: (body) => post(['risk', 'clean-up'], body),
+  playerWallets: (userId) => get(['risk', userId, 'wallets']),
   setPlayerStatus: (body) => post(['users', 'status'], body),
   playerTimeline: (userId, query) => get(['timeline', userId], query),
   addPlayerNote: (userId, body) => post(['timeline', userId, 'notes'], body),

@@ -23,6 +23,7 @@ import type { approveGift, rejectGift } from './modules/users/balanceAdjustment.
 import type { approveGrant, rejectGrant } from './modules/accounts/accountGrants.service';
 import type { clearPlayerRisk } from './modules/risk/risk.service';
 import type { cleanUpCluster, previewCleanUp } from './modules/users/clusterCleanUp.service';
+import type { walletsOf } from './modules/risk/risk.service';
 import type { addPlayerNote, playerTimeline } from './modules/timeline/timeline.service';
 import type { AppRouter } from './trpc/root';
 import type { Json } from './db/schemaKit';
@@ -100,6 +101,8 @@ export type RiskClearance = Json<Awaited<ReturnType<typeof clearPlayerRisk>>>;
 export type CleanUpPreview = Json<Awaited<ReturnType<typeof previewCleanUp>>>;
 /** POST /api/admin/risk/clean-up: what the clean-up did (the claw-backs as they stand: taken now, the rest owed). */
 export type CleanUpResult = Json<Awaited<ReturnType<typeof cleanUpCluster>>>;
+/** GET /api/admin/risk/:id/wallets: the player's wallets as wallets show them (`address`), beside the raw form (`raw`). */
+export type PlayerWallets = Awaited<ReturnType<typeof walletsOf>>;
 /**
  * The bulk actions' answer (POST /api/admin/missions/reorder, /missions/enabled, /users/status): the records changed, and
  * the missions whose enabling waits for a second operator (`waiting`, present when any).

@@ -4,12 +4,13 @@ import { badInput } from '../../lib/errors';
 import { operatorContext, requirePermission } from '../../http/adminAuth';
 import { validate } from '../../http/resource';
 import { cleanUpCluster, previewCleanUp } from '../users/clusterCleanUp.service';
-import { clearPlayerRisk } from './risk.service';
+import { clearPlayerRisk, walletsOf } from './risk.service';
 
 /**
  * /api/admin/risk (`users:write`, as a freeze or a ban): POST /:id/clear lets a player's referral rewards go after an operator
  * looked at their risk; what waited on it is paid at once (issue 32, item 4). POST /clean-up/preview and /clean-up ban a
- * cluster and take back what it earned (issue 34, item 7): claw-backs, so `gifts:write` as well.
+ * cluster and take back what it earned (issue 34, item 7): claw-backs, so `gifts:write` as well. GET /:id/wallets: the
+ * player's wallets in the form wallets show them (`users:read`).
  */
 export function riskConsoleRouter(): Router {
   const router = Router();
@@ -19,6 +20,9 @@ export function riskConsoleRouter(): Router {
   });
   router.post('/clean-up', requirePermission('gifts'), async (req, res) => {
     res.json(await cleanUpCluster(validate(clusterCleanUpInput, req.body), operatorContext(req).operator));
+  });
+  router.get('/:id/wallets', async (req, res) => {
+    res.json(await walletsOf(req.params.id));
   });
   router.post('/:id/clear', async (req, res) => {
     res.json(await clearPlayerRisk(req.params.id, operatorContext(req).operator));

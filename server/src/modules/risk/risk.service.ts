@@ -15,7 +15,7 @@ import {
   riskSubject,
   saveRisk,
 } from '../users/players.service';
-import { linkTimesOf } from '../wallet/wallet.service';
+import { friendlyWalletAddresses, linkTimesOf } from '../wallet/wallet.service';
 import { withdrawalTimesOf } from '../withdrawals/withdrawals.service';
 import { estimatedTelegramSignUp } from './riskRules';
 
@@ -297,6 +297,13 @@ async function riskSettings(): Promise<RiskSettings> {
   const config = await getAppConfig();
   const risk = config.toObject().risk as Partial<RiskSettings> | undefined;
   return { weights: risk?.weights ?? {}, reviewAt: risk?.reviewAt ?? 30, highAt: risk?.highAt ?? 60 };
+}
+
+/** A player's wallets, current and past, as the Risk tab shows them: the form wallets show (UQ…) beside the raw one. */
+export async function walletsOf(playerId: Id) {
+  const player = await riskSubject(playerId);
+  if (!player) throw new AppError('NOT_FOUND');
+  return { wallets: await friendlyWalletAddresses(player.walletAddresses ?? []) };
 }
 
 /** Assesses one player now and keeps the score on their record. */

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { Address } from '@ton/core';
 import { toMicros, type LedgerReason } from '@gift/shared';
 import { createApp } from '../../app';
 import { onFault } from '../../lib/faults';
 import { AuditEntryModel } from '../audit/audit.model';
 import { LedgerEntryModel } from '../ledger/ledger.models';
+import { WalletLinkModel } from '../wallet/wallet.models';
 import { balanceOf, postEntry } from '../ledger/ledger.service';
 import { createCoin, createPlayer } from '../../../test/factories';
 import { consoleApi, createOperator } from '../../../test/operators';
@@ -186,5 +188,27 @@ describe("a risk cluster's clean-up", () => {
     expect(await UserModel.countDocuments({ joinNetwork: w.cluster.joinNetwork, status: 'banned' })).toBe(0);
     expect(await ClawBackModel.countDocuments({ user: { $in: [...w.members, ...w.bosses].map((p) => p._id) } })).toBe(0);
     expect(await ClusterCleanUpModel.countDocuments({ key })).toBe(0);
+  });
+});
+
+describe("the Risk tab's wallets", () => {
+  it('are answered in the form wallets show them, for the network each was linked on, beside the raw form', async () => {
+    const [mainnet, testnet] = [Address.parseRaw(`0:${'1'.repeat(64)}`), Address.parseRaw(`0:${'2'.repeat(64)}`)];
+    const player = await createPlayer({ walletAddresses: [mainnet.toRawString(), testnet.toRawString()] });
+    await WalletLinkModel.create({ address: mainnet.toRawString(), user: player._id, network: '-239' });
+    await WalletLinkModel.create({ address: testnet.toRawString(), user: player._id, network: '-3' });
+    const reader = consoleApi(app, (await createOperator(['users:read'])).token);
+    const answer = await reader.get(`/risk/${String(player._id)}/wallets`);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({
+      wallets: [
+        { raw: mainnet.toRawString(), address: mainnet.toString({ bounceable: false }) },
+        { raw: testnet.toRawString(), address: testnet.toString({ bounceable: false, testOnly: true }) },
+      ],
+    });
+    expect(answer.body.wallets[0].address).toMatch(/^UQ/);
+    expect((await consoleApi(app, (await createOperator(['gifts:read'])).token).get(`/risk/${String(player._id)}/wallets`)).status).toBe(
+      403,
+    );
   });
 });

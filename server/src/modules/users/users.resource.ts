@@ -9,7 +9,6 @@ import { validate, type ResourceDefinition } from '../../http/resource';
 import { adjustBalance } from './balanceAdjustment.service';
 import { moneyByCoin, presentCoinFigures } from './users.service';
 import { UserModel } from './user.model';
-import { friendlyWalletAddresses } from '../wallet/wallet.service';
 
 /** A gift or correction moves money: the `gifts` permission, apart from `users:write` (which blocks and edits players). */
 function giftDoors(router: Router) {
@@ -89,8 +88,6 @@ export const usersResource: ResourceDefinition<typeof userUpdateInput> = {
         coins: (await moneyByCoin(String(user._id), { everyEnabledCoin: false })).map(presentCoinFigures),
         // claw-backs not yet covered: they block withdrawals
         owed: await owedBy(String(user._id)),
-        // the Risk tab's wallets, in the form wallets show them
-        wallets: await friendlyWalletAddresses((user.toJSON().walletAddresses as string[] | undefined) ?? []),
       };
     },
   },

@@ -16,7 +16,6 @@ const FARMER = {
     assessedAt: '2026-03-01T10:00:00.000Z',
   },
   walletAddresses: [RAW],
-  wallets: [{ raw: RAW, address: FRIENDLY }],
   createdAt: '2026-02-01T10:00:00.000Z',
 };
 const coins = (amount: string, now: string, owed: string) => [{ symbol: 'GIFT', amount, now, owed }];
@@ -29,6 +28,7 @@ const PREVIEW = {
 };
 const routes = {
   'GET /users/u1': FARMER,
+  'GET /risk/u1/wallets': { wallets: [{ raw: RAW, address: FRIENDLY }] },
   'POST /risk/clean-up/preview': PREVIEW,
   'POST /risk/clean-up': { ...PREVIEW, status: 'done' },
   // the bulk dialog checks ids with the server's schema
@@ -86,7 +86,9 @@ describe("a risk cluster's clean-up", () => {
 
   it('is not offered to an operator who cannot take back credits', async () => {
     renderScreen('/admin/users/u1/show/risk', { routes, permissions: ['users:write'] });
-    expect(await screen.findAllByRole('link', { name: 'Show these players' })).toHaveLength(2);
+    // the signal's cluster and the wallet's
+    await screen.findByText('UQCrq6…urq5jh');
+    expect(screen.getAllByRole('link', { name: 'Show these players' })).toHaveLength(2);
     expect(screen.queryByRole('button', { name: 'Ban and take back' })).not.toBeInTheDocument();
   });
 

@@ -1,5 +1,15 @@
 import { useState } from 'react';
-import { Alert, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, Stack, Typography } from '@mui/material';
+import {
+  Alert,
+  Button as MuiButton,
+  CircularProgress,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  Stack,
+  Typography,
+} from '@mui/material';
 import BlockIcon from '@mui/icons-material/Block';
 import { Button, useCanAccess, useNotify, useRefresh, useTranslate } from 'react-admin';
 import { clusterCleanUpInput, fromMicros, toMicros } from '@gift/shared';
@@ -170,15 +180,14 @@ export function ClusterCleanUpButton({ cluster }: { cluster: Record<string, stri
           )}
         </DialogContent>
         <DialogActions>
-          <Button label={result ? 'ra.action.close' : 'ra.action.cancel'} onClick={close} disabled={busy} />
+          {/* MUI's buttons: react-admin's show only their icon on a phone, and these have none */}
+          <MuiButton onClick={close} disabled={busy}>
+            {translate(result ? 'ra.action.close' : 'ra.action.cancel')}
+          </MuiButton>
           {result ? null : (
-            <Button
-              label="risk.cleanUp.action"
-              variant="contained"
-              color="error"
-              onClick={() => void confirm()}
-              disabled={busy || !preview}
-            />
+            <MuiButton variant="contained" color="error" onClick={() => void confirm()} disabled={busy || !preview}>
+              {translate('risk.cleanUp.action')}
+            </MuiButton>
           )}
         </DialogActions>
       </Dialog>

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Alert, Chip, IconButton, List as MuiList, ListItem, ListItemText, Stack, Tooltip, Typography } from '@mui/material';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import { Button, Confirm, FunctionField, Labeled, useBasename, useCanAccess, useNotify, useRecordContext, useTranslate } from 'react-admin';
@@ -22,8 +23,6 @@ export interface RiskRecord {
   /** An operator's clearance: referral rewards go while the score stays at or below this one. */
   riskCleared?: { score?: number | null; by?: string | null; at?: string | null } | null;
   walletAddresses?: string[];
-  /** The wallets in the user-friendly form wallets show (`address`), beside the raw form they are kept and filtered by. */
-  wallets?: { raw: string; address: string }[];
 }
 
 /**
@@ -125,11 +124,15 @@ function WalletAddress({ wallet }: { wallet: { raw: string; address: string } })
 /** One signal in words, with its points and the cluster behind it. */
 function SignalLine({ signal }: { signal: SignalRow }) {
   const translate = useTranslate();
+  const numbers = new Intl.NumberFormat(useDateLocales());
   return (
     <ListItem disableGutters sx={{ flexWrap: 'wrap', columnGap: 1 }}>
       <ListItemText
         primary={translate(`risk.signals.${signal.signal}`, signal.evidence)}
-        secondary={translate('risk.points', { points: signal.points, strength: Math.round(signal.strength * 100) })}
+        secondary={translate('risk.points', {
+          points: numbers.format(signal.points),
+          strength: numbers.format(Math.round(signal.strength * 100)),
+        })}
       />
       {signal.cluster ? (
         <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
@@ -146,13 +149,20 @@ export function RiskTab(_props: { label?: false }) {
   const record = useRecordContext<RiskRecord>();
   const translate = useTranslate();
   const locales = useDateLocales();
+  const calls = useConsoleCalls();
+  // the wallets in the form wallets show them (UQ…), the raw form kept for the cluster's filter
+  const { data } = useQuery({
+    queryKey: ['risk', record?.id, 'wallets', record?.walletAddresses],
+    queryFn: () => calls.playerWallets(String(record!.id)),
+    enabled: !!record,
+  });
   if (!record) return null;
+  const wallets = data?.wallets ?? [];
   const risk = record.risk ?? { score: 0, level: 'low' as const, signals: [] };
-  const wallets = record.wallets ?? (record.walletAddresses ?? []).map((raw) => ({ raw, address: raw }));
   return (
     <Stack spacing={2}>
       <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
-        <Typography variant="h6">{translate('risk.score', { score: risk.score })}</Typography>
+        <Typography variant="h6">{translate('risk.score', { score: new Intl.NumberFormat(locales).format(risk.score) })}</Typography>
         <RiskChip level={risk.level} score={risk.score} />
         <Typography variant="body2" color="text.secondary">
           {risk.assessedAt ? translate('risk.assessedAt', { at: formatWhen(risk.assessedAt, locales) }) : translate('risk.notAssessed')}
@@ -191,9 +201,9 @@ export function RiskTab(_props: { label?: false }) {
                 <ClusterCleanUpButton cluster={{ walletAddresses: wallet.raw }} />
               </Stack>
             ))
-          ) : (
+          ) : data ? (
             <Typography variant="body2">—</Typography>
-          )}
+          ) : null}
         </Stack>
       </Labeled>
     </Stack>
