@@ -315,7 +315,7 @@ async function queueBroadcasts(wanting: Recipient[], now: Date): Promise<number>
 }
 
 /** One sweep: each kind's events queued for every linked, enabled operator who wants them and may see them. */
-export async function queueAlerts(now: Date): Promise<number> {
+async function queueAlerts(now: Date): Promise<number> {
   const everyone = await recipients();
   const wanting = (kind: OperatorAlertKind) => everyone.filter((to) => to.kinds.includes(kind) && covers(to.permissions, kind));
   // a condition's episode is followed even while nobody wants it, so linking later does not report an old one as new
@@ -342,7 +342,7 @@ function claimNext(holder: string, now: Date) {
 }
 
 /** Sends what is queued and due, one at a time, through the paced Bot API the players' notifications use. */
-export async function sendAlerts(api: Api, holder: string, now: Date): Promise<number> {
+async function sendAlerts(api: Api, holder: string, now: Date): Promise<number> {
   let sent = 0;
   for (let i = 0; i < SEND_PER_ROUND; i++) {
     const alert = await claimNext(holder, now);
