@@ -16,25 +16,14 @@ it('converts both ways: 1405/09/06 is 27 November 2026, in Persian, Arabic or La
   expect(fromSolarHijri('۱۴۰۳/۱۲/۳۰')).toBe('2025-03-20');
 });
 
+/** A draft as its edit form reads it: the texts, the segment with a join date and the send time. */
 const DRAFT = {
   id: 'b1',
   text: 'Payout round',
-  fa: { text: 'دور پرداخت' },
-  imageUrl: '',
   button: null,
-  segment: { joinedFrom: '2026-11-01' },
   status: 'draft',
-  audience: 0,
-  sent: 0,
-  failed: 0,
-  blocked: 0,
-  unknown: 0,
-  remaining: 0,
-  rate: 25,
-  expectedFinish: null,
+  segment: { joinedFrom: '2026-11-01' },
   scheduledAt: '2026-11-27T14:30',
-  finishedAt: null,
-  createdAt: '2026-11-01T10:00:00.000Z',
 };
 const broadcastRoutes = {
   'GET /broadcasts/b1': DRAFT,
