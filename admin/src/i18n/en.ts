@@ -666,10 +666,6 @@ const englishDomain = {
     noPublicUrl:
       "This server has no public address (PUBLIC_URL), so a button cannot open the page named here: it opens the app at its home page through its t.me link (with no bot name in App Config, the message goes without its button). Set PUBLIC_URL to the app's https address to open the page.",
     scheduleHelp: 'Optional: sent from this time once started; empty sends at once',
-    noPublicUrl:
-      "This server has no public address (PUBLIC_URL), so a button cannot open the page named here: it opens the app at its home page through its t.me link (with no bot name in App Config, the message goes without its button). Set PUBLIC_URL to the app's https address to open the page.",
-    scheduleHelp: 'Optional: sent from this time once started; empty sends at once',
-    scheduleHelp: 'Optional: sent from this time once started; empty sends at once',
     preview: 'Preview',
     emptyText: 'The text appears here',
     audience: 'Who gets it',
