@@ -136,8 +136,6 @@ interface ConsoleCalls {
   testBroadcast(id: string): Promise<BroadcastTest>;
   /** Whether the server has a public https address (PUBLIC_URL): without one a button cannot open the page it names. */
   broadcastButtonTarget(): Promise<{ hasPublicUrl: boolean }>;
-  /** Whether the server has a public https address (PUBLIC_URL): without one a button cannot open the page it names. */
-  broadcastButtonTarget(): Promise<{ hasPublicUrl: boolean }>;
   /** The players a broadcast did not reach, with the reasons. */
   broadcastFailures(id: string): Promise<BroadcastFailure[]>;
   /** One credit taken back with the reason: what the balance covers now, the rest owed. */
@@ -204,7 +202,6 @@ export const dataProvider: DataProvider & ConsoleCalls = {
   adjustBalance: (userId, body) => post(['users', userId, 'adjustments'], body),
   countSegment: (segment) => post(['broadcasts', 'count'], { segment }),
   testBroadcast: (id) => post(['broadcasts', id, 'test']),
-  broadcastButtonTarget: () => get(['broadcasts', 'button-target']),
   broadcastButtonTarget: () => get(['broadcasts', 'button-target']),
   broadcastFailures: (id) => get(['broadcasts', id, 'failures']),
   clawBack: (userId, body) => post(['users', userId, 'claw-backs'], body),
