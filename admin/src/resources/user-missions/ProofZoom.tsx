@@ -75,8 +75,9 @@ export function ProofZoomDialog({ url, open, onClose }: { url: string; open: boo
       data-testid="proof-zoom"
     >
       <DialogTitle id="proof-zoom-title" sx={{ py: 1 }}>
-        <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-          <Typography variant="h6" component="span" sx={{ flex: 1, minWidth: 0 }} noWrap>
+        {/* on a phone the title has its own line above the buttons, whole */}
+        <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+          <Typography variant="h6" component="span" sx={{ flex: 1, flexBasis: { xs: '100%', sm: 0 }, minWidth: { sm: 0 } }}>
             {translate('reviews.fullTitle')}
           </Typography>
           <Tooltip title={translate('reviews.zoomOut')}>
