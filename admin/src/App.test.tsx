@@ -92,6 +92,8 @@ it("shows the spec's menu, in its order (the Risk list beside Users), then Broad
     'Audit',
     'Broadcasts',
     'Gifts',
+    'Appeals',
+    'Help questions',
     'Analytics',
     'Logout',
   ]);

@@ -14,6 +14,8 @@ import accountGrants from './resources/account-grants';
 import audit from './resources/audit';
 import broadcasts from './resources/broadcasts';
 import gifts from './resources/gifts';
+import faqs from './resources/help/faqs';
+import appeals from './resources/help/appeals';
 import { miningSessions, stakes } from './resources/player-records';
 import appConfig from './resources/app-config';
 import categories from './resources/categories';
@@ -70,6 +72,8 @@ function Console({ dataProvider = defaultDataProvider, authProvider = defaultAut
       <Resource name="audit" {...audit} />
       <Resource name="broadcasts" {...broadcasts} />
       <Resource name="gifts" {...gifts} />
+      <Resource name="faqs" {...faqs} />
+      <Resource name="appeals" {...appeals} />
       <Resource name="ledger-entries" />
       <Resource name="balances" />
       <Resource name="stakes" {...stakes} />

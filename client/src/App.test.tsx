@@ -276,8 +276,17 @@ describe("a player an operator froze or banned reads why, in the app's language"
     expect(await screen.findByText(/^حساب شما مسدود موقت است: پنجاه دوست در یک دقیقه\./)).toHaveAttribute('role', 'status');
   });
 
+  const HELP = {
+    'help.get': () => ({
+      faqs: [{ id: 'f1', question: 'Why was I banned?', answer: 'One account per person.' }],
+      contact: 'https://t.me/GiftSupport',
+    }),
+    'help.appeal': () => null,
+  };
+
   it('banned: only the reason, without a Retry that could never work', async () => {
     renderApp('/', {
+      ...HELP,
       'user.me': () => {
         throw new Refusal('ACCOUNT_BANNED', 403, 'Your account is blocked: Several accounts', { reason: 'Several accounts' });
       },
@@ -287,8 +296,42 @@ describe("a player an operator froze or banned reads why, in the app's language"
     expect(screen.queryByRole('navigation', { name: 'Main' })).not.toBeInTheDocument();
   });
 
+  it('banned: has somewhere to turn: the questions, the contact, and one appeal, sent once', async () => {
+    let appeal: { id: string; text: string; status: 'open' | 'answered'; answer: string; sentAt: Date; answeredAt: Date | null } | null =
+      null;
+    const server = renderApp('/', {
+      ...HELP,
+      'help.appeal': () => appeal,
+      'help.sendAppeal': (input) => {
+        appeal = { id: 'a1', text: input.text, status: 'open', answer: '', sentAt: new Date(), answeredAt: null };
+        return appeal;
+      },
+      'user.me': () => {
+        throw new Refusal('ACCOUNT_BANNED', 403, 'Your account is blocked: Several accounts', { reason: 'Several accounts' });
+      },
+    });
+    await userEvent.click(await screen.findByText('Why was I banned?'));
+    expect(screen.getByText('One account per person.')).toBeVisible();
+    expect(screen.getByRole('link', { name: 'Write to us' })).toHaveAttribute('href', 'https://t.me/GiftSupport');
+
+    const box = screen.getByLabelText('Your appeal');
+    await userEvent.type(box, 'too short');
+    await userEvent.click(screen.getByRole('button', { name: 'Send the appeal' }));
+    expect(box).toHaveAccessibleDescription(/Write at least 10 characters/);
+    expect(server.calls.some((call) => call.path === 'help.sendAppeal')).toBe(false);
+
+    await userEvent.type(box, ': my brother shares this phone.');
+    await userEvent.dblClick(screen.getByRole('button', { name: 'Send the appeal' }));
+    expect(await screen.findByText('An operator will answer here and in the bot.')).toBeInTheDocument();
+    expect(server.calls.filter((call) => call.path === 'help.sendAppeal')).toHaveLength(1);
+    expect(server.calls.find((call) => call.path === 'help.sendAppeal')?.input).toEqual({
+      text: 'too short: my brother shares this phone.',
+    });
+  });
+
   it('banned, in Persian', async () => {
     await renderAppInPersian('/', {
+      ...HELP,
       'user.me': () => {
         throw new Refusal('ACCOUNT_BANNED', 403, 'Your account is blocked: چند حساب', { reason: 'چند حساب' });
       },

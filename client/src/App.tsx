@@ -28,6 +28,7 @@ const InvitePage = page(() => import('./features/invite/InvitePage'), 'InvitePag
 const CurrencyPage = page(() => import('./features/currency/CurrencyPage'), 'CurrencyPage');
 const ProfilePage = page(() => import('./features/profile/ProfilePage'), 'ProfilePage');
 const SettingsPage = page(() => import('./features/profile/SettingsPage'), 'SettingsPage');
+const HelpPage = page(() => import('./features/help/HelpPage'), 'HelpPage');
 // TON Connect comes with the wallet screens only, so the first screen's JavaScript does not carry it
 const WithdrawPage = page(() => import('./features/wallet'), 'WithdrawPage');
 const MyWalletsPage = page(() => import('./features/wallet'), 'MyWalletsPage');
@@ -105,6 +106,7 @@ export function AppRoutes() {
         <Route path="profile">
           <Route index element={<ProfilePage />} />
           <Route path="settings" element={<SettingsPage />} />
+          <Route path="help" element={<HelpPage />} />
           <Route path="withdraw" element={<WithdrawPage />} />
           <Route path="my-wallets" element={<MyWalletsPage />} />
         </Route>

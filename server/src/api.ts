@@ -14,6 +14,7 @@ import type { AuditEntryRecord } from './modules/audit/audit.service';
 import type { confirmTotpEnrolment, startTotpEnrolment, totpStatus } from './modules/accounts/totp.service';
 import type { liveSessions, signInHistory } from './modules/accounts/operatorSecurity.service';
 import type { CategoryRecord, CoverRecord, PartnerRecord } from './modules/content/homeContent.service';
+import type { AppealRecord, FaqRecord } from './modules/help/help.service';
 import type { GiftCoinRecord } from './modules/coins/giftCoins.service';
 import type { StakingOfferRecord } from './modules/staking/staking.service';
 import type { MissionRecord } from './modules/missions/missions.service';
@@ -73,7 +74,7 @@ export type LedgerRow = Json<ReturnType<typeof presentLedgerEntry>>;
 export type ProgressRecord = Json<ReturnType<typeof presentProgress>>;
 export type { BulkReviewAnswer };
 /** The records of the console's resources that answer their model's own JSON (see ConsoleRecord). */
-export type { CategoryRecord, CoverRecord, PartnerRecord, GiftCoinRecord, StakingOfferRecord, MissionRecord };
+export type { CategoryRecord, CoverRecord, PartnerRecord, GiftCoinRecord, StakingOfferRecord, MissionRecord, FaqRecord, AppealRecord };
 export type { PlayerRecord, AccountRecord, AuditEntryRecord };
 /** POST /api/admin/users/:id/adjustments: the entry, whether this call applied it (false: the key was used) and the new balance. */
 export type BalanceAdjustment = Awaited<ReturnType<typeof adjustBalance>>;

@@ -61,6 +61,8 @@ export const ADMIN_RESOURCES = [
   'audit',
   'broadcasts',
   'gifts',
+  'faqs',
+  'appeals',
 ] as const;
 export type AdminResource = (typeof ADMIN_RESOURCES)[number];
 

@@ -12,3 +12,4 @@ export * from './permissions';
 export * from './telegramLinks';
 export * from './schemas/alerts';
 export * from './schemas/timeline';
+export * from './schemas/help';

@@ -14,6 +14,7 @@ export const IMPLIED_READS: Readonly<Partial<Record<AdminResource, readonly Admi
   'app-config': ['gift-coins'],
   audit: ['accounts'],
   gifts: ['users', 'gift-coins', 'accounts'],
+  appeals: ['users'],
 };
 
 /**

@@ -744,6 +744,7 @@ const englishDomain = {
   content: {
     categoryImageHelp: 'An http(s) URL or a path on this site like /images/category.png',
     coverImageHelp: 'An http(s) URL or a path on this site like /demo/cover-invite.svg',
+    persianImageHelp: 'What Persian players see instead of the image above (a banner with Persian words); empty: the same image',
     partnerImageHelp: 'An http(s) URL or a path on this site like /demo/partner.svg',
     missionImageHelp: 'An http(s) URL or a path on this site; empty shows an icon',
     secretCodeHelp: 'The code said in the video',
@@ -761,13 +762,20 @@ const englishDomain = {
     persian: 'Persian',
     persianMissing: 'Persian missing',
     persianDone: 'Persian ✓',
+  },
+  appeals: {
+    statuses: { open: 'Waiting for an answer', answered: 'Answered' },
+    standings: { banned: 'Ban', frozen: 'Freeze' },
+    answerHelp:
+      'Your answer reaches the player once, by the bot and in the app, as you write it. Lift the ban or freeze on their page if you decide so.',
+    answered: 'Answered by %{operator}: the player has it.',
+  },
+  appConfig: {
+    title: 'App Config',
     rejectReasonsTitle: 'Reasons to reject a claim',
     rejectReasonsHelp: 'A reviewer picks one when rejecting a Manual claim; the player reads it in their own language',
     reasonEn: 'English',
     reasonFa: 'Persian',
-  },
-  appConfig: {
-    title: 'App Config',
     dailyTitle: 'Daily missions and streaks',
     timezoneHelp: 'Where a day begins for daily missions and streaks, such as Asia/Tehran or UTC',
     streakHelp: 'Each pays once per streak, on the day the streak reaches it',
@@ -775,6 +783,7 @@ const englishDomain = {
     milestoneCoin: 'Coin',
     milestoneAmount: 'Reward',
     botUsernameHelp: 'Filled in from the token: Telegram says which bot it belongs to when it is saved',
+    supportContactHelp: 'Where players write to you, on their Help page: a t.me or https link. Empty: no contact shown',
     botTokenHelp: 'Checked with Telegram when saved; leave empty to keep the saved one',
     clearBotTokenHelp: 'On: the saved token is removed when you save, and the bot stops unless the environment sets one',
     tokenSaved: 'A token is saved here.',
@@ -991,7 +1000,7 @@ const englishDomain = {
       name: 'Cover |||| Covers',
       fields: {
         title: 'Title',
-        fa: { title: 'Title in Persian' },
+        fa: { title: 'Title in Persian', image: 'Image in Persian' },
         image: 'Image',
         link: 'Link',
         order: 'Order',
@@ -1092,6 +1101,28 @@ const englishDomain = {
         createdAt: 'Asked',
       },
     },
+    faqs: {
+      name: 'Help question |||| Help questions',
+      fields: {
+        question: 'Question',
+        answer: 'Answer',
+        fa: { question: 'Question in Persian', answer: 'Answer in Persian' },
+        order: 'Order',
+        enabled: 'Enabled',
+      },
+    },
+    appeals: {
+      name: 'Appeal |||| Appeals',
+      fields: {
+        createdAt: 'Sent',
+        user: 'Player',
+        standing: 'Appealed against',
+        standingReason: 'Reason they were given',
+        text: 'What they wrote',
+        status: 'Status',
+        answer: 'Answer',
+      },
+    },
     gifts: {
       name: 'Gift |||| Gifts',
       fields: {
@@ -1177,13 +1208,14 @@ const englishDomain = {
       name: 'Mining session |||| Mining sessions',
       fields: { user: 'Player', amount: 'Amount', coin: 'Coin', startedAt: 'Started', endsAt: 'Ends', movedAt: 'Moved to wallet' },
     },
-    rejectReasons: 'Reasons to reject a claim',
     'app-config': {
       name: 'App Config',
       fields: {
+        rejectReasons: 'Reasons to reject a claim',
         botToken: 'Bot token',
         clearBotToken: 'Remove the saved token',
         botUsername: 'Bot username',
+        supportContact: 'Support contact',
         miniAppName: 'Mini app short name',
         referrerMessage: 'Referrer message',
         fa: { referrerMessage: 'Referrer message in Persian' },

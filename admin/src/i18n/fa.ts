@@ -745,6 +745,7 @@ const persianDomain: ConsoleDomainMessages = {
   content: {
     categoryImageHelp: 'یک نشانی http(s) یا مسیری در همین سایت مانند /images/category.png',
     coverImageHelp: 'یک نشانی http(s) یا مسیری در همین سایت مانند /demo/cover-invite.svg',
+    persianImageHelp: 'آنچه بازیکنان فارسی‌زبان به جای تصویر بالا می‌بینند (بنری با نوشتهٔ فارسی)؛ خالی: همان تصویر',
     partnerImageHelp: 'یک نشانی http(s) یا مسیری در همین سایت مانند /demo/partner.svg',
     missionImageHelp: 'یک نشانی http(s) یا مسیری در همین سایت؛ خالی: یک نماد نشان داده می‌شود',
     secretCodeHelp: 'کدی که در ویدیو گفته می‌شود',
@@ -763,12 +764,19 @@ const persianDomain: ConsoleDomainMessages = {
     persianMissing: 'فارسی ندارد',
     persianDone: 'فارسی ✓',
   },
+  appeals: {
+    statuses: { open: 'در انتظار پاسخ', answered: 'پاسخ داده شد' },
+    standings: { banned: 'مسدودی', frozen: 'مسدودی موقت' },
+    answerHelp:
+      'پاسخ شما یک بار، با ربات و در برنامه، همان‌گونه که می‌نویسید به بازیکن می‌رسد. اگر چنین تصمیم گرفتید، مسدودی را در صفحهٔ او بردارید.',
+    answered: 'پاسخ‌دهنده: %{operator}؛ بازیکن آن را دریافت کرده است.',
+  },
   appConfig: {
+    title: 'تنظیمات برنامه',
     rejectReasonsTitle: 'دلیل‌های رد درخواست',
     rejectReasonsHelp: 'بررسی‌کننده هنگام رد درخواست مأموریت دستی یکی را انتخاب می‌کند؛ بازیکن آن را به زبان خودش می‌خواند',
     reasonEn: 'انگلیسی',
     reasonFa: 'فارسی',
-    title: 'تنظیمات برنامه',
     dailyTitle: 'مأموریت‌های روزانه و زنجیرهٔ روزها',
     timezoneHelp: 'جایی که روز مأموریت‌های روزانه و زنجیره‌ها از آن آغاز می‌شود، مانند Asia/Tehran یا UTC',
     streakHelp: 'هر کدام در هر زنجیره یک بار پرداخت می‌شود، در روزی که زنجیره به آن می‌رسد',
@@ -776,6 +784,7 @@ const persianDomain: ConsoleDomainMessages = {
     milestoneCoin: 'سکه',
     milestoneAmount: 'پاداش',
     botUsernameHelp: 'از توکن پر می‌شود: هنگام ذخیره، تلگرام می‌گوید توکن از آنِ کدام ربات است',
+    supportContactHelp: 'جایی که بازیکنان در صفحهٔ راهنما برایتان می‌نویسند: یک پیوند t.me یا https. خالی: بدون راه تماس',
     botTokenHelp: 'هنگام ذخیره با تلگرام بررسی می‌شود؛ برای نگه داشتن توکن ذخیره‌شده خالی بگذارید',
     clearBotTokenHelp: 'روشن: توکن ذخیره‌شده هنگام ذخیره پاک می‌شود و ربات می‌ایستد، مگر آنکه محیط سرور توکنی بدهد',
     tokenSaved: 'توکنی اینجا ذخیره شده است.',
@@ -992,7 +1001,7 @@ const persianDomain: ConsoleDomainMessages = {
       name: 'کاور |||| کاورها',
       fields: {
         title: 'عنوان',
-        fa: { title: 'عنوان به فارسی' },
+        fa: { title: 'عنوان به فارسی', image: 'تصویر به فارسی' },
         image: 'تصویر',
         link: 'پیوند',
         order: 'ترتیب',
@@ -1093,6 +1102,28 @@ const persianDomain: ConsoleDomainMessages = {
         createdAt: 'زمان درخواست',
       },
     },
+    faqs: {
+      name: 'پرسش راهنما |||| پرسش‌های راهنما',
+      fields: {
+        question: 'پرسش',
+        answer: 'پاسخ',
+        fa: { question: 'پرسش به فارسی', answer: 'پاسخ به فارسی' },
+        order: 'ترتیب',
+        enabled: 'فعال',
+      },
+    },
+    appeals: {
+      name: 'درخواست بازبینی |||| درخواست‌های بازبینی',
+      fields: {
+        createdAt: 'ارسال',
+        user: 'بازیکن',
+        standing: 'اعتراض به',
+        standingReason: 'دلیلی که به او گفته شد',
+        text: 'آنچه نوشت',
+        status: 'وضعیت',
+        answer: 'پاسخ',
+      },
+    },
     gifts: {
       name: 'هدیه |||| هدیه‌ها',
       fields: {
@@ -1180,11 +1211,12 @@ const persianDomain: ConsoleDomainMessages = {
     },
     'app-config': {
       name: 'تنظیمات برنامه',
-      rejectReasons: 'دلیل‌های رد درخواست',
       fields: {
+        rejectReasons: 'دلیل‌های رد درخواست',
         botToken: 'توکن ربات',
         clearBotToken: 'پاک کردن توکن ذخیره‌شده',
         botUsername: 'نام کاربری ربات',
+        supportContact: 'راه تماس پشتیبانی',
         miniAppName: 'نام کوتاه مینی‌اپ',
         referrerMessage: 'پیام دعوت‌کننده',
         fa: { referrerMessage: 'پیام دعوت‌کننده به فارسی' },
@@ -1215,11 +1247,11 @@ export const persianFieldMessages: Record<string, string> = {
   'The password must not contain the username': 'گذرواژه نباید نام کاربری را در خود داشته باشد',
   'This password is too common or too easy to guess: choose another': 'این گذرواژه بسیار رایج یا آسان‌حدس است: گذرواژهٔ دیگری برگزینید',
   'Turn your own two-step sign-in off on My account, with a code': 'ورود دومرحله‌ای خودتان را در «حساب من» و با یک کد خاموش کنید',
+  'Two-step sign-in is not on for this account': 'ورود دومرحله‌ای برای این حساب روشن نیست',
   'This reason is no longer in App Config: choose another, or write one':
     'این دلیل دیگر در تنظیمات برنامه نیست: دلیل دیگری انتخاب کنید یا بنویسید',
   'At most 30 reasons': 'حداکثر ۳۰ دلیل',
   'Each reason once': 'هر دلیل فقط یک بار',
-  'Two-step sign-in is not on for this account': 'ورود دومرحله‌ای برای این حساب روشن نیست',
   'This code is not valid or was already used': 'این کد نامعتبر است یا قبلاً استفاده شده است',
   'Two-step sign-in is already on': 'ورود دومرحله‌ای از قبل روشن است',
   'Start two-step sign-in again: no code is waiting to be confirmed': 'ورود دومرحله‌ای را دوباره شروع کنید: کدی در انتظار تأیید نیست',
@@ -1244,6 +1276,12 @@ export const persianFieldMessages: Record<string, string> = {
   'At least 2 days': 'دست‌کم ۲ روز',
   'At least 3 characters': 'دست‌کم ۳ نویسه',
   'At most 1,000 characters': 'حداکثر ۱٬۰۰۰ نویسه',
+  // a player's timeline (shared/src/schemas/timeline.ts)
+  'Write the note': 'یادداشت را بنویسید',
+  'Unknown kind of entry': 'نوع رویداد ناشناخته است',
+  'Invalid cursor': 'نشانگر صفحه نامعتبر است',
+  'At least 1': 'دست‌کم ۱',
+  'At most 100': 'حداکثر ۱۰۰',
   'At most 1000': 'حداکثر ۱۰۰۰',
   'At most 300 characters': 'حداکثر ۳۰۰ نویسه',
   'At most 500 characters': 'حداکثر ۵۰۰ نویسه',

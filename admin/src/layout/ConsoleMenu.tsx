@@ -78,6 +78,8 @@ export function ConsoleMenu() {
           </MenuLabel>
         }
       />
+      <Menu.ResourceItem name="appeals" />
+      <Menu.ResourceItem name="faqs" />
       <PageItem to="analytics" label="menu.analytics" icon={<InsightsIcon />} resource="users" action="list" />
       <Logout />
     </Menu>

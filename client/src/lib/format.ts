@@ -67,7 +67,7 @@ export function formatAmount(amount: string, language: string): string {
  * An exact decimal amount as a player of this language types it, for a field the app fills (Max): no thousands separators,
  * the language's digits and decimal separator ("1234.5", or "۱۲۳۴٫۵" in Persian, which the forms read back exactly).
  */
-export function formatTypedAmount(amount: string, language: string): string {
+function formatTypedAmount(amount: string, language: string): string {
   if (!/^\d+(\.\d+)?$/.test(amount)) return amount;
   const { numbers, decimal } = formats(language);
   return [...amount].map((char) => (char === '.' ? decimal : numbers.format(Number(char)))).join('');

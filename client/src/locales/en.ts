@@ -174,6 +174,7 @@ export const en = {
     myWallets: 'My wallets',
     wallet: 'Connected wallet',
     connectWallet: 'Connect wallet',
+    help: 'Help',
     inviteFriend: 'Invite a friend',
     figures: {
       rewards: 'Rewards',
@@ -198,6 +199,23 @@ export const en = {
     fullscreen: 'Full screen',
     window: 'Window',
     languages: { en: 'English', fa: 'فارسی' },
+  },
+  help: {
+    title: 'Help',
+    faq: 'Questions and answers',
+    noFaq: 'No questions written yet.',
+    contact: 'Write to us',
+    appealTitle: 'Appeal',
+    appealIntro:
+      'Think this decision is wrong? Tell the operators what happened: they read every appeal and answer here and in the bot. You can send one appeal.',
+    appealLabel: 'Your appeal',
+    appealHint: '{{min, number}} to {{max, number}} characters',
+    tooShort: 'Write at least {{min, number}} characters: what happened, and why the decision should change',
+    send: 'Send the appeal',
+    sentOn: 'Sent {{date}}',
+    waiting: 'An operator will answer here and in the bot.',
+    answer: "The operators' answer",
+    appealLink: 'Help and appeal',
   },
   account: {
     frozen: 'Your account is frozen: {{reason}}. You can look around; claims, mining, staking and withdrawals wait until it is reviewed.',

@@ -180,6 +180,7 @@ export const fa: Translation = {
     myWallets: 'کیف پول‌های من',
     wallet: 'کیف پول متصل',
     connectWallet: 'اتصال کیف پول',
+    help: 'راهنما',
     inviteFriend: 'دعوت از دوستان',
     figures: {
       rewards: 'پاداش‌ها',
@@ -204,6 +205,23 @@ export const fa: Translation = {
     fullscreen: 'تمام‌صفحه',
     window: 'پنجره',
     languages: { en: 'English', fa: 'فارسی' },
+  },
+  help: {
+    title: 'راهنما',
+    faq: 'پرسش و پاسخ',
+    noFaq: 'هنوز پرسشی نوشته نشده است.',
+    contact: 'برای ما بنویسید',
+    appealTitle: 'درخواست بازبینی',
+    appealIntro:
+      'فکر می‌کنید این تصمیم اشتباه است؟ به اپراتورها بگویید چه شد: آن‌ها همهٔ درخواست‌ها را می‌خوانند و همین‌جا و در ربات پاسخ می‌دهند. یک درخواست می‌توانید بفرستید.',
+    appealLabel: 'درخواست شما',
+    appealHint: '{{min, number}} تا {{max, number}} نویسه',
+    tooShort: 'دست‌کم {{min, number}} نویسه بنویسید: چه شد و چرا تصمیم باید تغییر کند',
+    send: 'فرستادن درخواست',
+    sentOn: 'فرستاده‌شده {{date}}',
+    waiting: 'یک اپراتور همین‌جا و در ربات پاسخ می‌دهد.',
+    answer: 'پاسخ اپراتورها',
+    appealLink: 'راهنما و درخواست بازبینی',
   },
   account: {
     frozen:

@@ -92,6 +92,16 @@ export const protectedProcedure = publicProcedure.use(async ({ ctx, next }) => {
 });
 
 /**
+ * A signed-in player whatever their standing, banned included: only what a banned player may still do (read the Help page,
+ * appeal against the decision). Within the same budget of calls.
+ */
+export const anyStandingProcedure = publicProcedure.use(async ({ ctx, next }) => {
+  if (!ctx.user) throw new AppError(ctx.authError ?? 'UNAUTHORIZED');
+  if (ctx.ip) await playerApiPorts().enforceRateLimit(CALLS_PER_PLAYER, String(ctx.user._id), ctx.now());
+  return next({ ctx: { ...ctx, user: ctx.user } });
+});
+
+/**
  * A player's own money move (a claim, mining, a stake, a wallet, a withdrawal): refused while they are frozen, with the reason
  * in their language. The ledger holds the same moves too (`guarded` entries), for the ones already past this door.
  */

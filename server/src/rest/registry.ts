@@ -17,6 +17,7 @@ import { userMissionsResource } from '../modules/missions/userMissions.resource'
 import { stakingCoinsResource } from '../modules/staking/stakingCoins.resource';
 import { withdrawsResource } from '../modules/withdrawals/withdraws.resource';
 import { broadcastsResource } from '../modules/broadcasts/broadcasts.resource';
+import { appealsResource, faqsResource } from '../modules/help/help.resource';
 import { accountForToken } from '../modules/accounts/accounts.service';
 import { recordAudit } from '../modules/audit/audit.service';
 import type { ResourceDefinition } from '../http/resource';
@@ -46,4 +47,6 @@ export const adminResources: ResourceDefinition[] = [
   miningSessionsResource,
   broadcastsResource,
   giftsResource,
+  faqsResource,
+  appealsResource,
 ];

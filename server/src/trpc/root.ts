@@ -7,6 +7,7 @@ import { miningRouter } from '../modules/mining/mining.router';
 import { stakingRouter } from '../modules/staking/staking.router';
 import { walletRouter } from '../modules/wallet/wallet.router';
 import { withdrawalsRouter } from '../modules/withdrawals/withdrawals.router';
+import { helpRouter } from '../modules/help/help.router';
 import { authenticatePlayer } from '../modules/users/playerAuth.service';
 import type { UserDocument } from '../modules/users/players.service';
 import { standingRefusal } from '../modules/users/playerStatus.service';
@@ -35,6 +36,7 @@ export const appRouter = createTRPCRouter({
   staking: stakingRouter,
   wallet: walletRouter,
   withdrawals: withdrawalsRouter,
+  help: helpRouter,
 });
 
 export type AppRouter = typeof appRouter;

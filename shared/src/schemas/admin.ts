@@ -8,7 +8,7 @@ import {
   PLAYER_STATUSES,
   RISK_SIGNALS,
 } from '../constants';
-import { amount, blankable, idempotencyKey, nonEmpty, nullAsAbsent, objectId, positiveAmount, txHash } from './common';
+import { amount, blankable, idempotencyKey, nonEmpty, nullAsAbsent, objectId, optionalUrl, positiveAmount, txHash } from './common';
 import { tonAddress } from './catalog';
 
 export const loginInput = z.object({
@@ -146,6 +146,8 @@ export const appConfigInput = z.object({
       .trim()
       .regex(/^[A-Za-z0-9_]{3,64}$/, 'The short name of the mini app in BotFather'),
   ),
+  /** The Help page's contact: a t.me or https link. */
+  supportContact: optionalUrl,
   referrerMessage: blankable(z.string().trim().max(500)),
   /** What Persian players share; blank: the English. */
   fa: z

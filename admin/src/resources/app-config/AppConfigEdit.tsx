@@ -86,6 +86,7 @@ export function AppConfigEdit() {
         </FormDataConsumer>
         <TextInput source="botUsername" helperText="appConfig.botUsernameHelp" readOnly />
         <TextInput source="miniAppName" helperText="appConfig.miniAppNameHelp" />
+        <TextInput source="supportContact" fullWidth helperText="appConfig.supportContactHelp" />
         <BilingualInput source="referrerMessage" multiline />
         <ReferenceInput source="referrerCoin" reference="gift-coins">
           <SelectInput optionText="symbol" emptyText="common.none" />

@@ -19,6 +19,7 @@ const MENU = [
   ['/profile/withdraw', 'profile.withdraw'],
   ['/profile/my-wallets', 'profile.myWallets'],
   ['/invite', 'profile.inviteFriend'],
+  ['/profile/help', 'profile.help'],
 ] as const;
 
 /** Inside a Telegram that can (8.0 and later), the app's shortcut on the device's home screen, offered until it is there. */

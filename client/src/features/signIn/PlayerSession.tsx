@@ -1,10 +1,11 @@
-import { useLocation } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { createContext, lazy, Suspense, useContext, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentLanguage, isLanguage, LOCALE_STORAGE_KEY, setLanguage } from '../../lib/i18n';
 import { readStored } from '../../lib/storage';
 import { appErrorOf, playerCredential, storePlayerToken, trpc, type CredentialKind, type RouterOutputs } from '../../lib/trpc';
 import { ErrorMessage } from '../../ui/ErrorMessage';
+import { AppealPanel, HelpContent } from '../help/HelpPanels';
 import { isThemeChoice, THEME_STORAGE_KEY, useTheme } from '../../ui/theme';
 import { sendToTelegram } from '../../lib/telegramBridge';
 import { openTelegramLink } from '../../lib/telegramLinks';
@@ -108,8 +109,13 @@ export function PlayerSession({ children }: { children: ReactNode }) {
     // a banned player reads why; a Retry would only be refused again
     if (appErrorOf(me.error)?.code === 'ACCOUNT_BANNED')
       return (
-        <main className="page status-page">
-          <ErrorMessage error={me.error} />
+        <main className="page">
+          <div className="status-page">
+            <ErrorMessage error={me.error} />
+          </div>
+          {/* where a banned player turns: one appeal against the decision, and the operators' answers to common questions */}
+          <AppealPanel />
+          <HelpContent />
         </main>
       );
     return (
@@ -140,7 +146,8 @@ export function PlayerSession({ children }: { children: ReactNode }) {
       {me.data.status === 'frozen' && (
         <p className="notice notice-frozen" role="status">
           {/* the sentence ends the reason itself: an operator's own full stop would double it */}
-          {t('account.frozen', { reason: me.data.statusReason.trim().replace(/[.!?؟。]+$/u, '') })}
+          {t('account.frozen', { reason: me.data.statusReason.trim().replace(/[.!?؟。]+$/u, '') })}{' '}
+          <Link to="/profile/help">{t('help.appealLink')}</Link>
         </p>
       )}
       {children}

@@ -59,6 +59,8 @@ const appConfigSchema = applyConventions(
       botToken: { type: String, default: '', select: false, hidden: true },
       botUsername: { type: String, default: '' },
       miniAppName: { type: String, default: '' },
+      /** Where players write to the operators (a t.me or https link), on the Help page; blank: none shown. */
+      supportContact: { type: String, default: '' },
       referrerMessage: { type: String, default: '' },
       /** What Persian players read (and share); blank: the English. */
       fa: { referrerMessage: { type: String, default: '' } },

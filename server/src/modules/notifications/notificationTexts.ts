@@ -12,6 +12,8 @@ export interface NotificationFacts {
   'withdrawal-rejected': { amount: string; symbol: string; reason: string };
   'stake-unlocked': { amount: string; symbol: string; total: string; stakeId: string };
   'mining-ready': { amount: string; symbol: string; sessionId: string };
+  /** answer: what the operator wrote, sent as written. */
+  'appeal-answered': { answer: string };
 }
 export type NotificationEvent = keyof NotificationFacts;
 
@@ -59,6 +61,7 @@ const TEXTS: { [L in Language]: { [E in NotificationEvent]: (facts: Notification
       `↩️ Your withdrawal of ${f.amount} ${f.symbol} was rejected.${f.reason ? `\nReason: ${f.reason}` : ''}\n${f.amount} ${f.symbol} went back to your balance.`,
     'stake-unlocked': (f) => `🔓 Your stake of ${f.amount} ${f.symbol} has unlocked. Claim ${f.total} ${f.symbol} in the app.`,
     'mining-ready': (f) => `⛏️ Mining finished: ${f.amount} ${f.symbol} is ready to move to your wallet.`,
+    'appeal-answered': (f) => `📨 An operator answered your appeal:\n${f.answer}`,
     open: 'Open the app',
   },
   fa: {
@@ -74,6 +77,7 @@ const TEXTS: { [L in Language]: { [E in NotificationEvent]: (facts: Notification
       `↩️ برداشت ${f.amount} ${f.symbol} شما رد شد.${f.reason ? `\nدلیل: ${f.reason}` : ''}\n${f.amount} ${f.symbol} به موجودی شما برگشت.`,
     'stake-unlocked': (f) => `🔓 استیک ${f.amount} ${f.symbol} شما از قفل آزاد شد. ${f.total} ${f.symbol} را در برنامه دریافت کنید.`,
     'mining-ready': (f) => `⛏️ استخراج تمام شد: ${f.amount} ${f.symbol} آماده انتقال به کیف پول شماست.`,
+    'appeal-answered': (f) => `📨 یک اپراتور به درخواست بازبینی شما پاسخ داد:\n${f.answer}`,
     open: 'باز کردن برنامه',
   },
 };
