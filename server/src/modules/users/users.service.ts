@@ -13,7 +13,6 @@ import { faultPoint } from '../../lib/faults';
 import { findReferrer, markRiskDue, type ReferralOutcome } from './players.service';
 import { statusReasonFor } from './playerStatus.service';
 import { recordActiveDay } from './playerDays.service';
-import { recordActiveDay } from './playerDays.service';
 import { UserModel, type UserDocument } from './user.model';
 
 /** The development demo player is no Telegram user: real Telegram ids are positive. */
@@ -118,8 +117,6 @@ export async function upsertFromTelegram(launch: TelegramLaunch, now: Date, netw
   // a registration a crash interrupted before its referral was settled: the next launch finishes it, as the sweep would
   if (existing?.referralState === 'pending') await finishReferral(existing._id);
   if (existing && isUpToDate(existing, fields, now)) return { user: existing, created: false };
-  // the first launch of a day: the player is active on it (retention by join cohort)
-  if (existing) await recordActiveDay(existing, now);
   // the first launch of a day: the player is active on it (retention by join cohort)
   if (existing) await recordActiveDay(existing, now);
 
