@@ -5,7 +5,8 @@
 // Persian, at 1280×800 and at 390×844.
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
-import { Types } from 'mongoose';
+import { randomBytes } from 'node:crypto';
+import { objectId } from '../server/src/db/ids';
 import { AppConfigModel } from '../server/src/modules/config/appConfig.model';
 import { UserMissionModel } from '../server/src/modules/missions/mission.models';
 import { storeProofImage } from '../server/src/modules/proofs/proofs.service';
@@ -84,7 +85,11 @@ async function seedClaims() {
     });
     claims.push(String(claim._id));
   }
-  await AppConfigModel.updateOne({ key: 'app' }, { $set: { rejectReasons: [{ _id: new Types.ObjectId(), ...KEPT }] } }, { upsert: true });
+  await AppConfigModel.updateOne(
+    { key: 'app' },
+    { $set: { rejectReasons: [{ _id: objectId(randomBytes(12).toString('hex')), ...KEPT }] } },
+    { upsert: true },
+  );
 }
 
 const words = (persian: boolean) =>

@@ -17,8 +17,8 @@ import type {
   GiftDecision,
   GrantDecision,
   MissionRecord,
-  RiskClearance,
   ProgressRecord,
+  RiskClearance,
   SegmentCount,
   StakingOfferRecord,
   TimelineEntry,
@@ -117,10 +117,10 @@ interface ChangeRecords {
 /** App Config's rewards that wait for a second operator under `/app-config/current/rewards/:kind/…`. */
 export type ConfigReward = 'referral' | 'streakMilestones' | 'mining';
 
-/** The console's own calls beside react-admin's: each takes the body the server's shared schema parses and answers its type. */
 /** A reviewer's hold on a claim: who and until when, nulls when no one holds it. */
 type ClaimLock = Pick<ProgressRecord, 'lockedBy' | 'lockedByName' | 'lockedUntil'>;
 
+/** The console's own calls beside react-admin's: each takes the body the server's shared schema parses and answers its type. */
 interface ConsoleCalls {
   /** Every figure of the dashboard for a range of days (by default the 30 ending today), in one call. */
   getDashboard(range?: z.input<typeof dashboardRangeInput>): Promise<DashboardFigures>;
@@ -159,13 +159,13 @@ interface ConsoleCalls {
   /** A category's missions in the order dragged. */
   reorderMissions(category: string, ids: z.input<typeof missionsReorderInput>['ids']): Promise<ChangedRecords>;
   /** A player's proof picture: an image, not JSON, read with the operator's token. */
+  proofImage(imageId: string): Promise<Blob>;
   /** Takes (or renews) the reviewer's hold on a pending claim they opened; 409 names another reviewer holding it. */
   lockClaim(id: string): Promise<ClaimLock>;
   /** Lets the reviewer's own hold on a claim go (they left it undecided). */
   releaseClaim(id: string): Promise<ClaimLock>;
   /** App Config's canned reasons to reject a claim, readable by any reviewer. */
   rejectReasons(): Promise<Array<{ id: string; en: string; fa: string }>>;
-  proofImage(imageId: string): Promise<Blob>;
   /** An operator lets a player's referral rewards go at their current risk score: what waited is paid. */
   clearRisk(userId: string): Promise<RiskClearance>;
   /** What banning a risk cluster and taking back what it earned would do now. */

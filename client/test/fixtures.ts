@@ -30,6 +30,7 @@ export const DEMO_PLAYER: OutputOf<'user.me'> = {
       rewards: '1000',
       earned: '250.5',
       withdrawn: '0',
+      pendingWithdrawals: '0',
       gifts: '0',
     },
   ],

@@ -22,9 +22,13 @@ import { accountForToken } from '../modules/accounts/accounts.service';
 import { recordAudit } from '../modules/audit/audit.service';
 import type { ResourceDefinition } from '../http/resource';
 import { configureConsole } from '../http/ports';
+import { configureWithdrawalFigures } from '../modules/users/users.service';
+import { withdrawalsInFlight } from '../modules/withdrawals/withdrawalFigures.service';
 
 // the console's kits (http/adminAuth.ts, http/resource.ts) check tokens and audit writes with these modules' functions
 configureConsole({ accountForToken, recordAudit });
+// a player's figures count their withdrawals in flight, read by the module that owns them
+configureWithdrawalFigures(withdrawalsInFlight);
 
 /** Every console resource, each declared in its module. */
 export const adminResources: ResourceDefinition[] = [

@@ -11,12 +11,16 @@ import { helpRouter } from '../modules/help/help.router';
 import { authenticatePlayer } from '../modules/users/playerAuth.service';
 import type { UserDocument } from '../modules/users/players.service';
 import { standingRefusal } from '../modules/users/playerStatus.service';
+import { configureWithdrawalFigures } from '../modules/users/users.service';
+import { withdrawalsInFlight } from '../modules/withdrawals/withdrawalFigures.service';
 import { enforceRateLimit } from '../modules/rateLimits/rateLimit.service';
 import { createCallerFactory, createTRPCRouter, publicProcedure } from '../http/trpc';
 import { configurePlayerApi } from '../http/ports';
 
 // the player API's kits (http/context.ts, http/trpc.ts) sign players in and check their standing and budgets with these
 configurePlayerApi({ authenticatePlayer, standingRefusal, enforceRateLimit });
+// a player's figures count their withdrawals in flight, read by the module that owns them
+configureWithdrawalFigures(withdrawalsInFlight);
 
 declare module '../http/ports' {
   /** A procedure's player (`ctx.user`) is the users module's document. */

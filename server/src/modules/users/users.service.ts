@@ -8,7 +8,6 @@ import { isDuplicateKey } from '../../db/mongoErrors';
 import { coinNameFor, listCoins } from '../coins/giftCoins.service';
 import { getAppConfig } from '../config/config.service';
 import { balancesOf, figuresByCoin } from '../ledger/ledger.service';
-import { withdrawalsInFlight } from '../withdrawals/withdrawalFigures.service';
 import { faultPoint } from '../../lib/faults';
 import { findReferrer, markRiskDue, type ReferralOutcome } from './players.service';
 import { statusReasonFor } from './playerStatus.service';
@@ -222,6 +221,25 @@ export async function demoPlayer(now: Date): Promise<UserDocument> {
     { upsert: true, returnDocument: 'after', setDefaultsOnInsert: true, timestamps: false },
   );
   return user;
+}
+
+/** One coin's withdrawals of a player not yet paid, in micro-units: all requested, and how much of it left the balance. */
+interface WithdrawalsInFlight {
+  requested: bigint;
+  taken: bigint;
+}
+type WithdrawalsInFlightOf = (userId: Id) => Promise<Map<string, WithdrawalsInFlight>>;
+
+/**
+ * What a player's figures read of their withdrawals in flight. The withdrawals module reads them and itself reads players, so
+ * the composition roots hand its reader in (`configureWithdrawalFigures`): users never imports withdrawals.
+ */
+let withdrawalsInFlight: WithdrawalsInFlightOf = () => {
+  throw new Error('configureWithdrawalFigures was not called: a composition root (trpc/root.ts, rest/registry.ts) hands it in');
+};
+
+export function configureWithdrawalFigures(read: WithdrawalsInFlightOf): void {
+  withdrawalsInFlight = read;
 }
 
 /**
