@@ -1,9 +1,11 @@
 import { CloneButton, useGetList, useRecordContext, useResourceContext } from 'react-admin';
 
 /** How a copy's title is marked in each language the players read (the record's texts, whatever the console's language). */
+const COPY_WORD = { en: 'copy', fa: 'کپی' };
+const mark = (word: string, n: string | null) => ` (${word}${n === null ? '' : ` ${n}`})`;
 const COPY_MARK = {
-  en: (n: number) => (n === 1 ? ' (copy)' : ` (copy ${n})`),
-  fa: (n: number) => (n === 1 ? ' (کپی)' : ` (کپی ${n.toLocaleString('fa-IR', { useGrouping: false })})`),
+  en: (n: number) => mark(COPY_WORD.en, n === 1 ? null : String(n)),
+  fa: (n: number) => mark(COPY_WORD.fa, n === 1 ? null : n.toLocaleString('fa-IR', { useGrouping: false })),
 };
 const EARLIER_MARK = / \((?:copy|کپی)(?: [0-9۰-۹]+)?\)$/;
 

@@ -38,7 +38,8 @@ export function AlertSettings() {
   const [create, { isPending: linking }] = useCreate<RaRecord, Error, AlertLink & RaRecord>();
   const [update, { isPending: saving }] = useUpdate<AlertSettingsRecord>();
   const [remove, { isPending: unlinking }] = useDelete();
-  if (!settings) return null;
+  // nothing to show until the server answered with the operator's settings (a refused or failed read shows no section)
+  if (!settings?.available) return null;
 
   const refused = (error: unknown) => notify(...failureNotice(error));
   const startLink = () =>

@@ -29,7 +29,7 @@ export function Sessions({ mine = false }: { mine?: boolean }) {
   const others = rows.filter((session) => !session.current);
 
   return (
-    <SecurityCard name="sessions" mine={mine} empty={rows.length ? null : 'operatorSecurity.noSessions'}>
+    <SecurityCard section="sessions" mine={mine} empty={rows.length ? null : 'operatorSecurity.noSessions'}>
       <Rows aria-label={translate('operatorSecurity.sessionsTitle')}>
         {rows.map((session) => (
           <ListItem key={session.id} divider disableGutters sx={{ flexWrap: 'wrap', gap: 1 }}>

@@ -20,7 +20,7 @@ export function SignInHistory({ mine = false }: { mine?: boolean }) {
   const { rows } = useSecurityList<SignInAttempt>(base && `${base}/sign-ins`);
   if (!base || !rows) return null;
   return (
-    <SecurityCard name="history" mine={mine} empty={rows.length ? null : 'operatorSecurity.noHistory'}>
+    <SecurityCard section="history" mine={mine} empty={rows.length ? null : 'operatorSecurity.noHistory'}>
       <Rows dense aria-label={translate('operatorSecurity.historyTitle')}>
         {rows.map((attempt) => (
           <ListItem key={attempt.id} divider disableGutters sx={{ flexWrap: 'wrap', gap: 1 }}>

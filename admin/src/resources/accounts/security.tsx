@@ -65,18 +65,18 @@ const TEXTS = {
 
 /** One security section's card: its title, what it shows, and a line when it has nothing (outlined: on an account's page it sits in the form's card). */
 export function SecurityCard({
-  name,
+  section,
   mine,
   empty,
   children,
 }: {
-  name: 'sessions' | 'history';
+  section: 'sessions' | 'history';
   mine: boolean;
   empty: string | null;
   children: ReactNode;
 }) {
   const translate = useTranslate();
-  const texts = TEXTS[name];
+  const texts = TEXTS[section];
   return (
     <Card variant="outlined" sx={mine ? { mt: 2 } : { m: 2 }} data-testid={texts.testId}>
       <CardContent>

