@@ -5,6 +5,7 @@ import { useBasename, useRecordContext, useTranslate } from 'react-admin';
 import type { WithdrawPage } from '@gift/server';
 import { formatWhen, useDateLocales } from '../../lists/ConsoleDateField';
 import { RiskChip } from '../users/risk/RiskViews';
+import { useLocalDigits } from '../../lists/localDigits';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -16,6 +17,7 @@ export function PlayerBesideDecision() {
   const translate = useTranslate();
   const basename = useBasename();
   const locales = useDateLocales();
+  const digits = useLocalDigits();
   const record = useRecordContext<WithdrawPage>();
   // the page's time when it opened: the player's age does not move while the operator reads
   const [now] = useState(Date.now);
@@ -43,14 +45,18 @@ export function PlayerBesideDecision() {
             {record.playerJoinedAt &&
               translate(days ? 'withdraws.player.joined' : 'withdraws.player.joinedToday', {
                 smart_count: days,
+                count: digits(String(days)),
                 date: formatWhen(record.playerJoinedAt, locales),
               })}
           </Typography>
-          <Typography variant="body2">{translate('withdraws.player.balance', { amount: `${record.balance} ${symbol}` })}</Typography>
+          <Typography variant="body2">
+            {translate('withdraws.player.balance', { amount: `${digits(record.balance)} ${symbol}` })}
+          </Typography>
           <Typography variant="body2">
             {translate('withdraws.player.paid', {
               smart_count: record.paid?.count ?? 0,
-              amount: `${record.paid?.amount ?? '0'} ${symbol}`,
+              count: digits(String(record.paid?.count ?? 0)),
+              amount: `${digits(record.paid?.amount ?? '0')} ${symbol}`,
             })}
           </Typography>
           {record.earlier?.length ? (
@@ -58,7 +64,7 @@ export function PlayerBesideDecision() {
               {record.earlier.map((w) => (
                 <li key={w.id}>
                   <Typography variant="body2" component="span">
-                    {`${w.amount} ${w.symbol} · ${translate(`statuses.withdrawal.${w.status}`)} · ${formatWhen(w.createdAt, locales)}`}
+                    {`${digits(w.amount)} ${w.symbol} · ${translate(`statuses.withdrawal.${w.status}`)} · ${formatWhen(w.createdAt, locales)}`}
                   </Typography>
                 </li>
               ))}

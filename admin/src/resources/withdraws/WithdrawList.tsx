@@ -11,7 +11,8 @@ import { ShortText } from '../../lists/ShortText';
 import { ResponsiveList, searchFilter } from '../../lists/ResponsiveList';
 import { ListActions } from '../../lists/ListActions';
 import { CHAIN_STATE_CHOICES, WITHDRAWAL_STATUS_CHOICES } from './statuses';
-import { PlayerRiskField } from '../users/risk/RiskViews';
+import { PlayerRiskField, RiskChip } from '../users/risk/RiskViews';
+import { useDateLocales } from '../../lists/ConsoleDateField';
 
 type WithdrawRow = WithdrawRecord;
 
@@ -63,6 +64,7 @@ function ApproveButton() {
 /** Pending withdraws wait for an operator; in payout, the hot wallet has them; finished ones are done or rejected. */
 function WithdrawList({ tab }: { tab: Tab }) {
   const translate = useTranslate();
+  const locales = useDateLocales();
   const finished = tab === 'done';
   return (
     <List
@@ -87,13 +89,18 @@ function WithdrawList({ tab }: { tab: Tab }) {
         bulkActionButtons={tab === 'pending' ? <ApproveButton /> : false}
         phone={{
           primaryText: money,
-          secondaryText: player,
+          // on a phone too the player's risk sits beside their name while the withdrawal waits for a decision
+          secondaryText: (r) => (
+            <>
+              {player(r)} {!finished && r.playerRisk && <RiskChip level={r.playerRisk.level} score={r.playerRisk.score} />}
+            </>
+          ),
           tertiaryText: (r) =>
             finished
               ? translate(`statuses.withdrawal.${r.status}`)
               : r.chainState === 'bounced'
                 ? translate('withdraws.chainStates.bounced')
-                : new Date(r.createdAt).toLocaleDateString(),
+                : new Date(r.createdAt).toLocaleDateString(locales),
         }}
       >
         <FunctionField<WithdrawRow> label="resources.withdraws.fields.user" render={player} />
