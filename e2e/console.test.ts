@@ -174,6 +174,9 @@ describe('what was broken, tried as it was found', () => {
     // a clone starts as a copy to change, its title marked as one; it is its own mission once saved
     await open(page, `/missions/${star._id}`);
     await page.getByRole('link', { name: 'Clone' }).click();
+    // the new mission's form, not the edited one's still on screen while the page changes
+    await page.waitForURL(/\/admin\/missions\/create/);
+    await page.waitForFunction(() => document.querySelector<HTMLInputElement>('input[name="title"]')?.value !== 'Read the rules first');
     await expect(page.getByLabel('Title', { exact: true }).inputValue()).resolves.toBe('Read the rules first (copy)');
     // the copied values settle once the form has them all: edit after that, or the edit is replaced
     await page.getByLabel('Coin').filter({ hasText: 'GIFT' }).waitFor();
