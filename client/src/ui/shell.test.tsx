@@ -157,6 +157,9 @@ describe('the loading bar', () => {
     cleanup();
 
     renderApp('/', {
+      // the banned notice offers help and the appeal below it
+      'help.get': () => ({ faqs: [], contact: '' }),
+      'help.appeal': () => null,
       'user.me': () => {
         throw new Refusal('ACCOUNT_BANNED', 403, 'Your account is blocked: Several accounts', { reason: 'Several accounts' });
       },
