@@ -17,6 +17,11 @@ const adminEsmPackages = [...esmPackages, 'react-hotkeys-hook'];
 const config: Config = {
   // a global option: jest ignores it inside a project; concurrency tests on 2 cores need the room
   testTimeout: 30_000,
+  // Two workers, each a child process recycled once it holds more than 1 GB after a file. On 2 cores jest would
+  // otherwise run every file inside its own process (in band), which grew past node's 4 GB heap after ~140 files.
+  // Browser and process tests spend most of their time waiting, so two at once roughly halve the run.
+  maxWorkers: 2,
+  workerIdleMemoryLimit: '1GB',
   projects: [
     {
       displayName: 'shared',
