@@ -34,6 +34,26 @@ export const LEDGER_REASONS = [
 ] as const;
 export type LedgerReason = (typeof LEDGER_REASONS)[number];
 
+/**
+ * The house's side of the books: every money operation posts to players' balances and to these accounts, and each
+ * operation's postings add up to zero per coin. A source account (rewards, profit, gifts) goes negative by what it
+ * created; `held` and `in flight` hold what left players and is still owed; `paid` is what left for the chain.
+ */
+export const HOUSE_ACCOUNTS = {
+  'rewards:mission': { group: 'created' },
+  'rewards:referral': { group: 'created' },
+  'rewards:streak': { group: 'created' },
+  'rewards:mining': { group: 'created' },
+  'staking:profit': { group: 'created' },
+  gifts: { group: 'created' },
+  clawbacks: { group: 'taken back' },
+  'stakes:held': { group: 'held' },
+  'withdrawals:in-flight': { group: 'in flight' },
+  'paid:chain': { group: 'paid' },
+} as const;
+export type HouseAccount = keyof typeof HOUSE_ACCOUNTS;
+export type HouseAccountGroup = (typeof HOUSE_ACCOUNTS)[HouseAccount]['group'];
+
 /** Staking terms offered to players, with their length in days; each front end names them in its locale. */
 export const STAKING_DURATIONS = {
   week: { days: 7 },
