@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEMO_PAYOUT_MNEMONIC } from './lib/ton/hotWallet';
+import { MUTATIONS } from './lib/mutations';
 
 /** Signs tokens on the embedded demo database only: it is in the source, so a server on a real database never uses it. */
 export const DEV_JWT_SECRET = 'development-only-secret-change-me-0123456789';
@@ -125,6 +126,11 @@ const envSchema = z
       .regex(/^[a-z-]+:[a-z-]+(,[a-z-]+:[a-z-]+)*$/, 'GIFT_FAULT_POINTS must be fault points separated by commas, e.g. stake:after-debit')
       .transform((list) => list.split(','))
       .optional(),
+    /**
+     * Tests only: `GIFT_MUTATION=refund-twice` plants one known bug (lib/mutations.ts) for a mutation run of the crash
+     * test; ignored in production.
+     */
+    GIFT_MUTATION: z.enum(MUTATIONS, { message: `GIFT_MUTATION must be one of ${MUTATIONS.join(', ')}` }).optional(),
     /** Which reverse proxies may name the client's address in X-Forwarded-For: none unless configured. */
     TRUST_PROXY: z
       .string()

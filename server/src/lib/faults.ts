@@ -5,14 +5,22 @@
  *   the process with SIGKILL the first time it reaches a listed point, as `kill -9` would;
  * - in-process tests call `onFault(name => …)` and throw, which leaves the same half-finished state.
  */
+import { plantMutation } from './mutations';
+
 type FaultHandler = (point: string) => void | Promise<void>;
 
 let handler: FaultHandler | null = null;
 let killAt: ReadonlySet<string> = new Set();
 
-/** At start: the points the environment lists become points where the process kills itself (none in production). */
-export function armFaultPoints(env: { NODE_ENV: string; GIFT_FAULT_POINTS?: readonly string[] }): void {
+/**
+ * At start: the points the environment lists become points where the process kills itself, and the mutation it names
+ * (lib/mutations.ts) is planted (neither in production).
+ */
+export function armFaultPoints(
+  env: { NODE_ENV: string; GIFT_FAULT_POINTS?: readonly string[] } & Parameters<typeof plantMutation>[0],
+): void {
   killAt = new Set(env.NODE_ENV === 'production' ? [] : (env.GIFT_FAULT_POINTS ?? []));
+  plantMutation(env);
 }
 
 /**
@@ -62,6 +70,9 @@ type CleanUpFaultPoint = 'cleanup:after-plan' | 'cleanup:after-ban' | 'clawback:
 type BrakeFaultPoint = 'reward:after-request' | 'reward:after-apply';
 
 /** Money permissions asked for an operator's account, between the approval, the account's write, its audit and the mark (in-process tests). */
+/** After each follow-up step of an operation of a kind that has steps (the engine's third point; see ledger/engine.ts). */
+type EngineStepPoint = 'ledger:after-step';
+
 type AccountFaultPoint =
   | 'account-grant:after-ask'
   | 'account-grant:after-approval'
@@ -71,7 +82,15 @@ type AccountFaultPoint =
 
 /** Marks a point between two writes. */
 export async function faultPoint(
-  point: FaultPoint | RacePoint | PayoutFaultPoint | StatusFaultPoint | BrakeFaultPoint | AccountFaultPoint | CleanUpFaultPoint,
+  point:
+    | FaultPoint
+    | RacePoint
+    | PayoutFaultPoint
+    | StatusFaultPoint
+    | BrakeFaultPoint
+    | AccountFaultPoint
+    | CleanUpFaultPoint
+    | EngineStepPoint,
 ): Promise<void> {
   if (killAt.has(point)) {
     process.stderr.write(`fault point ${point}: killing the process\n`);
