@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Types } from 'mongoose';
 import { fromMicros, stakeAmountRefusal, STAKING_DURATION_KEYS, STAKING_DURATIONS, toMicros, type StakingDuration } from '@gift/shared';
 import { AppError, badInput } from '../../lib/errors';
@@ -10,6 +10,7 @@ import { coinNameFor, findCoin, findCoins, giftCoinIsEnabled } from '../coins/gi
 import { balancesOf, entryKeys, entryWithKey, postEntry } from '../ledger/ledger.service';
 import { notify } from '../notifications/notifications.service';
 import { faultPoint } from '../../lib/faults';
+import { planted } from '../../lib/mutations';
 import { StakeModel, StakingCoinModel } from './staking.models';
 import { stakeCountdown, stakeProfit, unlockDate } from './stakingRules';
 import { plural, registerCoinUse } from '../coins/giftCoinDeletion.service';
@@ -160,6 +161,14 @@ export async function stake(userId: Id, input: StakeTerms & { idempotencyKey: st
   const terms = termsOf(offer, input, now);
   const stakeKey = scopedKey(userId, input.idempotencyKey);
   const stakeId = stakeIdFor(stakeKey);
+  // a mutation run's planted bug (lib/mutations.ts), never in production: the debit and the record as two unguarded
+  // writes, the debit under a key no retry repeats and the record open at once
+  const unguarded = planted('postings-outside-engine');
+  if (unguarded) {
+    const debit = { userId, coinId: offer.coin, amount: -terms.amount, reason: 'stake', refType: 'Stake', refId: String(stakeId) } as const;
+    await postEntry({ ...debit, idempotencyKey: `stake-unguarded:${randomUUID()}` });
+    await faultPoint('stake:after-debit');
+  }
   const record = {
     user: objectId(userId),
     stakingCoin: offer._id,
@@ -172,7 +181,7 @@ export async function stake(userId: Id, input: StakeTerms & { idempotencyKey: st
     unlocksAt: terms.unlocksAt,
     claimedAt: null,
     idempotencyKey: stakeKey,
-    state: 'opening',
+    state: unguarded ? 'open' : 'opening',
   };
   let saved;
   try {

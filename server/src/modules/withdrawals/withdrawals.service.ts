@@ -19,6 +19,7 @@ import { currentWallet } from '../wallet/wallet.service';
 import { markRiskDue } from '../users/players.service';
 import { requireNoDebt } from '../users/clawBack.service';
 import { faultPoint } from '../../lib/faults';
+import { planted } from '../../lib/mutations';
 import { WithdrawalModel, type WithdrawalDocument } from './withdrawal.model';
 import { explorerLink } from './chainPayments';
 import { upsertWithRetry } from '../../db/mongoErrors';
@@ -96,17 +97,21 @@ async function returnAmount(withdrawal: WithdrawalDocument) {
     if (isInsufficient(error)) return;
     throw error;
   }
-  await postEntry({
-    userId: withdrawal.user,
-    coinId: withdrawal.coin,
-    amount: BigInt(withdrawal.amount),
-    reason: 'refund',
-    refType: 'Withdrawal',
-    refId: String(withdrawal._id),
-    idempotencyKey: entryKeys.withdrawalRefund(withdrawal._id),
-    note: withdrawal.rejectReason,
-    createdBy: withdrawal.processedBy ?? null,
-  });
+  const refund = (idempotencyKey: string) =>
+    postEntry({
+      userId: withdrawal.user,
+      coinId: withdrawal.coin,
+      amount: BigInt(withdrawal.amount),
+      reason: 'refund',
+      refType: 'Withdrawal',
+      refId: String(withdrawal._id),
+      idempotencyKey,
+      note: withdrawal.rejectReason,
+      createdBy: withdrawal.processedBy ?? null,
+    });
+  await refund(entryKeys.withdrawalRefund(withdrawal._id));
+  // a mutation run's planted bug (lib/mutations.ts), never in production: the refund posted again under a key of its own
+  if (planted('refund-twice')) await refund(`${entryKeys.withdrawalRefund(withdrawal._id)}:again`);
   await faultPoint('withdrawal:after-refund');
 }
 
@@ -163,7 +168,11 @@ export async function recoverWithdrawals(olderThanMs = 30_000): Promise<number> 
     WithdrawalModel.find({ amountTaken: false, status: 'pending', createdAt: { $lte: before } }, { _id: 1 })
       .limit(500)
       .lean(),
-    WithdrawalModel.find({ settled: false, processedAt: { $lte: before } }, { _id: 1 })
+    // a mutation run's planted bug (lib/mutations.ts), never in production: rejections left for a retry to refund
+    WithdrawalModel.find(
+      { settled: false, processedAt: { $lte: before }, ...(planted('sweep-skips-refund') ? { status: { $ne: 'rejected' } } : {}) },
+      { _id: 1 },
+    )
       .limit(500)
       .lean(),
   ]);
