@@ -1,19 +1,19 @@
 // The server's module rules, checked by `npm run lint` (`npm run depcruise`) with dependency-cruiser; paths are relative
 // to the repository. From the ground up the server holds lib/, db/ and env.ts (infrastructure); http/ (the transport
 // kits: console resources, operator auth, tRPC procedures); modules/; and the composition roots (app.ts, index.ts,
-// rest/registry.ts, trpc/root.ts), which mount the modules' doors and hand the kits what they need from the modules
+// jobs.ts, rest/registry.ts, trpc/root.ts), which mount the modules' doors and hand the kits what they need from the modules
 // (http/ports.ts). The rules keep the arrows pointing down; each is an error, with no exception. Tests (`*.test.ts`) are
 // left out: a test may arrange data with any module's model. The cycle between modules is checked by the modules-only
 // run (.dependency-cruiser-modules.cjs).
 
 /** Where the app is put together: these mount each module's doors. */
-const COMPOSITION_ROOTS = '^server/src/(app|index|rest/registry|trpc/root)\\.ts$';
+const COMPOSITION_ROOTS = '^server/src/(app|index|jobs|rest/registry|trpc/root)\\.ts$';
 /** The transport kits that modules import (auth, resources, procedures). */
 const TRANSPORT_KITS = '^server/src/http/';
 const MODULE = '^server/src/modules/[^/]+/';
 const SERVICE = '\\.service\\.ts$';
-/** What a composition root mounts: services, tRPC routers, console resources, Express routers, the bot's runtime. */
-const DOOR = '\\.(service|router|rest|resource)\\.ts$|/botRuntime\\.ts$';
+/** What a composition root mounts: services, tRPC routers, console resources, Express routers, background jobs, the bot's runtime. */
+const DOOR = '\\.(service|router|rest|resource|jobs)\\.ts$|/botRuntime\\.ts$';
 const ROUTER_OR_RESOURCE = '\\.(router|rest|resource)\\.ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */

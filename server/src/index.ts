@@ -12,8 +12,8 @@ import { backfillUsernameKeys, bootstrapSuperAdmin } from './modules/accounts/ac
 import { BotRuntime } from './modules/bot/botRuntime';
 import { applyBrakeDefaults } from './modules/coins/coinBrakes.service';
 import { chooseSigningSecret } from './modules/config/signingSecret.service';
+import { startProductJobs } from './jobs';
 import { runExclusively } from './modules/jobs/jobLease.service';
-import { startRecoverySweep } from './modules/recovery/recovery.service';
 import { setUpTon } from './tonSetup';
 
 /** How long a stop waits for the bot before it closes the database anyway (its leases then run out by themselves). */
@@ -59,8 +59,9 @@ async function main() {
     },
     { ttlMs: env.LEASE_TTL_MS },
   );
-  // finishes what a crash interrupted, here and on every other instance, every few seconds; start-up does not wait for it
-  const sweep = startRecoverySweep({ logger, intervalMs: env.SWEEP_INTERVAL_MS, graceMs: env.SWEEP_GRACE_MS, leaseMs: env.LEASE_TTL_MS });
+  // the background jobs (server/src/jobs.ts), each on whichever instance holds its lease: the money recovery finishes what
+  // a crash interrupted within seconds; start-up does not wait for them
+  const jobs = startProductJobs({ logger, intervalMs: env.SWEEP_INTERVAL_MS, graceMs: env.SWEEP_GRACE_MS, leaseMs: env.LEASE_TTL_MS });
 
   const bot = new BotRuntime({ env, logger });
   const app = createApp({ env, logger, bot });
@@ -79,7 +80,7 @@ async function main() {
     force.unref();
     server.close();
     server.closeIdleConnections();
-    await sweep.stop();
+    await jobs.stop();
     ton.stop();
     // a bot still starting (Telegram unreachable, grammY retrying) must not hold the database's last write past the force exit
     const botStopped = bot.stop().catch((error) => logger.error({ err: error }, 'bot stop failed'));

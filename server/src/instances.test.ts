@@ -133,7 +133,7 @@ describe('two server processes on one database', () => {
     const sweepReports = () =>
       instances.flatMap((instance) =>
         instance.logs
-          .filter((entry) => entry.msg === 'recovery sweep finished interrupted operations')
+          .filter((entry) => entry.msg === 'job finished interrupted operations')
           .map((entry) => entry.recovered as Record<string, number>),
       );
     // a sweep reports once its whole pass is done, which can be a moment after the records are
@@ -217,9 +217,9 @@ describe('two server processes on one database', () => {
     const exited = once(victim, 'exit');
     victim.kill('SIGKILL');
     await exited;
-    // as if it died holding the sweep's lease
+    // as if it died holding the money recovery's lease
     await JobLeaseModel.updateOne(
-      { name: 'recovery-sweep' },
+      { name: 'money-recovery' },
       { $set: { holder: 'killed-instance', heldUntil: new Date(Date.now() + 600) } },
       { upsert: true },
     );
@@ -238,6 +238,6 @@ describe('two server processes on one database', () => {
     );
     expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('14'));
     // the sweep logs what it finished once its whole pass is over, a moment after the entry is posted
-    await waitFor(async () => survivor.logs.some((entry) => entry.msg === 'recovery sweep finished interrupted operations'));
+    await waitFor(async () => survivor.logs.some((entry) => entry.msg === 'job finished interrupted operations'));
   });
 });

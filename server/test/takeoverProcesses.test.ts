@@ -20,7 +20,7 @@ import { startHotWalletChain } from './tonChain';
 /**
  * Takeover across instances, timed. Two instances of the compiled product share one database, one hot wallet on the
  * stand-in chain and one Telegram stand-in, with the product's own default sweep, grace and lease settings. The first
- * holds every lease (the sweep and the hot wallet's sender, Telegram's long poll, the notification sender) and has a
+ * holds every lease (the money recovery, the hot wallet's sender, Telegram's long poll, the notification sender) and has a
  * payout batch on its way when it dies with `kill -9` (a fault point, as players' withdrawals reach it, left half-done).
  * The survivor must take every lease and finish what the dead one left: its batch confirmed, the queue behind it paid,
  * the half-done requests taken once; the chain then shows every withdrawal paid exactly once. The figures are printed;
@@ -31,7 +31,7 @@ jest.setTimeout(180_000);
 const SERVER_DIR = path.resolve(__dirname, '..');
 const BUILD = 'dist/takeover/index.js';
 const OPERATOR = { username: 'takeover', password: 'a long operator password' };
-const LEASES = ['recovery-sweep', 'bot-poller', 'notification-sender'] as const;
+const LEASES = ['money-recovery', 'payouts', 'bot-poller', 'notification-sender'] as const;
 /** Far above the targets (5 s to take a lease, 10 s to finish the work): only a regression to minutes trips it. */
 const REGRESSION_BOUND_MS = 60_000;
 

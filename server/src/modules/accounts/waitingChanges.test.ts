@@ -4,7 +4,7 @@ import { silentLogger, testEnv } from '../../../test/helpers';
 import { createCoin, createPlayer, fund, playerCaller } from '../../../test/factories';
 import { consoleApi, createOperator } from '../../../test/operators';
 import { AuditEntryModel } from '../audit/audit.model';
-import { sweepOnce } from '../recovery/recovery.service';
+import { runJobsOnce } from '../../jobs';
 import { GiftCoinModel } from '../coins/giftCoin.model';
 import { StakingCoinModel } from '../staking/staking.models';
 
@@ -99,8 +99,8 @@ describe("loosening a coin's brakes waits for a second operator", () => {
     onFault(null);
     expect(await brakesOf(id)).toEqual(['2000', '1000', '5000']);
     expect(await AuditEntryModel.countDocuments({ key: `change:gift-coins:${change}` })).toBe(0);
-    // with nobody repeating it, the sweep writes the audit, in the approver's name; a later repeat adds nothing
-    await sweepOnce(0);
+    // with nobody repeating it, the money recovery writes the audit, in the approver's name; a later repeat adds nothing
+    await runJobsOnce(0);
     const audits = await AuditEntryModel.find({ key: `change:gift-coins:${change}` }).lean();
     expect(audits.map((a) => [a.account && String(a.account), a.note])).toEqual([[checkerId, `Approved change ${change}`]]);
     expect((await checker.post(`/gift-coins/${id}/change/approve`, { id: change })).status).toBe(200);

@@ -5,7 +5,7 @@ import { silentLogger, testEnv } from '../../../test/helpers';
 import { createCoin, createPlayer, playerCaller } from '../../../test/factories';
 import { consoleApi, createOperator } from '../../../test/operators';
 import { AuditEntryModel } from '../audit/audit.model';
-import { sweepOnce } from '../recovery/recovery.service';
+import { runJobsOnce } from '../../jobs';
 import { LedgerEntryModel } from '../ledger/ledger.models';
 import { upsertFromTelegram } from '../users/users.service';
 import { AppConfigModel } from './appConfig.model';
@@ -100,8 +100,8 @@ describe('a reward App Config pays (finding 8)', () => {
     const applied = (await AppConfigModel.findOne({ key: 'app' }).lean())!;
     expect([applied.referrerCoinAmount, applied.waitingRewards?.referral]).toEqual([Number(toMicros('2000')), null]);
     expect(await AuditEntryModel.countDocuments({ key: `config-reward:${id}` })).toBe(0);
-    // with nobody repeating it, the sweep writes it once
-    await sweepOnce(0);
+    // with nobody repeating it, the money recovery writes it once
+    await runJobsOnce(0);
     expect(await AuditEntryModel.countDocuments({ key: `config-reward:${id}` })).toBe(1);
     for (let i = 0; i < 2; i++) expect((await checker.post('/app-config/current/rewards/referral/approve', { id })).status).toBe(200);
     expect(await AuditEntryModel.countDocuments({ key: `config-reward:${id}` })).toBe(1);

@@ -2,7 +2,7 @@ import request from 'supertest';
 import sharp from 'sharp';
 import { createApp } from '../../app';
 import { CategoryModel } from '../content/content.models';
-import { removeUnclaimedProofImages } from '../recovery/recovery.service';
+import { removeUnclaimedProofImages } from '../missions/missions.jobs';
 import { MissionModel, UserMissionModel } from '../missions/mission.models';
 import { signPlayerToken } from '../users/playerAuth.service';
 import { createCoin, createPlayer, playerCaller } from '../../../test/factories';

@@ -394,8 +394,8 @@ describe('automated payouts from the hot wallet', () => {
       { _id: { $in: all.map((a) => a.withdrawal.id) } },
       { $set: { status: 'approved', approvedAt: new Date() } },
     );
-    // each instance's sweep runs the sender under the sweep's lease, as startRecoverySweep does
-    const instance = () => runIfFree('recovery-sweep', () => runPayoutRound(), { ttlMs: 30_000 });
+    // each instance runs the sender under the payouts job's lease, as the jobs do (modules/jobs/jobs.service.ts)
+    const instance = () => runIfFree('payouts', () => runPayoutRound(), { ttlMs: 30_000 });
     for (let round = 0; round < 12; round++) {
       await Promise.all([instance(), instance()]);
       if (!(await WithdrawalModel.exists({ _id: { $in: all.map((a) => a.withdrawal.id) }, status: { $ne: 'done' } }))) break;

@@ -2,31 +2,31 @@ import { randomBytes } from 'node:crypto';
 import { Address } from '@ton/core';
 import type { Types } from 'mongoose';
 import { toMicros } from '@gift/shared';
-import { onFault, type FaultPoint } from '../../lib/faults';
-import { createCoin, createPlayer, fund, playerCaller } from '../../../test/factories';
-import { expectLedgerMatchesBalances } from '../../../test/ledgerInvariant';
-import { AccountModel } from '../accounts/account.model';
-import { AuditEntryModel } from '../audit/audit.model';
-import { AppConfigModel } from '../config/appConfig.model';
-import { CategoryModel } from '../content/content.models';
-import { BalanceModel, LedgerEntryModel } from '../ledger/ledger.models';
-import { balanceOf, postEntry, recoverPendingEntries, releasePostedKeys } from '../ledger/ledger.service';
-import { MiningSessionModel } from '../mining/miningSession.model';
-import { MissionModel, UserMissionModel } from '../missions/mission.models';
-import { NotificationModel } from '../notifications/notification.model';
-import { RateLimitCounterModel } from '../rateLimits/rateLimit.model';
-import { StakeModel, StakingCoinModel } from '../staking/staking.models';
-import { adjustBalance } from '../users/balanceAdjustment.service';
-import { UserModel } from '../users/user.model';
-import { upsertFromTelegram } from '../users/users.service';
-import { WalletLinkModel } from '../wallet/wallet.models';
-import { WithdrawalModel } from '../withdrawals/withdrawal.model';
-import { processWithdrawal } from '../withdrawals/withdrawals.service';
-import { sweepOnce } from './recovery.service';
+import { onFault, type FaultPoint } from './lib/faults';
+import { createCoin, createPlayer, fund, playerCaller } from '../test/factories';
+import { expectLedgerMatchesBalances } from '../test/ledgerInvariant';
+import { AccountModel } from './modules/accounts/account.model';
+import { AuditEntryModel } from './modules/audit/audit.model';
+import { AppConfigModel } from './modules/config/appConfig.model';
+import { CategoryModel } from './modules/content/content.models';
+import { BalanceModel, LedgerEntryModel } from './modules/ledger/ledger.models';
+import { balanceOf, postEntry, recoverPendingEntries, releasePostedKeys } from './modules/ledger/ledger.service';
+import { MiningSessionModel } from './modules/mining/miningSession.model';
+import { MissionModel, UserMissionModel } from './modules/missions/mission.models';
+import { NotificationModel } from './modules/notifications/notification.model';
+import { RateLimitCounterModel } from './modules/rateLimits/rateLimit.model';
+import { StakeModel, StakingCoinModel } from './modules/staking/staking.models';
+import { adjustBalance } from './modules/users/balanceAdjustment.service';
+import { UserModel } from './modules/users/user.model';
+import { upsertFromTelegram } from './modules/users/users.service';
+import { WalletLinkModel } from './modules/wallet/wallet.models';
+import { WithdrawalModel } from './modules/withdrawals/withdrawal.model';
+import { processWithdrawal } from './modules/withdrawals/withdrawals.service';
+import { runJobsOnce } from './jobs';
 
 /**
  * Every money operation killed between two of its writes, at each of its fault points, then finished by the
- * recovery sweep: the state a `kill -9` leaves is the state a thrown error at the same point leaves, since no
+ * money recovery job (server/src/jobs.ts): the state a `kill -9` leaves is the state a thrown error at the same point leaves, since no
  * later write of the operation runs. The crash test (`npm run crash-test`) does the same with real kills.
  */
 class SimulatedCrash extends Error {}
@@ -182,14 +182,14 @@ describe('a debit refused while a concurrent caller with the same key applies it
 
 describe('withdrawals across a crash', () => {
   it.each(['withdrawal:after-record', 'withdrawal:after-take'] as const)(
-    'a request killed at %s is taken once by the sweep',
+    'a request killed at %s is taken once by the money recovery',
     async (point) => {
       const { player, coin } = await fundedPlayer('100');
       await linkWallet(player._id);
       await crashAt(point, () =>
         playerCaller(player).withdrawals.request({ coinId: String(coin._id), amount: '30', idempotencyKey: tap() }),
       );
-      await sweepOnce(0);
+      await runJobsOnce(0);
       const withdrawal = (await WithdrawalModel.findOne({ user: player._id }).lean())!;
       expect(withdrawal).toMatchObject({ status: 'pending', amountTaken: true });
       expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('70'));
@@ -203,13 +203,13 @@ describe('withdrawals across a crash', () => {
       playerCaller(player).withdrawals.request({ coinId: String(coin._id), amount: '80', idempotencyKey: tap() }),
     );
     await postEntry({ userId: player._id, coinId: coin._id, amount: -toMicros('50'), reason: 'gift', idempotencyKey: 'spent-meanwhile' });
-    await sweepOnce(0);
+    await runJobsOnce(0);
     expect(await WithdrawalModel.countDocuments({ user: player._id })).toBe(0);
     expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('50'));
   });
 
   it.each(['withdrawal:after-decision', 'withdrawal:after-refund'] as const)(
-    'a rejection killed at %s is refunded once by the sweep',
+    'a rejection killed at %s is refunded once by the money recovery',
     async (point) => {
       const { player, coin } = await fundedPlayer('100');
       await linkWallet(player._id);
@@ -227,7 +227,7 @@ describe('withdrawals across a crash', () => {
           now: new Date(),
         });
       await crashAt(point, reject);
-      await sweepOnce(0);
+      await runJobsOnce(0);
       // a second click afterwards changes nothing
       await expect(reject()).rejects.toMatchObject({ code: 'WITHDRAWAL_PROCESSED' });
       expect(await WithdrawalModel.findById(requested.id).lean()).toMatchObject({ status: 'rejected', settled: true });
@@ -246,7 +246,7 @@ async function stakingOffer() {
 
 describe('stakes across a crash', () => {
   it.each(['stake:after-record', 'stake:after-debit'] as const)(
-    'a stake killed at %s is debited and opened once by the sweep',
+    'a stake killed at %s is debited and opened once by the money recovery',
     async (point) => {
       const { coin, offer } = await stakingOffer();
       const player = await createPlayer();
@@ -255,7 +255,7 @@ describe('stakes across a crash', () => {
       await crashAt(point, () =>
         playerCaller(player).staking.stake({ stakingCoinId: String(offer._id), amount: '120', duration: 'week', idempotencyKey }),
       );
-      await sweepOnce(0);
+      await runJobsOnce(0);
       expect(await StakeModel.find({ user: player._id }).lean()).toEqual([
         expect.objectContaining({ state: 'open', amount: Number(toMicros('120')) }),
       ]);
@@ -280,7 +280,7 @@ describe('stakes across a crash', () => {
       playerCaller(player).staking.stake({ stakingCoinId: String(offer._id), amount: '90', duration: 'week', idempotencyKey: tap() }),
     );
     await postEntry({ userId: player._id, coinId: coin._id, amount: -toMicros('50'), reason: 'gift', idempotencyKey: 'spent-first' });
-    await sweepOnce(0);
+    await runJobsOnce(0);
     expect(await StakeModel.countDocuments({ user: player._id })).toBe(0);
     expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('50'));
   });
@@ -296,7 +296,7 @@ describe('stakes across a crash', () => {
     await expect(
       playerCaller(player).staking.stake({ stakingCoinId: String(offer._id), amount: '400', duration: 'week', idempotencyKey }),
     ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
-    await sweepOnce(0);
+    await runJobsOnce(0);
     expect(await StakeModel.find({ user: player._id }).lean()).toEqual([
       expect.objectContaining({ amount: Number(toMicros('100')), state: 'open' }),
     ]);
@@ -318,7 +318,7 @@ describe('stakes across a crash', () => {
       });
       const later = playerCaller(player, { now: () => new Date(start.getTime() + 8 * 86_400_000) });
       await crashAt(point, () => later.staking.claim({ stakeId: staked.id }));
-      await sweepOnce(0);
+      await runJobsOnce(0);
       await expect(later.staking.claim({ stakeId: staked.id })).rejects.toMatchObject({ message: 'This stake has already been claimed' });
       expect(await StakeModel.findById(staked.id).lean()).toMatchObject({ paidOut: true });
       expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('110'));
@@ -335,12 +335,12 @@ describe('missions, mining and referrals across a crash', () => {
     await mission.save();
     const player = await createPlayer();
     await crashAt(point, () => playerCaller(player).missions.claim({ missionId: String(mission._id) }));
-    // the player's retry finishes it (as the sweep would); the sweep after it finds nothing left
+    // the player's retry finishes it (as the money recovery would); the recovery after it finds nothing left
     await expect(playerCaller(player).missions.claim({ missionId: String(mission._id) })).rejects.toMatchObject({
       message: 'Already done',
     });
     expect(await LedgerEntryModel.countDocuments({ user: player._id, state: 'posted' })).toBe(1);
-    expect((await sweepOnce(0)).missions).toBe(0);
+    expect((await runJobsOnce(0)).missions).toBe(0);
     expect(await UserMissionModel.findOne({ user: player._id }).lean()).toMatchObject({ status: 'done', awaitingCredit: false });
     expect((await UserModel.findById(player._id).lean())!.doneMissionsCount).toBe(1);
     expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('3'));
@@ -358,7 +358,7 @@ describe('missions, mining and referrals across a crash', () => {
       endsAt,
     });
     await crashAt(point, () => playerCaller(player).mining.move());
-    await sweepOnce(0);
+    await runJobsOnce(0);
     await expect(playerCaller(player).mining.move()).rejects.toMatchObject({ message: 'Nothing to move' });
     expect(await MiningSessionModel.findOne({ user: player._id }).lean()).toMatchObject({
       awaitingCredit: false,
@@ -384,9 +384,9 @@ describe('missions, mining and referrals across a crash', () => {
         start_param: referrer.referralCode,
       };
       await crashAt(point, () => upsertFromTelegram(launch, new Date()));
-      // finished by the sweep alone, or by the friend's next launch (not a registration, but it finishes the referral too)
+      // finished by the money recovery alone, or by the friend's next launch (not a registration, but it finishes the referral too)
       if (point !== 'referral:after-create') expect((await upsertFromTelegram(launch, new Date(Date.now() + 120_000))).created).toBe(false);
-      await sweepOnce(0);
+      await runJobsOnce(0);
       const friend = (await UserModel.findOne({ telegramId }).lean())!;
       expect(friend).toMatchObject({ referrer: referrer._id, referralState: 'rewarded' });
       expect((await UserModel.findById(referrer._id).lean())!.referrersCount).toBe(1);
@@ -396,7 +396,7 @@ describe('missions, mining and referrals across a crash', () => {
 });
 
 describe('gifts across a crash', () => {
-  it('a gift killed between its entry and its audit is audited once, by a repeat or by the sweep', async () => {
+  it('a gift killed between its entry and its audit is audited once, by a repeat or by the money recovery', async () => {
     const coin = await createCoin();
     const player = await createPlayer();
     const operator = {
@@ -405,7 +405,7 @@ describe('gifts across a crash', () => {
     };
     const input = { coin: String(coin._id), amount: '12', direction: 'credit' as const, note: 'Contest prize', idempotencyKey: tap() };
     await crashAt('gift:after-entry', () => adjustBalance(String(player._id), input, operator));
-    await sweepOnce(0);
+    await runJobsOnce(0);
     await adjustBalance(String(player._id), input, operator);
     const audits = await AuditEntryModel.find({ action: 'adjust', record: String(player._id) }).lean();
     expect(audits).toEqual([
@@ -416,7 +416,7 @@ describe('gifts across a crash', () => {
 });
 
 describe('what TTL indexes remove on MongoDB, and the embedded engine keeps for ever', () => {
-  it('the sweep removes expired rate counters and notifications settled over 30 days ago, and keeps the rest', async () => {
+  it('the housekeeping job removes expired rate counters and notifications settled over 30 days ago, and keeps the rest', async () => {
     const now = new Date();
     const player = await createPlayer();
     await RateLimitCounterModel.create([
@@ -428,7 +428,7 @@ describe('what TTL indexes remove on MongoDB, and the embedded engine keeps for 
       { ...notification, key: 'sweep-test:settled-long-ago', settledAt: new Date(now.getTime() - 31 * 24 * 3600 * 1000) },
       { ...notification, key: 'sweep-test:settled-yesterday', settledAt: new Date(now.getTime() - 24 * 3600 * 1000) },
     ]);
-    const report = await sweepOnce(0, now);
+    const report = await runJobsOnce(0, now);
     expect(report).toMatchObject({ expiredCounters: 1, settledNotifications: 1 });
     expect(await RateLimitCounterModel.find({ key: /^sweep-test/ }, { key: 1 }).lean()).toEqual([
       expect.objectContaining({ key: expect.stringMatching(/^sweep-test:live/) }),

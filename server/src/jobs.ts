@@ -1,0 +1,81 @@
+import { recoverAccountGrants } from './modules/accounts/accountGrants.service';
+import { recoverChangeAudits } from './modules/accounts/waitingChanges.service';
+import { coinChanges } from './modules/coins/giftCoins.service';
+import { recoverConfigRewardAudits } from './modules/config/configRewards.service';
+import { figuresJob } from './modules/dashboard/dashboard.jobs';
+import { jobOfSteps, runEachOnce, startJobs, type Job, type JobReport, type RunningJobs } from './modules/jobs/jobs.service';
+import { recoverPendingEntries, releasePostedKeys } from './modules/ledger/ledger.service';
+import { recoverMiningMoves } from './modules/mining/mining.service';
+import { missionRecovery, removeUnclaimedProofImages } from './modules/missions/missions.jobs';
+import { removeSettledNotifications } from './modules/notifications/notifications.service';
+import { removeExpiredCounters } from './modules/rateLimits/rateLimit.service';
+import { referralQualificationJob, referralRecovery } from './modules/referrals/referrals.jobs';
+import { riskScoringJob } from './modules/risk/risk.jobs';
+import { offerChanges, recoverStakes } from './modules/staking/staking.service';
+import { clawBacksJob, giftRecovery, holdRecovery, playerHousekeeping } from './modules/users/users.jobs';
+import { removeExpiredProofPayloads } from './modules/wallet/wallet.service';
+import { payoutsJob, withdrawalRecovery } from './modules/withdrawals/withdrawals.jobs';
+
+/**
+ * The product's background jobs, each under its own lease and interval (modules/jobs/jobs.service.ts). A module exports
+ * its jobs, or the steps it adds to the money recovery; this list is where they are registered.
+ */
+
+/**
+ * Money operations a crash left unfinished for longer than the grace, each finished by the function a retry of it calls.
+ * The ledger's pending entries come first, so the operations after them find their entries posted.
+ */
+const moneyRecoveryJob = jobOfSteps({ name: 'money-recovery', kind: 'recovery' }, [
+  { name: 'pendingEntries', run: ({ graceMs }) => recoverPendingEntries(graceMs) },
+  withdrawalRecovery,
+  { name: 'stakes', run: ({ graceMs }) => recoverStakes(graceMs) },
+  ...missionRecovery,
+  { name: 'miningMoves', run: ({ graceMs }) => recoverMiningMoves(graceMs) },
+  referralRecovery,
+  ...giftRecovery,
+  // money permissions approved but not yet given (or asked but not yet listed)
+  { name: 'accountGrants', run: ({ graceMs, now }) => recoverAccountGrants(graceMs, now) },
+  // App Config's rewards, a coin's brakes and a staking offer's terms: decided, not yet audited
+  { name: 'configRewardAudits', run: ({ graceMs, now }) => recoverConfigRewardAudits(graceMs, now) },
+  {
+    name: 'changeAudits',
+    run: async ({ graceMs, now }) =>
+      (await recoverChangeAudits(coinChanges, graceMs, now)) + (await recoverChangeAudits(offerChanges, graceMs, now)),
+  },
+  holdRecovery,
+]);
+
+/** Routine clean-up, mostly what a TTL index removes on MongoDB and the embedded engine keeps for ever. */
+const housekeepingJob = jobOfSteps({ name: 'housekeeping', kind: 'housekeeping', intervalMs: 10_000 }, [
+  // balances forget the keys of entries posted a while ago (up to 10,000 a pass)
+  { name: 'releasedKeys', run: ({ now }) => releasePostedKeys(now) },
+  { name: 'expiredCounters', run: ({ now }) => removeExpiredCounters(now) },
+  { name: 'settledNotifications', run: ({ now }) => removeSettledNotifications(now) },
+  { name: 'expiredProofPayloads', run: ({ now }) => removeExpiredProofPayloads(now) },
+  { name: 'unclaimedProofImages', run: ({ now }) => removeUnclaimedProofImages(now) },
+  ...playerHousekeeping,
+]);
+
+/** In the order `runJobsOnce` runs them: the money recovery first, the payouts after the holds and claw-backs. */
+const productJobs: readonly Job[] = [
+  moneyRecoveryJob,
+  referralQualificationJob,
+  riskScoringJob,
+  clawBacksJob,
+  payoutsJob,
+  figuresJob,
+  housekeepingJob,
+];
+
+/** Starts every job on this instance; each runs wherever its lease is held. */
+export function startProductJobs(schedule: Parameters<typeof startJobs>[1]): RunningJobs {
+  return startJobs(productJobs, schedule);
+}
+
+/**
+ * Every job once now, in order, on this process (tests): each recovery step finishes what is older than `graceMs`.
+ * Returns every step's count.
+ */
+export function runJobsOnce(graceMs: number, now = new Date()): Promise<JobReport> {
+  return runEachOnce(productJobs, { graceMs, now });
+}

@@ -1,0 +1,29 @@
+import type { JobStep } from '../jobs/jobs.service';
+import { proofImagesUploadedBefore, removeProofImages } from '../proofs/proofs.service';
+import {
+  countEarlierCompletions,
+  proofImagesInUse,
+  recoverApprovedMissions,
+  recoverRewardAudits,
+  settleStaleSeats,
+} from './missions.service';
+
+/**
+ * The missions' part of the money recovery: approvals done but not yet credited, places held on a mission and not yet
+ * settled (then the places of progress older than the counter, counted once), and reward changes decided but not audited.
+ */
+export const missionRecovery: readonly JobStep[] = [
+  { name: 'missions', run: ({ graceMs }) => recoverApprovedMissions(graceMs) },
+  { name: 'missionSeats', run: ({ graceMs }) => settleStaleSeats(graceMs) },
+  { name: 'completionsCounted', run: () => countEarlierCompletions(), routine: true },
+  { name: 'rewardAudits', run: ({ graceMs, now }) => recoverRewardAudits(graceMs, now) },
+];
+
+/** A proof picture is sent just before its claim: one no claim carries a day later was abandoned, or replaced by a new proof. */
+const PROOF_IMAGE_KEPT_MS = 24 * 3_600_000;
+
+export async function removeUnclaimedProofImages(now: Date): Promise<number> {
+  const old = await proofImagesUploadedBefore(new Date(now.getTime() - PROOF_IMAGE_KEPT_MS), 200);
+  const inUse = await proofImagesInUse(old);
+  return removeProofImages(old.filter((id) => !inUse.has(id)));
+}

@@ -1,0 +1,29 @@
+import type { Job, JobStep } from '../jobs/jobs.service';
+import { reconcileHolds } from '../users/playerStatus.service';
+import { runPayoutRound } from './payouts.service';
+import { recoverWithdrawals } from './withdrawals.service';
+
+/** Requests recorded but not yet taken from the balance, and decisions not yet settled (a rejection's refund). */
+export const withdrawalRecovery: JobStep = { name: 'withdrawals', run: ({ graceMs }) => recoverWithdrawals(graceMs) };
+
+/**
+ * The hot wallet's sender, on the one instance holding its lease: the open batch first (a dead holder's is confirmed,
+ * refunded, re-queued or re-sent at once), then the holds a crash left out of line with the players' statuses put right,
+ * so no new batch pays a player frozen or banned, and only then the next batch signed.
+ */
+export const payoutsJob: Job = {
+  name: 'payouts',
+  kind: 'housekeeping',
+  async run({ graceMs, holding }) {
+    const open = await runPayoutRound({ holding, sendNew: false });
+    const holds = holding() ? await reconcileHolds(graceMs) : 0;
+    const next = await runPayoutRound({ holding });
+    return {
+      holdsBeforeSigning: holds,
+      payoutsBatched: next.batched,
+      payoutsConfirmed: open.confirmed + next.confirmed,
+      payoutsBounced: open.bounced + next.bounced,
+      payoutsRequeued: open.requeued + next.requeued,
+    };
+  },
+};
