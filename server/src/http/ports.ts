@@ -52,6 +52,8 @@ export interface RateLimit {
   name: string;
   limit: number;
   windowSeconds: number;
+  /** Counted in each instance's memory (no database write per call): a flood guard protecting neither money nor sign-in. */
+  perInstance?: boolean;
 }
 
 /** What the player API's kits (context.ts, trpc.ts) need: from the users and rateLimits modules. */

@@ -74,9 +74,11 @@ export const publicProcedure = t.procedure.use(domainErrors);
 
 /**
  * Every call of one player, reads included, in a minute: far above what the app makes (a page is a handful
- * of calls), far below what would let one player take a large share of an instance.
+ * of calls), far below what would let one player take a large share of an instance. Counted in each instance's
+ * memory: it guards an instance's share, not money or sign-in, and a database write on every read would cost
+ * more than most reads.
  */
-export const CALLS_PER_PLAYER = { name: 'player.calls', limit: 300, windowSeconds: 60 };
+export const CALLS_PER_PLAYER = { name: 'player.calls', limit: 300, windowSeconds: 60, perInstance: true };
 
 /**
  * A signed-in player (Telegram launch, web sign-in, or the development demo player), within their budget

@@ -1,6 +1,7 @@
 import { model, Schema, type InferSchemaType } from 'mongoose';
 import { suggestedCoinBrakes, toMicros } from '@gift/shared';
 import { applyConventions, schemaOptions, money } from '../../db/schemaKit';
+import { writesThrough } from '../../db/shortLived';
 import { changeDecisionSchema, waitingChangeSchema } from '../accounts/waitingChanges.service';
 
 /** A brake's amount: no default of its own, so a new coin gets the suggested one (below), typed as the money it is. */
@@ -55,6 +56,8 @@ giftCoinSchema.pre('validate', function fillBrakes() {
 });
 giftCoinSchema.index({ symbol: 1 });
 giftCoinSchema.index({ enabled: 1, order: 1 });
+/** Every write of a coin in this instance, for the short-lived list the hot reads share (`giftCoins.service.ts`). */
+export const onCoinWrite = writesThrough(giftCoinSchema);
 export const GiftCoinModel = model('GiftCoin', giftCoinSchema);
 export type GiftCoin = InferSchemaType<typeof giftCoinSchema>;
 

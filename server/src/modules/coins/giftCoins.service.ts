@@ -5,7 +5,8 @@ import { isValidObjectId, type ProjectionType, type Types } from 'mongoose';
 import { objectId, type Id } from '../../db/ids';
 import { badInput } from '../../lib/errors';
 import type { ConsoleRecord, NewRecord } from '../../db/schemaKit';
-import { GiftCoinModel, type GiftCoin } from './giftCoin.model';
+import { GiftCoinModel, onCoinWrite, type GiftCoin } from './giftCoin.model';
+import { shortLived } from '../../db/shortLived';
 import { saveCoinIdentity } from './coinIdentity';
 
 /*
@@ -50,6 +51,19 @@ export function findCoins(ids: Id[], fields?: Fields, only: { enabled?: true } =
 export function listCoins(fields: Fields, only: { enabled?: true; withdrawEnabled?: true } = {}) {
   return GiftCoinModel.find(only, fields).sort({ order: 1, _id: 1 }).lean<CoinRow[]>();
 }
+
+/** What a player's screens show of a coin. */
+const DISPLAY_FIELDS = { name: 1, fa: 1, symbol: 1, icon: 1, decimals: 1, usdPrice: 1, enabled: 1, order: 1 } as const;
+const coinsCopy = shortLived(() => listCoins(DISPLAY_FIELDS), 3_000);
+onCoinWrite(coinsCopy.forget);
+
+/**
+ * Every coin, in the app's order, with what a player's screens show of it (name, symbol, icon, decimals, USD price, enabled):
+ * a copy kept 3 s and forgotten at once after a coin's write in this instance, so another instance shows a change at most 3 s
+ * late. For display only (home's balances, a milestone's symbol): a money decision (withdrawals, brakes) reads the coin itself.
+ * Shared by every caller: read it, never change it.
+ */
+export const recentCoins = coinsCopy.get;
 
 export async function giftCoinIsEnabled(id: Id): Promise<boolean> {
   return !!(await GiftCoinModel.exists({ _id: id, enabled: true }));

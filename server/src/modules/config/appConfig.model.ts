@@ -1,6 +1,7 @@
 import { model, Schema } from 'mongoose';
 import { DEFAULT_RISK_WEIGHTS, PAYOUT_RISK_HOLDS, RISK_SIGNALS } from '@gift/shared';
 import { applyConventions, schemaOptions, money, ref } from '../../db/schemaKit';
+import { writesThrough } from '../../db/shortLived';
 
 const milestoneSchema = new Schema(
   { days: Number, coin: { type: Schema.Types.ObjectId, ref: 'GiftCoin' }, amount: Number },
@@ -129,5 +130,7 @@ const appConfigSchema = applyConventions(
   ),
 );
 appConfigSchema.index({ key: 1 }, { unique: true });
+/** Every write of the App Config in this instance, for the short-lived copy the hot reads share (`config.service.ts`). */
+export const onAppConfigWrite = writesThrough(appConfigSchema);
 
 export const AppConfigModel = model('AppConfig', appConfigSchema);

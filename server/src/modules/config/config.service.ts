@@ -1,7 +1,8 @@
 import type { Types } from 'mongoose';
 import type { Env } from '../../env';
 import type { NewRecord } from '../../db/schemaKit';
-import { AppConfigModel } from './appConfig.model';
+import { AppConfigModel, onAppConfigWrite } from './appConfig.model';
+import { shortLived } from '../../db/shortLived';
 import { registerCoinUse } from '../coins/giftCoinDeletion.service';
 import { upsertWithRetry } from '../../db/mongoErrors';
 
@@ -35,6 +36,18 @@ export async function getAppConfig() {
   );
   return config;
 }
+
+/** How long a hot read's copy of the App Config lives in an instance that did not write it. */
+const CONFIG_LIFETIME_MS = 3_000;
+const appConfigCopy = shortLived(getAppConfig, CONFIG_LIFETIME_MS);
+onAppConfigWrite(appConfigCopy.forget);
+
+/**
+ * The App Config as the hot reads see it (home, the day of daily missions): a copy kept 3 s, forgotten at once after a write in
+ * this instance, so another instance sees an operator's change at most 3 s late. Shared by every caller: read it, never change
+ * it. Money decisions (an amount, a limit, a switch) read `getAppConfig()` instead.
+ */
+export const recentAppConfig = appConfigCopy.get;
 
 /** What the console's App Config needs of the environment: whether it sets the bot token, and where Telegram is. */
 let botSettings: Pick<Env, 'TELEGRAM_BOT_TOKEN' | 'TELEGRAM_API_ROOT'> | null = null;

@@ -81,10 +81,20 @@ describe('home.get', () => {
     expect(JSON.stringify(home)).not.toMatch(/hush-hush|secretCode/);
   });
 
-  it('reads the database with four queries, sent together', async () => {
+  it('reads the database with three queries, sent together, while the App Config copy lives', async () => {
     const caller = playerCaller(await createPlayer());
+    await caller.home.get();
     const calls = await countDatabaseCalls(() => caller.home.get());
-    expect(calls.sort()).toEqual(['appconfigs.findOne', 'covers.aggregate', 'missions.aggregate', 'usermissions.find']);
+    expect(calls.sort()).toEqual(['covers.aggregate', 'missions.aggregate', 'usermissions.find']);
+  });
+
+  it('shows an App Config change written in this instance at once, without waiting for the copy to end', async () => {
+    const caller = playerCaller(await createPlayer());
+    const before = await caller.home.get();
+    expect(before.streak.next).toBeNull();
+    const coin = await createCoin({ symbol: 'STRK' });
+    await AppConfigModel.updateOne({ key: 'app' }, { $set: { streakMilestones: [{ days: 1, coin: coin._id, amount: 5_000_000 }] } });
+    expect((await caller.home.get()).streak.next).toEqual({ days: 1, amount: '5', symbol: 'STRK' });
   });
 });
 

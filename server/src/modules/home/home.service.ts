@@ -1,11 +1,11 @@
 import { fromMicros, MONEY_SCALE } from '@gift/shared';
 import { type Id } from '../../db/ids';
 import { textFor } from '../../lib/playerLanguage';
-import { coinNameFor, listCoins } from '../coins/giftCoins.service';
+import { coinNameFor, recentCoins } from '../coins/giftCoins.service';
 import { balancesOf } from '../ledger/ledger.service';
 import { playerMissions, streakFor } from '../missions/missions.service';
 import { homeContent, type ContentRow } from '../content/homeContent.service';
-import { getAppConfig } from '../config/config.service';
+import { recentAppConfig } from '../config/config.service';
 import { lockedInStakes } from '../staking/staking.service';
 
 /**
@@ -14,8 +14,8 @@ import { lockedInStakes } from '../staking/staking.service';
  * with their coins, and this player's progress.
  */
 export async function homeFor(player: Parameters<typeof streakFor>[0] & { _id: Id; language?: string }, now: Date) {
-  // one read of the App Config for the day and the streak's milestones, sent with the others
-  const config = getAppConfig();
+  // the App Config for the day and the streak's milestones, shown only: its short-lived copy (no query while it lives)
+  const config = recentAppConfig();
   const [content, missions, streak] = await Promise.all([
     homeContent(),
     playerMissions(player, now, {}, config),
@@ -70,26 +70,25 @@ export function usdValue(balanceMicros: bigint, usdPrice: string): string {
  * has a price, the value in USD of all they hold of it (balance and stakes).
  */
 export async function currencyFor(userId: Id, language?: string) {
-  const [coins, balances, staked] = await Promise.all([
-    listCoins({ name: 1, fa: 1, symbol: 1, icon: 1, decimals: 1, usdPrice: 1 }, { enabled: true }),
-    balancesOf(userId),
-    lockedInStakes(userId),
-  ]);
-  return coins.map((coin) => {
-    const balance = balances.get(String(coin._id)) ?? 0n;
-    const inStakes = staked.get(String(coin._id)) ?? 0n;
-    const usdPrice = coin.usdPrice && PRICE_PATTERN.test(coin.usdPrice) ? coin.usdPrice : null;
-    return {
-      id: String(coin._id),
-      name: coinNameFor(coin, language),
-      symbol: coin.symbol,
-      icon: coin.icon ?? '',
-      decimals: coin.decimals,
-      usdPrice,
-      balance: fromMicros(balance),
-      staked: fromMicros(inStakes),
-      total: fromMicros(balance + inStakes),
-      value: usdPrice ? usdValue(balance + inStakes, usdPrice) : null,
-    };
-  });
+  // the coins are shown only: their short-lived copy (no query while it lives); the balances are read now
+  const [coins, balances, staked] = await Promise.all([recentCoins(), balancesOf(userId), lockedInStakes(userId)]);
+  return coins
+    .filter((coin) => coin.enabled)
+    .map((coin) => {
+      const balance = balances.get(String(coin._id)) ?? 0n;
+      const inStakes = staked.get(String(coin._id)) ?? 0n;
+      const usdPrice = coin.usdPrice && PRICE_PATTERN.test(coin.usdPrice) ? coin.usdPrice : null;
+      return {
+        id: String(coin._id),
+        name: coinNameFor(coin, language),
+        symbol: coin.symbol,
+        icon: coin.icon ?? '',
+        decimals: coin.decimals,
+        usdPrice,
+        balance: fromMicros(balance),
+        staked: fromMicros(inStakes),
+        total: fromMicros(balance + inStakes),
+        value: usdPrice ? usdValue(balance + inStakes, usdPrice) : null,
+      };
+    });
 }

@@ -3,8 +3,12 @@ import { createTRPCRouter, moneyProcedure, playerLimitedProcedure, protectedProc
 import { claimMission, missionsOfCategory, startMission } from './missions.service';
 import { recordMissionOpen } from './missionFunnel.service';
 
-/** Claims are the costliest call (a verification and a ledger entry): two a second is more than any player taps. */
-export const CLAIMS_PER_PLAYER = { name: 'missions.claim', limit: 120, windowSeconds: 60 };
+/**
+ * Claims are the costliest call (a verification and a ledger entry): two a second is more than any player taps. Counted in
+ * each instance's memory: it guards the instance's work, not money (each reward is credited once under its key, and a cap
+ * is held by a conditional write, however many claims arrive).
+ */
+export const CLAIMS_PER_PLAYER = { name: 'missions.claim', limit: 120, windowSeconds: 60, perInstance: true };
 
 export const missionsRouter = createTRPCRouter({
   /** A category and its enabled missions, in order, with this player's status on each. */

@@ -2,7 +2,7 @@ import type { Types } from 'mongoose';
 import { fromMicros, type MissionRepeat, type ProofKind, type UserMissionStatus, type VerifyType } from '@gift/shared';
 import { AppError } from '../../lib/errors';
 import { calendarDay } from '../../lib/calendarDay';
-import { getAppConfig } from '../config/config.service';
+import { recentAppConfig } from '../config/config.service';
 import { textFor } from '../../lib/playerLanguage';
 import { objectId, type Id } from '../../db/ids';
 import { GIFT_COINS_COLLECTION } from '../coins/giftCoins.service';
@@ -131,11 +131,15 @@ function enabledMissions(match: Record<string, unknown>, now: Date): Promise<Mis
   ]);
 }
 
-/** The App Config, as a promise several readers of one request share: one query. */
-export type ConfigRead = ReturnType<typeof getAppConfig>;
+/** The App Config, as a promise several readers of one request share: its short-lived copy (`recentAppConfig`). */
+export type ConfigRead = ReturnType<typeof recentAppConfig>;
 
-/** Today, as daily missions and streaks count days: the calendar day in the App Config's timezone. */
-export async function todayForMissions(now: Date, config: ConfigRead = getAppConfig()): Promise<string> {
+/**
+ * Today, as daily missions and streaks count days: the calendar day in the App Config's timezone, read from its short-lived copy.
+ * Safe for a claim: no amount comes from it, and each day's progress pays once under its own key; another instance's copy, at
+ * most 3 s older than an operator's change of timezone, names the day the change itself would have named a moment before it.
+ */
+export async function todayForMissions(now: Date, config: ConfigRead = recentAppConfig()): Promise<string> {
   return calendarDay(now, (await config).timezone || 'UTC');
 }
 
@@ -167,7 +171,7 @@ export async function playerMissions(
   player: { _id: Id; language?: string },
   now: Date,
   match: Record<string, unknown> = {},
-  config: ConfigRead = getAppConfig(),
+  config: ConfigRead = recentAppConfig(),
 ): Promise<PlayerMission[]> {
   const [missions, everyDay, today] = await Promise.all([
     enabledMissions(match, now),

@@ -1,8 +1,8 @@
 import type { Types } from 'mongoose';
 import { fromMicros } from '@gift/shared';
 import { calendarDay, dayBefore } from '../../lib/calendarDay';
-import { findCoin } from '../coins/giftCoins.service';
-import { getAppConfig } from '../config/config.service';
+import { recentCoins } from '../coins/giftCoins.service';
+import { getAppConfig, recentAppConfig } from '../config/config.service';
 import { entryKeys, postEntry } from '../ledger/ledger.service';
 import { advanceStreak } from '../users/players.service';
 
@@ -41,7 +41,7 @@ export interface StreakView {
 export async function streakFor(
   player: { streak?: { days?: number | null; lastDay?: string | null } | null },
   now: Date,
-  configRead: ReturnType<typeof getAppConfig> = getAppConfig(),
+  configRead: ReturnType<typeof getAppConfig> = recentAppConfig(),
 ): Promise<StreakView> {
   const config = await configRead;
   const today = calendarDay(now, config.timezone || 'UTC');
@@ -49,7 +49,8 @@ export async function streakFor(
   const alive = lastDay === today || lastDay === dayBefore(today);
   const days = alive ? (player.streak?.days ?? 0) : 0;
   const next = [...config.streakMilestones].sort((a, b) => (a.days ?? 0) - (b.days ?? 0)).find((m) => (m.days ?? 0) > days);
-  const coin = next?.coin ? await findCoin(next.coin, { symbol: 1 }) : null;
+  // the milestone's coin is shown only: the coins' short-lived copy
+  const coin = next?.coin ? (await recentCoins()).find((c) => String(c._id) === String(next.coin)) : null;
   return {
     days,
     doneToday: lastDay === today,

@@ -7,6 +7,12 @@ export interface RateLimit {
   name: string;
   limit: number;
   windowSeconds: number;
+  /**
+   * Counted in this instance's memory, not in the database: a flood guard that costs no database write per call. With several
+   * instances a subject may make up to `limit` calls on each. Only for limits that protect neither money nor sign-in; those
+   * stay in the database, counted together by every instance.
+   */
+  perInstance?: boolean;
 }
 
 function windowOf(windowMs: number, now: Date) {
@@ -50,9 +56,34 @@ export async function hitsSoFar(rule: RateLimit, subject: string, now: Date) {
   return { count: counter?.count ?? 0, resetAt };
 }
 
-/** Counts one hit and refuses it with 'Too many requests' beyond the limit. */
+/** This instance's counters of `perInstance` limits: `<limit>:<subject>` → the window counted, when it ends, and its hits. */
+const localCounters = new Map<string, { start: number; end: number; count: number }>();
+/** When the memory's counters were last swept of ended windows. */
+let localSweptAt = 0;
+
+/** Forgets the counters whose window ended, at most once a second: the memory holds only the subjects of the current windows. */
+function sweepLocalCounters(nowMs: number) {
+  if (nowMs - localSweptAt < 1000 && nowMs >= localSweptAt) return;
+  localSweptAt = nowMs;
+  for (const [key, counter] of localCounters) if (counter.end <= nowMs) localCounters.delete(key);
+}
+
+/** Counts one hit of `subject` in this instance's memory, in the same fixed windows as the database's counters. */
+function countLocalHit(rule: RateLimit, subject: string, now: Date) {
+  sweepLocalCounters(now.getTime());
+  const { start, resetAt } = windowOf(rule.windowSeconds * 1000, now);
+  const key = `${rule.name}:${subject}`;
+  const counter = localCounters.get(key);
+  if (counter?.start === start) counter.count += 1;
+  else localCounters.set(key, { start, end: resetAt.getTime(), count: 1 });
+  const count = localCounters.get(key)!.count;
+  return { allowed: count <= rule.limit, count, resetAt };
+}
+
+/** Counts one hit and refuses it with 'Too many requests' beyond the limit: in memory for a `perInstance` limit, else in the database. */
 export async function enforceRateLimit(rule: RateLimit, subject: string, now: Date): Promise<void> {
-  if (!(await countHit(rule, subject, now)).allowed) throw new AppError('RATE_LIMITED');
+  const hit = rule.perInstance ? countLocalHit(rule, subject, now) : await countHit(rule, subject, now);
+  if (!hit.allowed) throw new AppError('RATE_LIMITED');
 }
 
 /** Removes counters whose window is over (the TTL index does it on MongoDB; the embedded engine never expires). */
