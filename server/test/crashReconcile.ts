@@ -13,6 +13,8 @@ import { WithdrawalModel } from '../src/modules/withdrawals/withdrawal.model';
 export interface Findings {
   counts: {
     'lost acknowledged writes': number;
+    /** Calls the client never heard back about and never sent again: each must be whole, finished or undone by the sweep alone. */
+    'half-done unanswered calls': number;
     'balances != sum of posted entries': number;
     'negative balances': number;
     'pending after the sweep': number;
@@ -21,10 +23,23 @@ export interface Findings {
     'unrewarded referrals': number;
     'keys applied twice': number;
     'miscounted completions': number;
+    /** Withdrawals the hot wallet paid whose payout message the chain shows sent other than once. */
+    'payouts not sent exactly once': number;
+    /** Fault points no operation reached: the crash test did not cover them. */
+    'fault points never reached': number;
   };
   /** One line per finding, to say which record. */
   details: string[];
 }
+
+/** A write the client was told had happened, or a call it never heard back about: what must hold of it after the sweep. */
+export interface Expectation {
+  what: string;
+  holds: () => Promise<boolean>;
+}
+
+/** The chain's side of the hot wallet's payouts: how many times each withdrawal's payout message was sent. */
+type TimesSent = (withdrawalIds: string[]) => Promise<Map<string, number>>;
 
 /** Ledger reasons of which one record has exactly one entry: a second one is a credit or debit applied twice. */
 const ONE_PER_RECORD = ['mission', 'mining', 'stake', 'unstake', 'withdraw', 'refund', 'referral'];
@@ -33,7 +48,11 @@ const ONE_PER_RECORD = ['mission', 'mining', 'stake', 'unstake', 'withdraw', 're
 async function unfinished(): Promise<string[]> {
   const [entries, withdrawals, stakes, missions, mining, referrals, seats] = await Promise.all([
     LedgerEntryModel.find({ state: 'pending' }, { idempotencyKey: 1 }).lean(),
-    WithdrawalModel.find({ $or: [{ amountTaken: false }, { settled: false }] }, { _id: 1 }).lean(),
+    // approved for the hot wallet (or on its way) and not yet paid: the sender's to finish
+    WithdrawalModel.find(
+      { $or: [{ amountTaken: false }, { settled: false }, { status: { $in: ['approved', 'sending'] } }] },
+      { _id: 1 },
+    ).lean(),
     StakeModel.find({ $or: [{ state: 'opening' }, { paidOut: false }] }, { _id: 1 }).lean(),
     UserMissionModel.find({ awaitingCredit: true }, { _id: 1 }).lean(),
     MiningSessionModel.find({ awaitingCredit: true }, { _id: 1 }).lean(),
@@ -46,7 +65,7 @@ async function unfinished(): Promise<string[]> {
   );
   return [
     ...entries.map((e) => `ledger entry ${e.idempotencyKey} still pending`),
-    ...withdrawals.map((w) => `withdrawal ${String(w._id)} not finished`),
+    ...withdrawals.map((w) => `withdrawal ${String(w._id)} not finished (or approved and not yet paid)`),
     ...stakes.map((s) => `stake ${String(s._id)} not finished`),
     ...missions.map((m) => `user mission ${String(m._id)} awaiting its credit`),
     ...mining.map((m) => `mining session ${String(m._id)} awaiting its credit`),
@@ -144,12 +163,31 @@ async function miscountedCompletions(): Promise<string[]> {
     .map((m) => `mission ${String(m._id)} counts ${m.completions} completions, its progress ${counted.get(String(m._id)) ?? 0}`);
 }
 
+/** Every withdrawal the hot wallet paid (it carries its payout message) sent exactly once on the chain. */
+async function payoutsNotSentOnce(timesSent: TimesSent): Promise<string[]> {
+  const paid = await WithdrawalModel.find({ 'payout.bodyHash': { $nin: ['', null] } }, { _id: 1 }).lean();
+  const times = await timesSent(paid.map((w) => String(w._id)));
+  return [...times].filter(([, n]) => n !== 1).map(([id, n]) => `the payout of withdrawal ${id} was sent ${n} times`);
+}
+
+async function failing(expectations: Expectation[], prefix: string): Promise<string[]> {
+  const failed: string[] = [];
+  for (const expectation of expectations) if (!(await expectation.holds())) failed.push(`${prefix}: ${expectation.what}`);
+  return failed;
+}
+
 /**
  * Waits (up to `settleMs`) for the sweep to finish what the kills left, then counts. The acknowledged writes are
- * what the clients were told had happened: each must hold.
+ * what the clients were told had happened: each must hold. The unanswered calls were never sent again: each may have
+ * taken effect or not, but must be whole (finished or undone, by the sweep alone).
  */
 export async function findings(
-  acknowledged: Array<{ what: string; holds: () => Promise<boolean> }>,
+  {
+    acknowledged,
+    unanswered,
+    timesSent,
+    unreached,
+  }: { acknowledged: Expectation[]; unanswered: Expectation[]; timesSent: TimesSent; unreached: string[] },
   { settleMs }: { settleMs: number },
 ): Promise<Findings> {
   const deadline = Date.now() + settleMs;
@@ -158,19 +196,22 @@ export async function findings(
     await new Promise((resolve) => setTimeout(resolve, 250));
     left = await unfinished();
   }
-  const lost: string[] = [];
-  for (const write of acknowledged) if (!(await write.holds())) lost.push(`acknowledged but not there: ${write.what}`);
+  const lost = await failing(acknowledged, 'acknowledged but not there');
+  const halfDone = await failing(unanswered, 'never answered, left half done');
   const { mismatched, negative } = await balanceMismatches();
-  const [orphans, unrefunded, unrewarded, twice, miscounted] = await Promise.all([
+  const [orphans, unrefunded, unrewarded, twice, miscounted, payouts] = await Promise.all([
     orphanDebits(),
     unrefundedRejections(),
     unrewardedReferrals(),
     appliedTwice(),
     miscountedCompletions(),
+    payoutsNotSentOnce(timesSent),
   ]);
+  const never = unreached.map((point) => `no operation reached the fault point ${point}`);
   return {
     counts: {
       'lost acknowledged writes': lost.length,
+      'half-done unanswered calls': halfDone.length,
       'balances != sum of posted entries': mismatched.length,
       'negative balances': negative.length,
       'pending after the sweep': left.length,
@@ -179,7 +220,22 @@ export async function findings(
       'unrewarded referrals': unrewarded.length,
       'keys applied twice': twice.length,
       'miscounted completions': miscounted.length,
+      'payouts not sent exactly once': payouts.length,
+      'fault points never reached': never.length,
     },
-    details: [...lost, ...mismatched, ...negative, ...left, ...orphans, ...unrefunded, ...unrewarded, ...twice, ...miscounted],
+    details: [
+      ...lost,
+      ...halfDone,
+      ...mismatched,
+      ...negative,
+      ...left,
+      ...orphans,
+      ...unrefunded,
+      ...unrewarded,
+      ...twice,
+      ...miscounted,
+      ...payouts,
+      ...never,
+    ],
   };
 }

@@ -4,7 +4,9 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { Types } from 'mongoose';
 import { toMicros } from '@gift/shared';
-import { FAULT_POINTS, type FaultPoint } from '../src/lib/faults';
+import { scopedKey } from '../src/db/ids';
+import { FAULT_POINTS } from '../src/lib/faults';
+import { entryKeys } from '../src/modules/ledger/entryKeys';
 import { AppConfigModel } from '../src/modules/config/appConfig.model';
 import { GiftCoinModel } from '../src/modules/coins/giftCoin.model';
 import { CategoryModel } from '../src/modules/content/content.models';
@@ -15,16 +17,19 @@ import { StakeModel, StakingCoinModel } from '../src/modules/staking/staking.mod
 import { UserModel } from '../src/modules/users/user.model';
 import { WalletLinkModel } from '../src/modules/wallet/wallet.models';
 import { WithdrawalModel } from '../src/modules/withdrawals/withdrawal.model';
-import { findings, type Findings } from './crashReconcile';
+import { findings, type Expectation, type Findings } from './crashReconcile';
 import { productProcessEnv } from './productProcess';
+import { PAYOUT_FAULT_POINTS, startHotWalletChain } from './tonChain';
 import { tmaHeader } from './telegram';
 import { enrolTotp, totpCodeAt } from './totp';
 
 /**
- * The crash test: the product (the compiled server, as `npm start` runs it) in a process of its own against a
- * database in another process, under a mixed money load, killed with SIGKILL exactly at every fault point and
- * at random moments, restarted each time; clients retry what was not answered with the same keys, as the apps
- * do. Then the sweep runs and every record is reconciled against the ledger (`crashReconcile.ts`).
+ * The crash test: the product (the compiled server, as `npm start` runs it, paying from its hot wallet on the local TON
+ * stand-in) in a process of its own against a database in another process, under a mixed money load, killed with
+ * SIGKILL exactly at every fault point and at random moments, restarted each time. Of the calls a kill leaves
+ * unanswered, every second one is sent again with the same key, as the apps do, and the others never are: what they
+ * started only the product's own sweep can finish. Then the sweep runs and every record is reconciled against the
+ * ledger and the chain (`crashReconcile.ts`). A mutation run (`mutation`) plants a known bug the findings must show.
  */
 
 const SERVER_DIR = path.resolve(__dirname, '..');
@@ -40,15 +45,30 @@ export interface CrashTestOptions {
   budgetSeconds: number;
   players?: number;
   workers?: number;
+  /** A known bug to plant in the product (lib/mutations.ts): the findings must then show it. */
+  mutation?: string;
   log?: (line: string) => void;
 }
 
 export interface CrashTestReport {
   findings: Findings;
+  /** The fault points walked, in order: the product's own list, and the hot wallet's. */
+  points: string[];
   killsAtPoint: Record<string, number>;
   randomKills: number;
-  operations: Record<string, { acknowledged: number; refused: number }>;
+  /** Calls a kill left unanswered: every second one sent again with its key, the others never. */
+  crashedCalls: { retried: number; neverRetried: number };
+  /** Withdrawals approved for the hot wallet, and of them paid on the chain (each once, or the findings say so). */
+  payouts: { approved: number; paid: number };
+  operations: Record<string, OperationCounts>;
   seconds: number;
+}
+
+interface OperationCounts {
+  acknowledged: number;
+  refused: number;
+  /** Unanswered and never sent again. */
+  unanswered: number;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -70,6 +90,7 @@ class ProductProcess {
 
   constructor(
     private readonly mongoUrl: string,
+    private readonly env: Record<string, string>,
     private readonly log: (line: string) => void,
   ) {}
 
@@ -100,6 +121,13 @@ class ProductProcess {
     await running.exited;
   }
 
+  /** Whether the product killed itself at `point`, waiting up to `ms` for a kill the sweep (not a request) reaches. */
+  async killedAt(point: string, ms: number): Promise<boolean> {
+    for (const deadline = Date.now() + ms; !this.killsAtPoint[point] && Date.now() < deadline;)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    return !!this.killsAtPoint[point];
+  }
+
   async stop() {
     this.stopping = true;
     await Promise.all(
@@ -116,7 +144,7 @@ class ProductProcess {
     const child = spawn(process.execPath, ['--enable-source-maps', BUILD], {
       cwd: SERVER_DIR,
       // fault points are never armed in production; everything else is configured as in production
-      env: productProcessEnv(this.mongoUrl, OPERATOR, { NODE_ENV: 'test', GIFT_FAULT_POINTS: this.armed.join(',') }),
+      env: productProcessEnv(this.mongoUrl, OPERATOR, { ...this.env, NODE_ENV: 'test', GIFT_FAULT_POINTS: this.armed.join(',') }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.spawned.add(child);
@@ -157,24 +185,46 @@ class ProductProcess {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Clients that retry what was not answered, with the same keys
+// Clients that retry every second call a kill left unanswered, with the same keys, and never send the others again
 
 interface Answer {
   status: number;
   body: Record<string, unknown>;
   /** How many times the request went unanswered (the server died or could not reach the database) first. */
   retries: number;
+  /** Unanswered, and never to be sent again: what it started is the sweep's to finish. */
+  unanswered?: true;
 }
+
+/** A money call of the load, which a kill may leave unanswered for good; the operator's sign-in and the set-up always get through. */
+const MAY_GIVE_UP = { mayGiveUp: true };
 
 class Clients {
   operatorToken = '';
   /** The key of the operator's two-step sign-in, once turned on. */
   totpSecret = '';
+  readonly crashedCalls = { retried: 0, neverRetried: 0 };
   constructor(private readonly product: ProductProcess) {}
 
-  /** Sends until some answer other than a 5xx arrives; a connection the kill broke is sent again to the restart. */
-  async send(pathname: string, init: { method: string; headers?: Record<string, string>; body?: unknown }): Promise<Answer> {
+  /** Deterministic: the first call a kill leaves unanswered is sent again, the second never is, and so on in turn. */
+  private givesUp(): boolean {
+    const never = (this.crashedCalls.retried + this.crashedCalls.neverRetried) % 2 === 1;
+    if (never) this.crashedCalls.neverRetried++;
+    else this.crashedCalls.retried++;
+    return never;
+  }
+
+  /**
+   * Sends until some answer other than a 5xx arrives; a connection the kill broke is sent again to the restart, unless
+   * `mayGiveUp` and this call is one of those never sent again.
+   */
+  async send(
+    pathname: string,
+    init: { method: string; headers?: Record<string, string>; body?: unknown },
+    { mayGiveUp = false } = {},
+  ): Promise<Answer> {
     for (let retries = 0; retries < 200; retries++) {
+      if (retries === 1 && mayGiveUp && this.givesUp()) return { status: 0, body: {}, retries: 0, unanswered: true };
       const running = await this.product.get();
       try {
         const response = await fetch(`${running.base}${pathname}`, {
@@ -209,20 +259,22 @@ class Clients {
     };
     const isQuery = procedure === 'home.get';
     const answer = isQuery
-      ? await this.send(`/trpc/${procedure}`, { method: 'GET', headers })
-      : await this.send(`/trpc/${procedure}`, { method: 'POST', headers, body: { json: input ?? null } });
+      ? await this.send(`/trpc/${procedure}`, { method: 'GET', headers }, MAY_GIVE_UP)
+      : await this.send(`/trpc/${procedure}`, { method: 'POST', headers, body: { json: input ?? null } }, MAY_GIVE_UP);
     const result = answer.body.result as { data?: { json?: unknown } } | undefined;
     const error = answer.body.error as { json?: { data?: { appCode?: string } } } | undefined;
     return { ...answer, data: result?.data?.json, appCode: error?.json?.data?.appCode };
   }
 
+  /** An operator's money call (`/api/admin…`), which a kill may leave unanswered for good. */
   async operator(method: string, pathname: string, body?: unknown): Promise<Answer> {
-    return this.send(`/api/admin${pathname}`, { method, headers: { authorization: `Bearer ${this.operatorToken}` }, body });
+    return this.send(`/api/admin${pathname}`, { method, headers: { authorization: `Bearer ${this.operatorToken}` }, body }, MAY_GIVE_UP);
   }
 
   async signIn() {
     // a session that outlived the restart stays open: a second code of the same 30 s would be refused as reused
-    if (this.operatorToken && (await this.operator('GET', '/me')).status === 200) return;
+    const me = await this.send('/api/admin/me', { method: 'GET', headers: { authorization: `Bearer ${this.operatorToken}` } });
+    if (this.operatorToken && me.status === 200) return;
     const totp = this.totpSecret ? { totp: await totpCodeAt(this.totpSecret) } : {};
     const answer = await this.send('/api/admin/login', { method: 'POST', body: { ...OPERATOR, ...totp } });
     if (answer.status !== 200 || typeof answer.body.token !== 'string') throw new Error(`operator sign-in answered ${answer.status}`);
@@ -246,28 +298,40 @@ interface World {
   nextTelegramId: number;
 }
 
-/** What an acknowledged operation must have left behind; checked after the last restart and the sweep. */
-export interface Acknowledged {
-  what: string;
-  holds: () => Promise<boolean>;
-}
+type Player = World['players'][number];
+type Decision = 'rejected' | 'left-pending' | 'approved';
 
 type Operation = 'gift' | 'claim' | 'mining' | 'referral' | 'withdrawal' | 'stake';
 const OPERATIONS: Operation[] = ['gift', 'claim', 'mining', 'referral', 'withdrawal', 'stake'];
+const DECISIONS: Decision[] = ['rejected', 'left-pending', 'approved'];
 
 class Load {
-  readonly acknowledged: Acknowledged[] = [];
-  readonly counts: Record<string, { acknowledged: number; refused: number }> = {};
+  /** What the clients were told had happened: each must hold after the sweep. */
+  readonly acknowledged: Expectation[] = [];
+  /** Calls never answered and never sent again: each must be whole after the sweep (done, or undone). */
+  readonly unanswered: Expectation[] = [];
+  readonly counts: Record<string, OperationCounts> = {};
 
   constructor(
     private readonly clients: Clients,
     private readonly world: World,
+    private readonly timesSent: (ids: string[]) => Promise<Map<string, number>>,
   ) {}
 
-  private tally(name: string, ok: boolean) {
-    const row = (this.counts[name] ??= { acknowledged: 0, refused: 0 });
-    if (ok) row.acknowledged++;
-    else row.refused++;
+  /**
+   * Files an answer: acknowledged (its effect must hold), refused, or never answered (whatever it did must be whole).
+   * Returns whether it was acknowledged.
+   */
+  private file(name: string, answer: Answer, ok: boolean, must: { holds: Expectation; whole: Expectation }): boolean {
+    const row = (this.counts[name] ??= { acknowledged: 0, refused: 0, unanswered: 0 });
+    if (answer.unanswered) {
+      row.unanswered++;
+      this.unanswered.push(must.whole);
+    } else if (ok) {
+      row.acknowledged++;
+      this.acknowledged.push(must.holds);
+    } else row.refused++;
+    return ok && !answer.unanswered;
   }
 
   private player() {
@@ -285,13 +349,13 @@ class Load {
       case 'referral':
         return this.referral(this.player());
       case 'withdrawal':
-        return this.withdrawal(this.player(), randomInt(2) === 0 ? 'rejected' : 'left-pending');
+        return this.withdrawal(this.player(), DECISIONS[randomInt(DECISIONS.length)]!);
       case 'stake':
         return this.stake(this.player());
     }
   }
 
-  async gift(player: World['players'][number], amount = '7') {
+  async gift(player: Player, amount = '7') {
     const idempotencyKey = `crash-gift-${randomBytes(6).toString('hex')}`;
     const answer = await this.clients.operator('POST', `/users/${player.id}/adjustments`, {
       coin: String(this.world.coin),
@@ -300,13 +364,14 @@ class Load {
       note: 'crash test',
       idempotencyKey,
     });
-    const ok = answer.status === 200 || answer.status === 201;
-    this.tally('gift', ok);
-    if (ok)
-      this.acknowledged.push({ what: `gift ${idempotencyKey}`, holds: () => postedOnce({ idempotencyKey: `admin:${idempotencyKey}` }) });
+    const entry = { idempotencyKey: `admin:${idempotencyKey}` };
+    this.file('gift', answer, answer.status === 200 || answer.status === 201, {
+      holds: { what: `gift ${idempotencyKey}`, holds: () => postedOnce(entry) },
+      whole: { what: `gift ${idempotencyKey}`, holds: () => postedAtMostOnce(entry) },
+    });
   }
 
-  async claim(player: World['players'][number]) {
+  async claim(player: Player) {
     const mission = await MissionModel.create({
       category: this.world.category,
       coin: this.world.coin,
@@ -316,127 +381,144 @@ class Load {
       verifyType: 'auto',
     });
     const answer = await this.clients.player(player.telegramId, 'missions.claim', { missionId: String(mission._id) });
+    const what = `claim of ${String(mission._id)} by ${player.id}`;
+    const claimed = async (mustBeDone: boolean) => {
+      const progress = await UserMissionModel.findOne({ user: player.id, mission: mission._id }, { status: 1 }).lean<{
+        _id: Types.ObjectId;
+        status: string;
+      }>();
+      const reward = { refType: 'UserMission', refId: String(progress?._id), reason: 'mission' };
+      if (progress?.status === 'done') return postedOnce(reward);
+      return !mustBeDone && (!progress || (await countPosted(reward)) === 0);
+    };
     // a retry of a claim the kill interrupted may be told 'Already done': it was the same claim
-    const ok = answer.status === 200 || (answer.retries > 0 && answer.appCode === 'ALREADY_DONE');
-    this.tally('claim', ok);
-    if (ok)
-      this.acknowledged.push({
-        what: `claim of ${String(mission._id)} by ${player.id}`,
-        holds: async () => {
-          const progress = await UserMissionModel.findOne({ user: player.id, mission: mission._id }, { status: 1 }).lean<{
-            _id: Types.ObjectId;
-            status: string;
-          }>();
-          if (progress?.status !== 'done') return false;
-          return postedOnce({ refType: 'UserMission', refId: String(progress._id), reason: 'mission' });
-        },
-      });
+    this.file('claim', answer, answer.status === 200 || (answer.retries > 0 && answer.appCode === 'ALREADY_DONE'), {
+      holds: { what, holds: () => claimed(true) },
+      whole: { what, holds: () => claimed(false) },
+    });
   }
 
-  async mining(player: World['players'][number]) {
+  async mining(player: Player) {
+    const what = `mining move by ${player.id}`;
+    // every session moved has its credit once, and none not moved has any
+    const moves = async () => {
+      const sessions = await MiningSessionModel.find({ user: player.id }, { movedAt: 1 }).lean();
+      for (const session of sessions) {
+        const credits = await countPosted({ refType: 'MiningSession', refId: String(session._id), reason: 'mining' });
+        if (credits !== (session.movedAt ? 1 : 0)) return null;
+      }
+      return sessions.filter((session) => session.movedAt).length;
+    };
+    const whole = { what, holds: async () => (await moves()) !== null };
     const started = await this.clients.player(player.telegramId, 'mining.start');
-    this.tally('mining.start', started.status === 200);
+    if (!this.file('mining.start', started, started.status === 200, { holds: whole, whole })) return;
     // the session ends now rather than in hours (the record's dates only; the money is the product's)
     await MiningSessionModel.updateMany(
       { user: player.id, movedAt: null, endsAt: { $gt: new Date() } },
       { $set: { startedAt: new Date(Date.now() - 3_600_000), endsAt: new Date(Date.now() - 1000) } },
     );
     const moved = await this.clients.player(player.telegramId, 'mining.move');
-    const ok = moved.status === 200 || (moved.retries > 0 && moved.appCode === 'NOTHING_TO_MOVE');
-    this.tally('mining.move', ok);
-    if (ok)
-      this.acknowledged.push({
-        what: `mining move by ${player.id}`,
-        holds: async () => {
-          const sessions = await MiningSessionModel.find({ user: player.id, movedAt: { $ne: null } }, { _id: 1 }).lean();
-          for (const session of sessions)
-            if (!(await postedOnce({ refType: 'MiningSession', refId: String(session._id), reason: 'mining' }))) return false;
-          return sessions.length > 0;
-        },
-      });
+    this.file('mining.move', moved, moved.status === 200 || (moved.retries > 0 && moved.appCode === 'NOTHING_TO_MOVE'), {
+      holds: { what, holds: async () => ((await moves()) ?? 0) > 0 },
+      whole,
+    });
   }
 
-  async referral(referrer: World['players'][number]) {
+  async referral(referrer: Player) {
     const telegramId = this.world.nextTelegramId++;
     const answer = await this.clients.player(telegramId, 'home.get', undefined, referrer.code);
-    const ok = answer.status === 200;
-    this.tally('referral', ok);
-    if (ok)
-      this.acknowledged.push({
-        what: `referral of ${telegramId} by ${referrer.id}`,
-        holds: async () => {
-          const friend = await UserModel.findOne({ telegramId }).lean();
-          if (!friend || String(friend.referrer) !== referrer.id) return false;
-          if (friend.referralState === 'over-limit') return true;
-          const reward = { refType: 'User', refId: String(friend._id), reason: 'referral' };
-          // a reward waiting on risk (a burst of friends is a farm's) is recorded as owed: paid at most once so far, never lost
-          if (friend.referralState === 'waiting') return (await countPosted(reward)) <= 1;
-          return friend.referralState === 'rewarded' && (await postedOnce(reward));
-        },
-      });
+    const what = `referral of ${telegramId} by ${referrer.id}`;
+    const rewarded = async (mustBeThere: boolean) => {
+      const friend = await UserModel.findOne({ telegramId }).lean();
+      if (!friend) return !mustBeThere;
+      const reward = { refType: 'User', refId: String(friend._id), reason: 'referral' };
+      if (String(friend.referrer) !== referrer.id) return !mustBeThere && (await countPosted(reward)) === 0;
+      if (friend.referralState === 'over-limit') return true;
+      // a reward waiting on risk (a burst of friends is a farm's) is recorded as owed: paid at most once so far, never lost
+      if (friend.referralState === 'waiting') return (await countPosted(reward)) <= 1;
+      return friend.referralState === 'rewarded' && (await postedOnce(reward));
+    };
+    this.file('referral', answer, answer.status === 200, {
+      holds: { what, holds: () => rewarded(true) },
+      whole: { what, holds: () => rewarded(false) },
+    });
   }
 
-  // 'left-pending': paying by hand needs a real payment on a chain (payouts.test.ts, with the stand-in); here the
-  // request alone is the operation under crashes, and the withdrawal waits for an operator
-  async withdrawal(player: World['players'][number], decision: 'rejected' | 'left-pending') {
+  /**
+   * A withdrawal requested, then rejected (refunded), left pending for an operator, or approved and paid by the hot
+   * wallet on the chain (exactly once).
+   */
+  async withdrawal(player: Player, decision: Decision) {
     const idempotencyKey = `crash-withdraw-${randomBytes(6).toString('hex')}`;
     const requested = await this.clients.player(player.telegramId, 'withdrawals.request', {
       coinId: String(this.world.coin),
       amount: '5',
       idempotencyKey,
     });
-    const ok = requested.status === 200;
-    this.tally('withdrawal.request', ok);
-    if (!ok) return;
-    const id = (requested.data as { id: string }).id;
-    this.acknowledged.push({
-      what: `withdrawal ${id}`,
-      holds: async () => (await withdrawalOf(id)) !== null && (await postedOnce({ refType: 'Withdrawal', refId: id, reason: 'withdraw' })),
+    const id = requested.status === 200 ? (requested.data as { id: string }).id : '';
+    const taken = async (mustBeThere: boolean) => {
+      const withdrawal = await WithdrawalModel.findOne({ idempotencyKey: scopedKey(player.id, idempotencyKey) }).lean();
+      if (!withdrawal) return !mustBeThere;
+      return withdrawal.amountTaken === true && postedOnce({ refType: 'Withdrawal', refId: String(withdrawal._id), reason: 'withdraw' });
+    };
+    const what = `withdrawal ${id || idempotencyKey}`;
+    const ok = this.file('withdrawal.request', requested, requested.status === 200, {
+      holds: { what, holds: () => taken(true) },
+      whole: { what, holds: () => taken(false) },
     });
-    if (decision === 'left-pending') return;
-    const review = { status: 'rejected', rejectReason: 'crash test' };
+    if (!ok || decision === 'left-pending') return;
+
+    const review = decision === 'rejected' ? { status: 'rejected', rejectReason: 'crash test' } : { status: 'approved' };
     const decided = await this.clients.operator('PUT', `/withdraws/${id}`, review);
-    const decidedOk = decided.status === 200 || (decided.retries > 0 && decided.status === 409);
-    this.tally(`withdrawal.${decision}`, decidedOk);
-    if (decidedOk)
-      this.acknowledged.push({
-        what: `withdrawal ${id} ${decision}`,
-        holds: async () => {
-          const withdrawal = await withdrawalOf(id);
-          if (withdrawal?.status !== decision) return false;
-          return (await countPosted({ refType: 'Withdrawal', refId: id, reason: 'refund' })) === 1;
-        },
-      });
+    // once decided, it is finished: a rejection refunded once and settled, an approval paid on the chain once
+    const finished = async () => {
+      const withdrawal = await WithdrawalModel.findById(id).lean();
+      const refunds = await countPosted({ refType: 'Withdrawal', refId: id, reason: 'refund' });
+      if (withdrawal?.status === 'pending') return { decided: false, whole: refunds === 0 };
+      if (decision === 'rejected')
+        return { decided: true, whole: withdrawal?.status === 'rejected' && withdrawal.settled !== false && refunds === 1 };
+      return { decided: true, whole: withdrawal?.status === 'done' && refunds === 0 && (await this.timesSent([id])).get(id) === 1 };
+    };
+    const decidedWhat = `withdrawal ${id} ${decision}`;
+    this.file(`withdrawal.${decision}`, decided, decided.status === 200 || (decided.retries > 0 && decided.status === 409), {
+      holds: { what: decidedWhat, holds: async () => Object.values(await finished()).every(Boolean) },
+      whole: { what: decidedWhat, holds: async () => (await finished()).whole },
+    });
   }
 
-  async stake(player: World['players'][number]) {
+  async stake(player: Player) {
     const idempotencyKey = `crash-stake-${randomBytes(6).toString('hex')}`;
+    const stakeKey = scopedKey(player.id, idempotencyKey);
     const staked = await this.clients.player(player.telegramId, 'staking.stake', {
       stakingCoinId: String(this.world.offer),
       amount: '10',
       duration: 'week',
       idempotencyKey,
     });
-    const ok = staked.status === 200;
-    this.tally('stake', ok);
+    const opened = async (mustBeThere: boolean) => {
+      const record = await StakeModel.findOne({ idempotencyKey: stakeKey }, { state: 1 }).lean();
+      if (!record) return !mustBeThere && (await countPosted({ idempotencyKey: entryKeys.stakeLock(stakeKey) })) === 0;
+      return record.state !== 'opening' && postedOnce({ refType: 'Stake', refId: String(record._id), reason: 'stake' });
+    };
+    const ok = this.file('stake', staked, staked.status === 200, {
+      holds: { what: `stake ${stakeKey}`, holds: () => opened(true) },
+      whole: { what: `stake ${stakeKey}`, holds: () => opened(false) },
+    });
     if (!ok) return;
     const stakeId = (staked.data as { id: string }).id;
-    this.acknowledged.push({
-      what: `stake ${stakeId}`,
-      holds: async () =>
-        (await StakeModel.exists({ _id: stakeId, state: { $ne: 'opening' } })) !== null &&
-        (await postedOnce({ refType: 'Stake', refId: stakeId, reason: 'stake' })),
-    });
     // the term ends now rather than in a week (the record's date only)
     await StakeModel.updateOne({ _id: stakeId }, { $set: { unlocksAt: new Date(Date.now() - 1000) } });
     const claimed = await this.clients.player(player.telegramId, 'staking.claim', { stakeId });
-    const claimOk = claimed.status === 200 || (claimed.retries > 0 && claimed.appCode === 'STAKE_CLAIMED');
-    this.tally('stake.claim', claimOk);
-    if (claimOk)
-      this.acknowledged.push({
-        what: `stake ${stakeId} claimed`,
-        holds: () => postedOnce({ refType: 'Stake', refId: stakeId, reason: 'unstake' }),
-      });
+    const paidBack = async (mustBeThere: boolean) => {
+      const record = await StakeModel.findById(stakeId, { claimedAt: 1, paidOut: 1 }).lean();
+      const payback = { refType: 'Stake', refId: stakeId, reason: 'unstake' };
+      if (!record?.claimedAt) return !mustBeThere && (await countPosted(payback)) === 0;
+      return record.paidOut !== false && postedOnce(payback);
+    };
+    this.file('stake.claim', claimed, claimed.status === 200 || (claimed.retries > 0 && claimed.appCode === 'STAKE_CLAIMED'), {
+      holds: { what: `stake ${stakeId} claimed`, holds: () => paidBack(true) },
+      whole: { what: `stake ${stakeId} claimed`, holds: () => paidBack(false) },
+    });
   }
 }
 
@@ -446,32 +528,33 @@ function countPosted(filter: Record<string, unknown>) {
 async function postedOnce(filter: Record<string, unknown>) {
   return (await countPosted(filter)) === 1;
 }
-function withdrawalOf(id: string) {
-  return WithdrawalModel.findById(id).lean();
+/** Taken effect once, or not at all; nothing left pending. */
+async function postedAtMostOnce(filter: Record<string, unknown>) {
+  return (await countPosted(filter)) <= 1 && (await LedgerEntryModel.countDocuments({ ...filter, state: 'pending' })) === 0;
 }
 
-/** Which operation reaches a fault point. */
-const OPERATION_AT: Record<FaultPoint, (load: Load, world: World) => Promise<void>> = {
-  'ledger:after-record': (load, world) => load.gift(world.players[0]!),
-  'ledger:after-apply': (load, world) => load.gift(world.players[0]!),
-  'gift:after-entry': (load, world) => load.gift(world.players[0]!),
-  'mission:after-seat': (load, world) => load.claim(world.players[1]!),
-  'mission:after-done': (load, world) => load.claim(world.players[1]!),
-  'mission:after-credit': (load, world) => load.claim(world.players[1]!),
-  'mining:after-mark': (load, world) => load.mining(world.players[2]!),
-  'mining:after-credit': (load, world) => load.mining(world.players[2]!),
-  'referral:after-create': (load, world) => load.referral(world.players[3]!),
-  'referral:after-count': (load, world) => load.referral(world.players[3]!),
-  'referral:after-credit': (load, world) => load.referral(world.players[3]!),
-  'withdrawal:after-record': (load, world) => load.withdrawal(world.players[4]!, 'left-pending'),
-  'withdrawal:after-take': (load, world) => load.withdrawal(world.players[4]!, 'left-pending'),
-  'withdrawal:after-decision': (load, world) => load.withdrawal(world.players[4]!, 'rejected'),
-  'withdrawal:after-refund': (load, world) => load.withdrawal(world.players[4]!, 'rejected'),
-  'stake:after-record': (load, world) => load.stake(world.players[5]!),
-  'stake:after-debit': (load, world) => load.stake(world.players[5]!),
-  'stake:after-claim-mark': (load, world) => load.stake(world.players[5]!),
-  'stake:after-claim-credit': (load, world) => load.stake(world.players[5]!),
+type Walk = (load: Load, world: World) => Promise<void>;
+
+/**
+ * The operation that reaches a fault point, by the module it is named after (`withdrawal:…`); a point named after no
+ * operation (the ledger's, or an engine's every operation passes) is tried with each in turn until one reaches it.
+ */
+const OPERATION_FOR: Record<string, Walk> = {
+  gift: (load, world) => load.gift(world.players[0]!),
+  mission: (load, world) => load.claim(world.players[1]!),
+  mining: (load, world) => load.mining(world.players[2]!),
+  referral: (load, world) => load.referral(world.players[3]!),
+  withdrawal: (load, world) => load.withdrawal(world.players[4]!, 'rejected'),
+  stake: (load, world) => load.stake(world.players[5]!),
+  // reached by the hot wallet's sender in the sweep, once a withdrawal is approved
+  payout: (load, world) => load.withdrawal(world.players[4]!, 'approved'),
 };
+function operationsReaching(point: string): Walk[] {
+  const own = OPERATION_FOR[point.split(':')[0]!];
+  return own ? [own, ...Object.values(OPERATION_FOR).filter((walk) => walk !== own)] : Object.values(OPERATION_FOR);
+}
+/** How long a point reached by the sweep (a payout's) may take to be reached after the operation that leads to it. */
+const SWEEP_REACHES_WITHIN_MS = 10_000;
 
 // ---------------------------------------------------------------------------------------------------------
 
@@ -486,6 +569,9 @@ async function arrangeWorld(): Promise<Omit<World, 'players'>> {
     // the load is one operator giving thousands of coins: the brakes (a second operator) are the brakes tests' subject, not this one's
     giftApprovalAbove: '0',
     operatorDailyLimit: '0',
+    // nor a second approver of payouts, nor a daily cap: the hot wallet pays whatever one operator approves
+    payoutApprovalAbove: '0',
+    payoutDailyCap: '0',
   });
   const referrerCoin = coin._id;
   await AppConfigModel.updateOne(
@@ -522,7 +608,13 @@ export async function runCrashTest(options: CrashTestOptions): Promise<CrashTest
   const started = Date.now();
 
   execFileSync(process.execPath, ['scripts/build.mjs', BUILD], { cwd: SERVER_DIR, stdio: 'pipe' });
-  const product = new ProductProcess(options.mongoUrl, log);
+  // the hot wallet's chain: the product pays from it, and this process reads what it sent
+  const ton = await startHotWalletChain();
+  const product = new ProductProcess(
+    options.mongoUrl,
+    { ...ton.productEnv, ...(options.mutation ? { GIFT_MUTATION: options.mutation } : {}) },
+    log,
+  );
   const clients = new Clients(product);
   try {
     const base = await arrangeWorld();
@@ -539,16 +631,22 @@ export async function runCrashTest(options: CrashTestOptions): Promise<CrashTest
       players.push({ telegramId, id: String(user._id), code: user.referralCode });
     }
     const world: World = { ...base, players };
-    const load = new Load(clients, world);
+    const load = new Load(clients, world, ton.timesSent);
     for (const player of players) await load.gift(player, '1000');
 
-    // 1. exactly at every fault point, one at a time
-    log(`walking through ${FAULT_POINTS.length} fault points`);
-    for (const point of FAULT_POINTS) {
+    // 1. exactly at every fault point, one at a time: the product's own list, then the hot wallet's
+    const points = [...new Set<string>([...FAULT_POINTS, ...PAYOUT_FAULT_POINTS])];
+    const unreached: string[] = [];
+    log(`walking through ${points.length} fault points`);
+    for (const point of points) {
       await product.arm([point]);
       await clients.signIn();
-      await OPERATION_AT[point](load, world);
-      if (!product.killsAtPoint[point]) throw new Error(`the operation meant to reach ${point} never got there`);
+      let reached = false;
+      for (const operation of operationsReaching(point)) {
+        await operation(load, world);
+        if ((reached = await product.killedAt(point, SWEEP_REACHES_WITHIN_MS))) break;
+      }
+      if (!reached) unreached.push(point);
     }
     await product.arm([]);
     await clients.signIn();
@@ -567,28 +665,47 @@ export async function runCrashTest(options: CrashTestOptions): Promise<CrashTest
     })();
     await Promise.all([...workers, killer]);
 
-    // 3. the last restart, the sweep's turn, then every record against the ledger
+    // 3. the last restart, the sweep's turn (the hot wallet's payouts included), then every record against the ledger and the chain
     await product.get();
     log('waiting for the recovery sweep');
-    const result = await findings(load.acknowledged, { settleMs: 15_000 });
+    const result = await findings(
+      { acknowledged: load.acknowledged, unanswered: load.unanswered, timesSent: ton.timesSent, unreached },
+      { settleMs: 30_000 },
+    );
+    const [approved, paid] = await Promise.all([
+      WithdrawalModel.countDocuments({ coin: world.coin, approvedAt: { $ne: null } }),
+      WithdrawalModel.countDocuments({ coin: world.coin, status: 'done', 'payout.bodyHash': { $nin: ['', null] } }),
+    ]);
     return {
       findings: result,
+      points,
       killsAtPoint: product.killsAtPoint,
       randomKills: product.randomKills,
+      crashedCalls: clients.crashedCalls,
+      payouts: { approved, paid },
       operations: load.counts,
       seconds: (Date.now() - started) / 1000,
     };
   } finally {
     await product.stop();
+    await ton.close();
   }
 }
 
 /** The report as the command prints it. */
 export function formatReport(report: CrashTestReport): string {
   const lines = [`crash test: ${report.seconds.toFixed(1)} s`, '', 'kills:'];
-  for (const point of FAULT_POINTS) lines.push(`  ${point.padEnd(28)} ${report.killsAtPoint[point] ?? 0}`);
-  lines.push(`  ${'random moments'.padEnd(28)} ${report.randomKills}`, '', 'operations (acknowledged / refused):');
-  for (const [name, row] of Object.entries(report.operations)) lines.push(`  ${name.padEnd(28)} ${row.acknowledged} / ${row.refused}`);
+  for (const point of report.points) lines.push(`  ${point.padEnd(28)} ${report.killsAtPoint[point] ?? 0}`);
+  lines.push(`  ${'random moments'.padEnd(28)} ${report.randomKills}`);
+  const { retried, neverRetried } = report.crashedCalls;
+  lines.push(
+    '',
+    `calls a kill left unanswered: ${retried + neverRetried} (${retried} sent again, ${neverRetried} never: the sweep's alone)`,
+  );
+  lines.push(`payouts: ${report.payouts.approved} approved, ${report.payouts.paid} paid by the hot wallet on the chain`);
+  lines.push('', 'operations (acknowledged / refused / never answered):');
+  for (const [name, row] of Object.entries(report.operations))
+    lines.push(`  ${name.padEnd(28)} ${row.acknowledged} / ${row.refused} / ${row.unanswered}`);
   lines.push('', 'findings (each must be 0):');
   for (const [name, value] of Object.entries(report.findings.counts)) lines.push(`  ${name.padEnd(34)} ${value}`);
   for (const detail of report.findings.details.slice(0, 20)) lines.push(`  ! ${detail}`);

@@ -9,7 +9,7 @@ import { clawBack, collectOwed } from '../src/modules/users/clawBack.service';
 import { createCoin, fund, withdrawalOf } from './factories';
 import { expectLedgerMatchesBalances } from './ledgerInvariant';
 import { productProcessEnv } from './productProcess';
-import { startHotWalletChain } from './tonChain';
+import { PAYOUT_FAULT_POINTS, startHotWalletChain } from './tonChain';
 
 /**
  * Payouts across processes. Across `kill -9`: the compiled product, paying from its own hot wallet on the stand-in chain, is killed at
@@ -22,7 +22,6 @@ jest.setTimeout(180_000);
 const SERVER_DIR = path.resolve(__dirname, '..');
 const BUILD = 'dist/payout-crash/index.js';
 const OPERATOR = { username: 'payout-crash', password: 'a long operator password' };
-const POINTS = ['payout:after-record', 'payout:after-send', 'payout:before-confirm'] as const;
 
 let ton: Awaited<ReturnType<typeof startHotWalletChain>>;
 let mongoUrl: string;
@@ -71,7 +70,7 @@ async function waitFor(done: () => Promise<boolean>, what: string, seconds = 60)
   throw new Error(`gave up waiting for ${what}`);
 }
 
-it.each(POINTS)('a payout killed at %s is finished by the restarted product, each withdrawal paid once', async (point) => {
+it.each(PAYOUT_FAULT_POINTS)('a payout killed at %s is finished by the restarted product, each withdrawal paid once', async (point) => {
   const [tonCoin, gift] = await Promise.all([
     createCoin({ network: 'ton', decimals: 9, minWithdraw: '0.1' }),
     createCoin({ network: 'jetton', jettonMaster: ton.standIn.jettons.GIFT, decimals: 9, minWithdraw: '0.1' }),
