@@ -50,9 +50,10 @@ const envSchema = z
     ADMIN_PASSWORD: z.string().min(10, 'ADMIN_PASSWORD must be at least 10 characters').optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /**
-     * How often the recovery sweep runs (on the one instance holding its lease), and how old an unfinished operation
-     * must be before it finishes it: longer than a live request can take between two writes (a database call gives up
-     * after 5 s). A dead instance's half-done work is finished within about grace + interval.
+     * How often each background job runs (server/src/jobs.ts; on the one instance holding its lease) unless it names its
+     * own interval, and how old an unfinished operation must be before the money recovery finishes it: longer than a live
+     * request can take between two writes (a database call gives up after 5 s). A dead instance's half-done work is
+     * finished within about grace + interval.
      */
     SWEEP_INTERVAL_MS: z.coerce
       .number({ message: 'SWEEP_INTERVAL_MS must be a number' })
@@ -65,8 +66,8 @@ const envSchema = z
       .min(0, 'SWEEP_GRACE_MS must be 0 or more')
       .default(6_000),
     /**
-     * How long the instance-wide leases (start-up, the sweep and the hot wallet's sender, Telegram's long poll, the
-     * notification sender) last unless renewed; renewed and asked for every third of it. A dead holder is replaced
+     * How long the instance-wide leases (start-up, each background job, the hot wallet's sender among them, Telegram's long
+     * poll, the notification sender) last unless renewed; renewed and asked for every third of it. A dead holder is replaced
      * within it plus a third; a live one stops acting as holder when two thirds pass without a renewal.
      */
     LEASE_TTL_MS: z.coerce

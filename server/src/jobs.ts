@@ -63,7 +63,8 @@ const productJobs: readonly Job[] = [
   riskScoringJob,
   clawBacksJob,
   payoutsJob,
-  figuresJob,
+  // a day's figures wait for a money recovery pass begun after the day was over for an hour
+  figuresJob(moneyRecoveryJob.name),
   housekeepingJob,
 ];
 

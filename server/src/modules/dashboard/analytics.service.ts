@@ -48,7 +48,7 @@ async function analyticsOf(day: Date, next: Date) {
 
 /**
  * Rolls up the analytics of every day over for an hour and not rolled up yet, oldest first (the dashboard's days' rule):
- * run by the recovery sweep beside the dashboard's roll-up. Returns how many days it rolled up.
+ * run by the figures job beside the dashboard's roll-up. Returns how many days it rolled up.
  */
 export async function rollUpAnalytics(now: Date): Promise<number> {
   const latest = await DailyAnalyticsModel.findOne({}, { day: 1 }).sort({ day: -1 }).lean();

@@ -74,8 +74,9 @@ export async function rollUpEachClosedDay(
 
 /**
  * Rolls up every day that has been over for an hour and is not rolled up yet, oldest first: one record per day
- * with its counts and per-coin sums, read from that day's records alone. Run by the recovery sweep after it
- * finished interrupted operations, so a day's record includes them. Returns how many days it rolled up.
+ * with its counts and per-coin sums, read from that day's records alone. Run by the figures job (dashboard.jobs.ts) on
+ * the clock of the last finished money recovery pass, so a day's record includes what a crash interrupted. Returns how
+ * many days it rolled up.
  */
 export async function rollUpClosedDays(now: Date): Promise<number> {
   const latest = await DailyFiguresModel.findOne({}, { day: 1 }).sort({ day: -1 }).lean();

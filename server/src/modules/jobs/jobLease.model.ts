@@ -7,6 +7,8 @@ const jobLeaseSchema = new Schema(
     /** A random token per acquisition; null when free. */
     holder: { type: String, default: null },
     heldUntil: { type: Date, required: true },
+    /** When the last pass of the job that ended without an error started, on whichever instance ran it. */
+    lastPassStartedAt: { type: Date, default: null },
   },
   { versionKey: false, timestamps: true },
 );

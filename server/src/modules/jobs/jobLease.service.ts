@@ -43,6 +43,16 @@ export async function releaseLease(name: string, holder: string): Promise<void> 
   await JobLeaseModel.updateOne({ name, holder }, { $set: { holder: null, heldUntil: new Date(0) } });
 }
 
+/** A pass of the job `name` that started at `started` ended without an error (kept if it is the latest). */
+export async function recordPass(name: string, started: Date): Promise<void> {
+  await JobLeaseModel.updateOne({ name }, { $max: { lastPassStartedAt: started } });
+}
+
+/** When the last pass of the job `name` that ended without an error started, or null before the first. */
+export async function lastPassOf(name: string): Promise<Date | null> {
+  return (await JobLeaseModel.findOne({ name }, { lastPassStartedAt: 1 }).lean())?.lastPassStartedAt ?? null;
+}
+
 export interface LeaseOptions {
   /** How long the lease lasts unless renewed; it is renewed every third of this while the job runs. */
   ttlMs?: number;

@@ -47,12 +47,17 @@ describe('registered jobs', () => {
     const [failingName, steadyName] = [uniqueName('failing'), uniqueName('steady')];
     let attempts = 0;
     let steadyRuns = 0;
+    let firstDoneAt: Date | undefined;
+    const lastPassesSeen: Array<Date | null> = [];
     const failing: Job = {
       name: failingName,
       kind: 'housekeeping',
-      async run() {
+      async run({ now, lastPass }) {
         attempts++;
+        // a pass that threw does not count as one: the steady job has passed, this one not yet
+        if (attempts === 3) lastPassesSeen.push(await lastPass(failingName), await lastPass(steadyName));
         if (attempts <= 3) throw new Error(`the database is away (attempt ${attempts})`);
+        firstDoneAt ??= now;
         return { done: 1 };
       },
     };
@@ -77,6 +82,9 @@ describe('registered jobs', () => {
     expect(await runsCounted(failingName, 'failed')).toBe(3);
     expect(await runsCounted(failingName, 'ok')).toBeGreaterThanOrEqual(2);
     expect(await runsCounted(steadyName, 'failed')).toBe(0);
+    expect(lastPassesSeen).toEqual([null, expect.any(Date)]);
+    const failingLease = await JobLeaseModel.findOne({ name: failingName }).lean();
+    expect(failingLease!.lastPassStartedAt!.getTime()).toBeGreaterThanOrEqual(firstDoneAt!.getTime());
 
     // a clean stop waits for the passes under way and lets every lease go at once
     await jobs.stop();

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import { measureJob } from '../../lib/metrics';
-import { DEFAULT_LEASE_MS, keepLease } from './jobLease.service';
+import { DEFAULT_LEASE_MS, keepLease, lastPassOf, recordPass } from './jobLease.service';
 
 /**
  * The background jobs: each one runs on the one instance holding its own lease, every its own interval, apart from the
@@ -20,6 +20,11 @@ export interface JobContext {
   graceMs: number;
   /** Whether this instance still holds the job's lease: a job checks it before each step that writes. */
   holding: () => boolean;
+  /**
+   * When the last pass of the job named that ended without an error started, on whichever instance ran it (null before
+   * the first): a job that must come after another reads how far that one has got.
+   */
+  lastPass: (job: string) => Promise<Date | null>;
   logger?: Logger;
 }
 
@@ -126,8 +131,9 @@ function keepRunning(job: Job, holder: string, leaseMs: number, { logger: parent
     running = (async () => {
       if (!lease.held) return;
       try {
-        const context = { now: new Date(), graceMs, holding: () => lease.held, logger };
+        const context = { now: new Date(), graceMs, holding: () => lease.held, lastPass: lastPassOf, logger };
         logPass(logger, job, await measureJob(job.name, () => job.run(context)));
+        await recordPass(job.name, context.now);
       } catch (error) {
         // the lease ran out mid-pass (the next holder runs it), or a step failed (the next pass tries again)
         if (error instanceof JobLeaseLost) logger.warn(error.message);
@@ -161,12 +167,16 @@ function logPass(logger: Logger, job: Job, report: JobReport) {
  * Runs every job once now, in the order listed, in this process and without their leases (tests). Each job runs even
  * when one before it threw; the first error is thrown once all have run. Returns the steps' counts of every job together.
  */
-export async function runEachOnce(jobs: readonly Job[], context: Omit<JobContext, 'holding'>): Promise<JobReport> {
+export async function runEachOnce(jobs: readonly Job[], context: Pick<JobContext, 'now' | 'graceMs'>): Promise<JobReport> {
   const report: JobReport = {};
   const failures: unknown[] = [];
+  // the passes of this call: a job listed after another sees that one's pass
+  const passed = new Map<string, Date>();
+  const lastPass = (name: string) => Promise.resolve(passed.get(name) ?? null);
   for (const job of jobs) {
     try {
-      Object.assign(report, await job.run({ ...context, holding: () => true }));
+      Object.assign(report, await job.run({ ...context, holding: () => true, lastPass }));
+      passed.set(job.name, context.now);
     } catch (error) {
       failures.push(error);
     }

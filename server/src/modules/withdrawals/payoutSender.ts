@@ -104,7 +104,7 @@ export interface PayoutRoundReport {
 }
 
 /**
- * One round of the hot wallet's sender; the recovery sweep runs it under its lease, so one instance sends at a
+ * One round of the hot wallet's sender; the payouts job runs it under its lease, so one instance sends at a
  * time. It finishes the open batch first (confirms what landed, refunds bounces, re-queues what provably expired,
  * re-sends the rest unchanged), and only then signs the next one.
  */
@@ -117,7 +117,7 @@ export async function runPayoutRound({
   /** false: only the open batches are moved on (confirmed, re-sent, re-queued); nothing new is signed. */
   sendNew?: boolean;
   /**
-   * Whether this instance still holds the sweep's lease: checked before each step that writes, so a round whose lease
+   * Whether this instance still holds the payouts job's lease: checked before each step that writes, so a round whose lease
    * ran out under it (a long pause) stops there. A step already under way when it runs out is still safe: every write
    * is conditional on the state it moves on from, and a batch can land once only (its seqno).
    */
