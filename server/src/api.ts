@@ -3,6 +3,7 @@ import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import type { dashboardFigures } from './modules/dashboard/dashboard.service';
 import type { analyticsFigures } from './modules/dashboard/analytics.service';
 import type { treasury } from './modules/withdrawals/payouts.service';
+import type { booksFigures } from './modules/ledger/books.service';
 import type { alertCounts, alertSettings, startAlertLink } from './modules/alerts/alerts.service';
 import type { besideDecision, presentForConsole as presentWithdrawal } from './modules/withdrawals/withdrawals.service';
 import type { PlayerRecord, presentCoinFigures } from './modules/users/users.service';
@@ -41,6 +42,8 @@ export type CoinAmount = NonNullable<DashboardFigures['coinsIssued']>[number];
 export type AnalyticsFigures = Awaited<ReturnType<typeof analyticsFigures>>;
 /** GET /api/admin/treasury: the hot wallet, per-coin balances and caps, what is owed and the batches in flight. */
 export type Treasury = Awaited<ReturnType<typeof treasury>>;
+/** GET /api/admin/books: per coin, what players hold, the house accounts, the trial balance and the hot wallet's solvency. */
+export type Books = Awaited<ReturnType<typeof booksFigures>>;
 /** GET /api/admin/alerts/counts: the menu's badges, each only where the operator's permissions reach. */
 export type AlertCounts = Awaited<ReturnType<typeof alertCounts>>;
 /** GET and PUT /api/admin/alerts/me: what the bot tells the operator, and whether their chat is linked. */

@@ -22,6 +22,7 @@ import { timelineRouter } from './modules/timeline/timeline.rest';
 import { adminLoginRouter } from './modules/accounts/accounts.rest';
 import { dashboardRouter } from './modules/dashboard/dashboard.rest';
 import { treasuryRouter } from './modules/withdrawals/treasury.rest';
+import { booksRouter } from './modules/ledger/books.rest';
 import { alertsRouter } from './modules/alerts/alerts.rest';
 import { operatorProofsRouter, playerProofsRouter } from './modules/proofs/proofs.rest';
 import { requireAccount, requirePermission } from './http/adminAuth';
@@ -211,6 +212,7 @@ export function createApp(options: AppOptions): Express {
   admin.use(requireAccount(env.JWT_SECRET, { totpForMoney: env.NODE_ENV === 'production' }));
   admin.use('/dashboard', dashboardRouter());
   admin.use('/treasury', treasuryRouter());
+  admin.use('/books', booksRouter());
   admin.use('/alerts', alertsRouter());
   admin.use('/proofs', requirePermission('user-missions'), operatorProofsRouter());
   admin.use('/risk', requirePermission('users'), riskConsoleRouter());

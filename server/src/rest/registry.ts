@@ -24,11 +24,15 @@ import type { ResourceDefinition } from '../http/resource';
 import { configureConsole } from '../http/ports';
 import { configureWithdrawalFigures } from '../modules/users/users.service';
 import { withdrawalsInFlight } from '../modules/withdrawals/withdrawalFigures.service';
+import { configureBooksHotWallet } from '../modules/ledger/books.service';
+import { hotWalletHoldings } from '../modules/withdrawals/payouts.service';
 
 // the console's kits (http/adminAuth.ts, http/resource.ts) check tokens and audit writes with these modules' functions
 configureConsole({ accountForToken, recordAudit });
 // a player's figures count their withdrawals in flight, read by the module that owns them
 configureWithdrawalFigures(withdrawalsInFlight);
+// the books set the hot wallet's holdings beside what is owed, read by the treasury (withdrawals import the ledger)
+configureBooksHotWallet(hotWalletHoldings);
 
 /** Every console resource, each declared in its module. */
 export const adminResources: ResourceDefinition[] = [

@@ -365,3 +365,5 @@ export const REFERRER_ORDERS = ['qualified', 'joined', 'rate'] as const;
 /** What the analytics page asks besides its range: the referrers' order, and one mission's funnel alone (its own page). */
 export const analyticsInput = z.object({ sort: z.enum(REFERRER_ORDERS).optional(), mission: objectId.optional() });
 export type AnalyticsQuery = z.infer<typeof analyticsInput>;
+/** What GET /api/admin/books asks: one coin's books alone (by default every coin's). */
+export const booksInput = z.object({ coin: objectId.optional() });

@@ -5,5 +5,5 @@
  */
 export { decideWithdrawal } from './payoutDecisions';
 export { runPayoutRound } from './payoutSender';
-export { lastKnownHotWalletBalances, setPayoutsPaused, treasury } from './treasury';
+export { hotWalletHoldings, lastKnownHotWalletBalances, setPayoutsPaused, treasury } from './treasury';
 export { configurePayouts } from './chainPayments';

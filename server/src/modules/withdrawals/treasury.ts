@@ -101,6 +101,12 @@ async function hotWalletBalances(coins: CoinRow[]): Promise<BalancesRead> {
   };
 }
 
+/** The hot wallet's balance of each coin by id, for the books: read as the treasury reads it (the last known while the chain is slow). */
+export async function hotWalletHoldings() {
+  const read = await hotWalletBalances(await listCoins(COIN_FIELDS, {}));
+  return { automated: !!payoutRuntime()?.hotWallet, balances: read.balances, fresh: read.fresh, problem: read.problem };
+}
+
 /** What the treasury page shows: the hot wallet, its balances per coin, what is owed, and the batches in flight. */
 export async function treasury() {
   const runtime = payoutRuntime();

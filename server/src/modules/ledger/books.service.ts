@@ -1,0 +1,130 @@
+import { fromMicros, HOUSE_ACCOUNTS, type HouseAccount } from '@gift/shared';
+import { listCoins } from '../coins/giftCoins.service';
+import { BalanceModel } from './ledger.models';
+import { OperationModel } from './operation.model';
+
+/** What the hot wallet holds, as the treasury reads it from the chain (handed in by the composition root: rest/registry.ts). */
+export interface HotWalletRead {
+  /** Whether a hot wallet is configured at all (automated payouts); false: payouts are manual, nothing to read. */
+  automated: boolean;
+  /** Per coin id, its balance in the coin's units (a decimal string, up to 18 decimals); null or absent where it could not be read. */
+  balances: Map<string, string | null>;
+  /** False when the chain did not answer in time and the balances are the last known ones. */
+  fresh: boolean;
+  /** Why the chain could not be read, when it could not. */
+  problem: string;
+}
+
+let readHotWallet: () => Promise<HotWalletRead> = () =>
+  Promise.resolve({ automated: false, balances: new Map<string, string | null>(), fresh: true, problem: '' });
+
+/** The hot wallet's reader (withdrawals' treasury); the ledger does not import the withdrawals module, which imports it. */
+export function configureBooksHotWallet(reader: () => Promise<HotWalletRead>): void {
+  readHotWallet = reader;
+}
+
+/**
+ * Why the hot wallet's holdings of a coin are not given (null), or are only the last known:
+ * - `noHotWallet`: no hot wallet is configured, payouts are manual;
+ * - `chainUnavailable`: the chain did not answer (and no earlier read of this coin is known);
+ * - `notReadable`: the chain answered but not for this coin (not a TON coin, or its jetton could not be read);
+ * - `lastKnown`: the chain is slow: the holdings are those of the last read.
+ */
+type HoldingsReason = 'noHotWallet' | 'chainUnavailable' | 'notReadable' | 'lastKnown';
+
+/** A house account found in the postings that HOUSE_ACCOUNTS does not name: still counted, so the trial balance shows it. */
+const UNKNOWN_GROUP = 'unknown';
+
+/** A decimal string of the chain (up to 18 decimals) and micro-units, both as 10⁻¹⁸ units, to compare exactly. */
+const ATTO_PER_MICRO = 10n ** 12n;
+function attoOf(decimal: string): bigint {
+  const negative = decimal.startsWith('-');
+  const [whole = '0', fraction = ''] = decimal.replace(/^-/, '').split('.');
+  const units = BigInt(whole || '0') * 10n ** 18n + BigInt(fraction.slice(0, 18).padEnd(18, '0'));
+  return negative ? -units : units;
+}
+
+/** An integer sum from the database (a number of micro-units) as a bigint. */
+const microsOf = (total: unknown) => BigInt(Math.round(Number(total ?? 0)));
+
+/**
+ * The books per coin (GET /api/admin/books): what players hold (the sum of their balances), each house account's balance
+ * (the sum of its postings over posted and done operations), the trial balance (players + house: zero when the books hold),
+ * how many operations are still in flight (recorded, not yet posted), and the hot wallet's holdings beside what is owed
+ * (withdrawals:in-flight: withdrawals taken from players and not yet paid on chain).
+ */
+export async function booksFigures(only: { coin?: string } = {}) {
+  const coins = await listCoins({ symbol: 1 }, {});
+  const listed = only.coin ? coins.filter((coin) => String(coin._id) === only.coin) : coins;
+  const coinIds = listed.map((coin) => coin._id);
+  const [held, house, recorded, wallet] = await Promise.all([
+    BalanceModel.aggregate<{ _id: unknown; total: number }>([
+      { $match: { coin: { $in: coinIds } } },
+      { $group: { _id: '$coin', total: { $sum: '$amount' } } },
+    ]),
+    // Every house account of every coin, in one pipeline grouped by (account, coin). This reads every posted operation on
+    // each call: fine at today's volume (the { state, createdAt } index serves the match, the sums run in the database,
+    // and no reward ever writes a house document, so the hot paths do not pay for the books). When it grows, roll it up
+    // daily: a job sums each closed UTC day's postings by (account, coin) into one document per day, written once under
+    // the day as its key (counting operations by `postedAt`, a few minutes after the day closes so late posts land in
+    // it), and this pipeline adds those days' rows to the same group over the operations posted since the last rolled-up
+    // day; the house accounts stay derived, never one hot document.
+    OperationModel.aggregate<{ _id: { account: string; coin: unknown }; balance: number }>([
+      { $match: { state: { $in: ['posted', 'done'] } } },
+      { $unwind: '$postings' },
+      { $match: { 'postings.account': { $ne: 'player' } } },
+      { $group: { _id: { account: '$postings.account', coin: '$postings.coin' }, balance: { $sum: '$postings.amount' } } },
+    ]),
+    // operations a crash or a call under way left recorded (the engine's sweep posts them): few, counted per coin they move
+    OperationModel.aggregate<{ _id: unknown; count: number }>([
+      { $match: { state: 'recorded' } },
+      { $unwind: '$postings' },
+      { $group: { _id: { operation: '$_id', coin: '$postings.coin' } } },
+      { $group: { _id: '$_id.coin', count: { $sum: 1 } } },
+    ]),
+    readHotWallet(),
+  ]);
+  const players = new Map(held.map((row) => [String(row._id), microsOf(row.total)]));
+  const inFlight = new Map(recorded.map((row) => [String(row._id), row.count]));
+  return {
+    asOf: new Date().toISOString(),
+    coins: listed.map((coin) => {
+      const id = String(coin._id);
+      const balances = new Map<string, bigint>(Object.keys(HOUSE_ACCOUNTS).map((account) => [account, 0n]));
+      for (const row of house) {
+        if (String(row._id.coin) !== id) continue;
+        balances.set(row._id.account, (balances.get(row._id.account) ?? 0n) + microsOf(row.balance));
+      }
+      const playersHold = players.get(id) ?? 0n;
+      const houseTotal = [...balances.values()].reduce((sum, balance) => sum + balance, 0n);
+      const owed = balances.get('withdrawals:in-flight') ?? 0n;
+      return {
+        coin: { id, symbol: coin.symbol },
+        players: fromMicros(playersHold),
+        house: [...balances].map(([account, balance]) => ({
+          account,
+          group: HOUSE_ACCOUNTS[account as HouseAccount]?.group ?? UNKNOWN_GROUP,
+          balance: fromMicros(balance),
+        })),
+        trialBalance: fromMicros(playersHold + houseTotal),
+        inFlight: inFlight.get(id) ?? 0,
+        hotWallet: hotWalletOf(wallet, id, owed),
+      };
+    }),
+  };
+}
+
+/** One coin's hot wallet holdings beside what is owed; solvent when it holds at least that (null when its holdings are unknown). */
+function hotWalletOf(wallet: HotWalletRead, coin: string, owed: bigint) {
+  const holdings = wallet.balances.get(coin) ?? null;
+  let reason: HoldingsReason | undefined;
+  if (!wallet.automated) reason = 'noHotWallet';
+  else if (holdings === null) reason = wallet.problem && !wallet.balances.size ? 'chainUnavailable' : 'notReadable';
+  else if (!wallet.fresh) reason = 'lastKnown';
+  return {
+    holdings,
+    owed: fromMicros(owed),
+    solvent: holdings === null ? null : attoOf(holdings) >= owed * ATTO_PER_MICRO,
+    ...(reason ? { reason } : {}),
+  };
+}
