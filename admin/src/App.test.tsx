@@ -73,7 +73,7 @@ async function menuFor(permissions: string[]) {
   };
 }
 
-it("shows the spec's menu, in its order (the Risk list beside Users), then Broadcasts and Gifts, to an operator with every permission", async () => {
+it("shows the spec's menu, in its order (the Risk list beside Users), then Broadcasts, Gifts and the figures, to an operator with every permission", async () => {
   const { menu, labels } = await menuFor(['*']);
   expect(labels).toEqual([
     'Dashboard',
@@ -95,9 +95,11 @@ it("shows the spec's menu, in its order (the Risk list beside Users), then Broad
     'Appeals',
     'Help questions',
     'Analytics',
+    'Books',
     'Logout',
   ]);
   expect(within(menu).getByRole('menuitem', { name: 'Withdraws' })).toHaveAttribute('href', '/admin/withdraw');
+  expect(within(menu).getByRole('menuitem', { name: 'Books' })).toHaveAttribute('href', '/admin/books');
   expect(within(menu).getByRole('menuitem', { name: 'App Config' })).toHaveAttribute('href', '/admin/app-config');
   expect(within(menu).getByRole('menuitem', { name: 'Users' })).toHaveAttribute('href', '/admin/users');
 });

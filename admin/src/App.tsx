@@ -29,6 +29,7 @@ import users from './resources/users';
 import { RiskList } from './resources/users/risk/RiskList';
 import { HoldersList } from './resources/users/HoldersList';
 import { MyAccountPage } from './resources/accounts/MyAccountPage';
+import { BooksPage } from './resources/books/BooksPage';
 import withdraws, { DoneWithdrawList, InPayoutWithdrawList, PendingWithdrawList, TreasuryPage } from './resources/withdraws';
 
 interface ConsoleProps {
@@ -83,6 +84,7 @@ function Console({ dataProvider = defaultDataProvider, authProvider = defaultAut
         <Route path="/withdraw/done" element={<DoneWithdrawList />} />
         <Route path="/withdraw/payout" element={<InPayoutWithdrawList />} />
         <Route path="/treasury" element={<TreasuryPage />} />
+        <Route path="/books" element={<BooksPage />} />
         <Route path="/risk" element={<RiskList />} />
         <Route path="/analytics" element={<AnalyticsPage />} />
         <Route path="/holders" element={<HoldersList />} />

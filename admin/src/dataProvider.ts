@@ -12,6 +12,7 @@ import type {
   CleanUpResult,
   PlayerWallets,
   AnalyticsFigures,
+  Books,
   DashboardFigures,
   GiftCoinRecord,
   GiftDecision,
@@ -126,6 +127,8 @@ interface ConsoleCalls {
   getDashboard(range?: z.input<typeof dashboardRangeInput>): Promise<DashboardFigures>;
   /** Missions' funnels, retention by join cohort and referral quality over a range, from the rolled-up days. */
   getAnalytics(range?: z.input<typeof dashboardRangeInput>, query?: z.input<typeof analyticsInput>): Promise<AnalyticsFigures>;
+  /** The books per coin: what players hold, the house accounts, the trial balance and the hot wallet beside what is owed. */
+  getBooks(): Promise<Books>;
   /** One decision on several pending Manual missions: { reviewed, refused }. */
   bulkReview(body: z.input<typeof userMissionBulkReviewInput>): Promise<BulkReviewAnswer>;
   /** A gift or correction of a player's balance through the ledger. */
@@ -198,6 +201,7 @@ export const dataProvider: DataProvider & ConsoleCalls = {
   },
   getDashboard: (range = {}) => get(['dashboard'], range),
   getAnalytics: (range = {}, query = {}) => get(['dashboard', 'analytics'], { ...range, ...query }),
+  getBooks: () => get(['books']),
   bulkReview: (body) => post(['user-missions', 'bulk-review'], body),
   adjustBalance: (userId, body) => post(['users', userId, 'adjustments'], body),
   countSegment: (segment) => post(['broadcasts', 'count'], { segment }),

@@ -4,6 +4,7 @@ import InsightsIcon from '@mui/icons-material/Insights';
 import AccountBalanceWalletIcon from '@mui/icons-material/AccountBalanceWallet';
 import SettingsIcon from '@mui/icons-material/Settings';
 import GppMaybeIcon from '@mui/icons-material/GppMaybe';
+import MenuBookIcon from '@mui/icons-material/MenuBook';
 import { Logout, Menu, useBasename, useCanAccess, useGetResourceLabel, useTranslate } from 'react-admin';
 import { CountBadge, MenuLabel, useMenuCounts } from './MenuBadges';
 
@@ -81,6 +82,8 @@ export function ConsoleMenu() {
       <Menu.ResourceItem name="appeals" />
       <Menu.ResourceItem name="faqs" />
       <PageItem to="analytics" label="menu.analytics" icon={<InsightsIcon />} resource="users" action="list" />
+      {/* the books, read with the treasury's permission (withdrawals): the money figures beside the hot wallet */}
+      <PageItem to="books" label="menu.books" icon={<MenuBookIcon />} resource="withdraws" action="list" />
       <Logout />
     </Menu>
   );
