@@ -21,6 +21,7 @@ import { MissionModel } from '../src/modules/missions/mission.models';
 import { UserModel } from '../src/modules/users/user.model';
 import { consoleToken } from '../src/modules/accounts/operatorSecurity.service';
 import { signInitData } from '../test/telegram';
+import { databaseCommandsDuring } from '../test/commandCount';
 import { bareRoutes } from './bareRoutes';
 import { benchEnv, BOT_TOKEN, listen, load as loadWith, percentile, send, startDatabase, type Call, type Run } from './loopback';
 
@@ -59,16 +60,8 @@ function summarize(runs: Run[]): Measurement {
 
 /** Database commands one call sends, counted with the driver's command monitoring while nothing else runs. */
 async function roundTrips(port: number, call: Call): Promise<{ count: number; commands: string[]; failure?: string }> {
-  const commands: string[] = [];
-  const client = mongoose.connection.getClient();
-  const listener = (event: { commandName: string; command: Record<string, unknown> }) => {
-    const target = event.command[event.commandName];
-    commands.push(typeof target === 'string' ? `${event.commandName} ${target}` : event.commandName);
-  };
-  client.on('commandStarted', listener);
   const agent = new http.Agent({ keepAlive: false });
-  const res = await send(agent, port, call);
-  client.off('commandStarted', listener);
+  const { commands, result: res } = await databaseCommandsDuring(() => send(agent, port, call));
   return { count: commands.length, commands, ...(res.status >= 300 ? { failure: `${res.status} ${res.body.slice(0, 200)}` } : {}) };
 }
 

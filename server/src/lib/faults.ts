@@ -66,6 +66,9 @@ type StatusFaultPoint = 'status:after-player' | 'gift:after-approval' | 'clawbac
 /** A cluster's clean-up (its plan, each ban and its audit, each claw-back opened and audited), walked in-process by its crash test. */
 type CleanUpFaultPoint = 'cleanup:after-plan' | 'cleanup:after-ban' | 'clawback:after-open' | 'cleanup:after-takes';
 
+/** A player's progress created by Go, before it is counted in their missionsCount (in-process: the counter's crash test). */
+type CounterFaultPoint = 'mission:after-start';
+
 /** A reward change waiting for a second operator (a mission's, App Config's), walked in-process by the brake tests. */
 type BrakeFaultPoint = 'reward:after-request' | 'reward:after-apply';
 
@@ -90,7 +93,8 @@ export async function faultPoint(
     | BrakeFaultPoint
     | AccountFaultPoint
     | CleanUpFaultPoint
-    | EngineStepPoint,
+    | EngineStepPoint
+    | CounterFaultPoint,
 ): Promise<void> {
   if (killAt.has(point)) {
     process.stderr.write(`fault point ${point}: killing the process\n`);

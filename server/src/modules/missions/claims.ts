@@ -1,4 +1,4 @@
-import type { Types } from 'mongoose';
+import { Types } from 'mongoose';
 import { fromMicros, type ProofKind } from '@gift/shared';
 import type { Env } from '../../env';
 import { AppError, badInput } from '../../lib/errors';
@@ -6,13 +6,13 @@ import { isProofImageOf } from '../proofs/proofs.service';
 import { isDuplicateKey } from '../../db/mongoErrors';
 import { objectId, type Id } from '../../db/ids';
 import { faultPoint } from '../../lib/faults';
-import { markRiskDue, raiseMissionCount } from '../users/players.service';
+import { countMissionProgress, markRiskDue } from '../users/players.service';
 import { codeMatches, decideClaim } from './missionRules';
 import { MissionModel, UserMissionModel } from './mission.models';
 import { creditApproval, finishInterruptedCredit } from './missionCredit';
-import { ofToday, progressOf, todayForMissions } from './playerMissions';
+import { ofToday, progressFilter, PROGRESS_FIELDS, todayForMissions, type PlayerProgress } from './playerMissions';
 import { requireMembership } from './telegramMembership';
-import { settleSeat, takeSeat } from './missionSeats';
+import { keepSeat, settleSeat, takeFirstSeat, takeSeat } from './missionSeats';
 
 type StartableMission = {
   _id: Types.ObjectId;
@@ -21,6 +21,15 @@ type StartableMission = {
   reward: number;
   repeat?: string | null;
 };
+
+/**
+ * Counts a progress record in the player's missionsCount, then clears its `uncounted` flag: a crash in between leaves the flag,
+ * and the next Go, claim or approval of it counts it (once: the count is keyed by the record).
+ */
+async function countStarted(userId: Id, progressId: Types.ObjectId): Promise<void> {
+  await countMissionProgress(userId, progressId, ['missionsCount']);
+  await UserMissionModel.updateOne({ _id: progressId, uncounted: true }, { $unset: { uncounted: 1 } });
+}
 
 /**
  * Records that the player tapped Go: creates their progress once (counting it in missionsCount),
@@ -45,6 +54,7 @@ async function startProgress(userId: Id, mission: StartableMission, now: Date, t
           reward: mission.reward,
           status: 'started',
           startedAt: now,
+          uncounted: true,
         },
       },
       { upsert: true, returnDocument: 'after', includeResultMetadata: true, setDefaultsOnInsert: true },
@@ -56,10 +66,10 @@ async function startProgress(userId: Id, mission: StartableMission, now: Date, t
     if (!isDuplicateKey(error)) throw error;
     progress = (await UserMissionModel.findOne({ user, mission: mission._id, day }))!;
   }
-  if (created) {
-    await raiseMissionCount(user, 'missionsCount', await UserMissionModel.countDocuments({ user }));
-    return progress;
-  }
+  if (created) await faultPoint('mission:after-start');
+  // a new record, or one a crash left uncounted (the retry of a Go finds it there)
+  if (progress.uncounted) await countStarted(user, progress._id);
+  if (created) return progress;
   if (progress.status === 'rejected') {
     const restarted = await UserMissionModel.findOneAndUpdate(
       { _id: progress._id, status: 'rejected' },
@@ -72,12 +82,44 @@ async function startProgress(userId: Id, mission: StartableMission, now: Date, t
 }
 
 /** An enabled mission inside its dates: one not started yet is not found, one past its end says it has ended. */
-async function findOpenMission(missionId: string, now: Date, withSecret = false) {
-  const query = MissionModel.findOne({ _id: objectId(missionId), enabled: true });
-  const mission = await (withSecret ? query.select('+secretCode') : query).lean();
+async function findOpenMission(missionId: string, now: Date) {
+  return openMission(await MissionModel.findOne({ _id: objectId(missionId), enabled: true }).lean(), now);
+}
+
+function openMission<M extends { startsAt?: Date | null; endsAt?: Date | null }>(mission: M | null | undefined, now: Date): M {
   if (!mission || (mission.startsAt && mission.startsAt > now)) throw new AppError('NOT_FOUND');
   if (mission.endsAt && mission.endsAt <= now) throw new AppError('MISSION_ENDED');
   return mission;
+}
+
+type ClaimedMission = NonNullable<Awaited<ReturnType<typeof findOpenMission>>> & { secretCode?: string };
+type ClaimProgress = PlayerProgress & { user: Types.ObjectId; uncounted?: boolean };
+
+/**
+ * What a claim decides on, in one query: the mission (its secret code included), every enabled ⭐ mission, and this player's
+ * progress (`progressOf`'s: each row of the union is a mission or, naming its player, a progress record).
+ */
+async function claimFacts(userId: Id, missionId: string, now: Date) {
+  const rows = await MissionModel.aggregate<ClaimedMission | ClaimProgress>([
+    { $match: { enabled: true, $or: [{ _id: objectId(missionId) }, { mustDone: true }] } },
+    { $project: { seating: 0 } },
+    {
+      $unionWith: {
+        coll: UserMissionModel.collection.name,
+        pipeline: [{ $match: progressFilter(userId, now) }, { $project: { ...PROGRESS_FIELDS, user: 1, uncounted: 1 } }],
+      },
+    },
+  ]);
+  const isProgress = (row: ClaimedMission | ClaimProgress): row is ClaimProgress => 'user' in row && !!row.user;
+  const missions = rows.filter((row): row is ClaimedMission => !isProgress(row));
+  return {
+    mission: openMission(
+      missions.find((m) => String(m._id) === missionId),
+      now,
+    ),
+    starMissions: missions.filter((m) => m.mustDone),
+    everyDay: rows.filter(isProgress),
+  };
 }
 
 /** Go: records the start and gives the link to open. */
@@ -104,7 +146,8 @@ export interface ClaimResult {
 }
 
 export interface ClaimMissionInput {
-  user: { id: Id; telegramId: number };
+  /** The player, with when their risk score was marked due (null: not due), as they were read for this call. */
+  user: { id: Id; telegramId: number; riskDueAt?: Date | null };
   missionId: string;
   code?: string;
   /** A Manual mission's proof, as the player attached it. */
@@ -154,12 +197,10 @@ async function checkedProof(kinds: readonly ProofKind[], proof: ClaimProof | und
  */
 export async function claimMission(input: ClaimMissionInput): Promise<ClaimResult> {
   const { user, missionId, now } = input;
-  const [mission, starMissions, everyDay, today] = await Promise.all([
-    findOpenMission(missionId, now, true),
-    MissionModel.find({ mustDone: true, enabled: true }, { _id: 1 }).lean(),
-    progressOf(user.id, now),
-    todayForMissions(now),
-  ]);
+  const { mission, starMissions, everyDay } = await claimFacts(user.id, missionId, now);
+  // the day matters only where a daily mission is involved: only then is the App Config asked for it
+  const daily = [mission, ...starMissions].some((m) => m.repeat === 'daily');
+  const today = daily ? await todayForMissions(now) : '';
   const progress = ofToday(everyDay, today);
   const mine = progress.find((p) => String(p.mission) === String(mission._id));
   // a claim that repeats one a crash or an outage interrupted finishes its credit before being told it is done
@@ -182,31 +223,92 @@ export async function claimMission(input: ClaimMissionInput): Promise<ClaimResul
   if (decision.step === 'checkCode' && !codeMatches(mission.secretCode, input.code)) throw new AppError('INCORRECT_CODE');
   const proof = decision.step === 'review' ? await checkedProof(mission.proof ?? [], input.proof, user.id) : null;
 
-  // the pace of claims is one of the risk score's signals
-  await markRiskDue([user.id], now);
-  const progressId = decision.startFirst ? (await startProgress(user.id, mission, now, today))._id : mine!._id;
   const result: ClaimResult = { status: 'done', reward: fromMicros(mission.reward), coinId: String(mission.coin) };
+  // the pace of claims is one of the risk score's signals: a player not yet due is marked (with the counts, on a first claim)
+  const markRiskDueAt = user.riskDueAt ? undefined : now;
+  const review = decision.step === 'review';
+  const first = decision.startFirst && !mine && !review ? await seatFirstClaim(user.id, mission, now, today, markRiskDueAt) : null;
+  const seated = first ?? (await seatClaim(input, mission, decision.startFirst ? null : mine!, { today, review, proof, markRiskDueAt }));
+  if (review) {
+    // a record a crash left uncounted since its Go is counted now
+    if (seated.uncounted) await countStarted(user.id, seated._id);
+    return { ...result, status: 'pending' };
+  }
+  await faultPoint('mission:after-done');
+  await creditApproval(seated, { holdThrows: true, markRiskDueAt: first ? markRiskDueAt : undefined });
+  return result;
+}
 
-  // a place among the mission's completions (refused once a cap is reached), then the progress seated in it
+/**
+ * A player's first claim of a mission they never started (Auto): a place is taken for a progress record not written yet (its
+ * hold names the player and the day), then the record is written done and seated at once, and the hold settled. Null when the
+ * record was there after all (a simultaneous Go or claim, or the sweep settling a hold this claim was too slow to use): the place
+ * is given back, and the claim goes the usual way with that record.
+ */
+async function seatFirstClaim(userId: Id, mission: ClaimedMission, now: Date, today: string, markRiskDueAt: Date | undefined) {
+  const user = objectId(userId);
+  const day = mission.repeat === 'daily' ? today : null;
+  const progressId = await takeFirstSeat(mission._id, new Types.ObjectId(), mission.cap, now, { user, day });
+  if (!progressId) {
+    // refused as the usual way refuses it: the claim started the mission, and the risk score hears of the claim
+    if (markRiskDueAt) await markRiskDue([user], now);
+    await startProgress(user, mission, now, today);
+    throw new AppError('MISSION_FULL');
+  }
+  let seated = null;
+  try {
+    const written = await UserMissionModel.findOneAndUpdate(
+      { user, mission: mission._id, day },
+      {
+        $setOnInsert: {
+          _id: progressId,
+          ...{ user, mission: mission._id, day, category: mission.category, coin: mission.coin, reward: mission.reward },
+          ...{ status: 'done', startedAt: now, claimedAt: now, doneAt: now, awaitingCredit: true, seated: true, uncounted: true },
+        },
+      },
+      { upsert: true, returnDocument: 'after', includeResultMetadata: true, setDefaultsOnInsert: true },
+    );
+    if (!written.lastErrorObject?.updatedExisting) seated = written.value;
+  } catch (error) {
+    // real MongoDB: a simultaneous first Go or claim won the unique (user, mission, day) index
+    if (!isDuplicateKey(error)) throw error;
+  }
+  if (!seated) {
+    await settleSeat(mission._id, progressId);
+    return null;
+  }
+  await keepSeat(mission._id, progressId);
+  return seated;
+}
+
+/**
+ * The usual claim: the progress started (by the claim itself for Auto), a place taken among the mission's completions (refused
+ * once a cap is reached), then the progress seated in it, done or waiting for review, and the hold settled.
+ */
+async function seatClaim(
+  input: ClaimMissionInput,
+  mission: ClaimedMission,
+  started: { _id: Types.ObjectId } | null,
+  options: { today: string; review: boolean; proof: Required<ClaimProof> | null; markRiskDueAt: Date | undefined },
+) {
+  const { user, now } = input;
+  if (options.markRiskDueAt) await markRiskDue([user.id], now);
+  const progressId = started?._id ?? (await startProgress(user.id, mission, now, options.today))._id;
   if (!(await takeSeat(mission._id, progressId, mission.cap, now))) {
     const current = await UserMissionModel.findById(progressId, { status: 1 }).lean();
     throw current?.status === 'started' ? new AppError('MISSION_FULL') : await refusalFor(progressId);
   }
-  const review = decision.step === 'review';
   const seated = await UserMissionModel.findOneAndUpdate(
     // not if its place was given back meanwhile (this claim was slow enough for the sweep to settle its hold)
     { _id: progressId, status: 'started', seatReleased: { $ne: true } },
     {
-      $set: review
-        ? { status: 'pending', claimedAt: now, reward: mission.reward, coin: mission.coin, seated: true, proof }
+      $set: options.review
+        ? { status: 'pending', claimedAt: now, reward: mission.reward, coin: mission.coin, seated: true, proof: options.proof }
         : { status: 'done', claimedAt: now, doneAt: now, reward: mission.reward, coin: mission.coin, awaitingCredit: true, seated: true },
     },
     { returnDocument: 'after' },
   );
   await settleSeat(mission._id, progressId);
   if (!seated) throw await refusalFor(progressId);
-  if (review) return { ...result, status: 'pending' };
-  await faultPoint('mission:after-done');
-  await creditApproval(seated, { holdThrows: true });
-  return result;
+  return seated;
 }

@@ -84,8 +84,15 @@ const missionSchema = applyConventions(
       completions: { type: Number, default: 0 },
       /** False (or absent) on a mission whose progress predates the counter: the sweep counts it once. */
       completionsCounted: { type: Boolean, default: true, hidden: true },
-      /** Places taken or given back by an operation still in flight, settled by the progress's status (`missionSeats.ts`). */
-      seating: { type: [{ _id: false, progress: Schema.Types.ObjectId, at: Date }], default: [], hidden: true },
+      /**
+       * Places taken or given back by an operation still in flight, settled by the progress's status (`missionSeats.ts`). A first
+       * claim's hold, taken before its progress exists, names the player and the day, so settling it can find that progress.
+       */
+      seating: {
+        type: [{ _id: false, progress: Schema.Types.ObjectId, at: Date, user: Schema.Types.ObjectId, day: String }],
+        default: [],
+        hidden: true,
+      },
     },
     schemaOptions,
   ),
@@ -137,6 +144,11 @@ const userMissionSchema = applyConventions(
       awaitingCredit: { type: Boolean, default: false },
       /** Counted in its mission's completions (done or waiting for review since the counter exists). */
       seated: { type: Boolean, default: false },
+      /**
+       * Not yet counted in the player's missionsCount: set when the record is created, cleared once counted (`claims.ts`), so a
+       * repeat after a crash in between counts it, and only then. Absent on records from before the flag: counted.
+       */
+      uncounted: { type: Boolean },
       /**
        * Its place was given back while unseated (a rejection, or a hold the sweep took for a crash's): a claim that held that
        * place may no longer seat it. Cleared when a claim takes a new place for it.

@@ -1,6 +1,6 @@
 import type { Types } from 'mongoose';
 import { entryKeys, postEntry } from '../ledger/ledger.service';
-import { raiseMissionCount } from '../users/players.service';
+import { countMissionProgress } from '../users/players.service';
 import { faultPoint } from '../../lib/faults';
 import { isHold } from '../../lib/errors';
 import type { Id } from '../../db/ids';
@@ -15,6 +15,8 @@ interface CreditableProgress {
   reviewedBy?: Types.ObjectId | null;
   /** A daily mission's day: counted in the player's streak with the credit. */
   day?: string | null;
+  /** Not yet counted in the player's missionsCount (a first claim's record, or one a crash left uncounted): counted with it. */
+  uncounted?: boolean | null;
 }
 
 /** A mission's reward goes to the ledger under `mission:<userMissionId>`, so it is credited once whoever calls. */
@@ -36,11 +38,15 @@ async function creditMissionReward(progress: CreditableProgress): Promise<void> 
 
 /**
  * Finishes a mission marked done with its credit owed (`awaitingCredit`, set in the same step as done, by a
- * claim or an approval): credits it once (by its key), brings doneMissionsCount up to the records, and
- * clears the flag; a daily mission's day also counts in the player's streak (`streaks.ts`). The claim, the review, a repeated claim and the recovery sweep all call this; true for
- * the caller that cleared the flag.
+ * claim or an approval): credits it once (by its key), counts it in doneMissionsCount (and in missionsCount while
+ * `uncounted`) once (by its key), and clears the flags; a daily mission's day also counts in the player's streak
+ * (`streaks.ts`). The claim, the review, a repeated claim and the recovery sweep all call this; true for the caller
+ * that cleared the flag. `markRiskDueAt`: a first claim marks the player's risk score due in the same write as the counts.
  */
-export async function creditApproval(approved: CreditableProgress, { holdThrows = false } = {}): Promise<boolean> {
+export async function creditApproval(
+  approved: CreditableProgress,
+  { holdThrows = false, markRiskDueAt }: { holdThrows?: boolean; markRiskDueAt?: Date } = {},
+): Promise<boolean> {
   try {
     await creditMissionReward(approved);
     await countStreakDay(approved);
@@ -50,12 +56,12 @@ export async function creditApproval(approved: CreditableProgress, { holdThrows 
     throw error;
   }
   await faultPoint('mission:after-credit');
-  await raiseMissionCount(
-    approved.user,
-    'doneMissionsCount',
-    await UserMissionModel.countDocuments({ user: approved.user, status: 'done' }),
+  const counters = approved.uncounted ? (['missionsCount', 'doneMissionsCount'] as const) : (['doneMissionsCount'] as const);
+  await countMissionProgress(approved.user, approved._id, [...counters], markRiskDueAt);
+  const finished = await UserMissionModel.updateOne(
+    { _id: approved._id, awaitingCredit: true },
+    { $set: { awaitingCredit: false }, ...(approved.uncounted ? { $unset: { uncounted: 1 } } : {}) },
   );
-  const finished = await UserMissionModel.updateOne({ _id: approved._id, awaitingCredit: true }, { $set: { awaitingCredit: false } });
   return finished.modifiedCount > 0;
 }
 
@@ -78,7 +84,7 @@ export async function recoverApprovedMissions(olderThanMs = 30_000): Promise<num
 export async function finishInterruptedCredit(progressId: Types.ObjectId): Promise<void> {
   const owed = await UserMissionModel.findOne(
     { _id: progressId, status: 'done', awaitingCredit: true },
-    { user: 1, coin: 1, reward: 1, reviewedBy: 1, day: 1 },
+    { user: 1, coin: 1, reward: 1, reviewedBy: 1, day: 1, uncounted: 1 },
   ).lean();
   if (owed) await creditApproval(owed);
 }

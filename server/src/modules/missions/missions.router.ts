@@ -28,7 +28,7 @@ export const missionsRouter = createTRPCRouter({
     .input(claimMissionInput)
     .mutation(({ ctx, input }) =>
       claimMission({
-        user: { id: ctx.user._id, telegramId: ctx.user.telegramId },
+        user: { id: ctx.user._id, telegramId: ctx.user.telegramId, riskDueAt: ctx.user.riskDueAt },
         missionId: input.missionId,
         code: input.code,
         proof: input.proof,

@@ -153,12 +153,13 @@ function daysAround(now: Date): string[] {
  * One query, sent without waiting for the App Config: this player's progress on every mission they touched, a daily
  * one's of the days around now only (bounded by the number of missions). `ofToday` keeps today's.
  */
-export function progressOf(userId: Id, now: Date): Promise<PlayerProgress[]> {
-  return UserMissionModel.find(
-    { user: objectId(userId), day: { $in: [null, ...daysAround(now)] } },
-    { mission: 1, status: 1, startedAt: 1, rejectReason: 1, rejectReasonFa: 1, day: 1 },
-  ).lean<PlayerProgress[]>();
+function progressOf(userId: Id, now: Date): Promise<PlayerProgress[]> {
+  return UserMissionModel.find(progressFilter(userId, now), PROGRESS_FIELDS).lean<PlayerProgress[]>();
 }
+
+/** `progressOf`'s filter: this player's progress, a daily mission's of the days around now only. */
+export const progressFilter = (userId: Id, now: Date) => ({ user: objectId(userId), day: { $in: [null, ...daysAround(now)] } });
+export const PROGRESS_FIELDS = { mission: 1, status: 1, startedAt: 1, rejectReason: 1, rejectReasonFa: 1, day: 1 } as const;
 
 /** Progress on missions done once, and on daily ones today. */
 export const ofToday = (progress: PlayerProgress[], today: string) => progress.filter((p) => !p.day || p.day === today);

@@ -193,13 +193,37 @@ export async function stopMessaging(playerId: Id): Promise<void> {
   await UserModel.updateOne({ _id: playerId }, { $set: { messagePermission: false } });
 }
 
+/** The progress records a player's mission counters remember having counted: far more than can be in flight at once. */
+const COUNTED_PROGRESS_KEPT = 200;
+
+type MissionCounter = 'missionsCount' | 'doneMissionsCount';
+
 /**
- * Brings a player's mission counter up to what their records say (`count`, counted by the caller from the
- * records). Counts only grow, so a conditional raise is exact under races and repeats: a crash between a
- * record and its count, or two callers at once, never leaves it short or counted twice.
+ * Counts one progress record of a player in missionsCount (started) and/or doneMissionsCount (done), each once whatever
+ * repeats: the player remembers the last records counted (`countedProgress`, `<counter>:<progress id>`), and a count is one
+ * conditional write on that memory. The record carries its own flag while it is owed (`uncounted`, `awaitingCredit`), cleared
+ * once counted, so a repeat after a crash in between counts what is still owed, and no more.
+ *
+ * `markRiskDueAt` (a first claim of a player not yet due) marks the risk score due in the same write. One write in the usual case; a
+ * repeat in which some counter was counted already counts each apart.
  */
-export async function raiseMissionCount(playerId: Id, counter: 'missionsCount' | 'doneMissionsCount', count: number): Promise<void> {
-  await UserModel.updateOne({ _id: playerId, [counter]: { $lt: count } }, { $set: { [counter]: count } });
+export async function countMissionProgress(playerId: Id, progressId: Id, counters: MissionCounter[], markRiskDueAt?: Date): Promise<void> {
+  const _id = objectId(playerId);
+  const keyOf = (counter: MissionCounter) => `${counter}:${String(progressId)}`;
+  const count = (which: MissionCounter[], filter: Record<string, unknown>, set: Record<string, unknown> = {}) =>
+    UserModel.updateOne(
+      { _id, countedProgress: { $nin: which.map(keyOf) }, ...filter },
+      {
+        $inc: Object.fromEntries(which.map((counter) => [counter, 1])),
+        $push: { countedProgress: { $each: which.map(keyOf), $slice: -COUNTED_PROGRESS_KEPT } },
+        ...(Object.keys(set).length ? { $set: set } : {}),
+      },
+      { timestamps: false },
+    );
+  if (markRiskDueAt && (await count(counters, { riskDueAt: null }, { riskDueAt: markRiskDueAt })).modifiedCount) return;
+  if ((await count(counters, {})).modifiedCount) return;
+  for (const counter of counters) await count([counter], {});
+  if (markRiskDueAt) await markRiskDue([_id], markRiskDueAt);
 }
 
 /** A player's streak of daily missions: consecutive days, the first of them and the last (YYYY-MM-DD). */

@@ -53,6 +53,8 @@ const userSchema = applyConventions(
       referrersCount: { type: Number, default: 0 },
       missionsCount: { type: Number, default: 0 },
       doneMissionsCount: { type: Number, default: 0 },
+      /** The progress records last counted in the two above (`<counter>:<progress id>`): a repeat never counts one twice. */
+      countedProgress: { type: [String], default: undefined, select: false },
       /** Consecutive days (App Config's timezone) with a daily mission done: how many, the first and the last. */
       streak: {
         days: { type: Number, default: 0 },
