@@ -45,10 +45,14 @@ const ledgerEntrySchema = applyConventions(
       /** The player's own doing: refused once they are frozen or banned (see PostEntry.guarded). */
       guarded: { type: Boolean },
       createdBy: ref('Account', { default: null }),
+      /** The operation this line is a player's posting of (lines written before the engine get theirs at start-up). */
+      operation: ref('Operation', { default: null }),
     },
     schemaOptions,
   ),
 );
+// a database written before the engine: the lines that have no operation yet
+ledgerEntrySchema.index({ operation: 1, _id: 1 });
 ledgerEntrySchema.index({ idempotencyKey: 1 }, { unique: true });
 ledgerEntrySchema.index({ user: 1, coin: 1, state: 1 });
 // the recovery sweep (entries left pending) and the console's ledger of posted entries, newest first

@@ -1,7 +1,7 @@
 import type { Types } from 'mongoose';
 import { fromMicros, toMicros } from '@gift/shared';
 import { BalanceModel, LedgerEntryModel } from './ledger.models';
-import { balanceOf, figuresByCoin, postEntry, recoverPendingEntries } from './ledger.service';
+import { balanceOf, figuresByCoin, postEntry } from './ledger.service';
 import { createCoin, createPlayer } from '../../../test/factories';
 
 async function ledgerTotal(userId: Types.ObjectId, coinId: Types.ObjectId): Promise<bigint> {
@@ -58,31 +58,6 @@ describe('ledger', () => {
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(10);
     expect(await balanceOf(user.id, coin.id)).toBe(0n);
     expect(await ledgerTotal(user._id, coin._id)).toBe(0n);
-  });
-
-  it('finishes an entry a crash left pending, once', async () => {
-    const [user, coin] = await Promise.all([createPlayer(), createCoin()]);
-    await LedgerEntryModel.create({
-      user: user._id,
-      coin: coin._id,
-      amount: Number(toMicros('7')),
-      reason: 'mining',
-      idempotencyKey: 'l4:crash',
-      state: 'pending',
-    });
-    expect(await recoverPendingEntries(0)).toBe(1);
-    expect(await recoverPendingEntries(0)).toBe(0);
-    expect(fromMicros(await balanceOf(user.id, coin.id))).toBe('7');
-    // the balance remembers the key, so even re-applying a posted key changes nothing
-    const again = await postEntry({
-      userId: user.id,
-      coinId: coin.id,
-      amount: toMicros('7'),
-      reason: 'mining',
-      idempotencyKey: 'l4:crash',
-    });
-    expect(again.applied).toBe(false);
-    expect(fromMicros(await balanceOf(user.id, coin.id))).toBe('7');
   });
 
   it('derives a player figures from the ledger', async () => {

@@ -1,10 +1,10 @@
 import type { Types } from 'mongoose';
-import { fromMicros, microsToStored, OBJECT_ID_PATTERN, type LedgerReason } from '@gift/shared';
-import { AppError } from '../../lib/errors';
-import { isDuplicateKey } from '../../db/mongoErrors';
+import { fromMicros, OBJECT_ID_PATTERN, type HouseAccount, type LedgerReason } from '@gift/shared';
 import { objectId, type Id } from '../../db/ids';
-import { faultPoint } from '../../lib/faults';
 import { BalanceModel, LedgerEntryModel, LedgerHoldModel } from './ledger.models';
+import { finishInterrupted, guardedInFlight, runOperation, type HousePosting } from './engine';
+import { HOUSE_SIDE } from './houseSide';
+import { migrateLedgerToOperations } from './migration';
 import { plural, registerCoinUse } from '../coins/giftCoinDeletion.service';
 
 export { entryKeys } from './entryKeys';
@@ -15,6 +15,8 @@ export { entryKeys } from './entryKeys';
  * that stalls this long has long since timed out. Keys of entries not yet posted are never forgotten.
  */
 const KEY_RELEASE_AFTER_MS = 10 * 60_000;
+
+type EntryDocument = ReturnType<(typeof LedgerEntryModel)['hydrate']>;
 
 export interface PostEntry {
   userId: Id;
@@ -30,10 +32,12 @@ export interface PostEntry {
   createdBy?: Id | null;
   /**
    * The player's own doing (a claim, a mining move, a stake, a withdrawal): refused, with nothing changed, once the player
-   * is frozen or banned. The check runs after the entry is recorded and before it is applied, so a freeze that waits for the
-   * player's recorded entries (`guardedEntriesInFlight`) leaves no such entry to be applied after it.
+   * is frozen or banned. The check runs after the operation is recorded and before it is applied, so a freeze that waits for
+   * the player's recorded operations (`guardedEntriesInFlight`) leaves none to be applied after it.
    */
   guarded?: boolean;
+  /** The house's side when it is not the reason's one account (a stake paid back: principal from stakes held, profit created). */
+  house?: HousePosting[];
 }
 
 export type HoldCode = 'ACCOUNT_FROZEN' | 'ACCOUNT_BANNED';
@@ -61,16 +65,8 @@ export function holdOf(userId: Id) {
   return LedgerHoldModel.findById(objectId(userId), { code: 1, reason: 1 }).lean();
 }
 
-async function guardRefusal(entry: { user: Types.ObjectId; guarded?: boolean | null }): Promise<AppError | null> {
-  if (!entry.guarded) return null;
-  const hold = await LedgerHoldModel.findById(entry.user, { code: 1, reason: 1 }).lean();
-  return hold ? new AppError(hold.code, { reason: hold.reason }) : null;
-}
-
-/** How many of the player's own entries recorded at or before `before` are still being applied. */
-export function guardedEntriesInFlight(userId: Id, before: Date): Promise<number> {
-  return LedgerEntryModel.countDocuments({ user: objectId(userId), state: 'pending', guarded: true, createdAt: { $lte: before } });
-}
+/** How many of the player's own operations recorded at or before `before` are still being applied. */
+export const guardedEntriesInFlight = guardedInFlight;
 
 export interface PostResult {
   entryId: string;
@@ -78,159 +74,60 @@ export interface PostResult {
   applied: boolean;
 }
 
-type ApplyOutcome = 'applied' | 'already' | 'insufficient' | 'over-limit';
-
 /**
- * Applies the entry to the balance exactly once. The balance holds the key of every entry applied to it
- * and not yet released (see `releasePostedKeys`), and the conditional update refuses a key it holds, so
- * retries, the sweep and concurrent callers are harmless however many other changes come in between.
- * A debit also requires the balance to cover it (no balance goes below zero), a credit requires room
- * below 2^53 - 1 micro-units (the largest the database stores exactly).
- */
-async function applyToBalance(entry: {
-  user: Types.ObjectId;
-  coin: Types.ObjectId;
-  amount: number;
-  idempotencyKey: string;
-}): Promise<ApplyOutcome> {
-  const pair = { user: entry.user, coin: entry.coin };
-  const keyUpdate = { $inc: { amount: entry.amount }, $push: { appliedKeys: entry.idempotencyKey } };
-  if (entry.amount >= 0) {
-    // created by the pair alone: an upsert also filtered on the keys inserts a second balance when the key is applied
-    try {
-      await BalanceModel.updateOne(pair, { $setOnInsert: { amount: 0 } }, { upsert: true });
-    } catch (error) {
-      if (!isDuplicateKey(error)) throw error;
-    }
-  }
-  const room = entry.amount >= 0 ? { $lte: Number.MAX_SAFE_INTEGER - entry.amount } : { $gte: -entry.amount };
-  const result = await BalanceModel.updateOne({ ...pair, amount: room, appliedKeys: { $ne: entry.idempotencyKey } }, keyUpdate);
-  if (result.modifiedCount > 0) return 'applied';
-  if (await BalanceModel.exists({ ...pair, appliedKeys: entry.idempotencyKey })) return 'already';
-  return entry.amount >= 0 ? 'over-limit' : 'insufficient';
-}
-
-type EntryDocument = ReturnType<(typeof LedgerEntryModel)['hydrate']>;
-
-async function markPosted(entryId: Types.ObjectId): Promise<boolean> {
-  const marked = await LedgerEntryModel.updateOne({ _id: entryId, state: 'pending' }, { $set: { state: 'posted', postedAt: new Date() } });
-  return marked.modifiedCount > 0;
-}
-
-/**
- * Records the entry as posted once its key is in the balance. Usually it is still pending; a concurrent
- * caller that found the balance short a moment earlier may have removed it, and then it is recorded again
- * (by its key, so never twice): the key in the balance proves it was applied.
- */
-async function settlePosted(entry: EntryDocument): Promise<boolean> {
-  if (await markPosted(entry._id)) return true;
-  const { user, coin, amount, reason, refType, refId, idempotencyKey, note, createdBy, createdAt, keyReleased } = entry;
-  await LedgerEntryModel.updateOne(
-    { idempotencyKey },
-    {
-      $setOnInsert: {
-        user,
-        coin,
-        amount,
-        reason,
-        refType,
-        refId,
-        idempotencyKey,
-        note,
-        createdBy,
-        createdAt,
-        keyReleased,
-        state: 'posted',
-        postedAt: new Date(),
-      },
-    },
-    { upsert: true, timestamps: false },
-  );
-  return false;
-}
-
-/**
- * A refused entry leaves nothing behind, and says why. Unless a concurrent caller with the same key applied
- * it meanwhile (the balance had been topped up): then it stands, posted, and this caller is told it was.
- */
-async function refuse(entry: EntryDocument, outcome: 'insufficient' | 'over-limit' | AppError): Promise<PostResult> {
-  await faultPoint('ledger:refusing');
-  await LedgerEntryModel.deleteOne({ _id: entry._id, state: 'pending' });
-  await faultPoint('ledger:refused');
-  if (await BalanceModel.exists({ user: entry.user, coin: entry.coin, appliedKeys: entry.idempotencyKey })) {
-    await settlePosted(entry);
-    return { entryId: String(entry._id), applied: false };
-  }
-  if (outcome instanceof AppError) throw outcome;
-  throw new AppError(outcome === 'insufficient' ? 'INSUFFICIENT_BALANCE' : 'BALANCE_LIMIT');
-}
-
-/**
- * The only way a balance changes. Records the entry under its idempotency key, applies it once,
- * then marks it posted. A second call with the same key changes nothing and says so.
- * Throws INSUFFICIENT_BALANCE (a debit not covered) or BALANCE_LIMIT and leaves no entry.
+ * A balance change: one operation of the engine (ledger/engine.ts) with the player's posting and the house's opposite one,
+ * recorded under its idempotency key, applied once, its line posted. A second call with the same key changes nothing and
+ * says so. Throws INSUFFICIENT_BALANCE (a debit not covered), BALANCE_LIMIT or the player's hold, and leaves nothing.
  */
 export async function postEntry(input: PostEntry): Promise<PostResult> {
-  if (input.amount === 0n) throw new AppError('BAD_INPUT');
-  const fields = {
-    user: objectId(input.userId),
-    coin: objectId(input.coinId),
-    amount: microsToStored(input.amount),
-    reason: input.reason,
-    refType: input.refType ?? '',
-    refId: input.refId ?? '',
-    idempotencyKey: input.idempotencyKey,
-    note: input.note ?? '',
-    createdBy: input.createdBy ? objectId(input.createdBy) : null,
-    ...(input.guarded ? { guarded: true } : {}),
-    state: 'pending' as const,
-    keyReleased: false,
-  };
-  let entry;
-  try {
-    const result = await LedgerEntryModel.findOneAndUpdate(
-      { idempotencyKey: input.idempotencyKey },
-      { $setOnInsert: fields },
-      { upsert: true, returnDocument: 'after', includeResultMetadata: true, setDefaultsOnInsert: true },
-    );
-    entry = result.value!;
-  } catch (error) {
-    if (!isDuplicateKey(error)) throw error;
-    entry = (await LedgerEntryModel.findOne({ idempotencyKey: input.idempotencyKey }))!;
-  }
-  if (entry.state === 'posted') return { entryId: String(entry._id), applied: false };
-  await faultPoint('ledger:after-record');
-  const refusal = await guardRefusal(entry);
-  if (refusal) return refuse(entry, refusal);
-
-  const outcome = await applyToBalance(entry);
-  if (outcome === 'insufficient' || outcome === 'over-limit') return refuse(entry, outcome);
-  await faultPoint('ledger:after-apply');
-  await settlePosted(entry);
-  // the balance's key guard lets exactly one caller apply an entry, whichever caller recorded it
-  return { entryId: String(entry._id), applied: outcome === 'applied' };
+  const { lineIds, applied } = await runOperation({
+    kind: input.reason,
+    key: input.idempotencyKey,
+    refType: input.refType,
+    refId: input.refId,
+    players: [{ user: input.userId, coin: input.coinId, amount: input.amount, reason: input.reason }],
+    house: input.house ?? [{ account: HOUSE_SIDE[input.reason], coin: input.coinId, amount: -input.amount }],
+    note: input.note,
+    createdBy: input.createdBy,
+    guarded: input.guarded,
+  });
+  return { entryId: lineIds[0]!, applied };
 }
 
-/** Finishes entries left pending by a crash between recording and posting. Safe to run any time, from any instance. */
+/** Value moving between two house accounts, no player's balance touched (a withdrawal paid: from in flight to paid on chain). */
+export async function moveHouseValue(input: {
+  kind: string;
+  key: string;
+  refType: string;
+  refId: string;
+  coinId: Id;
+  from: HouseAccount;
+  to: HouseAccount;
+  amount: bigint;
+  createdBy?: Id | null;
+}): Promise<void> {
+  await runOperation({
+    kind: input.kind,
+    key: input.key,
+    refType: input.refType,
+    refId: input.refId,
+    players: [],
+    house: [
+      { account: input.from, coin: input.coinId, amount: -input.amount },
+      { account: input.to, coin: input.coinId, amount: input.amount },
+    ],
+    createdBy: input.createdBy,
+  });
+}
+
+/**
+ * Finishes operations a crash left unfinished (see the engine). Safe to run any time, from any instance. Lines written
+ * before the engine get their operations first (at the first pass after start-up; later passes find none, and still look,
+ * since an instance of the previous version may be writing some during a rolling deploy).
+ */
 export async function recoverPendingEntries(olderThanMs = 30_000): Promise<number> {
-  const stale = await LedgerEntryModel.find({ state: 'pending', createdAt: { $lte: new Date(Date.now() - olderThanMs) } })
-    .sort({ createdAt: 1 })
-    .limit(1000);
-  let recovered = 0;
-  for (const entry of stale) {
-    // a player frozen or banned since their own entry was recorded: it is undone as the refusal undoes it (kept if a
-    // crash came after the balance took it)
-    if (await guardRefusal(entry)) {
-      await refuse(entry, 'insufficient').catch((error: unknown) => {
-        if (!(error instanceof AppError)) throw error;
-      });
-      continue;
-    }
-    const outcome = await applyToBalance(entry);
-    if (outcome === 'insufficient' || outcome === 'over-limit') await LedgerEntryModel.deleteOne({ _id: entry._id, state: 'pending' });
-    else if (await settlePosted(entry)) recovered++;
-  }
-  return recovered;
+  await migrateLedgerToOperations();
+  return finishInterrupted(olderThanMs);
 }
 
 /**
@@ -302,17 +199,30 @@ export interface CoinFigures {
   gifts: bigint;
 }
 
+/** Which of a player's figures each reason counts in; a new reason must say (the record's type asks for every one). */
+const FIGURE_OF: Record<LedgerReason, 'rewards' | 'earned' | 'withdrawn' | 'gifts' | 'stakes'> = {
+  mission: 'rewards',
+  referral: 'rewards',
+  streak: 'rewards',
+  mining: 'earned',
+  withdraw: 'withdrawn',
+  refund: 'withdrawn',
+  gift: 'gifts',
+  clawback: 'gifts',
+  stake: 'stakes',
+  unstake: 'stakes',
+};
+
 export async function figuresByCoin(userId: Id): Promise<CoinFigures[]> {
   const byCoin = new Map<string, CoinFigures>();
   const stakes = new Map<string, bigint>();
   for (const { coin, reason, total } of await totalsByReason(userId)) {
     const row = byCoin.get(coin) ?? { coin, rewards: 0n, earned: 0n, withdrawn: 0n, gifts: 0n };
     byCoin.set(coin, row);
-    if (reason === 'mission' || reason === 'referral' || reason === 'streak') row.rewards += total;
-    else if (reason === 'mining') row.earned += total;
-    else if (reason === 'withdraw' || reason === 'refund') row.withdrawn -= total;
-    else if (reason === 'gift' || reason === 'clawback') row.gifts += total;
-    else stakes.set(coin, (stakes.get(coin) ?? 0n) + total);
+    const figure = FIGURE_OF[reason];
+    if (figure === 'stakes') stakes.set(coin, (stakes.get(coin) ?? 0n) + total);
+    else if (figure === 'withdrawn') row.withdrawn -= total;
+    else row[figure] += total;
   }
   // staked principal goes out and comes back; what is left over after claims is profit
   for (const [coin, net] of stakes) if (net > 0n) byCoin.get(coin)!.earned += net;

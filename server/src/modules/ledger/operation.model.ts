@@ -1,4 +1,5 @@
 import { model, Schema } from 'mongoose';
+import { LEDGER_REASONS } from '@gift/shared';
 import { applyConventions, schemaOptions, money, ref } from '../../db/schemaKit';
 
 /**
@@ -13,6 +14,8 @@ const postingSchema = new Schema(
     user: ref('User', { default: null }),
     coin: ref('GiftCoin', { required: true }),
     amount: money({ required: true }),
+    /** A player posting's reason, as their ledger line says it. */
+    reason: { type: String, enum: LEDGER_REASONS },
   },
   { _id: false },
 );

@@ -270,6 +270,11 @@ async function finishStake(stakeId: Id): Promise<StakeRow | null> {
       refType: 'Stake',
       refId: String(current._id),
       idempotencyKey: entryKeys.stakeReturn(current._id),
+      // the principal comes back out of the stakes held, the profit is created by staking
+      house: [
+        { account: 'stakes:held', coin: current.coin, amount: -BigInt(current.amount) },
+        { account: 'staking:profit', coin: current.coin, amount: -BigInt(current.profit) },
+      ],
     });
     await faultPoint('stake:after-claim-credit');
     current =

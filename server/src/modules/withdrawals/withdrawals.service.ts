@@ -13,7 +13,8 @@ import { AppError, badInput } from '../../lib/errors';
 import { objectId, scopedKey, type Id } from '../../db/ids';
 import type { NewRecord } from '../../db/schemaKit';
 import { coinNameFor, findCoin, listCoins } from '../coins/giftCoins.service';
-import { balanceOf, balancesOf, entryKeys, entryWithKey, postEntry } from '../ledger/ledger.service';
+import { balanceOf, balancesOf, entryKeys, entryWithKey, moveHouseValue, postEntry } from '../ledger/ledger.service';
+import { migrateOnce } from '../../db/migrationProgress';
 import { notify } from '../notifications/notifications.service';
 import { currentWallet } from '../wallet/wallet.service';
 import { markRiskDue } from '../users/players.service';
@@ -150,6 +151,7 @@ export async function finishWithdrawal(withdrawalId: Id): Promise<WithdrawalDocu
   }
   if (current && current.status !== 'pending' && current.settled === false) {
     if (current.status === 'rejected') await returnAmount(current);
+    if (current.status === 'done') await recordPayout(current);
     await notifyDecision(current);
     const settled = await WithdrawalModel.findOneAndUpdate(
       { _id: current._id, settled: false },
@@ -161,8 +163,36 @@ export async function finishWithdrawal(withdrawalId: Id): Promise<WithdrawalDocu
   return current;
 }
 
+/** A withdrawal paid (on chain, or by hand with its hash): its amount leaves the house's in-flight account as paid. */
+function recordPayout(withdrawal: { _id: Types.ObjectId; coin: Types.ObjectId; amount: number; processedBy?: Types.ObjectId | null }) {
+  return moveHouseValue({
+    kind: 'payout',
+    key: `payout:${String(withdrawal._id)}`,
+    refType: 'Withdrawal',
+    refId: String(withdrawal._id),
+    coinId: withdrawal.coin,
+    from: 'withdrawals:in-flight',
+    to: 'paid:chain',
+    amount: BigInt(withdrawal.amount),
+    createdBy: withdrawal.processedBy ?? null,
+  });
+}
+
+/** Withdrawals paid before payouts were operations get theirs, once (crash-safe: each is keyed, and progress is kept). */
+function recordPastPayouts() {
+  return migrateOnce('payout-operations', async (after) => {
+    const paid = await WithdrawalModel.find({ status: 'done', ...(after ? { _id: { $gt: objectId(after) } } : {}) })
+      .sort({ _id: 1 })
+      .limit(500)
+      .lean();
+    for (const withdrawal of paid) await recordPayout(withdrawal);
+    return paid.length ? String(paid[paid.length - 1]!._id) : null;
+  });
+}
+
 /** Finishes requests and decisions a crash left half done, older than `olderThanMs`; returns how many. */
 export async function recoverWithdrawals(olderThanMs = 30_000): Promise<number> {
+  await recordPastPayouts();
   const before = new Date(Date.now() - olderThanMs);
   const [requests, decisions] = await Promise.all([
     WithdrawalModel.find({ amountTaken: false, status: 'pending', createdAt: { $lte: before } }, { _id: 1 })

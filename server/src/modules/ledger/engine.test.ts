@@ -1,0 +1,246 @@
+import type { Types } from 'mongoose';
+import { fromMicros, LEDGER_REASONS, toMicros, type HouseAccount } from '@gift/shared';
+import { onFault } from '../../lib/faults';
+import { createCoin, createPlayer } from '../../../test/factories';
+import { BalanceModel, LedgerEntryModel } from './ledger.models';
+import { OperationModel } from './operation.model';
+import { balanceOf, holdPlayer, moveHouseValue, postEntry, recoverPendingEntries } from './ledger.service';
+import { HOUSE_SIDE } from './houseSide';
+import { registerOperationKind, runOperation } from './engine';
+
+/** Every posting of every finished operation, summed per coin and account ('player' for players). */
+async function booksOf(coinId: Types.ObjectId) {
+  const operations = await OperationModel.find({ state: 'done' }).lean();
+  const accounts = new Map<string, bigint>();
+  const perOperation: bigint[] = [];
+  for (const operation of operations) {
+    let sum = 0n;
+    for (const posting of operation.postings) {
+      if (String(posting.coin) !== String(coinId)) continue;
+      accounts.set(posting.account, (accounts.get(posting.account) ?? 0n) + BigInt(posting.amount));
+      sum += BigInt(posting.amount);
+    }
+    perOperation.push(sum);
+  }
+  return { accounts, perOperation };
+}
+
+/** What the players hold of a coin, summed over their balances. */
+async function playersHold(coinId: Types.ObjectId): Promise<bigint> {
+  const balances = await BalanceModel.find({ coin: coinId }).lean();
+  return balances.reduce((sum, b) => sum + BigInt(b.amount), 0n);
+}
+
+/** The books hold for this coin: each operation adds up to zero, and the players hold what the house gave out. */
+async function expectBalancedBooks(coinId: Types.ObjectId) {
+  const { accounts, perOperation } = await booksOf(coinId);
+  expect(perOperation.filter((sum) => sum !== 0n)).toEqual([]);
+  expect(accounts.get('player') ?? 0n).toBe(await playersHold(coinId));
+  let house = 0n;
+  for (const [account, amount] of accounts) if (account !== 'player') house += amount;
+  expect(house + (await playersHold(coinId))).toBe(0n);
+  return accounts;
+}
+
+/** A signed decimal amount ("-4") in micro-units. */
+const signed = (amount: string) => (amount.startsWith('-') ? -toMicros(amount.slice(1)) : toMicros(amount));
+
+const post = (user: { id: string }, coin: { id: string }, amount: string, reason: (typeof LEDGER_REASONS)[number], key: string) =>
+  postEntry({ userId: user.id, coinId: coin.id, amount: signed(amount), reason, idempotencyKey: key });
+
+describe('the money engine', () => {
+  afterEach(() => onFault(null));
+
+  it('keeps one balance exact under 200 simultaneous operations, never below zero, and the books balanced', async () => {
+    const [player, coin] = await Promise.all([createPlayer(), createCoin()]);
+    await post(player, coin, '50', 'gift', 'e1:seed');
+    // 100 credits of 1 and 100 debits of 1 at once: every credit lands, a debit lands only while the balance covers it
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 200 }, (_, i) =>
+        i % 2 ? post(player, coin, '1', 'mission', `e1:credit:${i}`) : post(player, coin, '-1', 'withdraw', `e1:debit:${i}`),
+      ),
+    );
+    const refused = outcomes.filter((o) => o.status === 'rejected');
+    for (const r of refused) expect((r).reason).toMatchObject({ code: 'INSUFFICIENT_BALANCE' });
+    const debits = 100 - refused.length;
+    expect(fromMicros(await balanceOf(player.id, coin.id))).toBe(String(50 + 100 - debits));
+    // one line and one finished operation per movement that landed, none for a refused one
+    expect(await LedgerEntryModel.countDocuments({ user: player._id })).toBe(1 + 100 + debits);
+    expect(await OperationModel.countDocuments({ user: player._id, state: 'done' })).toBe(1 + 100 + debits);
+    expect(await OperationModel.countDocuments({ state: { $ne: 'done' } })).toBe(0);
+    const accounts = await expectBalancedBooks(coin._id);
+    expect(accounts.get('rewards:mission')).toBe(-toMicros('100'));
+    expect(accounts.get('withdrawals:in-flight')).toBe(toMicros(String(debits)));
+  });
+
+  it('moves money once per key, however many callers send it at once', async () => {
+    const [player, coin] = await Promise.all([createPlayer(), createCoin()]);
+    const results = await Promise.all(Array.from({ length: 30 }, () => post(player, coin, '5', 'mission', 'e2:same')));
+    expect(results.filter((r) => r.applied)).toHaveLength(1);
+    expect(new Set(results.map((r) => r.entryId)).size).toBe(1);
+    expect(fromMicros(await balanceOf(player.id, coin.id))).toBe('5');
+    expect(await OperationModel.countDocuments({ key: 'e2:same' })).toBe(1);
+    expect(await LedgerEntryModel.countDocuments({ idempotencyKey: 'e2:same' })).toBe(1);
+    // and a later retry finds it done: nothing moves, the same line is named
+    const again = await post(player, coin, '5', 'mission', 'e2:same');
+    expect(again).toEqual({ entryId: results[0]!.entryId, applied: false });
+  });
+
+  it('leaves nothing behind when it refuses, so the same key can land later', async () => {
+    const [player, coin] = await Promise.all([createPlayer(), createCoin()]);
+    await post(player, coin, '3', 'gift', 'e3:seed');
+    await expect(post(player, coin, '-4', 'stake', 'e3:stake')).rejects.toMatchObject({ code: 'INSUFFICIENT_BALANCE' });
+    expect(await OperationModel.countDocuments({ key: 'e3:stake' })).toBe(0);
+    expect(await LedgerEntryModel.countDocuments({ idempotencyKey: 'e3:stake' })).toBe(0);
+    expect(fromMicros(await balanceOf(player.id, coin.id))).toBe('3');
+    await post(player, coin, '1', 'gift', 'e3:top-up');
+    expect((await post(player, coin, '-4', 'stake', 'e3:stake')).applied).toBe(true);
+    expect(await balanceOf(player.id, coin.id)).toBe(0n);
+    await expectBalancedBooks(coin._id);
+  });
+
+  it("refuses a frozen player's own operation, and not an operator's", async () => {
+    const [player, coin] = await Promise.all([createPlayer(), createCoin()]);
+    await holdPlayer(player.id, 'ACCOUNT_FROZEN', 'Checking your account');
+    await expect(
+      postEntry({ userId: player.id, coinId: coin.id, amount: toMicros('1'), reason: 'mining', idempotencyKey: 'e4:own', guarded: true }),
+    ).rejects.toMatchObject({ code: 'ACCOUNT_FROZEN' });
+    expect(await OperationModel.countDocuments({ key: 'e4:own' })).toBe(0);
+    expect((await post(player, coin, '2', 'gift', 'e4:operator')).applied).toBe(true);
+    expect(fromMicros(await balanceOf(player.id, coin.id))).toBe('2');
+  });
+
+  it.each([
+    ['after it is recorded', 'ledger:after-record'],
+    ['after the balance took it', 'ledger:after-apply'],
+  ])('finishes an operation a crash stopped %s, once, by the sweep alone', async (_moment, point) => {
+    const key = `e5:${point}`;
+    const [player, coin] = await Promise.all([createPlayer(), createCoin()]);
+    onFault((reached) => {
+      if (reached === point) throw new Error(`crash at ${reached}`);
+    });
+    await expect(post(player, coin, '7', 'mining', key)).rejects.toThrow('crash');
+    onFault(null);
+    expect(await OperationModel.countDocuments({ key, state: 'recorded' })).toBe(1);
+    expect(await recoverPendingEntries(0)).toBe(1);
+    expect(await recoverPendingEntries(0)).toBe(0);
+    expect(fromMicros(await balanceOf(player.id, coin.id))).toBe('7');
+    expect(await LedgerEntryModel.countDocuments({ idempotencyKey: key, state: 'posted' })).toBe(1);
+    await expectBalancedBooks(coin._id);
+  });
+
+  it('posts each kind against its house account, a stake paid back split into principal and profit', async () => {
+    const [player, coin] = await Promise.all([createPlayer(), createCoin()]);
+    for (const reason of ['mission', 'referral', 'streak', 'mining', 'gift'] as const)
+      await post(player, coin, '10', reason, `e6:${reason}`);
+    await post(player, coin, '-2', 'clawback', 'e6:clawback');
+    await post(player, coin, '-20', 'stake', 'e6:stake');
+    await postEntry({
+      userId: player.id,
+      coinId: coin.id,
+      amount: toMicros('21.5'),
+      reason: 'unstake',
+      idempotencyKey: 'e6:unstake',
+      house: [
+        { account: 'stakes:held', coin: coin.id, amount: -toMicros('20') },
+        { account: 'staking:profit', coin: coin.id, amount: -toMicros('1.5') },
+      ],
+    });
+    await post(player, coin, '-8', 'withdraw', 'e6:withdraw');
+    await post(player, coin, '3', 'refund', 'e6:refund');
+    await moveHouseValue({
+      kind: 'payout',
+      key: 'e6:payout',
+      refType: 'Withdrawal',
+      refId: 'w',
+      coinId: coin.id,
+      from: 'withdrawals:in-flight',
+      to: 'paid:chain',
+      amount: toMicros('5'),
+    });
+    const accounts = await expectBalancedBooks(coin._id);
+    const expected: Partial<Record<HouseAccount, string>> = {
+      'rewards:mission': '-10',
+      'rewards:referral': '-10',
+      'rewards:streak': '-10',
+      'rewards:mining': '-10',
+      gifts: '-10',
+      clawbacks: '2',
+      'stakes:held': '0',
+      'staking:profit': '-1.5',
+      'withdrawals:in-flight': '0',
+      'paid:chain': '5',
+    };
+    for (const [account, amount] of Object.entries(expected))
+      expect(`${account} ${fromMicros(accounts.get(account) ?? 0n)}`).toBe(`${account} ${amount}`);
+    // every reason has its house account, so a new reason cannot be filed under another's
+    for (const reason of LEDGER_REASONS) expect(HOUSE_SIDE[reason]).toBeTruthy();
+    expect(fromMicros(await balanceOf(player.id, coin.id))).toBe('44.5');
+  });
+
+  it('gives lines written before the engine their operations, and finishes one a crash left pending, once', async () => {
+    const [player, coin] = await Promise.all([createPlayer(), createCoin()]);
+    // as the ledger wrote them before the engine: a posted credit with its balance, a stake and its return, a pending line
+    const line = (amount: string, reason: (typeof LEDGER_REASONS)[number], key: string, state: 'posted' | 'pending', refId = '') =>
+      LedgerEntryModel.create({
+        user: player._id,
+        coin: coin._id,
+        amount: Number(signed(amount)),
+        reason,
+        idempotencyKey: key,
+        state,
+        refType: refId ? 'Stake' : '',
+        refId,
+      });
+    await line('10', 'mission', 'e7:mission', 'posted');
+    await line('-4', 'stake', 'e7:stake', 'posted', 'stake-1');
+    await line('4.4', 'unstake', 'e7:unstake', 'posted', 'stake-1');
+    await BalanceModel.create({ user: player._id, coin: coin._id, amount: Number(toMicros('10.4')), appliedKeys: [] });
+    await line('7', 'mining', 'e7:pending', 'pending');
+
+    expect(await recoverPendingEntries(0)).toBe(1);
+    expect(await recoverPendingEntries(0)).toBe(0);
+    expect(fromMicros(await balanceOf(player.id, coin.id))).toBe('17.4');
+    expect(await LedgerEntryModel.countDocuments({ user: player._id, operation: null })).toBe(0);
+    expect(await LedgerEntryModel.countDocuments({ user: player._id, state: 'pending' })).toBe(0);
+    const accounts = await expectBalancedBooks(coin._id);
+    expect(fromMicros(accounts.get('staking:profit')!)).toBe('-0.4');
+    expect(accounts.get('stakes:held')).toBe(0n);
+  });
+
+  it("runs a kind's follow-up steps once each, the sweep finishing those a crash cut off", async () => {
+    const [player, coin] = await Promise.all([createPlayer(), createCoin()]);
+    const ran: string[] = [];
+    registerOperationKind({
+      kind: 'streak',
+      steps: [
+        { name: 'tell', run: async (operation) => void ran.push(`tell ${operation.key}`) },
+        { name: 'count', run: async (operation) => void ran.push(`count ${operation.key}`) },
+      ],
+    });
+    try {
+      let steps = 0;
+      onFault((reached) => {
+        if (reached === 'ledger:after-step' && ++steps === 1) throw new Error('crash after the first step');
+      });
+      const input = {
+        kind: 'streak',
+        key: 'e8:streak',
+        players: [{ user: player.id, coin: coin.id, amount: toMicros('2'), reason: 'streak' as const }],
+        house: [{ account: 'rewards:streak' as const, coin: coin.id, amount: -toMicros('2') }],
+      };
+      await expect(runOperation(input)).rejects.toThrow('crash');
+      onFault(null);
+      expect(await OperationModel.findOne({ key: 'e8:streak' }).lean()).toMatchObject({ state: 'posted', steps: ['tell'] });
+      expect(await recoverPendingEntries(0)).toBe(1);
+      expect(ran).toEqual(['tell e8:streak', 'count e8:streak']);
+      expect(await OperationModel.findOne({ key: 'e8:streak' }).lean()).toMatchObject({ state: 'done', steps: ['tell', 'count'] });
+      // a retry finds it done: no step runs again, nothing moves
+      expect((await runOperation(input)).applied).toBe(false);
+      expect(ran).toHaveLength(2);
+      expect(fromMicros(await balanceOf(player.id, coin.id))).toBe('2');
+    } finally {
+      registerOperationKind({ kind: 'streak', steps: [] });
+    }
+  });
+});

@@ -1,0 +1,332 @@
+import type { Types } from 'mongoose';
+import { microsToStored, type HouseAccount, type LedgerReason } from '@gift/shared';
+import { AppError } from '../../lib/errors';
+import { isDuplicateKey } from '../../db/mongoErrors';
+import { objectId, type Id } from '../../db/ids';
+import { faultPoint } from '../../lib/faults';
+// a mutation run's planted bug (lib/mutations.ts), never in production: the key guard removed
+import { planted } from '../../lib/mutations';
+import { BalanceModel, LedgerEntryModel, LedgerHoldModel } from './ledger.models';
+import { OperationModel } from './operation.model';
+
+/**
+ * The money engine: every balance change is an operation, recorded once under its idempotency key with postings that add up
+ * to zero per coin (medici's double entry: a player's posting and the house accounts' opposite ones), then finished here and
+ * only here, by the call that recorded it, a retry with the same key, or the sweep, alike:
+ * 1. recorded: the document is written in one insert (atomic on every engine), nothing has moved yet;
+ * 2. each player posting is applied to its balance exactly once (the balance holds the key of each line applied to it);
+ * 3. posted: each player's ledger line is written, and the operation marked;
+ * 4. the kind's follow-up steps run, each once per operation (a registered kind names them), then done.
+ * A debit the balance does not cover, or a player on hold for their own operation, refuses it: the document is removed and
+ * nothing is left, so a later attempt under the same key starts afresh. The fault points of every money operation are the
+ * engine's: after recording, after each posting, after each step.
+ */
+
+interface PlayerPosting {
+  user: Id;
+  coin: Id;
+  /** Signed micro-units: positive credits the player, negative debits them. */
+  amount: bigint;
+  /** What the player's ledger line says it was. */
+  reason: LedgerReason;
+}
+
+export interface HousePosting {
+  account: HouseAccount;
+  coin: Id;
+  amount: bigint;
+}
+
+export interface OperationInput {
+  kind: string;
+  /** Unique per movement: the same key never moves money twice. */
+  key: string;
+  refType?: string;
+  refId?: string;
+  /** At most one debit, and it comes first: a refusal can only happen before anything moved. */
+  players: PlayerPosting[];
+  house: HousePosting[];
+  note?: string;
+  createdBy?: Id | null;
+  /** The player's own doing: refused, with nothing changed, once the player is frozen or banned. */
+  guarded?: boolean;
+}
+
+export interface OperationResult {
+  operationId: string;
+  /** The ledger line of each player posting, in order. */
+  lineIds: string[];
+  /** false when the operation had already been finished under this key: nothing moved now. */
+  applied: boolean;
+}
+
+type OperationDocument = ReturnType<(typeof OperationModel)['hydrate']>;
+
+/** A kind's follow-up work, run once per operation after its postings, each step idempotent by itself. */
+export interface OperationKind {
+  kind: string;
+  steps: Array<{ name: string; run: (operation: OperationDocument) => Promise<void> }>;
+}
+
+const kinds = new Map<string, OperationKind>();
+
+/** Registered at the composition root: the engine runs these steps for every operation of the kind. */
+export function registerOperationKind(kind: OperationKind): void {
+  kinds.set(kind.kind, kind);
+}
+
+/** The key of a player posting's ledger line and of its application to the balance: the operation's own key for the first. */
+const lineKey = (operationKey: string, index: number) => (index === 0 ? operationKey : `${operationKey}#${index}`);
+
+type ApplyOutcome = 'applied' | 'already' | 'insufficient' | 'over-limit';
+
+/**
+ * Applies one posting to its balance exactly once. The balance holds the key of every line applied to it and not yet
+ * released (see `releasePostedKeys`), and the conditional update refuses a key it holds, so retries, the sweep and
+ * concurrent callers are harmless however many other changes come in between. A debit also requires the balance to cover it
+ * (no balance goes below zero); a credit requires room below 2^53 - 1 micro-units (the largest the database stores exactly).
+ * One command when the balance exists (the usual case); a new balance is created by the pair alone, since an upsert also
+ * filtered on the keys would insert a second balance once the key is applied.
+ */
+async function applyToBalance(line: { user: Types.ObjectId; coin: Types.ObjectId; amount: number; key: string }): Promise<ApplyOutcome> {
+  const pair = { user: line.user, coin: line.coin };
+  const room = line.amount >= 0 ? { $lte: Number.MAX_SAFE_INTEGER - line.amount } : { $gte: -line.amount };
+  const apply = () =>
+    BalanceModel.updateOne(
+      { ...pair, amount: room, ...(planted('key-guard-off') ? {} : { appliedKeys: { $ne: line.key } }) },
+      { $inc: { amount: line.amount }, $push: { appliedKeys: line.key } },
+    );
+  let result = await apply();
+  if (result.modifiedCount > 0) return 'applied';
+  // nothing matched: the balance may not exist yet (a concurrent caller may be creating it), or it holds the key already
+  if (line.amount >= 0 && result.matchedCount === 0) {
+    try {
+      await BalanceModel.updateOne(pair, { $setOnInsert: { amount: 0 } }, { upsert: true });
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+    }
+    result = await apply();
+    if (result.modifiedCount > 0) return 'applied';
+  }
+  if (await BalanceModel.exists({ ...pair, appliedKeys: line.key })) return 'already';
+  return line.amount >= 0 ? 'over-limit' : 'insufficient';
+}
+
+function checkBalanced(input: OperationInput): void {
+  const sums = new Map<string, bigint>();
+  for (const { coin, amount } of [...input.players, ...input.house]) sums.set(String(coin), (sums.get(String(coin)) ?? 0n) + amount);
+  for (const [coin, sum] of sums)
+    if (sum !== 0n) throw new Error(`operation ${input.key} (${input.kind}) does not balance in coin ${coin}: ${sum}`);
+  const debit = input.players.findIndex((p) => p.amount < 0n);
+  if (debit > 0 || input.players.filter((p) => p.amount < 0n).length > 1)
+    throw new Error(`operation ${input.key} (${input.kind}): at most one debit, and first`);
+}
+
+/** The hold (freeze or ban) that refuses this player's own operation, or null. */
+async function guardRefusal(operation: OperationDocument): Promise<AppError | null> {
+  if (!operation.guarded || !operation.user) return null;
+  const hold = await LedgerHoldModel.findById(operation.user, { code: 1, reason: 1 }).lean();
+  return hold ? new AppError(hold.code, { reason: hold.reason }) : null;
+}
+
+/**
+ * A refused operation leaves nothing behind, and says why. Unless a concurrent caller with the same key applied its debit
+ * meanwhile (the balance had been topped up): then it stands, recorded again under its key and finished, and this caller is
+ * told it was.
+ */
+async function refuse(operation: OperationDocument, outcome: 'insufficient' | 'over-limit' | AppError): Promise<OperationResult> {
+  await faultPoint('ledger:refusing');
+  await OperationModel.deleteOne({ _id: operation._id, state: 'recorded' });
+  await faultPoint('ledger:refused');
+  const first = operation.postings.find((p) => p.account === 'player');
+  if (first && (await BalanceModel.exists({ user: first.user, coin: first.coin, appliedKeys: operation.key }))) {
+    const restored = await record(fieldsOf(operation));
+    return { ...(await finish(restored, { guardChecked: true })), applied: false };
+  }
+  // a line left pending by the ledger before the engine (see migrateLedgerToOperations) goes with its operation
+  await LedgerEntryModel.deleteOne({ idempotencyKey: operation.key, state: 'pending' });
+  if (outcome instanceof AppError) throw outcome;
+  throw new AppError(outcome === 'insufficient' ? 'INSUFFICIENT_BALANCE' : 'BALANCE_LIMIT');
+}
+
+/** What an operation was recorded with, to record it again (a refusal removed it after a concurrent caller applied it). */
+function fieldsOf(operation: OperationDocument) {
+  const { key, kind, refType, refId, postings, user, note, createdBy, guarded } = operation.toObject();
+  return { key, kind, refType, refId, postings, user, note, createdBy, ...(guarded ? { guarded } : {}), state: 'recorded' };
+}
+
+/** Writes the operation under its key unless it is there; returns the stored one either way. */
+async function record(fields: Record<string, unknown> & { key: string }): Promise<OperationDocument & { fresh?: boolean }> {
+  try {
+    const result = await OperationModel.findOneAndUpdate(
+      { key: fields.key },
+      { $setOnInsert: fields },
+      { upsert: true, returnDocument: 'after', includeResultMetadata: true, setDefaultsOnInsert: true },
+    );
+    return Object.assign(result.value!, { fresh: !result.lastErrorObject?.updatedExisting });
+  } catch (error) {
+    if (!isDuplicateKey(error)) throw error;
+    return (await OperationModel.findOne({ key: fields.key }))!;
+  }
+}
+
+/**
+ * Takes an operation from wherever it stands to done. The same code for the call that recorded it, a retry, and the sweep.
+ * `fresh`: this call has just recorded it, so none of its lines can exist yet (others check before applying, since a line's
+ * key is released from its balance some minutes after the line is written).
+ */
+async function finish(
+  operation: OperationDocument,
+  { fresh = false, guardChecked = false }: { fresh?: boolean; guardChecked?: boolean } = {},
+): Promise<OperationResult> {
+  const result: OperationResult = { operationId: String(operation._id), lineIds: [], applied: false };
+  if (operation.state === 'recorded') {
+    const players = operation.postings.filter((p) => p.account === 'player');
+    const keys = players.map((_, i) => lineKey(operation.key, i));
+    const written = new Map<string, Types.ObjectId>(fresh ? [] : (await postedLines(keys)).map((line) => [line.idempotencyKey, line._id]));
+    if (!guardChecked && !written.size) {
+      const refusal = await guardRefusal(operation);
+      if (refusal) return refuse(operation, refusal);
+    }
+    for (const [i, posting] of players.entries()) {
+      if (written.has(keys[i]!)) continue;
+      const outcome = await applyToBalance({ user: posting.user!, coin: posting.coin, amount: posting.amount, key: keys[i]! });
+      if (outcome === 'insufficient' || outcome === 'over-limit') {
+        if (i === 0) return refuse(operation, outcome);
+        throw new Error(`operation ${operation.key}: a credit after the first posting was refused (${outcome})`);
+      }
+      if (outcome === 'applied') result.applied = true;
+      await faultPoint('ledger:after-apply');
+    }
+    const now = new Date();
+    const { kind, refType, refId, note, createdBy } = operation;
+    for (const [i, posting] of players.entries()) {
+      const existing = written.get(keys[i]!);
+      if (existing) {
+        result.lineIds.push(String(existing));
+        continue;
+      }
+      // $set, not only on insert: a line the ledger left pending before the engine (see the migration) is posted here
+      const line = await LedgerEntryModel.findOneAndUpdate(
+        { idempotencyKey: keys[i] },
+        {
+          $set: { state: 'posted', postedAt: now, operation: operation._id },
+          $setOnInsert: {
+            user: posting.user,
+            coin: posting.coin,
+            amount: posting.amount,
+            reason: posting.reason,
+            refType,
+            refId,
+            note,
+            createdBy,
+            keyReleased: false,
+            ...(operation.guarded ? { guarded: true } : {}),
+          },
+        },
+        { upsert: true, returnDocument: 'after', projection: { _id: 1 } },
+      ).lean();
+      result.lineIds.push(String(line!._id));
+    }
+    const steps = kinds.get(kind)?.steps ?? [];
+    const mark = (id: Types.ObjectId) =>
+      OperationModel.findOneAndUpdate(
+        { _id: id, state: 'recorded' },
+        { $set: steps.length ? { state: 'posted', postedAt: now } : { state: 'done', postedAt: now, doneAt: now } },
+        { returnDocument: 'after' },
+      );
+    let marked = (await mark(operation._id)) ?? (await OperationModel.findById(operation._id));
+    if (!marked) {
+      // removed by a concurrent caller's refusal just before this one applied it: it stands, recorded again under its key
+      const again = await record(fieldsOf(operation));
+      marked = (await mark(again._id)) ?? (await OperationModel.findById(again._id))!;
+    }
+    operation = marked;
+  }
+  if (operation.state === 'posted') {
+    for (const step of kinds.get(operation.kind)?.steps ?? []) {
+      if (operation.steps.includes(step.name)) continue;
+      await step.run(operation);
+      await OperationModel.updateOne({ _id: operation._id }, { $addToSet: { steps: step.name } });
+      await faultPoint('ledger:after-step');
+    }
+    await OperationModel.updateOne({ _id: operation._id, state: 'posted' }, { $set: { state: 'done', doneAt: new Date() } });
+  }
+  if (!result.lineIds.length) result.lineIds = await lineIdsOf(operation);
+  return result;
+}
+
+/** The posted lines of these keys. */
+function postedLines(keys: string[]) {
+  return LedgerEntryModel.find({ idempotencyKey: { $in: keys }, state: 'posted' }, { idempotencyKey: 1 }).lean();
+}
+
+/** The ledger lines of an operation finished earlier, in the order of its player postings. */
+async function lineIdsOf(operation: OperationDocument): Promise<string[]> {
+  const keys = operation.postings.filter((p) => p.account === 'player').map((_, i) => lineKey(operation.key, i));
+  if (!keys.length) return [];
+  const lines = new Map((await postedLines(keys)).map((line) => [line.idempotencyKey, String(line._id)]));
+  return keys.map((key) => lines.get(key) ?? '');
+}
+
+/**
+ * Records the operation (once per key) and finishes it. A second call with the same key changes nothing and says so.
+ * Throws INSUFFICIENT_BALANCE (a debit not covered), BALANCE_LIMIT, or the player's hold, and leaves nothing.
+ */
+export async function runOperation(input: OperationInput): Promise<OperationResult> {
+  if (input.players.some((p) => p.amount === 0n)) throw new AppError('BAD_INPUT');
+  checkBalanced(input);
+  const player = input.players[0];
+  const operation = await record({
+    key: input.key,
+    kind: input.kind,
+    refType: input.refType ?? '',
+    refId: input.refId ?? '',
+    state: 'recorded',
+    postings: [
+      ...input.players.map((p) => ({
+        account: 'player',
+        user: objectId(p.user),
+        coin: objectId(p.coin),
+        amount: microsToStored(p.amount),
+        reason: p.reason,
+      })),
+      ...input.house
+        .filter((h) => h.amount !== 0n)
+        .map((h) => ({ account: h.account, user: null, coin: objectId(h.coin), amount: microsToStored(h.amount) })),
+    ],
+    user: player ? objectId(player.user) : null,
+    note: input.note ?? '',
+    createdBy: input.createdBy ? objectId(input.createdBy) : null,
+    ...(input.guarded ? { guarded: true } : {}),
+  });
+  if (operation.state === 'done') return { operationId: String(operation._id), lineIds: await lineIdsOf(operation), applied: false };
+  if (operation.fresh) await faultPoint('ledger:after-record');
+  return finish(operation, { fresh: operation.fresh });
+}
+
+/** Finishes operations a crash left recorded or posted for longer than `olderThanMs`. Safe any time, from any instance. */
+export async function finishInterrupted(olderThanMs: number): Promise<number> {
+  const stale = await OperationModel.find({
+    state: { $in: ['recorded', 'posted'] },
+    createdAt: { $lte: new Date(Date.now() - olderThanMs) },
+  })
+    .sort({ createdAt: 1 })
+    .limit(1000);
+  let finished = 0;
+  for (const operation of stale) {
+    try {
+      await finish(operation);
+      finished++;
+    } catch (error) {
+      // refused (the balance no longer covers it, or the player is held now): removed, nothing moved
+      if (!(error instanceof AppError)) throw error;
+    }
+  }
+  return finished;
+}
+
+/** How many of the player's own operations recorded at or before `before` are still being applied. */
+export function guardedInFlight(userId: Id, before: Date): Promise<number> {
+  return OperationModel.countDocuments({ user: objectId(userId), state: 'recorded', guarded: true, createdAt: { $lte: before } });
+}
