@@ -31,6 +31,15 @@ async function countStarted(userId: Id, progressId: Types.ObjectId): Promise<voi
   await UserMissionModel.updateOne({ _id: progressId, uncounted: true }, { $unset: { uncounted: 1 } });
 }
 
+/** Counts the progress records a crash left uncounted longer than `olderThanMs` (no Go, claim or approval came back to them); returns how many. */
+export async function countUncountedProgress(olderThanMs: number): Promise<number> {
+  const owed = await UserMissionModel.find({ uncounted: true, createdAt: { $lte: new Date(Date.now() - olderThanMs) } }, { user: 1 })
+    .limit(1000)
+    .lean();
+  for (const progress of owed) await countStarted(progress.user, progress._id);
+  return owed.length;
+}
+
 /**
  * Records that the player tapped Go: creates their progress once (counting it in missionsCount),
  * restarts a rejected one, and leaves a started, pending or done one as it is (Go again does not reset a wait).

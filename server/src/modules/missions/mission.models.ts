@@ -169,6 +169,7 @@ userMissionSchema.index({ status: 1, claimedAt: 1, _id: 1 });
 // the sweep's check that a proof picture is still carried by a claim
 userMissionSchema.index({ 'proof.imageId': 1 });
 userMissionSchema.index({ awaitingCredit: 1 }, { partialFilterExpression: { awaitingCredit: true } });
+userMissionSchema.index({ uncounted: 1, createdAt: 1 }, { partialFilterExpression: { uncounted: true } });
 // a player's timeline: each moment of their progress, newest first (missionHistory.service.ts)
 for (const moment of ['startedAt', 'claimedAt', 'doneAt']) userMissionSchema.index({ user: 1, [moment]: -1, _id: -1 });
 userMissionSchema.index({ user: 1, status: 1, updatedAt: -1, _id: -1 });

@@ -2,7 +2,7 @@ import { onFault } from '../../lib/faults';
 import { CategoryModel } from '../content/content.models';
 import { UserModel } from '../users/user.model';
 import { MissionModel, UserMissionModel } from './mission.models';
-import { recoverApprovedMissions, settleStaleSeats } from './missions.service';
+import { countUncountedProgress, recoverApprovedMissions, settleStaleSeats } from './missions.service';
 import { createCoin, createPlayer, playerCaller } from '../../../test/factories';
 
 /** A player's mission counters as the console and the risk score read them. */
@@ -53,6 +53,19 @@ describe("a player's mission counters under crashes", () => {
     expect(await countersOf(player._id)).toEqual({ missionsCount: 1, doneMissionsCount: 1 });
   });
 
+  it('counts a crashed Go the player never comes back to, by the sweep, once', async () => {
+    const mission = await createMission({ verifyType: 'time', verifyDuration: 5 });
+    const player = await createPlayer();
+    crashOnceAt('mission:after-start');
+    await expect(playerCaller(player).missions.go({ missionId: String(mission._id) })).rejects.toThrow();
+
+    expect(await countUncountedProgress(0)).toBe(1);
+    expect(await countUncountedProgress(0)).toBe(0);
+    expect(await countersOf(player._id)).toEqual({ missionsCount: 1, doneMissionsCount: 0 });
+    await playerCaller(player).missions.go({ missionId: String(mission._id) });
+    expect(await countersOf(player._id)).toEqual({ missionsCount: 1, doneMissionsCount: 0 });
+  });
+
   it('counts a crashed Go when the player claims instead of tapping Go again', async () => {
     const mission = await createMission({ verifyType: 'time', verifyDuration: 0 });
     const player = await createPlayer();
@@ -97,6 +110,9 @@ describe("a player's mission counters under crashes", () => {
     expect(await settleStaleSeats(0)).toBe(1);
     expect(await MissionModel.findById(mission._id, { completions: 1, seating: 1 }).lean()).toMatchObject({ completions: 0, seating: [] });
     expect(await UserMissionModel.findOne({ user: player._id }).lean()).toMatchObject({ status: 'started', seatReleased: true });
+    // the progress the sweep wrote is the player's: counted, once, whether or not they come back
+    expect(await countUncountedProgress(0)).toBe(1);
+    expect(await countersOf(player._id)).toEqual({ missionsCount: 1, doneMissionsCount: 0 });
 
     expect(await playerCaller(player).missions.claim({ missionId })).toMatchObject({ status: 'done' });
     expect(await MissionModel.findById(mission._id, { completions: 1 }).lean()).toMatchObject({ completions: 1 });

@@ -2,6 +2,7 @@ import type { JobStep } from '../jobs/jobs.service';
 import { proofImagesUploadedBefore, removeProofImages } from '../proofs/proofs.service';
 import {
   countEarlierCompletions,
+  countUncountedProgress,
   proofImagesInUse,
   recoverApprovedMissions,
   recoverRewardAudits,
@@ -10,11 +11,14 @@ import {
 
 /**
  * The missions' part of the money recovery: approvals done but not yet credited, places held on a mission and not yet
- * settled (then the places of progress older than the counter, counted once), and reward changes decided but not audited.
+ * settled, progress not yet counted in its player's missionsCount (then the places of progress older than the counter, counted
+ * once), and reward changes decided but not audited.
  */
 export const missionRecovery: readonly JobStep[] = [
   { name: 'missions', run: ({ graceMs }) => recoverApprovedMissions(graceMs) },
   { name: 'missionSeats', run: ({ graceMs }) => settleStaleSeats(graceMs) },
+  // after the seats: settling a first claim's hold may write its progress, owed to missionsCount
+  { name: 'missionCounts', run: ({ graceMs }) => countUncountedProgress(graceMs) },
   { name: 'completionsCounted', run: () => countEarlierCompletions(), routine: true },
   { name: 'rewardAudits', run: ({ graceMs, now }) => recoverRewardAudits(graceMs, now) },
 ];

@@ -13,7 +13,7 @@ export { playerMissions, missionsOfCategory } from './playerMissions';
 import './proofClaims';
 export { streakFor } from './streaks';
 export { settleStaleSeats, countEarlierCompletions } from './missionSeats';
-export { startMission, claimMission } from './claims';
+export { startMission, claimMission, countUncountedProgress } from './claims';
 export { reviewUserMission } from './reviews';
 export { recoverApprovedMissions } from './missionCredit';
 export { recoverRewardAudits } from './missionRewards';
