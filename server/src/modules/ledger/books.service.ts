@@ -49,8 +49,9 @@ const microsOf = (total: unknown) => BigInt(Math.round(Number(total ?? 0)));
 
 /**
  * The books per coin (GET /api/admin/books): what players hold (the sum of their balances), each house account's balance
- * (the sum of its postings over posted and done operations), the trial balance (players + house: zero when the books hold),
- * how many operations are still in flight (recorded, not yet posted), and the hot wallet's holdings beside what is owed
+ * (the sum of its postings over every operation: the engine leaves a finished one recorded until the sweep marks it), the
+ * trial balance (players + house: zero when the books hold and nothing is under way), how many operations a crash left
+ * unfinished (recorded over 30 s ago and not yet marked by the sweep), and the hot wallet's holdings beside what is owed
  * (withdrawals:in-flight: withdrawals taken from players and not yet paid on chain).
  */
 export async function booksFigures(only: { coin?: string } = {}) {
@@ -62,7 +63,7 @@ export async function booksFigures(only: { coin?: string } = {}) {
       { $match: { coin: { $in: coinIds } } },
       { $group: { _id: '$coin', total: { $sum: '$amount' } } },
     ]),
-    // Every house account of every coin, in one pipeline grouped by (account, coin). This reads every posted operation on
+    // Every house account of every coin, in one pipeline grouped by (account, coin). This reads every operation on
     // each call: fine at today's volume (the { state, createdAt } index serves the match, the sums run in the database,
     // and no reward ever writes a house document, so the hot paths do not pay for the books). When it grows, roll it up
     // daily: a job sums each closed UTC day's postings by (account, coin) into one document per day, written once under
@@ -70,14 +71,13 @@ export async function booksFigures(only: { coin?: string } = {}) {
     // it), and this pipeline adds those days' rows to the same group over the operations posted since the last rolled-up
     // day; the house accounts stay derived, never one hot document.
     OperationModel.aggregate<{ _id: { account: string; coin: unknown }; balance: number }>([
-      { $match: { state: { $in: ['posted', 'done'] } } },
       { $unwind: '$postings' },
       { $match: { 'postings.account': { $ne: 'player' } } },
       { $group: { _id: { account: '$postings.account', coin: '$postings.coin' }, balance: { $sum: '$postings.amount' } } },
     ]),
-    // operations a crash or a call under way left recorded (the engine's sweep posts them): few, counted per coin they move
+    // operations left unfinished for longer than any call takes (the engine's sweep finishes them): few, per coin they move
     OperationModel.aggregate<{ _id: unknown; count: number }>([
-      { $match: { state: 'recorded' } },
+      { $match: { state: { $in: ['recorded', 'posted'] }, createdAt: { $lte: new Date(Date.now() - 30_000) } } },
       { $unwind: '$postings' },
       { $group: { _id: { operation: '$_id', coin: '$postings.coin' } } },
       { $group: { _id: '$_id.coin', count: { $sum: 1 } } },

@@ -27,7 +27,7 @@ const wallet = (read: Partial<HotWalletRead>) => () =>
   Promise.resolve({ automated: true, balances: new Map<string, string | null>(), fresh: true, problem: '', ...read });
 
 describe('GET /api/admin/books', () => {
-  it('reads back what was seeded: the players, each house account by group, a zero trial balance and what is in flight', async () => {
+  it('reads back what was seeded: the players, each house account by group, a trial balance off by what is in flight', async () => {
     const coin = await createCoin({ symbol: 'BOOK' });
     const seeded = await seedBooks(coin._id);
 
@@ -37,7 +37,8 @@ describe('GET /api/admin/books', () => {
     expect(Object.fromEntries(books.house.map((row) => [row.account, row.balance]))).toEqual(seeded.house);
     expect(books.house.find((row) => row.account === 'staking:profit')?.group).toBe('created');
     expect(books.house.find((row) => row.account === 'withdrawals:in-flight')?.group).toBe('in flight');
-    expect(books.trialBalance).toBe('0');
+    // the 7 recorded for ben and not on his balance yet: what a crash left, until the sweep finishes it
+    expect(books.trialBalance).toBe('-7');
     expect(books.inFlight).toBe(1);
     // no hot wallet configured in tests: payouts are manual, nothing to read
     expect(books.hotWallet).toEqual({ holdings: null, owed: '1.5', solvent: null, reason: 'noHotWallet' });
@@ -55,10 +56,10 @@ describe('GET /api/admin/books', () => {
       { user: players.ana, amount: '5' },
       { account: 'rewards:mission', amount: '-4' },
     ]);
-    expect((await booksOf(coin.id)).trialBalance).toBe('1');
+    expect((await booksOf(coin.id)).trialBalance).toBe('-6');
     // and a balance raised by hand, with no operation behind it
     await BalanceModel.updateOne({ user: players.ben, coin: coin._id }, { $inc: { amount: 250_000 } });
-    expect(await booksOf(coin.id)).toMatchObject({ players: '18.2', trialBalance: '1.25' });
+    expect(await booksOf(coin.id)).toMatchObject({ players: '18.2', trialBalance: '-5.75' });
   });
 
   it('sets the hot wallet beside what is owed: solvent, short, last known, or unread with the reason', async () => {

@@ -85,8 +85,10 @@ type ApplyOutcome = 'applied' | 'already' | 'insufficient' | 'over-limit';
  * released (see `releasePostedKeys`), and the conditional update refuses a key it holds, so retries, the sweep and
  * concurrent callers are harmless however many other changes come in between. A debit also requires the balance to cover it
  * (no balance goes below zero); a credit requires room below 2^53 - 1 micro-units (the largest the database stores exactly).
- * One command when the balance exists (the usual case); a new balance is created by the pair alone, since an upsert also
- * filtered on the keys would insert a second balance once the key is applied.
+ * One command when the balance exists (the usual case). When the update matched nothing on a credit, the balance may not
+ * exist yet: it is created by the pair alone already holding the credit and its key (one upsert; a balance that exists,
+ * perhaps created a moment ago by a concurrent caller, is left alone and the update is tried once more). An upsert filtered on
+ * the keys as well could not do this: once the key is applied it would insert a second balance.
  */
 async function applyToBalance(line: { user: Types.ObjectId; coin: Types.ObjectId; amount: number; key: string }): Promise<ApplyOutcome> {
   const pair = { user: line.user, coin: line.coin };
@@ -98,10 +100,14 @@ async function applyToBalance(line: { user: Types.ObjectId; coin: Types.ObjectId
     );
   let result = await apply();
   if (result.modifiedCount > 0) return 'applied';
-  // nothing matched: the balance may not exist yet (a concurrent caller may be creating it), or it holds the key already
   if (line.amount >= 0 && result.matchedCount === 0) {
     try {
-      await BalanceModel.updateOne(pair, { $setOnInsert: { amount: 0 } }, { upsert: true });
+      const created = await BalanceModel.updateOne(
+        pair,
+        { $setOnInsert: { amount: line.amount, appliedKeys: [line.key] } },
+        { upsert: true },
+      );
+      if (created.upsertedCount > 0) return 'applied';
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
     }
@@ -134,8 +140,15 @@ async function guardRefusal(operation: OperationDocument): Promise<AppError | nu
  * meanwhile (the balance had been topped up): then it stands, recorded again under its key and finished, and this caller is
  * told it was.
  */
-async function refuse(operation: OperationDocument, outcome: 'insufficient' | 'over-limit' | AppError): Promise<OperationResult> {
+async function refuse(
+  operation: OperationDocument,
+  outcome: 'insufficient' | 'over-limit' | AppError,
+  removable: boolean,
+): Promise<OperationResult> {
   await faultPoint('ledger:refusing');
+  // only the call that recorded it, or the sweep once it is older than any live call, removes it: a retry or a concurrent
+  // caller with the same key is told no and leaves it to them, so a caller that applies it never finds it gone afterwards
+  if (!removable) return refusal(outcome);
   await OperationModel.deleteOne({ _id: operation._id, state: 'recorded' });
   await faultPoint('ledger:refused');
   const first = operation.postings.find((p) => p.account === 'player');
@@ -145,6 +158,10 @@ async function refuse(operation: OperationDocument, outcome: 'insufficient' | 'o
   }
   // a line left pending by the ledger before the engine (see migrateLedgerToOperations) goes with its operation
   await LedgerEntryModel.deleteOne({ idempotencyKey: operation.key, state: 'pending' });
+  return refusal(outcome);
+}
+
+function refusal(outcome: 'insufficient' | 'over-limit' | AppError): never {
   if (outcome instanceof AppError) throw outcome;
   throw new AppError(outcome === 'insufficient' ? 'INSUFFICIENT_BALANCE' : 'BALANCE_LIMIT');
 }
@@ -177,7 +194,7 @@ async function record(fields: Record<string, unknown> & { key: string }): Promis
  */
 async function finish(
   operation: OperationDocument,
-  { fresh = false, guardChecked = false }: { fresh?: boolean; guardChecked?: boolean } = {},
+  { fresh = false, guardChecked = false, sweeping = false }: { fresh?: boolean; guardChecked?: boolean; sweeping?: boolean } = {},
 ): Promise<OperationResult> {
   const result: OperationResult = { operationId: String(operation._id), lineIds: [], applied: false };
   if (operation.state === 'recorded') {
@@ -186,13 +203,13 @@ async function finish(
     const written = new Map<string, Types.ObjectId>(fresh ? [] : (await postedLines(keys)).map((line) => [line.idempotencyKey, line._id]));
     if (!guardChecked && !written.size) {
       const refusal = await guardRefusal(operation);
-      if (refusal) return refuse(operation, refusal);
+      if (refusal) return refuse(operation, refusal, fresh || sweeping);
     }
     for (const [i, posting] of players.entries()) {
       if (written.has(keys[i]!)) continue;
       const outcome = await applyToBalance({ user: posting.user!, coin: posting.coin, amount: posting.amount, key: keys[i]! });
       if (outcome === 'insufficient' || outcome === 'over-limit') {
-        if (i === 0) return refuse(operation, outcome);
+        if (i === 0) return refuse(operation, outcome, fresh || sweeping);
         throw new Error(`operation ${operation.key}: a credit after the first posting was refused (${outcome})`);
       }
       if (outcome === 'applied') result.applied = true;
@@ -229,6 +246,9 @@ async function finish(
       result.lineIds.push(String(line!._id));
     }
     const steps = kinds.get(kind)?.steps ?? [];
+    // the call that recorded an operation with no steps leaves marking it to the sweep, which marks those it finds whole in
+    // bulk (see finishInterrupted): its lines are the proof it was posted, and the hot path saves a write
+    if (fresh && !steps.length) return result;
     const mark = (id: Types.ObjectId) =>
       OperationModel.findOneAndUpdate(
         { _id: id, state: 'recorded' },
@@ -263,7 +283,7 @@ function postedLines(keys: string[]) {
 
 /** The ledger lines of an operation finished earlier, in the order of its player postings. */
 async function lineIdsOf(operation: OperationDocument): Promise<string[]> {
-  const keys = operation.postings.filter((p) => p.account === 'player').map((_, i) => lineKey(operation.key, i));
+  const keys = lineKeysOf(operation);
   if (!keys.length) return [];
   const lines = new Map((await postedLines(keys)).map((line) => [line.idempotencyKey, String(line._id)]));
   return keys.map((key) => lines.get(key) ?? '');
@@ -305,28 +325,59 @@ export async function runOperation(input: OperationInput): Promise<OperationResu
   return finish(operation, { fresh: operation.fresh });
 }
 
-/** Finishes operations a crash left recorded or posted for longer than `olderThanMs`. Safe any time, from any instance. */
+/** The keys of an operation's player lines. */
+const lineKeysOf = (operation: { key: string; postings: Array<{ account: string }> }) =>
+  operation.postings.filter((p) => p.account === 'player').map((_, i) => lineKey(operation.key, i));
+
+/**
+ * Finishes operations older than `olderThanMs` that are not done, from any instance, any time. Most were finished by their
+ * call and left for the sweep to mark (every line written): those are marked done in bulk. The others a crash left
+ * unfinished: each is finished (or refused and removed) by the engine's own `finish`; returns how many of those.
+ */
 export async function finishInterrupted(olderThanMs: number): Promise<number> {
-  const stale = await OperationModel.find({
-    state: { $in: ['recorded', 'posted'] },
-    createdAt: { $lte: new Date(Date.now() - olderThanMs) },
-  })
-    .sort({ createdAt: 1 })
-    .limit(1000);
   let finished = 0;
-  for (const operation of stale) {
-    try {
-      await finish(operation);
-      finished++;
-    } catch (error) {
-      // refused (the balance no longer covers it, or the player is held now): removed, nothing moved
-      if (!(error instanceof AppError)) throw error;
+  // up to 10,000 a pass: a sweep every few seconds keeps up with thousands of operations a second
+  for (let batch = 0; batch < 10; batch++) {
+    const stale = await OperationModel.find({
+      state: { $in: ['recorded', 'posted'] },
+      createdAt: { $lte: new Date(Date.now() - olderThanMs) },
+    })
+      .sort({ createdAt: 1 })
+      .limit(1000);
+    const quiet = stale.filter((operation) => operation.state === 'recorded' && !kinds.get(operation.kind)?.steps.length);
+    const keys = quiet.flatMap(lineKeysOf);
+    const written = new Set(keys.length ? (await postedLines(keys)).map((line) => line.idempotencyKey) : []);
+    const whole = quiet.filter((operation) => lineKeysOf(operation).every((key) => written.has(key)));
+    if (whole.length) {
+      const now = new Date();
+      await OperationModel.updateMany(
+        { _id: { $in: whole.map((operation) => operation._id) }, state: 'recorded' },
+        { $set: { state: 'done', postedAt: now, doneAt: now } },
+      );
     }
+    const settled = new Set(whole);
+    for (const operation of stale) {
+      if (settled.has(operation)) continue;
+      try {
+        await finish(operation, { sweeping: true });
+        finished++;
+      } catch (error) {
+        // refused (the balance no longer covers it, or the player is held now): removed, nothing moved
+        if (!(error instanceof AppError)) throw error;
+      }
+    }
+    if (stale.length < 1000) break;
   }
   return finished;
 }
 
-/** How many of the player's own operations recorded at or before `before` are still being applied. */
-export function guardedInFlight(userId: Id, before: Date): Promise<number> {
-  return OperationModel.countDocuments({ user: objectId(userId), state: 'recorded', guarded: true, createdAt: { $lte: before } });
+/** How many of the player's own operations recorded at or before `before` are still being applied (no line written yet). */
+export async function guardedInFlight(userId: Id, before: Date): Promise<number> {
+  const recorded = await OperationModel.find(
+    { user: objectId(userId), state: 'recorded', guarded: true, createdAt: { $lte: before } },
+    { key: 1, postings: 1 },
+  ).lean();
+  if (!recorded.length) return 0;
+  const written = new Set((await postedLines(recorded.flatMap(lineKeysOf))).map((line) => line.idempotencyKey));
+  return recorded.filter((operation) => !lineKeysOf(operation).every((key) => written.has(key))).length;
 }
