@@ -105,7 +105,8 @@ it('finishes the Auto ⭐ mission and sees the balance grow on the currency page
   // a double tap: the reward is credited once
   await claim.dblclick();
   await toast(page, '+100 GIFT received');
-  await expect(page.locator('.toast').count()).resolves.toBe(1);
+  // one toast, never two (it may already be fading on a slow machine); the balance below is 100, not 200
+  await expect(page.locator('.toast').count()).resolves.toBeLessThanOrEqual(1);
   await page.getByText('Done! +100 GIFT').waitFor();
   await shot(page, 'player-mission-done-en');
 

@@ -66,7 +66,7 @@ function sentRequest(input: RequestInfo | URL, init: RequestInit = {}): SentRequ
 }
 
 // the whole console renders per test: more than the defaults on a slow, shared machine
-jest.setTimeout(60_000);
+jest.setTimeout(120_000);
 configure({ asyncUtilTimeout: 20_000 });
 
 afterEach(async () => {

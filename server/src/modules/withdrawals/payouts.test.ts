@@ -19,7 +19,7 @@ import { PayoutBatchModel, UsedTxHashModel } from './payoutBatch.model';
 import { runPayoutRound } from './payouts.service';
 import { WithdrawalModel } from './withdrawal.model';
 
-jest.setTimeout(120_000);
+jest.setTimeout(240_000);
 
 const app = createApp({ env: testEnv(), logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
 const ton = useTonTestChain();
