@@ -148,9 +148,13 @@ describe.each([
   it('filters withdrawals by the day they were requested, typed in the console language', async () => {
     await page.goto(`${product.base}/admin/withdraws`);
     await page.getByText('Sara Waiting').first().waitFor();
-    await page.getByRole('button', { name: words.addFilter }).click();
-    await page.getByRole('menu').getByText(words.requestedFrom).click();
     const from = page.getByLabel(words.requestedFrom);
+    // react-admin remembers which filters were shown on this list: shown already (an earlier language showed it), the
+    // menu's item would hide it again
+    if (!(await from.isVisible())) {
+      await page.getByRole('button', { name: words.addFilter }).click();
+      await page.getByRole('menu').getByText(words.requestedFrom).click();
+    }
     if (language === 'fa') {
       await expect(from.getAttribute('type')).resolves.toBe('text');
       await from.fill(todayInPersian());
