@@ -19,7 +19,8 @@ const config: Config = {
   testTimeout: 30_000,
   // Two workers, each a child process recycled once it holds more than 1 GB after a file. On 2 cores jest would
   // otherwise run every file inside its own process (in band), which grew past node's 4 GB heap after ~140 files.
-  // Browser and process tests spend most of their time waiting, so two at once roughly halve the run.
+  // `npm test` runs the unit and process tests first and the browser tests after them, so a browser test never
+  // shares the two cores with the crash test's killed and restarted processes.
   maxWorkers: 2,
   workerIdleMemoryLimit: '1GB',
   projects: [
