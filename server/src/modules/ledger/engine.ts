@@ -199,7 +199,7 @@ async function finish(
   const result: OperationResult = { operationId: String(operation._id), lineIds: [], applied: false };
   if (operation.state === 'recorded') {
     const players = operation.postings.filter((p) => p.account === 'player');
-    const keys = players.map((_, i) => lineKey(operation.key, i));
+    const keys = lineKeysOf(operation);
     const written = new Map<string, Types.ObjectId>(fresh ? [] : (await postedLines(keys)).map((line) => [line.idempotencyKey, line._id]));
     if (!guardChecked && !written.size) {
       const refusal = await guardRefusal(operation);
