@@ -7,7 +7,8 @@ import { TEST_BOT_TOKEN, testEnv } from './helpers';
  * A local stand-in for the Telegram Bot API, answering the methods the product calls the way
  * Telegram does: getChatMember from a membership table, sendMessage recorded (or refused with a 429
  * and retry_after, or a 403 for a player who blocked the bot), getUpdates long polling over a queue
- * of updates, sendPhoto like sendMessage (the caption as its text), setWebhook/deleteWebhook, setChatMenuButton, setMyCommands, savePreparedInlineMessage and getMe.
+ * of updates, sendPhoto like sendMessage (the caption as its text), setWebhook/deleteWebhook, setChatMenuButton, setMyCommands, savePreparedInlineMessage, getMe, and the Stars payments' createInvoiceLink,
+ * answerPreCheckoutQuery and refundStarPayment.
  * Refuses any token but the expected one, as Telegram does.
  */
 export interface BotApiStandIn {
@@ -25,6 +26,12 @@ export interface BotApiStandIn {
   failNext: Map<string, { status: number; description: string }>;
   /** Messages saved for a player to share (savePreparedInlineMessage), as the bot sent them. */
   prepared: Array<Record<string, unknown>>;
+  /** Invoice links made (createInvoiceLink): what was sent, and the link answered. */
+  invoices: Array<Record<string, unknown> & { link: string }>;
+  /** Answers to pre-checkout queries (answerPreCheckoutQuery), as sent. */
+  preCheckoutAnswers: Array<{ pre_checkout_query_id: string; ok: boolean; error_message?: string }>;
+  /** Stars payments refunded (refundStarPayment), as sent; a second refund of a charge is refused, as Telegram does. */
+  refunds: Array<{ user_id: number; telegram_payment_charge_id: string }>;
   /** The registered webhook, as setWebhook left it. */
   webhook: { url: string; secret_token?: string } | null;
   /** Queues an update for getUpdates (long polling). */
@@ -48,6 +55,9 @@ export async function startBotApiStandIn(token: string): Promise<BotApiStandIn> 
   const rateLimitNext = new Map<number, number>();
   const failNext: BotApiStandIn['failNext'] = new Map();
   const prepared: BotApiStandIn['prepared'] = [];
+  const invoices: BotApiStandIn['invoices'] = [];
+  const preCheckoutAnswers: BotApiStandIn['preCheckoutAnswers'] = [];
+  const refunds: BotApiStandIn['refunds'] = [];
   const updates: Array<Record<string, unknown> & { update_id: number }> = [];
   let nextUpdateId = 1;
   let waiting: Array<() => void> = [];
@@ -151,6 +161,30 @@ export async function startBotApiStandIn(token: string): Promise<BotApiStandIn> 
           // Telegram keeps a prepared message for a while (expiration_date, Unix seconds)
           return ok(res, { id: `prepared-${prepared.length}`, expiration_date: Math.floor(Date.now() / 1000) + 3600 });
         }
+        case 'createInvoiceLink': {
+          // Telegram Stars: currency XTR, no provider token, one price in whole Stars
+          const prices = params.prices as Array<{ label?: unknown; amount?: unknown }> | undefined;
+          if (params.currency !== 'XTR' || (params.provider_token ?? '') !== '') return fail(res, 400, 'Bad Request: CURRENCY_INVALID');
+          if (!Array.isArray(prices) || prices.length !== 1 || !Number.isInteger(prices[0]?.amount) || Number(prices[0]?.amount) < 1)
+            return fail(res, 400, 'Bad Request: CURRENCY_TOTAL_AMOUNT_INVALID');
+          if (typeof params.payload !== 'string' || !params.payload) return fail(res, 400, 'Bad Request: INVOICE_PAYLOAD_INVALID');
+          const link = `https://t.me/$invoice${invoices.length + 1}`;
+          invoices.push({ ...params, link });
+          return ok(res, link);
+        }
+        case 'answerPreCheckoutQuery':
+          if (typeof params.pre_checkout_query_id !== 'string') return fail(res, 400, 'Bad Request: QUERY_ID_INVALID');
+          if (params.ok !== true && typeof params.error_message !== 'string')
+            return fail(res, 400, 'Bad Request: error_message is required');
+          preCheckoutAnswers.push(params as BotApiStandIn['preCheckoutAnswers'][number]);
+          return ok(res, true);
+        case 'refundStarPayment': {
+          const charge = typeof params.telegram_payment_charge_id === 'string' ? params.telegram_payment_charge_id : '';
+          if (!charge || typeof params.user_id !== 'number') return fail(res, 400, 'Bad Request: CHARGE_ID_INVALID');
+          if (refunds.some((r) => r.telegram_payment_charge_id === charge)) return fail(res, 400, 'Bad Request: CHARGE_ALREADY_REFUNDED');
+          refunds.push({ user_id: params.user_id, telegram_payment_charge_id: charge });
+          return ok(res, true);
+        }
         default:
           return fail(res, 404, 'Not Found: method not found');
       }
@@ -167,6 +201,9 @@ export async function startBotApiStandIn(token: string): Promise<BotApiStandIn> 
     rateLimitNext,
     failNext,
     prepared,
+    invoices,
+    preCheckoutAnswers,
+    refunds,
     get webhook() {
       return state.webhook;
     },
