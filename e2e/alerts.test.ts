@@ -12,7 +12,7 @@ import { createCoin, createManualMission, createPlayer, randomAddress } from '..
 import { silentLogger, TEST_BOT_TOKEN } from '../server/test/helpers';
 import { useTonTestChain } from '../server/test/tonChain';
 import { useProduct } from './fixture';
-import { DESKTOP, PHONE, shot } from './support';
+import { DESKTOP, fits, PHONE, shot } from './support';
 
 jest.setTimeout(300_000);
 
@@ -77,29 +77,6 @@ async function openMyAccount(page: Page) {
   await page.getByRole('menuitem', { name: /My account|حساب من/ }).click();
   await page.waitForURL(/\/admin\/account$/);
   await page.getByTestId('alert-settings').waitFor();
-}
-
-/** The page fits the viewport's width (no sideways scrolling). */
-async function fits(page: Page) {
-  const width = await page.evaluate(() => document.documentElement.scrollWidth);
-  const limit = page.viewportSize()!.width;
-  // the elements that reach past the edge, named, when the page is too wide
-  const past = await page.evaluate(
-    (edge) =>
-      Array.from(document.querySelectorAll('body *'))
-        .filter(
-          (element) =>
-            element.getBoundingClientRect().right > edge + 1 &&
-            !Array.from(element.children).some((child) => child.getBoundingClientRect().right > edge + 1),
-        )
-        .slice(0, 8)
-        .map(
-          (element) =>
-            `${element.tagName.toLowerCase()}.${Array.from(element.classList).slice(0, 2).join('.')} ${Math.round(element.getBoundingClientRect().right)} ${(element.textContent ?? '').slice(0, 40)}`,
-        ),
-    limit,
-  );
-  expect({ width: Math.min(width, limit), past: width > limit ? past : [] }).toEqual({ width, past: [] });
 }
 
 /** Opens the menu on a phone (a drawer there). */

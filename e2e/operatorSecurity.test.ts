@@ -3,7 +3,7 @@
 // meets the password policy, in English and in Persian, at 1280×800 and 390×844.
 import type { Page } from 'playwright-core';
 import { useProduct } from './fixture';
-import { DESKTOP, PHONE, shot } from './support';
+import { DESKTOP, fits, PHONE, shot } from './support';
 
 jest.setTimeout(300_000);
 
@@ -26,12 +26,6 @@ afterAll(() => {
 async function inLanguage(page: Page, language: 'en' | 'fa') {
   await page.evaluate((chosen) => localStorage.setItem('RaStore.locale', JSON.stringify(chosen)), language);
   await page.reload();
-}
-
-/** Nothing is wider than the screen. */
-async function fitsWidth(page: Page) {
-  const [scrollWidth, innerWidth] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
-  expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
 }
 
 /**
@@ -87,7 +81,7 @@ describe('my sessions and sign-in history', () => {
     await otherDesk.waitForURL(/\/admin\/login$/);
 
     await page.setViewportSize(PHONE);
-    await fitsWidth(page);
+    await fits(page);
     await shot(page, 'console-security-my-account-phone');
 
     await page.setViewportSize(DESKTOP);

@@ -82,6 +82,34 @@ export async function launchBrowser(options: { serviceWorkers?: 'allow' | 'block
   };
 }
 
+/**
+ * The page fits the viewport's width (no sideways scrolling), once the layout answered the new width: right after a resize
+ * the console may still show its desktop layout for a frame or two (react-admin switches to the phone layout on a media
+ * query), so it is given up to 5 s to settle before the widths are read.
+ */
+export async function fits(page: Page) {
+  const limit = page.viewportSize()!.width;
+  await page.waitForFunction((edge) => document.documentElement.scrollWidth <= edge, limit, { timeout: 5000 }).catch(() => undefined);
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  // the elements that reach past the edge, named, when the page is too wide
+  const past = await page.evaluate(
+    (edge) =>
+      Array.from(document.querySelectorAll('body *'))
+        .filter(
+          (element) =>
+            element.getBoundingClientRect().right > edge + 1 &&
+            !Array.from(element.children).some((child) => child.getBoundingClientRect().right > edge + 1),
+        )
+        .slice(0, 8)
+        .map(
+          (element) =>
+            `${element.tagName.toLowerCase()}.${Array.from(element.classList).slice(0, 2).join('.')} ${Math.round(element.getBoundingClientRect().right)} ${(element.textContent ?? '').slice(0, 40)}`,
+        ),
+    limit,
+  );
+  expect({ width: Math.min(width, limit), past: width > limit ? past : [] }).toEqual({ width, past: [] });
+}
+
 export const screenshotPath = (name: string) => path.join(SCREENSHOTS, `${name}.png`);
 export const shot = (page: Page, name: string) => page.screenshot({ path: screenshotPath(name), fullPage: true });
 

@@ -6,6 +6,7 @@ import { API_URL, inConsoleLanguage } from '../../dataProvider';
 import { i18nProvider } from '../../i18n/i18nProvider';
 import { adminToken } from '../../session';
 import { AlertSettings } from './AlertSettings';
+import { failureNotice } from '../failureNotice';
 import { Sessions } from './Sessions';
 import { SignInHistory } from './SignInHistory';
 
@@ -56,10 +57,7 @@ function TwoStepSignIn() {
   const [status, setStatus] = useState<TotpStatus | null>(null);
   const [enrolment, setEnrolment] = useState<TotpEnrolment | null>(null);
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
-  const refused = useCallback(
-    (error: unknown) => notify(error instanceof Error ? error.message : 'ra.notification.http_error', { type: 'error' }),
-    [notify],
-  );
+  const refused = useCallback((error: unknown) => notify(...failureNotice(error)), [notify]);
   const reload = useCallback(() => totpCall<TotpStatus>('GET').then(setStatus, refused), [refused]);
   useEffect(() => void reload(), [reload]);
 

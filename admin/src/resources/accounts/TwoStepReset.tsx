@@ -3,6 +3,7 @@ import type { AccountRecord } from '@gift/server';
 import { Alert, Box, Button, Card, CardContent, Typography } from '@mui/material';
 import { Confirm, useGetIdentity, useNotify, useRecordContext, useRefresh, useTranslate } from 'react-admin';
 import { securityCall } from './security';
+import { failureNotice } from '../failureNotice';
 
 /** On another operator's account page: whether two-step sign-in is on, and its reset (a lost phone), confirmed first. */
 export function TwoStepReset() {
@@ -21,7 +22,7 @@ export function TwoStepReset() {
       notify('operatorSecurity.resetDone', { type: 'success' });
       refresh();
     } catch (error) {
-      notify(error instanceof Error ? error.message : 'ra.notification.http_error', { type: 'error' });
+      notify(...failureNotice(error));
     }
   };
   return (

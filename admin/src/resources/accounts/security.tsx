@@ -4,6 +4,7 @@ import { fetchUtils, useLogoutIfAccessDenied, useNotify, useTranslate } from 're
 import { API_URL, inConsoleLanguage } from '../../dataProvider';
 import { i18nProvider } from '../../i18n/i18nProvider';
 import { adminToken } from '../../session';
+import { failureNotice } from '../failureNotice';
 
 /** A call to an operator's sessions or sign-in history (`accounts/me/…` or `accounts/:id/…`), refusals in the console's language. */
 export async function securityCall<Answer>(method: 'GET' | 'DELETE', path: string): Promise<Answer> {
@@ -26,7 +27,7 @@ export function useSecurityList<Row>(path: string | null) {
   const refused = useCallback(
     async (error: unknown) => {
       if (await logoutIfDenied(error)) return;
-      notify(error instanceof Error ? error.message : 'ra.notification.http_error', { type: 'error' });
+      notify(...failureNotice(error));
     },
     [logoutIfDenied, notify],
   );
