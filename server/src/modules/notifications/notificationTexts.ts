@@ -14,6 +14,10 @@ export interface NotificationFacts {
   'mining-ready': { amount: string; symbol: string; sessionId: string };
   /** answer: what the operator wrote, sent as written. */
   'appeal-answered': { answer: string };
+  /** days: the streak that breaks at the end of `day` (YYYY-MM-DD, App Config timezone) unless a daily mission is done that day. */
+  'streak-ending': { days: number; day: string };
+  /** A league prize paid: the player's rank in the week's league and what was credited. */
+  'prize-won': { amount: string; symbol: string; rank: number };
 }
 export type NotificationEvent = keyof NotificationFacts;
 
@@ -46,6 +50,11 @@ function quotedPlayerText(text: string, language: Language): string {
   return language === 'fa' ? `«${short}»` : `“${short}”`;
 }
 
+/** A whole number in Persian digits, for the counts a Persian text names (amounts keep their own digits, as in the app's links). */
+function persianDigits(value: number): string {
+  return String(value).replace(/\d/g, (digit) => String.fromCharCode(0x06f0 + Number(digit)));
+}
+
 /** Persian text reads right to left; numbers, symbols and links keep their own direction inside it. */
 const TEXTS: { [L in Language]: { [E in NotificationEvent]: (facts: NotificationFacts[E]) => string } & { open: string } } = {
   en: {
@@ -62,6 +71,8 @@ const TEXTS: { [L in Language]: { [E in NotificationEvent]: (facts: Notification
     'stake-unlocked': (f) => `🔓 Your stake of ${f.amount} ${f.symbol} has unlocked. Claim ${f.total} ${f.symbol} in the app.`,
     'mining-ready': (f) => `⛏️ Mining finished: ${f.amount} ${f.symbol} is ready to move to your wallet.`,
     'appeal-answered': (f) => `📨 An operator answered your appeal:\n${f.answer}`,
+    'streak-ending': (f) => `🔥 Your ${f.days}-day streak ends at midnight. Do a daily mission today to keep it.`,
+    'prize-won': (f) => `🏆 You finished #${f.rank} in this week's league and won ${f.amount} ${f.symbol}.`,
     open: 'Open the app',
   },
   fa: {
@@ -78,6 +89,9 @@ const TEXTS: { [L in Language]: { [E in NotificationEvent]: (facts: Notification
     'stake-unlocked': (f) => `🔓 استیک ${f.amount} ${f.symbol} شما از قفل آزاد شد. ${f.total} ${f.symbol} را در برنامه دریافت کنید.`,
     'mining-ready': (f) => `⛏️ استخراج تمام شد: ${f.amount} ${f.symbol} آماده انتقال به کیف پول شماست.`,
     'appeal-answered': (f) => `📨 یک اپراتور به درخواست بازبینی شما پاسخ داد:\n${f.answer}`,
+    'streak-ending': (f) =>
+      `🔥 زنجیرهٔ ${persianDigits(f.days)} روزهٔ شما نیمه‌شب تمام می‌شود. برای نگه داشتن آن، امروز یک ماموریت روزانه انجام دهید.`,
+    'prize-won': (f) => `🏆 شما در لیگ این هفته رتبهٔ ${persianDigits(f.rank)} را گرفتید و ${f.amount} ${f.symbol} بردید.`,
     open: 'باز کردن برنامه',
   },
 };
