@@ -8,7 +8,7 @@ import { TEST_BOT_TOKEN, testEnv } from './helpers';
  * Telegram does: getChatMember from a membership table, sendMessage recorded (or refused with a 429
  * and retry_after, or a 403 for a player who blocked the bot), getUpdates long polling over a queue
  * of updates, sendPhoto like sendMessage (the caption as its text), setWebhook/deleteWebhook, setChatMenuButton, setMyCommands, savePreparedInlineMessage, getMe, and the Stars payments' createInvoiceLink,
- * answerPreCheckoutQuery and refundStarPayment.
+ * answerPreCheckoutQuery and refundStarPayment; getUserChatBoosts from a boosts table and getChat of a user with their emoji status.
  * Refuses any token but the expected one, as Telegram does.
  */
 export interface BotApiStandIn {
@@ -32,6 +32,10 @@ export interface BotApiStandIn {
   preCheckoutAnswers: Array<{ pre_checkout_query_id: string; ok: boolean; error_message?: string }>;
   /** Stars payments refunded (refundStarPayment), as sent; a second refund of a charge is refused, as Telegram does. */
   refunds: Array<{ user_id: number; telegram_payment_charge_id: string }>;
+  /** chat ("@channel") -> user id -> the expiration (Unix seconds) of each boost the user gives it (getUserChatBoosts). */
+  boosts: Map<string, Map<number, number[]>>;
+  /** user id -> the custom emoji id of their emoji status (getChat of the user); absent: no status. */
+  emojiStatuses: Map<number, string>;
   /** The registered webhook, as setWebhook left it. */
   webhook: { url: string; secret_token?: string } | null;
   /** Queues an update for getUpdates (long polling). */
@@ -58,6 +62,8 @@ export async function startBotApiStandIn(token: string): Promise<BotApiStandIn> 
   const invoices: BotApiStandIn['invoices'] = [];
   const preCheckoutAnswers: BotApiStandIn['preCheckoutAnswers'] = [];
   const refunds: BotApiStandIn['refunds'] = [];
+  const boosts: BotApiStandIn['boosts'] = new Map();
+  const emojiStatuses: BotApiStandIn['emojiStatuses'] = new Map();
   const updates: Array<Record<string, unknown> & { update_id: number }> = [];
   let nextUpdateId = 1;
   let waiting: Array<() => void> = [];
@@ -116,6 +122,33 @@ export async function startBotApiStandIn(token: string): Promise<BotApiStandIn> 
           if (!chat) return fail(res, 400, 'Bad Request: chat not found');
           const member = chat.get(Number(params.user_id)) ?? { status: 'left' };
           return ok(res, { user: { id: Number(params.user_id) }, ...member });
+        }
+        case 'getUserChatBoosts': {
+          const chat = boosts.get(String(params.chat_id));
+          if (!chat) return fail(res, 400, 'Bad Request: chat not found');
+          const userId = Number(params.user_id);
+          return ok(res, {
+            boosts: (chat.get(userId) ?? []).map((expiration, index) => ({
+              boost_id: `${userId}-${index}`,
+              add_date: expiration - 86_400 * 30,
+              expiration_date: expiration,
+              source: { source: 'premium', user: { id: userId, is_bot: false, first_name: 'Player' } },
+            })),
+          });
+        }
+        case 'getChat': {
+          // a user's private chat with the bot, with their emoji status when they show one
+          const userId = Number(params.chat_id);
+          if (!(userId > 0)) return fail(res, 400, 'Bad Request: chat not found');
+          const emoji = emojiStatuses.get(userId);
+          return ok(res, {
+            id: userId,
+            type: 'private',
+            first_name: 'Player',
+            accent_color_id: 0,
+            max_reaction_count: 11,
+            ...(emoji ? { emoji_status_custom_emoji_id: emoji } : {}),
+          });
         }
         case 'sendMessage':
         case 'sendPhoto': {
@@ -204,6 +237,8 @@ export async function startBotApiStandIn(token: string): Promise<BotApiStandIn> 
     invoices,
     preCheckoutAnswers,
     refunds,
+    boosts,
+    emojiStatuses,
     get webhook() {
       return state.webhook;
     },
