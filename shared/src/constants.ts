@@ -1,5 +1,24 @@
-export const VERIFY_TYPES = ['auto', 'time', 'telegram', 'youtube', 'instagram', 'manual'] as const;
+/**
+ * How a mission is verified. The Telegram-native ones: `boost` (the bot asks getUserChatBoosts), `emojiStatus` (the bot asks
+ * getChat for the player's emoji status), `homeScreen` (the player's Telegram says the shortcut is there: client-attested, and
+ * time-gated) and `story` (nothing can check a story: time-gated).
+ */
+export const VERIFY_TYPES = [
+  'auto',
+  'time',
+  'telegram',
+  'youtube',
+  'instagram',
+  'manual',
+  'boost',
+  'homeScreen',
+  'emojiStatus',
+  'story',
+] as const;
 export type VerifyType = (typeof VERIFY_TYPES)[number];
+
+/** What a player's Telegram answers about the app's home-screen shortcut (home_screen_checked), as a Home screen claim carries it. */
+export const HOME_SCREEN_STATUSES = ['added', 'missed', 'unknown', 'unsupported'] as const;
 
 /** What a Manual mission can ask the player to attach to the claim. */
 export const PROOF_KINDS = ['link', 'text', 'image'] as const;
@@ -31,6 +50,7 @@ export const LEDGER_REASONS = [
   'gift',
   'clawback',
   'streak',
+  'league_prize',
 ] as const;
 export type LedgerReason = (typeof LEDGER_REASONS)[number];
 
@@ -44,6 +64,7 @@ export const HOUSE_ACCOUNTS = {
   'rewards:referral': { group: 'created' },
   'rewards:streak': { group: 'created' },
   'rewards:mining': { group: 'created' },
+  'rewards:league': { group: 'created' },
   'staking:profit': { group: 'created' },
   gifts: { group: 'created' },
   clawbacks: { group: 'taken back' },
@@ -83,6 +104,8 @@ export const ADMIN_RESOURCES = [
   'gifts',
   'faqs',
   'appeals',
+  'stars-shop',
+  'leagues',
 ] as const;
 export type AdminResource = (typeof ADMIN_RESOURCES)[number];
 
@@ -154,6 +177,13 @@ export const DEFAULT_RISK_WEIGHTS: Record<RiskSignal, number> = {
   friendsShareNetwork: 30,
   friendsShareWallet: 35,
 };
+
+/**
+ * The reminders the bot sends a player, each of which the player can switch off in Settings: mining finished, a streak about to
+ * break, a stake unlocked, a league prize won, a withdrawal paid.
+ */
+export const REMINDER_KINDS = ['mining-ready', 'streak-ending', 'stake-unlocked', 'prize-won', 'withdrawal-paid'] as const;
+export type ReminderKind = (typeof REMINDER_KINDS)[number];
 
 export const LANGUAGES = ['en', 'fa'] as const;
 export type Language = (typeof LANGUAGES)[number];

@@ -1,4 +1,4 @@
-import { telegramMissionChat } from './telegramLinks';
+import { telegramBoostTarget, telegramMissionChat } from './telegramLinks';
 
 it('finds the chat the bot can ask about: a public username (or a post of it), or the id given with an invite link', () => {
   expect(telegramMissionChat('https://t.me/giftnews')).toEqual({ chat: '@giftnews' });
@@ -28,4 +28,30 @@ it('refuses what the check cannot use, saying which field to fix', () => {
     expect([link, telegramMissionChat(link)]).toEqual([link, expect.objectContaining({ field: 'link' })]);
   expect(telegramMissionChat('https://t.me/+AbCdEf123456')).toMatchObject({ field: 'telegramChatId' });
   expect(telegramMissionChat('https://t.me/+AbCdEf123456', '@chat')).toMatchObject({ field: 'telegramChatId' });
+});
+
+it("finds a boost mission's channel and the boost page Go opens, from any of its public links or a private boost link with its id", () => {
+  const giftnews = { chat: '@giftnews', boostLink: 'https://t.me/boost/giftnews' };
+  expect(telegramBoostTarget('https://t.me/giftnews')).toEqual(giftnews);
+  expect(telegramBoostTarget('https://t.me/giftnews?boost')).toEqual(giftnews);
+  expect(telegramBoostTarget(' https://t.me/boost/giftnews ')).toEqual(giftnews);
+  expect(telegramBoostTarget('https://t.me/boost/giftnews', '-1001234567890')).toEqual({ ...giftnews, chat: '-1001234567890' });
+  expect(telegramBoostTarget('https://t.me/boost?c=1234567890', '-1001234567890')).toEqual({
+    chat: '-1001234567890',
+    boostLink: 'https://t.me/boost?c=1234567890',
+  });
+});
+
+it('refuses a boost link the check or Go cannot use, saying which field to fix', () => {
+  for (const link of [
+    '',
+    'https://t.me/boost',
+    'https://t.me/+AbCdEf123456',
+    'https://t.me/giftnews/42',
+    'http://t.me/giftnews',
+    'https://t.me/giftnews?x=1',
+  ])
+    expect([link, telegramBoostTarget(link)]).toEqual([link, expect.objectContaining({ field: 'link' })]);
+  expect(telegramBoostTarget('https://t.me/boost?c=1234567890')).toMatchObject({ field: 'telegramChatId' });
+  expect(telegramBoostTarget('https://t.me/giftnews', 'news')).toMatchObject({ field: 'telegramChatId' });
 });

@@ -71,6 +71,18 @@ export async function isChatMember(bot: BotApi, chatId: string | number, userId:
   return member.status === 'restricted' && member.is_member === true;
 }
 
+/** Whether a user boosts a chat now: getUserChatBoosts lists their boosts, each until its expiration (Unix seconds). */
+export async function boostsChat(bot: BotApi, chatId: string | number, userId: number, now: Date): Promise<boolean> {
+  const { boosts } = await call('getUserChatBoosts', () => interactiveApi(bot).getUserChatBoosts(chatId, userId));
+  return boosts.some((boost) => boost.expiration_date * 1000 > now.getTime());
+}
+
+/** The custom emoji a user shows as their emoji status (getChat of their private chat with the bot); '' when none. */
+export async function emojiStatusOf(bot: BotApi, userId: number): Promise<string> {
+  const chat = await call('getChat', () => interactiveApi(bot).getChat(userId));
+  return chat.emoji_status_custom_emoji_id ?? '';
+}
+
 export async function sendMessage(bot: BotApi, chatId: number, text: string, extra: Parameters<Api['sendMessage']>[2] = {}): Promise<void> {
   await call('sendMessage', () => interactiveApi(bot).sendMessage(chatId, text, extra));
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MISSION_REPEATS, PROOF_KINDS, STAKING_DURATION_KEYS, VERIFY_TYPES } from '../constants';
 import { toMicros } from '../money';
-import { telegramMissionChat } from '../telegramLinks';
+import { telegramBoostTarget, telegramMissionChat } from '../telegramLinks';
 import {
   amount,
   blankable,
@@ -124,6 +124,12 @@ export const categoryInput = z.object({
 });
 export type CategoryInput = z.infer<typeof categoryInput>;
 
+/** The longest story caption every player can post (Premium players may write more). */
+const STORY_TEXT_MAX = 200;
+const CUSTOM_EMOJI_ID_PROBLEM = 'A custom emoji id is a number, for example 5368324170671202286';
+/** Verify types whose Claim works a set number of minutes after Go. */
+const TIME_GATED_TYPES: readonly string[] = ['time', 'instagram', 'homeScreen', 'story'];
+
 const missionFields = z.object({
   category: objectId,
   title: nonEmpty(120),
@@ -145,9 +151,26 @@ const missionFields = z.object({
   goButton: nullAsAbsent(z.string().trim().max(30).default('Go')),
   /** What Persian players read; each blank one falls back to the English. */
   fa: z
-    .object({ title: persian(120), description: persian(1000), claimButton: persian(30), goButton: persian(30) })
+    .object({
+      title: persian(120),
+      description: persian(1000),
+      claimButton: persian(30),
+      goButton: persian(30),
+      storyText: persian(STORY_TEXT_MAX),
+    })
     .partial()
     .default({}),
+  /** An emoji status mission's custom emoji: the status the player sets, and the bot checks with getChat. */
+  emojiId: blankable(
+    z
+      .string()
+      .trim()
+      .regex(/^\d{1,24}$/, CUSTOM_EMOJI_ID_PROBLEM),
+  ),
+  /** A story mission's picture or video (Telegram takes https only; a path on this site is made whole by the app). */
+  storyMedia: optionalImage,
+  /** A story mission's caption (Telegram allows 200 characters to a player without Premium). */
+  storyText: blankable(z.string().trim().max(STORY_TEXT_MAX)),
   /** Write-only: the console never gets it back, so an untouched field may come as empty, null or absent. */
   secretCode: z.string().trim().max(64).nullish(),
   /** A Telegram mission's chat by id: needed for an invite link (t.me/+…), which does not name the chat. */
@@ -183,13 +206,21 @@ const missionRules = (schema: typeof missionFields) =>
       path: ['endsAt'],
     })
     .superRefine((m, context) => {
-      if (m.verifyType !== 'telegram') return;
-      const chat = telegramMissionChat(m.link, m.telegramChatId);
+      if (m.verifyType !== 'telegram' && m.verifyType !== 'boost') return;
+      const chat = m.verifyType === 'boost' ? telegramBoostTarget(m.link, m.telegramChatId) : telegramMissionChat(m.link, m.telegramChatId);
       if ('problem' in chat) context.addIssue({ code: 'custom', message: chat.problem, path: [chat.field] });
     })
-    .refine((m) => !['time', 'instagram'].includes(m.verifyType) || m.verifyDuration > 0, {
+    .refine((m) => !TIME_GATED_TYPES.includes(m.verifyType) || m.verifyDuration > 0, {
       message: 'Set how many minutes to wait before claiming',
       path: ['verifyDuration'],
+    })
+    .refine((m) => m.verifyType !== 'emojiStatus' || !!m.emojiId, {
+      message: 'An emoji status mission needs its custom emoji id',
+      path: ['emojiId'],
+    })
+    .refine((m) => m.verifyType !== 'story' || !!m.storyMedia, {
+      message: 'A story mission needs the picture or video to share',
+      path: ['storyMedia'],
     });
 export const missionInput = missionRules(missionFields).refine((m) => m.verifyType !== 'youtube' || !!m.secretCode, {
   message: 'A YouTube mission needs its secret code',

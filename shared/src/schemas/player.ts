@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LANGUAGES, STAKING_DURATION_KEYS, THEMES } from '../constants';
+import { HOME_SCREEN_STATUSES, LANGUAGES, REMINDER_KINDS, STAKING_DURATION_KEYS, THEMES } from '../constants';
 import { blankable, httpUrl, idempotencyKey, objectId, pageInput, positiveAmount } from './common';
 import { tonAddress } from './catalog';
 
@@ -26,6 +26,9 @@ export const settingsInput = z.object({
   theme: z.enum(THEMES).optional(),
 });
 
+/** A player switches one kind of reminder on or off. */
+export const reminderSwitchInput = z.object({ kind: z.enum(REMINDER_KINDS), on: z.boolean() });
+
 export const missionRef = z.object({ missionId: objectId });
 export const claimMissionInput = z.object({
   missionId: objectId,
@@ -40,6 +43,8 @@ export const claimMissionInput = z.object({
     })
     .partial()
     .optional(),
+  /** A Home screen mission: what the player's Telegram answered (home_screen_checked's status, or `added` once it added it). */
+  homeScreen: z.enum(HOME_SCREEN_STATUSES).optional(),
 });
 export const categoryRef = z.object({ categoryId: objectId });
 

@@ -10,8 +10,8 @@ import { countMissionProgress, markRiskDue } from '../users/players.service';
 import { codeMatches, decideClaim } from './missionRules';
 import { MissionModel, UserMissionModel } from './mission.models';
 import { creditApproval, finishInterruptedCredit } from './missionCredit';
-import { ofToday, progressFilter, PROGRESS_FIELDS, todayForMissions, type PlayerProgress } from './playerMissions';
-import { requireMembership } from './telegramMembership';
+import { goLink, ofToday, progressFilter, PROGRESS_FIELDS, todayForMissions, type PlayerProgress } from './playerMissions';
+import { requireBoost, requireEmojiStatus, requireMembership } from './telegramMembership';
 import { keepSeat, settleSeat, takeFirstSeat, takeSeat } from './missionSeats';
 
 type StartableMission = {
@@ -135,7 +135,7 @@ async function claimFacts(userId: Id, missionId: string, now: Date) {
 export async function startMission(userId: Id, missionId: string, now: Date): Promise<{ link: string }> {
   const [mission, today] = await Promise.all([findOpenMission(missionId, now), todayForMissions(now)]);
   await startProgress(userId, mission, now, today);
-  return { link: mission.link ?? '' };
+  return { link: goLink(mission) };
 }
 
 async function refusalFor(progressId: Types.ObjectId): Promise<AppError> {
@@ -161,6 +161,8 @@ export interface ClaimMissionInput {
   code?: string;
   /** A Manual mission's proof, as the player attached it. */
   proof?: ClaimProof;
+  /** What the player's Telegram answered about the app's home-screen shortcut (a Home screen mission): only its word. */
+  homeScreen?: string;
   now: Date;
   env: Env;
 }
@@ -229,6 +231,10 @@ export async function claimMission(input: ClaimMissionInput): Promise<ClaimResul
   if ('refuse' in decision) throw new AppError(decision.refuse, decision.params);
 
   if (decision.step === 'checkMembership') await requireMembership(input.env, mission, user.telegramId);
+  if (decision.step === 'checkBoost') await requireBoost(input.env, mission, user.telegramId, now);
+  if (decision.step === 'checkEmojiStatus') await requireEmojiStatus(input.env, mission, user.telegramId);
+  // the server cannot see a phone's home screen: the player's Telegram said so (the weakest check, after the wait)
+  if (decision.step === 'checkHomeScreen' && input.homeScreen !== 'added') throw new AppError('HOME_SCREEN_NOT_ADDED');
   if (decision.step === 'checkCode' && !codeMatches(mission.secretCode, input.code)) throw new AppError('INCORRECT_CODE');
   const proof = decision.step === 'review' ? await checkedProof(mission.proof ?? [], input.proof, user.id) : null;
 

@@ -50,11 +50,17 @@ const missionSchema = applyConventions(
         description: { type: String, default: '' },
         claimButton: { type: String, default: '' },
         goButton: { type: String, default: '' },
+        storyText: { type: String },
       },
       /** The code said in a YouTube video: never leaves the server. */
       secretCode: { type: String, default: '', select: false, hidden: true },
       /** A Telegram mission's chat by id, for an invite link (t.me/+…) that does not name it. */
       telegramChatId: { type: String, default: '' },
+      /** An emoji status mission's custom emoji id: the status the player sets, checked with getChat. */
+      emojiId: { type: String, default: '' },
+      /** A story mission's picture or video and its caption (Telegram's story editor opens with them). */
+      storyMedia: { type: String, default: '' },
+      storyText: { type: String, default: '' },
       order: { type: Number, default: 0 },
       enabled: { type: Boolean, default: true },
       /** A ⭐ mission: all of them must be done before any other can be claimed. */

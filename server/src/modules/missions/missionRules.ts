@@ -5,9 +5,12 @@ export type PlayerMissionStatus = 'not_started' | UserMissionStatus;
 
 const MINUTE_MS = 60_000;
 
-/** Verify types the player proves by waiting after Go (Instagram offers no way to check a follow). */
+/**
+ * Verify types the player proves by waiting after Go: Instagram offers no way to check a follow, nothing can check a story,
+ * and only the player's own Telegram knows the home-screen shortcut (its word is taken, after the wait).
+ */
 function verifiesByTime(verifyType: VerifyType): boolean {
-  return verifyType === 'time' || verifyType === 'instagram';
+  return verifyType === 'time' || verifyType === 'instagram' || verifyType === 'homeScreen' || verifyType === 'story';
 }
 
 /** When Claim starts working for a mission verified by time; null when time plays no part. */
@@ -34,12 +37,15 @@ export interface ClaimSituation {
 
 /**
  * What happens next once the server-side facts are known:
- * - complete: credit the reward now (Auto, Time and Instagram once their wait is over)
+ * - complete: credit the reward now (Auto, Time, Instagram and Story once their wait is over)
  * - review: becomes pending for an operator (Manual)
  * - checkMembership: ask Telegram whether the player joined (Telegram)
  * - checkCode: compare the typed code with the secret one (YouTube)
+ * - checkBoost: ask Telegram whether the player boosts the channel (Boost)
+ * - checkEmojiStatus: ask Telegram whether the player's emoji status is the mission's (Emoji status)
+ * - checkHomeScreen: the player's Telegram must have said the shortcut is on the home screen (Home screen; client-attested)
  */
-type ClaimStep = 'complete' | 'review' | 'checkMembership' | 'checkCode';
+type ClaimStep = 'complete' | 'review' | 'checkMembership' | 'checkCode' | 'checkBoost' | 'checkEmojiStatus' | 'checkHomeScreen';
 export type ClaimDecision = { step: ClaimStep; startFirst: boolean } | { refuse: ErrorCode; params?: Record<string, string> };
 
 const STEP_BY_TYPE: Record<VerifyType, ClaimStep> = {
@@ -49,6 +55,10 @@ const STEP_BY_TYPE: Record<VerifyType, ClaimStep> = {
   telegram: 'checkMembership',
   youtube: 'checkCode',
   manual: 'review',
+  boost: 'checkBoost',
+  emojiStatus: 'checkEmojiStatus',
+  homeScreen: 'checkHomeScreen',
+  story: 'complete',
 };
 
 /**

@@ -32,6 +32,7 @@ export const missionsRouter = createTRPCRouter({
         missionId: input.missionId,
         code: input.code,
         proof: input.proof,
+        homeScreen: input.homeScreen,
         now: ctx.now(),
         env: ctx.env,
       }),

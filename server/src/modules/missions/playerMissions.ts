@@ -1,5 +1,5 @@
 import type { Types } from 'mongoose';
-import { fromMicros, type MissionRepeat, type ProofKind, type UserMissionStatus, type VerifyType } from '@gift/shared';
+import { fromMicros, telegramBoostTarget, type MissionRepeat, type ProofKind, type UserMissionStatus, type VerifyType } from '@gift/shared';
 import { AppError } from '../../lib/errors';
 import { calendarDay } from '../../lib/calendarDay';
 import { recentAppConfig } from '../config/config.service';
@@ -38,6 +38,10 @@ export interface PlayerMission {
   full: boolean;
   /** What a Manual mission's claim must carry: any of a link, a text, a picture. */
   proof: ProofKind[];
+  /** An emoji status mission's custom emoji id (what Go asks Telegram to set); '' otherwise. */
+  emojiId: string;
+  /** A story mission's picture or video and caption (what Go opens Telegram's story editor with); null otherwise. */
+  story: { media: string; text: string } | null;
 }
 
 interface MissionRow {
@@ -53,7 +57,11 @@ interface MissionRow {
   verifyDuration: number;
   claimButton: string;
   goButton: string;
-  fa?: { title?: string; description?: string; claimButton?: string; goButton?: string };
+  fa?: { title?: string; description?: string; claimButton?: string; goButton?: string; storyText?: string };
+  telegramChatId?: string;
+  emojiId?: string;
+  storyMedia?: string;
+  storyText?: string;
   mustDone: boolean;
   endsAt?: Date | null;
   repeat?: MissionRepeat;
@@ -85,6 +93,13 @@ function buttonText(language: string | undefined, kind: keyof typeof DEFAULT_BUT
   return typed || words.en;
 }
 
+/** The link Go opens: a boost mission's is its channel's boost page, whatever public link the operator gave. */
+export function goLink(mission: { verifyType: VerifyType; link?: string | null; telegramChatId?: string | null }): string {
+  if (mission.verifyType !== 'boost') return mission.link ?? '';
+  const target = telegramBoostTarget(mission.link, mission.telegramChatId);
+  return 'boostLink' in target ? target.boostLink : '';
+}
+
 function presentMission(mission: MissionRow, progress: PlayerProgress | undefined, language: string | undefined): PlayerMission {
   const status: PlayerMissionStatus = progress?.status ?? 'not_started';
   const text = textFor(language);
@@ -93,7 +108,7 @@ function presentMission(mission: MissionRow, progress: PlayerProgress | undefine
     categoryId: String(mission.category),
     title: text(mission.title, mission.fa?.title),
     description: text(mission.description, mission.fa?.description),
-    link: mission.link ?? '',
+    link: goLink(mission),
     image: mission.image ?? '',
     reward: fromMicros(mission.reward ?? 0),
     coin: { id: String(mission.coin), symbol: mission.coinDocs[0]?.symbol ?? '' },
@@ -108,6 +123,9 @@ function presentMission(mission: MissionRow, progress: PlayerProgress | undefine
     endsAt: mission.endsAt ?? null,
     repeat: mission.repeat ?? 'none',
     proof: mission.verifyType === 'manual' ? (mission.proof ?? []) : [],
+    emojiId: mission.verifyType === 'emojiStatus' ? (mission.emojiId ?? '') : '',
+    story:
+      mission.verifyType === 'story' ? { media: mission.storyMedia ?? '', text: text(mission.storyText, mission.fa?.storyText) } : null,
     full:
       !!mission.cap &&
       (mission.completions ?? 0) >= mission.cap &&
