@@ -109,6 +109,12 @@ function isTimeZone(name: string): boolean {
   }
 }
 
+/** A time of day, HH:MM on a 24-hour clock. */
+const clockTime = z
+  .string()
+  .trim()
+  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'A time such as 22:00');
+
 /** A reward for reaching a streak of this many days of daily missions. */
 const streakMilestone = z.object({
   days: z.coerce.number().int('Whole days').min(2, 'At least 2 days').max(3650),
@@ -216,6 +222,18 @@ export const appConfigInput = z.object({
       }),
   ),
   risk: riskSettingsInput.optional(),
+  /**
+   * The reminders the bot sends players: quiet hours (HH:MM to HH:MM in the App Config timezone; equal times: none), how many
+   * reminders a player gets a day at most, and how many hours before the day ends a streak about to break is reminded (0: never).
+   */
+  reminders: z
+    .object({
+      quietStart: clockTime.default('22:00'),
+      quietEnd: clockTime.default('08:00'),
+      dailyCap: z.coerce.number().int('A whole number').min(0).max(20).default(3),
+      streakHoursBefore: z.coerce.number().int('Whole hours').min(0).max(23).default(4),
+    })
+    .optional(),
   /**
    * When a friend earns their referrer the reward: after this many missions done, or this many days after joining while still
    * playing (0 and 0: at the join); a Premium friend's reward is this percent of the amount (100: the same).

@@ -103,6 +103,13 @@ const appConfigSchema = applyConventions(
       rejectReasons: { type: [new Schema({ en: String, fa: String })], default: [] },
       /** Why the hot wallet's sender last stopped by itself (not enough funds, the cap, the chain away); empty while it runs. */
       payoutsStopped: { type: String, default: '' },
+      /** The bot's reminders (notifications/reminders.ts): quiet hours in `timezone`, a daily cap per player, the streak's warning. */
+      reminders: {
+        quietStart: { type: String, default: '22:00' },
+        quietEnd: { type: String, default: '08:00' },
+        dailyCap: { type: Number, default: 3 },
+        streakHoursBefore: { type: Number, default: 4 },
+      },
       /** When a friend earns their referrer the reward (see appConfigInput), and a Premium friend's share. */
       referralQualification: {
         doneMissions: { type: Number, default: 0 },

@@ -5,6 +5,7 @@ import { recentCoins } from '../coins/giftCoins.service';
 import { getAppConfig, recentAppConfig } from '../config/config.service';
 import { entryKeys, postEntry } from '../ledger/ledger.service';
 import { advanceStreak } from '../users/players.service';
+import { remindStreakEnding } from '../notifications/notifications.service';
 
 /**
  * Counts the day of a done daily mission in the player's streak, and pays the App Config's milestone the streak reaches
@@ -16,6 +17,7 @@ export async function countStreakDay(progress: { user: Types.ObjectId; day?: str
   const streak = await advanceStreak(progress.user, progress.day, dayBefore(progress.day));
   // a day approved after later days were done no longer ends the streak: it reaches nothing new
   if (streak.lastDay !== progress.day) return;
+  await remindStreakEnding(progress.user, streak.lastDay, streak.days, new Date());
   const config = await getAppConfig();
   const milestone = config.streakMilestones.find((m) => m.days === streak.days);
   if (!milestone?.coin || !milestone.amount || milestone.amount <= 0) return;

@@ -3,10 +3,11 @@ import type { Language } from '@gift/shared';
 import type { Logger } from '../../lib/logger';
 import { BotApiError, isUnreachableChat, toBotApiError } from '../../lib/telegramBot';
 import { objectId, type Id } from '../../db/ids';
-import { allowsMessages, messageRecipient, stopMessaging } from '../users/players.service';
+import { allowsMessages, allowsReminder, messageRecipient, stopMessaging } from '../users/players.service';
 import { NotificationModel, SETTLED_KEPT_MS } from './notification.model';
 import { notificationText, openAppLabel, type NotificationEvent, type NotificationFacts } from './notificationTexts';
 import { upsertWithRetry } from '../../db/mongoErrors';
+import { isReminder, reminderVerdict, streakReminderFor } from './reminders';
 
 /** A sender keeps a claimed message this long; one that crashed mid-send is taken over after it. */
 const LEASE_MS = 10 * 60_000;
@@ -38,8 +39,8 @@ export async function notify<E extends NotificationEvent>(
 ): Promise<void> {
   try {
     const user = objectId(userId);
-    // a scheduled message is checked when due instead: the player may allow messages by then
-    if (!scheduledFor && !(await allowsMessages(user))) return;
+    // a scheduled message is checked when due instead: the player may allow messages by then (every message is checked then too)
+    if (!scheduledFor && !(await (isReminder(event) ? allowsReminder(user, event) : allowsMessages(user)))) return;
     // the same event queued twice at once: the unique key keeps one, and the retry finds it queued
     await upsertWithRetry(() =>
       NotificationModel.updateOne(
@@ -63,6 +64,16 @@ export async function notify<E extends NotificationEvent>(
   } catch (error) {
     reportProblem(error, key);
   }
+}
+
+/**
+ * A daily mission kept the player's streak on `keptDay` (at `days` days): they are reminded the next evening, App Config's hours
+ * before that day ends, unless they keep it that day first. Once per player and day, however often the day is counted.
+ */
+export async function remindStreakEnding(userId: Id, keptDay: string, days: number, now: Date): Promise<void> {
+  const reminder = await streakReminderFor(keptDay, now);
+  if (reminder)
+    await notify(userId, `streak-ending:${String(userId)}:${reminder.day}`, 'streak-ending', { days, day: reminder.day }, reminder.dueAt);
 }
 
 /** Whether a transactional message is due and free to send: broadcasts give way to it. */
@@ -153,12 +164,21 @@ export class NotificationSender {
   private async deliver(api: Api, message: Claimed): Promise<void> {
     const user = await messageRecipient(message.user);
     if (!user?.messagePermission) return this.settle(message, 'skipped', 'no message permission');
+    let silent = false;
+    if (isReminder(message.event)) {
+      const verdict = await reminderVerdict({ key: message.key, event: message.event, facts: message.facts }, user, this.clock());
+      if ('skip' in verdict) return this.settle(message, 'skipped', verdict.skip);
+      // quiet hours: back in the queue until they end, without counting as a try
+      if ('wait' in verdict) return this.release(message, verdict.wait, '', -1);
+      silent = verdict.silent;
+    }
     const language: Language = user.language === 'fa' ? 'fa' : 'en';
     const text = notificationText(language, message.event as NotificationEvent, message.facts as never);
     const url = await this.options.openAppUrl();
     try {
       await api.sendMessage(user.telegramId, text, {
         link_preview_options: { is_disabled: true },
+        ...(silent ? { disable_notification: true } : {}),
         ...(url ? { reply_markup: { inline_keyboard: [[{ text: openAppLabel(language), url }]] } } : {}),
       });
     } catch (caught) {
@@ -170,14 +190,17 @@ export class NotificationSender {
         return this.settle(message, 'skipped', why);
       }
       if (message.attempts >= MAX_ATTEMPTS) return this.settle(message, 'failed', why);
-      const retryAt = new Date(this.clock().getTime() + RETRY_PAUSE_MS * message.attempts);
-      await NotificationModel.updateOne(
-        { _id: message._id, leaseHolder: this.options.holder },
-        { $set: { dueAt: retryAt, leaseUntil: null, leaseHolder: '', outcome: why } },
-      );
-      return;
+      return this.release(message, new Date(this.clock().getTime() + RETRY_PAUSE_MS * message.attempts), why, 0);
     }
     await this.settle(message, 'sent', '');
+  }
+
+  /** Gives a claimed message back to the queue, due at `dueAt`; `tries` corrects the count of tries its claim added. */
+  private async release(message: Claimed, dueAt: Date, outcome: string, tries: number): Promise<void> {
+    await NotificationModel.updateOne(
+      { _id: message._id, leaseHolder: this.options.holder },
+      { $set: { dueAt, leaseUntil: null, leaseHolder: '', outcome }, ...(tries ? { $inc: { attempts: tries } } : {}) },
+    );
   }
 
   private async settle(message: Claimed, status: 'sent' | 'skipped' | 'failed', outcome: string): Promise<void> {

@@ -1,10 +1,10 @@
 import { Types } from 'mongoose';
 import { toMicros } from '@gift/shared';
-import { pacedApi } from '../../lib/telegramBot';
 import { createCoin, createPlayer, fund } from '../../../test/factories';
 import { startBotApiStandIn, type BotApiStandIn } from '../../../test/botApiStandIn';
-import { TEST_BOT_TOKEN, silentLogger } from '../../../test/helpers';
-import { getAppConfig } from '../config/config.service';
+import { TEST_BOT_TOKEN } from '../../../test/helpers';
+import { APP_LINK, drained, messagesTo as messagesToPlayer, testSender } from '../../../test/notificationSenders';
+import { getAppConfig, setAppConfigFields } from '../config/config.service';
 import { CategoryModel } from '../content/content.models';
 import { MissionModel, UserMissionModel } from '../missions/mission.models';
 import { reviewUserMission } from '../missions/missions.service';
@@ -16,9 +16,8 @@ import { upsertFromTelegram } from '../users/users.service';
 import { WithdrawalModel } from '../withdrawals/withdrawal.model';
 import { processWithdrawal } from '../withdrawals/withdrawals.service';
 import { NotificationModel } from './notification.model';
-import { notify, NotificationSender } from './notifications.service';
+import { notify, type NotificationSender } from './notifications.service';
 
-const APP_LINK = 'https://t.me/GiftRewardsBot/play';
 const DAY = 24 * 3600_000;
 /** Money fields hold micro-units. */
 const micros = (amount: string) => Number(toMicros(amount));
@@ -26,32 +25,13 @@ const micros = (amount: string) => Number(toMicros(amount));
 let standIn: BotApiStandIn;
 beforeAll(async () => {
   standIn = await startBotApiStandIn(TEST_BOT_TOKEN);
+  // the reminders here are about what each says, whatever the hour the tests run: no quiet hours
+  await setAppConfigFields({ reminders: { quietStart: '00:00', quietEnd: '00:00', dailyCap: 3, streakHoursBefore: 4 } });
 });
 afterAll(() => standIn.close());
 
-/** A sender on the paced API, its clock `ahead` ms in the future (to reach scheduled messages). */
-function sender(ahead = { ms: 0 }) {
-  let api: ReturnType<typeof pacedApi> | undefined;
-  return new NotificationSender({
-    api: () => (api ??= pacedApi({ apiRoot: standIn.apiRoot, token: TEST_BOT_TOKEN })),
-    openAppUrl: async () => APP_LINK,
-    holder: `test-${new Types.ObjectId()}`,
-    logger: silentLogger,
-    clock: () => new Date(Date.now() + ahead.ms),
-  });
-}
-
-const messagesTo = (player: UserDocument) => standIn.sent.filter((m) => m.chat_id === player.telegramId);
-
-/** Real time: waits until nothing due is left queued and nothing is in flight. */
-async function drained(running: NotificationSender, ahead = { ms: 0 }) {
-  for (let i = 0; i < 400; i++) {
-    const due = await NotificationModel.countDocuments({ status: 'queued', dueAt: { $lte: new Date(Date.now() + ahead.ms) } });
-    if (!due && !running.busy) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error('the queue never drained');
-}
+const sender = (ahead = { ms: 0 }) => testSender(standIn, ahead);
+const messagesTo = (player: UserDocument) => messagesToPlayer(standIn, player);
 
 const reachable = (fields: Record<string, unknown> = {}) => createPlayer({ messagePermission: true, ...fields });
 const reviewer = String(new Types.ObjectId());
@@ -326,12 +306,9 @@ describe("pacing within Telegram's limits (fake timers)", () => {
 
   it('paces a queue of 100 notifications to one chat at one a second', async () => {
     const player = await reachable();
+    // messages outside the reminders' daily cap (a hundred reminders a day to one player are what issue 35 forbids)
     for (let i = 0; i < 100; i++)
-      await notify(player._id, `test-pace:${player._id}:${i}`, 'mining-ready', {
-        amount: String(i + 1),
-        symbol: 'GIFT',
-        sessionId: String(i),
-      });
+      await notify(player._id, `test-pace:${player._id}:${i}`, 'mission-approved', { mission: `Mission ${i + 1}` });
     const running = sender();
     running.start();
     await advanceUntil(() => messagesTo(player).length === 100);

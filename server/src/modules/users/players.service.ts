@@ -2,7 +2,7 @@ import type { Types } from 'mongoose';
 import { objectId, type Id } from '../../db/ids';
 import { prefixPattern } from '../../db/prefixSearch';
 import type { NewRecord } from '../../db/schemaKit';
-import type { Language, PlayerStatus, RiskLevel } from '@gift/shared';
+import type { Language, PlayerStatus, ReminderKind, RiskLevel } from '@gift/shared';
 import { UserModel } from './user.model';
 
 export type { UserDocument } from './user.model';
@@ -154,9 +154,62 @@ export async function allowsMessages(playerId: Id): Promise<boolean> {
   return !!(await UserModel.exists({ _id: playerId, messagePermission: true }));
 }
 
-/** What the bot needs to write to a player: where, whether it may, and in which language. */
+/** What the bot needs to write to a player: where, whether it may, in which language, and what its reminders check. */
 export function messageRecipient(playerId: Id) {
-  return UserModel.findById(playerId, { telegramId: 1, messagePermission: 1, language: 1 }).lean();
+  return UserModel.findById(playerId, {
+    telegramId: 1,
+    messagePermission: 1,
+    language: 1,
+    status: 1,
+    'reminders.off': 1,
+    streak: 1,
+  }).lean();
+}
+
+/** Whether the bot may remind this player of this kind: it may message them, they are active, and they left the kind on. */
+export async function allowsReminder(playerId: Id, kind: ReminderKind): Promise<boolean> {
+  return !!(await UserModel.exists({ _id: playerId, messagePermission: true, status: 'active', 'reminders.off': { $ne: kind } }));
+}
+
+/** The kinds of reminders a player switched off. */
+export async function remindersOff(playerId: Id): Promise<string[]> {
+  return (await UserModel.findById(playerId, { 'reminders.off': 1 }).lean())?.reminders?.off ?? [];
+}
+
+/** A player switches a kind of reminder on or off (one update, so taps in any order end as the last one asked). */
+export async function switchReminder(playerId: Id, kind: ReminderKind, on: boolean): Promise<void> {
+  await UserModel.updateOne(
+    { _id: objectId(playerId) },
+    on ? { $pull: { 'reminders.off': kind } } : { $addToSet: { 'reminders.off': kind } },
+  );
+}
+
+/**
+ * Takes one of the player's `cap` places for reminders on `day` for the message `key`, or finds it already taken by that key
+ * (a retry, a sender that took the message over after a crash). Each step is one conditional update on the player, so any
+ * number of senders at once never give out more than `cap` places a day. False: the day's places are gone.
+ */
+export async function takeReminderPlace(playerId: Id, key: string, day: string, cap: number): Promise<boolean> {
+  const _id = objectId(playerId);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (await UserModel.exists({ _id, 'reminders.day': day, 'reminders.keys': key })) return true;
+    if (cap < 1) return false;
+    const taken = await UserModel.updateOne(
+      { _id, 'reminders.day': day, 'reminders.count': { $lt: cap }, 'reminders.keys': { $ne: key } },
+      { $inc: { 'reminders.count': 1 }, $push: { 'reminders.keys': key } },
+      { timestamps: false },
+    );
+    if (taken.modifiedCount) return true;
+    // the first reminder of a new day starts the day's count
+    const started = await UserModel.updateOne(
+      { _id, 'reminders.day': { $ne: day } },
+      { $set: { 'reminders.day': day, 'reminders.count': 1, 'reminders.keys': [key] } },
+      { timestamps: false },
+    );
+    if (started.modifiedCount) return true;
+    if (await UserModel.exists({ _id, 'reminders.day': day, 'reminders.count': { $gte: cap } })) return false;
+  }
+  return false;
 }
 
 /** Conditions on a player's own record a broadcast's segment may set (language, last seen, join date, blocked). */

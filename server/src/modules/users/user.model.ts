@@ -61,6 +61,16 @@ const userSchema = applyConventions(
         startDay: { type: String, default: '' },
         lastDay: { type: String, default: '' },
       },
+      /**
+       * The bot's reminders: the kinds the player switched off, and today's (App Config timezone) capped reminders, by message key,
+       * so a message retried after a crash takes no second place under the daily cap.
+       */
+      reminders: {
+        off: { type: [String], default: [] },
+        day: { type: String, default: '' },
+        count: { type: Number, default: 0 },
+        keys: { type: [String], default: [] },
+      },
       /** active, frozen (looks, cannot move money) or banned (signed out of everything), with the reason the player reads. */
       status: { type: String, enum: PLAYER_STATUSES, default: 'active' },
       statusReason: { type: String, default: '' },

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Types } from 'mongoose';
-import { fromMicros, type Language, type Theme } from '@gift/shared';
+import { fromMicros, REMINDER_KINDS, type Language, type ReminderKind, type Theme } from '@gift/shared';
 import type { TelegramLaunch } from '../../lib/telegramAuth';
 import type { Id } from '../../db/ids';
 import type { ConsoleRecord } from '../../db/schemaKit';
@@ -9,7 +9,7 @@ import { coinNameFor, listCoins } from '../coins/giftCoins.service';
 import { getAppConfig } from '../config/config.service';
 import { balancesOf, figuresByCoin } from '../ledger/ledger.service';
 import { faultPoint } from '../../lib/faults';
-import { findReferrer, markRiskDue, type ReferralOutcome } from './players.service';
+import { allowsMessages, findReferrer, markRiskDue, remindersOff, switchReminder, type ReferralOutcome } from './players.service';
 import { statusReasonFor } from './playerStatus.service';
 import { recordActiveDay } from './playerDays.service';
 import { UserModel, type UserDocument } from './user.model';
@@ -309,6 +309,17 @@ export async function profileOf(user: UserDocument) {
 export async function allowMessages(user: UserDocument, now: Date): Promise<{ messagePermission: boolean }> {
   await UserModel.updateOne({ _id: user._id }, { $set: { messagePermission: true, updatedAt: now } }, { timestamps: false });
   return { messagePermission: true };
+}
+
+/** The reminders a player gets: each kind on or off, and whether the bot may write to them at all (it sends nothing otherwise). */
+export async function remindersOf(playerId: Id) {
+  const [off, messagePermission] = await Promise.all([remindersOff(playerId), allowsMessages(playerId)]);
+  return { messagePermission, kinds: REMINDER_KINDS.map((kind) => ({ kind, on: !off.includes(kind) })) };
+}
+
+export async function switchReminderOf(playerId: Id, kind: ReminderKind, on: boolean) {
+  await switchReminder(playerId, kind, on);
+  return remindersOf(playerId);
 }
 
 export async function updateSettings(user: UserDocument, settings: { language?: Language; theme?: Theme }, now: Date) {
