@@ -199,6 +199,17 @@ export const en = {
     fullscreen: 'Full screen',
     window: 'Window',
     languages: { en: 'English', fa: 'فارسی' },
+    reminders: {
+      title: 'Reminders from the bot',
+      noPermission: 'The bot cannot write to you yet: open it in Telegram and tap Start to get reminders.',
+      kinds: {
+        'mining-ready': 'Mining finished',
+        'streak-ending': 'Streak about to break',
+        'stake-unlocked': 'Stake unlocked',
+        'prize-won': 'League prize won',
+        'withdrawal-paid': 'Withdrawal paid',
+      },
+    },
   },
   help: {
     title: 'Help',

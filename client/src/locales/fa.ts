@@ -205,6 +205,17 @@ export const fa: Translation = {
     fullscreen: 'تمام‌صفحه',
     window: 'پنجره',
     languages: { en: 'English', fa: 'فارسی' },
+    reminders: {
+      title: 'یادآوری‌های ربات',
+      noPermission: 'ربات هنوز نمی‌تواند به شما پیام بدهد: آن را در تلگرام باز کنید و «شروع» را بزنید تا یادآوری‌ها برسند.',
+      kinds: {
+        'mining-ready': 'پایان استخراج',
+        'streak-ending': 'زنجیره در خطر قطع شدن',
+        'stake-unlocked': 'آزاد شدن استیک',
+        'prize-won': 'بردن جایزهٔ لیگ',
+        'withdrawal-paid': 'پرداخت برداشت',
+      },
+    },
   },
   help: {
     title: 'راهنما',

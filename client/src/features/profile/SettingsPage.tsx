@@ -7,6 +7,7 @@ import { useTheme } from '../../ui/theme';
 import { useToast } from '../../ui/toast';
 import { FullscreenField } from './components/FullscreenField';
 import { PreferencesForm } from './components/PreferencesForm';
+import { RemindersField } from './components/RemindersField';
 
 /**
  * Language and theme: applied at once on this device, kept on the player's account too. When the account refuses a change,
@@ -43,6 +44,36 @@ export function SettingsPage() {
         }}
       />
       <FullscreenField />
+      <Reminders />
     </section>
+  );
+}
+
+/** The reminder switches: a tap shows at once, and goes back (with a toast) when the server refuses it. */
+function Reminders() {
+  const { t } = useTranslation();
+  const utils = trpc.useUtils();
+  const toast = useToast();
+  const reminders = trpc.user.reminders.useQuery();
+  const change = trpc.user.switchReminder.useMutation({
+    onMutate: ({ kind, on }) => {
+      const before = utils.user.reminders.getData();
+      if (before)
+        utils.user.reminders.setData(undefined, { ...before, kinds: before.kinds.map((k) => (k.kind === kind ? { kind, on } : k)) });
+      return { before };
+    },
+    onSuccess: (saved) => utils.user.reminders.setData(undefined, saved),
+    onError: (_error, _input, context) => {
+      if (context?.before) utils.user.reminders.setData(undefined, context.before);
+      toast(t('common.saveFailed'), 'error');
+    },
+  });
+  if (!reminders.data) return null;
+  return (
+    <RemindersField
+      kinds={reminders.data.kinds}
+      messagePermission={reminders.data.messagePermission}
+      onSwitch={(kind, on) => change.mutate({ kind, on })}
+    />
   );
 }
