@@ -58,6 +58,8 @@ export const STAR_MISSION: OutputOf<'missions.byCategory'>['missions'][number] =
   repeat: 'none',
   full: false,
   proof: [],
+  emojiId: '',
+  story: null,
 };
 
 export const HOME: OutputOf<'home.get'> = {

@@ -338,3 +338,121 @@ it('says so when a screenshot is too large, and sends nothing', async () => {
     globalThis.fetch = realFetch;
   }
 });
+
+describe('Telegram-native missions, inside Telegram (a recording bridge)', () => {
+  const posted: Array<{ type: string; data: unknown }> = [];
+  const sentOf = (...types: string[]) => posted.filter((p) => types.includes(p.type));
+  const EMOJI = '5368324170671202286';
+  /** A launch by a Telegram of this Mini Apps version, whose webview records what the app posts. */
+  const launch = (version: string) => {
+    window.location.hash = `#tgWebAppData=query_id%3D1&tgWebAppVersion=${version}`;
+    posted.length = 0;
+    (window as unknown as { TelegramWebviewProxy?: unknown }).TelegramWebviewProxy = {
+      postEvent: (type: string, data: string) => posted.push({ type, data: JSON.parse(data) }),
+    };
+  };
+  const telegramSays = (event: string, data?: unknown) => act(() => window.Telegram!.WebView!.receiveEvent(event, data));
+  afterAll(() => {
+    delete (window as unknown as { TelegramWebviewProxy?: unknown }).TelegramWebviewProxy;
+    window.location.hash = '';
+    sessionStorage.clear();
+    localStorage.clear();
+  });
+
+  it('Boost: Go opens the channel’s boost page in Telegram; a check Telegram could not answer is said without “joined”', async () => {
+    launch('8.0');
+    const server = missionServer(
+      mission({ verifyType: 'boost', mustDone: false, link: 'https://t.me/boost/giftnews', goButton: 'Boost' }),
+      () => {
+        throw new Refusal('TELEGRAM_CHECK_FAILED', 503);
+      },
+    );
+    await userEvent.click(await screen.findByRole('button', { name: 'Boost' }));
+    expect(sentOf('web_app_open_tg_link')).toEqual([{ type: 'web_app_open_tg_link', data: { path_full: '/boost/giftnews' } }]);
+    await userEvent.click(await screen.findByRole('button', { name: 'Claim' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Telegram could not confirm this right now. Try again in a few minutes.');
+    expect(server.calls.filter((call) => call.path === 'missions.go')).toHaveLength(1);
+  });
+
+  it('Emoji status: Go asks Telegram to set the mission’s custom emoji and records the start', async () => {
+    launch('8.0');
+    const server = missionServer(
+      mission({ verifyType: 'emojiStatus', mustDone: false, emojiId: EMOJI, goButton: 'Set emoji status' }),
+      () => ({
+        status: 'done',
+        reward: '100',
+      }),
+    );
+    await userEvent.click(await screen.findByRole('button', { name: 'Set emoji status' }));
+    expect(sentOf('web_app_set_emoji_status')).toEqual([{ type: 'web_app_set_emoji_status', data: { custom_emoji_id: EMOJI } }]);
+    telegramSays('emoji_status_set');
+    await userEvent.click(await screen.findByRole('button', { name: 'Claim' }));
+    expect(await screen.findByText('Done! +100 GIFT')).toBeInTheDocument();
+    expect(server.calls.filter((call) => call.path === 'missions.go')).toHaveLength(1);
+  });
+
+  it('Home screen: starts only once Telegram says the shortcut was added, and the claim carries that word', async () => {
+    launch('8.0');
+    const server = missionServer(mission({ verifyType: 'homeScreen', mustDone: false, goButton: 'Add to home screen' }), () => ({
+      status: 'done',
+      reward: '100',
+    }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Add to home screen' }));
+    expect(sentOf('web_app_check_home_screen', 'web_app_add_to_home_screen').map((p) => p.type)).toEqual(['web_app_check_home_screen']);
+    telegramSays('home_screen_checked', { status: 'missed' });
+    await waitFor(() =>
+      expect(sentOf('web_app_check_home_screen', 'web_app_add_to_home_screen').map((p) => p.type)).toEqual([
+        'web_app_check_home_screen',
+        'web_app_add_to_home_screen',
+      ]),
+    );
+    expect(server.calls.filter((call) => call.path === 'missions.go')).toHaveLength(0);
+    telegramSays('home_screen_added');
+    await userEvent.click(await screen.findByRole('button', { name: 'Claim' }));
+    // this device cannot tell (unknown), but the player added it from here
+    telegramSays('home_screen_checked', { status: 'unknown' });
+    expect(await screen.findByText('Done! +100 GIFT')).toBeInTheDocument();
+    expect(server.calls.filter((call) => call.path === 'missions.claim').map((call) => call.input)).toEqual([
+      { missionId: MISSION, homeScreen: 'added' },
+    ]);
+  });
+
+  it('Story: Go opens Telegram’s story editor with the media made whole and the caption', async () => {
+    launch('7.8');
+    missionServer(
+      mission({ verifyType: 'story', mustDone: false, story: { media: '/demo/story.png', text: 'Join me' }, goButton: 'Share a story' }),
+      () => ({ status: 'done', reward: '100' }),
+    );
+    await userEvent.click(await screen.findByRole('button', { name: 'Share a story' }));
+    expect(sentOf('web_app_share_to_story')).toEqual([
+      { type: 'web_app_share_to_story', data: { media_url: `${window.location.origin}/demo/story.png`, text: 'Join me' } },
+    ]);
+  });
+
+  it.each([
+    ['homeScreen', '7.10', 'This mission needs Telegram 8.0 or newer. Update Telegram and open the app there.'],
+    ['emojiStatus', '6.0', 'This mission needs Telegram 8.0 or newer. Update Telegram and open the app there.'],
+    ['story', '7.7', 'This mission needs Telegram 7.8 or newer. Update Telegram and open the app there.'],
+  ] as const)(
+    '%s on Telegram %s: says it needs a newer Telegram, with no Go, and sends Telegram nothing',
+    async (verifyType, version, text) => {
+      launch(version);
+      missionServer(mission({ verifyType, mustDone: false, emojiId: EMOJI, story: { media: '/s.png', text: '' }, goButton: 'Go' }), () => ({
+        status: 'done',
+        reward: '100',
+      }));
+      expect(await screen.findByText(text)).toHaveAttribute('role', 'status');
+      expect(screen.queryByRole('button', { name: 'Go' })).not.toBeInTheDocument();
+      expect(
+        sentOf('web_app_add_to_home_screen', 'web_app_check_home_screen', 'web_app_set_emoji_status', 'web_app_share_to_story'),
+      ).toEqual([]);
+    },
+  );
+
+  it('says so in Persian, with Persian digits', async () => {
+    launch('7.0');
+    await setLanguage('fa');
+    missionServer(mission({ verifyType: 'emojiStatus', mustDone: false, emojiId: EMOJI }), () => ({ status: 'done', reward: '100' }));
+    expect(await screen.findByText(/این ماموریت به تلگرام ۸٫۰ یا تازه‌تر نیاز دارد/)).toBeInTheDocument();
+  });
+});

@@ -6,6 +6,9 @@ import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useBalancesChanged } from '../../lib/balances';
 import { openLink } from '../../lib/telegramLinks';
+import { shareToStory } from '../../lib/telegramShare';
+import { addAppToHomeScreen, homeScreenStatus, newerTelegramNeeded, setEmojiStatus } from '../../lib/telegramMissions';
+import { appErrorOf } from '../../lib/trpc';
 import { trpc, type RouterOutputs } from '../../lib/trpc';
 import { useNow } from '../../ui/countdown';
 import { ErrorMessage } from '../../ui/ErrorMessage';
@@ -73,24 +76,48 @@ function MissionActions({ mission }: { mission: Mission }) {
       </p>
     );
 
+  // a Telegram too old for what the mission asks (or no Telegram at all) is told so, rather than failing on Go
+  const newerTelegram = newerTelegramNeeded(mission.verifyType);
+  if (newerTelegram)
+    return (
+      <p className="notice" role="status">
+        {t('mission.needsNewerTelegram', { version: format.amount(newerTelegram) })}
+      </p>
+    );
+
+  const start = () => go.mutate({ missionId: mission.id });
   const onGo = () => {
+    if (mission.verifyType === 'homeScreen') {
+      // started once the player's Telegram says the shortcut is there (already, or added now)
+      void homeScreenStatus().then(async (status) => (status === 'added' || (await addAppToHomeScreen()) === 'added') && start());
+      return;
+    }
+    if (mission.verifyType === 'emojiStatus') void setEmojiStatus(mission.emojiId);
+    else if (mission.story) shareToStory(new URL(mission.story.media, window.location.href).href, mission.story.text);
     // opened in the tap itself, so no browser blocks it; the start is recorded beside it
-    if (mission.link) openLink(mission.link);
-    go.mutate({ missionId: mission.id });
+    else if (mission.link) openLink(mission.link);
+    start();
   };
   const onClaim = (event: FormEvent) => {
     event.preventDefault();
-    flight.run((done) =>
-      claim.mutate(
-        {
-          missionId: mission.id,
-          ...(mission.verifyType === 'youtube' ? { code } : {}),
-          ...(mission.proof.length ? { proof: { link: proof.link.trim(), text: proof.text.trim(), imageId: proof.imageId } } : {}),
-        },
-        { onSettled: done },
-      ),
-    );
+    flight.run((done) => {
+      // a Home screen claim carries what the player's Telegram says now: the server cannot see a home screen
+      const homeScreen = mission.verifyType === 'homeScreen' ? homeScreenStatus() : Promise.resolve(undefined);
+      void homeScreen.then((status) =>
+        claim.mutate(
+          {
+            missionId: mission.id,
+            ...(mission.verifyType === 'youtube' ? { code } : {}),
+            ...(status ? { homeScreen: status } : {}),
+            ...(mission.proof.length ? { proof: { link: proof.link.trim(), text: proof.text.trim(), imageId: proof.imageId } } : {}),
+          },
+          { onSettled: done },
+        ),
+      );
+    });
   };
+  // Telegram's failure to answer a boost or emoji status check is said without the join check's words
+  const checkFailed = appErrorOf(claim.error)?.code === 'TELEGRAM_CHECK_FAILED' && mission.verifyType !== 'telegram';
   const canGo = mission.verifyType !== 'auto' || !!mission.link;
 
   return (
@@ -140,7 +167,14 @@ function MissionActions({ mission }: { mission: Mission }) {
           </button>
         )}
       </div>
-      {claim.error && <ErrorMessage error={claim.error} />}
+      {claim.error &&
+        (checkFailed ? (
+          <p className="error-text" role="alert">
+            {t('mission.telegramCheckFailed')}
+          </p>
+        ) : (
+          <ErrorMessage error={claim.error} />
+        ))}
       {go.error && <ErrorMessage error={go.error} />}
     </form>
   );

@@ -85,12 +85,27 @@ export interface PlayerProgress {
 /** The buttons' default words, in each language the app speaks: an untouched English default is not shown to a Persian player. */
 const DEFAULT_BUTTONS = { claim: { en: 'Claim', fa: 'دریافت' }, go: { en: 'Go', fa: 'برو' } } as const;
 
+/** Go's default words where the mission's own action says more than "Go": what the player's Telegram will do. */
+const NATIVE_GO: Partial<Record<VerifyType, { en: string; fa: string }>> = {
+  boost: { en: 'Boost', fa: 'بوست' },
+  homeScreen: { en: 'Add to home screen', fa: 'افزودن به صفحهٔ اصلی' },
+  emojiStatus: { en: 'Set emoji status', fa: 'گذاشتن وضعیت اموجی' },
+  story: { en: 'Share a story', fa: 'اشتراک استوری' },
+};
+
 /** A button's text: the operator's own words in the player's language, else the default in it. */
-function buttonText(language: string | undefined, kind: keyof typeof DEFAULT_BUTTONS, english: string | undefined, fa: string | undefined) {
+function buttonText(
+  language: string | undefined,
+  kind: keyof typeof DEFAULT_BUTTONS,
+  english: string | undefined,
+  fa: string | undefined,
+  verifyType?: VerifyType,
+) {
   const words = DEFAULT_BUTTONS[kind];
+  const shown = (kind === 'go' && verifyType && NATIVE_GO[verifyType]) || words;
   const typed = english?.trim() && english.trim() !== words.en ? english : '';
-  if (language === 'fa') return fa?.trim() || typed || words.fa;
-  return typed || words.en;
+  if (language === 'fa') return fa?.trim() || typed || shown.fa;
+  return typed || shown.en;
 }
 
 /** The link Go opens: a boost mission's is its channel's boost page, whatever public link the operator gave. */
@@ -115,7 +130,7 @@ function presentMission(mission: MissionRow, progress: PlayerProgress | undefine
     verifyType: mission.verifyType,
     verifyDuration: mission.verifyDuration ?? 0,
     claimButton: buttonText(language, 'claim', mission.claimButton, mission.fa?.claimButton),
-    goButton: buttonText(language, 'go', mission.goButton, mission.fa?.goButton),
+    goButton: buttonText(language, 'go', mission.goButton, mission.fa?.goButton, mission.verifyType),
     mustDone: !!mission.mustDone,
     status,
     claimableAt: status === 'started' ? claimableAt(mission.verifyType, mission.verifyDuration, progress?.startedAt) : null,
