@@ -3,8 +3,10 @@ import { recoverChangeAudits } from './modules/accounts/waitingChanges.service';
 import { coinChanges } from './modules/coins/giftCoins.service';
 import { recoverConfigRewardAudits } from './modules/config/configRewards.service';
 import { figuresJob } from './modules/dashboard/dashboard.jobs';
+import { leaguesJob } from './modules/leagues/leagues.jobs';
 import { jobOfSteps, runEachOnce, startJobs, type Job, type JobReport, type RunningJobs } from './modules/jobs/jobs.service';
 import { recoverPendingEntries, releasePostedKeys } from './modules/ledger/ledger.service';
+import { prizeChanges } from './modules/leagues/leaguePrizes.service';
 import { recoverMiningMoves } from './modules/mining/mining.service';
 import { missionRecovery, removeUnclaimedProofImages } from './modules/missions/missions.jobs';
 import { removeSettledNotifications } from './modules/notifications/notifications.service';
@@ -40,7 +42,9 @@ const moneyRecoveryJob = jobOfSteps({ name: 'money-recovery', kind: 'recovery' }
   {
     name: 'changeAudits',
     run: async ({ graceMs, now }) =>
-      (await recoverChangeAudits(coinChanges, graceMs, now)) + (await recoverChangeAudits(offerChanges, graceMs, now)),
+      (await recoverChangeAudits(coinChanges, graceMs, now)) +
+      (await recoverChangeAudits(offerChanges, graceMs, now)) +
+      (await recoverChangeAudits(prizeChanges, graceMs, now)),
   },
   holdRecovery,
 ]);
@@ -63,6 +67,7 @@ const productJobs: readonly Job[] = [
   riskScoringJob,
   clawBacksJob,
   payoutsJob,
+  leaguesJob,
   // a day's figures wait for a money recovery pass begun after the day was over for an hour
   figuresJob(moneyRecoveryJob.name),
   housekeepingJob,

@@ -13,3 +13,4 @@ export * from './telegramLinks';
 export * from './schemas/alerts';
 export * from './schemas/timeline';
 export * from './schemas/help';
+export * from './schemas/leagues';

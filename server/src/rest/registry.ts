@@ -18,6 +18,7 @@ import { stakingCoinsResource } from '../modules/staking/stakingCoins.resource';
 import { withdrawsResource } from '../modules/withdrawals/withdraws.resource';
 import { broadcastsResource } from '../modules/broadcasts/broadcasts.resource';
 import { appealsResource, faqsResource } from '../modules/help/help.resource';
+import { leagueStandingsResource, leagueWeeksResource } from '../modules/leagues/leagues.resource';
 import { accountForToken } from '../modules/accounts/accounts.service';
 import { recordAudit } from '../modules/audit/audit.service';
 import type { ResourceDefinition } from '../http/resource';
@@ -57,4 +58,6 @@ export const adminResources: ResourceDefinition[] = [
   giftsResource,
   faqsResource,
   appealsResource,
+  leagueStandingsResource,
+  leagueWeeksResource,
 ];

@@ -117,6 +117,11 @@ const appConfigSchema = applyConventions(
         premiumRewardPercent: { type: Number, default: 100 },
       },
       /** The risk score's weights (points a signal adds at full strength; 0 turns it off) and where review and high begin. */
+      /** The leagues' week end: the percent of each league moved up one league, and the percent moved down one. */
+      leagues: {
+        promotePercent: { type: Number, default: 20 },
+        relegatePercent: { type: Number, default: 20 },
+      },
       risk: {
         weights: {
           type: new Schema(

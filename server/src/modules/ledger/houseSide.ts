@@ -12,4 +12,5 @@ export const HOUSE_SIDE: Record<LedgerReason, HouseAccount> = {
   unstake: 'stakes:held',
   withdraw: 'withdrawals:in-flight',
   refund: 'withdrawals:in-flight',
+  league_prize: 'rewards:league',
 };

@@ -204,6 +204,7 @@ const FIGURE_OF: Record<LedgerReason, 'rewards' | 'earned' | 'withdrawn' | 'gift
   mission: 'rewards',
   referral: 'rewards',
   streak: 'rewards',
+  league_prize: 'rewards',
   mining: 'earned',
   withdraw: 'withdrawn',
   refund: 'withdrawn',

@@ -1,0 +1,80 @@
+import { model, Schema } from 'mongoose';
+import { LEAGUES } from '@gift/shared';
+import { applyConventions, money, ref, schemaOptions } from '../../db/schemaKit';
+import { changeDecisionSchema, waitingChangeSchema } from '../accounts/waitingChanges.service';
+
+/**
+ * A player's standing in one week: the league they play it in and what they earned in it (micro-units of the league coin),
+ * derived from the ledger and only ever raised ($max of the week's total). Its id is made of the week and the player (the
+ * embedded database enforces only `_id`'s uniqueness), so any number of writers meet on one document.
+ */
+const standingSchema = applyConventions(
+  new Schema(
+    {
+      week: { type: String, required: true },
+      user: ref('User', { required: true }),
+      league: { type: String, enum: LEAGUES, required: true },
+      score: money(),
+      /** Set at the week's end: where the player plays the next week. */
+      outcome: { type: String, enum: ['promoted', 'relegated', 'stayed', null], default: null },
+    },
+    schemaOptions,
+  ),
+);
+// a rank is a count over this index (the players of the week and league above a score, ties in a fixed order by id); players
+// around one are read along it
+standingSchema.index({ week: 1, league: 1, score: -1, _id: -1 });
+// the console's lists: a week across leagues by score, and each filter in its default order
+standingSchema.index({ week: 1, score: -1, _id: -1 });
+standingSchema.index({ score: -1, _id: -1 });
+for (const filter of ['week', 'league', 'user']) standingSchema.index({ [filter]: 1, createdAt: -1, _id: -1 });
+standingSchema.index({ createdAt: -1, _id: -1 });
+export const StandingModel = model('LeagueStanding', standingSchema);
+
+/** The league a player plays in from `week` on (set by the end of the week before); no record: Bronze. */
+const seatSchema = new Schema(
+  {
+    _id: { type: Schema.Types.ObjectId, required: true },
+    league: { type: String, enum: LEAGUES, required: true },
+    week: { type: String, required: true },
+  },
+  { versionKey: false },
+);
+export const SeatModel = model('LeagueSeat', seatSchema);
+
+const prizeSchema = new Schema(
+  {
+    league: { type: String, enum: LEAGUES, required: true },
+    fromRank: { type: Number, required: true },
+    toRank: { type: Number, required: true },
+    coin: ref('GiftCoin', { required: true }),
+    amount: { type: Number, required: true },
+  },
+  { _id: false },
+);
+
+/**
+ * One league week: its prize table (amounts in micro-units), a prize change waiting for a second operator, and how far its
+ * standings were counted and its end carried out. Its id is made of the week's key.
+ */
+const weekSchema = applyConventions(
+  new Schema(
+    {
+      week: { type: String, required: true },
+      /** open: being played; closing: over, its standings settled, promotions and prizes under way; closed: all done. */
+      state: { type: String, enum: ['open', 'closing', 'closed'], default: 'open' },
+      prizes: { type: [prizeSchema], default: [] },
+      /** Ledger lines written before this moment are counted in the standings. */
+      countedUntil: { type: Date, default: null },
+      closedAt: { type: Date, default: null },
+      waitingChange: { type: waitingChangeSchema, default: null },
+      lastChangeDecision: { type: changeDecisionSchema, default: null },
+    },
+    schemaOptions,
+  ),
+);
+weekSchema.index({ week: -1, _id: -1 });
+weekSchema.index({ state: 1, week: 1, _id: 1 });
+weekSchema.index({ createdAt: -1, _id: -1 });
+weekSchema.index({ 'lastChangeDecision.decidedAt': 1 });
+export const LeagueWeekModel = model('LeagueWeek', weekSchema);
