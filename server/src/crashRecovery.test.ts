@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Address } from '@ton/core';
-import type { Types } from 'mongoose';
+import mongoose, { Types } from 'mongoose';
 import { toMicros } from '@gift/shared';
 import { onFault, type FaultPoint } from './lib/faults';
 import { createCoin, createPlayer, fund, playerCaller } from '../test/factories';
@@ -160,14 +160,15 @@ describe('a debit refused while a concurrent caller with the same key applies it
     expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('95'));
   });
 
-  it('keeps a stake whose record a refusal removed when the other tap paid for it', async () => {
+  it('keeps a stake the other tap paid for while the first tap found the balance short', async () => {
     const { coin, offer } = await stakingOffer();
     const player = await createPlayer();
     await fund(player._id, coin._id, '50');
     const input = { stakingCoinId: String(offer._id), amount: '100', duration: 'week', idempotencyKey: tap() };
     let second: Promise<unknown> | undefined;
+    // the first tap's debit is refused; just before its operation is removed the player is topped up and taps again
     onFault(async (point) => {
-      if (point !== 'stake:undone' || second) return;
+      if (point !== 'ledger:refusing' || second) return;
       await postEntry({ userId: player._id, coinId: coin._id, amount: toMicros('100'), reason: 'gift', idempotencyKey: 'top-up-stake' });
       second = playerCaller(player).staking.stake(input);
       await second;
@@ -175,7 +176,7 @@ describe('a debit refused while a concurrent caller with the same key applies it
     const first = await playerCaller(player).staking.stake(input);
     expect(first).toMatchObject({ amount: '100' });
     expect(await second).toMatchObject({ id: first.id });
-    expect(await StakeModel.find({ user: player._id }).lean()).toEqual([expect.objectContaining({ state: 'open' })]);
+    expect(await StakeModel.find({ user: player._id }).lean()).toEqual([expect.objectContaining({ amount: Number(toMicros('100')) })]);
     expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('50'));
   });
 });
@@ -245,7 +246,7 @@ async function stakingOffer() {
 }
 
 describe('stakes across a crash', () => {
-  it.each(['stake:after-record', 'stake:after-debit'] as const)(
+  it.each(['ledger:after-record', 'ledger:after-apply', 'ledger:after-step'] as const)(
     'a stake killed at %s is debited and opened once by the money recovery',
     async (point) => {
       const { coin, offer } = await stakingOffer();
@@ -256,9 +257,9 @@ describe('stakes across a crash', () => {
         playerCaller(player).staking.stake({ stakingCoinId: String(offer._id), amount: '120', duration: 'week', idempotencyKey }),
       );
       await runJobsOnce(0);
-      expect(await StakeModel.find({ user: player._id }).lean()).toEqual([
-        expect.objectContaining({ state: 'open', amount: Number(toMicros('120')) }),
-      ]);
+      expect(await StakeModel.find({ user: player._id }).lean()).toEqual([expect.objectContaining({ amount: Number(toMicros('120')) })]);
+      // its unlock reminder was queued once
+      expect(await NotificationModel.countDocuments({ user: player._id, event: 'stake-unlocked' })).toBe(1);
       // the player's retry gives the same stake, debited once
       const retried = await playerCaller(player).staking.stake({
         stakingCoinId: String(offer._id),
@@ -276,7 +277,7 @@ describe('stakes across a crash', () => {
     const { coin, offer } = await stakingOffer();
     const player = await createPlayer();
     await fund(player._id, coin._id, '100');
-    await crashAt('stake:after-record', () =>
+    await crashAt('ledger:after-record', () =>
       playerCaller(player).staking.stake({ stakingCoinId: String(offer._id), amount: '90', duration: 'week', idempotencyKey: tap() }),
     );
     await postEntry({ userId: player._id, coinId: coin._id, amount: -toMicros('50'), reason: 'gift', idempotencyKey: 'spent-first' });
@@ -290,21 +291,19 @@ describe('stakes across a crash', () => {
     const player = await createPlayer();
     await fund(player._id, coin._id, '500');
     const idempotencyKey = tap();
-    await crashAt('stake:after-record', () =>
+    await crashAt('ledger:after-record', () =>
       playerCaller(player).staking.stake({ stakingCoinId: String(offer._id), amount: '100', duration: 'week', idempotencyKey }),
     );
     await expect(
       playerCaller(player).staking.stake({ stakingCoinId: String(offer._id), amount: '400', duration: 'week', idempotencyKey }),
     ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
     await runJobsOnce(0);
-    expect(await StakeModel.find({ user: player._id }).lean()).toEqual([
-      expect.objectContaining({ amount: Number(toMicros('100')), state: 'open' }),
-    ]);
+    expect(await StakeModel.find({ user: player._id }).lean()).toEqual([expect.objectContaining({ amount: Number(toMicros('100')) })]);
     expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('400'));
   });
 
-  it.each(['stake:after-claim-mark', 'stake:after-claim-credit'] as const)(
-    'a claim killed at %s pays principal and profit once',
+  it.each(['ledger:after-record', 'ledger:after-apply', 'ledger:after-step'] as const)(
+    'a claim killed at %s pays principal and profit once and marks the stake claimed',
     async (point) => {
       const { coin, offer } = await stakingOffer();
       const player = await createPlayer();
@@ -320,10 +319,54 @@ describe('stakes across a crash', () => {
       await crashAt(point, () => later.staking.claim({ stakeId: staked.id }));
       await runJobsOnce(0);
       await expect(later.staking.claim({ stakeId: staked.id })).rejects.toMatchObject({ message: 'This stake has already been claimed' });
-      expect(await StakeModel.findById(staked.id).lean()).toMatchObject({ paidOut: true });
+      expect((await StakeModel.findById(staked.id).lean())?.claimedAt).toEqual(new Date(start.getTime() + 8 * 86_400_000));
       expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('110'));
     },
   );
+
+  it('finishes the stakes an older version left opening or claimed unpaid, once', async () => {
+    const { coin, offer } = await stakingOffer();
+    const [covered, short, claimed] = await Promise.all([createPlayer(), createPlayer(), createPlayer()]);
+    await Promise.all([fund(covered._id, coin._id, '100'), fund(short._id, coin._id, '10'), fund(claimed._id, coin._id, '100')]);
+    const start = new Date('2026-01-01T00:00:00Z');
+    const paidFor = await playerCaller(claimed, { now: () => start }).staking.stake({
+      stakingCoinId: String(offer._id),
+      amount: '100',
+      duration: 'week',
+      idempotencyKey: tap(),
+    });
+    // as the older version left them: recorded 'opening' with nothing debited, or claimed with paidOut false and nothing paid
+    const opening = (player: { _id: Types.ObjectId }, key: string) => ({
+      user: player._id,
+      stakingCoin: offer._id,
+      coin: coin._id,
+      amount: Number(toMicros('60')),
+      duration: 'week',
+      profitPercent: '10',
+      profit: Number(toMicros('6')),
+      startedAt: start,
+      unlocksAt: new Date(start.getTime() + 7 * 86_400_000),
+      claimedAt: null,
+      idempotencyKey: `${String(player._id)}:${key}`,
+      state: 'opening',
+      createdAt: start,
+      updatedAt: start,
+    });
+    await StakeModel.collection.insertMany([opening(covered, 'old-1'), opening(short, 'old-2')]);
+    await StakeModel.collection.updateOne({ _id: new Types.ObjectId(paidFor.id) }, { $set: { claimedAt: start, paidOut: false } });
+    // the first start of this version on that database (the earlier tests' passes found none and finished the migration)
+    await mongoose.connection.collection('migrations').deleteMany({});
+    await runJobsOnce(0);
+    await runJobsOnce(0);
+    expect(await StakeModel.collection.find({ user: covered._id }).toArray()).toEqual([
+      expect.not.objectContaining({ state: expect.anything() }),
+    ]);
+    expect(await StakeModel.countDocuments({ user: short._id })).toBe(0);
+    expect(await StakeModel.collection.findOne({ user: claimed._id })).not.toHaveProperty('paidOut');
+    expect((await expectLedgerMatchesBalances(covered._id)).get(String(coin._id))).toBe(toMicros('40'));
+    expect((await expectLedgerMatchesBalances(short._id)).get(String(coin._id))).toBe(toMicros('10'));
+    expect((await expectLedgerMatchesBalances(claimed._id)).get(String(coin._id))).toBe(toMicros('110'));
+  });
 });
 
 describe('missions, mining and referrals across a crash', () => {

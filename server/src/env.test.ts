@@ -51,13 +51,13 @@ describe('loadEnv', () => {
   });
 
   it('reads the fault points a crash test arms as a list, and names a malformed one', () => {
-    expect(loadEnv({ GIFT_FAULT_POINTS: 'stake:after-debit,account-grant:after-ask' }).GIFT_FAULT_POINTS).toEqual([
-      'stake:after-debit',
+    expect(loadEnv({ GIFT_FAULT_POINTS: 'ledger:after-apply,account-grant:after-ask' }).GIFT_FAULT_POINTS).toEqual([
+      'ledger:after-apply',
       'account-grant:after-ask',
     ]);
     expect(loadEnv({}).GIFT_FAULT_POINTS).toBeUndefined();
     expect(problems({ GIFT_FAULT_POINTS: 'stake after debit' })).toEqual([
-      'GIFT_FAULT_POINTS: GIFT_FAULT_POINTS must be fault points separated by commas, e.g. stake:after-debit',
+      'GIFT_FAULT_POINTS: GIFT_FAULT_POINTS must be fault points separated by commas, e.g. ledger:after-apply',
     ]);
   });
 

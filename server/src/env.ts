@@ -119,12 +119,12 @@ const envSchema = z
       .refine((words) => words.split(/\s+/).length === 24, 'PAYOUT_WALLET_MNEMONIC must be the 24 words of the hot wallet')
       .optional(),
     /**
-     * Tests only: `GIFT_FAULT_POINTS=stake:after-debit,…` kills the process at the first listed fault point it reaches
+     * Tests only: `GIFT_FAULT_POINTS=ledger:after-apply,…` kills the process at the first listed fault point it reaches
      * (lib/faults.ts); ignored in production.
      */
     GIFT_FAULT_POINTS: z
       .string()
-      .regex(/^[a-z-]+:[a-z-]+(,[a-z-]+:[a-z-]+)*$/, 'GIFT_FAULT_POINTS must be fault points separated by commas, e.g. stake:after-debit')
+      .regex(/^[a-z-]+:[a-z-]+(,[a-z-]+:[a-z-]+)*$/, 'GIFT_FAULT_POINTS must be fault points separated by commas, e.g. ledger:after-apply')
       .transform((list) => list.split(','))
       .optional(),
     /**

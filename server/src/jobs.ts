@@ -13,7 +13,7 @@ import { removeSettledNotifications } from './modules/notifications/notification
 import { removeExpiredCounters } from './modules/rateLimits/rateLimit.service';
 import { referralQualificationJob, referralRecovery } from './modules/referrals/referrals.jobs';
 import { riskScoringJob } from './modules/risk/risk.jobs';
-import { offerChanges, recoverStakes } from './modules/staking/staking.service';
+import { finishStakesOfOlderVersion, offerChanges } from './modules/staking/staking.service';
 import { clawBacksJob, giftRecovery, holdRecovery, playerHousekeeping } from './modules/users/users.jobs';
 import { removeExpiredProofPayloads } from './modules/wallet/wallet.service';
 import { payoutsJob, withdrawalRecovery } from './modules/withdrawals/withdrawals.jobs';
@@ -30,7 +30,9 @@ import { payoutsJob, withdrawalRecovery } from './modules/withdrawals/withdrawal
 const moneyRecoveryJob = jobOfSteps({ name: 'money-recovery', kind: 'recovery' }, [
   { name: 'pendingEntries', run: ({ graceMs }) => recoverPendingEntries(graceMs) },
   withdrawalRecovery,
-  { name: 'stakes', run: ({ graceMs }) => recoverStakes(graceMs) },
+  // stakes and their claims are operations of the engine, finished with the pending entries; this finishes the ones an
+  // older version left half-done (once: afterwards a single read)
+  { name: 'stakesOfOlderVersion', run: () => finishStakesOfOlderVersion().then(() => 0) },
   ...missionRecovery,
   { name: 'miningMoves', run: ({ graceMs }) => recoverMiningMoves(graceMs) },
   referralRecovery,

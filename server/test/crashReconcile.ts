@@ -2,6 +2,7 @@ import { AuditEntryModel } from '../src/modules/audit/audit.model';
 import { BalanceModel, LedgerEntryModel } from '../src/modules/ledger/ledger.models';
 import { MiningSessionModel } from '../src/modules/mining/miningSession.model';
 import { MissionModel, UserMissionModel } from '../src/modules/missions/mission.models';
+import { OperationModel } from '../src/modules/ledger/operation.model';
 import { StakeModel } from '../src/modules/staking/staking.models';
 import { UserModel } from '../src/modules/users/user.model';
 import { WithdrawalModel } from '../src/modules/withdrawals/withdrawal.model';
@@ -46,14 +47,15 @@ const ONE_PER_RECORD = ['mission', 'mining', 'stake', 'unstake', 'withdraw', 're
 
 /** Operations left half-done: each the sweep must have finished (or undone) once it had its turn. */
 async function unfinished(): Promise<string[]> {
-  const [entries, withdrawals, stakes, missions, mining, referrals, seats] = await Promise.all([
+  const [entries, withdrawals, operations, missions, mining, referrals, seats] = await Promise.all([
     LedgerEntryModel.find({ state: 'pending' }, { idempotencyKey: 1 }).lean(),
     // approved for the hot wallet (or on its way) and not yet paid: the sender's to finish
     WithdrawalModel.find(
       { $or: [{ amountTaken: false }, { settled: false }, { status: { $in: ['approved', 'sending'] } }] },
       { _id: 1 },
     ).lean(),
-    StakeModel.find({ $or: [{ state: 'opening' }, { paidOut: false }] }, { _id: 1 }).lean(),
+    // operations of the engine (stakes opened and claimed among them) not yet done
+    OperationModel.find({ state: { $in: ['recorded', 'posted'] } }, { key: 1, state: 1 }).lean(),
     UserMissionModel.find({ awaitingCredit: true }, { _id: 1 }).lean(),
     MiningSessionModel.find({ awaitingCredit: true }, { _id: 1 }).lean(),
     UserModel.find({ referralState: 'pending' }, { _id: 1 }).lean(),
@@ -66,7 +68,7 @@ async function unfinished(): Promise<string[]> {
   return [
     ...entries.map((e) => `ledger entry ${e.idempotencyKey} still pending`),
     ...withdrawals.map((w) => `withdrawal ${String(w._id)} not finished (or approved and not yet paid)`),
-    ...stakes.map((s) => `stake ${String(s._id)} not finished`),
+    ...operations.map((o) => `operation ${o.key} still ${o.state}`),
     ...missions.map((m) => `user mission ${String(m._id)} awaiting its credit`),
     ...mining.map((m) => `mining session ${String(m._id)} awaiting its credit`),
     ...referrals.map((u) => `referral of ${String(u._id)} still pending`),

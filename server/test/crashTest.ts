@@ -496,9 +496,9 @@ class Load {
       idempotencyKey,
     });
     const opened = async (mustBeThere: boolean) => {
-      const record = await StakeModel.findOne({ idempotencyKey: stakeKey }, { state: 1 }).lean();
+      const record = await StakeModel.findOne({ idempotencyKey: stakeKey }, { _id: 1 }).lean();
       if (!record) return !mustBeThere && (await countPosted({ idempotencyKey: entryKeys.stakeLock(stakeKey) })) === 0;
-      return record.state !== 'opening' && postedOnce({ refType: 'Stake', refId: String(record._id), reason: 'stake' });
+      return postedOnce({ refType: 'Stake', refId: String(record._id), reason: 'stake' });
     };
     const ok = this.file('stake', staked, staked.status === 200, {
       holds: { what: `stake ${stakeKey}`, holds: () => opened(true) },
@@ -510,10 +510,10 @@ class Load {
     await StakeModel.updateOne({ _id: stakeId }, { $set: { unlocksAt: new Date(Date.now() - 1000) } });
     const claimed = await this.clients.player(player.telegramId, 'staking.claim', { stakeId });
     const paidBack = async (mustBeThere: boolean) => {
-      const record = await StakeModel.findById(stakeId, { claimedAt: 1, paidOut: 1 }).lean();
+      const record = await StakeModel.findById(stakeId, { claimedAt: 1 }).lean();
       const payback = { refType: 'Stake', refId: stakeId, reason: 'unstake' };
       if (!record?.claimedAt) return !mustBeThere && (await countPosted(payback)) === 0;
-      return record.paidOut !== false && postedOnce(payback);
+      return postedOnce(payback);
     };
     this.file('stake.claim', claimed, claimed.status === 200 || (claimed.retries > 0 && claimed.appCode === 'STAKE_CLAIMED'), {
       holds: { what: `stake ${stakeId} claimed`, holds: () => paidBack(true) },

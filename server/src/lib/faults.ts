@@ -1,7 +1,7 @@
 /**
  * Fault points: named places between two writes of a money operation. They do nothing unless a test turns
  * them on, so the crash tests can stop the process exactly there:
- * - `GIFT_FAULT_POINTS=stake:after-debit,…` (parsed by env.ts, armed once at start, never in production) kills
+ * - `GIFT_FAULT_POINTS=ledger:after-apply,…` (parsed by env.ts, armed once at start, never in production) kills
  *   the process with SIGKILL the first time it reaches a listed point, as `kill -9` would;
  * - in-process tests call `onFault(name => …)` and throw, which leaves the same half-finished state.
  */
@@ -30,6 +30,8 @@ export function armFaultPoints(
 export const FAULT_POINTS = [
   'ledger:after-record',
   'ledger:after-apply',
+  // after each follow-up step of a kind that has steps (a stake opened, a stake claimed)
+  'ledger:after-step',
   'gift:after-entry',
   'mission:after-seat',
   'mission:after-done',
@@ -43,19 +45,15 @@ export const FAULT_POINTS = [
   'withdrawal:after-take',
   'withdrawal:after-decision',
   'withdrawal:after-refund',
-  'stake:after-record',
-  'stake:after-debit',
-  'stake:after-claim-mark',
-  'stake:after-claim-credit',
 ] as const;
 export type FaultPoint = (typeof FAULT_POINTS)[number];
 
 /**
  * Points where in-process tests interleave a concurrent caller (never killed at by the crash test): a refusal
- * of a debit the balance did not cover, just before and just after it removes the entry, a stake
- * removed because its debit was refused, and a payout round between claiming its withdrawals and signing.
+ * of a debit the balance did not cover, just before and just after it removes the operation, and a payout round
+ * between claiming its withdrawals and signing.
  */
-type RacePoint = 'ledger:refusing' | 'ledger:refused' | 'stake:undone' | 'payout:claimed';
+type RacePoint = 'ledger:refusing' | 'ledger:refused' | 'payout:claimed';
 
 /** The steps of an automated payout, walked by the payout crash test (they need a chain, which the money crash test has not). */
 type PayoutFaultPoint = 'payout:after-record' | 'payout:after-send' | 'payout:before-confirm';
@@ -73,9 +71,6 @@ type CounterFaultPoint = 'mission:after-start';
 type BrakeFaultPoint = 'reward:after-request' | 'reward:after-apply';
 
 /** Money permissions asked for an operator's account, between the approval, the account's write, its audit and the mark (in-process tests). */
-/** After each follow-up step of an operation of a kind that has steps (the engine's third point; see ledger/engine.ts). */
-type EngineStepPoint = 'ledger:after-step';
-
 type AccountFaultPoint =
   | 'account-grant:after-ask'
   | 'account-grant:after-approval'
@@ -93,7 +88,6 @@ export async function faultPoint(
     | BrakeFaultPoint
     | AccountFaultPoint
     | CleanUpFaultPoint
-    | EngineStepPoint
     | CounterFaultPoint,
 ): Promise<void> {
   if (killAt.has(point)) {

@@ -50,6 +50,8 @@ export interface OperationInput {
   createdBy?: Id | null;
   /** The player's own doing: refused, with nothing changed, once the player is frozen or banned. */
   guarded?: boolean;
+  /** What the kind's steps need beyond the postings (a stake's terms): recorded with the operation, read by its steps. */
+  data?: Record<string, unknown>;
 }
 
 export interface OperationResult {
@@ -169,7 +171,20 @@ function refusal(outcome: 'insufficient' | 'over-limit' | AppError): never {
 /** What an operation was recorded with, to record it again (a refusal removed it after a concurrent caller applied it). */
 function fieldsOf(operation: OperationDocument) {
   const { key, kind, refType, refId, postings, user, note, createdBy, guarded } = operation.toObject();
-  return { key, kind, refType, refId, postings, user, note, createdBy, ...(guarded ? { guarded } : {}), state: 'recorded' };
+  const data = operation.get('data') as Record<string, unknown> | undefined;
+  return {
+    key,
+    kind,
+    refType,
+    refId,
+    postings,
+    user,
+    note,
+    createdBy,
+    ...(guarded ? { guarded } : {}),
+    ...(data ? { data } : {}),
+    state: 'recorded',
+  };
 }
 
 /** Writes the operation under its key unless it is there; returns the stored one either way. */
@@ -319,6 +334,7 @@ export async function runOperation(input: OperationInput): Promise<OperationResu
     note: input.note ?? '',
     createdBy: input.createdBy ? objectId(input.createdBy) : null,
     ...(input.guarded ? { guarded: true } : {}),
+    ...(input.data ? { data: input.data } : {}),
   });
   if (operation.state === 'done') return { operationId: String(operation._id), lineIds: await lineIdsOf(operation), applied: false };
   if (operation.fresh) await faultPoint('ledger:after-record');

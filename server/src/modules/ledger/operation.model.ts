@@ -37,6 +37,8 @@ const operationSchema = applyConventions(
       refId: { type: String, default: '' },
       state: { type: String, enum: ['recorded', 'posted', 'done'], default: 'recorded' },
       postings: { type: [postingSchema], default: [] },
+      /** What the kind's follow-up steps need beyond the postings (a stake's terms), written with the operation. */
+      data: { type: Schema.Types.Mixed, default: undefined },
       /** The kind's follow-up steps already run (each runs once per operation). */
       steps: { type: [String], default: [] },
       /** The player whose balance it moves, when one does. */

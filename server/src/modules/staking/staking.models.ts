@@ -30,7 +30,11 @@ stakingCoinSchema.index({ enabled: 1, order: 1 });
 stakingCoinSchema.index({ coin: 1 });
 export const StakingCoinModel = model('StakingCoin', stakingCoinSchema);
 
-/** A player's staked position: principal locked until unlocksAt, then principal + profit claimable once. */
+/**
+ * A player's staked position: principal locked until unlocksAt, then principal + profit claimable once. Written by the
+ * engine's `stake-open` operation once its amount has left the balance, and marked claimed by `stake-claim` once paid back
+ * (staking.kinds.ts), so it carries no flag of money owed.
+ */
 const stakeSchema = applyConventions(
   new Schema(
     {
@@ -45,10 +49,6 @@ const stakeSchema = applyConventions(
       unlocksAt: { type: Date, required: true },
       claimedAt: { type: Date, default: null },
       idempotencyKey: { type: String, required: true },
-      /** 'opening' from the record until its amount left the balance, then 'open'; absent on older stakes (open). */
-      state: { type: String, enum: ['opening', 'open'] },
-      /** false from the claim until principal plus profit is credited, then true. */
-      paidOut: { type: Boolean },
     },
     schemaOptions,
   ),
@@ -58,7 +58,4 @@ stakeSchema.index({ createdAt: -1, _id: -1 });
 for (const filter of ['user', 'coin', 'stakingCoin', 'duration']) stakeSchema.index({ [filter]: 1, createdAt: -1, _id: -1 });
 for (const column of ['startedAt', 'unlocksAt', 'claimedAt', 'amount']) stakeSchema.index({ [column]: 1, _id: 1 });
 stakeSchema.index({ idempotencyKey: 1 }, { unique: true });
-// the recovery sweep: stakes not yet debited, claims not yet paid
-stakeSchema.index({ state: 1, createdAt: 1 }, { partialFilterExpression: { state: 'opening' } });
-stakeSchema.index({ paidOut: 1, claimedAt: 1 }, { partialFilterExpression: { paidOut: false } });
 export const StakeModel = model('Stake', stakeSchema);

@@ -2,16 +2,16 @@ import { createHash, randomUUID } from 'node:crypto';
 import { Types } from 'mongoose';
 import { fromMicros, stakeAmountRefusal, STAKING_DURATION_KEYS, STAKING_DURATIONS, toMicros, type StakingDuration } from '@gift/shared';
 import { AppError, badInput } from '../../lib/errors';
-import { isDuplicateKey } from '../../db/mongoErrors';
+import { migrateOnce } from '../../db/migrationProgress';
 import { objectId, scopedKey, type Id } from '../../db/ids';
 import type { ConsoleRecord, NewRecord } from '../../db/schemaKit';
 import type { ChangeTarget } from '../accounts/waitingChanges.service';
 import { coinNameFor, findCoin, findCoins, giftCoinIsEnabled } from '../coins/giftCoins.service';
-import { balancesOf, entryKeys, entryWithKey, postEntry } from '../ledger/ledger.service';
-import { notify } from '../notifications/notifications.service';
+import { balancesOf, postEntry } from '../ledger/ledger.service';
 import { faultPoint } from '../../lib/faults';
 import { planted } from '../../lib/mutations';
 import { StakeModel, StakingCoinModel } from './staking.models';
+import { claimStakeOnce, openStake, type StakeTermsRecord } from './staking.kinds';
 import { stakeCountdown, stakeProfit, unlockDate } from './stakingRules';
 import { plural, registerCoinUse } from '../coins/giftCoinDeletion.service';
 
@@ -117,10 +117,6 @@ interface StakeRow {
   stakingCoin: Types.ObjectId;
   coin: Types.ObjectId;
   idempotencyKey: string;
-  /** 'opening' until its amount left the balance; absent on stakes older than the flag, which are open. */
-  state?: 'opening' | 'open';
-  /** false once claimed until principal plus profit is credited; absent on stakes claimed before the flag. */
-  paidOut?: boolean;
   amount: number;
   duration: StakingDuration;
   profitPercent: string;
@@ -146,30 +142,17 @@ function presentStake(stake: StakeRow, symbol: string, now: Date) {
   };
 }
 
-function isInsufficient(error: unknown): boolean {
-  return error instanceof AppError && error.code === 'INSUFFICIENT_BALANCE';
-}
-
 /**
- * Stake: the stake is recorded first (`opening`, with exactly the terms to debit), then `finishStake`
- * takes the amount and opens it. The record's id derives from the player's client key
- * (`stake:<userId>:<key>`), so a double tap or a retry names the same stake; the same key with other
- * terms is refused rather than recorded against the first call's debit.
+ * Stake: one operation of the engine (`stake-open`, staking.kinds.ts) takes the amount and writes the stake, open. Its key
+ * derives from the player's client key (`stake:<userId>:<key>`), as the stake's id does, so a double tap or a retry names the
+ * same stake; the same key with other terms is refused rather than recorded against the first call's debit.
  */
 export async function stake(userId: Id, input: StakeTerms & { idempotencyKey: string }, now: Date) {
   const offer = await enabledOffer(input.stakingCoinId);
   const terms = termsOf(offer, input, now);
   const stakeKey = scopedKey(userId, input.idempotencyKey);
-  const stakeId = stakeIdFor(stakeKey);
-  // a mutation run's planted bug (lib/mutations.ts), never in production: the debit and the record as two unguarded
-  // writes, the debit under a key no retry repeats and the record open at once
-  const unguarded = planted('postings-outside-engine');
-  if (unguarded) {
-    const debit = { userId, coinId: offer.coin, amount: -terms.amount, reason: 'stake', refType: 'Stake', refId: String(stakeId) } as const;
-    await postEntry({ ...debit, idempotencyKey: `stake-unguarded:${randomUUID()}` });
-    await faultPoint('stake:after-debit');
-  }
-  const record = {
+  const record: StakeTermsRecord = {
+    _id: stakeIdFor(stakeKey),
     user: objectId(userId),
     stakingCoin: offer._id,
     coin: offer.coin,
@@ -179,142 +162,71 @@ export async function stake(userId: Id, input: StakeTerms & { idempotencyKey: st
     profit: Number(terms.profit),
     startedAt: terms.startedAt,
     unlocksAt: terms.unlocksAt,
-    claimedAt: null,
     idempotencyKey: stakeKey,
-    state: unguarded ? 'open' : 'opening',
   };
-  let saved;
-  try {
-    saved = await StakeModel.findOneAndUpdate(
-      { _id: stakeId },
-      { $setOnInsert: record },
-      { upsert: true, returnDocument: 'after' },
-    ).lean<StakeRow>();
-  } catch (error) {
-    if (!isDuplicateKey(error)) throw error;
-    saved = await StakeModel.findById(stakeId).lean<StakeRow>();
-  }
-  // the upsert inserted or found it, so only a deletion in between (a refused debit) leaves nothing
-  if (!saved) throw new AppError('INSUFFICIENT_BALANCE');
+  // a mutation run's planted bug (lib/mutations.ts), never in production: the debit and the record as two unguarded
+  // writes, the debit under a key no retry repeats
+  if (planted('postings-outside-engine')) {
+    const debit = {
+      userId,
+      coinId: offer.coin,
+      amount: -terms.amount,
+      reason: 'stake',
+      refType: 'Stake',
+      refId: String(record._id),
+    } as const;
+    await postEntry({ ...debit, idempotencyKey: `stake-unguarded:${randomUUID()}` });
+    await faultPoint('ledger:after-apply');
+    await StakeModel.updateOne({ _id: record._id }, { $setOnInsert: { ...record, claimedAt: null } }, { upsert: true });
+  } else await openStake(record);
+  const opened = await StakeModel.findById(record._id).lean<StakeRow>();
   if (
-    String(saved.stakingCoin) !== String(offer._id) ||
-    String(saved.coin) !== String(offer.coin) ||
-    saved.amount !== record.amount ||
-    saved.duration !== terms.duration
+    !opened ||
+    String(opened.stakingCoin) !== String(offer._id) ||
+    String(opened.coin) !== String(offer.coin) ||
+    opened.amount !== record.amount ||
+    opened.duration !== terms.duration
   )
     throw badInput({ idempotencyKey: 'This key was already used for a different stake' });
-  await faultPoint('stake:after-record');
-  const opened = await finishStake(stakeId);
-  if (!opened) throw new AppError('INSUFFICIENT_BALANCE');
   const coin = await findCoin(offer.coin, { symbol: 1 });
   return presentStake(opened, coin?.symbol ?? '', now);
 }
 
 /**
- * Finishes a stake from its record alone, the same whichever caller runs it (the stake call, a retry, the
- * recovery sweep), any number of times:
- * - `opening`: the recorded amount leaves the balance under `stake:<userId>:<key>`, the unlock reminder is
- *   scheduled, and it opens; when the balance cannot cover it the record is removed (null);
- * - claimed and not paid out: principal plus profit is credited under `unstake:<stakeId>`.
+ * Start-up, once: stakes a crash left half-done under the version before the engine carried them (`state: 'opening'`, or
+ * claimed with `paidOut: false`) are finished by the engine's own operations under the same keys, and their flags removed.
+ * A stake whose debit the balance no longer covers is removed, as that version's sweep did.
  */
-async function finishStake(stakeId: Id): Promise<StakeRow | null> {
-  let current = await StakeModel.findById(stakeId).lean<StakeRow>();
-  if (current?.state === 'opening') {
-    try {
-      await postEntry({
-        userId: current.user,
-        coinId: current.coin,
-        amount: -BigInt(current.amount),
-        reason: 'stake',
-        refType: 'Stake',
-        refId: String(current._id),
-        idempotencyKey: entryKeys.stakeLock(current.idempotencyKey),
-      });
-    } catch (error) {
-      if (!isInsufficient(error)) throw error;
-      await StakeModel.deleteOne({ _id: current._id, state: 'opening' });
-      await faultPoint('stake:undone');
-      // a concurrent finisher took the amount a moment after this one found the balance short: the stake stands
-      if ((await entryWithKey(entryKeys.stakeLock(current.idempotencyKey)))?.state !== 'posted') return null;
-      await restoreStake(current);
-      return finishStake(current._id);
+export function finishStakesOfOlderVersion(): Promise<void> {
+  return migrateOnce('stake-owed-flags', async () => {
+    const owed = await StakeModel.collection
+      .find<StakeTermsRecord & { state?: string; paidOut?: boolean; claimedAt: Date | null }>({
+        $or: [{ state: 'opening' }, { paidOut: false }],
+      })
+      .toArray();
+    for (const stake of owed) {
+      if (stake.state === 'opening') {
+        try {
+          await openStake(stake);
+        } catch (error) {
+          if (!(error instanceof AppError)) throw error;
+          await StakeModel.deleteOne({ _id: stake._id, state: 'opening' });
+          continue;
+        }
+      }
+      if (stake.paidOut === false && stake.claimedAt) await claimStakeOnce(stake, stake.claimedAt);
+      await StakeModel.collection.updateOne({ _id: stake._id }, { $unset: { state: '', paidOut: '' } });
     }
-    await faultPoint('stake:after-debit');
-    const coin = await findCoin(current.coin, { symbol: 1 });
-    await notify(
-      current.user,
-      `stake-unlocked:${current._id}`,
-      'stake-unlocked',
-      {
-        amount: fromMicros(current.amount),
-        symbol: coin?.symbol ?? '',
-        total: fromMicros(BigInt(current.amount) + BigInt(current.profit)),
-        stakeId: String(current._id),
-      },
-      current.unlocksAt,
-    );
-    const opened = await StakeModel.findOneAndUpdate(
-      { _id: current._id },
-      { $set: { state: 'open' } },
-      { returnDocument: 'after' },
-    ).lean<StakeRow>();
-    // removed by a concurrent finisher that found the balance short before this one took the amount: paid for, so it stands
-    current = opened ?? (await restoreStake({ ...current, state: 'open' }));
-  }
-  if (current?.claimedAt && current.paidOut === false) {
-    await postEntry({
-      userId: current.user,
-      coinId: current.coin,
-      amount: BigInt(current.amount) + BigInt(current.profit),
-      reason: 'unstake',
-      refType: 'Stake',
-      refId: String(current._id),
-      idempotencyKey: entryKeys.stakeReturn(current._id),
-      // the principal comes back out of the stakes held, the profit is created by staking
-      house: [
-        { account: 'stakes:held', coin: current.coin, amount: -BigInt(current.amount) },
-        { account: 'staking:profit', coin: current.coin, amount: -BigInt(current.profit) },
-      ],
-    });
-    await faultPoint('stake:after-claim-credit');
-    current =
-      (await StakeModel.findOneAndUpdate(
-        { _id: current._id },
-        { $set: { paidOut: true } },
-        { returnDocument: 'after' },
-      ).lean<StakeRow>()) ?? current;
-  }
-  return current;
-}
-
-/** Puts back a stake record a concurrent refusal removed, as it was. */
-async function restoreStake(stake: StakeRow): Promise<StakeRow> {
-  const { _id, ...fields } = stake;
-  await StakeModel.updateOne({ _id }, { $setOnInsert: fields }, { upsert: true, timestamps: false });
-  return stake;
-}
-
-/** Finishes stakes a crash left opening or claimed unpaid, older than `olderThanMs`; returns how many. */
-export async function recoverStakes(olderThanMs = 30_000): Promise<number> {
-  const before = new Date(Date.now() - olderThanMs);
-  const [opening, claimed] = await Promise.all([
-    StakeModel.find({ state: 'opening', createdAt: { $lte: before } }, { _id: 1 })
-      .limit(500)
-      .lean(),
-    StakeModel.find({ paidOut: false, claimedAt: { $lte: before } }, { _id: 1 })
-      .limit(500)
-      .lean(),
-  ]);
-  for (const { _id } of [...opening, ...claimed]) await finishStake(_id);
-  return opening.length + claimed.length;
+    return null;
+  });
 }
 
 /**
  * What the player has locked in stakes not yet claimed, per coin id, in micro-units: the principal that left their balance
- * (a stake still 'opening' is left out until its amount has left it). Reads the player's stakes by the (user, createdAt) index.
+ * (a stake's record is written once its amount has left it). Reads the player's stakes by the (user, createdAt) index.
  */
 export async function lockedInStakes(userId: Id): Promise<Map<string, bigint>> {
-  const open = await StakeModel.find({ user: objectId(userId), claimedAt: null, state: { $ne: 'opening' } }, { coin: 1, amount: 1 }).lean();
+  const open = await StakeModel.find({ user: objectId(userId), claimedAt: null }, { coin: 1, amount: 1 }).lean();
   const locked = new Map<string, bigint>();
   for (const stake of open) locked.set(String(stake.coin), (locked.get(String(stake.coin)) ?? 0n) + BigInt(stake.amount));
   return locked;
@@ -322,7 +234,7 @@ export async function lockedInStakes(userId: Id): Promise<Map<string, bigint>> {
 
 /** The player's stakes, newest first, each with its countdown. */
 export async function stakePositions(userId: Id, now: Date) {
-  const stakes = await StakeModel.find({ user: objectId(userId), state: { $ne: 'opening' } })
+  const stakes = await StakeModel.find({ user: objectId(userId) })
     .sort({ createdAt: -1, _id: -1 })
     .limit(200)
     .lean<StakeRow[]>();
@@ -332,23 +244,17 @@ export async function stakePositions(userId: Id, now: Date) {
 }
 
 /**
- * Claim: only the owner, only once unlocked, only once. The conditional claimedAt null → now step comes
- * first and records that the payout is owed (`paidOut: false`), so simultaneous claims pay once and only
- * the one that wins the step reports it; `finishStake` then credits principal plus profit, and a crash in
- * between is finished by a retry or the recovery sweep.
+ * Claim: only the owner, only once unlocked, only once. One operation of the engine per stake (`stake-claim`, keyed by the
+ * stake) pays principal plus profit and marks it claimed, so simultaneous claims pay once and only the one that applied it
+ * reports it; a crash in between is finished by a retry or the money recovery's sweep.
  */
 export async function claimStake(userId: Id, stakeId: string, now: Date) {
-  const found = await StakeModel.findOne({ _id: objectId(stakeId), user: objectId(userId), state: { $ne: 'opening' } }).lean<StakeRow>();
+  const found = await StakeModel.findOne({ _id: objectId(stakeId), user: objectId(userId) }).lean<StakeRow>();
   if (!found) throw new AppError('NOT_FOUND');
-  if (found.claimedAt) {
-    if (found.paidOut === false) await finishStake(found._id);
-    throw new AppError('STAKE_CLAIMED');
-  }
+  if (found.claimedAt) throw new AppError('STAKE_CLAIMED');
   if (now < found.unlocksAt) throw new AppError('STAKE_LOCKED', { unlocksAt: found.unlocksAt.toISOString() });
-  const claimed = await StakeModel.updateOne({ _id: found._id, claimedAt: null }, { $set: { claimedAt: now, paidOut: false } });
-  await faultPoint('stake:after-claim-mark');
-  await finishStake(found._id);
-  if (claimed.modifiedCount !== 1) throw new AppError('STAKE_CLAIMED');
+  const { applied } = await claimStakeOnce(found, now);
+  if (!applied) throw new AppError('STAKE_CLAIMED');
   const payout = BigInt(found.amount) + BigInt(found.profit);
   return { id: String(found._id), amount: fromMicros(found.amount), profit: fromMicros(found.profit), total: fromMicros(payout) };
 }
@@ -369,7 +275,7 @@ export async function deleteStakingCoin(id: string): Promise<void> {
 export async function lockedStakeChangeBetween(from: Date, to: Date) {
   const [opened, claimed] = await Promise.all([
     StakeModel.aggregate<{ _id: unknown; total: number }>([
-      { $match: { startedAt: { $gte: from, $lt: to }, state: { $ne: 'opening' } } },
+      { $match: { startedAt: { $gte: from, $lt: to } } },
       { $group: { _id: '$coin', total: { $sum: '$amount' } } },
     ]),
     StakeModel.aggregate<{ _id: unknown; total: number }>([
