@@ -17,7 +17,11 @@ export function MissionForm({ editing = false }: { editing?: boolean }) {
       </ReferenceInput>
       <BilingualInput source="title" />
       <BilingualInput source="description" multiline />
-      <TextInput source="link" fullWidth />
+      <FormDataConsumer<{ verifyType?: string }>>
+        {({ formData }) => (
+          <TextInput source="link" fullWidth helperText={formData.verifyType === 'boost' ? 'content.boostLinkHelp' : undefined} />
+        )}
+      </FormDataConsumer>
       <TextInput source="image" fullWidth helperText="content.missionImageHelp" />
       <NumeralInput source="reward" helperText="common.amountHelp" />
       <ReferenceInput source="coin" reference="gift-coins" sort={{ field: 'order', order: 'ASC' }}>
@@ -29,6 +33,18 @@ export function MissionForm({ editing = false }: { editing?: boolean }) {
           <>
             {(formData.verifyType === 'time' || formData.verifyType === 'instagram') && (
               <NumeralInput source="verifyDuration" inputMode="numeric" />
+            )}
+            {formData.verifyType === 'homeScreen' && (
+              <NumeralInput source="verifyDuration" inputMode="numeric" helperText="content.homeScreenHelp" />
+            )}
+            {formData.verifyType === 'boost' && <TextInput source="telegramChatId" helperText="content.boostChatIdHelp" />}
+            {formData.verifyType === 'emojiStatus' && <TextInput source="emojiId" inputMode="numeric" helperText="content.emojiIdHelp" />}
+            {formData.verifyType === 'story' && (
+              <>
+                <TextInput source="storyMedia" fullWidth helperText="content.storyMediaHelp" />
+                <BilingualInput source="storyText" helperText="content.storyTextHelp" />
+                <NumeralInput source="verifyDuration" inputMode="numeric" helperText="content.storyWaitHelp" />
+              </>
             )}
             {formData.verifyType === 'manual' && (
               <CheckboxGroupInput source="proof" choices={PROOF_CHOICES} defaultValue={[]} helperText="content.proofHelp" />
