@@ -29,6 +29,7 @@ const CurrencyPage = page(() => import('./features/currency/CurrencyPage'), 'Cur
 const ProfilePage = page(() => import('./features/profile/ProfilePage'), 'ProfilePage');
 const SettingsPage = page(() => import('./features/profile/SettingsPage'), 'SettingsPage');
 const HelpPage = page(() => import('./features/help/HelpPage'), 'HelpPage');
+const LeaguesPage = page(() => import('./features/leagues/LeaguesPage'), 'LeaguesPage');
 // TON Connect comes with the wallet screens only, so the first screen's JavaScript does not carry it
 const WithdrawPage = page(() => import('./features/wallet'), 'WithdrawPage');
 const MyWalletsPage = page(() => import('./features/wallet'), 'MyWalletsPage');
@@ -103,6 +104,7 @@ export function AppRoutes() {
         <Route path=":id" element={<HomeCategoryOrNotFound />} />
         <Route path="tasks/:taskId" element={<HomeTaskPage />} />
         <Route path="invite" element={<InvitePage />} />
+        <Route path="leagues" element={<LeaguesPage />} />
         <Route path="profile">
           <Route index element={<ProfilePage />} />
           <Route path="settings" element={<SettingsPage />} />

@@ -12,6 +12,7 @@ import { Balances } from './components/Balances';
 import { Skeleton } from '../../ui/Skeleton';
 import { shellCover, ShellCoverStrip } from '../../ui/shellCover';
 import { TodayCard } from './components/TodayCard';
+import { LeagueCard } from '../leagues/LeagueCard';
 
 type HomeBanner = { id: string; image: string; link: string; title?: string; name?: string };
 
@@ -62,6 +63,7 @@ export function HomePage() {
       )}
       <Balances />
       <MiningCard />
+      <LeagueCard />
       {home.isPending && <Skeleton rows={4} />}
       {!!home.data?.starMissions.length && (
         <>
