@@ -15,6 +15,7 @@ import { checkJsonDepth, jsonBody, tooDeep, TOO_DEEP } from './lib/jsonBody';
 import { createLogger, requestLogging, type Logger } from './lib/logger';
 import { adminResources } from './rest/registry';
 import { configureBroadcasts } from './modules/broadcasts/broadcasts.service';
+import { configureShop } from './modules/shop/shop.service';
 import { configureBotSettings } from './modules/config/config.service';
 import { resourceRouter } from './http/resource';
 import { riskConsoleRouter } from './modules/risk/risk.rest';
@@ -128,6 +129,7 @@ function webhookSecretCheck(bot: BotRuntime | undefined): RequestHandler {
 export function createApp(options: AppOptions): Express {
   const { env } = options;
   configureBroadcasts(env);
+  configureShop(env);
   configureBotSettings(env);
   const logger = options.logger ?? createLogger(env.LOG_LEVEL);
   const app = express();

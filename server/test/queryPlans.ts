@@ -34,6 +34,7 @@ const ADMITTED_SCANS: Record<string, string> = {
   covers: 'the covers: a handful, listed whole',
   partners: 'the partners: a handful, listed whole',
   faqs: 'the Help page questions: a few dozen, listed whole',
+  staroffers: 'the Stars shop items: a handful, listed whole',
   stakingcoins: 'the staking offers: a handful, listed whole',
   missions: 'the missions: at most a few hundred, listed whole by category',
   accounts: 'the operators: a few dozen',

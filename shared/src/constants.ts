@@ -104,6 +104,8 @@ export const ADMIN_RESOURCES = [
   'gifts',
   'faqs',
   'appeals',
+  'star-offers',
+  'star-purchases',
   'stars-shop',
   'leagues',
 ] as const;

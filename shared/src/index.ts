@@ -13,4 +13,5 @@ export * from './telegramLinks';
 export * from './schemas/alerts';
 export * from './schemas/timeline';
 export * from './schemas/help';
+export * from './schemas/shop';
 export * from './schemas/leagues';

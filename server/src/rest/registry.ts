@@ -18,6 +18,7 @@ import { stakingCoinsResource } from '../modules/staking/stakingCoins.resource';
 import { withdrawsResource } from '../modules/withdrawals/withdraws.resource';
 import { broadcastsResource } from '../modules/broadcasts/broadcasts.resource';
 import { appealsResource, faqsResource } from '../modules/help/help.resource';
+import { starOffersResource, starPurchasesResource } from '../modules/shop/shop.resource';
 import { leagueStandingsResource, leagueWeeksResource } from '../modules/leagues/leagues.resource';
 import { accountForToken } from '../modules/accounts/accounts.service';
 import { recordAudit } from '../modules/audit/audit.service';
@@ -58,6 +59,8 @@ export const adminResources: ResourceDefinition[] = [
   giftsResource,
   faqsResource,
   appealsResource,
+  starOffersResource,
+  starPurchasesResource,
   leagueStandingsResource,
   leagueWeeksResource,
 ];

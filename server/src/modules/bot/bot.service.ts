@@ -9,6 +9,7 @@ import { getAppConfig, miniAppLink } from '../config/config.service';
 import { isOperatorStart, linkAlertChat } from '../alerts/alerts.service';
 import { REFERRAL_CODE_PATTERN } from '../users/players.service';
 import { languageFor, registerFromBotStart } from '../users/users.service';
+import { answerForPreCheckout, recordStarPayment } from '../shop/shop.service';
 
 const BOT_TEXTS: Record<
   Language,
@@ -101,6 +102,14 @@ async function answerHelp(ctx: CommandContext<Context>): Promise<void> {
   await ctx.reply(words.help, url ? { reply_markup: new InlineKeyboard().url(words.open, url) } : {});
 }
 
+/** Accepts the payment only for a pending purchase of this player, at its price in Stars, of an item on sale, to a player in good standing. */
+async function answerPreCheckout(ctx: Context): Promise<void> {
+  const query = ctx.preCheckoutQuery!;
+  const answer = await answerForPreCheckout(query, languageFor(query.from.language_code));
+  if (answer.ok) await ctx.answerPreCheckoutQuery(true);
+  else await ctx.answerPreCheckoutQuery(false, { error_message: answer.errorMessage });
+}
+
 export interface CreateBotOptions {
   env: Env;
   logger: Logger;
@@ -116,6 +125,9 @@ export function createBot(token: string, { env, logger, botInfo, clock = () => n
   const privateChats = bot.chatType('private');
   privateChats.command('start', (ctx) => answerStart(ctx, env, logger, clock));
   privateChats.command('help', answerHelp);
+  // the Stars shop: Telegram asks before it takes the Stars, then reports the payment (a repeat grants nothing more)
+  bot.on('pre_checkout_query', answerPreCheckout);
+  bot.on('message:successful_payment', (ctx) => recordStarPayment(ctx.message.successful_payment));
   bot.catch(({ error, ctx }) =>
     logger.warn({ err: toBotApiError(error, 'reply'), updateId: ctx.update.update_id }, 'bot update not answered'),
   );

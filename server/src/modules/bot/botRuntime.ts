@@ -180,7 +180,10 @@ export class BotRuntime {
   /** Tells Telegram where to deliver updates; a refusal (Telegram down, not https) is tried again next round. */
   private async registerWebhook(bot: Bot, token: string, publicUrl: string): Promise<void> {
     const url = `${publicUrl}${WEBHOOK_PATH}`;
-    await bot.api.setWebhook(url, { secret_token: webhookSecretToken(token, this.options.env.JWT_SECRET), allowed_updates: ['message'] });
+    await bot.api.setWebhook(url, {
+      secret_token: webhookSecretToken(token, this.options.env.JWT_SECRET),
+      allowed_updates: ['message', 'pre_checkout_query'],
+    });
     this.webhookRegistered = true;
     this.options.logger.info({ url }, 'bot webhook registered');
   }
@@ -220,7 +223,7 @@ export class BotRuntime {
     const { logger } = this.options;
     // bot.start deletes any webhook first, then long-polls until stopped
     this.polling = bot
-      .start({ allowed_updates: ['message'], onStart: (me) => logger.info({ bot: me.username }, 'bot long polling') })
+      .start({ allowed_updates: ['message', 'pre_checkout_query'], onStart: (me) => logger.info({ bot: me.username }, 'bot long polling') })
       .catch((error) => logger.warn({ err: toBotApiError(error, 'getUpdates') }, 'bot long polling stopped'))
       .finally(() => {
         this.polling = null;

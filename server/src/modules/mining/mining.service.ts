@@ -40,6 +40,7 @@ interface SessionRow {
   amount: number;
   startedAt: Date;
   endsAt: Date;
+  multiplierPercent?: number | null;
 }
 
 export interface CoinAmount {
@@ -59,6 +60,8 @@ function presentActive(session: SessionRow, now: Date) {
     minedSoFar: fromMicros(progress.minedSoFar),
     ratePerHour: fromMicros(progress.ratePerHour),
     remainingSeconds: Math.ceil(progress.remainingMs / 1000),
+    /** The Stars shop multiplier it runs with (150 = ×1.5), or null. */
+    multiplierPercent: session.multiplierPercent ?? null,
   };
 }
 
@@ -110,27 +113,120 @@ export async function startMining(userId: Id, now: Date) {
   const slot = runningSlot(user);
   await MiningSessionModel.updateMany(heldButNotRunning(user, now), { $set: { slot: null } });
   const window = miningWindow(now, config.earnDurationHours);
+  const boost = await nextMultiplier(user, now);
+  const boosted = boost ? multiplied(amount, boost.multiplierPercent) : amount;
   try {
     const result = await MiningSessionModel.findOneAndUpdate(
       { slot },
-      { $setOnInsert: { user, coin: coin._id, amount: Number(amount), ...window, movedAt: null, slot } },
+      {
+        $setOnInsert: {
+          user,
+          coin: coin._id,
+          amount: Number(boosted),
+          ...window,
+          movedAt: null,
+          slot,
+          ...(boost ? { boostPurchase: boost._id, multiplierPercent: boost.multiplierPercent } : {}),
+        },
+      },
       { upsert: true, returnDocument: 'after', includeResultMetadata: true },
     );
     if (result.lastErrorObject?.updatedExisting) throw new AppError('MINING_ACTIVE');
-    const session = result.value!;
+    let session = result.value!;
+    // a refund took the multiplier back between the read and the start: the session runs at the plain amount
+    if (boost && !(await multipliers.markUsed(boost._id, now)))
+      session =
+        (await MiningSessionModel.findOneAndUpdate(
+          { _id: session._id, movedAt: null },
+          { $set: { amount: Number(amount), boostPurchase: null, multiplierPercent: null } },
+          { returnDocument: 'after' },
+        )) ?? session;
     await notify(
       user,
       `mining-ready:${session._id}`,
       'mining-ready',
-      { amount: fromMicros(amount), symbol: coin.symbol, sessionId: String(session._id) },
+      { amount: fromMicros(BigInt(session.amount)), symbol: coin.symbol, sessionId: String(session._id) },
       session.endsAt,
     );
-    return presentActive(result.value!.toObject(), now);
+    return presentActive(session.toObject(), now);
   } catch (error) {
     // real MongoDB: a simultaneous start won the unique slot index
     if (isDuplicateKey(error)) throw new AppError('MINING_ACTIVE');
     throw error;
   }
+}
+
+/** Where a start finds the player's next multiplier and marks it used: the Stars shop registers it (none without the shop). */
+interface MultiplierSource {
+  next(user: Types.ObjectId): Promise<{ _id: Types.ObjectId; multiplierPercent: number } | null>;
+  markUsed(purchaseId: Types.ObjectId, now: Date): Promise<boolean>;
+}
+let multipliers: MultiplierSource = { next: () => Promise.resolve(null), markUsed: () => Promise.resolve(false) };
+
+/** Set by the shop: mining itself knows nothing of purchases. */
+export function registerMultiplierSource(source: MultiplierSource): void {
+  multipliers = source;
+}
+
+/** A session's amount under a multiplier percent, in micro-units, rounded down (150 on 1.000001 is 1.500001). */
+const multiplied = (amount: bigint, percent: number): bigint => (amount * BigInt(percent)) / 100n;
+
+/**
+ * The player's next Stars shop multiplier not yet used. One a crash left marked ready after a session took it is marked
+ * used here, and the next one is taken: a multiplier serves one session.
+ */
+async function nextMultiplier(user: Types.ObjectId, now: Date) {
+  for (;;) {
+    const boost = await multipliers.next(user);
+    if (!boost || !(await MiningSessionModel.exists({ boostPurchase: boost._id }))) return boost;
+    await multipliers.markUsed(boost._id, now);
+  }
+}
+
+/**
+ * An extra session bought in the Stars shop: a whole session of the App Config's amount, finished at once and waiting to
+ * move like any other. One per purchase, however often it is asked (a conditional upsert on the purchase).
+ */
+export async function grantExtraSession(userId: Id, purchaseId: Id, now: Date): Promise<void> {
+  const config = await getAppConfig();
+  const amount = BigInt((config.earnAmount as number | undefined) ?? 0);
+  if (!config.miningCoin || amount <= 0n) throw new AppError('NOT_CONFIGURED');
+  try {
+    await MiningSessionModel.updateOne(
+      { boostPurchase: objectId(purchaseId) },
+      {
+        $setOnInsert: {
+          user: objectId(userId),
+          coin: config.miningCoin,
+          amount: Number(amount),
+          startedAt: now,
+          endsAt: now,
+          movedAt: null,
+          slot: null,
+          awaitingCredit: false,
+        },
+      },
+      { upsert: true },
+    );
+  } catch (error) {
+    if (!isDuplicateKey(error)) throw error;
+  }
+}
+
+/** Whether a session was started with (or is) this shop purchase's boost. */
+export async function hasBoostSession(purchaseId: Id): Promise<boolean> {
+  return !!(await MiningSessionModel.exists({ boostPurchase: objectId(purchaseId) }));
+}
+
+/**
+ * A refund of a shop purchase's session: removed while it waits to move ('revoked'), kept once moved to the wallet ('used': the
+ * coins stay the player's), 'none' when the purchase has no session.
+ */
+export async function takeBackBoostSession(purchaseId: Id): Promise<'revoked' | 'used' | 'none'> {
+  const boostPurchase = objectId(purchaseId);
+  const removed = await MiningSessionModel.deleteOne({ boostPurchase, movedAt: null });
+  if (removed.deletedCount) return 'revoked';
+  return (await MiningSessionModel.exists({ boostPurchase })) ? 'used' : 'none';
 }
 
 /**

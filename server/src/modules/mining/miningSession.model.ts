@@ -16,6 +16,10 @@ const miningSessionSchema = applyConventions(
       slot: { type: String, default: null },
       /** Set with movedAt, cleared once its reward is credited: a move a crash interrupted is finished later. */
       awaitingCredit: { type: Boolean, default: false },
+      /** The Stars shop purchase behind it: a multiplier it used, or the extra session it is. */
+      boostPurchase: ref('StarPurchase', { default: null }),
+      /** The multiplier it was started with (150 = ×1.5), its amount already multiplied; null without one. */
+      multiplierPercent: { type: Number, default: null },
     },
     schemaOptions,
   ),
@@ -30,4 +34,6 @@ for (const column of ['startedAt', 'endsAt', 'movedAt']) miningSessionSchema.ind
 miningSessionSchema.index({ user: 1, movedAt: 1 });
 miningSessionSchema.index({ awaitingCredit: 1, movedAt: 1 }, { partialFilterExpression: { awaitingCredit: true } });
 miningSessionSchema.index({ slot: 1 }, { unique: true, partialFilterExpression: { slot: { $type: 'string' } } });
+// one session per purchase: a repeated grant or a reused multiplier finds the one there
+miningSessionSchema.index({ boostPurchase: 1 }, { unique: true, partialFilterExpression: { boostPurchase: { $type: 'objectId' } } });
 export const MiningSessionModel = model('MiningSession', miningSessionSchema);

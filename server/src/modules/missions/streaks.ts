@@ -41,14 +41,16 @@ export interface StreakView {
 }
 
 export async function streakFor(
-  player: { streak?: { days?: number | null; lastDay?: string | null } | null },
+  player: { streak?: { days?: number | null; lastDay?: string | null } | null; streakFreezes?: number | null },
   now: Date,
   configRead: ReturnType<typeof getAppConfig> = recentAppConfig(),
 ): Promise<StreakView> {
   const config = await configRead;
   const today = calendarDay(now, config.timezone || 'UTC');
   const lastDay = player.streak?.lastDay ?? '';
-  const alive = lastDay === today || lastDay === dayBefore(today);
+  // a day missed is still covered while the player holds a streak freeze (it is spent on their next daily mission)
+  const covered = lastDay === dayBefore(dayBefore(today)) && (player.streakFreezes ?? 0) > 0;
+  const alive = lastDay === today || lastDay === dayBefore(today) || covered;
   const days = alive ? (player.streak?.days ?? 0) : 0;
   const next = [...config.streakMilestones].sort((a, b) => (a.days ?? 0) - (b.days ?? 0)).find((m) => (m.days ?? 0) > days);
   // the milestone's coin is shown only: the coins' short-lived copy

@@ -1,6 +1,7 @@
 import type { Types } from 'mongoose';
 import { objectId, type Id } from '../../db/ids';
 import { prefixPattern } from '../../db/prefixSearch';
+import { dayBefore } from '../../lib/calendarDay';
 import type { NewRecord } from '../../db/schemaKit';
 import type { Language, PlayerStatus, ReminderKind, RiskLevel } from '@gift/shared';
 import { UserModel } from './user.model';
@@ -297,13 +298,47 @@ export async function advanceStreak(playerId: Id, day: string, yesterday: string
     { _id, 'streak.lastDay': yesterday },
     { $inc: { 'streak.days': 1 }, $set: { 'streak.lastDay': day } },
   );
-  if (!continued.modifiedCount)
+  // one day missed and a streak freeze in hand: the freeze covers that day, once (the same conditional update spends it)
+  const frozen =
+    !continued.modifiedCount &&
+    (
+      await UserModel.updateOne(
+        { _id, 'streak.lastDay': dayBefore(yesterday), streakFreezes: { $gte: 1 } },
+        { $inc: { 'streak.days': 1, streakFreezes: -1 }, $set: { 'streak.lastDay': day } },
+      )
+    ).modifiedCount > 0;
+  if (!continued.modifiedCount && !frozen)
     await UserModel.updateOne(
       { _id, $or: [{ 'streak.lastDay': { $lt: yesterday } }, { 'streak.lastDay': null }] },
       { $set: { streak: { days: 1, startDay: day, lastDay: day } } },
     );
   const player = await UserModel.findById(_id, { streak: 1 }).lean();
   return { days: player?.streak?.days ?? 0, startDay: player?.streak?.startDay ?? '', lastDay: player?.streak?.lastDay ?? '' };
+}
+
+/** Gives the player one streak freeze for a shop purchase, once per key however often it is asked. */
+export async function grantStreakFreeze(playerId: Id, key: string): Promise<void> {
+  await UserModel.updateOne(
+    { _id: objectId(playerId), freezeKeys: { $ne: key }, freezeRefunds: { $nin: [`${key}:revoked`, `${key}:used`] } },
+    { $inc: { streakFreezes: 1 }, $push: { freezeKeys: key } },
+  );
+}
+
+/**
+ * A refund takes back the freeze given under the key: 'revoked' when the player still had a freeze (one fewer now), 'used'
+ * when they had spent them all, 'none' when none was given. Each outcome is one conditional update, and a repeat answers the same.
+ */
+export async function takeBackStreakFreeze(playerId: Id, key: string): Promise<'revoked' | 'used' | 'none'> {
+  const _id = objectId(playerId);
+  const revoked = await UserModel.updateOne(
+    { _id, freezeKeys: key, streakFreezes: { $gte: 1 } },
+    { $inc: { streakFreezes: -1 }, $pull: { freezeKeys: key }, $push: { freezeRefunds: `${key}:revoked` } },
+  );
+  if (!revoked.modifiedCount)
+    await UserModel.updateOne({ _id, freezeKeys: key }, { $pull: { freezeKeys: key }, $push: { freezeRefunds: `${key}:used` } });
+  const settled = (await UserModel.findById(_id, { freezeRefunds: 1 }).lean())?.freezeRefunds ?? [];
+  if (settled.includes(`${key}:revoked`)) return 'revoked';
+  return settled.includes(`${key}:used`) ? 'used' : 'none';
 }
 
 /**

@@ -71,6 +71,11 @@ const userSchema = applyConventions(
         count: { type: Number, default: 0 },
         keys: { type: [String], default: [] },
       },
+      /** Streak freezes bought in the Stars shop and not used yet: each covers one missed day (see advanceStreak). */
+      streakFreezes: { type: Number, default: 0 },
+      /** The shop purchases whose freeze was given, and those a refund settled (`<key>:revoked` or `<key>:used`): each once. */
+      freezeKeys: { type: [String], default: undefined, select: false },
+      freezeRefunds: { type: [String], default: undefined, select: false },
       /** active, frozen (looks, cannot move money) or banned (signed out of everything), with the reason the player reads. */
       status: { type: String, enum: PLAYER_STATUSES, default: 'active' },
       statusReason: { type: String, default: '' },
