@@ -106,7 +106,6 @@ export const ADMIN_RESOURCES = [
   'appeals',
   'star-offers',
   'star-purchases',
-  'stars-shop',
   'leagues',
 ] as const;
 export type AdminResource = (typeof ADMIN_RESOURCES)[number];
