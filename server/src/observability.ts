@@ -3,7 +3,7 @@ import { Router, type RequestHandler } from 'express';
 import type { Env } from './env';
 import { databaseGauge, httpDuration, httpRequests, metricsRegistry } from './lib/metrics';
 import { broadcastsUnderway } from './modules/broadcasts/broadcastFigures.service';
-import { notificationsWaiting } from './modules/notifications/notificationFigures.service';
+import { notificationsWaiting, remindersSettledSince } from './modules/notifications/notificationFigures.service';
 import { withdrawalsByState } from './modules/withdrawals/withdrawalFigures.service';
 import { lastKnownHotWalletBalances } from './modules/withdrawals/payouts.service';
 
@@ -37,6 +37,14 @@ databaseGauge(
 databaseGauge('gift_notifications_waiting', 'Messages the bot still owes players', [], async (set) => {
   set({}, await notificationsWaiting());
 });
+databaseGauge(
+  'gift_reminders_24h',
+  'Reminders of the last 24 hours by kind and outcome (sent, skipped, failed)',
+  ['kind', 'status'],
+  async (set) => {
+    for (const { kind, status, count } of await remindersSettledSince(new Date(Date.now() - 24 * 3600_000))) set({ kind, status }, count);
+  },
+);
 
 /**
  * Counts and times every request by what it asked for, never by who or which record: a tRPC call by its procedure

@@ -868,6 +868,13 @@ const englishDomain = {
     qualifyMissions: 'Missions done',
     qualifyDays: 'Days still playing',
     premiumPercent: 'Premium friend (%)',
+    remindersTitle: 'Reminders from the bot',
+    remindersHelp:
+      'Mining finished, a streak about to break, a stake unlocked, a league prize, a withdrawal paid. Players switch each kind off in Settings. In quiet hours (App Config timezone; the same time twice: none) reminders wait until they end; a paid withdrawal goes at once, silently. At most this many mining, streak and stake reminders a player a day; those over it are dropped.',
+    quietStart: 'Quiet from',
+    quietEnd: 'Quiet until',
+    reminderCap: 'Reminders a day (at most)',
+    streakReminderHours: 'Streak reminder, hours before midnight (0: off)',
     riskTitle: 'Risk score',
     riskHelp:
       "Each signal adds up to its weight to a player's score (0 turns it off); the score reaches Review and High at these levels. Players are assessed again when their records change.",

@@ -10,6 +10,7 @@ import {
 } from '../constants';
 import { amount, blankable, idempotencyKey, nonEmpty, nullAsAbsent, objectId, optionalUrl, positiveAmount, txHash } from './common';
 import { tonAddress } from './catalog';
+import { asciiDigits } from '../numerals';
 
 export const loginInput = z.object({
   username: z.string().trim().min(1, 'This field is required').max(64),
@@ -113,7 +114,9 @@ function isTimeZone(name: string): boolean {
 const clockTime = z
   .string()
   .trim()
-  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'A time such as 22:00');
+  // Persian and Arabic-Indic digits are read as the times they are
+  .transform(asciiDigits)
+  .pipe(z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'A time such as 22:00'));
 
 /** A reward for reaching a streak of this many days of daily missions. */
 const streakMilestone = z.object({

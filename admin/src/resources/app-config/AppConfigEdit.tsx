@@ -117,6 +117,13 @@ export function AppConfigEdit() {
           <NumeralInput source="referralQualification.activeDays" inputMode="numeric" label="appConfig.qualifyDays" />
           <NumeralInput source="referralQualification.premiumRewardPercent" inputMode="numeric" label="appConfig.premiumPercent" />
         </Row>
+        <SectionTitle title="appConfig.remindersTitle" help="appConfig.remindersHelp" />
+        <Row>
+          <TextInput source="reminders.quietStart" label="appConfig.quietStart" sx={{ width: 160 }} />
+          <TextInput source="reminders.quietEnd" label="appConfig.quietEnd" sx={{ width: 160 }} />
+          <NumeralInput source="reminders.dailyCap" inputMode="numeric" label="appConfig.reminderCap" />
+          <NumeralInput source="reminders.streakHoursBefore" inputMode="numeric" label="appConfig.streakReminderHours" />
+        </Row>
         <SectionTitle title="appConfig.riskTitle" help="appConfig.riskHelp" />
         <Row>
           <NumeralInput source="risk.reviewAt" inputMode="numeric" label="appConfig.reviewAt" />

@@ -1,10 +1,13 @@
+import request from 'supertest';
 import { Types } from 'mongoose';
 import { REMINDER_KINDS } from '@gift/shared';
 import { createPlayer, playerCaller } from '../../../test/factories';
 import { startBotApiStandIn, type BotApiStandIn } from '../../../test/botApiStandIn';
-import { TEST_BOT_TOKEN } from '../../../test/helpers';
+import { TEST_BOT_TOKEN, silentLogger, testEnv } from '../../../test/helpers';
 import { drained, messagesTo as messagesToPlayer, testSender } from '../../../test/notificationSenders';
 import { calendarDay, dayBefore } from '../../lib/calendarDay';
+import { createApp } from '../../app';
+import { consoleApi, createOperator } from '../../../test/operators';
 import { setAppConfigFields } from '../config/config.service';
 import { countStreakDay } from '../missions/streaks';
 import { UserModel, type UserDocument } from '../users/user.model';
@@ -259,5 +262,56 @@ describe('reminders', () => {
       '🔥 زنجیرهٔ ۲ روزهٔ شما نیمه‌شب تمام می‌شود. برای نگه داشتن آن، امروز یک ماموریت روزانه انجام دهید.',
     ]);
     expect(await outcomesOf(kept)).toEqual(['streak-ending skipped: streak kept', 'streak-ending queued']);
+  });
+});
+
+describe("the reminders' rules in App Config", () => {
+  it('are edited in the console: quiet hours (Persian digits too), the daily cap, the streak hours; a bad one changes nothing', async () => {
+    const app = createApp({ env: testEnv(), logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
+    const api = consoleApi(app, (await createOperator()).token);
+    const current = (await api.get('/app-config/current')).body;
+    const reminders = { quietStart: '۲۳:۳۰', quietEnd: '07:15', dailyCap: 2, streakHoursBefore: 5 };
+    const saved = await api.put('/app-config/current', { ...current, reminders });
+    expect(saved.status).toBe(200);
+    expect(saved.body.reminders).toEqual({ quietStart: '23:30', quietEnd: '07:15', dailyCap: 2, streakHoursBefore: 5 });
+
+    for (const bad of [
+      { ...reminders, quietStart: '24:00' },
+      { ...reminders, dailyCap: -1 },
+      { ...reminders, streakHoursBefore: 24 },
+    ]) {
+      const refused = await api.put('/app-config/current', { ...saved.body, reminders: bad });
+      expect(refused.status).toBe(400);
+    }
+    expect((await api.get('/app-config/current')).body.reminders).toEqual(saved.body.reminders);
+  });
+});
+
+describe('reminder figures', () => {
+  it('shows the reminders of the last 24 hours by kind and outcome on /metrics', async () => {
+    const app = createApp({ env: testEnv(), logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
+    const figures = async () => {
+      const page = (await request(app).get('/metrics').expect(200)).text;
+      return (series: string) =>
+        Number(
+          page
+            .split('\n')
+            .find((line) => line.startsWith(`${series} `))
+            ?.split(' ')[1] ?? 0,
+        );
+    };
+    const before = await figures();
+    const player = await reachable();
+    await reminderRules({ dailyCap: 1 });
+    await remind(player, 'stake-unlocked', { amount: '1', symbol: 'GIFT', total: '1', stakeId: 'a' });
+    await remind(player, 'stake-unlocked', { amount: '2', symbol: 'GIFT', total: '2', stakeId: 'b' });
+    const running = testSender(standIn);
+    running.start();
+    await drained(running);
+    running.stop();
+    const after = await figures();
+    const grew = (series: string) => after(series) - before(series);
+    expect(grew('gift_reminders_24h{kind="stake-unlocked",status="sent"}')).toBe(1);
+    expect(grew('gift_reminders_24h{kind="stake-unlocked",status="skipped"}')).toBe(1);
   });
 });
