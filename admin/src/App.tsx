@@ -16,6 +16,7 @@ import broadcasts from './resources/broadcasts';
 import gifts from './resources/gifts';
 import faqs from './resources/help/faqs';
 import appeals from './resources/help/appeals';
+import { leagueStandings, leagueWeeks } from './resources/leagues/leagues';
 import { miningSessions, stakes } from './resources/player-records';
 import appConfig from './resources/app-config';
 import categories from './resources/categories';
@@ -75,6 +76,8 @@ function Console({ dataProvider = defaultDataProvider, authProvider = defaultAut
       <Resource name="gifts" {...gifts} />
       <Resource name="faqs" {...faqs} />
       <Resource name="appeals" {...appeals} />
+      <Resource name="league-standings" {...leagueStandings} />
+      <Resource name="league-weeks" {...leagueWeeks} />
       <Resource name="ledger-entries" />
       <Resource name="balances" />
       <Resource name="stakes" {...stakes} />

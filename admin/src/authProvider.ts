@@ -32,7 +32,7 @@ async function signedInAccount(): Promise<ConsoleAccount | null> {
 }
 
 /** Pages opened by another resource's permission: access waiting for approval is the accounts'. */
-const PERMISSION_OF: Record<string, string> = { 'account-grants': 'accounts' };
+const PERMISSION_OF: Record<string, string> = { 'account-grants': 'accounts', 'league-standings': 'leagues', 'league-weeks': 'leagues' };
 
 /**
  * What an account with these permissions may do with a resource's page: lists and forms by its own permission; a record's page also

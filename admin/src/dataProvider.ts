@@ -114,6 +114,8 @@ const verdict = (decision: Decision) => ('rejectReason' in decision ? 'reject' :
 interface ChangeRecords {
   'gift-coins': GiftCoinRecord;
   'staking-coins': StakingOfferRecord;
+  /** A league week: its prize table (`prizes`) and the table waiting for a second operator. */
+  'league-weeks': { id: string; week: string; waitingChange: unknown };
 }
 /** App Config's rewards that wait for a second operator under `/app-config/current/rewards/:kind/…`. */
 export type ConfigReward = 'referral' | 'streakMilestones' | 'mining';

@@ -13,8 +13,13 @@ export const PLAYER_REASONS = {
 
 /** Console labels (their Persian twin in fa.ts has the same keys): the spec's menu words, field names in the product's words (resources.<name>.fields.<field>). */
 const englishDomain = {
+  leagues: {
+    names: { bronze: 'Bronze', silver: 'Silver', gold: 'Gold', platinum: 'Platinum', diamond: 'Diamond' },
+    outcomes: { promoted: 'Promoted', relegated: 'Relegated', stayed: 'Stayed' },
+  },
   menu: {
     dashboard: 'Dashboard',
+    leaguePrizes: 'League prizes',
     withdraws: 'Withdraws',
     withdrawsDone: 'Done withdraws',
     appConfig: 'App Config',
@@ -1041,7 +1046,7 @@ const englishDomain = {
         coin: 'Coin',
         verifyType: 'Verify type',
         verifyDuration: 'Verify duration (minutes)',
-          storyText: 'Story caption in Persian',
+        storyText: 'Story caption in Persian',
         claimButton: 'Claim button',
         goButton: 'Go button',
         secretCode: 'Secret code',
@@ -1186,6 +1191,23 @@ const englishDomain = {
         fa: { question: 'Question in Persian', answer: 'Answer in Persian' },
         order: 'Order',
         enabled: 'Enabled',
+      },
+    },
+    leagues: { name: 'Leagues' },
+    'league-standings': {
+      name: 'League standing |||| League standings',
+      fields: { user: 'Player', league: 'League', score: 'Earned this week', outcome: 'Week end', week: 'Week (its Monday)' },
+    },
+    'league-weeks': {
+      name: 'League prizes',
+      fields: {
+        week: 'Week (its Monday)',
+        prizes: 'Prizes',
+        league: 'League',
+        fromRank: 'From rank',
+        toRank: 'To rank',
+        coin: 'Coin',
+        amount: 'Amount each',
       },
     },
     appeals: {

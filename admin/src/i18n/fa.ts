@@ -9,8 +9,13 @@ import { PLAYER_REASONS, type ConsoleDomainMessages } from './en';
  * product names (TON, Jetton, App Config's environment variable) and the players' own preset reasons stay as they are.
  */
 const persianDomain: ConsoleDomainMessages = {
+  leagues: {
+    names: { bronze: 'برنز', silver: 'نقره', gold: 'طلا', platinum: 'پلاتین', diamond: 'الماس' },
+    outcomes: { promoted: 'صعود', relegated: 'سقوط', stayed: 'ماند' },
+  },
   menu: {
     dashboard: 'داشبورد',
+    leaguePrizes: 'جایزه‌های لیگ',
     withdraws: 'برداشت‌ها',
     withdrawsDone: 'برداشت‌های انجام‌شده',
     appConfig: 'تنظیمات برنامه',
@@ -1041,7 +1046,7 @@ const persianDomain: ConsoleDomainMessages = {
         coin: 'سکه',
         verifyType: 'نوع تأیید',
         verifyDuration: 'مدت تأیید (دقیقه)',
-          storyText: 'متن استوری به فارسی',
+        storyText: 'متن استوری به فارسی',
         claimButton: 'دکمهٔ دریافت',
         goButton: 'دکمهٔ رفتن',
         secretCode: 'کد مخفی',
@@ -1188,6 +1193,23 @@ const persianDomain: ConsoleDomainMessages = {
         enabled: 'فعال',
       },
     },
+    leagues: { name: 'لیگ‌ها' },
+    'league-standings': {
+      name: 'جایگاه لیگ |||| جایگاه‌های لیگ',
+      fields: { user: 'بازیکن', league: 'لیگ', score: 'درآمد این هفته', outcome: 'پایان هفته', week: 'هفته (دوشنبهٔ آن)' },
+    },
+    'league-weeks': {
+      name: 'جایزه‌های لیگ',
+      fields: {
+        week: 'هفته (دوشنبهٔ آن)',
+        prizes: 'جایزه‌ها',
+        league: 'لیگ',
+        fromRank: 'از رتبهٔ',
+        toRank: 'تا رتبهٔ',
+        coin: 'سکه',
+        amount: 'مبلغ هر نفر',
+      },
+    },
     appeals: {
       name: 'درخواست بازبینی |||| درخواست‌های بازبینی',
       fields: {
@@ -1317,6 +1339,13 @@ const persianDomain: ConsoleDomainMessages = {
  * in them (a coin's symbol, a transaction) stay in English.
  */
 export const persianFieldMessages: Record<string, string> = {
+  'This week is over: its prizes can no longer change': 'این هفته تمام شده است: جایزه‌هایش دیگر تغییر نمی‌کند',
+  'A whole rank': 'یک رتبهٔ صحیح',
+  'At least rank 1': 'دست‌کم رتبهٔ ۱',
+  'At most rank 1000': 'حداکثر رتبهٔ ۱۰۰۰',
+  'The last rank comes after the first': 'رتبهٔ آخر باید پس از رتبهٔ اول باشد',
+  'At most 50 prizes': 'حداکثر ۵۰ جایزه',
+  'These ranks already have a prize in this league': 'این رتبه‌ها در این لیگ از پیش جایزه دارند',
   'Unknown alert': 'هشدار ناشناخته',
   'A time such as 22:00': 'زمانی مانند ۲۲:۰۰',
   'A whole number': 'یک عدد درست',

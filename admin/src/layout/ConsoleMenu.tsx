@@ -1,3 +1,4 @@
+import EmojiEventsIcon from '@mui/icons-material/EmojiEvents';
 import type { ReactElement, ReactNode } from 'react';
 import DashboardIcon from '@mui/icons-material/Dashboard';
 import InsightsIcon from '@mui/icons-material/Insights';
@@ -81,6 +82,8 @@ export function ConsoleMenu() {
       />
       <Menu.ResourceItem name="appeals" />
       <Menu.ResourceItem name="faqs" />
+      <Menu.ResourceItem name="league-standings" />
+      <PageItem to="league-weeks/current" label="menu.leaguePrizes" icon={<EmojiEventsIcon />} resource="league-weeks" action="edit" />
       <PageItem to="analytics" label="menu.analytics" icon={<InsightsIcon />} resource="users" action="list" />
       {/* the books, read with the treasury's permission (withdrawals): the money figures beside the hot wallet */}
       <PageItem to="books" label="menu.books" icon={<MenuBookIcon />} resource="withdraws" action="list" />

@@ -77,7 +77,7 @@ type WithChange = { id: string; waitingChange?: (Asked & { set: Record<string, u
 
 interface ChangeWaitingProps {
   /** The resource whose records hold the change: its decision routes. */
-  resource: 'gift-coins' | 'staking-coins';
+  resource: 'gift-coins' | 'staking-coins' | 'league-weeks';
   /** The change in the operator's words, from its fields. */
   describe: (set: Record<string, unknown>) => string;
 }
