@@ -16,6 +16,8 @@ import broadcasts from './resources/broadcasts';
 import gifts from './resources/gifts';
 import faqs from './resources/help/faqs';
 import appeals from './resources/help/appeals';
+import starOffers from './resources/star-shop/starOffers';
+import starPurchases from './resources/star-shop/starPurchases';
 import { leagueStandings, leagueWeeks } from './resources/leagues/leagues';
 import { miningSessions, stakes } from './resources/player-records';
 import appConfig from './resources/app-config';
@@ -76,6 +78,8 @@ function Console({ dataProvider = defaultDataProvider, authProvider = defaultAut
       <Resource name="gifts" {...gifts} />
       <Resource name="faqs" {...faqs} />
       <Resource name="appeals" {...appeals} />
+      <Resource name="star-offers" {...starOffers} />
+      <Resource name="star-purchases" {...starPurchases} />
       <Resource name="league-standings" {...leagueStandings} />
       <Resource name="league-weeks" {...leagueWeeks} />
       <Resource name="ledger-entries" />

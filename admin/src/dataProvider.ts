@@ -22,6 +22,8 @@ import type {
   RiskClearance,
   SegmentCount,
   StakingOfferRecord,
+  StarPurchaseRecord,
+  StarsRevenue,
   TimelineEntry,
   TimelinePage,
 } from '@gift/server';
@@ -185,6 +187,10 @@ interface ConsoleCalls {
   playerTimeline(userId: string, query: { kind?: TimelineKind; before?: string; limit?: string }): Promise<TimelinePage>;
   /** An operator's internal note on a player, answered as its timeline entry. */
   addPlayerNote(userId: string, body: z.input<typeof playerNoteInput>): Promise<TimelineEntry>;
+  /** Stars received, less refunds, in total and per day of the last 30. */
+  starsRevenue(): Promise<StarsRevenue>;
+  /** A Stars payment refunded: Telegram returns the Stars, the boost is taken back; the purchase as it is then. */
+  refundStarPurchase(id: string): Promise<StarPurchaseRecord>;
 }
 
 /**
@@ -235,6 +241,8 @@ export const dataProvider: DataProvider & ConsoleCalls = {
   setPlayerStatus: (body) => post(['users', 'status'], body),
   playerTimeline: (userId, query) => get(['timeline', userId], query),
   addPlayerNote: (userId, body) => post(['timeline', userId, 'notes'], body),
+  starsRevenue: () => get(['star-purchases', 'revenue']),
+  refundStarPurchase: (id) => post(['star-purchases', id, 'refund']),
 };
 
 type ConsoleDataProvider = typeof dataProvider;

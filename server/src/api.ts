@@ -28,6 +28,7 @@ import type { cleanUpCluster, previewCleanUp } from './modules/users/clusterClea
 import type { walletsOf } from './modules/risk/risk.service';
 import type { addPlayerNote, playerTimeline } from './modules/timeline/timeline.service';
 import type { AppRouter } from './trpc/root';
+import type { StarOfferRecord, StarPurchaseRecord, starsRevenue } from './modules/shop/shop.service';
 import type { Json } from './db/schemaKit';
 
 export type { AppRouter };
@@ -79,6 +80,10 @@ export type { BulkReviewAnswer };
 /** The records of the console's resources that answer their model's own JSON (see ConsoleRecord). */
 export type { CategoryRecord, CoverRecord, PartnerRecord, GiftCoinRecord, StakingOfferRecord, MissionRecord, FaqRecord, AppealRecord };
 export type { PlayerRecord, AccountRecord, AuditEntryRecord };
+/** GET /api/admin/star-offers and /star-purchases (a purchase with its player's name); POST /star-purchases/:id/refund answers one. */
+export type { StarOfferRecord, StarPurchaseRecord };
+/** GET /api/admin/star-purchases/revenue: Stars received (less refunds) in total and per day of the last 30. */
+export type StarsRevenue = Awaited<ReturnType<typeof starsRevenue>>;
 /** POST /api/admin/users/:id/adjustments: the entry, whether this call applied it (false: the key was used) and the new balance. */
 export type BalanceAdjustment = Awaited<ReturnType<typeof adjustBalance>>;
 

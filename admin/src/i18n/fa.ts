@@ -834,6 +834,34 @@ const persianDomain: ConsoleDomainMessages = {
     persianMissing: 'فارسی ندارد',
     persianDone: 'فارسی ✓',
   },
+  starsShop: {
+    kinds: { multiplier: 'ضریب استخراج', extraSession: 'نوبت استخراج اضافه', streakFreeze: 'محافظ زنجیره' },
+    statuses: { pending: 'صورت‌حساب باز', paid: 'پرداخت‌شده', refunded: 'بازپرداخت‌شده' },
+    boosts: { none: 'داده نشده', ready: 'داده شده، استفاده نشده', used: 'استفاده شده', revoked: 'پس گرفته شده' },
+    stars: '%{count} ستاره',
+    starsHelp: 'ستارهٔ تلگرام به عدد صحیح، ۱ تا ۱۰٬۰۰۰',
+    multiplierHelp: 'درصدی از مقدار نوبت بعدی: ۲۰۰ آن را دو برابر می‌کند، ۱۵۰ یعنی ×۱٫۵',
+    onSale: 'در فروش',
+    offSale: 'خارج از فروش',
+    searchHelp: 'بازیکن یا شناسهٔ پرداخت',
+    refund: 'بازپرداخت',
+    refundTitle: '%{stars} ستاره بازپرداخت شود؟',
+    refundContent:
+      'تلگرام %{stars} ستاره را به %{player} بازمی‌گرداند و تقویت‌کننده پس گرفته می‌شود: اگر استفاده نشده باشد حذف می‌شود و اگر استفاده شده باشد همان‌طور می‌ماند. این کار برگشت‌پذیر نیست.',
+    refundedAs: {
+      revoked: '%{stars} ستاره بازپرداخت شد؛ تقویت‌کننده پس گرفته شد',
+      used: '%{stars} ستاره بازپرداخت شد؛ تقویت‌کننده استفاده شده بود و همان‌طور می‌ماند',
+      ready: '%{stars} ستاره بازپرداخت شد',
+      none: '%{stars} ستاره بازپرداخت شد',
+    },
+    revenue: {
+      title: 'درآمد ستاره',
+      total: 'ستاره‌های دریافتی (پس از بازپرداخت‌ها)',
+      last30: 'ستاره‌ها در ۳۰ روز گذشته',
+      purchases: 'خریدهای پرداخت‌شده',
+      refunded: 'ستاره‌های بازپرداخت‌شده',
+    },
+  },
   appeals: {
     statuses: { open: 'در انتظار پاسخ', answered: 'پاسخ داده شد' },
     standings: { banned: 'مسدودی', frozen: 'مسدودی موقت' },
@@ -1210,6 +1238,34 @@ const persianDomain: ConsoleDomainMessages = {
         amount: 'مبلغ هر نفر',
       },
     },
+    'star-offers': {
+      name: 'کالای فروشگاه ستاره |||| فروشگاه ستاره',
+      fields: {
+        title: 'عنوان',
+        description: 'توضیح',
+        fa: { title: 'عنوان فارسی', description: 'توضیح فارسی' },
+        kind: 'چه می‌دهد',
+        stars: 'قیمت (ستاره)',
+        multiplierPercent: 'ضریب (٪)',
+        order: 'ترتیب',
+        enabled: 'در فروش',
+      },
+    },
+    'star-purchases': {
+      name: 'خرید با ستاره |||| خریدهای ستاره',
+      fields: {
+        createdAt: 'ساخت صورت‌حساب',
+        user: 'بازیکن',
+        title: 'کالا',
+        kind: 'چه می‌دهد',
+        stars: 'ستاره',
+        chargeId: 'شناسهٔ پرداخت',
+        status: 'وضعیت',
+        boost: 'تقویت‌کننده',
+        paidAt: 'پرداخت',
+        refundedAt: 'بازپرداخت',
+      },
+    },
     appeals: {
       name: 'درخواست بازبینی |||| درخواست‌های بازبینی',
       fields: {
@@ -1339,6 +1395,16 @@ const persianDomain: ConsoleDomainMessages = {
  * in them (a coin's symbol, a transaction) stay in English.
  */
 export const persianFieldMessages: Record<string, string> = {
+  'Choose a multiplier, an extra session or a streak freeze': 'ضریب، نوبت اضافه یا محافظ زنجیره را انتخاب کنید',
+  'Whole Stars only': 'فقط ستارهٔ کامل',
+  'At least 1 Star': 'دست‌کم ۱ ستاره',
+  'At most 10000 Stars': 'حداکثر ۱۰۰۰۰ ستاره',
+  'A whole percent': 'یک درصد صحیح',
+  'More than 100%': 'بیش از ۱۰۰٪',
+  'At most 1000%': 'حداکثر ۱۰۰۰٪',
+  'A multiplier needs its percent, like 200 for ×2': 'ضریب به درصدش نیاز دارد، مانند ۲۰۰ برای ×۲',
+  'purchases name it; switch it off instead': 'خریدها به آن اشاره دارند؛ به‌جایش آن را از فروش خارج کنید',
+  'a purchase stays on record; refund it instead': 'خرید در سوابق می‌ماند؛ به‌جایش آن را بازپرداخت کنید',
   'This week is over: its prizes can no longer change': 'این هفته تمام شده است: جایزه‌هایش دیگر تغییر نمی‌کند',
   'A whole rank': 'یک رتبهٔ صحیح',
   'At least rank 1': 'دست‌کم رتبهٔ ۱',

@@ -82,6 +82,8 @@ export function ConsoleMenu() {
       />
       <Menu.ResourceItem name="appeals" />
       <Menu.ResourceItem name="faqs" />
+      <Menu.ResourceItem name="star-offers" />
+      <Menu.ResourceItem name="star-purchases" />
       <Menu.ResourceItem name="league-standings" />
       <PageItem to="league-weeks/current" label="menu.leaguePrizes" icon={<EmojiEventsIcon />} resource="league-weeks" action="edit" />
       <PageItem to="analytics" label="menu.analytics" icon={<InsightsIcon />} resource="users" action="list" />

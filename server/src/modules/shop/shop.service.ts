@@ -4,6 +4,7 @@ import type { Env } from '../../env';
 import type { Logger } from '../../lib/logger';
 import { AppError } from '../../lib/errors';
 import { objectId, type Id } from '../../db/ids';
+import type { ConsoleRecord } from '../../db/schemaKit';
 import { interactiveApi, toBotApiError, BotApiError } from '../../lib/telegramBot';
 import { getAppConfig, resolveBotToken } from '../config/config.service';
 import { holdOf, registerOperationKind, runOperation } from '../ledger/ledger.service';
@@ -12,6 +13,14 @@ import { grantStreakFreeze, takeBackStreakFreeze } from '../users/players.servic
 import { playerLabels } from '../users/playerDays.service';
 import { recordAudit, type Operator } from '../audit/audit.service';
 import { StarOfferModel, StarPurchaseModel, type BoostState } from './shop.models';
+
+/** The console's records: a shop item as stored; a purchase with its player's name beside the id (see shop.resource.ts). */
+export type StarOfferRecord = ConsoleRecord<typeof StarOfferModel>;
+export type StarPurchaseRecord = Omit<ConsoleRecord<typeof StarPurchaseModel>, 'user'> & {
+  user: string;
+  userName: string;
+  username: string;
+};
 
 /** Telegram Stars: the only currency of the shop; an invoice in Stars carries no provider token. */
 const STARS = 'XTR';
