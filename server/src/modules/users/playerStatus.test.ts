@@ -102,6 +102,8 @@ describe('every player procedure', () => {
   // payload, share their invite (the link is on the page anyway; a friend's reward waits while the referrer is frozen)
   const FROZEN_MAY = new Set([
     'user.updateSettings',
+    // a setting too: which kinds of the bot's reminders reach them (none does while they are frozen)
+    'user.switchReminder',
     'user.allowMessages',
     'auth.signOutEverywhere',
     'missions.go',
