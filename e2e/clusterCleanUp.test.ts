@@ -7,7 +7,7 @@ import { toMicros } from '@gift/shared';
 import { GiftCoinModel } from '../server/src/modules/coins/giftCoin.model';
 import { postEntry } from '../server/src/modules/ledger/ledger.service';
 import { assessPlayer } from '../server/src/modules/risk/risk.service';
-import { ClawBackModel } from '../server/src/modules/users/clawBack.model';
+import { ClawBackModel } from '../server/src/modules/clawbacks/clawBack.model';
 import { UserModel } from '../server/src/modules/users/user.model';
 import { WalletLinkModel } from '../server/src/modules/wallet/wallet.models';
 import { useProduct } from './fixture';

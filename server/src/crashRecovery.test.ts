@@ -16,7 +16,7 @@ import { MissionModel, UserMissionModel } from './modules/missions/mission.model
 import { NotificationModel } from './modules/notifications/notification.model';
 import { RateLimitCounterModel } from './modules/rateLimits/rateLimit.model';
 import { StakeModel, StakingCoinModel } from './modules/staking/staking.models';
-import { adjustBalance } from './modules/users/balanceAdjustment.service';
+import { adjustBalance } from './modules/gifts/balanceAdjustment.service';
 import { UserModel } from './modules/users/user.model';
 import { upsertFromTelegram } from './modules/users/users.service';
 import { WalletLinkModel } from './modules/wallet/wallet.models';

@@ -14,7 +14,9 @@ import { removeExpiredCounters } from './modules/rateLimits/rateLimit.service';
 import { referralQualificationJob, referralRecovery } from './modules/referrals/referrals.jobs';
 import { riskScoringJob } from './modules/risk/risk.jobs';
 import { finishStakesOfOlderVersion, offerChanges } from './modules/staking/staking.service';
-import { clawBacksJob, giftRecovery, holdRecovery, playerHousekeeping } from './modules/users/users.jobs';
+import { clawBacksJob } from './modules/clawbacks/clawbacks.jobs';
+import { giftRecovery } from './modules/gifts/gifts.jobs';
+import { holdRecovery, playerHousekeeping } from './modules/users/users.jobs';
 import { removeExpiredProofPayloads } from './modules/wallet/wallet.service';
 import { payoutsJob, withdrawalRecovery } from './modules/withdrawals/withdrawals.jobs';
 

@@ -5,7 +5,7 @@ import { toNano } from '@ton/core';
 import { toMicros } from '@gift/shared';
 import { withDatabaseName } from '../src/db/connect';
 import { WithdrawalModel } from '../src/modules/withdrawals/withdrawal.model';
-import { clawBack, collectOwed } from '../src/modules/users/clawBack.service';
+import { clawBack, collectOwed } from '../src/modules/clawbacks/clawBack.service';
 import { createCoin, fund, withdrawalOf } from './factories';
 import { expectLedgerMatchesBalances } from './ledgerInvariant';
 import { productProcessEnv } from './productProcess';

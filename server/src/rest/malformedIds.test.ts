@@ -3,7 +3,7 @@ import pino from 'pino';
 import request from 'supertest';
 import { z } from 'zod';
 import { createApp } from '../app';
-import { GiftApprovalModel } from '../modules/users/giftApproval.model';
+import { GiftApprovalModel } from '../modules/gifts/giftApproval.model';
 import { LedgerEntryModel } from '../modules/ledger/ledger.models';
 import { appRouter } from '../trpc/root';
 import { signPlayerToken } from '../modules/users/playerAuth.service';

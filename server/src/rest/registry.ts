@@ -2,7 +2,7 @@ import { accountsResource } from '../modules/accounts/accounts.resource';
 import { accountGrantsResource } from '../modules/accounts/accountGrants.resource';
 import { appConfigResource } from '../modules/config/appConfig.resource';
 import { usersResource } from '../modules/users/users.resource';
-import { giftsResource } from '../modules/users/gifts.resource';
+import { giftsResource, playerMoneyDoors } from '../modules/gifts/gifts.resource';
 import { ledgerEntriesResource } from '../modules/ledger/ledgerEntries.resource';
 import { balancesResource } from '../modules/ledger/balances.resource';
 import { miningSessionsResource } from '../modules/mining/miningSessions.resource';
@@ -38,7 +38,8 @@ configureBooksHotWallet(hotWalletHoldings);
 
 /** Every console resource, each declared in its module. */
 export const adminResources: ResourceDefinition[] = [
-  usersResource,
+  // a player's gifts, corrections and claw-backs belong to those modules, on the player's resource
+  { ...(usersResource as ResourceDefinition), ownDoors: playerMoneyDoors },
   userMissionsResource,
   missionsResource,
   categoriesResource,

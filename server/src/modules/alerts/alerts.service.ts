@@ -10,7 +10,7 @@ import { countGrantsWaitingFor, grantsWaitingSince, operatorsByIds } from '../ac
 import { broadcastsFinishedSince } from '../broadcasts/broadcastsFinished.service';
 import { getAppConfig } from '../config/config.service';
 import { countClaimsWaiting, countClaimsWaitingBetween } from '../missions/claimsWaiting.service';
-import { countGiftsWaitingFor, giftsWaitingSince } from '../users/giftsWaiting.service';
+import { countGiftsWaitingFor, giftsWaitingSince } from '../gifts/giftsWaiting.service';
 import { countWithdrawalsToDecide, currentHotWalletWarnings } from '../withdrawals/hotWallet.service';
 import { AlertEpisodeModel, AlertLinkModel, OperatorAlertModel } from './alert.models';
 import { alertText, linkAnswer, type AlertFacts } from './alertTexts';

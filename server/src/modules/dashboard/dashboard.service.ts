@@ -5,7 +5,7 @@ import { countMiningRunning } from '../mining/mining.service';
 import { countDoneBetween, countReviewsWaiting } from '../missions/missions.service';
 import { lockedStakeChangeBetween } from '../staking/staking.service';
 import { countJoinedBetween, countPlayers, countSeenSince, firstJoinDate } from '../users/players.service';
-import { countGiftsWaiting } from '../users/balanceAdjustment.service';
+import { countGiftsWaiting } from '../gifts/balanceAdjustment.service';
 import { countGrantsWaiting } from '../accounts/accountGrants.service';
 import { countRequestedBetween, pendingWithdrawalTotals } from '../withdrawals/withdrawals.service';
 import { DailyFiguresModel, LiveFiguresModel } from './dailyFigures.model';

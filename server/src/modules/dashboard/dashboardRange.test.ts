@@ -5,7 +5,7 @@ import { createCoin, createPlayer, fund } from '../../../test/factories';
 import { consoleApi, createOperator } from '../../../test/operators';
 import { LedgerEntryModel } from '../ledger/ledger.models';
 import { WithdrawalModel } from '../withdrawals/withdrawal.model';
-import { GiftApprovalModel } from '../users/giftApproval.model';
+import { GiftApprovalModel } from '../gifts/giftApproval.model';
 import { refreshLiveFigures, rollUpClosedDays } from './dashboard.service';
 
 const app = createApp({ env: testEnv(), logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });

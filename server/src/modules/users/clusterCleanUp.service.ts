@@ -8,8 +8,7 @@ import { faultPoint } from '../../lib/faults';
 import { isAudited, recordAudit, type Operator } from '../audit/audit.service';
 import { findCoin } from '../coins/giftCoins.service';
 import { balanceOf, creditsToTakeBack, entryById } from '../ledger/ledger.service';
-import { ClawBackModel } from './clawBack.model';
-import { TAKEN_BACK_REASONS, takeBack } from './clawBack.service';
+import { clawBacksOfEntries, TAKEN_BACK_REASONS, takeBack } from '../clawbacks/clawBack.service';
 import { ClusterCleanUpModel } from './clusterCleanUp.model';
 import { setPlayerStatus } from './playerStatus.service';
 import { UserModel } from './user.model';
@@ -73,11 +72,7 @@ async function planOf(cluster: Cluster): Promise<Plan> {
     ...own.map((entry) => ({ entry, side: 'member' as const })),
     ...referrals.filter(({ user }) => !inCluster.has(String(user))).map((entry) => ({ entry, side: 'referrer' as const })),
   ];
-  const open = new Set(
-    (await ClawBackModel.find({ entry: { $in: found.map(({ entry }) => String(entry._id)) } }, { entry: 1 }).lean()).map(
-      (claw) => claw.entry,
-    ),
-  );
+  const open = new Set((await clawBacksOfEntries(found.map(({ entry }) => String(entry._id)))).map((claw) => claw.entry));
   const credits = found
     .filter(({ entry }) => !open.has(String(entry._id)))
     .map(({ entry, side }) => ({
@@ -166,7 +161,7 @@ export async function previewCleanUp(cluster: Cluster) {
 
 /** What a plan did: its claw-backs as they stand (taken so far, the rest owed). */
 async function outcome(plan: Plan) {
-  const claws = await ClawBackModel.find({ entry: { $in: plan.credits.map((credit) => credit.entry) } }).lean();
+  const claws = await clawBacksOfEntries(plan.credits.map((credit) => credit.entry));
   return summary(plan, (user, coin) => {
     const mine = claws.filter((claw) => String(claw.user) === user && String(claw.coin) === coin);
     return mine.reduce((sum, claw) => sum + BigInt(claw.taken as number), 0n);

@@ -11,7 +11,7 @@ import { createCoin, createPlayer } from '../../../test/factories';
 import { consoleApi, createOperator } from '../../../test/operators';
 import { silentLogger, testEnv } from '../../../test/helpers';
 import { expectLedgerMatchesBalances } from '../../../test/ledgerInvariant';
-import { ClawBackModel } from './clawBack.model';
+import { ClawBackModel } from '../clawbacks/clawBack.model';
 import { ClusterCleanUpModel } from './clusterCleanUp.model';
 import { UserModel } from './user.model';
 

@@ -1,29 +1,13 @@
-import type { Request, Router } from 'express';
+import type { Router } from 'express';
 import { Address } from '@ton/core';
-import { balanceAdjustmentInput, clawBackInput, userStatusBulkInput, userUpdateInput } from '@gift/shared';
-import { clawBack, owedBy } from './clawBack.service';
+import { userStatusBulkInput, userUpdateInput } from '@gift/shared';
+import { owedBy } from '../clawbacks/clawBack.service';
 import { recordAudit } from '../audit/audit.service';
 import { setPlayerStatus } from './playerStatus.service';
-import { operatorContext, requirePermission } from '../../http/adminAuth';
+import { operatorContext } from '../../http/adminAuth';
 import { validate, type ResourceDefinition } from '../../http/resource';
-import { adjustBalance } from './balanceAdjustment.service';
 import { moneyByCoin, presentCoinFigures } from './users.service';
 import { UserModel } from './user.model';
-
-/** A gift or correction moves money: the `gifts` permission, apart from `users:write` (which blocks and edits players). */
-function giftDoors(router: Router) {
-  /** A gift or correction through the ledger; the same key twice adjusts once; above the coin's threshold it waits for a second operator (202). */
-  router.post('/:id/adjustments', requirePermission('gifts'), async (req: Request<{ id: string }>, res) => {
-    const input = validate(balanceAdjustmentInput, req.body);
-    const result = await adjustBalance(req.params.id, input, operatorContext(req).operator);
-    res.status(result.pending ? 202 : result.applied ? 201 : 200).json(result);
-  });
-  /** Takes back one credit (a mistaken approval, a farm's reward) with a reason: what the balance covers now, the rest owed. */
-  router.post('/:id/claw-backs', requirePermission('gifts'), async (req: Request<{ id: string }>, res) => {
-    const input = validate(clawBackInput, req.body);
-    res.status(201).json(await clawBack(req.params.id, input, operatorContext(req).operator));
-  });
-}
 
 function playerRoutes(router: Router) {
   /** One status, with its reason, for many players (the console's bulk freeze and ban): each audited as its own update. */
@@ -109,5 +93,4 @@ export const usersResource: ResourceDefinition<typeof userUpdateInput> = {
   },
   remove: { refusal: 'a player keeps their ledger and records; block them instead' },
   extraRoutes: playerRoutes,
-  ownDoors: giftDoors,
 };

@@ -276,6 +276,11 @@ export async function moneyByCoin(userId: Id, { everyEnabledCoin, language }: { 
     });
 }
 
+/** Whether a player exists and may still be given coins: their status and whether they blocked the bot; null when none. */
+export function playerStanding(playerId: Id) {
+  return UserModel.findById(playerId, { status: 1, blocked: 1 }).lean<{ status?: string; blocked?: boolean }>();
+}
+
 /** The signed-in player's own profile: explicit fields only. */
 export async function profileOf(user: UserDocument) {
   return {

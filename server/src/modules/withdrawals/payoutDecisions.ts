@@ -7,7 +7,7 @@ import type { Types } from 'mongoose';
 import { AppError, badInput, forbidden } from '../../lib/errors';
 import { holdOf } from '../ledger/ledger.service';
 import { assertIndependentApprover } from '../accounts/fourEyes.service';
-import { requireNoDebt } from '../users/clawBack.service';
+import { requireNoDebt } from '../clawbacks/clawBack.service';
 import { requireNoRiskHold } from './riskHold';
 import { ChainUnavailable, normaliseTxHash } from '../../lib/ton/tonChain';
 import { objectId, type Id } from '../../db/ids';

@@ -39,7 +39,7 @@ import {
 } from './chainPayments';
 import { claimHash } from './usedHashes';
 import { heldPlayers } from '../ledger/ledger.service';
-import { playersOwing } from '../users/clawBack.service';
+import { playersOwing } from '../clawbacks/clawBack.service';
 import { riskHeldAmong, riskHoldNote } from './riskHold';
 import { PayoutBatchModel } from './payoutBatch.model';
 import { WithdrawalModel, type WithdrawalDocument } from './withdrawal.model';

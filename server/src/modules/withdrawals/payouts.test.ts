@@ -13,7 +13,7 @@ import { AuditEntryModel } from '../audit/audit.model';
 import { AppConfigModel } from '../config/appConfig.model';
 import { runIfFree } from '../jobs/jobLease.service';
 import { balanceOf } from '../ledger/ledger.service';
-import { collectOwed } from '../users/clawBack.service';
+import { collectOwed } from '../clawbacks/clawBack.service';
 import { jettonTransferBody, jettonWalletOf } from './chainPayments';
 import { PayoutBatchModel, UsedTxHashModel } from './payoutBatch.model';
 import { runPayoutRound } from './payouts.service';

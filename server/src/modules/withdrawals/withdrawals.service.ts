@@ -18,7 +18,7 @@ import { migrateOnce } from '../../db/migrationProgress';
 import { notify } from '../notifications/notifications.service';
 import { currentWallet } from '../wallet/wallet.service';
 import { markRiskDue } from '../users/players.service';
-import { requireNoDebt } from '../users/clawBack.service';
+import { requireNoDebt } from '../clawbacks/clawBack.service';
 import { faultPoint } from '../../lib/faults';
 import { planted } from '../../lib/mutations';
 import { WithdrawalModel, type WithdrawalDocument } from './withdrawal.model';

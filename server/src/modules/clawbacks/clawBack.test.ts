@@ -11,7 +11,7 @@ import { silentLogger, testEnv } from '../../../test/helpers';
 import { expectLedgerMatchesBalances } from '../../../test/ledgerInvariant';
 import { collectOwed } from './clawBack.service';
 import { ClawBackModel } from './clawBack.model';
-import { UserModel } from './user.model';
+import { UserModel } from '../users/user.model';
 
 const app = createApp({ env: testEnv(), logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
 

@@ -170,3 +170,8 @@ export async function collectOwed(limit = 200): Promise<number> {
   for (const claw of owed) if ((await collect(claw)).status === 'settled') settled++;
   return settled;
 }
+
+/** The claw-backs opened for these ledger entries (at most one each), as they stand. */
+export function clawBacksOfEntries(entryIds: string[]) {
+  return ClawBackModel.find({ entry: { $in: entryIds } }).lean();
+}

@@ -10,9 +10,9 @@ import { isAudited, recordAudit, type Operator } from '../audit/audit.service';
 import { aboveThreshold, countTowardDailyLimit } from '../coins/coinBrakes.service';
 import { findCoin } from '../coins/giftCoins.service';
 import { balanceOf, entryWithKey, postEntry, postedEntriesBetween } from '../ledger/ledger.service';
-import { owedBy } from './clawBack.service';
+import { owedBy } from '../clawbacks/clawBack.service';
 import { GiftApprovalModel, type GiftApprovalDocument, type GiftApprovalReason } from './giftApproval.model';
-import { UserModel } from './user.model';
+import { playerStanding } from '../users/users.service';
 
 /**
  * An operator's gift or correction of a player's balance: one ledger entry with reason 'gift', keyed by the
@@ -22,7 +22,7 @@ import { UserModel } from './user.model';
  */
 export async function adjustBalance(userId: string, input: z.infer<typeof balanceAdjustmentInput>, operator: Operator) {
   const accountId = operator.id;
-  if (!(await UserModel.exists({ _id: userId }))) throw new AppError('NOT_FOUND');
+  if (!(await playerStanding(userId))) throw new AppError('NOT_FOUND');
   const coin = await findCoin(input.coin);
   if (!coin) throw badInput({ coin: 'Choose an existing gift coin' });
   if (!fitsDecimals(input.amount, coin.decimals)) throw badInput({ amount: `${coin.symbol} has at most ${coin.decimals} decimals` });
@@ -121,7 +121,7 @@ async function requestApproval(gift: GiftAsked, operator: Operator, reason: Gift
  */
 async function refusalToGive(request: GiftApprovalDocument): Promise<string | null> {
   if (BigInt(request.amount) <= 0n) return null;
-  const player = await UserModel.findById(request.user, { status: 1, blocked: 1 }).lean<{ status?: string; blocked?: boolean }>();
+  const player = await playerStanding(request.user);
   if (!player) return 'The player no longer exists';
   if (player.status === 'banned' || player.blocked) return 'The player was banned after this gift was asked for';
   const [debt] = await owedBy(String(request.user));
