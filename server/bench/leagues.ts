@@ -38,7 +38,7 @@ async function main() {
         const user = users[Math.floor(Math.random() * size)]!;
         const started = performance.now();
         const standing = (await StandingModel.findById(standingId(week, user), { score: 1 }).lean())!;
-        const place = { week, league: 'gold' as const, score: standing.score, _id: standing._id };
+        const place = { week, league: 'gold' as const, score: Number(standing.score), _id: standing._id };
         await Promise.all([rankOf(place), around(place, 3)]);
         latencies.push(performance.now() - started);
       }
