@@ -8,7 +8,7 @@ import { leagueWeekOf, weekAfter, type LeagueWeek } from './leagueWeek';
 import { LeagueWeekModel, SeatModel, StandingModel } from './leagues.models';
 
 /** What counts as earning in a league week: rewards and mining, never gifts, stakes or prizes. */
-export const EARNING_REASONS: readonly LedgerReason[] = ['mission', 'mining', 'referral', 'streak'];
+const EARNING_REASONS: readonly LedgerReason[] = ['mission', 'mining', 'referral', 'streak'];
 
 /** How long after a line is written the standings count it: a line is written a moment after its time is taken. */
 export const COUNT_LAG_MS = 30_000;
@@ -67,7 +67,7 @@ async function leaguesOf(players: Types.ObjectId[]): Promise<Map<string, League>
  * Sets each player's standing in the week to what the ledger says they earned in it so far, never lowering it: the total is
  * derived afresh, so a repeat, a retry after a crash, or several writers at once leave the same figure (never a sum counted twice).
  */
-export async function refreshStandings(players: Types.ObjectId[], week: LeagueWeek, coin: Id, until: Date): Promise<number> {
+async function refreshStandings(players: Types.ObjectId[], week: LeagueWeek, coin: Id, until: Date): Promise<number> {
   let written = 0;
   for (let start = 0; start < players.length; start += 500) {
     const batch = players.slice(start, start + 500);
