@@ -17,6 +17,8 @@ export function newerTelegramNeeded(verifyType: VerifyType): string | null {
 }
 
 const HOME_SCREEN_ADDED_KEY = 'homeScreenAdded';
+/** How long Telegram is given to say whether the shortcut is there. */
+const HOME_SCREEN_ANSWER_MS = 5000;
 
 /**
  * What this player's Telegram says of the app's home-screen shortcut: `added` when home_screen_checked says so, or when the
@@ -26,7 +28,11 @@ export async function homeScreenStatus(): Promise<'added' | 'missed' | 'unknown'
   const checked = await askTelegram<string>(
     () => sendToTelegram('web_app_check_home_screen'),
     'unsupported',
-    (answer) => [on('home_screen_checked', (check) => answer(check?.status ?? 'unknown'))],
+    (answer) => {
+      // a Telegram that never answers leaves the player a claim to try, not a button stuck waiting
+      const timer = setTimeout(() => answer('unknown'), HOME_SCREEN_ANSWER_MS);
+      return [on('home_screen_checked', (check) => answer(check?.status ?? 'unknown')), () => clearTimeout(timer)];
+    },
   );
   if (checked === 'added' || readStored(HOME_SCREEN_ADDED_KEY) === 'yes') return 'added';
   return checked === 'missed' || checked === 'unsupported' ? checked : 'unknown';
