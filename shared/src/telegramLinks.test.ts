@@ -1,5 +1,9 @@
 import { telegramBoostTarget, telegramMissionChat } from './telegramLinks';
 
+/** The link is refused, and the message is for the link's field (each link named, so a failure says which). */
+const expectLinkRefused = (check: (link: string) => object, link: string) =>
+  expect([link, check(link)]).toEqual([link, expect.objectContaining({ field: 'link' })]);
+
 it('finds the chat the bot can ask about: a public username (or a post of it), or the id given with an invite link', () => {
   expect(telegramMissionChat('https://t.me/giftnews')).toEqual({ chat: '@giftnews' });
   expect(telegramMissionChat(' https://t.me/GiftNews/42?single ')).toEqual({ chat: '@GiftNews' });
@@ -25,7 +29,7 @@ it('refuses what the check cannot use, saying which field to fix', () => {
     'https://t.me/giftnews/1/2',
     'https://user@t.me/giftnews',
   ])
-    expect([link, telegramMissionChat(link)]).toEqual([link, expect.objectContaining({ field: 'link' })]);
+    expectLinkRefused(telegramMissionChat, link);
   expect(telegramMissionChat('https://t.me/+AbCdEf123456')).toMatchObject({ field: 'telegramChatId' });
   expect(telegramMissionChat('https://t.me/+AbCdEf123456', '@chat')).toMatchObject({ field: 'telegramChatId' });
 });
@@ -51,7 +55,7 @@ it('refuses a boost link the check or Go cannot use, saying which field to fix',
     'http://t.me/giftnews',
     'https://t.me/giftnews?x=1',
   ])
-    expect([link, telegramBoostTarget(link)]).toEqual([link, expect.objectContaining({ field: 'link' })]);
+    expectLinkRefused(telegramBoostTarget, link);
   expect(telegramBoostTarget('https://t.me/boost?c=1234567890')).toMatchObject({ field: 'telegramChatId' });
   expect(telegramBoostTarget('https://t.me/giftnews', 'news')).toMatchObject({ field: 'telegramChatId' });
 });
