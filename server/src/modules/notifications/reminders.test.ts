@@ -10,6 +10,7 @@ import { createApp } from '../../app';
 import { consoleApi, createOperator } from '../../../test/operators';
 import { setAppConfigFields } from '../config/config.service';
 import { countStreakDay } from '../missions/streaks';
+import { takeReminderPlace } from '../users/players.service';
 import { UserModel, type UserDocument } from '../users/user.model';
 import { NotificationModel } from './notification.model';
 import { notify, type NotificationSender } from './notifications.service';
@@ -202,6 +203,30 @@ describe('reminders', () => {
     await drained(running, ahead);
     ahead.ms = 0;
     expect(messagesTo(player)).toHaveLength(6);
+  });
+
+  it('takes over a reminder whose sender died after taking its place under the cap: sent once, counted once', async () => {
+    await reminderRules({ dailyCap: 1 });
+    const player = await reachable();
+    await remind(player, 'stake-unlocked', { amount: '4', symbol: 'GIFT', total: '5', stakeId: 'died' }, 'died');
+    // another instance claimed it and took the day's only place for it, then was killed before Telegram answered
+    expect(await takeReminderPlace(player._id, 'stake-unlocked:died', today(), 1)).toBe(true);
+    await NotificationModel.updateOne(
+      { key: 'stake-unlocked:died' },
+      { $set: { leaseHolder: 'killed-instance', leaseUntil: new Date(Date.now() + 10 * MINUTE) }, $inc: { attempts: 1 } },
+    );
+    await remind(player, 'mining-ready', { amount: '1', symbol: 'GIFT', sessionId: 'later' }, 'later');
+    // the leased one is not due for this sender: wait for the other to be settled
+    for (let i = 0; i < 200 && !(await NotificationModel.exists({ key: 'mining-ready:later', status: 'skipped' })); i++)
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(messagesTo(player)).toHaveLength(0);
+
+    ahead.ms = 11 * MINUTE;
+    await drained(running, ahead);
+    ahead.ms = 0;
+    expect(messagesTo(player).map((m) => m.text)).toEqual(['🔓 Your stake of 4 GIFT has unlocked. Claim 5 GIFT in the app.']);
+    expect(await outcomesOf(player)).toEqual(['stake-unlocked sent', 'mining-ready skipped: daily cap reached']);
+    expect((await UserModel.findById(player._id, { reminders: 1 }).lean())!.reminders).toMatchObject({ count: 1 });
   });
 
   it('sends no reminder to a frozen or banned player or one who blocked the bot, checked again when it is due', async () => {
