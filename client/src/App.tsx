@@ -30,6 +30,7 @@ const ProfilePage = page(() => import('./features/profile/ProfilePage'), 'Profil
 const SettingsPage = page(() => import('./features/profile/SettingsPage'), 'SettingsPage');
 const HelpPage = page(() => import('./features/help/HelpPage'), 'HelpPage');
 const LeaguesPage = page(() => import('./features/leagues/LeaguesPage'), 'LeaguesPage');
+const ShopPage = page(() => import('./features/shop/ShopPage'), 'ShopPage');
 // TON Connect comes with the wallet screens only, so the first screen's JavaScript does not carry it
 const WithdrawPage = page(() => import('./features/wallet'), 'WithdrawPage');
 const MyWalletsPage = page(() => import('./features/wallet'), 'MyWalletsPage');
@@ -105,6 +106,7 @@ export function AppRoutes() {
         <Route path="tasks/:taskId" element={<HomeTaskPage />} />
         <Route path="invite" element={<InvitePage />} />
         <Route path="leagues" element={<LeaguesPage />} />
+        <Route path="shop" element={<ShopPage />} />
         <Route path="profile">
           <Route index element={<ProfilePage />} />
           <Route path="settings" element={<SettingsPage />} />

@@ -29,6 +29,7 @@ function running(startedAgoMs: number, lengthMs: number) {
       minedSoFar: '0',
       ratePerHour: '30',
       remainingSeconds: Math.ceil((lengthMs - startedAgoMs) / 1000),
+      multiplierPercent: null as number | null,
     },
   };
 }
@@ -100,6 +101,21 @@ it("shows 'Completed mining ready to move' with the count, and Move answers 'Mov
   await waitFor(() => expect(mining.queryByText('Completed mining ready to move')).not.toBeInTheDocument());
   await userEvent.click(mining.getByRole('button', { name: 'Move to Wallet' }));
   expect(await screen.findByText('Nothing to move')).toBeInTheDocument();
+});
+
+it('shows the Stars shop multiplier a session runs with, and leads to the shop', async () => {
+  const boosted = running(3600_000, 8 * 3600_000);
+  boosted.active.multiplierPercent = 150;
+  renderApp('/', {
+    ...signedInPlayer,
+    'mining.status': () => boosted,
+    'shop.offers': () => [],
+    'shop.boosts': () => ({ multipliers: [], streakFreezes: 0 }),
+  });
+  const mining = await card();
+  expect(await mining.findByTestId('mining-multiplier')).toHaveTextContent('×1.5 boost');
+  await userEvent.click(mining.getByRole('link', { name: 'Boosts for Stars ⭐' }));
+  expect(await screen.findByRole('heading', { name: 'Boosts shop' })).toBeInTheDocument();
 });
 
 it('says when mining is not set up, and shows a failed status as an error', async () => {

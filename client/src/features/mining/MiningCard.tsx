@@ -2,6 +2,7 @@ import { useSingleFlight } from '../../ui/useSingleFlight';
 import { useFormat } from '../../lib/format';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { fromMicros, toMicros } from '@gift/shared/money';
 import { useBalancesChanged } from '../../lib/balances';
 import { appErrorOf, trpc, type RouterOutputs } from '../../lib/trpc';
@@ -136,6 +137,11 @@ export function MiningCard() {
             {data.active
               ? t('mining.session', { amount: data.active.amount, symbol, duration: sessionLength(t, sessionHours(data.active)) })
               : t('mining.session', { amount: data.earnAmount, symbol, duration: sessionLength(t, data.earnDurationHours) })}
+            {data.active?.multiplierPercent && (
+              <span className="badge mining-boost" data-testid="mining-multiplier">
+                {t('mining.boosted', { factor: format.amount(String(data.active.multiplierPercent / 100)) })}
+              </span>
+            )}
           </p>
           {data.active ? (
             <RunningSession
@@ -171,6 +177,11 @@ export function MiningCard() {
         </div>
       )}
       {data && action(move, data.readyToMove > 0, t('mining.move'))}
+      {data?.configured && (
+        <Link className="mining-shop-link" to="/shop">
+          {t('mining.shop')}
+        </Link>
+      )}
     </section>
   );
 }
