@@ -264,7 +264,9 @@ describe('reminders', () => {
     const yesterday = dayBefore(localToday);
     const kept = await reachable();
     const forgot = await reachable({ language: 'fa' });
-    for (const player of [kept, forgot]) {
+    // a streak freeze bought in the shop covers a missed day: that streak does not end at midnight
+    const covered = await reachable({ streakFreezes: 1 });
+    for (const player of [kept, forgot, covered]) {
       await countStreakDay({ user: player._id, day: dayBefore(yesterday) });
       await countStreakDay({ user: player._id, day: yesterday });
       // the recovery sweep counts the day again: still one reminder
@@ -283,6 +285,8 @@ describe('reminders', () => {
     await drained(running, ahead);
     ahead.ms = 0;
     expect(messagesTo(kept)).toHaveLength(0);
+    expect(messagesTo(covered)).toHaveLength(0);
+    expect((await outcomesOf(covered))[0]).toBe('streak-ending skipped: a streak freeze covers the day');
     expect(messagesTo(forgot).map((m) => m.text)).toEqual([
       '🔥 زنجیرهٔ ۲ روزهٔ شما نیمه‌شب تمام می‌شود. برای نگه داشتن آن، امروز یک ماموریت روزانه انجام دهید.',
     ]);

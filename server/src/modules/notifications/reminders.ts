@@ -62,6 +62,7 @@ interface Recipient {
   status?: string | null;
   reminders?: { off?: string[] | null } | null;
   streak?: { lastDay?: string | null } | null;
+  streakFreezes?: number | null;
 }
 
 /** Decides a due reminder at send time, from the player as they are now and the App Config as it is now. */
@@ -79,6 +80,8 @@ export async function reminderVerdict(
     const lastDay = player.streak?.lastDay ?? '';
     if (lastDay >= day) return { skip: 'streak kept' };
     if (today > day || lastDay !== dayBefore(day)) return { skip: 'streak already ended' };
+    // a streak freeze from the shop covers the day: the streak does not end at midnight
+    if ((player.streakFreezes ?? 0) > 0) return { skip: 'a streak freeze covers the day' };
   }
   const quietUntil = quietHoursEnd(now, settings);
   if (quietUntil && SILENT_IN_QUIET_HOURS.has(message.event)) return { send: true, silent: true };

@@ -164,6 +164,7 @@ export function messageRecipient(playerId: Id) {
     status: 1,
     'reminders.off': 1,
     streak: 1,
+    streakFreezes: 1,
   }).lean();
 }
 
