@@ -1,4 +1,13 @@
-import { coverInput, giftCoinInput, missionInput, partnerInput, stakingCoinInput, VERIFY_TYPES } from '@gift/shared';
+import {
+  BOOST_KINDS,
+  coverInput,
+  giftCoinInput,
+  missionInput,
+  partnerInput,
+  stakingCoinInput,
+  starOfferInput,
+  VERIFY_TYPES,
+} from '@gift/shared';
 import { silentLogger } from '../../../test/helpers';
 import { GiftCoinModel } from '../coins/giftCoin.model';
 import { AppConfigModel } from '../config/appConfig.model';
@@ -6,6 +15,7 @@ import { CategoryModel, CoverModel, PartnerModel } from '../content/content.mode
 import { BalanceModel, LedgerEntryModel } from '../ledger/ledger.models';
 import { MissionModel, UserMissionModel } from '../missions/mission.models';
 import { StakingCoinModel } from '../staking/staking.models';
+import { StarOfferModel } from '../shop/shop.models';
 import { UserModel } from '../users/user.model';
 import { seedDemoData, seedPlayers } from './demo.service';
 
@@ -55,6 +65,9 @@ describe('the demo data of the embedded database', () => {
     for (const offer of await StakingCoinModel.find()) expect(stakingCoinInput.safeParse(asInput(offer)).error).toBeUndefined();
     for (const cover of await CoverModel.find()) expect(coverInput.safeParse(asInput(cover)).error).toBeUndefined();
     for (const partner of await PartnerModel.find()) expect(partnerInput.safeParse(asInput(partner)).error).toBeUndefined();
+    const offers = await StarOfferModel.find();
+    expect(offers.map((offer) => offer.kind).sort()).toEqual([...BOOST_KINDS].sort());
+    for (const offer of offers) expect(starOfferInput.safeParse(asInput(offer)).error).toBeUndefined();
   });
 
   it('configures referrals and mining in GIFT', async () => {

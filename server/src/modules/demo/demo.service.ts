@@ -11,6 +11,7 @@ import { entryKeys, postEntry } from '../ledger/ledger.service';
 import { insertMiningSessions } from '../mining/mining.service';
 import { countEarlierCompletions, insertMissions, insertProgress } from '../missions/missions.service';
 import { insertStakes, insertStakingOffers } from '../staking/staking.service';
+import { insertStarOffers } from '../shop/shop.service';
 import { countInvite, highestTelegramId, insertPlayers } from '../users/players.service';
 import { insertWalletLinks } from '../wallet/wallet.service';
 import { insertWithdrawals } from '../withdrawals/withdrawals.service';
@@ -475,6 +476,35 @@ export async function seedDemoData(
       return [mission.key, { _id, category: category!, coin: coin!, reward: mission.reward }];
     }),
   );
+
+  // the Stars shop: a boost of each kind, priced in whole Stars
+  await insertStarOffers([
+    {
+      title: 'Double mining',
+      description: 'Your next mining session yields twice as much',
+      fa: { title: 'استخراج دوبرابر', description: 'نوبت بعدی استخراج شما دو برابر می‌دهد' },
+      kind: 'multiplier',
+      stars: 50,
+      multiplierPercent: 200,
+      order: 0,
+    },
+    {
+      title: 'Extra session',
+      description: "A whole session's coins, ready to move now",
+      fa: { title: 'نوبت اضافه', description: 'سکه‌های یک نوبت کامل، آمادهٔ انتقال همین حالا' },
+      kind: 'extraSession',
+      stars: 30,
+      order: 1,
+    },
+    {
+      title: 'Streak freeze',
+      description: 'Miss a day without losing your streak',
+      fa: { title: 'محافظ زنجیره', description: 'یک روز را جا بیندازید و زنجیره‌تان را از دست ندهید' },
+      kind: 'streakFreeze',
+      stars: 20,
+      order: 2,
+    },
+  ]);
 
   const [giftOffer] = await insertStakingOffers([
     {

@@ -4,7 +4,7 @@ import type { Env } from '../../env';
 import type { Logger } from '../../lib/logger';
 import { AppError } from '../../lib/errors';
 import { objectId, type Id } from '../../db/ids';
-import type { ConsoleRecord } from '../../db/schemaKit';
+import type { ConsoleRecord, NewRecord } from '../../db/schemaKit';
 import { interactiveApi, toBotApiError, BotApiError } from '../../lib/telegramBot';
 import { getAppConfig, resolveBotToken } from '../config/config.service';
 import { holdOf, registerOperationKind, runOperation } from '../ledger/ledger.service';
@@ -58,6 +58,11 @@ function presentOffer(offer: OfferRow, language: Language) {
 export async function shopOffers(language: Language) {
   const offers = await StarOfferModel.find({ enabled: true }).sort({ order: 1, _id: 1 }).limit(50).lean<OfferRow[]>();
   return offers.map((offer) => presentOffer(offer, language));
+}
+
+/** Inserts shop items as given (the demo seed). */
+export function insertStarOffers(records: Array<NewRecord<typeof StarOfferModel>>) {
+  return StarOfferModel.insertMany(records);
 }
 
 /** What the player holds now: multipliers waiting for their next session, and streak freezes. */
