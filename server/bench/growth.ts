@@ -93,7 +93,6 @@ async function addHistory(players: SeededPlayer[], now: Date) {
           address: `0:${randomBytes(32).toString('hex')}`,
           status: 'pending',
           idempotencyKey: `growth:${player.id}`,
-          amountTaken: true,
           createdAt: when,
         })),
       { ordered: false },

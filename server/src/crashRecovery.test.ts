@@ -182,17 +182,21 @@ describe('a debit refused while a concurrent caller with the same key applies it
 });
 
 describe('withdrawals across a crash', () => {
-  it.each(['withdrawal:after-record', 'withdrawal:after-take'] as const)(
-    'a request killed at %s is taken once by the money recovery',
+  it.each(['ledger:after-record', 'ledger:after-apply', 'ledger:after-step'] as const)(
+    'a request killed at %s is taken once and written by the money recovery',
     async (point) => {
       const { player, coin } = await fundedPlayer('100');
       await linkWallet(player._id);
-      await crashAt(point, () =>
-        playerCaller(player).withdrawals.request({ coinId: String(coin._id), amount: '30', idempotencyKey: tap() }),
-      );
+      const idempotencyKey = tap();
+      await crashAt(point, () => playerCaller(player).withdrawals.request({ coinId: String(coin._id), amount: '30', idempotencyKey }));
       await runJobsOnce(0);
-      const withdrawal = (await WithdrawalModel.findOne({ user: player._id }).lean())!;
-      expect(withdrawal).toMatchObject({ status: 'pending', amountTaken: true });
+      expect(await WithdrawalModel.find({ user: player._id }).lean()).toEqual([
+        expect.objectContaining({ status: 'pending', amount: Number(toMicros('30')) }),
+      ]);
+      // the player's retry gives the same withdrawal, taken once
+      const retried = await playerCaller(player).withdrawals.request({ coinId: String(coin._id), amount: '30', idempotencyKey });
+      expect(await WithdrawalModel.countDocuments({ user: player._id })).toBe(1);
+      expect(retried.status).toBe('pending');
       expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('70'));
     },
   );
@@ -200,13 +204,38 @@ describe('withdrawals across a crash', () => {
   it('a request killed before its amount was taken is undone when the balance no longer covers it', async () => {
     const { player, coin } = await fundedPlayer('100');
     await linkWallet(player._id);
-    await crashAt('withdrawal:after-record', () =>
+    await crashAt('ledger:after-record', () =>
       playerCaller(player).withdrawals.request({ coinId: String(coin._id), amount: '80', idempotencyKey: tap() }),
     );
     await postEntry({ userId: player._id, coinId: coin._id, amount: -toMicros('50'), reason: 'gift', idempotencyKey: 'spent-meanwhile' });
     await runJobsOnce(0);
     expect(await WithdrawalModel.countDocuments({ user: player._id })).toBe(0);
     expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('50'));
+  });
+
+  it('finishes the requests an older version left untaken, once', async () => {
+    const [covered, short] = await Promise.all([fundedPlayer('100'), fundedPlayer('10')]);
+    const untaken = ({ player, coin }: { player: { _id: Types.ObjectId }; coin: { _id: Types.ObjectId } }) => ({
+      user: player._id,
+      coin: coin._id,
+      amount: Number(toMicros('40')),
+      address: `0:${'c'.repeat(64)}`,
+      status: 'pending',
+      idempotencyKey: `${String(player._id)}:old`,
+      amountTaken: false,
+      createdAt: new Date(),
+      updatedAt: new Date(),
+    });
+    await WithdrawalModel.collection.insertMany([untaken(covered), untaken(short)]);
+    await mongoose.connection.collection('migrations').deleteMany({});
+    await runJobsOnce(0);
+    await runJobsOnce(0);
+    expect(await WithdrawalModel.collection.find({ user: covered.player._id }).toArray()).toEqual([
+      expect.not.objectContaining({ amountTaken: expect.anything() }),
+    ]);
+    expect(await WithdrawalModel.countDocuments({ user: short.player._id })).toBe(0);
+    expect((await expectLedgerMatchesBalances(covered.player._id)).get(String(covered.coin._id))).toBe(toMicros('60'));
+    expect((await expectLedgerMatchesBalances(short.player._id)).get(String(short.coin._id))).toBe(toMicros('10'));
   });
 
   it.each(['withdrawal:after-decision', 'withdrawal:after-refund'] as const)(

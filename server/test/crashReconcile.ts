@@ -50,10 +50,7 @@ async function unfinished(): Promise<string[]> {
   const [entries, withdrawals, operations, missions, mining, referrals, seats] = await Promise.all([
     LedgerEntryModel.find({ state: 'pending' }, { idempotencyKey: 1 }).lean(),
     // approved for the hot wallet (or on its way) and not yet paid: the sender's to finish
-    WithdrawalModel.find(
-      { $or: [{ amountTaken: false }, { settled: false }, { status: { $in: ['approved', 'sending'] } }] },
-      { _id: 1 },
-    ).lean(),
+    WithdrawalModel.find({ $or: [{ settled: false }, { status: { $in: ['approved', 'sending'] } }] }, { _id: 1 }).lean(),
     // operations of the engine (stakes opened and claimed among them) not yet done
     OperationModel.find({ state: { $in: ['recorded', 'posted'] } }, { key: 1, state: 1 }).lean(),
     UserMissionModel.find({ awaitingCredit: true }, { _id: 1 }).lean(),

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { Types } from 'mongoose';
 import { toMicros } from '@gift/shared';
-import { scopedKey } from '../src/db/ids';
+import { idOfKey, scopedKey } from '../src/db/ids';
 import { FAULT_POINTS } from '../src/lib/faults';
 import { entryKeys } from '../src/modules/ledger/entryKeys';
 import { AppConfigModel } from '../src/modules/config/appConfig.model';
@@ -457,9 +457,12 @@ class Load {
     });
     const id = requested.status === 200 ? (requested.data as { id: string }).id : '';
     const taken = async (mustBeThere: boolean) => {
-      const withdrawal = await WithdrawalModel.findOne({ idempotencyKey: scopedKey(player.id, idempotencyKey) }).lean();
-      if (!withdrawal) return !mustBeThere;
-      return withdrawal.amountTaken === true && postedOnce({ refType: 'Withdrawal', refId: String(withdrawal._id), reason: 'withdraw' });
+      const key = scopedKey(player.id, idempotencyKey);
+      const withdrawal = await WithdrawalModel.findOne({ idempotencyKey: key }).lean();
+      // none written: none taken either (the engine writes it once its amount has left the balance)
+      if (!withdrawal)
+        return !mustBeThere && (await countPosted({ refType: 'Withdrawal', refId: String(idOfKey('withdrawal', key)) })) === 0;
+      return postedOnce({ refType: 'Withdrawal', refId: String(withdrawal._id), reason: 'withdraw' });
     };
     const what = `withdrawal ${id || idempotencyKey}`;
     const ok = this.file('withdrawal.request', requested, requested.status === 200, {

@@ -274,7 +274,6 @@ describe('status in the console', () => {
       address: `0:${'b'.repeat(64)}`,
       status: 'pending',
       idempotencyKey: `${String(one._id)}:w1`,
-      amountTaken: false,
     });
     const approve = await api.put(`/withdraws/${String(withdrawal._id)}`, { status: 'approved' });
     expect(approve.status).toBe(403);

@@ -19,16 +19,13 @@ export interface WithdrawalsInFlight {
 
 /** A player's withdrawals not yet paid, per coin id (a handful at most: read through the index on user). */
 export async function withdrawalsInFlight(userId: Id): Promise<Map<string, WithdrawalsInFlight>> {
-  const rows = await WithdrawalModel.find(
-    { user: objectId(userId), status: { $in: IN_FLIGHT } },
-    { coin: 1, amount: 1, amountTaken: 1 },
-  ).lean();
+  const rows = await WithdrawalModel.find({ user: objectId(userId), status: { $in: IN_FLIGHT } }, { coin: 1, amount: 1 }).lean();
   const byCoin = new Map<string, WithdrawalsInFlight>();
   for (const row of rows) {
     const figures = byCoin.get(String(row.coin)) ?? { requested: 0n, taken: 0n };
     figures.requested += BigInt(row.amount);
-    // a record older than the amountTaken flag had its amount taken at the request
-    if (row.amountTaken !== false) figures.taken += BigInt(row.amount);
+    // a withdrawal is written by the operation that took its amount (withdrawals.kinds.ts)
+    figures.taken += BigInt(row.amount);
     byCoin.set(String(row.coin), figures);
   }
   return byCoin;

@@ -3,7 +3,7 @@ import { reconcileHolds } from '../users/playerStatus.service';
 import { runPayoutRound } from './payouts.service';
 import { recoverWithdrawals } from './withdrawals.service';
 
-/** Requests recorded but not yet taken from the balance, and decisions not yet settled (a rejection's refund). */
+/** Decisions not yet settled (a rejection's refund); requests are operations of the engine, finished with the others. */
 export const withdrawalRecovery: JobStep = { name: 'withdrawals', run: ({ graceMs }) => recoverWithdrawals(graceMs) };
 
 /**

@@ -10,10 +10,10 @@ import {
   type withdrawalReviewInput,
 } from '@gift/shared';
 import { AppError, badInput } from '../../lib/errors';
-import { objectId, scopedKey, type Id } from '../../db/ids';
+import { idOfKey, objectId, scopedKey, type Id } from '../../db/ids';
 import type { NewRecord } from '../../db/schemaKit';
 import { coinNameFor, findCoin, listCoins } from '../coins/giftCoins.service';
-import { balanceOf, balancesOf, entryKeys, entryWithKey, moveHouseValue, postEntry } from '../ledger/ledger.service';
+import { balanceOf, balancesOf, entryKeys, moveHouseValue, postEntry } from '../ledger/ledger.service';
 import { migrateOnce } from '../../db/migrationProgress';
 import { notify } from '../notifications/notifications.service';
 import { currentWallet } from '../wallet/wallet.service';
@@ -22,8 +22,8 @@ import { requireNoDebt } from '../clawbacks/clawBack.service';
 import { faultPoint } from '../../lib/faults';
 import { planted } from '../../lib/mutations';
 import { WithdrawalModel, type WithdrawalDocument } from './withdrawal.model';
+import { takeWithdrawal, type WithdrawalRequestRecord } from './withdrawals.kinds';
 import { explorerLink } from './chainPayments';
-import { upsertWithRetry } from '../../db/mongoErrors';
 
 /** A decision that records at once: paid (a hash already checked) or rejected. Approval goes through payouts.service. */
 export type WithdrawalReview = Exclude<z.infer<typeof withdrawalReviewInput>, { status: 'approved' }>;
@@ -59,24 +59,23 @@ function isInsufficient(error: unknown): boolean {
   return error instanceof AppError && error.code === 'INSUFFICIENT_BALANCE';
 }
 
-/** Takes the withdrawn amount from the balance; once per withdrawal however often it is called. */
-function takeAmount(withdrawal: WithdrawalDocument) {
-  return postEntry({
-    userId: withdrawal.user,
-    coinId: withdrawal.coin,
-    amount: -BigInt(withdrawal.amount),
-    reason: 'withdraw',
-    refType: 'Withdrawal',
-    refId: String(withdrawal._id),
-    idempotencyKey: entryKeys.withdrawalDebit(withdrawal._id),
-  });
-}
+/** A withdrawal's request as its operation records it (withdrawals.kinds.ts). */
+const requestOf = (withdrawal: WithdrawalDocument): WithdrawalRequestRecord => ({
+  _id: withdrawal._id,
+  user: withdrawal.user,
+  coin: withdrawal.coin,
+  amount: withdrawal.amount,
+  address: withdrawal.address,
+  idempotencyKey: withdrawal.idempotencyKey,
+});
 
-/** Takes a request's amount if it was not taken yet, and marks it taken; INSUFFICIENT_BALANCE when the balance cannot cover it. */
+/**
+ * Makes sure a withdrawal's amount has left the balance before it is paid or refunded: every withdrawal written by this
+ * version has (its record is written by the operation that took it), so this is one command that changes nothing; a request
+ * an older version left untaken has it taken now. INSUFFICIENT_BALANCE when the balance cannot cover it.
+ */
 export async function ensureAmountTaken(withdrawal: WithdrawalDocument) {
-  if (withdrawal.amountTaken === true) return;
-  await takeAmount(withdrawal);
-  await WithdrawalModel.updateOne({ _id: withdrawal._id, amountTaken: { $ne: true } }, { $set: { amountTaken: true } });
+  await takeWithdrawal(requestOf(withdrawal));
 }
 
 /** An operator's decision on one withdrawal, as both doors pass it. */
@@ -93,7 +92,7 @@ export interface DecisionRequest<Review> {
  */
 async function returnAmount(withdrawal: WithdrawalDocument) {
   try {
-    await takeAmount(withdrawal);
+    await ensureAmountTaken(withdrawal);
   } catch (error) {
     if (isInsufficient(error)) return;
     throw error;
@@ -117,38 +116,12 @@ async function returnAmount(withdrawal: WithdrawalDocument) {
 }
 
 /**
- * Finishes whatever a withdrawal still owes, from the record alone, and returns it as it now stands (null
- * when a request that could not be covered was undone). Every step is keyed or conditional, so a request,
- * a decision, a retry and the recovery sweep all call this same function, any number of times:
- * - a request not yet taken (`amountTaken` false, or absent on records older than the flag): the amount leaves the balance, or the
- * request is removed when the
- *   balance cannot cover it (INSUFFICIENT_BALANCE);
- * - a decision (`settled: false`): a rejection's amount goes back, the player is told, and it is settled.
+ * Finishes what a decided withdrawal still owes, from the record alone, and returns it as it now stands (null when there is
+ * none). Every step is keyed or conditional, so a decision, a retry and the recovery sweep all call this same function, any
+ * number of times: a decision (`settled: false`) has a rejection's amount given back, the player told, and is settled.
  */
 export async function finishWithdrawal(withdrawalId: Id): Promise<WithdrawalDocument | null> {
   let current = await WithdrawalModel.findById(withdrawalId);
-  if (current?.status === 'pending' && current.amountTaken !== true) {
-    const request = current.toObject();
-    try {
-      await takeAmount(current);
-    } catch (error) {
-      if (!isInsufficient(error)) throw error;
-      await WithdrawalModel.deleteOne({ _id: current._id, status: 'pending', amountTaken: { $ne: true } });
-      // a concurrent finisher took the amount a moment after this one found the balance short: the request stands
-      if ((await entryWithKey(entryKeys.withdrawalDebit(current._id)))?.state !== 'posted') throw error;
-    }
-    await faultPoint('withdrawal:after-take');
-    await WithdrawalModel.updateOne({ _id: current._id, amountTaken: { $ne: true } }, { $set: { amountTaken: true } });
-    current = await WithdrawalModel.findById(withdrawalId);
-    if (!current) {
-      // removed by a concurrent refusal, but its amount was taken: it stands
-      const { _id, ...fields } = request;
-      await upsertWithRetry(() =>
-        WithdrawalModel.updateOne({ _id }, { $setOnInsert: { ...fields, amountTaken: true } }, { upsert: true, timestamps: false }),
-      );
-      current = await WithdrawalModel.findById(withdrawalId);
-    }
-  }
   if (current && current.status !== 'pending' && current.settled === false) {
     if (current.status === 'rejected') await returnAmount(current);
     if (current.status === 'done') await recordPayout(current);
@@ -161,6 +134,30 @@ export async function finishWithdrawal(withdrawalId: Id): Promise<WithdrawalDocu
     current = settled ?? current;
   }
   return current;
+}
+
+/**
+ * Start-up, once: requests an older version recorded before taking their amount (`amountTaken: false`) and a crash left
+ * so are finished by the engine's own operation under the same key, and the flag removed; one the balance no longer covers
+ * is removed, as that version's sweep did.
+ */
+function finishRequestsOfOlderVersion(): Promise<void> {
+  return migrateOnce('withdrawal-owed-requests', async () => {
+    const owed = await WithdrawalModel.collection.find<WithdrawalRequestRecord & { status: string }>({ amountTaken: false }).toArray();
+    for (const request of owed) {
+      if (request.status === 'pending') {
+        try {
+          await takeWithdrawal(request);
+        } catch (error) {
+          if (!isInsufficient(error)) throw error;
+          await WithdrawalModel.collection.deleteOne({ _id: request._id, status: 'pending', amountTaken: false });
+          continue;
+        }
+      }
+      await WithdrawalModel.collection.updateOne({ _id: request._id }, { $unset: { amountTaken: '' } });
+    }
+    return null;
+  });
 }
 
 /** A withdrawal paid (on chain, or by hand with its hash): its amount leaves the house's in-flight account as paid. */
@@ -190,32 +187,20 @@ function recordPastPayouts() {
   });
 }
 
-/** Finishes requests and decisions a crash left half done, older than `olderThanMs`; returns how many. */
+/** Finishes decisions a crash left half done, older than `olderThanMs`; returns how many. Requests are the engine's. */
 export async function recoverWithdrawals(olderThanMs = 30_000): Promise<number> {
   await recordPastPayouts();
+  await finishRequestsOfOlderVersion();
   const before = new Date(Date.now() - olderThanMs);
-  const [requests, decisions] = await Promise.all([
-    WithdrawalModel.find({ amountTaken: false, status: 'pending', createdAt: { $lte: before } }, { _id: 1 })
-      .limit(500)
-      .lean(),
-    // a mutation run's planted bug (lib/mutations.ts), never in production: rejections left for a retry to refund
-    WithdrawalModel.find(
-      { settled: false, processedAt: { $lte: before }, ...(planted('sweep-skips-refund') ? { status: { $ne: 'rejected' } } : {}) },
-      { _id: 1 },
-    )
-      .limit(500)
-      .lean(),
-  ]);
-  let finished = 0;
-  for (const { _id } of [...requests, ...decisions]) {
-    try {
-      await finishWithdrawal(_id);
-    } catch (error) {
-      if (!isInsufficient(error)) throw error;
-    }
-    finished++;
-  }
-  return finished;
+  // a mutation run's planted bug (lib/mutations.ts), never in production: rejections left for a retry to refund
+  const decisions = await WithdrawalModel.find(
+    { settled: false, processedAt: { $lte: before }, ...(planted('sweep-skips-refund') ? { status: { $ne: 'rejected' } } : {}) },
+    { _id: 1 },
+  )
+    .limit(500)
+    .lean();
+  for (const { _id } of decisions) await finishWithdrawal(_id);
+  return decisions.length;
 }
 
 export interface WithdrawalRequest {
@@ -227,18 +212,15 @@ export interface WithdrawalRequest {
 }
 
 /**
- * A player's withdrawal to their linked TON wallet: the amount leaves the balance at once and the
- * withdrawal waits for an operator. The same key (a double tap) gives the same withdrawal, taken once.
+ * A player's withdrawal to their linked TON wallet: the amount leaves the balance at once and the withdrawal waits for an
+ * operator. One operation of the engine (`withdrawal-request`, withdrawals.kinds.ts) takes the amount and writes the
+ * withdrawal; its id derives from the player's key, so the same key (a double tap, a retry) gives the same withdrawal, taken
+ * once.
  */
 export async function requestWithdrawal({ userId, coinId, amount, idempotencyKey }: WithdrawalRequest) {
   const key = scopedKey(userId, idempotencyKey);
-  const replay = async () => {
-    const sameTap = await WithdrawalModel.findOne({ idempotencyKey: key }, { _id: 1 }).lean();
-    return sameTap ? finishWithdrawal(sameTap._id) : null;
-  };
   const present = async (withdrawal: WithdrawalDocument) => presentForPlayer(withdrawal, await findCoin(withdrawal.coin, COIN_FIELDS));
-
-  const earlier = await replay();
+  const earlier = await WithdrawalModel.findOne({ idempotencyKey: key });
   if (earlier) return present(earlier);
 
   const coin = await findCoin(coinId);
@@ -262,35 +244,25 @@ export async function requestWithdrawal({ userId, coinId, amount, idempotencyKey
       : requested > balance
         ? new AppError('INSUFFICIENT_BALANCE')
         : null;
-  if (refusal) {
-    // a second tap racing the first sees the balance already taken: it gets the first one's withdrawal
-    const sameTap = await replay();
-    if (sameTap) return present(sameTap);
-    throw refusal;
+  const request: WithdrawalRequestRecord = {
+    _id: idOfKey('withdrawal', key),
+    user: objectId(userId),
+    coin: coin._id,
+    amount: microsToStored(requested),
+    address: wallet.address,
+    idempotencyKey: key,
+  };
+  try {
+    // a refused amount is tried all the same when it is not below the minimum: a second tap racing the first finds the
+    // balance already taken, and the operation, recorded by the first under the same key, gives it the first one's withdrawal
+    if (refusal && requested < minimum) throw refusal;
+    await takeWithdrawal(request, { guarded: true });
+  } catch (error) {
+    throw refusal && isInsufficient(error) ? refusal : error;
   }
-
-  // two taps at once on MongoDB: the unique key refuses the second insert, and its retry returns the first's withdrawal
-  const claimed = await upsertWithRetry(() =>
-    WithdrawalModel.findOneAndUpdate(
-      { idempotencyKey: key },
-      {
-        $setOnInsert: {
-          user: objectId(userId),
-          coin: coin._id,
-          amount: microsToStored(requested),
-          address: wallet.address,
-          status: 'pending',
-          idempotencyKey: key,
-          amountTaken: false,
-        },
-      },
-      { upsert: true, returnDocument: 'after', setDefaultsOnInsert: true },
-    ),
-  );
-  await faultPoint('withdrawal:after-record');
-  const finished = await finishWithdrawal(claimed._id);
-  if (!finished) throw new AppError('NOT_FOUND');
-  return present(finished);
+  const taken = await WithdrawalModel.findById(request._id);
+  if (!taken) throw new AppError('NOT_FOUND');
+  return present(taken);
 }
 
 /** The coins a player can withdraw now: balance, minimum, and how many decimals an amount may have. */
