@@ -27,7 +27,13 @@ export const en = {
   errors: { ...ERROR_MESSAGES } as Record<ErrorCode, string>,
   leagues: {
     title: 'Leagues',
-    names: { bronze: 'Bronze league', silver: 'Silver league', gold: 'Gold league', platinum: 'Platinum league', diamond: 'Diamond league' },
+    names: {
+      bronze: 'Bronze league',
+      silver: 'Silver league',
+      gold: 'Gold league',
+      platinum: 'Platinum league',
+      diamond: 'Diamond league',
+    },
     rank: 'Rank {{rank}} this week',
     unranked: 'Not ranked yet: earn this week to enter',
     earned: 'Earned this week: {{amount}} {{symbol}}',
@@ -133,7 +139,7 @@ export const en = {
     session: '{{amount, amount}} {{symbol}} every {{duration}}',
     units: { h: '{{count, number}} h', min: '{{count, number}} min', s: '{{count, number}} s' },
     boosted: '×{{factor}} boost',
-    shop: 'Boosts for Stars ⭐',
+    shop: 'Boosts for Telegram Stars',
   },
   shop: {
     title: 'Boosts shop',
@@ -144,7 +150,7 @@ export const en = {
     waitingMultiplier: '×{{factor}} for your next mining session',
     freezes: 'Streak freezes: {{count, number}}',
     empty: 'Nothing is on sale right now.',
-    buy: 'Buy · ⭐ {{stars}}',
+    buy: 'Buy for {{stars}} Stars',
     buyAria: 'Buy {{title}} for {{stars}} Stars',
     gives: {
       multiplier: '×{{factor}} on your next mining session',

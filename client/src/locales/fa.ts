@@ -134,7 +134,7 @@ export const fa: Translation = {
     session: '\u2066{{amount, amount}} {{symbol}}\u2069 هر {{duration}}',
     units: { h: '{{count, number}} ساعت', min: '{{count, number}} دقیقه', s: '{{count, number}} ثانیه' },
     boosted: 'تقویت ×{{factor}}',
-    shop: 'تقویت‌کننده با ستاره ⭐',
+    shop: 'تقویت‌کننده با ستارهٔ تلگرام',
   },
   shop: {
     title: 'فروشگاه تقویت‌کننده',
@@ -145,7 +145,7 @@ export const fa: Translation = {
     waitingMultiplier: '×{{factor}} برای نوبت بعدی استخراج',
     freezes: 'محافظ زنجیره: {{count, number}}',
     empty: 'اکنون چیزی برای فروش نیست.',
-    buy: 'خرید · ⭐ {{stars}}',
+    buy: 'خرید با {{stars}} ستاره',
     buyAria: 'خرید {{title}} با {{stars}} ستاره',
     gives: {
       multiplier: '×{{factor}} در نوبت بعدی استخراج',

@@ -42,13 +42,15 @@ function RefundButton() {
   const calls = useConsoleCalls();
   const { busy, run } = useConsoleAction();
   const [open, setOpen] = useState(false);
+  const locale = useLocale();
+  const stars = (n: number) => n.toLocaleString(locale === 'fa' ? 'fa-IR' : 'en-US');
   if (!purchase || !canAccess || purchase.status !== 'paid') return null;
   const refund = () =>
     run(
       () => calls.refundStarPurchase(purchase.id),
       (result) => {
         setOpen(false);
-        return { message: `starsShop.refundedAs.${result.boost}`, args: { stars: result.stars } };
+        return { message: `starsShop.refundedAs.${result.boost}`, args: { stars: stars(result.stars) } };
       },
     );
   return (
@@ -59,7 +61,7 @@ function RefundButton() {
         loading={busy}
         title="starsShop.refundTitle"
         content="starsShop.refundContent"
-        translateOptions={{ stars: purchase.stars, player: player(purchase) }}
+        translateOptions={{ stars: stars(purchase.stars), player: player(purchase) }}
         confirm="starsShop.refund"
         onConfirm={() => void refund()}
         onClose={() => setOpen(false)}
@@ -99,7 +101,12 @@ export function StarsRevenueCard() {
         </Stack>
         {data.days.length > 0 && (
           <Typography variant="body2" color="text.secondary" sx={{ mt: 1, overflowWrap: 'anywhere' }}>
-            {data.days.map((day) => `${day.day}: ${number(day.stars)}`).join(' · ')}
+            {data.days
+              .map(
+                (day) =>
+                  `${new Date(`${day.day}T00:00:00Z`).toLocaleDateString(locale === 'fa' ? 'fa-IR' : 'en-US', { timeZone: 'UTC' })}: ${number(day.stars)}`,
+              )
+              .join(' · ')}
           </Typography>
         )}
       </CardContent>

@@ -114,7 +114,7 @@ it('shows the Stars shop multiplier a session runs with, and leads to the shop',
   });
   const mining = await card();
   expect(await mining.findByTestId('mining-multiplier')).toHaveTextContent('×1.5 boost');
-  await userEvent.click(mining.getByRole('link', { name: 'Boosts for Stars ⭐' }));
+  await userEvent.click(mining.getByRole('link', { name: 'Boosts for Telegram Stars' }));
   expect(await screen.findByRole('heading', { name: 'Boosts shop' })).toBeInTheDocument();
 });
 

@@ -43,7 +43,7 @@ it('outside Telegram lists the items with their Stars and says purchases need Te
     'Purchases need Telegram: open the app in Telegram to pay with Stars.',
   );
   const buttons = await screen.findAllByRole('button', { name: /^Buy / });
-  expect(buttons.map((b) => b.textContent)).toEqual(['Buy · ⭐ 50', 'Buy · ⭐ 1,200']);
+  expect(buttons.map((b) => b.textContent)).toEqual(['Buy for 50 Stars', 'Buy for 1,200 Stars']);
   expect(buttons.every((b) => (b as HTMLButtonElement).disabled)).toBe(true);
   expect(screen.getByText('×1.5 on your next mining session')).toBeInTheDocument();
   expect(server.calls.filter((call) => call.path === 'shop.invoice')).toHaveLength(0);
@@ -90,7 +90,7 @@ describe('inside Telegram', () => {
       });
       expect(await screen.findByTestId('freezes')).toHaveTextContent('محافظ زنجیره: ۲');
       const buttons = await screen.findAllByRole('button', { name: /^خرید/ });
-      expect(buttons[1]).toHaveTextContent('خرید · ⭐ ۱٬۲۰۰');
+      expect(buttons[1]).toHaveTextContent('خرید با ۱٬۲۰۰ ستاره');
       await userEvent.click(buttons[1]!);
       await waitFor(() => expect(telegram.postedOf('web_app_open_invoice')).toHaveLength(1));
       act(() => telegram.event('invoice_closed', { slug: 'slug7', status: 'cancelled' }));
