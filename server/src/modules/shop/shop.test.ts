@@ -13,7 +13,9 @@ import { AuditEntryModel } from '../audit/audit.model';
 import { UserModel, type UserDocument } from '../users/user.model';
 import { advanceStreak } from '../users/players.service';
 import { setPlayerStatus } from '../users/playerStatus.service';
-import { createBot } from '../bot/bot.service';
+import request from 'supertest';
+import { createBot, webhookSecretToken } from '../bot/bot.service';
+import { BotRuntime } from '../bot/botRuntime';
 import { StarOfferModel, StarPurchaseModel } from './shop.models';
 
 let standIn: BotApiStandIn;
@@ -315,6 +317,73 @@ describe('the Stars shop', () => {
       expect(made.status).toBe(201);
       expect(made.body).toMatchObject({ title: 'Boost', stars: 25, multiplierPercent: 200, enabled: true });
       expect((await api.delete(`/star-offers/${made.body.id}`)).status).toBe(405);
+    });
+  });
+
+  describe('delivered by long polling and by webhook', () => {
+    async function eventually(condition: () => Promise<boolean> | boolean, what: string) {
+      for (let i = 0; i < 200; i++) {
+        if (await condition()) return;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      throw new Error(`never happened: ${what}`);
+    }
+
+    it('asks Telegram for pre-checkout queries when polling, answers one, and grants the payment once', async () => {
+      const player = await createPlayer();
+      const payload = await invoice(player, (await offer({ kind: 'streakFreeze', multiplierPercent: null })).id);
+      const runtime = new BotRuntime({ env, logger: silentLogger, holder: 'shop-poller' });
+      await runtime.start();
+      try {
+        const polls = () => standIn.calls.filter((c) => c.method === 'getUpdates');
+        await eventually(() => polls().length > 0, 'the first poll');
+        expect(polls().at(-1)!.params.allowed_updates).toEqual(['message', 'pre_checkout_query']);
+        standIn.pushUpdate({
+          pre_checkout_query: { id: 'polled', from: from(player), currency: 'XTR', total_amount: 50, invoice_payload: payload },
+        });
+        await eventually(() => standIn.preCheckoutAnswers.some((a) => a.pre_checkout_query_id === 'polled' && a.ok), 'the polled answer');
+        for (let i = 0; i < 3; i++) standIn.pushUpdate(paymentUpdate(player, payload, 'charge-polled'));
+        await eventually(async () => (await StarPurchaseModel.findById(payload).lean())?.boost === 'ready', 'the polled grant');
+      } finally {
+        await runtime.stop();
+      }
+      expect((await UserModel.findById(player._id).lean())!.streakFreezes).toBe(1);
+    });
+
+    it('registers its webhook for pre-checkout queries, and five parallel webhook deliveries of a payment grant once', async () => {
+      const webhookEnv = testEnv({ TELEGRAM_API_ROOT: standIn.apiRoot, PUBLIC_URL: 'https://rewards.example.com' });
+      const runtime = new BotRuntime({ env: webhookEnv, logger: silentLogger, holder: 'shop-webhook' });
+      await runtime.start();
+      try {
+        expect(standIn.calls.filter((c) => c.method === 'setWebhook').at(-1)!.params.allowed_updates).toEqual([
+          'message',
+          'pre_checkout_query',
+        ]);
+        const hook = createApp({
+          env: webhookEnv,
+          logger: silentLogger,
+          bot: runtime,
+          clientDist: '/nonexistent',
+          adminDist: '/nonexistent',
+        });
+        const post = (update: Record<string, unknown>) =>
+          request(hook)
+            .post('/telegram/webhook')
+            .set('X-Telegram-Bot-Api-Secret-Token', webhookSecretToken(TEST_BOT_TOKEN, webhookEnv.JWT_SECRET))
+            .send({ update_id: ++updateId, ...update })
+            .expect(200);
+        const player = await createPlayer();
+        const payload = await invoice(player, (await offer({ kind: 'extraSession', multiplierPercent: null })).id);
+        await post({
+          pre_checkout_query: { id: 'hooked', from: from(player), currency: 'XTR', total_amount: 50, invoice_payload: payload },
+        });
+        expect(standIn.preCheckoutAnswers.at(-1)).toEqual({ pre_checkout_query_id: 'hooked', ok: true });
+        await Promise.all(Array.from({ length: 5 }, () => post(paymentUpdate(player, payload, 'charge-hooked'))));
+        expect(await MiningSessionModel.countDocuments({ user: player._id })).toBe(1);
+        expect(await OperationModel.countDocuments({ key: 'stars:charge-hooked' })).toBe(1);
+      } finally {
+        await runtime.stop();
+      }
     });
   });
 });
