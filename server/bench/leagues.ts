@@ -1,17 +1,20 @@
 /**
  * `npm run bench:leagues` (and the end of `npm run bench`): the league page's reads, a player's rank and the players around
  * them, at 10k and 100k players in one league of one week on the embedded database. Prints p50 and p95 in ms; no assertion.
- * Knobs (environment): LEAGUE_SIZES (default 10000,100000), LEAGUE_READS per size (default 200).
+ * Knobs (environment): LEAGUE_SIZES (default 10000,100000), LEAGUE_READS per size (default 200), LEAGUE_COMPARE (default 20).
  */
 import mongoose, { Types } from 'mongoose';
 import { performance } from 'node:perf_hooks';
 import { withDatabaseName } from '../src/db/connect';
 import { StandingModel } from '../src/modules/leagues/leagues.models';
+import { rebuildRankCounts } from '../src/modules/leagues/rankCounts.service';
 import { around, rankOf, standingId } from '../src/modules/leagues/standings.service';
 import { percentile, startDatabase } from './loopback';
 
 const SIZES = (process.env.LEAGUE_SIZES ?? '10000,100000').split(',').map(Number);
 const READS = Number(process.env.LEAGUE_READS ?? 200);
+/** How many of the reads are also counted the old way, to compare and to check the rank equal. */
+const COMPARE = Number(process.env.LEAGUE_COMPARE ?? 20);
 
 async function main() {
   const database = await startDatabase();
@@ -30,21 +33,37 @@ async function main() {
             user,
             league: 'gold',
             score: ((start + i) * 7919) % 1_000_003,
+            counted: ((start + i) * 7919) % 1_000_003,
           })),
           { ordered: false },
         );
+      await rebuildRankCounts(week);
       const latencies: number[] = [];
+      const counted: number[] = [];
       for (let read = 0; read < READS; read++) {
         const user = users[Math.floor(Math.random() * size)]!;
         const started = performance.now();
         const standing = (await StandingModel.findById(standingId(week, user), { score: 1 }).lean())!;
         const place = { week, league: 'gold' as const, score: Number(standing.score), _id: standing._id };
-        await Promise.all([rankOf(place), around(place, 3)]);
+        const [rank] = await Promise.all([rankOf(place), around(place, 3)]);
         latencies.push(performance.now() - started);
+        // the same rank as a count over everyone above (the way before the rank counts), timed apart and checked equal
+        if (read < COMPARE) {
+          const before = performance.now();
+          const above = await StandingModel.countDocuments({
+            week,
+            league: 'gold',
+            $or: [{ score: { $gt: place.score } }, { score: place.score, _id: { $gt: place._id } }],
+          });
+          counted.push(performance.now() - before);
+          if (above + 1 !== rank) throw new Error(`rank ${rank} read from the counts, ${above + 1} counted`);
+        }
       }
       latencies.sort((a, b) => a - b);
+      counted.sort((a, b) => a - b);
       rows.push(
-        `${String(size).padStart(7)} players  p50 ${percentile(latencies, 50).toFixed(2)} ms  p95 ${percentile(latencies, 95).toFixed(2)} ms`,
+        `${String(size).padStart(7)} players  p50 ${percentile(latencies, 50).toFixed(2)} ms  p95 ${percentile(latencies, 95).toFixed(2)} ms` +
+          `  (a count over everyone above, ${counted.length} reads: p50 ${percentile(counted, 50).toFixed(2)} ms)`,
       );
       await mongoose.connection.dropDatabase();
       await mongoose.disconnect();

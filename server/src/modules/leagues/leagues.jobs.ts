@@ -1,5 +1,6 @@
 import { jobOfSteps } from '../jobs/jobs.service';
 import { closeEndedWeeks } from './leaguePrizes.service';
+import { followLeftScores } from './rankCounts.service';
 import { countStandings, leagueRules } from './standings.service';
 
 /**
@@ -9,4 +10,5 @@ import { countStandings, leagueRules } from './standings.service';
 export const leaguesJob = jobOfSteps({ name: 'leagues', kind: 'housekeeping', intervalMs: 5_000 }, [
   { name: 'leagueWeekEnds', run: ({ now }) => closeEndedWeeks(now) },
   { name: 'leagueStandings', run: async ({ now }) => countStandings(now, await leagueRules()) },
+  { name: 'leagueRankCounts', run: ({ now }) => followLeftScores(now) },
 ]);

@@ -17,6 +17,16 @@ const standingSchema = applyConventions(
       score: money(),
       /** Set at the week's end: where the player plays the next week. */
       outcome: { type: String, enum: ['promoted', 'relegated', 'stayed', null], default: null },
+      /** The score the rank counts (LeagueRankCounts) hold for this standing; null: not counted yet (rankCounts.service.ts). */
+      counted: { type: Number, default: null, hidden: true },
+      /** The move of the rank counts from `counted` to `score` being carried out, held by the writer with its token. */
+      moving: {
+        type: new Schema({ from: Number, to: Number, at: Date, token: String }, { _id: false }),
+        default: null,
+        hidden: true,
+      },
+      /** Since when the score moved without the rank counts following yet: a sweep finishes what a crash left. */
+      pending: { type: Date, default: null, hidden: true },
     },
     schemaOptions,
   ),
@@ -29,7 +39,28 @@ standingSchema.index({ week: 1, score: -1, _id: -1 });
 standingSchema.index({ score: -1, _id: -1 });
 for (const filter of ['week', 'league', 'user']) standingSchema.index({ [filter]: 1, createdAt: -1, _id: -1 });
 standingSchema.index({ createdAt: -1, _id: -1 });
+// the sweep of standings whose rank counts a crash left behind
+standingSchema.index({ pending: 1 });
 export const StandingModel = model('LeagueStanding', standingSchema);
+
+/**
+ * How many standings of a week's league hold a score in each score bucket (`c`, by bucket number; rankCounts.service.ts), so a
+ * rank is the sum of the buckets above plus a count within the player's own bucket. `moves` names the moves being applied: a
+ * move is applied once, however often it is retried. One record per week and league, its id made of both.
+ */
+const rankCountsSchema = new Schema(
+  {
+    _id: { type: Schema.Types.ObjectId, required: true },
+    week: { type: String, required: true },
+    league: { type: String, enum: LEAGUES, required: true },
+    c: { type: Schema.Types.Mixed, default: {} },
+    moves: { type: [String], default: [] },
+  },
+  { versionKey: false, minimize: false },
+);
+// a week's counts rebuilt at once
+rankCountsSchema.index({ week: 1 });
+export const RankCountsModel = model('LeagueRankCounts', rankCountsSchema);
 
 /** The league a player plays in from `week` on (set by the end of the week before); no record: Bronze. */
 const seatSchema = new Schema(

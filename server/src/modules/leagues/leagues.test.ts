@@ -13,8 +13,9 @@ import { consoleApi, createOperator } from '../../../test/operators';
 import { commandsDuring } from '../../../test/queryPlans';
 import { leagueWeekOf } from './leagueWeek';
 import { closeEndedWeeks } from './leaguePrizes.service';
-import { LeagueWeekModel, SeatModel, StandingModel } from './leagues.models';
-import { COUNT_LAG_MS, countStandings, leagueRules, SETTLE_AFTER_MS } from './standings.service';
+import { LeagueWeekModel, RankCountsModel, SeatModel, StandingModel } from './leagues.models';
+import { followLeftScores, MOVE_LEASE_MS } from './rankCounts.service';
+import { COUNT_LAG_MS, countStandings, leagueRules, rankOf, SETTLE_AFTER_MS } from './standings.service';
 
 const app = createApp({ env: testEnv(), logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
 
@@ -50,7 +51,9 @@ async function playersEarning(coin: { _id: Types.ObjectId }, amounts: string[]) 
 
 afterEach(() => onFault(null));
 // each test plays a week of its own
-beforeEach(() => Promise.all([LeagueWeekModel.deleteMany({}), StandingModel.deleteMany({}), SeatModel.deleteMany({})]));
+beforeEach(() =>
+  Promise.all([LeagueWeekModel.deleteMany({}), StandingModel.deleteMany({}), SeatModel.deleteMany({}), RankCountsModel.deleteMany({})]),
+);
 
 describe('league weeks', () => {
   it('run Monday to Monday in the App Config timezone, a clock change included', () => {
@@ -126,6 +129,60 @@ describe('standings and ranks', () => {
     const board = await playerCaller(players[14]!).leagues.current();
     expect(board.me.rank).toBe(16);
     expect(board.around.map((row) => row.rank)).toEqual([13, 14, 15, 16, 17, 18, 19]);
+  });
+
+  /** Every standing's rank read from the rank counts equals the count over everyone above it (ties by id, as listed). */
+  async function expectRanksExact() {
+    const standings = await StandingModel.find({}).lean();
+    expect(standings.every((standing) => standing.counted === standing.score && !standing.moving)).toBe(true);
+    for (const standing of standings) {
+      const place = { week: standing.week, league: standing.league, score: standing.score, _id: standing._id };
+      const above = standings.filter(
+        (other) =>
+          other.week === standing.week &&
+          other.league === standing.league &&
+          (other.score > standing.score || (other.score === standing.score && String(other._id) > String(standing._id))),
+      ).length;
+      expect(await rankOf(place)).toBe(above + 1);
+    }
+  }
+
+  it('keeps every rank exact while players earn, pages are read and passes count at once, ties included', async () => {
+    const coin = await leagueCoin();
+    const players = await playersEarning(coin, ['5', '5', '5', '2', '7', '7', '1', '5', '3', '5']);
+    await countNow();
+    // more earnings, counted by two passes and by each player's own page at once, several times over
+    for (let round = 0; round < 3; round++) {
+      // the even ones earn alike (their ties stay ties), the odd ones more each round
+      await Promise.all(players.map((player, i) => earn(player, coin, String(i % 2 ? round + 1 : 2))));
+      await Promise.all([countNow(), countNow(), ...players.map((player) => playerCaller(player).leagues.current())]);
+    }
+    await expectRanksExact();
+  });
+
+  it('finishes a move of the rank counts a crash cut short, once (never counted twice), by the sweep after the lease', async () => {
+    const coin = await leagueCoin();
+    const players = await playersEarning(coin, ['4', '9', '1', '6']);
+    await countNow();
+    await earn(players[2]!, coin, '7');
+    // the process dies right after the counts took the move: the standing holds a claimed move, applied, not marked done
+    const update = StandingModel.updateOne.bind(StandingModel);
+    const spy = jest.spyOn(StandingModel, 'updateOne').mockImplementation(((...args: Parameters<typeof update>) => {
+      if (JSON.stringify(args[1]).includes('"counted"')) throw new Error('crash after the counts');
+      return update(...args);
+    }) as typeof StandingModel.updateOne);
+    // the player's own page counts the new earning (the job's pass would too)
+    await expect(playerCaller(players[2]!).leagues.current()).rejects.toThrow();
+    spy.mockRestore();
+    expect((await StandingModel.findOne({ user: players[2]!._id }).lean())!.moving).not.toBeNull();
+    // within the lease the move is its writer's: nothing else carries it out
+    expect(await followLeftScores(new Date())).toBe(0);
+    // after it, the sweep and a pass at once finish it exactly once
+    const later = new Date(Date.now() + MOVE_LEASE_MS + 1000);
+    await Promise.all([followLeftScores(later), followLeftScores(later)]);
+    await expectRanksExact();
+    expect((await playerCaller(players[2]!).leagues.current()).me).toEqual({ rank: 2, score: '8' });
+    expect(await RankCountsModel.countDocuments({ moves: { $ne: [] } })).toBe(0);
   });
 
   it("shows the friends' board: the player, their inviter and the friends they invited", async () => {

@@ -5,6 +5,7 @@ import { isDuplicateKey, upsertWithRetry } from '../../db/mongoErrors';
 import { getAppConfig } from '../config/config.service';
 import { earnedBetween, earnersBetween } from '../ledger/earnings.service';
 import { leagueWeekOf, weekAfter, type LeagueWeek } from './leagueWeek';
+import { followScore, standingsAbove } from './rankCounts.service';
 import { LeagueWeekModel, SeatModel, StandingModel } from './leagues.models';
 
 /** What counts as earning in a league week: rewards and mining, never gifts, stakes or prizes. */
@@ -64,6 +65,23 @@ async function leaguesOf(players: Types.ObjectId[]): Promise<Map<string, League>
 }
 
 /**
+ * Raises a standing's score to `score` (never lowering it), marking that its rank counts are to follow, or creates it with it.
+ * A creator racing this one may insert it first, with less: the raise is then tried once more.
+ */
+async function raiseScore(id: Types.ObjectId, score: number, fresh: { week: string; user: Types.ObjectId; league: League; outcome: null }) {
+  const raise = () => StandingModel.updateOne({ _id: id, score: { $lt: score } }, { $set: { score, pending: new Date() } });
+  if ((await raise()).matchedCount) return;
+  const before = await upsertWithRetry(() =>
+    StandingModel.findOneAndUpdate(
+      { _id: id },
+      { $setOnInsert: { ...fresh, score, pending: new Date() } },
+      { upsert: true, returnDocument: 'before', projection: { score: 1 } },
+    ).lean(),
+  );
+  if (before && before.score < score) await raise();
+}
+
+/**
  * Sets each player's standing in the week to what the ledger says they earned in it so far, never lowering it: the total is
  * derived afresh, so a repeat, a retry after a crash, or several writers at once leave the same figure (never a sum counted twice).
  */
@@ -78,16 +96,9 @@ async function refreshStandings(players: Types.ObjectId[], week: LeagueWeek, coi
     for (const user of batch) {
       const total = totals.get(String(user)) ?? 0n;
       if (total <= 0n) continue;
-      await upsertWithRetry(() =>
-        StandingModel.updateOne(
-          { _id: standingId(week.key, user) },
-          {
-            $max: { score: Number(total) },
-            $setOnInsert: { week: week.key, user, league: leagues.get(String(user)) ?? 'bronze', outcome: null },
-          },
-          { upsert: true },
-        ),
-      );
+      const id = standingId(week.key, user);
+      await raiseScore(id, Number(total), { week: week.key, user, league: leagues.get(String(user)) ?? 'bronze', outcome: null });
+      await followScore(id);
       written++;
     }
   }
@@ -136,13 +147,12 @@ export async function refreshOwnStanding(player: Types.ObjectId, week: LeagueWee
 
 type Place = { week: string; league: League; score: number; _id: Types.ObjectId };
 
-/** Where a standing stands: players of the week's league with a higher score, or the same score and a higher id, are above it. */
-export async function rankOf({ week, league, score, _id }: Place): Promise<number> {
-  const [higher, tied] = await Promise.all([
-    StandingModel.countDocuments({ week, league, score: { $gt: score } }),
-    StandingModel.countDocuments({ week, league, score, _id: { $gt: _id } }),
-  ]);
-  return higher + tied + 1;
+/**
+ * Where a standing stands: players of the week's league with a higher score, or the same score and a higher id, are above it;
+ * read from the rank counts (rankCounts.service.ts), never a count over everyone above.
+ */
+export async function rankOf(place: Place): Promise<number> {
+  return (await standingsAbove(place)) + 1;
 }
 
 type StandingRow = { _id: Types.ObjectId; user: Types.ObjectId; score: number; league: League };
