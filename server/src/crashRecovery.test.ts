@@ -238,10 +238,11 @@ describe('withdrawals across a crash', () => {
     expect((await expectLedgerMatchesBalances(short.player._id)).get(String(short.coin._id))).toBe(toMicros('10'));
   });
 
-  it.each(['withdrawal:after-decision', 'withdrawal:after-refund'] as const)(
-    'a rejection killed at %s is refunded once by the money recovery',
+  it.each(['ledger:after-record', 'ledger:after-apply', 'ledger:after-step'] as const)(
+    'a rejection killed at %s is refunded once, and the player told once, by the money recovery',
     async (point) => {
       const { player, coin } = await fundedPlayer('100');
+      await UserModel.updateOne({ _id: player._id }, { $set: { messagePermission: true } });
       await linkWallet(player._id);
       const requested = await playerCaller(player).withdrawals.request({ coinId: String(coin._id), amount: '40', idempotencyKey: tap() });
       const operator = await AccountModel.create({
@@ -249,22 +250,70 @@ describe('withdrawals across a crash', () => {
         passwordHash: 'x',
         permissions: ['*'],
       });
-      const reject = () =>
-        processWithdrawal({
-          withdrawalId: requested.id,
-          review: { status: 'rejected', rejectReason: 'Wrong address' },
-          accountId: operator._id,
-          now: new Date(),
-        });
-      await crashAt(point, reject);
+      const decide = (review: { status: 'rejected'; rejectReason: string } | { status: 'done'; txHash: string }) =>
+        processWithdrawal({ withdrawalId: requested.id, review, accountId: operator._id, now: new Date() });
+      await crashAt(point, () => decide({ status: 'rejected', rejectReason: 'Wrong address' }));
       await runJobsOnce(0);
-      // a second click afterwards changes nothing
-      await expect(reject()).rejects.toMatchObject({ code: 'WITHDRAWAL_PROCESSED' });
-      expect(await WithdrawalModel.findById(requested.id).lean()).toMatchObject({ status: 'rejected', settled: true });
+      // a second click afterwards, or another decision, changes nothing
+      await expect(decide({ status: 'rejected', rejectReason: 'Wrong address' })).rejects.toMatchObject({ code: 'WITHDRAWAL_PROCESSED' });
+      await expect(decide({ status: 'done', txHash: 'a'.repeat(64) })).rejects.toMatchObject({ code: 'WITHDRAWAL_PROCESSED' });
+      expect(await WithdrawalModel.findById(requested.id).lean()).toMatchObject({ status: 'rejected', rejectReason: 'Wrong address' });
       expect(await LedgerEntryModel.countDocuments({ refId: requested.id, reason: 'refund' })).toBe(1);
+      expect(await NotificationModel.countDocuments({ user: player._id, event: 'withdrawal-rejected' })).toBe(1);
       expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('100'));
     },
   );
+
+  it('a rejection and a payment by hand at once: one decision stands, and the other moves nothing', async () => {
+    const { player, coin } = await fundedPlayer('100');
+    await linkWallet(player._id);
+    const requested = await playerCaller(player).withdrawals.request({ coinId: String(coin._id), amount: '40', idempotencyKey: tap() });
+    const operator = await AccountModel.create({
+      username: `ops-${randomBytes(3).toString('hex')}`,
+      passwordHash: 'x',
+      permissions: ['*'],
+    });
+    const outcomes = await Promise.allSettled([
+      processWithdrawal({
+        withdrawalId: requested.id,
+        review: { status: 'rejected', rejectReason: 'No' },
+        accountId: operator._id,
+        now: new Date(),
+      }),
+      processWithdrawal({
+        withdrawalId: requested.id,
+        review: { status: 'done', txHash: 'b'.repeat(64) },
+        accountId: operator._id,
+        now: new Date(),
+      }),
+    ]);
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
+    const decided = (await WithdrawalModel.findById(requested.id).lean())!;
+    const refunds = await LedgerEntryModel.countDocuments({ refId: requested.id, reason: 'refund' });
+    expect(decided.status === 'rejected' ? refunds : 1 - refunds).toBe(1);
+    expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(
+      toMicros(decided.status === 'rejected' ? '100' : '60'),
+    );
+  });
+
+  it('finishes the decisions an older version left unsettled, once', async () => {
+    const { player, coin } = await fundedPlayer('100');
+    await UserModel.updateOne({ _id: player._id }, { $set: { messagePermission: true } });
+    await linkWallet(player._id);
+    const requested = await playerCaller(player).withdrawals.request({ coinId: String(coin._id), amount: '40', idempotencyKey: tap() });
+    // as the older version left it: rejected, not yet refunded nor told
+    await WithdrawalModel.collection.updateOne(
+      { _id: new Types.ObjectId(requested.id) },
+      { $set: { status: 'rejected', rejectReason: 'Old', processedAt: new Date(), settled: false } },
+    );
+    await mongoose.connection.collection('migrations').deleteMany({});
+    await runJobsOnce(0);
+    await runJobsOnce(0);
+    expect(await WithdrawalModel.collection.findOne({ _id: new Types.ObjectId(requested.id) })).not.toHaveProperty('settled');
+    expect(await LedgerEntryModel.countDocuments({ refId: requested.id, reason: 'refund' })).toBe(1);
+    expect(await NotificationModel.countDocuments({ user: player._id, event: 'withdrawal-rejected' })).toBe(1);
+    expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('100'));
+  });
 });
 
 async function stakingOffer() {

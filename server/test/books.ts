@@ -94,6 +94,8 @@ export async function seedBooks(coin: Types.ObjectId, tag = 'seed', { inFlight =
       'rewards:referral': '-2.5',
       'rewards:streak': '-1',
       'rewards:mining': '-0.75',
+      // every house account is listed, a league's prizes too, though none was paid here
+      'rewards:league': '0',
       'staking:profit': '-0.2',
       gifts: '-3',
       clawbacks: '1',

@@ -473,13 +473,13 @@ class Load {
 
     const review = decision === 'rejected' ? { status: 'rejected', rejectReason: 'crash test' } : { status: 'approved' };
     const decided = await this.clients.operator('PUT', `/withdraws/${id}`, review);
-    // once decided, it is finished: a rejection refunded once and settled, an approval paid on the chain once
+    // once decided, it is finished: a rejection refunded once, an approval paid on the chain once (and the decision's
+    // operation done: see the reconciliation's unfinished operations)
     const finished = async () => {
       const withdrawal = await WithdrawalModel.findById(id).lean();
       const refunds = await countPosted({ refType: 'Withdrawal', refId: id, reason: 'refund' });
       if (withdrawal?.status === 'pending') return { decided: false, whole: refunds === 0 };
-      if (decision === 'rejected')
-        return { decided: true, whole: withdrawal?.status === 'rejected' && withdrawal.settled !== false && refunds === 1 };
+      if (decision === 'rejected') return { decided: true, whole: withdrawal?.status === 'rejected' && refunds === 1 };
       return { decided: true, whole: withdrawal?.status === 'done' && refunds === 0 && (await this.timesSent([id])).get(id) === 1 };
     };
     const decidedWhat = `withdrawal ${id} ${decision}`;

@@ -45,6 +45,7 @@ const ADMITTED_SCANS: Record<string, string> = {
   'stakes:state': 'the stakes an older version left opening: one scan, once',
   'stakes:paidOut': 'the claims an older version left unpaid: one scan, once',
   'withdrawals:amountTaken': 'the requests an older version left untaken: one scan, once',
+  'withdrawals:settled': 'the decisions an older version left unsettled: one scan, once',
 };
 
 const recorded: Shape[] = [];

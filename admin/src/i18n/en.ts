@@ -584,6 +584,7 @@ const englishDomain = {
       'staking:profit': 'Staking profit',
       'rewards:referral': 'Referrals',
       'rewards:streak': 'Streaks',
+      'rewards:league': 'League prizes',
       gifts: 'Gifts and corrections',
       clawbacks: 'Claw-backs',
       'stakes:held': 'Stakes held',

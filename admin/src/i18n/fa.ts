@@ -580,6 +580,7 @@ const persianDomain: ConsoleDomainMessages = {
       'staking:profit': 'سود سپرده‌گذاری',
       'rewards:referral': 'دعوت‌ها',
       'rewards:streak': 'روزهای پیاپی',
+      'rewards:league': 'جوایز لیگ',
       gifts: 'هدیه‌ها و اصلاح‌ها',
       clawbacks: 'بازپس‌گیری‌ها',
       'stakes:held': 'سپرده‌های نگه‌داشته',

@@ -41,8 +41,6 @@ export const FAULT_POINTS = [
   'referral:after-create',
   'referral:after-count',
   'referral:after-credit',
-  'withdrawal:after-decision',
-  'withdrawal:after-refund',
 ] as const;
 export type FaultPoint = (typeof FAULT_POINTS)[number];
 

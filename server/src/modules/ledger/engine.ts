@@ -60,6 +60,8 @@ export interface OperationResult {
   lineIds: string[];
   /** false when the operation had already been finished under this key: nothing moved now. */
   applied: boolean;
+  /** true for the call that wrote the operation; false for a later call with the same key (a retry, a second click). */
+  recorded: boolean;
 }
 
 type OperationDocument = ReturnType<(typeof OperationModel)['hydrate']>;
@@ -67,6 +69,12 @@ type OperationDocument = ReturnType<(typeof OperationModel)['hydrate']>;
 /** A kind's follow-up work, run once per operation after its postings, each step idempotent by itself. */
 export interface OperationKind {
   kind: string;
+  /**
+   * The kind's own condition, checked before anything moves, by whoever finishes the operation (so idempotent: true again
+   * for the operation it already admitted). A refusal (an AppError) refuses the operation as a debit the balance does not
+   * cover does: removed, nothing moved. A withdrawal's decision takes the withdrawal's status here, so one decision stands.
+   */
+  admit?: (operation: OperationDocument) => Promise<AppError | null>;
   steps: Array<{ name: string; run: (operation: OperationDocument) => Promise<void> }>;
 }
 
@@ -211,13 +219,13 @@ async function finish(
   operation: OperationDocument,
   { fresh = false, guardChecked = false, sweeping = false }: { fresh?: boolean; guardChecked?: boolean; sweeping?: boolean } = {},
 ): Promise<OperationResult> {
-  const result: OperationResult = { operationId: String(operation._id), lineIds: [], applied: false };
+  const result: OperationResult = { operationId: String(operation._id), lineIds: [], applied: false, recorded: fresh };
   if (operation.state === 'recorded') {
     const players = operation.postings.filter((p) => p.account === 'player');
     const keys = lineKeysOf(operation);
     const written = new Map<string, Types.ObjectId>(fresh ? [] : (await postedLines(keys)).map((line) => [line.idempotencyKey, line._id]));
     if (!guardChecked && !written.size) {
-      const refusal = await guardRefusal(operation);
+      const refusal = (await guardRefusal(operation)) ?? (await kinds.get(operation.kind)?.admit?.(operation)) ?? null;
       if (refusal) return refuse(operation, refusal, fresh || sweeping);
     }
     for (const [i, posting] of players.entries()) {
@@ -336,7 +344,8 @@ export async function runOperation(input: OperationInput): Promise<OperationResu
     ...(input.guarded ? { guarded: true } : {}),
     ...(input.data ? { data: input.data } : {}),
   });
-  if (operation.state === 'done') return { operationId: String(operation._id), lineIds: await lineIdsOf(operation), applied: false };
+  if (operation.state === 'done')
+    return { operationId: String(operation._id), lineIds: await lineIdsOf(operation), applied: false, recorded: false };
   if (operation.fresh) await faultPoint('ledger:after-record');
   return finish(operation, { fresh: operation.fresh });
 }
@@ -374,6 +383,8 @@ export async function finishInterrupted(olderThanMs: number): Promise<number> {
     const settled = new Set(whole);
     for (const operation of stale) {
       if (settled.has(operation)) continue;
+      // a mutation run's planted bug (lib/mutations.ts), never in production: refunds left for a retry to finish
+      if (planted('sweep-skips-refund') && operation.postings.some((posting) => posting.reason === 'refund')) continue;
       try {
         await finish(operation, { sweeping: true });
         finished++;

@@ -43,7 +43,8 @@ import { playersOwing } from '../clawbacks/clawBack.service';
 import { riskHeldAmong, riskHoldNote } from './riskHold';
 import { PayoutBatchModel } from './payoutBatch.model';
 import { WithdrawalModel, type WithdrawalDocument } from './withdrawal.model';
-import { finishWithdrawal } from './withdrawals.service';
+import { decideWithdrawal } from './withdrawals.kinds';
+import { AppError } from '../../lib/errors';
 
 /** Why an approved withdrawal waits in the queue while its player owes a claw-back. */
 const OWES_CLAW_BACK = 'Waits: the player owes a claw-back. The hot wallet pays it once the claw-back is settled (or reject it)';
@@ -440,7 +441,7 @@ async function confirmBatch(runtime: PayoutRuntime, batch: BatchDocument, report
         );
         continue;
       }
-      await settle(withdrawal, { status: 'done', 'payout.state': 'confirmed' });
+      await settle(withdrawal);
       report.confirmed++;
     } else {
       await faultPoint('payout:before-confirm');
@@ -479,13 +480,14 @@ async function batchTransaction(runtime: PayoutRuntime, wallet: Address, batch: 
   return findByInboundBody(runtime.chain, wallet, batch.bodyHash, BigInt(batch.afterLt));
 }
 
-async function settle(withdrawal: WithdrawalDocument, change: Record<string, unknown>) {
+/** Records a withdrawal the chain shows paid as done, once (an operator's decision taken meanwhile stands instead). */
+async function settle(withdrawal: WithdrawalDocument) {
   await faultPoint('payout:before-confirm');
-  const decided = await WithdrawalModel.updateOne(
-    { _id: withdrawal._id, status: 'sending' },
-    { $set: { ...change, processedAt: new Date(), settled: false, chainNote: '' } },
-  );
-  if (decided.modifiedCount) await finishWithdrawal(withdrawal._id);
+  try {
+    await decideWithdrawal(withdrawal, { status: 'done', from: ['sending'], processedAt: new Date(), payoutState: 'confirmed' });
+  } catch (error) {
+    if (!(error instanceof AppError && error.code === 'WITHDRAWAL_PROCESSED')) throw error;
+  }
 }
 
 /** Where one payout stands on chain: its message from the batch's transaction followed to where it was taken. */

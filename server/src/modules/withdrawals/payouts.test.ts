@@ -556,7 +556,7 @@ describe('attacks: a payout is done only when the chain shows the money arrived 
       await payoutRounds();
       expect(await received(address)).toBe(toNano('6'));
       const paid = await WithdrawalModel.findById(withdrawal.id).lean();
-      expect(paid).toMatchObject({ status: 'done', settled: true });
+      expect(paid).toMatchObject({ status: 'done', decision: `decision:${withdrawal.id}` });
       const sent = ton.standIn
         .transactionsOf(Address.parse(ton.standIn.hotWallet))
         .flatMap((tx) => [...tx.outMessages.values()])

@@ -35,8 +35,8 @@ const withdrawalSchema = applyConventions(
       /** Why it waits, when it waits for the chain (e.g. the TON API could not be reached). */
       chainNote: { type: String, default: '' },
       idempotencyKey: { type: String, required: true },
-      /** false from the decision until a rejection is refunded and the player told. */
-      settled: { type: Boolean },
+      /** The key of the operation that decided it (paid or rejected): one decision stands (withdrawals.kinds.ts). */
+      decision: { type: String },
     },
     schemaOptions,
   ),
@@ -56,8 +56,6 @@ withdrawalSchema.index({ 'payout.batchedAt': 1, coin: 1 });
 withdrawalSchema.index({ idempotencyKey: 1 }, { unique: true });
 // a player's timeline: the approval and the end of their withdrawals, newest first (withdrawalHistory.service.ts)
 for (const moment of ['approvedAt', 'processedAt']) withdrawalSchema.index({ user: 1, [moment]: -1, _id: -1 });
-// the recovery sweep: decisions not yet settled
-withdrawalSchema.index({ settled: 1, processedAt: 1 }, { partialFilterExpression: { settled: false } });
 export const WithdrawalModel = model('Withdrawal', withdrawalSchema);
 /** A withdrawal as mongoose loads it (a hydrated document, with save and toJSON). */
 export type WithdrawalDocument = ReturnType<(typeof WithdrawalModel)['hydrate']>;

@@ -1,10 +1,10 @@
 import type { Job, JobStep } from '../jobs/jobs.service';
 import { reconcileHolds } from '../users/playerStatus.service';
 import { runPayoutRound } from './payouts.service';
-import { recoverWithdrawals } from './withdrawals.service';
+import { finishWithdrawalsOfOlderVersion } from './withdrawals.service';
 
-/** Decisions not yet settled (a rejection's refund); requests are operations of the engine, finished with the others. */
-export const withdrawalRecovery: JobStep = { name: 'withdrawals', run: ({ graceMs }) => recoverWithdrawals(graceMs) };
+/** What an older version left half done (once); requests and decisions are operations of the engine, finished with the others. */
+export const withdrawalRecovery: JobStep = { name: 'withdrawalsOfOlderVersion', run: () => finishWithdrawalsOfOlderVersion() };
 
 /**
  * The hot wallet's sender, on the one instance holding its lease: the open batch first (a dead holder's is confirmed,

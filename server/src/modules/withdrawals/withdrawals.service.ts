@@ -13,16 +13,13 @@ import { AppError, badInput } from '../../lib/errors';
 import { idOfKey, objectId, scopedKey, type Id } from '../../db/ids';
 import type { NewRecord } from '../../db/schemaKit';
 import { coinNameFor, findCoin, listCoins } from '../coins/giftCoins.service';
-import { balanceOf, balancesOf, entryKeys, moveHouseValue, postEntry } from '../ledger/ledger.service';
+import { balanceOf, balancesOf } from '../ledger/ledger.service';
 import { migrateOnce } from '../../db/migrationProgress';
-import { notify } from '../notifications/notifications.service';
 import { currentWallet } from '../wallet/wallet.service';
 import { markRiskDue } from '../users/players.service';
 import { requireNoDebt } from '../clawbacks/clawBack.service';
-import { faultPoint } from '../../lib/faults';
-import { planted } from '../../lib/mutations';
 import { WithdrawalModel, type WithdrawalDocument } from './withdrawal.model';
-import { takeWithdrawal, type WithdrawalRequestRecord } from './withdrawals.kinds';
+import { decideWithdrawal, notifyDecision, recordPayout, takeWithdrawal, type WithdrawalRequestRecord } from './withdrawals.kinds';
 import { explorerLink } from './chainPayments';
 
 /** A decision that records at once: paid (a hash already checked) or rejected. Approval goes through payouts.service. */
@@ -87,56 +84,6 @@ export interface DecisionRequest<Review> {
 }
 
 /**
- * Gives a rejected withdrawal's amount back, once. The amount is taken first (a no-op when it already
- * was), so a rejected withdrawal always ends with both entries or, when it never could be taken, neither.
- */
-async function returnAmount(withdrawal: WithdrawalDocument) {
-  try {
-    await ensureAmountTaken(withdrawal);
-  } catch (error) {
-    if (isInsufficient(error)) return;
-    throw error;
-  }
-  const refund = (idempotencyKey: string) =>
-    postEntry({
-      userId: withdrawal.user,
-      coinId: withdrawal.coin,
-      amount: BigInt(withdrawal.amount),
-      reason: 'refund',
-      refType: 'Withdrawal',
-      refId: String(withdrawal._id),
-      idempotencyKey,
-      note: withdrawal.rejectReason,
-      createdBy: withdrawal.processedBy ?? null,
-    });
-  await refund(entryKeys.withdrawalRefund(withdrawal._id));
-  // a mutation run's planted bug (lib/mutations.ts), never in production: the refund posted again under a key of its own
-  if (planted('refund-twice')) await refund(`${entryKeys.withdrawalRefund(withdrawal._id)}:again`);
-  await faultPoint('withdrawal:after-refund');
-}
-
-/**
- * Finishes what a decided withdrawal still owes, from the record alone, and returns it as it now stands (null when there is
- * none). Every step is keyed or conditional, so a decision, a retry and the recovery sweep all call this same function, any
- * number of times: a decision (`settled: false`) has a rejection's amount given back, the player told, and is settled.
- */
-export async function finishWithdrawal(withdrawalId: Id): Promise<WithdrawalDocument | null> {
-  let current = await WithdrawalModel.findById(withdrawalId);
-  if (current && current.status !== 'pending' && current.settled === false) {
-    if (current.status === 'rejected') await returnAmount(current);
-    if (current.status === 'done') await recordPayout(current);
-    await notifyDecision(current);
-    const settled = await WithdrawalModel.findOneAndUpdate(
-      { _id: current._id, settled: false },
-      { $set: { settled: true } },
-      { returnDocument: 'after' },
-    );
-    current = settled ?? current;
-  }
-  return current;
-}
-
-/**
  * Start-up, once: requests an older version recorded before taking their amount (`amountTaken: false`) and a crash left
  * so are finished by the engine's own operation under the same key, and the flag removed; one the balance no longer covers
  * is removed, as that version's sweep did.
@@ -160,21 +107,6 @@ function finishRequestsOfOlderVersion(): Promise<void> {
   });
 }
 
-/** A withdrawal paid (on chain, or by hand with its hash): its amount leaves the house's in-flight account as paid. */
-function recordPayout(withdrawal: { _id: Types.ObjectId; coin: Types.ObjectId; amount: number; processedBy?: Types.ObjectId | null }) {
-  return moveHouseValue({
-    kind: 'payout',
-    key: `payout:${String(withdrawal._id)}`,
-    refType: 'Withdrawal',
-    refId: String(withdrawal._id),
-    coinId: withdrawal.coin,
-    from: 'withdrawals:in-flight',
-    to: 'paid:chain',
-    amount: BigInt(withdrawal.amount),
-    createdBy: withdrawal.processedBy ?? null,
-  });
-}
-
 /** Withdrawals paid before payouts were operations get theirs, once (crash-safe: each is keyed, and progress is kept). */
 function recordPastPayouts() {
   return migrateOnce('payout-operations', async (after) => {
@@ -187,20 +119,35 @@ function recordPastPayouts() {
   });
 }
 
-/** Finishes decisions a crash left half done, older than `olderThanMs`; returns how many. Requests are the engine's. */
-export async function recoverWithdrawals(olderThanMs = 30_000): Promise<number> {
+/**
+ * Start-up, once: decisions an older version recorded before refunding or telling the player (`settled: false`) and a crash
+ * left so are finished by the engine's decision under the same keys, and the flag removed.
+ */
+function finishDecisionsOfOlderVersion(): Promise<void> {
+  return migrateOnce('withdrawal-owed-decisions', async () => {
+    const owed = await WithdrawalModel.find({ settled: false });
+    for (const decided of owed) {
+      if (decided.status === 'done' || decided.status === 'rejected') {
+        const { status, processedAt, txHash, rejectReason } = decided;
+        await decideWithdrawal(decided, { status, from: [status], processedAt: processedAt ?? new Date(), txHash, rejectReason });
+        await notifyDecision(decided);
+      }
+      await WithdrawalModel.collection.updateOne({ _id: decided._id }, { $unset: { settled: '' } });
+    }
+    return null;
+  });
+}
+
+/**
+ * What an older version left half done, finished once at start-up (withdrawals paid before payouts were operations, requests
+ * not yet taken, decisions not yet settled); afterwards a read each. Requests and decisions are the engine's operations now,
+ * finished with the others.
+ */
+export async function finishWithdrawalsOfOlderVersion(): Promise<number> {
   await recordPastPayouts();
   await finishRequestsOfOlderVersion();
-  const before = new Date(Date.now() - olderThanMs);
-  // a mutation run's planted bug (lib/mutations.ts), never in production: rejections left for a retry to refund
-  const decisions = await WithdrawalModel.find(
-    { settled: false, processedAt: { $lte: before }, ...(planted('sweep-skips-refund') ? { status: { $ne: 'rejected' } } : {}) },
-    { _id: 1 },
-  )
-    .limit(500)
-    .lean();
-  for (const { _id } of decisions) await finishWithdrawal(_id);
-  return decisions.length;
+  await finishDecisionsOfOlderVersion();
+  return 0;
 }
 
 export interface WithdrawalRequest {
@@ -302,60 +249,36 @@ export async function withdrawalHistory(userId: Id, { page, pageSize }: { page: 
 }
 
 /**
- * An operator's decision on a pending withdrawal: done (paid, with its transaction hash) or rejected
- * (the amount goes back). Only the first decision counts, however many operators click at once. The
- * decision is recorded first, unsettled; `finishWithdrawal` then refunds a rejection and tells the player,
- * whichever caller gets there (this one, a repeated click, or the recovery sweep after a crash).
+ * An operator's decision on a pending or approved withdrawal: done (paid, with its transaction hash) or rejected (the amount
+ * goes back). One operation of the engine (`withdrawal-decision`, withdrawals.kinds.ts) takes the withdrawal's status, gives
+ * a rejection's amount back and tells the player, so only the first decision counts however many operators click at once,
+ * and a crash in between is finished by a repeated click or the sweep. An approved withdrawal may still be paid by hand or
+ * rejected until the hot wallet claims it for a batch.
  */
 export async function processWithdrawal({ withdrawalId, review, accountId, now }: DecisionRequest<WithdrawalReview>) {
   const withdrawal = await WithdrawalModel.findById(withdrawalId);
   if (!withdrawal) throw new AppError('NOT_FOUND');
-  // never mark paid what was never taken from the balance
-  // (INSUFFICIENT_BALANCE, and it stays pending for the operator to reject)
-  if (review.status === 'done' && withdrawal.status === 'pending') await ensureAmountTaken(withdrawal);
-
-  const processedBy = objectId(accountId);
+  // never mark paid or refund what was never taken from the balance: a payment is refused (INSUFFICIENT_BALANCE, and it
+  // stays pending for the operator to reject), a rejection gives nothing back
+  let refund = true;
+  try {
+    await ensureAmountTaken(withdrawal);
+  } catch (error) {
+    if (!isInsufficient(error) || review.status === 'done') throw error;
+    refund = false;
+  }
   const decision =
     review.status === 'done'
-      ? { status: 'done', txHash: review.txHash, processedAt: now, processedBy, settled: false }
-      : { status: 'rejected', rejectReason: review.rejectReason, processedAt: now, processedBy, settled: false };
-  // an approved withdrawal may still be paid by hand or rejected until the hot wallet claims it for a batch
-  const processed = await WithdrawalModel.findOneAndUpdate(
-    { _id: withdrawal._id, status: { $in: ['pending', 'approved'] } },
-    { $set: decision },
-    { returnDocument: 'after' },
-  );
-  await faultPoint('withdrawal:after-decision');
-  // every caller finishes a decision: its steps are keyed, and a crash before them heals on the next click or sweep
-  const current = await finishWithdrawal(withdrawal._id);
-  if (!processed) throw new AppError('WITHDRAWAL_PROCESSED');
-  return current ?? processed;
-}
-
-/** Tells the player their withdrawal was paid (with where to see it) or rejected (and refunded). */
-async function notifyDecision(withdrawal: {
-  _id: Types.ObjectId;
-  user: Types.ObjectId;
-  coin: Types.ObjectId;
-  amount: number;
-  status: string;
-  txHash: string;
-  rejectReason: string;
-}) {
-  const coin = await findCoin(withdrawal.coin, { symbol: 1 });
-  const money = { amount: fromMicros(withdrawal.amount), symbol: coin?.symbol ?? '' };
-  if (withdrawal.status === 'done') {
-    await notify(withdrawal.user, `withdrawal-paid:${withdrawal._id}`, 'withdrawal-paid', {
-      ...money,
-      txHash: withdrawal.txHash,
-      explorerUrl: explorerLink(withdrawal.txHash),
-    });
-  } else {
-    await notify(withdrawal.user, `withdrawal-rejected:${withdrawal._id}`, 'withdrawal-rejected', {
-      ...money,
-      reason: withdrawal.rejectReason,
-    });
-  }
+      ? { status: 'done' as const, txHash: review.txHash }
+      : { status: 'rejected' as const, rejectReason: review.rejectReason, refund };
+  const { recorded } = await decideWithdrawal(withdrawal, {
+    ...decision,
+    from: ['pending', 'approved'],
+    processedAt: now,
+    processedBy: objectId(accountId),
+  });
+  if (!recorded) throw new AppError('WITHDRAWAL_PROCESSED');
+  return (await WithdrawalModel.findById(withdrawal._id))!;
 }
 
 /** Withdrawals not yet paid (pending, approved, on their way) summed per coin (micro-units) and counted. */
