@@ -156,6 +156,8 @@ describe('every player procedure', () => {
       'mining.move',
       'mining.start',
       'missions.claim',
+      // a Stars purchase: a frozen player is refused the invoice (and the pre-checkout query)
+      'shop.invoice',
       'staking.claim',
       'staking.stake',
       'wallet.link',
