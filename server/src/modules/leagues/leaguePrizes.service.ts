@@ -1,13 +1,12 @@
 import type { Types } from 'mongoose';
 import { fromMicros, toMicros, type League, type LeaguePrizesInput } from '@gift/shared';
 import { objectId } from '../../db/ids';
-import { badInput } from '../../lib/errors';
+import { AppError, badInput } from '../../lib/errors';
 import { askChange, type ChangeTarget } from '../accounts/waitingChanges.service';
 import type { Operator } from '../audit/audit.service';
-import { aboveThreshold } from '../coins/coinBrakes.service';
+import { aboveThreshold, countTowardDailyLimit } from '../coins/coinBrakes.service';
 import { findCoin } from '../coins/giftCoins.service';
-import { registerOperationKind } from '../ledger/engine';
-import { postEntry } from '../ledger/ledger.service';
+import { postEntry, registerOperationKind } from '../ledger/ledger.service';
 import { notify } from '../notifications/notifications.service';
 import { leagueWeekNamed, leagueWeekOf, weekBefore } from './leagueWeek';
 import { LeagueWeekModel } from './leagues.models';
@@ -43,10 +42,17 @@ function weekTotals(prizes: StoredPrize[]): Map<string, bigint> {
   return totals;
 }
 
-/** Whether a table needs a second operator: a prize above its coin's gift threshold, or a week's total in a coin above it. */
-async function needsSecondOperator(prizes: StoredPrize[]): Promise<boolean> {
+/**
+ * Whether a table needs a second operator: a prize above its coin's gift threshold, a week's total in a coin above it, or a
+ * week's total past what the operator may create alone in a day (the coin's daily limit, counted as gifts are: under a key of the
+ * week and total, so saving the same total again does not count it twice).
+ */
+async function needsSecondOperator(week: string, prizes: StoredPrize[], operator: Operator, now: Date): Promise<boolean> {
   for (const prize of prizes) if (await aboveThreshold(String(prize.coin), BigInt(prize.amount))) return true;
-  for (const [coin, total] of weekTotals(prizes)) if (await aboveThreshold(coin, total)) return true;
+  const totals = weekTotals(prizes);
+  for (const [coin, total] of totals) if (await aboveThreshold(coin, total)) return true;
+  for (const [coin, total] of totals)
+    if (!(await countTowardDailyLimit(operator.id, coin, total, `league-prizes:${week}:${coin}:${total}`, now))) return true;
   return false;
 }
 
@@ -110,7 +116,7 @@ export async function savePrizes(id: string, input: LeaguePrizesInput, operator:
     coin: objectId(prize.coin),
     amount: Number(toMicros(prize.amount)),
   }));
-  const set = (await needsSecondOperator(prizes))
+  const set = (await needsSecondOperator(week.week, prizes, operator, now))
     ? { waitingChange: askChange({ prizes }, operator, now) }
     : { prizes, waitingChange: null };
   return LeagueWeekModel.findOneAndUpdate({ _id: week._id, state: 'open' }, { $set: set }, { returnDocument: 'after' });
@@ -140,24 +146,36 @@ registerOperationKind({
   ],
 });
 
-/** Pays the week's prize table from its settled standings, each prize under its own key; returns how many were paid now. */
+/** A prize the engine refused because its winner is frozen or banned when it is paid. */
+const withheld = (error: unknown) => error instanceof AppError && (error.code === 'ACCOUNT_FROZEN' || error.code === 'ACCOUNT_BANNED');
+
+/**
+ * Pays the week's prize table from its settled standings, each prize under its own key; returns how many were paid now. A
+ * winner frozen or banned when it is paid is not paid (the engine checks the hold right before applying): the rank's prize is
+ * withheld, and no one below moves up into it.
+ */
 async function payPrizes(week: string, prizes: StoredPrize[]): Promise<number> {
   let paid = 0;
   for (const prize of prizes) {
     const winners = await standingsInOrder(week, prize.league, prize.fromRank - 1, prize.toRank - prize.fromRank + 1);
     for (const [index, winner] of winners.entries()) {
       if (winner.score <= 0) continue;
-      const { applied } = await postEntry({
-        userId: winner.user,
-        coinId: prize.coin,
-        amount: BigInt(prize.amount),
-        reason: 'league_prize',
-        refType: 'LeagueWeek',
-        refId: week,
-        idempotencyKey: prizeKey(week, winner.user),
-        note: `${prize.league}#${prize.fromRank + index}`,
-      });
-      if (applied) paid++;
+      try {
+        const { applied } = await postEntry({
+          userId: winner.user,
+          coinId: prize.coin,
+          amount: BigInt(prize.amount),
+          reason: 'league_prize',
+          refType: 'LeagueWeek',
+          refId: week,
+          idempotencyKey: prizeKey(week, winner.user),
+          note: `${prize.league}#${prize.fromRank + index}`,
+          guarded: true,
+        });
+        if (applied) paid++;
+      } catch (error) {
+        if (!withheld(error)) throw error;
+      }
     }
   }
   return paid;

@@ -7,6 +7,7 @@ import { setAppConfigFields } from '../config/config.service';
 import { balanceOf, postEntry, recoverPendingEntries } from '../ledger/ledger.service';
 import { LedgerEntryModel } from '../ledger/ledger.models';
 import { NotificationModel } from '../notifications/notification.model';
+import { setPlayerStatus } from '../users/playerStatus.service';
 import { createCoin, createPlayer, playerCaller } from '../../../test/factories';
 import { silentLogger, testEnv } from '../../../test/helpers';
 import { consoleApi, createOperator } from '../../../test/operators';
@@ -280,6 +281,39 @@ describe('prizes', () => {
       expect(await LeagueWeekModel.countDocuments({ state: 'closed' })).toBe(1);
     },
   );
+
+  it('withholds the prize of a winner frozen or banned at the week end: nobody below moves up into it', async () => {
+    const { coin } = await prizeTable('5');
+    const players = await playersEarning(coin, ['4', '3', '2', '1']);
+    const [first, frozen, banned, fourth] = players;
+    const now = new Date();
+    await setPlayerStatus(frozen!._id, { status: 'frozen', statusReason: 'Checking' }, now);
+    await setPlayerStatus(banned!._id, { status: 'banned', statusReason: 'Bots' }, now);
+    const after = await afterTheWeek();
+    await Promise.all([closeEndedWeeks(after), closeEndedWeeks(after)]);
+    const balances = await Promise.all([first, frozen, banned, fourth].map((player) => balanceOf(player!._id, coin._id)));
+    // rank 1 is paid; ranks 2 and 3 are withheld; the fourth player stays without a prize
+    expect(balances.map((balance) => fromMicros(balance))).toEqual(['9', '3', '2', '1']);
+    const ids = players.map((player) => player._id);
+    expect(await LedgerEntryModel.countDocuments({ reason: 'league_prize', user: { $in: ids } })).toBe(1);
+    expect(await NotificationModel.countDocuments({ event: 'prize-won', user: { $in: ids } })).toBe(1);
+    expect(await LeagueWeekModel.countDocuments({ state: 'closed' })).toBe(1);
+  });
+
+  it("counts a table toward the operator's daily limit in its coin, as a gift: past it, the table waits", async () => {
+    const coin = await createCoin({ giftApprovalAbove: '100', operatorDailyLimit: '50' });
+    await setAppConfigFields({ miningCoin: coin._id, timezone: 'Asia/Tehran' });
+    const api = consoleApi(app, (await createOperator(['leagues:read', 'leagues:write'])).token);
+    const table = (amount: string) => ({ prizes: [{ league: 'bronze', fromRank: 1, toRank: 2, coin: coin.id, amount }] });
+    // 2 × 20 = 40 of the 50 the operator may create alone today; saved again, it is not counted twice
+    for (let save = 0; save < 2; save++) {
+      const saved = await api.put('/league-weeks/current', table('20'));
+      expect([saved.status, saved.body.prizes.length, saved.body.waitingChange]).toEqual([200, 1, null]);
+    }
+    // 2 × 10 more would be 60: it waits for a second operator, the live table stays
+    const over = await api.put('/league-weeks/current', table('10'));
+    expect([over.status, over.body.prizes[0].amount, over.body.waitingChange.set.prizes[0].amount]).toEqual([200, '20', '10']);
+  });
 
   it('waits for a second operator when a prize, or the week in total, is above the coin gift threshold', async () => {
     // 150 is above the threshold of 100 by itself
