@@ -71,7 +71,7 @@ function RefundButton() {
 }
 
 /** Stars received, less refunds, in total and over the last 30 days, above the list. */
-export function StarsRevenueCard() {
+function StarsRevenueCard() {
   const calls = useConsoleCalls();
   const translate = useTranslate();
   const locale = useLocale();
