@@ -4,7 +4,8 @@ import { onFault } from '../../lib/faults';
 import { createCoin, createPlayer } from '../../../test/factories';
 import { BalanceModel, LedgerEntryModel } from './ledger.models';
 import { OperationModel } from './operation.model';
-import { balanceOf, holdPlayer, moveHouseValue, postEntry, recoverPendingEntries } from './ledger.service';
+import { AppError } from '../../lib/errors';
+import { balanceOf, holdPlayer, moveHouseValue, postEntry, recoverPendingEntries, releasePlayer } from './ledger.service';
 import { HOUSE_SIDE } from './houseSide';
 import { registerOperationKind, runOperation } from './engine';
 
@@ -243,6 +244,65 @@ describe('the money engine', () => {
       expect(fromMicros(await balanceOf(player.id, coin.id))).toBe('2');
     } finally {
       registerOperationKind({ kind: 'streak', steps: [] });
+    }
+  });
+
+  it("checks a kind's admit before anything moves: a refusal leaves nothing, a hold after it keeps the operation owed", async () => {
+    const [player, coin] = await Promise.all([createPlayer(), createCoin()]);
+    const taken = new Set<string>();
+    const admitted: string[] = [];
+    let crashAfterAdmitting = false;
+    registerOperationKind({
+      kind: 'e9-decision',
+      // the kind's own effect, once per thing decided: a second operation for the same thing is refused
+      admit: async (operation) => {
+        const thing = (operation.data as { thing: string }).thing;
+        if (taken.has(thing) && !admitted.includes(operation.key)) return new AppError('WITHDRAWAL_PROCESSED');
+        taken.add(thing);
+        if (!admitted.includes(operation.key)) admitted.push(operation.key);
+        if (crashAfterAdmitting) {
+          crashAfterAdmitting = false;
+          throw new Error('crash after admitting');
+        }
+        return null;
+      },
+      steps: [],
+    });
+    const decision = (key: string, thing: string) => ({
+      kind: 'e9-decision',
+      key,
+      players: [{ user: player.id, coin: coin.id, amount: toMicros('3'), reason: 'refund' as const }],
+      house: [{ account: 'withdrawals:in-flight' as const, coin: coin.id, amount: -toMicros('3') }],
+      data: { thing },
+      guarded: true,
+    });
+    try {
+      await runOperation(decision('e9:first', 'w1'));
+      // another operation deciding the same thing: refused, removed, nothing moved
+      await expect(runOperation(decision('e9:second', 'w1'))).rejects.toMatchObject({ code: 'WITHDRAWAL_PROCESSED' });
+      expect(await OperationModel.exists({ key: 'e9:second' })).toBeNull();
+      // admitted, then the player is held before it is applied (a crash in between): it stays, owed, and lands once released
+      onFault((reached) => {
+        if (reached === 'ledger:after-record') throw new Error('crash after recording');
+      });
+      await expect(runOperation(decision('e9:third', 'w2'))).rejects.toThrow('crash');
+      onFault(null);
+      await expect(runOperation(decision('e9:third', 'w2'))).resolves.toMatchObject({ applied: true });
+      crashAfterAdmitting = true;
+      await expect(runOperation(decision('e9:fourth', 'w3'))).rejects.toThrow('crash after admitting');
+      expect(admitted).toContain('e9:fourth');
+      await holdPlayer(player.id, 'ACCOUNT_FROZEN', 'checks');
+      // admitted (the thing is decided), then held: the sweep keeps it owed rather than removing it
+      await recoverPendingEntries(0);
+      expect(await OperationModel.findOne({ key: 'e9:fourth' }).lean()).toMatchObject({ state: 'recorded' });
+      await releasePlayer(player.id);
+      await recoverPendingEntries(0);
+      expect(await OperationModel.findOne({ key: 'e9:fourth' }).lean()).toMatchObject({ state: 'done' });
+      expect(fromMicros(await balanceOf(player.id, coin.id))).toBe('9');
+      await expectBalancedBooks(coin._id);
+    } finally {
+      onFault(null);
+      registerOperationKind({ kind: 'e9-decision', steps: [] });
     }
   });
 });

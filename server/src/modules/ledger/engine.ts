@@ -224,15 +224,20 @@ async function finish(
     const players = operation.postings.filter((p) => p.account === 'player');
     const keys = lineKeysOf(operation);
     const written = new Map<string, Types.ObjectId>(fresh ? [] : (await postedLines(keys)).map((line) => [line.idempotencyKey, line._id]));
+    // a kind's admit check has its own effect (a withdrawal's status taken): once it has passed, nothing may remove the
+    // operation any more, so a hold that comes after it keeps it owed (retried by the sweep until the hold is lifted)
+    const admits = !!kinds.get(operation.kind)?.admit;
     if (!guardChecked && !written.size) {
-      const refusal = (await guardRefusal(operation)) ?? (await kinds.get(operation.kind)?.admit?.(operation)) ?? null;
-      if (refusal) return refuse(operation, refusal, fresh || sweeping);
+      const refused = await kinds.get(operation.kind)?.admit?.(operation);
+      if (refused) return refuse(operation, refused, fresh || sweeping);
+      const held = await guardRefusal(operation);
+      if (held) return refuse(operation, held, (fresh || sweeping) && !admits);
     }
     for (const [i, posting] of players.entries()) {
       if (written.has(keys[i]!)) continue;
       const outcome = await applyToBalance({ user: posting.user!, coin: posting.coin, amount: posting.amount, key: keys[i]! });
       if (outcome === 'insufficient' || outcome === 'over-limit') {
-        if (i === 0) return refuse(operation, outcome, fresh || sweeping);
+        if (i === 0) return refuse(operation, outcome, (fresh || sweeping) && !admits);
         throw new Error(`operation ${operation.key}: a credit after the first posting was refused (${outcome})`);
       }
       if (outcome === 'applied') result.applied = true;
