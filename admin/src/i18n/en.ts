@@ -909,6 +909,11 @@ const englishDomain = {
     quietEnd: 'Quiet until',
     reminderCap: 'Reminders a day (at most)',
     streakReminderHours: 'Streak reminder, hours before midnight (0: off)',
+    leaguesTitle: 'Weekly leagues',
+    leaguesHelp:
+      "At each week's end, this percent of each league's players who earned that week moves up one league, and this percent moves down one (0 to 50 each). Diamond has no top, Bronze no bottom.",
+    promotePercent: 'Promoted (% of a league)',
+    relegatePercent: 'Relegated (% of a league)',
     riskTitle: 'Risk score',
     riskHelp:
       "Each signal adds up to its weight to a player's score (0 turns it off); the score reaches Review and High at these levels. Players are assessed again when their records change.",

@@ -909,6 +909,11 @@ const persianDomain: ConsoleDomainMessages = {
     quietEnd: 'سکوت تا',
     reminderCap: 'یادآوری در روز (حداکثر)',
     streakReminderHours: 'یادآوری زنجیره، چند ساعت پیش از نیمه‌شب (۰: خاموش)',
+    leaguesTitle: 'لیگ‌های هفتگی',
+    leaguesHelp:
+      'در پایان هر هفته، این درصد از بازیکنانِ هر لیگ که در آن هفته درآمد داشته‌اند یک لیگ بالا می‌روند و این درصد یک لیگ پایین می‌آیند (هر کدام ۰ تا ۵۰). الماس بالاتری ندارد و برنز پایین‌تری.',
+    promotePercent: 'صعود (درصد از لیگ)',
+    relegatePercent: 'سقوط (درصد از لیگ)',
     riskTitle: 'امتیاز ریسک',
     riskHelp:
       'هر نشانه تا اندازهٔ وزنش به امتیاز بازیکن می‌افزاید (۰ آن را خاموش می‌کند)؛ امتیاز در این سطح‌ها به «بررسی» و «زیاد» می‌رسد. بازیکنان با تغییر رکوردهایشان دوباره ارزیابی می‌شوند.',
@@ -1416,6 +1421,8 @@ export const persianFieldMessages: Record<string, string> = {
   'Unknown alert': 'هشدار ناشناخته',
   'A time such as 22:00': 'زمانی مانند ۲۲:۰۰',
   'A whole number': 'یک عدد درست',
+  'At least 0%': 'دست‌کم ۰٪',
+  'At most 50%': 'حداکثر ۵۰٪',
   'Unknown coin': 'سکهٔ ناشناخته',
   'At least 12 characters': 'دست‌کم ۱۲ نویسه',
   'The password must not contain the username': 'گذرواژه نباید نام کاربری را در خود داشته باشد',

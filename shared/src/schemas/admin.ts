@@ -132,6 +132,9 @@ const cannedRejectReason = z.object({
   fa: nonEmpty(300),
 });
 
+/** A league week's share moved up or down: a whole percent, at most half the league. */
+const leagueShare = z.coerce.number().int('A whole number').min(0, 'At least 0%').max(50, 'At most 50%');
+
 /** A host name as TON Connect's proof names the app (app.example.com, or localhost:5173 in development). */
 const DOMAIN = /^(?=.{1,253}(?::|$))(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?::\d{1,5})?$/i;
 
@@ -235,6 +238,13 @@ export const appConfigInput = z.object({
       quietEnd: clockTime.default('08:00'),
       dailyCap: z.coerce.number().int('A whole number').min(0).max(20).default(3),
       streakHoursBefore: z.coerce.number().int('Whole hours').min(0).max(23).default(4),
+    })
+    .optional(),
+  /** The leagues' week end: the percent of each league moved up one league, and the percent moved down one (0 to 50 each). */
+  leagues: z
+    .object({
+      promotePercent: leagueShare.default(20),
+      relegatePercent: leagueShare.default(20),
     })
     .optional(),
   /**

@@ -124,6 +124,11 @@ export function AppConfigEdit() {
           <NumeralInput source="reminders.dailyCap" inputMode="numeric" label="appConfig.reminderCap" />
           <NumeralInput source="reminders.streakHoursBefore" inputMode="numeric" label="appConfig.streakReminderHours" />
         </Row>
+        <SectionTitle title="appConfig.leaguesTitle" help="appConfig.leaguesHelp" />
+        <Row>
+          <NumeralInput source="leagues.promotePercent" inputMode="numeric" label="appConfig.promotePercent" />
+          <NumeralInput source="leagues.relegatePercent" inputMode="numeric" label="appConfig.relegatePercent" />
+        </Row>
         <SectionTitle title="appConfig.riskTitle" help="appConfig.riskHelp" />
         <Row>
           <NumeralInput source="risk.reviewAt" inputMode="numeric" label="appConfig.reviewAt" />

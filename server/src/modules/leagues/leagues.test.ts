@@ -227,6 +227,27 @@ describe("the week's end", () => {
   });
 });
 
+describe("the leagues' shares in App Config", () => {
+  it('are set in the console from 0 to 50 percent, and the next week end moves that share; a bad one changes nothing', async () => {
+    const api = consoleApi(app, (await createOperator()).token);
+    const current = (await api.get('/app-config/current')).body;
+    const saved = await api.put('/app-config/current', { ...current, leagues: { promotePercent: 50, relegatePercent: '0' } });
+    expect([saved.status, saved.body.leagues]).toEqual([200, { promotePercent: 50, relegatePercent: 0 }]);
+    for (const bad of [{ promotePercent: 51 }, { relegatePercent: -1 }, { promotePercent: 2.5 }]) {
+      const refused = await api.put('/app-config/current', { ...saved.body, leagues: { ...saved.body.leagues, ...bad } });
+      expect(refused.status).toBe(400);
+    }
+    expect((await leagueRules()).promotePercent).toBe(50);
+    // half of Bronze goes up at the week's end
+    const coin = await leagueCoin();
+    const players = await playersEarning(coin, ['4', '3', '2', '1']);
+    await closeEndedWeeks(await afterTheWeek());
+    const seats = new Map((await SeatModel.find({}).lean()).map((seat) => [String(seat._id), seat.league]));
+    expect(players.map((player) => seats.get(String(player._id)) ?? 'bronze')).toEqual(['silver', 'silver', 'bronze', 'bronze']);
+    await setAppConfigFields({ leagues: { promotePercent: 20, relegatePercent: 20 } });
+  });
+});
+
 describe('prizes', () => {
   async function prizeTable(amount: string, toRank = 3) {
     const coin = await leagueCoin();
