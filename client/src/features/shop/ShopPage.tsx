@@ -47,16 +47,16 @@ function MyBoosts({ waiting }: { waiting: boolean }) {
 
 /** The Stars shop: boosts bought with Telegram Stars, paid in Telegram's own payment sheet. */
 export function ShopPage() {
-  const { t } = useTranslation();
-  const format = useFormat();
-  const toast = useToast();
-  const gives = useGives();
-  const utils = trpc.useUtils();
   const offers = trpc.shop.offers.useQuery();
   const invoice = trpc.shop.invoice.useMutation();
-  const flight = useSingleFlight();
+  const utils = trpc.useUtils();
   const [waiting, setWaiting] = useState(false);
+  const flight = useSingleFlight();
   const inTelegram = canOpenInvoice();
+  const { t } = useTranslation();
+  const { number } = useFormat();
+  const gives = useGives();
+  const toast = useToast();
 
   /** After Telegram's answer: the boost is on its way (paid), or the player is told why not. */
   const closed = async (outcome: InvoiceOutcome) => {
@@ -105,9 +105,9 @@ export function ShopPage() {
             className="button"
             disabled={!inTelegram || flight.busy}
             onClick={() => buy(offer)}
-            aria-label={t('shop.buyAria', { title: offer.title, stars: format.number(offer.stars) })}
+            aria-label={t('shop.buyAria', { title: offer.title, stars: number(offer.stars) })}
           >
-            {t('shop.buy', { stars: format.number(offer.stars) })}
+            {t('shop.buy', { stars: number(offer.stars) })}
           </button>
         </article>
       ))}

@@ -3,6 +3,7 @@ import { AppError } from '../../lib/errors';
 import { operatorContext } from '../../http/adminAuth';
 import { orderedResource, type ResourceDefinition } from '../../http/resource';
 import { playerIdsMatching } from '../users/players.service';
+import { playerLabels } from '../users/playerDays.service';
 import { StarOfferModel, StarPurchaseModel } from './shop.models';
 import { refundPurchase, starsRevenue } from './shop.service';
 
@@ -14,21 +15,19 @@ export const starOffersResource = orderedResource('star-offers', StarOfferModel,
   remove: { refusal: 'purchases name it; switch it off instead' },
 });
 
-interface NamedPurchase {
-  toJSON(): Record<string, unknown>;
-}
+type PurchaseJson = Record<string, unknown> & { user: unknown };
 
-/** A purchase as the console lists it: the player's id with their name beside it. */
-function presentPurchase(doc: unknown) {
-  const json = (doc as NamedPurchase).toJSON();
-  const user = json.user as { id?: string; _id?: unknown; name?: string; username?: string } | null;
-  return {
-    ...json,
-    user: user && typeof user === 'object' ? String(user.id ?? user._id) : user,
-    userName: user?.name ?? '',
-    username: user?.username ?? '',
-  };
+/** Purchases as the console lists them: each player's name and @username beside the id, read for the page at once. */
+async function withBuyers(records: unknown[]) {
+  const rows = records as PurchaseJson[];
+  const buyers = await playerLabels(rows.map((row) => String(row.user)));
+  return rows.map((row) => ({
+    ...row,
+    userName: buyers.get(String(row.user))?.name ?? '',
+    username: buyers.get(String(row.user))?.username ?? '',
+  }));
 }
+const oneWithBuyer = async (doc: unknown) => (await withBuyers([(doc as { toJSON(): PurchaseJson }).toJSON()]))[0];
 
 /** Stars payments: the list, Stars revenue, and Refund (Telegram returns the Stars; the boost is taken back). */
 export const starPurchasesResource: ResourceDefinition = {
@@ -40,7 +39,7 @@ export const starPurchasesResource: ResourceDefinition = {
     filters: { status: 'equals', user: 'objectId' },
     sortable: ['stars', 'paidAt', 'refundedAt'],
   },
-  record: { populate: [{ path: 'user', select: 'name username' }], present: presentPurchase },
+  record: { presentPage: withBuyers, show: oneWithBuyer },
   remove: { refusal: 'a purchase stays on record; refund it instead' },
   extraRoutes: (router) => {
     router.get('/revenue', async (_req, res) => {
@@ -49,8 +48,7 @@ export const starPurchasesResource: ResourceDefinition = {
     router.post('/:id/refund', async (req, res) => {
       const { operator, log } = operatorContext(req);
       if (!/^[0-9a-f]{24}$/.test(req.params.id)) throw new AppError('NOT_FOUND');
-      const refunded = await refundPurchase(req.params.id, operator, log);
-      res.json(presentPurchase(await refunded.populate({ path: 'user', select: 'name username' })));
+      res.json(await oneWithBuyer(await refundPurchase(req.params.id, operator, log)));
     });
   },
 };
