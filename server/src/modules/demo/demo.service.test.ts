@@ -8,11 +8,13 @@ import {
   starOfferInput,
   VERIFY_TYPES,
 } from '@gift/shared';
+import { playerCaller } from '../../../test/factories';
 import { silentLogger } from '../../../test/helpers';
 import { GiftCoinModel } from '../coins/giftCoin.model';
 import { AppConfigModel } from '../config/appConfig.model';
 import { CategoryModel, CoverModel, PartnerModel } from '../content/content.models';
 import { BalanceModel, LedgerEntryModel } from '../ledger/ledger.models';
+import { LeagueWeekModel, StandingModel } from '../leagues/leagues.models';
 import { MissionModel, UserMissionModel } from '../missions/mission.models';
 import { StakingCoinModel } from '../staking/staking.models';
 import { StarOfferModel } from '../shop/shop.models';
@@ -116,6 +118,23 @@ describe('the demo data of the embedded database', () => {
 
   it('leaves the console something to review: a pending manual mission', async () => {
     expect(await UserMissionModel.countDocuments({ status: 'pending' })).toBeGreaterThan(0);
+  });
+
+  it("gives the demo a league board this week: a few dozen players ranked, a demo player among them, and the week's prizes", async () => {
+    const player = (await UserModel.findOne({ telegramId: { $lt: 7_100_000_000 } }))!;
+    const board = await playerCaller(player).leagues.current();
+    expect(board.league).toBe('bronze');
+    expect(board.entries).toHaveLength(10);
+    expect(board.me.rank).toEqual(expect.any(Number));
+    expect(board.around.length).toBeGreaterThanOrEqual(4);
+    expect(await StandingModel.countDocuments({ week: board.week })).toBeGreaterThanOrEqual(36);
+    const week = (await LeagueWeekModel.findOne({ week: board.week }).lean())!;
+    expect(week.prizes.map((prize) => [prize.league, prize.fromRank, prize.toRank])).toEqual([
+      ['bronze', 1, 1],
+      ['bronze', 2, 3],
+      ['bronze', 4, 10],
+      ['silver', 1, 3],
+    ]);
   });
 
   it('inserts many benchmark players in batches, each a distinct Telegram id', async () => {

@@ -8,6 +8,7 @@ import { anyCoinExists, insertCoins } from '../coins/giftCoins.service';
 import { setAppConfigFields } from '../config/config.service';
 import { insertCategories, insertCovers, insertPartners } from '../content/homeContent.service';
 import { entryKeys, postEntry } from '../ledger/ledger.service';
+import { seedDemoLeague } from '../leagues/leagueDemo.service';
 import { insertMiningSessions } from '../mining/mining.service';
 import { countEarlierCompletions, insertMissions, insertProgress } from '../missions/missions.service';
 import { insertStakes, insertStakingOffers } from '../staking/staking.service';
@@ -572,6 +573,7 @@ export async function seedDemoData(
   });
 
   await seedDemoPlayers(now, at, coins, missions, giftOffer!._id);
+  await seedDemoLeague(now, coins.GIFT._id);
   await countEarlierCompletions();
   logger.info({ coins: 3, categories: CATEGORIES.length, missions: MISSIONS.length, players: DEMO_PLAYERS.length }, 'seeded demo data');
   return true;
