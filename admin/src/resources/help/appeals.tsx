@@ -10,7 +10,6 @@ import {
   SelectField,
   SelectInput,
   SimpleForm,
-  TextField,
   TextInput,
   useRecordContext,
   useTranslate,
@@ -36,16 +35,24 @@ const STANDING_CHOICES = [
 const player = (r: AppealRow) => (r.username ? `${r.userName} (@${r.username})` : r.userName || r.user);
 const filters = [searchFilter(), <SelectInput key="status" source="status" choices={STATUS_CHOICES} alwaysOn />];
 
+/** An appeal's status in the console's language (a phone's list line shows it as text). */
+function StatusText({ status }: { status: string }) {
+  const translate = useTranslate();
+  return <>{translate(`appeals.statuses.${status}`)}</>;
+}
+
 /** The queue: open appeals first to last (oldest first), the player, what they were told and what they wrote. */
 function AppealList() {
   return (
     <List filters={filters} filterDefaultValues={{ status: 'open' }} sort={{ field: 'createdAt', order: 'ASC' }} actions={<ListActions />}>
-      <ResponsiveList<AppealRow> phone={{ primaryText: player, secondaryText: (r) => r.text, tertiaryText: (r) => r.status }}>
+      <ResponsiveList<AppealRow>
+        phone={{ primaryText: player, secondaryText: (r) => <bdi>{r.text}</bdi>, tertiaryText: (r) => <StatusText status={r.status} /> }}
+      >
         <ConsoleDateField source="createdAt" showTime />
         <FunctionField<AppealRow> source="user" render={player} sortable={false} />
         <SelectField source="standing" choices={STANDING_CHOICES} sortable={false} />
-        <TextField source="standingReason" sortable={false} />
-        <TextField source="text" sortable={false} />
+        <FunctionField<AppealRow> source="standingReason" render={(r) => <bdi>{r.standingReason}</bdi>} sortable={false} />
+        <FunctionField<AppealRow> source="text" render={(r) => <bdi>{r.text}</bdi>} sortable={false} />
         <SelectField source="status" choices={STATUS_CHOICES} />
       </ResponsiveList>
     </List>
@@ -64,11 +71,14 @@ function AppealCase() {
       </Labeled>
       <Labeled label="resources.appeals.fields.standingReason">
         <Typography>
-          {translate(`appeals.standings.${appeal.standing}`)}: {appeal.standingReason}
+          {translate(`appeals.standings.${appeal.standing}`)}: <bdi>{appeal.standingReason}</bdi>
         </Typography>
       </Labeled>
       <Labeled label="resources.appeals.fields.text">
-        <Typography sx={{ whiteSpace: 'pre-line' }}>{appeal.text}</Typography>
+        {/* the player's own words, in their language whatever the console's: their direction is their own */}
+        <Typography dir="auto" sx={{ whiteSpace: 'pre-line' }}>
+          {appeal.text}
+        </Typography>
       </Labeled>
       <Alert severity="info" sx={{ my: 1 }}>
         {translate(appeal.status === 'open' ? 'appeals.answerHelp' : 'appeals.answered', { operator: appeal.answeredBy })}
@@ -77,14 +87,18 @@ function AppealCase() {
   );
 }
 
+/** The answer, across the form's width (a field wrapper would shrink it to its words); read-only once given. */
+function AnswerInput() {
+  const appeal = useRecordContext<AppealRow>();
+  return <TextInput source="answer" multiline fullWidth minRows={3} readOnly={appeal?.status === 'answered'} />;
+}
+
 function AppealEdit() {
   return (
     <Edit mutationMode="pessimistic" actions={<EditActions />} redirect="list">
       <SimpleForm resolver={schemaResolver(appealAnswerInput)}>
         <AppealCase />
-        <FunctionField<AppealRow>
-          render={(r) => <TextInput source="answer" multiline fullWidth minRows={3} readOnly={r.status === 'answered'} />}
-        />
+        <AnswerInput />
       </SimpleForm>
     </Edit>
   );

@@ -66,7 +66,7 @@ export function AppealPanel() {
           </p>
           <blockquote className="description">{sent.text}</blockquote>
           {sent.status === 'answered' ? (
-            <div role="status" data-testid="appeal-answer">
+            <div role="status" className="appeal-answer" data-testid="appeal-answer">
               <h3>{t('help.answer')}</h3>
               <p className="description">{sent.answer}</p>
             </div>
