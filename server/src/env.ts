@@ -124,7 +124,10 @@ const envSchema = z
      */
     GIFT_FAULT_POINTS: z
       .string()
-      .regex(/^[a-z-]+:[a-z-]+(,[a-z-]+:[a-z-]+)*$/, 'GIFT_FAULT_POINTS must be fault points separated by commas, e.g. ledger:after-apply')
+      .regex(
+        /^[a-z-]+:[a-z-]+(:[a-z-]+)?(,[a-z-]+:[a-z-]+(:[a-z-]+)?)*$/,
+        'GIFT_FAULT_POINTS must be fault points separated by commas, e.g. ledger:after-apply',
+      )
       .transform((list) => list.split(','))
       .optional(),
     /**

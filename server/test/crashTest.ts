@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline';
 import { Types } from 'mongoose';
 import { toMicros } from '@gift/shared';
 import { idOfKey, scopedKey } from '../src/db/ids';
-import { FAULT_POINTS } from '../src/lib/faults';
+import { ENGINE_FAULT_POINTS, FAULT_POINTS } from '../src/lib/faults';
 import { entryKeys } from '../src/modules/ledger/entryKeys';
 import { AppConfigModel } from '../src/modules/config/appConfig.model';
 import { GiftCoinModel } from '../src/modules/coins/giftCoin.model';
@@ -552,8 +552,14 @@ const OPERATION_FOR: Record<string, Walk> = {
   // reached by the hot wallet's sender in the sweep, once a withdrawal is approved
   payout: (load, world) => load.withdrawal(world.players[4]!, 'approved'),
 };
+/** The engine's points armed for the kinds that carry their own crash protocol in steps or an admit check. */
+const KIND_FAULT_POINTS = ['withdrawal-request', 'withdrawal-decision', 'stake-open', 'stake-claim'].flatMap((kind) =>
+  ENGINE_FAULT_POINTS.map((point) => `${point}:${kind}`),
+);
 function operationsReaching(point: string): Walk[] {
-  const own = OPERATION_FOR[point.split(':')[0]!];
+  // `ledger:after-step:stake-open` is reached by the stake walk: a kind is named after its module
+  const [module, , kind] = point.split(':');
+  const own = OPERATION_FOR[kind ? kind.split('-')[0]! : module!];
   return own ? [own, ...Object.values(OPERATION_FOR).filter((walk) => walk !== own)] : Object.values(OPERATION_FOR);
 }
 /** How long a point reached by the sweep (a payout's) may take to be reached after the operation that leads to it. */
@@ -638,7 +644,7 @@ export async function runCrashTest(options: CrashTestOptions): Promise<CrashTest
     for (const player of players) await load.gift(player, '1000');
 
     // 1. exactly at every fault point, one at a time: the product's own list, then the hot wallet's
-    const points = [...new Set<string>([...FAULT_POINTS, ...PAYOUT_FAULT_POINTS])];
+    const points = [...new Set<string>([...FAULT_POINTS, ...KIND_FAULT_POINTS, ...PAYOUT_FAULT_POINTS])];
     const unreached: string[] = [];
     log(`walking through ${points.length} fault points`);
     for (const point of points) {

@@ -85,13 +85,19 @@ export async function faultPoint(
     | AccountFaultPoint
     | CleanUpFaultPoint
     | CounterFaultPoint,
+  /** The engine's points name the kind of operation too: `ledger:after-step:stake-open` kills at that kind's alone. */
+  kind?: string,
 ): Promise<void> {
-  if (killAt.has(point)) {
-    process.stderr.write(`fault point ${point}: killing the process\n`);
+  const armed = [point, ...(kind ? [`${point}:${kind}`] : [])].find((name) => killAt.has(name));
+  if (armed) {
+    process.stderr.write(`fault point ${armed}: killing the process\n`);
     process.kill(process.pid, 'SIGKILL');
   }
   await handler?.(point);
 }
+
+/** The engine's points, each also armed for one kind alone (`<point>:<kind>`), so a crash test reaches every kind's. */
+export const ENGINE_FAULT_POINTS = ['ledger:after-record', 'ledger:after-apply', 'ledger:after-step'] as const;
 
 /** Tests only: run `next` at every fault point (throw to stop the operation there); `null` turns it off. */
 export function onFault(next: FaultHandler | null): void {

@@ -241,7 +241,7 @@ async function finish(
         throw new Error(`operation ${operation.key}: a credit after the first posting was refused (${outcome})`);
       }
       if (outcome === 'applied') result.applied = true;
-      await faultPoint('ledger:after-apply');
+      await faultPoint('ledger:after-apply', operation.kind);
     }
     const now = new Date();
     const { kind, refType, refId, note, createdBy } = operation;
@@ -296,7 +296,7 @@ async function finish(
       if (operation.steps.includes(step.name)) continue;
       await step.run(operation);
       await OperationModel.updateOne({ _id: operation._id }, { $addToSet: { steps: step.name } });
-      await faultPoint('ledger:after-step');
+      await faultPoint('ledger:after-step', operation.kind);
     }
     await OperationModel.updateOne({ _id: operation._id, state: 'posted' }, { $set: { state: 'done', doneAt: new Date() } });
   }
@@ -351,7 +351,7 @@ export async function runOperation(input: OperationInput): Promise<OperationResu
   });
   if (operation.state === 'done')
     return { operationId: String(operation._id), lineIds: await lineIdsOf(operation), applied: false, recorded: false };
-  if (operation.fresh) await faultPoint('ledger:after-record');
+  if (operation.fresh) await faultPoint('ledger:after-record', operation.kind);
   return finish(operation, { fresh: operation.fresh });
 }
 
