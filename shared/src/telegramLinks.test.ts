@@ -47,15 +47,10 @@ it("finds a boost mission's channel and the boost page Go opens, from any of its
 });
 
 it('refuses a boost link the check or Go cannot use, saying which field to fix', () => {
-  for (const link of [
-    '',
-    'https://t.me/boost',
-    'https://t.me/+AbCdEf123456',
-    'https://t.me/giftnews/42',
-    'http://t.me/giftnews',
-    'https://t.me/giftnews?x=1',
-  ])
+  for (const link of ['', 'https://t.me/boost', 'https://t.me/+AbCdEf123456', 'https://t.me/giftnews/42', 'http://t.me/giftnews'])
     expectLinkRefused(telegramBoostTarget, link);
+  // a boost page takes no other question than ?boost
+  expectLinkRefused(telegramBoostTarget, 'https://t.me/giftnews?x=1');
   expect(telegramBoostTarget('https://t.me/boost?c=1234567890')).toMatchObject({ field: 'telegramChatId' });
   expect(telegramBoostTarget('https://t.me/giftnews', 'news')).toMatchObject({ field: 'telegramChatId' });
 });
