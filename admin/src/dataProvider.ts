@@ -52,8 +52,8 @@ import { adminToken } from './session';
 
 export const API_URL = '/api/admin';
 
-/** Singletons the server reads under a fixed id ('current') whatever their database id. */
-const SINGLETONS = new Set(['app-config']);
+/** Singletons the server reads under a fixed id ('current') whatever their database id (the league week being played). */
+const SINGLETONS = new Set(['app-config', 'league-weeks']);
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 const isErrorCode = (code: unknown): code is ErrorCode => typeof code === 'string' && Object.hasOwn(ERROR_MESSAGES, code);
