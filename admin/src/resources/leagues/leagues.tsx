@@ -23,6 +23,8 @@ import { ResponsiveList } from '../../lists/ResponsiveList';
 import { ChangeWaiting } from '../ChangeWaiting';
 import { EditActions } from '../sharedInputs';
 
+/** A prize's inputs are named inside the table (prizes.0.amount): their labels are the resource's own fields. */
+const FIELD = 'resources.league-weeks.fields';
 const LEAGUE_CHOICES = LEAGUES.map((league) => ({ id: league, name: `leagues.names.${league}` }));
 const OUTCOME_CHOICES = ['promoted', 'relegated', 'stayed'].map((outcome) => ({ id: outcome, name: `leagues.outcomes.${outcome}` }));
 
@@ -82,13 +84,13 @@ function LeagueWeekEdit() {
           <TextField source="week" />
           <ArrayInput source="prizes">
             <SimpleFormIterator inline>
-              <SelectInput source="league" choices={LEAGUE_CHOICES} />
-              <NumberInput source="fromRank" min={1} />
-              <NumberInput source="toRank" min={1} />
+              <SelectInput source="league" choices={LEAGUE_CHOICES} label={`${FIELD}.league`} />
+              <NumberInput source="fromRank" min={1} label={`${FIELD}.fromRank`} />
+              <NumberInput source="toRank" min={1} label={`${FIELD}.toRank`} />
               <ReferenceInput source="coin" reference="gift-coins">
-                <AutocompleteInput optionText="symbol" />
+                <AutocompleteInput optionText="symbol" label={`${FIELD}.coin`} />
               </ReferenceInput>
-              <TextInput source="amount" />
+              <TextInput source="amount" label={`${FIELD}.amount`} />
             </SimpleFormIterator>
           </ArrayInput>
         </SimpleForm>
