@@ -51,5 +51,15 @@ export const leagueWeeksResource: ResourceDefinition<typeof leaguePrizesInput> =
     run: (id, input, { operator }) => savePrizes(id, input, operator, new Date()),
   },
   remove: { refusal: 'A league week stays on record' },
-  extraRoutes: (router) => changeRoutes(router, prizeChanges, async (id) => presentLeagueWeek(await LeagueWeekModel.findById(id))),
+  extraRoutes: (router) => {
+    // the console approves the week it edits as 'current' (its singleton's id): the change routes read the week's own id
+    router.use((req, _res, next) => {
+      if (!req.path.startsWith('/current/change/')) return next();
+      currentWeekId().then((id) => {
+        req.url = req.url.replace('/current/', `/${id}/`);
+        next();
+      }, next);
+    });
+    changeRoutes(router, prizeChanges, async (id) => presentLeagueWeek(await LeagueWeekModel.findById(id)));
+  },
 };
