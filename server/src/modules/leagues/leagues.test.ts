@@ -231,7 +231,9 @@ describe("the leagues' shares in App Config", () => {
   it('are set in the console from 0 to 50 percent, and the next week end moves that share; a bad one changes nothing', async () => {
     const api = consoleApi(app, (await createOperator()).token);
     const current = (await api.get('/app-config/current')).body;
-    const saved = await api.put('/app-config/current', { ...current, leagues: { promotePercent: 50, relegatePercent: '0' } });
+    // (an earlier test of this file chose a mining coin: mining then pays a positive amount)
+    const leagues = { promotePercent: 50, relegatePercent: '0' };
+    const saved = await api.put('/app-config/current', { ...current, earnAmount: '10', leagues });
     expect([saved.status, saved.body.leagues]).toEqual([200, { promotePercent: 50, relegatePercent: 0 }]);
     for (const bad of [{ promotePercent: 51 }, { relegatePercent: -1 }, { promotePercent: 2.5 }]) {
       const refused = await api.put('/app-config/current', { ...saved.body, leagues: { ...saved.body.leagues, ...bad } });
