@@ -36,12 +36,16 @@ type MissionSeed = {
   category: string;
   title: string;
   description: string;
-  verifyType: 'auto' | 'time' | 'telegram' | 'youtube' | 'instagram' | 'manual';
+  verifyType: 'auto' | 'time' | 'telegram' | 'youtube' | 'instagram' | 'manual' | 'boost' | 'emojiStatus' | 'homeScreen' | 'story';
   reward: string;
   coin?: 'TON' | 'GIFT' | 'STAR';
   link?: string;
   verifyDuration?: number;
   secretCode?: string;
+  /** Telegram-native missions: the custom emoji to set, the story's picture and caption. */
+  emojiId?: string;
+  storyMedia?: string;
+  storyText?: string;
   goButton?: string;
   claimButton?: string;
   mustDone?: boolean;
@@ -79,6 +83,12 @@ const CATEGORIES = [
     title: 'Events',
     description: 'Limited-time quests, and the daily check-in.',
     fa: { title: 'رویدادها', description: 'ماموریت‌های زمان‌دار، و حضور روزانه.' },
+  },
+  {
+    key: 'telegram',
+    title: 'Telegram',
+    description: 'Boost, status, home screen and stories: grow with Telegram itself.',
+    fa: { title: 'تلگرام', description: 'بوست، استاتوس، صفحهٔ اصلی و استوری: با خود تلگرام رشد کنید.' },
   },
 ] as const;
 
@@ -283,6 +293,62 @@ const MISSIONS: MissionSeed[] = [
   },
 ];
 
+// Telegram's own ways to grow (docs/player-loop.md): two checked by the Bot API, two time-gated with small rewards
+MISSIONS.push(
+  {
+    key: 'boost',
+    category: 'telegram',
+    title: 'Boost the TON channel',
+    description: 'Give the TON channel a boost. The bot checks that your boost is there.',
+    verifyType: 'boost',
+    reward: '300',
+    link: 'https://t.me/boost/toncoin',
+    fa: { title: 'بوست کانال TON', description: 'به کانال TON بوست بدهید. ربات بوست شما را بررسی می\u200cکند.' },
+  },
+  {
+    key: 'emoji-status',
+    category: 'telegram',
+    title: 'Wear the GIFT emoji status',
+    description: 'Set the GIFT emoji as your status (Telegram Premium). The bot checks your status.',
+    verifyType: 'emojiStatus',
+    reward: '150',
+    emojiId: '5368324170671202286',
+    fa: {
+      title: 'استاتوس ایموجی GIFT',
+      description: 'ایموجی GIFT را استاتوس خود کنید (تلگرام پریمیوم). ربات استاتوس شما را بررسی می\u200cکند.',
+    },
+  },
+  {
+    key: 'home-screen',
+    category: 'telegram',
+    title: 'Add the app to your home screen',
+    description: 'One tap from your home screen next time. Claim unlocks a minute after it is added.',
+    verifyType: 'homeScreen',
+    reward: '20',
+    verifyDuration: 1,
+    fa: {
+      title: 'افزودن برنامه به صفحهٔ اصلی',
+      description: 'دفعهٔ بعد با یک لمس از صفحهٔ اصلی. دکمهٔ دریافت یک دقیقه پس از افزودن فعال می\u200cشود.',
+    },
+  },
+  {
+    key: 'story',
+    category: 'telegram',
+    title: 'Share a story',
+    description: 'Tell your friends in a story. Claim unlocks two minutes after you open the editor.',
+    verifyType: 'story',
+    reward: '30',
+    verifyDuration: 2,
+    // the app's own icon, a PNG Telegram's story editor opens
+    storyMedia: '/icon-512.png',
+    storyText: 'Earning coins in GIFT Rewards',
+    fa: {
+      title: 'اشتراک یک استوری',
+      description: 'در یک استوری به دوستانتان بگویید. دکمهٔ دریافت دو دقیقه پس از باز کردن ویرایشگر فعال می\u200cشود.',
+    },
+  },
+);
+
 MISSIONS.push({
   key: 'checkin',
   category: 'events',
@@ -458,6 +524,9 @@ export async function seedDemoData(
       image: '',
       verifyDuration: mission.verifyDuration ?? 0,
       secretCode: mission.secretCode ?? '',
+      emojiId: mission.emojiId ?? '',
+      storyMedia: mission.storyMedia ?? '',
+      storyText: mission.storyText ?? '',
       goButton: mission.goButton ?? 'Go',
       claimButton: mission.claimButton ?? 'Claim',
       mustDone: mission.mustDone ?? false,

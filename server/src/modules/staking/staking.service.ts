@@ -176,7 +176,8 @@ export async function stake(userId: Id, input: StakeTerms & { idempotencyKey: st
       refId: String(record._id),
     } as const;
     await postEntry({ ...debit, idempotencyKey: `stake-unguarded:${randomUUID()}` });
-    await faultPoint('ledger:after-apply');
+    // where a kill of the stake's own operation would land: between the debit and the stake
+    await faultPoint('ledger:after-apply', 'stake-open');
     await StakeModel.updateOne({ _id: record._id }, { $setOnInsert: { ...record, claimedAt: null } }, { upsert: true });
   } else await openStake(record);
   const opened = await StakeModel.findById(record._id).lean<StakeRow>();
