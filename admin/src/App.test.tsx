@@ -94,6 +94,11 @@ it("shows the spec's menu, in its order (the Risk list beside Users), then Broad
     'Gifts',
     'Appeals',
     'Help questions',
+    // what brings players back: the Stars shop and the weekly leagues
+    'Stars shop',
+    'Stars purchases',
+    'League standings',
+    'League prizes',
     'Analytics',
     'Books',
     'Logout',

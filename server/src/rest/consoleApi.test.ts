@@ -20,7 +20,12 @@ const someId = () => String(new Types.ObjectId());
 /** Resources other helpers fill in: only access and listing are asserted here. */
 const reviewedElsewhere = new Set<AdminResource>(['user-missions', 'withdraws', 'gifts']);
 /** Written only as a side effect of other writes, or through an action of their own (a Stars purchase's refund). */
-const readOnly = new Set<AdminResource>(['audit', 'star-purchases']);
+const readOnly = new Set<AdminResource>(['audit', 'star-purchases', 'leagues']);
+/**
+ * A permission that guards lists of other names: `leagues` guards the standings (checked here, written only by the leagues
+ * job) and the week's prizes (`league-weeks`, tested with the leagues).
+ */
+const PATH_OF: Partial<Record<AdminResource, string>> = { leagues: 'league-standings' };
 
 describe('console access, for every resource', () => {
   let disabledToken: string;
@@ -32,9 +37,10 @@ describe('console access, for every resource', () => {
     deletedToken = deleted.token;
   });
 
-  describe.each(ADMIN_RESOURCES.map((resource) => [resource]))('%s', (resource) => {
+  describe.each(ADMIN_RESOURCES.map((permission) => [permission]))('%s', (permission) => {
     // a resource whose permission does not imply reading this one
-    const other = ADMIN_RESOURCES.find((r) => r !== resource && !hasPermission([`${r}:write`], resource, 'lookup'))!;
+    const other = ADMIN_RESOURCES.find((r) => r !== permission && !hasPermission([`${r}:write`], permission, 'lookup'))!;
+    const resource = PATH_OF[permission] ?? permission;
 
     it('answers 401 without a token, with a bad or foreign token, and for a disabled or deleted account', async () => {
       const expired = jwt.sign({ sub: someId() }, testEnv().JWT_SECRET, { expiresIn: -10, audience: 'admin' });
@@ -59,7 +65,7 @@ describe('console access, for every resource', () => {
     });
 
     it('lists for a read-only account, with the paging headers, and refuses its writes', async () => {
-      const { token } = await createOperator([`${resource}:read`]);
+      const { token } = await createOperator([`${permission}:read`]);
       const res = await list(resource, token);
       expect(res.status).toBe(200);
       expect(Array.isArray(res.body)).toBe(true);
@@ -71,9 +77,9 @@ describe('console access, for every resource', () => {
       expect((await api.delete(`/${resource}/${someId()}`)).status).toBe(403);
     });
 
-    if (!reviewedElsewhere.has(resource) && !readOnly.has(resource)) {
+    if (!reviewedElsewhere.has(permission) && !readOnly.has(permission)) {
       it('lets an account with write access past the permission check (an unknown id is then 404)', async () => {
-        const { token } = await createOperator([`${resource}:write`]);
+        const { token } = await createOperator([`${permission}:write`]);
         const res = await consoleApi(app, token).put(`/${resource}/${someId()}`, {});
         expect(res.status).toBe(404);
       });

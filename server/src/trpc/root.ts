@@ -7,7 +7,7 @@ import { miningRouter } from '../modules/mining/mining.router';
 import { stakingRouter } from '../modules/staking/staking.router';
 import { walletRouter } from '../modules/wallet/wallet.router';
 import { withdrawalsRouter } from '../modules/withdrawals/withdrawals.router';
-import { helpRouter } from '../modules/help/help.router';
+import { helpRouter, supportRouter } from '../modules/help/help.router';
 import { shopRouter } from '../modules/shop/shop.router';
 import { leaguesRouter } from '../modules/leagues/leagues.router';
 import { authenticatePlayer } from '../modules/users/playerAuth.service';
@@ -43,6 +43,7 @@ export const appRouter = createTRPCRouter({
   wallet: walletRouter,
   withdrawals: withdrawalsRouter,
   help: helpRouter,
+  support: supportRouter,
   shop: shopRouter,
   leagues: leaguesRouter,
 });

@@ -61,10 +61,16 @@ function safeMaster(master: string | null | undefined): string {
 type Keys = ReturnType<typeof coinKeys>;
 const heldKeys = (keys: Keys) => [`symbol:${keys.symbolKey}`, ...(keys.chainKey ? [`chain:${keys.chainKey}`] : [])];
 
-/** Whether a hold still speaks for its coin: the coin exists and still has that key. */
-async function holdIsLive(key: string, coinId: Types.ObjectId): Promise<boolean> {
-  const coin = await GiftCoinModel.findById(coinId, { symbol: 1, network: 1, jettonMaster: 1 }).lean();
-  if (!coin) return false;
+/** How long a hold whose coin is not written yet stays its save's: the save is between its hold and its write. */
+const UNWRITTEN_HOLD_MS = 30_000;
+
+/**
+ * Whether a hold still speaks for its coin: the coin exists and still has that key, or it does not exist yet and the hold
+ * is recent (a save still writing it; only one older than that was left by a save killed in between).
+ */
+async function holdIsLive(key: string, held: { coin: Types.ObjectId; updatedAt?: Date }): Promise<boolean> {
+  const coin = await GiftCoinModel.findById(held.coin, { symbol: 1, network: 1, jettonMaster: 1 }).lean();
+  if (!coin) return Date.now() - (held.updatedAt?.getTime() ?? 0) < UNWRITTEN_HOLD_MS;
   const network = coin.network === 'ton' ? 'ton' : 'jetton';
   return heldKeys(coinKeys({ symbol: coin.symbol, network, jettonMaster: safeMaster(coin.jettonMaster) })).includes(key);
 }
@@ -72,11 +78,18 @@ async function holdIsLive(key: string, coinId: Types.ObjectId): Promise<boolean>
 /** Takes `key` for the coin: one conditional upsert, or taking over a stale hold; false when a live coin holds it. */
 async function hold(key: string, coinId: Types.ObjectId): Promise<boolean> {
   for (let attempt = 0; attempt < 3; attempt++) {
+    // not timestamped by mongoose, which would date a hold found here as touched now: its age is what tells a save still
+    // writing its coin from one a crash left
+    const now = new Date();
     const held = await upsertWithRetry(() =>
-      CoinKeyModel.findOneAndUpdate({ key }, { $setOnInsert: { key, coin: coinId } }, { upsert: true, returnDocument: 'after' }).lean(),
+      CoinKeyModel.findOneAndUpdate(
+        { key },
+        { $setOnInsert: { key, coin: coinId, createdAt: now, updatedAt: now } },
+        { upsert: true, returnDocument: 'after', timestamps: false },
+      ).lean(),
     );
     if (String(held.coin) === String(coinId)) return true;
-    if (await holdIsLive(key, held.coin)) return false;
+    if (await holdIsLive(key, held)) return false;
     const taken = await CoinKeyModel.findOneAndUpdate(
       { key, coin: held.coin },
       { $set: { coin: coinId } },

@@ -1,5 +1,5 @@
 import { AppError } from '../../lib/errors';
-import { GiftCoinModel } from './giftCoin.model';
+import { CoinKeyModel, GiftCoinModel } from './giftCoin.model';
 
 /** Something that points at coins: how many of it point at one, and how that reads ('2 balances'). */
 export interface CoinUse {
@@ -32,6 +32,8 @@ export async function deleteGiftCoin(id: string): Promise<void> {
   const uses = await giftCoinUses(id);
   if (uses) throw new AppError('IN_USE', { uses });
   await GiftCoinModel.deleteOne({ _id: id });
+  // its symbol and its place on TON are free again (a crash before this leaves holds no coin speaks for, taken over later)
+  await CoinKeyModel.deleteMany({ coin: id });
 }
 
 /** '1 mission', '2 missions'. */

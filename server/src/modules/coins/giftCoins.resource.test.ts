@@ -50,6 +50,10 @@ describe('gift coins in the console', () => {
     const unused = await createCoin();
     expect((await api.delete(`/gift-coins/${unused._id}`)).status).toBe(200);
     expect(await GiftCoinModel.exists({ _id: unused._id })).toBeNull();
+    // a coin saved a moment ago and deleted at once: its symbol is free again at once
+    const saved = await api.post('/gift-coins', { name: 'Short lived', symbol: 'BRIEF', network: 'jetton' });
+    expect((await api.delete(`/gift-coins/${saved.body.id}`)).status).toBe(200);
+    expect((await api.post('/gift-coins', { name: 'Brief again', symbol: 'BRIEF', network: 'jetton' })).status).toBe(201);
   });
 
   it('keeps coins apart: a symbol whatever its case, one native TON, a jetton master once and valid, each refused by its field', async () => {
@@ -111,8 +115,17 @@ describe('gift coins in the console', () => {
   });
 
   it('takes over a hold a killed save left behind, or one its coin gave up, and lets an edit free its old symbol', async () => {
-    // a save killed between holding the symbol and writing its coin
-    await CoinKeyModel.create({ key: 'symbol:GHOST', coin: new Types.ObjectId() });
+    // a save killed between holding the symbol and writing its coin, a minute ago (a newer one may still be writing it)
+    const aMinuteAgo = new Date(Date.now() - 60_000);
+    await CoinKeyModel.collection.insertOne({
+      key: 'symbol:GHOST',
+      coin: new Types.ObjectId(),
+      createdAt: aMinuteAgo,
+      updatedAt: aMinuteAgo,
+    });
+    await CoinKeyModel.create({ key: 'symbol:WRITING', coin: new Types.ObjectId() });
+    const writing = await api.post('/gift-coins', { name: 'Writing', symbol: 'WRITING', network: 'jetton' });
+    expect([writing.status, writing.body.errors]).toEqual([400, { symbol: 'Another coin was just saved with this: look again' }]);
     expect((await api.post('/gift-coins', { name: 'Ghost', symbol: 'GHOST', network: 'jetton' })).status).toBe(201);
     // an edit killed before it let go of the old symbol: the coin no longer has it, so it is free
     const renamed = await api.post('/gift-coins', { name: 'Old name', symbol: 'OLDS', network: 'jetton' });
@@ -127,7 +140,10 @@ describe('gift coins in the console', () => {
 
   it('searches name and symbol, filters network and withdrawals, sorts by symbol', async () => {
     // the one native TON coin there may be is this test's
+    const tonCoins = await GiftCoinModel.find({ network: 'ton' }, { _id: 1 }).lean();
     await GiftCoinModel.deleteMany({ network: 'ton' });
+    // as the console's delete does: their symbols and the place on TON are free again
+    await CoinKeyModel.deleteMany({ coin: { $in: tonCoins.map((coin) => coin._id) } });
     await api.post('/gift-coins', { name: 'Pearl Dollar', symbol: 'PRLD', network: 'ton', withdrawEnabled: true });
     await api.post('/gift-coins', {
       name: 'Pearl Jetton',

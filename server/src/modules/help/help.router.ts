@@ -11,3 +11,8 @@ export const helpRouter = createTRPCRouter({
   /** Sends the one appeal a ban or freeze allows (the same text again answers the same appeal). */
   sendAppeal: anyStandingProcedure.input(appealInput).mutation(({ ctx, input }) => sendAppeal(ctx.user, input.text)),
 });
+
+/** `support.appeal` with `{ text }`: the same one appeal as `help.sendAppeal`, under the name the support door is known by. */
+export const supportRouter = createTRPCRouter({
+  appeal: anyStandingProcedure.input(appealInput).mutation(({ ctx, input }) => sendAppeal(ctx.user, input.text)),
+});

@@ -56,6 +56,18 @@ describe('appeals', () => {
     expect(await AppealModel.countDocuments({ user: banned._id })).toBe(1);
   });
 
+  it('takes the same one appeal through support.appeal, the name the support door is known by', async () => {
+    const banned = await bannedPlayer();
+    const caller = playerCaller(banned);
+    const sent = await Promise.all([caller.support.appeal({ text: APPEAL }), caller.help.sendAppeal({ text: APPEAL })]);
+    expect(new Set(sent.map((appeal) => appeal.id)).size).toBe(1);
+    expect(await caller.help.appeal()).toMatchObject({ text: APPEAL, status: 'open' });
+    await expect(caller.support.appeal({ text: 'Another try with other words.' })).rejects.toMatchObject({
+      cause: { code: 'ALREADY_APPEALED' },
+    });
+    expect(await AppealModel.countDocuments({ user: banned._id })).toBe(1);
+  });
+
   it('refuses an active player and a text too short to say anything, changing nothing', async () => {
     const active = await createPlayer();
     await expect(playerCaller(active).help.sendAppeal({ text: APPEAL })).rejects.toMatchObject({ cause: { code: 'NOT_APPEALABLE' } });
