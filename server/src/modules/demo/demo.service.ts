@@ -296,7 +296,7 @@ const MISSIONS: MissionSeed[] = [
 // Telegram's own ways to grow (docs/player-loop.md): two checked by the Bot API, two time-gated with small rewards
 MISSIONS.push(
   {
-    key: 'boost',
+    key: 'telegram-boost',
     category: 'telegram',
     title: 'Boost the TON channel',
     description: 'Give the TON channel a boost. The bot checks that your boost is there.',
@@ -306,7 +306,7 @@ MISSIONS.push(
     fa: { title: 'بوست کانال TON', description: 'به کانال TON بوست بدهید. ربات بوست شما را بررسی می\u200cکند.' },
   },
   {
-    key: 'emoji-status',
+    key: 'telegram-emoji-status',
     category: 'telegram',
     title: 'Wear the GIFT emoji status',
     description: 'Set the GIFT emoji as your status (Telegram Premium). The bot checks your status.',
@@ -319,7 +319,7 @@ MISSIONS.push(
     },
   },
   {
-    key: 'home-screen',
+    key: 'telegram-home-screen',
     category: 'telegram',
     title: 'Add the app to your home screen',
     description: 'One tap from your home screen next time. Claim unlocks a minute after it is added.',
@@ -332,7 +332,7 @@ MISSIONS.push(
     },
   },
   {
-    key: 'story',
+    key: 'telegram-story',
     category: 'telegram',
     title: 'Share a story',
     description: 'Tell your friends in a story. Claim unlocks two minutes after you open the editor.',
@@ -546,6 +546,8 @@ export async function seedDemoData(
       return [mission.key, { _id, category: category!, coin: coin!, reward: mission.reward }];
     }),
   );
+  // the players' history below names missions by key: two missions under one key would give one's claims to the other
+  if (missions.size !== MISSIONS.length) throw new Error('two demo missions share a key');
 
   // the Stars shop: a boost of each kind, priced in whole Stars
   await insertStarOffers([
