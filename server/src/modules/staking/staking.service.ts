@@ -111,18 +111,8 @@ function stakeIdFor(stakeKey: string): Types.ObjectId {
   return new Types.ObjectId(createHash('sha256').update(`stake:${stakeKey}`).digest().subarray(0, 12));
 }
 
-interface StakeRow {
-  _id: Types.ObjectId;
-  user: Types.ObjectId;
-  stakingCoin: Types.ObjectId;
-  coin: Types.ObjectId;
-  idempotencyKey: string;
-  amount: number;
-  duration: StakingDuration;
-  profitPercent: string;
-  profit: number;
-  startedAt: Date;
-  unlocksAt: Date;
+/** A stake as read back: its record, and when it was claimed. */
+interface StakeRow extends StakeTermsRecord {
   claimedAt: Date | null;
 }
 

@@ -56,23 +56,14 @@ function isInsufficient(error: unknown): boolean {
   return error instanceof AppError && error.code === 'INSUFFICIENT_BALANCE';
 }
 
-/** A withdrawal's request as its operation records it (withdrawals.kinds.ts). */
-const requestOf = (withdrawal: WithdrawalDocument): WithdrawalRequestRecord => ({
-  _id: withdrawal._id,
-  user: withdrawal.user,
-  coin: withdrawal.coin,
-  amount: withdrawal.amount,
-  address: withdrawal.address,
-  idempotencyKey: withdrawal.idempotencyKey,
-});
-
 /**
  * Makes sure a withdrawal's amount has left the balance before it is paid or refunded: every withdrawal written by this
  * version has (its record is written by the operation that took it), so this is one command that changes nothing; a request
  * an older version left untaken has it taken now. INSUFFICIENT_BALANCE when the balance cannot cover it.
  */
 export async function ensureAmountTaken(withdrawal: WithdrawalDocument) {
-  await takeWithdrawal(requestOf(withdrawal));
+  // the operation records the request's own fields of it
+  await takeWithdrawal(withdrawal);
 }
 
 /** An operator's decision on one withdrawal, as both doors pass it. */
