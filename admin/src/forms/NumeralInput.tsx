@@ -1,5 +1,6 @@
 import { TextInput, type TextInputProps } from 'react-admin';
 import { asciiDigits } from '@gift/shared/numerals';
+import { useLocalDigits } from '../lists/localDigits';
 
 /**
  * What a number field keeps of what was typed: Persian (۰–۹) and Arabic-Indic (٠–٩) digits as ASCII digits and the
@@ -8,7 +9,12 @@ import { asciiDigits } from '@gift/shared/numerals';
  */
 const typedNumeral = (value: string) => (value === '' ? null : asciiDigits(value).replace(/\u066b/g, '.'));
 
-/** A text field for a number or an amount (amounts are decimal strings, never floats), read as `typedNumeral` says. */
+/**
+ * A text field for a number or an amount (amounts are decimal strings, never floats), read as `typedNumeral` says and
+ * shown in the console's digits (Persian digits in Persian), character for character, so what is typed stays where it was.
+ */
 export function NumeralInput(props: TextInputProps) {
-  return <TextInput parse={typedNumeral} {...props} />;
+  const digits = useLocalDigits();
+  const shown = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? digits(String(value)) : '');
+  return <TextInput parse={typedNumeral} format={shown} {...props} />;
 }

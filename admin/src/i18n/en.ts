@@ -14,6 +14,7 @@ export const PLAYER_REASONS = {
 /** Console labels (their Persian twin in fa.ts has the same keys): the spec's menu words, field names in the product's words (resources.<name>.fields.<field>). */
 const englishDomain = {
   leagues: {
+    prizesTitle: 'League prizes this week',
     names: { bronze: 'Bronze', silver: 'Silver', gold: 'Gold', platinum: 'Platinum', diamond: 'Diamond' },
     outcomes: { promoted: 'Promoted', relegated: 'Relegated', stayed: 'Stayed' },
   },
@@ -554,6 +555,7 @@ const englishDomain = {
     intro:
       'Every movement of money posts to a player and to a house account, and each adds up to zero: players and house together make the trial balance.',
     asOf: 'As of %{when}',
+    rolledUpTo: 'days up to %{day} (UTC) read from their daily totals',
     noCoins: 'No coin yet.',
     playersHold: 'Players hold',
     created: 'Created, by source',

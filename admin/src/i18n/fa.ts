@@ -10,6 +10,7 @@ import { PLAYER_REASONS, type ConsoleDomainMessages } from './en';
  */
 const persianDomain: ConsoleDomainMessages = {
   leagues: {
+    prizesTitle: 'جایزه‌های لیگ این هفته',
     names: { bronze: 'برنز', silver: 'نقره', gold: 'طلا', platinum: 'پلاتین', diamond: 'الماس' },
     outcomes: { promoted: 'صعود', relegated: 'سقوط', stayed: 'ماند' },
   },
@@ -550,6 +551,7 @@ const persianDomain: ConsoleDomainMessages = {
     intro:
       'هر جابه‌جایی پول در حساب یک بازیکن و یک حساب خانه ثبت می‌شود و جمع هر کدام صفر است: بازیکنان و خانه با هم تراز آزمایشی را می‌سازند.',
     asOf: 'تا %{when}',
+    rolledUpTo: 'روزها تا %{day} (UTC) از جمع روزانه‌شان خوانده می‌شوند',
     noCoins: 'هنوز سکه‌ای نیست.',
     playersHold: 'موجودی بازیکنان',
     created: 'ساخته‌شده، به تفکیک منبع',

@@ -2,6 +2,7 @@ import { Alert, AlertTitle } from '@mui/material';
 import HourglassIcon from '@mui/icons-material/HourglassTop';
 import { useGetOne, useRecordContext, useTranslate } from 'react-admin';
 import { formatWhen, useDateLocales } from '../lists/ConsoleDateField';
+import { useLocalDigits } from '../lists/localDigits';
 import { useConsoleCalls, type Decision } from '../dataProvider';
 import { ApproveOrReject, type ApproveOrRejectLabels } from './ApproveOrReject';
 
@@ -32,11 +33,14 @@ interface WaitingBannerProps {
 
 /**
  * On a record's page: what waits for a second operator, who asked and when, and the decision, each confirmed first. The operator
- * who asked may withdraw it but not approve it; the server also refuses an approver the asker created or empowered.
+ * who asked may withdraw it but not approve it; the server also refuses an approver the asker created or empowered. What waits
+ * is written in the console's digits (amounts digit by digit, never through a float).
  */
-export function WaitingBanner({ kind, waiting, subject, decide }: WaitingBannerProps) {
+export function WaitingBanner({ kind, waiting, subject: written, decide }: WaitingBannerProps) {
   const translate = useTranslate();
   const locales = useDateLocales();
+  const digits = useLocalDigits();
+  const subject = Object.fromEntries(Object.entries(written).map(([key, text]) => [key, digits(text)]));
   const { data: asker } = useGetOne<{ id: string; username: string }>('accounts', { id: waiting.requestedBy }, { retry: false });
   const when = [asker?.username, formatWhen(waiting.requestedAt, locales)].filter(Boolean).join(', ');
   return (

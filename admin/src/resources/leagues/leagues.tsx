@@ -7,7 +7,6 @@ import {
   FunctionField,
   List,
   NumberField,
-  NumberInput,
   ReferenceInput,
   SelectField,
   SelectInput,
@@ -17,11 +16,13 @@ import {
   TextInput,
   useTranslate,
 } from 'react-admin';
+import { NumeralInput } from '../../forms/NumeralInput';
+import { ConsoleDateField } from '../../lists/ConsoleDateField';
 import { schemaResolver } from '../../forms/schemaResolver';
 import { ListActions } from '../../lists/ListActions';
 import { ResponsiveList } from '../../lists/ResponsiveList';
 import { ChangeWaiting } from '../ChangeWaiting';
-import { EditActions } from '../sharedInputs';
+import { EditActions, SaveOnlyToolbar } from '../sharedInputs';
 
 /** A prize's inputs are named inside the table (prizes.0.amount): their labels are the resource's own fields. */
 const FIELD = 'resources.league-weeks.fields';
@@ -74,23 +75,27 @@ function PrizesWaiting() {
   return <ChangeWaiting resource="league-weeks" describe={describe} />;
 }
 
-/** The week's prizes: per league and rank range, a coin and an exact amount each player at those ranks is paid at the week's end. */
+/**
+ * The week's prizes: per league and rank range, a coin and an exact amount each player at those ranks is paid at the week's end.
+ * There is one table a week, edited as 'current': no list to go back to, and nothing to delete (the server refuses).
+ */
 function LeagueWeekEdit() {
   return (
-    <Edit id="current" mutationMode="pessimistic" actions={<EditActions />} redirect={false}>
+    <Edit id="current" title="leagues.prizesTitle" mutationMode="pessimistic" actions={<EditActions list={false} />} redirect={false}>
       <>
         <PrizesWaiting />
-        <SimpleForm resolver={schemaResolver(leaguePrizesInput)}>
-          <TextField source="week" />
+        <SimpleForm resolver={schemaResolver(leaguePrizesInput)} toolbar={<SaveOnlyToolbar />}>
+          {/* the week's Monday, a calendar day: written in the console's calendar and digits, whatever the browser's zone */}
+          <ConsoleDateField source="week" options={{ timeZone: 'UTC' }} />
           <ArrayInput source="prizes">
             <SimpleFormIterator inline>
               <SelectInput source="league" choices={LEAGUE_CHOICES} label={`${FIELD}.league`} />
-              <NumberInput source="fromRank" min={1} label={`${FIELD}.fromRank`} />
-              <NumberInput source="toRank" min={1} label={`${FIELD}.toRank`} />
+              <NumeralInput source="fromRank" inputMode="numeric" label={`${FIELD}.fromRank`} />
+              <NumeralInput source="toRank" inputMode="numeric" label={`${FIELD}.toRank`} />
               <ReferenceInput source="coin" reference="gift-coins">
                 <AutocompleteInput optionText="symbol" label={`${FIELD}.coin`} />
               </ReferenceInput>
-              <TextInput source="amount" label={`${FIELD}.amount`} />
+              <NumeralInput source="amount" label={`${FIELD}.amount`} />
             </SimpleFormIterator>
           </ArrayInput>
         </SimpleForm>
