@@ -19,7 +19,7 @@ import { schemaResolver } from '../../forms/schemaResolver';
 import { ConsoleDateField } from '../../lists/ConsoleDateField';
 import { ListActions } from '../../lists/ListActions';
 import { ResponsiveList, searchFilter } from '../../lists/ResponsiveList';
-import { EditActions } from '../sharedInputs';
+import { EditActions, SaveOnlyToolbar } from '../sharedInputs';
 
 /** An appeal as the console's API presents it: the player's name beside their id, who answered by name. */
 type AppealRow = Omit<AppealRecord, 'user' | 'answeredBy'> & { user: string; userName: string; username: string; answeredBy: string };
@@ -59,7 +59,7 @@ function AppealList() {
   );
 }
 
-/** What the player wrote, beside their page; the answer goes to them by the bot, once. */
+/** What the player wrote, beside their page; the answer goes to them by the bot, once. An appeal is never deleted. */
 function AppealCase() {
   const appeal = useRecordContext<AppealRow>();
   const translate = useTranslate();
@@ -96,7 +96,7 @@ function AnswerInput() {
 function AppealEdit() {
   return (
     <Edit mutationMode="pessimistic" actions={<EditActions />} redirect="list">
-      <SimpleForm resolver={schemaResolver(appealAnswerInput)}>
+      <SimpleForm resolver={schemaResolver(appealAnswerInput)} toolbar={<SaveOnlyToolbar />}>
         <AppealCase />
         <AnswerInput />
       </SimpleForm>

@@ -119,6 +119,28 @@ describe('appeals', () => {
     expect((await AppealModel.findById(id).lean())!.status).toBe('open');
   });
 
+  it('keeps every appeal on record: a delete, open or answered, by any operator, answers 405 and changes nothing', async () => {
+    const open = (await playerCaller(await bannedPlayer()).help.sendAppeal({ text: APPEAL })).id;
+    const answered = (await playerCaller(await bannedPlayer()).help.sendAppeal({ text: APPEAL })).id;
+    const owner = consoleApi(app, (await createOperator(['*'])).token);
+    expect((await owner.put(`/appeals/${answered}`, { answer: 'Checked: it stays.' })).status).toBe(200);
+    const before = await AppealModel.find({ _id: { $in: [open, answered] } })
+      .sort({ _id: 1 })
+      .lean();
+    for (const id of [open, answered]) {
+      const refused = await owner.delete(`/appeals/${id}`);
+      expect([refused.status, refused.body]).toEqual([
+        405,
+        expect.objectContaining({ message: 'Cannot delete: An appeal stays on record' }),
+      ]);
+    }
+    expect(
+      await AppealModel.find({ _id: { $in: [open, answered] } })
+        .sort({ _id: 1 })
+        .lean(),
+    ).toEqual(before);
+  });
+
   it('allows a new appeal once the player was let back in and banned again', async () => {
     const banned = await bannedPlayer();
     await playerCaller(banned).help.sendAppeal({ text: APPEAL });
