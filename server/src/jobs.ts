@@ -5,6 +5,7 @@ import { recoverConfigRewardAudits } from './modules/config/configRewards.servic
 import { figuresJob } from './modules/dashboard/dashboard.jobs';
 import { leaguesJob } from './modules/leagues/leagues.jobs';
 import { jobOfSteps, runEachOnce, startJobs, type Job, type JobReport, type RunningJobs } from './modules/jobs/jobs.service';
+import { rollUpBooks } from './modules/ledger/books.service';
 import { recoverPendingEntries, releasePostedKeys } from './modules/ledger/ledger.service';
 import { prizeChanges } from './modules/leagues/leaguePrizes.service';
 import { recoverMiningMoves } from './modules/mining/mining.service';
@@ -64,6 +65,14 @@ const housekeepingJob = jobOfSteps({ name: 'housekeeping', kind: 'housekeeping',
   ...playerHousekeeping,
 ]);
 
+/** The books' closed days, each summed once into its roll-up (ledger/books.service.ts), a while after it closed. */
+const booksJob: Job = {
+  name: 'books',
+  kind: 'housekeeping',
+  intervalMs: 60_000,
+  run: async ({ now }) => ({ daysRolledUp: await rollUpBooks(now) }),
+};
+
 /** In the order `runJobsOnce` runs them: the money recovery first, the payouts after the holds and claw-backs. */
 const productJobs: readonly Job[] = [
   moneyRecoveryJob,
@@ -74,6 +83,7 @@ const productJobs: readonly Job[] = [
   leaguesJob,
   // a day's figures wait for a money recovery pass begun after the day was over for an hour
   figuresJob(moneyRecoveryJob.name),
+  booksJob,
   housekeepingJob,
 ];
 

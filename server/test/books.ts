@@ -16,6 +16,8 @@ export async function bookOperation(
   coin: Types.ObjectId,
   postings: Posting[],
   state: 'recorded' | 'posted' | 'done' = 'done',
+  /** When it was posted (now by default); one still recorded has no such date. */
+  postedAt = new Date(),
 ) {
   const stored = postings.map((posting) => ({
     account: 'account' in posting ? posting.account : 'player',
@@ -24,8 +26,15 @@ export async function bookOperation(
     amount: Number(posting.amount.startsWith('-') ? -toMicros(posting.amount.slice(1)) : toMicros(posting.amount)),
   }));
   // one still recorded was left by a crash a minute ago (a call under way is younger): the sweep's to finish
-  const createdAt = state === 'recorded' ? new Date(Date.now() - 60_000) : new Date();
-  const operation = await OperationModel.create({ key, kind, state, postings: stored, createdAt });
+  const recordedAt = new Date(Date.now() - 60_000);
+  const operation = await OperationModel.create({
+    key,
+    kind,
+    state,
+    postings: stored,
+    createdAt: state === 'recorded' ? recordedAt : postedAt,
+    postedAt: state === 'recorded' ? null : postedAt,
+  });
   if (state === 'recorded') return operation;
   const players = postings.flatMap((posting, at) => ('user' in posting ? [{ user: posting.user, amount: stored[at]!.amount }] : []));
   for (const [index, posting] of players.entries()) {

@@ -25,7 +25,9 @@ export interface Books {
     idempotencyKey?: unknown;
     operation?: unknown;
   }>;
-  operations: Array<{ key?: unknown; state?: unknown; postings?: StoredPosting[] }> | null;
+  operations: Array<{ key?: unknown; state?: unknown; postings?: StoredPosting[]; postedAt?: unknown }> | null;
+  /** The books' rolled-up days (ledger/booksDay.model.ts), when the books hold any. */
+  booksdays?: Array<{ day?: unknown; rows?: StoredPosting[] }>;
 }
 
 export interface BooksReport {
@@ -106,14 +108,50 @@ function operationProblems(operations: NonNullable<Books['operations']>, entries
 }
 
 /**
+ * Each rolled-up day of the books against its operations: the sums of the house postings of the operations posted that UTC
+ * day, per account and coin, are the day's rows (a row of zero may be absent on either side).
+ */
+function rolledUpDayProblems(days: NonNullable<Books['booksdays']>, operations: NonNullable<Books['operations']>): string[] {
+  const problems: string[] = [];
+  const byDay = new Map<string, Map<string, bigint>>();
+  for (const operation of operations) {
+    const posted = operation.postedAt instanceof Date ? operation.postedAt : null;
+    if (!posted) continue;
+    const day = posted.toISOString().slice(0, 10);
+    if (!byDay.has(day)) byDay.set(day, new Map());
+    const sums = byDay.get(day)!;
+    for (const posting of operation.postings ?? []) {
+      if (posting.account === 'player') continue;
+      const at = `${String(posting.account)} in coin ${String(posting.coin)}`;
+      sums.set(at, (sums.get(at) ?? 0n) + amountOf(posting.amount));
+    }
+  }
+  for (const day of days) {
+    const computed = byDay.get(String(day.day)) ?? new Map<string, bigint>();
+    const rolled = new Map<string, bigint>();
+    for (const row of day.rows ?? []) {
+      const at = `${String(row.account)} in coin ${String(row.coin)}`;
+      rolled.set(at, (rolled.get(at) ?? 0n) + amountOf(row.amount));
+    }
+    for (const at of new Set([...computed.keys(), ...rolled.keys()])) {
+      const [summed, kept] = [computed.get(at) ?? 0n, rolled.get(at) ?? 0n];
+      if (summed !== kept)
+        problems.push(`the books' roll-up of ${String(day.day)}: ${at} is ${kept} micro-units, that day's operations add up to ${summed}`);
+    }
+  }
+  return problems;
+}
+
+/**
  * Checks the money invariants on a copy of the books: the operations' (see operationProblems; skipped, said so by
  * `operations: null`, when the books have no operations collection, or have none while no ledger line names one: data
- * from before the double-entry ledger), then every balance equals the sum of its player's posted entries in that coin
+ * from before the double-entry ledger) and the rolled-up days' (rolledUpDayProblems), then every balance equals the sum of its player's posted entries in that coin
  * (and a coin with posted entries has that balance), no balance is negative, and no idempotency key was posted twice.
  */
 export function verifyBooks(books: Books): BooksReport {
   const legacy = !books.operations || (!books.operations.length && !books.ledgerentries.some((entry) => entry.operation));
   const problems: string[] = legacy ? [] : operationProblems(books.operations!, books.ledgerentries);
+  if (!legacy && books.booksdays?.length) problems.push(...rolledUpDayProblems(books.booksdays, books.operations!));
   const posted = new Map<string, bigint>();
   const keys = new Set<string>();
   let pending = 0;
@@ -154,16 +192,18 @@ export function verifyBooks(books: Books): BooksReport {
 /** The books of a connected MongoDB database (`operations` null when it has no such collection). */
 export async function booksOfDatabase(connection: mongoose.Connection): Promise<Books> {
   const db = connection.db!;
-  const [balances, ledgerentries, operations, listed] = await Promise.all([
+  const [balances, ledgerentries, operations, listed, booksdays] = await Promise.all([
     db.collection('balances').find({}).toArray(),
     db.collection('ledgerentries').find({}).toArray(),
     db.collection('operations').find({}).toArray(),
     db.listCollections({ name: 'operations' }, { nameOnly: true }).toArray(),
+    db.collection('booksdays').find({}).toArray(),
   ]);
   return {
     balances: balances as Books['balances'],
     ledgerentries: ledgerentries as Books['ledgerentries'],
     operations: listed.length ? (operations as Books['operations']) : null,
+    booksdays: booksdays as unknown as Books['booksdays'],
   };
 }
 
@@ -178,5 +218,6 @@ export function booksOfFile(file: string): Books {
     balances: (collections.balances ?? []) as Books['balances'],
     ledgerentries: (collections.ledgerentries ?? []) as Books['ledgerentries'],
     operations: (collections.operations ?? null) as Books['operations'],
+    booksdays: (collections.booksdays ?? []) as Books['booksdays'],
   };
 }

@@ -12,6 +12,7 @@ const house = (balances: Record<string, string>) =>
 /** TON balances and its hot wallet covers what is owed; GIFT is off by 1.5 and its hot wallet is not known. */
 const BOOKS: Books = {
   asOf: '2026-11-27T10:00:00.000Z',
+  rolledUpTo: '2026-11-26',
   coins: [
     {
       coin: { id: 'c'.repeat(24), symbol: 'TON' },
@@ -54,6 +55,7 @@ it('shows per coin what players hold, what each source created (as a positive am
   expect(within(ton).getByTestId('books-clawbacks').textContent).toBe('Taken back (claw-backs)1');
   expect(amountOf(within(ton).getByTestId('books-paid:chain'))).toBe('0');
   expect(within(ton).getByTestId('books-trial-TON').textContent).toBe('Trial balance: Balanced');
+  expect(screen.getByTestId('books-as-of').textContent).toContain('days up to Nov 26, 2026 (UTC) read from their daily totals');
   expect(within(ton).getByText('2 operations recorded and not yet posted (the sweep finishes them)')).toBeTruthy();
   expect(within(ton).getByTestId('books-hot-wallet-TON').textContent).toContain('Covers what is owed');
   expect(within(ton).getByTestId('books-hot-wallet-TON').textContent).toContain('1.500000001');
@@ -72,4 +74,5 @@ it('writes the books in Persian, with Persian digits and the house accounts in w
   expect(within(ton).getByTestId('books-trial-TON').textContent).toBe('تراز آزمایشی: تراز است');
   expect(within(screen.getByTestId('books-coin-GIFT')).getByTestId('books-trial-GIFT').textContent).toBe('تراز آزمایشی: اختلاف ۱٫۵');
   expect(screen.getByTestId('books-coin-TON').textContent).not.toMatch(/[0-9]/);
+  expect(screen.getByTestId('books-as-of').textContent).toContain('روزها تا ۵ آذر ۱۴۰۵');
 });

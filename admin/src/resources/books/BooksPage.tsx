@@ -162,6 +162,10 @@ export function BooksPage() {
       </Typography>
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }} data-testid="books-as-of">
         {translate('books.asOf', { when: formatWhen(data.asOf, locales) })}
+        {data.rolledUpTo &&
+          ` · ${translate('books.rolledUpTo', {
+            day: new Date(`${data.rolledUpTo}T00:00:00Z`).toLocaleDateString(locales, { dateStyle: 'medium', timeZone: 'UTC' }),
+          })}`}
       </Typography>
       {!data.coins.length && <Typography>{translate('books.noCoins')}</Typography>}
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'repeat(2, minmax(0, 1fr))' } }}>

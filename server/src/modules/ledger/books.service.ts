@@ -1,5 +1,6 @@
 import { fromMicros, HOUSE_ACCOUNTS, type HouseAccount } from '@gift/shared';
 import { listCoins } from '../coins/giftCoins.service';
+import { booksDayId, BooksDayModel } from './booksDay.model';
 import { BalanceModel } from './ledger.models';
 import { OperationModel } from './operation.model';
 
@@ -49,7 +50,7 @@ const microsOf = (total: unknown) => BigInt(Math.round(Number(total ?? 0)));
 
 /**
  * The books per coin (GET /api/admin/books): what players hold (the sum of their balances), each house account's balance
- * (the sum of its postings over every operation: the engine leaves a finished one recorded until the sweep marks it), the
+ * (the sum of its postings over every operation: each closed day's from its roll-up, the rest live), the
  * trial balance (players + house: zero when the books hold and nothing is under way), how many operations a crash left
  * unfinished (recorded over 30 s ago and not yet marked by the sweep), and the hot wallet's holdings beside what is owed
  * (withdrawals:in-flight: withdrawals taken from players and not yet paid on chain).
@@ -63,18 +64,10 @@ export async function booksFigures(only: { coin?: string } = {}) {
       { $match: { coin: { $in: coinIds } } },
       { $group: { _id: '$coin', total: { $sum: '$amount' } } },
     ]),
-    // Every house account of every coin, in one pipeline grouped by (account, coin). This reads every operation on
-    // each call: fine at today's volume (the { state, createdAt } index serves the match, the sums run in the database,
-    // and no reward ever writes a house document, so the hot paths do not pay for the books). When it grows, roll it up
-    // daily: a job sums each closed UTC day's postings by (account, coin) into one document per day, written once under
-    // the day as its key (counting operations by `postedAt`, a few minutes after the day closes so late posts land in
-    // it), and this pipeline adds those days' rows to the same group over the operations posted since the last rolled-up
-    // day; the house accounts stay derived, never one hot document.
-    OperationModel.aggregate<{ _id: { account: string; coin: unknown }; balance: number }>([
-      { $unwind: '$postings' },
-      { $match: { 'postings.account': { $ne: 'player' } } },
-      { $group: { _id: { account: '$postings.account', coin: '$postings.coin' }, balance: { $sum: '$postings.amount' } } },
-    ]),
+    // Every house account of every coin, grouped by (account, coin): the closed days rolled up (rollUpBooks), plus the
+    // operations posted since the last of them or not posted yet. No reward ever writes a house document, so the hot paths
+    // do not pay for the books, and the days' rows keep this read from growing with the ledger's history.
+    houseBalances(),
     // operations left unfinished for longer than any call takes (the engine's sweep finishes them): few, per coin they move
     OperationModel.aggregate<{ _id: unknown; count: number }>([
       { $match: { state: { $in: ['recorded', 'posted'] }, createdAt: { $lte: new Date(Date.now() - 30_000) } } },
@@ -88,10 +81,12 @@ export async function booksFigures(only: { coin?: string } = {}) {
   const inFlight = new Map(recorded.map((row) => [String(row._id), row.count]));
   return {
     asOf: new Date().toISOString(),
+    /** The last closed day whose operations are read from its roll-up (null before the first). */
+    rolledUpTo: house.rolledUpTo,
     coins: listed.map((coin) => {
       const id = String(coin._id);
       const balances = new Map<string, bigint>(Object.keys(HOUSE_ACCOUNTS).map((account) => [account, 0n]));
-      for (const row of house) {
+      for (const row of house.rows) {
         if (String(row._id.coin) !== id) continue;
         balances.set(row._id.account, (balances.get(row._id.account) ?? 0n) + microsOf(row.balance));
       }
@@ -127,4 +122,82 @@ function hotWalletOf(wallet: HotWalletRead, coin: string, owed: bigint) {
     solvent: holdings === null ? null : attoOf(holdings) >= owed * ATTO_PER_MICRO,
     ...(reason ? { reason } : {}),
   };
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/**
+ * How long after a UTC day closes its roll-up waits: an operation is posted (its `postedAt` taken) a moment before its
+ * write lands, so a day is summed once no write dated in it can still be on its way.
+ */
+const ROLL_UP_AFTER_MS = 10 * 60 * 1000;
+const dayOf = (date: Date) => date.toISOString().slice(0, 10);
+const startOfDay = (day: string) => new Date(`${day}T00:00:00.000Z`);
+
+type HouseRow = { _id: { account: string; coin: unknown }; balance: number };
+const HOUSE_POSTINGS = [
+  { $unwind: '$postings' },
+  { $match: { 'postings.account': { $ne: 'player' } } },
+  { $group: { _id: { account: '$postings.account', coin: '$postings.coin' }, balance: { $sum: '$postings.amount' } } },
+];
+
+/** The house accounts' sums: the rolled-up days' rows, then the operations posted after the last of them (or not yet). */
+async function houseBalances(): Promise<{ rows: HouseRow[]; rolledUpTo: string | null }> {
+  const last = await BooksDayModel.findOne({}, { day: 1 }).sort({ day: -1 }).lean();
+  const since = last ? new Date(startOfDay(last.day).getTime() + DAY_MS) : null;
+  const [days, live] = await Promise.all([
+    last
+      ? BooksDayModel.aggregate<HouseRow>([
+          { $unwind: '$rows' },
+          { $group: { _id: { account: '$rows.account', coin: '$rows.coin' }, balance: { $sum: '$rows.amount' } } },
+        ])
+      : Promise.resolve([]),
+    OperationModel.aggregate<HouseRow>([
+      ...(since ? [{ $match: { $or: [{ postedAt: null }, { postedAt: { $gte: since } }] } }] : []),
+      ...HOUSE_POSTINGS,
+    ]),
+  ]);
+  return { rows: [...days, ...live], rolledUpTo: last?.day ?? null };
+}
+
+/**
+ * Rolls up the books' closed UTC days, oldest first, each once (the books job, every minute): a day's house postings
+ * summed by (account, coin) into one document under the day. The first day is that of the first posted operation; a day
+ * without operations gets an empty one, so the rolled-up days run without a gap. At most `maxDays` a pass. Safe to run
+ * twice or on two instances: a day's document is written only if absent, and its sums are the same whoever writes it.
+ * Returns how many days it rolled up.
+ */
+export async function rollUpBooks(now: Date, maxDays = 31): Promise<number> {
+  const last = await BooksDayModel.findOne({}, { day: 1 }).sort({ day: -1 }).lean();
+  let day: Date;
+  if (last) day = new Date(startOfDay(last.day).getTime() + DAY_MS);
+  else {
+    const first = await OperationModel.findOne({ postedAt: { $ne: null } }, { postedAt: 1 })
+      .sort({ postedAt: 1 })
+      .lean();
+    if (!first?.postedAt) return 0;
+    day = startOfDay(dayOf(first.postedAt));
+  }
+  let rolled = 0;
+  for (; rolled < maxDays && day.getTime() + DAY_MS + ROLL_UP_AFTER_MS <= now.getTime(); rolled++) {
+    const end = new Date(day.getTime() + DAY_MS);
+    const inDay = { postedAt: { $gte: day, $lt: end } };
+    const [sums, operations] = await Promise.all([
+      OperationModel.aggregate<HouseRow>([{ $match: inDay }, ...HOUSE_POSTINGS]),
+      OperationModel.countDocuments(inDay),
+    ]);
+    const rows = sums.map((row) => ({ account: row._id.account, coin: row._id.coin, amount: row.balance }));
+    await writeOnce(dayOf(day), { rows, operations, rolledAt: now });
+    day = end;
+  }
+  return rolled;
+}
+
+/** A day's document, unless it is there already (another instance's pass wrote the same sums first). */
+async function writeOnce(day: string, fields: { rows: unknown[]; operations: number; rolledAt: Date }) {
+  try {
+    await BooksDayModel.updateOne({ _id: booksDayId(day) }, { $setOnInsert: { day, ...fields } }, { upsert: true });
+  } catch (error) {
+    // two upserts of one id racing: the loser is told its key is taken, and the winner's document stands
+    if (!(await BooksDayModel.exists({ _id: booksDayId(day) }))) throw error;
+  }
 }

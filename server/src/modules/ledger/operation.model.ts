@@ -45,6 +45,8 @@ const operationSchema = applyConventions(
       user: ref('User', { default: null }),
       /** The player's own doing: refused once they are frozen or banned. */
       guarded: { type: Boolean },
+      /** Admitted, then kept owed by the player's hold (finished once it is lifted): not in flight meanwhile. */
+      held: { type: Boolean },
       note: { type: String, default: '' },
       createdBy: ref('Account', { default: null }),
       postedAt: { type: Date, default: null },
@@ -59,4 +61,6 @@ operationSchema.index({ state: 1, createdAt: 1 });
 operationSchema.index({ user: 1, state: 1, createdAt: 1 });
 // the books, per kind and per date
 operationSchema.index({ kind: 1, createdAt: 1 });
+// the books' daily roll-up (a closed day's operations) and what they read live (those posted since, or not yet)
+operationSchema.index({ postedAt: 1 });
 export const OperationModel = model('Operation', operationSchema);
