@@ -1,19 +1,26 @@
 import { Types } from 'mongoose';
 import { pacedApi } from '../src/lib/telegramBot';
 import { NotificationModel } from '../src/modules/notifications/notification.model';
-import { NotificationSender } from '../src/modules/notifications/notifications.service';
+import { NotificationSender, type NotificationSenderOptions } from '../src/modules/notifications/notifications.service';
 import type { UserDocument } from '../src/modules/users/user.model';
 import type { BotApiStandIn } from './botApiStandIn';
 import { TEST_BOT_TOKEN, silentLogger } from './helpers';
 
 export const APP_LINK = 'https://t.me/GiftRewardsBot/play';
 
-/** A notification sender on the paced API of the stand-in, its clock `ahead` ms in the future (to reach scheduled messages). */
-export function testSender(standIn: BotApiStandIn, ahead = { ms: 0 }) {
+/**
+ * A notification sender on the paced API of the stand-in, its clock `ahead` ms in the future (to reach scheduled messages);
+ * its buttons link to APP_LINK unless `openAppUrl` makes the links.
+ */
+export function testSender(
+  standIn: BotApiStandIn,
+  ahead = { ms: 0 },
+  openAppUrl: NotificationSenderOptions['openAppUrl'] = async () => APP_LINK,
+) {
   let api: ReturnType<typeof pacedApi> | undefined;
   return new NotificationSender({
     api: () => (api ??= pacedApi({ apiRoot: standIn.apiRoot, token: TEST_BOT_TOKEN })),
-    openAppUrl: async () => APP_LINK,
+    openAppUrl,
     holder: `test-${new Types.ObjectId()}`,
     logger: silentLogger,
     clock: () => new Date(Date.now() + ahead.ms),

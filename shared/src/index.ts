@@ -15,3 +15,4 @@ export * from './schemas/timeline';
 export * from './schemas/help';
 export * from './schemas/shop';
 export * from './schemas/leagues';
+export * from './pageTargets';

@@ -63,7 +63,7 @@ export class BotRuntime {
     reportNotificationProblemsTo(options.logger);
     this.sender = new NotificationSender({
       api: () => this.paced,
-      openAppUrl: () => openAppUrl(this.bot?.botInfo.username),
+      openAppUrl: (startParam) => openAppUrl(this.bot?.botInfo.username, startParam),
       holder: this.holder,
       logger: options.logger,
       clock: this.clock,

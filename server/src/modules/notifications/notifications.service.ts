@@ -8,6 +8,7 @@ import { NotificationModel, SETTLED_KEPT_MS } from './notification.model';
 import { notificationText, openAppLabel, type NotificationEvent, type NotificationFacts } from './notificationTexts';
 import { upsertWithRetry } from '../../db/mongoErrors';
 import { isReminder, reminderVerdict, streakReminderFor } from './reminders';
+import { notificationTarget } from './notificationTargets';
 
 /** A sender keeps a claimed message this long; one that crashed mid-send is taken over after it. */
 const LEASE_MS = 10 * 60_000;
@@ -100,8 +101,8 @@ function claimNext(holder: string, now: Date) {
 export interface NotificationSenderOptions {
   /** The paced Bot API (throttler + auto-retry) of the current token; null while there is no bot. */
   api: () => Api | null;
-  /** The t.me link that opens the mini app, for the message's button. */
-  openAppUrl: () => Promise<string | undefined>;
+  /** The t.me link that opens the mini app, for the message's button: at the page of `startParam` when given (a page target). */
+  openAppUrl: (startParam?: string) => Promise<string | undefined>;
   /** This instance, as named in leases. */
   holder: string;
   logger: Logger;
@@ -174,7 +175,8 @@ export class NotificationSender {
     }
     const language: Language = user.language === 'fa' ? 'fa' : 'en';
     const text = notificationText(language, message.event as NotificationEvent, message.facts as never);
-    const url = await this.options.openAppUrl();
+    // the button opens the page the message is about (shared/src/pageTargets.ts)
+    const url = await this.options.openAppUrl(notificationTarget(message.event as NotificationEvent, message.facts as never));
     try {
       await api.sendMessage(user.telegramId, text, {
         link_preview_options: { is_disabled: true },

@@ -3,7 +3,7 @@ import { objectId, type Id } from '../../db/ids';
 import { prefixPattern } from '../../db/prefixSearch';
 import { dayBefore } from '../../lib/calendarDay';
 import type { NewRecord } from '../../db/schemaKit';
-import type { Language, PlayerStatus, ReminderKind, RiskLevel } from '@gift/shared';
+import { isPageTarget, type Language, type PlayerStatus, type ReminderKind, type RiskLevel } from '@gift/shared';
 import { UserModel } from './user.model';
 
 export type { UserDocument } from './user.model';
@@ -18,10 +18,11 @@ export const REFERRAL_CODE_PATTERN = /^[A-Za-z0-9_-]{4,64}$/;
 
 /**
  * The player whose referral code a new player arrived with, if it may refer them:
- * an existing player, not banned, other than the newcomer themselves.
+ * an existing player, not banned, other than the newcomer themselves. A page target (`go-…`, a bot message's button)
+ * shares the start parameter but is never a referral code.
  */
 export async function findReferrer(code: string | undefined, newcomerTelegramId: number): Promise<Types.ObjectId | null> {
-  if (!code || !REFERRAL_CODE_PATTERN.test(code)) return null;
+  if (!code || !REFERRAL_CODE_PATTERN.test(code) || isPageTarget(code)) return null;
   return referrerWithCode(code, newcomerTelegramId);
 }
 

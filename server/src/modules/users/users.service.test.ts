@@ -181,6 +181,19 @@ describe('referrals at registration', () => {
     expect(await balanceOf(blocked._id, coin._id)).toBe(0n);
   });
 
+  it("takes a bot message's page target for no referral code, and an 8-character code starting with go- for one", async () => {
+    const coin = await configureReferralReward('1');
+    // no drawn code is 9 characters long; one stored as a page target shows the server does not even look it up
+    const lookalike = await createPlayer({ referralCode: 'go-leagues' });
+    const goCode = await createPlayer({ referralCode: 'go-abcde' });
+    const fromReminder = await upsertFromTelegram(launchOf({ startParam: 'go-leagues' }), NOW);
+    const invited = await upsertFromTelegram(launchOf({ startParam: 'go-abcde' }), NOW);
+    expect(fromReminder.user.referrer).toBeNull();
+    expect(await balanceOf(lookalike._id, coin._id)).toBe(0n);
+    expect(invited.user.referrer).toEqual(goCode._id);
+    expect(fromMicros(await balanceOf(goCode._id, coin._id))).toBe('1');
+  });
+
   it('counts the invite without a credit while no referral reward is configured', async () => {
     const config = await getAppConfig();
     config.set({ referrerCoin: null, referrerCoinAmount: 0 });
