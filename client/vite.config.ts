@@ -48,7 +48,12 @@ function listLaterPages(): Plugin {
         };
         visit(entry.fileName);
         const withEntry = new Set(loaded);
-        entry.dynamicImports.forEach(visit);
+        // the languages' texts (src/lib/language.ts) are not preloaded: main.tsx asks for the player's one only
+        const isTexts = (fileName: string) => {
+          const chunk = bundle[fileName];
+          return chunk?.type === 'chunk' && Boolean(chunk.facadeModuleId?.includes('/src/locales/'));
+        };
+        entry.dynamicImports.filter((fileName) => !isTexts(fileName)).forEach(visit);
         const preloads = [...loaded].filter((fileName) => !withEntry.has(fileName) && fileName.endsWith('.js'));
         const later = chunks.filter((chunk) => !loaded.has(chunk.fileName) && !chunk.fileName.startsWith('workbox'));
         const files = [

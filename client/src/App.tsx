@@ -1,7 +1,7 @@
 import { QueryClientProvider, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState, type ComponentType, type ReactNode } from 'react';
 import { BrowserRouter, Outlet, Route, Routes, useParams } from 'react-router';
-import { prefetchLaterPages } from './lib/laterPages';
+import { prefetchLaterPages, watchFirstScreen } from './lib/laterPages';
 import { createQueryClient, createTrpcClient, trpc } from './lib/trpc';
 import { BottomNav } from './ui/BottomNav';
 import { ErrorBoundary } from './ui/ErrorBoundary';
@@ -69,11 +69,19 @@ function PrefetchLaterPages() {
   return null;
 }
 
+/** Signed in or not, what waits for the first screen to be complete (boot.tsx: the service worker) starts after it. */
+function WatchFirstScreen() {
+  const queryClient = useQueryClient();
+  useEffect(() => watchFirstScreen(queryClient), [queryClient]);
+  return null;
+}
+
 function PlayerLayout() {
   return (
     <div className="app">
       <LoadingBar />
       <OfflineNotice />
+      <WatchFirstScreen />
       <PlayerSession>
         <PrefetchLaterPages />
         <main>

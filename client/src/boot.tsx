@@ -2,19 +2,25 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { initI18n } from './lib/i18n';
-import { connectToTelegram } from './lib/telegram';
-import { telegramLanguage } from './lib/telegramLaunch';
+import { afterFirstScreen } from './lib/laterPages';
 import { registerServiceWorker } from './lib/serviceWorker';
+import { connectToTelegram } from './lib/telegram';
+import { followLaunchTarget } from './lib/launchTarget';
+import { telegramLanguage } from './lib/telegramLaunch';
 import { captureInstallPrompt } from './lib/installPrompt';
 
-/** The app itself, started by main.tsx once the page's shell is painted. */
+/** The app itself, started by main.tsx once the page's shell is painted; it renders once the player's language is loaded. */
 connectToTelegram();
-initI18n(telegramLanguage());
+// a launch from a bot message's button opens the page the message is about: once, before the router reads the address
+followLaunchTarget();
 captureInstallPrompt();
-registerServiceWorker();
+// the worker's precache downloads the whole build: not while the first screen loads
+afterFirstScreen(() => void registerServiceWorker());
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
+void initI18n(telegramLanguage()).then(() =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  ),
 );

@@ -4,7 +4,9 @@
 // in the shell on a launch (the first screen's largest picture). The code is fetched from here rather than preloaded by
 // the page, so the styles and the cover come first on a slow connection.
 import './styles.css';
+import { chosenLanguage, loadTexts } from './lib/language';
 import { fetchAhead, listedFiles } from './lib/listedFiles';
+import { telegramLanguage } from './lib/telegramLaunch';
 
 /** How long the app waits at most for the shell's cover to be painted. */
 const COVER_WAIT_MS = 500;
@@ -29,6 +31,9 @@ function painted(cover: HTMLImageElement): Promise<void> {
 
 // the app's code (listed by the build in #app-code), fetched beside the cover; it runs when imported below
 for (const file of listedFiles('app-code')) fetchAhead(file, 'modulepreload');
+// the player's language's texts (the other language's load when the player switches), fetched beside the code: the app
+// renders once they are in (lib/i18n.ts asks for the same module, which by then has arrived)
+loadTexts(chosenLanguage(telegramLanguage())).catch(() => undefined);
 const cover = document.querySelector<HTMLImageElement>('#root .covers img');
 const shellPainted = cover ? painted(cover) : new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
 void shellPainted.then(() => setTimeout(() => void import('./boot')));

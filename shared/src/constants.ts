@@ -207,3 +207,7 @@ export type Theme = (typeof THEMES)[number];
 
 /** A MongoDB ObjectId as text: 24 hex digits. */
 export const OBJECT_ID_PATTERN = /^[a-f\d]{24}$/i;
+
+/** How long a banned or frozen player's appeal may be (the player app checks it without loading the schemas). */
+export const APPEAL_MIN = 10;
+export const APPEAL_MAX = 1000;

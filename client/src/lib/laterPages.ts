@@ -10,6 +10,29 @@ function firstScreenComplete(queryClient: QueryClient): boolean {
   return [...document.images].every((image) => image.complete || image.loading === 'lazy');
 }
 
+/** Runs `run` once the first screen is complete (no call running, its pictures loaded) and the browser is idle. */
+function whenFirstScreenComplete(queryClient: QueryClient, run: () => void): void {
+  const whenIdle = (idle: () => void) =>
+    'requestIdleCallback' in window ? window.requestIdleCallback(idle, { timeout: 2000 }) : setTimeout(idle, 200);
+  const check = () => (firstScreenComplete(queryClient) ? whenIdle(run) : setTimeout(check, CHECK_MS));
+  setTimeout(check, CHECK_MS);
+}
+
+const waiting: Array<() => void> = [];
+let watching = false;
+
+/** Has `run` called once the first screen is complete and the browser is idle (boot.tsx: the service worker's registration). */
+export function afterFirstScreen(run: () => void): void {
+  waiting.push(run);
+}
+
+/** Watches for the first screen to be complete, signed in or not, then runs what waits for it. Once per page load. */
+export function watchFirstScreen(queryClient: QueryClient): void {
+  if (watching) return;
+  watching = true;
+  whenFirstScreenComplete(queryClient, () => waiting.splice(0).forEach((run) => run()));
+}
+
 /**
  * Has the browser fetch the code of the pages the first screen did not load (listed by the build in #later-pages) into its
  * cache, once the first screen is complete and the browser is idle: prefetches run at idle priority and are not executed,
@@ -20,11 +43,7 @@ export function prefetchLaterPages(queryClient: QueryClient): void {
   const files = listedFiles('later-pages');
   if (!files.length) return;
   started = true;
-  const prefetch = () => {
+  whenFirstScreenComplete(queryClient, () => {
     for (const file of files) fetchAhead(file, 'prefetch');
-  };
-  const whenIdle = (run: () => void) =>
-    'requestIdleCallback' in window ? window.requestIdleCallback(run, { timeout: 2000 }) : setTimeout(run, 200);
-  const check = () => (firstScreenComplete(queryClient) ? whenIdle(prefetch) : setTimeout(check, CHECK_MS));
-  setTimeout(check, CHECK_MS);
+  });
 }

@@ -1,16 +1,23 @@
-import { registerSW } from 'virtual:pwa-register';
 import { watchForReleases } from './releaseWatch';
 import { writeStored } from './storage';
 
 /** Where a failed registration is remembered (docs/product.md: the failure is flagged in state). */
 const SW_FAILED_KEY = 'serviceWorkerFailed';
 
-/** Registers the Workbox service worker at /sw.js (scope /); the page reloads when an update activates. */
-export function registerServiceWorker(): void {
-  if (!import.meta.env.PROD) return;
+let registering = false;
+
+/**
+ * Registers the Workbox service worker at /sw.js (scope /); the page reloads when an update activates. The app calls it once
+ * the first screen is complete (App.tsx): the worker's precache downloads the whole build, which must not compete with the
+ * first screen, and its registration code (workbox-window) is not part of the first screen's JavaScript. Once per page load.
+ */
+export async function registerServiceWorker(): Promise<void> {
+  if (!import.meta.env.PROD || registering) return;
+  registering = true;
   let registration: ServiceWorkerRegistration | undefined;
   watchForReleases(__BUILD_VERSION__, () => registration);
   if (!('serviceWorker' in navigator)) return;
+  const { registerSW } = await import('virtual:pwa-register');
   registerSW({
     immediate: true,
     onRegisteredSW(_url, registered) {

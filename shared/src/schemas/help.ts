@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { APPEAL_MAX, APPEAL_MIN } from '../constants';
 import { blankable, nonEmpty, order } from './common';
 
 /** A question of the Help page, written by operators; a blank Persian text shows the English to Persian players. */
@@ -14,8 +15,6 @@ export const faqInput = z.object({
 });
 
 /** What a banned or frozen player writes to ask for a review of their standing: one appeal per ban or freeze. */
-export const APPEAL_MIN = 10;
-export const APPEAL_MAX = 1000;
 export const appealInput = z.object({
   text: z
     .string()

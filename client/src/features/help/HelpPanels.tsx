@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { APPEAL_MAX, APPEAL_MIN } from '@gift/shared';
+import { APPEAL_MAX, APPEAL_MIN } from '@gift/shared/constants';
 import { useFormat } from '../../lib/format';
 import { trpc } from '../../lib/trpc';
 import { ErrorMessage } from '../../ui/ErrorMessage';

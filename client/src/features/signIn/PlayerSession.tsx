@@ -5,16 +5,18 @@ import { currentLanguage, isLanguage, LOCALE_STORAGE_KEY, setLanguage } from '..
 import { readStored } from '../../lib/storage';
 import { appErrorOf, playerCredential, storePlayerToken, trpc, type CredentialKind, type RouterOutputs } from '../../lib/trpc';
 import { ErrorMessage } from '../../ui/ErrorMessage';
-import { AppealPanel, HelpContent } from '../help/HelpPanels';
 import { isThemeChoice, THEME_STORAGE_KEY, useTheme } from '../../ui/theme';
 import { sendToTelegram } from '../../lib/telegramBridge';
 import { openTelegramLink } from '../../lib/telegramLinks';
 import { telegramColorScheme } from '../../lib/telegramTheme';
-import { PageSkeleton } from '../../ui/Skeleton';
+import { PageSkeleton, Skeleton } from '../../ui/Skeleton';
 import { shellCover } from '../../ui/shellCover';
 
 // only players outside Telegram sign in here: its code (and the form checks) load when needed
 const SignInPage = lazy(() => import('./SignInPage').then((module) => ({ default: module.SignInPage })));
+// only a banned player sees these here (the Help page has its own copy of them)
+const AppealPanel = lazy(() => import('../help/HelpPanels').then((module) => ({ default: module.AppealPanel })));
+const HelpContent = lazy(() => import('../help/HelpPanels').then((module) => ({ default: module.HelpContent })));
 
 type Player = RouterOutputs['user']['me'];
 
@@ -114,8 +116,10 @@ export function PlayerSession({ children }: { children: ReactNode }) {
             <ErrorMessage error={me.error} />
           </div>
           {/* where a banned player turns: one appeal against the decision, and the operators' answers to common questions */}
-          <AppealPanel />
-          <HelpContent />
+          <Suspense fallback={<Skeleton shape="card" />}>
+            <AppealPanel />
+            <HelpContent />
+          </Suspense>
         </main>
       );
     return (
