@@ -52,12 +52,16 @@ describe('loadEnv', () => {
 
   it('reads the fault points a crash test arms as a list, and names a malformed one', () => {
     expect(
-      loadEnv({ GIFT_FAULT_POINTS: 'ledger:after-apply,account-grant:after-ask,ledger:after-step:stake-open' }).GIFT_FAULT_POINTS,
+      loadEnv({
+        GIFT_FAULT_POINTS: 'ledger:after-apply,account-grant:after-ask,ledger:after-step:stake-open,ledger:after-apply:league_prize',
+      }).GIFT_FAULT_POINTS,
     ).toEqual([
       'ledger:after-apply',
       'account-grant:after-ask',
       // the engine's point, for one kind of operation alone
       'ledger:after-step:stake-open',
+      // a kind named after its ledger reason
+      'ledger:after-apply:league_prize',
     ]);
     expect(loadEnv({}).GIFT_FAULT_POINTS).toBeUndefined();
     expect(problems({ GIFT_FAULT_POINTS: 'stake after debit' })).toEqual([

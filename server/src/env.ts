@@ -120,12 +120,13 @@ const envSchema = z
       .optional(),
     /**
      * Tests only: `GIFT_FAULT_POINTS=ledger:after-apply,…` kills the process at the first listed fault point it reaches
-     * (lib/faults.ts); ignored in production.
+     * (lib/faults.ts); ignored in production. An engine point may name a kind, which may be a ledger reason
+     * (`ledger:after-step:league_prize`).
      */
     GIFT_FAULT_POINTS: z
       .string()
       .regex(
-        /^[a-z-]+:[a-z-]+(:[a-z-]+)?(,[a-z-]+:[a-z-]+(:[a-z-]+)?)*$/,
+        /^[a-z-]+:[a-z-]+(:[a-z_-]+)?(,[a-z-]+:[a-z-]+(:[a-z_-]+)?)*$/,
         'GIFT_FAULT_POINTS must be fault points separated by commas, e.g. ledger:after-apply',
       )
       .transform((list) => list.split(','))
