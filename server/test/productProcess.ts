@@ -66,3 +66,53 @@ export function startProductProcess(build: string, env: NodeJS.ProcessEnv): Star
   listening.catch(() => undefined);
   return { child, listening, exited };
 }
+
+/**
+ * The products a test file starts, as `kill -9` tests start them: `start(points)` with those fault points armed (none: as in
+ * production), `stop` (SIGTERM, a clean stop), `crashedAt` (it must die at the point, by SIGKILL); `stopAll` in afterAll kills
+ * whatever still runs.
+ */
+export function productsOf(build: string, envOf: (points: string[]) => NodeJS.ProcessEnv) {
+  const running = new Set<StartedProduct>();
+  return {
+    /** `changes`: variables set, or removed when undefined (`PUBLIC_URL: undefined`: the bot long-polls). */
+    start(points: string[] = [], changes: Record<string, string | undefined> = {}): StartedProduct {
+      const env = { ...envOf(points), ...changes };
+      for (const [name, value] of Object.entries(changes)) if (value === undefined) delete env[name];
+      const product = startProductProcess(build, env);
+      running.add(product);
+      void product.exited.then(() => running.delete(product));
+      return product;
+    },
+    async stop(product: StartedProduct): Promise<void> {
+      product.child.kill('SIGTERM');
+      await product.exited;
+    },
+    /** Resolves once the product killed itself at `point`; fails if it ended otherwise. */
+    async crashedAt(product: StartedProduct, point: string): Promise<void> {
+      const { signal, stderr } = await product.exited;
+      const killed = signal === 'SIGKILL' && stderr.includes(`fault point ${point}: killing the process`);
+      expect(killed ? 'killed at the point' : stderr.slice(-3000)).toBe('killed at the point');
+    },
+    async stopAll(): Promise<void> {
+      for (const product of running) product.child.kill('SIGKILL');
+      await Promise.all([...running].map((product) => product.exited));
+    },
+  };
+}
+
+/**
+ * Reads `done` every 100 ms until it holds; fails naming `what` (and what `state` reads then) after `seconds`: a bound far
+ * above the need, not a timing.
+ */
+export async function waitUntil(
+  done: () => Promise<boolean>,
+  what: string,
+  { seconds = 60, state }: { seconds?: number; state?: () => Promise<unknown> } = {},
+): Promise<void> {
+  for (const until = Date.now() + seconds * 1000; Date.now() < until;) {
+    if (await done()) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`gave up waiting for ${what}${state ? `: ${JSON.stringify(await state())}` : ''}`);
+}
