@@ -1,5 +1,5 @@
 import { render } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { BrowserRouter, MemoryRouter } from 'react-router';
 import { AppProviders, AppRoutes } from '../src/App';
 import { setLanguage } from '../src/lib/i18n';
 import { createQueryClient, createTrpcClient } from '../src/lib/trpc';
@@ -8,14 +8,23 @@ import { CURRENCY, DEMO_PLAYER, HOME } from './fixtures';
 
 export { CURRENCY, DEMO_PLAYER, HOME };
 
-/** The whole app at a path, talking to a stand-in server answering with these handlers. */
-export function renderApp(path: string, handlers: Handlers) {
+/**
+ * The whole app at a path (null: at the window's own address, as a launch opens it), talking to a stand-in server answering
+ * with these handlers.
+ */
+export function renderApp(path: string | null, handlers: Handlers) {
   const server = fakeTrpcServer(handlers);
   render(
     <AppProviders queryClient={createQueryClient()} trpcClient={createTrpcClient({ fetch: server.fetch })}>
-      <MemoryRouter initialEntries={[path]}>
-        <AppRoutes />
-      </MemoryRouter>
+      {path === null ? (
+        <BrowserRouter>
+          <AppRoutes />
+        </BrowserRouter>
+      ) : (
+        <MemoryRouter initialEntries={[path]}>
+          <AppRoutes />
+        </MemoryRouter>
+      )}
     </AppProviders>,
   );
   return server;

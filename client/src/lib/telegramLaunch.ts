@@ -57,3 +57,14 @@ export function telegramLanguage(): string | null {
     return null;
   }
 }
+
+/**
+ * The start parameter of the t.me link this page load was launched from (`startapp`), as Telegram passes it in the launch:
+ * `tgWebAppStartParam`, else the `start_param` of the launch data. Read from the URL hash only, never from what the tab
+ * kept, so a later page of the same launch does not see it again.
+ */
+export function launchStartParam(): string | null {
+  const hash = new URLSearchParams(window.location.hash.slice(1));
+  const data = hash.get('tgWebAppData');
+  return hash.get('tgWebAppStartParam') || (data ? new URLSearchParams(data).get('start_param') : null) || null;
+}

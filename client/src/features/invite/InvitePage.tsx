@@ -26,7 +26,7 @@ function Friends() {
   const pages = friends.data ? Math.max(1, Math.ceil(friends.data.total / FRIENDS_PAGE_SIZE)) : 1;
   return (
     <>
-      <h2>
+      <h2 id="friends">
         {t('invite.friends')}
         {friends.data ? ` (${format.number(friends.data.total)})` : ''}
       </h2>

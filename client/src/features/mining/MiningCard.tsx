@@ -125,7 +125,7 @@ export function MiningCard() {
   const data = status.data;
   const symbol = data?.coin?.symbol ?? '';
   return (
-    <section className="card mining" aria-labelledby="mining-title">
+    <section className="card mining" id="mining" aria-labelledby="mining-title">
       <h2 id="mining-title">{t('mining.title')}</h2>
       {status.isPending && <Skeleton shape="card" />}
       {status.error && <ErrorMessage error={status.error} />}

@@ -12,7 +12,7 @@ export function TodayCard({ daily, streak }: Pick<Home, 'daily' | 'streak'>) {
   if (!daily.length && !streak.days) return null;
   return (
     <>
-      <h2>{t('home.today')}</h2>
+      <h2 id="today">{t('home.today')}</h2>
       <div className="card streak" role="group" aria-label={t('home.today')}>
         <div className="title">{streak.days ? t('home.streak', { days: streak.days }) : t('home.noStreak')}</div>
         {streak.days > 0 && <div className="muted">{streak.doneToday ? t('home.streakToday') : t('home.streakOpen')}</div>}

@@ -27,7 +27,7 @@ function PositionRow({ position, now }: { position: Position; now: number }) {
   const flight = useSingleFlight();
   const left = new Date(position.unlocksAt).getTime() - now;
   return (
-    <li className="list-row" data-testid="stake-position">
+    <li className="list-row" id={`stake-${position.id}`} data-testid="stake-position">
       <div className="grow">
         <div className="title">
           <bdi dir="ltr">
@@ -72,7 +72,7 @@ export function StakePositions() {
   const now = useNow(positions.data?.some((p) => !p.claimedAt) ?? false);
   return (
     <>
-      <h2>{t('staking.positions')}</h2>
+      <h2 id="stakes">{t('staking.positions')}</h2>
       <QueryList query={positions} rows={2} empty={t('staking.noPositions')}>
         {(position) => <PositionRow key={position.id} position={position} now={now} />}
       </QueryList>

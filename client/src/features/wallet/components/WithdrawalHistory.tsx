@@ -41,7 +41,7 @@ export function WithdrawalHistory() {
   const history = trpc.withdrawals.history.useQuery({ page: 1, pageSize: 20 });
   return (
     <div className="stack">
-      <h2>{t('withdraw.history')}</h2>
+      <h2 id="withdrawals">{t('withdraw.history')}</h2>
       {history.error && <ErrorMessage error={history.error} />}
       {history.data?.items.length === 0 && <p className="muted">{t('withdraw.noHistory')}</p>}
       {history.data && history.data.items.length > 0 && (
