@@ -17,6 +17,7 @@ import { NotificationModel } from './modules/notifications/notification.model';
 import { RateLimitCounterModel } from './modules/rateLimits/rateLimit.model';
 import { StakeModel, StakingCoinModel } from './modules/staking/staking.models';
 import { adjustBalance } from './modules/gifts/balanceAdjustment.service';
+import { setPlayerStatus } from './modules/users/playerStatus.service';
 import { UserModel } from './modules/users/user.model';
 import { upsertFromTelegram } from './modules/users/users.service';
 import { WalletLinkModel } from './modules/wallet/wallet.models';
@@ -467,25 +468,61 @@ describe('missions, mining and referrals across a crash', () => {
     expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('3'));
   });
 
-  it.each(['mining:after-mark', 'mining:after-credit'] as const)('a move killed at %s credits the session once', async (point) => {
-    const coin = await createCoin();
-    const player = await createPlayer();
+  const finishedSession = async (player: { _id: Types.ObjectId }, coin: { _id: Types.ObjectId }, extra: Record<string, unknown> = {}) => {
     const endsAt = new Date(Date.now() - 60_000);
-    await MiningSessionModel.create({
-      user: player._id,
-      coin: coin._id,
-      amount: Number(toMicros('8')),
-      startedAt: new Date(endsAt.getTime() - 3_600_000),
-      endsAt,
-    });
-    await crashAt(point, () => playerCaller(player).mining.move());
+    const fields = { user: player._id, coin: coin._id, amount: Number(toMicros('8')), startedAt: new Date(endsAt.getTime() - 3_600_000) };
+    return (await MiningSessionModel.collection.insertOne({ ...fields, endsAt, movedAt: null, slot: null, ...extra })).insertedId;
+  };
+
+  it.each(['ledger:after-record', 'ledger:after-apply'] as const)(
+    'a move killed at %s credits the session once, finished by the sweep alone',
+    async (point) => {
+      const coin = await createCoin();
+      const player = await createPlayer();
+      await finishedSession(player, coin);
+      await crashAt(point, () => playerCaller(player).mining.move());
+      await runJobsOnce(0);
+      await expect(playerCaller(player).mining.move()).rejects.toMatchObject({ message: 'Nothing to move' });
+      expect(await MiningSessionModel.findOne({ user: player._id }).lean()).toMatchObject({ movedAt: expect.any(Date) });
+      expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('8'));
+    },
+  );
+
+  it("finishes the moves an older version left uncredited, once, and keeps a frozen player's owed until they are active", async () => {
+    const coin = await createCoin();
+    const [player, frozen] = await Promise.all([createPlayer(), createPlayer()]);
+    const movedAt = new Date(Date.now() - 120_000);
+    // as the older version left them: marked moved with the credit owed, nothing credited (the frozen one's credit refused)
+    const owed = await finishedSession(player, coin, { movedAt, awaitingCredit: true });
+    const held = await finishedSession(frozen, coin, { movedAt, awaitingCredit: true });
+    await setPlayerStatus(frozen._id, { status: 'frozen', statusReason: 'Shared wallet' }, new Date());
+    // and the older version's own credit of the frozen one, recorded under the reason's kind when the process died
+    await crashAt('ledger:after-record', () =>
+      postEntry({
+        userId: frozen._id,
+        coinId: coin._id,
+        amount: toMicros('8'),
+        reason: 'mining',
+        refType: 'MiningSession',
+        refId: String(held),
+        idempotencyKey: `mining:${String(held)}`,
+        guarded: true,
+      }),
+    );
+    // the first start of this version on that database (the earlier tests' passes found none and finished the migration)
+    await mongoose.connection.collection('migrations').deleteMany({ name: 'mining-owed-credits' });
     await runJobsOnce(0);
-    await expect(playerCaller(player).mining.move()).rejects.toMatchObject({ message: 'Nothing to move' });
-    expect(await MiningSessionModel.findOne({ user: player._id }).lean()).toMatchObject({
-      awaitingCredit: false,
-      movedAt: expect.any(Date),
-    });
+    await runJobsOnce(0);
+    for (const id of [owed, held]) expect(await MiningSessionModel.collection.findOne({ _id: id })).not.toHaveProperty('awaitingCredit');
+    expect(await MiningSessionModel.findById(owed).lean()).toMatchObject({ movedAt });
     expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('8'));
+    expect(await LedgerEntryModel.findOne({ idempotencyKey: `mining:${String(owed)}` }).lean()).toMatchObject({ state: 'posted' });
+    // the frozen player's move is owed as an operation: nothing credited while frozen, paid once, when active
+    expect(await balanceOf(frozen._id, coin._id)).toBe(0n);
+    await setPlayerStatus(frozen._id, { status: 'active' }, new Date());
+    await runJobsOnce(0);
+    await runJobsOnce(0);
+    expect((await expectLedgerMatchesBalances(frozen._id)).get(String(coin._id))).toBe(toMicros('8'));
   });
 
   it.each(['referral:after-create', 'referral:after-count', 'referral:after-credit'] as const)(

@@ -8,7 +8,7 @@ import { jobOfSteps, runEachOnce, startJobs, type Job, type JobReport, type Runn
 import { rollUpBooks } from './modules/ledger/books.service';
 import { recoverPendingEntries, releasePostedKeys } from './modules/ledger/ledger.service';
 import { prizeChanges } from './modules/leagues/leaguePrizes.service';
-import { recoverMiningMoves } from './modules/mining/mining.service';
+import { finishMiningMovesOfOlderVersion } from './modules/mining/mining.service';
 import { missionRecovery, removeUnclaimedProofImages } from './modules/missions/missions.jobs';
 import { removeSettledNotifications } from './modules/notifications/notifications.service';
 import { removeExpiredCounters } from './modules/rateLimits/rateLimit.service';
@@ -37,7 +37,8 @@ const moneyRecoveryJob = jobOfSteps({ name: 'money-recovery', kind: 'recovery' }
   // older version left half-done (once: afterwards a single read)
   { name: 'stakesOfOlderVersion', run: () => finishStakesOfOlderVersion().then(() => 0) },
   ...missionRecovery,
-  { name: 'miningMoves', run: ({ graceMs }) => recoverMiningMoves(graceMs) },
+  // mining moves are operations of the engine too; this finishes the ones an older version left owed (once)
+  { name: 'miningMovesOfOlderVersion', run: ({ graceMs }) => finishMiningMovesOfOlderVersion(graceMs).then(() => 0) },
   referralRecovery,
   ...giftRecovery,
   // money permissions approved but not yet given (or asked but not yet listed)

@@ -1,6 +1,5 @@
 import { AuditEntryModel } from '../src/modules/audit/audit.model';
 import { BalanceModel, LedgerEntryModel } from '../src/modules/ledger/ledger.models';
-import { MiningSessionModel } from '../src/modules/mining/miningSession.model';
 import { MissionModel, UserMissionModel } from '../src/modules/missions/mission.models';
 import { OperationModel } from '../src/modules/ledger/operation.model';
 import { StakeModel } from '../src/modules/staking/staking.models';
@@ -47,14 +46,13 @@ const ONE_PER_RECORD = ['mission', 'mining', 'stake', 'unstake', 'withdraw', 're
 
 /** Operations left half-done: each the sweep must have finished (or undone) once it had its turn. */
 async function unfinished(): Promise<string[]> {
-  const [entries, withdrawals, operations, missions, mining, referrals, seats] = await Promise.all([
+  const [entries, withdrawals, operations, missions, referrals, seats] = await Promise.all([
     LedgerEntryModel.find({ state: 'pending' }, { idempotencyKey: 1 }).lean(),
     // approved for the hot wallet (or on its way) and not yet paid: the sender's to finish
     WithdrawalModel.find({ $or: [{ settled: false }, { status: { $in: ['approved', 'sending'] } }] }, { _id: 1 }).lean(),
     // operations of the engine (stakes opened and claimed among them) not yet done
     OperationModel.find({ state: { $in: ['recorded', 'posted'] } }, { key: 1, state: 1 }).lean(),
     UserMissionModel.find({ awaitingCredit: true }, { _id: 1 }).lean(),
-    MiningSessionModel.find({ awaitingCredit: true }, { _id: 1 }).lean(),
     UserModel.find({ referralState: 'pending' }, { _id: 1 }).lean(),
     MissionModel.find({ 'seating.0': { $exists: true } }, { _id: 1 }).lean(),
   ]);
@@ -67,7 +65,6 @@ async function unfinished(): Promise<string[]> {
     ...withdrawals.map((w) => `withdrawal ${String(w._id)} not finished (or approved and not yet paid)`),
     ...operations.map((o) => `operation ${o.key} still ${o.state}`),
     ...missions.map((m) => `user mission ${String(m._id)} awaiting its credit`),
-    ...mining.map((m) => `mining session ${String(m._id)} awaiting its credit`),
     ...referrals.map((u) => `referral of ${String(u._id)} still pending`),
     ...seats.map((m) => `mission ${String(m._id)} has a place still held`),
     ...gifts.filter((g) => !audited.has(`adjust:${String(g._id)}`)).map((g) => `gift ${String(g._id)} without its audit`),

@@ -556,6 +556,10 @@ const OPERATION_FOR: Record<string, Walk> = {
 const KIND_FAULT_POINTS = ['withdrawal-request', 'withdrawal-decision', 'stake-open', 'stake-claim'].flatMap((kind) =>
   ENGINE_FAULT_POINTS.map((point) => `${point}:${kind}`),
 );
+// a kind with no steps (a mining move: its admit check marks the session) has the engine's points before them
+KIND_FAULT_POINTS.push(
+  ...['mining-move'].flatMap((kind) => ['ledger:after-record', 'ledger:after-apply'].map((point) => `${point}:${kind}`)),
+);
 function operationsReaching(point: string): Walk[] {
   // `ledger:after-step:stake-open` is reached by the stake walk: a kind is named after its module
   const [module, , kind] = point.split(':');

@@ -46,6 +46,7 @@ const ADMITTED_SCANS: Record<string, string> = {
   'stakes:paidOut': 'the claims an older version left unpaid: one scan, once',
   'withdrawals:amountTaken': 'the requests an older version left untaken: one scan, once',
   'withdrawals:settled': 'the decisions an older version left unsettled: one scan, once',
+  'miningsessions:awaitingCredit': 'the moves an older version left uncredited: one scan, once',
 };
 
 const recorded: Shape[] = [];

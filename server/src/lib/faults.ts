@@ -36,8 +36,6 @@ export const FAULT_POINTS = [
   'mission:after-seat',
   'mission:after-done',
   'mission:after-credit',
-  'mining:after-mark',
-  'mining:after-credit',
   'referral:after-create',
   'referral:after-count',
   'referral:after-credit',

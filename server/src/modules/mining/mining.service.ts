@@ -1,14 +1,14 @@
 import type { Types } from 'mongoose';
 import { formatMessage, fromMicros } from '@gift/shared';
-import { AppError, isHold } from '../../lib/errors';
+import { AppError } from '../../lib/errors';
 import { isDuplicateKey } from '../../db/mongoErrors';
 import { objectId, type Id } from '../../db/ids';
 import type { NewRecord } from '../../db/schemaKit';
 import { findCoin, findCoins } from '../coins/giftCoins.service';
 import { getAppConfig } from '../config/config.service';
-import { entryKeys, postEntry } from '../ledger/ledger.service';
 import { notify } from '../notifications/notifications.service';
-import { faultPoint } from '../../lib/faults';
+import { migrateOnce } from '../../db/migrationProgress';
+import { moveSession, type MovableSession } from './mining.kinds';
 import { MiningSessionModel } from './miningSession.model';
 import { miningProgress, miningWindow } from './miningRules';
 
@@ -203,7 +203,6 @@ export async function grantExtraSession(userId: Id, purchaseId: Id, now: Date): 
           endsAt: now,
           movedAt: null,
           slot: null,
-          awaitingCredit: false,
         },
       },
       { upsert: true },
@@ -230,55 +229,23 @@ export async function takeBackBoostSession(purchaseId: Id): Promise<'revoked' | 
 }
 
 /**
- * Credits a session whose move was recorded (`movedAt` set with `awaitingCredit`) under `mining:<sessionId>`,
- * then clears the flag. The move, a repeated move and the recovery sweep all call this; the key makes
- * repeats harmless.
- */
-async function creditMovedSession(session: {
-  _id: Types.ObjectId;
-  user: Types.ObjectId;
-  coin: Types.ObjectId;
-  amount: number;
-}): Promise<void> {
-  await postEntry({
-    userId: session.user,
-    coinId: session.coin,
-    amount: BigInt(session.amount),
-    reason: 'mining',
-    refType: 'MiningSession',
-    refId: String(session._id),
-    idempotencyKey: entryKeys.miningMove(session._id),
-    // held while the player is frozen or banned: the move stays owed (awaitingCredit) until they are active
-    guarded: true,
-  });
-  await faultPoint('mining:after-credit');
-  await MiningSessionModel.updateOne({ _id: session._id, awaitingCredit: true }, { $set: { awaitingCredit: false } });
-}
-
-/**
- * Move to Wallet: each finished session not moved yet is marked moved with its credit owed (one conditional
- * movedAt null → now step, so simultaneous moves take each session once), then credited. A move a crash
- * interrupted is finished by the next move or by the recovery sweep. A call reports the sessions whose step it won.
+ * Move to Wallet: each finished session not moved yet is moved by its own operation of the engine (`mining-move`, keyed by
+ * the session: see mining.kinds.ts), which marks it moved and credits it once, so simultaneous moves take each session once.
+ * A move a crash interrupted is finished by the engine's sweep. A call reports the sessions whose credit it applied.
  */
 export async function moveMiningRewards(userId: Id, now: Date) {
   const user = objectId(userId);
-  const [finished, interrupted] = await Promise.all([
-    MiningSessionModel.find(readyFilter(user, now), { coin: 1, amount: 1 }).lean<SessionRow[]>(),
-    MiningSessionModel.find({ user, awaitingCredit: true }, { user: 1, coin: 1, amount: 1 }).lean<
-      Array<SessionRow & { user: Types.ObjectId }>
-    >(),
-  ]);
-  await Promise.all(interrupted.map((session) => creditMovedSession(session)));
+  const finished = await MiningSessionModel.find(readyFilter(user, now), { coin: 1, amount: 1 }).lean<SessionRow[]>();
   const moved = await Promise.all(
     finished.map(async (session) => {
-      const marked = await MiningSessionModel.updateOne(
-        { _id: session._id, movedAt: null },
-        { $set: { movedAt: now, awaitingCredit: true } },
-      );
-      if (marked.modifiedCount !== 1) return [];
-      await faultPoint('mining:after-mark');
-      await creditMovedSession({ ...session, user });
-      return [{ coin: session.coin, amount: BigInt(session.amount) }];
+      try {
+        const { applied } = await moveSession({ ...session, user }, now);
+        return applied ? [{ coin: session.coin, amount: BigInt(session.amount) }] : [];
+      } catch (error) {
+        // taken back meanwhile (a refund of the shop purchase behind it): nothing to move
+        if (error instanceof AppError && error.code === 'NOTHING_TO_MOVE') return [];
+        throw error;
+      }
     }),
   );
   const mine = moved.flat();
@@ -286,24 +253,33 @@ export async function moveMiningRewards(userId: Id, now: Date) {
   return { count: mine.length, amounts: await amountsByCoin(mine), message: formatMessage(MOVED_MESSAGE, { count: mine.length }) };
 }
 
-/** Credits moves a crash interrupted between the mark and the credit, older than `olderThanMs`; returns how many. */
-export async function recoverMiningMoves(olderThanMs = 30_000): Promise<number> {
-  const interrupted = await MiningSessionModel.find(
-    { awaitingCredit: true, movedAt: { $lte: new Date(Date.now() - olderThanMs) } },
-    { user: 1, coin: 1, amount: 1 },
-  )
-    .limit(500)
-    .lean<Array<SessionRow & { user: Types.ObjectId }>>();
-  let credited = 0;
-  for (const session of interrupted) {
-    try {
-      await creditMovedSession(session);
-      credited++;
-    } catch (error) {
-      if (!isHold(error)) throw error;
+/** When this process started: what an older version's instances recorded is older than that. */
+const startedAt = Date.now();
+
+/**
+ * Start-up, once: moves an older version marked and left uncredited (`awaitingCredit`, set with `movedAt` before the engine
+ * carried moves) are finished by the engine's own operation under the same key, and their flag removed. One whose player is
+ * frozen or banned stays owed as an operation, paid once they are active. It waits until this process has run for the
+ * sweep's grace: by then the credit operations that version recorded (under the reason's kind, which keeps nothing owed when
+ * a hold refuses it) were finished, or refused and removed, by the engine's sweep, so the move recorded here is of this kind.
+ */
+export async function finishMiningMovesOfOlderVersion(graceMs: number): Promise<void> {
+  if (Date.now() - startedAt < graceMs) return;
+  await migrateOnce('mining-owed-credits', async () => {
+    const owed = await MiningSessionModel.collection
+      .find<MovableSession & { movedAt: Date }>({ awaitingCredit: true }, { projection: { user: 1, coin: 1, amount: 1, movedAt: 1 } })
+      .toArray();
+    for (const session of owed) {
+      try {
+        await moveSession(session, session.movedAt);
+      } catch (error) {
+        // held, or refused for its room: the operation stays recorded, owed, for the sweep
+        if (!(error instanceof AppError)) throw error;
+      }
+      await MiningSessionModel.collection.updateOne({ _id: session._id }, { $unset: { awaitingCredit: '' } });
     }
-  }
-  return credited;
+    return null;
+  });
 }
 
 /** How many mining sessions are running now (not ended, not yet moved to a balance). */
