@@ -20,6 +20,12 @@ export function chosenLanguage(hint?: string | null): Language {
 }
 
 /** The app's texts in `language`, fetched when first asked for (main.tsx asks for the player's at once). */
-export function loadTexts(language: Language): Promise<Translation> {
-  return language === 'fa' ? import('../locales/fa').then((module) => module.fa) : import('../locales/en').then((module) => module.en);
+export async function loadTexts(language: Language): Promise<Translation> {
+  // one import() a statement: the build preloads each import's own chunks, and in a single expression it took both for one
+  if (language === 'fa') {
+    const { fa } = await import('../locales/fa');
+    return fa;
+  }
+  const { en } = await import('../locales/en');
+  return en;
 }
