@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { RequestHandler } from 'express';
-import { BotError, webhookCallback, type Api, type Bot } from 'grammy';
+import { BotError, webhookCallback, type Api, type Bot, type Context } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
 import type { Env } from '../../env';
+import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { pacedApi, toBotApiError } from '../../lib/telegramBot';
 import { getAppConfig, resolveBotToken, setAppConfigFields } from '../config/config.service';
@@ -264,12 +265,18 @@ export class BotRuntime {
       try {
         await this.webhook(req, res, next);
       } catch (error) {
-        // Telegram gets its 200 anyway: redelivering an update whose answer failed would only fail again
         this.options.logger.warn(
           { err: error instanceof BotError ? toBotApiError(error.error, 'reply') : error },
           'bot update not answered',
         );
-        if (!res.headersSent) res.end();
+        if (res.headersSent) return;
+        // a Stars payment the server could not record (the database away, not a refusal) is answered 500: Telegram sends
+        // successful_payment once, and delivers it again only while its webhook fails, so a 200 here would lose the boost
+        // (recording it again is harmless: it is keyed by its charge)
+        const unrecorded =
+          error instanceof BotError && !!(error as BotError<Context>).ctx.message?.successful_payment && !(error.error instanceof AppError);
+        // any other update gets its 200 anyway: redelivering one whose answer failed would only fail again
+        res.status(unrecorded ? 500 : 200).end();
       }
     };
   }

@@ -370,17 +370,27 @@ describe('the Stars shop', () => {
           request(hook)
             .post('/telegram/webhook')
             .set('X-Telegram-Bot-Api-Secret-Token', webhookSecretToken(TEST_BOT_TOKEN, webhookEnv.JWT_SECRET))
-            .send({ update_id: ++updateId, ...update })
-            .expect(200);
+            .send({ update_id: ++updateId, ...update });
         const player = await createPlayer();
         const payload = await invoice(player, (await offer({ kind: 'extraSession', multiplierPercent: null })).id);
         await post({
           pre_checkout_query: { id: 'hooked', from: from(player), currency: 'XTR', total_amount: 50, invoice_payload: payload },
-        });
+        }).expect(200);
         expect(standIn.preCheckoutAnswers.at(-1)).toEqual({ pre_checkout_query_id: 'hooked', ok: true });
-        await Promise.all(Array.from({ length: 5 }, () => post(paymentUpdate(player, payload, 'charge-hooked'))));
+        await Promise.all(Array.from({ length: 5 }, () => post(paymentUpdate(player, payload, 'charge-hooked')).expect(200)));
         expect(await MiningSessionModel.countDocuments({ user: player._id })).toBe(1);
         expect(await OperationModel.countDocuments({ key: 'stars:charge-hooked' })).toBe(1);
+
+        // the database fails as the next payment arrives: answered 500, so Telegram delivers it again, and it is granted once
+        const second = await invoice(player, (await offer({ kind: 'streakFreeze', multiplierPercent: null })).id);
+        const failing = jest.spyOn(OperationModel, 'findOneAndUpdate').mockRejectedValueOnce(new Error('connection reset'));
+        await post(paymentUpdate(player, second, 'charge-unrecorded')).expect(500);
+        failing.mockRestore();
+        expect(await OperationModel.countDocuments({ key: 'stars:charge-unrecorded' })).toBe(0);
+        await post(paymentUpdate(player, second, 'charge-unrecorded')).expect(200);
+        expect((await UserModel.findById(player._id).lean())!.streakFreezes).toBe(1);
+        // a payment refused for good (an invoice payload that names nothing) is answered 200: a redelivery would fail again
+        await post(paymentUpdate(player, 'not-a-purchase', 'charge-unknown')).expect(200);
       } finally {
         await runtime.stop();
       }
