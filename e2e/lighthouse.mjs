@@ -1,16 +1,33 @@
-// Lighthouse runs of the served home on Debian's Chromium: its mobile profile (simulated slow 4G, a mid-range phone), then
-// the slow connection of issue 19 (400 ms, 400 kbit/s).
+// Lighthouse runs on Debian's Chromium of the served product with its bot: home launched from Telegram (launch data signed
+// with the test bot's token, a new player each run) in Lighthouse's mobile profile (simulated slow 4G, a mid-range phone)
+// and on the slow connection of issue 19 (400 ms, 400 kbit/s); then the sign-in page a plain browser gets, mobile profile.
 // Run after `npm run build`:  npm run lighthouse   (CHROME_PATH picks another Chromium)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import { tsImport } from 'tsx/esm/api';
 import { CHROMIUM, CHROMIUM_FLAGS } from './chromium.mjs';
 import { startServedProduct } from './servedProduct.mjs';
 
 const chromePath = process.env.CHROME_PATH ?? CHROMIUM;
-const product = await startServedProduct();
+const { TEST_BOT_TOKEN } = await tsImport('../server/test/helpers.ts', import.meta.url);
+const { signInitData } = await tsImport('../server/test/telegram.ts', import.meta.url);
+const { startBotApiStandIn } = await tsImport('../server/test/botApiStandIn.ts', import.meta.url);
+const standIn = await startBotApiStandIn(TEST_BOT_TOKEN);
+const product = await startServedProduct({ botToken: TEST_BOT_TOKEN, botApiRoot: standIn.apiRoot });
+/** Home as Telegram opens it for a new player (as e2e/support.ts's telegramLaunchUrl builds it). */
+const telegramHome = () => {
+  const launch = { user: { id: 7_000_000_000 + Math.floor(Math.random() * 1e6), first_name: 'Lighthouse', language_code: 'en' } };
+  const hash = new URLSearchParams({
+    tgWebAppData: signInitData(launch, TEST_BOT_TOKEN),
+    tgWebAppVersion: '8.0',
+    tgWebAppPlatform: 'tdesktop',
+  });
+  return { name: 'home launched from Telegram', url: `${product.base}/#${hash}` };
+};
+const signInPage = () => ({ name: 'sign-in page', url: `${product.base}/` });
 const profile = mkdtempSync(path.join(tmpdir(), 'gift-lighthouse-'));
 const chrome = await chromeLauncher.launch({
   chromePath,
@@ -18,14 +35,22 @@ const chrome = await chromeLauncher.launch({
   chromeFlags: ['--headless=new', ...CHROMIUM_FLAGS],
 });
 /** Lighthouse's mobile profile, and the slow connection issue 19 names (400 ms round trips, 400 kbit/s). */
-const PROFILES = [
-  { name: 'mobile (slow 4G, 4x CPU)', aim: 2000, throttling: undefined },
-  { name: 'slow (400 ms, 400 kbit/s, 4x CPU)', aim: 4000, throttling: { rttMs: 400, throughputKbps: 400, cpuSlowdownMultiplier: 4 } },
+const MOBILE = { name: 'mobile (slow 4G, 4x CPU)', aim: 2000, throttling: undefined };
+const SLOW = {
+  name: 'slow (400 ms, 400 kbit/s, 4x CPU)',
+  aim: 4000,
+  throttling: { rttMs: 400, throughputKbps: 400, cpuSlowdownMultiplier: 4 },
+};
+const RUNS = [
+  [MOBILE, telegramHome],
+  [SLOW, telegramHome],
+  [MOBILE, signInPage],
 ];
 try {
-  for (const profile of PROFILES) {
+  for (const [profile, target] of RUNS) {
+    const page = target();
     const result = await lighthouse(
-      `${product.base}/`,
+      page.url,
       {
         port: chrome.port,
         output: 'json',
@@ -43,7 +68,7 @@ try {
       throw new Error(`Lighthouse could not measure the page (${reason}); run it again on a less busy machine`);
     }
     const score = (category) => Math.round(category.score * 100);
-    console.log(`Lighthouse ${result.lhr.lighthouseVersion}, ${profile.name}, ${product.base}/`);
+    console.log(`Lighthouse ${result.lhr.lighthouseVersion}, ${profile.name}, ${page.name}`);
     console.log(`  performance     ${score(categories.performance)}   (aim: 90 or more)`);
     console.log(`  accessibility   ${score(categories.accessibility)}   (aim: 100)`);
     for (const id of [
@@ -70,4 +95,5 @@ try {
   await chrome.kill();
   rmSync(profile, { recursive: true, force: true });
   await product.stop();
+  await standIn.close();
 }

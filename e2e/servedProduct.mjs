@@ -18,12 +18,16 @@ function freePort() {
   });
 }
 
-/** The served product at `base`; `stop()` ends the process this started. */
-export async function startServedProduct() {
+/**
+ * The served product at `base`; `stop()` ends the process this started. With `botToken`, the product has its bot (its Bot API
+ * at `botApiRoot`): players open it from Telegram, and a plain browser gets the sign-in page.
+ */
+export async function startServedProduct({ botToken, botApiRoot } = {}) {
   const port = await freePort();
   // the demo as `npm start` gives it: embedded database, no bot, so the demo player opens the app
   const env = { ...process.env, PORT: String(port), NODE_ENV: 'development', LOG_LEVEL: 'silent' };
   for (const name of ['MONGO_URL', 'TELEGRAM_BOT_TOKEN', 'JWT_SECRET', 'ADMIN_USERNAME', 'ADMIN_PASSWORD']) delete env[name];
+  if (botToken) Object.assign(env, { TELEGRAM_BOT_TOKEN: botToken, TELEGRAM_API_ROOT: botApiRoot });
   // a fresh demo of its own each time, which leaves the data `npm start` keeps in .data/ alone
   const dataFile = path.join(tmpdir(), `gift-served-product-${port}.json`);
   Object.assign(env, { EMBEDDED_DATA_FILE: dataFile, FRESH_DEMO: '1' });
