@@ -16,7 +16,16 @@ import { MissionModel, UserMissionModel } from '../server/src/modules/missions/m
 import { UserModel } from '../server/src/modules/users/user.model';
 import { silentLogger, TEST_BOT_TOKEN } from '../server/test/helpers';
 import type { LaunchToSign } from '../server/test/telegram';
-import { DESKTOP, PHONE, launchBrowser, startProductServer, telegramLaunchUrl, type ProductServer, type TestBrowser } from './support';
+import {
+  DESKTOP,
+  PHONE,
+  launchBrowser,
+  recordTelegramBridge,
+  startProductServer,
+  telegramLaunchUrl,
+  type ProductServer,
+  type TestBrowser,
+} from './support';
 
 /** The password of every operator the fixture creates. */
 const OPERATOR_PASSWORD = 'a long operator password';
@@ -24,7 +33,8 @@ const OPERATOR_PASSWORD = 'a long operator password';
 type Viewport = { width: number; height: number };
 type Closable = { close(): Promise<unknown> };
 type TelegramUser = LaunchToSign['user'];
-type LaunchOptions = Parameters<typeof telegramLaunchUrl>[4];
+/** How Telegram launches the app; `recordTelegram`: inside a recording webview (support.ts's `recordTelegramBridge`). */
+type LaunchOptions = Parameters<typeof telegramLaunchUrl>[4] & { recordTelegram?: boolean };
 
 interface ProductOptions<S> {
   /** An outside service's stand-in (Telegram's Bot API, TON), started before everything else and closed last. */
@@ -80,7 +90,10 @@ interface Product<S> {
   /** A Telegram id no player of this file had before. */
   newTelegramId(): number;
   /** A player Telegram never showed the app before (a new id each call), opening it at `path`. */
-  openNewPlayer(path: string, who?: { language?: string; firstName?: string }): Promise<{ page: Page; telegramId: number }>;
+  openNewPlayer(
+    path: string,
+    who?: { language?: string; firstName?: string; launch?: LaunchOptions },
+  ): Promise<{ page: Page; telegramId: number }>;
 }
 
 async function createOperators(operators: NonNullable<ProductOptions<unknown>['operators']>) {
@@ -204,14 +217,18 @@ export function useProduct<S extends Closable | undefined = undefined>(options: 
       const page = await product.freshPage(PHONE);
       // Go opens mission links in a new window; offline there is nothing to load there
       page.on('popup', (popup) => void popup.close());
+      if (launch?.recordTelegram) await recordTelegramBridge(page);
       await page.goto(product.telegramUrl(path, user, launch));
       return page;
     },
     newTelegramId: () => nextTelegramId++,
-    async openNewPlayer(path, { language = 'en', firstName }: { language?: string; firstName?: string } = {}) {
+    async openNewPlayer(
+      path,
+      { language = 'en', firstName, launch }: { language?: string; firstName?: string; launch?: LaunchOptions } = {},
+    ) {
       const telegramId = product.newTelegramId();
       const user = { id: telegramId, first_name: firstName ?? `Player ${telegramId}`, language_code: language };
-      return { page: await product.openPlayer(path, user), telegramId };
+      return { page: await product.openPlayer(path, user, launch), telegramId };
     },
   };
   return product;

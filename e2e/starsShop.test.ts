@@ -1,14 +1,15 @@
 // The Stars shop in a real Chromium: a player inside Telegram (a recording webview) buys a boost from the mining card's
 // Shop, in English at 390 px and in Persian at 320 px: the app asks the invoice, opens it with web_app_open_invoice, the bot
-// (long polling the Bot API stand-in) accepts the pre-checkout query and is told of the payment, and the boost shows. An
-// operator then refunds each payment from the console (English at 1280, Persian at 390): Telegram gets refundStarPayment.
+// (long polling the Bot API stand-in) accepts the pre-checkout query and is told of the payment, and the boost shows; the shop
+// is then looked at in Telegram's dark and light schemes at 390 px, and at 360 (English) and 320 (Persian). An operator then
+// refunds each payment from the console (English at 1280, Persian at 390): Telegram gets refundStarPayment.
 import type { Page } from 'playwright-core';
 import { createBot } from '../server/src/modules/bot/bot.service';
 import { StarPurchaseModel } from '../server/src/modules/shop/shop.models';
 import { startBotApiStandIn, STAND_IN_BOT } from '../server/test/botApiStandIn';
 import { silentLogger, TEST_BOT_TOKEN } from '../server/test/helpers';
 import { useProduct } from './fixture';
-import { DESKTOP, PHONE, fits, shot } from './support';
+import { DESKTOP, PHONE, TELEGRAM_PALETTES, fits, lookEveryWay, sentToTelegram, shot, type Scheme, type TelegramWebview } from './support';
 
 jest.setTimeout(240_000);
 
@@ -51,11 +52,6 @@ const WORDS = {
   },
 } as const;
 
-type Webview = Window & {
-  e2eSent: Array<[string, { slug?: string }]>;
-  Telegram: { WebView: { receiveEvent(t: string, d: unknown): void } };
-};
-
 let updateId = 1;
 /** Telegram delivering an update to the product's bot (as its webhook or long poll hands it over), answered through the stand-in. */
 const deliver = (update: Record<string, unknown>) =>
@@ -74,16 +70,12 @@ async function until<T>(read: () => T | Promise<T>, check: (value: T) => boolean
   throw new Error(`never happened: ${what}`);
 }
 
-/** A player inside Telegram's webview, recording what the app posts to Telegram. */
+/** A player inside Telegram's webview (dark), recording what the app posts to Telegram. */
 async function openInTelegram(language: 'en' | 'fa', viewport: { width: number; height: number }) {
   const telegramId = product.newTelegramId();
-  const page = await product.freshPage(viewport);
-  await page.addInitScript(() => {
-    const webview = window as unknown as Webview & { TelegramWebviewProxy: unknown };
-    webview.e2eSent = [];
-    webview.TelegramWebviewProxy = { postEvent: (type: string, data: string) => webview.e2eSent.push([type, JSON.parse(data)]) };
-  });
-  await page.goto(product.telegramUrl('/', { id: telegramId, first_name: `Buyer ${language}`, language_code: language }));
+  const user = { id: telegramId, first_name: `Buyer ${language}`, language_code: language };
+  const page = await product.openPlayer('/', user, { recordTelegram: true, themeParams: TELEGRAM_PALETTES.dark });
+  await page.setViewportSize(viewport);
   return { page, telegramId };
 }
 
@@ -128,16 +120,16 @@ async function buyBoost(page: Page, telegramId: number, language: 'en' | 'fa', n
   await shot(page, `stars-shop-${name}-offers`);
   await page.getByRole('button', { name: words.buy }).click();
   const sent = await until(
-    () => page.evaluate(() => (window as unknown as Webview).e2eSent.filter(([type]) => type === 'web_app_open_invoice')),
+    () => sentToTelegram(page, 'web_app_open_invoice'),
     (invoices) => invoices.length > 0,
     'web_app_open_invoice',
   );
-  const slug = sent[0]![1].slug!;
+  const slug = String(sent[0]![1].slug);
   const invoice = product.standIn.invoices.find((made) => made.link.endsWith(`$${slug}`))!;
   expect(invoice).toMatchObject({ currency: 'XTR', provider_token: '', prices: [{ amount: 50 }] });
   const payload = String(invoice.payload);
   await payInTelegram(telegramId, payload, `charge-e2e-${language}`);
-  await page.evaluate((closed) => (window as unknown as Webview).Telegram.WebView.receiveEvent('invoice_closed', closed), {
+  await page.evaluate((closed) => (window as unknown as TelegramWebview).Telegram.WebView.receiveEvent('invoice_closed', closed), {
     slug,
     status: 'paid',
   });
@@ -146,23 +138,20 @@ async function buyBoost(page: Page, telegramId: number, language: 'en' | 'fa', n
   return payload;
 }
 
-/** Buys at one width, then looks at the page at the other: it fits both. */
-async function buyAtBothWidths(language: 'en' | 'fa', [first, second]: Array<{ width: number; height: number }>) {
-  const { page, telegramId } = await openInTelegram(language, first!);
-  await buyBoost(page, telegramId, language, `${language}-${first!.width}`);
-  for (const viewport of [first!, second!]) {
-    await page.setViewportSize(viewport);
-    await fits(page);
-    await shot(page, `stars-shop-${language}-${viewport.width}-bought`);
-  }
+/** Buys at one width, then looks at the shop every way: dark and light at 390 px, and once at a narrower width. */
+async function buyAndLook(language: 'en' | 'fa', buyAt: { width: number; height: number }, narrow: [Scheme, number]) {
+  const { page, telegramId } = await openInTelegram(language, buyAt);
+  await buyBoost(page, telegramId, language, `${language}-${buyAt.width}`);
+  await lookEveryWay(page, 'stars-shop-bought', language, { narrow: [narrow], names: ['GIFT', 'Telegram Stars'] });
   return page;
 }
 
 describe('a player buys a boost with Stars inside Telegram', () => {
-  it('in English at 390 and 320 px, and the next session runs with it', async () => {
-    const page = await buyAtBothWidths('en', [PHONE, NARROW]);
+  it('in English at 390, 360 and 320 px, and the next session runs with it', async () => {
+    const page = await buyAndLook('en', PHONE, ['light', 360]);
+    await page.setViewportSize(NARROW);
     // Telegram's own Back button leads home, where Start uses the multiplier
-    await page.evaluate(() => (window as unknown as Webview).Telegram.WebView.receiveEvent('back_button_pressed', undefined));
+    await page.evaluate(() => (window as unknown as TelegramWebview).Telegram.WebView.receiveEvent('back_button_pressed', undefined));
     const mining = page.locator('section.mining');
     await mining.getByRole('button', { name: WORDS.en.start }).click();
     await mining.getByTestId('mining-multiplier').getByText(WORDS.en.boosted).waitFor();
@@ -172,7 +161,7 @@ describe('a player buys a boost with Stars inside Telegram', () => {
   });
 
   it('in Persian at 320 and 390 px', async () => {
-    await (await buyAtBothWidths('fa', [NARROW, PHONE])).close();
+    await (await buyAndLook('fa', NARROW, ['dark', 320])).close();
   });
 });
 

@@ -132,3 +132,130 @@ export function telegramLaunchUrl(
   if (themeParams) hash.set('tgWebAppThemeParams', JSON.stringify(themeParams));
   return `${base}${pagePath}#${hash.toString()}`;
 }
+
+/** What a page inside Telegram's webview posted to Telegram (recorded by `recordTelegramBridge`), oldest first. */
+export type TelegramWebview = Window & {
+  e2eSent: Array<[string, Record<string, unknown>]>;
+  Telegram: { WebView: { receiveEvent(type: string, data: unknown): void } };
+};
+
+/**
+ * From the page's next load on, the app runs inside a recording Telegram webview: what it posts to Telegram
+ * (`web_app_ready`, `web_app_open_invoice`, the header colour…) lands in `window.e2eSent`, read by `sentToTelegram`.
+ */
+export async function recordTelegramBridge(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const webview = window as unknown as TelegramWebview & { TelegramWebviewProxy: unknown };
+    webview.e2eSent = [];
+    webview.TelegramWebviewProxy = { postEvent: (type: string, data: string) => webview.e2eSent.push([type, JSON.parse(data)]) };
+  });
+}
+
+/** The events of `type` the app posted to the recording Telegram so far. */
+export const sentToTelegram = (page: Page, type: string) =>
+  page.evaluate((wanted) => (window as unknown as TelegramWebview).e2eSent.filter(([sent]) => sent === wanted), type);
+
+/** Telegram's own palettes, as its apps send them (tgWebAppThemeParams at launch, theme_changed afterwards). */
+export const TELEGRAM_PALETTES = {
+  dark: { bg_color: '#17212b', text_color: '#f5f5f5', hint_color: '#708499', button_color: '#5288c1' },
+  light: { bg_color: '#ffffff', text_color: '#000000', hint_color: '#999999', button_color: '#2481cc' },
+} as const;
+export type Scheme = keyof typeof TELEGRAM_PALETTES;
+/** The app's own backgrounds (client/src/ui/theme.tsx's PALETTE), which it asks Telegram to paint around it. */
+const APP_BACKGROUNDS = { dark: '#191919', light: '#edf2eb' } as const;
+
+/** The player switches Telegram to `scheme`: Telegram says so (theme_changed) and the app follows, live. */
+async function switchTelegramScheme(page: Page, scheme: Scheme): Promise<void> {
+  await page.evaluate(
+    (themeParams) => (window as unknown as TelegramWebview).Telegram.WebView.receiveEvent('theme_changed', { theme_params: themeParams }),
+    TELEGRAM_PALETTES[scheme],
+  );
+  await page.waitForFunction((wanted) => document.documentElement.dataset.theme === wanted, scheme, { timeout: 5000 });
+  // inside a recording webview: the app painted Telegram's background in its own colour of that scheme (client's PALETTE)
+  if (await page.evaluate(() => Array.isArray((window as unknown as TelegramWebview).e2eSent))) {
+    const painted = await sentToTelegram(page, 'web_app_set_background_color');
+    expect(painted.at(-1)?.[1]).toEqual({ color: APP_BACKGROUNDS[scheme] });
+  }
+}
+
+/**
+ * What the player's page shows that no translation wrote: an i18n key left as it is (`help.title`), and in Persian any Latin
+ * digit or Latin word but the `names` given (players', coins'). Read from the text on screen.
+ */
+async function untranslated(page: Page, language: 'en' | 'fa', names: string[] = []): Promise<string[]> {
+  const text = await page.evaluate(() => document.body.innerText);
+  const keys = text.match(/\b[a-z][a-zA-Z]+\.[a-z][a-zA-Z]+(\.[a-zA-Z]+)*\b/g) ?? [];
+  if (language === 'en') return keys;
+  const named = names.reduce((rest, name) => rest.split(name).join(' '), text);
+  return [...keys, ...(named.match(/[0-9]+|[A-Za-z][A-Za-z'’]*/g) ?? [])];
+}
+
+/**
+ * Text on the page that reads below WCAG AA against what is behind it (4.5:1; 3:1 for large text), each as its words, its
+ * colours and its ratio. The background is the nearest ancestor's opaque colour; disabled controls are left out, as WCAG does.
+ */
+function lowContrast(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const channels = (css: string) => (css.match(/[\d.]+/g) ?? []).map(Number);
+    const luminance = ([r, g, b]: number[]) =>
+      [r!, g!, b!]
+        .map((c) => c / 255)
+        .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4))
+        .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i]!, 0);
+    const behind = (element: Element | null): number[] => {
+      for (let at = element; at; at = at.parentElement) {
+        const colour = channels(getComputedStyle(at).backgroundColor);
+        if (colour.length === 3 || (colour[3] ?? 0) >= 0.9) return colour;
+      }
+      return [255, 255, 255];
+    };
+    const poor: string[] = [];
+    for (const element of Array.from(document.querySelectorAll('body *'))) {
+      const words = Array.from(element.childNodes)
+        .filter((node) => node.nodeType === Node.TEXT_NODE)
+        .map((node) => node.textContent ?? '')
+        .join('')
+        .trim();
+      const style = getComputedStyle(element);
+      const box = element.getBoundingClientRect();
+      if (!words || box.width === 0 || style.visibility === 'hidden' || element.closest(':disabled, [aria-disabled="true"]')) continue;
+      const [fore, back] = [luminance(channels(style.color)), luminance(behind(element))];
+      const ratio = (Math.max(fore, back) + 0.05) / (Math.min(fore, back) + 0.05);
+      const size = parseFloat(style.fontSize);
+      const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
+      if (ratio < (large ? 3 : 4.5))
+        poor.push(`${words.slice(0, 40)}: ${style.color} on ${behind(element).join(',')} = ${ratio.toFixed(2)}`);
+    }
+    return poor;
+  });
+}
+
+/**
+ * A player's page looked at every way issue 35 asks: in Telegram's dark and light schemes at 390 px, and at the `narrow`
+ * widths given (each in the scheme given), each fitting the screen, translated, readable in light, and shot as
+ * `<name>-<language>-<scheme>-<width>`. Ends in the scheme it started with, at 390 px.
+ */
+export async function lookEveryWay(
+  page: Page,
+  name: string,
+  language: 'en' | 'fa',
+  { narrow = [], names = [] }: { narrow?: Array<[Scheme, number]>; names?: string[] } = {},
+): Promise<void> {
+  const start = (await page.evaluate(() => document.documentElement.dataset.theme)) as Scheme;
+  const other: Scheme = start === 'dark' ? 'light' : 'dark';
+  const views: Array<[Scheme, number]> = [start, other].flatMap((scheme) => [
+    [scheme, 390] as [Scheme, number],
+    ...narrow.filter(([wanted]) => wanted === scheme),
+  ]);
+  for (const [scheme, width] of views) {
+    if ((await page.evaluate(() => document.documentElement.dataset.theme)) !== scheme) await switchTelegramScheme(page, scheme);
+    await page.setViewportSize({ width, height: 844 });
+    const view = `${scheme} ${width}`;
+    await fits(page);
+    expect({ view, untranslated: await untranslated(page, language, names) }).toEqual({ view, untranslated: [] });
+    expect({ view, lowContrast: await lowContrast(page) }).toEqual({ view, lowContrast: [] });
+    await shot(page, `${name}-${language}-${scheme}-${width}`);
+  }
+  await switchTelegramScheme(page, start);
+  await page.setViewportSize({ width: 390, height: 844 });
+}
