@@ -1,13 +1,14 @@
-// Weekly leagues (issue 35 item 1) in a real Chromium: a player opens the Leagues page from home's card and sees their rank,
-// the players around them and their friends, in English and Persian, on a 390 px and a 320 px phone; an operator sets the
-// week's prizes in the console, and a table above the coin's gift threshold waits for a second operator.
+// Weekly leagues (issue 35 item 1) in a real Chromium: a player inside a recording Telegram webview opens the Leagues page from
+// home's card and sees their rank, the players around them and their friends, in English and Persian, in Telegram's dark and
+// light schemes at 390 px and once at 360 and 320 px; an operator sets the week's prizes in the console (titled, no Delete),
+// and a table above the coin's gift threshold waits for a second operator, whose Persian console writes it in Persian digits.
 import { toMicros } from '@gift/shared';
 import { GiftCoinModel } from '../server/src/modules/coins/giftCoin.model';
 import { LeagueWeekModel } from '../server/src/modules/leagues/leagues.models';
 import { postEntry } from '../server/src/modules/ledger/ledger.service';
 import { UserModel } from '../server/src/modules/users/user.model';
 import { useProduct } from './fixture';
-import { fits, shot } from './support';
+import { TELEGRAM_PALETTES, fits, lookEveryWay, shot } from './support';
 
 jest.setTimeout(240_000);
 
@@ -32,7 +33,11 @@ const LABELS = {
 
 it.each(['en', 'fa'] as const)("shows the player's rank, the players around and friends, from home's card, in %s", async (language) => {
   const labels = LABELS[language];
-  const { page, telegramId } = await product.openNewPlayer('/', { language, firstName: 'Leaguer' });
+  const { page, telegramId } = await product.openNewPlayer('/', {
+    language,
+    firstName: 'Leaguer',
+    launch: { recordTelegram: true, themeParams: TELEGRAM_PALETTES.dark },
+  });
   // home's card, before the player earned anything this week
   await page.locator('a.league-card').waitFor();
   // the player earned 47.5 GIFT this week and was invited by a demo player who earned too
@@ -59,15 +64,11 @@ it.each(['en', 'fa'] as const)("shows the player's rank, the players around and 
   expect(await mine.textContent()).toContain(language === 'en' ? '47.5' : '۴۷٫۵');
   const friends = page.locator('ol').last();
   expect(await friends.textContent()).toContain(inviter.name);
-  if (language === 'fa') {
-    // no Latin digit anywhere on the Persian page
-    expect(await page.locator('section.leagues').textContent()).not.toMatch(/[0-9]/);
-  }
-  for (const width of [390, 320]) {
-    await page.setViewportSize({ width, height: 844 });
-    await fits(page);
-    await shot(page, `player-leagues-${width}-${language}`);
-  }
+  // dark and light at 390 px, and once at 320 (Persian, dark) and 360 (English, light): no Latin digit or English in Persian
+  await lookEveryWay(page, 'player-leagues', language, {
+    narrow: language === 'fa' ? [['dark', 320]] : [['light', 360]],
+    names: ['GIFT', ...(await page.locator('section.leagues li:not([aria-current]) .title').allTextContents())],
+  });
   await page.close();
 });
 
@@ -89,6 +90,9 @@ describe("the week's prizes in the console", () => {
     // the demo's table: 30 to Bronze's first; within the threshold a change applies at once
     const first = setter.locator('input[name="prizes.0.amount"]');
     await first.waitFor();
+    // titled as the week's table, saved but never deleted (the server keeps every week)
+    await expect(setter.locator('#react-admin-title').textContent()).resolves.toBe('League prizes');
+    await expect(setter.getByRole('button', { name: 'Delete' }).count()).resolves.toBe(0);
     await first.fill('40');
     await setter.getByRole('button', { name: 'Save' }).click();
     const week = async () => (await LeagueWeekModel.findOne({ state: 'open' }).sort({ week: -1 }).lean())!;
@@ -111,6 +115,12 @@ describe("the week's prizes in the console", () => {
     await checker.goto(`${product.base}/admin/league-weeks/current`);
     const waiting = checker.getByTestId('change-waiting-banner');
     await waiting.waitFor();
+    await expect(checker.locator('#react-admin-title').textContent()).resolves.toBe('جایزه‌های لیگ');
+    await expect(checker.getByRole('button', { name: 'حذف' }).count()).resolves.toBe(0);
+    // the change and the table in Persian digits: 6,000 to Bronze's first
+    await expect(waiting.textContent()).resolves.toContain('برنز ۱–۱: ۶۰۰۰');
+    await expect(waiting.textContent()).resolves.not.toMatch(/[0-9]/);
+    await expect(checker.locator('input[name="prizes.0.amount"]').inputValue()).resolves.toBe('۴۰');
     await fits(checker);
     await shot(checker, 'console-league-prizes-waiting-390-fa');
     expect(await firstPrize(week, '40')).toBe(Number(toMicros('40')));

@@ -14,7 +14,6 @@ export const PLAYER_REASONS = {
 /** Console labels (their Persian twin in fa.ts has the same keys): the spec's menu words, field names in the product's words (resources.<name>.fields.<field>). */
 const englishDomain = {
   leagues: {
-    prizesTitle: 'League prizes this week',
     names: { bronze: 'Bronze', silver: 'Silver', gold: 'Gold', platinum: 'Platinum', diamond: 'Diamond' },
     outcomes: { promoted: 'Promoted', relegated: 'Relegated', stayed: 'Stayed' },
   },

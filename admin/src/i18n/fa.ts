@@ -10,7 +10,6 @@ import { PLAYER_REASONS, type ConsoleDomainMessages } from './en';
  */
 const persianDomain: ConsoleDomainMessages = {
   leagues: {
-    prizesTitle: 'جایزه‌های لیگ این هفته',
     names: { bronze: 'برنز', silver: 'نقره', gold: 'طلا', platinum: 'پلاتین', diamond: 'الماس' },
     outcomes: { promoted: 'صعود', relegated: 'سقوط', stayed: 'ماند' },
   },

@@ -81,7 +81,7 @@ function PrizesWaiting() {
  */
 function LeagueWeekEdit() {
   return (
-    <Edit id="current" title="leagues.prizesTitle" mutationMode="pessimistic" actions={<EditActions list={false} />} redirect={false}>
+    <Edit id="current" title="menu.leaguePrizes" mutationMode="pessimistic" actions={<EditActions list={false} />} redirect={false}>
       <>
         <PrizesWaiting />
         <SimpleForm resolver={schemaResolver(leaguePrizesInput)} toolbar={<SaveOnlyToolbar />}>
