@@ -3,6 +3,7 @@ import { Bot, InlineKeyboard, type CommandContext, type Context } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
 import type { Language } from '@gift/shared';
 import type { Env } from '../../env';
+import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { toBotApiError } from '../../lib/telegramBot';
 import { getAppConfig, miniAppLink } from '../config/config.service';
@@ -128,10 +129,31 @@ export function createBot(token: string, { env, logger, botInfo, clock = () => n
   // the Stars shop: Telegram asks before it takes the Stars, then reports the payment (a repeat grants nothing more)
   bot.on('pre_checkout_query', answerPreCheckout);
   bot.on('message:successful_payment', (ctx) => recordStarPayment(ctx.message.successful_payment));
-  bot.catch(({ error, ctx }) =>
-    logger.warn({ err: toBotApiError(error, 'reply'), updateId: ctx.update.update_id }, 'bot update not answered'),
-  );
+  bot.catch(({ error, ctx }) => {
+    logger.warn({ err: toBotApiError(error, 'reply'), updateId: ctx.update.update_id }, 'bot update not answered');
+    // long polling: stop before the next poll tells Telegram this update was handled (BotRuntime polls again from it)
+    if (paymentUnrecorded(error, ctx)) throw new PaymentNotRecorded(ctx.update.update_id, error);
+  });
   return bot;
+}
+
+/**
+ * A Stars payment the server could not record (the database away; not the app's refusal of it). Telegram sends
+ * successful_payment once, and again only while the webhook answers an error or the long poll has not asked past it, so
+ * such an update must not be acknowledged: recording it again later is harmless, it is keyed by its charge.
+ */
+export const paymentUnrecorded = (error: unknown, ctx: Context): boolean =>
+  !!ctx.message?.successful_payment && !(error instanceof AppError);
+
+/** Thrown out of the long poll by a payment not recorded, before Telegram is told it was handled. */
+export class PaymentNotRecorded extends Error {
+  constructor(
+    readonly updateId: number,
+    cause: unknown,
+  ) {
+    super(`successful_payment of update ${updateId} not recorded`, { cause });
+    this.name = 'PaymentNotRecorded';
+  }
 }
 
 /** The commands Telegram lists in the chat's menu, in English and Persian. */

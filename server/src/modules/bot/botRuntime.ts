@@ -4,14 +4,21 @@ import type { RequestHandler } from 'express';
 import { BotError, webhookCallback, type Api, type Bot, type Context } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
 import type { Env } from '../../env';
-import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { pacedApi, toBotApiError } from '../../lib/telegramBot';
 import { getAppConfig, resolveBotToken, setAppConfigFields } from '../config/config.service';
 import { NotificationSender, reportNotificationProblemsTo } from '../notifications/notifications.service';
 import { AlertSweeper } from '../alerts/alerts.service';
 import { BroadcastSender } from '../broadcasts/broadcastSender.service';
-import { createBot, openAppUrl, registerCommands, registerMenuButton, webhookSecretToken } from './bot.service';
+import {
+  createBot,
+  openAppUrl,
+  paymentUnrecorded,
+  PaymentNotRecorded,
+  registerCommands,
+  registerMenuButton,
+  webhookSecretToken,
+} from './bot.service';
 import { DEFAULT_LEASE_MS, holdLease, releaseLease } from '../jobs/jobLease.service';
 
 /** The fixed webhook path; Telegram proves itself with the secret token header, not the path. */
@@ -19,6 +26,8 @@ export const WEBHOOK_PATH = '/telegram/webhook';
 /** How often an instance re-reads the token (and registers the webhook); its leases are asked for far more often. */
 const SUPERVISE_MS = 15_000;
 const POLLER_LEASE = 'bot-poller';
+/** How soon the long poll starts again after a payment it could not record (see startPolling). */
+const POLL_AGAIN_MS = 1_000;
 const SENDER_LEASE = 'notification-sender';
 
 export interface BotRuntimeOptions {
@@ -223,11 +232,23 @@ export class BotRuntime {
   private startPolling(bot: Bot): void {
     const { logger } = this.options;
     // bot.start deletes any webhook first, then long-polls until stopped
+    let again = false;
     this.polling = bot
       .start({ allowed_updates: ['message', 'pre_checkout_query'], onStart: (me) => logger.info({ bot: me.username }, 'bot long polling') })
-      .catch((error) => logger.warn({ err: toBotApiError(error, 'getUpdates') }, 'bot long polling stopped'))
+      .catch((error) => {
+        if (!(error instanceof PaymentNotRecorded))
+          return logger.warn({ err: toBotApiError(error, 'getUpdates') }, 'bot long polling stopped');
+        // Telegram keeps the payment until a poll asks past it, and this bot would ask past it: a bot made afresh polls from
+        // the first update not confirmed, a moment later (a payment that keeps failing holds the poll: it is never skipped)
+        logger.warn({ err: error }, 'bot long polling restarts to receive a payment not recorded');
+        // and never this one again: it would poll past the payment (holdLeases restarts the poll of the bot it finds)
+        if (this.bot === bot) this.bot = null;
+        this.token = undefined;
+        again = true;
+      })
       .finally(() => {
         this.polling = null;
+        if (again) setTimeout(() => void this.supervise(), POLL_AGAIN_MS).unref();
       });
   }
 
@@ -273,8 +294,7 @@ export class BotRuntime {
         // a Stars payment the server could not record (the database away, not a refusal) is answered 500: Telegram sends
         // successful_payment once, and delivers it again only while its webhook fails, so a 200 here would lose the boost
         // (recording it again is harmless: it is keyed by its charge)
-        const unrecorded =
-          error instanceof BotError && !!(error as BotError<Context>).ctx.message?.successful_payment && !(error.error instanceof AppError);
+        const unrecorded = error instanceof BotError && paymentUnrecorded(error.error, (error as BotError<Context>).ctx);
         // any other update gets its 200 anyway: redelivering one whose answer failed would only fail again
         res.status(unrecorded ? 500 : 200).end();
       }

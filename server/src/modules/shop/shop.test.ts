@@ -329,7 +329,7 @@ describe('the Stars shop', () => {
       throw new Error(`never happened: ${what}`);
     }
 
-    it('asks Telegram for pre-checkout queries when polling, answers one, and grants the payment once', async () => {
+    it('asks Telegram for pre-checkout queries when polling, answers one, grants once, and polls a payment not recorded again', async () => {
       const player = await createPlayer();
       const payload = await invoice(player, (await offer({ kind: 'streakFreeze', multiplierPercent: null })).id);
       const runtime = new BotRuntime({ env, logger: silentLogger, holder: 'shop-poller' });
@@ -344,10 +344,20 @@ describe('the Stars shop', () => {
         await eventually(() => standIn.preCheckoutAnswers.some((a) => a.pre_checkout_query_id === 'polled' && a.ok), 'the polled answer');
         for (let i = 0; i < 3; i++) standIn.pushUpdate(paymentUpdate(player, payload, 'charge-polled'));
         await eventually(async () => (await StarPurchaseModel.findById(payload).lean())?.boost === 'ready', 'the polled grant');
+        expect((await UserModel.findById(player._id).lean())!.streakFreezes).toBe(1);
+
+        // the database fails as the next payment is polled: the poll does not move past it, and polls it again once recorded
+        const second = await invoice(player, (await offer({ kind: 'extraSession', multiplierPercent: null })).id);
+        const failing = jest.spyOn(OperationModel, 'findOneAndUpdate').mockRejectedValueOnce(new Error('connection reset'));
+        standIn.pushUpdate(paymentUpdate(player, second, 'charge-polled-unrecorded'));
+        await eventually(() => failing.mock.calls.length > 0, 'the failed record');
+        failing.mockRestore();
+        await eventually(async () => (await StarPurchaseModel.findById(second).lean())?.boost === 'ready', 'the payment polled again');
       } finally {
         await runtime.stop();
       }
-      expect((await UserModel.findById(player._id).lean())!.streakFreezes).toBe(1);
+      expect(await OperationModel.countDocuments({ key: 'stars:charge-polled-unrecorded' })).toBe(1);
+      expect(await MiningSessionModel.countDocuments({ user: player._id })).toBe(1);
     });
 
     it('registers its webhook for pre-checkout queries, and five parallel webhook deliveries of a payment grant once', async () => {
