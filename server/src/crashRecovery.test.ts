@@ -449,24 +449,27 @@ describe('stakes across a crash', () => {
 });
 
 describe('missions, mining and referrals across a crash', () => {
-  it.each(['mission:after-done', 'mission:after-credit'] as const)('a claim killed at %s is credited and counted once', async (point) => {
-    const coin = await createCoin();
-    const category = await CategoryModel.create({ title: 'Crash' });
-    const mission = new MissionModel();
-    mission.set({ category: category._id, coin: coin._id, title: 'Visit', reward: '3', verifyType: 'auto', link: 'https://example.com' });
-    await mission.save();
-    const player = await createPlayer();
-    await crashAt(point, () => playerCaller(player).missions.claim({ missionId: String(mission._id) }));
-    // the player's retry finishes it (as the money recovery would); the recovery after it finds nothing left
-    await expect(playerCaller(player).missions.claim({ missionId: String(mission._id) })).rejects.toMatchObject({
-      message: 'Already done',
-    });
-    expect(await LedgerEntryModel.countDocuments({ user: player._id, state: 'posted' })).toBe(1);
-    expect((await runJobsOnce(0)).missions).toBe(0);
-    expect(await UserMissionModel.findOne({ user: player._id }).lean()).toMatchObject({ status: 'done', awaitingCredit: false });
-    expect((await UserModel.findById(player._id).lean())!.doneMissionsCount).toBe(1);
-    expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('3'));
-  });
+  it.each(['ledger:after-record', 'ledger:after-apply', 'ledger:after-step'] as const)(
+    'a claim killed at %s is credited and counted once',
+    async (point) => {
+      const coin = await createCoin();
+      const category = await CategoryModel.create({ title: 'Crash' });
+      const mission = new MissionModel();
+      mission.set({ category: category._id, coin: coin._id, title: 'Visit', reward: '3', verifyType: 'auto', link: 'https://example.com' });
+      await mission.save();
+      const player = await createPlayer();
+      await crashAt(point, () => playerCaller(player).missions.claim({ missionId: String(mission._id) }));
+      // the player's retry finishes it (as the money recovery would); the recovery after it finds nothing left
+      await expect(playerCaller(player).missions.claim({ missionId: String(mission._id) })).rejects.toMatchObject({
+        message: 'Already done',
+      });
+      expect(await LedgerEntryModel.countDocuments({ user: player._id, state: 'posted' })).toBe(1);
+      expect((await runJobsOnce(0)).pendingEntries).toBe(0);
+      expect(await UserMissionModel.findOne({ user: player._id }).lean()).toMatchObject({ status: 'done' });
+      expect((await UserModel.findById(player._id).lean())!.doneMissionsCount).toBe(1);
+      expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('3'));
+    },
+  );
 
   const finishedSession = async (player: { _id: Types.ObjectId }, coin: { _id: Types.ObjectId }, extra: Record<string, unknown> = {}) => {
     const endsAt = new Date(Date.now() - 60_000);
@@ -525,7 +528,7 @@ describe('missions, mining and referrals across a crash', () => {
     expect((await expectLedgerMatchesBalances(frozen._id)).get(String(coin._id))).toBe(toMicros('8'));
   });
 
-  it.each(['referral:after-create', 'referral:after-count', 'referral:after-credit'] as const)(
+  it.each(['referral:after-create', 'referral:after-count', 'ledger:after-record', 'ledger:after-apply', 'ledger:after-step'] as const)(
     'a newcomer registered with a code and killed at %s earns the referrer one reward and one invite',
     async (point) => {
       const coin = await createCoin();

@@ -553,13 +553,15 @@ const OPERATION_FOR: Record<string, Walk> = {
   payout: (load, world) => load.withdrawal(world.players[4]!, 'approved'),
 };
 /** The engine's points armed for the kinds that carry their own crash protocol in steps or an admit check. */
-const KIND_FAULT_POINTS = ['withdrawal-request', 'withdrawal-decision', 'stake-open', 'stake-claim'].flatMap((kind) =>
+const KIND_FAULT_POINTS = ['withdrawal-request', 'withdrawal-decision', 'stake-open', 'stake-claim', 'mission-credit'].flatMap((kind) =>
   ENGINE_FAULT_POINTS.map((point) => `${point}:${kind}`),
 );
 // a kind with no steps (a mining move: its admit check marks the session) has the engine's points before them
 KIND_FAULT_POINTS.push(
   ...['mining-move'].flatMap((kind) => ['ledger:after-record', 'ledger:after-apply'].map((point) => `${point}:${kind}`)),
 );
+// the referral's reward, with its step (the referrer told)
+KIND_FAULT_POINTS.push(...ENGINE_FAULT_POINTS.map((point) => `${point}:referral-reward`));
 function operationsReaching(point: string): Walk[] {
   // `ledger:after-step:stake-open` is reached by the stake walk: a kind is named after its module
   const [module, , kind] = point.split(':');

@@ -34,11 +34,8 @@ export const FAULT_POINTS = [
   'ledger:after-step',
   'gift:after-entry',
   'mission:after-seat',
-  'mission:after-done',
-  'mission:after-credit',
   'referral:after-create',
   'referral:after-count',
-  'referral:after-credit',
 ] as const;
 export type FaultPoint = (typeof FAULT_POINTS)[number];
 

@@ -4,6 +4,7 @@ import { AppConfigModel } from '../config/appConfig.model';
 import { getAppConfig } from '../config/config.service';
 import { CategoryModel } from '../content/content.models';
 import { LedgerEntryModel } from '../ledger/ledger.models';
+import { OperationModel } from '../ledger/operation.model';
 import { balanceOf } from '../ledger/ledger.service';
 import { UserModel } from '../users/user.model';
 import { MissionModel, UserMissionModel } from './mission.models';
@@ -248,7 +249,7 @@ describe('a daily mission', () => {
     const player = await createPlayer();
     const caller = playerCaller(player, { now: () => new Date('2026-04-10T08:00:00Z') });
     onFault((point) => {
-      if (point === 'mission:after-credit') throw new Error('killed');
+      if (point === 'ledger:after-apply') throw new Error('killed');
     });
     await expect(caller.missions.claim({ missionId: String(mission._id) })).rejects.toThrow();
     onFault(null);
@@ -257,6 +258,7 @@ describe('a daily mission', () => {
     await expect(caller.missions.claim({ missionId: String(mission._id) })).rejects.toMatchObject({ cause: { code: 'ALREADY_DONE' } });
     expect((await UserModel.findById(player._id).lean())!.streak).toMatchObject({ days: 1, lastDay: '2026-04-10' });
     expect(fromMicros(await balanceOf(player._id, bonus._id))).toBe('1');
-    expect(await UserMissionModel.countDocuments({ user: player._id, awaitingCredit: true })).toBe(0);
+    // the credit's operation is done: nothing owed is left
+    expect(await OperationModel.countDocuments({ user: player._id, kind: 'mission-credit', state: { $ne: 'done' } })).toBe(0);
   });
 });

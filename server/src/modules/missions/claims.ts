@@ -1,7 +1,7 @@
 import { Types } from 'mongoose';
 import { fromMicros, type ProofKind } from '@gift/shared';
 import type { Env } from '../../env';
-import { AppError, badInput } from '../../lib/errors';
+import { AppError, badInput, isHold } from '../../lib/errors';
 import { isProofImageOf } from '../proofs/proofs.service';
 import { isDuplicateKey } from '../../db/mongoErrors';
 import { objectId, type Id } from '../../db/ids';
@@ -9,7 +9,7 @@ import { faultPoint } from '../../lib/faults';
 import { countMissionProgress, markRiskDue } from '../users/players.service';
 import { codeMatches, decideClaim } from './missionRules';
 import { MissionModel, UserMissionModel } from './mission.models';
-import { creditApproval, finishInterruptedCredit } from './missionCredit';
+import { creditMission, finishMissionCredit, isCreditRefused, type CreditedProgress, type MissionCredit } from './missions.kinds';
 import { goLink, ofToday, progressFilter, PROGRESS_FIELDS, todayForMissions, type PlayerProgress } from './playerMissions';
 import { requireBoost, requireEmojiStatus, requireMembership } from './telegramMembership';
 import { keepSeat, settleSeat, takeFirstSeat, takeSeat } from './missionSeats';
@@ -139,7 +139,7 @@ export async function startMission(userId: Id, missionId: string, now: Date): Pr
 }
 
 async function refusalFor(progressId: Types.ObjectId): Promise<AppError> {
-  await finishInterruptedCredit(progressId);
+  await finishMissionCredit(progressId);
   const current = await UserMissionModel.findById(progressId, { status: 1, seatReleased: 1 }).lean();
   if (current?.status === 'done') return new AppError('ALREADY_DONE');
   if (current?.status === 'pending') return new AppError('ALREADY_PENDING');
@@ -215,7 +215,7 @@ export async function claimMission(input: ClaimMissionInput): Promise<ClaimResul
   const progress = ofToday(everyDay, today);
   const mine = progress.find((p) => String(p.mission) === String(mission._id));
   // a claim that repeats one a crash or an outage interrupted finishes its credit before being told it is done
-  if (mine?.status === 'done') await finishInterruptedCredit(mine._id);
+  if (mine?.status === 'done') await finishMissionCredit(mine._id);
   // and settles the place it took, if a crash left it held
   if (mine?.status === 'done' || mine?.status === 'pending') await settleSeat(mission._id, mine._id);
   const done = new Set(progress.filter((p) => p.status === 'done').map((p) => String(p.mission)));
@@ -243,15 +243,40 @@ export async function claimMission(input: ClaimMissionInput): Promise<ClaimResul
   const markRiskDueAt = user.riskDueAt ? undefined : now;
   const review = decision.step === 'review';
   const first = decision.startFirst && !mine && !review ? await seatFirstClaim(user.id, mission, now, today, markRiskDueAt) : null;
-  const seated = first ?? (await seatClaim(input, mission, decision.startFirst ? null : mine!, { today, review, proof, markRiskDueAt }));
-  if (review) {
-    // a record a crash left uncounted since its Go is counted now
-    if (seated.uncounted) await countStarted(user.id, seated._id);
-    return { ...result, status: 'pending' };
+  if (first) return result;
+  const pending = await seatClaim(input, mission, decision.startFirst ? null : mine!, { today, review, proof, markRiskDueAt });
+  if (!pending) return result;
+  // a record a crash left uncounted since its Go is counted now
+  if (pending.uncounted) await countStarted(user.id, pending._id);
+  return { ...result, status: 'pending' };
+}
+
+/** The progress a claim credits: the player's, on the mission as claimed. */
+function credited(progressId: Types.ObjectId, user: Types.ObjectId, mission: ClaimedMission, day: string | null): CreditedProgress {
+  return { _id: progressId, user, mission: mission._id, day, category: mission.category, coin: mission.coin, reward: mission.reward };
+}
+
+/**
+ * Credits a claim (its operation marks the progress done: see missions.kinds.ts), then settles the place it held (`settle`,
+ * told whether the progress was refused). False when refused (the progress taken meanwhile, its place given back); a repeat
+ * of a claim another call recorded is told it is done already.
+ */
+async function creditClaim(credit: MissionCredit, settle: (refused: boolean) => Promise<void>): Promise<boolean> {
+  let recorded;
+  try {
+    ({ recorded } = await creditMission(credit));
+  } catch (error) {
+    if (isCreditRefused(error)) {
+      await settle(true);
+      return false;
+    }
+    // a frozen or banned player's claim is done, its credit owed (paid once they are active): its place is kept
+    if (isHold(error)) await settle(false);
+    throw error;
   }
-  await faultPoint('mission:after-done');
-  await creditApproval(seated, { holdThrows: true, markRiskDueAt: first ? markRiskDueAt : undefined });
-  return result;
+  await settle(false);
+  if (!recorded) throw new AppError('ALREADY_DONE');
+  return true;
 }
 
 /**
@@ -270,57 +295,44 @@ async function seatFirstClaim(userId: Id, mission: ClaimedMission, now: Date, to
     await startProgress(user, mission, now, today);
     throw new AppError('MISSION_FULL');
   }
-  let seated = null;
-  try {
-    const written = await UserMissionModel.findOneAndUpdate(
-      { user, mission: mission._id, day },
-      {
-        $setOnInsert: {
-          _id: progressId,
-          ...{ user, mission: mission._id, day, category: mission.category, coin: mission.coin, reward: mission.reward },
-          ...{ status: 'done', startedAt: now, claimedAt: now, doneAt: now, awaitingCredit: true, seated: true, uncounted: true },
-        },
-      },
-      { upsert: true, returnDocument: 'after', includeResultMetadata: true, setDefaultsOnInsert: true },
-    );
-    if (!written.lastErrorObject?.updatedExisting) seated = written.value;
-  } catch (error) {
-    // real MongoDB: a simultaneous first Go or claim won the unique (user, mission, day) index
-    if (!isDuplicateKey(error)) throw error;
-  }
-  if (!seated) {
-    await settleSeat(mission._id, progressId);
-    return null;
-  }
-  await keepSeat(mission._id, progressId);
-  return seated;
+  // the operation writes the progress done and seated at once (its admit), and counts it in both counters; the hold is kept
+  // once the progress is done and seated, given back when the progress was there already (the claim then goes the usual way)
+  return creditClaim(
+    { progress: credited(progressId, user, mission, day), via: 'first', at: now, uncounted: true, markRiskDueAt },
+    (refused) => (refused ? settleSeat(mission._id, progressId) : keepSeat(mission._id, progressId)),
+  );
 }
 
 /**
  * The usual claim: the progress started (by the claim itself for Auto), a place taken among the mission's completions (refused
- * once a cap is reached), then the progress seated in it, done or waiting for review, and the hold settled.
+ * once a cap is reached), then the progress seated in it, done (by its credit's operation) or waiting for review, and the hold
+ * settled. Returns the progress waiting for review; a done one returns nothing.
  */
 async function seatClaim(
   input: ClaimMissionInput,
   mission: ClaimedMission,
-  started: { _id: Types.ObjectId } | null,
+  started: { _id: Types.ObjectId; uncounted?: boolean } | null,
   options: { today: string; review: boolean; proof: Required<ClaimProof> | null; markRiskDueAt: Date | undefined },
 ) {
   const { user, now } = input;
   if (options.markRiskDueAt) await markRiskDue([user.id], now);
+  // a progress this claim starts is counted by its start; one a crash left uncounted since its Go is counted with the credit
   const progressId = started?._id ?? (await startProgress(user.id, mission, now, options.today))._id;
   if (!(await takeSeat(mission._id, progressId, mission.cap, now))) {
     const current = await UserMissionModel.findById(progressId, { status: 1 }).lean();
     throw current?.status === 'started' ? new AppError('MISSION_FULL') : await refusalFor(progressId);
   }
+  if (!options.review) {
+    const day = mission.repeat === 'daily' ? options.today : null;
+    const credit = { progress: credited(progressId, objectId(user.id), mission, day), via: 'claim', at: now } as const;
+    if (!(await creditClaim({ ...credit, uncounted: !!started?.uncounted }, () => settleSeat(mission._id, progressId))))
+      throw await refusalFor(progressId);
+    return null;
+  }
   const seated = await UserMissionModel.findOneAndUpdate(
     // not if its place was given back meanwhile (this claim was slow enough for the sweep to settle its hold)
     { _id: progressId, status: 'started', seatReleased: { $ne: true } },
-    {
-      $set: options.review
-        ? { status: 'pending', claimedAt: now, reward: mission.reward, coin: mission.coin, seated: true, proof: options.proof }
-        : { status: 'done', claimedAt: now, doneAt: now, reward: mission.reward, coin: mission.coin, awaitingCredit: true, seated: true },
-    },
+    { $set: { status: 'pending', claimedAt: now, reward: mission.reward, coin: mission.coin, seated: true, proof: options.proof } },
     { returnDocument: 'after' },
   );
   await settleSeat(mission._id, progressId);

@@ -146,8 +146,11 @@ const userMissionSchema = applyConventions(
       lockedBy: ref('Account', { default: null }),
       lockedByName: { type: String, default: '' },
       lockedUntil: { type: Date, default: null },
-      /** Set with an approval, cleared once its reward is credited: lets a crash in between be finished at start. */
-      awaitingCredit: { type: Boolean, default: false },
+      /**
+       * An older version's flag of a credit owed (set with done, cleared once credited): read once at start by the migration
+       * that finishes it (`missionCredit.ts`). The credit is an operation of the engine now (`missions.kinds.ts`).
+       */
+      awaitingCredit: { type: Boolean },
       /** Counted in its mission's completions (done or waiting for review since the counter exists). */
       seated: { type: Boolean, default: false },
       /**

@@ -2,7 +2,8 @@ import { onFault } from '../../lib/faults';
 import { CategoryModel } from '../content/content.models';
 import { UserModel } from '../users/user.model';
 import { MissionModel, UserMissionModel } from './mission.models';
-import { countUncountedProgress, recoverApprovedMissions, settleStaleSeats } from './missions.service';
+import { recoverPendingEntries } from '../ledger/ledger.service';
+import { countUncountedProgress, settleStaleSeats } from './missions.service';
 import { createCoin, createPlayer, playerCaller } from '../../../test/factories';
 
 /** A player's mission counters as the console and the risk score read them. */
@@ -80,7 +81,7 @@ describe("a player's mission counters under crashes", () => {
     const [retried, swept] = await Promise.all([createMission(), createMission()]);
     const player = await createPlayer();
     for (const mission of [retried, swept]) {
-      crashOnceAt('mission:after-credit');
+      crashOnceAt('ledger:after-apply');
       await expect(playerCaller(player).missions.claim({ missionId: String(mission._id) })).rejects.toThrow();
     }
     onFault(null);
@@ -90,8 +91,9 @@ describe("a player's mission counters under crashes", () => {
       cause: { code: 'ALREADY_DONE' },
     });
     expect(await countersOf(player._id)).toEqual({ missionsCount: 1, doneMissionsCount: 1 });
-    expect(await recoverApprovedMissions(0)).toBe(1);
-    expect(await recoverApprovedMissions(0)).toBe(0);
+    // the engine's sweep, no recoverer of the missions' own
+    expect(await recoverPendingEntries(0)).toBe(1);
+    expect(await recoverPendingEntries(0)).toBe(0);
     await expect(playerCaller(player).missions.claim({ missionId: String(swept._id) })).rejects.toMatchObject({
       cause: { code: 'ALREADY_DONE' },
     });

@@ -1,90 +1,61 @@
 import type { Types } from 'mongoose';
-import { entryKeys, postEntry } from '../ledger/ledger.service';
-import { countMissionProgress } from '../users/players.service';
-import { faultPoint } from '../../lib/faults';
-import { isHold } from '../../lib/errors';
-import type { Id } from '../../db/ids';
+import { AppError } from '../../lib/errors';
+import { migrateOnce } from '../../db/migrationProgress';
+import { entryKeys, entryWithKey } from '../ledger/ledger.service';
 import { UserMissionModel } from './mission.models';
-import { countStreakDay } from './streaks';
+import { countCredited, creditMission, type MissionCredit } from './missions.kinds';
 
-interface CreditableProgress {
-  _id: Id;
-  user: Types.ObjectId;
-  coin: Types.ObjectId;
-  reward: number;
-  reviewedBy?: Types.ObjectId | null;
-  /** A daily mission's day: counted in the player's streak with the credit. */
+/** A progress as an older version left it, done with its credit owed. */
+interface OwedProgress extends Omit<MissionCredit['progress'], 'day'> {
   day?: string | null;
-  /** Not yet counted in the player's missionsCount (a first claim's record, or one a crash left uncounted): counted with it. */
-  uncounted?: boolean | null;
+  status: string;
+  doneAt?: Date | null;
+  reviewedBy?: Types.ObjectId | null;
+  uncounted?: boolean;
 }
 
-/** A mission's reward goes to the ledger under `mission:<userMissionId>`, so it is credited once whoever calls. */
-async function creditMissionReward(progress: CreditableProgress): Promise<void> {
-  if (progress.reward <= 0) return;
-  await postEntry({
-    userId: progress.user,
-    coinId: progress.coin,
-    amount: BigInt(progress.reward),
-    reason: 'mission',
-    refType: 'UserMission',
-    refId: String(progress._id),
-    idempotencyKey: entryKeys.missionReward(progress._id),
-    createdBy: progress.reviewedBy ?? null,
-    // held while the player is frozen or banned: the credit stays owed (awaitingCredit) and is paid once they are active
-    guarded: true,
-  });
-}
-
-/**
- * Finishes a mission marked done with its credit owed (`awaitingCredit`, set in the same step as done, by a
- * claim or an approval): credits it once (by its key), counts it in doneMissionsCount (and in missionsCount while
- * `uncounted`) once (by its key), and clears the flags; a daily mission's day also counts in the player's streak
- * (`streaks.ts`). The claim, the review, a repeated claim and the recovery sweep all call this; true for the caller
- * that cleared the flag. `markRiskDueAt`: a first claim marks the player's risk score due in the same write as the counts.
- */
-export async function creditApproval(
-  approved: CreditableProgress,
-  { holdThrows = false, markRiskDueAt }: { holdThrows?: boolean; markRiskDueAt?: Date } = {},
-): Promise<boolean> {
+/** A player's hold keeps the credit owed as an operation (the sweep pays it, and counts it, once they are active). */
+async function heldOrDone(work: Promise<unknown>): Promise<void> {
   try {
-    await creditMissionReward(approved);
-    await countStreakDay(approved);
+    await work;
   } catch (error) {
-    // a frozen or banned player's credit stays owed; the claim tells the player why, a review and the sweep go on
-    if (isHold(error) && !holdThrows) return false;
-    throw error;
+    if (!(error instanceof AppError)) throw error;
   }
-  await faultPoint('mission:after-credit');
-  const counters = approved.uncounted ? (['missionsCount', 'doneMissionsCount'] as const) : (['doneMissionsCount'] as const);
-  await countMissionProgress(approved.user, approved._id, [...counters], markRiskDueAt);
-  const finished = await UserMissionModel.updateOne(
-    { _id: approved._id, awaitingCredit: true },
-    { $set: { awaitingCredit: false }, ...(approved.uncounted ? { $unset: { uncounted: 1 } } : {}) },
-  );
-  return finished.modifiedCount > 0;
 }
 
 /**
- * Finishes claims and approvals a crash interrupted between done and the credit; returns how many this call finished. Safe to run any
- * time.
+ * Start-up, once: claims and approvals an older version marked done with their credit owed (`awaitingCredit`, set with done
+ * before the engine carried the credit) are finished by the engine's own operation under the same key, and the flag removed
+ * (with `uncounted`, which the operation's count settles). Its counts are made here too (each keyed: once), since the older
+ * version may have posted the credit, whose operation is then done already, and crashed before counting it. One whose player
+ * is frozen or banned stays owed as an operation, paid once they are active. Returns how many it finished.
  */
-export async function recoverApprovedMissions(olderThanMs = 30_000): Promise<number> {
-  const interrupted = await UserMissionModel.find({
-    status: 'done',
-    awaitingCredit: true,
-    doneAt: { $lte: new Date(Date.now() - olderThanMs) },
-  }).limit(1000);
+export async function finishMissionCreditsOfOlderVersion(): Promise<number> {
   let finished = 0;
-  for (const approved of interrupted) if (await creditApproval(approved)) finished++;
+  await migrateOnce('mission-owed-credits', async () => {
+    const owed = await UserMissionModel.collection
+      .find<OwedProgress>(
+        { awaitingCredit: true },
+        { projection: { user: 1, mission: 1, day: 1, category: 1, coin: 1, reward: 1, status: 1, doneAt: 1, reviewedBy: 1, uncounted: 1 } },
+      )
+      .toArray();
+    for (const progress of owed) {
+      if (progress.status === 'done') {
+        const credit: MissionCredit = {
+          progress,
+          via: 'done',
+          at: progress.doneAt ?? new Date(),
+          reviewedBy: progress.reviewedBy ?? null,
+          uncounted: !!progress.uncounted,
+        };
+        // a credit the older version posted has its line, given its operation by the ledger's own migration: not posted again
+        if (!(await entryWithKey(entryKeys.missionReward(progress._id)))) await heldOrDone(creditMission(credit));
+        await heldOrDone(countCredited(credit));
+        finished++;
+      }
+      await UserMissionModel.collection.updateOne({ _id: progress._id }, { $unset: { awaitingCredit: '' } });
+    }
+    return null;
+  });
   return finished;
-}
-
-/** Finishes the credit of a done mission whose credit is still owed (`awaitingCredit`); nothing otherwise. */
-export async function finishInterruptedCredit(progressId: Types.ObjectId): Promise<void> {
-  const owed = await UserMissionModel.findOne(
-    { _id: progressId, status: 'done', awaitingCredit: true },
-    { user: 1, coin: 1, reward: 1, reviewedBy: 1, day: 1, uncounted: 1 },
-  ).lean();
-  if (owed) await creditApproval(owed);
 }

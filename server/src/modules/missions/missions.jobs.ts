@@ -2,20 +2,21 @@ import type { JobStep } from '../jobs/jobs.service';
 import { proofImagesUploadedBefore, removeProofImages } from '../proofs/proofs.service';
 import {
   countEarlierCompletions,
+  finishMissionCreditsOfOlderVersion,
   countUncountedProgress,
   proofImagesInUse,
-  recoverApprovedMissions,
   recoverRewardAudits,
   settleStaleSeats,
 } from './missions.service';
 
 /**
- * The missions' part of the money recovery: approvals done but not yet credited, places held on a mission and not yet
- * settled, progress not yet counted in its player's missionsCount (then the places of progress older than the counter, counted
- * once), and reward changes decided but not audited.
+ * The missions' part of the money recovery: places held on a mission and not yet settled, progress whose Go was not yet
+ * counted in its player's missionsCount (then the places of progress older than the counter, counted once), and reward
+ * changes decided but not audited. Credits are operations of the engine (`mission-credit`), finished with the others; this
+ * finishes the ones an older version left owed (once: afterwards a single read).
  */
 export const missionRecovery: readonly JobStep[] = [
-  { name: 'missions', run: ({ graceMs }) => recoverApprovedMissions(graceMs) },
+  { name: 'missions', run: () => finishMissionCreditsOfOlderVersion() },
   { name: 'missionSeats', run: ({ graceMs }) => settleStaleSeats(graceMs) },
   // after the seats: settling a first claim's hold may write its progress, owed to missionsCount
   { name: 'missionCounts', run: ({ graceMs }) => countUncountedProgress(graceMs) },

@@ -6,10 +6,11 @@ import { consoleToken } from '../accounts/operatorSecurity.service';
 import { AccountModel } from '../accounts/account.model';
 import { CategoryModel } from '../content/content.models';
 import { LedgerEntryModel } from '../ledger/ledger.models';
-import { balanceOf } from '../ledger/ledger.service';
+import { balanceOf, recoverPendingEntries } from '../ledger/ledger.service';
+import { onFault } from '../../lib/faults';
 import { UserModel } from '../users/user.model';
 import { MissionModel, UserMissionModel } from './mission.models';
-import { recoverApprovedMissions, reviewUserMission } from './missions.service';
+import { reviewUserMission } from './missions.service';
 import { startBotApiStandIn, type BotApiStandIn } from '../../../test/botApiStandIn';
 import { createCoin, createPlayer, playerCaller } from '../../../test/factories';
 import { silentLogger, testEnv, TEST_BOT_TOKEN } from '../../../test/helpers';
@@ -344,17 +345,26 @@ describe('Manual missions and their review in User Missions', () => {
     await expectLedgerMatchesBalances(player._id);
   });
 
-  it('finishes an approval that a crash interrupted before the credit, at the next start, once', async () => {
+  it('finishes an approval that a crash interrupted before the credit, by the sweep alone, once', async () => {
     const { player, mission, progressId } = await pendingManualMission();
-    // the approval's status change happened, then the process died before crediting
-    await UserMissionModel.updateOne({ _id: progressId }, { $set: { status: 'done', doneAt: new Date(), awaitingCredit: true } });
+    const token = await operatorToken();
+    // the approval's operation is recorded (the credit owed from now on), then the process dies: the claim still pending
+    onFault((point) => {
+      if (point === 'ledger:after-record') throw new Error('killed');
+    });
+    await request(app)
+      .put(`/api/admin/user-missions/${progressId}`)
+      .set('Authorization', `Bearer ${token}`)
+      .send({ status: 'done' })
+      .expect(500);
+    onFault(null);
     expect(await balanceOf(player._id, mission.coin)).toBe(0n);
 
-    expect(await recoverApprovedMissions(0)).toBe(1);
-    expect(await recoverApprovedMissions(0)).toBe(0);
+    expect(await recoverPendingEntries(0)).toBe(1);
+    expect(await recoverPendingEntries(0)).toBe(0);
     expect(fromMicros(await balanceOf(player._id, mission.coin))).toBe('10');
+    expect(await UserMissionModel.findById(progressId).lean()).toMatchObject({ status: 'done', reviewedBy: expect.anything() });
     expect((await UserModel.findById(player._id).lean())!.doneMissionsCount).toBe(1);
-    expect((await UserMissionModel.findById(progressId).lean())!.awaitingCredit).toBe(false);
     await expectLedgerMatchesBalances(player._id);
   });
 

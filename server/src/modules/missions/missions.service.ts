@@ -3,7 +3,7 @@
  * - `playerMissions.ts`: the player's view of missions and their progress;
  * - `claims.ts`: Go and Claim, by each verify type (`telegramMembership.ts` reads Telegram's answers);
  * - `reviews.ts`: an operator's decision on a Manual mission;
- * - `missionCredit.ts`: the reward's credit, exactly once, and its recovery after a crash;
+ * - `missions.kinds.ts`: the reward's credit, a kind of the money engine (`missionCredit.ts`: what an older version left owed);
  * - `missionSeats.ts`: the count of completions and the cap, through holds a crash cannot leave counted wrong;
  * - `streaks.ts`: the streak of daily missions and its milestones;
  * - `missionRecords.ts`: the console's queries and the delete guards (registered with coins and content).
@@ -15,7 +15,7 @@ export { streakFor } from './streaks';
 export { settleStaleSeats, countEarlierCompletions } from './missionSeats';
 export { startMission, claimMission, countUncountedProgress } from './claims';
 export { reviewUserMission } from './reviews';
-export { recoverApprovedMissions } from './missionCredit';
+export { finishMissionCreditsOfOlderVersion } from './missionCredit';
 export { recoverRewardAudits } from './missionRewards';
 export type { MissionRecord } from './missionRecords';
 export {

@@ -1,6 +1,6 @@
 import type { Types } from 'mongoose';
 import { fromMicros } from '@gift/shared';
-import { AppError, badInput } from '../../lib/errors';
+import { AppError, badInput, isHold } from '../../lib/errors';
 import { findRejectReason } from '../config/rejectReasons.service';
 import { assertIndependentApprover } from '../accounts/fourEyes.service';
 import { countTowardDailyLimit } from '../coins/coinBrakes.service';
@@ -8,14 +8,15 @@ import { objectId } from '../../db/ids';
 import { findCoin } from '../coins/giftCoins.service';
 import { notify } from '../notifications/notifications.service';
 import { MissionModel, UserMissionModel } from './mission.models';
-import { creditApproval } from './missionCredit';
+import { creditMission, isCreditRefused } from './missions.kinds';
 import { holdSeatForRelease, settleSeat } from './missionSeats';
 import { freeFor, refuseUnlessFree, UNLOCKED } from './reviewLocks';
 
 /**
  * An operator approves (reward credited now) or rejects (the player may try again) a pending mission.
- * The conditional pending → done/rejected step comes first so an approval and a rejection arriving
- * together cannot both happen; only the approval that wins it credits, under its key (`entryKeys.missionReward`).
+ * The conditional pending → done/rejected step decides, so an approval and a rejection arriving together cannot both
+ * happen. An approval is the credit's operation (`mission-credit`, under `entryKeys.missionReward`), recorded first: its
+ * admit takes that step, so the credit is owed from the moment the claim is done.
  */
 export async function reviewUserMission(
   userMissionId: string,
@@ -32,30 +33,45 @@ export async function reviewUserMission(
     const waiting = await waitForSecondApproval(id, reviewerId, now);
     if (waiting) return waiting;
   }
-  const cleared = { firstApprovedBy: null, firstApprovedAt: null, ...UNLOCKED };
-  const update =
-    review.status === 'done'
-      ? { status: 'done', doneAt: now, reviewedBy, rejectReason: '', rejectReasonFa: '', awaitingCredit: true, ...cleared }
-      : { status: 'rejected', reviewedBy, rejectReason: reason?.en ?? '', rejectReasonFa: reason?.fa ?? '', seated: false, ...cleared };
-  // a rejection gives its place back: held first, so a crash before the hold is settled cannot keep it counted
-  const seat =
-    review.status === 'rejected'
-      ? await UserMissionModel.findOne({ _id: id, status: 'pending', seated: true }, { mission: 1 }).lean()
-      : null;
-  if (seat) await holdSeatForRelease(seat.mission, id, now);
-  const reviewed = await UserMissionModel.findOneAndUpdate(
-    { _id: id, status: 'pending', ...freeFor(reviewedBy, now) },
-    { $set: update },
-    { returnDocument: 'after' },
-  );
-  if (seat) await settleSeat(seat.mission, id);
+  const reviewed = review.status === 'done' ? await approve(id, reviewedBy, now) : await reject(id, reviewedBy, reason!, now);
   if (!reviewed) {
     await refuseUnlessFree(id, reviewedBy, now);
     // taken and let go again in between: decided by someone else, or free to try again
     throw new AppError('CLAIM_LOCKED', { name: '?', until: now.toISOString().slice(11, 16) });
   }
-  if (review.status === 'done') await creditApproval(reviewed);
   await notifyReview(reviewed);
+  return reviewed;
+}
+
+/** The approval's credit (its operation marks the claim done); the claim as approved, or null when it was not this approval's. */
+async function approve(id: Types.ObjectId, reviewedBy: Types.ObjectId, now: Date) {
+  const claim = await UserMissionModel.findOne(
+    { _id: id, status: 'pending' },
+    { user: 1, mission: 1, day: 1, category: 1, coin: 1, reward: 1, uncounted: 1 },
+  ).lean();
+  if (!claim) return null;
+  try {
+    await creditMission({ progress: claim, via: 'approval', at: now, reviewedBy, uncounted: !!claim.uncounted });
+  } catch (error) {
+    if (isCreditRefused(error)) return null;
+    // a frozen or banned player's approval stands, its credit owed (paid once they are active)
+    if (!isHold(error)) throw error;
+  }
+  // approved by this operator (a concurrent approval by another recorded the operation first: theirs)
+  return UserMissionModel.findOne({ _id: id, status: 'done', reviewedBy });
+}
+
+/** A rejection gives its place back: held first, so a crash before the hold is settled cannot keep it counted. */
+async function reject(id: Types.ObjectId, reviewedBy: Types.ObjectId, reason: { en: string; fa: string }, now: Date) {
+  const cleared = { firstApprovedBy: null, firstApprovedAt: null, ...UNLOCKED };
+  const seat = await UserMissionModel.findOne({ _id: id, status: 'pending', seated: true }, { mission: 1 }).lean();
+  if (seat) await holdSeatForRelease(seat.mission, id, now);
+  const reviewed = await UserMissionModel.findOneAndUpdate(
+    { _id: id, status: 'pending', ...freeFor(reviewedBy, now) },
+    { $set: { status: 'rejected', reviewedBy, rejectReason: reason.en, rejectReasonFa: reason.fa, seated: false, ...cleared } },
+    { returnDocument: 'after' },
+  );
+  if (seat) await settleSeat(seat.mission, id);
   return reviewed;
 }
 

@@ -4,9 +4,9 @@ import { createApp } from '../../app';
 import { onFault } from '../../lib/faults';
 import { CategoryModel } from '../content/content.models';
 import { LedgerEntryModel, LedgerHoldModel } from '../ledger/ledger.models';
-import { balanceOf } from '../ledger/ledger.service';
+import { balanceOf, recoverPendingEntries } from '../ledger/ledger.service';
+import { OperationModel } from '../ledger/operation.model';
 import { MissionModel, UserMissionModel } from '../missions/mission.models';
-import { recoverApprovedMissions } from '../missions/missions.service';
 import { WalletLinkModel } from '../wallet/wallet.models';
 import { WithdrawalModel } from '../withdrawals/withdrawal.model';
 import { createCoin, createPlayer, fund, playerCaller } from '../../../test/factories';
@@ -195,16 +195,16 @@ describe('a freeze racing claims', () => {
     expect(refused.length).toBeGreaterThan(0);
     // no credit was posted after the freeze answered
     expect(credits.filter((entry) => entry.postedAt! > frozenAt)).toEqual([]);
-    // a claim refused at the ledger keeps its mission done with the credit owed: nothing is lost
+    // a claim refused at the ledger keeps its mission done with the credit owed, by its operation: nothing is lost
     const done = await UserMissionModel.countDocuments({ user: player._id, status: 'done' });
-    const owed = await UserMissionModel.countDocuments({ user: player._id, status: 'done', awaitingCredit: true });
+    const owed = await OperationModel.countDocuments({ user: player._id, kind: 'mission-credit', state: 'recorded', held: true });
     expect(credits.length + owed).toBe(done);
-    expect(await recoverApprovedMissions(0)).toBe(0);
+    expect(await recoverPendingEntries(0)).toBe(0);
     expect(await balanceOf(player._id, coin._id)).toBe(toMicros(String(credits.length)));
 
     // once active again, the sweep pays what was owed, once
     await setPlayerStatus(player._id, { status: 'active' }, new Date());
-    expect(await recoverApprovedMissions(0)).toBe(owed);
+    expect(await recoverPendingEntries(0)).toBe(owed);
     expect(await balanceOf(player._id, coin._id)).toBe(toMicros(String(done)));
     await expectLedgerMatchesBalances(player._id);
   });
