@@ -2,7 +2,7 @@ import { toMicros } from '@gift/shared';
 import { createCoin, createPlayer, playerCaller } from '../../../test/factories';
 import { getAppConfig } from '../config/config.service';
 import { LedgerEntryModel } from '../ledger/ledger.models';
-import { balanceOf } from '../ledger/ledger.service';
+import { balanceOf, recoverPendingEntries } from '../ledger/ledger.service';
 import { NotificationModel } from '../notifications/notification.model';
 import { UserModel } from '../users/user.model';
 import { setPlayerStatus } from '../users/playerStatus.service';
@@ -96,9 +96,15 @@ describe('qualified referrals', () => {
     await setPlayerStatus(referrer._id, { status: 'frozen', statusReason: 'Farm' }, new Date());
     expect(await qualifyReferrals()).toBe(0);
     expect(await balanceOf(referrer._id, coin._id)).toBe(0n);
-    expect((await UserModel.findById(friend._id).lean())!.referralState).toBe('joined');
+    // settled, its money owed as the reward's operation (no state of the referral says it is owed)
+    expect((await UserModel.findById(friend._id).lean())!.referralState).toBe('rewarded');
+    expect(await recoverPendingEntries(0)).toBe(0);
+    expect(await balanceOf(referrer._id, coin._id)).toBe(0n);
     await setPlayerStatus(referrer._id, { status: 'active' }, new Date());
-    expect(await qualifyReferrals()).toBe(1);
+    // the engine's sweep pays it, once
+    expect(await recoverPendingEntries(0)).toBe(1);
+    expect(await qualifyReferrals()).toBe(0);
+    expect(await recoverPendingEntries(0)).toBe(0);
     expect(await balanceOf(referrer._id, coin._id)).toBe(toMicros('5'));
   });
 

@@ -5,11 +5,9 @@ import { fromMicros } from '@gift/shared';
 import type { Env } from '../../env';
 import type { Logger } from '../../lib/logger';
 import { interactiveApi, toBotApiError } from '../../lib/telegramBot';
-import { AppError, isHold } from '../../lib/errors';
+import { AppError } from '../../lib/errors';
 import { findCoin } from '../coins/giftCoins.service';
 import { getAppConfig, miniAppLink, resolveBotToken } from '../config/config.service';
-import { entryKeys, postEntry } from '../ledger/ledger.service';
-import { notify } from '../notifications/notifications.service';
 import { onRiskCleared, riskHolds } from '../risk/risk.service';
 import type { Id } from '../../db/ids';
 import { faultPoint } from '../../lib/faults';
@@ -19,7 +17,6 @@ import {
   countQualifiedFriends,
   referralsToQualify,
   friendsPageOf,
-  playerNames,
   referralToFinish,
   referralsWaiting,
   settleReferral,
@@ -27,12 +24,14 @@ import {
 } from '../users/players.service';
 import type { ReferralOutcome, UserDocument } from '../users/players.service';
 import { registerReferralFinisher } from '../users/users.service';
+import { notifyReferrer, payReferralReward } from './referrals.kinds';
 
 /**
  * Finishes a newcomer's referral from the records alone, the same whichever caller runs it (the
  * registration, the recovery sweep after a crash), any number of times: counts the invite once while the
- * referrer is below their invite limit, credits the referral reward under `referral:<friendId>`, tells the
- * referrer, and settles it. Beyond the limit the friend stays linked but earns nothing.
+ * referrer is below their invite limit, then settles it: waiting to qualify, waiting on risk, or rewarded (the reward an
+ * operation of the engine, `referral-reward`, which settles it, credits the referrer and tells them). Beyond the limit the
+ * friend stays linked but earns nothing.
  */
 async function finishReferral(friendId: Types.ObjectId): Promise<ReferralOutcome> {
   const friend = await referralToFinish(friendId);
@@ -58,12 +57,9 @@ async function finishReferral(friendId: Types.ObjectId): Promise<ReferralOutcome
     await settleReferral(friendId, 'waiting', 'pending', friend.createdAt);
     return { counted: true, credited: false };
   }
-  const rewarded = await creditReferrer({ ...friend, referrer: referrerId }, config);
-  // a frozen or banned referrer's reward is held: the referral stays pending, and the sweep pays it once they are active
-  if (rewarded === 'held') return { counted: true, credited: false };
-  await notifyReferrer('friend-joined', referrerId, friendId, rewarded.reward);
-  await settleReferral(friendId, 'rewarded', 'pending', friend.createdAt);
-  return { counted: true, credited: rewarded.credited };
+  // a frozen or banned referrer's reward is owed as its operation, and paid once they are active
+  const { credited } = await rewardReferrer({ ...friend, referrer: referrerId }, config, 'pending', friend.createdAt ?? new Date());
+  return { counted: true, credited };
 }
 
 type Config = Awaited<ReturnType<typeof getAppConfig>>;
@@ -86,29 +82,33 @@ function rewardFor(friend: { isPremium?: boolean | null }, config: Config): bigi
   return (base * percent) / 100n;
 }
 
-/** Credits the referrer once for this friend (under `referral:<friendId>`); 'held' while the referrer is frozen or banned. */
-async function creditReferrer(friend: { _id: Types.ObjectId; referrer: Types.ObjectId; isPremium?: boolean | null }, config: Config) {
-  if (!config.referrerCoin || !(config.referrerCoinAmount > 0)) return { credited: false, reward: undefined };
-  const amount = rewardFor(friend, config);
-  let posted;
-  try {
-    posted = await postEntry({
-      userId: friend.referrer,
-      coinId: config.referrerCoin,
-      amount,
-      reason: 'referral',
-      refType: 'User',
-      refId: String(friend._id),
-      idempotencyKey: entryKeys.referralReward(friend._id),
-      guarded: true,
-    });
-  } catch (error) {
-    if (isHold(error)) return 'held' as const;
-    throw error;
+/**
+ * Rewards the referrer once for this friend, from the referral's state `from` (see referrals.kinds.ts); with no reward in
+ * App Config the referral is settled rewarded and the referrer told, nothing credited.
+ */
+async function rewardReferrer(
+  friend: { _id: Types.ObjectId; referrer: Types.ObjectId; isPremium?: boolean | null },
+  config: Config,
+  from: 'pending' | 'joined' | 'waiting',
+  at: Date,
+) {
+  const event = from === 'pending' ? 'friend-joined' : 'friend-qualified';
+  if (!config.referrerCoin || !(config.referrerCoinAmount > 0)) {
+    const rewarded = await settleReferral(friend._id, 'rewarded', from, at);
+    if (rewarded) await notifyReferrer(event, friend.referrer, friend._id);
+    return { rewarded, credited: false };
   }
-  await faultPoint('referral:after-credit');
   const coin = await findCoin(config.referrerCoin, { symbol: 1 });
-  return { credited: posted.applied, reward: coin ? { amount: fromMicros(amount), symbol: coin.symbol } : undefined };
+  return payReferralReward({
+    friendId: friend._id,
+    referrerId: friend.referrer,
+    from,
+    at,
+    event,
+    coin: config.referrerCoin,
+    amount: rewardFor(friend, config),
+    symbol: coin?.symbol ?? '',
+  });
 }
 
 /**
@@ -127,7 +127,8 @@ function qualifies(friend: { doneMissionsCount?: number; createdAt?: Date; lastS
 
 /**
  * The sweep's qualification pass: friends counted and waiting ('joined') who now meet the rule earn their referrer the reward,
- * once (by its key), and the referrer is told; a held referrer's waits. Returns how many were rewarded.
+ * once (its `referral-reward` operation), and the referrer is told; a held referrer's is owed until they are active. Returns how
+ * many were rewarded.
  */
 export async function qualifyReferrals(limit = 500, now = new Date()): Promise<number> {
   const config = await getAppConfig();
@@ -143,12 +144,8 @@ export async function qualifyReferrals(limit = 500, now = new Date()): Promise<n
         await settleReferral(friend._id, 'waiting', 'joined', now);
         continue;
       }
-      const rewarded = await creditReferrer({ ...friend, referrer: friend.referrer }, config);
-      if (rewarded === 'held') continue;
-      if (await settleReferral(friend._id, 'rewarded', 'joined', now)) {
-        rewardedCount++;
-        await notifyReferrer('friend-qualified', friend.referrer, friend._id, rewarded.reward);
-      }
+      // a frozen or banned referrer's reward is owed as its operation, and paid once they are active
+      if ((await rewardReferrer({ ...friend, referrer: friend.referrer }, config, 'joined', now)).rewarded) rewardedCount++;
     }
     if (waiting.length < limit) break;
     afterId = waiting[waiting.length - 1]!._id;
@@ -159,9 +156,9 @@ export async function qualifyReferrals(limit = 500, now = new Date()): Promise<n
 
 /**
  * Pays the referral rewards that wait on risk ('waiting') whose referrer and friend no longer hold them (cleared by an operator,
- * or back to low), all of them or those of one player: credited under the reward's key (`referral:<friendId>`), then settled
- * 'rewarded', so a crash between the two is finished by the next pass and nothing is paid twice or lost. A frozen or banned
- * referrer's reward goes on waiting. Returns how many were paid.
+ * or back to low), all of them or those of one player: each its `referral-reward` operation (referrals.kinds.ts), which settles
+ * it 'rewarded' and credits it once, a crash anywhere finished by the engine's sweep. A frozen or banned referrer's reward is
+ * owed until they are active. Returns how many were paid.
  */
 export async function releaseWaitingReferrals(
   now = new Date(),
@@ -176,12 +173,7 @@ export async function releaseWaitingReferrals(
     const waiting = await referralsWaiting(limit, afterId, playerId);
     for (const friend of waiting) {
       if (!friend.referrer || (await riskHolds([friend.referrer, friend._id], now, risks))) continue;
-      const rewarded = await creditReferrer({ ...friend, referrer: friend.referrer }, config);
-      if (rewarded === 'held') continue;
-      if (await settleReferral(friend._id, 'rewarded', 'waiting')) {
-        paid++;
-        await notifyReferrer('friend-qualified', friend.referrer, friend._id, rewarded.reward);
-      }
+      if ((await rewardReferrer({ ...friend, referrer: friend.referrer }, config, 'waiting', now)).rewarded) paid++;
     }
     if (waiting.length < limit) break;
     afterId = waiting[waiting.length - 1]!._id;
@@ -194,18 +186,6 @@ export async function recoverReferrals(olderThanMs = 30_000): Promise<number> {
   const unfinished = await unfinishedReferrals(new Date(Date.now() - olderThanMs), 500);
   for (const { _id } of unfinished) await finishReferral(_id);
   return unfinished.length;
-}
-
-/** Tells the referrer that a friend joined with their link, or later qualified, and what it earned them (once per friend and event). */
-async function notifyReferrer(
-  event: 'friend-joined' | 'friend-qualified',
-  referrerId: Types.ObjectId,
-  friendId: Types.ObjectId,
-  reward?: { amount: string; symbol: string },
-) {
-  const friend = await playerNames(friendId);
-  const name = friend?.name || (friend?.username ? `@${friend.username}` : 'A friend');
-  await notify(referrerId, `${event}:${friendId}`, event, { friend: name, ...reward });
 }
 
 function inviteLinks(botUsername: string, miniAppName: string, code: string, referrerMessage: string) {

@@ -79,6 +79,11 @@ export async function settleReferral(
   return modifiedCount > 0;
 }
 
+/** Where this friend's referral stands ('pending', 'joined', 'waiting', 'rewarded', 'over-limit'), or undefined. */
+export async function referralStateOf(friendId: Id): Promise<string | undefined> {
+  return (await UserModel.findById(friendId, { referralState: 1 }).lean())?.referralState ?? undefined;
+}
+
 /** Friends counted and waiting to qualify, in id order after `afterId`: what they did and when they joined and were last seen. */
 export function referralsToQualify(limit: number, afterId: Id | null = null) {
   return UserModel.find(
