@@ -142,6 +142,8 @@ async function buyBoost(page: Page, telegramId: number, language: 'en' | 'fa', n
 async function buyAndLook(language: 'en' | 'fa', buyAt: { width: number; height: number }, narrow: [Scheme, number]) {
   const { page, telegramId } = await openInTelegram(language, buyAt);
   await buyBoost(page, telegramId, language, `${language}-${buyAt.width}`);
+  // the spec's toast says so in the title's band for a moment: the page is looked at once it has gone
+  await page.locator('.toast').first().waitFor({ state: 'detached' });
   await lookEveryWay(page, 'stars-shop-bought', language, { narrow: [narrow], names: ['GIFT', 'Telegram Stars'] });
   return page;
 }
