@@ -2,20 +2,11 @@ import { useEffect, useState } from 'react';
 import { useWatch } from 'react-hook-form';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Box, Grid, Typography } from '@mui/material';
-import {
-  AutocompleteInput,
-  BooleanInput,
-  NumberInput,
-  ReferenceInput,
-  SelectInput,
-  SimpleForm,
-  TextInput,
-  useLocale,
-  useTranslate,
-} from 'react-admin';
+import { AutocompleteInput, BooleanInput, ReferenceInput, SelectInput, SimpleForm, TextInput, useLocale, useTranslate } from 'react-admin';
 import { broadcastInput } from '@gift/shared/schemas/broadcasts';
 import { schemaResolver } from '../../forms/schemaResolver';
 import { ConsoleDateInput } from '../../forms/ConsoleDateInput';
+import { NumeralInput } from '../../forms/NumeralInput';
 import { broadcastSegment } from '@gift/shared';
 import { useConsoleCalls } from '../../dataProvider';
 import { MessagePreview } from './MessagePreview';
@@ -140,8 +131,8 @@ export function BroadcastForm() {
       </Typography>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, width: '100%' }}>
         <SelectInput {...INLINE} source="segment.language" choices={LANGUAGE_CHOICES} emptyText="broadcasts.segment.anyLanguage" />
-        <NumberInput {...INLINE} source="segment.activeWithinDays" min={1} />
-        <NumberInput {...INLINE} source="segment.inactiveForDays" min={1} />
+        <NumeralInput {...INLINE} source="segment.activeWithinDays" inputMode="numeric" />
+        <NumeralInput {...INLINE} source="segment.inactiveForDays" inputMode="numeric" />
         <SelectInput {...INLINE} source="segment.status" choices={STATUS_CHOICES} emptyText="broadcasts.segment.anyStatus" />
         <ConsoleDateInput {...INLINE} source="segment.joinedFrom" />
         <ConsoleDateInput {...INLINE} source="segment.joinedTo" />
@@ -150,7 +141,7 @@ export function BroadcastForm() {
         <ReferenceInput source="segment.holds.coin" reference="gift-coins">
           <AutocompleteInput {...INLINE} optionText="symbol" />
         </ReferenceInput>
-        <TextInput {...INLINE} source="segment.holds.atLeast" />
+        <NumeralInput {...INLINE} source="segment.holds.atLeast" />
         <ReferenceInput source="segment.mission.id" reference="missions">
           <AutocompleteInput {...INLINE} optionText="title" />
         </ReferenceInput>

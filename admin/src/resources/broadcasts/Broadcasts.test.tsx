@@ -66,6 +66,14 @@ it("counts the players a new broadcast's segment reaches, again when the segment
   expect(sent('POST /broadcasts/count').at(-1)!.body).toEqual({ segment: { language: 'fa' } });
 });
 
+it("writes the segment's days in Persian digits in the Persian console, and counts them as a number of days", async () => {
+  const { sent, user } = renderScreen('/admin/broadcasts/create', { routes, locale: 'fa' });
+  const active = await screen.findByLabelText('فعال در … روز گذشته');
+  await user.type(active, '14');
+  expect(active).toHaveValue('۱۴');
+  await waitFor(() => expect(sent('POST /broadcasts/count').at(-1)!.body).toEqual({ segment: { activeWithinDays: 14 } }));
+});
+
 it("sends a draft as a test to the operator's own Telegram: POST /broadcasts/b1/test", async () => {
   const { sent, user } = renderScreen('/admin/broadcasts/b1/show', { routes });
   await user.click(await screen.findByRole('button', { name: 'Send a test to me' }));
