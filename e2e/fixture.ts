@@ -11,6 +11,7 @@ import type { Page } from 'playwright-core';
 import type { Permission } from '@gift/shared';
 import type { Env } from '../server/src/env';
 import { AccountModel } from '../server/src/modules/accounts/account.model';
+import { BotRuntime } from '../server/src/modules/bot/botRuntime';
 import { seedDemoData } from '../server/src/modules/demo/demo.service';
 import { MissionModel, UserMissionModel } from '../server/src/modules/missions/mission.models';
 import { UserModel } from '../server/src/modules/users/user.model';
@@ -253,4 +254,17 @@ export async function finishStarMissions(telegramId: number): Promise<void> {
       doneAt: now,
     })),
   );
+}
+
+/**
+ * The bot as the server runs it (its runtime: the notification sender making the buttons' links, broadcasts), started on the
+ * product's settings before the file's tests and stopped after them.
+ */
+export function useBotRuntime(product: { readonly env: Env }): void {
+  let bot: BotRuntime | undefined;
+  beforeAll(async () => {
+    bot = new BotRuntime({ env: product.env, logger: silentLogger });
+    await bot.start();
+  });
+  afterAll(() => bot?.stop().catch(() => undefined));
 }

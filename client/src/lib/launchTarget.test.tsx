@@ -53,7 +53,8 @@ function launch(hash: string, at = '/') {
 const scrolledTo: string[] = [];
 beforeAll(() => initI18n());
 beforeAll(() => {
-  // jsdom lays nothing out: record which part the launch brought into view
+  // jsdom lays nothing out: every part lies below the screen, and the part the launch brought into view is recorded
+  Element.prototype.getBoundingClientRect = () => DOMRect.fromRect({ x: 0, y: 5000, width: 300, height: 40 });
   Element.prototype.scrollIntoView = function (this: Element) {
     scrolledTo.push(this.id);
   };

@@ -17,8 +17,8 @@ const PLACES: Record<PageTarget, (id?: string) => { path: string; anchors: strin
 const ALIGN_MS = 4000;
 
 /**
- * Keeps the best of `anchors` found so far at the top of the screen while the page loads, until the player moves it
- * themselves, leaves the page, or ALIGN_MS pass.
+ * Keeps the best of `anchors` found so far in view while the page loads (at the top of the screen when it lies lower than
+ * the upper half), until the player moves the page themselves, leaves it, or ALIGN_MS pass.
  */
 function bringIntoView(path: string, anchors: string[]): void {
   let best = anchors.length;
@@ -27,7 +27,10 @@ function bringIntoView(path: string, anchors: string[]): void {
     const found = anchors.findIndex((id) => document.getElementById(id));
     if (found < 0 || found > best) return;
     best = found;
-    document.getElementById(anchors[found]!)!.scrollIntoView?.({ block: 'start' });
+    const part = document.getElementById(anchors[found]!)!;
+    // a part already in the upper half of the screen stays where it is: the page's head (a notice, its title) stays in view
+    const { top } = part.getBoundingClientRect();
+    if (top < 0 || top > window.innerHeight / 2) part.scrollIntoView?.({ block: 'start' });
   };
   const observer = new MutationObserver(align);
   const resized = typeof ResizeObserver === 'function' ? new ResizeObserver(align) : null;
