@@ -1,9 +1,12 @@
 import type { Types } from 'mongoose';
+import { fromMicros } from '@gift/shared';
 import { AppError } from '../../lib/errors';
 import { isDuplicateKey } from '../../db/mongoErrors';
 import { entryKeys, finishOperation, registerOperationKind, runOperation } from '../ledger/ledger.service';
+import { findCoin } from '../coins/giftCoins.service';
+import { notify } from '../notifications/notifications.service';
 import { countMissionProgress } from '../users/players.service';
-import { UserMissionModel } from './mission.models';
+import { MissionModel, UserMissionModel } from './mission.models';
 import { freeFor, UNLOCKED } from './reviewLocks';
 import { countStreakDay } from './streaks';
 
@@ -14,7 +17,7 @@ import { countStreakDay } from './streaks';
  * claim's progress written done at once; an operator's approval: pending → done), one conditional write, so of simultaneous
  * claims or approvals one takes it. The engine credits the player from `rewards:mission`, and the step counts the progress in
  * the player's counters (doneMissionsCount, and missionsCount for a record not counted since its Go) and a daily mission's day
- * in the streak (its milestone keyed). A progress done has had its operation recorded: it carries no flag of credit owed, and
+ * in the streak (its milestone keyed), and tells the player of an operator's approval. A progress done has had its operation recorded: it carries no flag of credit owed, and
  * a crash anywhere is finished by a retry or the engine's sweep. A frozen or banned player's credit, admitted before their
  * hold, stays owed and is paid once they are active. The places of a capped mission are still settled by their holds
  * (`missionSeats.ts`), around the operation. Registered when this file loads (the claims and the reviews import it).
@@ -99,11 +102,31 @@ export async function countCredited({ progress, uncounted, markRiskDueAt, via }:
   await countStreakDay(progress);
 }
 
+/** Tells the player an operator approved their claim, with its reward (keyed by the claim: once). */
+async function notifyApproved({ progress }: MissionCredit): Promise<void> {
+  const [mission, coin] = await Promise.all([
+    MissionModel.findById(progress.mission, { title: 1 }).lean(),
+    findCoin(progress.coin, { symbol: 1 }),
+  ]);
+  const reward = progress.reward > 0 && coin ? { amount: fromMicros(progress.reward), symbol: coin.symbol } : {};
+  await notify(progress.user, `mission-approved:${String(progress._id)}`, 'mission-approved', { mission: mission?.title ?? '', ...reward });
+}
+
 registerOperationKind({
   kind: MISSION_CREDIT,
   admit: markDone,
-  // one step (each step's record is a write on the claim's hot path): the counts, then a daily mission's streak day
-  steps: [{ name: 'count', run: (operation) => countCredited(operation.data as MissionCredit) }],
+  // one step (each step's record is a write on the claim's hot path): the counts, a daily mission's streak day, and an
+  // approval's word to the player, each keyed
+  steps: [
+    {
+      name: 'follow-up',
+      run: async (operation) => {
+        const credit = operation.data as MissionCredit;
+        await countCredited(credit);
+        if (credit.via === 'approval') await notifyApproved(credit);
+      },
+    },
+  ],
 });
 // an older version recorded the credit under the reason's kind, after marking the progress done: admitted as it is, so one
 // its player's hold refuses stays owed as this kind's do (rather than removed, with no flag left to redo it)

@@ -8,6 +8,7 @@ import { CategoryModel } from '../content/content.models';
 import { LedgerEntryModel } from '../ledger/ledger.models';
 import { balanceOf, recoverPendingEntries } from '../ledger/ledger.service';
 import { onFault } from '../../lib/faults';
+import { NotificationModel } from '../notifications/notification.model';
 import { UserModel } from '../users/user.model';
 import { MissionModel, UserMissionModel } from './mission.models';
 import { reviewUserMission } from './missions.service';
@@ -347,6 +348,7 @@ describe('Manual missions and their review in User Missions', () => {
 
   it('finishes an approval that a crash interrupted before the credit, by the sweep alone, once', async () => {
     const { player, mission, progressId } = await pendingManualMission();
+    await UserModel.updateOne({ _id: player._id }, { $set: { messagePermission: true } });
     const token = await operatorToken();
     // the approval's operation is recorded (the credit owed from now on), then the process dies: the claim still pending
     onFault((point) => {
@@ -365,6 +367,10 @@ describe('Manual missions and their review in User Missions', () => {
     expect(fromMicros(await balanceOf(player._id, mission.coin))).toBe('10');
     expect(await UserMissionModel.findById(progressId).lean()).toMatchObject({ status: 'done', reviewedBy: expect.anything() });
     expect((await UserModel.findById(player._id).lean())!.doneMissionsCount).toBe(1);
+    // and the player is told, once: the word of the approval is the operation's too
+    expect(await NotificationModel.find({ key: `mission-approved:${progressId}` }, { _id: 0, event: 1, facts: 1 }).lean()).toEqual([
+      { event: 'mission-approved', facts: { mission: mission.title, amount: '10', symbol: expect.any(String) } },
+    ]);
     await expectLedgerMatchesBalances(player._id);
   });
 

@@ -1,11 +1,9 @@
 import type { Types } from 'mongoose';
-import { fromMicros } from '@gift/shared';
 import { AppError, badInput, isHold } from '../../lib/errors';
 import { findRejectReason } from '../config/rejectReasons.service';
 import { assertIndependentApprover } from '../accounts/fourEyes.service';
 import { countTowardDailyLimit } from '../coins/coinBrakes.service';
 import { objectId } from '../../db/ids';
-import { findCoin } from '../coins/giftCoins.service';
 import { notify } from '../notifications/notifications.service';
 import { MissionModel, UserMissionModel } from './mission.models';
 import { creditMission, isCreditRefused } from './missions.kinds';
@@ -39,7 +37,8 @@ export async function reviewUserMission(
     // taken and let go again in between: decided by someone else, or free to try again
     throw new AppError('CLAIM_LOCKED', { name: '?', until: now.toISOString().slice(11, 16) });
   }
-  await notifyReview(reviewed);
+  // an approval tells the player with its credit (its operation's step); a rejection here
+  if (reviewed.status === 'rejected') await notifyRejected(reviewed);
   return reviewed;
 }
 
@@ -117,32 +116,20 @@ async function rejectionText(review: { rejectReason?: string; reasonId?: string 
   return { en: canned.en, fa: canned.fa };
 }
 
-/** Tells the player how their claim was reviewed; a rejection is keyed by its claim, since the mission can be tried again. */
-async function notifyReview(reviewed: {
+/** Tells the player their claim was rejected, keyed by the claim, since the mission can be tried again. */
+async function notifyRejected(reviewed: {
   _id: Types.ObjectId;
   user: Types.ObjectId;
   mission: Types.ObjectId;
-  coin: Types.ObjectId;
-  status: string;
-  reward: number;
   rejectReason: string;
   rejectReasonFa?: string;
   claimedAt?: Date | null;
 }) {
-  const [mission, coin] = await Promise.all([
-    MissionModel.findById(reviewed.mission, { title: 1 }).lean(),
-    findCoin(reviewed.coin, { symbol: 1 }),
-  ]);
-  const title = mission?.title ?? '';
-  if (reviewed.status === 'done') {
-    const reward = reviewed.reward > 0 && coin ? { amount: fromMicros(reviewed.reward), symbol: coin.symbol } : {};
-    await notify(reviewed.user, `mission-approved:${reviewed._id}`, 'mission-approved', { mission: title, ...reward });
-  } else {
-    const claim = reviewed.claimedAt?.getTime() ?? 0;
-    await notify(reviewed.user, `mission-rejected:${reviewed._id}:${claim}`, 'mission-rejected', {
-      mission: title,
-      reason: reviewed.rejectReason,
-      ...(reviewed.rejectReasonFa ? { reasonFa: reviewed.rejectReasonFa } : {}),
-    });
-  }
+  const mission = await MissionModel.findById(reviewed.mission, { title: 1 }).lean();
+  const claim = reviewed.claimedAt?.getTime() ?? 0;
+  await notify(reviewed.user, `mission-rejected:${reviewed._id}:${claim}`, 'mission-rejected', {
+    mission: mission?.title ?? '',
+    reason: reviewed.rejectReason,
+    ...(reviewed.rejectReasonFa ? { reasonFa: reviewed.rejectReasonFa } : {}),
+  });
 }
