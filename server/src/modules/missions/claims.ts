@@ -200,11 +200,10 @@ async function checkedProof(kinds: readonly ProofKind[], proof: ClaimProof | und
 }
 
 /**
- * Claim: decides by the rules, verifies by the mission's type, then completes.
- * Completing credits the ledger under its key (`entryKeys.missionReward`) before the conditional
- * started → done step: the key makes every repeat harmless, so simultaneous claims credit once and a
- * crash between the two writes loses nothing (the next claim finishes it). Only the claim that wins the
- * step counts it in doneMissionsCount.
+ * Claim: decides by the rules, verifies by the mission's type, then completes. Completing is the credit's operation
+ * (`mission-credit`, under `entryKeys.missionReward`: missions.kinds.ts), recorded before anything else, whose admit takes
+ * the conditional started → done step: simultaneous claims credit once (the others are told it is done), and a crash after
+ * any write loses nothing (a repeated claim or the engine's sweep finishes it). Its step counts it in the player's counters.
  */
 export async function claimMission(input: ClaimMissionInput): Promise<ClaimResult> {
   const { user, missionId, now } = input;
