@@ -34,15 +34,18 @@ interface WaitingBannerProps {
 /**
  * On a record's page: what waits for a second operator, who asked and when, and the decision, each confirmed first. The operator
  * who asked may withdraw it but not approve it; the server also refuses an approver the asker created or empowered. What waits
- * is written in the console's digits (amounts digit by digit, never through a float).
+ * is written in the console's digits (amounts digit by digit, never through a float) and, in Persian, its punctuation.
  */
 export function WaitingBanner({ kind, waiting, subject: written, decide }: WaitingBannerProps) {
   const translate = useTranslate();
   const locales = useDateLocales();
   const digits = useLocalDigits();
-  const subject = Object.fromEntries(Object.entries(written).map(([key, text]) => [key, digits(text)]));
+  // Persian lists its parts with its own comma and semicolon (، ؛)
+  const persian = locales === 'fa-IR';
+  const local = (text: string) => (persian ? digits(text).replace(/; /g, '؛ ').replace(/, /g, '، ') : text);
+  const subject = Object.fromEntries(Object.entries(written).map(([key, text]) => [key, local(text)]));
   const { data: asker } = useGetOne<{ id: string; username: string }>('accounts', { id: waiting.requestedBy }, { retry: false });
-  const when = [asker?.username, formatWhen(waiting.requestedAt, locales)].filter(Boolean).join(', ');
+  const when = [asker?.username, formatWhen(waiting.requestedAt, locales)].filter(Boolean).join(persian ? '، ' : ', ');
   return (
     <Alert severity="warning" icon={<HourglassIcon />} sx={{ m: 2, mb: 0 }} data-testid={kind.testId}>
       <AlertTitle>{translate(kind.title)}</AlertTitle>
