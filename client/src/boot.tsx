@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { initI18n } from './lib/i18n';
@@ -17,10 +17,14 @@ captureInstallPrompt();
 // the worker's precache downloads the whole build: not while the first screen loads
 afterFirstScreen(() => void registerServiceWorker());
 
+// rendered as a transition, React yields to the browser every few milliseconds: the first render is many short tasks rather
+// than one long one that would hold back a tap (the shell stays painted meanwhile)
 void initI18n(telegramLanguage()).then(() =>
-  createRoot(document.getElementById('root')!).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
+  startTransition(() =>
+    createRoot(document.getElementById('root')!).render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    ),
   ),
 );
