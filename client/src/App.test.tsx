@@ -63,7 +63,7 @@ it('says on Currency what is locked in stakes and the total, valued whole, in Pe
   await act(() => setLanguage('fa'));
   // the amounts sit in left-to-right isolates inside the Persian sentence
   const persian = () => screen.getByTestId('in-stakes').textContent?.replace(/[\u2066-\u2069]/g, '');
-  await waitFor(() => expect(persian()).toBe('۱٬۵۰۰٫۲۵ TON در استیک · مجموع ۱٬۵۰۲٫۲۵ TON'));
+  await waitFor(() => expect(persian()).toBe('۱٬۵۰۰٫۲۵ TON در استیک، مجموع ۱٬۵۰۲٫۲۵ TON'));
 });
 
 it("shows 'Page Not Found' on an unknown address", async () => {

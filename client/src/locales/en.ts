@@ -5,6 +5,8 @@ export const en = {
   nav: { tasks: 'Tasks', staking: 'Staking', currency: 'Currency', invite: 'Invite a friend', profile: 'Profile', settings: 'Settings' },
   common: {
     comingSoon: 'Coming soon...',
+    /** Between two parts of one line ("400 GIFT · 1 week"). */
+    separator: ' · ',
     loading: 'Loading…',
     retry: 'Retry',
     back: 'Back',

@@ -6,6 +6,8 @@ export const fa: Translation = {
   nav: { tasks: 'ماموریت‌ها', staking: 'استیکینگ', currency: 'ارزها', invite: 'دعوت از دوستان', profile: 'پروفایل', settings: 'تنظیمات' },
   common: {
     comingSoon: 'به‌زودی...',
+    // a middle dot beside Persian digits reads as a zero (۰): "۴۰۰ GIFT · ۱ هفته" looks like "۴۰۰۰۱"
+    separator: '، ',
     loading: 'در حال بارگذاری…',
     retry: 'تلاش دوباره',
     back: 'بازگشت',

@@ -21,7 +21,8 @@ function CoinRow({ coin }: { coin: RouterOutputs['home']['currency'][number] }) 
         {coin.staked !== '0' && (
           // coins locked in stakes are still the player's: said beside the balance, with the two together
           <div className="muted" data-testid="in-stakes">
-            {t('currency.inStakes', { amount: coin.staked, symbol: coin.symbol })} ·{' '}
+            {t('currency.inStakes', { amount: coin.staked, symbol: coin.symbol })}
+            {t('common.separator')}
             {t('currency.total', { amount: coin.total, symbol: coin.symbol })}
           </div>
         )}

@@ -91,7 +91,7 @@ function StakeForm({ offer }: { offer: Offer }) {
       <form className="card menu" onSubmit={onSubmit} noValidate>
         <AmountField
           label={t('staking.amount')}
-          hint={`${t('staking.balance', { amount: offer.balance, symbol })} · ${t('staking.bounds', { min: offer.minAmount, max: offer.maxAmount, symbol })}`}
+          hint={`${t('staking.balance', { amount: offer.balance, symbol })}${t('common.separator')}${t('staking.bounds', { min: offer.minAmount, max: offer.maxAmount, symbol })}`}
           error={refusal ? t(`errors.${refusal}`) : typo && t(`common.amountTypos.${typo}`, { decimals: MONEY_DECIMALS })}
           value={typed}
           onChange={edit}
@@ -169,9 +169,10 @@ function StakeForm({ offer }: { offer: Offer }) {
       </form>
       {stake.data && (
         <div className="notice" role="status" data-testid="new-stake">
-          {t('staking.staked', { amount: stake.data.amount, symbol: stake.data.coin.symbol })} ·{' '}
+          {t('staking.staked', { amount: stake.data.amount, symbol: stake.data.coin.symbol })}
+          {t('common.separator')}
           {t(`staking.durations.${stake.data.duration}`)}
-          {' · '}
+          {t('common.separator')}
           <Link to="/staking">{t('staking.positions')}</Link>
         </div>
       )}

@@ -67,7 +67,7 @@ it('writes the profits in Persian digits in Persian', async () => {
     within(offer)
       .getAllByRole('listitem')
       .map((item) => item.textContent),
-  ).toEqual(['۱ هفته · ۱%', '۱ ماه · ۵%', '۳ ماه · ۱۸%', '۶ ماه · ۴۰%', '۱ سال · ۱۰۰%']);
+  ).toEqual(['۱ هفته، ۱%', '۱ ماه، ۵%', '۳ ماه، ۱۸%', '۶ ماه، ۴۰%', '۱ سال، ۱۰۰%']);
 });
 
 it('says when there is no offer, and shows a failed load as an error', async () => {

@@ -21,7 +21,9 @@ function OfferRow({ offer }: { offer: RouterOutputs['staking']['offers'][number]
           <ul className="chips">
             {offer.durations.map((d) => (
               <li key={d.duration}>
-                {t(`staking.durations.${d.duration}`)} · <bdi dir="ltr">{format.amount(d.percent)}%</bdi>
+                {t(`staking.durations.${d.duration}`)}
+                {t('common.separator')}
+                <bdi dir="ltr">{format.amount(d.percent)}%</bdi>
               </li>
             ))}
           </ul>

@@ -32,8 +32,9 @@ function PositionRow({ position, now }: { position: Position; now: number }) {
         <div className="title">
           <bdi dir="ltr">
             {format.amount(position.amount)} {position.coin.symbol}
-          </bdi>{' '}
-          · {t(`staking.durations.${position.duration}`)}
+          </bdi>
+          {t('common.separator')}
+          {t(`staking.durations.${position.duration}`)}
         </div>
         <div className="muted">
           {t('staking.payout')}:{' '}
