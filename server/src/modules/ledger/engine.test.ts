@@ -5,7 +5,15 @@ import { createCoin, createPlayer } from '../../../test/factories';
 import { BalanceModel, LedgerEntryModel } from './ledger.models';
 import { OperationModel } from './operation.model';
 import { AppError } from '../../lib/errors';
-import { balanceOf, holdPlayer, moveHouseValue, postEntry, recoverPendingEntries, releasePlayer } from './ledger.service';
+import {
+  balanceOf,
+  guardedEntriesInFlight,
+  holdPlayer,
+  moveHouseValue,
+  postEntry,
+  recoverPendingEntries,
+  releasePlayer,
+} from './ledger.service';
 import { HOUSE_SIDE } from './houseSide';
 import { registerOperationKind, runOperation } from './engine';
 
@@ -247,6 +255,40 @@ describe('the money engine', () => {
     }
   });
 
+  it("lets the call that recorded an operation with steps mark it posted and done with its steps' own records", async () => {
+    const [player, coin] = await Promise.all([createPlayer(), createCoin()]);
+    registerOperationKind({
+      kind: 'e10-steps',
+      steps: [
+        { name: 'first', run: () => Promise.resolve() },
+        { name: 'second', run: () => Promise.resolve() },
+      ],
+    });
+    const marks = jest.spyOn(OperationModel, 'findOneAndUpdate');
+    const records = jest.spyOn(OperationModel, 'updateOne');
+    try {
+      await runOperation({
+        kind: 'e10-steps',
+        key: 'e10:steps',
+        players: [{ user: player.id, coin: coin.id, amount: toMicros('1'), reason: 'streak' }],
+        house: [{ account: 'rewards:streak', coin: coin.id, amount: -toMicros('1') }],
+      });
+      // the record alone, then one write per step: no posted mark and no done mark of their own
+      expect(marks).toHaveBeenCalledTimes(1);
+      expect(records).toHaveBeenCalledTimes(2);
+      expect(await OperationModel.findOne({ key: 'e10:steps' }).lean()).toMatchObject({
+        state: 'done',
+        steps: ['first', 'second'],
+        postedAt: expect.any(Date),
+        doneAt: expect.any(Date),
+      });
+    } finally {
+      marks.mockRestore();
+      records.mockRestore();
+      registerOperationKind({ kind: 'e10-steps', steps: [] });
+    }
+  });
+
   it("checks a kind's admit before anything moves: a refusal leaves nothing, a hold after it keeps the operation owed", async () => {
     const [player, coin] = await Promise.all([createPlayer(), createCoin()]);
     const taken = new Set<string>();
@@ -292,9 +334,11 @@ describe('the money engine', () => {
       await expect(runOperation(decision('e9:fourth', 'w3'))).rejects.toThrow('crash after admitting');
       expect(admitted).toContain('e9:fourth');
       await holdPlayer(player.id, 'ACCOUNT_FROZEN', 'checks');
-      // admitted (the thing is decided), then held: the sweep keeps it owed rather than removing it
+      // admitted (the thing is decided), then held: the sweep keeps it owed rather than removing it, marked held, so a freeze
+      // waiting for the player's operations in flight does not wait for it
       await recoverPendingEntries(0);
-      expect(await OperationModel.findOne({ key: 'e9:fourth' }).lean()).toMatchObject({ state: 'recorded' });
+      expect(await OperationModel.findOne({ key: 'e9:fourth' }).lean()).toMatchObject({ state: 'recorded', held: true });
+      expect(await guardedEntriesInFlight(player.id, new Date())).toBe(0);
       await releasePlayer(player.id);
       await recoverPendingEntries(0);
       expect(await OperationModel.findOne({ key: 'e9:fourth' }).lean()).toMatchObject({ state: 'done' });
