@@ -3,15 +3,14 @@
 // Bot API stand-in), in English and in Persian; the sent and the answered appeal in Telegram's dark and light schemes at 390 px
 // and once at 360 and 320 px. The Help page (the operators' questions and the contact) the same ways, from Profile.
 import type { Locator, Page } from 'playwright-core';
-import { BotRuntime } from '../server/src/modules/bot/botRuntime';
 import { AppConfigModel } from '../server/src/modules/config/appConfig.model';
 import { getAppConfig } from '../server/src/modules/config/config.service';
 import { FaqModel } from '../server/src/modules/help/help.models';
 import { setPlayerStatus } from '../server/src/modules/users/playerStatus.service';
 import { UserModel } from '../server/src/modules/users/user.model';
 import { startBotApiStandIn } from '../server/test/botApiStandIn';
-import { TEST_BOT_TOKEN, silentLogger } from '../server/test/helpers';
-import { useProduct } from './fixture';
+import { TEST_BOT_TOKEN } from '../server/test/helpers';
+import { useBotRuntime, useProduct } from './fixture';
 import { DESKTOP, PHONE, TELEGRAM_PALETTES, fits, lookEveryWay, shot } from './support';
 
 jest.setTimeout(240_000);
@@ -60,15 +59,10 @@ const product = useProduct({
   },
 });
 
-let bot: BotRuntime;
-beforeAll(async () => {
-  // the bot as the server runs it: its notification sender delivers the operator's answer
-  bot = new BotRuntime({ env: product.env, logger: silentLogger });
-  await bot.start();
-});
+// the bot as the server runs it: its notification sender delivers the operator's answer
+useBotRuntime(product);
 
-afterAll(async () => {
-  await bot?.stop().catch(() => undefined);
+afterAll(() => {
   expect(product.pageErrors).toEqual([]);
   expect(product.missingTranslations).toEqual([]);
 });
