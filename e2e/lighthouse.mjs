@@ -7,11 +7,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { tsImport } from 'tsx/esm/api';
 import { CHROMIUM, CHROMIUM_FLAGS } from './chromium.mjs';
-import { startServedProduct } from './servedProduct.mjs';
+import { root, startServedProduct } from './servedProduct.mjs';
 
 const chromePath = process.env.CHROME_PATH ?? CHROMIUM;
+// the server's tsx (as servedProduct.mjs runs the server with it) loads the tests' TypeScript helpers
+const { tsImport } = await import(path.join(root, 'node_modules', 'tsx', 'dist', 'esm', 'api', 'index.mjs'));
 const { TEST_BOT_TOKEN } = await tsImport('../server/test/helpers.ts', import.meta.url);
 const { signInitData } = await tsImport('../server/test/telegram.ts', import.meta.url);
 const { startBotApiStandIn } = await tsImport('../server/test/botApiStandIn.ts', import.meta.url);
@@ -69,7 +70,7 @@ try {
     }
     const score = (category) => Math.round(category.score * 100);
     console.log(`Lighthouse ${result.lhr.lighthouseVersion}, ${profile.name}, ${page.name}`);
-    console.log(`  performance     ${score(categories.performance)}   (aim: 90 or more)`);
+    console.log(`  performance     ${score(categories.performance)}   (aim: 95 or more, issue 35)`);
     console.log(`  accessibility   ${score(categories.accessibility)}   (aim: 100)`);
     for (const id of [
       'first-contentful-paint',
