@@ -12,7 +12,7 @@ import { finishMiningMovesOfOlderVersion } from './modules/mining/mining.service
 import { missionRecovery, removeUnclaimedProofImages } from './modules/missions/missions.jobs';
 import { removeSettledNotifications } from './modules/notifications/notifications.service';
 import { removeExpiredCounters } from './modules/rateLimits/rateLimit.service';
-import { referralQualificationJob, referralRecovery } from './modules/referrals/referrals.jobs';
+import { referralQualificationJob, referralsOfOlderVersion } from './modules/referrals/referrals.jobs';
 import { riskScoringJob } from './modules/risk/risk.jobs';
 import { finishStakesOfOlderVersion, offerChanges } from './modules/staking/staking.service';
 import { clawBacksJob } from './modules/clawbacks/clawbacks.jobs';
@@ -39,7 +39,7 @@ const moneyRecoveryJob = jobOfSteps({ name: 'money-recovery', kind: 'recovery' }
   ...missionRecovery,
   // mining moves are operations of the engine too; this finishes the ones an older version left owed (once)
   { name: 'miningMovesOfOlderVersion', run: ({ graceMs }) => finishMiningMovesOfOlderVersion(graceMs).then(() => 0) },
-  referralRecovery,
+  referralsOfOlderVersion,
   ...giftRecovery,
   // money permissions approved but not yet given (or asked but not yet listed)
   { name: 'accountGrants', run: ({ graceMs, now }) => recoverAccountGrants(graceMs, now) },

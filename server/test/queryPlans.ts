@@ -47,6 +47,7 @@ const ADMITTED_SCANS: Record<string, string> = {
   'withdrawals:amountTaken': 'the requests an older version left untaken: one scan, once',
   'withdrawals:settled': 'the decisions an older version left unsettled: one scan, once',
   'miningsessions:awaitingCredit': 'the moves an older version left uncredited: one scan, once',
+  'users:referralState': 'the referrals an older version left pending: one scan, once',
 };
 
 const recorded: Shape[] = [];

@@ -351,10 +351,29 @@ async function lineIdsOf(operation: OperationDocument): Promise<string[]> {
  * Throws INSUFFICIENT_BALANCE (a debit not covered), BALANCE_LIMIT, or the player's hold, and leaves nothing.
  */
 export async function runOperation(input: OperationInput): Promise<OperationResult> {
+  return (await recordOperation(input))();
+}
+
+/**
+ * Records the operation (once per key) and returns what finishes it, for a caller that must write something between the two:
+ * a referral's reward is recorded before the friend its admit check reads is written. Until it is called, a call with the
+ * same key or the sweep may finish it, as any other.
+ */
+export async function recordOperation(input: OperationInput): Promise<() => Promise<OperationResult>> {
+  const operation = await recordInput(input);
+  if (operation.state === 'done') {
+    const done = { operationId: String(operation._id), lineIds: await lineIdsOf(operation), applied: false, recorded: false };
+    return () => Promise.resolve(done);
+  }
+  if (operation.fresh) await faultPoint('ledger:after-record', operation.kind);
+  return () => finish(operation, { fresh: operation.fresh });
+}
+
+function recordInput(input: OperationInput) {
   if (input.players.some((p) => p.amount === 0n)) throw new AppError('BAD_INPUT');
   checkBalanced(input);
   const player = input.players[0];
-  const operation = await record({
+  return record({
     key: input.key,
     kind: input.kind,
     refType: input.refType ?? '',
@@ -378,10 +397,6 @@ export async function runOperation(input: OperationInput): Promise<OperationResu
     ...(input.guarded ? { guarded: true } : {}),
     ...(input.data ? { data: input.data } : {}),
   });
-  if (operation.state === 'done')
-    return { operationId: String(operation._id), lineIds: await lineIdsOf(operation), applied: false, recorded: false };
-  if (operation.fresh) await faultPoint('ledger:after-record', operation.kind);
-  return finish(operation, { fresh: operation.fresh });
 }
 
 /** The keys of an operation's player lines. */

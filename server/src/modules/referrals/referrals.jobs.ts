@@ -1,8 +1,14 @@
 import type { Job, JobStep } from '../jobs/jobs.service';
-import { qualifyReferrals, recoverReferrals } from './referrals.service';
+import { finishReferralsOfOlderVersion, qualifyReferrals } from './referrals.service';
 
-/** Newcomers registered with a code whose referral (the invite counted, the reward) was not finished. */
-export const referralRecovery: JobStep = { name: 'referrals', run: ({ graceMs }) => recoverReferrals(graceMs) };
+/**
+ * Newcomers an older version registered with a code and left 'pending', finished once (a join's referral is an operation of
+ * the engine now, finished with the others).
+ */
+export const referralsOfOlderVersion: JobStep = {
+  name: 'referralsOfOlderVersion',
+  run: ({ graceMs }) => finishReferralsOfOlderVersion(graceMs).then(() => 0),
+};
 
 /** Friends counted and waiting who now meet the rule earn their referrer the reward, once; and rewards held on risk, once cleared. */
 export const referralQualificationJob: Job = {

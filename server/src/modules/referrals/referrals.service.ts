@@ -11,55 +11,102 @@ import { getAppConfig, miniAppLink, resolveBotToken } from '../config/config.ser
 import { onRiskCleared, riskHolds } from '../risk/risk.service';
 import type { Id } from '../../db/ids';
 import { faultPoint } from '../../lib/faults';
+import { migrateOnce } from '../../db/migrationProgress';
 import {
   countFriendsOf,
   countInvite,
   countQualifiedFriends,
   referralsToQualify,
   friendsPageOf,
-  referralToFinish,
+  referralOf,
+  referralsOfOlderVersion,
+  referralStateOf,
   referralsWaiting,
   settleReferral,
-  unfinishedReferrals,
 } from '../users/players.service';
 import type { ReferralOutcome, UserDocument } from '../users/players.service';
-import { registerReferralFinisher } from '../users/users.service';
-import { notifyReferrer, payReferralReward } from './referrals.kinds';
+import { registerReferralJoin } from '../users/users.service';
+import { notifyReferrer, payReferralReward, recordJoin, registerJoinDecision } from './referrals.kinds';
 
 /**
- * Finishes a newcomer's referral from the records alone, the same whichever caller runs it (the
- * registration, the recovery sweep after a crash), any number of times: counts the invite once while the
- * referrer is below their invite limit, then settles it: waiting to qualify, waiting on risk, or rewarded (the reward an
- * operation of the engine, `referral-reward`, which settles it, credits the referrer and tells them). Beyond the limit the
- * friend stays linked but earns nothing.
+ * How a join is decided, by its reward's admit check (referrals.kinds.ts), the same whoever finishes it (the registration,
+ * the engine's sweep after a crash), any number of times: the invite counted once while the referrer is below their invite
+ * limit; then the friend left to qualify, or waiting on risk, or owed the reward now (null: the admit check settles it
+ * rewarded). Beyond the limit the friend stays linked but earns nothing. Every outcome but the reward refuses the operation.
  */
-async function finishReferral(friendId: Types.ObjectId): Promise<ReferralOutcome> {
-  const friend = await referralToFinish(friendId);
-  if (!friend?.referrer) return { counted: false, credited: false };
-  const referrerId = friend.referrer;
+async function decideJoin(friendId: Types.ObjectId, referrerId: Types.ObjectId): Promise<AppError | null> {
+  const friend = await referralOf(friendId);
+  // the registration never wrote the friend (killed before it, or a simultaneous first launch wrote another): nothing owed
+  if (!friend || String(friend.referrer) !== String(referrerId)) return new AppError('NOT_FOUND');
+  if (friend.referralState === 'rewarded') return null;
+  if (friend.referralState && friend.referralState !== 'pending') return new AppError('NOT_FOUND');
   const counted = await countInvite(referrerId, friendId);
   await faultPoint('referral:after-count');
   if (!counted) {
     await settleReferral(friendId, 'over-limit');
-    return { counted: false, credited: false };
+    return new AppError('NOT_FOUND');
   }
   const config = await getAppConfig();
   // a friend who must first qualify (missions done, days played) earns the reward later, in the sweep's qualification pass
   if (mustQualify(config)) {
     await notifyReferrer('friend-joined', referrerId, friendId);
     await settleReferral(friendId, 'joined');
-    return { counted: true, credited: false };
+    return new AppError('NOT_FOUND');
   }
   // the risk gate: while the referrer or the friend is at review or high risk (assessed now, as of the join), the reward is
   // recorded as waiting, and paid once an operator clears them or their score falls (`releaseWaitingReferrals`)
   if (config.referrerCoin && config.referrerCoinAmount > 0 && (await riskHolds([referrerId, friendId], friend.createdAt ?? new Date()))) {
     await notifyReferrer('friend-joined', referrerId, friendId);
-    await settleReferral(friendId, 'waiting', 'pending', friend.createdAt);
-    return { counted: true, credited: false };
+    await settleReferral(friendId, 'waiting', 'new', friend.createdAt);
+    return new AppError('NOT_FOUND');
   }
-  // a frozen or banned referrer's reward is owed as its operation, and paid once they are active
-  const { credited } = await rewardReferrer({ ...friend, referrer: referrerId }, config, 'pending', friend.createdAt ?? new Date());
-  return { counted: true, credited };
+  return null;
+}
+
+/** A join's reward as App Config sets it now (none: the referral is only settled), for its operation. */
+async function joinReward(friendId: Types.ObjectId, referrerId: Types.ObjectId, isPremium: boolean, at: Date) {
+  const config = await getAppConfig();
+  const coin = config.referrerCoin && config.referrerCoinAmount > 0 ? config.referrerCoin : null;
+  const symbol = coin ? ((await findCoin(coin, { symbol: 1 }))?.symbol ?? '') : '';
+  const amount = coin ? rewardFor({ isPremium }, config) : 0n;
+  return { friendId, referrerId, from: 'new' as const, at, event: 'friend-joined' as const, coin, amount, symbol };
+}
+
+/**
+ * A registration with a code (users.service.ts): the reward's operation recorded before the friend is written; the function
+ * returned finishes it once they are, and says whether the invite counted and the referrer was credited.
+ */
+async function joinReferral(friendId: Types.ObjectId, referrerId: Types.ObjectId, isPremium: boolean, at: Date) {
+  const reward = await joinReward(friendId, referrerId, isPremium, at);
+  const finishJoin = await recordJoin(reward);
+  return async (): Promise<ReferralOutcome> => {
+    // a frozen or banned referrer's reward is owed as its operation, and paid once they are active
+    const { held } = await finishJoin();
+    const state = await referralStateOf(friendId);
+    return { counted: !!state && state !== 'over-limit', credited: state === 'rewarded' && !held && reward.amount > 0n };
+  };
+}
+
+/** When this process started: what an older version's instances recorded is older than that. */
+const startedAt = Date.now();
+
+/**
+ * Start-up, once: newcomers an older version registered with a code and left 'pending' are finished by the same operation a
+ * join records now, under the same key. It waits until this process has run for the sweep's grace, so the credit operations
+ * that version recorded (under the reason's kind) were finished, or refused and removed, by the engine's sweep first; a
+ * referral whose credit that version finished is settled rewarded here.
+ */
+export async function finishReferralsOfOlderVersion(graceMs: number): Promise<void> {
+  if (Date.now() - startedAt < graceMs) return;
+  await migrateOnce('referral-pending', async () => {
+    for (const friend of await referralsOfOlderVersion()) {
+      if (!friend.referrer) continue;
+      const at = friend.createdAt ?? new Date();
+      const paid = await payReferralReward(await joinReward(friend._id, friend.referrer, !!friend.isPremium, at));
+      if (!paid.rewarded && !paid.held) await settleReferral(friend._id, 'rewarded', 'new', at);
+    }
+    return null;
+  });
 }
 
 type Config = Awaited<ReturnType<typeof getAppConfig>>;
@@ -89,10 +136,10 @@ function rewardFor(friend: { isPremium?: boolean | null }, config: Config): bigi
 async function rewardReferrer(
   friend: { _id: Types.ObjectId; referrer: Types.ObjectId; isPremium?: boolean | null },
   config: Config,
-  from: 'pending' | 'joined' | 'waiting',
+  from: 'joined' | 'waiting',
   at: Date,
 ) {
-  const event = from === 'pending' ? 'friend-joined' : 'friend-qualified';
+  const event = 'friend-qualified';
   if (!config.referrerCoin || !(config.referrerCoinAmount > 0)) {
     const rewarded = await settleReferral(friend._id, 'rewarded', from, at);
     if (rewarded) await notifyReferrer(event, friend.referrer, friend._id);
@@ -179,13 +226,6 @@ export async function releaseWaitingReferrals(
     afterId = waiting[waiting.length - 1]!._id;
   }
   return paid;
-}
-
-/** Finishes referrals a crash left unfinished, of newcomers registered before `olderThanMs` ago; returns how many. */
-export async function recoverReferrals(olderThanMs = 30_000): Promise<number> {
-  const unfinished = await unfinishedReferrals(new Date(Date.now() - olderThanMs), 500);
-  for (const { _id } of unfinished) await finishReferral(_id);
-  return unfinished.length;
 }
 
 function inviteLinks(botUsername: string, miniAppName: string, code: string, referrerMessage: string) {
@@ -294,5 +334,6 @@ export async function friendsOf(player: UserDocument, page: number, pageSize: nu
   };
 }
 
-registerReferralFinisher(finishReferral);
+registerReferralJoin(joinReferral);
+registerJoinDecision(decideJoin);
 onRiskCleared((playerId, now) => releaseWaitingReferrals(now, playerId));

@@ -55,33 +55,39 @@ export async function countInvite(referrerId: Id, friendId: Types.ObjectId): Pro
   return counted.modifiedCount === 1 || !!(await UserModel.exists({ _id: referrerId, countedFriends: friendId }));
 }
 
-/** A newcomer whose referral is still to be counted and rewarded. */
-export function referralToFinish(friendId: Id) {
-  return UserModel.findOne({ _id: friendId, referralState: 'pending' }, { referrer: 1, isPremium: 1, createdAt: 1 }).lean();
+/** A newcomer's referral as its reward's admit check reads it: who referred them, and where it stands. */
+export function referralOf(friendId: Id) {
+  return UserModel.findById(friendId, { referrer: 1, referralState: 1, isPremium: 1, createdAt: 1 }).lean();
 }
 
 /**
  * The referral of this friend moves on: counted and waiting to qualify ('joined'), rewarded, or beyond the referrer's limit;
- * one conditional step from the state the caller read, so a repeat moves it once. Meeting the rule is dated `at`.
+ * one conditional step from the state the caller read, so a repeat moves it once. 'new' is a registration not settled yet
+ * (no state, or 'pending' as an older version recorded it). Meeting the rule is dated `at`.
  */
 export async function settleReferral(
   friendId: Id,
   outcome: 'joined' | 'waiting' | 'rewarded' | 'over-limit',
-  from: 'pending' | 'joined' | 'waiting' = 'pending',
+  from: 'new' | 'joined' | 'waiting' = 'new',
   at: Date = new Date(),
 ): Promise<boolean> {
   // meeting the rule (rewarded, or waiting on risk) is dated once, at `at`, for the referral figures
   const qualified = from !== 'waiting' && (outcome === 'waiting' || outcome === 'rewarded') ? { referralQualifiedAt: at } : {};
   const { modifiedCount } = await UserModel.updateOne(
-    { _id: friendId, referralState: from },
+    { _id: friendId, referralState: from === 'new' ? { $in: [null, 'pending'] } : from },
     { $set: { referralState: outcome, ...qualified } },
   );
   return modifiedCount > 0;
 }
 
-/** Where this friend's referral stands ('pending', 'joined', 'waiting', 'rewarded', 'over-limit'), or undefined. */
+/** Where this friend's referral stands ('joined', 'waiting', 'rewarded', 'over-limit'), or undefined. */
 export async function referralStateOf(friendId: Id): Promise<string | undefined> {
   return (await UserModel.findById(friendId, { referralState: 1 }).lean())?.referralState ?? undefined;
+}
+
+/** Newcomers an older version registered with a code and left 'pending' (their invite not yet counted, nor rewarded). */
+export function referralsOfOlderVersion() {
+  return UserModel.find({ referralState: 'pending' }, { referrer: 1, isPremium: 1, createdAt: 1 }).lean();
 }
 
 /** Friends counted and waiting to qualify, in id order after `afterId`: what they did and when they joined and were last seen. */
@@ -131,13 +137,6 @@ export async function recordRiskClearance(playerId: Id, score: number, by: Id, a
 /** How many of a player's friends qualified (earned them the reward). */
 export function countQualifiedFriends(playerId: Id): Promise<number> {
   return UserModel.countDocuments({ referrer: objectId(playerId), referralState: 'rewarded' });
-}
-
-/** Newcomers whose referral a crash left unfinished, created before `before`. */
-export function unfinishedReferrals(before: Date, limit: number) {
-  return UserModel.find({ referralState: 'pending', createdAt: { $lte: before } }, { _id: 1 })
-    .limit(limit)
-    .lean();
 }
 
 export function playerNames(id: Id) {

@@ -39,7 +39,8 @@ const userSchema = applyConventions(
       referralCode: { type: String, required: true },
       referrer: ref('User', { default: null }),
       /**
-       * 'pending' from registration with a referrer until the referral is counted; then 'joined' while the friend has yet to qualify
+       * None from registration with a referrer until the referral is decided (by its reward's operation: referrals.kinds.ts;
+       * 'pending', as an older version wrote it, is finished once at start-up); then 'joined' while the friend has yet to qualify
        * (App Config's referralQualification), 'waiting' while its reward waits on the referrer's or the friend's risk (review or
        * high, not cleared), 'rewarded' once the referrer is credited, or 'over-limit'.
        */
@@ -154,7 +155,6 @@ userSchema.index({ referralCode: 1 }, { unique: true });
 userSchema.index({ usernameLower: 1, lastSeenAt: -1 });
 userSchema.index({ nameWords: 1 });
 userSchema.index({ referrer: 1, createdAt: -1, _id: -1 });
-userSchema.index({ referralState: 1, createdAt: 1 }, { partialFilterExpression: { referralState: 'pending' } });
 userSchema.index({ referralQualifiedAt: 1 }, { sparse: true });
 // friends counted and waiting to qualify: the sweep's qualification pass
 userSchema.index({ referralState: 1, _id: 1 }, { partialFilterExpression: { referralState: 'joined' } });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Types } from 'mongoose';
+import { Types } from 'mongoose';
 import { fromMicros, REMINDER_KINDS, type Language, type ReminderKind, type Theme } from '@gift/shared';
 import type { TelegramLaunch } from '../../lib/telegramAuth';
 import type { Id } from '../../db/ids';
@@ -35,17 +35,24 @@ async function unusedReferralCode(): Promise<string> {
 }
 
 /**
- * Finishes a newcomer's referral (counts the invite, credits the referrer, tells them): the referrals module
- * registers it, so users never imports referrals. A registration records that a referral is owed first, so a
- * crash before this runs is finished by the next launch or the sweep.
+ * A newcomer's referral (the invite counted, the referrer rewarded and told): the referrals module registers it, so users
+ * never imports referrals. `record` writes it, an operation of the money engine, before the newcomer is written, under the
+ * id they are then written with; the function it returns finishes it once they are. A crash anywhere is finished (or, had
+ * the newcomer never been written, refused) by the engine's sweep, so the newcomer carries no state saying it is owed.
  */
-let referralFinisher: ((friendId: Types.ObjectId) => Promise<ReferralOutcome>) | null = null;
+type ReferralJoin = (
+  friendId: Types.ObjectId,
+  referrerId: Types.ObjectId,
+  isPremium: boolean,
+  at: Date,
+) => Promise<() => Promise<ReferralOutcome>>;
+let referralJoin: ReferralJoin | null = null;
 
 /** GET /api/admin/users: a player as the console lists them. */
 export type PlayerRecord = ConsoleRecord<typeof UserModel, never, 'nameWords' | 'tokenVersion'>;
 
-export function registerReferralFinisher(finish: (friendId: Types.ObjectId) => Promise<ReferralOutcome>): void {
-  referralFinisher = finish;
+export function registerReferralJoin(join: ReferralJoin): void {
+  referralJoin = join;
 }
 
 /**
@@ -56,11 +63,6 @@ let launchRecorder: ((playerId: Types.ObjectId, at: Date) => Promise<void>) | nu
 
 export function registerLaunchRecorder(record: (playerId: Types.ObjectId, at: Date) => Promise<void>): void {
   launchRecorder = record;
-}
-
-function finishReferral(friendId: Types.ObjectId): Promise<ReferralOutcome> {
-  if (!referralFinisher) return Promise.reject(new Error('the referrals module has not registered its finisher'));
-  return referralFinisher(friendId);
 }
 
 export function languageFor(languageCode: string | undefined): Language {
@@ -113,21 +115,22 @@ export async function upsertFromTelegram(launch: TelegramLaunch, now: Date, netw
   const telegramId = launch.user.id;
   const fields = launchFields(launch, now);
   const existing = await UserModel.findOne({ telegramId });
-  // a registration a crash interrupted before its referral was settled: the next launch finishes it, as the sweep would
-  if (existing?.referralState === 'pending') await finishReferral(existing._id);
   if (existing && isUpToDate(existing, fields, now)) return { user: existing, created: false };
   // the first launch of a day: the player is active on it (retention by join cohort)
   if (existing) await recordActiveDay(existing, now);
 
   const referrer = existing ? null : await findReferrer(launch.start_param, telegramId);
+  // a newcomer with a code: their referral is recorded first, under the id they are written with
+  const friendId = referrer ? new Types.ObjectId() : null;
+  if (referrer && !referralJoin) throw new Error('the referrals module has not registered its referral join');
+  const finishReferral = referrer ? await referralJoin!(friendId!, referrer, !!launch.user.is_premium, now) : null;
   const insertOnly = existing
     ? {}
     : {
+        ...(friendId ? { _id: friendId } : {}),
         telegramId,
         referralCode: await unusedReferralCode(),
         referrer,
-        // the registration records that a referral is owed; finishReferral (here, or the sweep after a crash) settles it
-        ...(referrer ? { referralState: 'pending' } : {}),
         language: languageFor(launch.user.language_code),
         inviteLimit: (await getAppConfig()).defaultInviteLimit,
         // the network of the first launch (hashed), for the risk score; a newcomer is assessed by the next risk sweep
@@ -166,7 +169,7 @@ export async function upsertFromTelegram(launch: TelegramLaunch, now: Date, netw
   // a friend joined: their referrer's score reads the friends
   await markRiskDue([user.referrer], now);
   await faultPoint('referral:after-create');
-  return { user, created, referral: await finishReferral(user._id) };
+  return { user, created, ...(finishReferral ? { referral: await finishReferral() } : {}) };
 }
 
 /** Who wrote to the bot, as a Telegram update names them. */
