@@ -7,13 +7,16 @@
 // run (.dependency-cruiser-modules.cjs).
 
 /** Where the app is put together: these mount each module's doors. */
-const COMPOSITION_ROOTS = '^server/src/(app|index|jobs|rest/registry|trpc/root)\\.ts$';
+const COMPOSITION_ROOTS = '^server/src/(app|index|jobs|moneyKinds|rest/registry|trpc/root)\\.ts$';
 /** The transport kits that modules import (auth, resources, procedures). */
 const TRANSPORT_KITS = '^server/src/http/';
 const MODULE = '^server/src/modules/[^/]+/';
 const SERVICE = '\\.service\\.ts$';
-/** What a composition root mounts: services, tRPC routers, console resources, Express routers, background jobs, the bot's runtime. */
-const DOOR = '\\.(service|router|rest|resource|jobs)\\.ts$|/botRuntime\\.ts$';
+/**
+ * What a composition root mounts: services, tRPC routers, console resources, Express routers, background jobs, money kinds,
+ * the bot's runtime.
+ */
+const DOOR = '\\.(service|router|rest|resource|jobs|kinds)\\.ts$|/botRuntime\\.ts$';
 const ROUTER_OR_RESOURCE = '\\.(router|rest|resource)\\.ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */

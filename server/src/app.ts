@@ -24,6 +24,7 @@ import { adminLoginRouter } from './modules/accounts/accounts.rest';
 import { dashboardRouter } from './modules/dashboard/dashboard.rest';
 import { treasuryRouter } from './modules/withdrawals/treasury.rest';
 import { booksRouter } from './modules/ledger/books.rest';
+import { registerMoneyKinds } from './moneyKinds';
 import { alertsRouter } from './modules/alerts/alerts.rest';
 import { operatorProofsRouter, playerProofsRouter } from './modules/proofs/proofs.rest';
 import { requireAccount, requirePermission } from './http/adminAuth';
@@ -128,6 +129,7 @@ function webhookSecretCheck(bot: BotRuntime | undefined): RequestHandler {
 
 export function createApp(options: AppOptions): Express {
   const { env } = options;
+  registerMoneyKinds();
   configureBroadcasts(env);
   configureShop(env);
   configureBotSettings(env);

@@ -13,6 +13,7 @@ import { BotRuntime } from './modules/bot/botRuntime';
 import { applyBrakeDefaults } from './modules/coins/coinBrakes.service';
 import { chooseSigningSecret } from './modules/config/signingSecret.service';
 import { startProductJobs } from './jobs';
+import { registerMoneyKinds } from './moneyKinds';
 import { runExclusively } from './modules/jobs/jobLease.service';
 import { setUpTon } from './tonSetup';
 
@@ -23,6 +24,8 @@ const DEMO_ADMIN = { username: 'admin', password: 'admin-demo-password' };
 const DEMO_APPROVER = { username: 'approver', password: 'approver-demo-password' };
 
 async function main() {
+  // the money kinds, before anything records or finishes an operation (the demo's seeding, the jobs, the app)
+  registerMoneyKinds();
   let loaded;
   try {
     loaded = loadEnv();

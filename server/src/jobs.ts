@@ -4,6 +4,7 @@ import { coinChanges } from './modules/coins/giftCoins.service';
 import { recoverConfigRewardAudits } from './modules/config/configRewards.service';
 import { figuresJob } from './modules/dashboard/dashboard.jobs';
 import { leaguesJob } from './modules/leagues/leagues.jobs';
+import { registerMoneyKinds } from './moneyKinds';
 import { jobOfSteps, runEachOnce, startJobs, type Job, type JobReport, type RunningJobs } from './modules/jobs/jobs.service';
 import { rollUpBooks } from './modules/ledger/books.service';
 import { recoverPendingEntries, releasePostedKeys } from './modules/ledger/ledger.service';
@@ -90,6 +91,7 @@ const productJobs: readonly Job[] = [
 
 /** Starts every job on this instance; each runs wherever its lease is held. */
 export function startProductJobs(schedule: Parameters<typeof startJobs>[1]): RunningJobs {
+  registerMoneyKinds();
   return startJobs(productJobs, schedule);
 }
 
@@ -98,5 +100,6 @@ export function startProductJobs(schedule: Parameters<typeof startJobs>[1]): Run
  * Returns every step's count.
  */
 export function runJobsOnce(graceMs: number, now = new Date()): Promise<JobReport> {
+  registerMoneyKinds();
   return runEachOnce(productJobs, { graceMs, now });
 }

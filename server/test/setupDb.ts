@@ -1,7 +1,11 @@
 import mongoose from 'mongoose';
 import { randomBytes } from 'node:crypto';
 import { withDatabaseName } from '../src/db/connect';
+import { registerMoneyKinds } from '../src/moneyKinds';
 import { recordQueries, unservedQueries } from './queryPlans';
+
+// the money kinds, as the server's composition root registers them at start
+registerMoneyKinds();
 
 // Each test file connects to a database of its own on the shared server, and drops it at the end.
 beforeAll(async () => {

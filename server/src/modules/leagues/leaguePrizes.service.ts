@@ -6,7 +6,7 @@ import { askChange, type ChangeTarget } from '../accounts/waitingChanges.service
 import type { Operator } from '../audit/audit.service';
 import { aboveThreshold, countTowardDailyLimit } from '../coins/coinBrakes.service';
 import { findCoin } from '../coins/giftCoins.service';
-import { postEntry, registerOperationKind } from '../ledger/ledger.service';
+import { postEntry, type OperationKind } from '../ledger/ledger.service';
 import { notify } from '../notifications/notifications.service';
 import { leagueWeekNamed, leagueWeekOf, weekBefore } from './leagueWeek';
 import { LeagueWeekModel } from './leagues.models';
@@ -126,7 +126,7 @@ export async function savePrizes(id: string, input: LeaguePrizesInput, operator:
 const prizeKey = (week: string, user: Types.ObjectId) => `league-prize:${week}:${String(user)}`;
 
 /** The player hears of their prize once the engine has paid it: a step of the kind, run once per operation, by any pass. */
-registerOperationKind({
+const leaguePrizeKind: OperationKind = {
   kind: 'league_prize',
   steps: [
     {
@@ -144,7 +144,7 @@ registerOperationKind({
       },
     },
   ],
-});
+};
 
 /** A prize the engine refused because its winner is frozen or banned when it is paid. */
 const withheld = (error: unknown) => error instanceof AppError && (error.code === 'ACCOUNT_FROZEN' || error.code === 'ACCOUNT_BANNED');
@@ -214,3 +214,6 @@ export async function closeEndedWeeks(now: Date): Promise<number> {
   }
   return paid;
 }
+
+/** This module's money kinds, registered at the composition root (server/src/moneyKinds.ts). */
+export const leaguePrizeKinds: readonly OperationKind[] = [leaguePrizeKind];

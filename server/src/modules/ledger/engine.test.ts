@@ -15,7 +15,7 @@ import {
   releasePlayer,
 } from './ledger.service';
 import { HOUSE_SIDE } from './houseSide';
-import { registerOperationKind, runOperation } from './engine';
+import { registerOperationKind, runOperation, unregisterForTest } from './engine';
 
 /** Every posting of every operation, summed per coin and account ('player' for players). */
 async function booksOf(coinId: Types.ObjectId) {
@@ -253,6 +253,38 @@ describe('the money engine', () => {
     } finally {
       registerOperationKind({ kind: 'streak', steps: [] });
     }
+  });
+
+  it('refuses to record or finish a kind this process did not register, rather than finish it without its steps', async () => {
+    const [player, coin] = await Promise.all([createPlayer(), createCoin()]);
+    const input = {
+      kind: 'e11-unknown',
+      key: 'e11:unknown',
+      players: [{ user: player.id, coin: coin.id, amount: toMicros('1'), reason: 'streak' as const }],
+      house: [{ account: 'rewards:streak' as const, coin: coin.id, amount: -toMicros('1') }],
+    };
+    await expect(runOperation(input)).rejects.toThrow('the money kind e11-unknown is not registered in this process');
+    expect(await OperationModel.countDocuments({ key: 'e11:unknown' })).toBe(0);
+
+    // one recorded by a process that knew the kind, then swept by one that does not: the sweep fails, the operation waits
+    registerOperationKind({ kind: 'e11-unknown', steps: [{ name: 'tell', run: () => Promise.resolve() }] });
+    onFault((reached) => {
+      if (reached === 'ledger:after-record') throw new Error('crash after recording');
+    });
+    await expect(runOperation(input)).rejects.toThrow('crash');
+    onFault(null);
+    unregisterForTest('e11-unknown');
+    await expect(recoverPendingEntries(0)).rejects.toThrow('the money kind e11-unknown is not registered');
+    expect(await OperationModel.findOne({ key: 'e11:unknown' }).lean()).toMatchObject({ state: 'recorded', steps: [] });
+    expect(await balanceOf(player.id, coin.id)).toBe(0n);
+    // a plain ledger reason needs no registration
+    await post(player, coin, '1', 'gift', 'e11:gift');
+    expect(fromMicros(await balanceOf(player.id, coin.id))).toBe('1');
+    // the operation is finished, steps and all, once a process that knows the kind sweeps
+    registerOperationKind({ kind: 'e11-unknown', steps: [{ name: 'tell', run: () => Promise.resolve() }] });
+    expect(await recoverPendingEntries(0)).toBeGreaterThanOrEqual(1);
+    expect(await OperationModel.findOne({ key: 'e11:unknown' }).lean()).toMatchObject({ state: 'done', steps: ['tell'] });
+    expect(fromMicros(await balanceOf(player.id, coin.id))).toBe('2');
   });
 
   it("lets the call that recorded an operation with steps mark it posted and done with its steps' own records", async () => {

@@ -1,5 +1,5 @@
 import type { Types } from 'mongoose';
-import { microsToStored, type HouseAccount, type LedgerReason } from '@gift/shared';
+import { LEDGER_REASONS, microsToStored, type HouseAccount, type LedgerReason } from '@gift/shared';
 import { AppError } from '../../lib/errors';
 import { isDuplicateKey } from '../../db/mongoErrors';
 import { objectId, type Id } from '../../db/ids';
@@ -80,9 +80,30 @@ export interface OperationKind {
 
 const kinds = new Map<string, OperationKind>();
 
-/** Registered at the composition root: the engine runs these steps for every operation of the kind. */
+/** Registered at the composition root (server/src/moneyKinds.ts): the engine runs these steps for every operation of the kind. */
 export function registerOperationKind(kind: OperationKind): void {
   kinds.set(kind.kind, kind);
+}
+
+/** Forgets a kind (tests: a process that never registered it). */
+export function unregisterForTest(kind: string): void {
+  kinds.delete(kind);
+}
+
+/** Kinds that are plain ledger reasons (a gift, a streak reward) or a payout: nothing to admit or run, no registration. */
+const PLAIN_KINDS = new Set<string>([...LEDGER_REASONS, 'payout']);
+const PLAIN_KIND: OperationKind = { kind: 'plain', steps: [] };
+
+/**
+ * The kind an operation names, as registered. One this process does not know throws rather than be finished without its
+ * admit and steps (a process that did not register the money kinds would otherwise mark such an operation done with
+ * nothing of what must follow it done): the sweep's pass then fails, is reported, and the operation waits for a process
+ * that knows it.
+ */
+function kindOf(name: string): OperationKind {
+  const kind = kinds.get(name) ?? (PLAIN_KINDS.has(name) ? PLAIN_KIND : undefined);
+  if (!kind) throw new Error(`the money kind ${name} is not registered in this process (registerMoneyKinds, server/src/moneyKinds.ts)`);
+  return kind;
 }
 
 /** The key of a player posting's ledger line and of its application to the balance: the operation's own key for the first. */
@@ -226,9 +247,9 @@ async function finish(
     const written = new Map<string, Types.ObjectId>(fresh ? [] : (await postedLines(keys)).map((line) => [line.idempotencyKey, line._id]));
     // a kind's admit check has its own effect (a withdrawal's status taken): once it has passed, nothing may remove the
     // operation any more, so a hold that comes after it keeps it owed (retried by the sweep until the hold is lifted)
-    const admits = !!kinds.get(operation.kind)?.admit;
+    const admits = !!kindOf(operation.kind).admit;
     if (!guardChecked && !written.size) {
-      const refused = await kinds.get(operation.kind)?.admit?.(operation);
+      const refused = await kindOf(operation.kind).admit?.(operation);
       if (refused) return refuse(operation, refused, fresh || sweeping);
       const held = await guardRefusal(operation);
       if (held) {
@@ -279,7 +300,7 @@ async function finish(
       ).lean();
       result.lineIds.push(String(line!._id));
     }
-    const steps = kinds.get(kind)?.steps ?? [];
+    const steps = kindOf(kind).steps;
     // the call that recorded an operation with no steps leaves marking it to the sweep, which marks those it finds whole in
     // bulk (see finishInterrupted): its lines are the proof it was posted, and the hot path saves a write
     if (fresh && !steps.length) return result;
@@ -311,7 +332,7 @@ async function finish(
  * marks it posted too. Should a concurrent refusal have removed it meanwhile (see `refuse`), it stands, recorded again.
  */
 async function runSteps(operation: OperationDocument, postedAt?: Date): Promise<Partial<OperationResult>> {
-  const todo = (kinds.get(operation.kind)?.steps ?? []).filter((step) => !operation.steps.includes(step.name));
+  const todo = kindOf(operation.kind).steps.filter((step) => !operation.steps.includes(step.name));
   let posting = postedAt;
   for (const [i, step] of todo.entries()) {
     await step.run(operation);
@@ -370,6 +391,7 @@ export async function recordOperation(input: OperationInput): Promise<() => Prom
 }
 
 function recordInput(input: OperationInput) {
+  kindOf(input.kind);
   if (input.players.some((p) => p.amount === 0n)) throw new AppError('BAD_INPUT');
   checkBalanced(input);
   const player = input.players[0];
@@ -418,7 +440,7 @@ export async function finishInterrupted(olderThanMs: number): Promise<number> {
     })
       .sort({ createdAt: 1 })
       .limit(1000);
-    const quiet = stale.filter((operation) => operation.state === 'recorded' && !kinds.get(operation.kind)?.steps.length);
+    const quiet = stale.filter((operation) => operation.state === 'recorded' && !kindOf(operation.kind).steps.length);
     const keys = quiet.flatMap(lineKeysOf);
     const written = new Set(keys.length ? (await postedLines(keys)).map((line) => line.idempotencyKey) : []);
     const whole = quiet.filter((operation) => lineKeysOf(operation).every((key) => written.has(key)));

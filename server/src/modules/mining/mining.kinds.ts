@@ -1,6 +1,6 @@
 import type { Types } from 'mongoose';
 import { AppError } from '../../lib/errors';
-import { entryKeys, registerOperationKind, runOperation } from '../ledger/ledger.service';
+import { entryKeys, runOperation, type OperationKind } from '../ledger/ledger.service';
 import { MiningSessionModel } from './miningSession.model';
 
 /**
@@ -10,7 +10,7 @@ import { MiningSessionModel } from './miningSession.model';
  * a Stars shop session can no longer take it back); the engine then credits the player from `rewards:mining`. A session
  * carries no flag of money owed: once admitted the operation stands, and a crash anywhere is finished by a retry or the
  * engine's sweep. A frozen or banned player's move, admitted before their hold, stays owed and is paid once they are active.
- * Registered when this file loads, which every process that records or finishes one does (the mining service imports it).
+ * Registered at the composition root (server/src/moneyKinds.ts).
  */
 
 const MINING_MOVE = 'mining-move';
@@ -29,7 +29,7 @@ async function takeSession(operation: { data?: unknown }): Promise<AppError | nu
   return new AppError('NOTHING_TO_MOVE');
 }
 
-registerOperationKind({ kind: MINING_MOVE, admit: takeSession, steps: [] });
+const miningMoveKind: OperationKind = { kind: MINING_MOVE, admit: takeSession, steps: [] };
 
 /** The session as its move needs it. */
 export interface MovableSession {
@@ -57,3 +57,6 @@ export function moveSession(session: MovableSession, movedAt: Date) {
     guarded: true,
   });
 }
+
+/** This module's money kinds, registered at the composition root (server/src/moneyKinds.ts). */
+export const miningKinds: readonly OperationKind[] = [miningMoveKind];

@@ -2,7 +2,7 @@ import type { Types } from 'mongoose';
 import { fromMicros } from '@gift/shared';
 import { AppError } from '../../lib/errors';
 import { isDuplicateKey } from '../../db/mongoErrors';
-import { entryKeys, finishOperation, registerOperationKind, runOperation } from '../ledger/ledger.service';
+import { entryKeys, finishOperation, runOperation, type OperationKind } from '../ledger/ledger.service';
 import { findCoin } from '../coins/giftCoins.service';
 import { notify } from '../notifications/notifications.service';
 import { countMissionProgress } from '../users/players.service';
@@ -20,7 +20,7 @@ import { countStreakDay } from './streaks';
  * in the streak (its milestone keyed), and tells the player of an operator's approval. A progress done has had its operation recorded: it carries no flag of credit owed, and
  * a crash anywhere is finished by a retry or the engine's sweep. A frozen or banned player's credit, admitted before their
  * hold, stays owed and is paid once they are active. The places of a capped mission are still settled by their holds
- * (`missionSeats.ts`), around the operation. Registered when this file loads (the claims and the reviews import it).
+ * (`missionSeats.ts`), around the operation. Registered at the composition root (server/src/moneyKinds.ts).
  */
 
 const MISSION_CREDIT = 'mission-credit';
@@ -112,7 +112,7 @@ async function notifyApproved({ progress }: MissionCredit): Promise<void> {
   await notify(progress.user, `mission-approved:${String(progress._id)}`, 'mission-approved', { mission: mission?.title ?? '', ...reward });
 }
 
-registerOperationKind({
+const missionCreditKind: OperationKind = {
   kind: MISSION_CREDIT,
   admit: markDone,
   // one step (each step's record is a write on the claim's hot path): the counts, a daily mission's streak day, and an
@@ -127,10 +127,10 @@ registerOperationKind({
       },
     },
   ],
-});
+};
 // an older version recorded the credit under the reason's kind, after marking the progress done: admitted as it is, so one
 // its player's hold refuses stays owed as this kind's do (rather than removed, with no flag left to redo it)
-registerOperationKind({ kind: 'mission', admit: () => Promise.resolve(null), steps: [] });
+const olderMissionKind: OperationKind = { kind: 'mission', admit: () => Promise.resolve(null), steps: [] };
 
 /** Whether the admit refused the credit: the progress could not be marked done (taken by another, released, rejected). */
 export const isCreditRefused = (error: unknown) => error instanceof AppError && error.code === REFUSED;
@@ -164,3 +164,6 @@ export async function finishMissionCredit(progressId: Types.ObjectId): Promise<v
     if (!(error instanceof AppError)) throw error;
   }
 }
+
+/** This module's money kinds, registered at the composition root (server/src/moneyKinds.ts). */
+export const missionKinds: readonly OperationKind[] = [missionCreditKind, olderMissionKind];

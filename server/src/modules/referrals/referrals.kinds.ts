@@ -1,7 +1,7 @@
 import type { Types } from 'mongoose';
 import { fromMicros } from '@gift/shared';
 import { AppError, isHold } from '../../lib/errors';
-import { entryKeys, recordOperation, registerOperationKind, runOperation } from '../ledger/ledger.service';
+import { entryKeys, recordOperation, runOperation, type OperationKind } from '../ledger/ledger.service';
 import { notify } from '../notifications/notifications.service';
 import { playerNames, referralStateOf, settleReferral } from '../users/players.service';
 
@@ -16,7 +16,7 @@ import { playerNames, referralStateOf, settleReferral } from '../users/players.s
  * credits the referrer from `rewards:referral`, and its step tells the referrer. The referral keeps no state of money owed:
  * once admitted the operation stands, a crash anywhere is finished by a retry or the engine's sweep, and a frozen or banned
  * referrer's reward stays owed as the operation, paid once they are active.
- * Registered when this file loads, which every process that records or finishes one does (the referrals service imports it).
+ * Registered at the composition root (server/src/moneyKinds.ts).
  */
 
 const REFERRAL_REWARD = 'referral-reward';
@@ -47,7 +47,7 @@ export function registerJoinDecision(decide: JoinDecision): void {
   decideJoin = decide;
 }
 
-registerOperationKind({
+const referralRewardKind: OperationKind = {
   kind: REFERRAL_REWARD,
   admit: async (operation) => {
     const { friendId, referrerId, from, at } = operation.data as RewardData;
@@ -68,7 +68,7 @@ registerOperationKind({
       },
     },
   ],
-});
+};
 
 /** Tells the referrer that a friend joined with their link, or later qualified, and what it earned them (once per friend and event). */
 export async function notifyReferrer(
@@ -137,3 +137,6 @@ export async function payReferralReward(reward: RewardInput): Promise<{ rewarded
     throw error;
   }
 }
+
+/** This module's money kinds, registered at the composition root (server/src/moneyKinds.ts). */
+export const referralKinds: readonly OperationKind[] = [referralRewardKind];

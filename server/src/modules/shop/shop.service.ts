@@ -7,7 +7,7 @@ import { objectId, type Id } from '../../db/ids';
 import type { ConsoleRecord, NewRecord } from '../../db/schemaKit';
 import { interactiveApi, toBotApiError, BotApiError } from '../../lib/telegramBot';
 import { getAppConfig, resolveBotToken } from '../config/config.service';
-import { holdOf, registerOperationKind, runOperation } from '../ledger/ledger.service';
+import { holdOf, runOperation, type OperationKind } from '../ledger/ledger.service';
 import { grantExtraSession, hasBoostSession, registerMultiplierSource, takeBackBoostSession } from '../mining/mining.service';
 import { grantStreakFreeze, takeBackStreakFreeze } from '../users/players.service';
 import { playerLabels } from '../users/playerDays.service';
@@ -288,14 +288,14 @@ async function markBoostUsed(purchaseId: Id, now: Date): Promise<boolean> {
 
 registerMultiplierSource({ next: readyMultiplier, markUsed: markBoostUsed });
 
-registerOperationKind({
+const starsPaymentKind: OperationKind = {
   kind: PAYMENT_KIND,
   steps: [
     { name: 'paid', run: markPaid },
     { name: 'grant', run: grantBoost },
   ],
-});
-registerOperationKind({ kind: REFUND_KIND, steps: [{ name: 'take-back', run: takeBoostBack }] });
+};
+const starsRefundKind: OperationKind = { kind: REFUND_KIND, steps: [{ name: 'take-back', run: takeBoostBack }] };
 
 /**
  * An operator's refund: Telegram returns the Stars (refundStarPayment), then the refund operation takes the boost back, once
@@ -368,3 +368,6 @@ export async function starsRevenue(now: Date, days = 30) {
     days: [...daily].sort(([a], [b]) => a.localeCompare(b)).map(([day, stars]) => ({ day, stars })),
   };
 }
+
+/** This module's money kinds, registered at the composition root (server/src/moneyKinds.ts). */
+export const shopKinds: readonly OperationKind[] = [starsPaymentKind, starsRefundKind];

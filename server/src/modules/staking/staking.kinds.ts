@@ -2,7 +2,7 @@ import { fromMicros } from '@gift/shared';
 import type { Types } from 'mongoose';
 import type { StakingDuration } from '@gift/shared';
 import { findCoin } from '../coins/giftCoins.service';
-import { entryKeys, registerOperationKind, runOperation } from '../ledger/ledger.service';
+import { entryKeys, runOperation, type OperationKind } from '../ledger/ledger.service';
 import { notify } from '../notifications/notifications.service';
 import { StakeModel } from './staking.models';
 
@@ -14,7 +14,7 @@ import { StakeModel } from './staking.models';
  *   the unlock reminder. A balance that does not cover it refuses the operation and nothing is left, no stake record either.
  * - `stake-claim`: principal (from `stakes:held`) plus profit (created by `staking:profit`) to the player; its step marks
  *   the stake claimed. One per stake (its key), so simultaneous claims pay once.
- * Registered when this file loads, which every process that records or finishes them does (the staking service imports it).
+ * Registered at the composition root (server/src/moneyKinds.ts).
  */
 
 /** A stake as its record holds it: what `stake-open` records and its step writes. */
@@ -35,7 +35,7 @@ export interface StakeTermsRecord {
 const STAKE_OPEN = 'stake-open';
 const STAKE_CLAIM = 'stake-claim';
 
-registerOperationKind({
+const stakeOpenKind: OperationKind = {
   kind: STAKE_OPEN,
   steps: [
     {
@@ -67,9 +67,9 @@ registerOperationKind({
       },
     },
   ],
-});
+};
 
-registerOperationKind({
+const stakeClaimKind: OperationKind = {
   kind: STAKE_CLAIM,
   steps: [
     {
@@ -80,7 +80,7 @@ registerOperationKind({
       },
     },
   ],
-});
+};
 
 /** Takes the stake's amount from the player and opens it (once per the player's key); throws INSUFFICIENT_BALANCE. */
 export function openStake(stake: StakeTermsRecord) {
@@ -113,3 +113,6 @@ export function claimStakeOnce(stake: Pick<StakeTermsRecord, '_id' | 'user' | 'c
     data: { stakeId: stake._id, claimedAt },
   });
 }
+
+/** This module's money kinds, registered at the composition root (server/src/moneyKinds.ts). */
+export const stakingKinds: readonly OperationKind[] = [stakeOpenKind, stakeClaimKind];

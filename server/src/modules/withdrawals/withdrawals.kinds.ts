@@ -3,7 +3,7 @@ import { fromMicros } from '@gift/shared';
 import { AppError } from '../../lib/errors';
 import { planted } from '../../lib/mutations';
 import { findCoin } from '../coins/giftCoins.service';
-import { entryKeys, moveHouseValue, postEntry, registerOperationKind, runOperation } from '../ledger/ledger.service';
+import { entryKeys, moveHouseValue, postEntry, runOperation, type OperationKind } from '../ledger/ledger.service';
 import { notify } from '../notifications/notifications.service';
 import { explorerLink } from './chainPayments';
 import { WithdrawalModel } from './withdrawal.model';
@@ -15,7 +15,7 @@ import { WithdrawalModel } from './withdrawal.model';
  * the engine takes the amount from the player's balance into `withdrawals:in-flight`, and its step writes the withdrawal,
  * pending. A balance that does not cover it refuses the operation and nothing is left, no withdrawal either; a crash anywhere
  * is finished by a retry or the money recovery's sweep. So a withdrawal that exists has had its amount taken: it carries no
- * flag of money owed. Registered when this file loads, which every process that records or finishes one does.
+ * flag of money owed. Registered at the composition root (server/src/moneyKinds.ts).
  */
 
 /** A withdrawal request as its record holds it: what the operation records and its step writes. */
@@ -31,7 +31,7 @@ export interface WithdrawalRequestRecord {
 
 const WITHDRAWAL_REQUEST = 'withdrawal-request';
 
-registerOperationKind({
+const withdrawalRequestKind: OperationKind = {
   kind: WITHDRAWAL_REQUEST,
   steps: [
     {
@@ -44,7 +44,7 @@ registerOperationKind({
       },
     },
   ],
-});
+};
 
 /**
  * Takes a withdrawal's amount from the player and writes its record, once per withdrawal however often it is called: for a
@@ -104,7 +104,7 @@ const WITHDRAWAL_DECISION = 'withdrawal-decision';
  * chain as paid (the house's in-flight to paid) and tell the player. Keyed per outcome: a rejection under the refund's key, a
  * payment under `decision:<id>`.
  */
-registerOperationKind({
+const withdrawalDecisionKind: OperationKind = {
   kind: WITHDRAWAL_DECISION,
   admit: async (operation) => {
     const decision = operation.data as DecisionData;
@@ -160,7 +160,7 @@ registerOperationKind({
       },
     },
   ],
-});
+};
 
 /** Decides a withdrawal once; `recorded` is false for a later call with the same decision (a second click, a retry). */
 export function decideWithdrawal(
@@ -233,3 +233,6 @@ export async function notifyDecision(withdrawal: {
     });
   }
 }
+
+/** This module's money kinds, registered at the composition root (server/src/moneyKinds.ts). */
+export const withdrawalKinds: readonly OperationKind[] = [withdrawalRequestKind, withdrawalDecisionKind];
