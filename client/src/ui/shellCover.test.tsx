@@ -6,8 +6,8 @@ import { initI18n } from '../lib/i18n';
 // what the server writes into the page's shell on a launch at / (server/src/modules/content/homeShell.rest.ts)
 const SHELL_COVER = { image: '/demo/cover-welcome.svg', title: 'Welcome to Gift Rewards', link: '' };
 
-beforeAll(() => {
-  initI18n();
+beforeAll(async () => {
+  await initI18n();
   const data = document.createElement('script');
   data.type = 'application/json';
   data.id = 'first-cover';

@@ -48,8 +48,8 @@ it('starts dark, and the light theme applies to the whole page and is remembered
   expect(onChange).toHaveBeenCalledWith({ theme: 'light' });
 });
 
-it('opens in the language stored on this device', () => {
+it('opens in the language stored on this device', async () => {
   localStorage.setItem(LOCALE_STORAGE_KEY, 'fa');
-  initI18n();
+  await initI18n();
   expect(document.documentElement.dir).toBe('rtl');
 });
