@@ -19,11 +19,12 @@ export function SettingsPage() {
   const utils = trpc.useUtils();
   const toast = useToast();
   const save = trpc.user.updateSettings.useMutation({
+    // in the language shown when the answer comes (a language just chosen may not have re-rendered the page yet)
     onSuccess: () => {
-      toast(t('common.saved'), 'success');
+      toast(i18n.t('common.saved'), 'success');
       return utils.user.me.invalidate();
     },
-    onError: () => toast(t('common.saveFailed'), 'error'),
+    onError: () => toast(i18n.t('common.saveFailed'), 'error'),
   });
   // what the device shows; PreferencesForm applies a choice before it calls onChange
   const shown = useRef({ language: i18n.language, theme: theme.choice });

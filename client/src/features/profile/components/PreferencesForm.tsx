@@ -18,8 +18,8 @@ export function PreferencesForm({ onChange }: { onChange?: (settings: { language
         choices={LANGUAGES.map((code) => ({ value: code, label: t(`settings.languages.${code}`), lang: code }))}
         chosen={language}
         onChoose={(code) => {
-          void setLanguage(code);
-          onChange?.({ language: code });
+          // kept once the language is shown (its texts may still be on their way): a save that fails then goes back to the one before
+          void setLanguage(code).then(() => onChange?.({ language: code }));
         }}
       />
       <ChoiceField
