@@ -142,8 +142,7 @@ const HOUSE_POSTINGS = [
 
 /** The house accounts' sums: the rolled-up days' rows, then the operations posted after the last of them (or not yet). */
 async function houseBalances(): Promise<{ rows: HouseRow[]; rolledUpTo: string | null }> {
-  const last = await BooksDayModel.findOne({}, { day: 1 }).sort({ day: -1 }).lean();
-  const since = last ? new Date(startOfDay(last.day).getTime() + DAY_MS) : null;
+  const { last, since } = await lastRolledUp();
   const [days, live] = await Promise.all([
     last
       ? BooksDayModel.aggregate<HouseRow>([
@@ -156,7 +155,13 @@ async function houseBalances(): Promise<{ rows: HouseRow[]; rolledUpTo: string |
       ...HOUSE_POSTINGS,
     ]),
   ]);
-  return { rows: [...days, ...live], rolledUpTo: last?.day ?? null };
+  return { rows: [...days, ...live], rolledUpTo: last };
+}
+
+/** The last rolled-up day (null before the first), and the start of the day after it, from which operations are read live. */
+async function lastRolledUp(): Promise<{ last: string | null; since: Date | null }> {
+  const last = await BooksDayModel.findOne({}, { day: 1 }).sort({ day: -1 }).lean();
+  return last ? { last: last.day, since: new Date(startOfDay(last.day).getTime() + DAY_MS) } : { last: null, since: null };
 }
 
 /**
@@ -167,9 +172,9 @@ async function houseBalances(): Promise<{ rows: HouseRow[]; rolledUpTo: string |
  * Returns how many days it rolled up.
  */
 export async function rollUpBooks(now: Date, maxDays = 31): Promise<number> {
-  const last = await BooksDayModel.findOne({}, { day: 1 }).sort({ day: -1 }).lean();
+  const { since } = await lastRolledUp();
   let day: Date;
-  if (last) day = new Date(startOfDay(last.day).getTime() + DAY_MS);
+  if (since) day = since;
   else {
     const first = await OperationModel.findOne({ postedAt: { $ne: null } }, { postedAt: 1 })
       .sort({ postedAt: 1 })

@@ -57,6 +57,14 @@ const signed = (amount: string) => (amount.startsWith('-') ? -toMicros(amount.sl
 const post = (user: { id: string }, coin: { id: string }, amount: string, reason: (typeof LEDGER_REASONS)[number], key: string) =>
   postEntry({ userId: user.id, coinId: coin.id, amount: signed(amount), reason, idempotencyKey: key });
 
+/** A streak reward of `amount` to the player, under this kind and key. */
+const streakReward = (kind: string, key: string, player: { id: string }, coin: { id: string }, amount: string) => ({
+  kind,
+  key,
+  players: [{ user: player.id, coin: coin.id, amount: toMicros(amount), reason: 'streak' as const }],
+  house: [{ account: 'rewards:streak' as const, coin: coin.id, amount: -toMicros(amount) }],
+});
+
 describe('the money engine', () => {
   afterEach(() => onFault(null));
 
@@ -234,12 +242,7 @@ describe('the money engine', () => {
       onFault((reached) => {
         if (reached === 'ledger:after-step' && ++steps === 1) throw new Error('crash after the first step');
       });
-      const input = {
-        kind: 'streak',
-        key: 'e8:streak',
-        players: [{ user: player.id, coin: coin.id, amount: toMicros('2'), reason: 'streak' as const }],
-        house: [{ account: 'rewards:streak' as const, coin: coin.id, amount: -toMicros('2') }],
-      };
+      const input = streakReward('streak', 'e8:streak', player, coin, '2');
       await expect(runOperation(input)).rejects.toThrow('crash');
       onFault(null);
       expect(await OperationModel.findOne({ key: 'e8:streak' }).lean()).toMatchObject({ state: 'posted', steps: ['tell'] });
@@ -257,12 +260,7 @@ describe('the money engine', () => {
 
   it('refuses to record or finish a kind this process did not register, rather than finish it without its steps', async () => {
     const [player, coin] = await Promise.all([createPlayer(), createCoin()]);
-    const input = {
-      kind: 'e11-unknown',
-      key: 'e11:unknown',
-      players: [{ user: player.id, coin: coin.id, amount: toMicros('1'), reason: 'streak' as const }],
-      house: [{ account: 'rewards:streak' as const, coin: coin.id, amount: -toMicros('1') }],
-    };
+    const input = streakReward('e11-unknown', 'e11:unknown', player, coin, '1');
     await expect(runOperation(input)).rejects.toThrow('the money kind e11-unknown is not registered in this process');
     expect(await OperationModel.countDocuments({ key: 'e11:unknown' })).toBe(0);
 
@@ -299,12 +297,7 @@ describe('the money engine', () => {
     const marks = jest.spyOn(OperationModel, 'findOneAndUpdate');
     const records = jest.spyOn(OperationModel, 'updateOne');
     try {
-      await runOperation({
-        kind: 'e10-steps',
-        key: 'e10:steps',
-        players: [{ user: player.id, coin: coin.id, amount: toMicros('1'), reason: 'streak' }],
-        house: [{ account: 'rewards:streak', coin: coin.id, amount: -toMicros('1') }],
-      });
+      await runOperation(streakReward('e10-steps', 'e10:steps', player, coin, '1'));
       // the record alone, then one write per step: no posted mark and no done mark of their own
       expect(marks).toHaveBeenCalledTimes(1);
       expect(records).toHaveBeenCalledTimes(2);
