@@ -130,6 +130,8 @@ describe('the user app at /', () => {
 
     await page.getByRole('link', { name: 'تنظیمات' }).click();
     await page.getByRole('button', { name: 'English' }).click();
+    // English texts load on demand: the page turns once they are shown, and the choice is saved then
+    await page.getByText('Saved').waitFor();
     await expect(page.evaluate(() => document.documentElement.dir)).resolves.toBe('ltr');
     await page.close();
   });
