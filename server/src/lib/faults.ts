@@ -7,7 +7,8 @@
  */
 import { plantMutation } from './mutations';
 
-type FaultHandler = (point: string) => void | Promise<void>;
+/** In-process tests: the point reached, and the kind of operation for the engine's points (`ledger:after-step` of `stake-open`). */
+type FaultHandler = (point: string, kind?: string, step?: string) => void | Promise<void>;
 
 let handler: FaultHandler | null = null;
 let killAt: ReadonlySet<string> = new Set();
@@ -82,13 +83,16 @@ export async function faultPoint(
     | CounterFaultPoint,
   /** The engine's points name the kind of operation too: `ledger:after-step:stake-open` kills at that kind's alone. */
   kind?: string,
+  /** After a step, its name too: `ledger:after-step:payout-batch:send` kills after that one step of that kind alone. */
+  step?: string,
 ): Promise<void> {
-  const armed = [point, ...(kind ? [`${point}:${kind}`] : [])].find((name) => killAt.has(name));
+  const names = [point, ...(kind ? [`${point}:${kind}`] : []), ...(kind && step ? [`${point}:${kind}:${step}`] : [])];
+  const armed = names.find((name) => killAt.has(name));
   if (armed) {
     process.stderr.write(`fault point ${armed}: killing the process\n`);
     process.kill(process.pid, 'SIGKILL');
   }
-  await handler?.(point);
+  await handler?.(point, kind, step);
 }
 
 /** The engine's points, each also armed for one kind alone (`<point>:<kind>`), so a crash test reaches every kind's. */
