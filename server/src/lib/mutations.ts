@@ -12,6 +12,8 @@ export const MUTATIONS = [
   'refund-twice',
   /** A stake's debit and its record as two unguarded writes: the debit under a key of its own, then the record. */
   'postings-outside-engine',
+  /** The engine's sweep marks an operation it finishes done without running its kind's steps left (a call or a retry runs them). */
+  'sweep-skips-step',
 ] as const;
 type Mutation = (typeof MUTATIONS)[number];
 

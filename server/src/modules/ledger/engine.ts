@@ -4,7 +4,7 @@ import { AppError } from '../../lib/errors';
 import { isDuplicateKey } from '../../db/mongoErrors';
 import { objectId, type Id } from '../../db/ids';
 import { faultPoint } from '../../lib/faults';
-// a mutation run's planted bug (lib/mutations.ts), never in production: the key guard removed
+// mutation runs' planted bugs (lib/mutations.ts), never in production
 import { planted } from '../../lib/mutations';
 import { BalanceModel, LedgerEntryModel, LedgerHoldModel } from './ledger.models';
 import { OperationModel } from './operation.model';
@@ -16,7 +16,8 @@ import { OperationModel } from './operation.model';
  * 1. recorded: the document is written in one insert (atomic on every engine), nothing has moved yet;
  * 2. each player posting is applied to its balance exactly once (the balance holds the key of each line applied to it);
  * 3. posted: each player's ledger line is written, and the operation marked;
- * 4. the kind's follow-up steps run, each once per operation (a registered kind names them), then done.
+ * 4. the kind's follow-up steps run, each once per operation (a registered kind names them), then done. A step that waits for
+ *    the world (a payout for the chain) answers 'wait': it is run again by whoever finishes the operation next.
  * A debit the balance does not cover, or a player on hold for their own operation, refuses it: the document is removed and
  * nothing is left, so a later attempt under the same key starts afresh. The fault points of every money operation are the
  * engine's: after recording, after each posting, after each step.
@@ -62,6 +63,8 @@ export interface OperationResult {
   applied: boolean;
   /** true for the call that wrote the operation; false for a later call with the same key (a retry, a second click). */
   recorded: boolean;
+  /** A step answered 'wait': not done yet; the next call, the kind's job or the sweep runs it again. */
+  waiting?: boolean;
 }
 
 type OperationDocument = ReturnType<(typeof OperationModel)['hydrate']>;
@@ -75,7 +78,11 @@ export interface OperationKind {
    * cover does: removed, nothing moved. A withdrawal's decision takes the withdrawal's status here, so one decision stands.
    */
   admit?: (operation: OperationDocument) => Promise<AppError | null>;
-  steps: Array<{ name: string; run: (operation: OperationDocument) => Promise<void> }>;
+  /**
+   * Run in order, each recorded once it has run. A step may answer 'wait' (it waits for something outside the database, a
+   * payout for the chain): it is not recorded, and the operation stays where it is until a later finish runs it again.
+   */
+  steps: Array<{ name: string; run: (operation: OperationDocument) => Promise<void | 'wait'> }>;
 }
 
 const kinds = new Map<string, OperationKind>();
@@ -321,7 +328,10 @@ async function finish(
     }
     operation = marked;
   }
-  if (operation.state === 'posted') await runSteps(operation);
+  // a mutation run's planted bug (lib/mutations.ts), never in production: the sweep marks it done, its steps left unrun
+  if (operation.state === 'posted' && sweeping && planted('sweep-skips-step'))
+    await OperationModel.updateOne({ _id: operation._id, state: 'posted' }, { $set: { state: 'done', doneAt: new Date() } });
+  else if (operation.state === 'posted') Object.assign(result, await runSteps(operation));
   if (!result.lineIds.length) result.lineIds = await lineIdsOf(operation);
   return result;
 }
@@ -335,7 +345,7 @@ async function runSteps(operation: OperationDocument, postedAt?: Date): Promise<
   const todo = kindOf(operation.kind).steps.filter((step) => !operation.steps.includes(step.name));
   let posting = postedAt;
   for (const [i, step] of todo.entries()) {
-    await step.run(operation);
+    if ((await step.run(operation)) === 'wait') return { operationId: String(operation._id), waiting: true };
     const $set = {
       ...(posting ? { state: 'posted', postedAt: posting } : {}),
       ...(i === todo.length - 1 ? { state: 'done', doneAt: new Date() } : {}),
@@ -347,7 +357,7 @@ async function runSteps(operation: OperationDocument, postedAt?: Date): Promise<
       await OperationModel.updateOne({ _id: operation._id, state: 'recorded' }, update);
     }
     posting = undefined;
-    await faultPoint('ledger:after-step', operation.kind);
+    await faultPoint('ledger:after-step', operation.kind, step.name);
   }
   if (!todo.length)
     await OperationModel.updateOne({ _id: operation._id, state: 'posted' }, { $set: { state: 'done', doneAt: new Date() } });
@@ -378,7 +388,9 @@ export async function runOperation(input: OperationInput): Promise<OperationResu
 /**
  * Records the operation (once per key) and returns what finishes it, for a caller that must write something between the two:
  * a referral's reward is recorded before the friend its admit check reads is written. Until it is called, a call with the
- * same key or the sweep may finish it, as any other.
+ * same key or the sweep may finish it, as any other. The point after recording is reached as the caller comes to finish it
+ * (at once, for `runOperation`): killed there, what the caller wrote in between is there and nothing of the operation is
+ * done, the widest state a sweep must finish from.
  */
 export async function recordOperation(input: OperationInput): Promise<() => Promise<OperationResult>> {
   const operation = await recordInput(input);
@@ -386,8 +398,10 @@ export async function recordOperation(input: OperationInput): Promise<() => Prom
     const done = { operationId: String(operation._id), lineIds: await lineIdsOf(operation), applied: false, recorded: false };
     return () => Promise.resolve(done);
   }
-  if (operation.fresh) await faultPoint('ledger:after-record', operation.kind);
-  return () => finish(operation, { fresh: operation.fresh });
+  return async () => {
+    if (operation.fresh) await faultPoint('ledger:after-record', operation.kind);
+    return finish(operation, { fresh: operation.fresh });
+  };
 }
 
 function recordInput(input: OperationInput) {
@@ -428,19 +442,28 @@ const lineKeysOf = (operation: { key: string; postings: Array<{ account: string 
 /**
  * Finishes operations older than `olderThanMs` that are not done, from any instance, any time. Most were finished by their
  * call and left for the sweep to mark (every line written): those are marked done in bulk. The others a crash left
- * unfinished: each is finished (or refused and removed) by the engine's own `finish`; returns how many of those.
+ * unfinished: each is finished (or refused and removed) by the engine's own `finish`; returns how many of those. `only`: the
+ * operations of these kinds alone (a job that must see them finished before it acts: the payouts, a player's status).
  */
-export async function finishInterrupted(olderThanMs: number): Promise<number> {
+export async function finishInterrupted(olderThanMs: number, only?: readonly string[]): Promise<number> {
   let finished = 0;
   // up to 10,000 a pass: a sweep every few seconds keeps up with thousands of operations a second
   for (let batch = 0; batch < 10; batch++) {
     const stale = await OperationModel.find({
       state: { $in: ['recorded', 'posted'] },
       createdAt: { $lte: new Date(Date.now() - olderThanMs) },
+      ...(only ? { kind: { $in: only } } : {}),
     })
       .sort({ createdAt: 1 })
       .limit(1000);
-    const quiet = stale.filter((operation) => operation.state === 'recorded' && !kindOf(operation.kind).steps.length);
+    // whole once every line is written; an operation with no postings has no line to prove it, so one with an admit is
+    // finished (its admit run) rather than marked
+    const quiet = stale.filter(
+      (operation) =>
+        operation.state === 'recorded' &&
+        !kindOf(operation.kind).steps.length &&
+        (lineKeysOf(operation).length > 0 || !kindOf(operation.kind).admit),
+    );
     const keys = quiet.flatMap(lineKeysOf);
     const written = new Set(keys.length ? (await postedLines(keys)).map((line) => line.idempotencyKey) : []);
     const whole = quiet.filter((operation) => lineKeysOf(operation).every((key) => written.has(key)));
@@ -457,8 +480,7 @@ export async function finishInterrupted(olderThanMs: number): Promise<number> {
       // a mutation run's planted bug (lib/mutations.ts), never in production: refunds left for a retry to finish
       if (planted('sweep-skips-refund') && operation.postings.some((posting) => posting.reason === 'refund')) continue;
       try {
-        await finish(operation, { sweeping: true });
-        finished++;
+        if (!(await finish(operation, { sweeping: true })).waiting) finished++;
       } catch (error) {
         // refused (the balance no longer covers it, or the player is held now): removed, nothing moved
         if (!(error instanceof AppError)) throw error;
