@@ -15,7 +15,7 @@ import {
   releasePlayer,
 } from './ledger.service';
 import { HOUSE_SIDE } from './houseSide';
-import { registerOperationKind, runOperation, unregisterForTest } from './engine';
+import { finishInterrupted, registerOperationKind, runOperation, unregisterForTest } from './engine';
 
 /** Every posting of every operation, summed per coin and account ('player' for players). */
 async function booksOf(coinId: Types.ObjectId) {
@@ -372,6 +372,42 @@ describe('the money engine', () => {
     } finally {
       onFault(null);
       registerOperationKind({ kind: 'e9-decision', steps: [] });
+    }
+  });
+
+  it("lets a step wait for the world: not recorded, run again by the next finish, the steps' points naming each step", async () => {
+    let landed = false;
+    const ran: string[] = [];
+    registerOperationKind({
+      kind: 'e14-wait',
+      steps: [
+        { name: 'send', run: async () => void ran.push('send') },
+        { name: 'confirm', run: async () => (ran.push('confirm'), landed ? undefined : 'wait') },
+        { name: 'close', run: async () => void ran.push('close') },
+      ],
+    });
+    const reached: string[] = [];
+    onFault((point, kind, step) => {
+      if (kind === 'e14-wait') reached.push([point, step].join(' '));
+    });
+    try {
+      const result = await runOperation({ kind: 'e14-wait', key: 'e14:batch', players: [], house: [] });
+      expect(result).toMatchObject({ recorded: true, waiting: true });
+      expect(await OperationModel.findOne({ key: 'e14:batch' }).lean()).toMatchObject({ state: 'posted', steps: ['send'] });
+      // the sweep runs the waiting step again, and does not count it finished while it waits
+      expect(await finishInterrupted(0)).toBe(0);
+      expect(ran).toEqual(['send', 'confirm', 'confirm']);
+      landed = true;
+      expect(await finishInterrupted(0)).toBe(1);
+      expect(ran).toEqual(['send', 'confirm', 'confirm', 'confirm', 'close']);
+      expect(await OperationModel.findOne({ key: 'e14:batch' }).lean()).toMatchObject({
+        state: 'done',
+        steps: ['send', 'confirm', 'close'],
+      });
+      expect(reached).toEqual(['ledger:after-record ', 'ledger:after-step send', 'ledger:after-step confirm', 'ledger:after-step close']);
+    } finally {
+      onFault(null);
+      unregisterForTest('e14-wait');
     }
   });
 });
