@@ -15,7 +15,7 @@ import {
   releasePlayer,
 } from './ledger.service';
 import { HOUSE_SIDE } from './houseSide';
-import { finishInterrupted, registerOperationKind, runOperation, unregisterForTest } from './engine';
+import { finishInterrupted, recordOperation, registerOperationKind, runOperation, unregisterForTest } from './engine';
 
 /** Every posting of every operation, summed per coin and account ('player' for players). */
 async function booksOf(coinId: Types.ObjectId) {
@@ -372,6 +372,82 @@ describe('the money engine', () => {
     } finally {
       onFault(null);
       registerOperationKind({ kind: 'e9-decision', steps: [] });
+    }
+  });
+
+  it('reaches the point after recording as a recording caller comes to finish, after what it wrote between', async () => {
+    const [player, coin] = await Promise.all([createPlayer(), createCoin()]);
+    const written: string[] = [];
+    onFault((reached) => {
+      if (reached === 'ledger:after-record') throw new Error(`crash once ${written.join(', ') || 'nothing'} was written`);
+    });
+    const finishIt = await recordOperation(streakReward('streak', 'e12:between', player, coin, '3'));
+    written.push('the record its admit reads');
+    await expect(finishIt()).rejects.toThrow('crash once the record its admit reads was written');
+    onFault(null);
+    expect(await OperationModel.findOne({ key: 'e12:between' }).lean()).toMatchObject({ state: 'recorded' });
+    expect(await recoverPendingEntries(0)).toBe(1);
+    expect(fromMicros(await balanceOf(player.id, coin.id))).toBe('3');
+  });
+
+  it('records a change with no postings: its admit takes the decision, its steps apply it, the sweep finishes either', async () => {
+    // a record changed by a second operator's decision: one decision stands, applied and audited once each
+    const record = { decidedBy: '', applied: 0, audited: 0 };
+    let admits = 0;
+    const decide = (key: string, by: string) => ({ kind: 'e13-decision', key, players: [], house: [], data: { by } });
+    registerOperationKind({
+      kind: 'e13-decision',
+      admit: async (operation) => {
+        admits++;
+        const { by } = operation.data as { by: string };
+        if (!record.decidedBy) record.decidedBy = by;
+        return record.decidedBy === by ? null : new AppError('CHANGE_DECIDED');
+      },
+      steps: [
+        { name: 'apply', run: async () => void record.applied++ },
+        { name: 'audit', run: async () => void record.audited++ },
+      ],
+    });
+    registerOperationKind({ kind: 'e13-admit-only', admit: async () => ((admits += 100), null), steps: [] });
+    try {
+      // killed before its admit: the sweep decides it, then applies and audits
+      onFault((reached) => {
+        if (reached === 'ledger:after-record') throw new Error('crash after recording');
+      });
+      await expect(runOperation(decide('e13:first', 'ana'))).rejects.toThrow('crash');
+      expect(record).toEqual({ decidedBy: '', applied: 0, audited: 0 });
+      // an admit with no steps and no postings is no proof of itself: the sweep runs it rather than marking it done
+      await expect(runOperation({ kind: 'e13-admit-only', key: 'e13:admit-only', players: [], house: [] })).rejects.toThrow('crash');
+      onFault(null);
+      // the sweep of one kind leaves the others
+      expect(await finishInterrupted(0, ['e13-admit-only'])).toBe(1);
+      expect(admits).toBe(100);
+      expect(await OperationModel.findOne({ key: 'e13:first' }).lean()).toMatchObject({ state: 'recorded' });
+      expect(await recoverPendingEntries(0)).toBe(1);
+      expect(record).toEqual({ decidedBy: 'ana', applied: 1, audited: 1 });
+      expect(await OperationModel.findOne({ key: 'e13:first' }).lean()).toMatchObject({
+        state: 'done',
+        postings: [],
+        steps: ['apply', 'audit'],
+      });
+      // a second decision is refused and leaves nothing; the same one again changes nothing
+      await expect(runOperation(decide('e13:second', 'ben'))).rejects.toMatchObject({ code: 'CHANGE_DECIDED' });
+      expect(await OperationModel.exists({ key: 'e13:second' })).toBeNull();
+      await expect(runOperation(decide('e13:first', 'ana'))).resolves.toMatchObject({ applied: false, recorded: false });
+      // killed between applying and auditing: the sweep audits it, once
+      record.decidedBy = '';
+      onFault((reached) => {
+        if (reached === 'ledger:after-step') throw new Error('crash after a step');
+      });
+      await expect(runOperation(decide('e13:third', 'cyd'))).rejects.toThrow('crash');
+      onFault(null);
+      expect(record).toMatchObject({ applied: 2, audited: 1 });
+      expect(await recoverPendingEntries(0)).toBe(1);
+      expect(record).toEqual({ decidedBy: 'cyd', applied: 2, audited: 2 });
+    } finally {
+      onFault(null);
+      unregisterForTest('e13-decision');
+      unregisterForTest('e13-admit-only');
     }
   });
 
