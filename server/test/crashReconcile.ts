@@ -1,6 +1,7 @@
 import { AuditEntryModel } from '../src/modules/audit/audit.model';
 import { BalanceModel, LedgerEntryModel } from '../src/modules/ledger/ledger.models';
 import { MissionModel, UserMissionModel } from '../src/modules/missions/mission.models';
+import { NotificationModel } from '../src/modules/notifications/notification.model';
 import { OperationModel } from '../src/modules/ledger/operation.model';
 import { StakeModel } from '../src/modules/staking/staking.models';
 import { UserModel } from '../src/modules/users/user.model';
@@ -23,6 +24,8 @@ export interface Findings {
     'unrewarded referrals': number;
     'keys applied twice': number;
     'miscounted completions': number;
+    /** Operations done whose kind's steps left nothing of what they write (a stake, a withdrawal, a player's counts, …). */
+    'done operations missing a step': number;
     /** Withdrawals the hot wallet paid whose payout message the chain shows sent other than once. */
     'payouts not sent exactly once': number;
     /** Fault points no operation reached: the crash test did not cover them. */
@@ -44,16 +47,16 @@ type TimesSent = (withdrawalIds: string[]) => Promise<Map<string, number>>;
 /** Ledger reasons of which one record has exactly one entry: a second one is a credit or debit applied twice. */
 const ONE_PER_RECORD = ['mission', 'mining', 'stake', 'unstake', 'withdraw', 'refund', 'referral'];
 
-/** Operations left half-done: each the sweep must have finished (or undone) once it had its turn. */
+/**
+ * Work left half-done: each the sweep must have finished (or undone) once it had its turn. Every money movement is an
+ * operation of the engine, so what is owed is an operation not done; besides, what moves no money and keeps a marker: a
+ * withdrawal approved for the hot wallet and not yet paid, a mission's place held, a gift not yet audited.
+ */
 async function unfinished(): Promise<string[]> {
-  const [entries, withdrawals, operations, missions, referrals, seats] = await Promise.all([
-    LedgerEntryModel.find({ state: 'pending' }, { idempotencyKey: 1 }).lean(),
+  const [withdrawals, operations, seats] = await Promise.all([
     // approved for the hot wallet (or on its way) and not yet paid: the sender's to finish
-    WithdrawalModel.find({ $or: [{ settled: false }, { status: { $in: ['approved', 'sending'] } }] }, { _id: 1 }).lean(),
-    // operations of the engine (stakes opened and claimed among them) not yet done
+    WithdrawalModel.find({ status: { $in: ['approved', 'sending'] } }, { _id: 1 }).lean(),
     OperationModel.find({ state: { $in: ['recorded', 'posted'] } }, { key: 1, state: 1 }).lean(),
-    UserMissionModel.find({ awaitingCredit: true }, { _id: 1 }).lean(),
-    UserModel.find({ referralState: 'pending' }, { _id: 1 }).lean(),
     MissionModel.find({ 'seating.0': { $exists: true } }, { _id: 1 }).lean(),
   ]);
   const gifts = await LedgerEntryModel.find({ reason: 'gift', state: 'posted', refType: 'Account' }, { _id: 1 }).lean();
@@ -61,11 +64,8 @@ async function unfinished(): Promise<string[]> {
     (await AuditEntryModel.find({ key: { $in: gifts.map((g) => `adjust:${String(g._id)}`) } }, { key: 1 }).lean()).map((a) => a.key),
   );
   return [
-    ...entries.map((e) => `ledger entry ${e.idempotencyKey} still pending`),
-    ...withdrawals.map((w) => `withdrawal ${String(w._id)} not finished (or approved and not yet paid)`),
+    ...withdrawals.map((w) => `withdrawal ${String(w._id)} approved and not yet paid`),
     ...operations.map((o) => `operation ${o.key} still ${o.state}`),
-    ...missions.map((m) => `user mission ${String(m._id)} awaiting its credit`),
-    ...referrals.map((u) => `referral of ${String(u._id)} still pending`),
     ...seats.map((m) => `mission ${String(m._id)} has a place still held`),
     ...gifts.filter((g) => !audited.has(`adjust:${String(g._id)}`)).map((g) => `gift ${String(g._id)} without its audit`),
   ];
@@ -159,6 +159,74 @@ async function miscountedCompletions(): Promise<string[]> {
     .map((m) => `mission ${String(m._id)} counts ${m.completions} completions, its progress ${counted.get(String(m._id)) ?? 0}`);
 }
 
+type DoneOperation = { key: string; kind: string; user?: unknown; data?: Record<string, unknown> };
+
+/**
+ * Each done operation of a kind with steps against what its steps write, kind by kind: a sweep that marked one done
+ * without running its steps (or a step that wrote nothing) shows here. `referral-reward`'s one step tells the referrer,
+ * when they allow messages: not counted.
+ */
+async function missingSteps(): Promise<string[]> {
+  const done = await OperationModel.find(
+    { state: 'done', kind: { $in: ['stake-open', 'stake-claim', 'withdrawal-request', 'withdrawal-decision', 'mission-credit'] } },
+    { key: 1, kind: 1, user: 1, data: 1 },
+  ).lean<DoneOperation[]>();
+  const of = (kind: string) => done.filter((operation) => operation.kind === kind);
+  const ids = (operations: DoneOperation[], field: (data: Record<string, unknown>) => unknown) =>
+    operations.map((operation) => field(operation.data ?? {}));
+  const stakesOpened = ids(of('stake-open'), (data) => (data.stake as { _id: unknown })._id);
+  const stakesClaimed = ids(of('stake-claim'), (data) => data.stakeId);
+  const requested = ids(of('withdrawal-request'), (data) => (data.withdrawal as { _id: unknown })._id);
+  const decisions = of('withdrawal-decision');
+  const credits = of('mission-credit');
+  const players = [...new Set(credits.map((operation) => String(operation.user)))];
+  const [stakes, reminders, withdrawals, decided, payouts, counters, progress] = await Promise.all([
+    StakeModel.find({ _id: { $in: [...stakesOpened, ...stakesClaimed] } }, { claimedAt: 1 }).lean(),
+    NotificationModel.find({ key: { $in: stakesOpened.map((id) => `stake-unlocked:${String(id)}`) } }, { key: 1 }).lean(),
+    WithdrawalModel.find({ _id: { $in: requested } }, { _id: 1 }).lean(),
+    WithdrawalModel.find({ _id: { $in: ids(decisions, (data) => data.withdrawalId) } }, { decision: 1 }).lean(),
+    OperationModel.find(
+      { key: { $in: decisions.map((operation) => `payout:${String(operation.data?.withdrawalId)}`) } },
+      { key: 1 },
+    ).lean(),
+    UserModel.find({ _id: { $in: players } }, { missionsCount: 1, doneMissionsCount: 1 }).lean(),
+    UserMissionModel.aggregate<{ _id: unknown; n: number }>([
+      { $match: { user: { $in: credits.map((operation) => operation.user) } } },
+      { $group: { _id: '$user', n: { $sum: 1 } } },
+    ]),
+  ]);
+  const stakeById = new Map(stakes.map((stake) => [String(stake._id), stake]));
+  const has = (records: Array<{ _id: unknown }>) => new Set(records.map((record) => String(record._id)));
+  const reminded = new Set(reminders.map((reminder) => reminder.key));
+  const written = has(withdrawals);
+  const decisionOf = new Map(decided.map((withdrawal) => [String(withdrawal._id), withdrawal.decision]));
+  const paid = new Set(payouts.map((payout) => payout.key));
+  const missing: string[] = [];
+  for (const id of stakesOpened.map(String)) {
+    if (!stakeById.has(id)) missing.push(`stake-open ${id}: no stake written`);
+    if (!reminded.has(`stake-unlocked:${id}`)) missing.push(`stake-open ${id}: no unlock reminder queued`);
+  }
+  for (const id of stakesClaimed.map(String))
+    if (!stakeById.get(id)?.claimedAt) missing.push(`stake-claim ${id}: paid back, the stake not marked claimed`);
+  for (const id of requested.map(String)) if (!written.has(id)) missing.push(`withdrawal-request ${id}: no withdrawal written`);
+  for (const { key, data } of decisions) {
+    const id = String(data?.withdrawalId);
+    if (decisionOf.get(id) !== key) missing.push(`withdrawal-decision ${key}: the withdrawal does not name it`);
+    if (data?.status === 'done' && !paid.has(`payout:${id}`)) missing.push(`withdrawal-decision ${key}: paid, no payout recorded`);
+  }
+  // the credit's step counts the progress in the player's counters: each player's counts against their records
+  const records = new Map(progress.map((row) => [String(row._id), row.n]));
+  for (const player of counters) {
+    const id = String(player._id);
+    const credited = credits.filter((operation) => String(operation.user) === id).length;
+    if (player.doneMissionsCount !== credited)
+      missing.push(`player ${id}: doneMissionsCount ${player.doneMissionsCount}, ${credited} mission credits done`);
+    if (player.missionsCount !== (records.get(id) ?? 0))
+      missing.push(`player ${id}: missionsCount ${player.missionsCount}, ${records.get(id) ?? 0} missions begun`);
+  }
+  return missing;
+}
+
 /** Every withdrawal the hot wallet paid (it carries its payout message) sent exactly once on the chain. */
 async function payoutsNotSentOnce(timesSent: TimesSent): Promise<string[]> {
   const paid = await WithdrawalModel.find({ 'payout.bodyHash': { $nin: ['', null] } }, { _id: 1 }).lean();
@@ -195,12 +263,13 @@ export async function findings(
   const lost = await failing(acknowledged, 'acknowledged but not there');
   const halfDone = await failing(unanswered, 'never answered, left half done');
   const { mismatched, negative } = await balanceMismatches();
-  const [orphans, unrefunded, unrewarded, twice, miscounted, payouts] = await Promise.all([
+  const [orphans, unrefunded, unrewarded, twice, miscounted, stepsMissing, payouts] = await Promise.all([
     orphanDebits(),
     unrefundedRejections(),
     unrewardedReferrals(),
     appliedTwice(),
     miscountedCompletions(),
+    missingSteps(),
     payoutsNotSentOnce(timesSent),
   ]);
   const never = unreached.map((point) => `no operation reached the fault point ${point}`);
@@ -216,6 +285,7 @@ export async function findings(
       'unrewarded referrals': unrewarded.length,
       'keys applied twice': twice.length,
       'miscounted completions': miscounted.length,
+      'done operations missing a step': stepsMissing.length,
       'payouts not sent exactly once': payouts.length,
       'fault points never reached': never.length,
     },
@@ -230,6 +300,7 @@ export async function findings(
       ...unrewarded,
       ...twice,
       ...miscounted,
+      ...stepsMissing,
       ...payouts,
       ...never,
     ],
