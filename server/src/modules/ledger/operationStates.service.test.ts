@@ -2,10 +2,10 @@ import { onFault } from '../../lib/faults';
 import { createCoin, createPlayer } from '../../../test/factories';
 import { recoverPendingEntries } from './ledger.service';
 import { registerOperationKind, runOperation, unregisterForTest } from './engine';
-import { doneOperationKeys } from './operationStates.service';
+import { operationStates } from './operationStates.service';
 
-describe('done operation keys', () => {
-  it('names only the operations the engine will not run again: done, not one still recorded, nor an unknown key', async () => {
+describe('operation states', () => {
+  it('tells a done operation (run no more) from one still recorded, and names no unknown key', async () => {
     const [player, coin] = await Promise.all([createPlayer(), createCoin()]);
     registerOperationKind({ kind: 'os-step', steps: [{ name: 'follow-up', run: async () => undefined }] });
     const credit = (key: string) => ({
@@ -21,10 +21,15 @@ describe('done operation keys', () => {
       });
       await expect(runOperation(credit('os:recorded'))).rejects.toThrow('crash');
       onFault(null);
-      expect(await doneOperationKeys(['os:done', 'os:recorded', 'os:unknown'])).toEqual(new Set(['os:done']));
+      expect(await operationStates(['os:done', 'os:recorded', 'os:unknown'])).toEqual(
+        new Map([
+          ['os:done', 'done'],
+          ['os:recorded', 'recorded'],
+        ]),
+      );
       expect(await recoverPendingEntries(0)).toBe(1);
-      expect(await doneOperationKeys(['os:done', 'os:recorded'])).toEqual(new Set(['os:done', 'os:recorded']));
-      expect(await doneOperationKeys([])).toEqual(new Set());
+      expect(await operationStates(['os:recorded'])).toEqual(new Map([['os:recorded', 'done']]));
+      expect(await operationStates([])).toEqual(new Map());
     } finally {
       onFault(null);
       unregisterForTest('os-step');
