@@ -12,6 +12,7 @@ import { WalletLinkModel } from '../src/modules/wallet/wallet.models';
 import { configurePayouts } from '../src/modules/withdrawals/chainPayments';
 import { runPayoutRound } from '../src/modules/withdrawals/payouts.service';
 import { WithdrawalModel } from '../src/modules/withdrawals/withdrawal.model';
+import { registerMoneyKinds } from '../src/moneyKinds';
 import { startTonStandIn } from '../devchain/standIn';
 import { createCoin, createPlayer, fund, playerCaller, randomAddress } from '../test/factories';
 import { runOnFreshDatabase } from './loopback';
@@ -30,6 +31,8 @@ function counted(chain: TonChain, calls: Map<string, number>): TonChain {
 }
 
 runOnFreshDatabase('bench-payouts', async (database) => {
+  // the engine refuses kinds this process has not registered (the withdrawal's request, its decision)
+  registerMoneyKinds();
   const { values } = parseArgs({ options: { count: { type: 'string', default: '600' } } });
   const count = Number(values.count);
   const standIn = await startTonStandIn();
