@@ -10,6 +10,7 @@ import { AuditEntryModel } from './modules/audit/audit.model';
 import { AppConfigModel } from './modules/config/appConfig.model';
 import { CategoryModel } from './modules/content/content.models';
 import { BalanceModel, LedgerEntryModel } from './modules/ledger/ledger.models';
+import { OperationModel } from './modules/ledger/operation.model';
 import { balanceOf, postEntry, recoverPendingEntries, releasePostedKeys } from './modules/ledger/ledger.service';
 import { MiningSessionModel } from './modules/mining/miningSession.model';
 import { MissionModel, UserMissionModel } from './modules/missions/mission.models';
@@ -20,6 +21,8 @@ import { adjustBalance } from './modules/gifts/balanceAdjustment.service';
 import { setPlayerStatus } from './modules/users/playerStatus.service';
 import { UserModel } from './modules/users/user.model';
 import { upsertFromTelegram } from './modules/users/users.service';
+import { countInvite } from './modules/users/players.service';
+import { recordJoin } from './modules/referrals/referrals.kinds';
 import { WalletLinkModel } from './modules/wallet/wallet.models';
 import { WithdrawalModel } from './modules/withdrawals/withdrawal.model';
 import { processWithdrawal } from './modules/withdrawals/withdrawals.service';
@@ -528,34 +531,85 @@ describe('missions, mining and referrals across a crash', () => {
     expect((await expectLedgerMatchesBalances(frozen._id)).get(String(coin._id))).toBe(toMicros('8'));
   });
 
-  it.each(['referral:after-create', 'referral:after-count', 'ledger:after-record', 'ledger:after-apply', 'ledger:after-step'] as const)(
-    'a newcomer registered with a code and killed at %s earns the referrer one reward and one invite',
-    async (point) => {
-      const coin = await createCoin();
-      await AppConfigModel.updateOne(
-        { key: 'app' },
-        { $set: { referrerCoin: coin._id, referrerCoinAmount: Number(toMicros('5')) } },
-        { upsert: true },
-      );
-      const referrer = await createPlayer({ referralCode: `ref${randomBytes(4).toString('hex')}`, inviteLimit: 10 });
-      const telegramId = 7_000_000 + Math.floor(Math.random() * 1_000_000);
-      const launch = {
-        user: { id: telegramId, first_name: 'Friend' },
-        auth_date: Math.floor(Date.now() / 1000),
-        start_param: referrer.referralCode,
-      };
-      await crashAt(point, () => upsertFromTelegram(launch, new Date()));
-      // finished by the money recovery alone, or by the friend's next launch (not a registration, but it finishes the referral too)
-      // (killed once its referral was recorded, before the friend was written, the next launch registers them afresh)
-      if (point !== 'referral:after-create')
-        expect((await upsertFromTelegram(launch, new Date(Date.now() + 120_000))).created).toBe(point === 'ledger:after-record');
-      await runJobsOnce(0);
+  /** App Config paying 5 of a new coin per friend, a referrer with a code, and a newcomer's launch with it. */
+  async function referralWorld() {
+    const coin = await createCoin();
+    await AppConfigModel.updateOne(
+      { key: 'app' },
+      { $set: { referrerCoin: coin._id, referrerCoinAmount: Number(toMicros('5')), referralQualification: {} } },
+      { upsert: true },
+    );
+    const referrer = await createPlayer({ referralCode: `ref${randomBytes(4).toString('hex')}`, inviteLimit: 10 });
+    const telegramId = 7_000_000 + Math.floor(Math.random() * 1_000_000);
+    const launch = {
+      user: { id: telegramId, first_name: 'Friend' },
+      auth_date: Math.floor(Date.now() / 1000),
+      start_param: referrer.referralCode,
+    };
+    /** The referrer was credited once and counted the friend once; the friend is rewarded; one operation, done. */
+    const expectRewardedOnce = async () => {
       const friend = (await UserModel.findOne({ telegramId }).lean())!;
       expect(friend).toMatchObject({ referrer: referrer._id, referralState: 'rewarded' });
-      expect((await UserModel.findById(referrer._id).lean())!.referrersCount).toBe(1);
+      expect(await UserModel.findById(referrer._id).lean()).toMatchObject({ referrersCount: 1 });
       expect((await expectLedgerMatchesBalances(referrer._id)).get(String(coin._id))).toBe(toMicros('5'));
+      expect(await OperationModel.find({ kind: 'referral-reward', 'data.referrerId': referrer._id }).lean()).toEqual([
+        expect.objectContaining({ state: 'done', key: `referral:${String(friend._id)}` }),
+      ]);
+    };
+    return { referrer, launch, expectRewardedOnce };
+  }
+
+  it.each(['ledger:after-record', 'ledger:after-apply', 'ledger:after-step'] as const)(
+    'a newcomer registered with a code and killed at %s earns the referrer one reward and one invite, by the sweep alone',
+    async (point) => {
+      const { launch, expectRewardedOnce } = await referralWorld();
+      await crashAt(point, () => upsertFromTelegram(launch, new Date()));
+      // the friend is written (the point after recording is reached once they are), the rest is the operation's
+      expect(await UserModel.countDocuments({ telegramId: launch.user.id })).toBe(1);
+      await runJobsOnce(0);
+      await expectRewardedOnce();
+      // the friend's next launch is no registration, and changes nothing
+      expect((await upsertFromTelegram(launch, new Date(Date.now() + 120_000))).created).toBe(false);
+      await runJobsOnce(0);
+      await expectRewardedOnce();
     },
   );
+
+  it('a join killed in its admit, the invite counted and the referral not settled, is finished by the sweep alone, counted once', async () => {
+    const { referrer, launch, expectRewardedOnce } = await referralWorld();
+    await crashAt('ledger:after-record', () => upsertFromTelegram(launch, new Date()));
+    // the state a kill between the admit's two writes leaves: the invite counted (its first write), the referral not settled
+    const friend = (await UserModel.findOne({ telegramId: launch.user.id }).lean())!;
+    expect(await countInvite(referrer._id, friend._id)).toBe(true);
+    expect(friend.referralState ?? null).toBeNull();
+    await runJobsOnce(0);
+    await expectRewardedOnce();
+  });
+
+  it("a referral recorded for a newcomer never written is removed: by the sweep, or at once by a simultaneous launch's loser", async () => {
+    const { referrer, launch, expectRewardedOnce } = await referralWorld();
+    // killed before the friend was written (no point there: the same as never finishing what recordJoin returned)
+    const unwritten = new Types.ObjectId();
+    await recordJoin({
+      friendId: unwritten,
+      referrerId: referrer._id,
+      from: 'new',
+      at: new Date(),
+      event: 'friend-joined',
+      coin: null,
+      amount: 0n,
+      symbol: '',
+    });
+    expect(await OperationModel.countDocuments({ key: `referral:${String(unwritten)}` })).toBe(1);
+    await runJobsOnce(0);
+    expect(await OperationModel.countDocuments({ key: `referral:${String(unwritten)}` })).toBe(0);
+    expect(await UserModel.findById(referrer._id).lean()).toMatchObject({ referrersCount: 0 });
+    // two first launches at once: one registers the friend; the other's referral, recorded under an id never written, is
+    // removed by that launch itself, so nothing lingers until the sweep
+    const launches = await Promise.all([upsertFromTelegram(launch, new Date()), upsertFromTelegram(launch, new Date())]);
+    expect(launches.map((outcome) => outcome.created).sort()).toEqual([false, true]);
+    await expectRewardedOnce();
+  });
 });
 
 describe('referrals an older version left pending', () => {
@@ -596,23 +650,33 @@ describe('referrals an older version left pending', () => {
 });
 
 describe('gifts across a crash', () => {
-  it('a gift killed between its entry and its audit is audited once, by a repeat or by the money recovery', async () => {
-    const coin = await createCoin();
-    const player = await createPlayer();
-    const operator = {
-      id: String((await AccountModel.create({ username: 'giver', passwordHash: 'x', permissions: ['*'] }))._id),
-      username: 'giver',
-    };
-    const input = { coin: String(coin._id), amount: '12', direction: 'credit' as const, note: 'Contest prize', idempotencyKey: tap() };
-    await crashAt('gift:after-entry', () => adjustBalance(String(player._id), input, operator));
-    await runJobsOnce(0);
-    await adjustBalance(String(player._id), input, operator);
-    const audits = await AuditEntryModel.find({ action: 'adjust', record: String(player._id) }).lean();
-    expect(audits).toEqual([
-      expect.objectContaining({ username: 'giver', note: 'Contest prize', after: expect.objectContaining({ amount: '+12' }) }),
-    ]);
-    expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('12'));
-  });
+  it.each(['ledger:after-record', 'ledger:after-apply'] as const)(
+    'a gift killed at %s is given and audited once by the money recovery alone; a repeat changes nothing',
+    async (point) => {
+      const coin = await createCoin();
+      const player = await createPlayer();
+      const operator = {
+        id: String((await AccountModel.create({ username: `giver-${tap()}`, passwordHash: 'x', permissions: ['*'] }))._id),
+        username: 'giver',
+      };
+      const input = { coin: String(coin._id), amount: '12', direction: 'credit' as const, note: 'Contest prize', idempotencyKey: tap() };
+      await crashAt(point, () => adjustBalance(String(player._id), input, operator));
+      await runJobsOnce(0);
+      const audited = () => AuditEntryModel.find({ action: 'adjust', record: String(player._id) }).lean();
+      const [line] = await LedgerEntryModel.find({ user: player._id, reason: 'gift', state: 'posted' }).lean();
+      expect(await audited()).toEqual([
+        expect.objectContaining({
+          username: 'giver',
+          note: 'Contest prize',
+          key: `adjust:${String(line!._id)}`,
+          after: expect.objectContaining({ amount: '+12' }),
+        }),
+      ]);
+      expect(await adjustBalance(String(player._id), input, operator)).toMatchObject({ entryId: String(line!._id), applied: false });
+      expect(await audited()).toHaveLength(1);
+      expect((await expectLedgerMatchesBalances(player._id)).get(String(coin._id))).toBe(toMicros('12'));
+    },
+  );
 });
 
 describe('what TTL indexes remove on MongoDB, and the embedded engine keeps for ever', () => {

@@ -35,8 +35,6 @@ export const FAULT_POINTS = [
   'ledger:after-step',
   'gift:after-entry',
   'mission:after-seat',
-  'referral:after-create',
-  'referral:after-count',
 ] as const;
 export type FaultPoint = (typeof FAULT_POINTS)[number];
 

@@ -10,7 +10,6 @@ import { findCoin } from '../coins/giftCoins.service';
 import { getAppConfig, miniAppLink, resolveBotToken } from '../config/config.service';
 import { onRiskCleared, riskHolds } from '../risk/risk.service';
 import type { Id } from '../../db/ids';
-import { faultPoint } from '../../lib/faults';
 import { migrateOnce } from '../../db/migrationProgress';
 import {
   countFriendsOf,
@@ -18,6 +17,7 @@ import {
   countQualifiedFriends,
   referralsToQualify,
   friendsPageOf,
+  markRiskDue,
   referralOf,
   referralsOfOlderVersion,
   referralStateOf,
@@ -30,9 +30,11 @@ import { notifyReferrer, payReferralReward, recordJoin, registerJoinDecision } f
 
 /**
  * How a join is decided, by its reward's admit check (referrals.kinds.ts), the same whoever finishes it (the registration,
- * the engine's sweep after a crash), any number of times: the invite counted once while the referrer is below their invite
- * limit; then the friend left to qualify, or waiting on risk, or owed the reward now (null: the admit check settles it
- * rewarded). Beyond the limit the friend stays linked but earns nothing. Every outcome but the reward refuses the operation.
+ * the engine's sweep after a crash), any number of times: the referrer's risk score marked due, the invite counted once while
+ * the referrer is below their invite limit; then the friend left to qualify, or waiting on risk, or owed the reward now (null:
+ * the admit check settles it rewarded). Beyond the limit the friend stays linked but earns nothing. Every outcome but the
+ * reward refuses the operation. Each write is keyed or conditional, so a crash between two of them (the invite counted, the
+ * referral not yet settled) is finished by the sweep's run of the same admit.
  */
 async function decideJoin(friendId: Types.ObjectId, referrerId: Types.ObjectId): Promise<AppError | null> {
   const friend = await referralOf(friendId);
@@ -40,8 +42,9 @@ async function decideJoin(friendId: Types.ObjectId, referrerId: Types.ObjectId):
   if (!friend || String(friend.referrer) !== String(referrerId)) return new AppError('NOT_FOUND');
   if (friend.referralState === 'rewarded') return null;
   if (friend.referralState && friend.referralState !== 'pending') return new AppError('NOT_FOUND');
+  // a friend joined: their referrer's score reads the friends
+  await markRiskDue([referrerId], friend.createdAt ?? new Date());
   const counted = await countInvite(referrerId, friendId);
-  await faultPoint('referral:after-count');
   if (!counted) {
     await settleReferral(friendId, 'over-limit');
     return new AppError('NOT_FOUND');

@@ -8,8 +8,7 @@ import { isDuplicateKey } from '../../db/mongoErrors';
 import { coinNameFor, listCoins } from '../coins/giftCoins.service';
 import { getAppConfig } from '../config/config.service';
 import { balancesOf, figuresByCoin } from '../ledger/ledger.service';
-import { faultPoint } from '../../lib/faults';
-import { allowsMessages, findReferrer, markRiskDue, remindersOff, switchReminder, type ReferralOutcome } from './players.service';
+import { allowsMessages, findReferrer, remindersOff, switchReminder, type ReferralOutcome } from './players.service';
 import { statusReasonFor } from './playerStatus.service';
 import { recordActiveDay } from './playerDays.service';
 import { UserModel, type UserDocument } from './user.model';
@@ -165,11 +164,12 @@ export async function upsertFromTelegram(launch: TelegramLaunch, now: Date, netw
       { $set: { username: '', usernameLower: '' } },
     );
   }
-  if (!created || !user.referrer) return { user, created };
-  // a friend joined: their referrer's score reads the friends
-  await markRiskDue([user.referrer], now);
-  await faultPoint('referral:after-create');
-  return { user, created, ...(finishReferral ? { referral: await finishReferral() } : {}) };
+  // a simultaneous first launch wrote the player first: this launch's referral, never written, is removed by its own finish
+  if (!created && finishReferral) await finishReferral();
+  if (!created || !finishReferral) return { user, created };
+  // the rest of the join (the invite counted, the referrer's score due, the reward) is its operation's: a crash from here on is
+  // finished by the engine's sweep
+  return { user, created, referral: await finishReferral() };
 }
 
 /** Who wrote to the bot, as a Telegram update names them. */
