@@ -18,7 +18,7 @@ import { riskScoringJob } from './modules/risk/risk.jobs';
 import { finishStakesOfOlderVersion, offerChanges } from './modules/staking/staking.service';
 import { clawBacksJob } from './modules/clawbacks/clawbacks.jobs';
 import { giftRecovery } from './modules/gifts/gifts.jobs';
-import { holdRecovery, playerHousekeeping } from './modules/users/users.jobs';
+import { playerHousekeeping } from './modules/users/users.jobs';
 import { removeExpiredProofPayloads } from './modules/wallet/wallet.service';
 import { payoutsJob, withdrawalRecovery } from './modules/withdrawals/withdrawals.jobs';
 
@@ -53,7 +53,6 @@ const moneyRecoveryJob = jobOfSteps({ name: 'money-recovery', kind: 'recovery' }
       (await recoverChangeAudits(offerChanges, graceMs, now)) +
       (await recoverChangeAudits(prizeChanges, graceMs, now)),
   },
-  holdRecovery,
 ]);
 
 /** Routine clean-up, mostly what a TTL index removes on MongoDB and the embedded engine keeps for ever. */

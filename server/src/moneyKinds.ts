@@ -2,6 +2,7 @@ import { registerOperationKind } from './modules/ledger/ledger.service';
 import { leaguePrizeKinds } from './modules/leagues/leaguePrizes.service';
 import { miningKinds } from './modules/mining/mining.kinds';
 import { missionKinds } from './modules/missions/missions.kinds';
+import { playerStatusKinds } from './modules/users/playerStatus.kinds';
 import { referralKinds } from './modules/referrals/referrals.kinds';
 import { shopKinds } from './modules/shop/shop.service';
 import { stakingKinds } from './modules/staking/staking.kinds';
@@ -19,6 +20,7 @@ const MONEY_KINDS = [
   ...miningKinds,
   ...stakingKinds,
   ...referralKinds,
+  ...playerStatusKinds,
   ...withdrawalKinds,
   ...leaguePrizeKinds,
   ...shopKinds,

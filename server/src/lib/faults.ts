@@ -48,8 +48,8 @@ type RacePoint = 'ledger:refusing' | 'ledger:refused' | 'payout:claimed';
 /** The steps of an automated payout, walked by the payout crash test (they need a chain, which the money crash test has not). */
 type PayoutFaultPoint = 'payout:after-record' | 'payout:after-send' | 'payout:before-confirm';
 
-/** A freeze or ban between the player's status and the ledger's hold, walked in-process by the status test (the sweep finishes it). */
-type StatusFaultPoint = 'status:after-player' | 'gift:after-approval' | 'clawback:after-take';
+/** A gift's approval and a claw-back's take, walked in-process by their tests. */
+type StatusFaultPoint = 'gift:after-approval' | 'clawback:after-take';
 
 /** A cluster's clean-up (its plan, each ban and its audit, each claw-back opened and audited), walked in-process by its crash test. */
 type CleanUpFaultPoint = 'cleanup:after-plan' | 'cleanup:after-ban' | 'clawback:after-open' | 'cleanup:after-takes';

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Types } from 'mongoose';
 import { toMicros } from '@gift/shared';
 import { createApp } from '../../app';
 import { onFault } from '../../lib/faults';
@@ -13,7 +14,7 @@ import { createCoin, createPlayer, fund, playerCaller } from '../../../test/fact
 import { consoleApi, createOperator } from '../../../test/operators';
 import { silentLogger, testEnv } from '../../../test/helpers';
 import { expectLedgerMatchesBalances } from '../../../test/ledgerInvariant';
-import { reconcileHolds, setPlayerStatus } from './playerStatus.service';
+import { setPlayerStatus } from './playerStatus.service';
 import { appRouter } from '../../trpc/root';
 import { UserModel } from './user.model';
 
@@ -209,32 +210,63 @@ describe('a freeze racing claims', () => {
     await expectLedgerMatchesBalances(player._id);
   });
 
-  it('is finished by the sweep when a crash stops it between the player and the ledger', async () => {
+  it('is finished by the sweep when a crash stops it between the ledger and the player (its operation, after the hold step)', async () => {
     const { missions } = await missionsOf(1);
     const player = await createPlayer();
-    onFault((point) => {
-      if (point === 'status:after-player') throw new Error('killed');
-    });
+    const crashAfterTheHold = () =>
+      onFault((point, kind, step) => {
+        if (point === 'ledger:after-step' && kind === 'player-status' && step === 'hold') throw new Error('killed');
+      });
+    crashAfterTheHold();
     await expect(setPlayerStatus(player._id, FREEZE, new Date())).rejects.toThrow('killed');
     onFault(null);
-    expect(await LedgerHoldModel.countDocuments({ _id: player._id })).toBe(0);
-
-    expect(await reconcileHolds(0)).toBe(1);
+    // the ledger holds the player's money at once; their status is not written yet
     expect(await LedgerHoldModel.findById(player._id).lean()).toMatchObject({ code: 'ACCOUNT_FROZEN', reason: FREEZE.statusReason });
-    // a claim that slipped past the door is held at the ledger
+    expect(await UserModel.findById(player._id).lean()).toMatchObject({ status: 'active' });
+    // a claim that passes the door is held at the ledger
     await expect(playerCaller(player).missions.claim({ missionId: String(missions[0]!._id) })).rejects.toMatchObject({
       cause: { code: 'ACCOUNT_FROZEN' },
     });
-    expect(await reconcileHolds(0)).toBe(0);
 
-    // lifting it crashes the same way: the sweep releases the hold
-    onFault((point) => {
-      if (point === 'status:after-player') throw new Error('killed');
-    });
+    // the engine's sweep alone finishes it: one operation, no postings, each step once
+    await recoverPendingEntries(0);
+    expect(await UserModel.findById(player._id).lean()).toMatchObject({ status: 'frozen', statusReason: FREEZE.statusReason });
+    expect(await LedgerHoldModel.findById(player._id).lean()).toMatchObject({ code: 'ACCOUNT_FROZEN', reason: FREEZE.statusReason });
+    expect(await OperationModel.find({ kind: 'player-status', refId: String(player._id) }).lean()).toEqual([
+      expect.objectContaining({ state: 'done', postings: [], steps: ['hold', 'player'] }),
+    ]);
+
+    // lifting it crashes the same way: released at the ledger, the sweep writes the status
+    crashAfterTheHold();
     await expect(setPlayerStatus(player._id, { status: 'active' }, new Date())).rejects.toThrow('killed');
     onFault(null);
-    expect(await reconcileHolds(0)).toBe(1);
     expect(await LedgerHoldModel.countDocuments({ _id: player._id })).toBe(0);
+    await recoverPendingEntries(0);
+    expect(await UserModel.findById(player._id).lean()).toMatchObject({ status: 'active', statusReason: '' });
+    expect(await LedgerHoldModel.countDocuments({ _id: player._id })).toBe(0);
+    expect(await OperationModel.countDocuments({ kind: 'player-status', refId: String(player._id), state: 'done' })).toBe(2);
+  });
+
+  it('a change a crash held back does not undo a newer one: the sweep finishing it leaves the status and hold as the newer says', async () => {
+    const player = await createPlayer();
+    // the freeze is killed once recorded, before it wrote anything; the operator then sets the player active
+    onFault((point, kind) => {
+      if (point === 'ledger:after-record' && kind === 'player-status') throw new Error('killed');
+    });
+    await expect(setPlayerStatus(player._id, FREEZE, new Date(Date.now() - 1000))).rejects.toThrow('killed');
+    onFault(null);
+    await setPlayerStatus(player._id, { status: 'active' }, new Date());
+    await recoverPendingEntries(0);
+    expect(await OperationModel.countDocuments({ kind: 'player-status', refId: String(player._id), state: 'done' })).toBe(2);
+    expect(await UserModel.findById(player._id).lean()).toMatchObject({ status: 'active', statusReason: '' });
+    expect(await LedgerHoldModel.countDocuments({ _id: player._id })).toBe(0);
+    // a freeze and a lift at once: the hold ends as the status the player is left with says
+    await Promise.all([setPlayerStatus(player._id, FREEZE, new Date()), setPlayerStatus(player._id, { status: 'active' }, new Date())]);
+    const after = (await UserModel.findById(player._id).lean())!;
+    expect(await LedgerHoldModel.countDocuments({ _id: player._id })).toBe(after.status === 'frozen' ? 1 : 0);
+    // a player who is not there: refused, nothing left behind
+    await expect(setPlayerStatus(new Types.ObjectId(), FREEZE, new Date())).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(await OperationModel.countDocuments({ kind: 'player-status', state: { $ne: 'done' } })).toBe(0);
   });
 });
 

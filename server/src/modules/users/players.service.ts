@@ -4,6 +4,7 @@ import { prefixPattern } from '../../db/prefixSearch';
 import { dayBefore } from '../../lib/calendarDay';
 import type { NewRecord } from '../../db/schemaKit';
 import { isPageTarget, type Language, type PlayerStatus, type ReminderKind, type RiskLevel } from '@gift/shared';
+import { setPlayerStatus } from './playerStatus.service';
 import { UserModel } from './user.model';
 
 export type { UserDocument } from './user.model';
@@ -393,7 +394,8 @@ export async function backfillSearchFields(batch = 500): Promise<number> {
     .select('+blocked')
     .limit(batch);
   for (const player of players) {
-    if (player.get('blocked') === true && player.status === 'active') player.status = 'banned';
+    // banned as an operator bans (the ledger's hold too), before the old mark goes: a crash between finds it banned
+    if (player.get('blocked') === true && player.status === 'active') await setPlayerStatus(player._id, { status: 'banned' }, new Date());
     player.set('blocked', undefined);
     await player.save();
   }

@@ -1,5 +1,5 @@
 import type { Job, JobStep } from '../jobs/jobs.service';
-import { reconcileHolds } from '../users/playerStatus.service';
+import { finishStatusChanges } from '../users/playerStatus.service';
 import { runPayoutRound } from './payouts.service';
 import { finishWithdrawalsOfOlderVersion } from './withdrawals.service';
 
@@ -8,15 +8,15 @@ export const withdrawalRecovery: JobStep = { name: 'withdrawalsOfOlderVersion', 
 
 /**
  * The hot wallet's sender, on the one instance holding its lease: the open batch first (a dead holder's is confirmed,
- * refunded, re-queued or re-sent at once), then the holds a crash left out of line with the players' statuses put right,
- * so no new batch pays a player frozen or banned, and only then the next batch signed.
+ * refunded, re-queued or re-sent at once), then the status changes a crash left half done finished (the ledger's hold set as
+ * the player's status says), so no new batch pays a player frozen or banned, and only then the next batch signed.
  */
 export const payoutsJob: Job = {
   name: 'payouts',
   kind: 'housekeeping',
   async run({ graceMs, holding }) {
     const open = await runPayoutRound({ holding, sendNew: false });
-    const holds = holding() ? await reconcileHolds(graceMs) : 0;
+    const holds = holding() ? await finishStatusChanges(graceMs) : 0;
     const next = await runPayoutRound({ holding });
     return {
       holdsBeforeSigning: holds,
