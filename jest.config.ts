@@ -11,6 +11,8 @@ const swc = [
 // ESM-only packages that jest (CommonJS) must transform
 const esmPackages = ['superjson', 'copy-anything', 'is-what', '@trpc', '@otplib', '@scure', '@noble'];
 const transformIgnorePatterns = [`/node_modules/(?!(${esmPackages.join('|')})/)`];
+// the player app's router ships ESM only
+const clientEsmPackages = [...esmPackages, 'wouter', 'regexparam'];
 // react-admin's own dependencies that ship ESM only
 const adminEsmPackages = [...esmPackages, 'react-hotkeys-hook'];
 
@@ -46,7 +48,7 @@ const config: Config = {
       testEnvironment: '<rootDir>/client/test/jsdomWithFetch.cjs',
       roots: ['<rootDir>/client/src'],
       transform: { '^.+\\.(t|j|mj)sx?$': swc as never },
-      transformIgnorePatterns,
+      transformIgnorePatterns: [`/node_modules/(?!(${clientEsmPackages.join('|')})/)`],
       moduleNameMapper: { '\\.css$': '<rootDir>/client/test/styleStub.ts' },
       setupFilesAfterEnv: ['<rootDir>/client/test/setupTests.ts'],
     },

@@ -1,6 +1,6 @@
 import { QueryClientProvider, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState, type ComponentType, type ReactNode } from 'react';
-import { BrowserRouter, Outlet, Route, Routes, useParams } from 'react-router';
+import { matchRoute, Route, Switch, useLocation, useParams, useRouter } from 'wouter';
 import { prefetchLaterPages, watchFirstScreen } from './lib/laterPages';
 import { createQueryClient, createTrpcClient, trpc } from './lib/trpc';
 import { BottomNav } from './ui/BottomNav';
@@ -76,7 +76,7 @@ function WatchFirstScreen() {
   return null;
 }
 
-function PlayerLayout() {
+function PlayerLayout({ children }: { children: ReactNode }) {
   return (
     <div className="app">
       <LoadingBar />
@@ -85,9 +85,7 @@ function PlayerLayout() {
       <PlayerSession>
         <PrefetchLaterPages />
         <main>
-          <Suspense fallback={<PageSkeleton />}>
-            <Outlet />
-          </Suspense>
+          <Suspense fallback={<PageSkeleton />}>{children}</Suspense>
         </main>
         <BottomNav />
       </PlayerSession>
@@ -101,56 +99,59 @@ function HomeCategoryOrNotFound() {
   return isObjectId(id) ? <CategoryMissionsPage /> : <NotFoundPage />;
 }
 
+/** A category's missions opened from the categories list, with a way back to it. */
+const ListedCategoryMissionsPage = () => <CategoryMissionsPage backTo="/categories" />;
+
 /**
- * The player's routes (docs/product.md). Home's nested `:id` opens a category and `tasks/:taskId` a ⭐ mission
- * from home; both keep home's tab active.
+ * The player's routes (docs/product.md), tried in this order: the first that matches is the page. Home's nested `/:id`
+ * opens a category and `/tasks/:taskId` a ⭐ mission from home; both keep home's tab active.
  */
+const PLAYER_ROUTES: readonly (readonly [string, ComponentType])[] = [
+  ['/', HomePage],
+  ['/tasks/:taskId', HomeTaskPage],
+  ['/invite', InvitePage],
+  ['/leagues', LeaguesPage],
+  ['/shop', ShopPage],
+  ['/profile', ProfilePage],
+  ['/profile/settings', SettingsPage],
+  ['/profile/help', HelpPage],
+  ['/profile/withdraw', WithdrawPage],
+  ['/profile/my-wallets', MyWalletsPage],
+  ['/staking', StakingPage],
+  ['/staking/:id', StakeFormPage],
+  ['/currency', CurrencyPage],
+  ['/categories', CategoriesPage],
+  ['/categories/:id/missions', ListedCategoryMissionsPage],
+  ['/categories/:id/missions/:missionId/get', CategoryMissionPage],
+  // after every page of one segment: any other single segment
+  ['/:id', HomeCategoryOrNotFound],
+];
+
+/** The player's pages in their layout; an address that is none of them is a not-found page of its own. */
 export function AppRoutes() {
+  const [pathname] = useLocation();
+  const { parser } = useRouter();
+  if (!PLAYER_ROUTES.some(([path]) => matchRoute(parser, path, pathname)[0]))
+    return (
+      <div className="app">
+        <NotFoundPage />
+      </div>
+    );
   return (
-    <Routes>
-      <Route element={<PlayerLayout />}>
-        <Route index element={<HomePage />} />
-        <Route path=":id" element={<HomeCategoryOrNotFound />} />
-        <Route path="tasks/:taskId" element={<HomeTaskPage />} />
-        <Route path="invite" element={<InvitePage />} />
-        <Route path="leagues" element={<LeaguesPage />} />
-        <Route path="shop" element={<ShopPage />} />
-        <Route path="profile">
-          <Route index element={<ProfilePage />} />
-          <Route path="settings" element={<SettingsPage />} />
-          <Route path="help" element={<HelpPage />} />
-          <Route path="withdraw" element={<WithdrawPage />} />
-          <Route path="my-wallets" element={<MyWalletsPage />} />
-        </Route>
-        <Route path="staking">
-          <Route index element={<StakingPage />} />
-          <Route path=":id" element={<StakeFormPage />} />
-        </Route>
-        <Route path="currency" element={<CurrencyPage />} />
-        <Route path="categories">
-          <Route index element={<CategoriesPage />} />
-          <Route path=":id/missions" element={<CategoryMissionsPage backTo="/categories" />} />
-          <Route path=":id/missions/:missionId/get" element={<CategoryMissionPage />} />
-        </Route>
-      </Route>
-      <Route
-        path="*"
-        element={
-          <div className="app">
-            <NotFoundPage />
-          </div>
-        }
-      />
-    </Routes>
+    <PlayerLayout>
+      <Switch>
+        {PLAYER_ROUTES.map(([path, page]) => (
+          <Route key={path} path={path} component={page} />
+        ))}
+      </Switch>
+    </PlayerLayout>
   );
 }
 
 export function App() {
   return (
     <AppProviders>
-      <BrowserRouter>
-        <AppRoutes />
-      </BrowserRouter>
+      <AppRoutes />
     </AppProviders>
   );
 }

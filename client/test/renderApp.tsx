@@ -1,5 +1,6 @@
 import { render } from '@testing-library/react';
-import { BrowserRouter, MemoryRouter } from 'react-router';
+import { Router } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
 import { AppProviders, AppRoutes } from '../src/App';
 import { setLanguage } from '../src/lib/i18n';
 import { createQueryClient, createTrpcClient } from '../src/lib/trpc';
@@ -17,13 +18,11 @@ export function renderApp(path: string | null, handlers: Handlers) {
   render(
     <AppProviders queryClient={createQueryClient()} trpcClient={createTrpcClient({ fetch: server.fetch })}>
       {path === null ? (
-        <BrowserRouter>
-          <AppRoutes />
-        </BrowserRouter>
+        <AppRoutes />
       ) : (
-        <MemoryRouter initialEntries={[path]}>
+        <Router hook={memoryLocation({ path }).hook}>
           <AppRoutes />
-        </MemoryRouter>
+        </Router>
       )}
     </AppProviders>,
   );

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from './translator';
 
 /**
  * How the app writes numbers, amounts, dates and countdowns in the player's language, with `Intl`: thousands separators in

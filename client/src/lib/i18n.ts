@@ -1,11 +1,11 @@
-import i18next from 'i18next';
-import { initReactI18next } from 'react-i18next';
-import { LANGUAGES, type Language } from '@gift/shared/constants';
+import type { Language } from '@gift/shared/constants';
 import { formatAmount, formatNumber } from './format';
-import { chosenLanguage, isLanguage, loadTexts, LOCALE_STORAGE_KEY } from './language';
+import { chosenLanguage, loadTexts, LOCALE_STORAGE_KEY } from './language';
 import { writeStored } from './storage';
+import { addFormat, addTexts, switchLanguage } from './translator';
 
 export { isLanguage, LOCALE_STORAGE_KEY } from './language';
+export { currentLanguage } from './translator';
 
 const LOCALE_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
 const RIGHT_TO_LEFT: ReadonlySet<Language> = new Set(['fa']);
@@ -16,16 +16,17 @@ function applyDocumentLanguage(language: Language) {
   document.documentElement.dir = RIGHT_TO_LEFT.has(language) ? 'rtl' : 'ltr';
 }
 
-/** The languages whose texts are in i18next, or on their way (a page's own texts, such as the wallet's, may be there before them). */
+/** The languages whose texts are added, or on their way. */
 const loaded = new Map<Language, Promise<void>>();
 const ready = new Set<Language>();
+let started = false;
 
-/** Adds `language`'s texts to i18next, fetching them the first time; resolves once they are there. */
+/** Adds `language`'s texts to the translator, fetching them the first time; resolves once they are there. */
 function loadLanguage(language: Language): Promise<void> {
   let loading = loaded.get(language);
   if (!loading) {
     loading = loadTexts(language).then((texts) => {
-      i18next.addResourceBundle(language, 'translation', texts, true, false);
+      addTexts(language, texts);
       ready.add(language);
     });
     // a failed fetch (offline before the code was cached) is tried again on the next ask
@@ -36,29 +37,18 @@ function loadLanguage(language: Language): Promise<void> {
 }
 
 /**
- * Starts i18next once, in the stored choice, else the hint (Telegram's language), else English; resolves once that
+ * Starts the translator once, in the stored choice, else the hint (Telegram's language), else English; resolves once that
  * language's texts are loaded (the app renders then). Called again, it only sets the page's direction.
  */
 export async function initI18n(hint?: string | null): Promise<void> {
   const language = chosenLanguage(hint);
   applyDocumentLanguage(language);
-  if (i18next.isInitialized) return;
-  void i18next.use(initReactI18next).init({
-    resources: {},
-    partialBundledLanguages: true,
-    lng: language,
-    fallbackLng: 'en',
-    supportedLngs: [...LANGUAGES],
-    interpolation: { escapeValue: false },
-    initAsync: false,
-    returnNull: false,
-  });
+  if (started) return;
+  started = true;
+  switchLanguage(language);
   // `{{amount, amount}}` writes an exact decimal amount, `{{count, number}}` a number, in the language's digits with separators
-  i18next.services.formatter?.add('amount', (value: unknown, language?: string) => formatAmount(String(value), language ?? 'en'));
-  i18next.services.formatter?.add('number', (value: unknown, language?: string) => formatNumber(Number(value), language ?? 'en'));
-  i18next.on('languageChanged', (next) => {
-    if (isLanguage(next)) applyDocumentLanguage(next);
-  });
+  addFormat('amount', (value, lng) => formatAmount(String(value), lng));
+  addFormat('number', (value, lng) => formatNumber(Number(value), lng));
   try {
     await loadLanguage(language);
   } catch (error) {
@@ -73,10 +63,6 @@ export async function setLanguage(language: Language) {
   document.cookie = `${LOCALE_STORAGE_KEY}=${language}; max-age=${LOCALE_COOKIE_MAX_AGE_SECONDS}; path=/; samesite=lax`;
   // a language already loaded switches at once, in the same task
   if (!ready.has(language)) await loadLanguage(language);
-  await i18next.changeLanguage(language);
+  switchLanguage(language);
   applyDocumentLanguage(language);
-}
-
-export function currentLanguage(): Language {
-  return isLanguage(i18next.language) ? i18next.language : 'en';
 }

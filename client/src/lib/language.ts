@@ -2,7 +2,7 @@ import { LANGUAGES, type Language } from '@gift/shared/constants';
 import type { Translation } from '../locales/en';
 import { readStored } from './storage';
 
-// What the first screen needs to know of the languages before i18next is loaded: which one to show, and where its texts
+// What the first screen needs to know of the languages before the app's code is loaded: which one to show, and where its texts
 // are. Each language's texts are a chunk of their own, so the first screen loads the player's language only.
 
 /** Browser storage key of the chosen language (docs/product.md). */

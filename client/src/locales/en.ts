@@ -305,5 +305,5 @@ export const en = {
   },
 };
 
-/** Another language may lack an error code added later: i18next falls back to English for it. */
+/** Another language may lack an error code added later: the translator (lib/translator.ts) reads it in English. */
 export type Translation = Omit<typeof en, 'errors'> & { errors: Partial<Record<ErrorCode, string>> };

@@ -1,5 +1,5 @@
-import { NavLink, useLocation } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'wouter';
+import { useTranslation } from '../lib/translator';
 import { OBJECT_ID_PATTERN } from '@gift/shared/constants';
 import { CurrencyIcon, InviteIcon, ProfileIcon, StakingIcon, TasksIcon } from './icons';
 
@@ -17,20 +17,24 @@ const TABS = [
 /** The player's sections (labels in docs/product.md); Settings sits under Profile. */
 export function BottomNav() {
   const { t } = useTranslation();
-  const { pathname } = useLocation();
+  const [pathname] = useLocation();
   return (
     <nav className="bottom-nav" aria-label="Main">
-      {TABS.map(({ to, label, icon: TabIcon, end }) => (
-        <NavLink
-          key={to}
-          to={to}
-          end={end}
-          className={({ isActive }) => (isActive || (to === '/' && isHomeChild(pathname)) ? 'tab tab-active' : 'tab')}
-        >
-          <TabIcon />
-          <span>{t(label)}</span>
-        </NavLink>
-      ))}
+      {TABS.map(({ to, label, icon: TabIcon, end }) => {
+        // the tab's own page, or (unless it is `end`) a page below it, is the current one
+        const current = pathname === to || (!end && pathname.startsWith(`${to}/`));
+        return (
+          <Link
+            key={to}
+            to={to}
+            aria-current={current ? 'page' : undefined}
+            className={current || (to === '/' && isHomeChild(pathname)) ? 'tab tab-active' : 'tab'}
+          >
+            <TabIcon />
+            <span>{t(label)}</span>
+          </Link>
+        );
+      })}
     </nav>
   );
 }

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/translator';
 import { formatMessage } from '@gift/shared/errors';
 import { appErrorOf, isNetworkFailure } from '../lib/trpc';
 

@@ -1,6 +1,6 @@
 import { useIsFetching, useIsMutating, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/translator';
 import { appErrorOf } from '../lib/trpc';
 
 /**

@@ -1,5 +1,5 @@
-import { Link } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import { useTranslation } from '../lib/translator';
 import { PageHeader } from './PageHeader';
 
 /** A page whose record does not exist (a bad id, a closed category): says so, and leads back. */

@@ -1,5 +1,5 @@
-import { Link } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import { useTranslation } from '../lib/translator';
 import { useFormat } from '../lib/format';
 
 /** Unknown routes (docs/product.md: title 'Page Not Found'). */

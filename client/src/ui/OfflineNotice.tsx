@@ -1,6 +1,6 @@
 import { onlineManager } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/translator';
 
 /**
  * Offline, said plainly above every page: reads wait for the connection (react-query pauses them) and show their shapes

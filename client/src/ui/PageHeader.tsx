@@ -1,6 +1,6 @@
 import { useEffect, type ReactNode } from 'react';
-import { Link, useNavigate } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'wouter';
+import { useTranslation } from '../lib/translator';
 import { showTelegramBackButton } from '../lib/telegram';
 import { telegramSupports } from '../lib/telegramBridge';
 
@@ -10,11 +10,11 @@ import { telegramSupports } from '../lib/telegramBridge';
  */
 export function PageHeader({ title, backTo, children }: { title: string; backTo?: string; children?: ReactNode }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
+  const [, navigate] = useLocation();
   const telegramBack = !!backTo && telegramSupports('web_app_setup_back_button');
   useEffect(() => {
     if (!backTo) return;
-    const hide = showTelegramBackButton(() => void navigate(backTo));
+    const hide = showTelegramBackButton(() => navigate(backTo));
     return () => hide?.();
   }, [backTo, navigate]);
   return (

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/translator';
 import type { ProofKind } from '@gift/shared/constants';
 import { UploadError, uploadProofImage } from '../lib/proofUpload';
 import { FileField, TextAreaField, TextField } from './fields';

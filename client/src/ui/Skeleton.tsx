@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/translator';
 import { ShellCoverStrip, type ShellCover } from './shellCover';
 
 type Shape = 'list' | 'card' | 'covers' | 'form';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import i18next from 'i18next';
+import { translate } from '../lib/translator';
 import { MONEY_DECIMALS } from '@gift/shared/money';
 import { typedAmount } from '@gift/shared/numerals';
 import { amountTypo } from '../lib/amountTypo';
@@ -71,7 +71,7 @@ it.each([
   ['abc', 'Enter the amount as a number, like 12.5'],
 ])('says what is wrong with %s as an amount', (typed, said) => {
   const typo = amountTypo(typedAmount(typed));
-  expect(typo && i18next.t(`common.amountTypos.${typo}`, { decimals: MONEY_DECIMALS })).toBe(said);
+  expect(typo && translate(`common.amountTypos.${typo}`, { decimals: MONEY_DECIMALS })).toBe(said);
 });
 
 it('takes a well-formed amount, and one still being typed, as no typo', () => {

@@ -1,6 +1,6 @@
 import { MissionRowText } from '../missions/MissionRowText';
-import { Link, useParams } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'wouter';
+import { useTranslation } from '../../lib/translator';
 import { OBJECT_ID_PATTERN } from '@gift/shared/constants';
 import { trpc } from '../../lib/trpc';
 import { ErrorMessage } from '../../ui/ErrorMessage';

@@ -1,5 +1,5 @@
 import { useFormat } from '../../lib/format';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/translator';
 import { trpc, type RouterOutputs } from '../../lib/trpc';
 import { CoinIcon } from '../../ui/identity';
 import { PageHeader } from '../../ui/PageHeader';

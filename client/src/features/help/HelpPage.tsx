@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/translator';
 import { PageHeader } from '../../ui/PageHeader';
 import { useSession } from '../signIn/PlayerSession';
 import { AppealPanel, HelpContent } from './HelpPanels';

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/translator';
 import { APPEAL_MAX, APPEAL_MIN } from '@gift/shared/constants';
 import { useFormat } from '../../lib/format';
 import { trpc } from '../../lib/trpc';

@@ -1,6 +1,6 @@
 import { MissionRowText } from '../missions/MissionRowText';
-import { Link } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import { useTranslation } from '../../lib/translator';
 import { trpc } from '../../lib/trpc';
 import { openLink } from '../../lib/telegramLinks';
 import { ErrorMessage } from '../../ui/ErrorMessage';

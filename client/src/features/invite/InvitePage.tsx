@@ -1,6 +1,6 @@
 import { useFormat } from '../../lib/format';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/translator';
 import { copyText } from '../../lib/clipboard';
 import { haptic } from '../../lib/telegram';
 import { openLink } from '../../lib/telegramLinks';

@@ -1,8 +1,8 @@
 import { useSingleFlight } from '../../ui/useSingleFlight';
 import { useFormat } from '../../lib/format';
 import { useEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { useTranslation } from '../../lib/translator';
+import { Link } from 'wouter';
 import { fromMicros, toMicros } from '@gift/shared/money';
 import { useBalancesChanged } from '../../lib/balances';
 import { appErrorOf, trpc, type RouterOutputs } from '../../lib/trpc';

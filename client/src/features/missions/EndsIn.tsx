@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/translator';
 import { useFormat } from '../../lib/format';
 import { useNow } from '../../ui/countdown';
 

@@ -1,5 +1,5 @@
 import type { Dispatch, SetStateAction } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/translator';
 import { PROOF_KINDS, type ProofKind } from '@gift/shared/constants';
 import { isProofLink, ProofField } from '../../ui/ProofField';
 

@@ -1,6 +1,6 @@
 import { useFormat } from '../../lib/format';
-import { Link } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import { useTranslation } from '../../lib/translator';
 import { useEffect, useState } from 'react';
 import { useInstallPrompt } from '../../lib/installPrompt';
 import { addToHomeScreen, homeScreenShortcutMissing } from '../../lib/telegramScreen';

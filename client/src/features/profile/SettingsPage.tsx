@@ -1,5 +1,5 @@
 import { useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/translator';
 import { isLanguage, setLanguage } from '../../lib/i18n';
 import { trpc } from '../../lib/trpc';
 import { PageHeader } from '../../ui/PageHeader';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/translator';
 import { canOpenInvoice, openInvoice, type InvoiceOutcome } from '../../lib/telegramInvoice';
 import { useFormat } from '../../lib/format';
 import { trpc, type RouterOutputs } from '../../lib/trpc';

@@ -1,6 +1,6 @@
-import { Link, useLocation } from 'react-router';
+import { Link, useLocation } from 'wouter';
 import { createContext, lazy, Suspense, useContext, useEffect, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/translator';
 import { currentLanguage, isLanguage, LOCALE_STORAGE_KEY, setLanguage } from '../../lib/i18n';
 import { readStored } from '../../lib/storage';
 import { appErrorOf, playerCredential, storePlayerToken, trpc, type CredentialKind, type RouterOutputs } from '../../lib/trpc';
@@ -63,7 +63,7 @@ export function PlayerSession({ children }: { children: ReactNode }) {
   const player = me.data;
   // launched at home: its content is asked for with the session, in the same batched request, rather than one round trip
   // after it (home's cover is the launch's largest picture); a refusal is the session's to explain, so it is dropped here
-  const { pathname } = useLocation();
+  const [pathname] = useLocation();
   const [launchedAtHome] = useState(() => pathname === '/');
   useEffect(() => {
     if (!launchedAtHome) return;

@@ -1,6 +1,6 @@
 import { asciiDigits } from '@gift/shared/numerals';
 import { useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/translator';
 import { LANGUAGES } from '@gift/shared/constants';
 import { setLanguage } from '../../lib/i18n';
 import { useFormat } from '../../lib/format';

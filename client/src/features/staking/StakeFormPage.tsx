@@ -1,7 +1,7 @@
 import { useFormat } from '../../lib/format';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Link, useParams } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'wouter';
+import { useTranslation } from '../../lib/translator';
 import { AMOUNT_PATTERN, MONEY_DECIMALS, toMicros } from '@gift/shared/money';
 import { amountTypo } from '../../lib/amountTypo';
 import { typedAmount } from '@gift/shared/numerals';

@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/translator';
 import type { TonProofItemReplySuccess } from '@tonconnect/sdk';
 import { THEME, TonConnectUIProvider, useTonConnectUI, type TonConnectUiOptions, type Wallet } from '@tonconnect/ui-react';
 import { appErrorOf, trpc } from '../../lib/trpc';

@@ -1,4 +1,4 @@
-import i18next from 'i18next';
+import { addTexts } from '../../lib/translator';
 
 /** The wallet screens' texts, English (the spec's words): they load with those screens, not with the first one. */
 const walletEn = {
@@ -112,12 +112,6 @@ const walletFa: typeof walletEn = {
   },
 };
 
-function register() {
-  for (const [language, texts] of [
-    ['en', walletEn],
-    ['fa', walletFa],
-  ] as const)
-    i18next.addResourceBundle(language, 'translation', texts, true, false);
-}
-if (i18next.isInitialized) register();
-else i18next.on('initialized', register);
+// the wallet's texts join the app's when its code loads (with the wallet's pages)
+addTexts('en', walletEn);
+addTexts('fa', walletFa);

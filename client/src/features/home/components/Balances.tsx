@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/translator';
 import { fromMicros, toMicros } from '@gift/shared/money';
 import { useFormat } from '../../../lib/format';
 import { trpc } from '../../../lib/trpc';

@@ -1,5 +1,5 @@
-import { Link } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import { useTranslation } from '../../../lib/translator';
 import type { RouterOutputs } from '../../../lib/trpc';
 
 type HomeCategory = RouterOutputs['home']['get']['categories'][number];

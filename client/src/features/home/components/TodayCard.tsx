@@ -1,6 +1,6 @@
 import { MissionRowText } from '../../missions/MissionRowText';
-import { Link } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import { useTranslation } from '../../../lib/translator';
 import type { RouterOutputs } from '../../../lib/trpc';
 import { EndsIn } from '../../missions/EndsIn';
 

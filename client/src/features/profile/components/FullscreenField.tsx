@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/translator';
 import { ChoiceField } from '../../../ui/fields';
 import { canGoFullscreen, isFullscreen, onFullscreenChange, setFullscreen } from '../../../lib/telegramScreen';
 

@@ -1,6 +1,6 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/translator';
 import { LANGUAGES, THEMES, type Language } from '@gift/shared/constants';
-import { currentLanguage, setLanguage } from '../../../lib/i18n';
+import { setLanguage } from '../../../lib/i18n';
 import { useTheme, type ThemeChoice } from '../../../ui/theme';
 import { ChoiceField } from '../../../ui/fields';
 
@@ -8,7 +8,7 @@ import { ChoiceField } from '../../../ui/fields';
 export function PreferencesForm({ onChange }: { onChange?: (settings: { language?: Language; theme?: ThemeChoice }) => void }) {
   const { t, i18n } = useTranslation();
   const { choice, setChoice } = useTheme();
-  const language = (i18n.language as Language) ?? currentLanguage();
+  const language = i18n.language;
 
   return (
     <div className="card menu">

@@ -1,6 +1,6 @@
 import { useSingleFlight } from '../../../ui/useSingleFlight';
 import { useFormat } from '../../../lib/format';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/translator';
 import { useBalancesChanged } from '../../../lib/balances';
 import { trpc, type RouterOutputs } from '../../../lib/trpc';
 import { useNow } from '../../../ui/countdown';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/translator';
 import { useWalletConnection } from '../WalletConnection';
 
 /** Opens TON Connect's own wallet modal. */
