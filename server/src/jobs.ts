@@ -3,6 +3,7 @@ import { recoverChangeAudits } from './modules/accounts/waitingChanges.service';
 import { coinChanges } from './modules/coins/giftCoins.service';
 import { recoverConfigRewardAudits } from './modules/config/configRewards.service';
 import { figuresJob } from './modules/dashboard/dashboard.jobs';
+import { finishApprovedGiftsOfOlderVersion } from './modules/gifts/balanceAdjustment.service';
 import { leaguesJob } from './modules/leagues/leagues.jobs';
 import { registerMoneyKinds } from './moneyKinds';
 import { jobOfSteps, runEachOnce, startJobs, type Job, type JobReport, type RunningJobs } from './modules/jobs/jobs.service';
@@ -17,7 +18,6 @@ import { referralQualificationJob, referralsOfOlderVersion } from './modules/ref
 import { riskScoringJob } from './modules/risk/risk.jobs';
 import { finishStakesOfOlderVersion, offerChanges } from './modules/staking/staking.service';
 import { clawBacksJob } from './modules/clawbacks/clawbacks.jobs';
-import { giftRecovery } from './modules/gifts/gifts.jobs';
 import { playerHousekeeping } from './modules/users/users.jobs';
 import { removeExpiredProofPayloads } from './modules/wallet/wallet.service';
 import { payoutsJob, withdrawalRecovery } from './modules/withdrawals/withdrawals.jobs';
@@ -41,7 +41,8 @@ const moneyRecoveryJob = jobOfSteps({ name: 'money-recovery', kind: 'recovery' }
   // mining moves are operations of the engine too; this finishes the ones an older version left owed (once)
   { name: 'miningMovesOfOlderVersion', run: ({ graceMs }) => finishMiningMovesOfOlderVersion(graceMs).then(() => 0) },
   referralsOfOlderVersion,
-  ...giftRecovery,
+  // gifts are operations of the engine too; this gives the approved ones an older version left unposted (once)
+  { name: 'giftsOfOlderVersion', run: () => finishApprovedGiftsOfOlderVersion().then(() => 0) },
   // money permissions approved but not yet given (or asked but not yet listed)
   { name: 'accountGrants', run: ({ graceMs, now }) => recoverAccountGrants(graceMs, now) },
   // App Config's rewards, a coin's brakes and a staking offer's terms: decided, not yet audited

@@ -1,4 +1,5 @@
 import { registerOperationKind } from './modules/ledger/ledger.service';
+import { giftKinds } from './modules/gifts/gifts.kinds';
 import { leaguePrizeKinds } from './modules/leagues/leaguePrizes.service';
 import { miningKinds } from './modules/mining/mining.kinds';
 import { missionKinds } from './modules/missions/missions.kinds';
@@ -24,6 +25,7 @@ const MONEY_KINDS = [
   ...withdrawalKinds,
   ...leaguePrizeKinds,
   ...shopKinds,
+  ...giftKinds,
 ];
 
 let registered = false;

@@ -562,6 +562,8 @@ KIND_FAULT_POINTS.push(
 );
 // the referral's reward, with its step (the referrer told)
 KIND_FAULT_POINTS.push(...ENGINE_FAULT_POINTS.map((point) => `${point}:referral-reward`));
+// an operator's gift, with its step (its audit)
+KIND_FAULT_POINTS.push(...ENGINE_FAULT_POINTS.map((point) => `${point}:gift-adjustment`));
 function operationsReaching(point: string): Walk[] {
   // `ledger:after-step:stake-open` is reached by the stake walk: a kind is named after its module
   const [module, , kind] = point.split(':');

@@ -33,7 +33,6 @@ export const FAULT_POINTS = [
   'ledger:after-apply',
   // after each follow-up step of a kind that has steps (a stake opened, a stake claimed)
   'ledger:after-step',
-  'gift:after-entry',
   'mission:after-seat',
 ] as const;
 export type FaultPoint = (typeof FAULT_POINTS)[number];
@@ -48,8 +47,8 @@ type RacePoint = 'ledger:refusing' | 'ledger:refused' | 'payout:claimed';
 /** The steps of an automated payout, walked by the payout crash test (they need a chain, which the money crash test has not). */
 type PayoutFaultPoint = 'payout:after-record' | 'payout:after-send' | 'payout:before-confirm';
 
-/** A gift's approval and a claw-back's take, walked in-process by their tests. */
-type StatusFaultPoint = 'gift:after-approval' | 'clawback:after-take';
+/** A claw-back's take, walked in-process by its test. */
+type StatusFaultPoint = 'clawback:after-take';
 
 /** A cluster's clean-up (its plan, each ban and its audit, each claw-back opened and audited), walked in-process by its crash test. */
 type CleanUpFaultPoint = 'cleanup:after-plan' | 'cleanup:after-ban' | 'clawback:after-open' | 'cleanup:after-takes';

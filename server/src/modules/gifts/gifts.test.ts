@@ -3,12 +3,13 @@ import { createApp } from '../../app';
 import { onFault } from '../../lib/faults';
 import { AuditEntryModel } from '../audit/audit.model';
 import { LedgerEntryModel } from '../ledger/ledger.models';
-import { balanceOf, postEntry } from '../ledger/ledger.service';
+import { balanceOf, postEntry, recoverPendingEntries } from '../ledger/ledger.service';
 import { createCoin, createPlayer, fund } from '../../../test/factories';
 import { consoleApi, createOperator } from '../../../test/operators';
 import { silentLogger, testEnv } from '../../../test/helpers';
 import { expectLedgerMatchesBalances } from '../../../test/ledgerInvariant';
-import { recoverApprovedGifts } from './balanceAdjustment.service';
+import mongoose from 'mongoose';
+import { runJobsOnce } from '../../jobs';
 import { GiftApprovalModel } from './giftApproval.model';
 
 const app = createApp({ env: testEnv(), logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
@@ -94,36 +95,95 @@ describe("a gift above the coin's threshold", () => {
     expect(await balanceOf(player._id, coin._id)).toBe(toMicros('100'));
   });
 
-  it('is posted by the sweep when a crash stops the approval before the ledger; a correction the balance no longer covers ends refused', async () => {
-    const { ask, second, player, coin } = await setting();
-    const asked = await ask('250', 'Prize');
-    onFault((point) => {
-      if (point === 'gift:after-approval') throw new Error('killed');
-    });
-    expect((await second.post(`/gifts/${String(asked.body.approvalId)}/approve`)).status).toBe(500);
-    onFault(null);
-    expect(await balanceOf(player._id, coin._id)).toBe(0n);
-    expect(await recoverApprovedGifts(0)).toBe(1);
-    expect(await balanceOf(player._id, coin._id)).toBe(toMicros('250'));
-    expect(await recoverApprovedGifts(0)).toBe(0);
+  it.each(['ledger:after-record', 'ledger:after-apply'])(
+    "is given by the engine's sweep alone when a crash stops the approval at %s; a correction the balance no longer covers ends refused",
+    async (point) => {
+      const { ask, second, player, coin, ids } = await setting();
+      const asked = await ask('250', 'Prize');
+      onFault((at, kind) => {
+        if (at === point && kind === 'gift-approval') throw new Error('killed');
+      });
+      expect((await second.post(`/gifts/${String(asked.body.approvalId)}/approve`)).status).toBe(500);
+      onFault(null);
+      expect(await GiftApprovalModel.findById(asked.body.approvalId).lean()).toMatchObject({
+        status: point === 'ledger:after-record' ? 'pending' : 'approved',
+      });
+      expect(await recoverPendingEntries(0)).toBe(1);
+      expect(await balanceOf(player._id, coin._id)).toBe(toMicros('250'));
+      const request = await GiftApprovalModel.findById(asked.body.approvalId).lean();
+      expect(request).toMatchObject({ status: 'applied', decidedBy: expect.anything() });
+      expect(String(request!.decidedBy)).toBe(ids.second);
+      // audited once, as the approver's adjustment of that line
+      const audit = await AuditEntryModel.find({ record: String(player._id), action: 'adjust' }).lean();
+      expect(audit.map((entry) => [String(entry.account), entry.key])).toEqual([[ids.second, `adjust:${request!.entryId}`]]);
+      expect(await recoverPendingEntries(0)).toBe(0);
+      // the approver's repeat answers what was done, and does nothing more
+      expect((await second.post(`/gifts/${String(asked.body.approvalId)}/approve`)).body).toMatchObject({
+        status: 'applied',
+        balance: '250',
+      });
+      expect(await LedgerEntryModel.countDocuments({ user: player._id, reason: 'gift', state: 'posted' })).toBe(1);
 
-    await fund(player._id, coin._id, '50');
-    const take = await ask('200', 'Clawed back', 'debit');
-    expect(take.status).toBe(202);
-    // meanwhile the player spent most of it
-    await postEntry({
-      userId: player._id,
-      coinId: coin._id,
-      amount: -toMicros('250'),
-      reason: 'withdraw',
-      idempotencyKey: `spent-${key()}`,
+      await fund(player._id, coin._id, '50');
+      const take = await ask('200', 'Clawed back', 'debit');
+      expect(take.status).toBe(202);
+      // meanwhile the player spent most of it
+      await postEntry({
+        userId: player._id,
+        coinId: coin._id,
+        amount: -toMicros('250'),
+        reason: 'withdraw',
+        idempotencyKey: `spent-${key()}`,
+      });
+      const refused = await second.post(`/gifts/${String(take.body.approvalId)}/approve`);
+      expect(refused.body.code).toBe('INSUFFICIENT_BALANCE');
+      expect(await GiftApprovalModel.findById(take.body.approvalId).lean()).toMatchObject({
+        status: 'rejected',
+        rejectReason: 'The balance no longer covers this correction',
+      });
+      await expectLedgerMatchesBalances(player._id);
+    },
+  );
+
+  it('approved by two operators at once while the sweep finishes an approval a crash stopped: one credit, one audit, one approver', async () => {
+    const { ask, second, third, player, coin, ids } = await setting();
+    const asked = await ask('300', 'Race');
+    const approve = (api: typeof second) => api.post(`/gifts/${String(asked.body.approvalId)}/approve`);
+    // the second operator's approval is recorded, then its process dies
+    onFault((at, kind) => {
+      if (at === 'ledger:after-record' && kind === 'gift-approval') throw new Error('killed');
     });
-    const refused = await second.post(`/gifts/${String(take.body.approvalId)}/approve`);
-    expect(refused.body.code).toBe('INSUFFICIENT_BALANCE');
-    expect(await GiftApprovalModel.findById(take.body.approvalId).lean()).toMatchObject({
-      status: 'rejected',
-      rejectReason: 'The balance no longer covers this correction',
-    });
+    expect((await approve(second)).status).toBe(500);
+    onFault(null);
+    const [a, b, swept] = await Promise.all([approve(second), approve(third), recoverPendingEntries(0)]);
+    // the recorded approval is the second operator's: it stands, and the third is told it was decided
+    expect(a.status).toBe(200);
+    expect(b.body.code).toBe('GIFT_DECIDED');
+    expect(swept).toBeLessThanOrEqual(1);
+    expect(await balanceOf(player._id, coin._id)).toBe(toMicros('300'));
+    expect(await LedgerEntryModel.countDocuments({ user: player._id, reason: 'gift', state: 'posted' })).toBe(1);
+    const audit = await AuditEntryModel.find({ record: String(player._id), action: 'adjust' }).lean();
+    expect(audit.map((entry) => String(entry.account))).toEqual([ids.second]);
+    expect(await GiftApprovalModel.findById(asked.body.approvalId).lean()).toMatchObject({ status: 'applied' });
+    await expectLedgerMatchesBalances(player._id);
+  });
+
+  it('an approval an older version left unposted is given once, as its approver’s, at the first pass after the upgrade', async () => {
+    const { ask, player, coin, ids } = await setting();
+    const asked = await ask('400', 'Older');
+    // what the older version left: approved, and killed before its entry
+    await GiftApprovalModel.updateOne(
+      { _id: asked.body.approvalId },
+      { $set: { status: 'approved', decidedBy: ids.third, decidedAt: new Date() } },
+    );
+    await mongoose.connection.collection('migrations').deleteMany({ name: 'gift-approved-unposted' });
+    await runJobsOnce(0);
+    await runJobsOnce(0);
+    expect(await balanceOf(player._id, coin._id)).toBe(toMicros('400'));
+    const request = await GiftApprovalModel.findById(asked.body.approvalId).lean();
+    expect(request).toMatchObject({ status: 'applied' });
+    const audit = await AuditEntryModel.find({ record: String(player._id), action: 'adjust' }).lean();
+    expect(audit.map((entry) => [String(entry.account), entry.key])).toEqual([[ids.third, `adjust:${request!.entryId}`]]);
     await expectLedgerMatchesBalances(player._id);
   });
 });
