@@ -1,4 +1,5 @@
 import { registerOperationKind } from './modules/ledger/ledger.service';
+import { clawBackKinds } from './modules/clawbacks/clawbacks.kinds';
 import { giftKinds } from './modules/gifts/gifts.kinds';
 import { leaguePrizeKinds } from './modules/leagues/leaguePrizes.service';
 import { miningKinds } from './modules/mining/mining.kinds';
@@ -26,6 +27,7 @@ const MONEY_KINDS = [
   ...leaguePrizeKinds,
   ...shopKinds,
   ...giftKinds,
+  ...clawBackKinds,
 ];
 
 let registered = false;

@@ -47,9 +47,6 @@ type RacePoint = 'ledger:refusing' | 'ledger:refused' | 'payout:claimed';
 /** The steps of an automated payout, walked by the payout crash test (they need a chain, which the money crash test has not). */
 type PayoutFaultPoint = 'payout:after-record' | 'payout:after-send' | 'payout:before-confirm';
 
-/** A claw-back's take, walked in-process by its test. */
-type StatusFaultPoint = 'clawback:after-take';
-
 /** A cluster's clean-up (its plan, each ban and its audit, each claw-back opened and audited), walked in-process by its crash test. */
 type CleanUpFaultPoint = 'cleanup:after-plan' | 'cleanup:after-ban' | 'clawback:after-open' | 'cleanup:after-takes';
 
@@ -73,7 +70,6 @@ export async function faultPoint(
     | FaultPoint
     | RacePoint
     | PayoutFaultPoint
-    | StatusFaultPoint
     | BrakeFaultPoint
     | AccountFaultPoint
     | CleanUpFaultPoint

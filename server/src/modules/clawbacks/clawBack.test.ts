@@ -3,7 +3,7 @@ import { toMicros } from '@gift/shared';
 import { createApp } from '../../app';
 import { onFault } from '../../lib/faults';
 import { LedgerEntryModel } from '../ledger/ledger.models';
-import { balanceOf, postEntry } from '../ledger/ledger.service';
+import { balanceOf, postEntry, recoverPendingEntries } from '../ledger/ledger.service';
 import { WalletLinkModel } from '../wallet/wallet.models';
 import { createCoin, createPlayer, playerCaller } from '../../../test/factories';
 import { consoleApi, createOperator } from '../../../test/operators';
@@ -92,20 +92,50 @@ describe('taking back a credit', () => {
     expect(await balanceOf(player._id, coin._id)).toBe(0n);
     expect(await ClawBackModel.countDocuments({ entry: credit })).toBe(1);
 
-    onFault((point) => {
-      if (point === 'clawback:after-take') throw new Error('killed');
+    onFault((point, kind) => {
+      if (point === 'ledger:after-apply' && kind === 'clawback-take') throw new Error('killed');
     });
     await entry(player._id, coin._id, '4', 'mission');
     await expect(collectOwed()).rejects.toThrow('killed');
     onFault(null);
     expect(await balanceOf(player._id, coin._id)).toBe(0n);
-    // the next pass counts the take that was posted, and takes nothing more than owed
+    expect(await ClawBackModel.findOne({ entry: credit }).lean()).toMatchObject({ taken: Number(toMicros('30')) });
+    // the engine's sweep alone finishes the take: its line, and the claw-back's count raised once
+    expect(await recoverPendingEntries(0)).toBe(1);
+    expect(await ClawBackModel.findOne({ entry: credit }).lean()).toMatchObject({ taken: Number(toMicros('34')), status: 'owed' });
+    // the next pass takes nothing more than owed
     await collectOwed();
     expect(await ClawBackModel.findOne({ entry: credit }).lean()).toMatchObject({ taken: Number(toMicros('34')), status: 'owed' });
     await entry(player._id, coin._id, '10', 'mission');
     await collectOwed();
     expect(await ClawBackModel.findOne({ entry: credit }).lean()).toMatchObject({ taken: Number(toMicros('40')), status: 'settled' });
     expect(await balanceOf(player._id, coin._id)).toBe(toMicros('4'));
+    await expectLedgerMatchesBalances(player._id);
+  });
+
+  it('collected by two passes at once, and by the sweep finishing a take a crash stopped: each take once, counted once', async () => {
+    const { player, coin, api } = await world();
+    const credit = await entry(player._id, coin._id, '50', 'gift');
+    await entry(player._id, coin._id, '-50', 'withdraw');
+    expect((await api.post(`/users/${String(player._id)}/claw-backs`, { entryId: credit, reason: 'Farm' })).body).toMatchObject({
+      taken: '0',
+      owed: '50',
+    });
+    await entry(player._id, coin._id, '20', 'mission');
+    // one pass records its take and dies before applying it
+    onFault((point, kind) => {
+      if (point === 'ledger:after-record' && kind === 'clawback-take') throw new Error('killed');
+    });
+    await expect(collectOwed()).rejects.toThrow('killed');
+    onFault(null);
+    await entry(player._id, coin._id, '45', 'mission');
+    await Promise.all([collectOwed(), collectOwed(), recoverPendingEntries(0), collectOwed()]);
+    // 50 owed, 65 credited since: 50 taken in all, the rest left to the player
+    expect(await ClawBackModel.findOne({ entry: credit }).lean()).toMatchObject({ taken: Number(toMicros('50')), status: 'settled' });
+    expect(await balanceOf(player._id, coin._id)).toBe(toMicros('15'));
+    const takes = await LedgerEntryModel.find({ user: player._id, reason: 'clawback' }).lean();
+    expect(takes.reduce((sum, take) => sum + BigInt(take.amount), 0n)).toBe(-toMicros('50'));
+    expect(new Set(takes.map((take) => take.idempotencyKey)).size).toBe(takes.length);
     await expectLedgerMatchesBalances(player._id);
   });
 
