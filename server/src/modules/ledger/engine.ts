@@ -126,9 +126,15 @@ type ApplyOutcome = 'applied' | 'already' | 'insufficient' | 'over-limit';
  * One command when the balance exists (the usual case). When the update matched nothing on a credit, the balance may not
  * exist yet: it is created by the pair alone already holding the credit and its key (one upsert; a balance that exists,
  * perhaps created a moment ago by a concurrent caller, is left alone and the update is tried once more). An upsert filtered on
- * the keys as well could not do this: once the key is applied it would insert a second balance.
+ * the keys as well could not do this: once the key is applied it would insert a second balance. Exported for the migration of
+ * lines left pending before the engine (ledger/migration.ts), which posts such a line where it is once its key is applied.
  */
-async function applyToBalance(line: { user: Types.ObjectId; coin: Types.ObjectId; amount: number; key: string }): Promise<ApplyOutcome> {
+export async function applyToBalance(line: {
+  user: Types.ObjectId;
+  coin: Types.ObjectId;
+  amount: number;
+  key: string;
+}): Promise<ApplyOutcome> {
   const pair = { user: line.user, coin: line.coin };
   const room = line.amount >= 0 ? { $lte: Number.MAX_SAFE_INTEGER - line.amount } : { $gte: -line.amount };
   const apply = () =>
@@ -194,8 +200,6 @@ async function refuse(
     const restored = await record(fieldsOf(operation));
     return { ...(await finish(restored, { guardChecked: true })), applied: false };
   }
-  // a line left pending by the ledger before the engine (see migrateLedgerToOperations) goes with its operation
-  await LedgerEntryModel.deleteOne({ idempotencyKey: operation.key, state: 'pending' });
   return refusal(outcome);
 }
 
@@ -285,7 +289,8 @@ async function finish(
         result.lineIds.push(String(existing));
         continue;
       }
-      // $set, not only on insert: a line the ledger left pending before the engine (see the migration) is posted here
+      // $set, not only on insert: a line a concurrent caller wrote names the operation as it stands (recorded again after a
+      // refusal removed it: see `refuse`)
       const line = await LedgerEntryModel.findOneAndUpdate(
         { idempotencyKey: keys[i] },
         {
@@ -364,9 +369,9 @@ async function runSteps(operation: OperationDocument, postedAt?: Date): Promise<
   return { operationId: String(operation._id) };
 }
 
-/** The posted lines of these keys. */
+/** The posted lines of these keys: a line is there once posted (any an older version left pending is finished first). */
 function postedLines(keys: string[]) {
-  return LedgerEntryModel.find({ idempotencyKey: { $in: keys }, state: 'posted' }, { idempotencyKey: 1 }).lean();
+  return LedgerEntryModel.find({ idempotencyKey: { $in: keys } }, { idempotencyKey: 1 }).lean();
 }
 
 /** The ledger lines of an operation finished earlier, in the order of its player postings. */

@@ -36,7 +36,10 @@ const ledgerEntrySchema = applyConventions(
       refType: { type: String, default: '' },
       refId: { type: String, default: '' },
       idempotencyKey: { type: String, required: true },
-      /** 'pending' while being applied; only 'posted' entries count. */
+      /**
+       * 'posted': every line the engine writes is written posted. 'pending' only on a line the ledger wrote before the engine
+       * and a crash left unposted: the money recovery's first pass posts or removes it (ledger/migration.ts); nothing reads it.
+       */
       state: { type: String, enum: ['pending', 'posted'], default: 'pending' },
       postedAt: { type: Date, default: null },
       /** false until the balance forgot this entry's key, some minutes after it was posted (see releasePostedKeys). */

@@ -9,7 +9,7 @@ import { plural, registerCoinUse } from '../coins/giftCoinDeletion.service';
 
 export { entryKeys } from './entryKeys';
 // a money feature's own kinds: an operation with follow-up steps the engine runs once each (see engine.ts)
-export { finishInterrupted, finishOperation, recordOperation, registerOperationKind, runOperation, type OperationKind } from './engine';
+export { finishOperation, recordOperation, registerOperationKind, runOperation, type OperationKind } from './engine';
 
 /**
  * How long a balance keeps the key of an entry after the entry is marked posted. Until then a caller that
@@ -124,12 +124,11 @@ export async function moveHouseValue(input: {
 
 /**
  * Finishes operations a crash left unfinished (see the engine). Safe to run any time, from any instance. Lines written
- * before the engine get their operations first (at the first pass after start-up; later passes find none, and still look,
- * since an instance of the previous version may be writing some during a rolling deploy).
+ * before the engine get their operations first, and those an older version left pending are posted or refused (at the first
+ * pass after start-up; later passes find none, in one read). Returns how many it finished, those lines included.
  */
 export async function recoverPendingEntries(olderThanMs = 30_000): Promise<number> {
-  await migrateLedgerToOperations();
-  return finishInterrupted(olderThanMs);
+  return (await migrateLedgerToOperations()) + (await finishInterrupted(olderThanMs));
 }
 
 /**
