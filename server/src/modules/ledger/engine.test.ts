@@ -434,6 +434,16 @@ describe('the money engine', () => {
       await expect(runOperation(decide('e13:second', 'ben'))).rejects.toMatchObject({ code: 'CHANGE_DECIDED' });
       expect(await OperationModel.exists({ key: 'e13:second' })).toBeNull();
       await expect(runOperation(decide('e13:first', 'ana'))).resolves.toMatchObject({ applied: false, recorded: false });
+      // killed once its admit decided (no postings: the point after applying is after the admit): the sweep runs the steps
+      record.decidedBy = '';
+      onFault((reached, kind) => {
+        if (reached === 'ledger:after-apply' && kind === 'e13-decision') throw new Error('crash after deciding');
+      });
+      await expect(runOperation(decide('e13:fourth', 'dan'))).rejects.toThrow('crash');
+      onFault(null);
+      expect(record).toEqual({ decidedBy: 'dan', applied: 1, audited: 1 });
+      expect(await recoverPendingEntries(0)).toBe(1);
+      expect(record).toEqual({ decidedBy: 'dan', applied: 2, audited: 2 });
       // killed between applying and auditing: the sweep audits it, once
       record.decidedBy = '';
       onFault((reached) => {
@@ -441,9 +451,9 @@ describe('the money engine', () => {
       });
       await expect(runOperation(decide('e13:third', 'cyd'))).rejects.toThrow('crash');
       onFault(null);
-      expect(record).toMatchObject({ applied: 2, audited: 1 });
+      expect(record).toMatchObject({ applied: 3, audited: 2 });
       expect(await recoverPendingEntries(0)).toBe(1);
-      expect(record).toEqual({ decidedBy: 'cyd', applied: 2, audited: 2 });
+      expect(record).toEqual({ decidedBy: 'cyd', applied: 3, audited: 3 });
     } finally {
       onFault(null);
       unregisterForTest('e13-decision');

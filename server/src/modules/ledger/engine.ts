@@ -281,6 +281,8 @@ async function finish(
       if (outcome === 'applied') result.applied = true;
       await faultPoint('ledger:after-apply', operation.kind);
     }
+    // an operation with no postings whose admit made its change (a brake's decision taken and applied): the point after it
+    if (!players.length && admits) await faultPoint('ledger:after-apply', operation.kind);
     const now = new Date();
     const { kind, refType, refId, note, createdBy } = operation;
     for (const [i, posting] of players.entries()) {
