@@ -53,7 +53,8 @@ describe('loadEnv', () => {
   it('reads the fault points a crash test arms as a list, and names a malformed one', () => {
     expect(
       loadEnv({
-        GIFT_FAULT_POINTS: 'ledger:after-apply,account-grant:after-ask,ledger:after-step:stake-open,ledger:after-apply:league_prize',
+        GIFT_FAULT_POINTS:
+          'ledger:after-apply,account-grant:after-ask,ledger:after-step:stake-open,ledger:after-apply:league_prize,ledger:after-step:payout-batch:send',
       }).GIFT_FAULT_POINTS,
     ).toEqual([
       'ledger:after-apply',
@@ -62,6 +63,8 @@ describe('loadEnv', () => {
       'ledger:after-step:stake-open',
       // a kind named after its ledger reason
       'ledger:after-apply:league_prize',
+      // after one step of one kind
+      'ledger:after-step:payout-batch:send',
     ]);
     expect(loadEnv({}).GIFT_FAULT_POINTS).toBeUndefined();
     expect(problems({ GIFT_FAULT_POINTS: 'stake after debit' })).toEqual([

@@ -121,12 +121,12 @@ const envSchema = z
     /**
      * Tests only: `GIFT_FAULT_POINTS=ledger:after-apply,…` kills the process at the first listed fault point it reaches
      * (lib/faults.ts); ignored in production. An engine point may name a kind, which may be a ledger reason
-     * (`ledger:after-step:league_prize`).
+     * (`ledger:after-step:league_prize`), and after a step the step too (`ledger:after-step:payout-batch:send`).
      */
     GIFT_FAULT_POINTS: z
       .string()
       .regex(
-        /^[a-z-]+:[a-z-]+(:[a-z_-]+)?(,[a-z-]+:[a-z-]+(:[a-z_-]+)?)*$/,
+        /^[a-z-]+:[a-z-]+(:[a-z_-]+){0,2}(,[a-z-]+:[a-z-]+(:[a-z_-]+){0,2})*$/,
         'GIFT_FAULT_POINTS must be fault points separated by commas, e.g. ledger:after-apply',
       )
       .transform((list) => list.split(','))
