@@ -8,6 +8,7 @@ import { playerStatusKinds } from './modules/users/playerStatus.kinds';
 import { referralKinds } from './modules/referrals/referrals.kinds';
 import { shopKinds } from './modules/shop/shop.service';
 import { stakingKinds } from './modules/staking/staking.kinds';
+import { clusterCleanUpKinds } from './modules/users/clusterCleanUp.kinds';
 import { withdrawalKinds } from './modules/withdrawals/withdrawals.kinds';
 
 /**
@@ -28,6 +29,7 @@ const MONEY_KINDS = [
   ...shopKinds,
   ...giftKinds,
   ...clawBackKinds,
+  ...clusterCleanUpKinds,
 ];
 
 let registered = false;

@@ -47,9 +47,6 @@ type RacePoint = 'ledger:refusing' | 'ledger:refused' | 'payout:claimed';
 /** The steps of an automated payout, walked by the payout crash test (they need a chain, which the money crash test has not). */
 type PayoutFaultPoint = 'payout:after-record' | 'payout:after-send' | 'payout:before-confirm';
 
-/** A cluster's clean-up (its plan, each ban and its audit, each claw-back opened and audited), walked in-process by its crash test. */
-type CleanUpFaultPoint = 'cleanup:after-plan' | 'cleanup:after-ban' | 'clawback:after-open' | 'cleanup:after-takes';
-
 /** A player's progress created by Go, before it is counted in their missionsCount (in-process: the counter's crash test). */
 type CounterFaultPoint = 'mission:after-start';
 
@@ -72,7 +69,6 @@ export async function faultPoint(
     | PayoutFaultPoint
     | BrakeFaultPoint
     | AccountFaultPoint
-    | CleanUpFaultPoint
     | CounterFaultPoint,
   /** The engine's points name the kind of operation too: `ledger:after-step:stake-open` kills at that kind's alone. */
   kind?: string,

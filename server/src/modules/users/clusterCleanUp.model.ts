@@ -3,8 +3,8 @@ import { applyConventions, schemaOptions, ref } from '../../db/schemaKit';
 
 /**
  * A risk cluster banned and its earnings taken back in one confirmed action: the plan the operator saw in the preview (its key
- * is the plan's hash), written once however many operators confirm it, then carried out step by step by whichever call gets
- * there (each ban and each claw-back keyed, so a call killed between two writes is finished by the next).
+ * is the plan's hash), written once however many operators confirm it by the first step of its `cluster-cleanup` operation
+ * (clusterCleanUp.kinds.ts), whose later steps carry it out and mark it done.
  */
 const cleanUpSchema = applyConventions(
   new Schema(
@@ -25,12 +25,6 @@ const cleanUpSchema = applyConventions(
       fa: { statusReason: { type: String, default: '' } },
       createdBy: ref('Account', { required: true }),
       status: { type: String, enum: ['running', 'done'], default: 'running' },
-      /**
-       * Who carries it out now, until when: one call at a time, so each answer says what was done once it is all done; a call
-       * killed holding it is taken over once the time passes (its keyed steps are finished, none done twice).
-       */
-      runner: { type: String, default: '' },
-      leaseUntil: { type: Date, default: () => new Date(0) },
       doneAt: { type: Date, default: null },
     },
     schemaOptions,

@@ -1,16 +1,13 @@
-import { createHash, randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { createHash } from 'node:crypto';
 import { fromMicros } from '@gift/shared';
 import { objectId } from '../../db/ids';
-import { isDuplicateKey } from '../../db/mongoErrors';
 import { AppError, badInput } from '../../lib/errors';
-import { faultPoint } from '../../lib/faults';
-import { isAudited, recordAudit, type Operator } from '../audit/audit.service';
+import type { Operator } from '../audit/audit.service';
 import { findCoin } from '../coins/giftCoins.service';
-import { balanceOf, creditsToTakeBack, entryById } from '../ledger/ledger.service';
-import { clawBacksOfEntries, TAKEN_BACK_REASONS, takeBack } from '../clawbacks/clawBack.service';
+import { balanceOf, creditsToTakeBack } from '../ledger/ledger.service';
+import { clawBacksOfEntries, TAKEN_BACK_REASONS } from '../clawbacks/clawBack.service';
+import { carryOutCleanUp, type CleanUpPlan, type PlannedCredit } from './clusterCleanUp.kinds';
 import { ClusterCleanUpModel } from './clusterCleanUp.model';
-import { setPlayerStatus } from './playerStatus.service';
 import { UserModel } from './user.model';
 
 /** A cluster as the Risk tab links it (the players list's filter). */
@@ -22,18 +19,7 @@ interface Cluster {
 
 /** The most players one clean-up bans. */
 const MAX_MEMBERS = 1000;
-/** How long one call holds the clean-up it carries out before another may take it over (renewed at each step). */
-const LEASE_MS = 60_000;
-/** How long a second confirmation waits for the call carrying it out, and how often it looks. */
-const WAIT = { ms: 60_000, pollMs: 50 } as const;
 
-interface PlannedCredit {
-  entry: string;
-  user: string;
-  coin: string;
-  amount: number;
-  side: 'member' | 'referrer';
-}
 interface Plan {
   key: string;
   members: number;
@@ -168,42 +154,6 @@ async function outcome(plan: Plan) {
   });
 }
 
-/**
- * Carries out a written plan, step by step, each step keyed so that a call killed between two writes leaves what the next call
- * (the same code, a retry or another operator's confirmation) finishes without doing anything twice: each ban is set and then
- * audited under `cleanup:<plan>:<player>:ban` (a ban not yet audited is set again, which changes nothing), each credit is taken
- * back through its one claw-back (opened once per credit, audited once, each take keyed).
- */
-async function carryOut(action: InstanceType<typeof ClusterCleanUpModel>, operator: Operator, renew: () => Promise<unknown>) {
-  const reason = action.statusReason;
-  const origin = { cleanUp: action.key };
-  for (const { user, status } of action.ban) {
-    await renew();
-    const key = `cleanup:${action.key}:${user}:ban`;
-    if (await isAudited(key)) continue;
-    const fa = { statusReason: action.fa?.statusReason ?? '' };
-    await setPlayerStatus(user!, { status: 'banned', statusReason: reason, fa }, new Date());
-    await faultPoint('cleanup:after-ban');
-    await recordAudit({
-      operator,
-      action: 'update',
-      resource: 'users',
-      record: user!,
-      before: { status },
-      after: { status: 'banned', statusReason: reason, ...origin },
-      note: reason,
-      key,
-    });
-  }
-  for (const credit of action.credits) {
-    await renew();
-    const entry = await entryById(credit.entry!);
-    if (entry) await takeBack(entry, reason, operator, origin);
-  }
-  await faultPoint('cleanup:after-takes');
-  await ClusterCleanUpModel.updateOne({ _id: action._id, status: 'running' }, { $set: { status: 'done', doneAt: new Date() } });
-}
-
 const planFrom = (action: InstanceType<typeof ClusterCleanUpModel>): Plan => ({
   key: action.key,
   members: action.players,
@@ -212,84 +162,32 @@ const planFrom = (action: InstanceType<typeof ClusterCleanUpModel>): Plan => ({
 });
 
 /**
- * Bans the cluster and takes back what it earned, as the preview with this key said: the plan is written once (a conditional
- * upsert on its key, however many operators confirm at once), audited, then carried out; a confirmation of a plan already
- * written (a retry after a crash, a second operator) finishes it and answers what was done. A cluster changed since the preview
- * (a new player, a new credit) is refused: the operator previews again.
+ * Bans the cluster and takes back what it earned, as the preview with this key said: one `cluster-cleanup` operation of the
+ * engine (clusterCleanUp.kinds.ts), recorded once per plan however many operators confirm at once, whose steps carry it out;
+ * a confirmation of a plan already recorded (a retry after a crash, a second operator) finishes it and answers what was done,
+ * and the engine's sweep finishes one a process died in. A cluster changed since the preview (a new player, a new credit) is
+ * refused: the operator previews again.
  */
 export async function cleanUpCluster(
   input: { cluster: Cluster; key: string; statusReason?: string; fa?: { statusReason?: string } },
   operator: Operator,
 ) {
-  let action = await ClusterCleanUpModel.findOne({ key: input.key });
-  if (!action) {
-    const plan = await planOf(input.cluster);
-    if (plan.key !== input.key) throw badInput({ key: 'The cluster changed since the preview: look at it again' });
-    const fields = {
-      key: plan.key,
-      cluster: input.cluster,
-      players: plan.members,
-      ban: plan.ban,
-      credits: plan.credits,
-      statusReason: input.statusReason ?? '',
-      fa: { statusReason: input.fa?.statusReason ?? '' },
-      createdBy: objectId(operator.id),
-    };
-    try {
-      action = await ClusterCleanUpModel.findOneAndUpdate(
-        { key: plan.key },
-        { $setOnInsert: fields },
-        { upsert: true, returnDocument: 'after', setDefaultsOnInsert: true },
-      );
-    } catch (error) {
-      if (!isDuplicateKey(error)) throw error;
-      action = await ClusterCleanUpModel.findOne({ key: plan.key });
-    }
-  }
+  // a plan already recorded is carried on as written: the cluster it bans no longer looks as it did
+  const written = await ClusterCleanUpModel.findOne({ key: input.key });
+  const plan = written ? planFrom(written) : await planOf(input.cluster);
+  if (plan.key !== input.key) throw badInput({ key: 'The cluster changed since the preview: look at it again' });
+  const reasons = written ?? input;
+  const cleanUp: CleanUpPlan = {
+    key: plan.key,
+    cluster: { ...((written?.cluster as Cluster | undefined) ?? input.cluster) },
+    players: plan.members,
+    ban: plan.ban,
+    credits: plan.credits,
+    statusReason: reasons.statusReason ?? '',
+    fa: { statusReason: reasons.fa?.statusReason ?? '' },
+  };
+  await carryOutCleanUp(cleanUp, operator);
+  const action = await ClusterCleanUpModel.findOne({ key: input.key });
   if (!action) throw new AppError('NOT_FOUND');
-  await faultPoint('cleanup:after-plan');
-  const cluster = action.cluster as Cluster;
-  await recordAudit({
-    operator,
-    action: 'adjust',
-    resource: 'users',
-    // a referrer's friends are audited on the referrer's page
-    record: cluster.referrer ?? String(action._id),
-    before: null,
-    after: { cleanUp: action.key, cluster, banned: action.ban.length, credits: action.credits.length },
-    note: action.statusReason,
-    key: `cleanup:${action.key}`,
-  });
-  const status = action.status === 'done' ? 'done' : await runOnce(action, operator);
-  return { ...(await outcome(planFrom(action))), status };
-}
-
-/**
- * Carries the clean-up out while holding it (a conditional write on its lease: one call at a time), or waits for the call that
- * holds it; a lease left by a killed call is taken over once it passes. 'running' when it is still not done after the wait.
- */
-async function runOnce(action: InstanceType<typeof ClusterCleanUpModel>, operator: Operator): Promise<'done' | 'running'> {
-  const runner = randomUUID();
-  const deadline = Date.now() + WAIT.ms;
-  const lease = () => ({ runner, leaseUntil: new Date(Date.now() + LEASE_MS) });
-  for (;;) {
-    const held = await ClusterCleanUpModel.findOneAndUpdate(
-      { _id: action._id, status: 'running', leaseUntil: { $lt: new Date() } },
-      { $set: lease() },
-      { returnDocument: 'after' },
-    );
-    if (held) {
-      try {
-        await carryOut(held, operator, () => ClusterCleanUpModel.updateOne({ _id: action._id, runner }, { $set: lease() }));
-        return 'done';
-      } finally {
-        // done, or failed while this process lives: the next call goes on at once
-        await ClusterCleanUpModel.updateOne({ _id: action._id, runner }, { $set: { runner: '', leaseUntil: new Date(0) } });
-      }
-    }
-    const now = await ClusterCleanUpModel.findById(action._id, { status: 1 }).lean();
-    if (now?.status === 'done') return 'done';
-    if (Date.now() >= deadline) return 'running';
-    await sleep(WAIT.pollMs);
-  }
+  return { ...(await outcome(planFrom(action))), status: action.status === 'done' ? ('done' as const) : ('running' as const) };
 }

@@ -6,7 +6,7 @@ import { onFault } from '../../lib/faults';
 import { AuditEntryModel } from '../audit/audit.model';
 import { LedgerEntryModel } from '../ledger/ledger.models';
 import { WalletLinkModel } from '../wallet/wallet.models';
-import { balanceOf, postEntry } from '../ledger/ledger.service';
+import { balanceOf, postEntry, recoverPendingEntries } from '../ledger/ledger.service';
 import { createCoin, createPlayer } from '../../../test/factories';
 import { consoleApi, createOperator } from '../../../test/operators';
 import { silentLogger, testEnv } from '../../../test/helpers';
@@ -132,31 +132,53 @@ describe("a risk cluster's clean-up", () => {
     expect(await preview(w)).toMatchObject({ ban: 0, members: { players: 0, coins: [] }, referrers: { players: 0, coins: [] } });
   });
 
-  it.each([
-    'cleanup:after-plan',
-    'status:after-player',
-    'cleanup:after-ban',
-    'clawback:after-open',
-    'ledger:after-record',
-    'ledger:after-apply',
-    'clawback:after-take',
-    'cleanup:after-takes',
-  ])('killed at %s, the retry finishes it: each take-back once and every ban done', async (point) => {
-    const w = await world();
-    const { key } = await preview(w);
-    let hits = 0;
-    onFault((at) => {
-      if (at === point && hits++ === 0) throw new Error(`killed at ${at}`);
-    });
-    expect((await confirm(w, key)).status).toBe(500);
-    expect(hits).toBeGreaterThan(0);
-    onFault(null);
-    const retried = await confirm(w, key);
-    expect(retried.status).toBe(200);
-    expect(retried.body).toMatchObject({ ...EXPECTED, status: 'done' });
-    await expectCleanedUpOnce(w);
-    expect(await ClusterCleanUpModel.countDocuments({ key })).toBe(1);
-  });
+  /**
+   * Where a clean-up can die: the engine's points of its own operation (`cluster-cleanup`: recorded, then after each step),
+   * of a claw-back's opening and of a take, and a ban between the ledger's hold and the player's status. Each `[point, kind, step]`.
+   */
+  const KILLS: Array<[string, string?, string?]> = [
+    ['ledger:after-record', 'cluster-cleanup'],
+    ['ledger:after-step', 'cluster-cleanup', 'plan'],
+    ['ledger:after-step', 'cluster-cleanup', 'audit'],
+    ['ledger:after-step', 'player-status', 'hold'],
+    ['ledger:after-step', 'cluster-cleanup', 'bans'],
+    ['ledger:after-record', 'clawback-open'],
+    ['ledger:after-step', 'clawback-open', 'audit'],
+    ['ledger:after-record', 'clawback-take'],
+    ['ledger:after-apply', 'clawback-take'],
+    ['ledger:after-step', 'clawback-take'],
+    ['ledger:after-step', 'cluster-cleanup', 'takes'],
+  ];
+  const finishers = {
+    // the operator confirms again (the same code a second operator's confirmation runs)
+    retry: (w: World, key: string) => confirm(w, key),
+    // nobody confirms again: the engine's sweep alone
+    sweep: () => recoverPendingEntries(0),
+  };
+
+  it.each(KILLS.flatMap((kill) => (['retry', 'sweep'] as const).map((by) => [kill.filter(Boolean).join(':'), by, kill] as const)))(
+    'killed at %s, finished by the %s: each take-back once and every ban done',
+    async (_name, by, [point, kind, step]) => {
+      const w = await world();
+      const { key } = await preview(w);
+      let hits = 0;
+      onFault((at, atKind, atStep) => {
+        if (at === point && (!kind || atKind === kind) && (!step || atStep === step) && hits++ === 0) throw new Error(`killed at ${at}`);
+      });
+      expect((await confirm(w, key)).status).toBe(500);
+      expect(hits).toBeGreaterThan(0);
+      onFault(null);
+      await finishers[by](w, key);
+      await expectCleanedUpOnce(w);
+      expect(await ClusterCleanUpModel.findOne({ key }).lean()).toMatchObject({ status: 'done' });
+      // a confirmation afterwards answers what was done, and does nothing more
+      const retried = await confirm(w, key);
+      expect(retried.status).toBe(200);
+      expect(retried.body).toMatchObject({ ...EXPECTED, status: 'done' });
+      await expectCleanedUpOnce(w);
+      expect(await ClusterCleanUpModel.countDocuments({ key })).toBe(1);
+    },
+  );
 
   it('20 operators confirming at once take back once', async () => {
     const w = await world();
