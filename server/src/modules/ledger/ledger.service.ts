@@ -9,7 +9,7 @@ import { plural, registerCoinUse } from '../coins/giftCoinDeletion.service';
 
 export { entryKeys } from './entryKeys';
 // a money feature's own kinds: an operation with follow-up steps the engine runs once each (see engine.ts)
-export { finishOperation, recordOperation, registerOperationKind, runOperation, type OperationKind } from './engine';
+export { finishInterrupted, finishOperation, recordOperation, registerOperationKind, runOperation, type OperationKind } from './engine';
 
 /**
  * How long a balance keeps the key of an entry after the entry is marked posted. Until then a caller that
