@@ -114,8 +114,9 @@ it('a jetton payout that failed on chain comes back to the pending list marked b
   const hot = Address.parse(ton.standIn.hotWallet);
   const hotJettons = await jettonWalletOf(ton.chain, Address.parse(ton.standIn.jettons.GIFT!), hot);
   const aside = randomAddress();
-  onFault(async (point) => {
-    if (point !== 'payout:after-record') return;
+  onFault(async (point, kind, step) => {
+    // the batch signed and recorded, not sent yet
+    if ([point, kind, step].join(':') !== 'ledger:after-step:payout-batch:sign') return;
     onFault(null);
     await ton.standIn.blockchain
       .openContract(JettonWallet.createFromAddress(hotJettons))

@@ -9,6 +9,7 @@ import { referralKinds } from './modules/referrals/referrals.kinds';
 import { shopKinds } from './modules/shop/shop.service';
 import { stakingKinds } from './modules/staking/staking.kinds';
 import { clusterCleanUpKinds } from './modules/users/clusterCleanUp.kinds';
+import { payoutKinds } from './modules/withdrawals/payoutSender';
 import { withdrawalKinds } from './modules/withdrawals/withdrawals.kinds';
 
 /**
@@ -25,6 +26,7 @@ const MONEY_KINDS = [
   ...referralKinds,
   ...playerStatusKinds,
   ...withdrawalKinds,
+  ...payoutKinds,
   ...leaguePrizeKinds,
   ...shopKinds,
   ...giftKinds,

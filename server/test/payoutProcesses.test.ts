@@ -12,10 +12,10 @@ import { productProcessEnv } from './productProcess';
 import { PAYOUT_FAULT_POINTS, startHotWalletChain } from './tonChain';
 
 /**
- * Payouts across processes. Across `kill -9`: the compiled product, paying from its own hot wallet on the stand-in chain, is killed at
- * each step of a payout (after the batch is recorded, after it is sent, before a payout is confirmed) and started
- * again. Across instances: two of them share one database and one hot wallet. The chain's balances then show every
- * withdrawal paid exactly once, and the ledger equals the balances.
+ * Payouts across processes. Across `kill -9`: the compiled product, paying from its own hot wallet on the stand-in chain, is
+ * killed at each of the engine's points in a payout (its batch's operation recorded, after claiming, signing and sending
+ * it, a confirmation's decision recorded) and started again. Across instances: two of them share one database and one hot
+ * wallet. The chain's balances then show every withdrawal paid exactly once, and the ledger equals the balances.
  */
 jest.setTimeout(180_000);
 
@@ -138,7 +138,7 @@ it('a payout held for a claw-back is not sent while owed, and across kill -9 onc
   await clawBack(held.user.id, { entryId: held.entryId, reason: 'A farmed gift' }, { id: String(new Types.ObjectId()), username: 'crash' });
 
   // killed after sending the free one's batch, and started again: the free one is paid, the held one waits
-  const first = startProduct(['payout:after-send']);
+  const first = startProduct(['ledger:after-step:payout-batch:send']);
   expect((await first.exited).signal).toBe('SIGKILL');
   let restarted = startProduct([]);
   try {
@@ -159,7 +159,7 @@ it('a payout held for a claw-back is not sent while owed, and across kill -9 onc
   // the player is credited, the claw-back settled; the product dies before confirming the payout, and is started again
   await fund(held.user._id, coin._id, '6');
   await collectOwed();
-  const second = startProduct(['payout:before-confirm']);
+  const second = startProduct(['ledger:after-record:withdrawal-decision']);
   expect((await second.exited).signal).toBe('SIGKILL');
   restarted = startProduct([]);
   try {

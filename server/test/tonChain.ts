@@ -80,8 +80,18 @@ export function useTonTestChain(options?: { automated?: boolean }): TonTestChain
   return ton;
 }
 
-/** The steps of an automated payout where the product can be killed: reached by the hot wallet's sender, not by a request. */
-export const PAYOUT_FAULT_POINTS = ['payout:after-record', 'payout:after-send', 'payout:before-confirm'] as const;
+/**
+ * The engine's points in an automated payout's life where the product can be killed, reached by the payouts job (not by a
+ * request): its batch's operation recorded, then after each of its steps (claimed, signed and recorded, sent), and a payment
+ * the chain shows arrived, its decision recorded but not taken.
+ */
+export const PAYOUT_FAULT_POINTS = [
+  'ledger:after-record:payout-batch',
+  'ledger:after-step:payout-batch:claim',
+  'ledger:after-step:payout-batch:sign',
+  'ledger:after-step:payout-batch:send',
+  'ledger:after-record:withdrawal-decision',
+] as const;
 
 /**
  * For tests of the product as processes of their own: the stand-in with a fresh hot wallet, whose words go into the

@@ -39,13 +39,9 @@ export type FaultPoint = (typeof FAULT_POINTS)[number];
 
 /**
  * Points where in-process tests interleave a concurrent caller (never killed at by the crash test): a refusal
- * of a debit the balance did not cover, just before and just after it removes the operation, and a payout round
- * between claiming its withdrawals and signing.
+ * of a debit the balance did not cover, just before and just after it removes the operation.
  */
-type RacePoint = 'ledger:refusing' | 'ledger:refused' | 'payout:claimed';
-
-/** The steps of an automated payout, walked by the payout crash test (they need a chain, which the money crash test has not). */
-type PayoutFaultPoint = 'payout:after-record' | 'payout:after-send' | 'payout:before-confirm';
+type RacePoint = 'ledger:refusing' | 'ledger:refused';
 
 /** A player's progress created by Go, before it is counted in their missionsCount (in-process: the counter's crash test). */
 type CounterFaultPoint = 'mission:after-start';
@@ -63,13 +59,7 @@ type AccountFaultPoint =
 
 /** Marks a point between two writes. */
 export async function faultPoint(
-  point:
-    | FaultPoint
-    | RacePoint
-    | PayoutFaultPoint
-    | BrakeFaultPoint
-    | AccountFaultPoint
-    | CounterFaultPoint,
+  point: FaultPoint | RacePoint | BrakeFaultPoint | AccountFaultPoint | CounterFaultPoint,
   /** The engine's points name the kind of operation too: `ledger:after-step:stake-open` kills at that kind's alone. */
   kind?: string,
   /** After a step, its name too: `ledger:after-step:payout-batch:send` kills after that one step of that kind alone. */

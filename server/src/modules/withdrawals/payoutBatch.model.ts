@@ -2,10 +2,10 @@ import { model, Schema } from 'mongoose';
 import { applyConventions, schemaOptions } from '../../db/schemaKit';
 
 /**
- * One signed external message of the hot wallet, carrying up to 255 payouts. It is recorded before its withdrawals
- * are claimed, signed before it is sent, and re-sent unchanged until it lands or provably expires (the chain's time passed `validUntil`,
- * or the
- * wallet's seqno moved past it, and it is not among the wallet's transactions).
+ * One signed external message of the hot wallet, carrying up to 255 payouts. Its operation (kind `payout-batch`, see
+ * payoutSender.ts) is recorded before anything else; the batch is written before its withdrawals are claimed, signed and
+ * recorded before it is sent, and re-sent unchanged until it lands or provably expires (the chain's time passed
+ * `validUntil`, or the wallet's seqno moved past it, and it is not among the wallet's transactions).
  */
 const payoutBatchSchema = applyConventions(
   new Schema(
@@ -27,6 +27,8 @@ const payoutBatchSchema = applyConventions(
        */
       state: { type: String, enum: ['claiming', 'signed', 'sent', 'landed', 'confirmed', 'expired'], default: 'claiming' },
       sends: { type: Number, default: 0 },
+      /** The key of the engine's operation that carries it; empty on a batch of an older version (moved on by the round). */
+      operation: { type: String, default: '' },
       /** The wallet transaction that carried it (hex hash, and lt). */
       txHash: { type: String, default: '' },
       txLt: { type: String, default: '' },

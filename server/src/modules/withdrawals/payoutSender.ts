@@ -1,6 +1,21 @@
 /**
  * The hot wallet's sender: approved withdrawals batched into signed W5 messages, sent until they land or provably
- * expire, confirmed from the destinations' transactions. The recovery sweep runs it under its lease.
+ * expire, confirmed from the destinations' transactions. A batch's life is an operation of the money engine (kind
+ * `payout-batch`, ledger/engine.ts), recorded once under the batch's key with what its steps need (seqno, valid_until,
+ * the withdrawals planned); the engine runs its steps in order, each conditional on where the batch stands, so a crash
+ * anywhere is finished by the next payouts pass (or the engine's sweep) running the same steps:
+ * 1. `claim`: the batch is written (claiming) and its withdrawals taken from the queue (approved → sending), a player held
+ *    since it was planned left out;
+ * 2. `sign`: each payout's message planned and its hash recorded on the withdrawal, the external message signed with the
+ *    recorded seqno and valid_until and recorded with the batch (signed), before anything is sent;
+ * 3. `send`: the recorded message sent, unchanged (a second send of it is harmless: one seqno lands once);
+ * 4. `settle`: waits (answers 'wait') until the chain shows the batch's transaction, re-sending the recorded message, or
+ *    shows it can never land (valid_until passed or seqno spent, and it is not among the wallet's transactions): then its
+ *    withdrawals go back to the queue. A landed batch's withdrawals are done when the chain shows their payment arrived
+ *    (each message claimed once, its decision an engine operation that moves the amount from in flight to paid on chain);
+ *    one that bounced or failed goes back to the operators, never marked paid.
+ * The payouts job runs the rounds under its lease; the engine's fault points (`ledger:after-record:payout-batch`,
+ * `ledger:after-step:payout-batch[:<step>]`) are this protocol's.
  */
 import {
   Address,
@@ -17,7 +32,6 @@ import {
 } from '@ton/core';
 import { Types } from 'mongoose';
 import { ChainUnavailable } from '../../lib/ton/tonChain';
-import { faultPoint } from '../../lib/faults';
 import type { Logger } from '../../lib/logger';
 import { objectId } from '../../db/ids';
 import { findCoin, type CoinRow } from '../coins/giftCoins.service';
@@ -38,7 +52,8 @@ import {
   type SentMessage,
 } from './chainPayments';
 import { claimHash } from './usedHashes';
-import { heldPlayers } from '../ledger/ledger.service';
+import { heldPlayers, runOperation, type OperationKind } from '../ledger/ledger.service';
+import { finishInterrupted } from '../ledger/engine';
 import { playersOwing } from '../clawbacks/clawBack.service';
 import { riskHeldAmong, riskHoldNote } from './riskHold';
 import { PayoutBatchModel } from './payoutBatch.model';
@@ -104,10 +119,72 @@ export interface PayoutRoundReport {
   stopped?: string;
 }
 
+const PAYOUT_BATCH = 'payout-batch';
+
+/** What a batch's operation records: everything its steps need to finish it from the record alone. */
+interface BatchRecord {
+  batchId: Types.ObjectId;
+  wallet: string;
+  seqno: number;
+  /** Unix seconds of chain time: the wallet refuses the message after it. */
+  validUntil: number;
+  /** The wallet's last transaction when the batch was planned: the batch's own can only come after it. */
+  afterLt: string;
+  /** Whether the wallet was deployed when planned; if not, the message carries its code. */
+  deployed: boolean;
+  /** The withdrawals planned into it; the claim takes those still approved. */
+  withdrawals: Types.ObjectId[];
+}
+
+type BatchOperation = Parameters<OperationKind['steps'][number]['run']>[0];
+type BatchDocument = ReturnType<(typeof PayoutBatchModel)['hydrate']>;
+type HotRuntime = PayoutRuntime & { hotWallet: NonNullable<PayoutRuntime['hotWallet']> };
+
+/** What the steps did in this process, for the rounds' reports (a round reports what happened while it ran). */
+const tally = { batched: 0, confirmed: 0, bounced: 0, requeued: 0 };
+/** The chain's last refusal to answer a step, for the round's report (the step itself waits). */
+let chainTrouble: ChainUnavailable | null = null;
+
 /**
- * One round of the hot wallet's sender; the payouts job runs it under its lease, so one instance sends at a
- * time. It finishes the open batch first (confirms what landed, refunds bounces, re-queues what provably expired,
- * re-sends the rest unchanged), and only then signs the next one.
+ * A step that reads or writes the chain, run on the batch as stored now. A chain that does not answer makes it wait for the
+ * next pass (never fail the engine's sweep), as does a process with no hot wallet configured.
+ */
+function onChain(
+  run: (runtime: HotRuntime, batch: BatchDocument, operation: BatchOperation) => Promise<void | 'wait'>,
+): (operation: BatchOperation) => Promise<void | 'wait'> {
+  return async (operation) => {
+    const runtime = payoutRuntime();
+    if (!runtime?.hotWallet) return 'wait';
+    const batch = await PayoutBatchModel.findById((operation.data as BatchRecord).batchId);
+    if (!batch) return;
+    try {
+      return await run(runtime as HotRuntime, batch, operation);
+    } catch (error) {
+      if (!(error instanceof ChainUnavailable)) throw error;
+      chainTrouble = error;
+      return 'wait';
+    }
+  };
+}
+
+const payoutBatchKind: OperationKind = {
+  kind: PAYOUT_BATCH,
+  steps: [
+    { name: 'claim', run: claimBatch },
+    { name: 'sign', run: onChain(signBatch) },
+    { name: 'send', run: onChain(sendSigned) },
+    // the send of this very pass is not repeated at once: the chain is asked whether it landed, and waited for
+    { name: 'settle', run: onChain((runtime, batch, operation) => settleBatch(runtime, batch, operation.steps.includes('send'))) },
+  ],
+};
+
+/** This module's money kind, registered at the composition root (server/src/moneyKinds.ts). */
+export const payoutKinds: readonly OperationKind[] = [payoutBatchKind];
+
+/**
+ * One round of the hot wallet's sender; the payouts job runs it under its lease, so one instance plans batches at a time.
+ * It finishes the open batches first (their operations' steps, from where they stopped: confirms what landed, sends bounces
+ * back to the operators, re-queues what provably expired, re-sends the rest unchanged), and only then plans the next one.
  */
 export async function runPayoutRound({
   logger,
@@ -118,36 +195,27 @@ export async function runPayoutRound({
   /** false: only the open batches are moved on (confirmed, re-sent, re-queued); nothing new is signed. */
   sendNew?: boolean;
   /**
-   * Whether this instance still holds the payouts job's lease: checked before each step that writes, so a round whose lease
-   * ran out under it (a long pause) stops there. A step already under way when it runs out is still safe: every write
-   * is conditional on the state it moves on from, and a batch can land once only (its seqno).
+   * Whether this instance still holds the payouts job's lease: checked between batches and before planning, so a round
+   * whose lease ran out under it (a long pause) stops there. A step already under way when it runs out is still safe: every
+   * write is conditional on the state it moves on from, a batch is signed once (its record), and lands once (its seqno).
    */
   holding?: () => boolean;
 } = {}): Promise<PayoutRoundReport> {
   const report: PayoutRoundReport = { batched: 0, confirmed: 0, bounced: 0, requeued: 0 };
   const runtime = payoutRuntime();
   if (!runtime?.hotWallet || !holding()) return report;
+  const before = { ...tally };
+  chainTrouble = null;
   let config: Awaited<ReturnType<typeof getAppConfig>> | null = null;
   try {
-    // what a round that died before signing had claimed goes back to the queue
-    await releaseUnsent();
-    const open = await PayoutBatchModel.find({ state: { $in: ['signed', 'sent', 'landed'] } }).sort({ createdAt: 1 });
-    for (const batch of open) {
-      if (!holding()) return report;
-      await advanceBatch(runtime, batch, report);
-    }
-    if (!sendNew || open.some((batch) => batch.state === 'signed' || batch.state === 'sent')) return report;
-    config = await getAppConfig();
-    if (config.payoutsPaused) {
-      report.stopped = 'paused';
-      return report;
-    }
-    await sendNextBatch(runtime, report, holding, logger);
+    config = await round(runtime as HotRuntime, report, { holding, sendNew, logger });
   } catch (error) {
     if (!(error instanceof ChainUnavailable)) throw error;
     report.stopped = error.message;
     logger?.warn({ err: error }, 'payouts: the TON API could not be reached');
   }
+  for (const key of ['batched', 'confirmed', 'bounced', 'requeued'] as const) report[key] = tally[key] - before[key];
+  if (!holding()) return report;
   // kept where every instance's console reads it, and written only when it changes
   const stopped = report.stopped && report.stopped !== 'paused' ? report.stopped : '';
   config ??= await getAppConfig();
@@ -158,20 +226,56 @@ export async function runPayoutRound({
   return report;
 }
 
+async function round(
+  runtime: HotRuntime,
+  report: PayoutRoundReport,
+  { holding, sendNew, logger }: { holding: () => boolean; sendNew: boolean; logger?: Logger | undefined },
+) {
+  // what an older version's round left before signing goes back to the queue
+  await releaseUnsent();
+  // the batches an older version left open (no operation): moved on by the same settling
+  const older = await PayoutBatchModel.find({ state: { $in: ['signed', 'sent', 'landed'] }, operation: { $in: [null, ''] } }).sort({
+    createdAt: 1,
+  });
+  for (const batch of older) {
+    if (!holding()) return null;
+    await settleBatch(runtime, batch, true);
+  }
+  if (!holding()) return null;
+  // every batch's operation not done, whoever left it (a round that died, this one's last pass): its steps from where they stopped
+  await finishInterrupted(0, [PAYOUT_BATCH]);
+  throwChainTrouble();
+  // one batch in flight at a time: the next seqno is the wallet's once this one landed or expired
+  if (!sendNew || !holding() || (await PayoutBatchModel.exists({ state: { $in: ['claiming', 'signed', 'sent'] } }))) return null;
+  const config = await getAppConfig();
+  if (config.payoutsPaused) {
+    report.stopped = 'paused';
+    return config;
+  }
+  await sendNextBatch(runtime, report, holding, logger);
+  throwChainTrouble();
+  return config;
+}
+
+/** A step of this round waited because the chain did not answer: the round says so (and plans nothing new). */
+function throwChainTrouble() {
+  if (chainTrouble) throw chainTrouble;
+}
+
 /**
- * What a round that died (or stalled past its lease) left unsent goes back to the queue. With the lease, no other
- * round runs now: a batch still claiming was never signed, so nothing of it can land; a withdrawal on its way in a
- * batch that is not signed, sent, landed or confirmed was never sent. A stalled round that wakes up after this
- * finds its batch expired and sends nothing (its signing is conditional on the batch still claiming).
+ * What an older version's round left unsent goes back to the queue: its batches still claiming were never signed (a batch
+ * of the engine's is never abandoned: its operation signs or expires it). A withdrawal on its way in a batch that expired,
+ * or in none, was never sent, or provably never landed.
  */
 async function releaseUnsent() {
-  await PayoutBatchModel.updateMany({ state: 'claiming' }, { $set: { state: 'expired', finishedAt: new Date() } });
+  await PayoutBatchModel.updateMany(
+    { state: 'claiming', operation: { $in: [null, ''] } },
+    { $set: { state: 'expired', finishedAt: new Date() } },
+  );
   const claimed = await WithdrawalModel.find({ status: 'sending' }, { payout: 1 }).lean();
   const batchIds = [...new Set(claimed.flatMap((w) => (w.payout?.batch ? [String(w.payout.batch)] : [])))];
   const live = new Set(
-    (
-      await PayoutBatchModel.find({ _id: { $in: batchIds }, state: { $in: ['signed', 'sent', 'landed', 'confirmed'] } }, { _id: 1 }).lean()
-    ).map((b) => String(b._id)),
+    (await PayoutBatchModel.find({ _id: { $in: batchIds }, state: { $ne: 'expired' } }, { _id: 1 }).lean()).map((b) => String(b._id)),
   );
   const dead = batchIds.filter((id) => !live.has(id));
   const unbatched = claimed.filter((w) => !w.payout?.batch).map((w) => w._id);
@@ -183,27 +287,34 @@ async function releaseUnsent() {
   }
 }
 
-async function sendNextBatch(runtime: PayoutRuntime, report: PayoutRoundReport, holding: () => boolean, logger?: Logger) {
-  const hot = runtime.hotWallet!;
-  // a player frozen or banned after their withdrawal was approved, or who owes a claw-back since: it waits in the queue
-  // until they are active again and the claw-back is settled
+/**
+ * The players whose approved withdrawals wait in the queue now: frozen or banned after the approval, owing a claw-back since,
+ * or whose risk rose to App Config's hold level. `note`: say why on their withdrawals (the planning round does).
+ */
+async function heldForPayout({ note }: { note: boolean }): Promise<Types.ObjectId[]> {
   const owing = await playersOwing();
-  if (owing.length) {
+  if (owing.length && note) {
     await WithdrawalModel.updateMany(
       { status: 'approved', user: { $in: owing }, chainNote: { $ne: OWES_CLAW_BACK } },
       { $set: { chainNote: OWES_CLAW_BACK } },
     );
   }
-  // a player whose risk rose to App Config's hold level after the approval: it waits until an operator clears their risk
   const riskHeld = await riskHeldAmong(await WithdrawalModel.distinct('user', { status: 'approved' }));
-  for (const [player, risk] of riskHeld) {
-    const note = riskHoldNote(risk);
-    await WithdrawalModel.updateMany(
-      { status: 'approved', user: objectId(player), chainNote: { $ne: note } },
-      { $set: { chainNote: note } },
-    );
+  if (note) {
+    for (const [player, risk] of riskHeld) {
+      const text = riskHoldNote(risk);
+      await WithdrawalModel.updateMany(
+        { status: 'approved', user: objectId(player), chainNote: { $ne: text } },
+        { $set: { chainNote: text } },
+      );
+    }
   }
-  const held = [...(await heldPlayers()).map((hold) => hold._id), ...owing, ...[...riskHeld.keys()].map(objectId)];
+  return [...(await heldPlayers()).map((hold) => hold._id), ...owing, ...[...riskHeld.keys()].map(objectId)];
+}
+
+async function sendNextBatch(runtime: HotRuntime, report: PayoutRoundReport, holding: () => boolean, logger?: Logger) {
+  const hot = runtime.hotWallet;
+  const held = await heldForPayout({ note: true });
   const queue = await WithdrawalModel.find({ status: 'approved', ...(held.length ? { user: { $nin: held } } : {}) })
     .sort({ approvedAt: 1, _id: 1 })
     .limit(MAX_BATCH);
@@ -264,59 +375,100 @@ async function sendNextBatch(runtime: PayoutRuntime, report: PayoutRoundReport, 
   // every reason at once: an operator who funds the wallet learns of the cap now, not on the next round
   if (reasons.length) report.stopped = reasons.join('. ');
   if (short.length) logger?.warn({ short: [...new Set(short)] }, 'payouts: the hot wallet cannot cover the queue');
-  // the chain was asked for balances and addresses meanwhile: a round whose lease ran out under it claims nothing
+  // the chain was asked for balances and addresses meanwhile: a round whose lease ran out under it records nothing
   if (!planned.length || !holding()) return;
 
-  const seqno = await walletSeqno(runtime.chain, hot.contract.address, account.state);
   const batchId = new Types.ObjectId();
-  const validUntil = account.chainTime + BATCH_TTL_SECONDS;
-  const ids = planned.map((plan) => plan.withdrawal._id);
-  // recorded first, then its withdrawals claimed, then signed: a round that dies in between leaves a batch still
-  // claiming, which the next round expires and whose withdrawals it queues again (releaseUnsent)
-  await PayoutBatchModel.create({
-    _id: batchId,
+  const record: BatchRecord = {
+    batchId,
     wallet: hot.contract.address.toRawString(),
-    seqno,
-    validUntil,
+    seqno: await walletSeqno(runtime.chain, hot.contract.address, account.state),
+    validUntil: account.chainTime + BATCH_TTL_SECONDS,
     afterLt: account.lastTransaction?.lt ?? '0',
-    withdrawals: ids,
-    state: 'claiming',
+    deployed: account.state === 'active',
+    withdrawals: planned.map((plan) => plan.withdrawal._id),
+  };
+  // recorded first, then the engine runs its steps (claim, sign, send, settle); a crash anywhere is finished by the next pass
+  await runOperation({
+    kind: PAYOUT_BATCH,
+    key: `payout-batch:${String(batchId)}`,
+    refType: 'PayoutBatch',
+    refId: String(batchId),
+    players: [],
+    house: [],
+    data: { ...record },
   });
+}
+
+/** Step 1: the batch written, claiming, and its withdrawals taken from the queue (those still approved, of players not held). */
+async function claimBatch(operation: BatchOperation) {
+  const { batchId, wallet, seqno, validUntil, afterLt, withdrawals } = operation.data as BatchRecord;
+  await PayoutBatchModel.updateOne(
+    { _id: batchId },
+    { $setOnInsert: { wallet, seqno, validUntil, afterLt, withdrawals, state: 'claiming', operation: operation.key } },
+    { upsert: true },
+  );
+  // a player held since the batch was planned (a crash may have let time pass) is left in the queue
+  const held = await heldForPayout({ note: false });
   await WithdrawalModel.updateMany(
-    { _id: { $in: ids }, status: 'approved' },
+    { _id: { $in: withdrawals }, status: 'approved', ...(held.length ? { user: { $nin: held } } : {}) },
     { $set: { status: 'sending', 'payout.batch': batchId, 'payout.state': 'in-batch', 'payout.batchedAt': new Date(), chainNote: '' } },
   );
-  const claimed = new Set(
-    (await WithdrawalModel.find({ _id: { $in: ids }, status: 'sending', 'payout.batch': batchId }, { _id: 1 }).lean()).map((w) =>
-      String(w._id),
-    ),
-  );
-  const messages = planned.filter((plan) => claimed.has(String(plan.withdrawal._id)));
-  await faultPoint('payout:claimed');
-  for (const plan of messages) {
+}
+
+/**
+ * Step 2: each claimed payout's message planned and its hash recorded on the withdrawal, then the external message signed with
+ * the recorded seqno and valid_until and recorded with the batch. Conditional on the batch still claiming: signed once.
+ */
+async function signBatch(runtime: HotRuntime, batch: BatchDocument, operation: BatchOperation) {
+  if (batch.state !== 'claiming') return;
+  const hot = runtime.hotWallet;
+  const claimed = await WithdrawalModel.find({ 'payout.batch': batch._id, status: 'sending' });
+  const coins = new Map<string, CoinRow | null>();
+  const messages: Planned[] = [];
+  for (const withdrawal of claimed) {
+    const key = String(withdrawal.coin);
+    if (!coins.has(key)) coins.set(key, await findCoin(withdrawal.coin));
+    const coin = coins.get(key);
+    try {
+      if (coin) messages.push(await planPayout(runtime, withdrawal, coin));
+      continue;
+    } catch (error) {
+      if (!(error instanceof ChainUnavailable)) throw error;
+    }
+    // its coin is gone, or the chain cannot answer for it: not in this batch, back in the queue
     await WithdrawalModel.updateOne(
-      { _id: plan.withdrawal._id },
-      { $set: { 'payout.bodyHash': plan.message.body.hash().toString('hex'), 'payout.queryId': String(queryIdOf(plan.withdrawal._id)) } },
+      { _id: withdrawal._id, status: 'sending', 'payout.batch': batch._id },
+      { $set: { status: 'approved', 'payout.batch': null, 'payout.state': '', 'payout.batchedAt': null } },
     );
   }
   if (!messages.length) {
-    await PayoutBatchModel.updateOne({ _id: batchId, state: 'claiming' }, { $set: { state: 'expired', finishedAt: new Date() } });
+    await PayoutBatchModel.updateOne({ _id: batch._id, state: 'claiming' }, { $set: { state: 'expired', finishedAt: new Date() } });
     return;
   }
+  await WithdrawalModel.bulkWrite(
+    messages.map((plan) => ({
+      updateOne: {
+        filter: { _id: plan.withdrawal._id },
+        update: {
+          $set: { 'payout.bodyHash': plan.message.body.hash().toString('hex'), 'payout.queryId': String(queryIdOf(plan.withdrawal._id)) },
+        },
+      },
+    })),
+  );
+  const { deployed } = operation.data as BatchRecord;
   const body = hot.contract.createTransfer({
-    seqno,
+    seqno: batch.seqno,
     secretKey: hot.secretKey,
-    timeout: validUntil,
+    timeout: batch.validUntil,
     sendMode: SendMode.PAY_GAS_SEPARATELY + SendMode.IGNORE_ERRORS,
     messages: messages.map((plan) => plan.message),
   });
   const message = beginCell()
-    .store(storeMessage(external({ to: hot.contract.address, init: account.state === 'active' ? undefined : hot.contract.init, body })))
+    .store(storeMessage(external({ to: hot.contract.address, init: deployed ? undefined : hot.contract.init, body })))
     .endCell();
-  // not signed after the lease ran out: the next holder's round expires this batch and queues its withdrawals again
-  if (!holding()) return;
-  const batch = await PayoutBatchModel.findOneAndUpdate(
-    { _id: batchId, state: 'claiming' },
+  const signed = await PayoutBatchModel.updateOne(
+    { _id: batch._id, state: 'claiming' },
     {
       $set: {
         message: message.toBoc().toString('base64'),
@@ -325,16 +477,9 @@ async function sendNextBatch(runtime: PayoutRuntime, report: PayoutRoundReport, 
         state: 'signed',
       },
     },
-    { returnDocument: 'after' },
   );
-  // released by another round while this one stalled past its lease: nothing was sent, and nothing will be
-  if (!batch) return;
-  await faultPoint('payout:after-record');
-  report.batched += messages.length;
-  await sendBatch(runtime, batch);
+  if (signed.modifiedCount) tally.batched += messages.length;
 }
-
-type BatchDocument = ReturnType<(typeof PayoutBatchModel)['hydrate']>;
 
 /** What the hot wallet took into batches since the start of the UTC day, per coin (micro-units); bounced ones are given back. */
 export async function paidTodayByCoin(now = new Date()): Promise<Map<string, bigint>> {
@@ -346,9 +491,14 @@ export async function paidTodayByCoin(now = new Date()): Promise<Map<string, big
   return new Map(rows.map((row) => [String(row._id), BigInt(row.total)]));
 }
 
+/** Step 3: the recorded message sent, unless the batch is no longer waiting to land (expired, landed, confirmed). */
+async function sendSigned(runtime: HotRuntime, batch: BatchDocument) {
+  if (batch.state === 'signed' || batch.state === 'sent') await sendBatch(runtime, batch);
+}
+
+/** The recorded message sent, exactly as signed (step 3, and each re-send while it has not landed). */
 async function sendBatch(runtime: PayoutRuntime, batch: BatchDocument) {
   await runtime.chain.sendExternal(Cell.fromBoc(Buffer.from(batch.message, 'base64'))[0]!);
-  await faultPoint('payout:after-send');
   await PayoutBatchModel.updateOne({ _id: batch._id, state: { $in: ['signed', 'sent'] } }, { $set: { state: 'sent' }, $inc: { sends: 1 } });
   await WithdrawalModel.updateMany(
     { 'payout.batch': batch._id, status: 'sending', 'payout.state': 'in-batch' },
@@ -356,43 +506,59 @@ async function sendBatch(runtime: PayoutRuntime, batch: BatchDocument) {
   );
 }
 
-/** Moves an open batch on by what the chain shows; every step is conditional, so a repeat after a crash is harmless. */
-async function advanceBatch(runtime: PayoutRuntime, batch: BatchDocument, report: PayoutRoundReport) {
-  const wallet = runtime.hotWallet!.contract.address;
+/** A batch that can never pay anything (expired): its withdrawals still on their way go back to the queue. */
+async function requeue(batch: BatchDocument, state: string) {
+  const back = await WithdrawalModel.updateMany(
+    { 'payout.batch': batch._id, status: 'sending' },
+    { $set: { status: 'approved', 'payout.batch': null, 'payout.state': state, 'payout.batchedAt': null } },
+  );
+  tally.requeued += back.modifiedCount;
+}
+
+/**
+ * Step 4: moves a batch on by what the chain shows, until it is confirmed or expired (then done; 'wait' until then). Every
+ * write is conditional, so a repeat after a crash, or by a second runner, is harmless. `resend`: a batch not seen on chain
+ * is sent again unless it provably can never land (the pass that has just sent it only looks).
+ */
+async function settleBatch(runtime: HotRuntime, batch: BatchDocument, resend: boolean): Promise<void | 'wait'> {
+  const wallet = runtime.hotWallet.contract.address;
+  // never signed: nothing of it can land
+  if (batch.state === 'claiming') {
+    await PayoutBatchModel.updateOne({ _id: batch._id, state: 'claiming' }, { $set: { state: 'expired', finishedAt: new Date() } });
+    return requeue(batch, '');
+  }
+  if (batch.state === 'expired') return requeue(batch, 'expired');
   if (batch.state === 'signed' || batch.state === 'sent') {
     const landed = await findByInboundBody(runtime.chain, wallet, batch.bodyHash, BigInt(batch.afterLt));
     if (landed) {
-      await recordLanding(batch, landed, report);
+      await recordLanding(batch, landed);
     } else {
+      if (!resend) return 'wait';
       const account = await runtime.chain.account(wallet);
       const seqno = await walletSeqno(runtime.chain, wallet, account.state);
       // provably never landing: its time is over, or its seqno was used by something else; the check for its
       // transaction above came first, so nothing of it was paid
-      if (account.chainTime > batch.validUntil || seqno > batch.seqno) {
-        const again = await findByInboundBody(runtime.chain, wallet, batch.bodyHash, BigInt(batch.afterLt));
-        if (again) return recordLanding(batch, again, report);
-        const expired = await PayoutBatchModel.updateOne(
+      if (!(account.chainTime > batch.validUntil || seqno > batch.seqno)) {
+        await sendBatch(runtime, batch);
+        return 'wait';
+      }
+      const again = await findByInboundBody(runtime.chain, wallet, batch.bodyHash, BigInt(batch.afterLt));
+      if (!again) {
+        await PayoutBatchModel.updateOne(
           { _id: batch._id, state: { $in: ['signed', 'sent'] } },
           { $set: { state: 'expired', finishedAt: new Date() } },
         );
-        if (expired.modifiedCount) {
-          const back = await WithdrawalModel.updateMany(
-            { 'payout.batch': batch._id, status: 'sending' },
-            { $set: { status: 'approved', 'payout.batch': null, 'payout.state': 'expired', 'payout.batchedAt': null } },
-          );
-          report.requeued += back.modifiedCount;
-        }
-        return;
+        return requeue(batch, 'expired');
       }
-      await sendBatch(runtime, batch);
-      return;
+      await recordLanding(batch, again);
     }
   }
   const current = await PayoutBatchModel.findById(batch._id);
-  if (current?.state === 'landed') await confirmBatch(runtime, current, report);
+  if (current?.state === 'landed') return (await confirmBatch(runtime, current)) ? undefined : 'wait';
+  return current?.state === 'confirmed' ? undefined : 'wait';
 }
 
-async function recordLanding(batch: BatchDocument, tx: Transaction, report: PayoutRoundReport) {
+async function recordLanding(batch: BatchDocument, tx: Transaction) {
   const txHash = tx.hash().toString('hex');
   // the batch's transaction paid its own withdrawals and nothing else: no operator can type it for another one
   await claimHash(txHash, 'tx', { batch: batch._id });
@@ -407,7 +573,7 @@ async function recordLanding(batch: BatchDocument, tx: Transaction, report: Payo
         { _id: withdrawal._id, status: 'sending', 'payout.batch': batch._id },
         { $set: { status: 'approved', 'payout.batch': null, 'payout.state': 'unsent', 'payout.batchedAt': null } },
       );
-      report.requeued += back.modifiedCount;
+      tally.requeued += back.modifiedCount;
     }
   }
   await PayoutBatchModel.updateOne(
@@ -419,11 +585,12 @@ async function recordLanding(batch: BatchDocument, tx: Transaction, report: Payo
 /**
  * A landed batch's withdrawals turn done when the chain shows their payment arrived (the destination kept the TON; both
  * jetton wallets ran the transfer), each paying message recorded as used first. One that bounced or failed is not done:
- * it goes back to the operators' queue with the reason, to approve again or reject (which refunds the player).
+ * it goes back to the operators' queue with the reason, to approve again or reject (which refunds the player). True once
+ * none is left on its way: the batch is confirmed.
  */
-async function confirmBatch(runtime: PayoutRuntime, batch: BatchDocument, report: PayoutRoundReport) {
+async function confirmBatch(runtime: HotRuntime, batch: BatchDocument): Promise<boolean> {
   const items = await WithdrawalModel.find({ 'payout.batch': batch._id, status: 'sending' });
-  const wallet = runtime.hotWallet!.contract.address;
+  const wallet = runtime.hotWallet.contract.address;
   const landed = items.length ? await batchTransaction(runtime, wallet, batch) : null;
   const sent = landed ? sentMessages(landed) : [];
   for (const withdrawal of items) {
@@ -441,10 +608,8 @@ async function confirmBatch(runtime: PayoutRuntime, batch: BatchDocument, report
         );
         continue;
       }
-      await settle(withdrawal);
-      report.confirmed++;
+      if (await settle(withdrawal)) tally.confirmed++;
     } else {
-      await faultPoint('payout:before-confirm');
       // what to do next the console says in the operator's language; a payment the destination kept is said here
       const kept = arrival.returned ? '' : ' The destination kept what it was sent: check it on chain before paying again.';
       const back = await WithdrawalModel.updateOne(
@@ -464,12 +629,12 @@ async function confirmBatch(runtime: PayoutRuntime, batch: BatchDocument, report
           },
         },
       );
-      report.bounced += back.modifiedCount;
+      tally.bounced += back.modifiedCount;
     }
   }
-  if (!(await WithdrawalModel.exists({ 'payout.batch': batch._id, status: 'sending' }))) {
-    await PayoutBatchModel.updateOne({ _id: batch._id, state: 'landed' }, { $set: { state: 'confirmed', finishedAt: new Date() } });
-  }
+  if (await WithdrawalModel.exists({ 'payout.batch': batch._id, status: 'sending' })) return false;
+  await PayoutBatchModel.updateOne({ _id: batch._id, state: 'landed' }, { $set: { state: 'confirmed', finishedAt: new Date() } });
+  return true;
 }
 
 /** The hot wallet's transaction that carried a landed batch. */
@@ -480,13 +645,17 @@ async function batchTransaction(runtime: PayoutRuntime, wallet: Address, batch: 
   return findByInboundBody(runtime.chain, wallet, batch.bodyHash, BigInt(batch.afterLt));
 }
 
-/** Records a withdrawal the chain shows paid as done, once (an operator's decision taken meanwhile stands instead). */
-async function settle(withdrawal: WithdrawalDocument) {
-  await faultPoint('payout:before-confirm');
+/**
+ * Records a withdrawal the chain shows paid as done, once: its decision is an operation of the engine (the amount from in
+ * flight to paid on chain). An operator's decision taken meanwhile stands instead (false).
+ */
+async function settle(withdrawal: WithdrawalDocument): Promise<boolean> {
   try {
     await decideWithdrawal(withdrawal, { status: 'done', from: ['sending'], processedAt: new Date(), payoutState: 'confirmed' });
+    return true;
   } catch (error) {
     if (!(error instanceof AppError && error.code === 'WITHDRAWAL_PROCESSED')) throw error;
+    return false;
   }
 }
 

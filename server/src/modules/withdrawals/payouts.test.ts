@@ -12,7 +12,8 @@ import { onFault } from '../../lib/faults';
 import { AuditEntryModel } from '../audit/audit.model';
 import { AppConfigModel } from '../config/appConfig.model';
 import { runIfFree } from '../jobs/jobLease.service';
-import { balanceOf } from '../ledger/ledger.service';
+import { balanceOf, recoverPendingEntries } from '../ledger/ledger.service';
+import { OperationModel } from '../ledger/operation.model';
 import { collectOwed } from '../clawbacks/clawBack.service';
 import { jettonTransferBody, jettonWalletOf } from './chainPayments';
 import { PayoutBatchModel, UsedTxHashModel } from './payoutBatch.model';
@@ -24,6 +25,8 @@ jest.setTimeout(240_000);
 const app = createApp({ env: testEnv(), logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
 const ton = useTonTestChain();
 afterEach(() => onFault(null));
+/** A fault point as the crash tests arm it: the engine's name the kind, and after a step the step (`ledger:after-step:payout-batch:sign`). */
+const pointName = (point: string, kind?: string, step?: string) => [point, kind, step].filter(Boolean).join(':');
 
 const tonCoin = () => createCoin({ symbol: `T${randomBytes(2).toString('hex')}`, network: 'ton', decimals: 9, minWithdraw: '0.1' });
 const giftCoin = () => createCoin({ network: 'jetton', jettonMaster: ton.standIn.jettons.GIFT!, decimals: 9, minWithdraw: '0.1' });
@@ -194,8 +197,8 @@ describe('automated payouts from the hot wallet', () => {
     const hot = Address.parse(ton.standIn.hotWallet);
     const hotJettons = await jettonWalletOf(ton.chain, Address.parse(ton.standIn.jettons.GIFT!), hot);
     // between signing and sending, the hot wallet's jettons leave (an operator moved them): the transfer fails there
-    onFault(async (point) => {
-      if (point !== 'payout:after-record') return;
+    onFault(async (...reached) => {
+      if (pointName(...reached) !== 'ledger:after-step:payout-batch:sign') return;
       onFault(null);
       const all = await ton.chain.jettonBalance(hotJettons);
       await ton.standIn.blockchain
@@ -309,25 +312,51 @@ describe('automated payouts from the hot wallet', () => {
     const all = await Promise.all(Array.from({ length: 3 }, () => withdrawalOf(coin, '1.5')));
     for (const { withdrawal } of all) await api.put(`/withdraws/${withdrawal.id}`, { status: 'approved' }).expect(200);
     let tookOver = false;
-    onFault(async (point) => {
-      if (point !== 'payout:claimed' || tookOver) return;
+    onFault(async (...reached) => {
+      if (pointName(...reached) !== 'ledger:after-step:payout-batch:claim' || tookOver) return;
       tookOver = true;
-      // the other instance's round: it finds this round's batch still claiming, releases it, and pays
+      // the other instance's round: it finds this round's batch claimed, and finishes it by the same steps
       await runPayoutRound();
       await runPayoutRound();
     });
+    // the stalled round goes on: its batch is signed, sent and settled already, so it signs and sends nothing more
     await runPayoutRound();
     onFault(null);
     await payoutRounds();
     const batches = await PayoutBatchModel.find({ withdrawals: { $in: all.map((a) => a.withdrawal.id) } })
       .sort({ createdAt: 1 })
       .lean();
-    expect(batches.map((b) => b.state)).toEqual(['expired', 'confirmed']);
-    expect(batches[0]!.message).toBe('');
+    expect(batches.map((b) => b.state)).toEqual(['confirmed']);
+    expect(batches[0]!.sends).toBe(1);
     for (const { address, withdrawal } of all) {
       expect(await received(address)).toBe(toNano('1.5'));
       expect((await WithdrawalModel.findById(withdrawal.id).lean())?.status).toBe('done');
     }
+  });
+
+  it("finishes a batch a crash cut off after signing by the money engine's sweep alone: the recorded message sent once, confirmed", async () => {
+    const { withdrawal, address } = await withdrawalOf(await tonCoin(), '3');
+    await api.put(`/withdraws/${withdrawal.id}`, { status: 'approved' }).expect(200);
+    onFault((...reached) => {
+      if (pointName(...reached) === 'ledger:after-step:payout-batch:sign') throw new Error('killed after signing');
+    });
+    await expect(runPayoutRound()).rejects.toThrow('killed after signing');
+    onFault(null);
+    const signed = await PayoutBatchModel.findOne({ withdrawals: withdrawal.id }).lean();
+    expect(signed).toMatchObject({ state: 'signed', sends: 0 });
+    expect(await received(address)).toBe(0n);
+    // no payouts round runs: the engine's sweep finishes the batch's operation from its record
+    for (let pass = 0; pass < 5; pass++) {
+      await recoverPendingEntries(0);
+      if ((await WithdrawalModel.findById(withdrawal.id).lean())?.status === 'done') break;
+    }
+    expect(await WithdrawalModel.findById(withdrawal.id).lean()).toMatchObject({ status: 'done', txHash: expect.any(String) });
+    expect(await PayoutBatchModel.findById(signed!._id).lean()).toMatchObject({ state: 'confirmed', message: signed!.message, sends: 1 });
+    expect(await OperationModel.findOne({ key: `payout-batch:${String(signed!._id)}` }).lean()).toMatchObject({
+      state: 'done',
+      steps: ['claim', 'sign', 'send', 'settle'],
+    });
+    expect(await received(address)).toBe(toNano('3'));
   });
 
   it("pays the other coins when one coin's jetton master is not on the chain, and says why that one waits", async () => {
@@ -484,9 +513,13 @@ describe('attacks: a payout is done only when the chain shows the money arrived 
     const before = await stateOf(b.id, a.user._id);
     // while A's batch has landed but A is not confirmed yet, an operator types the batch's hash for B
     let early: { status: number; body: { errors?: { txHash?: string } } } | null = null;
-    onFault(async (point) => {
-      if (point !== 'payout:before-confirm' || early) return;
+    let typed = false;
+    onFault(async (...reached) => {
+      // the chain showed A's payment arrived: its decision is recorded, not taken yet
+      if (pointName(...reached) !== 'ledger:after-record:withdrawal-decision' || typed) return;
+      typed = true;
       const landed = await WithdrawalModel.findById(a.withdrawal.id).lean();
+      expect(landed).toMatchObject({ status: 'sending' });
       early = await api.put(`/withdraws/${b.id}`, { status: 'done', txHash: landed!.txHash });
     });
     await payoutRounds();
@@ -533,36 +566,39 @@ describe('attacks: a payout is done only when the chain shows the money arrived 
     expect((await expectLedgerMatchesBalances(user._id)).get(coin.id)).toBe(0n);
   });
 
-  it.each(['payout:claimed', 'payout:after-record', 'payout:after-send', 'payout:before-confirm'])(
-    'a payout held for a claw-back, stopped at %s once it may go, is paid exactly once',
-    async (point) => {
-      const { coin, user, withdrawal, address, entryId } = await withdrawalOf(await tonCoin(), '6', '10');
-      await api.put(`/withdraws/${withdrawal.id}`, { status: 'approved' }).expect(200);
-      await api.post(`/users/${user.id}/claw-backs`, { entryId, reason: 'A farmed gift' }).expect(201);
-      // stopped at the point in every round while held: the held payout never reaches it
-      let stops = 0;
-      onFault((at) => {
-        if (at !== point) return;
-        stops++;
-        throw new Error(`stopped at ${at}`);
-      });
-      await payoutRounds(2);
-      expect(stops).toBe(0);
-      await fund(user._id, coin._id, '6');
-      await collectOwed();
-      // once it may go, the round dies at the point (as a kill -9 would leave it), then the next rounds finish
-      await expect(payoutRounds(3)).rejects.toThrow(`stopped at ${point}`);
-      onFault(null);
-      await payoutRounds();
-      expect(await received(address)).toBe(toNano('6'));
-      const paid = await WithdrawalModel.findById(withdrawal.id).lean();
-      expect(paid).toMatchObject({ status: 'done', decision: `decision:${withdrawal.id}` });
-      const sent = ton.standIn
-        .transactionsOf(Address.parse(ton.standIn.hotWallet))
-        .flatMap((tx) => [...tx.outMessages.values()])
-        .filter((message) => message.body.hash().toString('hex') === paid!.payout?.bodyHash);
-      expect(sent).toHaveLength(1);
-      expect((await expectLedgerMatchesBalances(user._id)).get(coin.id)).toBe(0n);
-    },
-  );
+  it.each([
+    'ledger:after-record:payout-batch',
+    'ledger:after-step:payout-batch:claim',
+    'ledger:after-step:payout-batch:sign',
+    'ledger:after-step:payout-batch:send',
+    'ledger:after-record:withdrawal-decision',
+  ])('a payout held for a claw-back, stopped at %s once it may go, is paid exactly once', async (point) => {
+    const { coin, user, withdrawal, address, entryId } = await withdrawalOf(await tonCoin(), '6', '10');
+    await api.put(`/withdraws/${withdrawal.id}`, { status: 'approved' }).expect(200);
+    await api.post(`/users/${user.id}/claw-backs`, { entryId, reason: 'A farmed gift' }).expect(201);
+    // stopped at the point in every round while held: the held payout never reaches it
+    let stops = 0;
+    onFault((...reached) => {
+      if (pointName(...reached) !== point) return;
+      stops++;
+      throw new Error(`stopped at ${point}`);
+    });
+    await payoutRounds(2);
+    expect(stops).toBe(0);
+    await fund(user._id, coin._id, '6');
+    await collectOwed();
+    // once it may go, the round dies at the point (as a kill -9 would leave it), then the next rounds finish
+    await expect(payoutRounds(3)).rejects.toThrow(`stopped at ${point}`);
+    onFault(null);
+    await payoutRounds();
+    expect(await received(address)).toBe(toNano('6'));
+    const paid = await WithdrawalModel.findById(withdrawal.id).lean();
+    expect(paid).toMatchObject({ status: 'done', decision: `decision:${withdrawal.id}` });
+    const sent = ton.standIn
+      .transactionsOf(Address.parse(ton.standIn.hotWallet))
+      .flatMap((tx) => [...tx.outMessages.values()])
+      .filter((message) => message.body.hash().toString('hex') === paid!.payout?.bodyHash);
+    expect(sent).toHaveLength(1);
+    expect((await expectLedgerMatchesBalances(user._id)).get(coin.id)).toBe(0n);
+  });
 });
