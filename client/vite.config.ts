@@ -119,6 +119,10 @@ export default defineConfig({
       },
     }),
   ],
+  resolve: {
+    // wouter reads the location through the use-sync-external-store shim, for React before 18; React 19 has the hook itself
+    alias: [{ find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: 'react' }],
+  },
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: false },
   server: {
     port: 5173,

@@ -1,5 +1,6 @@
 import { QueryClientProvider, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState, type ComponentType, type ReactNode } from 'react';
+import { OBJECT_ID_PATTERN } from '@gift/shared/constants';
 import { matchRoute, Route, Switch, useLocation, useParams, useRouter } from 'wouter';
 import { prefetchLaterPages, watchFirstScreen } from './lib/laterPages';
 import { createQueryClient, createTrpcClient, trpc } from './lib/trpc';
@@ -13,12 +14,15 @@ import { ThemeProvider } from './ui/theme';
 import { ToastProvider } from './ui/toast';
 import { PlayerSession } from './features/signIn/PlayerSession';
 import { HomePage } from './features/home/HomePage';
-import { CategoryMissionsPage, isObjectId } from './features/categories/CategoryMissionsPage';
 
 // the first screen is home: every other page loads when it is opened, and its code is prefetched once the first screen is
 // complete (lib/laterPages.ts), so a tab first opened offline still opens
 const page = <T extends Record<string, unknown>>(load: () => Promise<T>, name: keyof T) =>
   lazy(() => load().then((module) => ({ default: module[name] as ComponentType })));
+// home's categories open from the first screen, but are not part of it (as the lazy pages, their props kept)
+const CategoryMissionsPage = lazy(() =>
+  import('./features/categories/CategoryMissionsPage').then((module) => ({ default: module.CategoryMissionsPage })),
+);
 const CategoriesPage = page(() => import('./features/categories/CategoriesPage'), 'CategoriesPage');
 const StakingPage = page(() => import('./features/staking/StakingPage'), 'StakingPage');
 const StakeFormPage = page(() => import('./features/staking/StakeFormPage'), 'StakeFormPage');
@@ -96,7 +100,7 @@ function PlayerLayout({ children }: { children: ReactNode }) {
 /** A one-segment address is a category from home only when it is a category's id; anything else is no page at all. */
 function HomeCategoryOrNotFound() {
   const { id = '' } = useParams();
-  return isObjectId(id) ? <CategoryMissionsPage /> : <NotFoundPage />;
+  return OBJECT_ID_PATTERN.test(id) ? <CategoryMissionsPage /> : <NotFoundPage />;
 }
 
 /** A category's missions opened from the categories list, with a way back to it. */

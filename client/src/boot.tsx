@@ -3,7 +3,6 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { initI18n } from './lib/i18n';
 import { afterFirstScreen } from './lib/laterPages';
-import { registerServiceWorker } from './lib/serviceWorker';
 import { connectToTelegram } from './lib/telegram';
 import { followLaunchTarget } from './lib/launchTarget';
 import { telegramLanguage } from './lib/telegramLaunch';
@@ -14,8 +13,8 @@ connectToTelegram();
 // a launch from a bot message's button opens the page the message is about: once, before the router reads the address
 followLaunchTarget();
 captureInstallPrompt();
-// the worker's precache downloads the whole build: not while the first screen loads
-afterFirstScreen(() => void registerServiceWorker());
+// the worker's precache downloads the whole build: not while the first screen loads, nor its code with the first screen's
+afterFirstScreen(() => void import('./lib/serviceWorker').then(({ registerServiceWorker }) => registerServiceWorker()));
 
 // rendered as a transition, React yields to the browser every few milliseconds: the first render is many short tasks rather
 // than one long one that would hold back a tap (the shell stays painted meanwhile)
