@@ -50,19 +50,25 @@ const RUNS = [
 try {
   for (const [profile, target] of RUNS) {
     const page = target();
-    const result = await lighthouse(
-      page.url,
-      {
-        port: chrome.port,
-        output: 'json',
-        logLevel: 'error',
-        onlyCategories: ['performance', 'accessibility'],
-        formFactor: 'mobile',
-      },
-      profile.throttling
-        ? { extends: 'lighthouse:default', settings: { throttlingMethod: 'simulate', throttling: profile.throttling } }
-        : undefined,
-    );
+    // on a busy machine Chromium's trace sometimes misses the navigation's start (NO_NAVSTART): that measurement is taken again
+    let result;
+    for (let attempt = 1; ; attempt += 1) {
+      result = await lighthouse(
+        page.url,
+        {
+          port: chrome.port,
+          output: 'json',
+          logLevel: 'error',
+          onlyCategories: ['performance', 'accessibility'],
+          formFactor: 'mobile',
+        },
+        profile.throttling
+          ? { extends: 'lighthouse:default', settings: { throttlingMethod: 'simulate', throttling: profile.throttling } }
+          : undefined,
+      );
+      if (result.lhr.runtimeError?.code !== 'NO_NAVSTART' || attempt === 3) break;
+      console.log(`(${profile.name}, ${page.name}: the trace missed the navigation's start; measuring again)`);
+    }
     const { categories, audits } = result.lhr;
     if (result.lhr.runtimeError || categories.performance.score === null) {
       const reason = result.lhr.runtimeError?.message ?? audits['first-contentful-paint'].errorMessage ?? 'no score';
