@@ -244,14 +244,6 @@ export function postedTotalsByCoin(reasons: LedgerReason[], from: Date, to: Date
   ]);
 }
 
-/** Posted entries of one reason created in [from, to], oldest first (at most 1000). */
-export function postedEntriesBetween(reason: LedgerReason, from: Date, to: Date) {
-  return LedgerEntryModel.find({ reason, state: 'posted', createdAt: { $gte: from, $lte: to } })
-    .sort({ createdAt: 1 })
-    .limit(1000)
-    .lean();
-}
-
 /**
  * What a cluster's clean-up takes back: posted credits of these reasons to these players, and the referral rewards paid (to
  * whoever invited them) for these players; oldest first.
