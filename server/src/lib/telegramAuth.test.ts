@@ -93,6 +93,22 @@ describe('Telegram launch check', () => {
     expect(refusal(() => verifyInitData(signInitData({ ...launch, authDate: seconds(601) }), TEST_BOT_TOKEN, NOW))).toBe('from-the-future');
   });
 
+  it('checks a launch it verified before for its age and its bot on every later use', () => {
+    const raw = signInitData({ ...launch, authDate: seconds(600), queryId: 'kept-once-verified' });
+    const first = verifyInitData(raw, TEST_BOT_TOKEN, NOW);
+    expect(verifyInitData(raw, TEST_BOT_TOKEN, seconds(60))).toBe(first);
+    // nobody can change what the next call with the same text will read
+    expect(() => Object.assign(first.user, { id: 43 })).toThrow(TypeError);
+    expect(refusal(() => verifyInitData(raw, '987654321:AAFanotherBotTokenThatIsNotOurs_xyz', NOW))).toBe('bad-signature');
+    expect(refusal(() => verifyInitData(raw, TEST_BOT_TOKEN, seconds(-1)))).toBe('from-the-future');
+    expect(verifyInitData(raw, TEST_BOT_TOKEN, seconds(600 + INIT_DATA_MAX_AGE_SECONDS)).user.id).toBe(42);
+    expect(refusal(() => verifyInitData(raw, TEST_BOT_TOKEN, seconds(601 + INIT_DATA_MAX_AGE_SECONDS)))).toBe('expired');
+    // the same text with one field changed is another text: its signature is checked, and fails
+    expect(refusal(() => verifyInitData(raw.replace('kept-once-verified', 'kept-once-verifieX'), TEST_BOT_TOKEN, NOW))).toBe(
+      'bad-signature',
+    );
+  });
+
   it('refuses a signed launch without a usable user', () => {
     const raw = signInitData({ ...launch, user: { id: -5 } });
     expect(refusal(() => verifyInitData(raw, TEST_BOT_TOKEN, NOW))).toBe('malformed');

@@ -62,10 +62,34 @@ function dataCheckString(fields: ReadonlyMap<string, string>): string {
     .join('\n');
 }
 
+/** The bot's secret key, HMAC-SHA256('WebAppData', botToken), derived once per token. */
+let secretOf: { botToken: string; secret: Buffer } | undefined;
+
 /** HMAC-SHA256 of the data-check string under the key HMAC-SHA256('WebAppData', botToken), as hex. */
 function initDataHash(checkString: string, botToken: string): string {
-  const secret = createHmac('sha256', 'WebAppData').update(botToken).digest();
-  return createHmac('sha256', secret).update(checkString).digest('hex');
+  if (secretOf?.botToken !== botToken) secretOf = { botToken, secret: createHmac('sha256', 'WebAppData').update(botToken).digest() };
+  return createHmac('sha256', secretOf.secret).update(checkString).digest('hex');
+}
+
+/**
+ * Launches already verified, by their exact text (issue 33). The Mini App sends the same initData with every call of a
+ * session, and checking it again (parsing, sorting, an HMAC, the user's JSON) gives the same answer until it expires: so
+ * a launch is verified once, and each later call with the very same text and bot token only has its age checked again.
+ * Keyed by the whole text, never by its `hash` field alone (a changed field under a copied hash must miss and fail the
+ * signature). Only launches that passed are kept, at most MAX_VERIFIED (the oldest go first), each until it expires.
+ */
+const verifiedLaunches = new Map<string, { botToken: string; launch: TelegramLaunch }>();
+const MAX_VERIFIED = 10_000;
+
+function checkAge(authDate: number, now: Date) {
+  const nowSeconds = Math.floor(now.getTime() / 1000);
+  if (nowSeconds - authDate > INIT_DATA_MAX_AGE_SECONDS) throw new InitDataError('expired');
+  if (authDate - nowSeconds > INIT_DATA_CLOCK_SKEW_SECONDS) throw new InitDataError('from-the-future');
+}
+
+function remember(text: string, botToken: string, launch: TelegramLaunch) {
+  if (verifiedLaunches.size >= MAX_VERIFIED) verifiedLaunches.delete(verifiedLaunches.keys().next().value!);
+  verifiedLaunches.set(text, { botToken, launch });
 }
 
 function parseFields(raw: string): Map<string, string> {
@@ -83,7 +107,18 @@ function parseFields(raw: string): Map<string, string> {
  * `now` is the server's clock (tests pass a fixed one).
  */
 export function verifyInitData(raw: string, botToken: string, now: Date): TelegramLaunch {
-  const fields = parseFields(raw.trim());
+  const text = raw.trim();
+  const known = verifiedLaunches.get(text);
+  if (known?.botToken === botToken) {
+    try {
+      checkAge(known.launch.auth_date, now);
+    } catch (error) {
+      verifiedLaunches.delete(text);
+      throw error;
+    }
+    return known.launch;
+  }
+  const fields = parseFields(text);
   const hash = fields.get('hash') ?? '';
   if (!/^[0-9a-f]{64}$/i.test(hash)) throw new InitDataError('malformed');
   const expected = Buffer.from(initDataHash(dataCheckString(fields), botToken), 'hex');
@@ -91,9 +126,7 @@ export function verifyInitData(raw: string, botToken: string, now: Date): Telegr
 
   const authDate = Number(fields.get('auth_date'));
   if (!Number.isSafeInteger(authDate) || authDate <= 0) throw new InitDataError('malformed');
-  const nowSeconds = Math.floor(now.getTime() / 1000);
-  if (nowSeconds - authDate > INIT_DATA_MAX_AGE_SECONDS) throw new InitDataError('expired');
-  if (authDate - nowSeconds > INIT_DATA_CLOCK_SKEW_SECONDS) throw new InitDataError('from-the-future');
+  checkAge(authDate, now);
 
   let user: TelegramLaunchUser;
   try {
@@ -101,8 +134,11 @@ export function verifyInitData(raw: string, botToken: string, now: Date): Telegr
   } catch {
     throw new InitDataError('malformed');
   }
-  const launch: TelegramLaunch = { ...Object.fromEntries(fields), user, auth_date: authDate };
+  const launch: TelegramLaunch = { ...Object.fromEntries(fields), user: Object.freeze(user), auth_date: authDate };
   delete launch.hash;
+  // shared by every later call with the same text: nobody may change it
+  Object.freeze(launch);
+  remember(text, botToken, launch);
   return launch;
 }
 
