@@ -1,5 +1,4 @@
 import { initTRPC, TRPCError } from '@trpc/server';
-import superjson from 'superjson';
 import { z, ZodError } from 'zod';
 import { ERROR_MESSAGES } from '@gift/shared';
 import { isDatabaseUnavailable } from '../db/mongoErrors';
@@ -7,6 +6,7 @@ import { addressKey } from '../lib/clientAddress';
 import { AppError, databaseUnavailable } from '../lib/errors';
 import type { Context } from './context';
 import { playerApiPorts, type RateLimit } from './ports';
+import { answerTransformer } from './answerTransformer';
 
 type TrpcCode = TRPCError['code'];
 function trpcCodeFor(status: number): TrpcCode {
@@ -31,7 +31,8 @@ function trpcCodeFor(status: number): TrpcCode {
 }
 
 const t = initTRPC.context<Context>().create({
-  transformer: superjson,
+  // superjson on the wire, written faster for plain answers (answerTransformer.ts)
+  transformer: answerTransformer,
   errorFormatter({ shape, error }) {
     const cause = error.cause;
     const appError = cause instanceof AppError ? cause : undefined;
