@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: the product's hot calls against the embedded database, each beside a bare
- * Express + mongoose route doing the same database work, in the same run, over loopback.
+ * Express + mongoose twin doing the same necessary work (bareRoutes.ts lists it), in the same run, over loopback.
  *
  * Knobs (environment): BENCH_PLAYERS (default 10000), BENCH_REQUESTS per measurement (default 2000),
  * BENCH_CONCURRENCY (default 16), BENCH_MAX_SECONDS per measurement (default 20).
@@ -103,7 +103,7 @@ async function main() {
   const product = await listen(createApp({ env, logger, clientDist: '/nonexistent', adminDist: '/nonexistent' }));
   const bareApp = express();
   bareApp.use(express.json());
-  bareApp.use(bareRoutes());
+  bareApp.use(bareRoutes(env));
   const bare = await listen(bareApp);
 
   // launches signed once, before timing: the client's signing is not the server's work
@@ -121,7 +121,7 @@ async function main() {
   const bareHomeCall = (i: number): Call => ({
     method: 'GET',
     path: '/bare/home',
-    headers: { 'x-telegram-id': String(homePlayers[i % homePlayers.length]!.telegramId) },
+    headers: { authorization: homePlayers[i % homePlayers.length]!.header },
   });
   const usersPath = `/api/admin/users?sort=${encodeURIComponent('["createdAt","DESC"]')}&range=${encodeURIComponent('[0,24]')}`;
   const usersCall = (): Call => ({ method: 'GET', path: usersPath, headers: { authorization: `Bearer ${operatorToken}` } });
@@ -137,7 +137,7 @@ async function main() {
     productCall: (i: number) => Call,
     bareCall: (i: number) => Call,
     count = REQUESTS,
-    beforeProduct?: () => Promise<unknown>,
+    before?: { product: () => Promise<unknown>; bare: () => Promise<unknown> },
   ) => {
     await load(product.port, Math.min(WARMUP, count), productCall);
     await load(bare.port, Math.min(WARMUP, count), bareCall);
@@ -145,12 +145,16 @@ async function main() {
     const productRuns: Run[] = [];
     const bareRuns: Run[] = [];
     const productHalf = async () => {
-      await beforeProduct?.();
+      await before?.product();
       productRuns.push(await load(product.port, half, productCall, MAX_MS / 2));
     };
+    const bareHalf = async () => {
+      await before?.bare();
+      bareRuns.push(await load(bare.port, half, bareCall, MAX_MS / 2));
+    };
     await productHalf();
-    bareRuns.push(await load(bare.port, half, bareCall, MAX_MS / 2));
-    bareRuns.push(await load(bare.port, half, bareCall, MAX_MS / 2));
+    await bareHalf();
+    await bareHalf();
     await productHalf();
     rows.push({ name, product: summarize(productRuns), bare: summarize(bareRuns) });
     console.log(`  ${name}: done`);
@@ -163,7 +167,7 @@ async function main() {
 
   const claimCount = Math.min(REQUESTS, Math.floor((players.length - homePlayers.length) / 2) - WARMUP);
   const productClaimers = take(claimCount + WARMUP + 1).map((p) => ({ ...p, header: launch(p) }));
-  const bareClaimers = take(claimCount + WARMUP + 1);
+  const bareClaimers = take(claimCount + WARMUP + 1).map((p) => ({ ...p, header: launch(p) }));
   // the claimers opened the app a moment ago, as a player does before tapping Claim: their launch refresh is done
   const openedTheApp = (claimers: SeededPlayer[]) =>
     UserModel.updateMany({ telegramId: { $in: claimers.map((p) => p.telegramId) } }, { $set: { lastSeenAt: new Date() } });
@@ -180,11 +184,11 @@ async function main() {
     () => ({
       method: 'POST',
       path: '/bare/claim',
-      headers: { 'x-telegram-id': String(bareClaimers[bareClaimIndex++]!.telegramId) },
+      headers: { authorization: bareClaimers[bareClaimIndex++]!.header },
       body: JSON.stringify({ missionId }),
     }),
     claimCount,
-    () => openedTheApp(productClaimers.slice(productClaimIndex)),
+    { product: () => openedTheApp(productClaimers.slice(productClaimIndex)), bare: () => openedTheApp(bareClaimers.slice(bareClaimIndex)) },
   );
   await measure('console users list (25, newest first)', usersCall, bareUsersCall);
 
@@ -205,20 +209,20 @@ async function main() {
   const bareClaimTrips = await roundTrips(bare.port, {
     method: 'POST',
     path: '/bare/claim',
-    headers: { 'x-telegram-id': String(claimProbe[1]!.telegramId) },
+    headers: { authorization: launch(claimProbe[1]!) },
     body: JSON.stringify({ missionId }),
   });
 
   const pad = (text: string | number, width: number) => String(text).padStart(width);
-  const line = '-'.repeat(118);
+  const line = '-'.repeat(131);
   console.log(`\n${line}`);
   console.log(
-    `${'call'.padEnd(40)}${pad('req/s', 9)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('fail', 6)} |${pad('bare req/s', 11)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('fail', 6)} |${pad('bare/product', 13)}`,
+    `${'call'.padEnd(40)}${pad('req/s', 9)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('fail', 6)} |${pad('bare req/s', 11)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('fail', 6)} |${pad('bare/product', 13)}${pad('product/bare', 13)}`,
   );
   console.log(line);
   for (const { name, product: p, bare: b } of rows) {
     console.log(
-      `${name.padEnd(40)}${pad(p.rps, 9)}${pad(p.p50, 9)}${pad(p.p99, 9)}${pad(p.failures, 6)} |${pad(b.rps, 11)}${pad(b.p50, 9)}${pad(b.p99, 9)}${pad(b.failures, 6)} |${pad(`${(b.rps / Math.max(p.rps, 1)).toFixed(2)}x`, 13)}`,
+      `${name.padEnd(40)}${pad(p.rps, 9)}${pad(p.p50, 9)}${pad(p.p99, 9)}${pad(p.failures, 6)} |${pad(b.rps, 11)}${pad(b.p50, 9)}${pad(b.p99, 9)}${pad(b.failures, 6)} |${pad(`${(b.rps / Math.max(p.rps, 1)).toFixed(2)}x`, 13)}${pad(`${(p.rps / Math.max(b.rps, 1)).toFixed(2)}x`, 13)}`,
     );
   }
   console.log(line);
