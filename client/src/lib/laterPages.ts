@@ -4,9 +4,11 @@ import { fetchAhead, listedFiles } from './listedFiles';
 const CHECK_MS = 500;
 let started = false;
 
-/** Whether the first screen is complete: no call running, every picture on screen loaded. */
+/** Whether the first screen is complete: no call running, nothing shown as loading (grey shapes), every picture on screen loaded. */
 function firstScreenComplete(queryClient: QueryClient): boolean {
   if (document.readyState !== 'complete' || queryClient.isFetching() > 0) return false;
+  // between two calls, or while a slow phone renders what they answered, the page still shows its grey shapes
+  if (document.querySelector('[aria-busy="true"]')) return false;
   return [...document.images].every((image) => image.complete || image.loading === 'lazy');
 }
 
