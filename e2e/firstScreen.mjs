@@ -8,8 +8,11 @@ import { gzipSync } from 'node:zlib';
 
 const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'client', 'dist');
 
-/** The most JavaScript, gzipped, the first screen may load (issue 35 asks for 120 kB; see docs/development.md). */
-export const FIRST_SCREEN_BUDGET_KB = 155;
+/**
+ * The most JavaScript, gzipped, the first screen may load: it was 123.6 kB in English and 124.7 in Persian on 2026-11-27
+ * (issue 35 asks for 120 kB; see docs/player-app.md).
+ */
+export const FIRST_SCREEN_BUDGET_KB = 125;
 
 /** The gzipped size of one built file of the player app, by the path it is served at. */
 export function builtGzipBytes(pathname) {
