@@ -1,7 +1,4 @@
 import { recoverAccountGrants } from './modules/accounts/accountGrants.service';
-import { recoverChangeAudits } from './modules/accounts/waitingChanges.service';
-import { coinChanges } from './modules/coins/giftCoins.service';
-import { recoverConfigRewardAudits } from './modules/config/configRewards.service';
 import { figuresJob } from './modules/dashboard/dashboard.jobs';
 import { finishApprovedGiftsOfOlderVersion } from './modules/gifts/balanceAdjustment.service';
 import { leaguesJob } from './modules/leagues/leagues.jobs';
@@ -9,14 +6,13 @@ import { registerMoneyKinds } from './moneyKinds';
 import { jobOfSteps, runEachOnce, startJobs, type Job, type JobReport, type RunningJobs } from './modules/jobs/jobs.service';
 import { rollUpBooks } from './modules/ledger/books.service';
 import { recoverPendingEntries, releasePostedKeys } from './modules/ledger/ledger.service';
-import { prizeChanges } from './modules/leagues/leaguePrizes.service';
 import { finishMiningMovesOfOlderVersion } from './modules/mining/mining.service';
 import { missionRecovery, removeUnclaimedProofImages } from './modules/missions/missions.jobs';
 import { removeSettledNotifications } from './modules/notifications/notifications.service';
 import { removeExpiredCounters } from './modules/rateLimits/rateLimit.service';
 import { referralQualificationJob, referralsOfOlderVersion } from './modules/referrals/referrals.jobs';
 import { riskScoringJob } from './modules/risk/risk.jobs';
-import { finishStakesOfOlderVersion, offerChanges } from './modules/staking/staking.service';
+import { finishStakesOfOlderVersion } from './modules/staking/staking.service';
 import { clawBacksJob } from './modules/clawbacks/clawbacks.jobs';
 import { playerHousekeeping } from './modules/users/users.jobs';
 import { removeExpiredProofPayloads } from './modules/wallet/wallet.service';
@@ -45,15 +41,6 @@ const moneyRecoveryJob = jobOfSteps({ name: 'money-recovery', kind: 'recovery' }
   { name: 'giftsOfOlderVersion', run: () => finishApprovedGiftsOfOlderVersion().then(() => 0) },
   // money permissions approved but not yet given (or asked but not yet listed)
   { name: 'accountGrants', run: ({ graceMs, now }) => recoverAccountGrants(graceMs, now) },
-  // App Config's rewards, a coin's brakes and a staking offer's terms: decided, not yet audited
-  { name: 'configRewardAudits', run: ({ graceMs, now }) => recoverConfigRewardAudits(graceMs, now) },
-  {
-    name: 'changeAudits',
-    run: async ({ graceMs, now }) =>
-      (await recoverChangeAudits(coinChanges, graceMs, now)) +
-      (await recoverChangeAudits(offerChanges, graceMs, now)) +
-      (await recoverChangeAudits(prizeChanges, graceMs, now)),
-  },
 ]);
 
 /** Routine clean-up, mostly what a TTL index removes on MongoDB and the embedded engine keeps for ever. */

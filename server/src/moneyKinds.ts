@@ -1,12 +1,19 @@
+import { changeDecisionKinds } from './modules/accounts/changeDecision.kinds';
+import { decisionsOn } from './modules/accounts/waitingChanges.service';
+import { coinChanges } from './modules/coins/giftCoins.service';
+import { configRewardDecisions } from './modules/config/configRewards.service';
 import { registerOperationKind } from './modules/ledger/ledger.service';
+import { prizeChanges } from './modules/leagues/leaguePrizes.service';
 import { clawBackKinds } from './modules/clawbacks/clawbacks.kinds';
 import { giftKinds } from './modules/gifts/gifts.kinds';
 import { leaguePrizeKinds } from './modules/leagues/leaguePrizes.service';
 import { miningKinds } from './modules/mining/mining.kinds';
 import { missionKinds } from './modules/missions/missions.kinds';
+import { missionRewardDecisions } from './modules/missions/missionRewards';
 import { playerStatusKinds } from './modules/users/playerStatus.kinds';
 import { referralKinds } from './modules/referrals/referrals.kinds';
 import { shopKinds } from './modules/shop/shop.service';
+import { offerChanges } from './modules/staking/staking.service';
 import { stakingKinds } from './modules/staking/staking.kinds';
 import { clusterCleanUpKinds } from './modules/users/clusterCleanUp.kinds';
 import { payoutKinds } from './modules/withdrawals/payoutSender';
@@ -25,6 +32,14 @@ const MONEY_KINDS = [
   ...stakingKinds,
   ...referralKinds,
   ...playerStatusKinds,
+  // a second operator's decision on a change that loosens a money brake, on each record where such changes wait
+  ...changeDecisionKinds([
+    missionRewardDecisions,
+    configRewardDecisions,
+    decisionsOn(coinChanges),
+    decisionsOn(offerChanges),
+    decisionsOn(prizeChanges),
+  ]),
   ...withdrawalKinds,
   ...payoutKinds,
   ...leaguePrizeKinds,

@@ -9,6 +9,7 @@ import { AccountGrantModel } from '../src/modules/accounts/accountGrant.model';
 import { AuditEntryModel } from '../src/modules/audit/audit.model';
 import { CategoryModel } from '../src/modules/content/content.models';
 import { LedgerEntryModel } from '../src/modules/ledger/ledger.models';
+import { OperationModel } from '../src/modules/ledger/operation.model';
 import { MissionModel, UserMissionModel } from '../src/modules/missions/mission.models';
 import { UserModel } from '../src/modules/users/user.model';
 import { createCoin } from './factories';
@@ -398,15 +399,16 @@ describe("a mission's reward change across kill -9", () => {
     }
   });
 
-  it('approved at reward:after-apply, is live at the new reward once and audited once, by the sweep alone and by a repeat', async () => {
+  it('approved at ledger:after-apply:change-decision, is live at the new reward once and audited once, by the sweep alone and by a repeat', async () => {
     const { form } = await missionSetting();
     let api!: Console;
     const missions: string[] = [];
     const changes = new Map<string, string>();
     const approve = (base: string, missionId: string) =>
       api('approver', base, 'POST', `/missions/${missionId}/reward/approve`, { id: changes.get(missionId) });
-    // two live missions paying 10 raised to 3,000 (waiting); each approval is killed after its write, in a process of its own
-    await killedAt('reward:after-apply', async (base) => {
+    // two live missions paying 10 raised to 3,000 (waiting); each approval is killed after its decision's write, before its
+    // audit step, in a process of its own
+    await killedAt('ledger:after-apply:change-decision', async (base) => {
       api = await operators(base);
       for (let i = 0; i < 2; i++) {
         const id = String((await api('asker', base, 'POST', '/missions', form('10')))!.body.id);
@@ -417,12 +419,13 @@ describe("a mission's reward change across kill -9", () => {
       }
       return approve(base, missions[0]!);
     });
-    await killedAt('reward:after-apply', (base) => approve(base, missions[1]!));
+    await killedAt('ledger:after-apply:change-decision', (base) => approve(base, missions[1]!));
     const [leftToSweep, repeated] = missions as [string, string];
     const live = { enabled: true, reward: Number(toMicros('3000')), waiting: null };
     // the approval's one write put each live: never half
     for (const id of missions) expect(await liveState(id)).toEqual(live);
-    await MissionModel.updateOne({ _id: leftToSweep }, { $set: { 'lastDecision.decidedAt': aged() } });
+    // the decision is an operation of the engine (accounts/changeDecision.kinds.ts): its age is the sweep's grace
+    await OperationModel.collection.updateOne({ kind: 'change-decision', refId: leftToSweep }, { $set: { createdAt: aged() } });
     const audited = (id: string) => audits(`mission-reward:${changes.get(id)}`);
 
     const product = start();

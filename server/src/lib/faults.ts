@@ -46,8 +46,11 @@ type RacePoint = 'ledger:refusing' | 'ledger:refused';
 /** A player's progress created by Go, before it is counted in their missionsCount (in-process: the counter's crash test). */
 type CounterFaultPoint = 'mission:after-start';
 
-/** A reward change waiting for a second operator (a mission's, App Config's), walked in-process by the brake tests. */
-type BrakeFaultPoint = 'reward:after-request' | 'reward:after-apply';
+/**
+ * A reward change asked for (a mission's, App Config's): saved waiting for a second operator, in the edit's one write, walked
+ * in-process by the brake tests. Its decision is an operation of the engine (`change-decision`).
+ */
+type BrakeFaultPoint = 'reward:after-request';
 
 /** Money permissions asked for an operator's account, between the approval, the account's write, its audit and the mark (in-process tests). */
 type AccountFaultPoint =

@@ -1,14 +1,11 @@
-import type { Router } from 'express';
+import type { Request, Router } from 'express';
 import { Schema, Types } from 'mongoose';
 import { changeApprovalInput, changeRejectionInput } from '@gift/shared';
 import { objectId } from '../../db/ids';
-import { AppError } from '../../lib/errors';
-import { faultPoint } from '../../lib/faults';
 import { operatorContext } from '../../http/adminAuth';
 import { validate, type AnyModel } from '../../http/resource';
-import { isAudited, recordAudit, type Operator } from '../audit/audit.service';
-import { accountUsername } from './accounts.service';
-import { assertIndependentApprover } from './fourEyes.service';
+import { recordAudit, type Operator } from '../audit/audit.service';
+import { decideChange, type DecisionTarget } from './changeDecision.kinds';
 
 /**
  * A change to a record that loosens a money brake (a coin's thresholds, a staking offer's profits), kept on the record until a
@@ -50,13 +47,6 @@ interface ChangeDecision extends WaitingChange {
   decidedBy?: unknown;
 }
 
-/** The fields of a record that hold its change (`waitingChange`, `lastChangeDecision`). */
-interface WithChange {
-  _id: unknown;
-  waitingChange?: WaitingChange | null;
-  lastChangeDecision?: ChangeDecision | null;
-}
-
 /** A change this operator asks for now, of the fields in `set` (as stored). */
 export function askChange(set: Record<string, unknown>, operator: Operator, now: Date): WaitingChange {
   return { id: new Types.ObjectId().toHexString(), requestedBy: objectId(operator.id), requestedAt: now, set };
@@ -83,70 +73,50 @@ async function applyWhileWaiting(target: ChangeTarget, recordId: unknown, change
   return applied.modifiedCount === 1;
 }
 
-/** 409: the change was decided (or replaced by a later edit) before this decision. */
-function alreadyDecided(status: string): AppError {
-  return new AppError('CHANGE_DECIDED', { status });
-}
-
-/** The audit of a decision, keyed by the change: written once, and by a repeat when a crash came before it. */
+/** The audit of a decision, keyed by the change: written once. */
 const auditKey = (target: ChangeTarget, changeId: string) => `change:${target.resource}:${changeId}`;
 
-function auditDecision(target: ChangeTarget, operator: Operator, recordId: unknown, change: WaitingChange, status: string) {
-  return recordAudit({
-    operator,
-    action: 'review',
-    resource: target.resource,
-    record: String(recordId),
-    before: { waiting: change.id },
-    after: { ...target.present(change.set), status },
-    note: `${status === 'approved' ? 'Approved' : 'Rejected'} change ${change.id}`,
-    key: auditKey(target, change.id),
-  });
-}
-
-async function load(target: ChangeTarget, recordId: string): Promise<WithChange> {
-  const record = await target.model.findById(objectId(recordId), { waitingChange: 1, lastChangeDecision: 1 }).lean<WithChange>();
-  if (!record) throw new AppError('NOT_FOUND');
-  return record;
-}
-
 /**
- * A second, independent operator approves the change `changeId` they saw on a record: one conditional update applies its
- * fields and clears it, so two approvals at once apply it once; a repeat by the approver after a crash writes only the audit.
+ * The records of a target as where changes wait for a decision of the money engine (accounts/changeDecision.kinds.ts): the
+ * decision's one conditional update applies an approved change's fields with it (a coin's place on TON claims its keys first)
+ * and clears the change; its audit is the operation's step.
  */
-async function approveChange(target: ChangeTarget, recordId: string, changeId: string, operator: Operator, now: Date) {
-  const record = await load(target, recordId);
-  const waiting = record.waitingChange;
-  if (!waiting || waiting.id !== changeId) {
-    const last = record.lastChangeDecision;
-    if (last?.id === changeId && last.status === 'approved' && String(last.decidedBy) === operator.id)
-      return auditDecision(target, operator, record._id, last, 'approved');
-    throw alreadyDecided(last?.id === changeId ? last.status : 'replaced by a later edit');
-  }
-  await assertIndependentApprover(String(waiting.requestedBy), operator.id, target.what);
-  const decision = { ...waiting, status: 'approved', decidedBy: objectId(operator.id), decidedAt: now };
-  const update = { ...waiting.set, waitingChange: null, lastChangeDecision: decision };
-  const applied = target.apply
-    ? await target.apply(record._id as Types.ObjectId, changeId, update)
-    : await applyWhileWaiting(target, record._id, changeId, update);
-  if (!applied) return approveChange(target, recordId, changeId, operator, now);
-  await faultPoint('reward:after-apply');
-  await auditDecision(target, operator, record._id, waiting, 'approved');
-}
-
-/** Turns down a waiting change with the reason (the operator who asked may withdraw their own): the record stays as it is. */
-async function rejectChange(target: ChangeTarget, recordId: string, changeId: string, reason: string, operator: Operator, now: Date) {
-  const record = await load(target, recordId);
-  const waiting = record.waitingChange;
-  if (!waiting || waiting.id !== changeId)
-    throw alreadyDecided(record.lastChangeDecision?.id === changeId ? record.lastChangeDecision.status : 'replaced by a later edit');
-  const decision = { ...waiting, status: 'rejected', decidedBy: objectId(operator.id), decidedAt: now, reason };
-  const rejected = await target.model.updateOne(
-    { _id: record._id, 'waitingChange.id': changeId },
-    { $set: { waitingChange: null, lastChangeDecision: decision } },
-  );
-  if (rejected.modifiedCount !== 1) return rejectChange(target, recordId, changeId, reason, operator, now);
-  await auditDecision(target, operator, record._id, waiting, 'rejected');
+export function decisionsOn(target: ChangeTarget): DecisionTarget {
+  return {
+    name: target.resource,
+    what: target.what,
+    replaced: 'replaced by a later edit',
+    state: async ({ record }) => {
+      const found = await target.model
+        .findById(objectId(record), { waitingChange: 1, lastChangeDecision: 1 })
+        .lean<{ waitingChange?: WaitingChange | null; lastChangeDecision?: ChangeDecision | null }>();
+      return found ? { waiting: found.waitingChange ?? null, last: found.lastChangeDecision ?? null } : null;
+    },
+    decide: async ({ record, changeId, status, reason, operator, at, change }) => {
+      const recordId = objectId(record);
+      const decision = { ...change, status, decidedBy: objectId(operator.id), decidedAt: at, ...(status === 'rejected' ? { reason } : {}) };
+      if (status === 'rejected') {
+        const rejected = await target.model.updateOne(
+          { _id: recordId, 'waitingChange.id': changeId },
+          { $set: { waitingChange: null, lastChangeDecision: decision } },
+        );
+        return rejected.modifiedCount === 1;
+      }
+      const update = { ...(change as unknown as WaitingChange).set, waitingChange: null, lastChangeDecision: decision };
+      return target.apply ? target.apply(recordId, changeId, update) : applyWhileWaiting(target, recordId, changeId, update);
+    },
+    audit: ({ record, changeId, status, operator, change }) =>
+      recordAudit({
+        operator,
+        action: 'review',
+        resource: target.resource,
+        record,
+        before: { waiting: changeId },
+        after: { ...target.present((change as unknown as WaitingChange).set), status },
+        note: `${status === 'approved' ? 'Approved' : 'Rejected'} change ${changeId}`,
+        key: auditKey(target, changeId),
+      }),
+  };
 }
 
 /**
@@ -154,43 +124,16 @@ async function rejectChange(target: ChangeTarget, recordId: string, changeId: st
  * `/:id/change/reject` ({id, rejectReason}), each answering the record as the console reads it.
  */
 export function changeRoutes(router: Router, target: ChangeTarget, reread: (id: string) => Promise<unknown>): void {
+  const decide = (record: string, changeId: string, status: 'approved' | 'rejected', reason: string, req: Request) =>
+    decideChange(decisionsOn(target), { record, changeId, status, reason, operator: operatorContext(req).operator, at: new Date() });
   router.post('/:id/change/approve', async (req, res) => {
     const { id } = validate(changeApprovalInput, req.body);
-    await approveChange(target, req.params.id, id, operatorContext(req).operator, new Date());
+    await decide(req.params.id, id, 'approved', '', req);
     res.json(await reread(req.params.id));
   });
   router.post('/:id/change/reject', async (req, res) => {
     const { id, rejectReason } = validate(changeRejectionInput, req.body);
-    await rejectChange(target, req.params.id, id, rejectReason, operatorContext(req).operator, new Date());
+    await decide(req.params.id, id, 'rejected', rejectReason, req);
     res.json(await reread(req.params.id));
   });
-}
-
-/**
- * The sweep: a decision a crash left unaudited (the record changed, the audit not yet written) older than `olderThanMs` and
- * under a day old is audited once, in the name of the operator who decided, as their repeat would have.
- */
-export async function recoverChangeAudits(target: ChangeTarget, olderThanMs = 30_000, now = new Date()): Promise<number> {
-  const decided = await target.model
-    .find(
-      { 'lastChangeDecision.decidedAt': { $lte: new Date(now.getTime() - olderThanMs), $gte: new Date(now.getTime() - 24 * 3_600_000) } },
-      { lastChangeDecision: 1 },
-    )
-    .limit(100)
-    .lean<WithChange[]>();
-  let finished = 0;
-  for (const record of decided) {
-    const decision = record.lastChangeDecision!;
-    if (await isAudited(auditKey(target, decision.id))) continue;
-    const decider = String(decision.decidedBy);
-    await auditDecision(
-      target,
-      { id: decider, username: (await accountUsername(decider)) ?? decider },
-      record._id,
-      decision,
-      decision.status,
-    );
-    finished++;
-  }
-  return finished;
 }

@@ -92,8 +92,9 @@ describe("loosening a coin's brakes waits for a second operator", () => {
 
   it('a crash between the approval and its audit applies the change once; the sweep or a repeat writes the audit once', async () => {
     const { checker, checkerId, id, change } = await looseningAsked({ giftApprovalAbove: '2000' });
-    onFault((point) => {
-      if (point === 'reward:after-apply') throw new Error('killed');
+    // the engine's point after a decision's admit took and applied it (no postings), before its audit step
+    onFault((point, kind) => {
+      if (point === 'ledger:after-apply' && kind === 'change-decision') throw new Error('killed');
     });
     expect((await checker.post(`/gift-coins/${id}/change/approve`, { id: change })).status).toBe(500);
     onFault(null);

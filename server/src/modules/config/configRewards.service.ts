@@ -1,11 +1,8 @@
 import { Types } from 'mongoose';
 import { fromMicros, toMicros } from '@gift/shared';
 import { isId, objectId } from '../../db/ids';
-import { AppError } from '../../lib/errors';
-import { faultPoint } from '../../lib/faults';
-import { assertIndependentApprover } from '../accounts/fourEyes.service';
-import { accountUsername } from '../accounts/accounts.service';
-import { isAudited, recordAudit, type Operator } from '../audit/audit.service';
+import { decideChange, type DecisionTarget } from '../accounts/changeDecision.kinds';
+import { recordAudit, type Operator } from '../audit/audit.service';
 import { aboveThreshold } from '../coins/coinBrakes.service';
 import { AppConfigModel } from './appConfig.model';
 
@@ -166,10 +163,6 @@ export function presentWaiting(waiting: Record<string, unknown> | null | undefin
   };
 }
 
-function alreadyDecided(status: string): AppError {
-  return new AppError('CHANGE_DECIDED', { status });
-}
-
 type Waiting = {
   id: string;
   requestedBy: unknown;
@@ -207,66 +200,43 @@ function auditDecision(operator: Operator, kind: ConfigReward, status: string, w
 }
 
 /**
- * A second, independent operator approves a waiting App Config reward (`id`: the change they saw): one conditional update
- * puts it live and clears it, so two approvals apply it once; a repeat by the approver after a crash writes the audit once.
+ * App Config's rewards as where changes wait for a decision of the money engine (accounts/changeDecision.kinds.ts), the record
+ * being which reward: the decision's one conditional update puts an approved reward live and clears it, so two approvals
+ * apply it once; its audit is the operation's step, written once by the approver's repeat or the engine's sweep after a crash.
  */
-export async function approveConfigReward(kind: ConfigReward, id: string, operator: Operator, now: Date): Promise<void> {
-  const { waiting, last } = await current(kind);
-  if (!waiting || waiting.id !== id) {
-    if (last?.id === id && last.status === 'approved' && String(last.decidedBy) === operator.id)
-      return auditDecision(operator, kind, 'approved', last as unknown as Waiting);
-    throw alreadyDecided(last?.id === id ? last.status : 'replaced by a later save');
-  }
-  await assertIndependentApprover(String(waiting.requestedBy), operator.id, 'this reward change');
-  const applied = await AppConfigModel.updateOne(
-    { key: 'app', [`waitingRewards.${kind}.id`]: id },
-    {
-      $set: {
-        ...liveFields(kind, waiting),
-        [`waitingRewards.${kind}`]: null,
-        [`rewardDecisions.${kind}`]: { ...waiting, status: 'approved', decidedBy: objectId(operator.id), decidedAt: now },
+export const configRewardDecisions: DecisionTarget = {
+  name: 'app-config',
+  what: 'this reward change',
+  replaced: 'replaced by a later save',
+  state: async ({ record }) => {
+    const { waiting, last } = await current(record as ConfigReward);
+    return { waiting, last };
+  },
+  decide: async ({ record, changeId, status, reason, operator, at, change }) => {
+    const kind = record as ConfigReward;
+    const waiting = change as unknown as Waiting;
+    const decision = { ...waiting, status, decidedBy: objectId(operator.id), decidedAt: at, ...(status === 'rejected' ? { reason } : {}) };
+    const decided = await AppConfigModel.updateOne(
+      { key: 'app', [`waitingRewards.${kind}.id`]: changeId },
+      {
+        $set: {
+          ...(status === 'approved' ? liveFields(kind, waiting) : {}),
+          [`waitingRewards.${kind}`]: null,
+          [`rewardDecisions.${kind}`]: decision,
+        },
       },
-    },
-  );
-  if (applied.modifiedCount !== 1) return approveConfigReward(kind, id, operator, now);
-  await faultPoint('reward:after-apply');
-  await auditDecision(operator, kind, 'approved', waiting);
+    );
+    return decided.modifiedCount === 1;
+  },
+  audit: ({ record, status, operator, change }) => auditDecision(operator, record as ConfigReward, status, change as unknown as Waiting),
+};
+
+/** A second, independent operator approves a waiting App Config reward (`id`: the change they saw). */
+export function approveConfigReward(kind: ConfigReward, id: string, operator: Operator, now: Date): Promise<void> {
+  return decideChange(configRewardDecisions, { record: kind, changeId: id, status: 'approved', reason: '', operator, at: now });
 }
 
 /** Turns down a waiting App Config reward with the reason: the live one stays. */
-export async function rejectConfigReward(kind: ConfigReward, id: string, reason: string, operator: Operator, now: Date): Promise<void> {
-  const { waiting, last } = await current(kind);
-  if (!waiting || waiting.id !== id) throw alreadyDecided(last?.id === id ? last.status : 'replaced by a later save');
-  const rejected = await AppConfigModel.updateOne(
-    { key: 'app', [`waitingRewards.${kind}.id`]: id },
-    {
-      $set: {
-        [`waitingRewards.${kind}`]: null,
-        [`rewardDecisions.${kind}`]: { ...waiting, status: 'rejected', decidedBy: objectId(operator.id), decidedAt: now, reason },
-      },
-    },
-  );
-  if (rejected.modifiedCount !== 1) return rejectConfigReward(kind, id, reason, operator, now);
-  await auditDecision(operator, kind, 'rejected', waiting);
-}
-
-/**
- * The sweep: an App Config reward decision a crash left unaudited (live, or turned down, the audit not yet written) older than
- * `olderThanMs` and under a day old is audited once, in the name of the operator who decided, as their repeat would have.
- */
-export async function recoverConfigRewardAudits(olderThanMs = 30_000, now = new Date()): Promise<number> {
-  const config = await AppConfigModel.findOne({ key: 'app' }, { rewardDecisions: 1 }).lean<{
-    rewardDecisions?: Partial<Record<ConfigReward, (Waiting & Decision & { decidedAt?: Date }) | null>>;
-  }>();
-  let finished = 0;
-  for (const kind of CONFIG_REWARDS) {
-    const decision = config?.rewardDecisions?.[kind];
-    const at = decision?.decidedAt?.getTime() ?? 0;
-    if (!decision || at > now.getTime() - olderThanMs || at < now.getTime() - 24 * 3_600_000) continue;
-    if (await isAudited(configAuditKey(decision.id))) continue;
-    const decider = String(decision.decidedBy);
-    await auditDecision({ id: decider, username: (await accountUsername(decider)) ?? decider }, kind, decision.status, decision);
-    finished++;
-  }
-  return finished;
+export function rejectConfigReward(kind: ConfigReward, id: string, reason: string, operator: Operator, now: Date): Promise<void> {
+  return decideChange(configRewardDecisions, { record: kind, changeId: id, status: 'rejected', reason, operator, at: now });
 }

@@ -92,8 +92,9 @@ describe('a reward App Config pays (finding 8)', () => {
     const asked = (await AppConfigModel.findOne({ key: 'app' }).lean())!;
     expect([asked.referrerCoinAmount, asked.waitingRewards?.referral?.amount]).toEqual([Number(toMicros('5')), Number(toMicros('2000'))]);
     const id = asked.waitingRewards!.referral!.id;
-    onFault((point) => {
-      if (point === 'reward:after-apply') throw new Error('killed');
+    // the engine's point after a decision's admit took and applied it (no postings), before its audit step
+    onFault((point, kind) => {
+      if (point === 'ledger:after-apply' && kind === 'change-decision') throw new Error('killed');
     });
     expect((await checker.post('/app-config/current/rewards/referral/approve', { id })).status).toBe(500);
     onFault(null);

@@ -125,8 +125,9 @@ describe("a mission's reward above its coin's threshold (finding 6)", () => {
     expect([asked.reward, asked.enabled, asked.waiting?.reward]).toEqual([Number(toMicros('10')), true, Number(toMicros('3000'))]);
 
     // killed after the approval's write, before its audit: applied once; the approver's repeat writes the audit, once
-    onFault((point) => {
-      if (point === 'reward:after-apply') throw new Error('killed');
+    // the engine's point after a decision's admit took and applied it (no postings), before its audit step
+    onFault((point, kind) => {
+      if (point === 'ledger:after-apply' && kind === 'change-decision') throw new Error('killed');
     });
     expect((await checker.post(`/missions/${missionId}/reward/approve`, { id: asked.waiting!.id })).status).toBe(500);
     onFault(null);

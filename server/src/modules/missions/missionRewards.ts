@@ -1,11 +1,8 @@
 import { Types } from 'mongoose';
 import { fromMicros } from '@gift/shared';
 import { objectId, type Id } from '../../db/ids';
-import { AppError } from '../../lib/errors';
-import { faultPoint } from '../../lib/faults';
-import { accountUsername } from '../accounts/accounts.service';
-import { assertIndependentApprover } from '../accounts/fourEyes.service';
-import { isAudited, recordAudit, type Operator } from '../audit/audit.service';
+import { decideChange, type DecisionTarget } from '../accounts/changeDecision.kinds';
+import { recordAudit, type Operator } from '../audit/audit.service';
 import { aboveThreshold } from '../coins/coinBrakes.service';
 import { MissionModel } from './mission.models';
 
@@ -60,138 +57,85 @@ export async function rewardFields(
     : { reward: wanted.reward, coin: objectId(wanted.coin), enabled: false, waiting };
 }
 
-/** 409: the change was decided (or replaced by a later edit) before this decision. */
-function alreadyDecided(status: string): AppError {
-  return new AppError('CHANGE_DECIDED', { status });
-}
-
 const auditKey = (decisionId: string) => `mission-reward:${decisionId}`;
 
-/** The audit of a decision, keyed by the change: written once, and by a repeat or the sweep when a crash came before it. */
-function auditDecision(
-  operator: Operator,
-  mission: { _id: unknown },
-  decision: { id: string; status: string; reward: number; coin: unknown },
-) {
-  return recordAudit({
-    operator,
-    action: 'review',
-    resource: 'missions',
-    record: String(mission._id),
-    before: { waiting: decision.id },
-    after: {
-      [decision.status === 'approved' ? 'approvedReward' : 'rejectedReward']: fromMicros(decision.reward),
-      coin: String(decision.coin),
-    },
-    note: `${decision.status === 'approved' ? 'Approved' : 'Rejected'} reward change ${decision.id}`,
-    key: auditKey(decision.id),
-  });
+/** A waiting reward change as stored (the reward in micro-units). */
+interface WaitingReward {
+  id: string;
+  reward: number;
+  coin: unknown;
+  requestedBy: unknown;
 }
 
 /**
- * A second, independent operator approves the reward change `waitingId` of a mission: in one conditional update the mission
- * takes the reward and coin and goes live, and the change is gone, so two approvals at once apply it once. A repeat by the
- * approver of an approval a crash interrupted writes what it had not (the audit) and nothing twice.
+ * Missions as where reward changes wait for a decision of the money engine (accounts/changeDecision.kinds.ts): an approval's
+ * one conditional update gives the mission the reward and coin, puts it live and clears the change, so two approvals at once
+ * apply it once; its audit is the operation's step, written once by the approver's repeat or the engine's sweep.
  */
-export async function approveMissionReward(missionId: string, waitingId: string, operator: Operator, now: Date) {
-  const mission = await MissionModel.findById(objectId(missionId));
-  if (!mission) throw new AppError('NOT_FOUND');
-  const waiting = mission.waiting;
-  if (!waiting || waiting.id !== waitingId) {
-    const last = mission.lastDecision;
-    if (last?.id === waitingId && last.status === 'approved' && String(last.decidedBy) === operator.id) {
-      await auditDecision(operator, mission, { id: waitingId, status: 'approved', reward: mission.reward, coin: mission.coin });
-      return mission;
-    }
-    throw alreadyDecided(last?.id === waitingId ? last.status : 'replaced by a later edit');
-  }
-  await assertIndependentApprover(String(waiting.requestedBy), operator.id, 'this mission reward');
-  const approved = await MissionModel.findOneAndUpdate(
-    { _id: mission._id, 'waiting.id': waitingId },
-    {
-      $set: {
-        reward: waiting.reward,
-        coin: waiting.coin,
-        enabled: true,
-        approvedReward: waiting.reward,
-        approvedCoin: waiting.coin,
-        waiting: null,
-        lastDecision: {
-          id: waitingId,
-          status: 'approved',
-          reward: waiting.reward,
-          coin: waiting.coin,
-          requestedBy: waiting.requestedBy,
-          decidedBy: objectId(operator.id),
-          decidedAt: now,
-        },
-      },
-    },
-    { returnDocument: 'after' },
-  );
-  if (!approved) return approveMissionReward(missionId, waitingId, operator, now);
-  await faultPoint('reward:after-apply');
-  await auditDecision(operator, approved, { id: waitingId, status: 'approved', reward: waiting.reward, coin: waiting.coin });
-  return approved;
+export const missionRewardDecisions: DecisionTarget = {
+  name: 'missions',
+  what: 'this mission reward',
+  replaced: 'replaced by a later edit',
+  state: async ({ record }) => {
+    const mission = await MissionModel.findById(objectId(record), { waiting: 1, lastDecision: 1 }).lean();
+    return mission ? { waiting: mission.waiting ?? null, last: mission.lastDecision ?? null } : null;
+  },
+  decide: async ({ record, changeId, status, reason, operator, at, change }) => {
+    const waiting = change as unknown as WaitingReward;
+    const decision = {
+      id: changeId,
+      status,
+      reward: waiting.reward,
+      coin: waiting.coin,
+      requestedBy: waiting.requestedBy,
+      decidedBy: objectId(operator.id),
+      decidedAt: at,
+      ...(status === 'rejected' ? { reason } : {}),
+    };
+    const live = { reward: waiting.reward, coin: waiting.coin, enabled: true, approvedReward: waiting.reward, approvedCoin: waiting.coin };
+    const decided = await MissionModel.updateOne(
+      { _id: objectId(record), 'waiting.id': changeId },
+      { $set: { ...(status === 'approved' ? live : {}), waiting: null, lastDecision: decision } },
+    );
+    return decided.modifiedCount === 1;
+  },
+  audit: ({ record, changeId, status, operator, change }) => {
+    const { reward, coin } = change as unknown as WaitingReward;
+    return recordAudit({
+      operator,
+      action: 'review',
+      resource: 'missions',
+      record,
+      before: { waiting: changeId },
+      after: { [status === 'approved' ? 'approvedReward' : 'rejectedReward']: fromMicros(reward), coin: String(coin) },
+      note: `${status === 'approved' ? 'Approved' : 'Rejected'} reward change ${changeId}`,
+      key: auditKey(changeId),
+    });
+  },
+};
+
+/** The mission after a decision, as the console reads it. */
+async function decided(
+  missionId: string,
+  changeId: string,
+  status: 'approved' | 'rejected',
+  reason: string,
+  operator: Operator,
+  now: Date,
+) {
+  await decideChange(missionRewardDecisions, { record: missionId, changeId, status, reason, operator, at: now });
+  return (await MissionModel.findById(objectId(missionId)))!;
+}
+
+/**
+ * A second, independent operator approves the reward change `waitingId` of a mission: the mission takes the reward and coin and
+ * goes live, once however many approve at once; a repeat by the approver after a crash writes what it had not (the audit).
+ */
+export function approveMissionReward(missionId: string, waitingId: string, operator: Operator, now: Date) {
+  return decided(missionId, waitingId, 'approved', '', operator, now);
 }
 
 /** Turns down a waiting reward change, with the reason (the operator who asked may withdraw their own): the mission stays as it is. */
-export async function rejectMissionReward(missionId: string, waitingId: string, reason: string, operator: Operator, now: Date) {
-  const mission = await MissionModel.findById(objectId(missionId));
-  if (!mission) throw new AppError('NOT_FOUND');
-  const waiting = mission.waiting;
-  if (!waiting || waiting.id !== waitingId)
-    throw alreadyDecided(mission.lastDecision?.id === waitingId ? mission.lastDecision.status : 'replaced by a later edit');
-  const rejected = await MissionModel.findOneAndUpdate(
-    { _id: mission._id, 'waiting.id': waitingId },
-    {
-      $set: {
-        waiting: null,
-        lastDecision: {
-          id: waitingId,
-          status: 'rejected',
-          reward: waiting.reward,
-          coin: waiting.coin,
-          requestedBy: waiting.requestedBy,
-          decidedBy: objectId(operator.id),
-          decidedAt: now,
-          reason,
-        },
-      },
-    },
-    { returnDocument: 'after' },
-  );
-  if (!rejected) return rejectMissionReward(missionId, waitingId, reason, operator, now);
-  await auditDecision(operator, rejected, { id: waitingId, status: 'rejected', reward: waiting.reward, coin: waiting.coin });
-  return rejected;
-}
-
-/**
- * Audits, as their decider, the decisions on reward changes a crash left unaudited (decided over `olderThanMs` ago, within a
- * day): an approval killed after the mission went live is recorded once, with or without the approver's repeat. Returns how many.
- */
-export async function recoverRewardAudits(olderThanMs = 30_000, now = new Date()): Promise<number> {
-  const decided = await MissionModel.find(
-    {
-      'lastDecision.decidedAt': { $lte: new Date(now.getTime() - olderThanMs), $gte: new Date(now.getTime() - 24 * 3_600_000) },
-    },
-    { reward: 1, coin: 1, lastDecision: 1 },
-  )
-    .limit(100)
-    .lean();
-  let finished = 0;
-  for (const mission of decided) {
-    const decision = mission.lastDecision!;
-    if (await isAudited(auditKey(decision.id))) continue;
-    const decider = String(decision.decidedBy);
-    await auditDecision({ id: decider, username: (await accountUsername(decider)) ?? decider }, mission, {
-      id: decision.id,
-      status: decision.status,
-      // decisions stored before they carried the reward: an approval's is the mission's (it went live with it)
-      reward: decision.reward ?? mission.reward,
-      coin: decision.coin ?? mission.coin,
-    });
-    finished++;
-  }
-  return finished;
+export function rejectMissionReward(missionId: string, waitingId: string, reason: string, operator: Operator, now: Date) {
+  return decided(missionId, waitingId, 'rejected', reason, operator, now);
 }

@@ -5,14 +5,12 @@ import {
   finishMissionCreditsOfOlderVersion,
   countUncountedProgress,
   proofImagesInUse,
-  recoverRewardAudits,
   settleStaleSeats,
 } from './missions.service';
 
 /**
  * The missions' part of the money recovery: places held on a mission and not yet settled, progress whose Go was not yet
- * counted in its player's missionsCount (then the places of progress older than the counter, counted once), and reward
- * changes decided but not audited. Credits are operations of the engine (`mission-credit`), finished with the others; this
+ * counted in its player's missionsCount (then the places of progress older than the counter, counted once). Credits are operations of the engine (`mission-credit`), finished with the others; this
  * finishes the ones an older version left owed (once: afterwards a single read).
  */
 export const missionRecovery: readonly JobStep[] = [
@@ -21,7 +19,6 @@ export const missionRecovery: readonly JobStep[] = [
   // after the seats: settling a first claim's hold may write its progress, owed to missionsCount
   { name: 'missionCounts', run: ({ graceMs }) => countUncountedProgress(graceMs) },
   { name: 'completionsCounted', run: () => countEarlierCompletions(), routine: true },
-  { name: 'rewardAudits', run: ({ graceMs, now }) => recoverRewardAudits(graceMs, now) },
 ];
 
 /** A proof picture is sent just before its claim: one no claim carries a day later was abandoned, or replaced by a new proof. */

@@ -16,7 +16,6 @@ export { settleStaleSeats, countEarlierCompletions } from './missionSeats';
 export { startMission, claimMission, countUncountedProgress } from './claims';
 export { reviewUserMission } from './reviews';
 export { finishMissionCreditsOfOlderVersion } from './missionCredit';
-export { recoverRewardAudits } from './missionRewards';
 export type { MissionRecord } from './missionRecords';
 export {
   deleteMission,
