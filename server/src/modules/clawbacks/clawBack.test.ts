@@ -4,6 +4,7 @@ import { createApp } from '../../app';
 import { onFault } from '../../lib/faults';
 import { LedgerEntryModel } from '../ledger/ledger.models';
 import { balanceOf, postEntry, recoverPendingEntries } from '../ledger/ledger.service';
+import { booksFigures } from '../ledger/books.service';
 import { WalletLinkModel } from '../wallet/wallet.models';
 import { createCoin, createPlayer, playerCaller } from '../../../test/factories';
 import { consoleApi, createOperator } from '../../../test/operators';
@@ -79,6 +80,10 @@ describe('taking back a credit', () => {
     expect(await ClawBackModel.findOne({ entry: credit }).lean()).toMatchObject({ status: 'settled', taken: Number(toMicros('100')) });
     await expect(withdraw()).resolves.toMatchObject({ status: 'pending' });
     await expectLedgerMatchesBalances(player._id);
+    // the Books attribute what was taken to the claw-backs' house account, and balance
+    const [books] = (await booksFigures({ coin: String(coin._id) })).coins;
+    expect(books!.house.find((row) => row.account === 'clawbacks')).toMatchObject({ balance: '100' });
+    expect(books!.trialBalance).toBe('0');
   });
 
   it('takes a credit back once, however many operators ask at once, and a crash between a take and its record takes nothing twice', async () => {

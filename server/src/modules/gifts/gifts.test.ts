@@ -4,6 +4,7 @@ import { onFault } from '../../lib/faults';
 import { AuditEntryModel } from '../audit/audit.model';
 import { LedgerEntryModel } from '../ledger/ledger.models';
 import { balanceOf, postEntry, recoverPendingEntries } from '../ledger/ledger.service';
+import { booksFigures } from '../ledger/books.service';
 import { createCoin, createPlayer, fund } from '../../../test/factories';
 import { consoleApi, createOperator } from '../../../test/operators';
 import { silentLogger, testEnv } from '../../../test/helpers';
@@ -74,6 +75,10 @@ describe("a gift above the coin's threshold", () => {
     // audited once, as the approving operator's adjustment
     expect(audit.map((entry) => String(entry.account))).toEqual([...approvedBy]);
     await expectLedgerMatchesBalances(player._id);
+    // the Books attribute it to the gifts' house account, and balance
+    const [books] = (await booksFigures({ coin: String(coin._id) })).coins;
+    expect(books!.house.find((row) => row.account === 'gifts')).toMatchObject({ balance: '-9000000' });
+    expect(books!.trialBalance).toBe('0');
   });
 
   it('is turned down with a reason and never reaches the ledger; below the threshold a gift is applied at once', async () => {

@@ -12,6 +12,8 @@ import { consoleApi, createOperator } from '../../../test/operators';
 import { silentLogger, testEnv } from '../../../test/helpers';
 import { expectLedgerMatchesBalances } from '../../../test/ledgerInvariant';
 import { ClawBackModel } from '../clawbacks/clawBack.model';
+import mongoose from 'mongoose';
+import { booksOfDatabase, verifyBooks } from '../../db/ledgerVerify';
 import { ClusterCleanUpModel } from './clusterCleanUp.model';
 import { UserModel } from './user.model';
 
@@ -128,6 +130,8 @@ describe("a risk cluster's clean-up", () => {
     const again = await confirm(w, said.key);
     expect(again.body).toEqual(done.body);
     await expectCleanedUpOnce(w);
+    // what `npm run ledger:verify` checks: every operation balances and every balance is the sum of its lines
+    expect(verifyBooks(await booksOfDatabase(mongoose.connection)).problems).toEqual([]);
     // the cluster as it is now has nothing left to take back and nobody left to ban
     expect(await preview(w)).toMatchObject({ ban: 0, members: { players: 0, coins: [] }, referrers: { players: 0, coins: [] } });
   });
