@@ -491,9 +491,19 @@ export async function paidTodayByCoin(now = new Date()): Promise<Map<string, big
   return new Map(rows.map((row) => [String(row._id), BigInt(row.total)]));
 }
 
-/** Step 3: the recorded message sent, unless the batch is no longer waiting to land (expired, landed, confirmed). */
+/**
+ * Step 3: the recorded message sent, unless the batch is no longer waiting to land (expired, landed, confirmed). A send the
+ * TON API did not answer may have reached the chain or not (or been refused as already taken): the step is done either way,
+ * and the settling asks the chain, sending it again until it lands or provably cannot.
+ */
 async function sendSigned(runtime: HotRuntime, batch: BatchDocument) {
-  if (batch.state === 'signed' || batch.state === 'sent') await sendBatch(runtime, batch);
+  if (batch.state !== 'signed' && batch.state !== 'sent') return;
+  try {
+    await sendBatch(runtime, batch);
+  } catch (error) {
+    if (!(error instanceof ChainUnavailable)) throw error;
+    chainTrouble = error;
+  }
 }
 
 /** The recorded message sent, exactly as signed (step 3, and each re-send while it has not landed). */

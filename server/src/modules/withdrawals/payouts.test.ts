@@ -256,6 +256,20 @@ describe('automated payouts from the hot wallet', () => {
     expect(await WithdrawalModel.findById(withdrawal.id).lean()).toMatchObject({ status: 'done' });
   });
 
+  it('sends a batch again when the TON API did not answer its send, and pays it once', async () => {
+    const { withdrawal, address } = await withdrawalOf(await tonCoin(), '2.5');
+    await api.put(`/withdraws/${withdrawal.id}`, { status: 'approved' }).expect(200);
+    await ton.control({ failSends: 2 });
+    // the send may or may not have reached the chain: the round says the API did not answer, the settling finds out
+    expect((await runPayoutRound()).stopped).toMatch(/TON API could not be reached/);
+    const signed = await PayoutBatchModel.findOne({ withdrawals: withdrawal.id }).lean();
+    expect(signed).toMatchObject({ state: 'signed', sends: 0 });
+    await payoutRounds();
+    expect(await PayoutBatchModel.findById(signed!._id).lean()).toMatchObject({ state: 'confirmed', message: signed!.message });
+    expect(await WithdrawalModel.findById(withdrawal.id).lean()).toMatchObject({ status: 'done' });
+    expect(await received(address)).toBe(toNano('2.5'));
+  });
+
   it('stops by itself when the hot wallet cannot cover the next batch, and when paused', async () => {
     const { withdrawal } = await withdrawalOf(await tonCoin(), '999');
     const rich = await withdrawalOf(await tonCoin(), '1');
