@@ -8,7 +8,8 @@ import { OperationModel } from '../ledger/operation.model';
 import { balanceOf } from '../ledger/ledger.service';
 import { UserModel } from '../users/user.model';
 import { MissionModel, UserMissionModel } from './mission.models';
-import { countEarlierCompletions, reviewUserMission, settleStaleSeats } from './missions.service';
+import { countEarlierCompletions, forgetDonePlaceKeys, reviewUserMission } from './missions.service';
+import { recoverPendingEntries } from '../ledger/ledger.service';
 import { createCoin, createPlayer, playerCaller } from '../../../test/factories';
 import { expectLedgerMatchesBalances } from '../../../test/ledgerInvariant';
 
@@ -48,8 +49,10 @@ describe('a completion cap', () => {
     expect(credited).toBe(50);
     expect(refusals).toEqual(new Set(['MISSION_FULL']));
     expect(await LedgerEntryModel.countDocuments({ reason: 'mission', refType: 'UserMission' })).toBe(50);
-    const saved = (await MissionModel.findById(mission._id).lean())!;
-    expect([saved.completions, saved.seating]).toEqual([50, []]);
+    expect((await MissionModel.findById(mission._id).lean())!.completions).toBe(50);
+    // each place under its operation's key, forgotten once the operation is done
+    expect(await forgetDonePlaceKeys()).toBe(50);
+    expect((await MissionModel.findById(mission._id).lean())!.placeKeys).toEqual([]);
     // a full mission says so to the players who have no place in it
     const page = await playerCaller(players.find((_, i) => results[i]!.status === 'rejected')!).missions.byCategory({
       categoryId: String(mission.category),
@@ -75,51 +78,51 @@ describe('a completion cap', () => {
     expect((await MissionModel.findById(mission._id).lean())!.completions).toBe(1);
   });
 
-  it('finishes a claim killed after taking its place, by its retry or by the sweep, counting the place once', async () => {
+  it('finishes claims killed before taking their place by the sweep alone, never past the cap', async () => {
     const mission = await createMission({ cap: 2 });
-    const [retried, abandoned] = await Promise.all([createPlayer(), createPlayer()]);
+    const [first, second, newcomer] = await Promise.all([createPlayer(), createPlayer(), createPlayer()]);
     const missionId = String(mission._id);
-    onFault((point) => {
-      if (point === 'mission:after-seat') throw new Error('killed');
+    // both claims' operations recorded, then the process dies: no place taken yet
+    onFault((point, kind) => {
+      if (point === 'ledger:after-record' && kind === 'mission-credit') throw new Error('killed');
     });
-    await expect(playerCaller(retried).missions.claim({ missionId })).rejects.toThrow();
-    await expect(playerCaller(abandoned).missions.claim({ missionId })).rejects.toThrow();
+    await expect(playerCaller(first).missions.claim({ missionId })).rejects.toThrow('killed');
+    await expect(playerCaller(second).missions.claim({ missionId })).rejects.toThrow('killed');
     onFault(null);
-    expect((await MissionModel.findById(mission._id).lean())!.completions).toBe(2);
+    expect((await MissionModel.findById(mission._id).lean())!.completions).toBe(0);
+    // a newcomer takes a place meanwhile
+    expect(await playerCaller(newcomer).missions.claim({ missionId })).toMatchObject({ status: 'done' });
 
-    // the same claim again finds its place held and completes in it
-    expect(await playerCaller(retried).missions.claim({ missionId })).toMatchObject({ status: 'done' });
-    // the other player never came back: the sweep gives the place back, and a newcomer takes it
-    expect(await settleStaleSeats(0)).toBe(1);
-    const saved = (await MissionModel.findById(mission._id).lean())!;
-    expect([saved.completions, saved.seating]).toEqual([1, []]);
-    expect(await playerCaller(await createPlayer()).missions.claim({ missionId })).toMatchObject({ status: 'done' });
-    await expect(playerCaller(abandoned).missions.claim({ missionId })).rejects.toMatchObject({ cause: { code: 'MISSION_FULL' } });
+    // neither comes back: the sweep admits the older one into the last place and refuses the other, leaving nothing of it
+    expect(await recoverPendingEntries(0)).toBe(1);
+    expect(await OperationModel.countDocuments({ kind: 'mission-credit', state: { $ne: 'done' } })).toBe(0);
+    expect((await MissionModel.findById(mission._id).lean())!.completions).toBe(2);
+    expect(await UserMissionModel.countDocuments({ mission: mission._id, status: 'done' })).toBe(2);
+    expect(await UserMissionModel.countDocuments({ user: second._id })).toBe(0);
+    expect(await balanceOf(first._id, mission.coin)).toBe(BigInt(mission.reward));
+    expect(await balanceOf(second._id, mission.coin)).toBe(0n);
+    await expect(playerCaller(second).missions.claim({ missionId })).rejects.toMatchObject({ cause: { code: 'MISSION_FULL' } });
+    expect((await MissionModel.findById(mission._id).lean())!.completions).toBe(2);
   });
 
-  it('lets no claim seat its progress after the sweep gave its place back (a claim paused longer than the grace)', async () => {
+  it('takes no second place when the sweep finishes a claim while the claim itself goes on', async () => {
     const mission = await createMission({ cap: 1 });
     const player = await createPlayer();
     const missionId = String(mission._id);
-    // the sweep settles the hold while the claim is between taking its place and seating its progress
-    onFault(async (point) => {
-      if (point === 'mission:after-seat') await settleStaleSeats(0);
+    // the sweep runs the same operation between the claim's place and its credit (a claim slower than the sweep's grace)
+    let swept = false;
+    onFault(async (point, kind) => {
+      if (point === 'ledger:after-apply' && kind === 'mission-credit' && !swept) {
+        swept = true;
+        await recoverPendingEntries(0);
+      }
     });
-    await expect(playerCaller(player).missions.claim({ missionId })).rejects.toMatchObject({ cause: { code: 'UNAVAILABLE' } });
-    onFault(null);
-    let saved = (await MissionModel.findById(mission._id).lean())!;
-    expect([saved.completions, saved.seating]).toEqual([0, []]);
-    expect(await UserMissionModel.findOne({ user: player._id, mission: mission._id }).lean()).toMatchObject({
-      status: 'started',
-      seated: false,
-    });
-    expect(await balanceOf(player._id, mission.coin)).toBe(0n);
-
-    // claiming again takes a new place, seats the progress in it and credits once
     expect(await playerCaller(player).missions.claim({ missionId })).toMatchObject({ status: 'done' });
-    saved = (await MissionModel.findById(mission._id).lean())!;
-    expect([saved.completions, saved.seating]).toEqual([1, []]);
+    onFault(null);
+    expect(swept).toBe(true);
+    expect((await MissionModel.findById(mission._id).lean())!.completions).toBe(1);
     expect(await balanceOf(player._id, mission.coin)).toBe(BigInt(mission.reward));
+    await expectLedgerMatchesBalances(player._id);
   });
 
   it('counts once the completions of a mission from before the counter', async () => {

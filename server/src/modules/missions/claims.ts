@@ -1,18 +1,26 @@
 import { Types } from 'mongoose';
 import { fromMicros, type ProofKind } from '@gift/shared';
 import type { Env } from '../../env';
-import { AppError, badInput, isHold } from '../../lib/errors';
+import { AppError, badInput } from '../../lib/errors';
 import { isProofImageOf } from '../proofs/proofs.service';
-import { isDuplicateKey } from '../../db/mongoErrors';
-import { objectId, type Id } from '../../db/ids';
-import { faultPoint } from '../../lib/faults';
-import { countMissionProgress, markRiskDue } from '../users/players.service';
+import { idOfKey, objectId, type Id } from '../../db/ids';
+import { markRiskDue } from '../users/players.service';
 import { codeMatches, decideClaim } from './missionRules';
 import { MissionModel, UserMissionModel } from './mission.models';
-import { creditMission, finishMissionCredit, isCreditRefused, type CreditedProgress, type MissionCredit } from './missions.kinds';
+import {
+  creditMission,
+  finishMissionCredit,
+  finishMissionStart,
+  isCreditRefused,
+  isMissionFull,
+  sendClaimForReview,
+  startProgressOperation,
+  type CreditedProgress,
+  type MissionCredit,
+} from './missions.kinds';
 import { goLink, ofToday, progressFilter, PROGRESS_FIELDS, todayForMissions, type PlayerProgress } from './playerMissions';
 import { requireBoost, requireEmojiStatus, requireMembership } from './telegramMembership';
-import { keepSeat, settleSeat, takeFirstSeat, takeSeat } from './missionSeats';
+import { countEarlierCompletions } from './missionPlaces';
 
 type StartableMission = {
   _id: Types.ObjectId;
@@ -23,62 +31,33 @@ type StartableMission = {
 };
 
 /**
- * Counts a progress record in the player's missionsCount, then clears its `uncounted` flag: a crash in between leaves the flag,
- * and the next Go, claim or approval of it counts it (once: the count is keyed by the record).
+ * The id of a player's progress on a mission (of a day, for a daily one), derived from them: a first claim's retry, a Go and
+ * the engine's sweep name the same record, and the operations keyed by it (its credit, its start) are the same.
  */
-async function countStarted(userId: Id, progressId: Types.ObjectId): Promise<void> {
-  await countMissionProgress(userId, progressId, ['missionsCount']);
-  await UserMissionModel.updateOne({ _id: progressId, uncounted: true }, { $unset: { uncounted: 1 } });
-}
-
-/** Counts the progress records a crash left uncounted longer than `olderThanMs` (no Go, claim or approval came back to them); returns how many. */
-export async function countUncountedProgress(olderThanMs: number): Promise<number> {
-  const owed = await UserMissionModel.find({ uncounted: true, createdAt: { $lte: new Date(Date.now() - olderThanMs) } }, { user: 1 })
-    .limit(1000)
-    .lean();
-  for (const progress of owed) await countStarted(progress.user, progress._id);
-  return owed.length;
-}
+const progressIdOf = (user: Types.ObjectId, mission: Types.ObjectId, day: string | null) =>
+  idOfKey('user-mission', String(user), String(mission), day ?? '');
 
 /**
- * Records that the player tapped Go: creates their progress once (counting it in missionsCount),
- * restarts a rejected one, and leaves a started, pending or done one as it is (Go again does not reset a wait).
+ * Records that the player tapped Go: creates their progress once, counted in missionsCount (the `mission-start` operation:
+ * missions.kinds.ts), restarts a rejected one, and leaves a started, pending or done one as it is (Go again does not reset a
+ * wait).
  */
 async function startProgress(userId: Id, mission: StartableMission, now: Date, today: string) {
   const user = objectId(userId);
   // a daily mission is done again each day: each day is its own progress
   const day = mission.repeat === 'daily' ? today : null;
-  let created = false;
-  let progress;
-  try {
-    const result = await UserMissionModel.findOneAndUpdate(
-      { user, mission: mission._id, day },
-      {
-        $setOnInsert: {
-          user,
-          mission: mission._id,
-          day,
-          category: mission.category,
-          coin: mission.coin,
-          reward: mission.reward,
-          status: 'started',
-          startedAt: now,
-          uncounted: true,
-        },
-      },
-      { upsert: true, returnDocument: 'after', includeResultMetadata: true, setDefaultsOnInsert: true },
+  const find = () => UserMissionModel.findOne({ user, mission: mission._id, day });
+  let progress = await find();
+  // a Go again finishes its first one's operation if a crash cut it off (its count)
+  if (progress) await finishMissionStart(progress._id);
+  else {
+    const { category, coin, reward } = mission;
+    await startProgressOperation(
+      { _id: progressIdOf(user, mission._id, day), user, mission: mission._id, day, category: category!, coin: coin!, reward },
+      now,
     );
-    progress = result.value!;
-    created = !result.lastErrorObject?.updatedExisting;
-  } catch (error) {
-    // real MongoDB: a simultaneous first Go won the unique (user, mission) index
-    if (!isDuplicateKey(error)) throw error;
-    progress = (await UserMissionModel.findOne({ user, mission: mission._id, day }))!;
+    progress = (await find())!;
   }
-  if (created) await faultPoint('mission:after-start');
-  // a new record, or one a crash left uncounted (the retry of a Go finds it there)
-  if (progress.uncounted) await countStarted(user, progress._id);
-  if (created) return progress;
   if (progress.status === 'rejected') {
     const restarted = await UserMissionModel.findOneAndUpdate(
       { _id: progress._id, status: 'rejected' },
@@ -102,7 +81,7 @@ function openMission<M extends { startsAt?: Date | null; endsAt?: Date | null }>
 }
 
 type ClaimedMission = NonNullable<Awaited<ReturnType<typeof findOpenMission>>> & { secretCode?: string };
-type ClaimProgress = PlayerProgress & { user: Types.ObjectId; uncounted?: boolean };
+type ClaimProgress = PlayerProgress & { user: Types.ObjectId };
 
 /**
  * What a claim decides on, in one query: the mission (its secret code included), every enabled ⭐ mission, and this player's
@@ -111,11 +90,11 @@ type ClaimProgress = PlayerProgress & { user: Types.ObjectId; uncounted?: boolea
 async function claimFacts(userId: Id, missionId: string, now: Date) {
   const rows = await MissionModel.aggregate<ClaimedMission | ClaimProgress>([
     { $match: { enabled: true, $or: [{ _id: objectId(missionId) }, { mustDone: true }] } },
-    { $project: { seating: 0 } },
+    { $project: { placeKeys: 0 } },
     {
       $unionWith: {
         coll: UserMissionModel.collection.name,
-        pipeline: [{ $match: progressFilter(userId, now) }, { $project: { ...PROGRESS_FIELDS, user: 1, uncounted: 1 } }],
+        pipeline: [{ $match: progressFilter(userId, now) }, { $project: { ...PROGRESS_FIELDS, user: 1 } }],
       },
     },
   ]);
@@ -140,11 +119,9 @@ export async function startMission(userId: Id, missionId: string, now: Date): Pr
 
 async function refusalFor(progressId: Types.ObjectId): Promise<AppError> {
   await finishMissionCredit(progressId);
-  const current = await UserMissionModel.findById(progressId, { status: 1, seatReleased: 1 }).lean();
+  const current = await UserMissionModel.findById(progressId, { status: 1 }).lean();
   if (current?.status === 'done') return new AppError('ALREADY_DONE');
   if (current?.status === 'pending') return new AppError('ALREADY_PENDING');
-  // its place was given back while this claim held it: claiming again takes a new one
-  if (current?.status === 'started' && current.seatReleased) return new AppError('UNAVAILABLE');
   return new AppError('MISSION_NOT_STARTED');
 }
 
@@ -200,10 +177,12 @@ async function checkedProof(kinds: readonly ProofKind[], proof: ClaimProof | und
 }
 
 /**
- * Claim: decides by the rules, verifies by the mission's type, then completes. Completing is the credit's operation
- * (`mission-credit`, under `entryKeys.missionReward`: missions.kinds.ts), recorded before anything else, whose admit takes
- * the conditional started → done step: simultaneous claims credit once (the others are told it is done), and a crash after
- * any write loses nothing (a repeated claim or the engine's sweep finishes it). Its step counts it in the player's counters.
+ * Claim: decides by the rules, verifies by the mission's type, then completes. Completing is an operation of the money engine
+ * (missions.kinds.ts), recorded before anything else: the credit's (`mission-credit`, under `entryKeys.missionReward`), or a
+ * Manual claim's review (`mission-review`). Its admit takes the claim's place among the mission's completions (refused, with
+ * nothing changed, once a cap is reached) and marks the progress done or pending, each once per operation: simultaneous
+ * claims credit once (the others are told it is done), and a crash after any write loses nothing (a repeated claim or the
+ * engine's sweep finishes it). Its step counts it in the player's counters.
  */
 export async function claimMission(input: ClaimMissionInput): Promise<ClaimResult> {
   const { user, missionId, now } = input;
@@ -215,8 +194,6 @@ export async function claimMission(input: ClaimMissionInput): Promise<ClaimResul
   const mine = progress.find((p) => String(p.mission) === String(mission._id));
   // a claim that repeats one a crash or an outage interrupted finishes its credit before being told it is done
   if (mine?.status === 'done') await finishMissionCredit(mine._id);
-  // and settles the place it took, if a crash left it held
-  if (mine?.status === 'done' || mine?.status === 'pending') await settleSeat(mission._id, mine._id);
   const done = new Set(progress.filter((p) => p.status === 'done').map((p) => String(p.mission)));
   const decision = decideClaim({
     verifyType: mission.verifyType,
@@ -236,18 +213,22 @@ export async function claimMission(input: ClaimMissionInput): Promise<ClaimResul
   if (decision.step === 'checkHomeScreen' && input.homeScreen !== 'added') throw new AppError('HOME_SCREEN_NOT_ADDED');
   if (decision.step === 'checkCode' && !codeMatches(mission.secretCode, input.code)) throw new AppError('INCORRECT_CODE');
   const proof = decision.step === 'review' ? await checkedProof(mission.proof ?? [], input.proof, user.id) : null;
+  // a mission whose progress predates its counter has it counted before a place is taken in it (once)
+  if (mission.completionsCounted !== true) await countEarlierCompletions(mission._id);
 
   const result: ClaimResult = { status: 'done', reward: fromMicros(mission.reward), coinId: String(mission.coin) };
   // the pace of claims is one of the risk score's signals: a player not yet due is marked (with the counts, on a first claim)
   const markRiskDueAt = user.riskDueAt ? undefined : now;
   const review = decision.step === 'review';
-  const first = decision.startFirst && !mine && !review ? await seatFirstClaim(user.id, mission, now, today, markRiskDueAt) : null;
-  if (first) return result;
-  const pending = await seatClaim(input, mission, decision.startFirst ? null : mine!, { today, review, proof, markRiskDueAt });
-  if (!pending) return result;
-  // a record a crash left uncounted since its Go is counted now
-  if (pending.uncounted) await countStarted(user.id, pending._id);
-  return { ...result, status: 'pending' };
+  // a mission full as read is refused at once, no operation recorded (a claim started it all the same)
+  if (mission.cap && (mission.completions ?? 0) >= mission.cap) {
+    if (markRiskDueAt) await markRiskDue([user.id], now);
+    if (decision.startFirst) await startProgress(user.id, mission, now, today);
+    throw new AppError('MISSION_FULL');
+  }
+  if (decision.startFirst && !mine && !review && (await firstClaim(user.id, mission, now, today, markRiskDueAt))) return result;
+  const pending = await usualClaim(input, mission, decision.startFirst ? null : mine!, { today, review, proof, markRiskDueAt });
+  return pending ? { ...result, status: 'pending' } : result;
 }
 
 /** The progress a claim credits: the player's, on the mission as claimed. */
@@ -256,85 +237,85 @@ function credited(progressId: Types.ObjectId, user: Types.ObjectId, mission: Cla
 }
 
 /**
- * Credits a claim (its operation marks the progress done: see missions.kinds.ts), then settles the place it held (`settle`,
- * told whether the progress was refused). False when refused (the progress taken meanwhile, its place given back); a repeat
- * of a claim another call recorded is told it is done already.
+ * Credits a claim (its operation takes the place and marks the progress done: see missions.kinds.ts). False when refused
+ * (the progress taken meanwhile); a repeat of a claim another call recorded is told it is done already. A frozen or banned
+ * player's claim is done, its credit owed (paid once they are active): the hold is thrown.
  */
-async function creditClaim(credit: MissionCredit, settle: (refused: boolean) => Promise<void>): Promise<boolean> {
+async function creditClaim(credit: MissionCredit): Promise<boolean> {
   let recorded;
   try {
     ({ recorded } = await creditMission(credit));
   } catch (error) {
-    if (isCreditRefused(error)) {
-      await settle(true);
-      return false;
-    }
-    // a frozen or banned player's claim is done, its credit owed (paid once they are active): its place is kept
-    if (isHold(error)) await settle(false);
+    if (isCreditRefused(error)) return false;
     throw error;
   }
-  await settle(false);
   if (!recorded) throw new AppError('ALREADY_DONE');
   return true;
 }
 
 /**
- * A player's first claim of a mission they never started (Auto): a place is taken for a progress record not written yet (its
- * hold names the player and the day), then the record is written done and seated at once, and the hold settled. Null when the
- * record was there after all (a simultaneous Go or claim, or the sweep settling a hold this claim was too slow to use): the place
- * is given back, and the claim goes the usual way with that record.
+ * A player's first claim of a mission they never started (Auto): one operation takes the place and writes the progress done
+ * at once, under the id a Go would give it, so a retry after a crash finishes the same operation. False when the progress was
+ * there after all (a simultaneous Go): nothing changed, and the claim goes the usual way with it. No place: the claim started
+ * the mission, and the risk score hears of it.
  */
-async function seatFirstClaim(userId: Id, mission: ClaimedMission, now: Date, today: string, markRiskDueAt: Date | undefined) {
+async function firstClaim(userId: Id, mission: ClaimedMission, now: Date, today: string, markRiskDueAt: Date | undefined) {
   const user = objectId(userId);
   const day = mission.repeat === 'daily' ? today : null;
-  const progressId = await takeFirstSeat(mission._id, new Types.ObjectId(), mission.cap, now, { user, day });
-  if (!progressId) {
-    // refused as the usual way refuses it: the claim started the mission, and the risk score hears of the claim
+  const progress = credited(progressIdOf(user, mission._id, day), user, mission, day);
+  try {
+    return await creditClaim({ progress, via: 'first', at: now, cap: mission.cap, markRiskDueAt });
+  } catch (error) {
+    if (!isMissionFull(error)) throw error;
     if (markRiskDueAt) await markRiskDue([user], now);
     await startProgress(user, mission, now, today);
-    throw new AppError('MISSION_FULL');
+    throw error;
   }
-  // the operation writes the progress done and seated at once (its admit), and counts it in both counters; the hold is kept
-  // once the progress is done and seated, given back when the progress was there already (the claim then goes the usual way)
-  return creditClaim(
-    { progress: credited(progressId, user, mission, day), via: 'first', at: now, uncounted: true, markRiskDueAt },
-    (refused) => (refused ? settleSeat(mission._id, progressId) : keepSeat(mission._id, progressId)),
-  );
 }
 
 /**
- * The usual claim: the progress started (by the claim itself for Auto), a place taken among the mission's completions (refused
- * once a cap is reached), then the progress seated in it, done (by its credit's operation) or waiting for review, and the hold
- * settled. Returns the progress waiting for review; a done one returns nothing.
+ * The usual claim: the progress started (by the claim itself for Auto), then its operation takes a place among the mission's
+ * completions and marks it done (its credit) or waiting for review. Returns true for one waiting for review.
  */
-async function seatClaim(
+async function usualClaim(
   input: ClaimMissionInput,
   mission: ClaimedMission,
-  started: { _id: Types.ObjectId; uncounted?: boolean } | null,
+  started: { _id: Types.ObjectId; startedAt: Date | null } | null,
   options: { today: string; review: boolean; proof: Required<ClaimProof> | null; markRiskDueAt: Date | undefined },
-) {
+): Promise<boolean> {
   const { user, now } = input;
   if (options.markRiskDueAt) await markRiskDue([user.id], now);
-  // a progress this claim starts is counted by its start; one a crash left uncounted since its Go is counted with the credit
-  const progressId = started?._id ?? (await startProgress(user.id, mission, now, options.today))._id;
-  if (!(await takeSeat(mission._id, progressId, mission.cap, now))) {
-    const current = await UserMissionModel.findById(progressId, { status: 1 }).lean();
-    throw current?.status === 'started' ? new AppError('MISSION_FULL') : await refusalFor(progressId);
+  const progress = started ?? (await startProgress(user.id, mission, now, options.today));
+  try {
+    if (!options.review) {
+      const day = mission.repeat === 'daily' ? options.today : null;
+      const credit = {
+        progress: credited(progress._id, objectId(user.id), mission, day),
+        via: 'claim',
+        at: now,
+        cap: mission.cap,
+      } as const;
+      if (!(await creditClaim(credit))) throw await refusalFor(progress._id);
+      return false;
+    }
+    const { _id, coin, reward } = { ...mission, _id: progress._id };
+    const claim = { _id, user: objectId(user.id), mission: mission._id, coin, reward };
+    const sent = await sendClaimForReview({
+      progress: claim,
+      startedAt: progress.startedAt!,
+      at: now,
+      cap: mission.cap,
+      proof: options.proof!,
+    });
+    if (!sent.recorded) throw new AppError('ALREADY_PENDING');
+    return true;
+  } catch (error) {
+    if (isCreditRefused(error)) throw await refusalFor(progress._id);
+    // a place is refused only to a progress still to be claimed: one claimed meanwhile says so
+    if (isMissionFull(error)) {
+      const current = await UserMissionModel.findById(progress._id, { status: 1 }).lean();
+      throw current?.status === 'started' ? error : await refusalFor(progress._id);
+    }
+    throw error;
   }
-  if (!options.review) {
-    const day = mission.repeat === 'daily' ? options.today : null;
-    const credit = { progress: credited(progressId, objectId(user.id), mission, day), via: 'claim', at: now } as const;
-    if (!(await creditClaim({ ...credit, uncounted: !!started?.uncounted }, () => settleSeat(mission._id, progressId))))
-      throw await refusalFor(progressId);
-    return null;
-  }
-  const seated = await UserMissionModel.findOneAndUpdate(
-    // not if its place was given back meanwhile (this claim was slow enough for the sweep to settle its hold)
-    { _id: progressId, status: 'started', seatReleased: { $ne: true } },
-    { $set: { status: 'pending', claimedAt: now, reward: mission.reward, coin: mission.coin, seated: true, proof: options.proof } },
-    { returnDocument: 'after' },
-  );
-  await settleSeat(mission._id, progressId);
-  if (!seated) throw await refusalFor(progressId);
-  return seated;
 }

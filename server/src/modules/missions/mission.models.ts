@@ -86,24 +86,20 @@ const missionSchema = applyConventions(
       waiting: { type: waitingRewardSchema, default: null },
       /** The last decision on a waiting reward, so a repeat of an approval a crash interrupted finishes it and no more. */
       lastDecision: { type: rewardDecisionSchema, default: null },
-      /** Places taken: players' progress done or waiting for review (`missionSeats.ts`). */
+      /** Places taken: players' progress done or waiting for review (`missionPlaces.ts`). */
       completions: { type: Number, default: 0 },
       /** False (or absent) on a mission whose progress predates the counter: the sweep counts it once. */
       completionsCounted: { type: Boolean, default: true, hidden: true },
       /**
-       * Places taken or given back by an operation still in flight, settled by the progress's status (`missionSeats.ts`). A first
-       * claim's hold, taken before its progress exists, names the player and the day, so settling it can find that progress.
+       * The keys of the money engine's operations that took a place or gave one back, until they are done (`missionPlaces.ts`):
+       * each change of `completions` records its operation's key in the same conditional write, so a retry of the operation or
+       * the engine's sweep finishing it changes nothing more.
        */
-      seating: {
-        type: [{ _id: false, progress: Schema.Types.ObjectId, at: Date, user: Schema.Types.ObjectId, day: String }],
-        default: [],
-        hidden: true,
-      },
+      placeKeys: { type: [String], default: [], hidden: true },
     },
     schemaOptions,
   ),
 );
-missionSchema.index({ 'seating.at': 1 });
 missionSchema.index({ category: 1, enabled: 1, order: 1 });
 missionSchema.index({ mustDone: 1, enabled: 1 });
 export const MissionModel = model('Mission', missionSchema);
@@ -151,18 +147,6 @@ const userMissionSchema = applyConventions(
        * that finishes it (`missionCredit.ts`). The credit is an operation of the engine now (`missions.kinds.ts`).
        */
       awaitingCredit: { type: Boolean },
-      /** Counted in its mission's completions (done or waiting for review since the counter exists). */
-      seated: { type: Boolean, default: false },
-      /**
-       * Not yet counted in the player's missionsCount: set when the record is created, cleared once counted (`claims.ts`), so a
-       * repeat after a crash in between counts it, and only then. Absent on records from before the flag: counted.
-       */
-      uncounted: { type: Boolean },
-      /**
-       * Its place was given back while unseated (a rejection, or a hold the sweep took for a crash's): a claim that held that
-       * place may no longer seat it. Cleared when a claim takes a new place for it.
-       */
-      seatReleased: { type: Boolean, default: false },
     },
     schemaOptions,
   ),
@@ -178,7 +162,6 @@ userMissionSchema.index({ status: 1, claimedAt: 1, _id: 1 });
 // the sweep's check that a proof picture is still carried by a claim
 userMissionSchema.index({ 'proof.imageId': 1 });
 userMissionSchema.index({ awaitingCredit: 1 }, { partialFilterExpression: { awaitingCredit: true } });
-userMissionSchema.index({ uncounted: 1, createdAt: 1 }, { partialFilterExpression: { uncounted: true } });
 // a player's timeline: each moment of their progress, newest first (missionHistory.service.ts)
 for (const moment of ['startedAt', 'claimedAt', 'doneAt']) userMissionSchema.index({ user: 1, [moment]: -1, _id: -1 });
 userMissionSchema.index({ user: 1, status: 1, updatedAt: -1, _id: -1 });

@@ -2,8 +2,9 @@ import { onFault } from '../../lib/faults';
 import { CategoryModel } from '../content/content.models';
 import { UserModel } from '../users/user.model';
 import { MissionModel, UserMissionModel } from './mission.models';
-import { recoverPendingEntries } from '../ledger/ledger.service';
-import { countUncountedProgress, settleStaleSeats } from './missions.service';
+import { balanceOf, recoverPendingEntries } from '../ledger/ledger.service';
+import { OperationModel } from '../ledger/operation.model';
+import { forgetDonePlaceKeys } from './missions.service';
 import { createCoin, createPlayer, playerCaller } from '../../../test/factories';
 
 /** A player's mission counters as the console and the risk score read them. */
@@ -22,59 +23,76 @@ async function createMission(fields: Record<string, unknown> = {}) {
   });
 }
 
-/** Stops the operation at `point` the first time it is reached, as a crash there would. */
-function crashOnceAt(point: string) {
+/** Stops the operation at `point` (of this kind of operation, if named) the first time it is reached, as a crash there would. */
+function crashOnceAt(point: string, kind?: string) {
   let crashed = false;
-  onFault((reached) => {
-    if (reached === point && !crashed) {
+  onFault((reached, reachedKind) => {
+    if (reached === point && (!kind || reachedKind === kind) && !crashed) {
       crashed = true;
       throw new Error(`crashed at ${point}`);
     }
   });
 }
 
-afterEach(() => onFault(null));
+/** The next count in a player's mission counters fails, as a crash just before it would. */
+function cutCountOnce() {
+  const updateOne = UserModel.updateOne.bind(UserModel);
+  let cut = false;
+  jest.spyOn(UserModel, 'updateOne').mockImplementation(((filter: Record<string, unknown>, ...rest: unknown[]) => {
+    if (filter && 'countedProgress' in filter && !cut) {
+      cut = true;
+      return Promise.reject(new Error('killed before the count'));
+    }
+    return (updateOne as (...args: unknown[]) => unknown)(filter, ...rest);
+  }) as never);
+}
+
+afterEach(() => {
+  onFault(null);
+  jest.restoreAllMocks();
+});
 
 describe("a player's mission counters under crashes", () => {
-  it('counts a first Go once when it crashed between the progress and its count, and its retry finds the progress there', async () => {
+  it('counts a first Go killed after its operation was recorded, by the sweep alone, once: the progress written and counted', async () => {
     const mission = await createMission({ verifyType: 'time', verifyDuration: 0 });
     const player = await createPlayer();
     const missionId = String(mission._id);
 
-    crashOnceAt('mission:after-start');
-    await expect(playerCaller(player).missions.go({ missionId })).rejects.toThrow('crashed at mission:after-start');
-    expect(await UserMissionModel.countDocuments({ user: player._id })).toBe(1);
+    crashOnceAt('ledger:after-record', 'mission-start');
+    await expect(playerCaller(player).missions.go({ missionId })).rejects.toThrow('crashed at ledger:after-record');
+    expect(await UserMissionModel.countDocuments({ user: player._id })).toBe(0);
     expect(await countersOf(player._id)).toEqual({ missionsCount: 0, doneMissionsCount: 0 });
 
-    // the retry finds the progress already there, and counts it still; repeats count nothing more
-    await playerCaller(player).missions.go({ missionId });
-    await playerCaller(player).missions.go({ missionId });
+    // no Go again: the engine's sweep writes the progress the Go recorded and counts it; a second pass finds nothing
+    expect(await recoverPendingEntries(0)).toBe(1);
+    expect(await recoverPendingEntries(0)).toBe(0);
+    expect(await UserMissionModel.findOne({ user: player._id }).lean()).toMatchObject({ status: 'started' });
     expect(await countersOf(player._id)).toEqual({ missionsCount: 1, doneMissionsCount: 0 });
+    await playerCaller(player).missions.go({ missionId });
     expect(await playerCaller(player).missions.claim({ missionId })).toMatchObject({ status: 'done' });
     expect(await countersOf(player._id)).toEqual({ missionsCount: 1, doneMissionsCount: 1 });
+    expect(await OperationModel.countDocuments({ user: null, kind: 'mission-start', state: { $ne: 'done' } })).toBe(0);
   });
 
-  it('counts a crashed Go the player never comes back to, by the sweep, once', async () => {
-    const mission = await createMission({ verifyType: 'time', verifyDuration: 5 });
+  it('counts a Go killed between its progress and its count once, by its retry or by the sweep', async () => {
+    const [retried, swept] = await Promise.all([createMission({ verifyType: 'time', verifyDuration: 5 }), createMission()]);
     const player = await createPlayer();
-    crashOnceAt('mission:after-start');
-    await expect(playerCaller(player).missions.go({ missionId: String(mission._id) })).rejects.toThrow();
+    for (const mission of [retried, swept]) {
+      // the count, the Go's step, is cut off once: the progress is there, its count not
+      cutCountOnce();
+      await expect(playerCaller(player).missions.go({ missionId: String(mission._id) })).rejects.toThrow('killed before the count');
+      jest.restoreAllMocks();
+    }
+    expect(await UserMissionModel.countDocuments({ user: player._id, status: 'started' })).toBe(2);
+    expect(await countersOf(player._id)).toEqual({ missionsCount: 0, doneMissionsCount: 0 });
 
-    expect(await countUncountedProgress(0)).toBe(1);
-    expect(await countUncountedProgress(0)).toBe(0);
+    // the Go again finishes its operation (the same key); the other is finished by the sweep alone
+    await playerCaller(player).missions.go({ missionId: String(retried._id) });
     expect(await countersOf(player._id)).toEqual({ missionsCount: 1, doneMissionsCount: 0 });
-    await playerCaller(player).missions.go({ missionId: String(mission._id) });
-    expect(await countersOf(player._id)).toEqual({ missionsCount: 1, doneMissionsCount: 0 });
-  });
-
-  it('counts a crashed Go when the player claims instead of tapping Go again', async () => {
-    const mission = await createMission({ verifyType: 'time', verifyDuration: 0 });
-    const player = await createPlayer();
-    crashOnceAt('mission:after-start');
-    await expect(playerCaller(player).missions.go({ missionId: String(mission._id) })).rejects.toThrow();
-
-    expect(await playerCaller(player).missions.claim({ missionId: String(mission._id) })).toMatchObject({ status: 'done' });
-    expect(await countersOf(player._id)).toEqual({ missionsCount: 1, doneMissionsCount: 1 });
+    expect(await recoverPendingEntries(0)).toBe(1);
+    expect(await recoverPendingEntries(0)).toBe(0);
+    await playerCaller(player).missions.go({ missionId: String(retried._id) });
+    expect(await countersOf(player._id)).toEqual({ missionsCount: 2, doneMissionsCount: 0 });
   });
 
   it('counts a first claim once when it crashed after its credit, finished by its retry or by the sweep', async () => {
@@ -100,26 +118,32 @@ describe("a player's mission counters under crashes", () => {
     expect(await countersOf(player._id)).toEqual({ missionsCount: 2, doneMissionsCount: 2 });
   });
 
-  it('counts a first claim whose hold the sweep gave back before its progress was written, once, when it is claimed again', async () => {
-    const mission = await createMission({ cap: 5 });
-    const player = await createPlayer();
-    const missionId = String(mission._id);
-    crashOnceAt('mission:after-seat');
-    await expect(playerCaller(player).missions.claim({ missionId })).rejects.toThrow();
-    onFault(null);
+  it.each(['ledger:after-record', 'ledger:after-apply', 'ledger:after-step'] as const)(
+    'counts a first claim of a capped mission killed at %s once, by the sweep alone: one place, done and credited',
+    async (point) => {
+      const mission = await createMission({ cap: 5 });
+      const player = await createPlayer();
+      crashOnceAt(point, 'mission-credit');
+      await expect(playerCaller(player).missions.claim({ missionId: String(mission._id) })).rejects.toThrow(`crashed at ${point}`);
+      onFault(null);
 
-    // the sweep writes the progress the hold was for, released, and gives the place back
-    expect(await settleStaleSeats(0)).toBe(1);
-    expect(await MissionModel.findById(mission._id, { completions: 1, seating: 1 }).lean()).toMatchObject({ completions: 0, seating: [] });
-    expect(await UserMissionModel.findOne({ user: player._id }).lean()).toMatchObject({ status: 'started', seatReleased: true });
-    // the progress the sweep wrote is the player's: counted, once, whether or not they come back
-    expect(await countUncountedProgress(0)).toBe(1);
-    expect(await countersOf(player._id)).toEqual({ missionsCount: 1, doneMissionsCount: 0 });
-
-    expect(await playerCaller(player).missions.claim({ missionId })).toMatchObject({ status: 'done' });
-    expect(await MissionModel.findById(mission._id, { completions: 1 }).lean()).toMatchObject({ completions: 1 });
-    expect(await countersOf(player._id)).toEqual({ missionsCount: 1, doneMissionsCount: 1 });
-  });
+      // the engine's sweep finishes it; the place's key is forgotten once it is done
+      await recoverPendingEntries(0);
+      await forgetDonePlaceKeys();
+      expect(await UserMissionModel.find({ user: player._id }, { _id: 0, status: 1 }).lean()).toEqual([{ status: 'done' }]);
+      expect(await MissionModel.findById(mission._id, { _id: 0, completions: 1, placeKeys: 1 }).lean()).toEqual({
+        completions: 1,
+        placeKeys: [],
+      });
+      expect(await countersOf(player._id)).toEqual({ missionsCount: 1, doneMissionsCount: 1 });
+      expect(await balanceOf(player._id, mission.coin)).toBe(BigInt(mission.reward));
+      // claimed again: told it is done, nothing more taken
+      await expect(playerCaller(player).missions.claim({ missionId: String(mission._id) })).rejects.toMatchObject({
+        cause: { code: 'ALREADY_DONE' },
+      });
+      expect(await MissionModel.findById(mission._id, { _id: 0, completions: 1 }).lean()).toEqual({ completions: 1 });
+    },
+  );
 
   it('counts 20 simultaneous first claims of 20 missions, and 20 of one mission once', async () => {
     const missions = await Promise.all(Array.from({ length: 20 }, () => createMission()));

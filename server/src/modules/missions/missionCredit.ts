@@ -3,7 +3,7 @@ import { AppError } from '../../lib/errors';
 import { migrateOnce } from '../../db/migrationProgress';
 import { entryKeys, entryWithKey } from '../ledger/ledger.service';
 import { UserMissionModel } from './mission.models';
-import { countCredited, creditMission, type MissionCredit } from './missions.kinds';
+import { countCredited, creditMission, startProgressOperation, type MissionCredit } from './missions.kinds';
 
 /** A progress as an older version left it, done with its credit owed. */
 interface OwedProgress extends Omit<MissionCredit['progress'], 'day'> {
@@ -58,4 +58,28 @@ export async function finishMissionCreditsOfOlderVersion(): Promise<number> {
     return null;
   });
   return finished;
+}
+
+/**
+ * Start-up, once: progress records an older version's Go wrote and left uncounted in the player's missionsCount (`uncounted`,
+ * a crash between the record and its count) are counted by the operation a Go is now (`mission-start`, keyed by the record:
+ * its count keyed likewise, so one the older version counted before it crashed is not counted again), and the flag removed.
+ */
+export async function countStartsOfOlderVersion(): Promise<number> {
+  let counted = 0;
+  await migrateOnce('mission-uncounted-starts', async () => {
+    const owed = await UserMissionModel.collection
+      .find<OwedProgress & { startedAt?: Date | null }>(
+        { uncounted: true },
+        { projection: { user: 1, mission: 1, day: 1, category: 1, coin: 1, reward: 1, startedAt: 1 } },
+      )
+      .toArray();
+    for (const { _id, user, mission, day = null, category, coin, reward, startedAt } of owed) {
+      await startProgressOperation({ _id, user, mission, day, category, coin, reward }, startedAt ?? new Date());
+      await UserMissionModel.collection.updateOne({ _id }, { $unset: { uncounted: '' } });
+      counted++;
+    }
+    return null;
+  });
+  return counted;
 }

@@ -2,22 +2,29 @@ import type { JobStep } from '../jobs/jobs.service';
 import { proofImagesUploadedBefore, removeProofImages } from '../proofs/proofs.service';
 import {
   countEarlierCompletions,
+  countStartsOfOlderVersion,
   finishMissionCreditsOfOlderVersion,
-  countUncountedProgress,
+  finishPlacesOfOlderVersion,
+  forgetDonePlaceKeys,
   proofImagesInUse,
-  settleStaleSeats,
 } from './missions.service';
 
 /**
- * The missions' part of the money recovery: places held on a mission and not yet settled, progress whose Go was not yet
- * counted in its player's missionsCount (then the places of progress older than the counter, counted once). Credits are operations of the engine (`mission-credit`), finished with the others; this
- * finishes the ones an older version left owed (once: afterwards a single read).
+ * The missions' part of the money recovery. Go's, credits, reviews and rejections are operations of the engine, finished
+ * with the others (a mission's places and a player's counts among their effects); this finishes, once, what an older version
+ * left owed (credits, places held by hand, Go's uncounted: afterwards a single read each), counts the places of progress older
+ * than the counter, and forgets the place keys of operations done.
  */
 export const missionRecovery: readonly JobStep[] = [
   { name: 'missions', run: () => finishMissionCreditsOfOlderVersion() },
-  { name: 'missionSeats', run: ({ graceMs }) => settleStaleSeats(graceMs) },
-  // after the seats: settling a first claim's hold may write its progress, owed to missionsCount
-  { name: 'missionCounts', run: ({ graceMs }) => countUncountedProgress(graceMs) },
+  { name: 'missionStarts', run: () => countStartsOfOlderVersion() },
+  { name: 'missionPlaces', run: () => finishPlacesOfOlderVersion() },
+  {
+    name: 'placeKeys',
+    // only once the older version's places are settled (settling them reads the keys): afterwards that is a single read
+    run: async () => (await finishPlacesOfOlderVersion(), forgetDonePlaceKeys()),
+    routine: true,
+  },
   { name: 'completionsCounted', run: () => countEarlierCompletions(), routine: true },
 ];
 

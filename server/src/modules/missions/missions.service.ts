@@ -3,8 +3,9 @@
  * - `playerMissions.ts`: the player's view of missions and their progress;
  * - `claims.ts`: Go and Claim, by each verify type (`telegramMembership.ts` reads Telegram's answers);
  * - `reviews.ts`: an operator's decision on a Manual mission;
- * - `missions.kinds.ts`: the reward's credit, a kind of the money engine (`missionCredit.ts`: what an older version left owed);
- * - `missionSeats.ts`: the count of completions and the cap, through holds a crash cannot leave counted wrong;
+ * - `missions.kinds.ts`: the missions' kinds of the money engine: a Go, a claim's credit, a review and its rejection
+ *   (`missionCredit.ts`: what an older version left owed);
+ * - `missionPlaces.ts`: the count of completions and the cap, each change inside one of those operations, under its key;
  * - `streaks.ts`: the streak of daily missions and its milestones;
  * - `missionRecords.ts`: the console's queries and the delete guards (registered with coins and content).
  */
@@ -12,10 +13,10 @@ export { playerMissions, missionsOfCategory } from './playerMissions';
 // registers the check the proofs module asks before an upload (the two modules do not import each other)
 import './proofClaims';
 export { streakFor } from './streaks';
-export { settleStaleSeats, countEarlierCompletions } from './missionSeats';
-export { startMission, claimMission, countUncountedProgress } from './claims';
+export { countEarlierCompletions, finishPlacesOfOlderVersion, forgetDonePlaceKeys } from './missionPlaces';
+export { startMission, claimMission } from './claims';
 export { reviewUserMission } from './reviews';
-export { finishMissionCreditsOfOlderVersion } from './missionCredit';
+export { countStartsOfOlderVersion, finishMissionCreditsOfOlderVersion } from './missionCredit';
 export type { MissionRecord } from './missionRecords';
 export {
   deleteMission,

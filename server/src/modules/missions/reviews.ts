@@ -4,17 +4,17 @@ import { findRejectReason } from '../config/rejectReasons.service';
 import { assertIndependentApprover } from '../accounts/fourEyes.service';
 import { countTowardDailyLimit } from '../coins/coinBrakes.service';
 import { objectId } from '../../db/ids';
-import { notify } from '../notifications/notifications.service';
-import { MissionModel, UserMissionModel } from './mission.models';
-import { creditMission, isCreditRefused } from './missions.kinds';
-import { holdSeatForRelease, settleSeat } from './missionSeats';
-import { freeFor, refuseUnlessFree, UNLOCKED } from './reviewLocks';
+import { UserMissionModel } from './mission.models';
+import { creditMission, isCreditRefused, rejectClaim } from './missions.kinds';
+import { countEarlierCompletions } from './missionPlaces';
+import { freeFor, refuseUnlessFree } from './reviewLocks';
 
 /**
  * An operator approves (reward credited now) or rejects (the player may try again) a pending mission.
  * The conditional pending → done/rejected step decides, so an approval and a rejection arriving together cannot both
- * happen. An approval is the credit's operation (`mission-credit`, under `entryKeys.missionReward`), recorded first: its
- * admit takes that step, so the credit is owed from the moment the claim is done.
+ * happen. Each is an operation of the money engine, recorded first, whose admit takes that step: an approval is the credit's
+ * (`mission-credit`, under `entryKeys.missionReward`), so the credit is owed from the moment the claim is done; a rejection
+ * (`mission-reject`) gives the claim's place back and tells the player in its step, each once.
  */
 export async function reviewUserMission(
   userMissionId: string,
@@ -37,8 +37,6 @@ export async function reviewUserMission(
     // taken and let go again in between: decided by someone else, or free to try again
     throw new AppError('CLAIM_LOCKED', { name: '?', until: now.toISOString().slice(11, 16) });
   }
-  // an approval tells the player with its credit (its operation's step); a rejection here
-  if (reviewed.status === 'rejected') await notifyRejected(reviewed);
   return reviewed;
 }
 
@@ -46,32 +44,35 @@ export async function reviewUserMission(
 async function approve(id: Types.ObjectId, reviewedBy: Types.ObjectId, now: Date) {
   const claim = await UserMissionModel.findOne(
     { _id: id, status: 'pending' },
-    { user: 1, mission: 1, day: 1, category: 1, coin: 1, reward: 1, uncounted: 1 },
+    { user: 1, mission: 1, day: 1, category: 1, coin: 1, reward: 1 },
   ).lean();
   if (!claim) return null;
+  let recorded = true;
   try {
-    await creditMission({ progress: claim, via: 'approval', at: now, reviewedBy, uncounted: !!claim.uncounted });
+    ({ recorded } = await creditMission({ progress: claim, via: 'approval', at: now, reviewedBy }));
   } catch (error) {
     if (isCreditRefused(error)) return null;
     // a frozen or banned player's approval stands, its credit owed (paid once they are active)
     if (!isHold(error)) throw error;
   }
-  // approved by this operator (a concurrent approval by another recorded the operation first: theirs)
-  return UserMissionModel.findOne({ _id: id, status: 'done', reviewedBy });
+  // approved by this call (a concurrent approval recorded the operation first: theirs)
+  return recorded ? UserMissionModel.findOne({ _id: id, status: 'done', reviewedBy }) : null;
 }
 
-/** A rejection gives its place back: held first, so a crash before the hold is settled cannot keep it counted. */
+/** The rejection's operation (it marks the claim rejected, then gives its place back); the claim as rejected, or null when it was not this rejection's. */
 async function reject(id: Types.ObjectId, reviewedBy: Types.ObjectId, reason: { en: string; fa: string }, now: Date) {
-  const cleared = { firstApprovedBy: null, firstApprovedAt: null, ...UNLOCKED };
-  const seat = await UserMissionModel.findOne({ _id: id, status: 'pending', seated: true }, { mission: 1 }).lean();
-  if (seat) await holdSeatForRelease(seat.mission, id, now);
-  const reviewed = await UserMissionModel.findOneAndUpdate(
-    { _id: id, status: 'pending', ...freeFor(reviewedBy, now) },
-    { $set: { status: 'rejected', reviewedBy, rejectReason: reason.en, rejectReasonFa: reason.fa, seated: false, ...cleared } },
-    { returnDocument: 'after' },
-  );
-  if (seat) await settleSeat(seat.mission, id);
-  return reviewed;
+  const claim = await UserMissionModel.findOne({ _id: id, status: 'pending' }, { user: 1, mission: 1, startedAt: 1, claimedAt: 1 }).lean();
+  if (!claim) return null;
+  // a claim from before its mission's counter: counted first, so the place given back is one counted
+  await countEarlierCompletions(claim.mission);
+  try {
+    // rejected by this call (a concurrent rejection recorded the operation first: theirs)
+    if (!(await rejectClaim({ progress: claim, startedAt: claim.startedAt, at: now, reviewedBy, reason })).recorded) return null;
+  } catch (error) {
+    if (isCreditRefused(error)) return null;
+    throw error;
+  }
+  return UserMissionModel.findById(id);
 }
 
 /**
@@ -114,22 +115,4 @@ async function rejectionText(review: { rejectReason?: string; reasonId?: string 
   const canned = await findRejectReason(review.reasonId);
   if (!canned) throw badInput({ reasonId: 'This reason is no longer in App Config: choose another, or write one' });
   return { en: canned.en, fa: canned.fa };
-}
-
-/** Tells the player their claim was rejected, keyed by the claim, since the mission can be tried again. */
-async function notifyRejected(reviewed: {
-  _id: Types.ObjectId;
-  user: Types.ObjectId;
-  mission: Types.ObjectId;
-  rejectReason: string;
-  rejectReasonFa?: string;
-  claimedAt?: Date | null;
-}) {
-  const mission = await MissionModel.findById(reviewed.mission, { title: 1 }).lean();
-  const claim = reviewed.claimedAt?.getTime() ?? 0;
-  await notify(reviewed.user, `mission-rejected:${reviewed._id}:${claim}`, 'mission-rejected', {
-    mission: mission?.title ?? '',
-    reason: reviewed.rejectReason,
-    ...(reviewed.rejectReasonFa ? { reasonFa: reviewed.rejectReasonFa } : {}),
-  });
 }

@@ -262,8 +262,8 @@ type MissionCounter = 'missionsCount' | 'doneMissionsCount';
 /**
  * Counts one progress record of a player in missionsCount (started) and/or doneMissionsCount (done), each once whatever
  * repeats: the player remembers the last records counted (`countedProgress`, `<counter>:<progress id>`), and a count is one
- * conditional write on that memory. The record carries its own flag while it is owed (`uncounted`, `awaitingCredit`), cleared
- * once counted, so a repeat after a crash in between counts what is still owed, and no more.
+ * conditional write on that memory. A count is a step of the money engine's operation that owes it (a Go's `mission-start`, a
+ * credit's `mission-credit`), so a repeat after a crash in between counts what is still owed, and no more.
  *
  * `markRiskDueAt` (a first claim of a player not yet due) marks the risk score due in the same write. One write in the usual case; a
  * repeat in which some counter was counted already counts each apart.
