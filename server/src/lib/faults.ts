@@ -33,7 +33,6 @@ export const FAULT_POINTS = [
   'ledger:after-apply',
   // after each follow-up step of a kind that has steps (a stake opened, a stake claimed)
   'ledger:after-step',
-  'mission:after-seat',
 ] as const;
 export type FaultPoint = (typeof FAULT_POINTS)[number];
 
@@ -42,9 +41,6 @@ export type FaultPoint = (typeof FAULT_POINTS)[number];
  * of a debit the balance did not cover, just before and just after it removes the operation.
  */
 type RacePoint = 'ledger:refusing' | 'ledger:refused';
-
-/** A player's progress created by Go, before it is counted in their missionsCount (in-process: the counter's crash test). */
-type CounterFaultPoint = 'mission:after-start';
 
 /**
  * A reward change asked for (a mission's, App Config's): saved waiting for a second operator, in the edit's one write, walked
@@ -62,7 +58,7 @@ type AccountFaultPoint =
 
 /** Marks a point between two writes. */
 export async function faultPoint(
-  point: FaultPoint | RacePoint | BrakeFaultPoint | AccountFaultPoint | CounterFaultPoint,
+  point: FaultPoint | RacePoint | BrakeFaultPoint | AccountFaultPoint,
   /** The engine's points name the kind of operation too: `ledger:after-step:stake-open` kills at that kind's alone. */
   kind?: string,
   /** After a step, its name too: `ledger:after-step:payout-batch:send` kills after that one step of that kind alone. */
