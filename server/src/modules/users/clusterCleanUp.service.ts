@@ -162,6 +162,21 @@ const planFrom = (action: InstanceType<typeof ClusterCleanUpModel>): Plan => ({
 });
 
 /**
+ * Confirmations of one plan that reach this process together share one run of its operation: twenty operators confirming at
+ * once ban each player once rather than twenty times. Runs on other instances, or a retry, or the sweep, are harmless beside
+ * it (each part of the operation is keyed), only slower.
+ */
+const running = new Map<string, Promise<unknown>>();
+function carryOutOnce(cleanUp: CleanUpPlan, operator: Operator): Promise<unknown> {
+  let run = running.get(cleanUp.key);
+  if (!run) {
+    run = carryOutCleanUp(cleanUp, operator).finally(() => running.delete(cleanUp.key));
+    running.set(cleanUp.key, run);
+  }
+  return run;
+}
+
+/**
  * Bans the cluster and takes back what it earned, as the preview with this key said: one `cluster-cleanup` operation of the
  * engine (clusterCleanUp.kinds.ts), recorded once per plan however many operators confirm at once, whose steps carry it out;
  * a confirmation of a plan already recorded (a retry after a crash, a second operator) finishes it and answers what was done,
@@ -186,7 +201,7 @@ export async function cleanUpCluster(
     statusReason: reasons.statusReason ?? '',
     fa: { statusReason: reasons.fa?.statusReason ?? '' },
   };
-  await carryOutCleanUp(cleanUp, operator);
+  await carryOutOnce(cleanUp, operator);
   const action = await ClusterCleanUpModel.findOne({ key: input.key });
   if (!action) throw new AppError('NOT_FOUND');
   return { ...(await outcome(planFrom(action))), status: action.status === 'done' ? ('done' as const) : ('running' as const) };

@@ -184,12 +184,20 @@ describe("a risk cluster's clean-up", () => {
     },
   );
 
-  it('20 operators confirming at once take back once', async () => {
+  it('20 operators confirming at once, and two sweeps carrying it out beside them, take back once', async () => {
     const w = await world();
     const { key } = await preview(w);
     const others = await Promise.all(Array.from({ length: 19 }, () => createOperator(['users:write', 'gifts:write'])));
     const apis = [w.api, ...others.map((other) => consoleApi(app, other.token))];
+    // once the plan is written, two passes of the engine's sweep (another instance's, say) run it too, at the same time
+    const sweeps: Promise<number>[] = [];
+    onFault((at, kind, step) => {
+      if (at === 'ledger:after-step' && kind === 'cluster-cleanup' && step === 'plan' && !sweeps.length)
+        sweeps.push(recoverPendingEntries(0), recoverPendingEntries(0));
+    });
     const answers = await Promise.all(apis.map((api) => api.post('/risk/clean-up', { cluster: w.cluster, key, ...REASON })));
+    await Promise.all(sweeps);
+    expect(sweeps).toHaveLength(2);
     expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(200));
     for (const answer of answers) expect(answer.body).toMatchObject({ ...EXPECTED, status: 'done' });
     await expectCleanedUpOnce(w);
