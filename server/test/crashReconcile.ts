@@ -50,14 +50,13 @@ const ONE_PER_RECORD = ['mission', 'mining', 'stake', 'unstake', 'withdraw', 're
 /**
  * Work left half-done: each the sweep must have finished (or undone) once it had its turn. Every money movement is an
  * operation of the engine, so what is owed is an operation not done; besides, what moves no money and keeps a marker: a
- * withdrawal approved for the hot wallet and not yet paid, a mission's place held, a gift not yet audited.
+ * withdrawal approved for the hot wallet and not yet paid, a gift not yet audited.
  */
 async function unfinished(): Promise<string[]> {
-  const [withdrawals, operations, seats] = await Promise.all([
+  const [withdrawals, operations] = await Promise.all([
     // approved for the hot wallet (or on its way) and not yet paid: the sender's to finish
     WithdrawalModel.find({ status: { $in: ['approved', 'sending'] } }, { _id: 1 }).lean(),
     OperationModel.find({ state: { $in: ['recorded', 'posted'] } }, { key: 1, state: 1 }).lean(),
-    MissionModel.find({ 'seating.0': { $exists: true } }, { _id: 1 }).lean(),
   ]);
   const gifts = await LedgerEntryModel.find({ reason: 'gift', state: 'posted', refType: 'Account' }, { _id: 1 }).lean();
   const audited = new Set(
@@ -66,7 +65,6 @@ async function unfinished(): Promise<string[]> {
   return [
     ...withdrawals.map((w) => `withdrawal ${String(w._id)} approved and not yet paid`),
     ...operations.map((o) => `operation ${o.key} still ${o.state}`),
-    ...seats.map((m) => `mission ${String(m._id)} has a place still held`),
     ...gifts.filter((g) => !audited.has(`adjust:${String(g._id)}`)).map((g) => `gift ${String(g._id)} without its audit`),
   ];
 }
@@ -144,19 +142,22 @@ async function appliedTwice(): Promise<string[]> {
   ];
 }
 
-/** Each mission's completions against its seated progress done or waiting for review. */
+/** Each mission's completions against its progress done or waiting for review (each holds one place), and never past its cap. */
 async function miscountedCompletions(): Promise<string[]> {
   const [missions, seated] = await Promise.all([
-    MissionModel.find({}, { completions: 1 }).lean(),
+    MissionModel.find({}, { completions: 1, cap: 1 }).lean(),
     UserMissionModel.aggregate<{ _id: unknown; n: number }>([
-      { $match: { seated: true, status: { $in: ['done', 'pending'] } } },
+      { $match: { status: { $in: ['done', 'pending'] } } },
       { $group: { _id: '$mission', n: { $sum: 1 } } },
     ]),
   ]);
   const counted = new Map(seated.map((row) => [String(row._id), row.n]));
-  return missions
-    .filter((m) => (m.completions ?? 0) !== (counted.get(String(m._id)) ?? 0))
-    .map((m) => `mission ${String(m._id)} counts ${m.completions} completions, its progress ${counted.get(String(m._id)) ?? 0}`);
+  return [
+    ...missions
+      .filter((m) => (m.completions ?? 0) !== (counted.get(String(m._id)) ?? 0))
+      .map((m) => `mission ${String(m._id)} counts ${m.completions} completions, its progress ${counted.get(String(m._id)) ?? 0}`),
+    ...missions.filter((m) => m.cap && (m.completions ?? 0) > m.cap).map((m) => `mission ${String(m._id)} is past its cap ${m.cap}`),
+  ];
 }
 
 type DoneOperation = { key: string; kind: string; user?: unknown; data?: Record<string, unknown> };
