@@ -133,7 +133,7 @@ describe('missions in the console', () => {
     const fields = { startsAt: '2026-12-01T08:00:00.000Z', endsAt: '2026-12-08T08:00:00.000Z', cap: 1000, repeat: 'daily' };
     const saved = await api.post('/missions', { ...base(), verifyType: 'auto', ...fields });
     expect([saved.status, saved.body]).toEqual([201, expect.objectContaining({ ...fields, completions: 0 })]);
-    expect(saved.body).not.toHaveProperty('seating');
+    expect(saved.body).not.toHaveProperty('placeKeys');
     // the console sends back what it read, completions included: the count is not the form's to change
     const edited = await api.put(`/missions/${saved.body.id}`, { ...saved.body, completions: 5, cap: '', endsAt: null });
     expect(edited.body).toMatchObject({ cap: null, endsAt: null, completions: 0 });
