@@ -39,7 +39,7 @@ const moneyRecoveryJob = jobOfSteps({ name: 'money-recovery', kind: 'recovery' }
   referralsOfOlderVersion,
   // gifts are operations of the engine too; this gives the approved ones an older version left unposted (once)
   { name: 'giftsOfOlderVersion', run: () => finishApprovedGiftsOfOlderVersion().then(() => 0) },
-  // money permissions approved but not yet given (or asked but not yet listed)
+  // money permissions asked but not yet listed (a decision on them is an operation of the engine)
   { name: 'accountGrants', run: ({ graceMs, now }) => recoverAccountGrants(graceMs, now) },
 ]);
 

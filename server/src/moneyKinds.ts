@@ -1,3 +1,4 @@
+import { accountGrantKinds } from './modules/accounts/accountGrants.service';
 import { changeDecisionKinds } from './modules/accounts/changeDecision.kinds';
 import { decisionsOn } from './modules/accounts/waitingChanges.service';
 import { coinChanges } from './modules/coins/giftCoins.service';
@@ -32,6 +33,7 @@ const MONEY_KINDS = [
   ...stakingKinds,
   ...referralKinds,
   ...playerStatusKinds,
+  ...accountGrantKinds,
   // a second operator's decision on a change that loosens a money brake, on each record where such changes wait
   ...changeDecisionKinds([
     missionRewardDecisions,

@@ -238,11 +238,12 @@ describe("an account's grant of money permissions across kill -9", () => {
     }
   });
 
+  // the decision's operation (account-grant): once its admit took the decision, after the account's write, after the audit
   it.each([
-    ['account-grant:after-approval', 'approve'],
-    ['account-grant:after-apply', 'approve'],
-    ['account-grant:after-audit', 'approve'],
-    ['account-grant:after-rejection', 'reject'],
+    ['ledger:after-apply:account-grant', 'approve'],
+    ['ledger:after-step:account-grant:account', 'approve'],
+    ['ledger:after-step:account-grant:audit', 'approve'],
+    ['ledger:after-apply:account-grant', 'reject'],
   ] as const)('%s: the %s is finished once, by the sweep alone and by the approver repeating it', async (point, decision) => {
     let api!: Console;
     const accounts: string[] = [];
@@ -274,7 +275,8 @@ describe("an account's grant of money permissions across kill -9", () => {
       expect(half.waiting).toBe(half.approvedEntries === 0);
       if (decision === 'reject') expect(half.permissions).toEqual(['users:read']);
     }
-    await AccountGrantModel.updateOne({ _id: grants.get(leftToSweep) }, { $set: { decidedAt: aged() } });
+    // the decision is an operation of the engine: its age is the sweep's grace
+    await OperationModel.collection.updateOne({ kind: 'account-grant', refId: grants.get(leftToSweep) }, { $set: { createdAt: aged() } });
 
     const product = start();
     try {

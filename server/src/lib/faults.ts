@@ -48,13 +48,11 @@ type RacePoint = 'ledger:refusing' | 'ledger:refused';
  */
 type BrakeFaultPoint = 'reward:after-request';
 
-/** Money permissions asked for an operator's account, between the approval, the account's write, its audit and the mark (in-process tests). */
-type AccountFaultPoint =
-  | 'account-grant:after-ask'
-  | 'account-grant:after-approval'
-  | 'account-grant:after-apply'
-  | 'account-grant:after-audit'
-  | 'account-grant:after-rejection';
+/**
+ * Money permissions asked for an operator's account: between the account's write and the request's record (the sweep lists
+ * it). A decision on them is an operation of the engine (`account-grant`).
+ */
+type AccountFaultPoint = 'account-grant:after-ask';
 
 /** Marks a point between two writes. */
 export async function faultPoint(

@@ -2,8 +2,8 @@ import { Types } from 'mongoose';
 import { OBJECT_ID_PATTERN } from '@gift/shared';
 import { AppError, badInput, forbidden } from '../../lib/errors';
 import { objectId } from '../../db/ids';
-import { faultPoint } from '../../lib/faults';
 import { isAudited, recordAudit, type Operator } from '../audit/audit.service';
+import { runOperation, type OperationKind } from '../ledger/ledger.service';
 import { AccountModel } from './account.model';
 import { AccountGrantModel, type AccountGrantDocument } from './accountGrant.model';
 import { assertIndependentApprover } from './fourEyes.service';
@@ -81,12 +81,29 @@ function decided(status: string): AppError {
   return new AppError('CHANGE_DECIDED', { status });
 }
 
+/** A decision on a request, as its operation records it (`account-grant`). */
+interface GrantDecision {
+  grant: string;
+  status: 'approved' | 'rejected';
+  reason: string;
+  operator: Operator;
+  at: Date;
+}
+
+const ACCOUNT_GRANT = 'account-grant';
+
+/** The request's decision is this one: by this operator, approved (given since, or not) or rejected as asked. */
+const isThis = (grant: AccountGrantDocument | null, { status, operator }: GrantDecision) =>
+  !!grant &&
+  String(grant.decidedBy) === operator.id &&
+  (status === 'rejected' ? grant.status === 'rejected' : grant.status === 'approved' || grant.status === 'applied');
+
 /**
- * Gives the account the permissions of an approved request, in one conditional write on the account (the request it
- * carries is cleared in the same write, so they are given once), audits it as the approver's decision, marks it applied.
- * A retry, or the sweep after a crash between any two of these, finishes it.
+ * Gives the account the permissions of an approved request, in one conditional write on the account (the request it carries is
+ * cleared in the same write, so they are given once). An account deleted meanwhile, or no longer asking, is given nothing, and
+ * the request ends rejected saying so.
  */
-async function applyApprovedGrant(grant: AccountGrantDocument, approver: Operator) {
+async function giveApproved(grant: AccountGrantDocument) {
   const grantedAt = grant.decidedAt ?? new Date();
   const entries = grant.permissions.map((permission) => ({
     permission,
@@ -105,93 +122,145 @@ async function applyApprovedGrant(grant: AccountGrantDocument, approver: Operato
       $inc: { tokenVersion: 1 },
     },
   );
-  const account = await AccountModel.findById(grant.account, { permissions: 1, grants: 1, username: 1 }).lean();
-  const given = !!account?.grants.some((entry) => String(entry.grant) === String(grant._id));
-  if (!given) {
-    // the account was deleted (or no longer asks): nothing is given, and the request ends saying so
-    await AccountGrantModel.updateOne(
-      { _id: grant._id, status: 'approved' },
-      { $set: { status: 'rejected', rejectReason: account ? 'The account no longer asks for this access' : 'The account was deleted' } },
-    );
-    throw account ? decided('rejected') : new AppError('NOT_FOUND');
+  const account = await AccountModel.findById(grant.account, { grants: 1 }).lean();
+  if (account?.grants.some((entry) => String(entry.grant) === String(grant._id))) return;
+  await AccountGrantModel.updateOne(
+    { _id: grant._id, status: 'approved' },
+    { $set: { status: 'rejected', rejectReason: account ? 'The account no longer asks for this access' : 'The account was deleted' } },
+  );
+}
+
+/** The audit of the decision, once (keyed by the request): an approval only once the account was given it. */
+async function auditDecision(grant: AccountGrantDocument, { status, operator }: GrantDecision) {
+  if (status === 'rejected') {
+    await recordAudit({
+      operator,
+      action: 'review',
+      resource: 'account-grants',
+      record: String(grant._id),
+      before: { status: 'pending' },
+      after: { status: 'rejected', rejectReason: grant.rejectReason },
+      note: `Rejected ${grant.permissions.join(', ')} for ${grant.username}: ${grant.rejectReason}`,
+      key: auditKey(grant._id),
+    });
+    return;
   }
-  await faultPoint('account-grant:after-apply');
+  const account = await AccountModel.findById(grant.account, { permissions: 1, grants: 1 }).lean();
+  if (!account?.grants.some((entry) => String(entry.grant) === String(grant._id))) return;
   await recordAudit({
-    operator: approver,
+    operator,
     action: 'review',
     resource: 'accounts',
     record: String(grant.account),
-    before: { permissions: account!.permissions.filter((permission) => !grant.permissions.includes(permission)) },
-    after: { permissions: account!.permissions },
+    before: { permissions: account.permissions.filter((permission) => !grant.permissions.includes(permission)) },
+    after: { permissions: account.permissions },
     note: `Approved ${grant.permissions.join(', ')} for ${grant.username}, asked by ${await usernameOf(grant.requestedBy)}`,
     key: auditKey(grant._id),
   });
-  await faultPoint('account-grant:after-audit');
-  await AccountGrantModel.updateOne({ _id: grant._id, status: 'approved' }, { $set: { status: 'applied' } });
+}
+
+const grantOf = (operation: { data?: unknown }) => AccountGrantModel.findById((operation.data as GrantDecision).grant);
+
+/**
+ * A second operator's decision on money permissions asked for an account, as a kind of the money engine (ledger/engine.ts):
+ * `account-grant`, an operation with no postings keyed by the request, the decision and the operator. Its admit takes the
+ * decision, one conditional step from pending, so of decisions at once one stands and the others are refused with nothing
+ * left; its steps give the account the permissions (or clear a rejected request from it), audit the decision, and mark the
+ * request applied, each once. A crash anywhere is finished by the operator's repeat or the engine's sweep alone.
+ */
+export const accountGrantKinds: readonly OperationKind[] = [
+  {
+    kind: ACCOUNT_GRANT,
+    admit: async (operation) => {
+      const decision = operation.data as GrantDecision;
+      const grant = await grantOf(operation);
+      if (!grant) return new AppError('NOT_FOUND');
+      if (isThis(grant, decision)) return null;
+      await AccountGrantModel.updateOne(
+        { _id: grant._id, status: 'pending' },
+        {
+          $set: {
+            status: decision.status,
+            decidedBy: objectId(decision.operator.id),
+            decidedAt: decision.at,
+            ...(decision.status === 'rejected' ? { rejectReason: decision.reason } : {}),
+          },
+        },
+      );
+      const after = await grantOf(operation);
+      return isThis(after, decision) ? null : decided(after?.status ?? 'deleted');
+    },
+    steps: [
+      {
+        name: 'account',
+        run: async (operation) => {
+          const grant = (await grantOf(operation))!;
+          if ((operation.data as GrantDecision).status === 'approved') await giveApproved(grant);
+          else await AccountModel.updateOne({ _id: grant.account, 'pendingGrant._id': grant._id }, { $set: { pendingGrant: null } });
+        },
+      },
+      { name: 'audit', run: async (operation) => auditDecision((await grantOf(operation))!, operation.data as GrantDecision) },
+      {
+        name: 'mark',
+        run: async (operation) => {
+          if ((operation.data as GrantDecision).status === 'approved')
+            await AccountGrantModel.updateOne(
+              { _id: (operation.data as GrantDecision).grant, status: 'approved' },
+              { $set: { status: 'applied' } },
+            );
+        },
+      },
+    ],
+  },
+];
+
+/** Records the decision (once per request, decision and operator) and finishes it; the request as it then stands. */
+async function decide(grantId: string, decision: Omit<GrantDecision, 'grant'>) {
+  await runOperation({
+    kind: ACCOUNT_GRANT,
+    key: `${ACCOUNT_GRANT}:${grantId}:${decision.status}:${decision.operator.id}`,
+    refType: 'AccountGrant',
+    refId: grantId,
+    players: [],
+    house: [],
+    createdBy: objectId(decision.operator.id),
+    data: { ...decision, grant: grantId },
+  });
+  return (await AccountGrantModel.findById(grantId))!;
 }
 
 /**
  * A second operator approves money permissions asked for an account: one who holds each of them (and accounts:write, by
  * the route), is not the account itself, and is independent of the operator who asked (assertIndependentApprover). One
- * conditional step from pending, so two approvals at once give them once; a repeat of an approval a crash interrupted
- * finishes it.
+ * decision stands however many approve at once; a repeat of an approval a crash interrupted finishes it.
  */
 export async function approveGrant(grantId: string, operator: GrantDecider, now: Date) {
   checkId(grantId);
   const grant = await AccountGrantModel.findById(grantId);
   if (!grant) throw new AppError('NOT_FOUND');
+  const decision = { status: 'approved' as const, reason: '', operator: { id: operator.id, username: operator.username }, at: now };
   if (grant.status === 'pending') {
     if (String(grant.account) === operator.id) throw forbidden('A second operator must approve this access: it is for your own account');
     const beyond = grant.permissions.filter((permission) => !holds(operator.permissions, permission));
     if (beyond.length) throw forbidden(`You can only approve access you have yourself (not ${beyond.join(', ')})`);
     await assertIndependentApprover(String(grant.requestedBy), operator.id, 'this access');
-    await AccountGrantModel.updateOne(
-      { _id: grant._id, status: 'pending' },
-      { $set: { status: 'approved', decidedBy: objectId(operator.id), decidedAt: now } },
-    );
-  }
-  const current = (await AccountGrantModel.findById(grantId))!;
-  if (current.status === 'applied' && String(current.decidedBy) === operator.id) return current.toJSON();
-  if (current.status !== 'approved' || String(current.decidedBy) !== operator.id) throw decided(current.status);
-  await faultPoint('account-grant:after-approval');
-  await applyApprovedGrant(current, operator);
-  return (await AccountGrantModel.findById(grantId))!.toJSON();
-}
-
-/** Clears a rejected request from its account and audits the rejection (once, by its key). */
-async function finishRejected(grant: AccountGrantDocument, operator: Operator) {
-  await AccountModel.updateOne({ _id: grant.account, 'pendingGrant._id': grant._id }, { $set: { pendingGrant: null } });
-  await recordAudit({
-    operator,
-    action: 'review',
-    resource: 'account-grants',
-    record: String(grant._id),
-    before: { status: 'pending' },
-    after: { status: 'rejected', rejectReason: grant.rejectReason },
-    note: `Rejected ${grant.permissions.join(', ')} for ${grant.username}: ${grant.rejectReason}`,
-    key: auditKey(grant._id),
-  });
+  } else if (!isThis(grant, { ...decision, grant: grantId })) throw decided(grant.status);
+  const current = await decide(grantId, decision);
+  // given nothing: the account was deleted, or no longer asks
+  if (current.status === 'rejected')
+    throw (await AccountModel.exists({ _id: current.account })) ? decided('rejected') : new AppError('NOT_FOUND');
+  return current.toJSON();
 }
 
 /** Turns down a request for access, with the reason; the account keeps only what it held. */
 export async function rejectGrant(grantId: string, operator: Operator, reason: string, now: Date) {
   checkId(grantId);
-  const rejected = await AccountGrantModel.findOneAndUpdate(
-    { _id: objectId(grantId), status: 'pending' },
-    { $set: { status: 'rejected', rejectReason: reason, decidedBy: objectId(operator.id), decidedAt: now } },
-    { returnDocument: 'after' },
-  );
-  if (!rejected) {
-    const current = await AccountGrantModel.findById(grantId);
-    if (!current) throw new AppError('NOT_FOUND');
-    // the same operator's repeat of a rejection a crash interrupted finishes it (the account no longer waits), and no more
-    if (current.status !== 'rejected' || String(current.decidedBy) !== operator.id) throw decided(current.status);
-    await finishRejected(current, operator);
-    return current.toJSON();
-  }
-  await faultPoint('account-grant:after-rejection');
-  await finishRejected(rejected, operator);
-  return rejected.toJSON();
+  const grant = await AccountGrantModel.findById(grantId);
+  if (!grant) throw new AppError('NOT_FOUND');
+  const decision = { status: 'rejected' as const, reason, operator: { id: operator.id, username: operator.username }, at: now };
+  // the same operator's repeat of a rejection a crash interrupted finishes it (the account no longer waits), and no more
+  if (grant.status !== 'pending' && !isThis(grant, { ...decision, grant: grantId })) throw decided(grant.status);
+  return (await decide(grantId, decision)).toJSON();
 }
 
 /** Ends the request an account carries when the account is deleted (nothing left to give). */
@@ -201,8 +270,8 @@ export async function dropGrantsOf(accountId: Types.ObjectId, operator: Operator
 }
 
 /**
- * Finishes what a crash interrupted, for requests older than `olderThanMs`: records a request its account carries but
- * the list lacks, gives approved ones (as their approver), clears and audits rejected ones. Returns how many it finished.
+ * Lists a request its account carries but the list lacks (a crash between the account's write and the request's record), for
+ * requests older than `olderThanMs`. Decisions are operations of the engine, finished with the others. Returns how many.
  */
 export async function recoverAccountGrants(olderThanMs = 30_000, now = new Date()): Promise<number> {
   const before = new Date(now.getTime() - olderThanMs);
@@ -217,25 +286,6 @@ export async function recoverAccountGrants(olderThanMs = 30_000, now = new Date(
     const pending = account.pendingGrant as PendingGrant | null;
     if (!pending || (await AccountGrantModel.exists({ _id: pending._id }))) continue;
     await recordGrantRequest(account, pending);
-    finished++;
-  }
-  const approved = await AccountGrantModel.find({ status: 'approved', decidedAt: { $lte: before } }).limit(100);
-  for (const grant of approved) {
-    try {
-      await applyApprovedGrant(grant, { id: String(grant.decidedBy), username: await usernameOf(grant.decidedBy) });
-      finished++;
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-    }
-  }
-  const rejected = await AccountGrantModel.find({
-    status: 'rejected',
-    decidedBy: { $ne: null },
-    decidedAt: { $lte: before, $gte: new Date(now.getTime() - 24 * 3_600_000) },
-  }).limit(100);
-  for (const grant of rejected) {
-    if (await isAudited(auditKey(grant._id))) continue;
-    await finishRejected(grant, { id: String(grant.decidedBy), username: await usernameOf(grant.decidedBy) });
     finished++;
   }
   return finished;

@@ -10,6 +10,7 @@ import { balanceOf } from '../ledger/ledger.service';
 import { AccountModel } from './account.model';
 import { AccountGrantModel } from './accountGrant.model';
 import { recoverAccountGrants } from './accountGrants.service';
+import { recoverPendingEntries } from '../ledger/ledger.service';
 
 const app = createApp({ env: testEnv(), logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
 const name = (prefix: string) => `${prefix}_${randomBytes(3).toString('hex')}`;
@@ -239,14 +240,19 @@ describe('an account grant interrupted between any two writes', () => {
     };
   }
 
-  for (const point of ['account-grant:after-approval', 'account-grant:after-apply', 'account-grant:after-audit']) {
+  // the decision's operation (account-grant): after its admit took the decision, after the account's write, after the audit
+  for (const [point, step] of [
+    ['ledger:after-apply', undefined],
+    ['ledger:after-step', 'account'],
+    ['ledger:after-step', 'audit'],
+  ] as const) {
     for (const finisher of ['retry', 'sweep'] as const) {
-      it(`at ${point}, is given once by the ${finisher}, never lost`, async () => {
+      it(`at ${point}${step ? `:${step}` : ''} of its decision, is given once by the ${finisher}, never lost`, async () => {
         const asker = await createOperator(['*']);
         const { made, grant } = await grantAsked(asker, 'crash', ['users:read', 'withdraws:write']);
         const approver = consoleApi(app, (await createOperator(['*'])).token);
-        onFault((reached) => {
-          if (reached === point) throw new Error(`crash at ${point}`);
+        onFault((reached, kind, atStep) => {
+          if (reached === point && kind === 'account-grant' && atStep === step) throw new Error(`crash at ${point}`);
         });
         expect((await approver.post(`/account-grants/${grant}/approve`)).status).toBe(500);
         onFault(null);
@@ -256,7 +262,7 @@ describe('an account grant interrupted between any two writes', () => {
         expect(half.permissions.includes('withdraws:write')).toBe(half.grants === 1);
         expect(half.waiting).toBe(half.grants === 0);
         if (finisher === 'retry') expect((await approver.post(`/account-grants/${grant}/approve`)).status).toBe(200);
-        else expect(await recoverAccountGrants(0)).toBeGreaterThanOrEqual(1);
+        else expect(await recoverPendingEntries(0)).toBeGreaterThanOrEqual(1);
         expect(await state(made.id, grant)).toEqual({
           permissions: ['users:read', 'withdraws:write'],
           grants: 1,
@@ -265,7 +271,7 @@ describe('an account grant interrupted between any two writes', () => {
           audits: 1,
         });
         // a second pass changes nothing
-        await recoverAccountGrants(0);
+        await recoverPendingEntries(0);
         expect(await state(made.id, grant)).toMatchObject({ grants: 1, audits: 1, status: 'applied' });
       });
     }
@@ -298,12 +304,13 @@ describe('an account grant interrupted between any two writes', () => {
     const asker = await createOperator(['*']);
     const api = consoleApi(app, asker.token);
     const { made, grant } = await grantAsked(asker, 'rej', ['missions:write']);
-    onFault((reached) => {
-      if (reached === 'account-grant:after-rejection') throw new Error('crash');
+    // killed once its operation's admit took the rejection, before the account was cleared: the engine's sweep finishes it
+    onFault((reached, kind) => {
+      if (reached === 'ledger:after-apply' && kind === 'account-grant') throw new Error('crash');
     });
     expect((await api.post(`/account-grants/${grant}/reject`, { rejectReason: 'No' })).status).toBe(500);
     onFault(null);
-    await recoverAccountGrants(0);
+    await recoverPendingEntries(0);
     expect(await AccountModel.findById(made.id).lean()).toMatchObject({ permissions: [], pendingGrant: null });
     expect(await AuditEntryModel.countDocuments({ key: `account-grant:${grant}` })).toBe(1);
   });
