@@ -129,22 +129,23 @@ async function notifyApproved({ progress }: MissionCredit): Promise<void> {
   });
 }
 
-const missionCreditKind: OperationKind = {
-  kind: MISSION_CREDIT,
-  admit: markDone,
-  // one step (each step's record is a write on the claim's hot path): the counts, a daily mission's streak day, and an
-  // approval's word to the player, each keyed
-  steps: [
-    {
-      name: 'follow-up',
-      run: async (operation) => {
-        const credit = operation.data as MissionCredit;
-        await countCredited(credit);
-        if (credit.via === 'approval') await notifyApproved(credit);
-      },
-    },
-  ],
-};
+/**
+ * A missions' kind: its admit takes the change, and one step (`follow-up`: each step's record is a write, on a claim's hot
+ * path too) does what follows it, each part keyed.
+ */
+function missionKind<Data>(
+  kind: string,
+  admit: NonNullable<OperationKind['admit']>,
+  followUp: (data: Data, key: string) => Promise<void>,
+): OperationKind {
+  return { kind, admit, steps: [{ name: 'follow-up', run: (operation) => followUp(operation.data as Data, operation.key) }] };
+}
+
+// the counts, a daily mission's streak day, and an approval's word to the player
+const missionCreditKind = missionKind<MissionCredit>(MISSION_CREDIT, markDone, async (credit) => {
+  await countCredited(credit);
+  if (credit.via === 'approval') await notifyApproved(credit);
+});
 // an older version recorded the credit under the reason's kind, after marking the progress done: admitted as it is, so one
 // its player's hold refuses stays owed as this kind's do (rather than removed, with no flag left to redo it)
 const olderMissionKind: OperationKind = { kind: 'mission', admit: () => Promise.resolve(null), steps: [] };
@@ -232,19 +233,9 @@ async function writeStarted(operation: { data?: unknown }): Promise<AppError | n
   return (await UserMissionModel.exists({ _id })) ? null : new AppError(REFUSED);
 }
 
-const missionStartKind: OperationKind = {
-  kind: 'mission-start',
-  admit: writeStarted,
-  steps: [
-    {
-      name: 'count',
-      run: async (operation) => {
-        const { progress } = operation.data as MissionStart;
-        await countMissionProgress(progress.user, progress._id, ['missionsCount']);
-      },
-    },
-  ],
-};
+const missionStartKind = missionKind<MissionStart>('mission-start', writeStarted, ({ progress }) =>
+  countMissionProgress(progress.user, progress._id, ['missionsCount']),
+);
 
 /**
  * A Go: writes the player's progress started and counts it in their missionsCount, once per progress (its key). The progress
@@ -346,20 +337,10 @@ async function notifyRejected({ progress, reason }: MissionRejection) {
   });
 }
 
-const missionRejectKind: OperationKind = {
-  kind: 'mission-reject',
-  admit: markRejected,
-  steps: [
-    {
-      name: 'follow-up',
-      run: async (operation) => {
-        const rejection = operation.data as MissionRejection;
-        await givePlaceBack(rejection.progress.mission, operation.key);
-        await notifyRejected(rejection);
-      },
-    },
-  ],
-};
+const missionRejectKind = missionKind<MissionRejection>('mission-reject', markRejected, async (rejection, key) => {
+  await givePlaceBack(rejection.progress.mission, key);
+  await notifyRejected(rejection);
+});
 
 /**
  * Rejects a claim waiting for review: the progress rejected, its place given back, the player told, each once. Throws a
