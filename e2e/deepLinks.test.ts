@@ -7,6 +7,8 @@ import type { Page } from 'playwright-core';
 import { toMicros } from '@gift/shared';
 import { calendarDay, dayBefore } from '../server/src/lib/calendarDay';
 import { getAppConfig, setAppConfigFields } from '../server/src/modules/config/config.service';
+import { CategoryModel } from '../server/src/modules/content/content.models';
+import { MissionModel } from '../server/src/modules/missions/mission.models';
 import { notify } from '../server/src/modules/notifications/notifications.service';
 import type { NotificationEvent, NotificationFacts } from '../server/src/modules/notifications/notificationTexts';
 import { StakeModel, StakingCoinModel } from '../server/src/modules/staking/staking.models';
@@ -83,11 +85,34 @@ const PAGES = {
   en: { home: 'Tasks', staking: 'Staking', leagues: 'Leagues', withdraw: 'Withdraw', invite: 'Invite a friend', help: 'Help' },
   fa: { home: 'ماموریت‌ها', staking: 'استیکینگ', leagues: 'لیگ‌ها', withdraw: 'برداشت', invite: 'دعوت از دوستان', help: 'راهنما' },
 } as const;
-/** `mark`: how the message's text starts (notificationTexts.ts), which tells the messages apart: the bot sends them in any order. */
-type Case = { event: NotificationEvent; mark: string; facts: object; path: string; title: keyof (typeof PAGES)['en']; inView?: string };
+/**
+ * `mark`: how the message's text starts (notificationTexts.ts), which tells the messages apart: the bot sends them in any order.
+ * `heading`: the page's title when it is not one of PAGES (a mission's page is titled by its category), with the mission's name.
+ */
+type Case = {
+  event: NotificationEvent;
+  mark: string;
+  facts: object;
+  path: string;
+  title: keyof (typeof PAGES)['en'] | { heading: string; mission: string };
+  inView?: string;
+};
 
-function cases(stakeId: string, today: string): Case[] {
+/** A demo mission, with its title and its category's, in the player's language, as its page shows them. */
+async function missionOnItsPage(language: Language) {
+  const mission = (await MissionModel.findOne({ enabled: true, verifyType: 'manual' }).sort({ order: 1 }).lean())!;
+  const category = (await CategoryModel.findById(mission.category).lean())!;
+  const text = (english: string | undefined, fa: string | undefined) => (language === 'fa' && fa?.trim() ? fa : (english ?? ''));
+  return {
+    id: String(mission._id),
+    title: mission.title,
+    page: { heading: text(category.title, category.fa?.title), mission: text(mission.title, mission.fa?.title) },
+  };
+}
+
+function cases(stakeId: string, today: string, mission: Awaited<ReturnType<typeof missionOnItsPage>>): Case[] {
   const money = { amount: '120', symbol: 'GIFT' };
+  const verdict = { mission: mission.title, missionId: mission.id };
   return [
     { event: 'mining-ready', mark: '⛏️', facts: { ...money, sessionId: stakeId }, path: '/', title: 'home', inView: 'mining' },
     { event: 'streak-ending', mark: '🔥', facts: { days: 6, day: today }, path: '/', title: 'home', inView: 'today' },
@@ -109,6 +134,15 @@ function cases(stakeId: string, today: string): Case[] {
       inView: 'withdrawals',
     },
     { event: 'friend-joined', mark: '🎉', facts: { friend: 'Sara' }, path: '/invite', title: 'invite', inView: 'friends' },
+    // a mission's verdict, approved or rejected: that mission's page
+    { event: 'mission-approved', mark: '✅', facts: { ...verdict, ...money }, path: `/tasks/${mission.id}`, title: mission.page },
+    {
+      event: 'mission-rejected',
+      mark: '❌',
+      facts: { ...verdict, reason: 'No screenshot', reasonFa: 'بدون تصویر' },
+      path: `/tasks/${mission.id}`,
+      title: mission.page,
+    },
     // last: the player is frozen by then, as a player who appealed is, and the page leads with their appeal
     { event: 'appeal-answered', mark: '📨', facts: { answer: 'Checked.' }, path: '/profile/help', title: 'help', inView: 'appeal-title' },
   ];
@@ -152,7 +186,7 @@ it.each(['en', 'fa'] as const)("opens the page each of the bot's messages is abo
   const telegramId = PLAYERS[language];
   const stakeId = await stakesOf(telegramId);
   const today = calendarDay(new Date(), (await getAppConfig()).timezone);
-  const all = cases(stakeId, today);
+  const all = cases(stakeId, today, await missionOnItsPage(language));
   const player = (await UserModel.findOne({ telegramId }, { _id: 1 }).lean())!;
   // queued as the services queue them; the bot's sender sends them
   for (const { event, facts } of all)
@@ -168,7 +202,8 @@ it.each(['en', 'fa'] as const)("opens the page each of the bot's messages is abo
       await setPlayerStatus(player._id, { status: 'frozen', statusReason: 'Checking', fa: { statusReason: 'در حال بررسی' } }, new Date());
     for (const width of widths) {
       const page = await launchFromLink(link, language, scheme, { width, height: width === 320 ? 640 : PHONE.height });
-      await page.getByRole('heading', { level: 1, name: PAGES[language][title] }).waitFor();
+      await page.getByRole('heading', { level: 1, name: typeof title === 'string' ? PAGES[language][title] : title.heading }).waitFor();
+      if (typeof title !== 'string') await page.getByRole('heading', { level: 2, name: title.mission }).waitFor();
       expect({ event, path: new URL(page.url()).pathname }).toEqual({ event, path });
       expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe(scheme);
       if (part) await inView(page, part);

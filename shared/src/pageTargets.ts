@@ -7,11 +7,11 @@
  * there (`A-Z a-z 0-9 _ -`), so 9 to 64 in all. The server never takes a page target for a referral code, and the app opens
  * a page only for a page target it knows (anything else opens home, as a launch without a parameter does).
  */
-export const PAGE_TARGETS = ['mining', 'streak', 'stakes', 'leagues', 'withdrawals', 'friends', 'appeal'] as const;
+export const PAGE_TARGETS = ['mining', 'streak', 'stakes', 'leagues', 'withdrawals', 'friends', 'appeal', 'mission'] as const;
 export type PageTarget = (typeof PAGE_TARGETS)[number];
 
 const PAGE_TARGET_FORM = /^go-[A-Za-z0-9_-]{6,61}$/;
-/** A record named on its page (a stake's id): letters and digits, so the whole parameter stays within 64 characters. */
+/** A record named on its page (a stake's or a mission's id): letters and digits, so the whole parameter stays within 64 characters. */
 const RECORD_ID = /^[A-Za-z0-9]{1,40}$/;
 
 /** Whether a start parameter has the form of a page target (known to this version or not): it is no referral code. */

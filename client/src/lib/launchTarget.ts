@@ -11,6 +11,8 @@ const PLACES: Record<PageTarget, (id?: string) => { path: string; anchors: strin
   withdrawals: () => ({ path: '/profile/withdraw', anchors: ['withdrawals'] }),
   friends: () => ({ path: '/invite', anchors: ['friends'] }),
   appeal: () => ({ path: '/profile/help', anchors: ['appeal-title'] }),
+  // a mission's verdict: that mission's page, as home's tasks open it (it finds the mission's category); without one, home
+  mission: (id) => (id ? { path: `/tasks/${id}`, anchors: [] } : { path: '/', anchors: [] }),
 };
 
 /** How long a page that is still loading is kept aligned on its part (its data and pictures arrive and move it). */

@@ -369,7 +369,10 @@ describe('Manual missions and their review in User Missions', () => {
     expect((await UserModel.findById(player._id).lean())!.doneMissionsCount).toBe(1);
     // and the player is told, once: the word of the approval is the operation's too
     expect(await NotificationModel.find({ key: `mission-approved:${progressId}` }, { _id: 0, event: 1, facts: 1 }).lean()).toEqual([
-      { event: 'mission-approved', facts: { mission: mission.title, amount: '10', symbol: expect.any(String) } },
+      {
+        event: 'mission-approved',
+        facts: { mission: mission.title, missionId: String(mission._id), amount: '10', symbol: expect.any(String) },
+      },
     ]);
     await expectLedgerMatchesBalances(player._id);
   });

@@ -33,6 +33,7 @@ afterAll(async () => {
 
 const today = () => calendarDay(new Date(), 'UTC');
 const stakeId = String(new Types.ObjectId());
+const missionId = String(new Types.ObjectId());
 const money = { amount: '120', symbol: 'GIFT' };
 const atRisk = { streak: { days: 4, startDay: '2020-01-01', lastDay: dayBefore(today()) } };
 
@@ -48,6 +49,15 @@ const CASES: Array<[string, NotificationEvent, NotificationFacts[NotificationEve
   ['a friend qualified', 'friend-qualified', { friend: 'Sara' }, {}, 'go-friends'],
   ['an appeal answered', 'appeal-answered', { answer: 'Unfrozen.' }, { status: 'frozen' }, 'go-appeal'],
   ['a league prize, in Persian', 'prize-won', { ...money, rank: 1 }, { language: 'fa' }, 'go-leagues'],
+  // a mission's verdict: that mission's page (it was home before issue 35 asked for the mission)
+  ['a mission approved (that mission)', 'mission-approved', { mission: 'Follow us', missionId, ...money }, {}, `go-mission-${missionId}`],
+  [
+    'a mission rejected (that mission), in Persian',
+    'mission-rejected',
+    { mission: 'Follow us', missionId, reason: 'No proof' },
+    { language: 'fa' },
+    `go-mission-${missionId}`,
+  ],
 ];
 type Button = { text: string; url: string };
 const buttons = new Map<string, Button>();
@@ -61,6 +71,7 @@ beforeAll(async () => {
     await notify(player._id, `${event}:${String(new Types.ObjectId())}`, event, facts as never, new Date());
   };
   for (const [name, event, facts, fields] of CASES) await queue(name, event, facts, fields);
+  // queued by a version before the message named its mission
   await queue('mission', 'mission-approved', { mission: 'Follow us' }, {});
   await drained(running);
   for (const [name, player] of players) {
@@ -80,7 +91,7 @@ describe("each message's button opens the page it is about", () => {
     expect(readPageTarget(target)).not.toBeNull();
   });
 
-  it("a mission's verdict opens home, as before (no start parameter)", () => {
+  it("a mission's verdict queued without its mission's id opens home (no start parameter)", () => {
     expect(missionButton).toEqual({ text: 'Open the app', url: 'https://t.me/GiftRewardsBot/play' });
   });
 });

@@ -4,9 +4,10 @@ import type { Language } from '@gift/shared';
 export interface NotificationFacts {
   'friend-joined': { friend: string; amount?: string; symbol?: string };
   'friend-qualified': { friend: string; amount?: string; symbol?: string };
-  'mission-approved': { mission: string; amount?: string; symbol?: string };
+  /** `missionId`: the mission, whose page the message's button opens. */
+  'mission-approved': { mission: string; missionId?: string; amount?: string; symbol?: string };
   /** reasonFa: a canned reason's Persian, read by a Persian player in place of `reason`. */
-  'mission-rejected': { mission: string; reason: string; reasonFa?: string };
+  'mission-rejected': { mission: string; missionId?: string; reason: string; reasonFa?: string };
   /** explorerUrl: the transaction on the configured explorer (absent on messages queued before it was added). */
   'withdrawal-paid': { amount: string; symbol: string; txHash: string; explorerUrl?: string };
   'withdrawal-rejected': { amount: string; symbol: string; reason: string };
