@@ -125,6 +125,7 @@ async function notifyApproved({ progress }: MissionCredit): Promise<void> {
   const reward = progress.reward > 0 && coin ? { amount: fromMicros(progress.reward), symbol: coin.symbol } : {};
   await notify(progress.user, `mission-approved:${String(progress._id)}`, 'mission-approved', {
     mission: mission?.title ?? '',
+    missionId: String(progress.mission),
     ...reward,
   });
 }
@@ -332,6 +333,7 @@ async function notifyRejected({ progress, reason }: MissionRejection) {
   const claim = progress.claimedAt ? new Date(progress.claimedAt).getTime() : 0;
   await notify(progress.user, `mission-rejected:${String(progress._id)}:${claim}`, 'mission-rejected', {
     mission: mission?.title ?? '',
+    missionId: String(progress.mission),
     reason: reason.en,
     ...(reason.fa ? { reasonFa: reason.fa } : {}),
   });
