@@ -1,6 +1,6 @@
 import { accountGrantKinds } from './modules/accounts/accountGrants.service';
 import { changeDecisionKinds } from './modules/accounts/changeDecision.kinds';
-import { decisionsOn } from './modules/accounts/waitingChanges.service';
+import { decisionsOn } from './modules/accounts/changeDecisions.service';
 import { coinChanges } from './modules/coins/giftCoins.service';
 import { configRewardDecisions } from './modules/config/configRewards.service';
 import { registerOperationKind } from './modules/ledger/ledger.service';
@@ -10,7 +10,7 @@ import { giftKinds } from './modules/gifts/gifts.kinds';
 import { leaguePrizeKinds } from './modules/leagues/leaguePrizes.service';
 import { miningKinds } from './modules/mining/mining.kinds';
 import { missionKinds } from './modules/missions/missions.kinds';
-import { missionRewardDecisions } from './modules/missions/missionRewards';
+import { missionRewardDecisions } from './modules/missions/missions.service';
 import { playerStatusKinds } from './modules/users/playerStatus.kinds';
 import { referralKinds } from './modules/referrals/referrals.kinds';
 import { shopKinds } from './modules/shop/shop.service';

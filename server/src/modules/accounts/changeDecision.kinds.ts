@@ -15,7 +15,7 @@ import { assertIndependentApprover } from './fourEyes.service';
  * Where the change waits is a target, each registered at the composition root (server/src/moneyKinds.ts).
  */
 
-export const CHANGE_DECISION = 'change-decision';
+const CHANGE_DECISION = 'change-decision';
 
 /** A decision as its operation records it: everything its admit and its audit need, the change's contents included. */
 export interface ChangeDecision {
@@ -33,7 +33,7 @@ export interface ChangeDecision {
 }
 
 /** Where a change waits, as its record says. */
-export interface ChangeState {
+interface ChangeState {
   waiting: { id: string; requestedBy: unknown } | null;
   last: { id: string; status: string; decidedBy?: unknown } | null;
 }

@@ -1,7 +1,8 @@
 import { giftCoinInput, suggestedCoinBrakes, toMicros, type CoinBrakes, type GiftCoinInput } from '@gift/shared';
 import type { OperatorContext } from '../../http/adminAuth';
 import { orderedResource } from '../../http/resource';
-import { askChange, changeRoutes } from '../accounts/waitingChanges.service';
+import { changeRoutes } from '../accounts/changeDecisions.service';
+import { askChange } from '../accounts/waitingChanges.service';
 import { saveCoinIdentity } from './coinIdentity';
 import { GiftCoinModel } from './giftCoin.model';
 import { coinChanges, presentCoinChange } from './giftCoins.service';

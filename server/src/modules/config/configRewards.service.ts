@@ -1,7 +1,7 @@
 import { Types } from 'mongoose';
 import { fromMicros, toMicros } from '@gift/shared';
 import { isId, objectId } from '../../db/ids';
-import { decideChange, type DecisionTarget } from '../accounts/changeDecision.kinds';
+import { decideChange, type DecisionTarget } from '../accounts/changeDecisions.service';
 import { recordAudit, type Operator } from '../audit/audit.service';
 import { aboveThreshold } from '../coins/coinBrakes.service';
 import { AppConfigModel } from './appConfig.model';

@@ -1,6 +1,6 @@
 import { leaguePrizesInput } from '@gift/shared';
 import type { ResourceDefinition } from '../../http/resource';
-import { changeRoutes } from '../accounts/waitingChanges.service';
+import { changeRoutes } from '../accounts/changeDecisions.service';
 import { playerIdsMatching } from '../users/players.service';
 import { currentWeekId, presentLeagueWeek, prizeChanges, savePrizes } from './leaguePrizes.service';
 import { LeagueWeekModel, StandingModel } from './leagues.models';

@@ -1,7 +1,7 @@
 import { Types } from 'mongoose';
 import { fromMicros } from '@gift/shared';
 import { objectId, type Id } from '../../db/ids';
-import { decideChange, type DecisionTarget } from '../accounts/changeDecision.kinds';
+import { decideChange, type DecisionTarget } from '../accounts/changeDecisions.service';
 import { recordAudit, type Operator } from '../audit/audit.service';
 import { aboveThreshold } from '../coins/coinBrakes.service';
 import { MissionModel } from './mission.models';

@@ -1,7 +1,8 @@
 import { microsToStored, percentOf, STAKING_DURATION_KEYS, stakingCoinInput, toMicros, type StakingCoinInput } from '@gift/shared';
 import type { OperatorContext } from '../../http/adminAuth';
 import type { ResourceDefinition } from '../../http/resource';
-import { askChange, changeRoutes } from '../accounts/waitingChanges.service';
+import { changeRoutes } from '../accounts/changeDecisions.service';
+import { askChange } from '../accounts/waitingChanges.service';
 import { aboveThreshold } from '../coins/coinBrakes.service';
 import { requireGiftCoin } from '../coins/giftCoins.service';
 import { StakingCoinModel } from './staking.models';
