@@ -42,7 +42,7 @@ async function seed() {
 
 const WORDS = {
   en: { player: 'The player: Risky Farmer', chip: '104 · High', hold: 'Hold payouts of players at', balance: 'Balance now: 355 GIFT' },
-  fa: { player: 'بازیکن: Risky Farmer', chip: '۱۰۴ · ', hold: 'نگه‌داشتن پرداخت بازیکنان در سطح', balance: 'موجودی کنونی: ۳۵۵ GIFT' },
+  fa: { player: 'بازیکن: Risky Farmer', chip: '۱۰۴، ', hold: 'نگه‌داشتن پرداخت بازیکنان در سطح', balance: 'موجودی کنونی: ۳۵۵ GIFT' },
 } as const;
 
 /** The screenshot, taken for looking at; on a phone the page never scrolls sideways. */

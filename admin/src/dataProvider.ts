@@ -45,7 +45,9 @@ import type {
   playerNoteInput,
   TimelineKind,
 } from '@gift/shared';
-import { ERROR_MESSAGES, formatMessage, PERSIAN_ERROR_MESSAGES, type ErrorCode } from '@gift/shared/errors';
+import { ERROR_MESSAGES, type ErrorCode } from '@gift/shared/errors';
+import { PERSIAN_ERROR_MESSAGES } from '@gift/shared/errorsFa';
+import { formatMessage } from '@gift/shared/formatMessage';
 import { persianFieldMessages } from './i18n/fa';
 import { i18nProvider } from './i18n/i18nProvider';
 import { adminToken } from './session';

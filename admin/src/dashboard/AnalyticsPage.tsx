@@ -44,6 +44,7 @@ function useAnalytics() {
 
 /** Numbers, percentages, days and amounts in the console's language (Persian digits and Solar Hijri dates in Persian). */
 function useWriting() {
+  const translate = useTranslate();
   const locales = useDateLocales();
   const [locale] = useLocaleState();
   const numbers = new Intl.NumberFormat(locales);
@@ -55,7 +56,8 @@ function useWriting() {
     rate: (value: number | null) => (value === null ? '—' : percent.format(value / 100)),
     share: (part: number, whole: number) => (whole ? `${percent.format(part / whole)} (${numbers.format(part)})` : '—'),
     day: (key: string) => new Date(`${key}T00:00:00Z`).toLocaleDateString(locales, { timeZone: 'UTC' }),
-    amounts: (rows: CoinAmount[]) => (rows.length ? rows.map((row) => `${digits(row.amount)} ${row.symbol}`).join(' · ') : '—'),
+    amounts: (rows: CoinAmount[]) =>
+      rows.length ? rows.map((row) => `${digits(row.amount)} ${row.symbol}`).join(translate('common.separator')) : '—',
   };
 }
 

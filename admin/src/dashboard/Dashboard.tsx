@@ -32,7 +32,7 @@ function useDashboard() {
 /** Where each count of what waits for a second operator is decided. */
 const WAITING_LISTS = { giftsWaiting: 'gifts', grantsWaiting: 'account-grants' } as const;
 
-const perCoin = (rows: CoinAmount[]) => (rows.length ? rows.map((r) => `${r.amount} ${r.symbol}`).join(' · ') : '0');
+const perCoin = (rows: CoinAmount[], separator: string) => (rows.length ? rows.map((r) => `${r.amount} ${r.symbol}`).join(separator) : '0');
 /** Amounts per coin, one line each, small enough to fit a card. */
 const coinLines = (rows: CoinAmount[]) =>
   rows.length ? (
@@ -119,7 +119,7 @@ export function Dashboard() {
           id: 'pendingWithdraws',
           label: translate('dashboard.pendingWithdraws'),
           value: f?.pendingWithdrawals?.count ?? loading,
-          detail: f?.pendingWithdrawals ? perCoin(f.pendingWithdrawals.byCoin) : undefined,
+          detail: f?.pendingWithdrawals ? perCoin(f.pendingWithdrawals.byCoin, translate('common.separator')) : undefined,
           to: `${basename}/withdraw`,
         }
       : null,

@@ -94,6 +94,8 @@ const englishDomain = {
   // each language is named in itself, whatever the console's language
   languages: { en: 'English', fa: 'فارسی' },
   common: {
+    /** Between the parts of one line (an amount and its status, a name and its time). */
+    separator: ' · ',
     none: 'None',
     noneYet: 'None yet',
     history: 'History',

@@ -90,6 +90,8 @@ const persianDomain: ConsoleDomainMessages = {
   },
   languages: { en: 'English', fa: 'فارسی' },
   common: {
+    // a middle dot beside Persian digits reads as a zero (۰): the Persian comma
+    separator: '، ',
     none: 'هیچ',
     noneYet: 'هنوز هیچ',
     history: 'تاریخچه',
@@ -285,7 +287,7 @@ const persianDomain: ConsoleDomainMessages = {
       since: 'از %{at}',
       reasons: PLAYER_REASONS,
     },
-    doneAndFriends: '%{done} انجام‌شده · %{friends} دوست',
+    doneAndFriends: '%{done} انجام‌شده، %{friends} دوست',
     tabs: {
       summary: 'خلاصه',
       ledger: 'دفتر کل',
@@ -428,7 +430,7 @@ const persianDomain: ConsoleDomainMessages = {
     approveKey: 'تأیید (A)',
     rejectKey: 'رد (R، سپس Enter)',
     nextKey: 'بعدی (J)',
-    keys: 'کلیدها: A تأیید · R نوشتن دلیل، Enter رد · J یا ← بعدی · K یا → قبلی',
+    keys: 'کلیدها: A تأیید؛ R نوشتن دلیل، Enter رد؛ J یا ← بعدی؛ K یا → قبلی',
     approvedOne: 'تأیید شد: پاداش واریز شد',
     rejectedOne: 'رد شد: بازیکن دلیل را می‌بیند',
     bulkApprove: 'تأیید',
@@ -969,7 +971,7 @@ const persianDomain: ConsoleDomainMessages = {
         done: '«%{title}» تأیید شد: %{amount}',
         rejected: '«%{title}» رد شد',
       },
-      ledger: '%{amount} · بابت %{reason}',
+      ledger: '%{amount}، بابت %{reason}',
       withdrawal: {
         requested: 'درخواست برداشت %{amount}',
         approved: 'برداشت %{amount} تأیید شد',

@@ -56,5 +56,7 @@ export const BY_ORDER = { field: 'order', order: 'ASC' } as const;
 export function useOrderLine() {
   const translate = useTranslate();
   return (r: { order: number; enabled: boolean }) =>
-    [translate('common.orderLine', { order: r.order }), r.enabled ? '' : translate('common.disabled')].filter(Boolean).join(' · ');
+    [translate('common.orderLine', { order: r.order }), r.enabled ? '' : translate('common.disabled')]
+      .filter(Boolean)
+      .join(translate('common.separator'));
 }

@@ -70,7 +70,7 @@ export function AccountGrantList() {
       <ResponsiveList<GrantRow>
         rowClick={false}
         phone={{
-          primaryText: (r) => `${r.username} · ${translate(`accountGrants.statuses.${r.status}`)}`,
+          primaryText: (r) => `${r.username}${translate('common.separator')}${translate(`accountGrants.statuses.${r.status}`)}`,
           secondaryText: (r) => r.permissions.map(permissionLabel).join(', '),
           tertiaryText: (r) => formatWhen(r.createdAt, locales),
         }}

@@ -49,7 +49,7 @@ export function AccountAccess() {
                   formatWhen(grant.grantedAt, locales),
                 ]
                   .filter(Boolean)
-                  .join(' · ')
+                  .join(translate('common.separator'))
               : translate('accounts.givenBefore');
             return (
               <ListItem key={permission} disableGutters>

@@ -36,7 +36,7 @@ export function SignInHistory({ mine = false }: { mine?: boolean }) {
               secondary={
                 <>
                   <span title={attempt.userAgent}>{deviceOf(attempt.userAgent) ?? translate('operatorSecurity.unknownDevice')}</span>
-                  {' · '}
+                  {translate('common.separator')}
                   <bdi dir="ltr">{attempt.ip || '—'}</bdi>
                 </>
               }

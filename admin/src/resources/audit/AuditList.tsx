@@ -113,7 +113,7 @@ export function AuditList() {
         rowClick={false}
         phone={{
           primaryText: (r) =>
-            `${r.username} · ${translate(`audit.actions.${r.action}`)} ${resourceName(r.resource, translate)} · ${formatWhen(r.createdAt, locales)}`,
+            `${r.username}${translate('common.separator')}${translate(`audit.actions.${r.action}`)} ${resourceName(r.resource, translate)}${translate('common.separator')}${formatWhen(r.createdAt, locales)}`,
           secondaryText: () => <Changes />,
         }}
       >

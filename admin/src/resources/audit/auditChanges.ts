@@ -41,7 +41,7 @@ function labelOf(resource: string, path: string, translate: TranslateFunction): 
   const generic = path
     .split('.')
     .map((part) => translate(`audit.fields.${part}`, { _: humanize(part) }))
-    .join(' · ');
+    .join(translate('common.separator'));
   return translate(`resources.${resource}.fields.${path}`, { _: generic });
 }
 

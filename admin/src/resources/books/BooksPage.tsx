@@ -163,7 +163,7 @@ export function BooksPage() {
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }} data-testid="books-as-of">
         {translate('books.asOf', { when: formatWhen(data.asOf, locales) })}
         {data.rolledUpTo &&
-          ` · ${translate('books.rolledUpTo', {
+          `${translate('common.separator')}${translate('books.rolledUpTo', {
             day: new Date(`${data.rolledUpTo}T00:00:00Z`).toLocaleDateString(locales, { dateStyle: 'medium', timeZone: 'UTC' }),
           })}`}
       </Typography>

@@ -247,9 +247,9 @@ function Audience({ record }: { record: BroadcastRecord }) {
   ].filter(Boolean);
   return (
     <Typography variant="body2">
-      {translate('broadcasts.goesTo', { who: parts.length ? parts.join(' · ') : translate('broadcasts.everyone') })}
+      {translate('broadcasts.goesTo', { who: parts.length ? parts.join(translate('common.separator')) : translate('broadcasts.everyone') })}
       {record.scheduledAt
-        ? ` · ${translate('broadcasts.sendAt', { when: new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(record.scheduledAt)) })}`
+        ? `${translate('common.separator')}${translate('broadcasts.sendAt', { when: new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(record.scheduledAt)) })}`
         : ''}
     </Typography>
   );

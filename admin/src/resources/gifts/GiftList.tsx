@@ -58,7 +58,7 @@ export function GiftList() {
       <ResponsiveList<GiftRow>
         rowClick={false}
         phone={{
-          primaryText: (r) => `${r.amount} · ${translate(`gifts.statuses.${r.status}`)}`,
+          primaryText: (r) => `${r.amount}${translate('common.separator')}${translate(`gifts.statuses.${r.status}`)}`,
           secondaryText: (r) => r.note,
           tertiaryText: (r) => formatWhen(r.createdAt, locales),
         }}

@@ -62,7 +62,7 @@ export function MissionList() {
               r.enabled ? '' : translate('common.disabled'),
             ]
               .filter(Boolean)
-              .join(' · '),
+              .join(translate('common.separator')),
         }}
       >
         <TextField source="title" />

@@ -8,7 +8,7 @@ import { ListActions } from '../../lists/ListActions';
 const offered = (translate: TranslateFunction) => (r: StakingOfferRecord) =>
   STAKING_DURATION_KEYS.filter((k) => r.profits?.[k])
     .map((k) => `${translate(`staking.durations.${k}`)} ${r.profits?.[k]}%`)
-    .join(' · ') || '—';
+    .join(translate('common.separator')) || '—';
 
 export function StakingCoinList() {
   const translate = useTranslate();
@@ -18,7 +18,10 @@ export function StakingCoinList() {
         phone={{
           primaryText: () => <ReferenceField source="coin" reference="gift-coins" link={false} />,
           secondaryText: offered(translate),
-          tertiaryText: (r) => [`${r.minAmount}–${r.maxAmount}`, r.enabled ? '' : translate('common.disabled')].filter(Boolean).join(' · '),
+          tertiaryText: (r) =>
+            [`${r.minAmount}–${r.maxAmount}`, r.enabled ? '' : translate('common.disabled')]
+              .filter(Boolean)
+              .join(translate('common.separator')),
         }}
       >
         <ReferenceField source="coin" reference="gift-coins" sortable={false} />

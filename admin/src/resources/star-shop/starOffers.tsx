@@ -58,7 +58,7 @@ function StarOfferList() {
       <ResponsiveList<StarOfferRecord>
         phone={{
           primaryText: (r) => r.title,
-          secondaryText: (r) => `${translate(`starsShop.kinds.${r.kind}`)} · ${starsLabel(r.stars)}`,
+          secondaryText: (r) => `${translate(`starsShop.kinds.${r.kind}`)}${translate('common.separator')}${starsLabel(r.stars)}`,
           tertiaryText: (r) => translate(r.enabled ? 'starsShop.onSale' : 'starsShop.offSale'),
         }}
       >

@@ -106,7 +106,7 @@ function StarsRevenueCard() {
                 (day) =>
                   `${new Date(`${day.day}T00:00:00Z`).toLocaleDateString(locale === 'fa' ? 'fa-IR' : 'en-US', { timeZone: 'UTC' })}: ${number(day.stars)}`,
               )
-              .join(' · ')}
+              .join(translate('common.separator'))}
           </Typography>
         )}
       </CardContent>
@@ -124,7 +124,7 @@ function StarPurchaseList() {
         <ResponsiveList<StarPurchaseRecord>
           rowClick="show"
           phone={{
-            primaryText: (r) => `${r.title} · ${starsLabel(r.stars)}`,
+            primaryText: (r) => `${r.title}${translate('common.separator')}${starsLabel(r.stars)}`,
             secondaryText: player,
             tertiaryText: (r) => translate(`starsShop.statuses.${r.status}`),
           }}

@@ -160,7 +160,9 @@ function HeldByAnother({ holder }: { holder: ClaimHolder }) {
   const time = holder.until ? new Date(holder.until).toLocaleTimeString(locales, { hour: '2-digit', minute: '2-digit' }) : '';
   return (
     <Alert severity="warning" data-testid="claim-locked">
-      <strong>{translate('reviews.lockedBy', { name: holder.name })}</strong> · {translate('reviews.lockedHelp', { time })}
+      <strong>{translate('reviews.lockedBy', { name: holder.name })}</strong>
+      {translate('common.separator')}
+      {translate('reviews.lockedHelp', { time })}
     </Alert>
   );
 }
@@ -353,7 +355,8 @@ export function ProofReview() {
         >
           <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap' }} useFlexGap>
             <Button variant="contained" color="success" startIcon={<CheckIcon />} onClick={approve} disabled={blocked}>
-              {translate('reviews.approveKey')} · +{record.reward} {record.coinSymbol}
+              {translate('reviews.approveKey')}
+              {translate('common.separator')}+{record.reward} {record.coinSymbol}
             </Button>
             <Confirm
               isOpen={confirming}

@@ -104,7 +104,9 @@ function TabbedUserMissions() {
           primaryText: () => <ReferenceField source="mission" reference="missions" link={false} />,
           secondaryText: () => <ReferenceField source="user" reference="users" link={false} />,
           tertiaryText: (r) =>
-            heldByAnother(r, me) ? `${rewardText(r)} · ${translate('reviews.lockedBy', { name: r.lockedByName })}` : rewardText(r),
+            heldByAnother(r, me)
+              ? `${rewardText(r)}${translate('common.separator')}${translate('reviews.lockedBy', { name: r.lockedByName })}`
+              : rewardText(r),
         }}
       >
         <ReferenceField source="user" reference="users" sortable={false} />

@@ -40,7 +40,8 @@ export function UserList() {
         rowClick="show"
         bulkActionButtons={<BulkStatusButtons />}
         phone={{
-          primaryText: (r) => (r.status !== 'active' ? `${r.name} · ${translate(`players.status.${r.status}`)}` : r.name),
+          primaryText: (r) =>
+            r.status !== 'active' ? `${r.name}${translate('common.separator')}${translate(`players.status.${r.status}`)}` : r.name,
           secondaryText: (r) => (r.username ? `@${r.username}` : String(r.telegramId)),
           tertiaryText: (r) => translate('players.doneAndFriends', { done: r.doneMissionsCount, friends: r.referrersCount }),
         }}

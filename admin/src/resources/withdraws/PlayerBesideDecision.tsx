@@ -64,7 +64,7 @@ export function PlayerBesideDecision() {
               {record.earlier.map((w) => (
                 <li key={w.id}>
                   <Typography variant="body2" component="span">
-                    {`${digits(w.amount)} ${w.symbol} · ${translate(`statuses.withdrawal.${w.status}`)} · ${formatWhen(w.createdAt, locales)}`}
+                    {`${digits(w.amount)} ${w.symbol}${translate('common.separator')}${translate(`statuses.withdrawal.${w.status}`)}${translate('common.separator')}${formatWhen(w.createdAt, locales)}`}
                   </Typography>
                 </li>
               ))}

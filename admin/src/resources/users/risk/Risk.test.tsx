@@ -78,8 +78,8 @@ describe('the Risk list', () => {
   it('speaks Persian: the level and the signals', async () => {
     renderScreen('/admin/risk', { routes, locale: 'fa' });
     const row = (await screen.findByText('Farm Leader')).closest('tr')!;
-    expect(within(row).getByText('۱۰۴ · زیاد')).toBeInTheDocument();
-    expect(within(row).getByText('12 دوست در یک دقیقه · کیف‌پول مشترک')).toBeInTheDocument();
+    expect(within(row).getByText('۱۰۴، زیاد')).toBeInTheDocument();
+    expect(within(row).getByText('12 دوست در یک دقیقه، کیف‌پول مشترک')).toBeInTheDocument();
   });
 });
 

@@ -19,7 +19,7 @@ export function RiskList() {
     (r.risk?.signals ?? [])
       .slice(0, 3)
       .map((s) => translate(`risk.short.${s.signal}`, s.evidence))
-      .join(' · ');
+      .join(translate('common.separator'));
   return (
     <List
       resource="users"
@@ -35,7 +35,7 @@ export function RiskList() {
         rowClick="show"
         bulkActionButtons={<BulkStatusButtons />}
         phone={{
-          primaryText: (r) => `${r.name} · ${r.risk?.score ?? 0}`,
+          primaryText: (r) => `${r.name}${translate('common.separator')}${r.risk?.score ?? 0}`,
           secondaryText: signals,
           tertiaryText: (r) => translate(`players.status.${r.status ?? 'active'}`),
         }}

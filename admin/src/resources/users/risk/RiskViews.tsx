@@ -64,7 +64,7 @@ export function RiskChip({ level, score }: { level?: RiskLevel; score?: number }
   return (
     <Chip
       size="small"
-      label={`${new Intl.NumberFormat(locales).format(score ?? 0)} · ${translate(`risk.levels.${current}`)}`}
+      label={`${new Intl.NumberFormat(locales).format(score ?? 0)}${translate('common.separator')}${translate(`risk.levels.${current}`)}`}
       color={current === 'high' ? 'error' : current === 'review' ? 'warning' : 'default'}
       variant={current === 'low' ? 'outlined' : 'filled'}
     />

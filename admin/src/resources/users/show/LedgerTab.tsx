@@ -14,7 +14,9 @@ export function LedgerTab(_props: TabContentProps) {
       link={false}
       primary={(r) => <CoinAmount amount={signed(r.amount)} />}
       secondary={(r, { translate }) =>
-        [r.reason, r.note, r.operator ? translate('players.byOperator', { operator: r.operator }) : ''].filter(Boolean).join(' · ')
+        [r.reason, r.note, r.operator ? translate('players.byOperator', { operator: r.operator }) : '']
+          .filter(Boolean)
+          .join(translate('common.separator'))
       }
       tertiary={(r, { day }) => day(r.createdAt)}
     >

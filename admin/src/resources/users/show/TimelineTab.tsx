@@ -49,7 +49,7 @@ function TimelineLine({ entry }: { entry: TimelineEntry }) {
       });
   const detail = [note ? '' : entry.text, entry.reason, entry.author ? translate('timeline.by', { author: entry.author }) : '']
     .filter(Boolean)
-    .join(' · ');
+    .join(translate('common.separator'));
   const page = entry.link ? PAGES[entry.link.resource](entry.link.id) : null;
   return (
     <Box
