@@ -1,5 +1,7 @@
 export * from './constants';
 export * from './errors';
+export * from './errorsFa';
+export * from './formatMessage';
 export * from './idempotency';
 export * from './money';
 export * from './staking';

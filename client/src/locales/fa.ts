@@ -1,5 +1,5 @@
 import type { Translation } from './en';
-import { PERSIAN_ERROR_MESSAGES } from '@gift/shared/errors';
+import { PERSIAN_ERROR_MESSAGES } from '@gift/shared/errorsFa';
 
 /** Persian (right-to-left). */
 export const fa: Translation = {

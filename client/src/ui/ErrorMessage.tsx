@@ -1,5 +1,5 @@
 import { useTranslation } from '../lib/translator';
-import { formatMessage } from '@gift/shared/errors';
+import { formatMessage } from '@gift/shared/formatMessage';
 import { appErrorOf, isNetworkFailure } from '../lib/trpc';
 
 type Translate = ReturnType<typeof useTranslation>['t'];

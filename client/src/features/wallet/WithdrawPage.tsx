@@ -4,7 +4,7 @@ import { useFormat } from '../../lib/format';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import { useTranslation } from '../../lib/translator';
-import { formatMessage } from '@gift/shared/errors';
+import { formatMessage } from '@gift/shared/formatMessage';
 import { MONEY_DECIMALS } from '@gift/shared/money';
 import { amountTypo } from '../../lib/amountTypo';
 import { trpc, type RouterOutputs } from '../../lib/trpc';
