@@ -21,6 +21,7 @@ const BOOKS: Books = {
         'rewards:mission': '-10000',
         'rewards:referral': '-2.5',
         'rewards:streak': '-1',
+        'rewards:league': '-7',
         'rewards:mining': '-2345.75',
         'staking:profit': '-0.2',
         gifts: '-3',
@@ -53,6 +54,9 @@ it('shows per coin what players hold, what each source created (as a positive am
   expect(amountOf(within(ton).getByTestId('books-rewards:mission'))).toBe('10,000');
   expect(within(ton).getByTestId('books-rewards:mining').textContent).toBe('Mining2,345.75');
   expect(within(ton).getByTestId('books-clawbacks').textContent).toBe('Taken back (claw-backs)1');
+  // the leagues' prizes are a source in words, not an unknown account
+  expect(within(ton).getByTestId('books-rewards:league').textContent).toBe('League prizes7');
+  expect(within(ton).queryByText(/Unknown account/)).toBeNull();
   expect(amountOf(within(ton).getByTestId('books-paid:chain'))).toBe('0');
   expect(within(ton).getByTestId('books-trial-TON').textContent).toBe('Trial balance: Balanced');
   expect(screen.getByTestId('books-as-of').textContent).toContain('days up to Nov 26, 2026 (UTC) read from their daily totals');

@@ -10,7 +10,15 @@ type CoinBooks = Books['coins'][number];
 type HouseRow = CoinBooks['house'][number];
 
 /** What each source created, in the page's order: a source account goes negative by what it created. */
-const SOURCES = ['rewards:mission', 'rewards:mining', 'staking:profit', 'rewards:referral', 'rewards:streak', 'gifts'] as const;
+const SOURCES = [
+  'rewards:mission',
+  'rewards:mining',
+  'staking:profit',
+  'rewards:referral',
+  'rewards:streak',
+  'rewards:league',
+  'gifts',
+] as const;
 /** The house accounts that hold what left players, each on its own line after the sources. */
 const HOLDERS = [
   ['clawbacks', 'books.takenBack'],
