@@ -17,7 +17,7 @@ import { shopKinds } from './modules/shop/shop.service';
 import { offerChanges } from './modules/staking/staking.service';
 import { stakingKinds } from './modules/staking/staking.kinds';
 import { clusterCleanUpKinds } from './modules/users/clusterCleanUp.kinds';
-import { payoutKinds } from './modules/withdrawals/payoutSender';
+import { payoutKinds } from './modules/withdrawals/payouts.service';
 import { withdrawalKinds } from './modules/withdrawals/withdrawals.kinds';
 
 /**

@@ -26,7 +26,10 @@ import type { ResourceDefinition } from '../http/resource';
 import { configureConsole } from '../http/ports';
 import { configureWithdrawalFigures } from '../modules/users/users.service';
 import { withdrawalsInFlight } from '../modules/withdrawals/withdrawalFigures.service';
-import { configureBooksHotWallet } from '../modules/ledger/books.service';
+import { configureBooksCoins, configureBooksHotWallet } from '../modules/ledger/books.service';
+import { countBalancesInCoin } from '../modules/ledger/ledger.service';
+import { listCoins } from '../modules/coins/giftCoins.service';
+import { plural, registerCoinUse } from '../modules/coins/giftCoinDeletion.service';
 import { hotWalletHoldings } from '../modules/withdrawals/payouts.service';
 
 // the console's kits (http/adminAuth.ts, http/resource.ts) check tokens and audit writes with these modules' functions
@@ -35,6 +38,10 @@ configureConsole({ accountForToken, recordAudit });
 configureWithdrawalFigures(withdrawalsInFlight);
 // the books set the hot wallet's holdings beside what is owed, read by the treasury (withdrawals import the ledger)
 configureBooksHotWallet(hotWalletHoldings);
+// the books list the coins, and a coin someone holds is not deleted: the ledger does not import the coins module, whose
+// brakes' changes are decided by the engine (coins → accounts → ledger)
+configureBooksCoins(() => listCoins({ symbol: 1 }, {}));
+registerCoinUse({ order: 1, count: countBalancesInCoin, describe: (count) => plural(count, 'balance') });
 
 /** Every console resource, each declared in its module. */
 export const adminResources: ResourceDefinition[] = [

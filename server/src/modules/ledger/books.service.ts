@@ -1,5 +1,4 @@
 import { fromMicros, HOUSE_ACCOUNTS, type HouseAccount } from '@gift/shared';
-import { listCoins } from '../coins/giftCoins.service';
 import { booksDayId, BooksDayModel } from './booksDay.model';
 import { BalanceModel } from './ledger.models';
 import { OperationModel } from './operation.model';
@@ -22,6 +21,22 @@ let readHotWallet: () => Promise<HotWalletRead> = () =>
 /** The hot wallet's reader (withdrawals' treasury); the ledger does not import the withdrawals module, which imports it. */
 export function configureBooksHotWallet(reader: () => Promise<HotWalletRead>): void {
   readHotWallet = reader;
+}
+
+/** A coin as the books list it, in the console's order. */
+interface BooksCoin {
+  _id: unknown;
+  symbol: string;
+}
+
+let listBooksCoins: () => Promise<BooksCoin[]> = () => Promise.reject(new Error('the books were not told where the coins are'));
+
+/**
+ * The coins' list (the coins module's); the ledger does not import the coins module, which asks the engine to decide its
+ * brakes' changes (coins → accounts → ledger).
+ */
+export function configureBooksCoins(lister: () => Promise<BooksCoin[]>): void {
+  listBooksCoins = lister;
 }
 
 /**
@@ -56,7 +71,7 @@ const microsOf = (total: unknown) => BigInt(Math.round(Number(total ?? 0)));
  * (withdrawals:in-flight: withdrawals taken from players and not yet paid on chain).
  */
 export async function booksFigures(only: { coin?: string } = {}) {
-  const coins = await listCoins({ symbol: 1 }, {});
+  const coins = await listBooksCoins();
   const listed = only.coin ? coins.filter((coin) => String(coin._id) === only.coin) : coins;
   const coinIds = listed.map((coin) => coin._id);
   const [held, house, recorded, wallet] = await Promise.all([

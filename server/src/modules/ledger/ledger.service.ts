@@ -5,7 +5,6 @@ import { BalanceModel, LedgerEntryModel, LedgerHoldModel } from './ledger.models
 import { finishInterrupted, guardedInFlight, runOperation, type HousePosting } from './engine';
 import { HOUSE_SIDE } from './houseSide';
 import { migrateLedgerToOperations } from './migration';
-import { plural, registerCoinUse } from '../coins/giftCoinDeletion.service';
 
 export { entryKeys } from './entryKeys';
 // a money feature's own kinds: an operation with follow-up steps the engine runs once each (see engine.ts)
@@ -232,7 +231,7 @@ export async function figuresByCoin(userId: Id): Promise<CoinFigures[]> {
 }
 
 /** How many balances are held in a coin (a coin anyone holds cannot be deleted). */
-function countBalancesInCoin(coinId: string): Promise<number> {
+export function countBalancesInCoin(coinId: string): Promise<number> {
   return BalanceModel.countDocuments({ coin: coinId });
 }
 
@@ -269,8 +268,6 @@ export function entryById(entryId: string) {
 export function entryWithKey(idempotencyKey: string) {
   return LedgerEntryModel.findOne({ idempotencyKey }).lean();
 }
-
-registerCoinUse({ order: 1, count: countBalancesInCoin, describe: (count) => plural(count, 'balance') });
 
 /** One posted entry as the console lists it on a player's page: signed amount, why, where from, and the operator who made it. */
 export function presentLedgerEntry(doc: unknown) {

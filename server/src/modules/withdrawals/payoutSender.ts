@@ -52,8 +52,7 @@ import {
   type SentMessage,
 } from './chainPayments';
 import { claimHash } from './usedHashes';
-import { heldPlayers, runOperation, type OperationKind } from '../ledger/ledger.service';
-import { finishInterrupted } from '../ledger/engine';
+import { finishInterrupted, heldPlayers, runOperation, type OperationKind } from '../ledger/ledger.service';
 import { playersOwing } from '../clawbacks/clawBack.service';
 import { riskHeldAmong, riskHoldNote } from './riskHold';
 import { PayoutBatchModel } from './payoutBatch.model';

@@ -4,6 +4,6 @@
  * is (chainPayments.ts).
  */
 export { decideWithdrawal } from './payoutDecisions';
-export { runPayoutRound } from './payoutSender';
+export { payoutKinds, runPayoutRound } from './payoutSender';
 export { hotWalletHoldings, lastKnownHotWalletBalances, setPayoutsPaused, treasury } from './treasury';
 export { configurePayouts } from './chainPayments';
