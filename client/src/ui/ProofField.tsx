@@ -3,6 +3,8 @@ import { useTranslation } from '../lib/translator';
 import type { ProofKind } from '@gift/shared/constants';
 import { UploadError, uploadProofImage } from '../lib/proofUpload';
 import { FileField, TextAreaField, TextField } from './fields';
+// its texts are the mission pages' (the only pages it shows on)
+import '../features/missions/locales';
 
 /** A link the reviewer can open: a web address. */
 export const isProofLink = (link: string) => /^https?:\/\/\S+$/i.test(link.trim());

@@ -8,6 +8,7 @@ import { NotFoundNotice } from '../../ui/NotFoundNotice';
 import { PageHeader } from '../../ui/PageHeader';
 import { Skeleton } from '../../ui/Skeleton';
 import { EndsIn } from '../missions/EndsIn';
+import '../missions/locales';
 
 export const isObjectId = (id: string) => OBJECT_ID_PATTERN.test(id);
 

@@ -4,6 +4,7 @@ import { trpc, type RouterOutputs } from '../../lib/trpc';
 import { CoinIcon } from '../../ui/identity';
 import { PageHeader } from '../../ui/PageHeader';
 import { QueryList } from '../../ui/QueryList';
+import './locales';
 
 function CoinRow({ coin }: { coin: RouterOutputs['home']['currency'][number] }) {
   const { t } = useTranslation();

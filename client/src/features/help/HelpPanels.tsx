@@ -6,6 +6,7 @@ import { trpc } from '../../lib/trpc';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { TextAreaField } from '../../ui/fields';
 import { Skeleton } from '../../ui/Skeleton';
+import './locales';
 
 /** The operators' questions and answers, and where to write to them. */
 export function HelpContent() {

@@ -13,6 +13,7 @@ import { Avatar, PlayerName } from '../../ui/identity';
 import { PageHeader } from '../../ui/PageHeader';
 import { useBriefFlag } from '../../ui/useBriefFlag';
 import { Skeleton } from '../../ui/Skeleton';
+import './locales';
 
 /** How long 'Link Copied' shows (docs/product.md). */
 export const COPIED_MS = 1500;

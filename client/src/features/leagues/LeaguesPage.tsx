@@ -6,6 +6,7 @@ import { ErrorMessage } from '../../ui/ErrorMessage';
 import { PageHeader } from '../../ui/PageHeader';
 import { Skeleton } from '../../ui/Skeleton';
 import { useNow } from '../../ui/countdown';
+import './locales';
 
 type Board = RouterOutputs['leagues']['current'];
 type Row = Board['entries'][number];

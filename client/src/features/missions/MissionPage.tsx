@@ -22,6 +22,7 @@ import { Skeleton } from '../../ui/Skeleton';
 import { EndsIn } from './EndsIn';
 import { MissionReward, MissionTitle } from './MissionRowText';
 import { EMPTY_PROOF, proofComplete, ProofFields, type Proof } from './ProofFields';
+import './locales';
 
 type Mission = RouterOutputs['missions']['byCategory']['missions'][number];
 

@@ -2,6 +2,7 @@ import type { Dispatch, SetStateAction } from 'react';
 import { useTranslation } from '../../lib/translator';
 import { PROOF_KINDS, type ProofKind } from '@gift/shared/constants';
 import { isProofLink, ProofField } from '../../ui/ProofField';
+import './locales';
 
 export interface Proof {
   link: string;

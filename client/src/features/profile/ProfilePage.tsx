@@ -11,6 +11,7 @@ import { PageHeader } from '../../ui/PageHeader';
 import { useToast } from '../../ui/toast';
 import { useSession } from '../signIn/PlayerSession';
 import { ProfileWallet } from '../wallet/components/ProfileWallet';
+import './locales';
 
 const COIN_FIGURES = ['rewards', 'earned', 'withdrawn', 'gifts'] as const;
 const COUNTS = ['missionsCount', 'doneMissionsCount', 'referrersCount'] as const;

@@ -8,6 +8,7 @@ import { useToast } from '../../ui/toast';
 import { FullscreenField } from './components/FullscreenField';
 import { PreferencesForm } from './components/PreferencesForm';
 import { RemindersField } from './components/RemindersField';
+import './settingsLocales';
 
 /**
  * Language and theme: applied at once on this device, kept on the player's account too. When the account refuses a change,

@@ -8,6 +8,7 @@ import { PageHeader } from '../../ui/PageHeader';
 import { Skeleton } from '../../ui/Skeleton';
 import { useSingleFlight } from '../../ui/useSingleFlight';
 import { useToast } from '../../ui/toast';
+import './locales';
 
 type Offer = RouterOutputs['shop']['offers'][number];
 

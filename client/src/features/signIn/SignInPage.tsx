@@ -9,6 +9,7 @@ import { telegramUsername, verifyLoginCodeInput } from '@gift/shared/schemas/pla
 import { storePlayerToken, trpc } from '../../lib/trpc';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { TextField } from '../../ui/fields';
+import '../profile/settingsLocales';
 
 /** The username as Telegram spells it (Latin letters whatever the page's language), never capitalised by the keyboard. */
 const USERNAME_INPUT = {

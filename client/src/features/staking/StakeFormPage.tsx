@@ -17,6 +17,7 @@ import { StakePositions } from './components/StakePositions';
 import { newIdempotencyKey } from '@gift/shared/idempotency';
 import { Skeleton } from '../../ui/Skeleton';
 import { AmountField, ChoiceField } from '../../ui/fields';
+import './locales';
 
 type Offer = RouterOutputs['staking']['offers'][number];
 

@@ -6,6 +6,7 @@ import { CoinIcon } from '../../ui/identity';
 import { PageHeader } from '../../ui/PageHeader';
 import { StakePositions } from './components/StakePositions';
 import { QueryList } from '../../ui/QueryList';
+import './locales';
 
 function OfferRow({ offer }: { offer: RouterOutputs['staking']['offers'][number] }) {
   const { t } = useTranslation();

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from '../../../lib/translator';
 import { ChoiceField } from '../../../ui/fields';
 import { canGoFullscreen, isFullscreen, onFullscreenChange, setFullscreen } from '../../../lib/telegramScreen';
+import '../settingsLocales';
 
 /**
  * Full screen or a window, inside a Telegram that can show the app fullscreen (8.0 and later). The choice is this device's:

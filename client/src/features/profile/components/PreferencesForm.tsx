@@ -3,6 +3,7 @@ import { LANGUAGES, THEMES, type Language } from '@gift/shared/constants';
 import { setLanguage } from '../../../lib/i18n';
 import { useTheme, type ThemeChoice } from '../../../ui/theme';
 import { ChoiceField } from '../../../ui/fields';
+import '../settingsLocales';
 
 /** The language and theme selector (docs/product.md); `onChange` lets the page also keep the choice on the server. */
 export function PreferencesForm({ onChange }: { onChange?: (settings: { language?: Language; theme?: ThemeChoice }) => void }) {

@@ -1,5 +1,6 @@
 import { useTranslation } from '../../../lib/translator';
 import type { ReminderKind } from '@gift/shared/constants';
+import '../settingsLocales';
 
 /**
  * The bot's reminders, one switch per kind (on unless the player switched it off). When the bot may not write to the player at

@@ -7,6 +7,7 @@ import { useNow } from '../../../ui/countdown';
 import { errorText } from '../../../ui/ErrorMessage';
 import { useToast } from '../../../ui/toast';
 import { QueryList } from '../../../ui/QueryList';
+import '../locales';
 
 type Position = RouterOutputs['staking']['positions'][number];
 

@@ -2,6 +2,7 @@ import { Link } from 'wouter';
 import { useTranslation } from '../../../lib/translator';
 import { trpc } from '../../../lib/trpc';
 import { shortAddress } from '../address';
+import '../../profile/locales';
 
 /** The wallet withdrawals go to, on the Profile page; it needs no TON Connect code. */
 export function ProfileWallet() {
