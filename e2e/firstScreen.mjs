@@ -20,22 +20,26 @@ export function builtGzipBytes(pathname) {
 }
 
 /**
- * Opens `url` in `page` and resolves, once `shown()` does, with the scripts the page asked for until then (those fetched
- * after the first screen shows, such as the later pages' prefetch and the service worker's code, are not counted).
+ * Opens `url` in `page` and resolves, once `shown()` does and the app has marked its first screen complete (the
+ * `first-screen` mark, client/src/lib/laterPages.ts), with the scripts the page fetched before that mark. What the app
+ * fetches after it (the later pages' prefetch, the service worker's code) is not counted, however late the test itself
+ * notices the screen: the page's own timeline decides, not the test's timing.
  */
 export async function firstScreenScripts(page, url, shown) {
-  const requested = [];
-  const onRequest = (request) => {
-    if (request.resourceType() !== 'script') return;
-    const { origin, pathname } = new URL(request.url());
-    if (origin === new URL(url).origin && !requested.some((script) => script.pathname === pathname)) requested.push({ pathname });
-  };
-  page.on('request', onRequest);
-  try {
-    await page.goto(url);
-    await shown();
-  } finally {
-    page.off('request', onRequest);
-  }
-  return requested.map((script) => ({ ...script, gzip: builtGzipBytes(script.pathname) }));
+  await page.goto(url);
+  await shown();
+  await page.waitForFunction(() => performance.getEntriesByName('first-screen').length > 0, null, { timeout: 30_000 });
+  const paths = await page.evaluate((origin) => {
+    const [mark] = performance.getEntriesByName('first-screen');
+    const documentScripts = [...globalThis.document.scripts].map((script) => script.src).filter(Boolean);
+    const fetched = performance
+      .getEntriesByType('resource')
+      .filter((entry) => entry.startTime < mark.startTime)
+      .map((entry) => entry.name);
+    return [...new Set([...documentScripts, ...fetched])]
+      .map((address) => new URL(address))
+      .filter((address) => address.origin === origin && address.pathname.endsWith('.js'))
+      .map((address) => address.pathname);
+  }, new URL(url).origin);
+  return paths.map((pathname) => ({ pathname, gzip: builtGzipBytes(pathname) }));
 }
