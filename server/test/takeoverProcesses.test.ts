@@ -135,8 +135,8 @@ it('a survivor takes over a killed instance’s leases and finishes its half-don
     WithdrawalModel.updateMany({ _id: { $in: group.map((p) => p.id) } }, { $set: { status: 'approved', approvedAt: new Date() } });
 
   // the first instance alone: it takes every lease; its players' withdrawals will die at the fault point (the first balance a
-  // withdrawal request takes: payouts move no player's balance, so no other work reaches it)
-  const a = start(['ledger:after-apply']);
+  // withdrawal request takes: armed for that kind alone, since a payout batch's admit reaches the engine's after-apply too)
+  const a = start(['ledger:after-apply:withdrawal-request']);
   const baseA = await a.listening;
   const pidA = a.child.pid!;
   await waitFor(async () => Object.values(await leaseHolders()).every((pid) => pid === pidA), 'the first instance to hold every lease');
@@ -171,7 +171,7 @@ it('a survivor takes over a killed instance’s leases and finishes its half-don
   const { signal, stderr } = await a.exited;
   const killedAt = Date.now();
   expect(signal).toBe('SIGKILL');
-  expect(stderr).toContain('fault point ledger:after-apply: killing the process');
+  expect(stderr).toContain('fault point ledger:after-apply:withdrawal-request: killing the process');
   const idsOf = (group: Array<{ player: UserDocument }>) => group.map(({ player }) => player._id);
   // requests whose amount left the balance and whose withdrawal is not written yet: the engine's to finish
   const halfDoneRequests = { kind: 'withdrawal-request', user: { $in: idsOf(requestersA) }, state: { $in: ['recorded', 'posted'] } };
