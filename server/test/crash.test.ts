@@ -7,6 +7,7 @@ import { formatReport, runCrashTest } from './crashTest';
  * random moments under a mixed money load, restarted, swept and reconciled; every count of the reconciliation is zero,
  * though half the calls the kills left unanswered were never sent again.
  */
+// 540 s: the walk through every fault point grew from 30 points to 53 (every kind the load reaches), and its time with it
 it('loses nothing and applies nothing twice across kill -9 at every fault point and at random moments', async () => {
   const mongoUrl = withDatabaseName(process.env.TEST_MONGO_URL!, mongoose.connection.name);
   const report = await runCrashTest({ mongoUrl, budgetSeconds: 15, players: 8, workers: 4 });
@@ -20,7 +21,8 @@ it('loses nothing and applies nothing twice across kill -9 at every fault point 
   expect(report.crashedCalls.neverRetried).toBeLessThanOrEqual(report.crashedCalls.retried);
   expect(report.payouts.paid).toBeGreaterThan(0);
   expect(report.payouts.paid).toBe(report.payouts.approved);
-  // some of every kind of operation was acknowledged between the kills
+  // every money kind the load reaches was done at least once (the findings' 'kinds never done' is 0), and some of every
+  // kind of operation was acknowledged between the kills
   for (const operation of [
     'gift',
     'claim',
@@ -30,7 +32,13 @@ it('loses nothing and applies nothing twice across kill -9 at every fault point 
     'withdrawal.approved',
     'stake',
     'stake.claim',
+    'mission.go',
+    'mission.review',
+    'status.frozen',
+    'reward-change.request',
+    'gift-approval.request',
+    'claw-back',
   ]) {
     expect(report.operations[operation]?.acknowledged ?? 0).toBeGreaterThan(0);
   }
-}, 300_000);
+}, 540_000);

@@ -1,5 +1,8 @@
+import type { PlayerStatus } from '@gift/shared';
 import { AuditEntryModel } from '../src/modules/audit/audit.model';
-import { BalanceModel, LedgerEntryModel } from '../src/modules/ledger/ledger.models';
+import { ClawBackModel } from '../src/modules/clawbacks/clawBack.model';
+import { GiftApprovalModel } from '../src/modules/gifts/giftApproval.model';
+import { BalanceModel, LedgerEntryModel, LedgerHoldModel } from '../src/modules/ledger/ledger.models';
 import { MissionModel, UserMissionModel } from '../src/modules/missions/mission.models';
 import { NotificationModel } from '../src/modules/notifications/notification.model';
 import { OperationModel } from '../src/modules/ledger/operation.model';
@@ -28,8 +31,12 @@ export interface Findings {
     'done operations missing a step': number;
     /** Withdrawals the hot wallet paid whose payout message the chain shows sent other than once. */
     'payouts not sent exactly once': number;
+    /** Players whose status and the ledger's hold say different things (a frozen player's money not held, or the reverse). */
+    'statuses != their holds': number;
     /** Fault points no operation reached: the crash test did not cover them. */
     'fault points never reached': number;
+    /** Money kinds the load was to exercise of which no operation was done: the crash test did not cover them. */
+    'kinds never done': number;
   };
   /** One line per finding, to say which record. */
   details: string[];
@@ -168,10 +175,9 @@ type DoneOperation = { key: string; kind: string; user?: unknown; data?: Record<
  * when they allow messages: not counted.
  */
 async function missingSteps(): Promise<string[]> {
-  const done = await OperationModel.find(
-    { state: 'done', kind: { $in: ['stake-open', 'stake-claim', 'withdrawal-request', 'withdrawal-decision', 'mission-credit'] } },
-    { key: 1, kind: 1, user: 1, data: 1 },
-  ).lean<DoneOperation[]>();
+  const done = await OperationModel.find({ state: 'done', kind: { $in: [...STEPPED_KINDS] } }, { key: 1, kind: 1, user: 1, data: 1 }).lean<
+    DoneOperation[]
+  >();
   const of = (kind: string) => done.filter((operation) => operation.kind === kind);
   const ids = (operations: DoneOperation[], field: (data: Record<string, unknown>) => unknown) =>
     operations.map((operation) => field(operation.data ?? {}));
@@ -180,7 +186,8 @@ async function missingSteps(): Promise<string[]> {
   const requested = ids(of('withdrawal-request'), (data) => (data.withdrawal as { _id: unknown })._id);
   const decisions = of('withdrawal-decision');
   const credits = of('mission-credit');
-  const players = [...new Set(credits.map((operation) => String(operation.user)))];
+  const started = of('mission-start').map((operation) => (operation.data?.progress as { user: unknown }).user);
+  const players = [...new Set([...credits.map((operation) => String(operation.user)), ...started.map(String)])];
   const [stakes, reminders, withdrawals, decided, payouts, counters, progress] = await Promise.all([
     StakeModel.find({ _id: { $in: [...stakesOpened, ...stakesClaimed] } }, { claimedAt: 1 }).lean(),
     NotificationModel.find({ key: { $in: stakesOpened.map((id) => `stake-unlocked:${String(id)}`) } }, { key: 1 }).lean(),
@@ -192,7 +199,7 @@ async function missingSteps(): Promise<string[]> {
     ).lean(),
     UserModel.find({ _id: { $in: players } }, { missionsCount: 1, doneMissionsCount: 1 }).lean(),
     UserMissionModel.aggregate<{ _id: unknown; n: number }>([
-      { $match: { user: { $in: credits.map((operation) => operation.user) } } },
+      { $match: { user: { $in: [...credits.map((operation) => operation.user), ...started] } } },
       { $group: { _id: '$user', n: { $sum: 1 } } },
     ]),
   ]);
@@ -225,7 +232,137 @@ async function missingSteps(): Promise<string[]> {
     if (player.missionsCount !== (records.get(id) ?? 0))
       missing.push(`player ${id}: missionsCount ${player.missionsCount}, ${records.get(id) ?? 0} missions begun`);
   }
+  missing.push(...(await missingReviews(of('mission-review'), of('mission-reject'))));
+  missing.push(...(await missingDecisions(of('change-decision'), of('gift-approval'))));
+  missing.push(...(await auditedOnce(of('change-request'), (operation) => operation.key)));
+  const claws = await ClawBackModel.find({
+    entry: { $in: of('clawback-open').map((operation) => (operation.data?.credit as { entry: string }).entry) },
+  }).lean();
+  if (claws.length !== of('clawback-open').length)
+    missing.push(`${of('clawback-open').length - claws.length} claw-backs opened, none written`);
+  missing.push(...(await clawBackErrors(claws)));
   return missing;
+}
+
+/** The kinds whose done operations are checked against what their steps (or admit) leave. */
+const STEPPED_KINDS = [
+  'stake-open',
+  'stake-claim',
+  'withdrawal-request',
+  'withdrawal-decision',
+  'mission-credit',
+  'mission-start',
+  'mission-review',
+  'mission-reject',
+  'change-decision',
+  'gift-approval',
+  'clawback-open',
+  'change-request',
+] as const;
+
+/** A claim sent for review is no longer started as it was; a rejection left it rejected (or started again since). */
+async function missingReviews(reviews: DoneOperation[], rejections: DoneOperation[]): Promise<string[]> {
+  const progressOf = (operation: DoneOperation) => String((operation.data?.progress as { _id: unknown })._id);
+  const records = await UserMissionModel.find(
+    { _id: { $in: [...reviews, ...rejections].map(progressOf) } },
+    { status: 1, startedAt: 1 },
+  ).lean();
+  const byId = new Map(records.map((record) => [String(record._id), record]));
+  const missing: string[] = [];
+  const sameStart = (operation: DoneOperation) =>
+    byId.get(progressOf(operation))?.startedAt?.getTime() === new Date(operation.data?.startedAt as Date).getTime();
+  for (const review of reviews)
+    if (sameStart(review) && byId.get(progressOf(review))?.status === 'started')
+      missing.push(`mission-review ${review.key}: still started`);
+  for (const rejection of rejections)
+    if (sameStart(rejection) && byId.get(progressOf(rejection))?.status !== 'rejected')
+      missing.push(`mission-reject ${rejection.key}: the claim is ${byId.get(progressOf(rejection))?.status}`);
+  return missing;
+}
+
+/** A brake's decision applied (the record names it last) and audited once; an approved gift applied, with its line. */
+async function missingDecisions(changes: DoneOperation[], gifts: DoneOperation[]): Promise<string[]> {
+  const missions = changes.filter((operation) => operation.data?.target === 'missions');
+  const changeIds = missions.map((operation) => String(operation.data?.changeId));
+  const approvalIds = gifts.map((operation) => String(operation.data?.approvalId));
+  const [audited, records, approvals] = await Promise.all([
+    auditCounts(changeIds.map((id) => `mission-reward:${id}`)),
+    MissionModel.find({ _id: { $in: missions.map((operation) => operation.data?.record) } }, { lastDecision: 1 }).lean(),
+    GiftApprovalModel.find({ _id: { $in: approvalIds } }, { status: 1, entryId: 1 }).lean(),
+  ]);
+  const decided = new Set(records.map((mission) => `${String(mission._id)}:${mission.lastDecision?.id}:${mission.lastDecision?.status}`));
+  const missing: string[] = [];
+  for (const { key, data } of missions) {
+    if (audited.get(`mission-reward:${String(data?.changeId)}`) !== 1)
+      missing.push(`change-decision ${key}: audited ${audited.get(`mission-reward:${String(data?.changeId)}`) ?? 0} times`);
+    if (!decided.has(`${String(data?.record)}:${String(data?.changeId)}:${String(data?.status)}`))
+      missing.push(`change-decision ${key}: the mission does not name it`);
+  }
+  const applied = new Set(approvals.filter((a) => a.status === 'applied' && a.entryId).map((a) => String(a._id)));
+  for (const { key, data } of gifts)
+    if (!applied.has(String(data?.approvalId))) missing.push(`gift-approval ${key}: the request is not applied`);
+  return missing;
+}
+
+/** How many audit entries each of these keys has. */
+async function auditCounts(keys: string[]): Promise<Map<string, number>> {
+  const audits = await AuditEntryModel.aggregate<{ _id: string; n: number }>([
+    { $match: { key: { $in: keys } } },
+    { $group: { _id: '$key', n: { $sum: 1 } } },
+  ]);
+  return new Map(audits.map((row) => [row._id, row.n]));
+}
+
+/** Each of these operations' audit written once, under the key its step writes it with. */
+async function auditedOnce(operations: DoneOperation[], keyOf: (operation: DoneOperation) => string): Promise<string[]> {
+  const audited = await auditCounts(operations.map(keyOf));
+  return operations
+    .filter((operation) => audited.get(keyOf(operation)) !== 1)
+    .map((operation) => `${operation.kind} ${operation.key}: audited ${audited.get(keyOf(operation)) ?? 0} times`);
+}
+
+/**
+ * Each claw-back against its lines: `taken` is what its takes took (each once), settled exactly when all is taken, audited once.
+ */
+export async function clawBackErrors(claws: Array<{ _id: unknown; amount: number; taken?: unknown; status: string }>): Promise<string[]> {
+  const ids = claws.map((claw) => String(claw._id));
+  const [lines, audited] = await Promise.all([
+    LedgerEntryModel.aggregate<{ _id: string; total: number }>([
+      { $match: { state: 'posted', reason: 'clawback', refType: 'ClawBack', refId: { $in: ids } } },
+      { $group: { _id: '$refId', total: { $sum: '$amount' } } },
+    ]),
+    auditCounts(ids.map((id) => `clawback:${id}`)),
+  ]);
+  const took = new Map(lines.map((row) => [row._id, -BigInt(row.total)]));
+  const errors: string[] = [];
+  for (const claw of claws) {
+    const id = String(claw._id);
+    const taken = BigInt((claw.taken as number | undefined) ?? 0);
+    if (taken !== (took.get(id) ?? 0n)) errors.push(`claw-back ${id}: taken ${taken}, its lines took ${took.get(id) ?? 0n}`);
+    if ((claw.status === 'settled') !== taken >= BigInt(claw.amount))
+      errors.push(`claw-back ${id}: ${claw.status}, ${taken} of ${claw.amount} taken`);
+    if (audited.get(`clawback:${id}`) !== 1) errors.push(`claw-back ${id}: audited ${audited.get(`clawback:${id}`) ?? 0} times`);
+  }
+  return errors;
+}
+
+const HOLD_OF: Record<PlayerStatus, string | undefined> = { active: undefined, frozen: 'ACCOUNT_FROZEN', banned: 'ACCOUNT_BANNED' };
+
+/** Whether the ledger's hold on a player (its code, none when absent) is what their status says. */
+export const holdAgrees = (status: PlayerStatus, code: string | null | undefined) => HOLD_OF[status] === (code ?? undefined);
+
+/** Every player frozen or banned, or held: the status and the hold agree. */
+async function statusesAgainstHolds(): Promise<string[]> {
+  const [holds, standing] = await Promise.all([
+    LedgerHoldModel.find({}, { code: 1 }).lean(),
+    UserModel.find({ status: { $ne: 'active' } }, { status: 1 }).lean(),
+  ]);
+  const held = await UserModel.find({ _id: { $in: holds.map((hold) => hold._id) } }, { status: 1 }).lean();
+  const codeOf = new Map(holds.map((hold) => [String(hold._id), hold.code as string]));
+  const players = new Map([...standing, ...held].map((player) => [String(player._id), player.status]));
+  return [...players]
+    .filter(([id, status]) => !holdAgrees(status, codeOf.get(id)))
+    .map(([id, status]) => `player ${id} is ${status}, the ledger's hold says ${codeOf.get(id) ?? 'none'}`);
 }
 
 /** Every withdrawal the hot wallet paid (it carries its payout message) sent exactly once on the chain. */
@@ -252,7 +389,8 @@ export async function findings(
     unanswered,
     timesSent,
     unreached,
-  }: { acknowledged: Expectation[]; unanswered: Expectation[]; timesSent: TimesSent; unreached: string[] },
+    kinds = [],
+  }: { acknowledged: Expectation[]; unanswered: Expectation[]; timesSent: TimesSent; unreached: string[]; kinds?: string[] },
   { settleMs }: { settleMs: number },
 ): Promise<Findings> {
   const deadline = Date.now() + settleMs;
@@ -264,7 +402,7 @@ export async function findings(
   const lost = await failing(acknowledged, 'acknowledged but not there');
   const halfDone = await failing(unanswered, 'never answered, left half done');
   const { mismatched, negative } = await balanceMismatches();
-  const [orphans, unrefunded, unrewarded, twice, miscounted, stepsMissing, payouts] = await Promise.all([
+  const [orphans, unrefunded, unrewarded, twice, miscounted, stepsMissing, payouts, disagreeing, kindsDone] = await Promise.all([
     orphanDebits(),
     unrefundedRejections(),
     unrewardedReferrals(),
@@ -272,8 +410,11 @@ export async function findings(
     miscountedCompletions(),
     missingSteps(),
     payoutsNotSentOnce(timesSent),
+    statusesAgainstHolds(),
+    OperationModel.distinct('kind', { state: 'done' }),
   ]);
   const never = unreached.map((point) => `no operation reached the fault point ${point}`);
+  const undone = kinds.filter((kind) => !kindsDone.includes(kind)).map((kind) => `no ${kind} operation was done`);
   return {
     counts: {
       'lost acknowledged writes': lost.length,
@@ -288,7 +429,9 @@ export async function findings(
       'miscounted completions': miscounted.length,
       'done operations missing a step': stepsMissing.length,
       'payouts not sent exactly once': payouts.length,
+      'statuses != their holds': disagreeing.length,
       'fault points never reached': never.length,
+      'kinds never done': undone.length,
     },
     details: [
       ...lost,
@@ -303,7 +446,9 @@ export async function findings(
       ...miscounted,
       ...stepsMissing,
       ...payouts,
+      ...disagreeing,
       ...never,
+      ...undone,
     ],
   };
 }
