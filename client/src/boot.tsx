@@ -1,7 +1,8 @@
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
-import { initI18n } from './lib/i18n';
+import { prepareNumbers } from './lib/format';
+import { currentLanguage, initI18n } from './lib/i18n';
 import { afterFirstScreen } from './lib/laterPages';
 import { connectToTelegram } from './lib/telegram';
 import { followLaunchTarget } from './lib/launchTarget';
@@ -18,12 +19,14 @@ afterFirstScreen(() => void import('./lib/serviceWorker').then(({ registerServic
 
 // rendered as a transition, React yields to the browser every few milliseconds: the first render is many short tasks rather
 // than one long one that would hold back a tap (the shell stays painted meanwhile)
-void initI18n(telegramLanguage()).then(() =>
+void initI18n(telegramLanguage()).then(() => {
   startTransition(() =>
     createRoot(document.getElementById('root')!).render(
       <StrictMode>
         <App />
       </StrictMode>,
     ),
-  ),
-);
+  );
+  // in a task of its own while the session's request is on its way, rather than in the render of its answer
+  setTimeout(() => prepareNumbers(currentLanguage()));
+});

@@ -1,5 +1,5 @@
 import { Link, useLocation } from 'wouter';
-import { createContext, lazy, Suspense, useContext, useEffect, useState, type ReactNode } from 'react';
+import { createContext, lazy, Suspense, useContext, useDeferredValue, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from '../../lib/translator';
 import { currentLanguage, isLanguage, LOCALE_STORAGE_KEY, setLanguage } from '../../lib/i18n';
 import { readStored } from '../../lib/storage';
@@ -59,6 +59,9 @@ export function PlayerSession({ children }: { children: ReactNode }) {
   const utils = trpc.useUtils();
   const [credential, setCredential] = useState(() => playerCredential().kind);
   const me = trpc.user.me.useQuery(undefined, { retry: false });
+  // the first answer replaces the splash with the whole app (at home, with home's content, which came in the same request):
+  // a deferred update, which React renders in slices of a few milliseconds, not one long task (a cache's update is urgent)
+  const answered = useDeferredValue(!me.isPending);
   const { setChoice } = useTheme();
   const player = me.data;
   // launched at home: its content is asked for with the session, in the same batched request, rather than one round trip
@@ -87,7 +90,7 @@ export function PlayerSession({ children }: { children: ReactNode }) {
 
   // the states the session shows instead of the app are the page's main content (the app's own <main> is in its layout)
   const splash = <PageSkeleton cover={window.location.pathname === '/' ? shellCover() : null} />;
-  if (me.isPending) return <main>{splash}</main>;
+  if (me.isPending || !answered) return <main>{splash}</main>;
 
   if (me.error) {
     const unauthorized = appErrorOf(me.error)?.code === 'UNAUTHORIZED' || me.error.data?.httpStatus === 401;
