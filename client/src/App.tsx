@@ -68,8 +68,7 @@ export function AppProviders({
 
 /** Signed in, with the first screen on its way: the other pages' code follows once it is complete. */
 function PrefetchLaterPages() {
-  const queryClient = useQueryClient();
-  useEffect(() => prefetchLaterPages(queryClient), [queryClient]);
+  useEffect(() => prefetchLaterPages(), []);
   return null;
 }
 

@@ -2,6 +2,8 @@ import type { QueryClient } from '@tanstack/react-query';
 import { fetchAhead, listedFiles } from './listedFiles';
 
 const CHECK_MS = 500;
+/** How many files one task asks the browser to prefetch: each request started costs the page a little of its thread. */
+const PREFETCH_BATCH = 4;
 let started = false;
 
 /** Whether the first screen is complete: no call running, nothing shown as loading (grey shapes), every picture on screen loaded. */
@@ -22,10 +24,15 @@ function whenFirstScreenComplete(queryClient: QueryClient, run: () => void): voi
 
 const waiting: Array<() => void> = [];
 let watching = false;
+let complete = false;
 
-/** Has `run` called once the first screen is complete and the browser is idle (boot.tsx: the service worker's registration). */
+/**
+ * Has `run` called once the first screen is complete and the browser is idle (boot.tsx: the service worker's registration;
+ * the later pages' prefetch), or at once when it already was.
+ */
 export function afterFirstScreen(run: () => void): void {
-  waiting.push(run);
+  if (complete) run();
+  else waiting.push(run);
 }
 
 /**
@@ -39,21 +46,26 @@ export function watchFirstScreen(queryClient: QueryClient): void {
   whenFirstScreenComplete(queryClient, () => {
     // (a test's fake clock stands in for the page's timeline, without marks)
     if ('mark' in performance) performance.mark('first-screen');
+    complete = true;
     waiting.splice(0).forEach((run) => run());
   });
 }
 
 /**
  * Has the browser fetch the code of the pages the first screen did not load (listed by the build in #later-pages) into its
- * cache, once the first screen is complete and the browser is idle: prefetches run at idle priority and are not executed,
- * so they neither slow the first screen nor compete with its pictures. Once per page load.
+ * cache, once the first screen is complete and the browser is idle (after the `first-screen` mark, so they are not counted
+ * as its cost): prefetches run at idle priority and are not executed, so they neither slow the first screen nor compete
+ * with its pictures. Once per page load.
  */
-export function prefetchLaterPages(queryClient: QueryClient): void {
+export function prefetchLaterPages(): void {
   if (started) return;
   const files = listedFiles('later-pages');
   if (!files.length) return;
   started = true;
-  whenFirstScreenComplete(queryClient, () => {
-    for (const file of files) fetchAhead(file, 'prefetch');
-  });
+  // a few per task, so that starting them makes no long task of its own
+  const prefetchSome = () => {
+    for (const file of files.splice(0, PREFETCH_BATCH)) fetchAhead(file, 'prefetch');
+    if (files.length) setTimeout(prefetchSome);
+  };
+  afterFirstScreen(() => setTimeout(prefetchSome));
 }
