@@ -19,12 +19,14 @@ const standingSchema = applyConventions(
       outcome: { type: String, enum: ['promoted', 'relegated', 'stayed', null], default: null },
       /** The score the rank counts (LeagueRankCounts) hold for this standing; null: not counted yet (rankCounts.service.ts). */
       counted: { type: Number, default: null, hidden: true },
-      /** The move of the rank counts from `counted` to `score` being carried out, held by the writer with its token. */
+      /** The move of the rank counts from `counted` to `score` being carried out, held by the writer with its token and epoch. */
       moving: {
-        type: new Schema({ from: Number, to: Number, at: Date, token: String }, { _id: false }),
+        type: new Schema({ from: Number, to: Number, at: Date, token: String, epoch: Number }, { _id: false }),
         default: null,
         hidden: true,
       },
+      /** How many times a move of this standing was taken over from a writer past its lease (the rank counts' fence). */
+      epoch: { type: Number, default: 0, hidden: true },
       /** Since when the score moved without the rank counts following yet: a sweep finishes what a crash left. */
       pending: { type: Date, default: null, hidden: true },
     },
@@ -46,7 +48,8 @@ export const StandingModel = model('LeagueStanding', standingSchema);
 /**
  * How many standings of a week's league hold a score in each score bucket (`c`, by bucket number; rankCounts.service.ts), so a
  * rank is the sum of the buckets above plus a count within the player's own bucket. `moves` names the moves being applied: a
- * move is applied once, however often it is retried. One record per week and league, its id made of both.
+ * move is applied once, however often it is retried. `fences` holds, per standing whose move was ever taken over, the highest
+ * epoch that applied one: a writer taken over is refused when it wakes. One record per week and league, its id made of both.
  */
 const rankCountsSchema = new Schema(
   {
@@ -55,6 +58,7 @@ const rankCountsSchema = new Schema(
     league: { type: String, enum: LEAGUES, required: true },
     c: { type: Schema.Types.Mixed, default: {} },
     moves: { type: [String], default: [] },
+    fences: { type: Schema.Types.Mixed, default: {} },
   },
   { versionKey: false, minimize: false },
 );

@@ -186,6 +186,55 @@ describe('standings and ranks', () => {
     expect(await RankCountsModel.countDocuments({ moves: { $ne: [] } })).toBe(0);
   });
 
+  /** A writer's stall: `hold` parks it until `release`; `reached` resolves once it is parked. */
+  function stall() {
+    let release!: () => void;
+    let arrive!: () => void;
+    const reached = new Promise<void>((resolve) => (arrive = resolve));
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const hold = () => {
+      arrive();
+      return gate;
+    };
+    return { reached, release, hold };
+  }
+
+  it('applies a move once when its writer stalls past the lease while others take it over and finish it', async () => {
+    const coin = await leagueCoin();
+    const players = await playersEarning(coin, ['4', '9', '1', '6']);
+    await countNow();
+    await earn(players[2]!, coin, '7');
+    // the first two writers to reach the counts with the move stall there (a GC pause, SIGSTOP), each until released
+    const stalls = [stall(), stall()];
+    const update = RankCountsModel.updateOne.bind(RankCountsModel);
+    let stalled = 0;
+    const spy = jest.spyOn(RankCountsModel, 'updateOne').mockImplementation(((...args: Parameters<typeof update>) => {
+      if (!JSON.stringify(args[1]).includes('"$inc"') || stalled >= stalls.length) return update(...args);
+      return stalls[stalled++]!.hold().then(() => update(...args));
+    }) as unknown as typeof RankCountsModel.updateOne);
+    // the player's page claims the move and stalls before the counts take it
+    const first = playerCaller(players[2]!).leagues.current();
+    await stalls[0]!.reached;
+    // past its lease the sweep takes the move over, and stalls too
+    const lease = (n: number) => new Date(Date.now() + n * (MOVE_LEASE_MS + 1000));
+    const second = followLeftScores(lease(1));
+    await stalls[1]!.reached;
+    // past the second lease, a third writer takes it over and finishes it
+    await followLeftScores(lease(2));
+    expect((await StandingModel.findOne({ user: players[2]!._id }).lean())!.moving).toBeNull();
+    // the stalled writers wake, the later first: neither applies the move again
+    stalls[1]!.release();
+    await second;
+    stalls[0]!.release();
+    await first;
+    spy.mockRestore();
+    await expectRanksExact();
+    const counts = await RankCountsModel.find({}).lean<Array<{ c: Record<string, number> }>>();
+    expect(counts.flatMap((record) => Object.values(record.c)).reduce((sum, count) => sum + count, 0)).toBe(4);
+    expect(await RankCountsModel.countDocuments({ moves: { $ne: [] } })).toBe(0);
+    expect((await playerCaller(players[2]!).leagues.current()).me).toEqual({ rank: 2, score: '8' });
+  });
+
   it("shows the friends' board: the player, their inviter and the friends they invited", async () => {
     const coin = await leagueCoin();
     const inviter = await createPlayer({ name: 'Inviter' });

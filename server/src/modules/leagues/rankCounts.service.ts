@@ -13,7 +13,13 @@ import { RankCountsModel, StandingModel } from './leagues.models';
  * Exactly once without transactions: a standing records the score its bucket counts hold (`counted`). A writer that finds its
  * score ahead claims the move `counted → score` on the standing (one conditional update: one claimant), applies it to the
  * counts with the move's name as a marker (the record takes a move once, however often it is retried), then sets `counted` and
- * drops the marker. A move left by a crash is taken over after MOVE_LEASE_MS with a new token.
+ * drops the marker. A move left by a crash is taken over after MOVE_LEASE_MS with a new token and the standing's next epoch.
+ *
+ * A writer stalled past its lease (a GC pause, SIGSTOP) may wake after a takeover finished its move and dropped the marker: the
+ * marker no longer refuses it. So the counts also keep a fence per standing, the highest epoch that applied a move of it, set
+ * in the same update that applies the move; a writer of a lower epoch is refused. Epochs only grow, one claimant each (the
+ * takeover is one conditional update), and the first writer of a move holds the standing's epoch as it is: a fence exists
+ * only for standings whose move was ever taken over, so the record stays small.
  */
 
 /** How long a claimed move is its writer's alone; a move older than this was left by a crash and is taken over. */
@@ -22,7 +28,7 @@ export const MOVE_LEASE_MS = 5 * 60_000;
 const STEPS_BITS = 6n;
 
 type Place = { week: string; league: League; score: number; _id: Types.ObjectId };
-type Move = { from: number | null; to: number; at: Date; token: string };
+type Move = { from: number | null; to: number; at: Date; token: string; epoch: number };
 
 /** A score's bucket and where the bucket ends (its first score above): below 64 one score each, then 64 per doubling. */
 function bucketOf(score: number): { bucket: number; end: number } {
@@ -50,15 +56,28 @@ export async function standingsAbove({ week, league, score, _id }: Place): Promi
 }
 
 /**
- * Applies a move to the counts unless they took it already (its marker). A record not there yet is created empty first; the
- * move is then tried once more, still under its marker.
+ * Applies a move to the counts unless they took it already (its marker) or a writer of a later epoch applied a move of this
+ * standing (its fence: this writer was taken over). A record not there yet is created empty first; the move is then tried once
+ * more, still under its marker and fence.
  */
-async function applyToCounts(week: string, league: string, inc: Record<string, number>, move: string) {
+async function applyToCounts(
+  week: string,
+  league: string,
+  inc: Record<string, number>,
+  move: string,
+  fence: { standing: string; epoch: number },
+) {
   const id = countsId(week, league);
-  const apply = () => RankCountsModel.updateOne({ _id: id, moves: { $ne: move } }, { $inc: inc, $push: { moves: move } });
+  const fenced = `fences.${fence.standing}`;
+  const apply = () =>
+    RankCountsModel.updateOne(
+      { _id: id, moves: { $ne: move }, [fenced]: { $not: { $gt: fence.epoch } } },
+      // epoch 0 sets no fence: only standings whose move was ever taken over have one
+      { $inc: inc, $push: { moves: move }, ...(fence.epoch ? { $max: { [fenced]: fence.epoch } } : {}) },
+    );
   if ((await apply()).matchedCount) return;
   await upsertWithRetry(() =>
-    RankCountsModel.updateOne({ _id: id }, { $setOnInsert: { week, league, c: {}, moves: [] } }, { upsert: true }),
+    RankCountsModel.updateOne({ _id: id }, { $setOnInsert: { week, league, c: {}, moves: [], fences: {} } }, { upsert: true }),
   );
   await apply();
 }
@@ -71,7 +90,10 @@ async function carryOut(standing: { _id: Types.ObjectId; week: string; league: s
   const held = { _id: standing._id, 'moving.token': move.token };
   // a move within one bucket changes no count
   if (from !== to)
-    await applyToCounts(standing.week, standing.league, { [`c.${to}`]: 1, ...(from === null ? {} : { [`c.${from}`]: -1 }) }, name);
+    await applyToCounts(standing.week, standing.league, { [`c.${to}`]: 1, ...(from === null ? {} : { [`c.${from}`]: -1 }) }, name, {
+      standing: String(standing._id),
+      epoch: move.epoch,
+    });
   const done = await StandingModel.updateOne(held, { $set: { counted: move.to, moving: null } });
   if (done.modifiedCount && from !== to)
     await RankCountsModel.updateOne({ _id: countsId(standing.week, standing.league) }, { $pull: { moves: name } });
@@ -85,6 +107,7 @@ type Counting = {
   counted?: number | null;
   moving?: Move | null;
   pending?: Date | null;
+  epoch?: number;
 };
 
 /**
@@ -100,6 +123,7 @@ export async function followScore(id: Types.ObjectId, now = new Date()): Promise
       counted: 1,
       moving: 1,
       pending: 1,
+      epoch: 1,
     }).lean<Counting | null>();
     if (!standing) return;
     const counted = standing.counted ?? null;
@@ -111,17 +135,19 @@ export async function followScore(id: Types.ObjectId, now = new Date()): Promise
           await StandingModel.updateOne({ _id: id, score: standing.score, counted, moving: null }, { $set: { pending: null } });
         return;
       }
-      move = { from: counted, to: standing.score, at: now, token };
+      move = { from: counted, to: standing.score, at: now, token, epoch: standing.epoch ?? 0 };
       const claimed = await StandingModel.updateOne({ _id: id, moving: null, counted, score: standing.score }, { $set: { moving: move } });
       if (!claimed.modifiedCount) continue;
     } else {
       if (now.getTime() - new Date(move.at).getTime() < MOVE_LEASE_MS) return;
+      // the next epoch: the writer it takes over from, if it wakes, is refused by the fence this one sets on applying
+      const epoch = (standing.epoch ?? 0) + 1;
       const taken = await StandingModel.updateOne(
         { _id: id, 'moving.token': move.token },
-        { $set: { 'moving.at': now, 'moving.token': token } },
+        { $set: { 'moving.at': now, 'moving.token': token, 'moving.epoch': epoch, epoch } },
       );
       if (!taken.modifiedCount) continue;
-      move = { ...move, at: now, token };
+      move = { ...move, at: now, token, epoch };
     }
     await carryOut(standing, move);
   }
@@ -142,10 +168,12 @@ export async function followLeftScores(now: Date): Promise<number> {
  */
 export async function rebuildRankCounts(week: string): Promise<void> {
   const counts = new Map<string, Record<string, number>>();
+  // the fences carried over: a writer stalled since before the rebuild stays refused
+  const fences = new Map<string, Record<string, number>>();
   const stale: Array<{ _id: Types.ObjectId; score: number }> = [];
-  const standings = StandingModel.find({ week }, { league: 1, score: 1, counted: 1 })
+  const standings = StandingModel.find({ week }, { league: 1, score: 1, counted: 1, epoch: 1 })
     .sort({ score: -1, _id: -1 })
-    .lean<Array<{ _id: Types.ObjectId; league: string; score: number; counted?: number | null }>>()
+    .lean<Array<{ _id: Types.ObjectId; league: string; score: number; counted?: number | null; epoch?: number }>>()
     .cursor();
   for await (const standing of standings) {
     if (standing.counted !== standing.score) stale.push({ _id: standing._id, score: standing.score });
@@ -153,9 +181,16 @@ export async function rebuildRankCounts(week: string): Promise<void> {
     const { bucket } = bucketOf(standing.score);
     league[bucket] = (league[bucket] ?? 0) + 1;
     counts.set(standing.league, league);
+    if (standing.epoch) {
+      const fenced = fences.get(standing.league) ?? {};
+      fenced[String(standing._id)] = standing.epoch;
+      fences.set(standing.league, fenced);
+    }
   }
   await RankCountsModel.deleteMany({ week });
-  await RankCountsModel.insertMany([...counts].map(([league, c]) => ({ _id: countsId(week, league), week, league, c, moves: [] })));
+  await RankCountsModel.insertMany(
+    [...counts].map(([league, c]) => ({ _id: countsId(week, league), week, league, c, moves: [], fences: fences.get(league) ?? {} })),
+  );
   for (let start = 0; start < stale.length; start += 500)
     await StandingModel.bulkWrite(
       stale.slice(start, start + 500).map(({ _id, score }) => ({
