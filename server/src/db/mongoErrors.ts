@@ -1,6 +1,15 @@
-/** MongoDB's answer when a unique index refuses a write (a concurrent upsert inserted the document first). */
+/** How CongoDB's storage words an insert of an `_id` that exists, which it answers to an upsert with code 1 (InternalError). */
+const CONGO_DUPLICATE_ID = /^Duplicate key error: _id /;
+
+/**
+ * The database's answer when a unique index refuses a write (a concurrent upsert inserted the document first): MongoDB's code
+ * 11000 (DuplicateKey). CongoDB, the embedded database, answers an insert so, but an upsert (update, findAndModify, bulk)
+ * that inserts an `_id` that exists with code 1 (InternalError), its generic code: recognised by its words too.
+ */
 export function isDuplicateKey(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: number }).code === 11000;
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return code === 11000 || (code === 1 && typeof message === 'string' && CONGO_DUPLICATE_ID.test(message));
 }
 
 /**
