@@ -2,10 +2,9 @@ import { timingSafeEqual } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import compression from 'compression';
-import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Router } from 'express';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
-import * as trpcExpress from '@trpc/server/adapters/express';
 import { ERROR_MESSAGES, TRPC_MAX_BATCH_SIZE } from '@gift/shared';
 import type { Env } from './env';
 import { checkDatabase } from './db/connect';
@@ -30,6 +29,7 @@ import { operatorProofsRouter, playerProofsRouter } from './modules/proofs/proof
 import { requireAccount, requirePermission } from './http/adminAuth';
 import { WEBHOOK_PATH, type BotRuntime } from './modules/bot/botRuntime';
 import { createContext } from './http/context';
+import { trpcExpressHandler } from './http/trpcExpress';
 import { legalPages } from './legalPages';
 import { homeShellPage } from './modules/content/homeShell.rest';
 import { appRouter } from './trpc/root';
@@ -127,6 +127,21 @@ function webhookSecretCheck(bot: BotRuntime | undefined): RequestHandler {
   };
 }
 
+/**
+ * What every answer passes through, whichever route gives it: the security headers (the console's own under /admin),
+ * compression, the request's metrics and its log line with its id. The benchmark's twin mounts these same layers.
+ */
+export function answerLayers(logger: Logger): Router {
+  const layers = express.Router();
+  // only the user app runs inside Telegram's web clients' iframes; the console's own headers replace these: nobody frames it
+  layers.use(securityHeaders(["'self'", 'https://web.telegram.org', 'https://*.telegram.org']));
+  layers.use('/admin', securityHeaders(["'none'"]));
+  layers.use(compression());
+  layers.use(requestMetrics(new Set(Object.keys(appRouter._def.procedures))));
+  layers.use(pinoHttp(requestLogging(logger)));
+  return layers;
+}
+
 export function createApp(options: AppOptions): Express {
   const { env } = options;
   registerMoneyKinds();
@@ -139,12 +154,7 @@ export function createApp(options: AppOptions): Express {
   // X-Forwarded-* names the client only when it comes from a proxy the operator configured; by default nobody is trusted
   app.set('trust proxy', env.TRUST_PROXY ?? false);
 
-  // only the user app runs inside Telegram's web clients' iframes; the console's own headers replace these: nobody frames it
-  app.use(securityHeaders(["'self'", 'https://web.telegram.org', 'https://*.telegram.org']));
-  app.use('/admin', securityHeaders(["'none'"]));
-  app.use(compression());
-  app.use(requestMetrics(new Set(Object.keys(appRouter._def.procedures))));
-  app.use(pinoHttp(requestLogging(logger)));
+  app.use(answerLayers(logger));
   app.use(metricsRouter(env));
 
   // a database that is down or hung answers within the ping's time limit, with the reason
@@ -184,7 +194,7 @@ export function createApp(options: AppOptions): Express {
     '/trpc',
     inputDepthLimit,
     jsonBody('64kb'),
-    trpcExpress.createExpressMiddleware({
+    trpcExpressHandler({
       router: appRouter,
       maxBatchSize: TRPC_MAX_BATCH_SIZE,
       createContext: (opts) => createContext(opts, env, logger, options.clock),
