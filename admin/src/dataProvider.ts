@@ -22,6 +22,7 @@ import type {
   RiskClearance,
   SegmentCount,
   StakingOfferRecord,
+  StarOfferRecord,
   StarPurchaseRecord,
   StarsRevenue,
   TimelineEntry,
@@ -120,6 +121,7 @@ interface ChangeRecords {
   'staking-coins': StakingOfferRecord;
   /** A league week: its prize table (`prizes`) and the table waiting for a second operator. */
   'league-weeks': { id: string; week: string; waitingChange: unknown };
+  'star-offers': StarOfferRecord;
 }
 /** App Config's rewards that wait for a second operator under `/app-config/current/rewards/:kind/…`. */
 export type ConfigReward = 'referral' | 'streakMilestones' | 'mining';

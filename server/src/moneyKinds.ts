@@ -14,6 +14,7 @@ import { missionRewardDecisions } from './modules/missions/missions.service';
 import { playerStatusKinds } from './modules/users/playerStatus.kinds';
 import { referralKinds } from './modules/referrals/referrals.kinds';
 import { shopKinds } from './modules/shop/shop.service';
+import { starOfferChanges } from './modules/shop/shopBrakes.service';
 import { offerChanges } from './modules/staking/staking.service';
 import { stakingKinds } from './modules/staking/staking.kinds';
 import { clusterCleanUpKinds } from './modules/users/clusterCleanUp.kinds';
@@ -41,6 +42,7 @@ const MONEY_KINDS = [
     decisionsOn(coinChanges),
     decisionsOn(offerChanges),
     decisionsOn(prizeChanges),
+    decisionsOn(starOfferChanges),
   ]),
   ...withdrawalKinds,
   ...payoutKinds,

@@ -84,7 +84,7 @@ type WithChange = { id: string; waitingChange?: (Asked & { set: Record<string, u
 
 interface ChangeWaitingProps {
   /** The resource whose records hold the change: its decision routes. */
-  resource: 'gift-coins' | 'staking-coins' | 'league-weeks';
+  resource: 'gift-coins' | 'staking-coins' | 'league-weeks' | 'star-offers';
   /** The change in the operator's words, from its fields. */
   describe: (set: Record<string, unknown>) => string;
 }

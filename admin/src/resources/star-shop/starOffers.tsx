@@ -16,6 +16,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { BilingualInput, TranslationField } from '../../forms/BilingualInput';
+import { ChangeWaiting } from '../ChangeWaiting';
 import { NumeralInput } from '../../forms/NumeralInput';
 import { schemaResolver } from '../../forms/schemaResolver';
 import { ListActions } from '../../lists/ListActions';
@@ -74,6 +75,25 @@ function StarOfferList() {
   );
 }
 
+/** An offer's richer terms (a larger boost, a lower price, on sale) waiting for a second operator, on its page above the form. */
+function TermsWaiting() {
+  const translate = useTranslate();
+  const starsLabel = useStarsLabel();
+  return (
+    <ChangeWaiting
+      resource="star-offers"
+      describe={(set) => {
+        const percent = set.kind === 'multiplier' ? ` ${String(set.multiplierPercent)}%` : '';
+        return [
+          `${translate(`starsShop.kinds.${String(set.kind)}`)}${percent}`,
+          starsLabel(Number(set.stars)),
+          translate(set.enabled ? 'starsShop.onSale' : 'starsShop.offSale'),
+        ].join('; ');
+      }}
+    />
+  );
+}
+
 /** The Stars shop's items: what each gives, its price in whole Stars, on sale or not (switched off, never deleted). */
 export default {
   list: StarOfferList,
@@ -84,7 +104,11 @@ export default {
   ),
   edit: () => (
     <Edit mutationMode="pessimistic" actions={<EditActions />}>
-      <StarOfferForm />
+      <>
+        {/* terms that let Stars buy more coins than the mining coin's threshold wait here for a second operator */}
+        <TermsWaiting />
+        <StarOfferForm />
+      </>
     </Edit>
   ),
   icon: StorefrontIcon,

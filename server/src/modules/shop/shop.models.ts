@@ -1,6 +1,7 @@
 import { model, Schema } from 'mongoose';
 import { BOOST_KINDS } from '@gift/shared';
 import { applyConventions, ref, schemaOptions } from '../../db/schemaKit';
+import { changeDecisionSchema, waitingChangeSchema } from '../accounts/waitingChanges.service';
 
 /** A Stars shop item as operators set it: what it gives, its price in whole Stars, whether it is on sale. */
 const starOfferSchema = applyConventions(
@@ -15,6 +16,9 @@ const starOfferSchema = applyConventions(
       multiplierPercent: { type: Number, default: null },
       order: { type: Number, default: 0 },
       enabled: { type: Boolean, default: true },
+      /** Terms that let Stars buy more coins, waiting for a second operator (shopBrakes.service.ts); null: none. */
+      waitingChange: { type: waitingChangeSchema, default: null },
+      lastChangeDecision: { type: changeDecisionSchema, default: null },
     },
     schemaOptions,
   ),

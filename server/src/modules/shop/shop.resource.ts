@@ -1,19 +1,46 @@
-import { starOfferInput } from '@gift/shared';
+import { starOfferInput, type BoostKind } from '@gift/shared';
 import { AppError } from '../../lib/errors';
 import { operatorContext } from '../../http/adminAuth';
 import { orderedResource, type ResourceDefinition } from '../../http/resource';
+import { changeRoutes } from '../accounts/changeDecisions.service';
 import { playerIdsMatching } from '../users/players.service';
 import { playerLabels } from '../users/playerDays.service';
 import { StarOfferModel, StarPurchaseModel } from './shop.models';
 import { refundPurchase, starsRevenue } from './shop.service';
+import { offerTermsToStore, starOfferChanges, termsOf } from './shopBrakes.service';
 
-/** The Stars shop's items: what each gives, its price in whole Stars, on sale or not. Purchases name them: switched off, not deleted. */
-export const starOffersResource = orderedResource('star-offers', StarOfferModel, starOfferInput, {
+const offers = orderedResource('star-offers', StarOfferModel, starOfferInput, {
   search: ['title'],
   filters: { kind: 'equals' },
   sortable: ['stars'],
   remove: { refusal: 'purchases name it; switch it off instead' },
 });
+
+/**
+ * The Stars shop's items: what each gives, its price in whole Stars, on sale or not. Purchases name them: switched off, not
+ * deleted. Terms that let Stars buy more coins than the mining coin's threshold wait for a second operator (shopBrakes.service.ts).
+ */
+export const starOffersResource: ResourceDefinition<typeof starOfferInput> = {
+  ...offers,
+  create: {
+    schema: starOfferInput,
+    run: async (input, { operator }) => StarOfferModel.create({ ...input, ...(await offerTermsToStore(termsOf(input), null, operator)) }),
+  },
+  update: {
+    schema: starOfferInput,
+    run: async (id, input, { operator }) => {
+      const live = await StarOfferModel.findById(id, { kind: 1, stars: 1, multiplierPercent: 1, enabled: 1 }).lean<{
+        kind: BoostKind;
+        stars: number;
+        multiplierPercent?: number | null;
+        enabled?: boolean | null;
+      }>();
+      const terms = await offerTermsToStore(termsOf(input), live && termsOf(live), operator);
+      return StarOfferModel.findByIdAndUpdate(id, { $set: { ...input, ...terms } }, { returnDocument: 'after', runValidators: true });
+    },
+  },
+  extraRoutes: (router) => changeRoutes(router, starOfferChanges, (id) => StarOfferModel.findById(id)),
+};
 
 type PurchaseJson = Record<string, unknown> & { user: unknown };
 
