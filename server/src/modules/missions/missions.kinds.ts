@@ -116,13 +116,17 @@ export async function countCredited({ progress, uncounted, markRiskDueAt, via }:
   await countStreakDay(progress);
 }
 
-/** Tells the player an operator approved their claim, with its reward (keyed by the claim: once). */
-async function notifyApproved({ progress }: MissionCredit): Promise<void> {
+/**
+ * Tells the player an operator approved their claim, with its reward (keyed by the claim: once). `held`: the player's hold kept
+ * the credit owed at the approval, so they are told then, with the reward held until they are active again; the step that
+ * follows the credit, once it lands, finds the message already queued under the key and sends nothing more.
+ */
+export async function notifyApproved({ progress }: Pick<MissionCredit, 'progress'>, held?: 'frozen' | 'banned'): Promise<void> {
   const [mission, coin] = await Promise.all([
     MissionModel.findById(progress.mission, { title: 1 }).lean(),
     findCoin(progress.coin, { symbol: 1 }),
   ]);
-  const reward = progress.reward > 0 && coin ? { amount: fromMicros(progress.reward), symbol: coin.symbol } : {};
+  const reward = progress.reward > 0 && coin ? { amount: fromMicros(progress.reward), symbol: coin.symbol, ...(held ? { held } : {}) } : {};
   await notify(progress.user, `mission-approved:${String(progress._id)}`, 'mission-approved', {
     mission: mission?.title ?? '',
     missionId: String(progress.mission),

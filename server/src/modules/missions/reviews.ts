@@ -5,7 +5,7 @@ import { assertIndependentApprover } from '../accounts/fourEyes.service';
 import { countTowardDailyLimit } from '../coins/coinBrakes.service';
 import { objectId } from '../../db/ids';
 import { UserMissionModel } from './mission.models';
-import { creditMission, isCreditRefused, rejectClaim } from './missions.kinds';
+import { creditMission, isCreditRefused, notifyApproved, rejectClaim } from './missions.kinds';
 import { countEarlierCompletions } from './missionPlaces';
 import { freeFor, refuseUnlessFree } from './reviewLocks';
 
@@ -47,13 +47,16 @@ async function approve(id: Types.ObjectId, reviewedBy: Types.ObjectId, now: Date
     { user: 1, mission: 1, day: 1, category: 1, coin: 1, reward: 1 },
   ).lean();
   if (!claim) return null;
-  let recorded = true;
+  let recorded: boolean;
   try {
     ({ recorded } = await creditMission({ progress: claim, via: 'approval', at: now, reviewedBy }));
   } catch (error) {
     if (isCreditRefused(error)) return null;
-    // a frozen or banned player's approval stands, its credit owed (paid once they are active)
+    // a frozen or banned player's approval stands, its credit owed (paid once they are active); they are told now, that it is held
     if (!isHold(error)) throw error;
+    const approved = await UserMissionModel.findOne({ _id: id, status: 'done', reviewedBy });
+    if (approved) await notifyApproved({ progress: claim }, (error as AppError).code === 'ACCOUNT_BANNED' ? 'banned' : 'frozen');
+    return approved;
   }
   // approved by this call (a concurrent approval recorded the operation first: theirs)
   return recorded ? UserMissionModel.findOne({ _id: id, status: 'done', reviewedBy }) : null;

@@ -4,8 +4,11 @@ import type { Language } from '@gift/shared';
 export interface NotificationFacts {
   'friend-joined': { friend: string; amount?: string; symbol?: string };
   'friend-qualified': { friend: string; amount?: string; symbol?: string };
-  /** `missionId`: the mission, whose page the message's button opens. */
-  'mission-approved': { mission: string; missionId?: string; amount?: string; symbol?: string };
+  /**
+   * `missionId`: the mission, whose page the message's button opens. `held`: the player was frozen or banned at the approval,
+   * so the reward is held (owed) until their account is active again.
+   */
+  'mission-approved': { mission: string; missionId?: string; amount?: string; symbol?: string; held?: 'frozen' | 'banned' };
   /** reasonFa: a canned reason's Persian, read by a Persian player in place of `reason`. */
   'mission-rejected': { mission: string; missionId?: string; reason: string; reasonFa?: string };
   /** explorerUrl: the transaction on the configured explorer (absent on messages queued before it was added). */
@@ -63,7 +66,12 @@ const TEXTS: { [L in Language]: { [E in NotificationEvent]: (facts: Notification
       `🎉 ${quotedPlayerText(f.friend, 'en')} joined with your invite link.${f.amount ? ` You earned ${f.amount} ${f.symbol}.` : ''}`,
     'friend-qualified': (f) =>
       `⭐ ${quotedPlayerText(f.friend, 'en')} qualified as your friend.${f.amount ? ` You earned ${f.amount} ${f.symbol}.` : ''}`,
-    'mission-approved': (f) => `✅ Your mission "${f.mission}" was approved.${f.amount ? ` You earned ${f.amount} ${f.symbol}.` : ''}`,
+    'mission-approved': (f) =>
+      `✅ Your mission "${f.mission}" was approved.${f.amount ? ` You earned ${f.amount} ${f.symbol}.` : ''}${
+        f.held
+          ? `\nYour account is ${f.held === 'banned' ? 'blocked' : 'frozen'}: the reward is held and credited once it is active again.`
+          : ''
+      }`,
     'mission-rejected': (f) =>
       `❌ Your mission "${f.mission}" was not approved.${f.reason ? `\nReason: ${f.reason}` : ''}\nYou can try it again.`,
     'withdrawal-paid': (f) => `💸 Your withdrawal of ${f.amount} ${f.symbol} was sent.\nTransaction: ${f.explorerUrl ?? f.txHash}`,
@@ -81,7 +89,12 @@ const TEXTS: { [L in Language]: { [E in NotificationEvent]: (facts: Notification
       `🎉 ${quotedPlayerText(f.friend, 'fa')} با لینک دعوت شما عضو شد.${f.amount ? ` شما ${f.amount} ${f.symbol} دریافت کردید.` : ''}`,
     'friend-qualified': (f) =>
       `⭐ ${quotedPlayerText(f.friend, 'fa')} به‌عنوان دوست شما واجد شرایط شد.${f.amount ? ` شما ${f.amount} ${f.symbol} دریافت کردید.` : ''}`,
-    'mission-approved': (f) => `✅ ماموریت «${f.mission}» شما تأیید شد.${f.amount ? ` شما ${f.amount} ${f.symbol} دریافت کردید.` : ''}`,
+    'mission-approved': (f) =>
+      `✅ ماموریت «${f.mission}» شما تأیید شد.${f.amount ? ` شما ${f.amount} ${f.symbol} دریافت کردید.` : ''}${
+        f.held
+          ? `\nحساب شما ${f.held === 'banned' ? 'مسدود شده است' : 'مسدود موقت است'}: این پاداش نگه داشته می‌شود و پس از فعال شدن دوبارهٔ حساب به موجودی شما اضافه می‌شود.`
+          : ''
+      }`,
     'mission-rejected': (f) =>
       `❌ ماموریت «${f.mission}» شما تأیید نشد.${f.reasonFa || f.reason ? `\nدلیل: ${f.reasonFa || f.reason}` : ''}\nمی‌توانید دوباره امتحان کنید.`,
     'withdrawal-paid': (f) => `💸 برداشت ${f.amount} ${f.symbol} شما ارسال شد.\nتراکنش: ${f.explorerUrl ?? f.txHash}`,

@@ -5,12 +5,14 @@ import { startBotApiStandIn, type BotApiStandIn } from '../../../test/botApiStan
 import { TEST_BOT_TOKEN } from '../../../test/helpers';
 import { APP_LINK, drained, messagesTo as messagesToPlayer, testSender } from '../../../test/notificationSenders';
 import { getAppConfig, setAppConfigFields } from '../config/config.service';
+import { balanceOf, recoverPendingEntries } from '../ledger/ledger.service';
 import { CategoryModel } from '../content/content.models';
 import { MissionModel, UserMissionModel } from '../missions/mission.models';
 import { reviewUserMission } from '../missions/missions.service';
 import { startMining } from '../mining/mining.service';
 import { StakingCoinModel } from '../staking/staking.models';
 import { stake } from '../staking/staking.service';
+import { setPlayerStatus } from '../users/playerStatus.service';
 import { UserModel, type UserDocument } from '../users/user.model';
 import { upsertFromTelegram } from '../users/users.service';
 import { WithdrawalModel } from '../withdrawals/withdrawal.model';
@@ -141,6 +143,35 @@ describe('notifications of each event', () => {
       '❌ ماموریت «Post a story» شما تأیید نشد.\nدلیل: Screenshot missing\nمی‌توانید دوباره امتحان کنید.',
     ]);
     expect(messagesTo(rejected)[0]!.reply_markup).toEqual({ inline_keyboard: [[{ text: 'باز کردن برنامه', url: APP_LINK }]] });
+  });
+
+  it('tells a frozen player at the approval that the reward is held, in their language, and nothing more when it lands', async () => {
+    const frozen = await reachable();
+    const banned = await reachable({ language: 'fa' });
+    await setPlayerStatus(frozen._id, { status: 'frozen', statusReason: 'Checking' }, new Date());
+    await setPlayerStatus(banned._id, { status: 'banned', statusReason: 'Bots' }, new Date());
+    const claims = [await pendingManualMission(frozen, 'Follow us'), await pendingManualMission(banned, 'Post a story')];
+    for (const claim of claims) await reviewUserMission(claim, { status: 'done' }, reviewer, new Date());
+    await drained(running);
+    const held = [
+      '✅ Your mission "Follow us" was approved. You earned 25 GIFT.\nYour account is frozen: the reward is held and credited once it is active again.',
+    ];
+    const heldFa = [
+      '✅ ماموریت «Post a story» شما تأیید شد. شما 25 GIFT دریافت کردید.\nحساب شما مسدود شده است: این پاداش نگه داشته می‌شود و پس از فعال شدن دوبارهٔ حساب به موجودی شما اضافه می‌شود.',
+    ];
+    expect(messagesTo(frozen).map((m) => m.text)).toEqual(held);
+    expect(messagesTo(banned).map((m) => m.text)).toEqual(heldFa);
+    // active again: the sweep credits the reward, and the approval's message is not sent a second time
+    for (const player of [frozen, banned]) await setPlayerStatus(player._id, { status: 'active' }, new Date());
+    await recoverPendingEntries(0);
+    await drained(running);
+    const coins = await Promise.all(claims.map(async (claim) => (await UserMissionModel.findById(claim).lean())!.coin));
+    expect(await Promise.all([frozen, banned].map((player, i) => balanceOf(player._id, coins[i]!)))).toEqual([
+      toMicros('25'),
+      toMicros('25'),
+    ]);
+    expect(messagesTo(frozen).map((m) => m.text)).toEqual(held);
+    expect(messagesTo(banned).map((m) => m.text)).toEqual(heldFa);
   });
 
   it('tells a player their withdrawal was paid (with the explorer link) or rejected (with the refund)', async () => {
