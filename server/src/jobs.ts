@@ -12,6 +12,7 @@ import { removeSettledNotifications } from './modules/notifications/notification
 import { removeExpiredCounters } from './modules/rateLimits/rateLimit.service';
 import { referralQualificationJob, referralsOfOlderVersion } from './modules/referrals/referrals.jobs';
 import { riskScoringJob } from './modules/risk/risk.jobs';
+import { shopJob } from './modules/shop/shop.jobs';
 import { finishStakesOfOlderVersion } from './modules/staking/staking.service';
 import { clawBacksJob } from './modules/clawbacks/clawbacks.jobs';
 import { playerHousekeeping } from './modules/users/users.jobs';
@@ -70,6 +71,7 @@ const productJobs: readonly Job[] = [
   clawBacksJob,
   payoutsJob,
   leaguesJob,
+  shopJob,
   // a day's figures wait for a money recovery pass begun after the day was over for an hour
   figuresJob(moneyRecoveryJob.name),
   booksJob,

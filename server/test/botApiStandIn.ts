@@ -8,7 +8,7 @@ import { TEST_BOT_TOKEN, testEnv } from './helpers';
  * Telegram does: getChatMember from a membership table, sendMessage recorded (or refused with a 429
  * and retry_after, or a 403 for a player who blocked the bot), getUpdates long polling over a queue
  * of updates, sendPhoto like sendMessage (the caption as its text), setWebhook/deleteWebhook, setChatMenuButton, setMyCommands, savePreparedInlineMessage, getMe, and the Stars payments' createInvoiceLink,
- * answerPreCheckoutQuery and refundStarPayment; getUserChatBoosts from a boosts table and getChat of a user with their emoji status.
+ * answerPreCheckoutQuery, refundStarPayment and getStarTransactions; getUserChatBoosts from a boosts table and getChat of a user with their emoji status.
  * Refuses any token but the expected one, as Telegram does.
  */
 export interface BotApiStandIn {
@@ -32,6 +32,8 @@ export interface BotApiStandIn {
   preCheckoutAnswers: Array<{ pre_checkout_query_id: string; ok: boolean; error_message?: string }>;
   /** Stars payments refunded (refundStarPayment), as sent; a second refund of a charge is refused, as Telegram does. */
   refunds: Array<{ user_id: number; telegram_payment_charge_id: string }>;
+  /** The bot's Star transactions, oldest first (getStarTransactions answers them in this order, by offset and limit). */
+  starTransactions: Array<Record<string, unknown> & { id: string; amount: number; date: number }>;
   /** chat ("@channel") -> user id -> the expiration (Unix seconds) of each boost the user gives it (getUserChatBoosts). */
   boosts: Map<string, Map<number, number[]>>;
   /** user id -> the custom emoji id of their emoji status (getChat of the user); absent: no status. */
@@ -62,6 +64,7 @@ export async function startBotApiStandIn(token: string): Promise<BotApiStandIn> 
   const invoices: BotApiStandIn['invoices'] = [];
   const preCheckoutAnswers: BotApiStandIn['preCheckoutAnswers'] = [];
   const refunds: BotApiStandIn['refunds'] = [];
+  const starTransactions: BotApiStandIn['starTransactions'] = [];
   const boosts: BotApiStandIn['boosts'] = new Map();
   const emojiStatuses: BotApiStandIn['emojiStatuses'] = new Map();
   const updates: Array<Record<string, unknown> & { update_id: number }> = [];
@@ -218,6 +221,13 @@ export async function startBotApiStandIn(token: string): Promise<BotApiStandIn> 
           refunds.push({ user_id: params.user_id, telegram_payment_charge_id: charge });
           return ok(res, true);
         }
+        case 'getStarTransactions': {
+          const offset = params.offset === undefined ? 0 : Number(params.offset);
+          const limit = params.limit === undefined ? 100 : Number(params.limit);
+          if (!Number.isInteger(offset) || offset < 0 || !Number.isInteger(limit) || limit < 1 || limit > 100)
+            return fail(res, 400, 'Bad Request: invalid offset or limit');
+          return ok(res, { transactions: starTransactions.slice(offset, offset + limit) });
+        }
         default:
           return fail(res, 404, 'Not Found: method not found');
       }
@@ -237,6 +247,7 @@ export async function startBotApiStandIn(token: string): Promise<BotApiStandIn> 
     invoices,
     preCheckoutAnswers,
     refunds,
+    starTransactions,
     boosts,
     emojiStatuses,
     get webhook() {

@@ -105,7 +105,8 @@ export function configureShop(env: Env): void {
   settings = env;
 }
 
-const botApi = async () => {
+/** The bot's Bot API client (its token and the configurable Bot API root); NOT_CONFIGURED before createApp or without a token. */
+export const botApi = async () => {
   const token = settings ? await resolveBotToken(settings) : undefined;
   if (!settings || !token) throw new AppError('NOT_CONFIGURED');
   return interactiveApi({ apiRoot: settings.TELEGRAM_API_ROOT, token });
