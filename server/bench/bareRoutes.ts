@@ -10,13 +10,18 @@
  * - home: the product's home service itself (`homeFor`: the same queries and the same answer, in the player's language),
  *   written with `res.json`;
  * - claim: the first claim's database work written straight against mongoose.
- * Not done here, and done by the product: tRPC (its request and response objects, batching, input parsing), superjson,
- * helmet's headers, compression, the request log and id, the metrics, the body and depth limits.
+ * Two twins mount these routes (bench.ts runs both). The bare twin (`bareApp`) skips everything the product does around
+ * the work: tRPC (its request and response objects, batching, input parsing), superjson, helmet's headers, compression,
+ * the request log and id, the metrics, the body and depth limits. The layered twin (`layeredTwinApp`) adds the layers
+ * every production answer passes through whatever its framework, the product's own `answerLayers` (helmet's headers,
+ * compression, the metrics, the request log and id): it skips only tRPC, superjson and the body and depth limits.
  */
-import { Router, type Request } from 'express';
+import express, { Router, type Express, type Request } from 'express';
 import { Types } from 'mongoose';
 import { fromMicros } from '@gift/shared';
+import { answerLayers } from '../src/app';
 import type { Env } from '../src/env';
+import type { Logger } from '../src/lib/logger';
 import { CALLS_PER_PLAYER } from '../src/http/trpc';
 import { homeFor } from '../src/modules/home/home.service';
 import { BalanceModel, LedgerEntryModel } from '../src/modules/ledger/ledger.models';
@@ -119,4 +124,26 @@ export function bareRoutes(env: Env): Router {
   });
 
   return router;
+}
+
+/** The bare twin: the routes above behind Express's JSON body parser, and nothing else. */
+export function bareApp(env: Env): Express {
+  const app = express();
+  app.use(express.json());
+  app.use(bareRoutes(env));
+  return app;
+}
+
+/**
+ * The twin with the layers every production answer passes through whatever the framework: the product's own
+ * `answerLayers` (security headers, compression, the request's metrics and its log line), the same instances' code and
+ * configuration, then the bare routes. What it still skips is the product's framework: tRPC and superjson.
+ */
+export function layeredTwinApp(env: Env, logger: Logger): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(answerLayers(logger));
+  app.use(express.json());
+  app.use(bareRoutes(env));
+  return app;
 }

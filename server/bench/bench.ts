@@ -1,6 +1,8 @@
 /**
- * `npm run bench`: the product's hot calls against the embedded database, each beside a bare
- * Express + mongoose twin doing the same necessary work (bareRoutes.ts lists it), in the same run, over loopback.
+ * `npm run bench`: the product's hot calls against the embedded database, each beside two Express + mongoose twins
+ * doing the same necessary work (bareRoutes.ts lists it), in the same run, over loopback: the bare twin (nothing but
+ * the routes) and the twin behind the product's own answer layers (security headers, compression, metrics, the request
+ * log). The product against the first is what everything around the work costs; against the second, what tRPC costs.
  *
  * Knobs (environment): BENCH_PLAYERS (default 10000), BENCH_REQUESTS per measurement (default 2000),
  * BENCH_CONCURRENCY (default 16), BENCH_MAX_SECONDS per measurement (default 20).
@@ -10,7 +12,6 @@ import http from 'node:http';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import bcrypt from 'bcryptjs';
-import express from 'express';
 import mongoose from 'mongoose';
 import { createApp } from '../src/app';
 import { withDatabaseName } from '../src/db/connect';
@@ -22,7 +23,7 @@ import { UserModel } from '../src/modules/users/user.model';
 import { consoleToken } from '../src/modules/accounts/operatorSecurity.service';
 import { signInitData } from '../test/telegram';
 import { databaseCommandsDuring } from '../test/commandCount';
-import { bareRoutes } from './bareRoutes';
+import { bareApp, layeredTwinApp } from './bareRoutes';
 import { benchEnv, BOT_TOKEN, listen, load as loadWith, percentile, send, startDatabase, type Call, type Run } from './loopback';
 
 const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 10_000);
@@ -101,10 +102,8 @@ async function main() {
   const missionId = String(autoStar._id);
 
   const product = await listen(createApp({ env, logger, clientDist: '/nonexistent', adminDist: '/nonexistent' }));
-  const bareApp = express();
-  bareApp.use(express.json());
-  bareApp.use(bareRoutes(env));
-  const bare = await listen(bareApp);
+  const layered = await listen(layeredTwinApp(env, logger));
+  const bare = await listen(bareApp(env));
 
   // launches signed once, before timing: the client's signing is not the server's work
   const launch = (player: SeededPlayer) =>
@@ -127,70 +126,73 @@ async function main() {
   const usersCall = (): Call => ({ method: 'GET', path: usersPath, headers: { authorization: `Bearer ${operatorToken}` } });
   const bareUsersCall = (): Call => ({ method: 'GET', path: '/bare/users?skip=0&limit=25' });
 
-  const rows: Array<{ name: string; product: Measurement; bare: Measurement }> = [];
+  type Side = 'product' | 'layered' | 'bare';
+  const ports: Record<Side, number> = { product: product.port, layered: layered.port, bare: bare.port };
+  const rows: Array<{ name: string } & Record<Side, Measurement>> = [];
   /**
-   * Warm-up, then product and bare in halves ordered product, bare, bare, product: a claim grows the
-   * collections every later call scans, and this order gives both sides the same average size.
+   * Warm-up, then each side in halves ordered product, layered twin, bare twin, bare twin, layered twin, product: a
+   * claim grows the collections every later call scans, and this order gives every side the same average size.
    */
   const measure = async (
     name: string,
-    productCall: (i: number) => Call,
-    bareCall: (i: number) => Call,
+    calls: Record<Side, (i: number) => Call>,
     count = REQUESTS,
-    before?: { product: () => Promise<unknown>; bare: () => Promise<unknown> },
+    before?: Record<Side, () => Promise<unknown>>,
   ) => {
-    await load(product.port, Math.min(WARMUP, count), productCall);
-    await load(bare.port, Math.min(WARMUP, count), bareCall);
+    const order: Side[] = ['product', 'layered', 'bare'];
+    for (const side of order) await load(ports[side], Math.min(WARMUP, count), calls[side]);
     const half = Math.ceil(count / 2);
-    const productRuns: Run[] = [];
-    const bareRuns: Run[] = [];
-    const productHalf = async () => {
-      await before?.product();
-      productRuns.push(await load(product.port, half, productCall, MAX_MS / 2));
-    };
-    const bareHalf = async () => {
-      await before?.bare();
-      bareRuns.push(await load(bare.port, half, bareCall, MAX_MS / 2));
-    };
-    await productHalf();
-    await bareHalf();
-    await bareHalf();
-    await productHalf();
-    rows.push({ name, product: summarize(productRuns), bare: summarize(bareRuns) });
+    const runs: Record<Side, Run[]> = { product: [], layered: [], bare: [] };
+    for (const side of [...order, ...[...order].reverse()]) {
+      await before?.[side]();
+      runs[side].push(await load(ports[side], half, calls[side], MAX_MS / 2));
+    }
+    rows.push({ name, product: summarize(runs.product), layered: summarize(runs.layered), bare: summarize(runs.bare) });
     console.log(`  ${name}: done`);
   };
 
   console.log(`measuring: ${REQUESTS} requests each (at most ${MAX_MS / 1000} s), ${CONCURRENCY} in flight, keep-alive, loopback`);
   // every home player launches once so the measured calls are returning players, as in real use
   await load(product.port, homePlayers.length, homeCall);
-  await measure('home.get (player home)', homeCall, bareHomeCall);
+  await measure('home.get (player home)', { product: homeCall, layered: bareHomeCall, bare: bareHomeCall });
 
-  const claimCount = Math.min(REQUESTS, Math.floor((players.length - homePlayers.length) / 2) - WARMUP);
-  const productClaimers = take(claimCount + WARMUP + 1).map((p) => ({ ...p, header: launch(p) }));
-  const bareClaimers = take(claimCount + WARMUP + 1).map((p) => ({ ...p, header: launch(p) }));
+  const claimCount = Math.min(REQUESTS, Math.floor((players.length - homePlayers.length) / 3) - WARMUP - 2);
+  const claimers = () => take(claimCount + WARMUP + 1).map((p) => ({ ...p, header: launch(p) }));
+  const productClaimers = claimers();
+  const layeredClaimers = claimers();
+  const bareClaimers = claimers();
   // the claimers opened the app a moment ago, as a player does before tapping Claim: their launch refresh is done
   const openedTheApp = (claimers: SeededPlayer[]) =>
     UserModel.updateMany({ telegramId: { $in: claimers.map((p) => p.telegramId) } }, { $set: { lastSeenAt: new Date() } });
   let productClaimIndex = 0;
+  let layeredClaimIndex = 0;
   let bareClaimIndex = 0;
+  const bareClaim = (header: string): Call => ({
+    method: 'POST',
+    path: '/bare/claim',
+    headers: { authorization: header },
+    body: JSON.stringify({ missionId }),
+  });
   await measure(
     'missions.claim (first claim, Auto ⭐)',
-    () => ({
-      method: 'POST',
-      path: '/trpc/missions.claim',
-      headers: { authorization: productClaimers[productClaimIndex++]!.header },
-      body: claimBody,
-    }),
-    () => ({
-      method: 'POST',
-      path: '/bare/claim',
-      headers: { authorization: bareClaimers[bareClaimIndex++]!.header },
-      body: JSON.stringify({ missionId }),
-    }),
+    {
+      product: () => ({
+        method: 'POST',
+        path: '/trpc/missions.claim',
+        headers: { authorization: productClaimers[productClaimIndex++]!.header },
+        body: claimBody,
+      }),
+      layered: () => bareClaim(layeredClaimers[layeredClaimIndex++]!.header),
+      bare: () => bareClaim(bareClaimers[bareClaimIndex++]!.header),
+    },
     claimCount,
-    { product: () => openedTheApp(productClaimers.slice(productClaimIndex)), bare: () => openedTheApp(bareClaimers.slice(bareClaimIndex)) },
+    {
+      product: () => openedTheApp(productClaimers.slice(productClaimIndex)),
+      layered: () => openedTheApp(layeredClaimers.slice(layeredClaimIndex)),
+      bare: () => openedTheApp(bareClaimers.slice(bareClaimIndex)),
+    },
   );
-  await measure('console users list (25, newest first)', usersCall, bareUsersCall);
+  await measure('console users list (25, newest first)', { product: usersCall, layered: bareUsersCall, bare: bareUsersCall });
 
   // the first launch in a minute also refreshes the player from Telegram's data; the next ones only read
   const homeRefreshTrips = await roundTrips(product.port, homeCall(0));
@@ -206,26 +208,26 @@ async function main() {
     headers: { authorization: launch(claimProbe[0]!) },
     body: claimBody,
   });
-  const bareClaimTrips = await roundTrips(bare.port, {
-    method: 'POST',
-    path: '/bare/claim',
-    headers: { authorization: launch(claimProbe[1]!) },
-    body: JSON.stringify({ missionId }),
-  });
+  const bareClaimTrips = await roundTrips(bare.port, bareClaim(launch(claimProbe[1]!)));
 
   const pad = (text: string | number, width: number) => String(text).padStart(width);
-  const line = '-'.repeat(131);
+  const line = '-'.repeat(40 + 3 * 31 + 2 * 12);
+  const ratio = (p: Measurement, twin: Measurement) => Number((p.rps / Math.max(twin.rps, 1)).toFixed(2));
+  const side = (m: Measurement) => `${pad(m.rps, 7)}${pad(m.p50, 8)}${pad(m.p99, 8)}${pad(m.failures, 5)} |`;
   console.log(`\n${line}`);
-  console.log(
-    `${'call'.padEnd(40)}${pad('req/s', 9)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('fail', 6)} |${pad('bare req/s', 11)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('fail', 6)} |${pad('bare/product', 13)}${pad('product/bare', 13)}`,
-  );
+  const heading = ` req/s  p50 ms  p99 ms fail |`;
+  console.log(`${''.padEnd(40)}${'product'.padEnd(31)}${'twin with the layers'.padEnd(31)}${'bare twin'.padEnd(31)} product / twin`);
+  console.log(`${'call'.padEnd(40)}${heading.repeat(3)}${pad('layered', 12)}${pad('bare', 12)}`);
   console.log(line);
-  for (const { name, product: p, bare: b } of rows) {
+  for (const { name, product: p, layered: l, bare: b } of rows) {
     console.log(
-      `${name.padEnd(40)}${pad(p.rps, 9)}${pad(p.p50, 9)}${pad(p.p99, 9)}${pad(p.failures, 6)} |${pad(b.rps, 11)}${pad(b.p50, 9)}${pad(b.p99, 9)}${pad(b.failures, 6)} |${pad(`${(b.rps / Math.max(p.rps, 1)).toFixed(2)}x`, 13)}${pad(`${(p.rps / Math.max(b.rps, 1)).toFixed(2)}x`, 13)}`,
+      `${name.padEnd(40)}${side(p)}${side(l)}${side(b)}${pad(`${ratio(p, l).toFixed(2)}x`, 12)}${pad(`${ratio(p, b).toFixed(2)}x`, 12)}`,
     );
   }
   console.log(line);
+  console.log(
+    "layered twin: the product's answer layers (security headers, compression, metrics, request log) + the routes; bare twin: the routes alone",
+  );
   console.log(`database commands per call, product / bare (commands sent together with Promise.all share one wait):`);
   console.log(`  home.get        ${homeTrips.count} / ${bareHomeTrips.count}   [${homeTrips.commands.join(', ')}]`);
   console.log(
@@ -244,10 +246,9 @@ async function main() {
   })) {
     if (probe.failure) console.log(`  round-trip probe of ${name} failed: ${probe.failure}`);
   }
-  for (const { name, product: p, bare: b } of rows) {
-    if (p.firstFailure) console.log(`  first failure, ${name}: ${p.firstFailure}`);
-    if (b.firstFailure) console.log(`  first failure, ${name} (bare): ${b.firstFailure}`);
-  }
+  for (const row of rows)
+    for (const side of ['product', 'layered', 'bare'] as const)
+      if (row[side].firstFailure) console.log(`  first failure, ${row.name} (${side}): ${row[side].firstFailure}`);
 
   const results = {
     at: new Date().toISOString(),
@@ -256,7 +257,8 @@ async function main() {
     players: await UserModel.countDocuments(),
     concurrency: CONCURRENCY,
     requestsPerMeasurement: REQUESTS,
-    rows: rows.map((r) => ({ ...r, ratio: Number((r.bare.rps / Math.max(r.product.rps, 1)).toFixed(2)) })),
+    // product req/s over each twin's: 1 is as fast as the twin
+    rows: rows.map((r) => ({ ...r, productOverLayeredTwin: ratio(r.product, r.layered), productOverBareTwin: ratio(r.product, r.bare) })),
     roundTrips: {
       home: homeTrips,
       homeWithRefresh: homeRefreshTrips,
@@ -273,10 +275,11 @@ async function main() {
   console.log(`\nwritten to ${path.join(out, 'latest.json')}`);
 
   await product.close();
+  await layered.close();
   await bare.close();
   await mongoose.disconnect();
   database.stop();
-  const failed = rows.some((r) => r.product.failures || r.bare.failures);
+  const failed = rows.some((r) => r.product.failures || r.layered.failures || r.bare.failures);
   process.exit(failed ? 1 : 0);
 }
 
