@@ -6,8 +6,8 @@ import { assertIndependentApprover } from './fourEyes.service';
 
 /**
  * A second operator's decision on a change that loosens a money brake (a mission's reward, App Config's rewards, a coin's
- * thresholds, a staking offer's terms, a league's prizes), as a kind of the money engine (ledger/engine.ts): `change-decision`,
- * an operation with no postings, keyed by the change, the decision and the operator, so a repeat of the same decision is the
+ * thresholds, a staking offer's terms, a league's prizes, a Stars shop offer's terms), as a kind of the money engine
+ * (ledger/engine.ts): `change-decision`, an operation with no postings, keyed by the change, the decision and the operator, so a repeat of the same decision is the
  * same operation. Its admit takes the decision in one conditional write on the record, from the change still waiting, and
  * applies an approved change in that same write: however many operators decide at once, one decision stands and the others
  * are refused and leave nothing. Its step writes the audit, once. A crash after the decision (`ledger:after-apply:change-
