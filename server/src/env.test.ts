@@ -54,12 +54,12 @@ describe('loadEnv', () => {
     expect(
       loadEnv({
         GIFT_FAULT_POINTS:
-          'ledger:after-apply,account-grant:after-ask,ledger:after-step:stake-open,ledger:after-apply:league_prize,ledger:after-step:payout-batch:send',
+          'ledger:after-apply,ledger:after-record:account-grant-ask,ledger:after-step:stake-open,ledger:after-apply:league_prize,ledger:after-step:payout-batch:send',
       }).GIFT_FAULT_POINTS,
     ).toEqual([
       'ledger:after-apply',
-      'account-grant:after-ask',
       // the engine's point, for one kind of operation alone
+      'ledger:after-record:account-grant-ask',
       'ledger:after-step:stake-open',
       // a kind named after its ledger reason
       'ledger:after-apply:league_prize',

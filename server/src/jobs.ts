@@ -1,4 +1,4 @@
-import { recoverAccountGrants } from './modules/accounts/accountGrants.service';
+import { listGrantsOfOlderVersion } from './modules/accounts/accountGrants.service';
 import { figuresJob } from './modules/dashboard/dashboard.jobs';
 import { finishApprovedGiftsOfOlderVersion } from './modules/gifts/balanceAdjustment.service';
 import { leaguesJob } from './modules/leagues/leagues.jobs';
@@ -40,8 +40,8 @@ const moneyRecoveryJob = jobOfSteps({ name: 'money-recovery', kind: 'recovery' }
   referralsOfOlderVersion,
   // gifts are operations of the engine too; this gives the approved ones an older version left unposted (once)
   { name: 'giftsOfOlderVersion', run: () => finishApprovedGiftsOfOlderVersion().then(() => 0) },
-  // money permissions asked but not yet listed (a decision on them is an operation of the engine)
-  { name: 'accountGrants', run: ({ graceMs, now }) => recoverAccountGrants(graceMs, now) },
+  // money permissions asked is an operation of the engine; this lists the requests an older version left unlisted (once)
+  { name: 'accountGrantsOfOlderVersion', run: () => listGrantsOfOlderVersion().then(() => 0) },
 ]);
 
 /** Routine clean-up, mostly what a TTL index removes on MongoDB and the embedded engine keeps for ever. */

@@ -1,7 +1,9 @@
 import { accountGrantKinds } from './modules/accounts/accountGrants.service';
 import { changeDecisionKinds } from './modules/accounts/changeDecision.kinds';
+import { changeRequestKinds } from './modules/accounts/changeRequests.service';
 import { decisionsOn } from './modules/accounts/changeDecisions.service';
 import { coinChanges } from './modules/coins/giftCoins.service';
+import { configRequests } from './modules/config/appConfig.resource';
 import { configRewardDecisions } from './modules/config/configRewards.service';
 import { registerOperationKind } from './modules/ledger/ledger.service';
 import { prizeChanges } from './modules/leagues/leaguePrizes.service';
@@ -10,6 +12,7 @@ import { giftKinds } from './modules/gifts/gifts.kinds';
 import { leaguePrizeKinds } from './modules/leagues/leaguePrizes.service';
 import { miningKinds } from './modules/mining/mining.kinds';
 import { missionKinds } from './modules/missions/missions.kinds';
+import { missionRequests } from './modules/missions/missions.resource';
 import { missionRewardDecisions } from './modules/missions/missions.service';
 import { playerStatusKinds } from './modules/users/playerStatus.kinds';
 import { referralKinds } from './modules/referrals/referrals.kinds';
@@ -44,6 +47,8 @@ const MONEY_KINDS = [
     decisionsOn(prizeChanges),
     decisionsOn(starOfferChanges),
   ]),
+  // an edit holding a mission's or App Config's reward change for that decision: the request, whose step audits the edit
+  ...changeRequestKinds([missionRequests, configRequests]),
   ...withdrawalKinds,
   ...payoutKinds,
   ...leaguePrizeKinds,

@@ -64,11 +64,16 @@ export interface ResourceDefinition<TCreate extends z.ZodType = z.ZodType, TUpda
   /**
    * PUT: the body's schema, and the domain-rule write that replaces the plain `$set` (`named` says which fields the
    * body itself carried, as opposed to the schema's defaults). Omitted, a PUT answers 403. `auditAs` is 'review'
-   * where the update is a decision on a player's request, as the bulk review names it.
+   * where the update is a decision on a player's request, as the bulk review names it. A run that audits the write itself
+   * (a change request of the money engine audits it as its step, once) calls `audited()`, and the route writes no second one.
    */
   update?: {
     schema: TUpdate;
-    run?: (id: string, input: z.infer<TUpdate>, context: OperatorContext & { named: (field: string) => boolean }) => Promise<unknown>;
+    run?: (
+      id: string,
+      input: z.infer<TUpdate>,
+      context: OperatorContext & { named: (field: string) => boolean; audited: () => void },
+    ) => Promise<unknown>;
     auditAs?: Extract<AuditAction, 'update' | 'review'>;
   };
   /**
@@ -341,14 +346,18 @@ export function resourceRouter(definition: ResourceDefinition): Router {
     const id = String(current._id);
     const input = validate(update.schema, req.body);
     const named = (field: string) => typeof req.body === 'object' && req.body !== null && Object.hasOwn(req.body as object, field);
+    let auditedByRun = false;
+    const audited = () => {
+      auditedByRun = true;
+    };
     const updated = update.run
-      ? await update.run(id, input, { ...context, named })
+      ? await update.run(id, input, { ...context, named, audited })
       : ((await definition.model
           .findByIdAndUpdate(id, { $set: input as object }, { returnDocument: 'after', runValidators: true })
           .select(select)) as StoredRecord | null);
     if (!updated) throw new AppError('NOT_FOUND');
     const shown = present(updated);
-    await audit(context, update.auditAs ?? 'update', id, present(current), shown);
+    if (!auditedByRun) await audit(context, update.auditAs ?? 'update', id, present(current), shown);
     res.json(shown);
   });
 

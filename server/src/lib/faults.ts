@@ -42,21 +42,9 @@ export type FaultPoint = (typeof FAULT_POINTS)[number];
  */
 type RacePoint = 'ledger:refusing' | 'ledger:refused';
 
-/**
- * A reward change asked for (a mission's, App Config's): saved waiting for a second operator, in the edit's one write, walked
- * in-process by the brake tests. Its decision is an operation of the engine (`change-decision`).
- */
-type BrakeFaultPoint = 'reward:after-request';
-
-/**
- * Money permissions asked for an operator's account: between the account's write and the request's record (the sweep lists
- * it). A decision on them is an operation of the engine (`account-grant`).
- */
-type AccountFaultPoint = 'account-grant:after-ask';
-
 /** Marks a point between two writes. */
 export async function faultPoint(
-  point: FaultPoint | RacePoint | BrakeFaultPoint | AccountFaultPoint,
+  point: FaultPoint | RacePoint,
   /** The engine's points name the kind of operation too: `ledger:after-step:stake-open` kills at that kind's alone. */
   kind?: string,
   /** After a step, its name too: `ledger:after-step:payout-batch:send` kills after that one step of that kind alone. */

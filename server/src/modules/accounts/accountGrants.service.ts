@@ -4,11 +4,13 @@ import { AppError, badInput, forbidden } from '../../lib/errors';
 import { objectId } from '../../db/ids';
 import { isAudited, recordAudit, type Operator } from '../audit/audit.service';
 import { runOperation, type OperationKind } from '../ledger/ledger.service';
+import { finishLeftOver, recordBeforeWrite } from './changeRequests.service';
 import { AccountModel } from './account.model';
 import { AccountGrantModel, type AccountGrantDocument } from './accountGrant.model';
 import { assertIndependentApprover } from './fourEyes.service';
 import { holds } from './holds';
 import { upsertWithRetry } from '../../db/mongoErrors';
+import { migrateOnce } from '../../db/migrationProgress';
 
 /** The operator deciding: who they are and what they hold (approving needs every permission granted). */
 interface GrantDecider extends Operator {
@@ -37,9 +39,9 @@ async function usernameOf(id: unknown): Promise<string> {
 
 /**
  * Records (once, by its id) the AccountGrant of a request the account already carries, audited as the request of the
- * operator who asked. Called right after the write that asked; the sweep calls it for a request a crash left unrecorded.
+ * operator who asked: the step of the request's operation (`account-grant-ask`).
  */
-export async function recordGrantRequest(account: { _id: unknown; username: string }, pending: PendingGrant) {
+async function recordGrantRequest(account: { _id: unknown; username: string }, pending: PendingGrant) {
   const asked = await upsertWithRetry(() =>
     AccountGrantModel.findOneAndUpdate(
       { _id: pending._id },
@@ -91,6 +93,7 @@ interface GrantDecision {
 }
 
 const ACCOUNT_GRANT = 'account-grant';
+const ACCOUNT_GRANT_ASK = 'account-grant-ask';
 
 /** The request's decision is this one: by this operator, approved (given since, or not) or rejected as asked. */
 const isThis = (grant: AccountGrantDocument | null, { status, operator }: GrantDecision) =>
@@ -212,7 +215,60 @@ export const accountGrantKinds: readonly OperationKind[] = [
       },
     ],
   },
+  {
+    // recorded before the account's write that carries the request: admitted once the write is there, then listed
+    kind: ACCOUNT_GRANT_ASK,
+    admit: async (operation) => {
+      const grant = objectId((operation.data as { grant: string }).grant);
+      const written = (await AccountModel.exists({ 'pendingGrant._id': grant })) || (await AccountGrantModel.exists({ _id: grant }));
+      // the write never came (refused, or a crash before it): nothing was asked
+      return written ? null : new AppError('NOT_FOUND');
+    },
+    steps: [{ name: 'list', run: (operation) => listRequest(objectId((operation.data as { grant: string }).grant)) }],
+  },
 ];
+
+/**
+ * Lists a request once: from the account that carries it, or, once decided (the account no longer carries it), from its record,
+ * so its asked audit is written even if a crash came between the two. An account deleted before it was listed asks nothing.
+ */
+async function listRequest(grantId: Types.ObjectId) {
+  const account = await AccountModel.findOne({ 'pendingGrant._id': grantId }, { username: 1, pendingGrant: 1 }).lean();
+  if (account) return recordGrantRequest(account, account.pendingGrant as PendingGrant);
+  const grant = await AccountGrantModel.findById(grantId).lean();
+  if (grant)
+    await recordGrantRequest(
+      { _id: grant.account, username: grant.username },
+      { _id: grant._id, permissions: grant.permissions, requestedBy: grant.requestedBy, requestedAt: grant.createdAt },
+    );
+}
+
+const askKey = (grantId: unknown) => `${ACCOUNT_GRANT_ASK}:${String(grantId)}`;
+
+/** Lists the request an account carries, should a crash have cut its ask off (an edit saved again over it). */
+export function finishAsk(pending: PendingGrant): Promise<void> {
+  return finishLeftOver(askKey(pending._id));
+}
+
+/**
+ * Money permissions asked for an account, as an operation of the money engine (`account-grant-ask`, no postings, keyed by the
+ * request): recorded before the account's write that carries the request, and finished after it by what this returns
+ * (`written`: whether that write landed). Its admit finds the request on the account, its step lists and audits it; a write
+ * that did not land leaves nothing (the operation is refused and removed). A crash after the write is finished by the engine's
+ * sweep, which also removes the operation of a write a crash stopped.
+ */
+export async function askGrant(pending: PendingGrant): Promise<(written: boolean) => Promise<void>> {
+  return recordBeforeWrite({
+    kind: ACCOUNT_GRANT_ASK,
+    key: askKey(pending._id),
+    refType: 'AccountGrant',
+    refId: String(pending._id),
+    players: [],
+    house: [],
+    createdBy: pending.requestedBy,
+    data: { grant: String(pending._id) },
+  });
+}
 
 /** Records the decision (once per request, decision and operator) and finishes it; the request as it then stands. */
 async function decide(grantId: string, decision: Omit<GrantDecision, 'grant'>) {
@@ -270,25 +326,18 @@ export async function dropGrantsOf(accountId: Types.ObjectId, operator: Operator
 }
 
 /**
- * Lists a request its account carries but the list lacks (a crash between the account's write and the request's record), for
- * requests older than `olderThanMs`. Decisions are operations of the engine, finished with the others. Returns how many.
+ * Requests an older version asked and left unlisted (it wrote the account, then the request's record, and a crash came
+ * between): listed once, by the operation an ask records now. Once, at the first pass after the upgrade: an ask is an
+ * operation of the engine since.
  */
-export async function recoverAccountGrants(olderThanMs = 30_000, now = new Date()): Promise<number> {
-  const before = new Date(now.getTime() - olderThanMs);
-  let finished = 0;
-  const asking = await AccountModel.find(
-    { pendingGrant: { $ne: null }, 'pendingGrant.requestedAt': { $lte: before } },
-    { username: 1, pendingGrant: 1 },
-  )
-    .limit(100)
-    .lean();
-  for (const account of asking) {
-    const pending = account.pendingGrant as PendingGrant | null;
-    if (!pending || (await AccountGrantModel.exists({ _id: pending._id }))) continue;
-    await recordGrantRequest(account, pending);
-    finished++;
-  }
-  return finished;
+export function listGrantsOfOlderVersion(): Promise<void> {
+  return migrateOnce('account-grant-asked-unlisted', async () => {
+    for (const account of await AccountModel.find({ pendingGrant: { $ne: null } }, { pendingGrant: 1 }).lean()) {
+      const pending = account.pendingGrant as PendingGrant;
+      if (!(await AccountGrantModel.exists({ _id: pending._id }))) await (await askGrant(pending))(true);
+    }
+    return null;
+  });
 }
 
 /** Access that moves money, asked for accounts and waiting for a second operator (the dashboard's live figures). */

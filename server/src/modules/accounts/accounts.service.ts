@@ -4,13 +4,12 @@ import type { z } from 'zod';
 import { OBJECT_ID_PATTERN, type accountCreateInput, type accountUpdateInput } from '@gift/shared';
 import { AppError, badInput } from '../../lib/errors';
 import { objectId } from '../../db/ids';
-import { faultPoint } from '../../lib/faults';
 import type { AdminPrincipal } from '../../http/ports';
 import type { Logger } from '../../lib/logger';
 import { isDuplicateKey } from '../../db/mongoErrors';
 import type { ConsoleRecord } from '../../db/schemaKit';
 import { AccountModel, usernameKeyOf } from './account.model';
-import { dropGrantsOf, newPendingGrant, recordGrantRequest, type PendingGrant } from './accountGrants.service';
+import { askGrant, dropGrantsOf, finishAsk, newPendingGrant, type PendingGrant } from './accountGrants.service';
 import { checkMayManage, holds, splitByMoney } from './holds';
 import { useSecondFactor } from './totp.service';
 import type { SignInOutcome } from './operatorSecurity.models';
@@ -162,6 +161,8 @@ export async function createAccount(input: z.infer<typeof accountCreateInput>, a
   const now = new Date();
   const { atOnce, waiting } = splitByMoney(input.permissions);
   const pendingGrant = waiting.length ? newPendingGrant(waiting, actor.id, now) : null;
+  // the request is an operation of the money engine, recorded before the write that carries it and finished after it
+  const asked = pendingGrant ? await askGrant(pendingGrant) : null;
   let created;
   try {
     const result = await AccountModel.findOneAndUpdate(
@@ -190,13 +191,11 @@ export async function createAccount(input: z.infer<typeof accountCreateInput>, a
     if (result.lastErrorObject?.updatedExisting !== false) throw badInput(TAKEN);
     created = result.value!;
   } catch (error) {
+    await asked?.(false);
     if (isDuplicateKey(error)) throw badInput(TAKEN);
     throw error;
   }
-  if (pendingGrant) {
-    await faultPoint('account-grant:after-ask');
-    await recordGrantRequest(created, pendingGrant);
-  }
+  await asked?.(true);
   return created;
 }
 
@@ -232,6 +231,8 @@ export async function updateAccount(
     if (usernameKey !== target.usernameKey && (await AccountModel.exists({ usernameKey, _id: { $ne: target._id } }))) throw badInput(TAKEN);
 
     const waitingBefore = (target.pendingGrant as PendingGrant | null) ?? null;
+    // a request a crash left unlisted is listed first: the operator saving again finishes it
+    if (waitingBefore && attempt === 1) await finishAsk(waitingBefore);
     const added = input.permissions.filter((permission) => !target.permissions.includes(permission));
     const { atOnce, waiting } = splitByMoney(added);
     const newlyAsked = waiting.filter((permission) => !waitingBefore?.permissions.includes(permission));
@@ -257,6 +258,7 @@ export async function updateAccount(
     }
     const samePermissions = permissions.length === target.permissions.length && permissions.every((p) => target.permissions.includes(p));
     const endsSessions = !!input.password || !input.enabled || input.username !== target.username || !samePermissions;
+    const asked = pendingGrant ? await askGrant(pendingGrant) : null;
     let updated;
     try {
       updated = await AccountModel.findOneAndUpdate(
@@ -265,17 +267,15 @@ export async function updateAccount(
         { returnDocument: 'after', runValidators: true },
       );
     } catch (error) {
+      await asked?.(false);
       if (isDuplicateKey(error)) throw badInput(TAKEN);
       throw error;
     }
+    await asked?.(!!updated);
     // the request it carried was decided meanwhile: work the change out again on what it holds now
     if (!updated) {
       if (attempt < 3) continue;
       throw new AppError('UNAVAILABLE');
-    }
-    if (pendingGrant) {
-      await faultPoint('account-grant:after-ask');
-      await recordGrantRequest(updated, pendingGrant);
     }
     if (input.password && actor.id !== id)
       logger?.warn(

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import mongoose from 'mongoose';
 import { createApp } from '../../app';
 import { onFault } from '../../lib/faults';
 import { consoleToken } from './operatorSecurity.service';
@@ -9,7 +10,8 @@ import { AuditEntryModel } from '../audit/audit.model';
 import { balanceOf } from '../ledger/ledger.service';
 import { AccountModel } from './account.model';
 import { AccountGrantModel } from './accountGrant.model';
-import { recoverAccountGrants } from './accountGrants.service';
+import { askGrant, listGrantsOfOlderVersion, newPendingGrant } from './accountGrants.service';
+import { OperationModel } from '../ledger/operation.model';
 import { recoverPendingEntries } from '../ledger/ledger.service';
 
 const app = createApp({ env: testEnv(), logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
@@ -277,27 +279,76 @@ describe('an account grant interrupted between any two writes', () => {
     }
   }
 
-  it('keeps a request asked just before a crash: the sweep lists it', async () => {
+  // the ask's operation (account-grant-ask): after the account's write, after its admit found the request, after its listing
+  for (const [point, step] of [
+    ['ledger:after-record', undefined],
+    ['ledger:after-apply', undefined],
+    ['ledger:after-step', 'list'],
+  ] as const) {
+    for (const finisher of ['retry', 'sweep'] as const) {
+      it(`at ${point}${step ? `:${step}` : ''} of its ask, is listed once by the ${finisher}, and given once approved`, async () => {
+        const asker = await createOperator(['*']);
+        const api = consoleApi(app, asker.token);
+        const username = name('asked');
+        const { id } = (await api.post('/accounts', { username, password: 'a good password', permissions: ['users:read'] })).body;
+        const edit = () =>
+          api.put(`/accounts/${id}`, { username, permissions: ['users:read', 'app-config:write'], enabled: true, password: '' });
+        onFault((reached, kind, atStep) => {
+          if (reached === point && kind === 'account-grant-ask' && atStep === step) throw new Error(`crash at ${point}`);
+        });
+        expect((await edit()).status).toBe(500);
+        onFault(null);
+        const account = (await AccountModel.findById(id).lean())!;
+        expect([account.permissions, account.pendingGrant!.permissions]).toEqual([['users:read'], ['app-config:write']]);
+        const grantId = String((account.pendingGrant as unknown as { _id: unknown })._id);
+        const listed = async () => ({
+          requests: (await AccountGrantModel.find({ account: id }).lean()).map((grant) => [String(grant._id), grant.status]),
+          asked: await AuditEntryModel.countDocuments({ key: `account-grant-asked:${grantId}` }),
+        });
+        // listed only once its step ran
+        expect((await listed()).asked).toBe(point === 'ledger:after-step' ? 1 : 0);
+        // the operator saves the edit again (the same request, not a second one), or nobody does and the sweep alone finishes it
+        if (finisher === 'retry') expect((await edit()).status).toBe(200);
+        else await recoverPendingEntries(0);
+        const once = { requests: [[grantId, 'pending']], asked: 1 };
+        expect(await listed()).toEqual(once);
+        await recoverPendingEntries(0);
+        expect((await edit()).status).toBe(200);
+        expect(await listed()).toEqual(once);
+        expect(await OperationModel.countDocuments({ key: `account-grant-ask:${grantId}`, state: { $ne: 'done' } })).toBe(0);
+        await consoleApi(app, (await createOperator(['*'])).token)
+          .post(`/account-grants/${grantId}/approve`)
+          .expect(200);
+        expect((await AccountModel.findById(id).lean())!.permissions).toEqual(['users:read', 'app-config:write']);
+      });
+    }
+  }
+
+  it('a request an older version left unlisted is listed once, at the first pass after the upgrade', async () => {
     const asker = await createOperator(['*']);
-    onFault((reached) => {
-      if (reached === 'account-grant:after-ask') throw new Error('crash after the account');
-    });
-    const username = name('asked');
-    expect(
-      (await consoleApi(app, asker.token).post('/accounts', { username, password: 'a good password', permissions: ['app-config:write'] }))
-        .status,
-    ).toBe(500);
-    onFault(null);
-    const account = (await AccountModel.findOne({ username }).lean())!;
-    expect(account.pendingGrant!.permissions).toEqual(['app-config:write']);
-    expect(await AccountGrantModel.countDocuments({ account: account._id })).toBe(0);
-    await recoverAccountGrants(0);
-    const listed = await AccountGrantModel.findOne({ account: account._id }).lean();
-    expect(listed).toMatchObject({ status: 'pending', permissions: ['app-config:write'], username });
-    await consoleApi(app, (await createOperator(['*'])).token)
-      .post(`/account-grants/${String(listed!._id)}/approve`)
-      .expect(200);
-    expect((await AccountModel.findById(account._id).lean())!.permissions).toEqual(['app-config:write']);
+    const pending = newPendingGrant(['gifts:write'], asker.id, new Date());
+    // what the older version left: the account carries the request, killed before its record (and no operation of it)
+    const username = name('older');
+    const account = await AccountModel.create({ username, passwordHash: 'x', permissions: [], enabled: true, pendingGrant: pending });
+    await mongoose.connection.collection('migrations').deleteMany({ name: 'account-grant-asked-unlisted' });
+    await listGrantsOfOlderVersion();
+    await listGrantsOfOlderVersion();
+    expect(await AccountGrantModel.find({ account: account._id }).lean()).toMatchObject([
+      { _id: pending._id, status: 'pending', permissions: ['gifts:write'], username },
+    ]);
+    expect(await AuditEntryModel.countDocuments({ key: `account-grant-asked:${String(pending._id)}`, account: asker.id })).toBe(1);
+  });
+
+  it('an ask whose account write never landed leaves nothing: the sweep removes its operation', async () => {
+    const asker = await createOperator(['*']);
+    const pending = newPendingGrant(['gifts:write'], asker.id, new Date());
+    // recorded, then the process died before the account's write
+    await askGrant(pending);
+    const key = `account-grant-ask:${String(pending._id)}`;
+    expect(await OperationModel.countDocuments({ key })).toBe(1);
+    await recoverPendingEntries(0);
+    expect(await OperationModel.countDocuments({ key })).toBe(0);
+    expect(await AccountGrantModel.countDocuments({ _id: pending._id })).toBe(0);
   });
 
   it('finishes a rejection a crash interrupted: the account no longer waits, audited once', async () => {

@@ -1,9 +1,9 @@
 import { appConfigInput, changeApprovalInput, changeRejectionInput, fromMicros, toMicros } from '@gift/shared';
 import { Types } from 'mongoose';
 import { AppError, badInput } from '../../lib/errors';
-import { faultPoint } from '../../lib/faults';
 import { operatorContext } from '../../http/adminAuth';
 import { validate, type ResourceDefinition } from '../../http/resource';
+import { finishRequests, writeRequested, type RequestTarget } from '../accounts/changeRequests.service';
 import { requireGiftCoin } from '../coins/giftCoins.service';
 import { AppConfigModel } from './appConfig.model';
 import { presentRejectReasons } from './rejectReasons.service';
@@ -87,7 +87,7 @@ export const appConfigResource: ResourceDefinition<typeof appConfigInput> = {
   update: {
     schema: appConfigInput,
     // an update changes only the fields the body names: the schema's defaults must not reset the others
-    run: async (id, input, { named, operator }) => {
+    run: async (id, input, { named, operator, audited }) => {
       const referrerCoin = input.referrerCoin || null;
       const miningCoin = input.miningCoin || null;
       if (referrerCoin && named('referrerCoin')) await requireGiftCoin('referrerCoin', referrerCoin);
@@ -110,22 +110,55 @@ export const appConfigResource: ResourceDefinition<typeof appConfigInput> = {
         miningCoin: 1,
         earnAmount: 1,
         earnDurationHours: 1,
+        waitingRewards: 1,
       }).lean();
+      // the saves that asked for the rewards waiting now are audited first, should a crash have cut one off
+      const waitingNow = Object.values((live?.waitingRewards ?? {}) as Record<string, { id?: string } | null>);
+      await finishRequests(
+        configRequests,
+        waitingNow.flatMap((change) => (change?.id ? [change.id] : [])),
+      );
       const held = await holdRewardChanges(changes, (live ?? {}) as Parameters<typeof holdRewardChanges>[1], operator, new Date());
       // a new token is Telegram's to accept, and names the bot: its username is not typed by hand
       if (botToken) changes.botUsername = await botUsernameOf(botToken);
-      const saved = await AppConfigModel.findByIdAndUpdate(
-        id,
-        {
-          $set: { ...changes, ...held, ...(botToken ? { botToken } : {}) },
-          ...(clearBotToken && !botToken ? { $unset: { botToken: 1 } } : {}),
-        },
-        { returnDocument: 'after', runValidators: true },
-      ).select('+botToken');
-      if (Object.values(held).some(Boolean)) await faultPoint('reward:after-request');
-      return saved;
+      // rewards held for a second operator are a request of the money engine, which audits the save once
+      const asked = Object.values(held).flatMap((change) => (change ? [(change as { id: string }).id] : []));
+      return writeRequested(
+        configRequests,
+        { record: id, changes: asked, operator, before: () => configShown(id) },
+        () =>
+          AppConfigModel.findByIdAndUpdate(
+            id,
+            {
+              $set: { ...changes, ...held, ...(botToken ? { botToken } : {}) },
+              ...(clearBotToken && !botToken ? { $unset: { botToken: 1 } } : {}),
+            },
+            { returnDocument: 'after', runValidators: true },
+          ).select('+botToken'),
+        audited,
+      );
     },
   },
+};
+
+/** App Config as the console shows it (null when there is none). */
+async function configShown(id: string) {
+  const config = await AppConfigModel.findById(id).select('+botToken');
+  return config && appConfigResource.record!.present!(config);
+}
+
+/** App Config as where a save holds reward changes for a second operator (accounts/changeRequests.service.ts). */
+export const configRequests: RequestTarget = {
+  resource: 'app-config',
+  holds: async (record, changeIds) => {
+    const config = await AppConfigModel.findById(record, { waitingRewards: 1, rewardDecisions: 1 }).lean<{
+      waitingRewards?: Record<string, { id?: string } | null>;
+      rewardDecisions?: Record<string, { id?: string } | null>;
+    }>();
+    const held = [...Object.values(config?.waitingRewards ?? {}), ...Object.values(config?.rewardDecisions ?? {})];
+    return held.some((change) => !!change?.id && changeIds.includes(change.id));
+  },
+  shown: configShown,
 };
 
 /**

@@ -84,14 +84,17 @@ describe('a reward App Config pays (finding 8)', () => {
 
   it('a crash between the approval and its audit applies the reward once; the sweep, then repeats, write one audit', async () => {
     const { mallory, checker, coin } = await setting();
-    onFault((point) => {
-      if (point === 'reward:after-request') throw new Error('killed');
+    // killed after the save's write, before its request's operation (change-request) found it and audited the save
+    onFault((point, kind) => {
+      if (point === 'ledger:after-record' && kind === 'change-request') throw new Error('killed');
     });
     expect((await mallory.put('/app-config/current', { referrerCoin: String(coin._id), referrerCoinAmount: '2000' })).status).toBe(500);
     onFault(null);
     const asked = (await AppConfigModel.findOne({ key: 'app' }).lean())!;
     expect([asked.referrerCoinAmount, asked.waitingRewards?.referral?.amount]).toEqual([Number(toMicros('5')), Number(toMicros('2000'))]);
     const id = asked.waitingRewards!.referral!.id;
+    const saveAudits = () => AuditEntryModel.countDocuments({ key: `change-request:app-config:${id}`, action: 'update' });
+    expect(await saveAudits()).toBe(0);
     // the engine's point after a decision's admit took and applied it (no postings), before its audit step
     onFault((point, kind) => {
       if (point === 'ledger:after-apply' && kind === 'change-decision') throw new Error('killed');
@@ -101,9 +104,10 @@ describe('a reward App Config pays (finding 8)', () => {
     const applied = (await AppConfigModel.findOne({ key: 'app' }).lean())!;
     expect([applied.referrerCoinAmount, applied.waitingRewards?.referral]).toEqual([Number(toMicros('2000')), null]);
     expect(await AuditEntryModel.countDocuments({ key: `config-reward:${id}` })).toBe(0);
-    // with nobody repeating it, the money recovery writes it once
+    // with nobody repeating it, the money recovery writes it once, and the save's audit
     await runJobsOnce(0);
     expect(await AuditEntryModel.countDocuments({ key: `config-reward:${id}` })).toBe(1);
+    expect(await saveAudits()).toBe(1);
     for (let i = 0; i < 2; i++) expect((await checker.post('/app-config/current/rewards/referral/approve', { id })).status).toBe(200);
     expect(await AuditEntryModel.countDocuments({ key: `config-reward:${id}` })).toBe(1);
     expect((await AppConfigModel.findOne({ key: 'app' }).lean())!.referrerCoinAmount).toBe(Number(toMicros('2000')));

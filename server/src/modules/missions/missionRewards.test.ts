@@ -7,7 +7,8 @@ import { consoleApi, createOperator } from '../../../test/operators';
 import { AuditEntryModel } from '../audit/audit.model';
 import { CategoryModel } from '../content/content.models';
 import { LedgerEntryModel } from '../ledger/ledger.models';
-import { balanceOf } from '../ledger/ledger.service';
+import { balanceOf, recoverPendingEntries } from '../ledger/ledger.service';
+import { OperationModel } from '../ledger/operation.model';
 import { MissionModel, UserMissionModel } from './mission.models';
 
 const app = createApp({ env: testEnv(), logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
@@ -115,9 +116,9 @@ describe("a mission's reward above its coin's threshold (finding 6)", () => {
     const created = await mallory.post('/missions', form({ reward: '10', verifyType: 'auto' }));
     const missionId = String(created.body.id);
 
-    // killed after the edit's write, before its audit: the change waits, the live reward is untouched
-    onFault((point) => {
-      if (point === 'reward:after-request') throw new Error('killed');
+    // killed after the edit's write, before its request's operation found it: the change waits, the live reward is untouched
+    onFault((point, kind) => {
+      if (point === 'ledger:after-record' && kind === 'change-request') throw new Error('killed');
     });
     expect((await mallory.put(`/missions/${missionId}`, form({ reward: '3000', verifyType: 'auto' }))).status).toBe(500);
     onFault(null);
@@ -152,5 +153,53 @@ describe("a mission's reward above its coin's threshold (finding 6)", () => {
     // approving again at the approved reward after a campaign pause needs no new approval
     await mallory.post('/missions/enabled', { ids: [missionId], enabled: false });
     expect((await mallory.post('/missions/enabled', { ids: [missionId], enabled: true })).body).toEqual({ changed: [missionId] });
+  });
+
+  // the request's operation (change-request): after the edit's write, after its admit found the change, after the edit's audit
+  it.each(
+    (['retry', 'sweep'] as const).flatMap((finisher) =>
+      (['ledger:after-record', 'ledger:after-apply', 'ledger:after-step:audit'] as const).map((at) => ({ at, finisher })),
+    ),
+  )('a raise cut off at $at of its request is audited once by the $finisher', async ({ at, finisher }) => {
+    const [point, audit] = at.split(':audit');
+    const step = audit === undefined ? undefined : 'audit';
+    const { mallory, checker, form } = await setting();
+    const missionId = String((await mallory.post('/missions', form({ reward: '10' }))).body.id);
+    const raise = () => mallory.put(`/missions/${missionId}`, { ...form({ reward: '3000' }), title: 'Raised' });
+    onFault((reached, kind, atStep) => {
+      if (reached === point && kind === 'change-request' && atStep === step) throw new Error(`crash at ${point}`);
+    });
+    expect((await raise()).status).toBe(500);
+    onFault(null);
+    const asked = (await MissionModel.findById(missionId).lean())!;
+    expect([asked.title, asked.reward, asked.enabled, asked.waiting?.reward]).toEqual([
+      'Raised',
+      Number(toMicros('10')),
+      true,
+      Number(toMicros('3000')),
+    ]);
+    const edits = () => AuditEntryModel.find({ resource: 'missions', record: missionId, action: 'update' }).sort({ _id: 1 }).lean();
+    // audited only once its step ran
+    expect(await edits()).toHaveLength(point === 'ledger:after-step' ? 1 : 0);
+    // the operator saves again (a new change: the crashed edit is audited first), or nobody does and the sweep alone does it
+    let latest = asked.waiting!.id;
+    if (finisher === 'retry') {
+      const again = await raise();
+      expect(again.status).toBe(200);
+      latest = String(again.body.waiting.id);
+    } else await recoverPendingEntries(0);
+    await recoverPendingEntries(0);
+    const audited = await edits();
+    expect(audited.map((entry) => entry.key)).toEqual(
+      finisher === 'retry'
+        ? [`change-request:missions:${asked.waiting!.id}`, `change-request:missions:${latest}`]
+        : [`change-request:missions:${asked.waiting!.id}`],
+    );
+    // the crashed edit's audit says what it changed, as the console route's would
+    expect(audited[0]).toMatchObject({ before: { title: 'Post a story', waiting: null }, after: { title: 'Raised' } });
+    expect(await OperationModel.countDocuments({ kind: 'change-request', refId: missionId, state: { $ne: 'done' } })).toBe(0);
+    // the second operator decides the change that waits, as before
+    const approved = await checker.post(`/missions/${missionId}/reward/approve`, { id: latest });
+    expect(approved.body).toMatchObject({ reward: '3000', enabled: true, waiting: null });
   });
 });

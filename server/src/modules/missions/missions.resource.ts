@@ -14,9 +14,9 @@ import { operatorContext } from '../../http/adminAuth';
 import { recordAudit } from '../audit/audit.service';
 import { AppError, badInput } from '../../lib/errors';
 import { validate, type ResourceDefinition } from '../../http/resource';
+import { finishRequests, writeRequested, type RequestTarget } from '../accounts/changeRequests.service';
 import { requireGiftCoin } from '../coins/giftCoins.service';
 import { categoryExists } from '../content/categories.service';
-import { faultPoint } from '../../lib/faults';
 import { MissionModel } from './mission.models';
 import { approveMissionReward, needsSecondOperator, rejectMissionReward, rewardFields, waitingReward } from './missionRewards';
 import { deleteMission } from './missions.service';
@@ -80,6 +80,17 @@ async function changeAudited(
   return true;
 }
 
+/** Missions as where an edit holds a reward change for a second operator (accounts/changeRequests.service.ts). */
+export const missionRequests: RequestTarget = {
+  resource: 'missions',
+  holds: async (record, [changeId]) =>
+    !!(await MissionModel.exists({ _id: record, $or: [{ 'waiting.id': changeId }, { 'lastDecision.id': changeId }] })),
+  shown: async (record) => {
+    const mission = await MissionModel.findById(record).select('+secretCode');
+    return mission && presentMission(mission);
+  },
+};
+
 /** Missions; a YouTube mission's secret code goes in but never comes out, and a blank one on edit keeps it. */
 export const missionsResource: ResourceDefinition<typeof missionInput, typeof missionUpdateInput> = {
   name: 'missions',
@@ -107,7 +118,7 @@ export const missionsResource: ResourceDefinition<typeof missionInput, typeof mi
   update: {
     schema: missionUpdateInput,
     // a reward going live above its coin's threshold waits for a second operator; the rest of the edit applies
-    run: async (id, input, { operator }) => {
+    run: async (id, input, { operator, audited }) => {
       await checkReferences(input);
       const saved = await MissionModel.findById(id).select('+secretCode');
       if (!saved) throw new AppError('NOT_FOUND');
@@ -115,13 +126,19 @@ export const missionsResource: ResourceDefinition<typeof missionInput, typeof mi
         throw badInput({ secretCode: 'A YouTube mission needs its secret code' });
       const stored = asStored(input);
       const reward = await rewardFields(stored, saved, operator, new Date());
-      const written = await MissionModel.findByIdAndUpdate(
-        id,
-        { $set: { ...stored, ...reward } },
-        { returnDocument: 'after', runValidators: true },
-      ).select('+secretCode');
-      if (reward.waiting) await faultPoint('reward:after-request');
-      return written;
+      // the edit that asked for the change waiting now is audited first, should a crash have cut it off
+      if (saved.waiting) await finishRequests(missionRequests, [saved.waiting.id]);
+      const waiting = reward.waiting as { id: string } | null | undefined;
+      // a reward change held for a second operator is a request of the money engine, which audits the edit once
+      return writeRequested(
+        missionRequests,
+        { record: id, changes: waiting ? [waiting.id] : [], operator, before: () => presentMission(saved) },
+        () =>
+          MissionModel.findByIdAndUpdate(id, { $set: { ...stored, ...reward } }, { returnDocument: 'after', runValidators: true }).select(
+            '+secretCode',
+          ),
+        audited,
+      );
     },
   },
   remove: { run: deleteMission },

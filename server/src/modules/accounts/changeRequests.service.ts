@@ -1,0 +1,146 @@
+import { objectId } from '../../db/ids';
+import { AppError } from '../../lib/errors';
+import { recordAudit, type Operator } from '../audit/audit.service';
+import { finishOperation, recordOperation, type OperationKind } from '../ledger/ledger.service';
+
+/**
+ * An edit that asks for a change loosening a money brake (a mission's reward, App Config's rewards) holds the change on its
+ * record, waiting for a second operator's decision (`change-decision`, changeDecision.kinds.ts). The request is an operation
+ * of the money engine too: `change-request`, with no postings, keyed by the change it holds (the first, when one save holds
+ * several), recorded before the edit's write and finished after it. Its admit finds the change on the record (waiting, or
+ * decided since); its step writes the edit's audit, as the console route would, once. A crash after the write is finished by
+ * the engine's sweep alone, which also removes the operation of a write that never landed. Where the change is held is a
+ * target, registered at the composition root (server/src/moneyKinds.ts).
+ */
+
+const CHANGE_REQUEST = 'change-request';
+
+/** A record where such requests are held. */
+export interface RequestTarget {
+  /** The console resource of the records (the audit names it). */
+  resource: string;
+  /** Whether the record holds one of these changes, waiting or decided: the edit's write landed. */
+  holds: (record: string, changeIds: readonly string[]) => Promise<boolean>;
+  /** The record as the console shows it now (the audit's `after`), null when it is gone. */
+  shown: (record: string) => Promise<unknown>;
+}
+
+/** A request as its operation records it. */
+interface ChangeRequest {
+  resource: string;
+  record: string;
+  changes: string[];
+  operator: Operator;
+  /** The record as the console showed it before the edit (the audit's `before`). */
+  before: unknown;
+}
+
+/** The money kind holding requests on these targets (server/src/moneyKinds.ts lists them). */
+export function changeRequestKinds(targets: readonly RequestTarget[]): OperationKind[] {
+  const byResource = new Map(targets.map((target) => [target.resource, target]));
+  const targetOf = ({ resource }: ChangeRequest) => {
+    const target = byResource.get(resource);
+    if (!target) throw new Error(`the request target ${resource} is not registered (server/src/moneyKinds.ts)`);
+    return target;
+  };
+  return [
+    {
+      kind: CHANGE_REQUEST,
+      admit: async (operation) => {
+        const request = operation.data as unknown as ChangeRequest;
+        // the edit's write never landed (refused, or a crash before it), or a later edit replaced it first: nothing to finish
+        return (await targetOf(request).holds(request.record, request.changes)) ? null : new AppError('NOT_FOUND');
+      },
+      steps: [
+        {
+          name: 'audit',
+          run: async (operation) => {
+            const request = operation.data as unknown as ChangeRequest;
+            const after = await targetOf(request).shown(request.record);
+            if (!after) return;
+            await recordAudit({
+              operator: request.operator,
+              action: 'update',
+              resource: request.resource,
+              record: request.record,
+              before: request.before,
+              after,
+              key: operation.key,
+            });
+          },
+        },
+      ],
+    },
+  ];
+}
+
+/**
+ * An edit's `write`, as the request of the money engine when it holds changes on `record` (none: the write alone): recorded
+ * (once per first change) before the write and finished after it, so the edit is audited once, as the operator's, by its
+ * request's step (`audited()` tells the console route to write no audit of its own). A write that did not land leaves nothing
+ * (the operation is refused and removed).
+ */
+export async function writeRequested<T>(
+  target: RequestTarget,
+  request: Omit<ChangeRequest, 'resource' | 'before'> & { before: () => unknown },
+  write: () => Promise<T>,
+  audited: () => void,
+): Promise<T> {
+  if (!request.changes.length) return write();
+  const finish = await recordBeforeWrite({
+    kind: CHANGE_REQUEST,
+    key: keyOf(target, request.changes[0]!),
+    refType: target.resource,
+    refId: request.record,
+    players: [],
+    house: [],
+    createdBy: objectId(request.operator.id),
+    // the console's view of the record, as plain JSON (dates as strings), as the audit stores it
+    data: { ...request, before: JSON.parse(JSON.stringify(await request.before())) as unknown, resource: target.resource },
+  });
+  let written: T;
+  try {
+    written = await write();
+  } catch (error) {
+    await finish(false);
+    throw error;
+  }
+  await finish(!!written);
+  audited();
+  return written;
+}
+
+const keyOf = (target: RequestTarget, firstChange: string) => `${CHANGE_REQUEST}:${target.resource}:${firstChange}`;
+
+/**
+ * Finishes the requests that held these changes, if a crash left them unfinished: an edit saved again over a change that waits
+ * audits the earlier edit first, as the sweep would.
+ */
+export async function finishRequests(target: RequestTarget, changeIds: readonly string[]): Promise<void> {
+  for (const changeId of changeIds) await finishLeftOver(keyOf(target, changeId));
+}
+
+/** Finishes the operation under this key if a crash left it unfinished; one whose write never landed is left to the sweep. */
+export async function finishLeftOver(key: string): Promise<void> {
+  try {
+    await finishOperation(key);
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+  }
+}
+
+/**
+ * Records an operation whose admit reads a write the caller makes next, and returns what finishes it once the write was tried
+ * (`written`: whether it landed). One that did not land is refused by the admit and removed, and the caller's own error stands.
+ */
+export async function recordBeforeWrite(input: Parameters<typeof recordOperation>[0]): Promise<(written: boolean) => Promise<void>> {
+  const finish = await recordOperation(input);
+  return async (written) => {
+    try {
+      await finish();
+    } catch (error) {
+      // refused: the write it waited for did not land, so nothing was asked
+      if (written || !(error instanceof AppError)) throw error;
+    }
+  };
+}
