@@ -541,6 +541,7 @@ const englishDomain = {
       'payouts-stopped': 'Payouts stopped, with the reason',
       'hot-wallet': 'The hot wallet under its threshold or under what is owed',
       'broadcast-finished': 'A broadcast finished, with its counts',
+      'stars-unmatched': 'A Star payment that matches no purchase',
     },
     badges: {
       claims: '%{count} claims waiting review',

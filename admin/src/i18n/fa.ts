@@ -537,6 +537,7 @@ const persianDomain: ConsoleDomainMessages = {
       'payouts-stopped': 'توقف پرداخت‌ها، با دلیل آن',
       'hot-wallet': 'کیف‌پول داغ کمتر از آستانه یا کمتر از بدهی‌ها',
       'broadcast-finished': 'پایان یک پیام همگانی، با آمار آن',
+      'stars-unmatched': 'پرداخت ستاره‌ای که به هیچ خریدی مربوط نیست',
     },
     badges: {
       claims: '%{count} درخواست در انتظار بررسی',

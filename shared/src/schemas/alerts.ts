@@ -6,7 +6,14 @@ import { amount, objectId } from './common';
  * What the bot can tell an operator, each switchable: new Manual claims waiting review (batched), gifts or access
  * waiting for their approval, payouts stopped, the hot wallet low, a broadcast finished.
  */
-export const OPERATOR_ALERT_KINDS = ['claims', 'approvals', 'payouts-stopped', 'hot-wallet', 'broadcast-finished'] as const;
+export const OPERATOR_ALERT_KINDS = [
+  'claims',
+  'approvals',
+  'payouts-stopped',
+  'hot-wallet',
+  'broadcast-finished',
+  'stars-unmatched',
+] as const;
 export type OperatorAlertKind = (typeof OPERATOR_ALERT_KINDS)[number];
 
 /** PUT /api/admin/alerts/me: the kinds the operator wants, and the language the bot writes in. */

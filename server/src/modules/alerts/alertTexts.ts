@@ -8,6 +8,8 @@ export interface AlertFacts {
   'payouts-stopped': { reason: string; paused: boolean };
   'hot-wallet': { symbol: string; balance: string; threshold: string; pending: string; why: 'threshold' | 'pending' };
   'broadcast-finished': { title: string; audience: number; sent: number; failed: number; blocked: number; unknown: number };
+  /** A Star payment Telegram lists that no purchase could take (shop/starsReconcile.service.ts). */
+  'stars-unmatched': { stars: number; chargeId: string; why: 'payload' | 'paid' };
 }
 
 /** Latin digits (and a decimal point between digits) in Persian. */
@@ -32,6 +34,8 @@ const ENGLISH: { [K in OperatorAlertKind]: (facts: AlertFacts[K]) => string } = 
       : `The hot wallet holds ${balance} ${symbol}, less than the ${pending} ${symbol} of withdrawals not yet paid. Top it up, or they wait.`,
   'broadcast-finished': ({ title, audience, sent, failed, blocked, unknown }) =>
     `Broadcast "${title}" finished: ${sent} sent, ${failed} failed, ${blocked} blocked the bot${unknown ? `, ${unknown} unknown` : ''}, of ${audience}.`,
+  'stars-unmatched': ({ stars, chargeId, why }) =>
+    `A payment of ${stars} Stars (charge ${chargeId}) ${why === 'payload' ? 'names no purchase' : 'paid an invoice already paid'}: nothing was granted. Check it, and refund it in Telegram if due.`,
 };
 
 const PERSIAN: { [K in OperatorAlertKind]: (facts: AlertFacts[K]) => string } = {
@@ -55,6 +59,8 @@ const PERSIAN: { [K in OperatorAlertKind]: (facts: AlertFacts[K]) => string } = 
     `پیام همگانی «${title}» تمام شد: ${persianDigits(
       `${sent} ارسال شد، ${failed} ناموفق، ${blocked} ربات را مسدود کرده‌اند${unknown ? `، ${unknown} نامعلوم` : ''}، از ${audience}`,
     )}.`,
+  'stars-unmatched': ({ stars, chargeId, why }) =>
+    `پرداختی به مبلغ ${persianDigits(String(stars))} ستاره (شناسهٔ ${chargeId}) ${why === 'payload' ? 'به هیچ خریدی مربوط نیست' : 'صورت‌حسابی را پرداخته که قبلاً پرداخت شده بود'}: چیزی داده نشد. آن را بررسی کنید و در صورت لزوم در تلگرام بازپرداخت کنید.`,
 };
 
 /** An alert's text in the operator's language. */

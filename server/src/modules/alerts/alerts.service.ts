@@ -8,6 +8,7 @@ import type { Logger } from '../../lib/logger';
 import { BotApiError, toBotApiError } from '../../lib/telegramBot';
 import { countGrantsWaitingFor, grantsWaitingSince, operatorsByIds } from '../accounts/operatorRoster.service';
 import { broadcastsFinishedSince } from '../broadcasts/broadcastsFinished.service';
+import { unmatchedStarPaymentsSince } from '../shop/starsReconcile.service';
 import { getAppConfig } from '../config/config.service';
 import { countClaimsWaiting, countClaimsWaitingBetween } from '../missions/claimsWaiting.service';
 import { countGiftsWaitingFor, giftsWaitingSince } from '../gifts/giftsWaiting.service';
@@ -36,6 +37,7 @@ const AREA: Record<Exclude<OperatorAlertKind, 'approvals'>, string> = {
   'payouts-stopped': 'withdraws',
   'hot-wallet': 'withdraws',
   'broadcast-finished': 'broadcasts',
+  'stars-unmatched': 'star-purchases',
 };
 
 /** Whether these permissions cover an alert of this kind (approvals: deciding gifts or access, either). */
@@ -314,6 +316,16 @@ async function queueBroadcasts(wanting: Recipient[], now: Date): Promise<number>
   return queued;
 }
 
+async function queueUnmatchedStars(wanting: Recipient[], now: Date): Promise<number> {
+  if (!wanting.length) return 0;
+  const since = new Date(Math.min(...wanting.map((to) => to.linkedAt.getTime())));
+  let queued = 0;
+  for (const { chargeId, seenAt, ...facts } of await unmatchedStarPaymentsSince(since))
+    for (const to of wanting)
+      if (seenAt >= to.linkedAt) queued += await queue(to, 'stars-unmatched', `stars:${chargeId}`, { chargeId, ...facts }, now);
+  return queued;
+}
+
 /** One sweep: each kind's events queued for every linked, enabled operator who wants them and may see them. */
 async function queueAlerts(now: Date): Promise<number> {
   const everyone = await recipients();
@@ -325,6 +337,7 @@ async function queueAlerts(now: Date): Promise<number> {
     queuePayoutsStopped(wanting('payouts-stopped'), now),
     queueHotWallet(wanting('hot-wallet'), now),
     queueBroadcasts(wanting('broadcast-finished'), now),
+    queueUnmatchedStars(wanting('stars-unmatched'), now),
   ]);
   return counts.reduce((sum, count) => sum + count, 0);
 }

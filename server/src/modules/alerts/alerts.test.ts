@@ -8,6 +8,8 @@ import { consoleApi, createOperator } from '../../../test/operators';
 import { createBot } from '../bot/bot.service';
 import { setAppConfigFields } from '../config/config.service';
 import { UserMissionModel } from '../missions/mission.models';
+import { StarPurchaseModel } from '../shop/shop.models';
+import { reconcileStarPayments } from '../shop/starsReconcile.service';
 import { CLAIMS_BATCH_MS, linkAlertChat, runAlertRound } from './alerts.service';
 
 let standIn: BotApiStandIn;
@@ -162,6 +164,27 @@ describe('payouts stopped', () => {
       'Payouts stopped: the daily cap of GIFT is reached. Approved withdrawals wait.',
     ]);
     await setAppConfigFields({ payoutsStopped: '' });
+  });
+
+  it("tells the shop's operators once of a Star payment that matches no purchase", async () => {
+    await linkedOperator(['star-purchases:read'], 8401);
+    await linkedOperator(['withdraws:read'], 8402);
+    const player = await createPlayer();
+    // an invoice waits, so the reconciliation reads Telegram's list; the stray payment names no purchase
+    await StarPurchaseModel.create({ user: player._id, offer: player._id, title: 'Freeze', kind: 'streakFreeze', stars: 20 });
+    standIn.starTransactions.push({
+      id: 'charge-stray',
+      amount: 20,
+      date: Math.floor(Date.now() / 1000),
+      source: { type: 'user', user: { id: player.telegramId }, invoice_payload: 'stray' },
+    });
+    await reconcileStarPayments(new Date());
+    await Promise.all([runAlertRound(api, 'a', new Date()), runAlertRound(api, 'b', new Date())]);
+    await runAlertRound(api, 'a', new Date());
+    expect(textsTo(8401).filter((text) => text.includes('Stars'))).toEqual([
+      'A payment of 20 Stars (charge charge-stray) names no purchase: nothing was granted. Check it, and refund it in Telegram if due.',
+    ]);
+    expect(textsTo(8402).filter((text) => text.includes('Stars'))).toEqual([]);
   });
 });
 

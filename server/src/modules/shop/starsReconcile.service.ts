@@ -29,12 +29,14 @@ const unmatchedStarPaymentSchema = new Schema(
     amount: { type: Number, required: true },
     userId: { type: Number, default: null },
     payload: { type: String, default: '' },
-    reason: { type: String, required: true },
+    /** payload: it names no purchase; paid: its invoice was paid under another charge. */
+    why: { type: String, enum: ['payload', 'paid'], required: true },
     paidAt: { type: Date, required: true },
     seenAt: { type: Date, required: true },
   },
   { versionKey: false },
 );
+unmatchedStarPaymentSchema.index({ seenAt: 1 });
 export const UnmatchedStarPaymentModel = model('UnmatchedStarPayment', unmatchedStarPaymentSchema);
 
 /** The record of an unmatched charge. */
@@ -47,7 +49,7 @@ interface Transaction {
   source?: { type: string; user?: { id: number }; invoice_payload?: string };
 }
 
-async function unmatched(transaction: Transaction, reason: string, now: Date, logger?: Logger): Promise<void> {
+async function unmatched(transaction: Transaction, why: 'payload' | 'paid', now: Date, logger?: Logger): Promise<void> {
   const payload = transaction.source?.invoice_payload ?? '';
   const kept = await UnmatchedStarPaymentModel.updateOne(
     { _id: unmatchedId(transaction.id) },
@@ -57,14 +59,14 @@ async function unmatched(transaction: Transaction, reason: string, now: Date, lo
         amount: transaction.amount,
         userId: transaction.source?.user?.id ?? null,
         payload,
-        reason,
+        why,
         paidAt: new Date(transaction.date * 1000),
         seenAt: now,
       },
     },
     { upsert: true },
   );
-  if (kept.upsertedCount) logger?.error({ chargeId: transaction.id, payload, reason }, 'a Star payment matches no purchase');
+  if (kept.upsertedCount) logger?.error({ chargeId: transaction.id, payload, why }, 'a Star payment matches no purchase');
 }
 
 /** One transaction: 1 when it granted a payment the bot had not recorded. */
@@ -76,7 +78,7 @@ async function reconcileOne(transaction: Transaction, now: Date, logger?: Logger
   const payload = source.invoice_payload;
   const purchase = isValidObjectId(payload) ? await StarPurchaseModel.exists({ _id: payload }) : null;
   if (!purchase) {
-    await unmatched(transaction, 'no purchase has this payload', now, logger);
+    await unmatched(transaction, 'payload', now, logger);
     return 0;
   }
   await recordStarPayment({
@@ -86,7 +88,7 @@ async function reconcileOne(transaction: Transaction, now: Date, logger?: Logger
     telegram_payment_charge_id: transaction.id,
   });
   if (await StarPurchaseModel.exists({ chargeId: transaction.id })) return 1;
-  await unmatched(transaction, 'its invoice was paid under another charge', now, logger);
+  await unmatched(transaction, 'paid', now, logger);
   return 0;
 }
 
@@ -112,4 +114,13 @@ export async function reconcileStarPayments(now: Date, logger?: Logger): Promise
     await StarsCursorModel.updateOne({ _id: idOfKey(CURSOR) }, { $set: { offset } }, { upsert: true });
     if (transactions.length < PAGE) return granted;
   }
+}
+
+/** The unmatched payments first seen since `since`, oldest first, for the operators' alerts. */
+export async function unmatchedStarPaymentsSince(since: Date) {
+  const found = await UnmatchedStarPaymentModel.find({ seenAt: { $gte: since } }, { chargeId: 1, amount: 1, why: 1, seenAt: 1 })
+    .sort({ seenAt: 1 })
+    .limit(100)
+    .lean();
+  return found.map((row) => ({ chargeId: row.chargeId, stars: row.amount, why: row.why, seenAt: row.seenAt }));
 }

@@ -126,7 +126,7 @@ describe("reconciling with Telegram's record of Star payments", () => {
       amount: 30,
       userId: player.telegramId,
       payload: 'not-a-purchase',
-      reason: 'no purchase has this payload',
+      why: 'payload',
     });
     expect(await StarPurchaseModel.countDocuments({ status: 'paid' })).toBe(purchases);
     expect(await OperationModel.countDocuments({ key: 'stars:charge-stray' })).toBe(0);
