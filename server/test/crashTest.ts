@@ -816,6 +816,7 @@ const OPERATION_FOR: Record<string, Walk> = {
   'mission-review': (load, world) => load.manual(world.players[1]!, 'left-pending'),
   'mission-reject': (load, world) => load.manual(world.players[1]!, 'rejected'),
   'player-status': (load) => load.status(['frozen', 'active']),
+  'change-request': (load) => load.rewardChange('left-pending'),
   'change-decision': (load) => load.rewardChange('approved'),
   'gift-approval': (load, world) => load.giftApproval(world.players[0]!, 'approved'),
   'clawback-open': (load, world) => load.clawBack(world.players[0]!),
@@ -837,6 +838,7 @@ const POINTS_OF_KIND: Record<string, readonly string[]> = {
   // with its step (the referrer told)
   'referral-reward': ENGINE_FAULT_POINTS,
   'player-status': ENGINE_FAULT_POINTS,
+  'change-request': ENGINE_FAULT_POINTS,
   'change-decision': ENGINE_FAULT_POINTS,
   'withdrawal-request': ENGINE_FAULT_POINTS,
   'withdrawal-decision': ENGINE_FAULT_POINTS,
@@ -853,6 +855,7 @@ const KIND_FAULT_POINTS = Object.entries(POINTS_OF_KIND).flatMap(([kind, points]
  * its set-up (a second instance, a Stars payment, a league's week) would cost the load more than it exercises.
  */
 const KINDS_NOT_IN_LOAD: Record<string, string> = {
+  'account-grant-ask': 'brakeProcesses.test.ts',
   'account-grant': 'brakeProcesses.test.ts',
   league_prize: 'leaguePrizeProcesses.test.ts',
   'stars-payment': 'starsPaymentProcesses.test.ts',
