@@ -52,7 +52,9 @@ export function trpcExpressHandler<TRouter extends AnyTRPCRouter>(opts: TrpcExpr
         onError: (o) => opts.onError?.({ ...o, req }),
       });
       if (res.statusCode === 200) res.statusCode = response.status;
-      for (const [key, value] of response.headers) if (key.toLowerCase() !== 'set-cookie') res.setHeader(key, value);
+      response.headers.forEach((value, key) => {
+        if (key.toLowerCase() !== 'set-cookie') res.setHeader(key, value);
+      });
       const cookies = response.headers.getSetCookie();
       if (cookies.length) res.setHeader('set-cookie', cookies);
       // the product's answers are JSON texts, never streams (no subscription, no streaming link): written at once
