@@ -1,7 +1,7 @@
 import { objectId } from '../../db/ids';
 import { AppError } from '../../lib/errors';
 import { recordAudit, type Operator } from '../audit/audit.service';
-import { finishOperation, recordOperation, type OperationKind } from '../ledger/ledger.service';
+import { finishLeftOver, recordBeforeWrite, type OperationKind } from '../ledger/ledger.service';
 
 /**
  * An edit that asks for a change loosening a money brake (a mission's reward, App Config's rewards) holds the change on its
@@ -118,29 +118,4 @@ const keyOf = (target: RequestTarget, firstChange: string) => `${CHANGE_REQUEST}
  */
 export async function finishRequests(target: RequestTarget, changeIds: readonly string[]): Promise<void> {
   for (const changeId of changeIds) await finishLeftOver(keyOf(target, changeId));
-}
-
-/** Finishes the operation under this key if a crash left it unfinished; one whose write never landed is left to the sweep. */
-export async function finishLeftOver(key: string): Promise<void> {
-  try {
-    await finishOperation(key);
-  } catch (error) {
-    if (!(error instanceof AppError)) throw error;
-  }
-}
-
-/**
- * Records an operation whose admit reads a write the caller makes next, and returns what finishes it once the write was tried
- * (`written`: whether it landed). One that did not land is refused by the admit and removed, and the caller's own error stands.
- */
-export async function recordBeforeWrite(input: Parameters<typeof recordOperation>[0]): Promise<(written: boolean) => Promise<void>> {
-  const finish = await recordOperation(input);
-  return async (written) => {
-    try {
-      await finish();
-    } catch (error) {
-      // refused: the write it waited for did not land, so nothing was asked
-      if (written || !(error instanceof AppError)) throw error;
-    }
-  };
 }

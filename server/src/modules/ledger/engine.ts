@@ -507,6 +507,31 @@ export async function finishOperation(key: string): Promise<void> {
   if (operation) await finish(operation);
 }
 
+/** Finishes the operation under this key if a crash left it unfinished; one whose write never landed is left to the sweep. */
+export async function finishLeftOver(key: string): Promise<void> {
+  try {
+    await finishOperation(key);
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+  }
+}
+
+/**
+ * Records an operation whose admit reads a write the caller makes next, and returns what finishes it once the write was tried
+ * (`written`: whether it landed). One that did not land is refused by the admit and removed, and the caller's own error stands.
+ */
+export async function recordBeforeWrite(input: OperationInput): Promise<(written: boolean) => Promise<void>> {
+  const finish = await recordOperation(input);
+  return async (written) => {
+    try {
+      await finish();
+    } catch (error) {
+      // refused: the write it waited for did not land, so nothing was asked
+      if (written || !(error instanceof AppError)) throw error;
+    }
+  };
+}
+
 /** How many of the player's own operations recorded at or before `before` are still being applied (no line written yet). */
 export async function guardedInFlight(userId: Id, before: Date): Promise<number> {
   const recorded = await OperationModel.find(

@@ -8,7 +8,16 @@ import { migrateLedgerToOperations } from './migration';
 
 export { entryKeys } from './entryKeys';
 // a money feature's own kinds: an operation with follow-up steps the engine runs once each (see engine.ts)
-export { finishInterrupted, finishOperation, recordOperation, registerOperationKind, runOperation, type OperationKind } from './engine';
+export {
+  finishInterrupted,
+  finishLeftOver,
+  finishOperation,
+  recordBeforeWrite,
+  recordOperation,
+  registerOperationKind,
+  runOperation,
+  type OperationKind,
+} from './engine';
 
 /**
  * How long a balance keeps the key of an entry after the entry is marked posted. Until then a caller that
