@@ -68,12 +68,15 @@ export function ApproveOrReject(props: ApproveOrRejectProps) {
       <Button
         label={labels.approve}
         variant={onPage ? 'contained' : undefined}
-        startIcon={<CheckIcon />}
         disabled={busy || own}
         title={own ? translate(labels.own) : undefined}
         onClick={() => setOpen('approve')}
-      />
-      <Button label={labels.reject} color="error" startIcon={<CloseIcon />} disabled={busy} onClick={() => setOpen('reject')} />
+      >
+        <CheckIcon />
+      </Button>
+      <Button label={labels.reject} color="error" disabled={busy} onClick={() => setOpen('reject')}>
+        <CloseIcon />
+      </Button>
       <Confirm
         isOpen={open === 'approve'}
         loading={busy}

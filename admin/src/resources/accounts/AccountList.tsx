@@ -40,9 +40,10 @@ function WaitingAccess() {
       component={Link}
       to={createPath({ resource: 'account-grants', type: 'list' })}
       label={translate('accountGrants.waitingCount', { count: total ?? 0 })}
-      startIcon={<HowToRegIcon />}
       color={total ? 'warning' : 'primary'}
-    />
+    >
+      <HowToRegIcon />
+    </Button>
   );
 }
 

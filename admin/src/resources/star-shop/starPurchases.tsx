@@ -55,7 +55,9 @@ function RefundButton() {
     );
   return (
     <span onClick={(event) => event.stopPropagation()}>
-      <Button label="starsShop.refund" color="error" startIcon={<UndoIcon />} onClick={() => setOpen(true)} />
+      <Button label="starsShop.refund" color="error" onClick={() => setOpen(true)}>
+        <UndoIcon />
+      </Button>
       <Confirm
         isOpen={open}
         loading={busy}

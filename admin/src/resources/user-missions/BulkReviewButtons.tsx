@@ -51,7 +51,9 @@ export function BulkApproveButton() {
   const [open, setOpen] = useState(false);
   return (
     <>
-      <Button label="reviews.bulkApprove" startIcon={<CheckIcon />} disabled={busy} onClick={() => setOpen(true)} />
+      <Button label="reviews.bulkApprove" disabled={busy} onClick={() => setOpen(true)}>
+        <CheckIcon />
+      </Button>
       <Confirm
         isOpen={open}
         loading={busy}
@@ -80,7 +82,9 @@ export function BulkRejectButton() {
   };
   return (
     <>
-      <Button label="reviews.bulkReject" startIcon={<CloseIcon />} disabled={busy} onClick={() => setOpen(true)} color="error" />
+      <Button label="reviews.bulkReject" disabled={busy} onClick={() => setOpen(true)} color="error">
+        <CloseIcon />
+      </Button>
       <Confirm
         isOpen={open}
         loading={busy}

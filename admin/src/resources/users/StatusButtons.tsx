@@ -114,12 +114,9 @@ function StatusDialog({ ids, status, onDone }: { ids: string[]; status: PlayerSt
   };
   return (
     <>
-      <Button
-        label={`players.status.set.${status}`}
-        startIcon={iconOf(status)}
-        color={status === 'active' ? 'primary' : 'error'}
-        onClick={() => setOpen(true)}
-      />
+      <Button label={`players.status.set.${status}`} color={status === 'active' ? 'primary' : 'error'} onClick={() => setOpen(true)}>
+        {iconOf(status)}
+      </Button>
       <Confirm
         isOpen={open}
         loading={busy}

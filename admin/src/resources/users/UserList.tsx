@@ -14,7 +14,9 @@ function UserListActions() {
   const basename = useBasename();
   return (
     <ListActions columns="users.datagrid">
-      <Button component={Link} to={`${basename}/holders`} label="holders.open" startIcon={<SortIcon />} />
+      <Button component={Link} to={`${basename}/holders`} label="holders.open">
+        <SortIcon />
+      </Button>
     </ListActions>
   );
 }

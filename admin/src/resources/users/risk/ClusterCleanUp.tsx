@@ -148,7 +148,6 @@ export function ClusterCleanUpButton({ cluster }: { cluster: Record<string, stri
     <>
       <Button
         label="risk.cleanUp.action"
-        startIcon={<BlockIcon />}
         color="error"
         size="small"
         onClick={(event) => {
@@ -156,7 +155,9 @@ export function ClusterCleanUpButton({ cluster }: { cluster: Record<string, stri
           event.stopPropagation();
           void look();
         }}
-      />
+      >
+        <BlockIcon />
+      </Button>
       <Dialog open={open} onClose={busy ? undefined : close} fullWidth maxWidth="sm" aria-labelledby="clean-up-title">
         <DialogTitle id="clean-up-title">{translate('risk.cleanUp.title')}</DialogTitle>
         <DialogContent>

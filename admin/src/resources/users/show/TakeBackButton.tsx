@@ -35,7 +35,9 @@ export function TakeBackButton({ playerId }: { playerId: string }) {
   };
   return (
     <span onClick={(event) => event.stopPropagation()}>
-      <Button label="clawBack.action" color="error" startIcon={<UndoIcon />} onClick={() => setOpen(true)} />
+      <Button label="clawBack.action" color="error" onClick={() => setOpen(true)}>
+        <UndoIcon />
+      </Button>
       <Confirm
         isOpen={open}
         loading={busy}
