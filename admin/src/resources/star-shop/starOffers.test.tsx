@@ -83,24 +83,28 @@ it('writes the waiting boost in Persian digits', async () => {
 
 it('shows the decision as icons an operator can see on a phone', async () => {
   // a phone's width: react-admin's buttons become icon buttons, which show their icon only when it is the button's child
-  const wide = window.matchMedia;
-  window.matchMedia = (query: string) =>
-    ({
-      matches: query.includes('max-width'),
-      media: query,
-      onchange: null,
-      addListener: () => {},
-      removeListener: () => {},
-      addEventListener: () => {},
-      removeEventListener: () => {},
-      dispatchEvent: () => false,
-    }) as MediaQueryList;
+  // jsdom has no matchMedia (MUI then takes every screen as wide): this one says a phone's
+  Object.defineProperty(window, 'matchMedia', {
+    configurable: true,
+    writable: true,
+    value: (query: string) =>
+      ({
+        matches: query.includes('max-width'),
+        media: query,
+        onchange: null,
+        addListener: () => {},
+        removeListener: () => {},
+        addEventListener: () => {},
+        removeEventListener: () => {},
+        dispatchEvent: () => false,
+      }) as MediaQueryList,
+  });
   try {
     openOffer();
     const banner = await screen.findByTestId('change-waiting-banner');
     for (const name of ['Approve the change', 'Reject'])
       expect(within(banner).getByRole('button', { name }).querySelector('svg')).not.toBeNull();
   } finally {
-    window.matchMedia = wide;
+    Reflect.deleteProperty(window, 'matchMedia');
   }
 });
