@@ -113,3 +113,27 @@ it('leaves an address that is not home as it is: a link to a page wins over a st
   expect(await screen.findByRole('heading', { name: 'Currency', level: 1 })).toBeInTheDocument();
   expect(window.location.pathname).toBe('/currency');
 });
+
+it('brings the part into view however long a slow phone takes to render it, and aligns it for a few seconds from then', async () => {
+  jest.useFakeTimers();
+  try {
+    window.history.replaceState(null, '', `/#tgWebAppData=${launchData('go-mining')}&tgWebAppVersion=8.0&tgWebAppStartParam=go-mining`);
+    followLaunchTarget();
+    // home's data and its render in slices take longer than the alignment itself lasts
+    jest.advanceTimersByTime(9000);
+    const mining = document.body.appendChild(Object.assign(document.createElement('section'), { id: 'mining' }));
+    await waitFor(() => expect(scrolledTo).toEqual(['mining']));
+    // pictures arriving above it keep it aligned a little longer
+    jest.advanceTimersByTime(3000);
+    document.body.prepend(document.createElement('img'));
+    await waitFor(() => expect(scrolledTo).toEqual(['mining', 'mining']));
+    // and then the page is the player's: later changes move nothing
+    jest.advanceTimersByTime(2000);
+    document.body.prepend(document.createElement('img'));
+    await Promise.resolve();
+    expect(scrolledTo).toEqual(['mining', 'mining']);
+    mining.remove();
+  } finally {
+    jest.useRealTimers();
+  }
+});

@@ -15,19 +15,28 @@ const PLACES: Record<PageTarget, (id?: string) => { path: string; anchors: strin
   mission: (id) => (id ? { path: `/tasks/${id}`, anchors: [] } : { path: '/', anchors: [] }),
 };
 
-/** How long a page that is still loading is kept aligned on its part (its data and pictures arrive and move it). */
+/** How long a page that is still loading is kept aligned on its part once the part is there (its data and pictures arrive and move it). */
 const ALIGN_MS = 4000;
+/** How long a slow launch may take to render any of the parts at all (a slow phone renders home in slices after its data). */
+const WAIT_MS = 20_000;
 
 /**
  * Keeps the best of `anchors` found so far in view while the page loads (at the top of the screen when it lies lower than
- * the upper half), until the player moves the page themselves, leaves it, or ALIGN_MS pass.
+ * the upper half), until the player moves the page themselves, leaves it, or ALIGN_MS pass from the moment a part showed
+ * (WAIT_MS if none ever does).
  */
 function bringIntoView(path: string, anchors: string[]): void {
   let best = anchors.length;
+  let timer = setTimeout(stop, WAIT_MS);
   const align = () => {
     if (window.location.pathname !== path) return stop();
     const found = anchors.findIndex((id) => document.getElementById(id));
     if (found < 0 || found > best) return;
+    if (best === anchors.length) {
+      // the first part to show starts the alignment's own time, however long the page took to render it
+      clearTimeout(timer);
+      timer = setTimeout(stop, ALIGN_MS);
+    }
     best = found;
     const part = document.getElementById(anchors[found]!)!;
     // a part already in the upper half of the screen stays where it is: the page's head (a notice, its title) stays in view
@@ -37,7 +46,6 @@ function bringIntoView(path: string, anchors: string[]): void {
   const observer = new MutationObserver(align);
   const resized = typeof ResizeObserver === 'function' ? new ResizeObserver(align) : null;
   const PLAYER_MOVES = ['wheel', 'touchstart', 'pointerdown', 'keydown'] as const;
-  const timer = setTimeout(() => stop(), ALIGN_MS);
   function stop() {
     observer.disconnect();
     resized?.disconnect();
