@@ -10,6 +10,6 @@ export default async function globalSetup() {
   console.log(`\n[tests] database: ${db.kind} at ${db.uri}`);
   if (db.kind !== 'mongod')
     console.log(
-      '[tests] no real MongoDB here: the suite runs on CongoDB, which does not enforce unique indexes, so the duplicate-key (E11000) paths are not exercised. Set MONGOMS_SYSTEM_BINARY to a mongod to run it on a replica set (.github/workflows/ci.yml does).',
+      '[tests] no real MongoDB here: the suite runs on CongoDB, which enforces no unique index but the one on _id, so the duplicate-key (E11000) paths of other unique indexes are not exercised (those keyed by _id are). Set MONGOMS_SYSTEM_BINARY to a mongod to run it on a replica set (.github/workflows/ci.yml does).',
     );
 }
