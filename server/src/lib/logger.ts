@@ -33,9 +33,18 @@ const pathOf = (req: IncomingMessage & { originalUrl?: string }) => (req.origina
  */
 const FORWARDED_REQUEST_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** The request as its log line shows it: the method and the path without the query. */
+const requestFields = (req: IncomingMessage) => ({ method: req.method, path: pathOf(req) });
+
 /**
  * pino-http's options for one readable line per request: method, path (no query: inputs stay out of the logs),
  * status, milliseconds and the request id, which is also answered in X-Request-Id. No headers are logged.
+ *
+ * One child logger per request, bound to the id alone: pino-http binds what it calls the request (here under `reqId`,
+ * serialized to the id) to the child it hands out as `req.log`, so lines written while handling a request (errors)
+ * carry its id; the request's method and path join its own line only. With `quietReqLogger` it would make two
+ * children (the id, then the request under it), about 20 µs a request; the serializers get the raw objects and
+ * read only what the line shows (`wrapSerializers: false`), instead of copying every header first.
  */
 export function requestLogging(logger: Logger): Options<IncomingMessage, ServerResponse> {
   return {
@@ -46,13 +55,14 @@ export function requestLogging(logger: Logger): Options<IncomingMessage, ServerR
       res.setHeader('X-Request-Id', id);
       return id;
     },
-    // lines written while handling a request (errors) carry its id alone
-    quietReqLogger: true,
-    customAttributeKeys: { responseTime: 'ms' },
+    customAttributeKeys: { req: 'reqId', responseTime: 'ms' },
+    wrapSerializers: false,
     serializers: {
-      req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split('?')[0] }),
-      res: (res: { statusCode: number }) => ({ status: res.statusCode }),
+      reqId: (req: IncomingMessage & { id: unknown }) => req.id,
+      res: (res: ServerResponse) => ({ status: res.statusCode }),
     },
+    customSuccessObject: (req, _res, fields: object) => ({ req: requestFields(req), ...fields }),
+    customErrorObject: (req, _res, _error, fields: object) => ({ req: requestFields(req), ...fields }),
     customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
     customSuccessMessage: (req, res, ms) => `${req.method} ${pathOf(req)} ${res.statusCode} ${Math.round(ms)} ms`,
     customErrorMessage: (req, res) => `${req.method} ${pathOf(req)} ${res.statusCode}`,

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
+import express from 'express';
 import request from 'supertest';
-import { createApp } from '../app';
+import { answerLayers, createApp } from '../app';
 import { testEnv } from '../../test/helpers';
 import { createLogger } from './logger';
 
@@ -55,5 +56,41 @@ describe('request log', () => {
       expect.stringMatching(/^GET \/api\/admin\/users 401 /),
     ]);
     for (const line of lines) for (const leak of ['a-password-to-hide', 'eyJ.fake.token']) expect(line).not.toContain(leak);
+  });
+
+  it('tags the lines written while answering with the request id alone, and logs a failed answer at error', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(...String(chunk).split('\n').filter(Boolean));
+        done();
+      },
+    });
+    const app = express();
+    app.use(answerLayers(createLogger('info', sink)));
+    app.get('/api/broken', (req, res) => {
+      req.log.warn('something to look at');
+      res.status(500).json({ code: 'INTERNAL' });
+    });
+    const response = await request(app).get('/api/broken?token=input-to-hide').expect(500);
+    const [during, done] = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    const id = response.headers['x-request-id'];
+    expect(during).toEqual({
+      level: 40,
+      time: expect.any(Number),
+      pid: process.pid,
+      hostname: expect.any(String),
+      reqId: id,
+      msg: 'something to look at',
+    });
+    expect(done).toMatchObject({
+      level: 50,
+      reqId: id,
+      req: { method: 'GET', path: '/api/broken' },
+      res: { status: 500 },
+      ms: expect.any(Number),
+    });
+    expect(done!.msg).toBe('GET /api/broken 500');
+    expect(lines.join('\n')).not.toContain('input-to-hide');
   });
 });
