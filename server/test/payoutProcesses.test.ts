@@ -79,7 +79,7 @@ it.each(PAYOUT_FAULT_POINTS)('a payout killed at %s is finished by the restarted
   const ids = requests.map((r) => r.withdrawal.id);
   await WithdrawalModel.updateMany({ _id: { $in: ids } }, { $set: { status: 'approved', approvedAt: new Date() } });
 
-  // the sweep reaches the point and the process kills itself there, as kill -9 would
+  // the payouts job reaches the point and the process kills itself there, as kill -9 would
   const crashed = startProduct([point]);
   const { signal, stderr } = await crashed.exited;
   expect(signal).toBe('SIGKILL');
@@ -111,7 +111,7 @@ it('two instances of the product on one database pay 100 approved withdrawals, e
   const ids = requests.map((r) => r.withdrawal.id);
   await WithdrawalModel.updateMany({ _id: { $in: ids } }, { $set: { status: 'approved', approvedAt: new Date() } });
 
-  // both at once, as `docker compose up --scale app=2` starts them; each one's sweep offers to run the sender
+  // both at once, as `docker compose up --scale app=2` starts them; each one offers to run the sender (its payouts job)
   const instances = [startProduct([]), startProduct([])];
   try {
     await waitFor(

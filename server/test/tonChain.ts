@@ -21,6 +21,8 @@ export interface TonTestChain {
   wallet(tonToGive?: string): Promise<TestWallet>;
   /** Moves the stand-in's clock; drops or fails the next sends. */
   control(body: { advanceSeconds?: number; dropSends?: number; failSends?: number }): Promise<void>;
+  /** How many times the product has listed the hot wallet's transactions: its look-ups for a batch's settlement. */
+  settlementLookups(): number;
   close(): Promise<void>;
 }
 
@@ -28,10 +30,21 @@ export interface TonTestChain {
 async function startTonTestChain({ automated = true }: { automated?: boolean } = {}): Promise<TonTestChain> {
   const standIn = await startTonStandIn();
   const chain = httpTonChain({ root: standIn.root });
-  configurePayouts({ chain, hotWallet: automated ? await hotWalletFromMnemonic(DEMO_PAYOUT_MNEMONIC) : null, network: 'mainnet' });
+  const hotWallet = automated ? await hotWalletFromMnemonic(DEMO_PAYOUT_MNEMONIC) : null;
+  // the product's chain counts its listings of the hot wallet; the test's own reads (`chain`) are not counted
+  let lookups = 0;
+  const counted: TonChain = {
+    ...chain,
+    transactions(address, options) {
+      if (hotWallet && address.equals(hotWallet.contract.address)) lookups++;
+      return chain.transactions(address, options);
+    },
+  };
+  configurePayouts({ chain: counted, hotWallet, network: 'mainnet' });
   return {
     standIn,
     chain,
+    settlementLookups: () => lookups,
     async wallet(tonToGive = '1000') {
       const keys = keyPairFromSeed(randomBytes(32));
       const contract = WalletContractV5R1.create({ publicKey: keys.publicKey, walletId: { networkGlobalId: -239 } });

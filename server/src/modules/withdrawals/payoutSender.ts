@@ -3,7 +3,7 @@
  * expire, confirmed from the destinations' transactions. A batch's life is an operation of the money engine (kind
  * `payout-batch`, ledger/engine.ts), recorded once under the batch's key with what its steps need (seqno, valid_until,
  * the withdrawals planned); the engine runs its steps in order, each conditional on where the batch stands, so a crash
- * anywhere is finished by the next payouts pass (or the engine's sweep) running the same steps:
+ * anywhere is finished by the next payouts pass running the same steps:
  * 1. `claim`: the batch is written (claiming) and its withdrawals taken from the queue (approved → sending), a player held
  *    since it was planned left out;
  * 2. `sign`: each payout's message planned and its hash recorded on the withdrawal, the external message signed with the
@@ -14,9 +14,12 @@
  *    withdrawals go back to the queue. A landed batch's withdrawals are done when the chain shows their payment arrived
  *    (each message claimed once, its decision an engine operation that moves the amount from in flight to paid on chain);
  *    one that bounced or failed goes back to the operators, never marked paid.
- * The payouts job runs the rounds under its lease; the engine's fault points (`ledger:after-record:payout-batch`,
- * `ledger:after-step:payout-batch[:<step>]`) are this protocol's.
+ * The payouts job runs the rounds under its lease, and the steps run in its rounds alone: the engine's sweep, under another
+ * lease, finds a batch's operation waiting and leaves it, so one poller asks the chain about a batch, whichever instance
+ * holds the payouts lease (a dead holder's is taken over within a lease). The engine's fault points
+ * (`ledger:after-record:payout-batch`, `ledger:after-step:payout-batch[:<step>]`) are this protocol's.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   Address,
   beginCell,
@@ -146,7 +149,7 @@ let chainTrouble: ChainUnavailable | null = null;
 
 /**
  * A step that reads or writes the chain, run on the batch as stored now. A chain that does not answer makes it wait for the
- * next pass (never fail the engine's sweep), as does a process with no hot wallet configured.
+ * next pass (the round then says the chain did not answer), as does a process with no hot wallet configured.
  */
 function onChain(
   run: (runtime: HotRuntime, batch: BatchDocument, operation: BatchOperation) => Promise<void | 'wait'>,
@@ -166,14 +169,25 @@ function onChain(
   };
 }
 
+/** Set while a payouts round runs (under the payouts job's lease): a batch's steps run there and nowhere else. */
+const inRound = new AsyncLocalStorage<true>();
+
+/** A step run by a payouts round; anyone else (the engine's sweep) finds it waiting for the round, and asks no chain. */
+function inRoundOnly(run: (operation: BatchOperation) => Promise<void | 'wait'>): (operation: BatchOperation) => Promise<void | 'wait'> {
+  return async (operation) => (inRound.getStore() ? run(operation) : 'wait');
+}
+
 const payoutBatchKind: OperationKind = {
   kind: PAYOUT_BATCH,
   steps: [
-    { name: 'claim', run: claimBatch },
-    { name: 'sign', run: onChain(signBatch) },
-    { name: 'send', run: onChain(sendSigned) },
+    { name: 'claim', run: inRoundOnly(claimBatch) },
+    { name: 'sign', run: inRoundOnly(onChain(signBatch)) },
+    { name: 'send', run: inRoundOnly(onChain(sendSigned)) },
     // the send of this very pass is not repeated at once: the chain is asked whether it landed, and waited for
-    { name: 'settle', run: onChain((runtime, batch, operation) => settleBatch(runtime, batch, operation.steps.includes('send'))) },
+    {
+      name: 'settle',
+      run: inRoundOnly(onChain((runtime, batch, operation) => settleBatch(runtime, batch, operation.steps.includes('send')))),
+    },
   ],
 };
 
@@ -189,10 +203,16 @@ export async function runPayoutRound({
   logger,
   holding = () => true,
   sendNew = true,
+  settleOpen = true,
 }: {
   logger?: Logger;
   /** false: only the open batches are moved on (confirmed, re-sent, re-queued); nothing new is signed. */
   sendNew?: boolean;
+  /**
+   * false: the open batches were moved on moments ago, by a round of this pass that the chain answered throughout; the chain
+   * is not asked about them again, and nothing new is signed while one is still on its way.
+   */
+  settleOpen?: boolean;
   /**
    * Whether this instance still holds the payouts job's lease: checked between batches and before planning, so a round
    * whose lease ran out under it (a long pause) stops there. A step already under way when it runs out is still safe: every
@@ -207,7 +227,7 @@ export async function runPayoutRound({
   chainTrouble = null;
   let config: Awaited<ReturnType<typeof getAppConfig>> | null = null;
   try {
-    config = await round(runtime as HotRuntime, report, { holding, sendNew, logger });
+    config = await inRound.run(true, () => round(runtime as HotRuntime, report, { holding, sendNew, settleOpen, logger }));
   } catch (error) {
     if (!(error instanceof ChainUnavailable)) throw error;
     report.stopped = error.message;
@@ -228,22 +248,9 @@ export async function runPayoutRound({
 async function round(
   runtime: HotRuntime,
   report: PayoutRoundReport,
-  { holding, sendNew, logger }: { holding: () => boolean; sendNew: boolean; logger?: Logger | undefined },
+  { holding, sendNew, settleOpen, logger }: { holding: () => boolean; sendNew: boolean; settleOpen: boolean; logger?: Logger | undefined },
 ) {
-  // what an older version's round left before signing goes back to the queue
-  await releaseUnsent();
-  // the batches an older version left open (no operation): moved on by the same settling
-  const older = await PayoutBatchModel.find({ state: { $in: ['signed', 'sent', 'landed'] }, operation: { $in: [null, ''] } }).sort({
-    createdAt: 1,
-  });
-  for (const batch of older) {
-    if (!holding()) return null;
-    await settleBatch(runtime, batch, true);
-  }
-  if (!holding()) return null;
-  // every batch's operation not done, whoever left it (a round that died, this one's last pass): its steps from where they stopped
-  await finishInterrupted(0, [PAYOUT_BATCH]);
-  throwChainTrouble();
+  if (settleOpen) await settleOpenBatches(runtime, holding);
   // one batch in flight at a time: the next seqno is the wallet's once this one landed or expired
   if (!sendNew || !holding() || (await PayoutBatchModel.exists({ state: { $in: ['claiming', 'signed', 'sent'] } }))) return null;
   const config = await getAppConfig();
@@ -254,6 +261,24 @@ async function round(
   await sendNextBatch(runtime, report, holding, logger);
   throwChainTrouble();
   return config;
+}
+
+/** The open batches moved on, whoever left them: an older version's, then every batch operation not done. */
+async function settleOpenBatches(runtime: HotRuntime, holding: () => boolean) {
+  // what an older version's round left before signing goes back to the queue
+  await releaseUnsent();
+  // the batches an older version left open (no operation): moved on by the same settling
+  const older = await PayoutBatchModel.find({ state: { $in: ['signed', 'sent', 'landed'] }, operation: { $in: [null, ''] } }).sort({
+    createdAt: 1,
+  });
+  for (const batch of older) {
+    if (!holding()) return;
+    await settleBatch(runtime, batch, true);
+  }
+  if (!holding()) return;
+  // every batch's operation not done, whoever left it (a round that died, this one's last pass): its steps from where they stopped
+  await finishInterrupted(0, [PAYOUT_BATCH]);
+  throwChainTrouble();
 }
 
 /** A step of this round waited because the chain did not answer: the round says so (and plans nothing new). */

@@ -18,12 +18,15 @@ import { collectOwed } from '../clawbacks/clawBack.service';
 import { jettonTransferBody, jettonWalletOf } from './chainPayments';
 import { PayoutBatchModel, UsedTxHashModel } from './payoutBatch.model';
 import { runPayoutRound } from './payouts.service';
+import { payoutsJob } from './withdrawals.jobs';
 import { WithdrawalModel } from './withdrawal.model';
 
 jest.setTimeout(240_000);
 
 const app = createApp({ env: testEnv(), logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
 const ton = useTonTestChain();
+/** One pass of the payouts job as its lease holder runs it. */
+const jobContext = { now: new Date(), graceMs: 0, holding: () => true, lastPass: async () => null };
 afterEach(() => onFault(null));
 /** A fault point as the crash tests arm it: the engine's name the kind, and after a step the step (`ledger:after-step:payout-batch:sign`). */
 const pointName = (point: string, kind?: string, step?: string) => [point, kind, step].filter(Boolean).join(':');
@@ -348,7 +351,7 @@ describe('automated payouts from the hot wallet', () => {
     }
   });
 
-  it("finishes a batch a crash cut off after signing by the money engine's sweep alone: the recorded message sent once, confirmed", async () => {
+  it('finishes a batch a crash cut off after signing by the next payouts round, not the sweep: the recorded message sent once, confirmed', async () => {
     const { withdrawal, address } = await withdrawalOf(await tonCoin(), '3');
     await api.put(`/withdraws/${withdrawal.id}`, { status: 'approved' }).expect(200);
     onFault((...reached) => {
@@ -359,9 +362,14 @@ describe('automated payouts from the hot wallet', () => {
     const signed = await PayoutBatchModel.findOne({ withdrawals: withdrawal.id }).lean();
     expect(signed).toMatchObject({ state: 'signed', sends: 0 });
     expect(await received(address)).toBe(0n);
-    // no payouts round runs: the engine's sweep finishes the batch's operation from its record
+    // the engine's sweep leaves the batch's operation to the payouts job: nothing sent, the chain not asked
+    const lookups = ton.settlementLookups();
+    await recoverPendingEntries(0);
+    expect(await PayoutBatchModel.findById(signed!._id).lean()).toMatchObject({ state: 'signed', sends: 0 });
+    expect(ton.settlementLookups()).toBe(lookups);
+    // the restarted job's rounds finish it from its record
     for (let pass = 0; pass < 5; pass++) {
-      await recoverPendingEntries(0);
+      await payoutsJob.run(jobContext);
       if ((await WithdrawalModel.findById(withdrawal.id).lean())?.status === 'done') break;
     }
     expect(await WithdrawalModel.findById(withdrawal.id).lean()).toMatchObject({ status: 'done', txHash: expect.any(String) });
@@ -371,6 +379,35 @@ describe('automated payouts from the hot wallet', () => {
       steps: ['claim', 'sign', 'send', 'settle'],
     });
     expect(await received(address)).toBe(toNano('3'));
+  });
+
+  it('polls a batch waiting on the chain from the payouts job alone, once a pass: the sweep leaves it to the job', async () => {
+    const { withdrawal, address } = await withdrawalOf(await tonCoin(), '2');
+    await api.put(`/withdraws/${withdrawal.id}`, { status: 'approved' }).expect(200);
+    // the chain drops its sends: the batch is signed and sent, and waits to land
+    await ton.control({ dropSends: 1000 });
+    await payoutsJob.run(jobContext);
+    const batch = await PayoutBatchModel.findOne({ withdrawals: withdrawal.id }).lean();
+    expect(batch).toMatchObject({ state: 'sent' });
+
+    const lookups = () => ton.settlementLookups();
+    let before = lookups();
+    await recoverPendingEntries(0);
+    expect(lookups() - before).toBe(0);
+    before = lookups();
+    await payoutsJob.run(jobContext);
+    expect(lookups() - before).toBe(1);
+    expect(await PayoutBatchModel.findById(batch!._id).lean()).toMatchObject({ state: 'sent' });
+
+    // the chain takes it: the job's next passes settle it, paid once
+    await ton.control({ dropSends: 0 });
+    for (let pass = 0; pass < 5 && (await WithdrawalModel.findById(withdrawal.id).lean())?.status !== 'done'; pass++) {
+      await payoutsJob.run(jobContext);
+      await recoverPendingEntries(0);
+    }
+    expect(await WithdrawalModel.findById(withdrawal.id).lean()).toMatchObject({ status: 'done' });
+    expect(await PayoutBatchModel.findById(batch!._id).lean()).toMatchObject({ state: 'confirmed' });
+    expect(await received(address)).toBe(toNano('2'));
   });
 
   it("pays the other coins when one coin's jetton master is not on the chain, and says why that one waits", async () => {

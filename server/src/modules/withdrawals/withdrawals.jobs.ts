@@ -9,7 +9,8 @@ export const withdrawalRecovery: JobStep = { name: 'withdrawalsOfOlderVersion', 
 /**
  * The hot wallet's sender, on the one instance holding its lease: the open batch first (a dead holder's is confirmed,
  * refunded, re-queued or re-sent at once), then the status changes a crash left half done finished (the ledger's hold set as
- * the player's status says), so no new batch pays a player frozen or banned, and only then the next batch signed.
+ * the player's status says), so no new batch pays a player frozen or banned, and only then the next batch signed. It is the
+ * one poller of a batch waiting on the chain: asked once a pass (again only if the chain did not answer the first time).
  */
 export const payoutsJob: Job = {
   name: 'payouts',
@@ -17,7 +18,7 @@ export const payoutsJob: Job = {
   async run({ graceMs, holding }) {
     const open = await runPayoutRound({ holding, sendNew: false });
     const holds = holding() ? await finishStatusChanges(graceMs) : 0;
-    const next = await runPayoutRound({ holding });
+    const next = await runPayoutRound({ holding, settleOpen: Boolean(open.stopped) });
     return {
       holdsBeforeSigning: holds,
       payoutsBatched: next.batched,
