@@ -296,53 +296,88 @@ const starsPaymentKind: OperationKind = {
     { name: 'grant', run: grantBoost },
   ],
 };
-const starsRefundKind: OperationKind = { kind: REFUND_KIND, steps: [{ name: 'take-back', run: takeBoostBack }] };
+/** What a refund's operation records: whom Telegram returns the Stars to, the operator, the purchase as they saw it. */
+interface RefundData {
+  telegramId: number;
+  operator: Operator;
+  before: { status: string; boost: BoostState };
+}
 
 /**
- * An operator's refund: Telegram returns the Stars (refundStarPayment), then the refund operation takes the boost back, once
- * per charge. A charge Telegram already refunded (a refund a crash cut off after Telegram) is finished as refunded.
+ * The refund's admit: Telegram returns the Stars (refundStarPayment), by whoever finishes the refund (the operator's call, a
+ * repeat, the engine's sweep). A charge Telegram already refunded counts as returned; a refusal refuses the refund, nothing
+ * changed. An older version called Telegram before recording the refund (no data): returned already.
+ */
+async function returnStars(operation: OperationRecord & { data?: unknown }): Promise<AppError | null> {
+  const data = operation.data as RefundData | undefined;
+  if (!data?.telegramId) return null;
+  try {
+    await (await botApi()).refundStarPayment(data.telegramId, chargeOf(operation, REFUND_KIND));
+    return null;
+  } catch (error) {
+    const failure = toBotApiError(error, 'refundStarPayment');
+    if (failure instanceof BotApiError && /CHARGE_ALREADY_REFUNDED/.test(failure.description)) return null;
+    return new AppError('STARS_REFUND_REFUSED', {
+      reason: failure instanceof BotApiError ? failure.description : 'Telegram could not be reached',
+    });
+  }
+}
+
+/** Step 2 of a refund: the operator's refund audited, once per charge. */
+async function auditRefund(operation: OperationRecord & { data?: unknown }): Promise<void> {
+  const data = operation.data as RefundData | undefined;
+  if (!data?.operator) return;
+  const after = (await StarPurchaseModel.findById(objectId(operation.refId!)).lean())!;
+  await recordAudit({
+    operator: data.operator,
+    action: 'update',
+    resource: 'star-purchases',
+    record: String(after._id),
+    before: data.before,
+    after: { status: after.status, boost: after.boost },
+    note: `refund ${after.stars} Stars`,
+    key: refundKey(chargeOf(operation, REFUND_KIND)),
+  });
+}
+
+const starsRefundKind: OperationKind = {
+  kind: REFUND_KIND,
+  admit: returnStars,
+  steps: [
+    { name: 'take-back', run: takeBoostBack },
+    { name: 'audit', run: auditRefund },
+  ],
+};
+
+/**
+ * An operator's refund: one operation per charge, recorded first, whose admit has Telegram return the Stars and whose steps
+ * take the boost back and audit the refund, each once. A crash anywhere is finished by a repeat or by the engine's sweep alone:
+ * the Stars are never returned without the boost taken back.
  */
 export async function refundPurchase(purchaseId: string, operator: Operator, logger?: Logger) {
   const purchase = await StarPurchaseModel.findById(objectId(purchaseId)).lean();
   if (!purchase) throw new AppError('NOT_FOUND');
   if (purchase.status !== 'paid' || !purchase.chargeId) throw new AppError('PURCHASE_NOT_REFUNDABLE', { status: purchase.status });
-  const [labels, api] = await Promise.all([playerLabels([purchase.user]), botApi()]);
-  const telegramId = labels.get(String(purchase.user))?.telegramId;
+  const telegramId = (await playerLabels([purchase.user])).get(String(purchase.user))?.telegramId;
   if (!telegramId) throw new AppError('NOT_FOUND');
+  const data: RefundData = { telegramId, operator, before: { status: purchase.status, boost: purchase.boost } };
   try {
-    await api.refundStarPayment(telegramId, purchase.chargeId);
+    await runOperation({
+      kind: REFUND_KIND,
+      key: refundKey(purchase.chargeId),
+      refType: 'StarPurchase',
+      refId: String(purchase._id),
+      players: [],
+      house: [],
+      note: `${purchase.stars} ${STARS}`,
+      createdBy: operator.id,
+      data: { ...data },
+    });
   } catch (error) {
-    const failure = toBotApiError(error, 'refundStarPayment');
-    const already = failure instanceof BotApiError && /CHARGE_ALREADY_REFUNDED/.test(failure.description);
-    if (!already) {
-      logger?.warn({ err: failure }, 'stars refund refused');
-      throw new AppError('STARS_REFUND_REFUSED', {
-        reason: failure instanceof BotApiError ? failure.description : 'Telegram could not be reached',
-      });
-    }
+    if (error instanceof AppError && error.code === 'STARS_REFUND_REFUSED') logger?.warn({ err: error }, 'stars refund refused');
+    throw error;
   }
-  await runOperation({
-    kind: REFUND_KIND,
-    key: refundKey(purchase.chargeId),
-    refType: 'StarPurchase',
-    refId: String(purchase._id),
-    players: [],
-    house: [],
-    note: `${purchase.stars} ${STARS}`,
-    createdBy: operator.id,
-  });
-  const after = await StarPurchaseModel.findById(purchase._id);
-  await recordAudit({
-    operator,
-    action: 'update',
-    resource: 'star-purchases',
-    record: String(purchase._id),
-    before: { status: purchase.status, boost: purchase.boost },
-    after: { status: after?.status, boost: after?.boost },
-    note: `refund ${purchase.stars} Stars`,
-    key: refundKey(purchase.chargeId),
-  });
-  return after!;
+  return (await StarPurchaseModel.findById(purchase._id))!;
 }
 
 /** Stars received, less refunds, in total and per day over the last `days` days (UTC), for the console. */

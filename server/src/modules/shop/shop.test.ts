@@ -305,6 +305,35 @@ describe('the Stars shop', () => {
       expect((await UserModel.findById(player._id).lean())!.streakFreezes).toBe(0);
     });
 
+    // found by the crash test: the refund's audit was written after its operation, by the call alone, and Telegram was asked
+    // before the operation was recorded, so a call cut off never repeated left a refund unaudited, or Stars returned with the boost kept
+    it.each(['ledger:after-record', 'ledger:after-step'])(
+      'finishes a refund cut off at %s by the sweep alone: Stars returned once, the boost taken back, audited once',
+      async (point) => {
+        const { token } = await createOperator(['*']);
+        const player = await createPlayer();
+        const item = await offer({ kind: 'streakFreeze', multiplierPercent: null });
+        const payload = await invoice(player, item.id);
+        const charge = `charge-refund-cut-${point}`;
+        await pay(player, payload, charge);
+        onFault((at, kind) => {
+          if (at === point && kind === 'stars-refund') throw new Error(`crash at ${at}`);
+        });
+        expect((await consoleApi(app, token).post(`/star-purchases/${payload}/refund`)).status).toBe(500);
+        onFault(null);
+        // nobody repeats it: the sweep finishes it
+        expect(await recoverPendingEntries(0)).toBeGreaterThanOrEqual(1);
+        expect(await OperationModel.findOne({ key: `stars-refund:${charge}` }).lean()).toMatchObject({
+          state: 'done',
+          steps: ['take-back', 'audit'],
+        });
+        expect(standIn.refunds.filter((r) => r.telegram_payment_charge_id === charge)).toHaveLength(1);
+        expect(await StarPurchaseModel.findById(payload).lean()).toMatchObject({ status: 'refunded', boost: 'revoked' });
+        expect((await UserModel.findById(player._id).lean())!.streakFreezes).toBe(0);
+        expect(await AuditEntryModel.countDocuments({ resource: 'star-purchases', record: payload })).toBe(1);
+      },
+    );
+
     it('lets operators set items in whole Stars, with a multiplier percent for a multiplier', async () => {
       const { token } = await createOperator(['star-offers:write']);
       const api = consoleApi(app, token);
