@@ -1,6 +1,6 @@
 import { listGrantsOfOlderVersion } from './modules/accounts/accountGrants.service';
 import { figuresJob } from './modules/dashboard/dashboard.jobs';
-import { finishApprovedGiftsOfOlderVersion } from './modules/gifts/balanceAdjustment.service';
+import { auditGiftsOfOlderVersion, finishApprovedGiftsOfOlderVersion } from './modules/gifts/balanceAdjustment.service';
 import { leaguesJob } from './modules/leagues/leagues.jobs';
 import { registerMoneyKinds } from './moneyKinds';
 import { jobOfSteps, runEachOnce, startJobs, type Job, type JobReport, type RunningJobs } from './modules/jobs/jobs.service';
@@ -40,6 +40,8 @@ const moneyRecoveryJob = jobOfSteps({ name: 'money-recovery', kind: 'recovery' }
   referralsOfOlderVersion,
   // gifts are operations of the engine too; this gives the approved ones an older version left unposted (once)
   { name: 'giftsOfOlderVersion', run: () => finishApprovedGiftsOfOlderVersion().then(() => 0) },
+  // and audits the gifts it left posted without their audit (once, after the sweep's grace)
+  { name: 'giftAuditsOfOlderVersion', run: ({ graceMs }) => auditGiftsOfOlderVersion(graceMs).then(() => 0) },
   // money permissions asked is an operation of the engine; this lists the requests an older version left unlisted (once)
   { name: 'accountGrantsOfOlderVersion', run: () => listGrantsOfOlderVersion().then(() => 0) },
 ]);

@@ -6,13 +6,13 @@ import { isDuplicateKey } from '../../db/mongoErrors';
 import { migrateOnce } from '../../db/migrationProgress';
 import { accountUsername } from '../accounts/accounts.service';
 import { assertIndependentApprover } from '../accounts/fourEyes.service';
-import { recordAudit, type Operator } from '../audit/audit.service';
+import { isAudited, recordAudit, type Operator } from '../audit/audit.service';
 import { aboveThreshold, countTowardDailyLimit } from '../coins/coinBrakes.service';
 import { findCoin } from '../coins/giftCoins.service';
-import { balanceOf, entryWithKey } from '../ledger/ledger.service';
+import { balanceOf, entryWithKey, linesOfOlderKind } from '../ledger/ledger.service';
 import { GiftApprovalModel, type GiftApprovalReason } from './giftApproval.model';
 import { playerStanding } from '../users/users.service';
-import { giveApprovedGift, giveGift } from './gifts.kinds';
+import { auditGiftLine, giveApprovedGift, giveGift } from './gifts.kinds';
 
 /**
  * An operator's gift or correction of a player's balance: one operation of the engine (`gift-adjustment`, gifts.kinds.ts),
@@ -153,6 +153,43 @@ export function finishApprovedGiftsOfOlderVersion(): Promise<void> {
       }
     }
     return null;
+  });
+}
+
+/** When this process started: the gift operations an older version left recorded are finished by the sweep's grace after. */
+const startedAt = Date.now();
+/** Gift operations an older version left, audited this many at a time. */
+const AUDIT_BATCH = 500;
+
+/**
+ * Start-up, once: gifts an older version posted and left without their audit (it wrote the entry, then the audit, and a crash
+ * came between; its sweep audited those of the last day only). Its gifts are the operations of the plain kind `gift` (this
+ * version records `gift-adjustment` and `gift-approval`, whose step audits them): each one's line is audited as its operator's
+ * adjustment, or its approver's when a second operator approved it, under the key the steps use (`adjust:<entryId>`), so a
+ * crash mid-way and the rerun write each once. The balance after it is not known any more and is left out. An approval that
+ * version left approved with its entry posted is marked applied with it, as the approval's step marks it. It waits until
+ * this process has run for the sweep's grace, so the gift operations that version left recorded were finished first.
+ */
+export async function auditGiftsOfOlderVersion(graceMs: number): Promise<void> {
+  if (Date.now() - startedAt < graceMs) return;
+  await migrateOnce('gift-audits-of-older-version', async (after) => {
+    const { lines, last } = await linesOfOlderKind('gift', after, AUDIT_BATCH);
+    const requests = await GiftApprovalModel.find({ idempotencyKey: { $in: lines.map((line) => line.idempotencyKey) } }).lean();
+    const requestOf = new Map(requests.map((request) => [request.idempotencyKey, request]));
+    for (const line of lines) {
+      const request = requestOf.get(line.idempotencyKey);
+      const approved = request?.status === 'approved' || request?.status === 'applied';
+      const operatorId = (approved && request.decidedBy) || line.createdBy;
+      if (request?.status === 'approved' && !request.entryId)
+        await GiftApprovalModel.updateOne(
+          { _id: request._id, status: 'approved', entryId: '' },
+          { $set: { status: 'applied', entryId: String(line._id) } },
+        );
+      if (!operatorId || (await isAudited(`adjust:${String(line._id)}`))) continue;
+      const username = (await accountUsername(String(operatorId))) ?? String(operatorId);
+      await auditGiftLine({ id: String(operatorId), username }, line);
+    }
+    return last;
   });
 }
 

@@ -1,5 +1,5 @@
 import { fromMicros, type ErrorCode } from '@gift/shared';
-import { objectId } from '../../db/ids';
+import { objectId, type Id } from '../../db/ids';
 import { AppError } from '../../lib/errors';
 import { recordAudit, type Operator } from '../audit/audit.service';
 import { owedBy } from '../clawbacks/clawBack.service';
@@ -40,29 +40,49 @@ function postingOf(operation: Operation) {
   return { user: posting.user!, coin: posting.coin, amount: BigInt(posting.amount) };
 }
 
-/** The gift's audit as the operator's adjustment, keyed by its ledger line: once, whoever runs the step. */
-async function auditGift(operation: Operation): Promise<void> {
-  const { operator } = operation.data as GiftData;
-  const { user, coin, amount } = postingOf(operation);
-  const [line, found, balance] = await Promise.all([entryWithKey(operation.key), findCoin(coin, { symbol: 1 }), balanceOf(user, coin)]);
-  const entryId = String(line!._id);
+/** A gift's ledger line, as its audit names it. */
+interface GiftLine {
+  _id: unknown;
+  user: Id;
+  coin: Id;
+  /** Signed micro-units. */
+  amount: bigint | number;
+  note?: string | null;
+}
+
+/**
+ * A gift's audit as `operator`'s adjustment, keyed by its ledger line (`adjust:<entryId>`): written once, whoever writes it.
+ * `balance`: the player's balance after it, when the writer knows it.
+ */
+export async function auditGiftLine(operator: Operator, line: GiftLine, balance?: bigint): Promise<void> {
+  const amount = BigInt(line.amount);
+  const entryId = String(line._id);
+  const found = await findCoin(line.coin, { symbol: 1 });
   await recordAudit({
     operator,
     action: 'adjust',
     resource: 'users',
-    record: String(user),
+    record: String(line.user),
     before: null,
     after: {
-      coin: String(coin),
+      coin: String(line.coin),
       symbol: found?.symbol ?? '',
       amount: amount > 0n ? `+${fromMicros(amount)}` : fromMicros(amount),
-      // the balance after it, as far as the step knows
-      balance: fromMicros(balance),
+      ...(balance === undefined ? {} : { balance: fromMicros(balance) }),
       entryId,
     },
-    note: operation.note,
+    note: line.note ?? '',
     key: `adjust:${entryId}`,
   });
+}
+
+/** The gift's audit as the operator's adjustment, keyed by its ledger line: once, whoever runs the step. */
+async function auditGift(operation: Operation): Promise<void> {
+  const { operator } = operation.data as GiftData;
+  const { user, coin, amount } = postingOf(operation);
+  const [line, balance] = await Promise.all([entryWithKey(operation.key), balanceOf(user, coin)]);
+  // the balance after it, as far as the step knows
+  await auditGiftLine(operator, { _id: line!._id, user, coin, amount, note: operation.note }, balance);
 }
 
 /**

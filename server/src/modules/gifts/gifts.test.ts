@@ -10,7 +10,7 @@ import { consoleApi, createOperator } from '../../../test/operators';
 import { silentLogger, testEnv } from '../../../test/helpers';
 import { expectLedgerMatchesBalances } from '../../../test/ledgerInvariant';
 import mongoose from 'mongoose';
-import { finishApprovedGiftsOfOlderVersion } from './balanceAdjustment.service';
+import { auditGiftsOfOlderVersion, finishApprovedGiftsOfOlderVersion } from './balanceAdjustment.service';
 import { GiftApprovalModel } from './giftApproval.model';
 
 const app = createApp({ env: testEnv(), logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
@@ -36,7 +36,7 @@ async function setting() {
     third: consoleApi(app, third.token),
     player,
     coin,
-    ids: { second: second.id, third: third.id },
+    ids: { asker: asker.id, second: second.id, third: third.id },
   };
 }
 
@@ -170,6 +170,74 @@ describe("a gift above the coin's threshold", () => {
     const audit = await AuditEntryModel.find({ record: String(player._id), action: 'adjust' }).lean();
     expect(audit.map((entry) => String(entry.account))).toEqual([ids.second]);
     expect(await GiftApprovalModel.findById(asked.body.approvalId).lean()).toMatchObject({ status: 'applied' });
+    await expectLedgerMatchesBalances(player._id);
+  });
+
+  it('gifts an older version posted without their audit are audited once at start-up, as their operator’s or approver’s', async () => {
+    const { asker, ask, player, coin, ids } = await setting();
+    const olderGift = (idempotencyKey: string, amount: string, note: string) =>
+      // as that version's postEntry wrote a gift: an operation of the plain kind `gift`, its audit left to a later write
+      postEntry({
+        userId: player._id,
+        coinId: coin._id,
+        amount: toMicros(amount),
+        reason: 'gift',
+        refType: 'Account',
+        refId: ids.asker,
+        idempotencyKey,
+        note,
+        createdBy: ids.asker,
+      });
+    // what the older version left: a gift posted and killed before its audit; an approval posted and killed before its audit
+    const given = await olderGift(`admin:${key()}`, '50', 'Older gift');
+    const asked = await ask('400', 'Older approval');
+    await GiftApprovalModel.updateOne(
+      { _id: asked.body.approvalId },
+      { $set: { status: 'approved', decidedBy: ids.third, decidedAt: new Date() } },
+    );
+    const request = (await GiftApprovalModel.findById(asked.body.approvalId).lean())!;
+    const approved = await olderGift(request.idempotencyKey, '400', 'Older approval');
+    // and a gift of this version, audited by its operation's step
+    const now = await asker.post(`/users/${String(player._id)}/adjustments`, {
+      ...{ coin: String(coin._id), amount: '5', direction: 'credit', note: 'This version', idempotencyKey: key() },
+    });
+    expect(now.status).toBe(201);
+    const byKey = (a: unknown[], b: unknown[]) => String(a[0]).localeCompare(String(b[0]));
+    const audits = async () =>
+      (await AuditEntryModel.find({ record: String(player._id), action: 'adjust' }).lean())
+        .map((entry) => [entry.key, String(entry.account)])
+        .sort(byKey);
+
+    // the start-up steps that were there before leave both unaudited, and the approval approved but not applied
+    await mongoose.connection
+      .collection('migrations')
+      .deleteMany({ name: { $in: ['gift-approved-unposted', 'gift-audits-of-older-version'] } });
+    await finishApprovedGiftsOfOlderVersion();
+    await recoverPendingEntries(0);
+    expect(await audits()).toEqual([[`adjust:${String(now.body.entryId)}`, ids.asker]]);
+    expect(await GiftApprovalModel.findById(request._id).lean()).toMatchObject({ status: 'approved', entryId: '' });
+
+    // the money recovery's step, at its first pass after the grace; then again as though a crash came before it was marked over
+    await auditGiftsOfOlderVersion(0);
+    await mongoose.connection.collection('migrations').deleteMany({ name: 'gift-audits-of-older-version' });
+    await auditGiftsOfOlderVersion(0);
+    await auditGiftsOfOlderVersion(0);
+    expect(await audits()).toEqual(
+      [
+        [`adjust:${given.entryId}`, ids.asker],
+        [`adjust:${approved.entryId}`, ids.third],
+        [`adjust:${String(now.body.entryId)}`, ids.asker],
+      ].sort(byKey),
+    );
+    const older = await AuditEntryModel.findOne({ key: `adjust:${approved.entryId}` }).lean();
+    expect(older).toMatchObject({
+      resource: 'users',
+      note: 'Older approval',
+      after: { amount: '+400', symbol: 'GIFT', entryId: approved.entryId },
+    });
+    expect(await GiftApprovalModel.findById(request._id).lean()).toMatchObject({ status: 'applied', entryId: approved.entryId });
+    // nothing given again
+    expect(await balanceOf(player._id, coin._id)).toBe(toMicros('455'));
     await expectLedgerMatchesBalances(player._id);
   });
 

@@ -5,6 +5,7 @@ import { BalanceModel, LedgerEntryModel, LedgerHoldModel } from './ledger.models
 import { finishInterrupted, guardedInFlight, runOperation, type HousePosting } from './engine';
 import { HOUSE_SIDE } from './houseSide';
 import { migrateLedgerToOperations } from './migration';
+import { OperationModel } from './operation.model';
 
 export { entryKeys } from './entryKeys';
 // a money feature's own kinds: an operation with follow-up steps the engine runs once each (see engine.ts)
@@ -276,6 +277,20 @@ export function entryById(entryId: string) {
 
 export function entryWithKey(idempotencyKey: string) {
   return LedgerEntryModel.findOne({ idempotencyKey }).lean();
+}
+
+/**
+ * The lines an older version posted under a plain kind (a ledger reason, as its `postEntry` recorded them; kinds of the engine's
+ * own have replaced it since), `limit` operations at a time in their order after the operation `after`: a start-up
+ * migration's batches. `last`: where the next batch starts, or null when none is left.
+ */
+export async function linesOfOlderKind(kind: LedgerReason, after: string, limit: number) {
+  const operations = await OperationModel.find({ kind, state: 'done', ...(after ? { _id: { $gt: objectId(after) } } : {}) }, { key: 1 })
+    .sort({ _id: 1 })
+    .limit(limit)
+    .lean();
+  const lines = operations.length ? await LedgerEntryModel.find({ idempotencyKey: { $in: operations.map((o) => o.key) } }).lean() : [];
+  return { lines, last: operations.length === limit ? String(operations.at(-1)!._id) : null };
 }
 
 /** One posted entry as the console lists it on a player's page: signed amount, why, where from, and the operator who made it. */
