@@ -4,7 +4,7 @@
  * called over loopback with 16 in flight; this process's CPU time per call, the median of interleaved rounds.
  *
  * Knobs: LAYER_REQUESTS per round (default 2000), LAYER_ROUNDS (default 7), LAYER_GZIP=1 (the client asks for gzip),
- * LAYER_EACH=1 (each answer layer alone in front of tRPC too), LAYER_PROFILE=<file prefix> with LAYER_PROFILE_SIDE=<name>
+ * LAYER_EACH=1 (each answer layer alone in front of tRPC too, and helmet as its docs mount it), LAYER_PROFILE=<file prefix> with LAYER_PROFILE_SIDE=<name>
  * (a CPU profile of each round of that side, to open in Chrome's DevTools).
  */
 import { writeFileSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { Session } from 'node:inspector/promises';
 import { initTRPC } from '@trpc/server';
 import * as trpcExpress from '@trpc/server/adapters/express';
 import express, { type Express, type RequestHandler } from 'express';
-import { answerLayers } from '../src/app';
+import { answerLayers, helmetOptions, securityHeaders } from '../src/app';
 import { trpcExpressHandler } from '../src/http/trpcExpress';
 import { answerTransformer } from '../src/http/answerTransformer';
 import { benchEnv, listen, load, type Call } from './loopback';
@@ -60,10 +60,10 @@ function app(layers: RequestHandler[], handler: 'json' | 'trpc' | 'lean'): Expre
 
 async function main() {
   const logger = createLogger(benchEnv().LOG_LEVEL);
-  const helmetOnly = express.Router();
-  helmetOnly.use(helmet());
   const each: Record<string, RequestHandler> = {
-    helmet: helmetOnly,
+    // helmet as its docs mount it (every header worked out on every call), and the product's replay of what it sets
+    helmet: helmet(helmetOptions('app')),
+    'security headers': securityHeaders('app'),
     compression: compression(),
     metrics: requestMetrics(new Set(['home'])),
     'pino-http': pinoHttp(requestLogging(logger)),

@@ -1,5 +1,7 @@
+import express from 'express';
+import helmet from 'helmet';
 import request from 'supertest';
-import { createApp } from './app';
+import { createApp, helmetOptions } from './app';
 import { silentLogger, testEnv } from '../test/helpers';
 
 describe('the server', () => {
@@ -32,6 +34,30 @@ describe('the server', () => {
     expect(res.headers['x-powered-by']).toBeUndefined();
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['content-security-policy']).toContain("frame-ancestors 'self' https://web.telegram.org");
+  });
+
+  it('answers a tRPC call and a console page with exactly the security headers helmet sets, set once at start', async () => {
+    // helmet itself, running on every request as its docs show: what it adds to an empty answer is what it sets
+    const live = express();
+    live.use(helmet(helmetOptions('app')));
+    live.use('/admin', helmet(helmetOptions('console')));
+    live.use((_req, res) => void res.end());
+    const added = async (url: string) => {
+      const { headers } = await request(live).get(url);
+      return Object.fromEntries(Object.entries(headers).filter(([name]) => !['date', 'connection', 'content-length'].includes(name)));
+    };
+    const forApp = await added('/trpc/health');
+    const forConsole = await added('/admin/login');
+    expect(Object.keys(forApp).length).toBeGreaterThanOrEqual(10);
+    expect(forConsole['x-frame-options']).toBe('DENY');
+    expect(forConsole['content-security-policy']).toContain("frame-ancestors 'none'");
+
+    const answer = await request(app).get('/trpc/health').expect(200);
+    expect(answer.headers).toMatchObject(forApp);
+    const consolePage = await request(app).get('/admin/login');
+    expect(consolePage.headers).toMatchObject(forConsole);
+    expect(answer.headers['x-frame-options']).toBeUndefined();
+    expect(answer.headers['x-powered-by']).toBeUndefined();
   });
 
   it('answers tRPC calls with superjson', async () => {

@@ -2,8 +2,8 @@ import { timingSafeEqual } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import compression from 'compression';
-import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Router } from 'express';
-import helmet from 'helmet';
+import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response, type Router } from 'express';
+import helmet, { type HelmetOptions } from 'helmet';
 import { pinoHttp } from 'pino-http';
 import { ERROR_MESSAGES, TRPC_MAX_BATCH_SIZE } from '@gift/shared';
 import type { Env } from './env';
@@ -81,12 +81,15 @@ function spa(app: Express, base: string, dist: string, name: string) {
   });
 }
 
-/** Helmet's headers with the CSP of the product; `frameAncestors` says who may frame the page. */
-function securityHeaders(frameAncestors: string[]): RequestHandler {
-  const framed = !frameAncestors.includes("'none'");
-  return helmet({
+/**
+ * Helmet's options with the CSP of the product. Only the user app runs inside Telegram's web clients' iframes; the
+ * console's own headers replace these under /admin: nobody frames it.
+ */
+export function helmetOptions(area: 'app' | 'console'): HelmetOptions {
+  const frameAncestors = area === 'app' ? ["'self'", 'https://web.telegram.org', 'https://*.telegram.org'] : ["'none'"];
+  return {
     // X-Frame-Options cannot name Telegram's origins: where framing is allowed, the CSP alone decides
-    frameguard: framed ? false : { action: 'deny' },
+    frameguard: area === 'app' ? false : { action: 'deny' },
     crossOriginEmbedderPolicy: false,
     contentSecurityPolicy: {
       directives: {
@@ -100,7 +103,30 @@ function securityHeaders(frameAncestors: string[]): RequestHandler {
         upgradeInsecureRequests: null,
       },
     },
+  };
+}
+
+/**
+ * Helmet's headers for `area`. None of them depends on the request, so helmet runs once, here, against a response that
+ * records what it sets and removes, and every answer gets the same headers in one loop instead of through helmet's
+ * chain of a dozen middlewares.
+ */
+export function securityHeaders(area: 'app' | 'console'): RequestHandler {
+  const steps: Array<{ name: string; value: string | null }> = [];
+  const recorder = {
+    setHeader: (name: string, value: string) => void steps.push({ name, value }),
+    removeHeader: (name: string) => void steps.push({ name, value: null }),
+  };
+  helmet(helmetOptions(area))({} as Request, recorder as unknown as Response, (error?: unknown) => {
+    if (error) throw error instanceof Error ? error : new Error(`helmet refused its options (${area})`);
   });
+  return (_req, res, next) => {
+    for (const { name, value } of steps) {
+      if (value === null) res.removeHeader(name);
+      else res.setHeader(name, value);
+    }
+    next();
+  };
 }
 
 /** A tRPC query's input travels in the URL: it gets the same depth limit as a body. */
@@ -133,9 +159,8 @@ function webhookSecretCheck(bot: BotRuntime | undefined): RequestHandler {
  */
 export function answerLayers(logger: Logger): Router {
   const layers = express.Router();
-  // only the user app runs inside Telegram's web clients' iframes; the console's own headers replace these: nobody frames it
-  layers.use(securityHeaders(["'self'", 'https://web.telegram.org', 'https://*.telegram.org']));
-  layers.use('/admin', securityHeaders(["'none'"]));
+  layers.use(securityHeaders('app'));
+  layers.use('/admin', securityHeaders('console'));
   layers.use(compression());
   layers.use(requestMetrics(new Set(Object.keys(appRouter._def.procedures))));
   layers.use(pinoHttp(requestLogging(logger)));
