@@ -59,8 +59,11 @@ export interface ResourceDefinition<TCreate extends z.ZodType = z.ZodType, TUpda
   scope?: Record<string, unknown>;
   list?: ListRules;
   record?: RecordRules;
-  /** POST: the body's schema, and the domain-rule write that replaces the plain insert. Omitted, a POST answers 403. */
-  create?: { schema: TCreate; run?: (input: z.infer<TCreate>, context: OperatorContext) => Promise<unknown> };
+  /**
+   * POST: the body's schema, and the domain-rule write that replaces the plain insert. Omitted, a POST answers 403. A run that
+   * audits the record itself (a change request of the money engine, as for an update) calls `audited()`.
+   */
+  create?: { schema: TCreate; run?: (input: z.infer<TCreate>, context: OperatorContext & { audited: () => void }) => Promise<unknown> };
   /**
    * PUT: the body's schema, and the domain-rule write that replaces the plain `$set` (`named` says which fields the
    * body itself carried, as opposed to the schema's defaults). Omitted, a PUT answers 403. `auditAs` is 'review'
@@ -263,6 +266,17 @@ export function validate<S extends z.ZodType>(schema: S, body: unknown): z.infer
   throw badInput(errors);
 }
 
+/** A run's `audited()`, telling the route that the run audited its write itself (`didAudit`). */
+function ownAudit() {
+  const run = {
+    didAudit: false,
+    audited: () => {
+      run.didAudit = true;
+    },
+  };
+  return run;
+}
+
 /** What the adapter itself reads of a stored record; `present` reads the rest. */
 type StoredRecord = { _id: Types.ObjectId; toJSON: () => unknown };
 
@@ -332,9 +346,12 @@ export function resourceRouter(definition: ResourceDefinition): Router {
     if (!create) throw new AppError('FORBIDDEN');
     const context = operatorContext(req);
     const input = validate(create.schema, req.body);
-    const created = create.run ? await create.run(input, context) : ((await definition.model.create(input as object)) as StoredRecord);
+    const run = ownAudit();
+    const created = create.run
+      ? await create.run(input, { ...context, audited: run.audited })
+      : ((await definition.model.create(input as object)) as StoredRecord);
     const shown = present(created) as { id: string };
-    await audit(context, 'create', shown.id, null, shown);
+    if (!run.didAudit) await audit(context, 'create', shown.id, null, shown);
     res.status(201).json(shown);
   });
 
@@ -346,18 +363,15 @@ export function resourceRouter(definition: ResourceDefinition): Router {
     const id = String(current._id);
     const input = validate(update.schema, req.body);
     const named = (field: string) => typeof req.body === 'object' && req.body !== null && Object.hasOwn(req.body as object, field);
-    let auditedByRun = false;
-    const audited = () => {
-      auditedByRun = true;
-    };
+    const run = ownAudit();
     const updated = update.run
-      ? await update.run(id, input, { ...context, named, audited })
+      ? await update.run(id, input, { ...context, named, audited: run.audited })
       : ((await definition.model
           .findByIdAndUpdate(id, { $set: input as object }, { returnDocument: 'after', runValidators: true })
           .select(select)) as StoredRecord | null);
     if (!updated) throw new AppError('NOT_FOUND');
     const shown = present(updated);
-    if (!auditedByRun) await audit(context, update.auditAs ?? 'update', id, present(current), shown);
+    if (!run.didAudit) await audit(context, update.auditAs ?? 'update', id, present(current), shown);
     res.json(shown);
   });
 
