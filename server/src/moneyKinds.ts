@@ -3,6 +3,7 @@ import { changeDecisionKinds } from './modules/accounts/changeDecision.kinds';
 import { changeRequestKinds } from './modules/accounts/changeRequests.service';
 import { decisionsOn } from './modules/accounts/changeDecisions.service';
 import { coinChanges } from './modules/coins/giftCoins.service';
+import { coinRequests } from './modules/coins/giftCoins.resource';
 import { configRequests } from './modules/config/appConfig.resource';
 import { configRewardDecisions } from './modules/config/configRewards.service';
 import { registerOperationKind } from './modules/ledger/ledger.service';
@@ -18,7 +19,9 @@ import { playerStatusKinds } from './modules/users/playerStatus.kinds';
 import { referralKinds } from './modules/referrals/referrals.kinds';
 import { shopKinds } from './modules/shop/shop.service';
 import { starOfferChanges } from './modules/shop/shopBrakes.service';
+import { starOfferRequests } from './modules/shop/shop.resource';
 import { offerChanges } from './modules/staking/staking.service';
+import { offerRequests } from './modules/staking/stakingCoins.resource';
 import { stakingKinds } from './modules/staking/staking.kinds';
 import { clusterCleanUpKinds } from './modules/users/clusterCleanUp.kinds';
 import { payoutKinds } from './modules/withdrawals/payouts.service';
@@ -47,8 +50,8 @@ const MONEY_KINDS = [
     decisionsOn(prizeChanges),
     decisionsOn(starOfferChanges),
   ]),
-  // an edit holding a mission's or App Config's reward change for that decision: the request, whose step audits the edit
-  ...changeRequestKinds([missionRequests, configRequests]),
+  // a save holding such a change for that decision: the request, whose step audits the save
+  ...changeRequestKinds([missionRequests, configRequests, coinRequests, offerRequests, starOfferRequests]),
   ...withdrawalKinds,
   ...payoutKinds,
   ...leaguePrizeKinds,

@@ -2,15 +2,17 @@ import { objectId } from '../../db/ids';
 import { AppError } from '../../lib/errors';
 import { recordAudit, type Operator } from '../audit/audit.service';
 import { finishLeftOver, recordBeforeWrite, type OperationKind } from '../ledger/ledger.service';
+import type { ChangeTarget } from './waitingChanges.service';
 
 /**
- * An edit that asks for a change loosening a money brake (a mission's reward, App Config's rewards) holds the change on its
- * record, waiting for a second operator's decision (`change-decision`, changeDecision.kinds.ts). The request is an operation
- * of the money engine too: `change-request`, with no postings, keyed by the change it holds (the first, when one save holds
- * several), recorded before the edit's write and finished after it. Its admit finds the change on the record (waiting, or
- * decided since); its step writes the edit's audit, as the console route would, once. A crash after the write is finished by
- * the engine's sweep alone, which also removes the operation of a write that never landed. Where the change is held is a
- * target, registered at the composition root (server/src/moneyKinds.ts).
+ * A save that asks for a change loosening a money brake (a mission's reward, App Config's rewards, a coin's brakes, a staking
+ * offer's or a Stars offer's terms) holds the change on its record, waiting for a second operator's decision
+ * (`change-decision`, changeDecision.kinds.ts). The request is an operation of the money engine too: `change-request`, with no
+ * postings, keyed by the change it holds (the first, when one save holds several), recorded before the save's write (an edit,
+ * or a record created with the change held) and finished after it. Its admit finds the change on the record (waiting, or
+ * decided since); its step writes the save's audit, as the console route would, once, naming the waiting change it replaced.
+ * A crash after the write is finished by the engine's sweep alone, which also removes the operation of a write that never
+ * landed. Where the change is held is a target, registered at the composition root (server/src/moneyKinds.ts).
  */
 
 const CHANGE_REQUEST = 'change-request';
@@ -29,9 +31,13 @@ export interface RequestTarget {
 interface ChangeRequest {
   resource: string;
   record: string;
+  /** 'create': the record was saved new with the change held (absent in an older version's requests: an edit). */
+  action?: 'create' | 'update';
   changes: string[];
+  /** The changes that waited on the record and this save replaced with its own (absent in an older version's requests). */
+  replaces?: string[];
   operator: Operator;
-  /** The record as the console showed it before the edit (the audit's `before`). */
+  /** The record as the console showed it before the edit (the audit's `before`; null for a create). */
   before: unknown;
 }
 
@@ -58,13 +64,15 @@ export function changeRequestKinds(targets: readonly RequestTarget[]): Operation
             const request = operation.data as unknown as ChangeRequest;
             const after = await targetOf(request).shown(request.record);
             if (!after) return;
+            const replaced = request.replaces ?? [];
             await recordAudit({
               operator: request.operator,
-              action: 'update',
+              action: request.action ?? 'update',
               resource: request.resource,
               record: request.record,
               before: request.before,
               after,
+              ...(replaced.length ? { note: `Replaced the waiting change ${replaced.join(', ')}` } : {}),
               key: operation.key,
             });
           },
@@ -75,10 +83,11 @@ export function changeRequestKinds(targets: readonly RequestTarget[]): Operation
 }
 
 /**
- * An edit's `write`, as the request of the money engine when it holds changes on `record` (none: the write alone): recorded
- * (once per first change) before the write and finished after it, so the edit is audited once, as the operator's, by its
+ * A save's `write`, as the request of the money engine when it holds changes on `record` (none: the write alone): recorded
+ * (once per first change) before the write and finished after it, so the save is audited once, as the operator's, by its
  * request's step (`audited()` tells the console route to write no audit of its own). A write that did not land leaves nothing
- * (the operation is refused and removed).
+ * (the operation is refused and removed). `replaces`: the change that waited on the record when the save read it (finish its
+ * own request first, `finishRequests`), named by the audit when this save holds another in its place.
  */
 export async function writeRequested<T>(
   target: RequestTarget,
@@ -118,4 +127,27 @@ const keyOf = (target: RequestTarget, firstChange: string) => `${CHANGE_REQUEST}
  */
 export async function finishRequests(target: RequestTarget, changeIds: readonly string[]): Promise<void> {
   for (const changeId of changeIds) await finishLeftOver(keyOf(target, changeId));
+}
+
+/**
+ * What a save asks and replaces of a record's one waiting change: `waiting`, the change on the record when the save read it;
+ * `next`, the save's own (null: it drops what waited; undefined: it keeps it). Only a change held in another's place is a
+ * replacement its request names; one dropped is shown by the save's audit (waiting, then none).
+ */
+export function changesOf(waiting: { id: string } | null | undefined, next: unknown) {
+  const held = next as { id: string } | null | undefined;
+  return { changes: held ? [held.id] : [], replaces: waiting && held ? [waiting.id] : [] };
+}
+
+/** The records of a target where changes wait (waitingChanges.service.ts) as where saves hold them; `shown`: as the console reads one. */
+export function requestsOn(target: ChangeTarget, shown: (record: string) => Promise<unknown>): RequestTarget {
+  return {
+    resource: target.resource,
+    holds: async (record, [changeId]) =>
+      !!(await target.model.exists({
+        _id: objectId(record),
+        $or: [{ 'waitingChange.id': changeId }, { 'lastChangeDecision.id': changeId }],
+      })),
+    shown,
+  };
 }

@@ -2,7 +2,8 @@ import { giftCoinInput, suggestedCoinBrakes, toMicros, type CoinBrakes, type Gif
 import type { OperatorContext } from '../../http/adminAuth';
 import { orderedResource } from '../../http/resource';
 import { changeRoutes } from '../accounts/changeDecisions.service';
-import { askChange } from '../accounts/waitingChanges.service';
+import { changesOf, finishRequests, requestsOn, writeRequested } from '../accounts/changeRequests.service';
+import { askChange, type WaitingChange } from '../accounts/waitingChanges.service';
 import { saveCoinIdentity } from './coinIdentity';
 import { GiftCoinModel } from './giftCoin.model';
 import { coinChanges, presentCoinChange } from './giftCoins.service';
@@ -98,21 +99,40 @@ const resource = orderedResource('gift-coins', GiftCoinModel, giftCoinInput, {
   sortable: ['network', 'withdrawEnabled'],
 });
 
-async function createCoin(input: GiftCoinInput, { operator }: OperatorContext) {
+/** Coins as where a save holds a brake change for a second operator (accounts/changeRequests.service.ts). */
+export const coinRequests = requestsOn(coinChanges, async (id) => {
+  const coin = await GiftCoinModel.findById(id);
+  return coin && presentCoin(coin);
+});
+
+type Audited = { audited: () => void };
+
+async function createCoin(input: GiftCoinInput, { operator, audited }: OperatorContext & Audited) {
   const suggested = suggestedCoinBrakes({ usdPrice: input.usdPrice });
   const fields: Record<string, unknown> = { ...input, ...brakesOrSuggested(input) };
   // a new coin starts at the suggested brakes and without withdrawals: looser brakes, or withdrawals, wait like any loosening
   const start = liveCoin({ ...Object.fromEntries(BRAKES.map((f) => [f, Number(toMicros(suggested[f]))])), withdrawEnabled: false });
   const held = holdLoosening(fields, start, true);
   const waitingChange = Object.keys(held).length ? askChange(held, operator, new Date()) : null;
-  return saveCoinIdentity(input, undefined, (_keys, _id) => GiftCoinModel.create({ ...suggested, ...fields, waitingChange, _id }));
+  // a coin created with a change held is a request of the money engine, which audits the creation once
+  return saveCoinIdentity(input, undefined, (_keys, _id) =>
+    writeRequested(
+      coinRequests,
+      { action: 'create', record: String(_id), ...changesOf(null, waitingChange), operator, before: () => null },
+      () => GiftCoinModel.create({ ...suggested, ...fields, waitingChange, _id }),
+      audited,
+    ),
+  );
 }
 
-async function updateCoin(id: string, input: GiftCoinInput, { operator }: OperatorContext) {
+async function updateCoin(id: string, input: GiftCoinInput, { operator, audited }: OperatorContext & Audited) {
   const stored = await GiftCoinModel.findById(id, {
     ...Object.fromEntries([...LIMITS, ...CHAIN].map((f) => [f, 1])),
     withdrawEnabled: 1,
-  }).lean<Record<string, unknown>>();
+    waitingChange: 1,
+  }).lean<Record<string, unknown> & { waitingChange?: WaitingChange | null }>();
+  // the save that asked for the change waiting now is audited first, should a crash have cut it off
+  if (stored?.waitingChange) await finishRequests(coinRequests, [stored.waitingChange.id]);
   const fields = withoutAbsent(input);
   const live = stored && liveCoin(stored);
   const held = live ? holdLoosening(fields, live) : {};
@@ -126,8 +146,14 @@ async function updateCoin(id: string, input: GiftCoinInput, { operator }: Operat
   // the coin keeps its place on TON (and the keys that hold it) until a second operator approves another
   const keepsPlace = live && ('network' in held || 'jettonMaster' in held);
   const identity = { ...input, ...(keepsPlace && { network: live.chain.network, jettonMaster: live.chain.jettonMaster }) } as GiftCoinInput;
+  // a brake change held for a second operator is a request of the money engine, which audits the edit once
   return saveCoinIdentity(identity, id, () =>
-    GiftCoinModel.findByIdAndUpdate(id, { $set: { ...fields, ...waiting } }, { returnDocument: 'after', runValidators: true }),
+    writeRequested(
+      coinRequests,
+      { record: id, ...changesOf(stored?.waitingChange, waiting.waitingChange), operator, before: () => coinRequests.shown(id) },
+      () => GiftCoinModel.findByIdAndUpdate(id, { $set: { ...fields, ...waiting } }, { returnDocument: 'after', runValidators: true }),
+      audited,
+    ),
   );
 }
 

@@ -1,13 +1,22 @@
 import { starOfferInput, type BoostKind } from '@gift/shared';
+import { Types } from 'mongoose';
 import { AppError } from '../../lib/errors';
 import { operatorContext } from '../../http/adminAuth';
 import { orderedResource, type ResourceDefinition } from '../../http/resource';
 import { changeRoutes } from '../accounts/changeDecisions.service';
+import { changesOf, finishRequests, requestsOn, writeRequested } from '../accounts/changeRequests.service';
+import type { WaitingChange } from '../accounts/waitingChanges.service';
 import { playerIdsMatching } from '../users/players.service';
 import { playerLabels } from '../users/playerDays.service';
 import { StarOfferModel, StarPurchaseModel } from './shop.models';
 import { refundPurchase, starsRevenue } from './shop.service';
 import { offerTermsToStore, starOfferChanges, termsOf } from './shopBrakes.service';
+
+/** Stars offers as where a save holds terms for a second operator (accounts/changeRequests.service.ts). */
+export const starOfferRequests = requestsOn(starOfferChanges, async (id) => {
+  const offer = await StarOfferModel.findById(id);
+  return offer && offer.toJSON();
+});
 
 const offers = orderedResource('star-offers', StarOfferModel, starOfferInput, {
   search: ['title'],
@@ -24,19 +33,38 @@ export const starOffersResource: ResourceDefinition<typeof starOfferInput> = {
   ...offers,
   create: {
     schema: starOfferInput,
-    run: async (input, { operator }) => StarOfferModel.create({ ...input, ...(await offerTermsToStore(termsOf(input), null, operator)) }),
+    run: async (input, { operator, audited }) => {
+      const terms = await offerTermsToStore(termsOf(input), null, operator);
+      const _id = new Types.ObjectId();
+      // an offer created with its terms held is a request of the money engine, which audits the creation once
+      return writeRequested(
+        starOfferRequests,
+        { action: 'create', record: String(_id), ...changesOf(null, terms.waitingChange), operator, before: () => null },
+        () => StarOfferModel.create({ ...input, ...terms, _id }),
+        audited,
+      );
+    },
   },
   update: {
     schema: starOfferInput,
-    run: async (id, input, { operator }) => {
-      const live = await StarOfferModel.findById(id, { kind: 1, stars: 1, multiplierPercent: 1, enabled: 1 }).lean<{
+    run: async (id, input, { operator, audited }) => {
+      const live = await StarOfferModel.findById(id, { kind: 1, stars: 1, multiplierPercent: 1, enabled: 1, waitingChange: 1 }).lean<{
         kind: BoostKind;
         stars: number;
         multiplierPercent?: number | null;
         enabled?: boolean | null;
+        waitingChange?: WaitingChange | null;
       }>();
+      // the save that asked for the terms waiting now is audited first, should a crash have cut it off
+      if (live?.waitingChange) await finishRequests(starOfferRequests, [live.waitingChange.id]);
       const terms = await offerTermsToStore(termsOf(input), live && termsOf(live), operator);
-      return StarOfferModel.findByIdAndUpdate(id, { $set: { ...input, ...terms } }, { returnDocument: 'after', runValidators: true });
+      // terms held for a second operator are a request of the money engine, which audits the edit once
+      return writeRequested(
+        starOfferRequests,
+        { record: id, ...changesOf(live?.waitingChange, terms.waitingChange), operator, before: () => starOfferRequests.shown(id) },
+        () => StarOfferModel.findByIdAndUpdate(id, { $set: { ...input, ...terms } }, { returnDocument: 'after', runValidators: true }),
+        audited,
+      );
     },
   },
   extraRoutes: (router) => changeRoutes(router, starOfferChanges, (id) => StarOfferModel.findById(id)),

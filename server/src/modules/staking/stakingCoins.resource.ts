@@ -1,8 +1,10 @@
+import { Types } from 'mongoose';
 import { microsToStored, percentOf, STAKING_DURATION_KEYS, stakingCoinInput, toMicros, type StakingCoinInput } from '@gift/shared';
 import type { OperatorContext } from '../../http/adminAuth';
 import type { ResourceDefinition } from '../../http/resource';
 import { changeRoutes } from '../accounts/changeDecisions.service';
-import { askChange } from '../accounts/waitingChanges.service';
+import { changesOf, finishRequests, requestsOn, writeRequested } from '../accounts/changeRequests.service';
+import { askChange, type WaitingChange } from '../accounts/waitingChanges.service';
 import { aboveThreshold } from '../coins/coinBrakes.service';
 import { requireGiftCoin } from '../coins/giftCoins.service';
 import { StakingCoinModel } from './staking.models';
@@ -72,6 +74,12 @@ function presentOffer(doc: unknown) {
   };
 }
 
+/** Staking offers as where a save holds terms for a second operator (accounts/changeRequests.service.ts). */
+export const offerRequests = requestsOn(offerChanges, async (id) => {
+  const offer = await StakingCoinModel.findById(id);
+  return offer && presentOffer(offer);
+});
+
 /**
  * Staking offers: one coin each, its bounds and a profit percent per term. Letting a stake earn more (offering it, another
  * coin, a higher maximum or percent) waits for a second operator when the largest stake's profit is above the coin's threshold.
@@ -86,7 +94,15 @@ export const stakingCoinsResource: ResourceDefinition<typeof stakingCoinInput> =
     run: async (input, context) => {
       await requireGiftCoin('coin', input.coin);
       const stored = asStored(input);
-      return StakingCoinModel.create({ ...stored, ...(await termsToStore(stored, null, context)) });
+      const terms = await termsToStore(stored, null, context);
+      const _id = new Types.ObjectId();
+      // an offer created with its terms held is a request of the money engine, which audits the creation once
+      return writeRequested(
+        offerRequests,
+        { action: 'create', record: String(_id), ...changesOf(null, terms.waitingChange), operator: context.operator, before: () => null },
+        () => StakingCoinModel.create({ ...stored, ...terms, _id }),
+        context.audited,
+      );
     },
   },
   update: {
@@ -94,9 +110,24 @@ export const stakingCoinsResource: ResourceDefinition<typeof stakingCoinInput> =
     run: async (id, input, context) => {
       await requireGiftCoin('coin', input.coin);
       const stored = asStored(input);
-      const live = await StakingCoinModel.findById(id, { coin: 1, maxAmount: 1, profits: 1, enabled: 1 }).lean<Terms>();
+      const live = await StakingCoinModel.findById(id, { coin: 1, maxAmount: 1, profits: 1, enabled: 1, waitingChange: 1 }).lean<
+        Terms & { waitingChange?: WaitingChange | null }
+      >();
+      // the save that asked for the terms waiting now is audited first, should a crash have cut it off
+      if (live?.waitingChange) await finishRequests(offerRequests, [live.waitingChange.id]);
       const terms = await termsToStore(stored, live && termsOf(live), context);
-      return StakingCoinModel.findByIdAndUpdate(id, { $set: { ...stored, ...terms } }, { returnDocument: 'after', runValidators: true });
+      // terms held for a second operator are a request of the money engine, which audits the edit once
+      return writeRequested(
+        offerRequests,
+        {
+          record: id,
+          ...changesOf(live?.waitingChange, terms.waitingChange),
+          operator: context.operator,
+          before: () => offerRequests.shown(id),
+        },
+        () => StakingCoinModel.findByIdAndUpdate(id, { $set: { ...stored, ...terms } }, { returnDocument: 'after', runValidators: true }),
+        context.audited,
+      );
     },
   },
   remove: { run: deleteStakingCoin },
