@@ -10,11 +10,12 @@ import {
   toMicros,
   type MissionInput,
 } from '@gift/shared';
+import { Types } from 'mongoose';
 import { operatorContext } from '../../http/adminAuth';
 import { recordAudit } from '../audit/audit.service';
 import { AppError, badInput } from '../../lib/errors';
 import { validate, type ResourceDefinition } from '../../http/resource';
-import { finishRequests, writeRequested, type RequestTarget } from '../accounts/changeRequests.service';
+import { changesOf, finishRequests, writeRequested, type RequestTarget } from '../accounts/changeRequests.service';
 import { requireGiftCoin } from '../coins/giftCoins.service';
 import { categoryExists } from '../content/categories.service';
 import { MissionModel } from './mission.models';
@@ -109,10 +110,18 @@ export const missionsResource: ResourceDefinition<typeof missionInput, typeof mi
   create: {
     schema: missionInput,
     // a reward above its coin's threshold is saved disabled, waiting for a second operator to put it live
-    run: async (input, { operator }) => {
+    run: async (input, { operator, audited }) => {
       await checkReferences(input);
       const stored = asStored(input);
-      return MissionModel.create({ ...stored, ...(await rewardFields(stored, null, operator, new Date())) });
+      const reward = await rewardFields(stored, null, operator, new Date());
+      const _id = new Types.ObjectId();
+      // a mission created with its reward held is a request of the money engine, which audits the creation once
+      return writeRequested(
+        missionRequests,
+        { action: 'create', record: String(_id), ...changesOf(null, reward.waiting), operator, before: () => null },
+        () => MissionModel.create({ ...stored, ...reward, _id }),
+        audited,
+      );
     },
   },
   update: {
@@ -128,11 +137,10 @@ export const missionsResource: ResourceDefinition<typeof missionInput, typeof mi
       const reward = await rewardFields(stored, saved, operator, new Date());
       // the edit that asked for the change waiting now is audited first, should a crash have cut it off
       if (saved.waiting) await finishRequests(missionRequests, [saved.waiting.id]);
-      const waiting = reward.waiting as { id: string } | null | undefined;
       // a reward change held for a second operator is a request of the money engine, which audits the edit once
       return writeRequested(
         missionRequests,
-        { record: id, changes: waiting ? [waiting.id] : [], operator, before: () => presentMission(saved) },
+        { record: id, ...changesOf(saved.waiting, reward.waiting), operator, before: () => presentMission(saved) },
         () =>
           MissionModel.findByIdAndUpdate(id, { $set: { ...stored, ...reward } }, { returnDocument: 'after', runValidators: true }).select(
             '+secretCode',
@@ -172,10 +180,19 @@ export const missionsResource: ResourceDefinition<typeof missionInput, typeof mi
       const changed: string[] = [];
       const waiting: string[] = [];
       for (const id of new Set(ids)) {
-        const mission = enabled ? await MissionModel.findOne({ _id: id, enabled: false }).lean() : null;
-        if (mission && (await needsSecondOperator(mission.reward, mission.coin, mission))) {
+        const mission = await MissionModel.findOne({ _id: id, enabled: !enabled }).lean();
+        // the save that asked for the change waiting now (replaced or dropped here) is audited first, should a crash have cut it off
+        if (mission?.waiting) await finishRequests(missionRequests, [mission.waiting.id]);
+        if (enabled && mission && (await needsSecondOperator(mission.reward, mission.coin, mission))) {
+          // the enabling held for a second operator is a request of the money engine, which audits it once
           const change = waitingReward(mission.reward, mission.coin, context.operator, new Date());
-          if (await changeAudited(context.operator, { _id: id, enabled: false }, { waiting: change })) waiting.push(id);
+          const asked = await writeRequested(
+            missionRequests,
+            { record: id, ...changesOf(mission.waiting, change), operator: context.operator, before: () => missionRequests.shown(id) },
+            () => MissionModel.findOneAndUpdate({ _id: id, enabled: false }, { $set: { waiting: change } }),
+            () => undefined,
+          );
+          if (asked) waiting.push(id);
           continue;
         }
         const fields = enabled ? { enabled } : { enabled, waiting: null };
