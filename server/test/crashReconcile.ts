@@ -1,5 +1,13 @@
 import type { PlayerStatus } from '@gift/shared';
+import { AccountModel } from '../src/modules/accounts/account.model';
+import { AccountGrantModel } from '../src/modules/accounts/accountGrant.model';
 import { AuditEntryModel } from '../src/modules/audit/audit.model';
+import { LeagueWeekModel } from '../src/modules/leagues/leagues.models';
+import { leagueWeekNamed } from '../src/modules/leagues/leagueWeek';
+import { SETTLE_AFTER_MS, standingsInOrder } from '../src/modules/leagues/standings.service';
+import { MiningSessionModel } from '../src/modules/mining/miningSession.model';
+import { StarPurchaseModel } from '../src/modules/shop/shop.models';
+import { ClusterCleanUpModel } from '../src/modules/users/clusterCleanUp.model';
 import { ClawBackModel } from '../src/modules/clawbacks/clawBack.model';
 import { GiftApprovalModel } from '../src/modules/gifts/giftApproval.model';
 import { BalanceModel, LedgerEntryModel, LedgerHoldModel } from '../src/modules/ledger/ledger.models';
@@ -29,6 +37,8 @@ export interface Findings {
     'miscounted completions': number;
     /** Operations done whose kind's steps left nothing of what they write (a stake, a withdrawal, a player's counts, …). */
     'done operations missing a step': number;
+    /** Stars Telegram returned to a player (refundStarPayment) whose purchase the product does not show refunded, its boost kept. */
+    'Stars refunds not recorded': number;
     /** Withdrawals the hot wallet paid whose payout message the chain shows sent other than once. */
     'payouts not sent exactly once': number;
     /** Players whose status and the ledger's hold say different things (a frozen player's money not held, or the reverse). */
@@ -69,7 +79,11 @@ async function unfinished(): Promise<string[]> {
   const audited = new Set(
     (await AuditEntryModel.find({ key: { $in: gifts.map((g) => `adjust:${String(g._id)}`) } }, { key: 1 }).lean()).map((a) => a.key),
   );
+  // a week of the leagues over (and settled) and not closed: the leagues job's to close, its prizes paid
+  const weeks = await LeagueWeekModel.find({ state: { $in: ['open', 'closing'] } }, { week: 1, state: 1 }).lean();
+  const over = weeks.filter((w) => leagueWeekNamed(w.week, 'UTC').end.getTime() + SETTLE_AFTER_MS < Date.now());
   return [
+    ...over.map((w) => `league week ${w.week} over and still ${w.state}`),
     ...withdrawals.map((w) => `withdrawal ${String(w._id)} approved and not yet paid`),
     ...operations.map((o) => `operation ${o.key} still ${o.state}`),
     ...gifts.filter((g) => !audited.has(`adjust:${String(g._id)}`)).map((g) => `gift ${String(g._id)} without its audit`),
@@ -167,7 +181,7 @@ async function miscountedCompletions(): Promise<string[]> {
   ];
 }
 
-type DoneOperation = { key: string; kind: string; user?: unknown; data?: Record<string, unknown> };
+type DoneOperation = { key: string; kind: string; user?: unknown; refId?: string; data?: Record<string, unknown> };
 
 /**
  * Each done operation of a kind with steps against what its steps write, kind by kind: a sweep that marked one done
@@ -175,9 +189,10 @@ type DoneOperation = { key: string; kind: string; user?: unknown; data?: Record<
  * when they allow messages: not counted.
  */
 async function missingSteps(): Promise<string[]> {
-  const done = await OperationModel.find({ state: 'done', kind: { $in: [...STEPPED_KINDS] } }, { key: 1, kind: 1, user: 1, data: 1 }).lean<
-    DoneOperation[]
-  >();
+  const done = await OperationModel.find(
+    { state: 'done', kind: { $in: [...STEPPED_KINDS] } },
+    { key: 1, kind: 1, user: 1, refId: 1, data: 1 },
+  ).lean<DoneOperation[]>();
   const of = (kind: string) => done.filter((operation) => operation.kind === kind);
   const ids = (operations: DoneOperation[], field: (data: Record<string, unknown>) => unknown) =>
     operations.map((operation) => field(operation.data ?? {}));
@@ -241,7 +256,180 @@ async function missingSteps(): Promise<string[]> {
   if (claws.length !== of('clawback-open').length)
     missing.push(`${of('clawback-open').length - claws.length} claw-backs opened, none written`);
   missing.push(...(await clawBackErrors(claws)));
+  missing.push(...(await missingOfLaterKinds(of)));
   return missing;
+}
+
+/**
+ * The done operations of an account's money permissions asked and decided, of Stars payments and refunds, of the leagues'
+ * prizes and of cluster clean-ups, against the records their steps write.
+ */
+async function missingOfLaterKinds(of: (kind: string) => DoneOperation[]): Promise<string[]> {
+  const grantIds = [...of('account-grant-ask'), ...of('account-grant')].map((operation) => String(operation.data?.grant));
+  const purchaseIds = [...of('stars-payment'), ...of('stars-refund')].map((operation) => String(operation.refId));
+  const weeks = [...new Set(of('league_prize').map((operation) => String(operation.refId)))];
+  const keys = of('cluster-cleanup').map((operation) => String(operation.data?.key));
+  const [grants, purchases, closed, cleanUps] = await Promise.all([
+    AccountGrantModel.find({ _id: { $in: grantIds } }).lean(),
+    StarPurchaseModel.find({ _id: { $in: purchaseIds } }).lean(),
+    LeagueWeekModel.find({ week: { $in: weeks } }).lean(),
+    ClusterCleanUpModel.find({ key: { $in: keys } }).lean(),
+  ]);
+  const missing: string[] = [];
+  const count = (what: string, expected: number, found: number) => {
+    if (found !== expected) missing.push(`${expected - found} ${what} done, nothing of them written`);
+  };
+  count('money permissions asked or decided', new Set(grantIds).size, grants.length);
+  count('Stars payments or refunds', new Set(purchaseIds).size, purchases.length);
+  count('league weeks paid', weeks.length, closed.length);
+  count('cluster clean-ups', new Set(keys).size, cleanUps.length);
+  for (const week of closed) if (week.state !== 'closed') missing.push(`league week ${week.week}: prizes paid, the week ${week.state}`);
+  missing.push(...(await accountGrantErrors(grants)), ...(await purchaseErrors(purchases)), ...(await leagueWeekErrors(closed)));
+  missing.push(...(await cleanUpErrors(cleanUps)));
+  return missing;
+}
+
+type GrantRecord = { _id: unknown; account: unknown; permissions: string[]; status: string };
+
+/**
+ * Money permissions asked for an account: listed and audited as asked once; while pending the account carries the request and
+ * holds none of it; once applied the account holds each permission, given once by this request, the decision audited once; once
+ * rejected the account no longer carries it, given nothing by it, the decision audited once.
+ */
+export async function accountGrantErrors(grants: GrantRecord[]): Promise<string[]> {
+  const ids = grants.map((grant) => String(grant._id));
+  const [accounts, audited] = await Promise.all([
+    AccountModel.find({ _id: { $in: grants.map((grant) => grant.account) } }, { permissions: 1, grants: 1, pendingGrant: 1 }).lean(),
+    auditCounts(ids.flatMap((id) => [`account-grant-asked:${id}`, `account-grant:${id}`])),
+  ]);
+  const accountOf = new Map(accounts.map((account) => [String(account._id), account]));
+  const errors: string[] = [];
+  for (const grant of grants) {
+    const id = String(grant._id);
+    const account = accountOf.get(String(grant.account));
+    const asked = audited.get(`account-grant-asked:${id}`) ?? 0;
+    const decided = audited.get(`account-grant:${id}`) ?? 0;
+    const given = account?.grants.filter((entry) => String(entry.grant) === id).length ?? 0;
+    const carried = String((account?.pendingGrant as { _id?: unknown } | null)?._id) === id;
+    const holds = grant.permissions.every((permission) => account?.permissions.includes(permission));
+    const says = `money permissions ${id} ${grant.status}`;
+    if (asked !== 1) errors.push(`${says}: audited as asked ${asked} times`);
+    if (grant.status === 'pending' && (!carried || given || decided))
+      errors.push(`${says}: carried ${carried}, given ${given} times, decided audited ${decided} times`);
+    if (grant.status === 'applied' && (carried || given !== 1 || !holds || decided !== 1))
+      errors.push(`${says}: still carried ${carried}, given ${given} times, held ${holds}, audited ${decided} times`);
+    if (grant.status === 'rejected' && (carried || given || decided !== 1))
+      errors.push(`${says}: still carried ${carried}, given ${given} times, audited ${decided} times`);
+    if (grant.status === 'approved') errors.push(`${says}: approved and never given`);
+  }
+  return errors;
+}
+
+type PurchaseRecord = { _id: unknown; user: unknown; kind: string; status: string; chargeId?: string | null; boost: string };
+
+/**
+ * Stars purchases against their operations and boosts: a paid one has one payment operation under its charge and its boost
+ * granted once (an extra session, a streak freeze, a multiplier ready); a refunded one has one refund operation too, its boost
+ * taken back (none left), and the refund audited once; a pending one has no payment operation and no boost. And Telegram's
+ * side (the stand-in's refunds, when given): every charge Telegram refunded is a refunded purchase.
+ */
+export async function purchaseErrors(purchases: PurchaseRecord[], refundedByTelegram?: string[]): Promise<string[]> {
+  const charges = purchases.map((purchase) => purchase.chargeId).filter((charge): charge is string => !!charge);
+  const [operations, sessions, players, audited] = await Promise.all([
+    OperationModel.find(
+      { refId: { $in: purchases.map((p) => String(p._id)) }, kind: { $in: ['stars-payment', 'stars-refund'] } },
+      { key: 1 },
+    ).lean(),
+    MiningSessionModel.aggregate<{ _id: unknown; n: number }>([
+      { $match: { boostPurchase: { $in: purchases.map((purchase) => purchase._id) } } },
+      { $group: { _id: '$boostPurchase', n: { $sum: 1 } } },
+    ]),
+    UserModel.find({ _id: { $in: purchases.map((purchase) => purchase.user) } }, { streakFreezes: 1 }).lean(),
+    auditCounts(charges.map((charge) => `stars-refund:${charge}`)),
+  ]);
+  const keys = operations.map((operation) => operation.key);
+  const sessionsOf = new Map(sessions.map((row) => [String(row._id), row.n]));
+  const freezesOf = new Map(players.map((player) => [String(player._id), player.streakFreezes ?? 0]));
+  const errors: string[] = [];
+  for (const purchase of purchases) {
+    const id = String(purchase._id);
+    const charge = purchase.chargeId ?? '';
+    const paid = purchase.status !== 'pending';
+    // the boost held: each kind's (a fresh player buys once, so their streak freezes are this purchase's)
+    const held = { extraSession: sessionsOf.get(id) ?? 0, streakFreeze: freezesOf.get(String(purchase.user)) ?? 0 }[purchase.kind];
+    const boosts = held ?? (purchase.boost === 'ready' ? 1 : 0);
+    const payments = paid ? keys.filter((key) => key === `stars:${charge}`).length : 0;
+    const refunds = keys.filter((key) => key === `stars-refund:${charge}`).length;
+    const expected = { pending: [0, 0, 0], paid: [1, 0, 1], refunded: [1, 1, 0] }[purchase.status] ?? [];
+    if (JSON.stringify([payments, refunds, boosts]) !== JSON.stringify(expected))
+      errors.push(`purchase ${id} ${purchase.status}: ${payments} payments, ${refunds} refunds, ${boosts} boosts held`);
+    if (purchase.status === 'refunded' && audited.get(`stars-refund:${charge}`) !== 1)
+      errors.push(`purchase ${id} refunded: audited ${audited.get(`stars-refund:${charge}`) ?? 0} times`);
+  }
+  if (refundedByTelegram) {
+    const refunded = new Set(
+      (await StarPurchaseModel.find({ chargeId: { $in: refundedByTelegram }, status: 'refunded' }, { chargeId: 1 }).lean()).map(
+        (purchase) => purchase.chargeId,
+      ),
+    );
+    for (const charge of refundedByTelegram)
+      if (!refunded.has(charge)) errors.push(`Telegram refunded the charge ${charge}, the purchase is not refunded`);
+  }
+  return errors;
+}
+
+type WeekRecord = { week: string; state: string; prizes: Array<{ league: string; fromRank: number; toRank: number; amount: number }> };
+
+/** A closed week of the leagues: each winner of its table (a standing above 0 in a prized rank) paid its prize once, no one else. */
+export async function leagueWeekErrors(weeks: WeekRecord[]): Promise<string[]> {
+  const errors: string[] = [];
+  for (const week of weeks.filter((w) => w.state === 'closed')) {
+    const owed = new Map<string, bigint>();
+    for (const prize of week.prizes) {
+      const count = prize.toRank - prize.fromRank + 1;
+      const winners = await standingsInOrder(week.week, prize.league as never, prize.fromRank - 1, count);
+      for (const winner of winners.filter((standing) => standing.score > 0)) owed.set(String(winner.user), BigInt(prize.amount));
+    }
+    const lines = await LedgerEntryModel.find({ reason: 'league_prize', refId: week.week, state: 'posted' }, { user: 1, amount: 1 }).lean();
+    const paid = new Map<string, bigint[]>();
+    for (const line of lines) paid.set(String(line.user), [...(paid.get(String(line.user)) ?? []), BigInt(line.amount)]);
+    const withheld = new Set(
+      (await UserModel.find({ _id: { $in: [...owed.keys()] }, status: { $ne: 'active' } }, { _id: 1 }).lean()).map((u) => String(u._id)),
+    );
+    for (const [user, amount] of owed) {
+      const got = paid.get(user) ?? [];
+      // a winner frozen or banned when it was paid is withheld
+      if (!(got.length === 1 && got[0] === amount) && !(withheld.has(user) && got.length === 0))
+        errors.push(`league week ${week.week}: ${user} won ${amount}, paid [${got.join(', ')}]`);
+    }
+    for (const user of paid.keys()) if (!owed.has(user)) errors.push(`league week ${week.week}: ${user} paid a prize they did not win`);
+  }
+  return errors;
+}
+
+type CleanUpRecord = { key: string; status: string; ban: Array<{ user?: string | null }>; credits: Array<{ entry?: string | null }> };
+
+/** A cluster's clean-up carried out once: done, audited once, each player banned and audited once, each credit's one claw-back. */
+export async function cleanUpErrors(cleanUps: CleanUpRecord[]): Promise<string[]> {
+  const errors: string[] = [];
+  for (const cleanUp of cleanUps) {
+    const users = cleanUp.ban.map((ban) => String(ban.user));
+    const entries = cleanUp.credits.map((credit) => String(credit.entry));
+    const [audited, banned, claws] = await Promise.all([
+      auditCounts([`cleanup:${cleanUp.key}`, ...users.map((user) => `cleanup:${cleanUp.key}:${user}:ban`)]),
+      UserModel.countDocuments({ _id: { $in: users }, status: 'banned' }),
+      ClawBackModel.find({ entry: { $in: entries } }).lean(),
+    ]);
+    const says = `clean-up ${cleanUp.key.slice(0, 12)}`;
+    if (cleanUp.status !== 'done') errors.push(`${says}: ${cleanUp.status}`);
+    if (audited.get(`cleanup:${cleanUp.key}`) !== 1) errors.push(`${says}: audited ${audited.get(`cleanup:${cleanUp.key}`) ?? 0} times`);
+    if (banned !== users.length) errors.push(`${says}: ${banned} of ${users.length} players banned`);
+    for (const user of users)
+      if (audited.get(`cleanup:${cleanUp.key}:${user}:ban`) !== 1) errors.push(`${says}: the ban of ${user} audited other than once`);
+    if (claws.length !== entries.length) errors.push(`${says}: ${claws.length} claw-backs for ${entries.length} credits`);
+    errors.push(...(await clawBackErrors(claws)));
+  }
+  return errors;
 }
 
 /** The kinds whose done operations are checked against what their steps (or admit) leave. */
@@ -258,6 +446,12 @@ const STEPPED_KINDS = [
   'gift-approval',
   'clawback-open',
   'change-request',
+  'account-grant-ask',
+  'account-grant',
+  'stars-payment',
+  'stars-refund',
+  'league_prize',
+  'cluster-cleanup',
 ] as const;
 
 /** A claim sent for review is no longer started as it was; a rejection left it rejected (or started again since). */
@@ -390,7 +584,16 @@ export async function findings(
     timesSent,
     unreached,
     kinds = [],
-  }: { acknowledged: Expectation[]; unanswered: Expectation[]; timesSent: TimesSent; unreached: string[]; kinds?: string[] },
+    starsRefunded = [],
+  }: {
+    acknowledged: Expectation[];
+    unanswered: Expectation[];
+    timesSent: TimesSent;
+    unreached: string[];
+    kinds?: string[];
+    /** The Stars payments Telegram refunded (the Bot API stand-in's record), by charge id. */
+    starsRefunded?: Array<{ telegram_payment_charge_id: string }>;
+  },
   { settleMs }: { settleMs: number },
 ): Promise<Findings> {
   const deadline = Date.now() + settleMs;
@@ -402,17 +605,22 @@ export async function findings(
   const lost = await failing(acknowledged, 'acknowledged but not there');
   const halfDone = await failing(unanswered, 'never answered, left half done');
   const { mismatched, negative } = await balanceMismatches();
-  const [orphans, unrefunded, unrewarded, twice, miscounted, stepsMissing, payouts, disagreeing, kindsDone] = await Promise.all([
-    orphanDebits(),
-    unrefundedRejections(),
-    unrewardedReferrals(),
-    appliedTwice(),
-    miscountedCompletions(),
-    missingSteps(),
-    payoutsNotSentOnce(timesSent),
-    statusesAgainstHolds(),
-    OperationModel.distinct('kind', { state: 'done' }),
-  ]);
+  const [orphans, unrefunded, unrewarded, twice, miscounted, stepsMissing, starsNotRefunded, payouts, disagreeing, kindsDone] =
+    await Promise.all([
+      orphanDebits(),
+      unrefundedRejections(),
+      unrewardedReferrals(),
+      appliedTwice(),
+      miscountedCompletions(),
+      missingSteps(),
+      purchaseErrors(
+        [],
+        starsRefunded.map((refund) => refund.telegram_payment_charge_id),
+      ),
+      payoutsNotSentOnce(timesSent),
+      statusesAgainstHolds(),
+      OperationModel.distinct('kind', { state: 'done' }),
+    ]);
   const never = unreached.map((point) => `no operation reached the fault point ${point}`);
   const undone = kinds.filter((kind) => !kindsDone.includes(kind)).map((kind) => `no ${kind} operation was done`);
   return {
@@ -428,6 +636,7 @@ export async function findings(
       'keys applied twice': twice.length,
       'miscounted completions': miscounted.length,
       'done operations missing a step': stepsMissing.length,
+      'Stars refunds not recorded': starsNotRefunded.length,
       'payouts not sent exactly once': payouts.length,
       'statuses != their holds': disagreeing.length,
       'fault points never reached': never.length,
@@ -445,6 +654,7 @@ export async function findings(
       ...twice,
       ...miscounted,
       ...stepsMissing,
+      ...starsNotRefunded,
       ...payouts,
       ...disagreeing,
       ...never,

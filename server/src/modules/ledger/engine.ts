@@ -92,6 +92,11 @@ export function registerOperationKind(kind: OperationKind): void {
   kinds.set(kind.kind, kind);
 }
 
+/** The kinds registered in this process, by name (the crash test's reconciliation checks its load did each). */
+export function registeredKinds(): string[] {
+  return [...kinds.keys()];
+}
+
 /** Forgets a kind (tests: a process that never registered it). */
 export function unregisterForTest(kind: string): void {
   kinds.delete(kind);
