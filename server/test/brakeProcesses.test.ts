@@ -7,10 +7,14 @@ import { withDatabaseName } from '../src/db/connect';
 import { AccountModel } from '../src/modules/accounts/account.model';
 import { AccountGrantModel } from '../src/modules/accounts/accountGrant.model';
 import { AuditEntryModel } from '../src/modules/audit/audit.model';
+import { GiftCoinModel } from '../src/modules/coins/giftCoin.model';
+import { AppConfigModel } from '../src/modules/config/appConfig.model';
 import { CategoryModel } from '../src/modules/content/content.models';
 import { LedgerEntryModel } from '../src/modules/ledger/ledger.models';
 import { OperationModel } from '../src/modules/ledger/operation.model';
 import { MissionModel, UserMissionModel } from '../src/modules/missions/mission.models';
+import { StarOfferModel } from '../src/modules/shop/shop.models';
+import { StakingCoinModel } from '../src/modules/staking/staking.models';
 import { UserModel } from '../src/modules/users/user.model';
 import { createCoin } from './factories';
 import { createOperator, OPERATOR_PASSWORD } from './operators';
@@ -474,4 +478,110 @@ describe("a mission's reward change across kill -9", () => {
       await stop(product);
     }
   });
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// A coin's brakes, a staking offer's terms, a Stars offer's terms held for a second operator
+
+/** A record saved under its brake (`body`), and the edit raising it above (`raise`): a fresh one each call. */
+const HELD_SOURCES = [
+  {
+    resource: 'gift-coins',
+    model: GiftCoinModel,
+    record: () => {
+      const coin = { name: 'Points', symbol: `P${randomBytes(2).toString('hex').toUpperCase()}`, network: 'jetton' };
+      return Promise.resolve({ body: coin, raise: { ...coin, giftApprovalAbove: '0' } });
+    },
+  },
+  {
+    resource: 'staking-coins',
+    model: StakingCoinModel,
+    // 1,000 at 50 % earns 500, under the coin's 1,000; 100,000 at 1,000 % far above it
+    record: async () => {
+      const coin = String((await createCoin())._id);
+      const offer = (maxAmount: string, year: string) => ({ coin, minAmount: '1', maxAmount, profits: { year } });
+      return { body: offer('1000', '50'), raise: offer('100000', '1000') };
+    },
+  },
+  {
+    resource: 'star-offers',
+    model: StarOfferModel,
+    // weighed in the mining coin at App Config's session amount (set below): ×10 for 1 Star buys far above its threshold
+    record: () => {
+      const offer = { title: name('Boost'), kind: 'multiplier', stars: 50, multiplierPercent: 200 };
+      return Promise.resolve({ body: offer, raise: { ...offer, stars: 1, multiplierPercent: 1000 } });
+    },
+  },
+] as const;
+
+describe("a coin's, a staking offer's and a Stars offer's held change across kill -9", () => {
+  beforeAll(async () => {
+    const coin = await createCoin({ giftApprovalAbove: Number(toMicros('1000')) });
+    await AppConfigModel.updateOne(
+      { key: 'app' },
+      { $set: { miningCoin: coin._id, earnAmount: Number(toMicros('10')), earnDurationHours: 8 } },
+      { upsert: true },
+    );
+  });
+
+  it.each(HELD_SOURCES)(
+    '$resource: asked at ledger:after-record:change-request, audited once by the sweep alone and by a repeat, decided once',
+    async ({ resource, model, record }) => {
+      let api!: Console;
+      const saved: Array<{ id: string; raise: object }> = [];
+      const raise = (base: string, index: number) => api('asker', base, 'PUT', `/${resource}/${saved[index]!.id}`, saved[index]!.raise);
+      // two records under the brake; raising each is killed after the save's write, in a process of its own
+      await killedAt('ledger:after-record:change-request', async (base) => {
+        api = await operators(base);
+        for (let i = 0; i < 2; i++) {
+          const { body, raise: raised } = await record();
+          const created = await api('asker', base, 'POST', `/${resource}`, body);
+          expect([created?.status, created?.body.waitingChange]).toEqual([201, null]);
+          saved.push({ id: String(created!.body.id), raise: raised });
+        }
+        return raise(base, 0);
+      });
+      await killedAt('ledger:after-record:change-request', (base) => raise(base, 1));
+      const [leftAlone, repeated] = saved.map((one) => one.id) as [string, string];
+      const waitingOf = async (id: string) =>
+        String(
+          ((await model.collection.findOne({ _id: new mongoose.Types.ObjectId(id) })) as { waitingChange?: { id: string } } | null)
+            ?.waitingChange?.id,
+        );
+      const crashed = await waitingOf(repeated);
+      const left = await waitingOf(leftAlone);
+      const edits = async (id: string) =>
+        (await AuditEntryModel.find({ resource, record: id, action: 'update' }).sort({ createdAt: 1, _id: 1 }).lean()).map((e) => e.key);
+      // the saves' audits are their requests' steps, not reached yet
+      for (const id of [leftAlone, repeated]) expect(await edits(id)).toEqual([]);
+      await OperationModel.collection.updateOne({ kind: 'change-request', refId: leftAlone }, { $set: { createdAt: aged() } });
+
+      const product = start();
+      try {
+        const base = await product.listening;
+        // the operator saves again: the crashed save is audited first, then this one, which replaced its change
+        const again = await raise(base, 1);
+        expect(again?.status).toBe(200);
+        const latest = String(again!.body.waitingChange.id);
+        expect(await edits(repeated)).toEqual([`change-request:${resource}:${crashed}`, `change-request:${resource}:${latest}`]);
+        // nobody saves the other again: the sweep audits it once
+        await waitFor(() => edits(leftAlone), [`change-request:${resource}:${left}`], 'the sweep to audit the save');
+
+        // the asker cannot approve their own change; the second operator decides each once, the replaced one not at all
+        expect((await api('asker', base, 'POST', `/${resource}/${repeated}/change/approve`, { id: latest }))?.status).toBe(403);
+        expect((await api('approver', base, 'POST', `/${resource}/${repeated}/change/approve`, { id: crashed }))?.status).toBe(409);
+        for (const [id, change] of [
+          [repeated, latest],
+          [leftAlone, left],
+        ] as const) {
+          const approved = await api('approver', base, 'POST', `/${resource}/${id}/change/approve`, { id: change });
+          expect([approved?.status, approved?.body.waitingChange]).toEqual([200, null]);
+          expect(await audits(`change:${resource}:${change}`)).toBe(1);
+        }
+        expect(await OperationModel.countDocuments({ kind: 'change-request', refType: resource, state: { $ne: 'done' } })).toBe(0);
+      } finally {
+        await stop(product);
+      }
+    },
+  );
 });
