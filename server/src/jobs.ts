@@ -1,4 +1,10 @@
 import { listGrantsOfOlderVersion } from './modules/accounts/accountGrants.service';
+import { auditDecisionsOfOlderVersion, keptOn } from './modules/accounts/decisionAudits.service';
+import { coinChanges } from './modules/coins/giftCoins.service';
+import { configRewardsDecided } from './modules/config/configRewards.service';
+import { prizeChanges } from './modules/leagues/leaguePrizes.service';
+import { missionRewardsDecided } from './modules/missions/missions.service';
+import { starOfferChanges } from './modules/shop/shopBrakes.service';
 import { figuresJob } from './modules/dashboard/dashboard.jobs';
 import { auditGiftsOfOlderVersion, finishApprovedGiftsOfOlderVersion } from './modules/gifts/balanceAdjustment.service';
 import { leaguesJob } from './modules/leagues/leagues.jobs';
@@ -13,7 +19,7 @@ import { removeExpiredCounters } from './modules/rateLimits/rateLimit.service';
 import { referralQualificationJob, referralsOfOlderVersion } from './modules/referrals/referrals.jobs';
 import { riskScoringJob } from './modules/risk/risk.jobs';
 import { shopJob } from './modules/shop/shop.jobs';
-import { finishStakesOfOlderVersion } from './modules/staking/staking.service';
+import { finishStakesOfOlderVersion, offerChanges } from './modules/staking/staking.service';
 import { clawBacksJob } from './modules/clawbacks/clawbacks.jobs';
 import { playerHousekeeping } from './modules/users/users.jobs';
 import { removeExpiredProofPayloads } from './modules/wallet/wallet.service';
@@ -44,6 +50,15 @@ const moneyRecoveryJob = jobOfSteps({ name: 'money-recovery', kind: 'recovery' }
   { name: 'giftAuditsOfOlderVersion', run: ({ graceMs }) => auditGiftsOfOlderVersion(graceMs).then(() => 0) },
   // money permissions asked is an operation of the engine; this lists the requests an older version left unlisted (once)
   { name: 'accountGrantsOfOlderVersion', run: () => listGrantsOfOlderVersion().then(() => 0) },
+  // a decision on a brake's change is one too; this audits the last ones an older version left unaudited (once, after the grace)
+  {
+    name: 'decisionAuditsOfOlderVersion',
+    run: ({ graceMs }) =>
+      auditDecisionsOfOlderVersion(
+        [missionRewardsDecided, configRewardsDecided, ...[coinChanges, offerChanges, prizeChanges, starOfferChanges].map(keptOn)],
+        graceMs,
+      ).then(() => 0),
+  },
 ]);
 
 /** Routine clean-up, mostly what a TTL index removes on MongoDB and the embedded engine keeps for ever. */

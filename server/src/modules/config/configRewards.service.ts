@@ -2,6 +2,7 @@ import { Types } from 'mongoose';
 import { fromMicros, toMicros } from '@gift/shared';
 import { isId, objectId } from '../../db/ids';
 import { decideChange, type DecisionTarget } from '../accounts/changeDecisions.service';
+import type { DecisionsKept, StoredDecision } from '../accounts/decisionAudits.service';
 import { recordAudit, type Operator } from '../audit/audit.service';
 import { aboveThreshold } from '../coins/coinBrakes.service';
 import { AppConfigModel } from './appConfig.model';
@@ -229,6 +230,20 @@ export const configRewardDecisions: DecisionTarget = {
     return decided.modifiedCount === 1;
   },
   audit: ({ record, status, operator, change }) => auditDecision(operator, record as ConfigReward, status, change as unknown as Waiting),
+};
+
+/** App Config's last reward decisions, where an older version kept them too (its audits written once at start-up). */
+export const configRewardsDecided: DecisionsKept = {
+  target: configRewardDecisions,
+  lastDecisions: async (before) => {
+    const config = await AppConfigModel.findOne({ key: 'app' }, { rewardDecisions: 1 }).lean<{
+      rewardDecisions?: Partial<Record<ConfigReward, StoredDecision | null>>;
+    }>();
+    return CONFIG_REWARDS.flatMap((kind) => {
+      const decision = config?.rewardDecisions?.[kind];
+      return decision?.decidedAt && decision.decidedAt <= before ? [{ record: kind, decision }] : [];
+    });
+  },
 };
 
 /** A second, independent operator approves a waiting App Config reward (`id`: the change they saw). */

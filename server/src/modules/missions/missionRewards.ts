@@ -2,6 +2,7 @@ import { Types } from 'mongoose';
 import { fromMicros } from '@gift/shared';
 import { objectId, type Id } from '../../db/ids';
 import { decideChange, type DecisionTarget } from '../accounts/changeDecisions.service';
+import type { DecisionsKept, StoredDecision } from '../accounts/decisionAudits.service';
 import { recordAudit, type Operator } from '../audit/audit.service';
 import { aboveThreshold } from '../coins/coinBrakes.service';
 import { MissionModel } from './mission.models';
@@ -112,6 +113,16 @@ export const missionRewardDecisions: DecisionTarget = {
       key: auditKey(changeId),
     });
   },
+};
+
+/** The missions' last reward decisions, where an older version kept them too (its audits written once at start-up). */
+export const missionRewardsDecided: DecisionsKept = {
+  target: missionRewardDecisions,
+  lastDecisions: async (before) =>
+    (await MissionModel.find({ 'lastDecision.decidedAt': { $lte: before } }, { lastDecision: 1 }).lean()).map((mission) => ({
+      record: String(mission._id),
+      decision: mission.lastDecision as StoredDecision,
+    })),
 };
 
 /** The mission after a decision, as the console reads it. */

@@ -13,7 +13,7 @@ export { playerMissions, missionsOfCategory } from './playerMissions';
 // registers the check the proofs module asks before an upload (the two modules do not import each other)
 import './proofClaims';
 export { streakFor } from './streaks';
-export { missionRewardDecisions } from './missionRewards';
+export { missionRewardDecisions, missionRewardsDecided } from './missionRewards';
 export { countEarlierCompletions, finishPlacesOfOlderVersion, forgetDonePlaceKeys } from './missionPlaces';
 export { startMission, claimMission } from './claims';
 export { reviewUserMission } from './reviews';
