@@ -46,6 +46,18 @@ const liveFiguresSchema = applyConventions(
       /** Gifts and account grants waiting for a second operator (live figures kept before these read as 0). */
       giftsWaiting: { type: Number, default: 0 },
       grantsWaiting: { type: Number, default: 0 },
+      /** Brake changes waiting for a second operator, the newest first (changesWaiting.service.ts), with who asked by name. */
+      changesWaiting: [
+        {
+          _id: false,
+          id: { type: String, required: true },
+          resource: { type: String, required: true },
+          record: { type: String, required: true },
+          name: { type: String, default: '' },
+          by: { type: String, default: '' },
+          at: { type: Date, required: true },
+        },
+      ],
       miningRunning: { type: Number, required: true },
       pendingWithdrawals: [
         {

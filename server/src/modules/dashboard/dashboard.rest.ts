@@ -14,7 +14,14 @@ export function dashboardRouter(): Router {
   router.get('/', async (req, res) => {
     const { permissions } = operatorContext(req).operator;
     const range = validate(dashboardRangeInput, { from: req.query.from, to: req.query.to });
-    res.json(await dashboardFigures(new Date(), (resource) => hasPermission(permissions, resource, 'read'), range));
+    res.json(
+      await dashboardFigures(
+        new Date(),
+        (resource) => hasPermission(permissions, resource, 'read'),
+        range,
+        (resource) => hasPermission(permissions, resource, 'write'),
+      ),
+    );
   });
   /**
    * GET /api/admin/dashboard/analytics?from&to&sort&mission: each mission's funnel and cost, retention by join cohort and the

@@ -7,8 +7,10 @@ import { lockedStakeChangeBetween } from '../staking/staking.service';
 import { countJoinedBetween, countPlayers, countSeenSince, firstJoinDate } from '../users/players.service';
 import { countGiftsWaiting } from '../gifts/balanceAdjustment.service';
 import { countGrantsWaiting } from '../accounts/accountGrants.service';
+import { operatorsByIds } from '../accounts/operatorRoster.service';
 import { countRequestedBetween, pendingWithdrawalTotals } from '../withdrawals/withdrawals.service';
 import { DailyFiguresModel, LiveFiguresModel } from './dailyFigures.model';
+import { BRAKE_RESOURCES, changesWaiting } from './changesWaiting.service';
 import { upsertWithRetry } from '../../db/mongoErrors';
 import { badInput } from '../../lib/errors';
 
@@ -21,6 +23,8 @@ const DAYS_PER_PASS = 60;
 /** Ledger reasons that bring new coins into players' hands (a stake's profit arrives with its principal, under 'unstake'). */
 const ISSUING_REASONS: LedgerReason[] = ['mission', 'referral', 'mining', 'gift'];
 const FOREVER = new Date(8.64e15);
+/** Brake changes the dashboard lists by name (the newest); the card counts them all. */
+const CHANGES_LISTED = 5;
 
 interface CoinAmount {
   coin: string;
@@ -148,6 +152,7 @@ export async function refreshLiveFigures(now: Date, { force = false } = {}) {
     staked,
     giftsWaiting,
     grantsWaiting,
+    changes,
   ] = await Promise.all([
     countPlayers(),
     countJoinedBetween(today, FOREVER),
@@ -160,7 +165,10 @@ export async function refreshLiveFigures(now: Date, { force = false } = {}) {
     lockedStakeChangeBetween(since, FOREVER).then(addUp),
     countGiftsWaiting(),
     countGrantsWaiting(),
+    changesWaiting(),
   ]);
+  const asking = [...new Set(changes.map((change) => change.requestedBy))];
+  const askers = new Map((asking.length ? await operatorsByIds(asking) : []).map((operator) => [operator.id, operator.username]));
   const figures = {
     key: 'live',
     computedAt: now,
@@ -172,6 +180,14 @@ export async function refreshLiveFigures(now: Date, { force = false } = {}) {
     reviewsWaiting,
     giftsWaiting,
     grantsWaiting,
+    changesWaiting: changes.map(({ id, resource, record, name, requestedBy, requestedAt }) => ({
+      id,
+      resource,
+      record,
+      name,
+      by: askers.get(requestedBy) ?? '',
+      at: requestedAt,
+    })),
     miningRunning,
     pendingWithdrawals: pending.map((row) => ({ coin: row._id, amount: row.total, count: row.count })),
     issued: issued.map((row) => ({ coin: row._id, amount: row.total })),
@@ -209,9 +225,15 @@ export function rangeOf(now: Date, range: DashboardRange) {
  * record per closed day and the live figures (recounted when they are older than two minutes, as when no sweep
  * runs), so its cost does not follow the number of players or records. `range` picks the chart's days and the
  * period whose totals are compared with the period of the same length just before it; `asOf` says when the live
- * figures were counted.
+ * figures were counted. Brake changes waiting are counted and listed for an account that may decide them: those on the
+ * resources it may write (`canWrite`), as deciding them asks.
  */
-export async function dashboardFigures(now: Date, canRead: (resource: AdminResource) => boolean, range: DashboardRange = {}) {
+export async function dashboardFigures(
+  now: Date,
+  canRead: (resource: AdminResource) => boolean,
+  range: DashboardRange = {},
+  canWrite: (resource: AdminResource) => boolean = () => false,
+) {
   const { from, to, previousFrom, previousTo } = rangeOf(now, range);
   const users = canRead('users');
   const missions = canRead('user-missions');
@@ -256,6 +278,8 @@ export async function dashboardFigures(now: Date, canRead: (resource: AdminResou
         }),
       ),
     );
+  const decides = BRAKE_RESOURCES.filter(canWrite);
+  const changes = (live.changesWaiting ?? []).filter((change) => decides.includes(change.resource as AdminResource));
   const pendingWithdrawals = withdraws
     ? await perCoin(live.pendingWithdrawals.map((row) => ({ _id: row.coin, total: row.amount, count: row.count })))
     : null;
@@ -271,6 +295,20 @@ export async function dashboardFigures(now: Date, canRead: (resource: AdminResou
     // what waits for a second operator: an account that may decide it lands on its count, not on an empty page
     giftsWaiting: canRead('gifts') ? (live.giftsWaiting ?? 0) : null,
     grantsWaiting: canRead('accounts') ? (live.grantsWaiting ?? 0) : null,
+    // brake changes on the resources the account may decide, the newest named, each linking to its record
+    changesWaiting: decides.length
+      ? {
+          count: changes.length,
+          newest: changes.slice(0, CHANGES_LISTED).map(({ id, resource, record, name, by, at }) => ({
+            id,
+            resource: resource as AdminResource,
+            record,
+            name: name ?? '',
+            by: by ?? '',
+            at: at.toISOString(),
+          })),
+        }
+      : null,
     pendingWithdrawals: pendingWithdrawals && {
       count: pendingWithdrawals.reduce((sum, row) => sum + (row.count ?? 0), 0),
       byCoin: pendingWithdrawals,

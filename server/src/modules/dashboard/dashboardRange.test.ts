@@ -6,6 +6,7 @@ import { consoleApi, createOperator } from '../../../test/operators';
 import { LedgerEntryModel } from '../ledger/ledger.models';
 import { WithdrawalModel } from '../withdrawals/withdrawal.model';
 import { GiftApprovalModel } from '../gifts/giftApproval.model';
+import { CategoryModel } from '../content/content.models';
 import { refreshLiveFigures, rollUpClosedDays } from './dashboard.service';
 
 const app = createApp({ env: testEnv(), logger: silentLogger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
@@ -103,5 +104,50 @@ describe('GET /api/admin/dashboard?from&to', () => {
         .expect(200)
     ).body;
     expect(players).toMatchObject({ giftsWaiting: null, grantsWaiting: null, players: expect.any(Number) });
+  });
+
+  it('lists the brake changes waiting to an operator who may decide them, each by its record, and hides them from the rest', async () => {
+    const asker = await createOperator(['gift-coins:write', 'missions:write']);
+    const console = consoleApi(app, asker.token);
+    // a coin whose gift brake is off (0: never) waits for a second operator, as does a mission's reward above its coin's
+    const coin = await console
+      .post('/gift-coins', { name: 'Points', symbol: 'BRK', network: 'jetton', giftApprovalAbove: '0' })
+      .expect(201);
+    expect(coin.body.waitingChange).toMatchObject({ id: expect.any(String) });
+    const category = await CategoryModel.create({ title: 'Stories' });
+    const reward = { category: String(category._id), coin: String((await createCoin())._id), verifyType: 'auto', link: 'https://t.me/x' };
+    const mission = await console.post('/missions', { ...reward, title: 'Share the channel', reward: '3000' }).expect(201);
+    expect(mission.body.waiting).toMatchObject({ id: expect.any(String) });
+    await refreshLiveFigures(new Date(), { force: true });
+
+    const dashboardOf = async (permissions: string[]) =>
+      (
+        await consoleApi(app, (await createOperator(permissions)).token)
+          .get('/dashboard')
+          .expect(200)
+      ).body;
+    const coins = await dashboardOf(['gift-coins:write']);
+    expect(coins.changesWaiting).toEqual({
+      count: 1,
+      newest: [
+        {
+          id: coin.body.waitingChange.id,
+          resource: 'gift-coins',
+          record: coin.body.id,
+          name: 'BRK',
+          by: asker.account.username,
+          at: expect.any(String),
+        },
+      ],
+    });
+    // both, the newest first
+    const both = await dashboardOf(['*']);
+    expect(both.changesWaiting.count).toBe(2);
+    expect(both.changesWaiting.newest.map((change: { resource: string; name: string }) => [change.resource, change.name])).toEqual([
+      ['missions', 'Share the channel'],
+      ['gift-coins', 'BRK'],
+    ]);
+    // reading the coins is not deciding their brakes
+    expect((await dashboardOf(['gift-coins:read', 'users:read'])).changesWaiting).toBeNull();
   });
 });
