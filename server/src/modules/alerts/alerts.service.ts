@@ -10,6 +10,7 @@ import { countGrantsWaitingFor, grantsWaitingSince, operatorsByIds } from '../ac
 import { broadcastsFinishedSince } from '../broadcasts/broadcastsFinished.service';
 import { unmatchedStarPaymentsSince } from '../shop/starsReconcile.service';
 import { getAppConfig } from '../config/config.service';
+import { BRAKE_RESOURCES, changesWaiting } from '../dashboard/changesWaiting.service';
 import { countClaimsWaiting, countClaimsWaitingBetween } from '../missions/claimsWaiting.service';
 import { countGiftsWaitingFor, giftsWaitingSince } from '../gifts/giftsWaiting.service';
 import { countWithdrawalsToDecide, currentHotWalletWarnings } from '../withdrawals/hotWallet.service';
@@ -40,9 +41,12 @@ const AREA: Record<Exclude<OperatorAlertKind, 'approvals'>, string> = {
   'stars-unmatched': 'star-purchases',
 };
 
-/** Whether these permissions cover an alert of this kind (approvals: deciding gifts or access, either). */
+/** What a second operator decides: gifts, access, and the brake changes of each resource they write. */
+const DECIDED = ['gifts', 'accounts', ...BRAKE_RESOURCES];
+
+/** Whether these permissions cover an alert of this kind (approvals: deciding gifts, access or a brake change, any). */
 function covers(permissions: string[], kind: OperatorAlertKind): boolean {
-  if (kind === 'approvals') return hasPermission(permissions, 'gifts', 'write') || hasPermission(permissions, 'accounts', 'write');
+  if (kind === 'approvals') return DECIDED.some((resource) => hasPermission(permissions, resource, 'write'));
   return hasPermission(permissions, AREA[kind], 'read');
 }
 
@@ -248,10 +252,14 @@ async function queueClaims(wanting: Recipient[], now: Date): Promise<number> {
 async function queueApprovals(wanting: Recipient[], now: Date): Promise<number> {
   if (!wanting.length) return 0;
   const since = new Date(Math.min(...wanting.map((to) => to.linkedAt.getTime())));
-  const [gifts, grants] = await Promise.all([giftsWaitingSince(since), grantsWaitingSince(since)]);
-  if (!gifts.length && !grants.length) return 0;
+  const [gifts, grants, changes] = await Promise.all([
+    giftsWaitingSince(since),
+    grantsWaitingSince(since),
+    changesWaiting().then((all) => all.filter((change) => change.requestedAt >= since)),
+  ]);
+  if (!gifts.length && !grants.length && !changes.length) return 0;
   const names = new Map(
-    (await operatorsByIds([...new Set([...gifts, ...grants].map((item) => item.requestedBy))])).map((o) => [o.id, o.username]),
+    (await operatorsByIds([...new Set([...gifts, ...grants, ...changes].map((item) => item.requestedBy))])).map((o) => [o.id, o.username]),
   );
   let queued = 0;
   for (const to of wanting) {
@@ -269,6 +277,16 @@ async function queueApprovals(wanting: Recipient[], now: Date): Promise<number> 
             { what: 'grant', username: grant.username, permissions: grant.permissions, by: names.get(grant.requestedBy) ?? '' },
             now,
           );
+    // a brake change: to whoever may decide it on its resource, never to the operator who asked
+    for (const change of changes)
+      if (change.requestedBy !== to.id && change.requestedAt >= to.linkedAt && hasPermission(to.permissions, change.resource, 'write'))
+        queued += await queue(
+          to,
+          'approvals',
+          `change:${change.id}`,
+          { what: 'change', resource: change.resource, name: change.name, by: names.get(change.requestedBy) ?? '' },
+          now,
+        );
   }
   return queued;
 }
