@@ -20,6 +20,7 @@ function figures(request: SentRequest) {
     reviewsWaiting: 2,
     giftsWaiting: null,
     grantsWaiting: null,
+    changesWaiting: null,
     pendingWithdrawals: { count: 0, byCoin: [] },
     coinsIssued: [],
     miningRunning: 5,
@@ -87,6 +88,41 @@ it('lands an operator who only decides gifts on the count waiting for them, link
   expect(screen.getByText('Gifts waiting for a second operator')).toBeInTheDocument();
   expect(screen.queryByTestId('figure-dashboard.players')).toBeNull();
   expect(screen.queryByText('Choose a page from the menu.')).toBeNull();
+});
+
+it('names the newest brake changes waiting for the operator, each a link to the record where it is decided', async () => {
+  const changes = (request: SentRequest) => ({
+    ...figures(request),
+    changesWaiting: {
+      count: 7,
+      newest: [
+        { id: 'ch1', resource: 'gift-coins', record: 'coin1', name: 'GIFT', by: 'alice', at: '2026-03-01T09:00:00.000Z' },
+        { id: 'ch2', resource: 'app-config', record: 'referral', name: 'referral', by: 'bob', at: '2026-02-28T09:00:00.000Z' },
+        { id: 'ch3', resource: 'leagues', record: 'week1', name: '2026-W09', by: 'alice', at: '2026-02-27T09:00:00.000Z' },
+      ],
+    },
+  });
+  const { user } = renderScreen('/admin/', { routes: { 'GET /dashboard': changes } });
+  const card = await screen.findByTestId('figure-dashboard.changesWaiting');
+  await waitFor(() => expect(card).toHaveTextContent('7'));
+  expect(screen.getByText('Brake changes waiting for a second operator')).toBeInTheDocument();
+  const coin = screen.getByTestId('dashboard-change-ch1');
+  expect(coin).toHaveTextContent(`Coin's brakes: GIFTAsked by alice, ${new Date('2026-03-01T09:00:00.000Z').toLocaleString()}`);
+  expect(coin).toHaveAttribute('href', '/admin/gift-coins/coin1');
+  expect(screen.getByTestId('dashboard-change-ch2')).toHaveTextContent('App Config: referral reward');
+  expect(screen.getByTestId('dashboard-change-ch2')).toHaveAttribute('href', '/admin/app-config');
+  expect(screen.getByTestId('dashboard-change-ch3')).toHaveAttribute('href', '/admin/league-weeks/current');
+
+  // the record's page opens from the list
+  await user.click(coin);
+  await waitFor(() => expect(window.location.pathname).toBe('/admin/gift-coins/coin1'));
+});
+
+it('leaves the card out for an operator who may decide no brake change', async () => {
+  renderScreen('/admin/', { routes: { 'GET /dashboard': figures } });
+  // while the figures load every card waits; once they come, the server's null leaves this one out
+  await waitFor(() => expect(screen.getByTestId('figure-dashboard.players')).toHaveTextContent('120'));
+  expect(screen.queryByTestId('figure-dashboard.changesWaiting')).toBeNull();
 });
 
 it('keeps a range the operator edits one the server answers: ends never cross, at most 366 days', () => {

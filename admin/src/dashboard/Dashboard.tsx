@@ -7,6 +7,7 @@ import { useConsoleCalls } from '../dataProvider';
 import type { CoinAmount } from '@gift/server';
 import type { DashboardRange } from '@gift/shared';
 import { PeriodPanel } from './PeriodPanel';
+import { ChangesWaitingList } from './ChangesWaiting';
 
 // the chart library is most of the console's weight: it loads with the dashboard's figures, not with the console
 const TrendChart = lazy(() => import('./TrendChart').then((module) => ({ default: module.TrendChart })));
@@ -47,8 +48,19 @@ const coinLines = (rows: CoinAmount[]) =>
     '0'
   );
 
+interface Figure {
+  id: string;
+  label: string;
+  value: ReactNode;
+  detail?: ReactNode;
+  /** The page the card links to. */
+  to?: string;
+  /** What the card shows under its figure, with links of its own (the card then links nowhere itself). */
+  below?: ReactNode;
+}
+
 /** One figure; left out when the account may not read what it counts (the server answers null). */
-function FigureCard({ id, label, value, detail, to }: { id: string; label: string; value: ReactNode; detail?: ReactNode; to?: string }) {
+function FigureCard({ id, label, value, detail, to, below }: Figure) {
   const body = (
     <CardContent>
       <Typography variant="body2" color="text.secondary">
@@ -73,6 +85,7 @@ function FigureCard({ id, label, value, detail, to }: { id: string; label: strin
       ) : (
         body
       )}
+      {below}
     </Card>
   );
 }
@@ -86,7 +99,7 @@ export function Dashboard() {
   if (failed) return <Typography sx={{ mt: 2 }}>{translate('dashboard.loadFailed')}</Typography>;
   const loading = '…';
   const f = figures;
-  const cards: Array<{ id: string; label: string; value: ReactNode; detail?: ReactNode; to?: string } | null> = [
+  const cards: Array<Figure | null> = [
     f?.players !== null
       ? {
           id: 'players',
@@ -114,6 +127,15 @@ export function Dashboard() {
         ? { id, label: translate(`dashboard.${id}`), value: f?.[id] ?? loading, to: `${basename}/${WAITING_LISTS[id]}` }
         : null,
     ),
+    // brake changes waiting, on records of several resources: the newest each link to their record
+    f?.changesWaiting !== null
+      ? {
+          id: 'changesWaiting',
+          label: translate('dashboard.changesWaiting'),
+          value: f?.changesWaiting?.count ?? loading,
+          below: f?.changesWaiting ? <ChangesWaitingList changes={f.changesWaiting.newest} /> : undefined,
+        }
+      : null,
     f?.pendingWithdrawals !== null
       ? {
           id: 'pendingWithdraws',
