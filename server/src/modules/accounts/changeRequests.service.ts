@@ -1,3 +1,4 @@
+import { Types } from 'mongoose';
 import { objectId } from '../../db/ids';
 import { AppError } from '../../lib/errors';
 import { recordAudit, type Operator } from '../audit/audit.service';
@@ -117,6 +118,20 @@ export async function writeRequested<T>(
   await finish(!!written);
   audited();
   return written;
+}
+
+/**
+ * A record created with the change `held` (none: the write alone), as `writeRequested` saves an edit: `create` writes it under
+ * `id` (a new one unless given), which the request names, audited as its creation.
+ */
+export function createRequested<T>(
+  target: RequestTarget,
+  { operator, held, id = new Types.ObjectId() }: { operator: Operator; held: unknown; id?: Types.ObjectId },
+  create: (id: Types.ObjectId) => Promise<T>,
+  audited: () => void,
+): Promise<T> {
+  const request = { action: 'create' as const, record: String(id), ...changesOf(null, held), operator, before: () => null };
+  return writeRequested(target, request, () => create(id), audited);
 }
 
 const keyOf = (target: RequestTarget, firstChange: string) => `${CHANGE_REQUEST}:${target.resource}:${firstChange}`;

@@ -62,3 +62,13 @@ export interface ChangeTarget {
    */
   apply?: (recordId: Types.ObjectId, changeId: string, update: Record<string, unknown>) => Promise<boolean>;
 }
+
+/** A record as the console reads it, its waiting change's fields as its target shows them (decimals for amounts). */
+export function presentWithChange(target: Pick<ChangeTarget, 'present'>, doc: unknown): Record<string, unknown> {
+  const record = (doc as { toJSON: () => Record<string, unknown> }).toJSON();
+  const waiting = record.waitingChange as { set: Record<string, unknown>; requestedBy: unknown } | null | undefined;
+  return {
+    ...record,
+    waitingChange: waiting ? { ...waiting, requestedBy: String(waiting.requestedBy), set: target.present(waiting.set) } : null,
+  };
+}

@@ -2,11 +2,11 @@ import { giftCoinInput, suggestedCoinBrakes, toMicros, type CoinBrakes, type Gif
 import type { OperatorContext } from '../../http/adminAuth';
 import { orderedResource } from '../../http/resource';
 import { changeRoutes } from '../accounts/changeDecisions.service';
-import { changesOf, finishRequests, requestsOn, writeRequested } from '../accounts/changeRequests.service';
-import { askChange, type WaitingChange } from '../accounts/waitingChanges.service';
+import { changesOf, createRequested, finishRequests, requestsOn, writeRequested } from '../accounts/changeRequests.service';
+import { askChange, presentWithChange, type WaitingChange } from '../accounts/waitingChanges.service';
 import { saveCoinIdentity } from './coinIdentity';
 import { GiftCoinModel } from './giftCoin.model';
-import { coinChanges, presentCoinChange } from './giftCoins.service';
+import { coinChanges } from './giftCoins.service';
 import { deleteGiftCoin } from './giftCoinDeletion.service';
 
 const BRAKES = ['giftApprovalAbove', 'payoutApprovalAbove', 'operatorDailyLimit'] as const;
@@ -78,14 +78,7 @@ function holdLoosening(fields: Record<string, unknown>, live: LiveCoin, isNew = 
 }
 
 /** The coin as the console reads it, its waiting brake change in decimals. */
-function presentCoin(doc: unknown) {
-  const coin = (doc as { toJSON: () => Record<string, unknown> }).toJSON();
-  const waiting = coin.waitingChange as { set: Record<string, unknown>; requestedBy: unknown } | null | undefined;
-  return {
-    ...coin,
-    waitingChange: waiting ? { ...waiting, requestedBy: String(waiting.requestedBy), set: presentCoinChange(waiting.set) } : null,
-  };
-}
+const presentCoin = (doc: unknown) => presentWithChange(coinChanges, doc);
 
 /**
  * The coins of the app; one that anyone holds or anything pays in cannot be deleted (disable it instead). A coin's symbol is
@@ -115,11 +108,11 @@ async function createCoin(input: GiftCoinInput, { operator, audited }: OperatorC
   const held = holdLoosening(fields, start, true);
   const waitingChange = Object.keys(held).length ? askChange(held, operator, new Date()) : null;
   // a coin created with a change held is a request of the money engine, which audits the creation once
-  return saveCoinIdentity(input, undefined, (_keys, _id) =>
-    writeRequested(
+  return saveCoinIdentity(input, undefined, (_keys, id) =>
+    createRequested(
       coinRequests,
-      { action: 'create', record: String(_id), ...changesOf(null, waitingChange), operator, before: () => null },
-      () => GiftCoinModel.create({ ...suggested, ...fields, waitingChange, _id }),
+      { operator, held: waitingChange, id },
+      (_id) => GiftCoinModel.create({ ...suggested, ...fields, waitingChange, _id }),
       audited,
     ),
   );

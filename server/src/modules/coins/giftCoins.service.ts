@@ -82,7 +82,7 @@ export function insertCoins(records: NewRecord<typeof GiftCoinModel>[]) {
 const LIMITS = new Set(['giftApprovalAbove', 'payoutApprovalAbove', 'operatorDailyLimit', 'payoutDailyCap']);
 
 /** A coin's waiting change, as the console and the audit read it: amounts as decimals. */
-export const presentCoinChange = (set: Record<string, unknown>) =>
+const presentCoinChange = (set: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(set).map(([field, value]) => [field, LIMITS.has(field) ? fromMicros(BigInt(value as number)) : value]));
 
 /** A coin's looser brakes, withdrawals turned on or another place on TON, decided by a second operator. */

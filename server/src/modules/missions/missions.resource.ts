@@ -10,12 +10,11 @@ import {
   toMicros,
   type MissionInput,
 } from '@gift/shared';
-import { Types } from 'mongoose';
 import { operatorContext } from '../../http/adminAuth';
 import { recordAudit } from '../audit/audit.service';
 import { AppError, badInput } from '../../lib/errors';
 import { validate, type ResourceDefinition } from '../../http/resource';
-import { changesOf, finishRequests, writeRequested, type RequestTarget } from '../accounts/changeRequests.service';
+import { changesOf, createRequested, finishRequests, writeRequested, type RequestTarget } from '../accounts/changeRequests.service';
 import { requireGiftCoin } from '../coins/giftCoins.service';
 import { categoryExists } from '../content/categories.service';
 import { MissionModel } from './mission.models';
@@ -114,14 +113,9 @@ export const missionsResource: ResourceDefinition<typeof missionInput, typeof mi
       await checkReferences(input);
       const stored = asStored(input);
       const reward = await rewardFields(stored, null, operator, new Date());
-      const _id = new Types.ObjectId();
       // a mission created with its reward held is a request of the money engine, which audits the creation once
-      return writeRequested(
-        missionRequests,
-        { action: 'create', record: String(_id), ...changesOf(null, reward.waiting), operator, before: () => null },
-        () => MissionModel.create({ ...stored, ...reward, _id }),
-        audited,
-      );
+      const request = { operator, held: reward.waiting };
+      return createRequested(missionRequests, request, (_id) => MissionModel.create({ ...stored, ...reward, _id }), audited);
     },
   },
   update: {

@@ -1,10 +1,9 @@
 import { starOfferInput, type BoostKind } from '@gift/shared';
-import { Types } from 'mongoose';
 import { AppError } from '../../lib/errors';
 import { operatorContext } from '../../http/adminAuth';
 import { orderedResource, type ResourceDefinition } from '../../http/resource';
 import { changeRoutes } from '../accounts/changeDecisions.service';
-import { changesOf, finishRequests, requestsOn, writeRequested } from '../accounts/changeRequests.service';
+import { changesOf, createRequested, finishRequests, requestsOn, writeRequested } from '../accounts/changeRequests.service';
 import type { WaitingChange } from '../accounts/waitingChanges.service';
 import { playerIdsMatching } from '../users/players.service';
 import { playerLabels } from '../users/playerDays.service';
@@ -35,14 +34,9 @@ export const starOffersResource: ResourceDefinition<typeof starOfferInput> = {
     schema: starOfferInput,
     run: async (input, { operator, audited }) => {
       const terms = await offerTermsToStore(termsOf(input), null, operator);
-      const _id = new Types.ObjectId();
       // an offer created with its terms held is a request of the money engine, which audits the creation once
-      return writeRequested(
-        starOfferRequests,
-        { action: 'create', record: String(_id), ...changesOf(null, terms.waitingChange), operator, before: () => null },
-        () => StarOfferModel.create({ ...input, ...terms, _id }),
-        audited,
-      );
+      const request = { operator, held: terms.waitingChange };
+      return createRequested(starOfferRequests, request, (_id) => StarOfferModel.create({ ...input, ...terms, _id }), audited);
     },
   },
   update: {

@@ -284,7 +284,7 @@ export const insertStakingOffers = (records: NewRecord<typeof StakingCoinModel>[
 export const insertStakes = (records: NewRecord<typeof StakeModel>[]) => StakeModel.insertMany(records);
 
 /** An offer's waiting terms as the console and the audit read them: the maximum as a decimal. */
-export const presentOfferChange = (set: Record<string, unknown>) => ({ ...set, maxAmount: fromMicros(BigInt(set.maxAmount as number)) });
+const presentOfferChange = (set: Record<string, unknown>) => ({ ...set, maxAmount: fromMicros(BigInt(set.maxAmount as number)) });
 
 export const offerChanges: ChangeTarget = {
   model: StakingCoinModel,

@@ -1,14 +1,13 @@
-import { Types } from 'mongoose';
 import { microsToStored, percentOf, STAKING_DURATION_KEYS, stakingCoinInput, toMicros, type StakingCoinInput } from '@gift/shared';
 import type { OperatorContext } from '../../http/adminAuth';
 import type { ResourceDefinition } from '../../http/resource';
 import { changeRoutes } from '../accounts/changeDecisions.service';
-import { changesOf, finishRequests, requestsOn, writeRequested } from '../accounts/changeRequests.service';
-import { askChange, type WaitingChange } from '../accounts/waitingChanges.service';
+import { changesOf, createRequested, finishRequests, requestsOn, writeRequested } from '../accounts/changeRequests.service';
+import { askChange, presentWithChange, type WaitingChange } from '../accounts/waitingChanges.service';
 import { aboveThreshold } from '../coins/coinBrakes.service';
 import { requireGiftCoin } from '../coins/giftCoins.service';
 import { StakingCoinModel } from './staking.models';
-import { deleteStakingCoin, offerChanges, presentOfferChange } from './staking.service';
+import { deleteStakingCoin, offerChanges } from './staking.service';
 
 const asStored = (input: StakingCoinInput) => ({
   ...input,
@@ -65,14 +64,8 @@ async function termsToStore(wanted: Terms, live: Terms | null, context: Operator
   return live ? { ...termsOf(live), waitingChange } : { enabled: false, waitingChange };
 }
 
-function presentOffer(doc: unknown) {
-  const offer = (doc as { toJSON: () => Record<string, unknown> }).toJSON();
-  const waiting = offer.waitingChange as { set: Record<string, unknown>; requestedBy: unknown } | null | undefined;
-  return {
-    ...offer,
-    waitingChange: waiting ? { ...waiting, requestedBy: String(waiting.requestedBy), set: presentOfferChange(waiting.set) } : null,
-  };
-}
+/** The offer as the console reads it, its waiting terms in decimals. */
+const presentOffer = (doc: unknown) => presentWithChange(offerChanges, doc);
 
 /** Staking offers as where a save holds terms for a second operator (accounts/changeRequests.service.ts). */
 export const offerRequests = requestsOn(offerChanges, async (id) => {
@@ -95,14 +88,9 @@ export const stakingCoinsResource: ResourceDefinition<typeof stakingCoinInput> =
       await requireGiftCoin('coin', input.coin);
       const stored = asStored(input);
       const terms = await termsToStore(stored, null, context);
-      const _id = new Types.ObjectId();
       // an offer created with its terms held is a request of the money engine, which audits the creation once
-      return writeRequested(
-        offerRequests,
-        { action: 'create', record: String(_id), ...changesOf(null, terms.waitingChange), operator: context.operator, before: () => null },
-        () => StakingCoinModel.create({ ...stored, ...terms, _id }),
-        context.audited,
-      );
+      const held = { operator: context.operator, held: terms.waitingChange };
+      return createRequested(offerRequests, held, (_id) => StakingCoinModel.create({ ...stored, ...terms, _id }), context.audited);
     },
   },
   update: {
