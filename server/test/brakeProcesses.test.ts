@@ -8,7 +8,6 @@ import { AccountModel } from '../src/modules/accounts/account.model';
 import { AccountGrantModel } from '../src/modules/accounts/accountGrant.model';
 import { AuditEntryModel } from '../src/modules/audit/audit.model';
 import { GiftCoinModel } from '../src/modules/coins/giftCoin.model';
-import { AppConfigModel } from '../src/modules/config/appConfig.model';
 import { CategoryModel } from '../src/modules/content/content.models';
 import { LedgerEntryModel } from '../src/modules/ledger/ledger.models';
 import { OperationModel } from '../src/modules/ledger/operation.model';
@@ -16,7 +15,7 @@ import { MissionModel, UserMissionModel } from '../src/modules/missions/mission.
 import { StarOfferModel } from '../src/modules/shop/shop.models';
 import { StakingCoinModel } from '../src/modules/staking/staking.models';
 import { UserModel } from '../src/modules/users/user.model';
-import { createCoin } from './factories';
+import { createCoin, mineInFreshCoin } from './factories';
 import { createOperator, OPERATOR_PASSWORD } from './operators';
 import { enrolTotp } from './totp';
 import { productProcessEnv, startProductProcess, type StartedProduct } from './productProcess';
@@ -516,12 +515,7 @@ const HELD_SOURCES = [
 
 describe("a coin's, a staking offer's and a Stars offer's held change across kill -9", () => {
   beforeAll(async () => {
-    const coin = await createCoin({ giftApprovalAbove: Number(toMicros('1000')) });
-    await AppConfigModel.updateOne(
-      { key: 'app' },
-      { $set: { miningCoin: coin._id, earnAmount: Number(toMicros('10')), earnDurationHours: 8 } },
-      { upsert: true },
-    );
+    await mineInFreshCoin();
   });
 
   it.each(HELD_SOURCES)(

@@ -3,6 +3,7 @@ import { Address } from '@ton/core';
 import { Types } from 'mongoose';
 import { toMicros } from '@gift/shared';
 import { GiftCoinModel } from '../src/modules/coins/giftCoin.model';
+import { AppConfigModel } from '../src/modules/config/appConfig.model';
 import { CategoryModel } from '../src/modules/content/content.models';
 import { MissionModel } from '../src/modules/missions/mission.models';
 import { postEntry } from '../src/modules/ledger/ledger.service';
@@ -39,6 +40,20 @@ export async function createCoin(fields: Record<string, unknown> = {}) {
     network: 'ton',
     ...fields,
   });
+}
+
+/**
+ * Mining pays `session` coins a session in a fresh coin whose gift threshold is 1,000: what a Stars shop offer's brake weighs
+ * its terms in (shop/shopBrakes.service.ts).
+ */
+export async function mineInFreshCoin(session = '10') {
+  const coin = await createCoin({ giftApprovalAbove: Number(toMicros('1000')) });
+  await AppConfigModel.updateOne(
+    { key: 'app' },
+    { $set: { miningCoin: coin._id, earnAmount: Number(toMicros(session)), earnDurationHours: 8 } },
+    { upsert: true },
+  );
+  return coin;
 }
 
 /** Credits a player through the ledger, as any real credit would. */

@@ -1,11 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { toMicros } from '@gift/shared';
 import { createApp } from '../../app';
 import { onFault } from '../../lib/faults';
 import { silentLogger, testEnv } from '../../../test/helpers';
-import { createCoin } from '../../../test/factories';
+import { createCoin, mineInFreshCoin } from '../../../test/factories';
 import { consoleApi, createOperator } from '../../../test/operators';
-import { AppConfigModel } from '../config/appConfig.model';
 import { AuditEntryModel } from '../audit/audit.model';
 import { CategoryModel } from '../content/content.models';
 import { recoverPendingEntries } from '../ledger/ledger.service';
@@ -22,23 +20,17 @@ afterEach(() => onFault(null));
 
 // a Stars offer is weighed in the mining coin (threshold 1,000) at App Config's session amount (10)
 beforeAll(async () => {
-  const coin = await createCoin({ giftApprovalAbove: Number(toMicros('1000')) });
-  await AppConfigModel.updateOne(
-    { key: 'app' },
-    { $set: { miningCoin: coin._id, earnAmount: Number(toMicros('10')), earnDurationHours: 8 } },
-    { upsert: true },
-  );
+  await mineInFreshCoin();
 });
 
 type Body = Record<string, unknown>;
 
 /** Where a change is held: a live record (saved under the brake) and the edit raising it above, and a new record asked above it. */
 interface Source {
+  /** The console resource, opened by its own `:write` permission. */
   resource: string;
-  permission: string;
-  /** The field of the record that holds the waiting change. */
-  field: 'waitingChange' | 'waiting';
-  approve: string;
+  /** The field of the record that holds the waiting change: a mission's reward waits in `waiting`, decided at `reward/approve`. */
+  field?: 'waiting';
   live: () => Promise<{ body: Body; raise: Body }>;
   created: () => Promise<Body>;
 }
@@ -68,9 +60,6 @@ const DOUBLE = { title: 'Double mining', kind: 'multiplier', stars: 50, multipli
 const SOURCES: Source[] = [
   {
     resource: 'gift-coins',
-    permission: 'gift-coins:write',
-    field: 'waitingChange',
-    approve: 'change/approve',
     live: () => {
       const coin = { name: 'Points', symbol: symbol(), network: 'jetton' };
       return Promise.resolve({ body: coin, raise: { ...coin, giftApprovalAbove: '0' } });
@@ -79,9 +68,6 @@ const SOURCES: Source[] = [
   },
   {
     resource: 'staking-coins',
-    permission: 'staking-coins:write',
-    field: 'waitingChange',
-    approve: 'change/approve',
     // 1,000 at 50 % is 500, under the threshold; 100,000 at 1,000 % is far above it
     live: async () => {
       const offer = await stakingOffer();
@@ -91,18 +77,13 @@ const SOURCES: Source[] = [
   },
   {
     resource: 'star-offers',
-    permission: 'star-offers:write',
-    field: 'waitingChange',
-    approve: 'change/approve',
     // ×10 for 1 Star: 100 Stars buy 9,000 coins, above the threshold
     live: () => Promise.resolve({ body: DOUBLE, raise: { ...DOUBLE, stars: 1, multiplierPercent: 1000 } }),
     created: () => Promise.resolve({ ...DOUBLE, stars: 1, multiplierPercent: 1000 }),
   },
   {
     resource: 'missions',
-    permission: 'missions:write',
     field: 'waiting',
-    approve: 'reward/approve',
     live: async () => {
       const form = await missionForm();
       return { body: form('10'), raise: form('3000') };
@@ -129,84 +110,89 @@ const auditsOf = (resource: string, record: string, action: 'create' | 'update')
 
 const unfinished = (record: string) => OperationModel.countDocuments({ kind: 'change-request', refId: record, state: { $ne: 'done' } });
 
-describe.each(SOURCES)('a held change of $resource is a change-request, audited once', (source) => {
-  const changeOf = (body: Body) => String((body[source.field] as { id: string }).id);
+describe.each(SOURCES)(
+  'a held change of $resource is a change-request, audited once',
+  ({ resource, field = 'waitingChange', ...source }) => {
+    const changeOf = (body: Body) => String((body[field] as { id: string }).id);
+    const permission = `${resource}:write`;
+    const approve = field === 'waiting' ? 'reward/approve' : 'change/approve';
 
-  it.each(
-    (['retry', 'sweep'] as const).flatMap((finisher) =>
-      (['ledger:after-record', 'ledger:after-apply'] as const).map((point) => ({ point, finisher })),
-    ),
-  )('an edit cut off at $point is audited once by the $finisher; the asker still cannot approve it', async ({ point, finisher }) => {
-    const { asker, checker, askerId } = await operators(source.permission);
-    const { body, raise } = await source.live();
-    const created = await asker.post(`/${source.resource}`, body);
-    expect([created.status, created.body[source.field]]).toEqual([201, null]);
-    const id = String(created.body.id);
-    killAt(point);
-    expect((await asker.put(`/${source.resource}/${id}`, raise)).status).toBe(500);
-    onFault(null);
-    // the change waits, and its audit is its request's step, not reached
-    const crashed = changeOf((await asker.get(`/${source.resource}/${id}`)).body);
-    expect(await auditsOf(source.resource, id, 'update')).toEqual([]);
+    it.each(
+      (['retry', 'sweep'] as const).flatMap((finisher) =>
+        (['ledger:after-record', 'ledger:after-apply'] as const).map((point) => ({ point, finisher })),
+      ),
+    )('an edit cut off at $point is audited once by the $finisher; the asker still cannot approve it', async ({ point, finisher }) => {
+      const { asker, checker, askerId } = await operators(permission);
+      const { body, raise } = await source.live();
+      const created = await asker.post(`/${resource}`, body);
+      expect([created.status, created.body[field]]).toEqual([201, null]);
+      const id = String(created.body.id);
+      killAt(point);
+      expect((await asker.put(`/${resource}/${id}`, raise)).status).toBe(500);
+      onFault(null);
+      // the change waits, and its audit is its request's step, not reached
+      const crashed = changeOf((await asker.get(`/${resource}/${id}`)).body);
+      expect(await auditsOf(resource, id, 'update')).toEqual([]);
 
-    let latest = crashed;
-    if (finisher === 'retry') {
-      // the same save again: the crashed edit is audited first, then this one, which replaced its change
-      const again = await asker.put(`/${source.resource}/${id}`, raise);
-      expect(again.status).toBe(200);
-      latest = changeOf(again.body);
-      expect(latest).not.toBe(crashed);
-    } else await recoverPendingEntries(0);
-    await recoverPendingEntries(0);
-    const audited = await auditsOf(source.resource, id, 'update');
-    expect(audited.map((entry) => entry.key)).toEqual(
-      finisher === 'retry'
-        ? [`change-request:${source.resource}:${crashed}`, `change-request:${source.resource}:${latest}`]
-        : [`change-request:${source.resource}:${crashed}`],
-    );
-    // each as the asker's, the crashed one showing the change it asked
-    for (const entry of audited) expect(String(entry.account)).toBe(askerId);
-    expect(audited[0]!.after).toMatchObject({ [source.field]: { id: crashed } });
-    if (finisher === 'retry')
-      // who replaced which waiting change with what
-      expect(audited[1]).toMatchObject({
-        note: `Replaced the waiting change ${crashed}`,
-        before: { [source.field]: { id: crashed } },
-        after: { [source.field]: { id: latest } },
-      });
-    expect(await unfinished(id)).toBe(0);
+      let latest = crashed;
+      if (finisher === 'retry') {
+        // the same save again: the crashed edit is audited first, then this one, which replaced its change
+        const again = await asker.put(`/${resource}/${id}`, raise);
+        expect(again.status).toBe(200);
+        latest = changeOf(again.body);
+        expect(latest).not.toBe(crashed);
+      } else await recoverPendingEntries(0);
+      await recoverPendingEntries(0);
+      const audited = await auditsOf(resource, id, 'update');
+      expect(audited.map((entry) => entry.key)).toEqual(
+        finisher === 'retry'
+          ? [`change-request:${resource}:${crashed}`, `change-request:${resource}:${latest}`]
+          : [`change-request:${resource}:${crashed}`],
+      );
+      // each as the asker's, the crashed one showing the change it asked
+      for (const entry of audited) expect(String(entry.account)).toBe(askerId);
+      expect(audited[0]!.after).toMatchObject({ [field]: { id: crashed } });
+      if (finisher === 'retry')
+        // who replaced which waiting change with what
+        expect(audited[1]).toMatchObject({
+          note: `Replaced the waiting change ${crashed}`,
+          before: { [field]: { id: crashed } },
+          after: { [field]: { id: latest } },
+        });
+      expect(await unfinished(id)).toBe(0);
 
-    // the asker cannot approve their own change; a second operator does, once
-    expect((await asker.post(`/${source.resource}/${id}/${source.approve}`, { id: latest })).status).toBe(403);
-    const approved = await checker.post(`/${source.resource}/${id}/${source.approve}`, { id: latest });
-    expect([approved.status, approved.body[source.field]]).toEqual([200, null]);
-  });
+      // the asker cannot approve their own change; a second operator does, once
+      expect((await asker.post(`/${resource}/${id}/${approve}`, { id: latest })).status).toBe(403);
+      const approved = await checker.post(`/${resource}/${id}/${approve}`, { id: latest });
+      expect([approved.status, approved.body[field]]).toEqual([200, null]);
+    });
 
-  it('a record created with its change held is audited once, as its creation, also when cut off and swept', async () => {
-    const { asker, checker } = await operators(source.permission);
-    const saved = await asker.post(`/${source.resource}`, await source.created());
-    expect(saved.status).toBe(201);
-    const id = String(saved.body.id);
-    const change = changeOf(saved.body);
-    const created = await auditsOf(source.resource, id, 'create');
-    expect(created.map((entry) => entry.key)).toEqual([`change-request:${source.resource}:${change}`]);
-    expect(created[0]!.after).toMatchObject({ [source.field]: { id: change } });
+    it('a record created with its change held is audited once, as its creation, also when cut off and swept', async () => {
+      const { asker, checker } = await operators(permission);
+      const saved = await asker.post(`/${resource}`, await source.created());
+      expect(saved.status).toBe(201);
+      const id = String(saved.body.id);
+      const change = changeOf(saved.body);
+      const created = await auditsOf(resource, id, 'create');
+      expect(created.map((entry) => entry.key)).toEqual([`change-request:${resource}:${change}`]);
+      expect(created[0]!.after).toMatchObject({ [field]: { id: change } });
 
-    // cut off after its write: the record is there with the change waiting; the sweep audits its creation once
-    killAt('ledger:after-record');
-    expect((await asker.post(`/${source.resource}`, await source.created())).status).toBe(500);
-    onFault(null);
-    const cut = (await OperationModel.findOne({ kind: 'change-request', refType: source.resource, state: 'recorded' }).lean())!;
-    expect(await auditsOf(source.resource, cut.refId, 'create')).toEqual([]);
-    await recoverPendingEntries(0);
-    await recoverPendingEntries(0);
-    expect((await auditsOf(source.resource, cut.refId, 'create')).map((entry) => entry.key)).toEqual([cut.key]);
-    expect(await unfinished(cut.refId)).toBe(0);
-    const waiting = changeOf((await checker.get(`/${source.resource}/${cut.refId}`)).body);
-    expect((await asker.post(`/${source.resource}/${cut.refId}/${source.approve}`, { id: waiting })).status).toBe(403);
-    expect((await checker.post(`/${source.resource}/${cut.refId}/${source.approve}`, { id: waiting })).status).toBe(200);
-  });
-});
+      // cut off after its write: the record is there with the change waiting; the sweep audits its creation once
+      killAt('ledger:after-record');
+      expect((await asker.post(`/${resource}`, await source.created())).status).toBe(500);
+      onFault(null);
+      const cut = (await OperationModel.findOne({ kind: 'change-request', refType: resource, state: 'recorded' }).lean())!;
+      expect(await auditsOf(resource, cut.refId, 'create')).toEqual([]);
+      await recoverPendingEntries(0);
+      await recoverPendingEntries(0);
+      expect((await auditsOf(resource, cut.refId, 'create')).map((entry) => entry.key)).toEqual([cut.key]);
+      expect(await unfinished(cut.refId)).toBe(0);
+      const waiting = changeOf((await checker.get(`/${resource}/${cut.refId}`)).body);
+      expect((await asker.post(`/${resource}/${cut.refId}/${approve}`, { id: waiting })).status).toBe(403);
+      expect((await checker.post(`/${resource}/${cut.refId}/${approve}`, { id: waiting })).status).toBe(200);
+    });
+  },
+);
 
 describe('enabling missions in bulk above the threshold (the campaign switch)', () => {
   it.each(['retry', 'sweep'] as const)('a held enabling cut off after its write is audited once by the %s', async (finisher) => {

@@ -1,7 +1,6 @@
-import { toMicros } from '@gift/shared';
 import { createApp } from '../../app';
 import { silentLogger, testEnv } from '../../../test/helpers';
-import { createCoin, createPlayer, playerCaller } from '../../../test/factories';
+import { createPlayer, mineInFreshCoin, playerCaller } from '../../../test/factories';
 import { consoleApi, createOperator } from '../../../test/operators';
 import { AppConfigModel } from '../config/appConfig.model';
 import { AuditEntryModel } from '../audit/audit.model';
@@ -13,12 +12,7 @@ const app = createApp({ env, logger: silentLogger, clientDist: '/nonexistent', a
 
 // the mining coin's threshold is 1,000 (a coin's default); a session is 10 coins
 beforeAll(async () => {
-  const coin = await createCoin({ giftApprovalAbove: Number(toMicros('1000')) });
-  await AppConfigModel.updateOne(
-    { key: 'app' },
-    { $set: { miningCoin: coin._id, earnAmount: Number(toMicros('10')), earnDurationHours: 8 } },
-    { upsert: true },
-  );
+  await mineInFreshCoin();
 });
 
 async function two() {
@@ -142,8 +136,7 @@ describe('a shop offer that lets Stars buy coins above the threshold waits for a
       expect(unknown.body).toMatchObject({ enabled: false, waitingChange: { set: { enabled: true } } });
       expect((await asker.post('/star-offers', { title: 'Freeze', kind: 'streakFreeze', stars: 5 })).body.enabled).toBe(true);
     } finally {
-      const coin = await createCoin({ giftApprovalAbove: Number(toMicros('1000')) });
-      await AppConfigModel.updateOne({ key: 'app' }, { $set: { miningCoin: coin._id } });
+      await mineInFreshCoin();
     }
   });
 });
