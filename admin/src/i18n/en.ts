@@ -548,7 +548,7 @@ const englishDomain = {
     none: 'Your permissions cover no alerts.',
     kinds: {
       claims: 'New Manual claims waiting review (one summary every 5 minutes)',
-      approvals: 'Gifts or access waiting for your approval',
+      approvals: 'Gifts, access or brake changes waiting for your approval',
       'payouts-stopped': 'Payouts stopped, with the reason',
       'hot-wallet': 'The hot wallet under its threshold or under what is owed',
       'broadcast-finished': 'A broadcast finished, with its counts',

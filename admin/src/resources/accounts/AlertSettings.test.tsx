@@ -42,7 +42,7 @@ it('offers a switch for each alert the permissions allow, and saves the choice',
   const claims = await screen.findByRole('switch', { name: 'New Manual claims waiting review (one summary every 5 minutes)' });
   expect(claims).toBeChecked();
   // kinds the permissions do not cover are not offered
-  expect(screen.queryByRole('switch', { name: 'Gifts or access waiting for your approval' })).not.toBeInTheDocument();
+  expect(screen.queryByRole('switch', { name: 'Gifts, access or brake changes waiting for your approval' })).not.toBeInTheDocument();
   await user.click(claims);
   await waitFor(() => expect(sent('PUT /alerts/me')[0]?.body).toEqual({ kinds: ['hot-wallet'], language: 'en' }));
   await waitFor(() => expect(screen.getByRole('switch', { name: /^New Manual claims/ })).not.toBeChecked());
@@ -51,5 +51,5 @@ it('offers a switch for each alert the permissions allow, and saves the choice',
 it('speaks Persian', async () => {
   renderScreen('/admin/account', { routes: alertsServer(['approvals']).routes, locale: 'fa' });
   expect(await screen.findByText('پیوند نشده: ربات چیزی به شما نمی‌گوید.')).toBeInTheDocument();
-  expect(screen.getByRole('switch', { name: 'هدیه‌ها یا دسترسی‌های منتظر تأیید شما' })).toBeChecked();
+  expect(screen.getByRole('switch', { name: 'هدیه‌ها، دسترسی‌ها یا تغییرهای ترمز منتظر تأیید شما' })).toBeChecked();
 });
