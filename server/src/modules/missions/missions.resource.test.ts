@@ -75,16 +75,12 @@ describe('missions in the console', () => {
       const telegram = await api.post('/missions', { ...base(), verifyType: 'telegram', link });
       expect([link, telegram.status, telegram.body.errors]).toEqual([link, 400, { link: linkProblem }]);
     }
-    const invite = await api.post('/missions', { ...base(), verifyType: 'telegram', link: 'https://t.me/+AbCdEf123456' });
+    const inviteForm = { ...base(), verifyType: 'telegram', link: 'https://t.me/+AbCdEf123456' };
+    const invite = await api.post('/missions', inviteForm);
     expect(invite.body.errors).toEqual({
       telegramChatId: 'An invite link needs the chat id the bot sees there, for example -1001234567890',
     });
-    const badId = await api.post('/missions', {
-      ...base(),
-      verifyType: 'telegram',
-      link: 'https://t.me/+AbCdEf123456',
-      telegramChatId: 'abc',
-    });
+    const badId = await api.post('/missions', { ...inviteForm, telegramChatId: 'abc' });
     expect(badId.body.errors).toEqual({ telegramChatId: 'A chat id is a number, for example -1001234567890' });
     expect(await MissionModel.countDocuments()).toBe(before);
     for (const [link, telegramChatId] of [
