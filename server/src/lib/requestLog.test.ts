@@ -5,8 +5,8 @@ import { answerLayers, createApp } from '../app';
 import { testEnv } from '../../test/helpers';
 import { createLogger } from './logger';
 
-/** An app whose logs are kept as lines, as an operator reading them would see them. */
-function appWithLogs() {
+/** A logger whose output is kept as lines, as an operator reading them would see them. */
+function keptLogs() {
   const lines: string[] = [];
   const sink = new Writable({
     write(chunk, _encoding, done) {
@@ -14,7 +14,12 @@ function appWithLogs() {
       done();
     },
   });
-  const app = createApp({ env: testEnv(), logger: createLogger('info', sink), clientDist: '/nonexistent', adminDist: '/nonexistent' });
+  return { logger: createLogger('info', sink), lines };
+}
+
+function appWithLogs() {
+  const { logger, lines } = keptLogs();
+  const app = createApp({ env: testEnv(), logger, clientDist: '/nonexistent', adminDist: '/nonexistent' });
   return { app, lines };
 }
 
@@ -59,15 +64,9 @@ describe('request log', () => {
   });
 
   it('tags the lines written while answering with the request id alone, and logs a failed answer at error', async () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(...String(chunk).split('\n').filter(Boolean));
-        done();
-      },
-    });
+    const { logger, lines } = keptLogs();
     const app = express();
-    app.use(answerLayers(createLogger('info', sink)));
+    app.use(answerLayers(logger));
     app.get('/api/broken', (req, res) => {
       req.log.warn('something to look at');
       res.status(500).json({ code: 'INTERNAL' });
