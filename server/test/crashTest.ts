@@ -156,7 +156,7 @@ class ProductProcess {
     await running.exited;
   }
 
-  /** Whether the product killed itself at `point`, waiting up to `ms` for a kill the sweep (not a request) reaches. */
+  /** Whether the product killed itself at `point`, waiting up to `ms` for a kill a job (not a request) reaches. */
   async killedAt(point: string, ms: number): Promise<boolean> {
     for (const deadline = Date.now() + ms; !this.killsAtPoint[point] && Date.now() < deadline;)
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -1042,7 +1042,7 @@ const OPERATION_FOR: Record<string, Walk> = {
   referral: (load, world) => load.referral(world.players[3]!),
   withdrawal: (load, world) => load.withdrawal(world.players[4]!, 'rejected'),
   stake: (load, world) => load.stake(world.players[5]!),
-  // reached by the hot wallet's sender in the sweep, once a withdrawal is approved
+  // reached by the hot wallet's sender in the payouts job, once a withdrawal is approved
   payout: (load, world) => load.withdrawal(world.players[4]!, 'approved'),
   'mission-start': (load, world) => load.manual(world.players[1]!, 'left-pending'),
   'mission-review': (load, world) => load.manual(world.players[1]!, 'left-pending'),
@@ -1114,7 +1114,7 @@ function operationsReaching(point: string): Walk[] {
   const own = (kind && OPERATION_FOR[kind]) || OPERATION_FOR[kind ? kind.split('-')[0]! : module!];
   return own ? [own, ...Object.values(OPERATION_FOR).filter((walk) => walk !== own)] : Object.values(OPERATION_FOR);
 }
-/** How long a point reached by the sweep (a payout's) may take to be reached after the operation that leads to it. */
+/** How long a point reached by a job (a payout's, by the payouts job) may take to be reached after the operation that leads to it. */
 const SWEEP_REACHES_WITHIN_MS = 10_000;
 
 // ---------------------------------------------------------------------------------------------------------
@@ -1254,7 +1254,7 @@ export async function runCrashTest(options: CrashTestOptions): Promise<CrashTest
     })();
     await Promise.all([...workers, killer]);
 
-    // 3. the last restart, the sweep's turn (the hot wallet's payouts included), then every record against the ledger and the chain
+    // 3. the last restart, the jobs' turn (the sweep and the hot wallet's payouts), then every record against the ledger and the chain
     await product.get();
     log('waiting for the recovery sweep');
     const result = await findings(
