@@ -99,6 +99,8 @@ export function Dashboard() {
   if (failed) return <Typography sx={{ mt: 2 }}>{translate('dashboard.loadFailed')}</Typography>;
   const loading = '…';
   const f = figures;
+  const changes = f?.changesWaiting;
+  const below = changes && <ChangesWaitingList changes={changes.newest} />;
   const cards: Array<Figure | null> = [
     f?.players !== null
       ? {
@@ -128,13 +130,8 @@ export function Dashboard() {
         : null,
     ),
     // brake changes waiting, on records of several resources: the newest each link to their record
-    f?.changesWaiting !== null
-      ? {
-          id: 'changesWaiting',
-          label: translate('dashboard.changesWaiting'),
-          value: f?.changesWaiting?.count ?? loading,
-          below: f?.changesWaiting ? <ChangesWaitingList changes={f.changesWaiting.newest} /> : undefined,
-        }
+    changes !== null
+      ? { id: 'changesWaiting', label: translate('dashboard.changesWaiting'), value: changes?.count ?? loading, below }
       : null,
     f?.pendingWithdrawals !== null
       ? {

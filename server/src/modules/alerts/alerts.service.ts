@@ -261,33 +261,37 @@ async function queueApprovals(wanting: Recipient[], now: Date): Promise<number> 
   const names = new Map(
     (await operatorsByIds([...new Set([...gifts, ...grants, ...changes].map((item) => item.requestedBy))])).map((o) => [o.id, o.username]),
   );
+  const by = (id: string) => names.get(id) ?? '';
+  // each ask: who may decide it (write on `resource`), never the operator who asked nor (access) the account it is for
+  const asks: Array<{ key: string; resource: string; requestedBy: string; about?: string; at: Date; facts: AlertFacts['approvals'] }> = [
+    ...gifts.map((gift) => ({
+      key: `gift:${gift.id}`,
+      resource: 'gifts',
+      requestedBy: gift.requestedBy,
+      at: gift.createdAt,
+      facts: { what: 'gift' as const, ...gift, by: by(gift.requestedBy) },
+    })),
+    ...grants.map(({ id, account, username, permissions, requestedBy, createdAt }) => ({
+      key: `grant:${id}`,
+      resource: 'accounts',
+      requestedBy,
+      about: account,
+      at: createdAt,
+      facts: { what: 'grant' as const, username, permissions, by: by(requestedBy) },
+    })),
+    ...changes.map(({ id, resource, name, requestedBy, requestedAt }) => ({
+      key: `change:${id}`,
+      resource,
+      requestedBy,
+      at: requestedAt,
+      facts: { what: 'change' as const, resource, name, by: by(requestedBy) },
+    })),
+  ];
   let queued = 0;
-  for (const to of wanting) {
-    if (hasPermission(to.permissions, 'gifts', 'write'))
-      for (const gift of gifts)
-        if (gift.requestedBy !== to.id && gift.createdAt >= to.linkedAt)
-          queued += await queue(to, 'approvals', `gift:${gift.id}`, { what: 'gift', ...gift, by: names.get(gift.requestedBy) ?? '' }, now);
-    if (hasPermission(to.permissions, 'accounts', 'write'))
-      for (const grant of grants)
-        if (grant.requestedBy !== to.id && grant.account !== to.id && grant.createdAt >= to.linkedAt)
-          queued += await queue(
-            to,
-            'approvals',
-            `grant:${grant.id}`,
-            { what: 'grant', username: grant.username, permissions: grant.permissions, by: names.get(grant.requestedBy) ?? '' },
-            now,
-          );
-    // a brake change: to whoever may decide it on its resource, never to the operator who asked
-    for (const change of changes)
-      if (change.requestedBy !== to.id && change.requestedAt >= to.linkedAt && hasPermission(to.permissions, change.resource, 'write'))
-        queued += await queue(
-          to,
-          'approvals',
-          `change:${change.id}`,
-          { what: 'change', resource: change.resource, name: change.name, by: names.get(change.requestedBy) ?? '' },
-          now,
-        );
-  }
+  for (const to of wanting)
+    for (const ask of asks)
+      if (ask.requestedBy !== to.id && ask.about !== to.id && ask.at >= to.linkedAt && hasPermission(to.permissions, ask.resource, 'write'))
+        queued += await queue(to, 'approvals', ask.key, ask.facts, now);
   return queued;
 }
 

@@ -188,6 +188,34 @@ describe('payouts stopped', () => {
   });
 });
 
+describe('a brake change waiting', () => {
+  it('tells each operator who may decide it once, in their language, never the one who asked nor the others', async () => {
+    const asker = await linkedOperator(['gift-coins:write'], 8501);
+    await linkedOperator(['gift-coins:write'], 8502);
+    const persian = await linkedOperator(['gift-coins:write'], 8503);
+    await persian.console.put('/alerts/me', { kinds: ['approvals'], language: 'fa' });
+    await linkedOperator(['gift-coins:read', 'missions:write'], 8504);
+
+    // a coin's gift brake turned off (0: never) waits for a second operator
+    const coin = await asker.console.post('/gift-coins', { name: 'Points', symbol: 'LOOSE', network: 'jetton', giftApprovalAbove: '0' });
+    expect(coin.body.waitingChange).toMatchObject({ id: expect.any(String) });
+    await Promise.all(['a', 'b', 'c'].map((holder) => runAlertRound(api, holder, new Date())));
+    await runAlertRound(api, 'a', new Date());
+
+    const told = (chatId: number) => textsTo(chatId).filter((text) => text.includes('LOOSE'));
+    expect(told(8502)).toEqual([
+      `${asker.account.username} asked to change the brakes of coin LOOSE, loosening a money brake: it waits for your approval (Gift Coins in the console).`,
+    ]);
+    expect(told(8503)).toEqual([
+      `${asker.account.username} تغییر ترمزهای سکهٔ LOOSE را خواسته که یک ترمز پولی را شل می‌کند و منتظر تأیید شماست (سکه‌های هدیه در کنسول).`,
+    ]);
+    // the asker, and an operator who reads the coins but decides only missions
+    expect(told(8501)).toEqual([]);
+    expect(told(8504)).toEqual([]);
+    expect((await asker.console.get('/alerts/me')).body.available).toEqual(['approvals']);
+  });
+});
+
 describe('GET /api/admin/alerts/counts', () => {
   it('answers only what the permissions allow, through indexed counts and no list read', async () => {
     await pendingClaim();
@@ -220,33 +248,5 @@ describe('GET /api/admin/alerts/counts', () => {
       'usermissions.countDocuments',
       'withdrawals.countDocuments',
     ]);
-  });
-});
-
-describe('a brake change waiting', () => {
-  it('tells each operator who may decide it once, in their language, never the one who asked nor the others', async () => {
-    const asker = await linkedOperator(['gift-coins:write'], 8501);
-    await linkedOperator(['gift-coins:write'], 8502);
-    const persian = await linkedOperator(['gift-coins:write'], 8503);
-    await persian.console.put('/alerts/me', { kinds: ['approvals'], language: 'fa' });
-    await linkedOperator(['gift-coins:read', 'missions:write'], 8504);
-
-    // a coin's gift brake turned off (0: never) waits for a second operator
-    const coin = await asker.console.post('/gift-coins', { name: 'Points', symbol: 'LOOSE', network: 'jetton', giftApprovalAbove: '0' });
-    expect(coin.body.waitingChange).toMatchObject({ id: expect.any(String) });
-    await Promise.all(['a', 'b', 'c'].map((holder) => runAlertRound(api, holder, new Date())));
-    await runAlertRound(api, 'a', new Date());
-
-    const told = (chatId: number) => textsTo(chatId).filter((text) => text.includes('LOOSE'));
-    expect(told(8502)).toEqual([
-      `${asker.account.username} asked to change the brakes of coin LOOSE, loosening a money brake: it waits for your approval (Gift Coins in the console).`,
-    ]);
-    expect(told(8503)).toEqual([
-      `${asker.account.username} تغییر ترمزهای سکهٔ LOOSE را خواسته که یک ترمز پولی را شل می‌کند و منتظر تأیید شماست (سکه‌های هدیه در کنسول).`,
-    ]);
-    // the asker, and an operator who reads the coins but decides only missions
-    expect(told(8501)).toEqual([]);
-    expect(told(8504)).toEqual([]);
-    expect((await asker.console.get('/alerts/me')).body.available).toEqual(['approvals']);
   });
 });
