@@ -257,7 +257,24 @@ async function missingSteps(): Promise<string[]> {
     missing.push(`${of('clawback-open').length - claws.length} claw-backs opened, none written`);
   missing.push(...(await clawBackErrors(claws)));
   missing.push(...(await missingOfLaterKinds(of)));
+  missing.push(...(await statusesNotWritten(of('player-status'))));
   return missing;
+}
+
+/**
+ * A status change done wrote the player's status at its time, or a newer change stood over it: the player's `statusChangedAt`
+ * is at or after the change's. A sweep that marked one done without its steps leaves the player as they were (an unanswered
+ * call may, so the status and hold counts alone do not see it).
+ */
+async function statusesNotWritten(changes: DoneOperation[]): Promise<string[]> {
+  const players = await UserModel.find(
+    { _id: { $in: changes.map((operation) => (operation.data as { user: unknown }).user) } },
+    { statusChangedAt: 1 },
+  ).lean();
+  const changedAt = new Map(players.map((player) => [String(player._id), player.statusChangedAt?.getTime() ?? -1]));
+  return changes
+    .filter(({ data }) => (changedAt.get(String(data?.user)) ?? -1) < new Date(data?.at as Date).getTime())
+    .map(({ key, data }) => `player-status ${key}: done, the player ${String(data?.user)} not given its status`);
 }
 
 /**
@@ -452,6 +469,7 @@ const STEPPED_KINDS = [
   'stars-refund',
   'league_prize',
   'cluster-cleanup',
+  'player-status',
 ] as const;
 
 /** A claim sent for review is no longer started as it was; a rejection left it rejected (or started again since). */
