@@ -30,8 +30,8 @@ export function standingRefusal(player: UserDocument, { money }: { money: boolea
  * Sets a player's status with the reason they read. A freeze or a ban holds their own money moves (claims, mining, stakes,
  * withdrawals) in the ledger as well as at the door, so a claim racing the freeze is either credited before this returns or
  * refused; a ban also ends their web sign-in tokens. Back to active clears the reason. One operation of the money engine
- * (`player-status`, playerStatus.kinds.ts): the player's status, then the ledger's hold, each a step, so a crash between them
- * is finished by the engine's sweep. Returns the updated player.
+ * (`player-status`, playerStatus.kinds.ts): the ledger's hold as the change says, then the player's status (and the hold again
+ * as the status now says), each a step, so a crash between them is finished by the engine's sweep. Returns the updated player.
  */
 export async function setPlayerStatus(userId: Id, change: StatusChange, now: Date): Promise<UserDocument> {
   if (!PLAYER_STATUSES.includes(change.status)) throw new AppError('BAD_INPUT');
@@ -58,7 +58,7 @@ export async function setPlayerStatus(userId: Id, change: StatusChange, now: Dat
 }
 
 /**
- * The status changes a crash left half done (the status written, the hold not yet) for longer than `olderThanMs`, finished
+ * The status changes a crash left half done (recorded, or the hold set and the status not yet written) for longer than `olderThanMs`, finished
  * now by the engine: the payouts' job does this before it signs, so no new batch pays a player frozen or banned.
  */
 export function finishStatusChanges(olderThanMs: number): Promise<number> {
