@@ -3,6 +3,7 @@
 import { toMicros } from '@gift/shared';
 import { GiftCoinModel } from '../server/src/modules/coins/giftCoin.model';
 import { MissionModel } from '../server/src/modules/missions/mission.models';
+import { refreshLiveFigures } from '../server/src/modules/dashboard/dashboard.service';
 import { useProduct } from './fixture';
 import { screenshotPath, shot } from './support';
 
@@ -65,8 +66,16 @@ describe('loosening a brake', () => {
     await expect(banner.getByRole('button', { name: 'Approve the change' }).isDisabled()).resolves.toBe(true);
     await shot(page, 'console-coin-brake-waiting');
 
+    // the second operator learns of it on the dashboard (the live figures counted now, as the sweep does every 30 s)
+    await refreshLiveFigures(new Date(), { force: true });
     const checker = await signInAtOwnDesk('coin-checker');
-    await checker.goto(`${product.base}/admin/gift-coins/${String(gift._id)}`);
+    await checker.goto(`${product.base}/admin/`);
+    const listed = checker.getByTestId(`dashboard-change-${waiting.waitingChange!.id}`);
+    await listed.getByText("Coin's brakes: BRAKEP").waitFor();
+    await expect(listed.textContent()).resolves.toContain('Asked by coin-keeper');
+    await shot(checker, 'console-dashboard-changes-waiting');
+    await listed.click();
+    await checker.waitForURL(`${product.base}/admin/gift-coins/${String(gift._id)}`);
     await checker.getByTestId('change-waiting-banner').getByRole('button', { name: 'Approve the change' }).click();
     const dialog = checker.getByRole('dialog');
     await dialog.getByText('From now on: Second approval for gifts above: never (off).').waitFor();
