@@ -166,3 +166,23 @@ export function requestsOn(target: ChangeTarget, shown: (record: string) => Prom
     shown,
   };
 }
+
+/** A record's waiting change and last decision as a save read them (the missions name them `waiting` and `lastDecision`). */
+interface ReadState {
+  waiting?: { id: string } | null;
+  last?: { id: string } | null;
+}
+
+/**
+ * The filter that lets a save's write land only on the record as the save read it: the same waiting change (or none) and the
+ * same last decision, so a save never replaces a change it did not see nor writes live values back over an approval since.
+ */
+export function asRead({ waiting, last }: ReadState, fields = { waiting: 'waitingChange', last: 'lastChangeDecision' }) {
+  return { [`${fields.waiting}.id`]: waiting?.id ?? null, [`${fields.last}.id`]: last?.id ?? null };
+}
+
+/** A save's conditional write as the console answers it: the record, or 409 when it changed since the save read it (404: gone). */
+export async function writtenAsRead<T>(model: { exists: (filter: object) => Promise<unknown> }, id: string, written: T | null): Promise<T> {
+  if (written) return written;
+  throw (await model.exists({ _id: objectId(id) })) ? new AppError('RECORD_CHANGED') : new AppError('NOT_FOUND');
+}

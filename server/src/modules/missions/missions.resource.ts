@@ -14,7 +14,15 @@ import { operatorContext } from '../../http/adminAuth';
 import { recordAudit } from '../audit/audit.service';
 import { AppError, badInput } from '../../lib/errors';
 import { validate, type ResourceDefinition } from '../../http/resource';
-import { changesOf, createRequested, finishRequests, writeRequested, type RequestTarget } from '../accounts/changeRequests.service';
+import {
+  asRead,
+  changesOf,
+  createRequested,
+  finishRequests,
+  writeRequested,
+  writtenAsRead,
+  type RequestTarget,
+} from '../accounts/changeRequests.service';
 import { requireGiftCoin } from '../coins/giftCoins.service';
 import { categoryExists } from '../content/categories.service';
 import { MissionModel } from './mission.models';
@@ -80,6 +88,9 @@ async function changeAudited(
   return true;
 }
 
+/** Where a mission keeps its waiting reward change and its last decision. */
+const MISSION_FIELDS = { waiting: 'waiting', last: 'lastDecision' };
+
 /** Missions as where an edit holds a reward change for a second operator (accounts/changeRequests.service.ts). */
 export const missionRequests: RequestTarget = {
   resource: 'missions',
@@ -129,15 +140,27 @@ export const missionsResource: ResourceDefinition<typeof missionInput, typeof mi
         throw badInput({ secretCode: 'A YouTube mission needs its secret code' });
       const stored = asStored(input);
       const reward = await rewardFields(stored, saved, operator, new Date());
+      const read = { waiting: saved.waiting, last: saved.lastDecision };
       // the edit that asked for the change waiting now is audited first, should a crash have cut it off
       if (saved.waiting) await finishRequests(missionRequests, [saved.waiting.id]);
       // a reward change held for a second operator is a request of the money engine, which audits the edit once
       return writeRequested(
         missionRequests,
         { record: id, ...changesOf(saved.waiting, reward.waiting), operator, before: () => presentMission(saved) },
-        () =>
-          MissionModel.findByIdAndUpdate(id, { $set: { ...stored, ...reward } }, { returnDocument: 'after', runValidators: true }).select(
-            '+secretCode',
+        // only on the mission as read: the same waiting reward and last decision, and the live reward it writes back (409 if not)
+        async () =>
+          writtenAsRead(
+            MissionModel,
+            id,
+            await MissionModel.findOneAndUpdate(
+              {
+                _id: id,
+                ...asRead(read, MISSION_FIELDS),
+                ...(reward.waiting ? { reward: saved.reward, coin: saved.coin, enabled: saved.enabled } : {}),
+              },
+              { $set: { ...stored, ...reward } },
+              { returnDocument: 'after', runValidators: true },
+            ).select('+secretCode'),
           ),
         audited,
       );

@@ -2,7 +2,15 @@ import { microsToStored, percentOf, STAKING_DURATION_KEYS, stakingCoinInput, toM
 import type { OperatorContext } from '../../http/adminAuth';
 import type { ResourceDefinition } from '../../http/resource';
 import { changeRoutes } from '../accounts/changeDecisions.service';
-import { changesOf, createRequested, finishRequests, requestsOn, writeRequested } from '../accounts/changeRequests.service';
+import {
+  asRead,
+  changesOf,
+  createRequested,
+  finishRequests,
+  requestsOn,
+  writeRequested,
+  writtenAsRead,
+} from '../accounts/changeRequests.service';
 import { askChange, presentWithChange, type WaitingChange } from '../accounts/waitingChanges.service';
 import { aboveThreshold } from '../coins/coinBrakes.service';
 import { requireGiftCoin } from '../coins/giftCoins.service';
@@ -64,6 +72,14 @@ async function termsToStore(wanted: Terms, live: Terms | null, context: Operator
   return live ? { ...termsOf(live), waitingChange } : { enabled: false, waitingChange };
 }
 
+/** The live terms as a save read them, which it writes back when it holds others (a missing percent read as none). */
+const liveTermsFilter = (live: Terms) => ({
+  coin: live.coin,
+  maxAmount: live.maxAmount,
+  enabled: live.enabled,
+  ...Object.fromEntries(STAKING_DURATION_KEYS.map((key) => [`profits.${key}`, live.profits?.[key] ?? null])),
+});
+
 /** The offer as the console reads it, its waiting terms in decimals. */
 const presentOffer = (doc: unknown) => presentWithChange(offerChanges, doc);
 
@@ -98,12 +114,22 @@ export const stakingCoinsResource: ResourceDefinition<typeof stakingCoinInput> =
     run: async (id, input, context) => {
       await requireGiftCoin('coin', input.coin);
       const stored = asStored(input);
-      const live = await StakingCoinModel.findById(id, { coin: 1, maxAmount: 1, profits: 1, enabled: 1, waitingChange: 1 }).lean<
-        Terms & { waitingChange?: WaitingChange | null }
-      >();
+      const live = await StakingCoinModel.findById(id, {
+        coin: 1,
+        maxAmount: 1,
+        profits: 1,
+        enabled: 1,
+        waitingChange: 1,
+        lastChangeDecision: 1,
+      }).lean<Terms & { waitingChange?: WaitingChange | null; lastChangeDecision?: { id: string } | null }>();
       // the save that asked for the terms waiting now is audited first, should a crash have cut it off
       if (live?.waitingChange) await finishRequests(offerRequests, [live.waitingChange.id]);
       const terms = await termsToStore(stored, live && termsOf(live), context);
+      const read: Record<string, unknown> = {
+        _id: id,
+        ...asRead({ waiting: live?.waitingChange, last: live?.lastChangeDecision }),
+        ...(live && terms.waitingChange ? liveTermsFilter(live) : {}),
+      };
       // terms held for a second operator are a request of the money engine, which audits the edit once
       return writeRequested(
         offerRequests,
@@ -113,7 +139,17 @@ export const stakingCoinsResource: ResourceDefinition<typeof stakingCoinInput> =
           operator: context.operator,
           before: () => offerRequests.shown(id),
         },
-        () => StakingCoinModel.findByIdAndUpdate(id, { $set: { ...stored, ...terms } }, { returnDocument: 'after', runValidators: true }),
+        // only on the offer as read: the same waiting terms and last decision, and the live terms it writes back (409 if not)
+        async () =>
+          writtenAsRead(
+            StakingCoinModel,
+            id,
+            await StakingCoinModel.findOneAndUpdate(
+              read,
+              { $set: { ...stored, ...terms } },
+              { returnDocument: 'after', runValidators: true },
+            ),
+          ),
         context.audited,
       );
     },
