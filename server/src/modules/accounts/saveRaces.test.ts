@@ -32,6 +32,9 @@ interface Source {
   forms: () => Promise<{ body: Body; raise: Body; raiseMore: Body; live: (body: Body) => unknown }>;
 }
 
+/** Where most records keep a waiting change and its decision (a mission names them its own way). */
+const WAITING_CHANGE = { field: 'waitingChange', decision: 'lastChangeDecision', approve: 'change/approve' };
+
 const SOURCES: Source[] = [
   {
     resource: 'missions',
@@ -49,9 +52,7 @@ const SOURCES: Source[] = [
   {
     resource: 'staking-coins',
     model: StakingCoinModel,
-    field: 'waitingChange',
-    decision: 'lastChangeDecision',
-    approve: 'change/approve',
+    ...WAITING_CHANGE,
     // 1,000 at 50 % is 500, under the coin's threshold; 100,000 and 200,000 at 1,000 % are far above it
     forms: async () => {
       const coin = String((await createCoin())._id);
