@@ -283,10 +283,13 @@ describe('a missions-only account', () => {
     // the list it lands on is the mission's category, newest first: the saved mission is the first row
     await page.waitForURL(/\/admin\/missions\?/);
     await expect(page.locator('tbody tr').first().textContent()).resolves.toContain('Follow our channel on X');
-    // the dashboard shows only what the account may read: no card is left waiting
+    // the dashboard shows only what the account may read or decide: the brake changes of missions it may approve, no
+    // other figure, and no card left waiting
     await open(page, '/');
-    await page.getByText('Choose a page from the menu.').waitFor();
+    await page.getByText('Brake changes waiting for a second operator').waitFor();
     await expect(page.getByText('…').count()).resolves.toBe(0);
+    for (const other of ['Players', 'Gifts waiting for a second operator', 'Missions to review', 'Pending withdraws'])
+      await expect(page.getByText(other, { exact: true }).count()).resolves.toBe(0);
     await page.close();
   });
 });
