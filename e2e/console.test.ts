@@ -286,8 +286,9 @@ describe('a missions-only account', () => {
     // the dashboard shows only what the account may read or decide: the brake changes of missions it may approve, no
     // other figure, and no card left waiting
     await open(page, '/');
+    // every card shows "…" until the figures arrive; then only the account's own remain
+    await page.waitForFunction(() => !document.body.textContent?.includes('…'));
     await page.getByText('Brake changes waiting for a second operator').waitFor();
-    await expect(page.getByText('…').count()).resolves.toBe(0);
     for (const other of ['Players', 'Gifts waiting for a second operator', 'Missions to review', 'Pending withdraws'])
       await expect(page.getByText(other, { exact: true }).count()).resolves.toBe(0);
     await page.close();
