@@ -61,7 +61,7 @@ export const ERROR_MESSAGES = {
   DEBT_OWED: '{amount} {symbol} was taken back ({reason}) and is still owed: withdrawals open once it is settled',
   GIFT_DECIDED: 'This gift was already {status}',
   CHANGE_DECIDED: 'This change was already {status}: reload the page',
-  RECORD_CHANGED: 'This record changed while you edited it (another save or a decision): reload the page and save again',
+  RECORD_CHANGED: 'Changed by someone else meanwhile: reload and save again',
   RISK_HOLD:
     "The player's risk is {level} (score {score}): their withdrawals wait until an operator clears it on the player's Risk tab. Reject it to give the amount back",
   ACCOUNT_FROZEN: 'Your account is frozen: {reason}',
