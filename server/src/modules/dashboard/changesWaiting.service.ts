@@ -38,11 +38,19 @@ export interface ChangeWaiting {
 type Found = Record<string, unknown> & { _id: unknown; waitingChange: WaitingChange };
 
 /** Where a brake change waits in a `waitingChange` field: which records may hold one, and how the operator names one. */
-const HELD: Array<{ target: ChangeTarget; filter?: Record<string, unknown>; fields: string; name: (found: Found) => string }> = [
+const HELD: Array<{
+  target: ChangeTarget;
+  filter?: Record<string, unknown>;
+  fields: string;
+  /** A reference the name is read through (a staking offer's coin, for its symbol). */
+  populate?: { path: string; select: string };
+  name: (found: Found) => string;
+}> = [
   { target: coinChanges, fields: 'symbol', name: (found) => String(found.symbol) },
   {
     target: offerChanges,
     fields: 'coin',
+    populate: { path: 'coin', select: 'symbol' },
     name: (found) => String((found.coin as { symbol?: string } | null)?.symbol ?? ''),
   },
   { target: starOfferChanges, fields: 'title', name: (found) => String(found.title) },
@@ -50,10 +58,10 @@ const HELD: Array<{ target: ChangeTarget; filter?: Record<string, unknown>; fiel
   { target: prizeChanges, filter: { state: 'open' }, fields: 'week', name: (found) => String(found.week) },
 ];
 
-async function heldOn({ target, filter, fields, name }: (typeof HELD)[number]): Promise<ChangeWaiting[]> {
+async function heldOn({ target, filter, fields, populate, name }: (typeof HELD)[number]): Promise<ChangeWaiting[]> {
   let query = target.model.find(filter ?? { waitingChange: { $ne: null } }, `${fields} waitingChange`);
   if (!filter) query = query.sort({ 'waitingChange.requestedAt': -1 }).limit(PER_SOURCE);
-  if (fields === 'coin') query = query.populate('coin', 'symbol');
+  if (populate) query = query.populate(populate.path, populate.select);
   const rows = (await query.lean<Found[]>()).filter((found) => found.waitingChange);
   return rows.map((found) => ({
     id: found.waitingChange.id,
