@@ -159,6 +159,9 @@ async function connectInjectedWallet(page: Page, screenshot?: string) {
   const modal = await openConnectModal(page);
   if (screenshot) await shot(page, screenshot);
   await modal.getByText('E2E Wallet').first().click();
+  // the modal closes once the wallet has answered; resizing before that would make TON Connect redraw it for a
+  // phone, whose QR view asks the connected wallet to connect again and throws (a player's phone never changes size)
+  await modal.waitFor({ state: 'detached' });
   await page.setViewportSize(PHONE);
 }
 
