@@ -10,7 +10,8 @@ import { countGrantsWaitingFor, grantsWaitingSince, operatorsByIds } from '../ac
 import { broadcastsFinishedSince } from '../broadcasts/broadcastsFinished.service';
 import { unmatchedStarPaymentsSince } from '../shop/starsReconcile.service';
 import { getAppConfig } from '../config/config.service';
-import { BRAKE_RESOURCES, changesWaiting } from '../dashboard/changesWaiting.service';
+import { BRAKE_RESOURCES } from '../dashboard/changesWaiting.service';
+import { liveFigures } from '../dashboard/dashboard.service';
 import { countClaimsWaiting, countClaimsWaitingBetween } from '../missions/claimsWaiting.service';
 import { countGiftsWaitingFor, giftsWaitingSince } from '../gifts/giftsWaiting.service';
 import { countWithdrawalsToDecide, currentHotWalletWarnings } from '../withdrawals/hotWallet.service';
@@ -252,15 +253,12 @@ async function queueClaims(wanting: Recipient[], now: Date): Promise<number> {
 async function queueApprovals(wanting: Recipient[], now: Date): Promise<number> {
   if (!wanting.length) return 0;
   const since = new Date(Math.min(...wanting.map((to) => to.linkedAt.getTime())));
-  const [gifts, grants, changes] = await Promise.all([
-    giftsWaitingSince(since),
-    grantsWaitingSince(since),
-    changesWaiting().then((all) => all.filter((change) => change.requestedAt >= since)),
-  ]);
+  // brake changes as the live figures' last recount found them (named, with who asked): not read again for each pass
+  const [gifts, grants, live] = await Promise.all([giftsWaitingSince(since), grantsWaitingSince(since), liveFigures(now)]);
+  const changes = (live.changesWaiting ?? []).filter((change) => change.requestedBy && change.at >= since);
   if (!gifts.length && !grants.length && !changes.length) return 0;
-  const names = new Map(
-    (await operatorsByIds([...new Set([...gifts, ...grants, ...changes].map((item) => item.requestedBy))])).map((o) => [o.id, o.username]),
-  );
+  const asking = [...new Set([...gifts, ...grants].map((item) => item.requestedBy))];
+  const names = new Map((asking.length ? await operatorsByIds(asking) : []).map((o) => [o.id, o.username]));
   const by = (id: string) => names.get(id) ?? '';
   // each ask: who may decide it (write on `resource`), never the operator who asked nor (access) the account it is for
   const asks: Array<{ key: string; resource: string; requestedBy: string; about?: string; at: Date; facts: AlertFacts['approvals'] }> = [
@@ -279,12 +277,12 @@ async function queueApprovals(wanting: Recipient[], now: Date): Promise<number> 
       at: createdAt,
       facts: { what: 'grant' as const, username, permissions, by: by(requestedBy) },
     })),
-    ...changes.map(({ id, resource, name, requestedBy, requestedAt }) => ({
+    ...changes.map(({ id, resource, name, requestedBy, by: asker, at }) => ({
       key: `change:${id}`,
       resource,
       requestedBy,
-      at: requestedAt,
-      facts: { what: 'change' as const, resource, name, by: by(requestedBy) },
+      at,
+      facts: { what: 'change' as const, resource, name: name ?? '', by: asker ?? '' },
     })),
   ];
   let queued = 0;

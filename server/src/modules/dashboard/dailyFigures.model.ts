@@ -46,7 +46,10 @@ const liveFiguresSchema = applyConventions(
       /** Gifts and account grants waiting for a second operator (live figures kept before these read as 0). */
       giftsWaiting: { type: Number, default: 0 },
       grantsWaiting: { type: Number, default: 0 },
-      /** Brake changes waiting for a second operator, the newest first (changesWaiting.service.ts), with who asked by name. */
+      /**
+       * Brake changes waiting for a second operator, the newest first (changesWaiting.service.ts), with who asked by name and by
+       * id: the approvals alert reads them here (never the one who asked), so they are read once per recount.
+       */
       changesWaiting: [
         {
           _id: false,
@@ -55,6 +58,8 @@ const liveFiguresSchema = applyConventions(
           record: { type: String, required: true },
           name: { type: String, default: '' },
           by: { type: String, default: '' },
+          /** The asking operator's id ('' in figures kept before it was: the alert waits for the next recount). */
+          requestedBy: { type: String, default: '' },
           at: { type: Date, required: true },
         },
       ],

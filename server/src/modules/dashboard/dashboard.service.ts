@@ -186,6 +186,7 @@ export async function refreshLiveFigures(now: Date, { force = false } = {}) {
       record,
       name,
       by: askers.get(requestedBy) ?? '',
+      requestedBy,
       at: requestedAt,
     })),
     miningRunning,
@@ -196,6 +197,15 @@ export async function refreshLiveFigures(now: Date, { force = false } = {}) {
   };
   await upsertWithRetry(() => LiveFiguresModel.updateOne({ key: 'live' }, { $set: figures }, { upsert: true }));
   return figures;
+}
+
+/**
+ * The live figures as last recounted, or recounted now when they are older than LIVE_FIGURES_STALE_MS (as when no sweep runs):
+ * what the dashboard, the menu's badge and the approvals alert read, so each recount's reads serve them all.
+ */
+export async function liveFigures(now: Date) {
+  const kept = await LiveFiguresModel.findOne({ key: 'live', computedAt: { $gt: new Date(now.getTime() - LIVE_FIGURES_STALE_MS) } }).lean();
+  return kept ?? (await refreshLiveFigures(now, { force: true }))!;
 }
 
 type DayCounts = { newPlayers?: number | null; claims?: number | null; withdrawals?: number | null };
@@ -239,11 +249,7 @@ export async function dashboardFigures(
   const missions = canRead('user-missions');
   const withdraws = canRead('withdraws');
 
-  const [rolled, kept] = await Promise.all([
-    DailyFiguresModel.find({}).sort({ day: 1 }).lean(),
-    LiveFiguresModel.findOne({ key: 'live', computedAt: { $gt: new Date(now.getTime() - LIVE_FIGURES_STALE_MS) } }).lean(),
-  ]);
-  const live = kept ?? (await refreshLiveFigures(now, { force: true }))!;
+  const [rolled, live] = await Promise.all([DailyFiguresModel.find({}).sort({ day: 1 }).lean(), liveFigures(now)]);
   const byDay = new Map<string, DayRecord>();
   for (const record of rolled) byDay.set(record.day, record);
   for (const record of live.days) byDay.set(record.day, record);
