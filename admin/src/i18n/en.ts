@@ -557,7 +557,7 @@ const englishDomain = {
     badges: {
       claims: '%{count} claims waiting review',
       withdrawals: '%{count} withdrawals waiting for a decision',
-      approvals: '%{count} gifts or access waiting for you',
+      approvals: '%{count} gifts, access or brake changes waiting for you',
       payoutsStopped: 'Payouts stopped',
       stopped: 'Stopped',
     },

@@ -553,7 +553,7 @@ const persianDomain: ConsoleDomainMessages = {
     badges: {
       claims: '%{count} درخواست در انتظار بررسی',
       withdrawals: '%{count} برداشت در انتظار تصمیم',
-      approvals: '%{count} هدیه یا دسترسی منتظر شما',
+      approvals: '%{count} هدیه، دسترسی یا تغییر ترمز منتظر شما',
       payoutsStopped: 'پرداخت‌ها متوقف شده است',
       stopped: 'متوقف',
     },

@@ -3,11 +3,14 @@ import { renderScreen } from '../../test/renderScreen';
 
 const COUNTS = { id: 'counts', claims: 14, withdrawals: 3, approvals: 2, payoutsStopped: true };
 
-it('shows what waits beside the menu items: claims, withdrawals, gifts, and payouts stopped', async () => {
+it('shows what waits beside the menu items: claims, withdrawals, approvals on the dashboard, and payouts stopped', async () => {
   renderScreen('/admin/gifts', { routes: { 'GET /alerts/counts': COUNTS } });
   expect(await screen.findByLabelText('14 claims waiting review')).toHaveTextContent('14');
   expect(screen.getByLabelText('3 withdrawals waiting for a decision')).toHaveTextContent('3');
-  expect(screen.getByLabelText('2 gifts or access waiting for you')).toHaveTextContent('2');
+  // gifts, access and brake changes are each counted and linked on the dashboard: their sum beside it
+  const approvals = screen.getByLabelText('2 gifts, access or brake changes waiting for you');
+  expect(approvals).toHaveTextContent('2');
+  expect(approvals.closest('a')).toHaveAttribute('href', '/admin/');
   expect(screen.getByLabelText('Payouts stopped')).toHaveTextContent('Stopped');
 });
 

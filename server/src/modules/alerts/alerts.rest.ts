@@ -11,15 +11,15 @@ function refused(issues: Array<{ path: PropertyKey[]; message: string }>) {
 
 /**
  * The operator's alerts, for every signed-in operator (each sees and sets only their own):
- * - GET /api/admin/alerts/counts: the menu's badges (claims waiting review, withdrawals to decide, gifts and access waiting for
- *   them, payouts stopped), each only where their permissions reach;
+ * - GET /api/admin/alerts/counts: the menu's badges (claims waiting review, withdrawals to decide, gifts, access and brake
+ *   changes waiting for them, payouts stopped), each only where their permissions reach;
  * - GET /api/admin/alerts/me, PUT /api/admin/alerts/me `{ kinds, language? }`: what the bot tells them;
  * - POST /api/admin/alerts/me/link `{ language }`: a one-time link to the bot; DELETE /api/admin/alerts/me/link: unlink.
  */
 export function alertsRouter(): Router {
   const router = Router();
   router.get('/counts', async (req, res) => {
-    res.json(await alertCounts(operatorContext(req).operator));
+    res.json(await alertCounts(operatorContext(req).operator, new Date()));
   });
   router.get('/me', async (req, res) => {
     res.json(await alertSettings(operatorContext(req).operator));

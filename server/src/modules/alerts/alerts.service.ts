@@ -133,21 +133,29 @@ export async function linkAlertChat(parameter: string, chatId: number, telegramL
 // ---------------------------------------------------------------------------------------------------------------------
 // The menu's badges
 
-/** GET /api/admin/alerts/counts: what waits, each count only where the operator's permissions reach; indexed counts alone. */
-export async function alertCounts(account: { id: string; permissions: string[] }) {
+/**
+ * GET /api/admin/alerts/counts: what waits, each count only where the operator's permissions reach; indexed counts alone, and
+ * the brake changes the dashboard's live figures hold (those on the resources the operator writes, asked by someone else).
+ */
+export async function alertCounts(account: { id: string; permissions: string[] }, now: Date) {
   const can = (resource: string, access: 'read' | 'write') => hasPermission(account.permissions, resource, access);
-  const [claims, withdrawals, gifts, grants, config] = await Promise.all([
+  const decides: string[] = BRAKE_RESOURCES.filter((resource) => can(resource, 'write'));
+  const [claims, withdrawals, gifts, grants, config, live] = await Promise.all([
     can('user-missions', 'read') ? countClaimsWaiting() : undefined,
     can('withdraws', 'read') ? countWithdrawalsToDecide() : undefined,
     can('gifts', 'write') ? countGiftsWaitingFor(account.id) : undefined,
     can('accounts', 'write') ? countGrantsWaitingFor(account.id) : undefined,
     can('withdraws', 'read') ? getAppConfig() : undefined,
+    decides.length ? liveFigures(now) : undefined,
   ]);
+  const changes = live?.changesWaiting?.filter((change) => decides.includes(change.resource) && change.requestedBy !== account.id).length;
   return {
     id: 'counts' as const,
     ...(claims !== undefined ? { claims } : {}),
     ...(withdrawals !== undefined ? { withdrawals } : {}),
-    ...(gifts !== undefined || grants !== undefined ? { approvals: (gifts ?? 0) + (grants ?? 0) } : {}),
+    ...(gifts !== undefined || grants !== undefined || changes !== undefined
+      ? { approvals: (gifts ?? 0) + (grants ?? 0) + (changes ?? 0) }
+      : {}),
     ...(config ? { payoutsStopped: config.payoutsPaused || !!config.payoutsStopped } : {}),
   };
 }

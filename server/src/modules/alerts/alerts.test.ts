@@ -234,6 +234,8 @@ describe('a brake change waiting', () => {
 describe('GET /api/admin/alerts/counts', () => {
   it('answers only what the permissions allow, through indexed counts and no list read', async () => {
     await pendingClaim();
+    // the live figures as the figures job keeps them (recounted every 30 s): the badge reads their brake changes
+    await refreshLiveFigures(new Date(), { force: true });
     const reviewer = consoleApi(app, (await createOperator(['user-missions:read'])).token);
     const everything = consoleApi(app, (await createOperator(['*'])).token);
 
@@ -255,13 +257,40 @@ describe('GET /api/admin/alerts/counts', () => {
     expect(Object.keys(all.body).sort()).toEqual(['approvals', 'claims', 'id', 'payoutsStopped', 'withdrawals']);
     // the reviewer's answer: one count of the claims waiting, nothing else
     expect(reviewerCommands).toEqual([{ collection: 'usermissions', method: 'countDocuments' }]);
-    // everyone's: four counts and the App Config record (each count's index is checked by test/queryPlans.ts after this file)
+    // everyone's: four counts, the App Config record and the live figures (each count's index is checked by test/queryPlans.ts
+    // after this file)
     expect(sent.map((command) => `${command.collection}.${command.method}`).sort()).toEqual([
       'accountgrants.countDocuments',
       'appconfigs.findOne',
       'giftapprovals.countDocuments',
+      'livefigures.findOne',
       'usermissions.countDocuments',
       'withdrawals.countDocuments',
     ]);
+  });
+
+  it('counts the brake changes waiting for the operator among their approvals, as the dashboard counts them', async () => {
+    const asker = await createOperator(['gift-coins:write']);
+    const second = consoleApi(app, (await createOperator(['gift-coins:write'])).token);
+    const missionsOnly = consoleApi(app, (await createOperator(['missions:write'])).token);
+    const before = (await second.get('/alerts/counts')).body.approvals;
+    expect(before).toEqual(expect.any(Number));
+
+    const coin = await consoleApi(app, asker.token).post('/gift-coins', {
+      name: 'Badge',
+      symbol: 'BADGE',
+      network: 'jetton',
+      giftApprovalAbove: '0',
+    });
+    expect(coin.body.waitingChange).toMatchObject({ id: expect.any(String) });
+    // counted with the live figures' next recount, as the dashboard's card is
+    await refreshLiveFigures(new Date(), { force: true });
+    const dashboard = await second.get('/dashboard');
+    expect(dashboard.body.changesWaiting.newest.map((change: { name: string }) => change.name)).toContain('BADGE');
+    expect((await second.get('/alerts/counts')).body.approvals).toBe(before + 1);
+    // not for the operator who asked, nor for one who decides another resource's changes only
+    const asked = (await consoleApi(app, asker.token).get('/alerts/counts')).body.approvals;
+    expect(asked).toBe(before);
+    expect((await missionsOnly.get('/alerts/counts')).body).toEqual({ id: 'counts', approvals: 0 });
   });
 });
