@@ -66,6 +66,18 @@ describe('the server', () => {
     expect(res.body.result.data.json).toEqual({ ok: true });
   });
 
+  it('says the length of a tRPC answer, as a console answer does, unless it is compressed', async () => {
+    // an answer of unknown length goes out in chunks: more bytes and writes for every call
+    const plain = await request(app).get('/trpc/health').set('Accept-Encoding', 'identity').expect(200);
+    expect(plain.headers['transfer-encoding']).toBeUndefined();
+    expect(Number(plain.headers['content-length'])).toBe(Buffer.byteLength(plain.text));
+    // ten unknown procedures in one batch: ten error answers, above compression's 1 kB threshold
+    const big = `/trpc/${Array.from({ length: 10 }, () => 'nothing').join(',')}?batch=1&input={}`;
+    const compressed = await request(app).get(big).set('Accept-Encoding', 'gzip').expect(404);
+    expect(compressed.headers['content-encoding']).toBe('gzip');
+    expect(compressed.headers['content-length']).toBeUndefined();
+  });
+
   it('refuses oversized and malformed JSON bodies with a clear message', async () => {
     const big = await request(app)
       .post('/api/admin/login')

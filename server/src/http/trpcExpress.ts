@@ -60,6 +60,9 @@ export function trpcExpressHandler<TRouter extends AnyTRPCRouter>(opts: TrpcExpr
       // the product's answers are JSON texts, never streams (no subscription, no streaming link): written at once
       const body = response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
       res.off('close', onClose);
+      // its length said, as Express's res.json says it: compression writes the head before the body, and an answer
+      // whose length is unknown by then goes out chunked (more bytes, more writes, the client decoding the chunks)
+      if (body) res.setHeader('Content-Length', body.length);
       res.end(body);
     };
     run().catch(failed);
