@@ -7,8 +7,8 @@ import { formatWhen, useDateLocales } from '../lists/ConsoleDateField';
 type Change = NonNullable<DashboardFigures['changesWaiting']>['newest'][number];
 
 /**
- * Where each resource's waiting brake change is decided in the console: the record's edit page (App Config's one form, the
- * league week being played).
+ * Where each resource's waiting brake change is decided in the console: the record's edit page (App Config's one form; the
+ * league week's own page, which a week over keeps until its change is turned down).
  */
 const PAGE_OF: Record<string, (record: string) => { resource: string; type: 'edit' | 'list'; id?: string }> = {
   missions: (id) => ({ resource: 'missions', type: 'edit', id }),
@@ -16,7 +16,7 @@ const PAGE_OF: Record<string, (record: string) => { resource: string; type: 'edi
   'gift-coins': (id) => ({ resource: 'gift-coins', type: 'edit', id }),
   'staking-coins': (id) => ({ resource: 'staking-coins', type: 'edit', id }),
   'star-offers': (id) => ({ resource: 'star-offers', type: 'edit', id }),
-  leagues: () => ({ resource: 'league-weeks', type: 'edit', id: 'current' }),
+  leagues: (id) => ({ resource: 'league-weeks', type: 'edit', id }),
 };
 
 /**

@@ -75,3 +75,27 @@ it('writes the Persian page, its waiting change and its inputs in Persian digits
     ['3', '12.5'],
   ]);
 });
+
+it('opens a week by its own id, as the dashboard links a change still waiting when its week ended, and turns it down there', async () => {
+  const over = { ...WEEK, state: 'closed' };
+  const { sent, user } = renderScreen(`/admin/league-weeks/${WEEK.id}`, {
+    routes: {
+      [`GET /league-weeks/${WEEK.id}`]: over,
+      'GET /gift-coins': [GIFT],
+      [`GET /gift-coins/${GIFT.id}`]: GIFT,
+      [`GET /accounts/${ASKER.id}`]: ASKER,
+      [`POST /league-weeks/${WEEK.id}/change/reject`]: { ...over, waitingChange: null },
+    },
+  });
+  const banner = await screen.findByTestId('change-waiting-banner');
+  expect(sent('GET /league-weeks/current')).toHaveLength(0);
+  await user.click(within(banner).getByRole('button', { name: 'Reject' }));
+  const dialog = await screen.findByRole('dialog');
+  await user.type(within(dialog).getByLabelText('Why'), 'the week is over');
+  await user.click(within(dialog).getByRole('button', { name: 'Reject' }));
+  await waitFor(() => expect(sent(`POST /league-weeks/${WEEK.id}/change/reject`)).toHaveLength(1));
+  expect(sent(`POST /league-weeks/${WEEK.id}/change/reject`)[0]!.body).toEqual({
+    id: WEEK.waitingChange.id,
+    rejectReason: 'the week is over',
+  });
+});

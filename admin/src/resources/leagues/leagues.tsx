@@ -77,11 +77,12 @@ function PrizesWaiting() {
 
 /**
  * The week's prizes: per league and rank range, a coin and an exact amount each player at those ranks is paid at the week's end.
- * There is one table a week, edited as 'current': no list to go back to, and nothing to delete (the server refuses).
+ * There is one table a week, edited as 'current' (the menu's page); a week's own id opens that week, as the dashboard links a
+ * change still waiting when its week ended, to be turned down. No list to go back to, and nothing to delete (the server refuses).
  */
 function LeagueWeekEdit() {
   return (
-    <Edit id="current" title="menu.leaguePrizes" mutationMode="pessimistic" actions={<EditActions list={false} />} redirect={false}>
+    <Edit title="menu.leaguePrizes" mutationMode="pessimistic" actions={<EditActions list={false} />} redirect={false}>
       <>
         <PrizesWaiting />
         <SimpleForm resolver={schemaResolver(leaguePrizesInput)} toolbar={<SaveOnlyToolbar />}>

@@ -40,7 +40,6 @@ type Found = Record<string, unknown> & { _id: unknown; waitingChange: WaitingCha
 /** Where a brake change waits in a `waitingChange` field: which records may hold one, and how the operator names one. */
 const HELD: Array<{
   target: ChangeTarget;
-  filter?: Record<string, unknown>;
   fields: string;
   /** A reference the name is read through (a staking offer's coin, for its symbol). */
   populate?: { path: string; select: string };
@@ -54,13 +53,15 @@ const HELD: Array<{
     name: (found) => String((found.coin as { symbol?: string } | null)?.symbol ?? ''),
   },
   { target: starOfferChanges, fields: 'title', name: (found) => String(found.title) },
-  // a week over refuses an approval: only the week being played (one or two open, through their index) holds a change to decide
-  { target: prizeChanges, filter: { state: 'open' }, fields: 'week', name: (found) => String(found.week) },
+  // a week that ended with its change waiting refuses an approval, but the change still waits to be turned down: listed too
+  { target: prizeChanges, fields: 'week', name: (found) => String(found.week) },
 ];
 
-async function heldOn({ target, filter, fields, populate, name }: (typeof HELD)[number]): Promise<ChangeWaiting[]> {
-  let query = target.model.find(filter ?? { waitingChange: { $ne: null } }, `${fields} waitingChange`);
-  if (!filter) query = query.sort({ 'waitingChange.requestedAt': -1 }).limit(PER_SOURCE);
+async function heldOn({ target, fields, populate, name }: (typeof HELD)[number]): Promise<ChangeWaiting[]> {
+  let query = target.model
+    .find({ waitingChange: { $ne: null } }, `${fields} waitingChange`)
+    .sort({ 'waitingChange.requestedAt': -1 })
+    .limit(PER_SOURCE);
   if (populate) query = query.populate(populate.path, populate.select);
   const rows = (await query.lean<Found[]>()).filter((found) => found.waitingChange);
   return rows.map((found) => ({

@@ -112,4 +112,6 @@ weekSchema.index({ week: -1, _id: -1 });
 weekSchema.index({ state: 1, week: 1, _id: 1 });
 weekSchema.index({ createdAt: -1, _id: -1 });
 weekSchema.index({ 'lastChangeDecision.decidedAt': 1 });
+// the weeks holding a prize change, the newest asked first (the dashboard's brake changes waiting, a week over included)
+weekSchema.index({ 'waitingChange.requestedAt': -1 });
 export const LeagueWeekModel = model('LeagueWeek', weekSchema);

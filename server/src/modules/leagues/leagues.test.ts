@@ -8,6 +8,7 @@ import { balanceOf, postEntry, recoverPendingEntries } from '../ledger/ledger.se
 import { LedgerEntryModel } from '../ledger/ledger.models';
 import { NotificationModel } from '../notifications/notification.model';
 import { setPlayerStatus } from '../users/playerStatus.service';
+import { refreshLiveFigures } from '../dashboard/dashboard.service';
 import { createCoin, createPlayer, playerCaller } from '../../../test/factories';
 import { silentLogger, testEnv } from '../../../test/helpers';
 import { consoleApi, createOperator } from '../../../test/operators';
@@ -415,5 +416,29 @@ describe('prizes', () => {
     const outsider = consoleApi(app, (await createOperator(['users:read'])).token);
     expect((await outsider.put('/league-weeks/current', { prizes: [] })).status).toBe(403);
     expect((await outsider.get('/league-standings')).status).toBe(403);
+  });
+
+  it('lists a change still waiting when its week ended to the second operator, who can only turn it down', async () => {
+    const { saved } = await prizeTable('150', 1);
+    const changeId = saved.body.waitingChange.id as string;
+    await closeEndedWeeks(await afterTheWeek());
+    expect((await LeagueWeekModel.findById(saved.body.id).lean())!.state).toBe('closed');
+    const second = consoleApi(app, (await createOperator(['leagues:read', 'leagues:write'])).token);
+    const waiting = async () => {
+      // the figures job's next recount, which the dashboard's card, the menu's badge and the approvals alert read
+      await refreshLiveFigures(new Date(), { force: true });
+      const { changesWaiting } = (await second.get('/dashboard')).body;
+      return changesWaiting.newest.filter((change: { resource: string }) => change.resource === 'leagues');
+    };
+
+    expect(await waiting()).toEqual([
+      { id: changeId, resource: 'leagues', record: saved.body.id, name: saved.body.week, by: expect.any(String), at: expect.any(String) },
+    ]);
+    expect((await second.get('/alerts/counts')).body.approvals).toBe(1);
+    // the week is over: an approval is refused, the change is turned down on the week's own page
+    expect((await second.post(`/league-weeks/${saved.body.id}/change/approve`, { id: changeId })).status).toBe(400);
+    const rejected = await second.post(`/league-weeks/${saved.body.id}/change/reject`, { id: changeId, rejectReason: 'The week is over' });
+    expect([rejected.status, rejected.body.waitingChange]).toEqual([200, null]);
+    expect(await waiting()).toEqual([]);
   });
 });
