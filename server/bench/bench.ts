@@ -5,7 +5,9 @@
  * log). The product against the first is what everything around the work costs; against the second, what tRPC costs.
  *
  * Knobs (environment): BENCH_PLAYERS (default 10000), BENCH_REQUESTS per measurement (default 2000),
- * BENCH_CONCURRENCY (default 16), BENCH_MAX_SECONDS per measurement (default 20).
+ * BENCH_CONCURRENCY (default 16), BENCH_MAX_SECONDS per measurement (default 20), BENCH_ROUNDS (default 6: the
+ * measurement's requests split into that many rounds of the three servers, interleaved; the ratios printed are the
+ * median of the rounds' ratios, with their range).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -31,6 +33,8 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const MAX_MS = Number(process.env.BENCH_MAX_SECONDS ?? 20) * 1000;
 const WARMUP = 200;
+/** Rounds per measurement: six runs each side in each of the six orders once. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 
 const load = (port: number, count: number, call: (i: number) => Call, maxMs = MAX_MS) =>
   loadWith(port, count, call, { maxMs, concurrency: CONCURRENCY });
@@ -128,10 +132,11 @@ async function main() {
 
   type Side = 'product' | 'layered' | 'bare';
   const ports: Record<Side, number> = { product: product.port, layered: layered.port, bare: bare.port };
-  const rows: Array<{ name: string } & Record<Side, Measurement>> = [];
+  const rows: Array<{ name: string; rounds: Array<Record<Side, number>> } & Record<Side, Measurement>> = [];
   /**
-   * Warm-up, then each side in halves ordered product, layered twin, bare twin, bare twin, layered twin, product: a
-   * claim grows the collections every later call scans, and this order gives every side the same average size.
+   * Warm-up, then ROUNDS short rounds, each running the three sides one after another in one of the six orders (each
+   * side takes each place equally often): whatever else the machine does, and a claim growing the collections every
+   * later call scans, weighs on the three alike within a round, so each round's ratio compares like with like.
    */
   const measure = async (
     name: string,
@@ -139,31 +144,48 @@ async function main() {
     count = REQUESTS,
     before?: Record<Side, () => Promise<unknown>>,
   ) => {
-    const order: Side[] = ['product', 'layered', 'bare'];
-    for (const side of order) await load(ports[side], Math.min(WARMUP, count), calls[side]);
-    const half = Math.ceil(count / 2);
+    const sides: Side[] = ['product', 'layered', 'bare'];
+    for (const side of sides) await load(ports[side], Math.min(WARMUP, count), calls[side]);
+    const orders: Side[][] = sides.flatMap((first) =>
+      sides.filter((s) => s !== first).map((second) => [first, second, sides.find((s) => s !== first && s !== second)!]),
+    );
+    const share = Math.ceil(count / ROUNDS);
     const runs: Record<Side, Run[]> = { product: [], layered: [], bare: [] };
-    for (const side of [...order, ...[...order].reverse()]) {
-      await before?.[side]();
-      runs[side].push(await load(ports[side], half, calls[side], MAX_MS / 2));
+    const rounds: Array<Record<Side, number>> = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const rps = { product: 0, layered: 0, bare: 0 };
+      for (const side of orders[round % orders.length]!) {
+        await before?.[side]();
+        const run = await load(ports[side], share, calls[side], MAX_MS / ROUNDS);
+        runs[side].push(run);
+        rps[side] = run.latencies.length / run.seconds;
+      }
+      rounds.push(rps);
     }
-    rows.push({ name, product: summarize(runs.product), layered: summarize(runs.layered), bare: summarize(runs.bare) });
+    rows.push({ name, rounds, product: summarize(runs.product), layered: summarize(runs.layered), bare: summarize(runs.bare) });
     console.log(`  ${name}: done`);
   };
 
+  // the players opened the app a moment ago (a claimer does before tapping Claim): their launch refresh is done
+  const openedTheApp = (opened: SeededPlayer[]) =>
+    UserModel.updateMany({ telegramId: { $in: opened.map((p) => p.telegramId) } }, { $set: { lastSeenAt: new Date() } });
   console.log(`measuring: ${REQUESTS} requests each (at most ${MAX_MS / 1000} s), ${CONCURRENCY} in flight, keep-alive, loopback`);
   // every home player launches once so the measured calls are returning players, as in real use
   await load(product.port, homePlayers.length, homeCall);
-  await measure('home.get (player home)', { product: homeCall, layered: bareHomeCall, bare: bareHomeCall });
+  // and has opened the app within the minute before each side's share: no side pays the once-a-minute refresh of the
+  // player from the launch (measured apart below) for calls another side made the minute before
+  const openedHome = () => openedTheApp(homePlayers);
+  await measure('home.get (player home)', { product: homeCall, layered: bareHomeCall, bare: bareHomeCall }, REQUESTS, {
+    product: openedHome,
+    layered: openedHome,
+    bare: openedHome,
+  });
 
   const claimCount = Math.min(REQUESTS, Math.floor((players.length - homePlayers.length) / 3) - WARMUP - 2);
   const claimers = () => take(claimCount + WARMUP + 1).map((p) => ({ ...p, header: launch(p) }));
   const productClaimers = claimers();
   const layeredClaimers = claimers();
   const bareClaimers = claimers();
-  // the claimers opened the app a moment ago, as a player does before tapping Claim: their launch refresh is done
-  const openedTheApp = (claimers: SeededPlayer[]) =>
-    UserModel.updateMany({ telegramId: { $in: claimers.map((p) => p.telegramId) } }, { $set: { lastSeenAt: new Date() } });
   let productClaimIndex = 0;
   let layeredClaimIndex = 0;
   let bareClaimIndex = 0;
@@ -211,17 +233,27 @@ async function main() {
   const bareClaimTrips = await roundTrips(bare.port, bareClaim(launch(claimProbe[1]!)));
 
   const pad = (text: string | number, width: number) => String(text).padStart(width);
-  const line = '-'.repeat(40 + 3 * 31 + 2 * 12);
-  const ratio = (p: Measurement, twin: Measurement) => Number((p.rps / Math.max(twin.rps, 1)).toFixed(2));
+  const line = '-'.repeat(40 + 3 * 31 + 2 * 20);
+  /** The product's req/s over the twin's in each round: their median, and the lowest and highest. */
+  const ratios = (rounds: Array<Record<Side, number>>, twin: Side) => {
+    const each = rounds.map((r) => r.product / Math.max(r[twin], 1)).sort((a, b) => a - b);
+    const mid = each.length / 2;
+    const median = each.length % 2 ? each[Math.floor(mid)]! : (each[mid - 1]! + each[mid]!) / 2;
+    const round2 = (x: number) => Number(x.toFixed(2));
+    return { median: round2(median), lowest: round2(each[0]!), highest: round2(each.at(-1)!) };
+  };
+  const shown = (r: ReturnType<typeof ratios>) => `${r.median.toFixed(2)}x ${r.lowest.toFixed(2)}-${r.highest.toFixed(2)}`;
   const side = (m: Measurement) => `${pad(m.rps, 7)}${pad(m.p50, 8)}${pad(m.p99, 8)}${pad(m.failures, 5)} |`;
   console.log(`\n${line}`);
   const heading = ` req/s  p50 ms  p99 ms fail |`;
-  console.log(`${''.padEnd(40)}${'product'.padEnd(31)}${'twin with the layers'.padEnd(31)}${'bare twin'.padEnd(31)} product / twin`);
-  console.log(`${'call'.padEnd(40)}${heading.repeat(3)}${pad('layered', 12)}${pad('bare', 12)}`);
+  console.log(
+    `${''.padEnd(40)}${'product'.padEnd(31)}${'twin with the layers'.padEnd(31)}${'bare twin'.padEnd(31)} product / twin: median of ${ROUNDS} rounds, range`,
+  );
+  console.log(`${'call'.padEnd(40)}${heading.repeat(3)}${pad('layered', 20)}${pad('bare', 20)}`);
   console.log(line);
-  for (const { name, product: p, layered: l, bare: b } of rows) {
+  for (const { name, rounds, product: p, layered: l, bare: b } of rows) {
     console.log(
-      `${name.padEnd(40)}${side(p)}${side(l)}${side(b)}${pad(`${ratio(p, l).toFixed(2)}x`, 12)}${pad(`${ratio(p, b).toFixed(2)}x`, 12)}`,
+      `${name.padEnd(40)}${side(p)}${side(l)}${side(b)}${pad(shown(ratios(rounds, 'layered')), 20)}${pad(shown(ratios(rounds, 'bare')), 20)}`,
     );
   }
   console.log(line);
@@ -257,8 +289,9 @@ async function main() {
     players: await UserModel.countDocuments(),
     concurrency: CONCURRENCY,
     requestsPerMeasurement: REQUESTS,
-    // product req/s over each twin's: 1 is as fast as the twin
-    rows: rows.map((r) => ({ ...r, productOverLayeredTwin: ratio(r.product, r.layered), productOverBareTwin: ratio(r.product, r.bare) })),
+    rounds: ROUNDS,
+    // product req/s over each twin's, round by round (1 is as fast as the twin): median, lowest, highest
+    rows: rows.map((r) => ({ ...r, productOverLayeredTwin: ratios(r.rounds, 'layered'), productOverBareTwin: ratios(r.rounds, 'bare') })),
     roundTrips: {
       home: homeTrips,
       homeWithRefresh: homeRefreshTrips,
