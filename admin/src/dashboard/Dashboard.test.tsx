@@ -64,6 +64,40 @@ it('writes the period in Persian, with Persian digits', async () => {
   expect(within(period).getByRole('button', { name: '۷ روز گذشته' })).toBeInTheDocument();
 });
 
+it("writes the cards' figures in Persian digits in Persian, amounts exact, as the period panel writes its own", async () => {
+  const busy = (request: SentRequest) => ({
+    ...figures(request),
+    players: 1200,
+    pendingWithdrawals: { count: 2, byCoin: [{ coin: 'c1', symbol: 'GIFT', amount: '10.25', count: 2 }] },
+    coinsIssued: [{ coin: 'c1', symbol: 'GIFT', amount: '1234.000001' }],
+    changesWaiting: { count: 3, newest: [] },
+  });
+  renderScreen('/admin/', { routes: { 'GET /dashboard': busy }, locale: 'fa' });
+  const players = await screen.findByTestId('figure-dashboard.players');
+  await waitFor(() => expect(players).toHaveTextContent('۱٬۲۰۰'));
+  expect(screen.getByTestId('figure-dashboard.players-detail')).toHaveTextContent('۴۰ فعال امروز');
+  expect(screen.getByTestId('figure-dashboard.changesWaiting')).toHaveTextContent('۳');
+  expect(screen.getByTestId('figure-dashboard.pendingWithdraws-detail')).toHaveTextContent('۱۰٫۲۵ GIFT');
+  expect(screen.getByTestId('figure-dashboard.coinsIssued')).toHaveTextContent('۱٬۲۳۴٫۰۰۰۰۰۱ GIFT');
+  expect(within(screen.getByTestId('dashboard-period')).getByTestId('period-issued-GIFT')).toHaveTextContent('۱۵۰٫۵');
+  // no Latin digit left on any card
+  for (const card of screen.getAllByTestId(/^figure-dashboard\./)) expect(card.textContent).not.toMatch(/[0-9]/);
+});
+
+it('groups the figures in English', async () => {
+  renderScreen('/admin/', {
+    routes: {
+      'GET /dashboard': (request: SentRequest) => ({
+        ...figures(request),
+        players: 1200,
+        coinsIssued: [{ coin: 'c1', symbol: 'GIFT', amount: '1234.5' }],
+      }),
+    },
+  });
+  await waitFor(() => expect(screen.getByTestId('figure-dashboard.players')).toHaveTextContent('1,200'));
+  expect(screen.getByTestId('figure-dashboard.coinsIssued')).toHaveTextContent('1,234.5 GIFT');
+});
+
 it('lands an operator who only decides gifts on the count waiting for them, linked to the gifts', async () => {
   const giftsOnly = (request: SentRequest) => ({
     ...figures(request),

@@ -4,6 +4,8 @@ import { Box, Card, CardContent, Typography } from '@mui/material';
 import { Link, useSearchParams } from 'react-router';
 import { Title, useBasename, useTranslate } from 'react-admin';
 import { useConsoleCalls } from '../dataProvider';
+import { useDateLocales } from '../lists/ConsoleDateField';
+import { useAmount } from '../lists/useAmount';
 import type { CoinAmount } from '@gift/server';
 import type { DashboardRange } from '@gift/shared';
 import { PeriodPanel } from './PeriodPanel';
@@ -33,19 +35,23 @@ function useDashboard() {
 /** Where each count of what waits for a second operator is decided. */
 const WAITING_LISTS = { giftsWaiting: 'gifts', grantsWaiting: 'account-grants' } as const;
 
-const perCoin = (rows: CoinAmount[], separator: string) => (rows.length ? rows.map((r) => `${r.amount} ${r.symbol}`).join(separator) : '0');
+/** An exact decimal amount in the console's digits (useAmount). */
+type Amount = (decimal: string) => string;
+
+const perCoin = (rows: CoinAmount[], separator: string, amount: Amount) =>
+  rows.length ? rows.map((r) => `${amount(r.amount)} ${r.symbol}`).join(separator) : amount('0');
 /** Amounts per coin, one line each, small enough to fit a card. */
-const coinLines = (rows: CoinAmount[]) =>
+const coinLines = (rows: CoinAmount[], amount: Amount) =>
   rows.length ? (
     <Box component="span" sx={{ display: 'block', fontSize: '1.25rem', lineHeight: 1.6 }}>
       {rows.map((r) => (
         <Box component="span" key={r.coin} sx={{ display: 'block' }}>
-          {r.amount} {r.symbol}
+          {amount(r.amount)} {r.symbol}
         </Box>
       ))}
     </Box>
   ) : (
-    '0'
+    amount('0')
   );
 
 interface Figure {
@@ -95,9 +101,13 @@ export function Dashboard() {
   const translate = useTranslate();
   const basename = useBasename();
   const { figures, failed, setRange, refresh } = useDashboard();
+  // every figure in the console's digits, as the period panel writes its own (Persian digits in Persian)
+  const numbers = new Intl.NumberFormat(useDateLocales());
+  const amount = useAmount();
   const reviewFilter = encodeURIComponent(JSON.stringify({ status: 'pending' }));
   if (failed) return <Typography sx={{ mt: 2 }}>{translate('dashboard.loadFailed')}</Typography>;
   const loading = '…';
+  const count = (value: number | null | undefined) => (value === null || value === undefined ? loading : numbers.format(value));
   const f = figures;
   const changes = f?.changesWaiting;
   const below = changes && <ChangesWaitingList changes={changes.newest} />;
@@ -106,50 +116,48 @@ export function Dashboard() {
       ? {
           id: 'players',
           label: translate('dashboard.players'),
-          value: f?.players ?? loading,
-          detail: f ? translate('dashboard.activeToday', { count: f.activeToday }) : undefined,
+          value: count(f?.players),
+          detail: f ? translate('dashboard.activeToday', { count: count(f.activeToday) }) : undefined,
           to: `${basename}/users`,
         }
       : null,
-    f?.newToday !== null ? { id: 'newToday', label: translate('dashboard.newToday'), value: f?.newToday ?? loading } : null,
+    f?.newToday !== null ? { id: 'newToday', label: translate('dashboard.newToday'), value: count(f?.newToday) } : null,
     f?.missionsDoneToday !== null
-      ? { id: 'missionsDone', label: translate('dashboard.missionsDone'), value: f?.missionsDoneToday ?? loading }
+      ? { id: 'missionsDone', label: translate('dashboard.missionsDone'), value: count(f?.missionsDoneToday) }
       : null,
     f?.reviewsWaiting !== null
       ? {
           id: 'pendingReviews',
           label: translate('dashboard.pendingReviews'),
-          value: f?.reviewsWaiting ?? loading,
+          value: count(f?.reviewsWaiting),
           to: `${basename}/user-missions?filter=${reviewFilter}`,
         }
       : null,
     // what waits for a second operator, for an account that may decide it
     ...(['giftsWaiting', 'grantsWaiting'] as const).map((id) =>
-      f?.[id] !== null
-        ? { id, label: translate(`dashboard.${id}`), value: f?.[id] ?? loading, to: `${basename}/${WAITING_LISTS[id]}` }
-        : null,
+      f?.[id] !== null ? { id, label: translate(`dashboard.${id}`), value: count(f?.[id]), to: `${basename}/${WAITING_LISTS[id]}` } : null,
     ),
     // brake changes waiting, on records of several resources: the newest each link to their record
-    changes !== null
-      ? { id: 'changesWaiting', label: translate('dashboard.changesWaiting'), value: changes?.count ?? loading, below }
-      : null,
+    changes !== null ? { id: 'changesWaiting', label: translate('dashboard.changesWaiting'), value: count(changes?.count), below } : null,
     f?.pendingWithdrawals !== null
       ? {
           id: 'pendingWithdraws',
           label: translate('dashboard.pendingWithdraws'),
-          value: f?.pendingWithdrawals?.count ?? loading,
-          detail: f?.pendingWithdrawals ? perCoin(f.pendingWithdrawals.byCoin, translate('common.separator')) : undefined,
+          value: count(f?.pendingWithdrawals?.count),
+          detail: f?.pendingWithdrawals ? perCoin(f.pendingWithdrawals.byCoin, translate('common.separator'), amount) : undefined,
           to: `${basename}/withdraw`,
         }
       : null,
     f?.coinsIssued !== null
-      ? { id: 'coinsIssued', label: translate('dashboard.coinsIssued'), value: f?.coinsIssued ? coinLines(f.coinsIssued) : loading }
+      ? { id: 'coinsIssued', label: translate('dashboard.coinsIssued'), value: f?.coinsIssued ? coinLines(f.coinsIssued, amount) : loading }
       : null,
-    f?.miningRunning !== null
-      ? { id: 'miningRunning', label: translate('dashboard.miningRunning'), value: f?.miningRunning ?? loading }
-      : null,
+    f?.miningRunning !== null ? { id: 'miningRunning', label: translate('dashboard.miningRunning'), value: count(f?.miningRunning) } : null,
     f?.stakedLocked !== null
-      ? { id: 'stakedLocked', label: translate('dashboard.stakedLocked'), value: f?.stakedLocked ? coinLines(f.stakedLocked) : loading }
+      ? {
+          id: 'stakedLocked',
+          label: translate('dashboard.stakedLocked'),
+          value: f?.stakedLocked ? coinLines(f.stakedLocked, amount) : loading,
+        }
       : null,
   ];
   return (

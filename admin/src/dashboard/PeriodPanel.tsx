@@ -4,6 +4,7 @@ import { useTranslate } from 'react-admin';
 import { DASHBOARD_MAX_DAYS, toMicros, type DashboardRange } from '@gift/shared';
 import type { DashboardFigures } from '@gift/server';
 import { formatWhen, useDateLocales } from '../lists/ConsoleDateField';
+import { useAmount } from '../lists/useAmount';
 import { ConsoleDayField } from '../forms/ConsoleDateInput';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -104,6 +105,7 @@ export function PeriodPanel({
   const translate = useTranslate();
   const locales = useDateLocales();
   const numbers = new Intl.NumberFormat(locales);
+  const amount = useAmount();
   const { range, period, previousPeriod } = figures;
   const day = (key: string) => new Date(`${key}T00:00:00Z`).toLocaleDateString(locales, { timeZone: 'UTC' });
   return (
@@ -140,7 +142,7 @@ export function PeriodPanel({
                   {total.unit ? ` (${total.unit})` : ''}
                 </Typography>
                 <Typography variant="h5" component="div" sx={{ wordBreak: 'break-word' }}>
-                  {total.shown ?? numbers.format(total.now)}
+                  {total.shown === undefined ? numbers.format(total.now) : amount(total.shown)}
                 </Typography>
                 <Typography
                   variant="caption"

@@ -5,6 +5,7 @@ import { Loading, Title, useTranslate } from 'react-admin';
 import type { Books } from '@gift/server';
 import { useConsoleCalls } from '../../dataProvider';
 import { formatWhen, useDateLocales } from '../../lists/ConsoleDateField';
+import { useAmount } from '../../lists/useAmount';
 
 type CoinBooks = Books['coins'][number];
 type HouseRow = CoinBooks['house'][number];
@@ -27,22 +28,6 @@ const HOLDERS = [
   ['paid:chain', 'books.paidOnChain'],
 ] as const;
 const KNOWN = new Set<string>([...SOURCES, ...HOLDERS.map(([account]) => account)]);
-
-/**
- * An exact decimal string written with Intl in the console's language (grouped, Persian digits in Persian): the whole part
- * formatted as a bigint and the fraction digit by digit, so an amount never goes through a float.
- */
-function useAmount(): (decimal: string) => string {
-  const numbers = new Intl.NumberFormat(useDateLocales());
-  const part = (value: number, type: string) => numbers.formatToParts(value).find((piece) => piece.type === type)?.value;
-  const point = part(1.5, 'decimal') ?? '.';
-  const minus = part(-1, 'minusSign') ?? '-';
-  return (decimal) => {
-    const [whole = '0', fraction = ''] = decimal.replace(/^-/, '').split('.');
-    const digits = [...fraction].map((digit) => numbers.format(Number(digit))).join('');
-    return `${decimal.startsWith('-') ? minus : ''}${numbers.format(BigInt(whole))}${digits ? point + digits : ''}`;
-  };
-}
 
 /** A decimal string negated: what a source account's (negative) balance says it created. */
 const negated = (decimal: string) => (decimal.startsWith('-') ? decimal.slice(1) : decimal === '0' ? '0' : `-${decimal}`);
