@@ -1,5 +1,5 @@
-import { configure, render } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { configure, render, screen, within } from '@testing-library/react';
+import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { App } from '../src/App';
 import { i18nProvider } from '../src/i18n/i18nProvider';
 import { clearSession, saveSession } from '../src/session';
@@ -98,4 +98,12 @@ export function renderScreen(path: string, { routes = {}, permissions = ['*'], l
   /** The requests sent as `METHOD /path`. */
   const sent = (key: string) => requests.filter((request) => `${request.method} ${request.path}` === key);
   return { requests, sent, user: userEvent.setup({ delay: null }) };
+}
+
+/** Turns down what waits through the Reject button inside `scope`: the reason typed in the dialog that opens, then confirmed. */
+export async function rejectWithReason(user: UserEvent, scope: HTMLElement, reason: string) {
+  await user.click(within(scope).getByRole('button', { name: 'Reject' }));
+  const dialog = await screen.findByRole('dialog');
+  await user.type(within(dialog).getByLabelText('Why'), reason);
+  await user.click(within(dialog).getByRole('button', { name: 'Reject' }));
 }

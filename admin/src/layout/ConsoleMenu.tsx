@@ -30,6 +30,16 @@ function PageItem({ to, label, icon, resource, action, badge }: PageItemProps) {
   return <Menu.Item to={`${basename}/${to}`} primaryText={<MenuLabel label={translate(label)}>{badge}</MenuLabel>} leftIcon={icon} />;
 }
 
+/** A menu item's label with what waits there counted beside it. */
+const counted = (label: string, count: number | undefined, title: string) => (
+  <MenuLabel label={label}>
+    <CountBadge count={count} title={title} />
+  </MenuLabel>
+);
+
+/** Resources' own items, in this order. */
+const items = (...names: string[]) => names.map((name) => <Menu.ResourceItem key={name} name={name} />);
+
 /** The spec's menu, in its order, then what came after it; Covers and Partners sit with the other home-screen content. */
 export function ConsoleMenu() {
   const translate = useTranslate();
@@ -39,27 +49,14 @@ export function ConsoleMenu() {
     <Menu>
       {/* what waits for the operator's approval (gifts, access, brake changes): the dashboard counts and links each kind */}
       <Menu.DashboardItem
-        primaryText={
-          <MenuLabel label={translate('menu.dashboard')}>
-            <CountBadge count={counts.approvals} title="alerts.badges.approvals" />
-          </MenuLabel>
-        }
+        primaryText={counted(translate('menu.dashboard'), counts.approvals, 'alerts.badges.approvals')}
         leftIcon={<DashboardIcon />}
       />
-      <Menu.ResourceItem name="gift-coins" />
-      <Menu.ResourceItem name="categories" />
-      <Menu.ResourceItem name="covers" />
-      <Menu.ResourceItem name="partners" />
-      <Menu.ResourceItem name="missions" />
-      <Menu.ResourceItem name="users" />
+      {items('gift-coins', 'categories', 'covers', 'partners', 'missions', 'users')}
       <PageItem to="risk" label="menu.risk" icon={<GppMaybeIcon />} resource="users" action="list" />
       <Menu.ResourceItem
         name="user-missions"
-        primaryText={
-          <MenuLabel label={resourceLabel('user-missions', 2)}>
-            <CountBadge count={counts.claims} title="alerts.badges.claims" />
-          </MenuLabel>
-        }
+        primaryText={counted(resourceLabel('user-missions', 2), counts.claims, 'alerts.badges.claims')}
       />
       <Menu.ResourceItem name="staking-coins" />
       <PageItem
@@ -79,13 +76,7 @@ export function ConsoleMenu() {
       <PageItem to="app-config" label="menu.appConfig" icon={<SettingsIcon />} resource="app-config" action="edit" />
       <Menu.ResourceItem name="audit" />
       {/* beyond the spec's menu: what later issues added */}
-      <Menu.ResourceItem name="broadcasts" />
-      <Menu.ResourceItem name="gifts" />
-      <Menu.ResourceItem name="appeals" />
-      <Menu.ResourceItem name="faqs" />
-      <Menu.ResourceItem name="star-offers" />
-      <Menu.ResourceItem name="star-purchases" />
-      <Menu.ResourceItem name="league-standings" />
+      {items('broadcasts', 'gifts', 'appeals', 'faqs', 'star-offers', 'star-purchases', 'league-standings')}
       <PageItem to="league-weeks/current" label="menu.leaguePrizes" icon={<EmojiEventsIcon />} resource="league-weeks" action="edit" />
       <PageItem to="analytics" label="menu.analytics" icon={<InsightsIcon />} resource="users" action="list" />
       {/* the books, read with the treasury's permission (withdrawals): the money figures beside the hot wallet */}

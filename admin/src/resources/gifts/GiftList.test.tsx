@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { OPERATOR, refusal, renderScreen } from '../../../test/renderScreen';
+import { OPERATOR, refusal, rejectWithReason, renderScreen } from '../../../test/renderScreen';
 
 const GIFT = {
   id: 'g1',
@@ -78,10 +78,7 @@ it("shows the server's four-eyes refusal as it wrote it, and the gift still wait
 
 it('rejects a waiting gift with the reason typed: POST /gifts/g1/reject { rejectReason }', async () => {
   const { sent, user } = renderScreen('/admin/gifts', { routes: routes() });
-  await user.click(within(await rowOf('Winner of the March contest')).getByRole('button', { name: 'Reject' }));
-  const dialog = await screen.findByRole('dialog');
-  await user.type(within(dialog).getByLabelText('Why'), 'Not in the contest rules');
-  await user.click(within(dialog).getByRole('button', { name: 'Reject' }));
+  await rejectWithReason(user, await rowOf('Winner of the March contest'), 'Not in the contest rules');
   await waitFor(() => expect(sent('POST /gifts/g1/reject')).toHaveLength(1));
   expect(sent('POST /gifts/g1/reject')[0]!.body).toEqual({ rejectReason: 'Not in the contest rules' });
   expect(await screen.findByText('Rejected')).toBeInTheDocument();

@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { renderScreen, type SentRequest } from '../../../test/renderScreen';
+import { rejectWithReason, renderScreen, type SentRequest } from '../../../test/renderScreen';
 
 const GIFT = { id: '65f0000000000000000000c0', symbol: 'GIFT', name: 'Gift Coin' };
 const ASKER = { id: '65f0000000000000000000a9', username: 'prize-setter' };
@@ -89,10 +89,7 @@ it('opens a week by its own id, as the dashboard links a change still waiting wh
   });
   const banner = await screen.findByTestId('change-waiting-banner');
   expect(sent('GET /league-weeks/current')).toHaveLength(0);
-  await user.click(within(banner).getByRole('button', { name: 'Reject' }));
-  const dialog = await screen.findByRole('dialog');
-  await user.type(within(dialog).getByLabelText('Why'), 'the week is over');
-  await user.click(within(dialog).getByRole('button', { name: 'Reject' }));
+  await rejectWithReason(user, banner, 'the week is over');
   await waitFor(() => expect(sent(`POST /league-weeks/${WEEK.id}/change/reject`)).toHaveLength(1));
   expect(sent(`POST /league-weeks/${WEEK.id}/change/reject`)[0]!.body).toEqual({
     id: WEEK.waitingChange.id,

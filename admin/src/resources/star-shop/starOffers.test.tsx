@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { OPERATOR, renderScreen } from '../../../test/renderScreen';
+import { OPERATOR, rejectWithReason, renderScreen } from '../../../test/renderScreen';
 
 const ASKER = { id: '65f0000000000000000000a9', username: 'shop-keeper' };
 const OFFER = {
@@ -56,10 +56,7 @@ it('shows the boost waiting for a second operator and approves it only after the
 it('rejects the waiting boost with the reason typed', async () => {
   const { sent, user } = openOffer();
   const banner = await screen.findByTestId('change-waiting-banner');
-  await user.click(within(banner).getByRole('button', { name: 'Reject' }));
-  const dialog = await screen.findByRole('dialog');
-  await user.type(within(dialog).getByLabelText('Why'), 'far too cheap');
-  await user.click(within(dialog).getByRole('button', { name: 'Reject' }));
+  await rejectWithReason(user, banner, 'far too cheap');
   await waitFor(() => expect(sent(`POST /star-offers/${OFFER.id}/change/reject`)).toHaveLength(1));
   expect(sent(`POST /star-offers/${OFFER.id}/change/reject`)[0]!.body).toEqual({
     id: OFFER.waitingChange.id,
