@@ -1,6 +1,7 @@
 import { Types } from 'mongoose';
 import { objectId } from '../../db/ids';
 import { AppError } from '../../lib/errors';
+import type { AnyModel } from '../../http/resource';
 import { recordAudit, type Operator } from '../audit/audit.service';
 import { finishLeftOver, recordBeforeWrite, type OperationKind } from '../ledger/ledger.service';
 import type { ChangeTarget } from './waitingChanges.service';
@@ -155,9 +156,10 @@ export function changesOf(waiting: { id: string } | null | undefined, next: unkn
 }
 
 /** The records of a target where changes wait (waitingChanges.service.ts) as where saves hold them; `shown`: as the console reads one. */
-export function requestsOn(target: ChangeTarget, shown: (record: string) => Promise<unknown>): RequestTarget {
+export function requestsOn(target: ChangeTarget, shown: (record: string) => Promise<unknown>): RequestTarget & { model: AnyModel } {
   return {
     resource: target.resource,
+    model: target.model,
     holds: async (record, [changeId]) =>
       !!(await target.model.exists({
         _id: objectId(record),
@@ -185,4 +187,40 @@ export function asRead({ waiting, last }: ReadState, fields = { waiting: 'waitin
 export async function writtenAsRead<T>(model: { exists: (filter: object) => Promise<unknown> }, id: string, written: T | null): Promise<T> {
   if (written) return written;
   throw (await model.exists({ _id: objectId(id) })) ? new AppError('RECORD_CHANGED') : new AppError('NOT_FOUND');
+}
+
+/**
+ * A save's write of `update` on the record `id` only as the save read it, as the console answers it: on the same waiting change
+ * and last decision (`read`; `places`: where the record keeps them) and on any live values it writes back (`live`). The record
+ * after the write, or 409 when it changed since (404: gone).
+ */
+export async function updateAsRead(
+  model: AnyModel,
+  id: string,
+  read: ReadState,
+  update: object,
+  { live = {}, places }: { live?: object; places?: Parameters<typeof asRead>[1] } = {},
+): Promise<unknown> {
+  const filter = { _id: id, ...asRead(read, places), ...live };
+  return writtenAsRead(model, id, await model.findOneAndUpdate(filter, update, { returnDocument: 'after', runValidators: true }));
+}
+
+/**
+ * A save of a record of `requestsOn`'s targets, as `writeRequested` saves it: the request of the change it holds (`held`, as
+ * `changesOf` reads it), and `update` written only on the record as the save read it (`read`: its waiting change and last
+ * decision; `live`: the live values it writes back), else 409.
+ */
+export function saveAsRead(
+  target: ReturnType<typeof requestsOn>,
+  save: { id: string; read: { waitingChange?: ReadState['waiting']; lastChangeDecision?: ReadState['last'] } | null; held: unknown },
+  { operator, update, live }: { operator: Operator; update: object; live: object },
+  audited: () => void,
+): Promise<unknown> {
+  const { id, read, held } = save;
+  return writeRequested(
+    target,
+    { record: id, ...changesOf(read?.waitingChange, held), operator, before: () => target.shown(id) },
+    () => updateAsRead(target.model, id, { waiting: read?.waitingChange, last: read?.lastChangeDecision }, update, { live }),
+    audited,
+  );
 }

@@ -2,8 +2,8 @@ import { giftCoinInput, suggestedCoinBrakes, toMicros, type CoinBrakes, type Gif
 import type { OperatorContext } from '../../http/adminAuth';
 import { orderedResource } from '../../http/resource';
 import { changeRoutes } from '../accounts/changeDecisions.service';
-import { changesOf, createRequested, finishRequests, requestsOn, writeRequested } from '../accounts/changeRequests.service';
-import { askChange, presentWithChange, type WaitingChange } from '../accounts/waitingChanges.service';
+import { createRequested, finishRequests, requestsOn, saveAsRead } from '../accounts/changeRequests.service';
+import { askChange, presentWithChange, type ChangeDecision, type WaitingChange } from '../accounts/waitingChanges.service';
 import { saveCoinIdentity } from './coinIdentity';
 import { GiftCoinModel } from './giftCoin.model';
 import { coinChanges } from './giftCoins.service';
@@ -123,7 +123,8 @@ async function updateCoin(id: string, input: GiftCoinInput, { operator, audited 
     ...Object.fromEntries([...LIMITS, ...CHAIN].map((f) => [f, 1])),
     withdrawEnabled: 1,
     waitingChange: 1,
-  }).lean<Record<string, unknown> & { waitingChange?: WaitingChange | null }>();
+    lastChangeDecision: 1,
+  }).lean<Record<string, unknown> & { waitingChange?: WaitingChange | null; lastChangeDecision?: ChangeDecision | null }>();
   // the save that asked for the change waiting now is audited first, should a crash have cut it off
   if (stored?.waitingChange) await finishRequests(coinRequests, [stored.waitingChange.id]);
   const fields = withoutAbsent(input);
@@ -141,10 +142,11 @@ async function updateCoin(id: string, input: GiftCoinInput, { operator, audited 
   const identity = { ...input, ...(keepsPlace && { network: live.chain.network, jettonMaster: live.chain.jettonMaster }) } as GiftCoinInput;
   // a brake change held for a second operator is a request of the money engine, which audits the edit once
   return saveCoinIdentity(identity, id, () =>
-    writeRequested(
+    // only on the coin as read: the same waiting change and last decision, and withdrawals off if it writes them back (409 if not)
+    saveAsRead(
       coinRequests,
-      { record: id, ...changesOf(stored?.waitingChange, waiting.waitingChange), operator, before: () => coinRequests.shown(id) },
-      () => GiftCoinModel.findByIdAndUpdate(id, { $set: { ...fields, ...waiting } }, { returnDocument: 'after', runValidators: true }),
+      { id, read: stored, held: waiting.waitingChange },
+      { operator, update: { $set: { ...fields, ...waiting } }, live: 'withdrawEnabled' in held ? { withdrawEnabled: false } : {} },
       audited,
     ),
   );

@@ -3,7 +3,7 @@ import { Types } from 'mongoose';
 import { AppError, badInput } from '../../lib/errors';
 import { operatorContext } from '../../http/adminAuth';
 import { validate, type ResourceDefinition } from '../../http/resource';
-import { finishRequests, writeRequested, type RequestTarget } from '../accounts/changeRequests.service';
+import { asRead, changesOf, finishRequests, writeRequested, writtenAsRead, type RequestTarget } from '../accounts/changeRequests.service';
 import { requireGiftCoin } from '../coins/giftCoins.service';
 import { AppConfigModel } from './appConfig.model';
 import { presentRejectReasons } from './rejectReasons.service';
@@ -111,35 +111,72 @@ export const appConfigResource: ResourceDefinition<typeof appConfigInput> = {
         earnAmount: 1,
         earnDurationHours: 1,
         waitingRewards: 1,
+        rewardDecisions: 1,
       }).lean();
+      const read = readRewards(live);
       // the saves that asked for the rewards waiting now are audited first, should a crash have cut one off
-      const waitingNow = Object.values((live?.waitingRewards ?? {}) as Record<string, { id?: string } | null>);
       await finishRequests(
         configRequests,
-        waitingNow.flatMap((change) => (change?.id ? [change.id] : [])),
+        CONFIG_REWARDS.flatMap((kind) => (read[kind].waiting ? [read[kind].waiting.id] : [])),
       );
       const held = await holdRewardChanges(changes, (live ?? {}) as Parameters<typeof holdRewardChanges>[1], operator, new Date());
       // a new token is Telegram's to accept, and names the bot: its username is not typed by hand
       if (botToken) changes.botUsername = await botUsernameOf(botToken);
-      // rewards held for a second operator are a request of the money engine, which audits the save once
-      const asked = Object.values(held).flatMap((change) => (change ? [(change as { id: string }).id] : []));
+      // rewards held for a second operator are a request of the money engine, which audits the save once, naming those it replaced
+      const asked = CONFIG_REWARDS.map((kind) => changesOf(read[kind].waiting, held[`waitingRewards.${kind}`]));
+      // a premium percent held with the referral reward is written back as it was read
+      const premiumKept = !!held['waitingRewards.referral'] && 'referralQualification' in changes;
       return writeRequested(
         configRequests,
-        { record: id, changes: asked, operator, before: () => configShown(id) },
-        () =>
-          AppConfigModel.findByIdAndUpdate(
+        {
+          record: id,
+          changes: asked.flatMap((one) => one.changes),
+          replaces: asked.flatMap((one) => one.replaces),
+          operator,
+          before: () => configShown(id),
+        },
+        // only on App Config as read: each reward's same waiting change and last decision, and what it writes back (409 if not)
+        async () =>
+          writtenAsRead(
+            AppConfigModel,
             id,
-            {
-              $set: { ...changes, ...held, ...(botToken ? { botToken } : {}) },
-              ...(clearBotToken && !botToken ? { $unset: { botToken: 1 } } : {}),
-            },
-            { returnDocument: 'after', runValidators: true },
-          ).select('+botToken'),
+            await AppConfigModel.findOneAndUpdate(
+              {
+                _id: id,
+                ...Object.fromEntries(CONFIG_REWARDS.flatMap((kind) => Object.entries(asRead(read[kind], rewardPlaces(kind))))),
+                ...(premiumKept ? { 'referralQualification.premiumRewardPercent': read.premium } : {}),
+              },
+              {
+                $set: { ...changes, ...held, ...(botToken ? { botToken } : {}) },
+                ...(clearBotToken && !botToken ? { $unset: { botToken: 1 } } : {}),
+              },
+              { returnDocument: 'after', runValidators: true },
+            ).select('+botToken'),
+          ),
         audited,
       );
     },
   },
 };
+
+/** Where App Config keeps a reward's waiting change and its last decision. */
+const rewardPlaces = (kind: ConfigReward) => ({ waiting: `waitingRewards.${kind}`, last: `rewardDecisions.${kind}` });
+
+type Change = { id: string } | null;
+
+/** Each reward's waiting change and last decision as a save read them, and the Premium friend's percent (null: none). */
+function readRewards(live: Record<string, unknown> | null) {
+  const { waitingRewards, rewardDecisions, referralQualification } = (live ?? {}) as {
+    waitingRewards?: Partial<Record<ConfigReward, Change>>;
+    rewardDecisions?: Partial<Record<ConfigReward, Change>>;
+    referralQualification?: { premiumRewardPercent?: number | null };
+  };
+  const kinds = CONFIG_REWARDS.map((kind) => [kind, { waiting: waitingRewards?.[kind] ?? null, last: rewardDecisions?.[kind] ?? null }]);
+  return {
+    ...(Object.fromEntries(kinds) as Record<ConfigReward, { waiting: Change; last: Change }>),
+    premium: referralQualification?.premiumRewardPercent ?? null,
+  };
+}
 
 /** App Config as the console shows it (null when there is none). */
 async function configShown(id: string) {

@@ -19,6 +19,7 @@ import {
   changesOf,
   createRequested,
   finishRequests,
+  updateAsRead,
   writeRequested,
   writtenAsRead,
   type RequestTarget,
@@ -187,9 +188,10 @@ export const missionsResource: ResourceDefinition<typeof missionInput, typeof mi
     });
     /**
      * Enables or disables several missions (a campaign's start or end): each one that changes is audited as its own update. A
-     * mission whose reward needs a second operator to go live is not enabled: its enabling waits (`waiting`, present when any); a
-     * disabled one
-     * drops what waited.
+     * mission whose reward needs a second operator to go live is not enabled: its enabling waits (`waiting`, present when any),
+     * written only on the mission as this call read it, as a save's (409 `RECORD_CHANGED` if another save or a decision landed
+     * since, the missions before it switched already); a disabled one drops what waited. The call names no more than the
+     * missions: an enabling replaces a change that waited when it read the mission, named by its audit.
      */
     router.post('/enabled', async (req, res) => {
       const { ids, enabled } = validate(missionsEnabledInput, req.body);
@@ -203,13 +205,21 @@ export const missionsResource: ResourceDefinition<typeof missionInput, typeof mi
         if (enabled && mission && (await needsSecondOperator(mission.reward, mission.coin, mission))) {
           // the enabling held for a second operator is a request of the money engine, which audits it once
           const change = waitingReward(mission.reward, mission.coin, context.operator, new Date());
-          const asked = await writeRequested(
+          await writeRequested(
             missionRequests,
             { record: id, ...changesOf(mission.waiting, change), operator: context.operator, before: () => missionRequests.shown(id) },
-            () => MissionModel.findOneAndUpdate({ _id: id, enabled: false }, { $set: { waiting: change } }),
+            // only on the mission as read: the same waiting change (or none) and last decision, and the reward it asks to enable
+            () =>
+              updateAsRead(
+                MissionModel,
+                id,
+                { waiting: mission.waiting, last: mission.lastDecision },
+                { $set: { waiting: change } },
+                { places: MISSION_FIELDS, live: { enabled: false, reward: mission.reward, coin: mission.coin } },
+              ),
             () => undefined,
           );
-          if (asked) waiting.push(id);
+          waiting.push(id);
           continue;
         }
         const fields = enabled ? { enabled } : { enabled, waiting: null };

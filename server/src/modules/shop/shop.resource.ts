@@ -3,8 +3,8 @@ import { AppError } from '../../lib/errors';
 import { operatorContext } from '../../http/adminAuth';
 import { orderedResource, type ResourceDefinition } from '../../http/resource';
 import { changeRoutes } from '../accounts/changeDecisions.service';
-import { changesOf, createRequested, finishRequests, requestsOn, writeRequested } from '../accounts/changeRequests.service';
-import type { WaitingChange } from '../accounts/waitingChanges.service';
+import { createRequested, finishRequests, requestsOn, saveAsRead } from '../accounts/changeRequests.service';
+import type { ChangeDecision, WaitingChange } from '../accounts/waitingChanges.service';
 import { playerIdsMatching } from '../users/players.service';
 import { playerLabels } from '../users/playerDays.service';
 import { StarOfferModel, StarPurchaseModel } from './shop.models';
@@ -15,6 +15,24 @@ import { offerTermsToStore, starOfferChanges, termsOf } from './shopBrakes.servi
 export const starOfferRequests = requestsOn(starOfferChanges, async (id) => {
   const offer = await StarOfferModel.findById(id);
   return offer && offer.toJSON();
+});
+
+/** An offer's terms as a save reads them, with the change that waits and the last decision. */
+interface LiveOffer {
+  kind: BoostKind;
+  stars: number;
+  multiplierPercent?: number | null;
+  enabled?: boolean | null;
+  waitingChange?: WaitingChange | null;
+  lastChangeDecision?: ChangeDecision | null;
+}
+
+/** The live terms as a save read them, which it writes back when it holds others (a missing field read as none). */
+const liveTerms = (live: LiveOffer) => ({
+  kind: live.kind,
+  stars: live.stars,
+  multiplierPercent: live.multiplierPercent ?? null,
+  enabled: live.enabled ?? null,
 });
 
 const offers = orderedResource('star-offers', StarOfferModel, starOfferInput, {
@@ -42,21 +60,23 @@ export const starOffersResource: ResourceDefinition<typeof starOfferInput> = {
   update: {
     schema: starOfferInput,
     run: async (id, input, { operator, audited }) => {
-      const live = await StarOfferModel.findById(id, { kind: 1, stars: 1, multiplierPercent: 1, enabled: 1, waitingChange: 1 }).lean<{
-        kind: BoostKind;
-        stars: number;
-        multiplierPercent?: number | null;
-        enabled?: boolean | null;
-        waitingChange?: WaitingChange | null;
-      }>();
+      const live = await StarOfferModel.findById(id, {
+        kind: 1,
+        stars: 1,
+        multiplierPercent: 1,
+        enabled: 1,
+        waitingChange: 1,
+        lastChangeDecision: 1,
+      }).lean<LiveOffer>();
       // the save that asked for the terms waiting now is audited first, should a crash have cut it off
       if (live?.waitingChange) await finishRequests(starOfferRequests, [live.waitingChange.id]);
       const terms = await offerTermsToStore(termsOf(input), live && termsOf(live), operator);
       // terms held for a second operator are a request of the money engine, which audits the edit once
-      return writeRequested(
+      // only on the offer as read: the same waiting terms and last decision, and the live terms it writes back (409 if not)
+      return saveAsRead(
         starOfferRequests,
-        { record: id, ...changesOf(live?.waitingChange, terms.waitingChange), operator, before: () => starOfferRequests.shown(id) },
-        () => StarOfferModel.findByIdAndUpdate(id, { $set: { ...input, ...terms } }, { returnDocument: 'after', runValidators: true }),
+        { id, read: live, held: terms.waitingChange },
+        { operator, update: { $set: { ...input, ...terms } }, live: live && terms.waitingChange ? liveTerms(live) : {} },
         audited,
       );
     },
