@@ -10,7 +10,8 @@ const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'c
 
 /**
  * The most JavaScript, gzipped, the first screen may load (issue 35; see docs/player-app.md): it was 119.2 kB in English and
- * 119.94 in Persian on 2026-11-27 (session 9): Persian has 64 bytes to spare.
+ * 122,877 bytes in Persian on 2026-11-28 (session 11): Persian has 3 bytes to spare. The figure is the same for every build
+ * of the same sources (the build's version stays out of the scripts, client/vite.config.ts).
  */
 export const FIRST_SCREEN_BUDGET_KB = 120;
 

@@ -15,7 +15,9 @@ export async function registerServiceWorker(): Promise<void> {
   if (!import.meta.env.PROD || registering) return;
   registering = true;
   let registration: ServiceWorkerRegistration | undefined;
-  watchForReleases(__BUILD_VERSION__, () => registration);
+  // the version this page's build names in index.html (vite.config.ts's buildManifest): a build without it watches nothing
+  const running = document.querySelector('meta[name="build-version"]')?.getAttribute('content');
+  if (running) watchForReleases(running, () => registration);
   if (!('serviceWorker' in navigator)) return;
   const { registerSW } = await import('virtual:pwa-register');
   registerSW({
