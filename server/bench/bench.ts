@@ -181,8 +181,9 @@ async function main() {
     bare: openedHome,
   });
 
-  const claimCount = Math.min(REQUESTS, Math.floor((players.length - homePlayers.length) / 3) - WARMUP - 2);
-  const claimers = () => take(claimCount + WARMUP + 1).map((p) => ({ ...p, header: launch(p) }));
+  // each side's claimers: the warm-up's, each round's share (rounded up), and one spare; every claim a player's first
+  const claimCount = Math.min(REQUESTS, Math.floor((players.length - homePlayers.length) / 3) - WARMUP - ROUNDS - 2);
+  const claimers = () => take(WARMUP + Math.ceil(claimCount / ROUNDS) * ROUNDS + 1).map((p) => ({ ...p, header: launch(p) }));
   const productClaimers = claimers();
   const layeredClaimers = claimers();
   const bareClaimers = claimers();
