@@ -192,17 +192,18 @@ export async function writtenAsRead<T>(model: { exists: (filter: object) => Prom
 /**
  * A save's write of `update` on the record `id` only as the save read it, as the console answers it: on the same waiting change
  * and last decision (`read`; `places`: where the record keeps them) and on any live values it writes back (`live`). The record
- * after the write, or 409 when it changed since (404: gone).
+ * after the write (with the hidden fields `select` names), or 409 when it changed since (404: gone).
  */
 export async function updateAsRead(
   model: AnyModel,
   id: string,
   read: ReadState,
   update: object,
-  { live = {}, places }: { live?: object; places?: Parameters<typeof asRead>[1] } = {},
+  { live = {}, places, select }: { live?: object; places?: Parameters<typeof asRead>[1]; select?: string } = {},
 ): Promise<unknown> {
   const filter = { _id: id, ...asRead(read, places), ...live };
-  return writtenAsRead(model, id, await model.findOneAndUpdate(filter, update, { returnDocument: 'after', runValidators: true }));
+  const written = model.findOneAndUpdate(filter, update, { returnDocument: 'after', runValidators: true });
+  return writtenAsRead(model, id, await (select ? written.select(select) : written));
 }
 
 /**

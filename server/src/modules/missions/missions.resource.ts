@@ -15,13 +15,11 @@ import { recordAudit } from '../audit/audit.service';
 import { AppError, badInput } from '../../lib/errors';
 import { validate, type ResourceDefinition } from '../../http/resource';
 import {
-  asRead,
   changesOf,
   createRequested,
   finishRequests,
   updateAsRead,
   writeRequested,
-  writtenAsRead,
   type RequestTarget,
 } from '../accounts/changeRequests.service';
 import { requireGiftCoin } from '../coins/giftCoins.service';
@@ -149,19 +147,17 @@ export const missionsResource: ResourceDefinition<typeof missionInput, typeof mi
         missionRequests,
         { record: id, ...changesOf(saved.waiting, reward.waiting), operator, before: () => presentMission(saved) },
         // only on the mission as read: the same waiting reward and last decision, and the live reward it writes back (409 if not)
-        async () =>
-          writtenAsRead(
+        () =>
+          updateAsRead(
             MissionModel,
             id,
-            await MissionModel.findOneAndUpdate(
-              {
-                _id: id,
-                ...asRead(read, MISSION_FIELDS),
-                ...(reward.waiting ? { reward: saved.reward, coin: saved.coin, enabled: saved.enabled } : {}),
-              },
-              { $set: { ...stored, ...reward } },
-              { returnDocument: 'after', runValidators: true },
-            ).select('+secretCode'),
+            read,
+            { $set: { ...stored, ...reward } },
+            {
+              places: MISSION_FIELDS,
+              live: reward.waiting ? { reward: saved.reward, coin: saved.coin, enabled: saved.enabled } : {},
+              select: '+secretCode',
+            },
           ),
         audited,
       );

@@ -2,15 +2,7 @@ import { microsToStored, percentOf, STAKING_DURATION_KEYS, stakingCoinInput, toM
 import type { OperatorContext } from '../../http/adminAuth';
 import type { ResourceDefinition } from '../../http/resource';
 import { changeRoutes } from '../accounts/changeDecisions.service';
-import {
-  asRead,
-  changesOf,
-  createRequested,
-  finishRequests,
-  requestsOn,
-  writeRequested,
-  writtenAsRead,
-} from '../accounts/changeRequests.service';
+import { createRequested, finishRequests, requestsOn, saveAsRead } from '../accounts/changeRequests.service';
 import { askChange, presentWithChange, type WaitingChange } from '../accounts/waitingChanges.service';
 import { aboveThreshold } from '../coins/coinBrakes.service';
 import { requireGiftCoin } from '../coins/giftCoins.service';
@@ -125,31 +117,16 @@ export const stakingCoinsResource: ResourceDefinition<typeof stakingCoinInput> =
       // the save that asked for the terms waiting now is audited first, should a crash have cut it off
       if (live?.waitingChange) await finishRequests(offerRequests, [live.waitingChange.id]);
       const terms = await termsToStore(stored, live && termsOf(live), context);
-      const read: Record<string, unknown> = {
-        _id: id,
-        ...asRead({ waiting: live?.waitingChange, last: live?.lastChangeDecision }),
-        ...(live && terms.waitingChange ? liveTermsFilter(live) : {}),
-      };
       // terms held for a second operator are a request of the money engine, which audits the edit once
-      return writeRequested(
+      // only on the offer as read: the same waiting terms and last decision, and the live terms it writes back (409 if not)
+      return saveAsRead(
         offerRequests,
+        { id, read: live, held: terms.waitingChange },
         {
-          record: id,
-          ...changesOf(live?.waitingChange, terms.waitingChange),
           operator: context.operator,
-          before: () => offerRequests.shown(id),
+          update: { $set: { ...stored, ...terms } },
+          live: live && terms.waitingChange ? liveTermsFilter(live) : {},
         },
-        // only on the offer as read: the same waiting terms and last decision, and the live terms it writes back (409 if not)
-        async () =>
-          writtenAsRead(
-            StakingCoinModel,
-            id,
-            await StakingCoinModel.findOneAndUpdate(
-              read,
-              { $set: { ...stored, ...terms } },
-              { returnDocument: 'after', runValidators: true },
-            ),
-          ),
         context.audited,
       );
     },
