@@ -286,8 +286,10 @@ describe('a missions-only account', () => {
     // the dashboard shows only what the account may read or decide: the brake changes of missions it may approve, no
     // other figure, and no card left waiting
     await open(page, '/');
-    // every card shows "…" until the figures arrive; then only the account's own remain
-    await page.waitForFunction(() => !document.body.textContent?.includes('…'));
+    // every card shows "…" until the figures arrive, and the page may not be drawn yet when the load ends: wait for
+    // the account's own card to show a number, then only the account's own remain
+    await page.getByTestId('figure-dashboard.changesWaiting').filter({ hasText: /^\d+$/ }).waitFor();
+    await expect(page.getByText('…').count()).resolves.toBe(0);
     await page.getByText('Brake changes waiting for a second operator').waitFor();
     for (const other of ['Players', 'Gifts waiting for a second operator', 'Missions to review', 'Pending withdraws'])
       await expect(page.getByText(other, { exact: true }).count()).resolves.toBe(0);
