@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { renderScreen } from '../../test/renderScreen';
 import { copyTitle } from './CloneAsCopyButton';
 
@@ -26,14 +26,23 @@ it('marks a copy in each language, the first mark no title has: (copy), then (co
 });
 
 it('opens a clone of a mission with its titles marked as a copy, never one another mission of the list has', async () => {
+  let answerSearch = () => {};
+  const searched = new Promise<void>((resolve) => (answerSearch = resolve));
   const { sent, user } = renderScreen('/admin/missions/m1', {
     routes: {
       'GET /missions/m1': MISSION,
-      'GET /missions': [MISSION, { ...MISSION, id: 'm2', title: 'Join channel (copy)', fa: { title: 'عضویت در کانال (کپی)' } }],
+      'GET /missions': async () => {
+        await searched;
+        return [MISSION, { ...MISSION, id: 'm2', title: 'Join channel (copy)', fa: { title: 'عضویت در کانال (کپی)' } }];
+      },
     },
   });
   expect(await screen.findByDisplayValue('Join channel')).toBeInTheDocument();
-  await user.click(await screen.findByRole('link', { name: 'Clone' }));
+  // off until the search has answered: pressed before, the copy would be marked without the copies already made
+  expect(await screen.findByRole('link', { name: 'Clone' })).toHaveAttribute('aria-disabled', 'true');
+  answerSearch();
+  await waitFor(() => expect(screen.getByRole('link', { name: 'Clone' })).not.toHaveAttribute('aria-disabled'));
+  await user.click(screen.getByRole('link', { name: 'Clone' }));
   expect(await screen.findByLabelText('Title')).toHaveValue('Join channel (copy 2)');
   expect(screen.getByLabelText('Title in Persian')).toHaveValue('عضویت در کانال (کپی ۲)');
   expect(window.location.pathname).toBe('/admin/missions/create');

@@ -27,16 +27,18 @@ interface Titled {
 
 /**
  * Clone that opens the new record with this one's fields and its title marked as a copy, in English and in Persian, never
- * a title another record of the list already has (the titles are looked up by the list's search).
+ * a title another record of the list already has (the titles are looked up by the list's search). It is off until that
+ * search has answered: pressed before, it would mark the copy without knowing the copies already made.
  */
 export function CloneAsCopyButton() {
   const record = useRecordContext<Titled>();
   const resource = useResourceContext();
   const base = (record?.title ?? '').replace(EARLIER_MARK, '');
-  const { data: similar = [] } = useGetList<Titled>(
+  const searched = !!record && base.trim() !== '';
+  const { data: similar = [], isPending } = useGetList<Titled>(
     resource!,
     { filter: { q: base }, pagination: { page: 1, perPage: 100 }, sort: { field: 'title', order: 'ASC' } },
-    { enabled: !!record && base.trim() !== '' },
+    { enabled: searched },
   );
   if (!record) return null;
   const taken = (read: (other: Titled) => string | undefined) => new Set(similar.map(read).filter((title): title is string => !!title));
@@ -56,5 +58,5 @@ export function CloneAsCopyButton() {
       ),
     },
   };
-  return <CloneButton record={copy} />;
+  return <CloneButton record={copy} disabled={searched && isPending} />;
 }
