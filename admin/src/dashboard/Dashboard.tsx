@@ -4,8 +4,7 @@ import { Box, Card, CardContent, Typography } from '@mui/material';
 import { Link, useSearchParams } from 'react-router';
 import { Title, useBasename, useTranslate } from 'react-admin';
 import { useConsoleCalls } from '../dataProvider';
-import { useDateLocales } from '../lists/ConsoleDateField';
-import { useAmount } from '../lists/useAmount';
+import { useAmount, useNumbers } from '../lists/useAmount';
 import type { CoinAmount } from '@gift/server';
 import type { DashboardRange } from '@gift/shared';
 import { PeriodPanel } from './PeriodPanel';
@@ -102,7 +101,7 @@ export function Dashboard() {
   const basename = useBasename();
   const { figures, failed, setRange, refresh } = useDashboard();
   // every figure in the console's digits, as the period panel writes its own (Persian digits in Persian)
-  const numbers = new Intl.NumberFormat(useDateLocales());
+  const numbers = useNumbers();
   const amount = useAmount();
   const reviewFilter = encodeURIComponent(JSON.stringify({ status: 'pending' }));
   if (failed) return <Typography sx={{ mt: 2 }}>{translate('dashboard.loadFailed')}</Typography>;

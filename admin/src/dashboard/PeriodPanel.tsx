@@ -4,7 +4,7 @@ import { useTranslate } from 'react-admin';
 import { DASHBOARD_MAX_DAYS, toMicros, type DashboardRange } from '@gift/shared';
 import type { DashboardFigures } from '@gift/server';
 import { formatWhen, useDateLocales } from '../lists/ConsoleDateField';
-import { useAmount } from '../lists/useAmount';
+import { useAmount, useNumbers } from '../lists/useAmount';
 import { ConsoleDayField } from '../forms/ConsoleDateInput';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -62,7 +62,7 @@ function totalsOf(period: Period, previous: Period, translate: (key: string) => 
 /** The range's presets (7, 30 and 90 days ending today) and its two ends: the dashboard's, and the analytics page's. */
 export function RangePicker({ range, onRange }: { range: Required<DashboardRange>; onRange: (range: DashboardRange) => void }) {
   const translate = useTranslate();
-  const numbers = new Intl.NumberFormat(useDateLocales());
+  const numbers = useNumbers();
   const span = spanOf(range);
   const endsToday = range.to === dayKey(new Date());
   const setEnd = (end: 'from' | 'to') => (value: string) => onRange(withinLimits(range, end, value));
@@ -104,7 +104,7 @@ export function PeriodPanel({
 }) {
   const translate = useTranslate();
   const locales = useDateLocales();
-  const numbers = new Intl.NumberFormat(locales);
+  const numbers = useNumbers();
   const amount = useAmount();
   const { range, period, previousPeriod } = figures;
   const day = (key: string) => new Date(`${key}T00:00:00Z`).toLocaleDateString(locales, { timeZone: 'UTC' });

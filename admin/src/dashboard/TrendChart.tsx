@@ -1,7 +1,9 @@
+import { useMemo } from 'react';
 import { Card, CardContent, CardHeader } from '@mui/material';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { useTranslate } from 'react-admin';
 import type { DashboardFigures } from '@gift/server';
+import { useDateLocales } from '../lists/ConsoleDateField';
 
 /** One day of the dashboard's chart, as the server answers it. */
 export type DayFigures = DashboardFigures['chart'][number];
@@ -12,9 +14,34 @@ const SERIES = [
   { key: 'withdrawals', color: '#ed6c02' },
 ] as const;
 
+/**
+ * A chart day ('YYYY-MM-DD', a calendar day the server counted in App Config's timezone) in the console's language and
+ * calendar: read at midnight UTC and written in UTC, so no browser's timezone moves it to the day before.
+ */
+export function dayWriter(locales: string | undefined, options: Intl.DateTimeFormatOptions) {
+  const format = new Intl.DateTimeFormat(locales, { ...options, timeZone: 'UTC' });
+  return (day: string) => format.format(new Date(`${day}T00:00:00Z`));
+}
+
+/** The chart's axes and tooltip in the console's language: Persian digits and the Persian calendar in Persian. */
+function useChartWriters() {
+  const locales = useDateLocales();
+  return useMemo(() => {
+    const numbers = new Intl.NumberFormat(locales);
+    return {
+      tick: dayWriter(locales, { month: 'short', day: 'numeric' }),
+      day: dayWriter(locales, { dateStyle: 'medium' }),
+      count: (value: unknown) => numbers.format(Number(value)),
+      // a right-to-left console reads time from right to left: the newest day on the left, the counts on the right
+      rtl: locales === 'fa-IR',
+    };
+  }, [locales]);
+}
+
 /** The dashboard's range, one line per figure the account may read. */
 export function TrendChart({ days }: { days: DayFigures[] }) {
   const translate = useTranslate();
+  const write = useChartWriters();
   const shown = SERIES.filter((s) => days.some((d) => d[s.key] !== undefined));
   if (!shown.length) return null;
   return (
@@ -22,11 +49,11 @@ export function TrendChart({ days }: { days: DayFigures[] }) {
       <CardHeader title={translate('dashboard.chart.title')} />
       <CardContent sx={{ height: 300, pt: 0 }}>
         <ResponsiveContainer width="100%" height="100%">
-          <LineChart data={days} margin={{ left: -20, right: 8 }}>
+          <LineChart data={days} margin={write.rtl ? { left: 8, right: -20 } : { left: -20, right: 8 }}>
             <CartesianGrid strokeDasharray="3 3" />
-            <XAxis dataKey="date" tickFormatter={(d: string) => d.slice(5)} minTickGap={16} />
-            <YAxis allowDecimals={false} />
-            <Tooltip />
+            <XAxis dataKey="date" tickFormatter={write.tick} minTickGap={16} reversed={write.rtl} />
+            <YAxis allowDecimals={false} tickFormatter={write.count} orientation={write.rtl ? 'right' : 'left'} />
+            <Tooltip labelFormatter={(day) => (typeof day === 'string' ? write.day(day) : day)} formatter={write.count} />
             <Legend />
             {shown.map((s) => (
               <Line

@@ -5,7 +5,7 @@ import { Loading, Title, useTranslate } from 'react-admin';
 import type { Books } from '@gift/server';
 import { useConsoleCalls } from '../../dataProvider';
 import { formatWhen, useDateLocales } from '../../lists/ConsoleDateField';
-import { useAmount } from '../../lists/useAmount';
+import { useAmount, useNumbers } from '../../lists/useAmount';
 
 type CoinBooks = Books['coins'][number];
 type HouseRow = CoinBooks['house'][number];
@@ -91,7 +91,7 @@ function HotWallet({ books }: { books: CoinBooks }) {
 function CoinCard({ books }: { books: CoinBooks }) {
   const translate = useTranslate();
   const amount = useAmount();
-  const count = new Intl.NumberFormat(useDateLocales());
+  const count = useNumbers();
   const house = new Map(books.house.map((row: HouseRow) => [row.account, row.balance]));
   const others = books.house.filter((row) => !KNOWN.has(row.account));
   return (

@@ -6,6 +6,7 @@ import { Button, Confirm, FunctionField, Labeled, useBasename, useCanAccess, use
 import { useConsoleCalls } from '../../../dataProvider';
 import { useConsoleAction } from '../../useConsoleAction';
 import { formatWhen, useDateLocales } from '../../../lists/ConsoleDateField';
+import { useNumbers } from '../../../lists/useAmount';
 import { Link } from 'react-router';
 import type { RiskLevel, RiskSignal } from '@gift/shared';
 import { ClusterCleanUpButton } from './ClusterCleanUp';
@@ -124,7 +125,7 @@ function WalletAddress({ wallet }: { wallet: { raw: string; address: string } })
 /** One signal in words, with its points and the cluster behind it. */
 function SignalLine({ signal }: { signal: SignalRow }) {
   const translate = useTranslate();
-  const numbers = new Intl.NumberFormat(useDateLocales());
+  const numbers = useNumbers();
   return (
     <ListItem disableGutters sx={{ flexWrap: 'wrap', columnGap: 1 }}>
       <ListItemText
