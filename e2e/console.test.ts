@@ -403,6 +403,11 @@ describe('in Persian, right to left', () => {
     const box = (await menu.boundingBox())!;
     expect(box.x).toBeGreaterThan(DESKTOP.width / 2);
     await page.getByTestId('dashboard-chart').locator('.recharts-line').first().waitFor();
+    // the chart's days in the Persian calendar and digits ("۷ آذر"), read right to left: the oldest day on the right
+    const days = page.getByTestId('dashboard-chart').locator('.recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value');
+    await expect(days.first().textContent()).resolves.toMatch(/^[۰-۹]+ \S+$/);
+    const [oldest, newest] = [(await days.first().boundingBox())!, (await days.last().boundingBox())!];
+    expect(oldest.x).toBeGreaterThan(newest.x);
     await shot(page, 'console-fa-dashboard');
 
     await menu.getByRole('menuitem', { name: 'مأموریت‌ها', exact: true }).click();
