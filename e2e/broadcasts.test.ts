@@ -46,6 +46,14 @@ afterAll(() => bot?.stop().catch(() => undefined));
 
 const toPlayers = () => product.standIn.sent.filter((m) => m.chat_id !== OPERATOR_TELEGRAM);
 
+/** Waits until the sender holds no recipient: none claimed for sending, none being sent. */
+async function nothingHeld() {
+  const held = () =>
+    BroadcastRecipientModel.countDocuments({ $or: [{ status: 'sending' }, { status: 'queued', leaseHolder: { $ne: '' } }] });
+  for (let tries = 0; (await held()) > 0 && tries < 300; tries++) await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(await held()).toBe(0);
+}
+
 async function confirm(page: Page) {
   await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
 }
@@ -99,8 +107,10 @@ it('an operator writes a broadcast in both languages with a button, counts it, t
   await page.getByRole('button', { name: 'Pause' }).click();
   await confirm(page);
   await page.getByText('Paused', { exact: true }).first().waitFor();
-  // what was claimed before the pause is settled; then nothing more goes out
+  // what was claimed before the pause is settled (a busy machine may take longer than this to send it); then nothing more
+  // goes out
   await new Promise((resolve) => setTimeout(resolve, 2500));
+  await nothingHeld();
   const atPause = toPlayers().length;
   await new Promise((resolve) => setTimeout(resolve, 2500));
   expect(toPlayers().length).toBe(atPause);
