@@ -1,7 +1,7 @@
 import { Router, type Request } from 'express';
 import { isValidObjectId, Types, type Model } from 'mongoose';
 import type { z } from 'zod';
-import { OBJECT_ID_PATTERN, type AdminResource, type AuditAction } from '@gift/shared';
+import { brakeStateInput, OBJECT_ID_PATTERN, type AdminResource, type AuditAction } from '@gift/shared';
 import { AppError, badInput } from '../lib/errors';
 import { escapeRegex, prefixPattern } from '../db/prefixSearch';
 import { checkJsonDepth } from '../lib/jsonBody';
@@ -69,13 +69,15 @@ export interface ResourceDefinition<TCreate extends z.ZodType = z.ZodType, TUpda
    * body itself carried, as opposed to the schema's defaults). Omitted, a PUT answers 403. `auditAs` is 'review'
    * where the update is a decision on a player's request, as the bulk review names it. A run that audits the write itself
    * (a change request of the money engine audits it as its step, once) calls `audited()`, and the route writes no second one.
+   * `brakeState`: the brake state of the record the console's form was opened on, which a save of a record with a money brake
+   * checks (accounts/changeRequests.service.ts `refuseUnseen`); undefined when the body carries none.
    */
   update?: {
     schema: TUpdate;
     run?: (
       id: string,
       input: z.infer<TUpdate>,
-      context: OperatorContext & { named: (field: string) => boolean; audited: () => void },
+      context: OperatorContext & { named: (field: string) => boolean; audited: () => void; brakeState: string | undefined },
     ) => Promise<unknown>;
     auditAs?: Extract<AuditAction, 'update' | 'review'>;
   };
@@ -362,10 +364,11 @@ export function resourceRouter(definition: ResourceDefinition): Router {
     const current = await findOr404(req.params.id);
     const id = String(current._id);
     const input = validate(update.schema, req.body);
+    const { brakeState } = validate(brakeStateInput, req.body);
     const named = (field: string) => typeof req.body === 'object' && req.body !== null && Object.hasOwn(req.body as object, field);
     const run = ownAudit();
     const updated = update.run
-      ? await update.run(id, input, { ...context, named, audited: run.audited })
+      ? await update.run(id, input, { ...context, named, audited: run.audited, brakeState })
       : ((await definition.model
           .findByIdAndUpdate(id, { $set: input as object }, { returnDocument: 'after', runValidators: true })
           .select(select)) as StoredRecord | null);

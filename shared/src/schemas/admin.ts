@@ -338,6 +338,18 @@ export const rejectionInput = z.object({ rejectReason: nonEmpty(300) });
 export const changeApprovalInput = z.object({ id: objectId });
 export const changeRejectionInput = changeApprovalInput.extend(rejectionInput.shape);
 
+/**
+ * A console save of a record with a money brake (a mission, a staking offer, a coin, a Stars offer, App Config): the brake state
+ * of the record as the form was opened on it (`brakeState`, as the record read carries it, opaque). Absent: the save's own read
+ * stands for it (an API client, an older console).
+ */
+export const brakeStateInput = z.object({
+  brakeState: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{22}$/, 'Reload the record and save again')
+    .optional(),
+});
+
 /** Approve, or reject with the reason the player is shown. */
 export const userMissionReviewInput = z.discriminatedUnion('status', [
   z.object({ status: z.literal('done') }),

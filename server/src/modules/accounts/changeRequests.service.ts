@@ -4,7 +4,7 @@ import { AppError } from '../../lib/errors';
 import type { AnyModel } from '../../http/resource';
 import { recordAudit, type Operator } from '../audit/audit.service';
 import { finishLeftOver, recordBeforeWrite, type OperationKind } from '../ledger/ledger.service';
-import type { ChangeTarget } from './waitingChanges.service';
+import { brakeStateOf, type BrakeRead, type ChangeTarget } from './waitingChanges.service';
 
 /**
  * A save that asks for a change loosening a money brake (a mission's reward, App Config's rewards, a coin's brakes, a staking
@@ -170,9 +170,18 @@ export function requestsOn(target: ChangeTarget, shown: (record: string) => Prom
 }
 
 /** A record's waiting change and last decision as a save read them (the missions name them `waiting` and `lastDecision`). */
-interface ReadState {
-  waiting?: { id: string } | null;
-  last?: { id: string } | null;
+type ReadState = BrakeRead;
+
+/**
+ * Refuses a save (409 `RECORD_CHANGED`, before its request and its write) whose form was opened on another brake state than
+ * the save's own read finds (`sent`: the record's `brakeState` as the console loaded it; `reads`: each brake's waiting change
+ * and last decision as the save read them): a change held or decided since the operator opened the form, which they never saw.
+ * The save's conditional write is filtered on that read (`asRead`), equal here to the state the operator saw, so the write
+ * lands only on it: no window between this check and the write. None sent (an API client, an older console): the save's own
+ * read alone, as before.
+ */
+export function refuseUnseen(sent: string | undefined, reads: readonly ReadState[]): void {
+  if (sent !== undefined && sent !== brakeStateOf(reads)) throw new AppError('RECORD_CHANGED');
 }
 
 /**
@@ -209,15 +218,22 @@ export async function updateAsRead(
 /**
  * A save of a record of `requestsOn`'s targets, as `writeRequested` saves it: the request of the change it holds (`held`, as
  * `changesOf` reads it), and `update` written only on the record as the save read it (`read`: its waiting change and last
- * decision; `live`: the live values it writes back), else 409.
+ * decision; `live`: the live values it writes back) and as its form was opened on it (`brakeState`, `refuseUnseen`), else 409.
  */
-export function saveAsRead(
+export async function saveAsRead(
   target: ReturnType<typeof requestsOn>,
-  save: { id: string; read: { waitingChange?: ReadState['waiting']; lastChangeDecision?: ReadState['last'] } | null; held: unknown },
+  save: {
+    id: string;
+    read: { waitingChange?: ReadState['waiting']; lastChangeDecision?: ReadState['last'] } | null;
+    held: unknown;
+    brakeState: string | undefined;
+  },
   { operator, update, live }: { operator: Operator; update: object; live: object },
   audited: () => void,
 ): Promise<unknown> {
   const { id, read, held } = save;
+  // a record gone since the route found it answers 404 from the write
+  if (read) refuseUnseen(save.brakeState, [{ waiting: read.waitingChange, last: read.lastChangeDecision }]);
   return writeRequested(
     target,
     { record: id, ...changesOf(read?.waitingChange, held), operator, before: () => target.shown(id) },

@@ -156,6 +156,13 @@ function between(model: unknown, other: () => Promise<void>, read = 2) {
   });
 }
 
+/** Saves the live record of a source: its id in the console's paths and as its audit and requests name it. */
+async function savedLive({ resource, create }: Pick<Source, 'resource' | 'create'>, asker: ReturnType<typeof consoleApi>, body: Body) {
+  if (create) return create(body);
+  const id = String((await asker.post(`/${resource}`, body).expect(201)).body.id);
+  return { path: id, record: id };
+}
+
 const requests = (record: string) => OperationModel.find({ kind: 'change-request', refId: record }, { key: 1, state: 1 }).lean();
 
 describe.each(SOURCES)('a save of $resource racing another call', ({ resource, model, field, decision, approve, read, forms, create }) => {
@@ -164,11 +171,7 @@ describe.each(SOURCES)('a save of $resource racing another call', ({ resource, m
     return { asker: consoleApi(app, asker.token), checker: consoleApi(app, checker.token), checkerId: checker.id };
   };
   const changeOf = (body: Body) => (at(body, field) as { id: string } | null)?.id ?? null;
-  const saved = async (asker: ReturnType<typeof consoleApi>, body: Body) => {
-    if (create) return create(body);
-    const id = String((await asker.post(`/${resource}`, body).expect(201)).body.id);
-    return { path: id, record: id };
-  };
+  const saved = (asker: ReturnType<typeof consoleApi>, body: Body) => savedLive({ resource, create }, asker, body);
 
   it('an approval landing after an edit read the record stands; the edit answers 409 and changes nothing', async () => {
     const { asker, checker } = await operators();
@@ -220,6 +223,86 @@ describe.each(SOURCES)('a save of $resource racing another call', ({ resource, m
     expect((await requests(record)).map((r) => [r.key, r.state])).toEqual([[`change-request:${resource}:${landed}`, 'done']]);
     const audits = await AuditEntryModel.find({ resource, record, action: 'update' }).lean();
     expect(audits.map((entry) => [String(entry.account), entry.key])).toEqual([[checkerId, `change-request:${resource}:${landed}`]]);
+  });
+});
+
+/**
+ * A save carries the brake state of the record its form was opened on (`brakeState`, as the record's read and its list row
+ * carry it): a save from a form opened before another operator's change was held is refused, though it reads the record after
+ * that change landed, so it never replaces a change its operator did not see. A form opened since saves.
+ */
+describe.each(SOURCES)('a save of $resource from a form opened before a change was held', (source) => {
+  const { resource, field, decision, approve, forms } = source;
+  const changeOf = (body: Body) => (at(body, field) as { id: string } | null)?.id ?? null;
+
+  it('answers 409 and changes nothing; the same save from a form opened since lands', async () => {
+    const [asker, checker] = await Promise.all([createOperator([`${resource}:write`]), createOperator([`${resource}:write`])]);
+    const [askerApi, checkerApi] = [consoleApi(app, asker.token), consoleApi(app, checker.token)];
+    const { body, raise, raiseMore } = await forms();
+    const { path, record } = await savedLive(source, askerApi, body);
+    // the asker opens the form, from the record's read or from its row in the list: the same brake state
+    const opened = (await askerApi.get(`/${resource}/${path}`).expect(200)).body as Body;
+    const row = ((await askerApi.get(`/${resource}`, { filter: { id: record } }).expect(200)).body as Body[])[0]!;
+    expect([typeof opened.brakeState, row.brakeState]).toEqual(['string', opened.brakeState]);
+
+    // the checker's raise is held on the record; the asker saves the form they opened before it
+    const landed = changeOf((await checkerApi.put(`/${resource}/${path}`, raise).expect(200)).body)!;
+    expect(landed).not.toBeNull();
+    const before = (await askerApi.get(`/${resource}/${path}`)).body as Body;
+    const refused = await askerApi.put(`/${resource}/${path}`, { ...raiseMore, brakeState: opened.brakeState });
+    expect([refused.status, refused.body.code, refused.body.message]).toEqual([409, 'RECORD_CHANGED', ERROR_MESSAGES.RECORD_CHANGED]);
+
+    // the checker's change still waits, the record as it was, one request and one audit, the checker's
+    expect((await askerApi.get(`/${resource}/${path}`)).body).toEqual(before);
+    expect(changeOf(before)).toBe(landed);
+    expect((await requests(record)).map((r) => [r.key, r.state])).toEqual([[`change-request:${resource}:${landed}`, 'done']]);
+    const audits = await AuditEntryModel.find({ resource, record, action: 'update' }).lean();
+    expect(audits.map((entry) => String(entry.account))).toEqual([checker.id]);
+
+    // reopened, the form shows the checker's change: the save replaces it knowingly, audited as a replacement
+    const reopened = (await askerApi.get(`/${resource}/${path}`)).body as Body;
+    expect(reopened.brakeState).not.toBe(opened.brakeState);
+    const saved = (await askerApi.put(`/${resource}/${path}`, { ...raiseMore, brakeState: reopened.brakeState }).expect(200)).body as Body;
+    expect(changeOf(saved)).not.toBe(landed);
+    const now = await AuditEntryModel.find({ resource, record, action: 'update' }).sort({ _id: 1 }).lean();
+    expect(now.map((entry) => [String(entry.account), entry.note ?? ''])).toEqual([
+      [checker.id, ''],
+      [asker.id, `Replaced the waiting change ${landed}`],
+    ]);
+  });
+
+  it('answers 409 when the change it showed waiting was approved since: the approved values stand', async () => {
+    const [asker, checker] = await Promise.all([createOperator([`${resource}:write`]), createOperator([`${resource}:write`])]);
+    const [askerApi, checkerApi] = [consoleApi(app, asker.token), consoleApi(app, checker.token)];
+    const { body, raise, live } = await forms();
+    const { path, record } = await savedLive(source, askerApi, body);
+    // the asker's raise waits; they open the form (the live values, the raise waiting), and the checker approves the raise
+    const asked = changeOf((await askerApi.put(`/${resource}/${path}`, raise).expect(200)).body)!;
+    const opened = (await askerApi.get(`/${resource}/${path}`).expect(200)).body as Body;
+    await checkerApi.post(`/${resource}/${path}/${approve}`, { id: asked }).expect(200);
+
+    // saved as opened, the form would write the values in force before the approval back over it
+    const refused = await askerApi.put(`/${resource}/${path}`, { ...body, brakeState: opened.brakeState });
+    expect([refused.status, refused.body.code]).toEqual([409, 'RECORD_CHANGED']);
+    const after = (await askerApi.get(`/${resource}/${path}`)).body as Body;
+    expect([live(after), at(after, `${decision}.id`), at(after, `${decision}.status`)]).toEqual([live(raise), asked, 'approved']);
+    expect(await AuditEntryModel.countDocuments({ resource, record, action: 'update', account: asker.id })).toBe(1);
+  });
+});
+
+describe('a save carrying a brake state', () => {
+  it('that is not one the server gave is refused as bad input, saving nothing', async () => {
+    const operator = await createOperator(['missions:write']);
+    const api = consoleApi(app, operator.token);
+    const { body, raise } = await SOURCES[0]!.forms();
+    const id = String((await api.post('/missions', body).expect(201)).body.id);
+    const refused = await api.put(`/missions/${id}`, { ...raise, brakeState: 'not-a-token' });
+    expect([refused.status, refused.body.code, refused.body.errors]).toEqual([
+      400,
+      'BAD_INPUT',
+      { brakeState: 'Reload the record and save again' },
+    ]);
+    expect((await api.get(`/missions/${id}`)).body.waiting).toBeNull();
   });
 });
 

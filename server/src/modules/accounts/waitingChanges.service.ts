@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Schema, Types } from 'mongoose';
 import { objectId } from '../../db/ids';
 import type { AnyModel } from '../../http/resource';
@@ -63,9 +64,34 @@ export interface ChangeTarget {
   apply?: (recordId: Types.ObjectId, changeId: string, update: Record<string, unknown>) => Promise<boolean>;
 }
 
+/** A brake's waiting change and last decision as a read of its record found them (ids only count). */
+export interface BrakeRead {
+  waiting?: { id: string } | null;
+  last?: { id: string } | null;
+}
+
+/**
+ * The brake state a read of a record shows, which the console sends back with a save of it (`brakeState`; a save sent from
+ * a form opened on another state is refused, changeRequests.service.ts `refuseUnseen`): an opaque token of each brake's
+ * waiting change and last decision (App Config has three brakes, the other records one). It is a field of the record rather
+ * than HTTP's ETag and If-Match: each row of a list carries its own (react-admin fills a form from a list's row as well as from
+ * a read of the record), ra-data-simple-rest's update sends no header of a call's own, and the token is no tag of the whole
+ * representation (an edit of another field leaves it as it is), nor is its refusal HTTP's 412: it is the console's 409.
+ */
+export function brakeStateOf(reads: readonly BrakeRead[]): string {
+  const ids = reads.map(({ waiting, last }) => [waiting?.id ?? null, last?.id ?? null]);
+  return createHash('sha256').update(JSON.stringify(ids)).digest('base64url').slice(0, 22);
+}
+
+/** A record as the console reads it (its JSON), with the brake state of its one waiting change and last decision. */
+export function withBrakeState(record: Record<string, unknown>): Record<string, unknown> {
+  const read = { waiting: record.waitingChange, last: record.lastChangeDecision } as BrakeRead;
+  return { ...record, brakeState: brakeStateOf([read]) };
+}
+
 /** A record as the console reads it, its waiting change's fields as its target shows them (decimals for amounts). */
 export function presentWithChange(target: Pick<ChangeTarget, 'present'>, doc: unknown): Record<string, unknown> {
-  const record = (doc as { toJSON: () => Record<string, unknown> }).toJSON();
+  const record = withBrakeState((doc as { toJSON: () => Record<string, unknown> }).toJSON());
   const waiting = record.waitingChange as { set: Record<string, unknown>; requestedBy: unknown } | null | undefined;
   return {
     ...record,

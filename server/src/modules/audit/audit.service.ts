@@ -10,8 +10,11 @@ export interface Operator {
 
 type Fields = Record<string, unknown> | null;
 
-/** Bookkeeping fields every record carries: they change with any write and say nothing about it. */
-const IGNORED = new Set(['id', 'updatedAt', 'createdAt']);
+/**
+ * Bookkeeping fields every record carries: they change with any write and say nothing about it. A record's `brakeState` is
+ * a token of its waiting change and last decision, which the audit shows as they are.
+ */
+const IGNORED = new Set(['id', 'updatedAt', 'createdAt', 'brakeState']);
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 

@@ -118,7 +118,11 @@ async function createCoin(input: GiftCoinInput, { operator, audited }: OperatorC
   );
 }
 
-async function updateCoin(id: string, input: GiftCoinInput, { operator, audited }: OperatorContext & Audited) {
+async function updateCoin(
+  id: string,
+  input: GiftCoinInput,
+  { operator, audited, brakeState }: OperatorContext & Audited & { brakeState: string | undefined },
+) {
   const stored = await GiftCoinModel.findById(id, {
     ...Object.fromEntries([...LIMITS, ...CHAIN].map((f) => [f, 1])),
     withdrawEnabled: 1,
@@ -142,10 +146,11 @@ async function updateCoin(id: string, input: GiftCoinInput, { operator, audited 
   const identity = { ...input, ...(keepsPlace && { network: live.chain.network, jettonMaster: live.chain.jettonMaster }) } as GiftCoinInput;
   // a brake change held for a second operator is a request of the money engine, which audits the edit once
   return saveCoinIdentity(identity, id, () =>
-    // only on the coin as read: the same waiting change and last decision, and withdrawals off if it writes them back (409 if not)
+    // only on the coin as read, and as the operator's form showed it: the same waiting change and last decision, and withdrawals
+    // off if it writes them back (409 if not)
     saveAsRead(
       coinRequests,
-      { id, read: stored, held: waiting.waitingChange },
+      { id, read: stored, held: waiting.waitingChange, brakeState },
       { operator, update: { $set: { ...fields, ...waiting } }, live: 'withdrawEnabled' in held ? { withdrawEnabled: false } : {} },
       audited,
     ),

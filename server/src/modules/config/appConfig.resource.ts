@@ -3,7 +3,16 @@ import { Types } from 'mongoose';
 import { AppError, badInput } from '../../lib/errors';
 import { operatorContext } from '../../http/adminAuth';
 import { validate, type ResourceDefinition } from '../../http/resource';
-import { asRead, changesOf, finishRequests, writeRequested, writtenAsRead, type RequestTarget } from '../accounts/changeRequests.service';
+import {
+  asRead,
+  changesOf,
+  finishRequests,
+  refuseUnseen,
+  writeRequested,
+  writtenAsRead,
+  type RequestTarget,
+} from '../accounts/changeRequests.service';
+import { brakeStateOf } from '../accounts/waitingChanges.service';
 import { requireGiftCoin } from '../coins/giftCoins.service';
 import { AppConfigModel } from './appConfig.model';
 import { presentRejectReasons } from './rejectReasons.service';
@@ -63,6 +72,7 @@ export const appConfigResource: ResourceDefinition<typeof appConfigInput> = {
       streakMilestones: presentMilestones((doc as ConfigDocument).streakMilestones),
       rejectReasons: presentRejectReasons((doc as ConfigDocument).rejectReasons),
       waitingRewards: presentAllWaiting((doc as ConfigDocument).toJSON().waitingRewards),
+      brakeState: brakeStateOf(rewardReads(readRewards((doc as ConfigDocument).toJSON()))),
     }),
   },
   // the list always shows the one record, created with defaults on first sight
@@ -87,7 +97,7 @@ export const appConfigResource: ResourceDefinition<typeof appConfigInput> = {
   update: {
     schema: appConfigInput,
     // an update changes only the fields the body names: the schema's defaults must not reset the others
-    run: async (id, input, { named, operator, audited }) => {
+    run: async (id, input, { named, operator, audited, brakeState }) => {
       const referrerCoin = input.referrerCoin || null;
       const miningCoin = input.miningCoin || null;
       if (referrerCoin && named('referrerCoin')) await requireGiftCoin('referrerCoin', referrerCoin);
@@ -114,6 +124,8 @@ export const appConfigResource: ResourceDefinition<typeof appConfigInput> = {
         rewardDecisions: 1,
       }).lean();
       const read = readRewards(live);
+      // a form opened before a reward change was held or decided saves nothing (409); the write below is filtered on this read
+      if (live) refuseUnseen(brakeState, rewardReads(read));
       // the saves that asked for the rewards waiting now are audited first, should a crash have cut one off
       await finishRequests(
         configRequests,
@@ -177,6 +189,10 @@ function readRewards(live: Record<string, unknown> | null) {
     premium: referralQualification?.premiumRewardPercent ?? null,
   };
 }
+
+/** Each reward's waiting change and last decision, in the order of CONFIG_REWARDS: App Config's brake state. */
+const rewardReads = (read: ReturnType<typeof readRewards>) =>
+  CONFIG_REWARDS.map((kind) => ({ waiting: read[kind].waiting, last: read[kind].last }));
 
 /** App Config as the console shows it (null when there is none). */
 async function configShown(id: string) {

@@ -13,11 +13,13 @@ import {
 import { operatorContext } from '../../http/adminAuth';
 import { recordAudit } from '../audit/audit.service';
 import { AppError, badInput } from '../../lib/errors';
+import { brakeStateOf } from '../accounts/waitingChanges.service';
 import { validate, type ResourceDefinition } from '../../http/resource';
 import {
   changesOf,
   createRequested,
   finishRequests,
+  refuseUnseen,
   updateAsRead,
   writeRequested,
   type RequestTarget,
@@ -32,14 +34,16 @@ type MissionDocument = {
   toJSON: () => Record<string, unknown>;
   secretCode?: string;
   waiting?: { id: string; reward: number; coin: unknown; requestedBy: unknown; requestedAt: Date } | null;
+  lastDecision?: { id: string } | null;
 };
 
 /** A mission as the console reads it: whether a secret code is set, and a waiting reward as a decimal. */
 function presentMission(doc: MissionDocument) {
-  const { waiting } = doc;
+  const { waiting, lastDecision } = doc;
   return {
     ...doc.toJSON(),
     secretCodeSet: !!doc.secretCode,
+    brakeState: brakeStateOf([{ waiting, last: lastDecision }]),
     waiting: waiting
       ? {
           id: waiting.id,
@@ -131,15 +135,17 @@ export const missionsResource: ResourceDefinition<typeof missionInput, typeof mi
   update: {
     schema: missionUpdateInput,
     // a reward going live above its coin's threshold waits for a second operator; the rest of the edit applies
-    run: async (id, input, { operator, audited }) => {
+    run: async (id, input, { operator, audited, brakeState }) => {
       await checkReferences(input);
       const saved = await MissionModel.findById(id).select('+secretCode');
       if (!saved) throw new AppError('NOT_FOUND');
+      const read = { waiting: saved.waiting, last: saved.lastDecision };
+      // a form opened before a reward change was held or decided saves nothing (409); the write below is filtered on this read
+      refuseUnseen(brakeState, [read]);
       if (input.verifyType === 'youtube' && !input.secretCode && !saved.secretCode)
         throw badInput({ secretCode: 'A YouTube mission needs its secret code' });
       const stored = asStored(input);
       const reward = await rewardFields(stored, saved, operator, new Date());
-      const read = { waiting: saved.waiting, last: saved.lastDecision };
       // the edit that asked for the change waiting now is audited first, should a crash have cut it off
       if (saved.waiting) await finishRequests(missionRequests, [saved.waiting.id]);
       // a reward change held for a second operator is a request of the money engine, which audits the edit once

@@ -4,7 +4,7 @@ import { operatorContext } from '../../http/adminAuth';
 import { orderedResource, type ResourceDefinition } from '../../http/resource';
 import { changeRoutes } from '../accounts/changeDecisions.service';
 import { createRequested, finishRequests, requestsOn, saveAsRead } from '../accounts/changeRequests.service';
-import type { ChangeDecision, WaitingChange } from '../accounts/waitingChanges.service';
+import { withBrakeState, type ChangeDecision, type WaitingChange } from '../accounts/waitingChanges.service';
 import { playerIdsMatching } from '../users/players.service';
 import { playerLabels } from '../users/playerDays.service';
 import { StarOfferModel, StarPurchaseModel } from './shop.models';
@@ -48,6 +48,7 @@ const offers = orderedResource('star-offers', StarOfferModel, starOfferInput, {
  */
 export const starOffersResource: ResourceDefinition<typeof starOfferInput> = {
   ...offers,
+  record: { present: (doc) => withBrakeState((doc as { toJSON: () => Record<string, unknown> }).toJSON()) },
   create: {
     schema: starOfferInput,
     run: async (input, { operator, audited }) => {
@@ -59,7 +60,7 @@ export const starOffersResource: ResourceDefinition<typeof starOfferInput> = {
   },
   update: {
     schema: starOfferInput,
-    run: async (id, input, { operator, audited }) => {
+    run: async (id, input, { operator, audited, brakeState }) => {
       const live = await StarOfferModel.findById(id, {
         kind: 1,
         stars: 1,
@@ -72,10 +73,11 @@ export const starOffersResource: ResourceDefinition<typeof starOfferInput> = {
       if (live?.waitingChange) await finishRequests(starOfferRequests, [live.waitingChange.id]);
       const terms = await offerTermsToStore(termsOf(input), live && termsOf(live), operator);
       // terms held for a second operator are a request of the money engine, which audits the edit once
-      // only on the offer as read: the same waiting terms and last decision, and the live terms it writes back (409 if not)
+      // only on the offer as read, and as the operator's form showed it: the same waiting terms and last decision, and the live
+      // terms it writes back (409 if not)
       return saveAsRead(
         starOfferRequests,
-        { id, read: live, held: terms.waitingChange },
+        { id, read: live, held: terms.waitingChange, brakeState },
         { operator, update: { $set: { ...input, ...terms } }, live: live && terms.waitingChange ? liveTerms(live) : {} },
         audited,
       );

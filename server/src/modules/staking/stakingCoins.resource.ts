@@ -118,10 +118,11 @@ export const stakingCoinsResource: ResourceDefinition<typeof stakingCoinInput> =
       if (live?.waitingChange) await finishRequests(offerRequests, [live.waitingChange.id]);
       const terms = await termsToStore(stored, live && termsOf(live), context);
       // terms held for a second operator are a request of the money engine, which audits the edit once
-      // only on the offer as read: the same waiting terms and last decision, and the live terms it writes back (409 if not)
+      // only on the offer as read, and as the operator's form showed it: the same waiting terms and last decision, and the live
+      // terms it writes back (409 if not)
       return saveAsRead(
         offerRequests,
-        { id, read: live, held: terms.waitingChange },
+        { id, read: live, held: terms.waitingChange, brakeState: context.brakeState },
         {
           operator: context.operator,
           update: { $set: { ...stored, ...terms } },
