@@ -190,3 +190,35 @@ describe("the console's own calls", () => {
     ]);
   });
 });
+
+describe('a save of a record with a money brake', () => {
+  const stored = (brakeState: string) => ({ id: 'm1', title: 'Share', reward: '10', brakeState });
+  const bodies = () => fetchMock.mock.calls.map(([, init]) => JSON.parse(init?.body as string) as Record<string, unknown>);
+  beforeEach(() => {
+    localStorage.setItem(ADMIN_TOKEN_KEY, 'the.operator.token');
+    fetchMock.mockImplementation(
+      async () => new Response(JSON.stringify(stored('fresh')), { status: 200, headers: { 'Content-Type': 'application/json' } }),
+    );
+  });
+
+  it('sends the brake state of the record the form was opened on, whatever the form values carry', async () => {
+    // the form's values were refilled from a later read; the record it was opened on is what the operator saw
+    await dataProvider.update('missions', { id: 'm1', data: { ...stored('later'), title: 'Join' }, previousData: stored('opened') });
+    await dataProvider.update('app-config', {
+      id: 'current',
+      data: { botUsername: 'GiftBot' },
+      previousData: { id: 'current', brakeState: 'cfg' },
+    });
+
+    expect(bodies()).toEqual([
+      { id: 'm1', title: 'Join', reward: '10', brakeState: 'opened' },
+      { botUsername: 'GiftBot', brakeState: 'cfg' },
+    ]);
+  });
+
+  it('sends none when the record it was opened on has none (a record without brakes)', async () => {
+    await dataProvider.update('categories', { id: 'k1', data: { title: 'Stories', brakeState: 'typed' }, previousData: { id: 'k1' } });
+
+    expect(bodies()).toEqual([{ title: 'Stories' }]);
+  });
+});

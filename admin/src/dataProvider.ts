@@ -29,6 +29,7 @@ import type {
   TimelinePage,
 } from '@gift/server';
 import type {
+  brakeStateInput,
   balanceAdjustmentInput,
   changeApprovalInput,
   changeRejectionInput,
@@ -54,6 +55,8 @@ import { i18nProvider } from './i18n/i18nProvider';
 import { adminToken } from './session';
 
 export const API_URL = '/api/admin';
+
+type BrakeState = z.input<typeof brakeStateInput>;
 
 /** Singletons the server reads under a fixed id ('current') whatever their database id (the league week being played). */
 const SINGLETONS = new Set(['app-config', 'league-weeks']);
@@ -198,6 +201,19 @@ interface ConsoleCalls {
 }
 
 /**
+ * A save of a record with a money brake (a mission, a staking offer, a coin, a Stars offer, App Config) carries the brake state
+ * of the record the form was opened on (`previousData`, as its read or its list row gave it), whatever the form's values say:
+ * the server refuses it (409 RECORD_CHANGED) when a change was held or decided since, so the operator reloads and sees it.
+ * A body field, not an If-Match header: a list's rows carry one each, and ra-data-simple-rest's update sends no header of its
+ * own (server/src/modules/accounts/waitingChanges.service.ts `brakeStateOf`). A record without brakes carries none.
+ */
+function withBrakeState(params: UpdateParams): UpdateParams {
+  const { brakeState: _typed, ...data } = params.data as Partial<BrakeState>;
+  const { brakeState } = (params.previousData ?? {}) as Partial<BrakeState>;
+  return { ...params, data: brakeState === undefined ? data : { ...data, brakeState } };
+}
+
+/**
  * ra-data-simple-rest conventions (sort/range/filter, Content-Range) against /api/admin/<resource>.
  * A singleton keeps the id it was asked for, since react-admin's Edit requires the record's id to match it.
  */
@@ -208,7 +224,7 @@ export const dataProvider: DataProvider & ConsoleCalls = {
     return SINGLETONS.has(resource) ? { ...result, data: { ...result.data, id: params.id } } : result;
   },
   update: async <RecordType extends RaRecord>(resource: string, params: UpdateParams) => {
-    const result = await rest.update<RecordType>(resource, params);
+    const result = await rest.update<RecordType>(resource, withBrakeState(params));
     return SINGLETONS.has(resource) ? { ...result, data: { ...result.data, id: String(params.id) } } : result;
   },
   getDashboard: (range = {}) => get(['dashboard'], range),
