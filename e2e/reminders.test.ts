@@ -57,9 +57,20 @@ it.each(['en', 'fa'] as const)('switches a kind of reminder off in Settings, at 
     await shot(page, `player-reminders-${width}-${language}`);
   }
 
+  // shown off before the server answers: the call is held until the switch shows off (a time limit instead could run out on a
+  // busy machine, whose page may take longer than any limit to draw the click)
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(
+    (url) => url.pathname.startsWith('/trpc/') && url.pathname.includes('user.switchReminder'),
+    async (route) => {
+      await held;
+      await route.continue();
+    },
+  );
   await page.getByRole('switch', { name: labels.switched }).click();
-  // shown off as soon as the click's update renders (React Query notifies a task later: read after it, not in the same tick)
-  await page.getByRole('switch', { name: labels.switched, checked: false }).waitFor({ timeout: 2000 });
+  await page.getByRole('switch', { name: labels.switched, checked: false }).waitFor();
+  release();
   expect(await switchedOff(telegramId)).toEqual([language === 'en' ? 'mining-ready' : 'stake-unlocked']);
   await page.reload();
   await page.getByText(labels.title).waitFor();
