@@ -126,3 +126,41 @@ describe('a mission reward above its coin’s threshold', () => {
     expect([live.reward, live.enabled, live.waiting]).toEqual([Number(toMicros('1000000')), true, null]);
   });
 });
+
+describe('a save from a form opened before another operator’s change was held', () => {
+  it('is refused with the message to reload; the change that waits is still the other operator’s', async () => {
+    // the demo's TON channel mission pays 300 GIFT; GIFT's threshold is 5,000
+    const mission = (await MissionModel.findOne({ title: 'Join the TON community channel' }).lean())!;
+    const path = `${product.base}/admin/missions/${String(mission._id)}`;
+
+    // the author opens the mission's form; then the checker raises its reward, which waits for a second operator
+    const author = await signInAtOwnDesk('mission-author');
+    await author.goto(path);
+    const title = author.getByLabel('Title', { exact: true });
+    await expect(title.inputValue()).resolves.toBe('Join the TON community channel');
+    const checker = await signInAtOwnDesk('mission-checker');
+    await checker.goto(path);
+    await checker.getByLabel('Reward amount').fill('6000');
+    await checker.getByRole('button', { name: 'Save' }).click();
+    await checker.waitForURL(`${product.base}/admin/missions`);
+    const held = (await MissionModel.findById(mission._id).lean())!.waiting!;
+    expect(held.reward).toBe(Number(toMicros('6000')));
+
+    // the author, who never saw the raise, edits the title and saves: refused, nothing changed
+    await title.fill('Join the TON channel');
+    await author.getByRole('button', { name: 'Save' }).click();
+    await author.getByText('Changed by someone else meanwhile: reload and save again').waitFor();
+    await shot(author, 'console-save-record-changed');
+    const after = (await MissionModel.findById(mission._id).lean())!;
+    expect([after.title, after.reward, after.waiting?.id, String(after.waiting?.requestedBy)]).toEqual([
+      mission.title,
+      mission.reward,
+      held.id,
+      String(held.requestedBy),
+    ]);
+
+    // reloaded, the form shows the checker's reward waiting
+    await author.reload();
+    await author.getByTestId('mission-reward-waiting-banner').getByText('6000 GIFT per completion').waitFor();
+  });
+});
