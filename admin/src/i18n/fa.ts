@@ -1520,6 +1520,7 @@ export const persianFieldMessages: Record<string, string> = {
     'هیچ کیف‌پول پرداختی تنظیم نشده است: کیف‌پول‌هایی را که از آن‌ها می‌پردازید در تنظیمات برنامه بیفزایید',
   'Offer at least one duration': 'دست‌کم یک مدت را ارائه کنید',
   'Only a reward, a mining credit or a gift can be taken back': 'فقط پاداش، واریز استخراج یا هدیه را می‌توان پس گرفت',
+  'Reload the record and save again': 'رکورد را دوباره بارگذاری کنید و باز ذخیره کنید',
   'Say why: the player reads this reason': 'بگویید چرا: بازیکن این دلیل را می‌خواند',
   'Search must be text': 'جست‌وجو باید متن باشد',
   'Send a JPEG, PNG, WebP or GIF picture': 'یک تصویر JPEG، PNG، WebP یا GIF بفرستید',
