@@ -151,7 +151,7 @@ describe('in Persian', () => {
     await approval.getByText('وضعیت: در انتظار → تأییدشده').waitFor();
     // the Persian reason, not the whole `fa` object; dates in Solar Hijri with Persian digits
     await page.getByText('فارسی، دلیل: — → بررسی').waitFor();
-    await expect(approval.textContent()).resolves.toMatch(/زمان تأیید: — → ۱۴۰۴\/۱۲\/۱۰/);
+    await expect(approval.textContent()).resolves.toMatch(/زمان تأیید: — → ۱۰ اسفند ۱۴۰۴، /);
     await expect(page.locator('tbody').textContent()).resolves.not.toMatch(/[0-9]{4}-[0-9]{2}/);
 
     // the operator filter, through the Filter button

@@ -218,9 +218,9 @@ describe('in Persian', () => {
     expect(within(menu).getByRole('menuitem', { name: 'تنظیمات برنامه' })).toBeInTheDocument();
     expect(document.documentElement.dir).toBe('rtl');
     expect(document.documentElement.lang).toBe('fa');
-    // the column names and the created date, in the Solar Hijri calendar with Persian digits
+    // the column names and the created date, in the Solar Hijri calendar with Persian digits, its time after a Persian comma
     for (const column of ['شناسهٔ تلگرام', 'نام', 'ایجاد']) expect(screen.getAllByText(column).length).toBeGreaterThan(0);
-    expect(screen.getByText(/۱۴۰۴\/۱۰\/۱۲/)).toBeInTheDocument();
+    expect(screen.getByText(/۱۲ دی ۱۴۰۴، /)).toBeInTheDocument();
     // MUI's styles are written mirrored (the right-to-left style cache): padding-right where English has padding-left
     const mirrored = [...document.querySelectorAll<HTMLStyleElement>('style[data-emotion^="muirtl"]')]
       .flatMap((style) => [...(style.sheet?.cssRules ?? [])].map((rule) => rule.cssText))

@@ -62,6 +62,10 @@ it('writes the period in Persian, with Persian digits', async () => {
   const period = await screen.findByTestId('dashboard-period');
   expect(within(period).getByTestId('period-newPlayers')).toHaveTextContent('بازیکنان جدید۳۰▲ ۱۰۰٪ نسبت به بازهٔ پیش');
   expect(within(period).getByRole('button', { name: '۷ روز گذشته' })).toBeInTheDocument();
+  // when the figures were counted (1 March 2026 is 10 Esfand 1404), its date and time joined by a Persian comma, not a Latin one
+  const asOf = within(period).getByTestId('dashboard-as-of');
+  expect(asOf).toHaveTextContent(/۱۰ اسفند ۱۴۰۴، [۰-۹]/);
+  expect(asOf.textContent).not.toContain(',');
 });
 
 it("writes the cards' figures in Persian digits in Persian, amounts exact, as the period panel writes its own", async () => {

@@ -9,11 +9,19 @@ export function useDateLocales(): string | undefined {
   return locale === 'fa' ? 'fa-IR' : undefined;
 }
 
+/**
+ * How a date with its time is written: in Persian, Intl's medium styles ("۷ آذر ۱۴۰۵، ۱۰:۱۵:۰۰"), since its default (short)
+ * style joins the date and the time with a Latin comma ("۱۴۰۵/۹/۷, ۱۰:۱۵:۰۰"); in English, the browser's default.
+ */
+const whenOptions = (locales: string | undefined): Intl.DateTimeFormatOptions | undefined =>
+  locales === 'fa-IR' ? { dateStyle: 'medium', timeStyle: 'medium' } : undefined;
+
 /** A date or time in the console's language. */
-export const formatWhen = (value: string | number | Date, locales: string | undefined) => new Date(value).toLocaleString(locales);
+export const formatWhen = (value: string | number | Date, locales: string | undefined) =>
+  new Date(value).toLocaleString(locales, whenOptions(locales));
 
 /** react-admin's DateField, written in the console's language. */
 export function ConsoleDateField(props: DateFieldProps) {
   const locales = useDateLocales();
-  return <DateField locales={locales} {...props} />;
+  return <DateField locales={locales} options={props.showTime ? whenOptions(locales) : undefined} {...props} />;
 }

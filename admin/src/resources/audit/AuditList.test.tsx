@@ -58,11 +58,11 @@ describe('the audit log', () => {
     const approval = await changesOf('00000001');
     expect(approval).toHaveTextContent('وضعیت: در انتظار → تأییدشده');
     expect(approval).toHaveTextContent('تأییدکننده: — → maria');
-    expect(approval).toHaveTextContent(/زمان تأیید: — → ۱۴۰۴\/۱۲\/۱۰/);
+    expect(approval).toHaveTextContent(/زمان تأیید: — → ۱۰ اسفند ۱۴۰۴، /);
     expect(await changesOf('Join the channel')).toHaveTextContent('فعال: بله → خیر');
     const row = screen.getByText('00000001').closest('tr')!;
     expect(within(row).getByText('بررسی')).toBeInTheDocument();
     expect(within(row).getByText('برداشت')).toBeInTheDocument();
-    expect(row).toHaveTextContent(/۱۴۰۴\/۱۲\/۱۰/);
+    expect(row).toHaveTextContent(/۱۰ اسفند ۱۴۰۴، /);
   });
 });

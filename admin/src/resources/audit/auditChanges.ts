@@ -1,5 +1,6 @@
 import type { AuditEntryRecord } from '@gift/server';
 import type { TranslateFunction } from 'react-admin';
+import { formatWhen } from '../../lists/ConsoleDateField';
 
 /** One changed field as an operator reads it: its label, and what it was and became ('' where there was no side). */
 interface ChangeLine {
@@ -57,7 +58,7 @@ function written(value: unknown, field: string, entry: AuditEntryRecord, writing
   const name = entry.names?.[value];
   if (name) return name;
   if (ISO_DATE.test(value) && !Number.isNaN(Date.parse(value)))
-    return isoDates ? new Date(value).toISOString() : new Date(value).toLocaleString(locales);
+    return isoDates ? new Date(value).toISOString() : formatWhen(value, locales);
   const last = field.split('.').pop()!;
   const words = last === 'status' ? STATUS_WORDS[entry.resource] : undefined;
   if (words) return translate(`${words}.${value}`, { _: value });
