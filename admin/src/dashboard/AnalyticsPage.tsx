@@ -18,7 +18,7 @@ import { Title, useBasename, useLocaleState, useTranslate } from 'react-admin';
 import type { AnalyticsFigures, CoinAmount } from '@gift/server';
 import { REFERRER_ORDERS, type AnalyticsQuery, type DashboardRange } from '@gift/shared';
 import { useConsoleCalls } from '../dataProvider';
-import { useDateLocales } from '../lists/ConsoleDateField';
+import { dayWriter, useDateLocales } from '../lists/ConsoleDateField';
 import { RangePicker } from './PeriodPanel';
 
 type Order = (typeof REFERRER_ORDERS)[number];
@@ -55,7 +55,7 @@ function useWriting() {
     count: (value: number) => numbers.format(value),
     rate: (value: number | null) => (value === null ? '—' : percent.format(value / 100)),
     share: (part: number, whole: number) => (whole ? `${percent.format(part / whole)} (${numbers.format(part)})` : '—'),
-    day: (key: string) => new Date(`${key}T00:00:00Z`).toLocaleDateString(locales, { timeZone: 'UTC' }),
+    day: dayWriter(locales),
     amounts: (rows: CoinAmount[]) =>
       rows.length ? rows.map((row) => `${digits(row.amount)} ${row.symbol}`).join(translate('common.separator')) : '—',
   };

@@ -3,7 +3,7 @@ import RefreshIcon from '@mui/icons-material/Refresh';
 import { useTranslate } from 'react-admin';
 import { DASHBOARD_MAX_DAYS, toMicros, type DashboardRange } from '@gift/shared';
 import type { DashboardFigures } from '@gift/server';
-import { formatWhen, useDateLocales } from '../lists/ConsoleDateField';
+import { dayWriter, formatWhen, useDateLocales } from '../lists/ConsoleDateField';
 import { useAmount, useNumbers } from '../lists/useAmount';
 import { ConsoleDayField } from '../forms/ConsoleDateInput';
 
@@ -107,7 +107,7 @@ export function PeriodPanel({
   const numbers = useNumbers();
   const amount = useAmount();
   const { range, period, previousPeriod } = figures;
-  const day = (key: string) => new Date(`${key}T00:00:00Z`).toLocaleDateString(locales, { timeZone: 'UTC' });
+  const day = dayWriter(locales);
   return (
     <Card data-testid="dashboard-period">
       <CardContent sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>

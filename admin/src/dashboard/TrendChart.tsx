@@ -3,7 +3,7 @@ import { Card, CardContent, CardHeader } from '@mui/material';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { useTranslate } from 'react-admin';
 import type { DashboardFigures } from '@gift/server';
-import { useDateLocales } from '../lists/ConsoleDateField';
+import { dayWriter, useDateLocales } from '../lists/ConsoleDateField';
 
 /** One day of the dashboard's chart, as the server answers it. */
 export type DayFigures = DashboardFigures['chart'][number];
@@ -13,15 +13,6 @@ const SERIES = [
   { key: 'claims', color: '#1976d2' },
   { key: 'withdrawals', color: '#ed6c02' },
 ] as const;
-
-/**
- * A chart day ('YYYY-MM-DD', a calendar day the server counted in App Config's timezone) in the console's language and
- * calendar: read at midnight UTC and written in UTC, so no browser's timezone moves it to the day before.
- */
-export function dayWriter(locales: string | undefined, options: Intl.DateTimeFormatOptions) {
-  const format = new Intl.DateTimeFormat(locales, { ...options, timeZone: 'UTC' });
-  return (day: string) => format.format(new Date(`${day}T00:00:00Z`));
-}
 
 /** The chart's axes and tooltip in the console's language: Persian digits and the Persian calendar in Persian. */
 function useChartWriters() {

@@ -16,6 +16,15 @@ export function useDateLocales(): string | undefined {
 const whenOptions = (locales: string | undefined): Intl.DateTimeFormatOptions | undefined =>
   locales === 'fa-IR' ? { dateStyle: 'medium', timeStyle: 'medium' } : undefined;
 
+/**
+ * A calendar day the server names ('YYYY-MM-DD') in the given locales and calendar: read at midnight UTC and written in UTC,
+ * so no browser's timezone moves it to the day before.
+ */
+export function dayWriter(locales: string | undefined, options: Intl.DateTimeFormatOptions = {}): (day: string) => string {
+  const format = new Intl.DateTimeFormat(locales, { ...options, timeZone: 'UTC' });
+  return (day) => format.format(new Date(`${day}T00:00:00Z`));
+}
+
 /** A date or time in the console's language. */
 export const formatWhen = (value: string | number | Date, locales: string | undefined) =>
   new Date(value).toLocaleString(locales, whenOptions(locales));

@@ -4,7 +4,7 @@ import { Alert, Box, Card, CardContent, Chip, Stack, Table, TableBody, TableCell
 import { Loading, Title, useTranslate } from 'react-admin';
 import type { Books } from '@gift/server';
 import { useConsoleCalls } from '../../dataProvider';
-import { formatWhen, useDateLocales } from '../../lists/ConsoleDateField';
+import { dayWriter, formatWhen, useDateLocales } from '../../lists/ConsoleDateField';
 import { useAmount, useNumbers } from '../../lists/useAmount';
 
 type CoinBooks = Books['coins'][number];
@@ -157,7 +157,7 @@ export function BooksPage() {
         {translate('books.asOf', { when: formatWhen(data.asOf, locales) })}
         {data.rolledUpTo &&
           `${translate('common.separator')}${translate('books.rolledUpTo', {
-            day: new Date(`${data.rolledUpTo}T00:00:00Z`).toLocaleDateString(locales, { dateStyle: 'medium', timeZone: 'UTC' }),
+            day: dayWriter(locales, { dateStyle: 'medium' })(data.rolledUpTo),
           })}`}
       </Typography>
       {!data.coins.length && <Typography>{translate('books.noCoins')}</Typography>}

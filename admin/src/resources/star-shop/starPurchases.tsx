@@ -24,7 +24,7 @@ import {
 } from 'react-admin';
 import { Link } from 'react-router';
 import { useConsoleCalls } from '../../dataProvider';
-import { ConsoleDateField } from '../../lists/ConsoleDateField';
+import { ConsoleDateField, dayWriter } from '../../lists/ConsoleDateField';
 import { ListActions } from '../../lists/ListActions';
 import { ResponsiveList, searchFilter } from '../../lists/ResponsiveList';
 import { useConsoleAction } from '../useConsoleAction';
@@ -80,6 +80,7 @@ function StarsRevenueCard() {
   const { data } = useQuery({ queryKey: ['star-purchases', 'revenue'], queryFn: () => calls.starsRevenue() });
   if (!data) return null;
   const number = (n: number) => n.toLocaleString(locale === 'fa' ? 'fa-IR' : 'en-US');
+  const writeDay = dayWriter(locale === 'fa' ? 'fa-IR' : 'en-US');
   const lastMonth = data.days.reduce((sum, day) => sum + day.stars, 0);
   const figures = [
     ['starsShop.revenue.total', data.stars],
@@ -103,12 +104,7 @@ function StarsRevenueCard() {
         </Stack>
         {data.days.length > 0 && (
           <Typography variant="body2" color="text.secondary" sx={{ mt: 1, overflowWrap: 'anywhere' }}>
-            {data.days
-              .map(
-                (day) =>
-                  `${new Date(`${day.day}T00:00:00Z`).toLocaleDateString(locale === 'fa' ? 'fa-IR' : 'en-US', { timeZone: 'UTC' })}: ${number(day.stars)}`,
-              )
-              .join(translate('common.separator'))}
+            {data.days.map((day) => `${writeDay(day.day)}: ${number(day.stars)}`).join(translate('common.separator'))}
           </Typography>
         )}
       </CardContent>

@@ -1,6 +1,6 @@
-import { dayWriter } from './TrendChart';
+import { dayWriter } from './ConsoleDateField';
 
-it("writes a chart day in the console's language and calendar, the same day in every timezone", () => {
+it("writes a calendar day in the console's language and calendar, the same day in every timezone", () => {
   const zone = process.env.TZ;
   try {
     // a browser west of UTC would read '2026-11-28' at its own midnight as the 27th if the day went through local time
